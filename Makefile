@@ -1,0 +1,30 @@
+# Two commands do everything on a fresh Debian machine with Python 3.11+:
+#   make build   set up .venv if needed, then build every output from rules_src/ into build/
+#   make test    set up what the tests need (venv, test packages, chromium), then run them all
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.rulepress-installed
+
+.PHONY: build test check browser clean
+
+$(STAMP): pyproject.toml constraints.txt
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "rulepress needs Python 3.11 or newer; set PYTHON=python3.11")'
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check -c constraints.txt -e '.[test]'
+	touch $@
+
+build: $(STAMP)
+	$(VENV)/bin/rulepress build
+
+check: $(STAMP)
+	$(VENV)/bin/rulepress check
+
+browser:
+	@bash scripts/ensure-chromium.sh
+
+test: $(STAMP) browser
+	$(PY) -m pytest
+
+clean:
+	rm -rf build $(VENV)

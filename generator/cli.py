@@ -1,0 +1,69 @@
+"""The `rulepress` command. ``main(argv) -> int`` so tests run it in-process."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from . import __version__
+
+EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # argparse exits 2 on usage errors; keep that, without a traceback
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="rulepress", description="Tabletop wargame rules as data: check them, build a site, cheat sheets and handouts.")
+    parser.add_argument("--version", action="version", version=f"rulepress {__version__}")
+    parser.add_argument("-C", "--project", type=Path, default=Path("."), help="project folder (holds rules_src/); default: here")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    check = commands.add_parser("check", help="validate rules_src/ and run every worked example")
+    check.add_argument("--ruleset", help="check only this ruleset")
+    check.add_argument("--no-examples", action="store_true", help="skip running the worked examples")
+    build = commands.add_parser("build", help="check, then build every output into build/")
+    build.add_argument("--ruleset", help="build only this ruleset")
+    build.add_argument("--only", choices=["site", "sheets", "handouts"], action="append", help="build only these outputs")
+    build.add_argument("--audience", choices=["player", "gm"], help="build only for this audience (default: both)")
+    build.add_argument("--out", type=Path, default=None, help="output folder (default: build/)")
+    commands.add_parser("codes", help="list every diagnostic code and what it catches")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = _parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exit:
+        return int(exit.code or 0)
+    if args.command is None:
+        parser.print_help()
+        return EXIT_USAGE
+    root = args.project.resolve()
+    if args.command == "codes":
+        from .diagnostics import Code
+
+        for code in Code:
+            print(f"{code.code:20} {code.catches}")
+        return EXIT_OK
+    if not (root / "rules_src").is_dir():
+        print(f"rulepress: error: no rules_src/ folder in {root}", file=sys.stderr)
+        print("  hint: run rulepress in a project folder, or pass -C PATH", file=sys.stderr)
+        return EXIT_USAGE
+    if args.command == "check":
+        from .report import run_check
+
+        return run_check(root, args.ruleset, run_examples=not args.no_examples)
+    if args.command == "build":
+        from .pipeline import run_build
+
+        return run_build(root, args)
+    return EXIT_USAGE  # pragma: no cover
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

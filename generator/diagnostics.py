@@ -1,0 +1,125 @@
+"""Diagnostics: one coded enum, located values, compiler-style formatting.
+
+Every problem Rulepress finds in rules data is a :class:`Diagnostic` with a
+:class:`Code`. Checks return diagnostics instead of raising, so a run reports
+all problems at once. The reference page of codes is generated from ``Code``.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True, order=True)
+class Location:
+    """A 1-based position in a source file, relative to the project folder."""
+
+    path: str
+    line: int = 1
+    column: int = 1
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}:{self.column}"
+
+    def shifted(self, lines: int = 0, column: int | None = None) -> Location:
+        return Location(self.path, self.line + lines, self.column if column is None else column)
+
+
+class Code(enum.Enum):
+    """Diagnostic codes. The value is the code; the docstring-like tuple holds what it catches."""
+
+    def __new__(cls, code: str, catches: str, hint: str):
+        member = object.__new__(cls)
+        member._value_ = code
+        member.catches = catches
+        member.default_hint = hint
+        return member
+
+    # -- reading files ---------------------------------------------------------
+    ENCODING = ("encoding", "a file that is not valid UTF-8", "save the file as UTF-8")
+    EMPTY_FILE = ("empty-file", "a rules file with no content", "add entries or delete the file")
+    TAB = ("tab", "a tab character, which YAML forbids for indentation and which hides alignment mistakes", "indent with spaces")
+    YAML_SYNTAX = ("yaml-syntax", "text that is not well-formed YAML", "check indentation, colons and quotes near this position")
+    YAML_TAG = ("yaml-tag", "an explicit YAML tag such as !!python/object, which could run code or change types", "remove the tag; write plain values")
+    YAML_ALIAS = ("yaml-alias", "anchors (&) and aliases (*), which can multiply a small file into a huge one", "write the value out in full")
+    DUPLICATE_KEY = ("duplicate-key", "the same key twice in one mapping, where YAML would silently keep the last", "remove or rename one of the keys")
+    # -- shape of the data -------------------------------------------------------
+    UNKNOWN_SECTION = ("unknown-section", "a top-level key that is not a known section", "use one of the sections listed in the format reference")
+    UNKNOWN_FIELD = ("unknown-field", "a key that the entry's schema does not declare", "check the spelling against the field reference")
+    MISSING_FIELD = ("missing-field", "a required field left out", "add the field; write `not given` if the source text leaves the value out")
+    WRONG_TYPE = ("wrong-type", "a value of the wrong kind (text where a number belongs, a list where a mapping belongs...)", "write a value of the expected kind")
+    OUT_OF_RANGE = ("out-of-range", "a number outside the bounds its column or field declares", "use a value within the declared bounds")
+    BAD_ID = ("bad-id", "an entry id that is not lower_snake_case", "use lower-case letters, digits and underscores")
+    DUPLICATE_ID = ("duplicate-id", "two entries of the same kind with one id, possibly in different files", "give each entry its own id")
+    # -- dice and tables ---------------------------------------------------------
+    DICE_SYNTAX = ("dice-syntax", "a dice expression that does not parse (`D6`, `2D6 + 1`, `D6 + S - T - W`)", "write terms like NDX, whole numbers and stat names joined by + and -")
+    ROLL_KEY = ("roll-key", "a table row key that is not a result, a range `1-2`, `6+` or `1-`", "write a single result (5), a range (1-2), or an open end (6+, 1-)")
+    TABLE_GAP = ("table-gap", "a possible result of the table's dice that no row covers", "add a row for the missing results, widen a range, or clamp the roll")
+    TABLE_OVERLAP = ("table-overlap", "a result covered by more than one row", "make the row ranges disjoint")
+    TABLE_UNREACHABLE = ("table-unreachable", "a row no roll of the table's dice can reach", "remove the row or correct its range")
+    TABLE_UNBOUNDED = ("table-unbounded", "a modified roll with no lowest or highest row and no clamp", "add `clamp:` or open-ended rows such as `6+` and `1-`")
+    # -- references and values ------------------------------------------------------
+    UNKNOWN_REF = ("unknown-ref", "a reference to an entry that does not exist", "check the id; the message suggests the nearest existing one")
+    UNKNOWN_KEYWORD = ("unknown-keyword", "a special rule or keyword that is not declared in `keywords:`", "declare the keyword or fix its spelling")
+    KEYWORD_PARAMS = ("keyword-params", "a keyword used with the wrong number or kind of parameters", "match the parameters declared for the keyword")
+    SOURCE_FILE = ("source-file", "a citation of a source text that is not in the ruleset's `sources/`", "copy the source text into the ruleset's sources/ folder or fix the name")
+    SOURCE_QUOTE = ("source-quote", "a quoted phrase that does not occur in the cited source text", "quote the source word for word (spacing may differ)")
+    BAD_EXPRESSION = ("bad-expression", "an army-limit expression that is not arithmetic on known counts", "use whole numbers, + - * // and the counts named in the hint")
+    # -- points and armies ----------------------------------------------------------
+    POINTS_MISMATCH = ("points-mismatch", "a stated points cost or total that does not equal what the model computes", "correct the stated number or the entries it adds up")
+    POINTS_NOT_GIVEN = ("points-not-given", "an army list using a troop type whose points the source does not give", "choose a troop type with known points or add a house value")
+    OVER_POINTS = ("over-points", "an army list that spends more than its agreed points", "remove units or raise the agreed total")
+    LIMIT_BROKEN = ("limit-broken", "an army list that breaks one of the ruleset's army limits", "change the list so that the limit holds")
+    HIDDEN_NOT_GM = ("hidden-not-gm", "a hidden task not marked for the game-master, which would leak into player outputs", "add `audience: gm`")
+    # -- examples and build -------------------------------------------------------
+    EXAMPLE_FAILED = ("example-failed", "a worked example whose stated result differs from the model", "fix the model if the text is right, or the example if it misquotes the text")
+    RESOURCE_OUTSIDE = ("resource-outside", "a template, image or stylesheet that points outside the project or to the network", "use a file inside the project")
+
+    @property
+    def code(self) -> str:
+        return self.value
+
+
+class Severity(enum.Enum):
+    ERROR = "error"
+    WARNING = "warning"
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    code: Code
+    message: str
+    location: Location
+    hint: str | None = None
+    severity: Severity = field(default=Severity.ERROR)
+
+    def format(self) -> str:
+        hint = self.hint or self.code.default_hint
+        text = f"{self.location}: {self.severity.value}[{self.code.code}]: {self.message}"
+        return f"{text}\n  hint: {hint}" if hint else text
+
+    def __str__(self) -> str:
+        return self.format()
+
+
+def did_you_mean(word: str, choices) -> str | None:
+    """The closest of ``choices`` to ``word``, phrased as a hint, or None."""
+    import difflib
+
+    close = difflib.get_close_matches(str(word), [str(c) for c in choices], n=1, cutoff=0.6)
+    return f"did you mean `{close[0]}`?" if close else None
+
+
+class Diagnostics(list):
+    """A list of diagnostics with a helper to add one."""
+
+    def add(self, code: Code, message: str, location: Location, hint: str | None = None) -> None:
+        self.append(Diagnostic(code, message, location, hint))
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        return [d for d in self if d.severity is Severity.ERROR]
+
+    def sorted(self) -> list[Diagnostic]:
+        return sorted(self, key=lambda d: (d.location, d.code.code, d.message))

@@ -1,0 +1,46 @@
+"""Find worked examples: fenced ``python`` blocks with ``>>>`` lines, at any indentation.
+
+Examples sit inside YAML block scalars, so a fence may be indented. We scan the
+raw file text, so every example keeps its real line in the ``rules_src`` file.
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from dataclasses import dataclass
+
+_OPEN = re.compile(r"^(?P<indent>[ ]*)(?P<fence>`{3,}|~{3,})\s*(?:\{code-block\}\s*)?python\s*$")
+
+
+@dataclass(frozen=True)
+class Block:
+    line: int  # 1-based line of the block's first code line
+    source: str  # dedented code
+    start: int  # character offsets of the code in the text
+    end: int
+    indent: int
+
+
+def find_examples(text: str) -> list[Block]:
+    blocks = []
+    lines = text.splitlines(keepends=True)
+    offsets = [0]
+    for line in lines:
+        offsets.append(offsets[-1] + len(line))
+    index = 0
+    while index < len(lines):
+        opened = _OPEN.match(lines[index].rstrip("\n"))
+        if not opened:
+            index += 1
+            continue
+        indent, fence = opened["indent"], opened["fence"]
+        close = re.compile(rf"^{indent}{re.escape(fence[0])}{{{len(fence)},}}\s*$")
+        end = index + 1
+        while end < len(lines) and not close.match(lines[end].rstrip("\n")):
+            end += 1
+        body = "".join(lines[index + 1:end])
+        if ">>>" in body:
+            blocks.append(Block(index + 2, textwrap.dedent(body), offsets[index + 1], offsets[end], len(indent)))
+        index = end + 1
+    return blocks

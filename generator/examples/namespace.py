@@ -1,0 +1,59 @@
+"""What a worked example can use: its ruleset as ``rules`` and every mechanic."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from fractions import Fraction
+from functools import cache
+from pathlib import Path
+
+from .. import mechanics
+from ..model.dice import DiceExpr, percent, target_probability
+from ..model.ruleset import Ruleset
+
+
+@cache
+def mechanics_namespace() -> dict:
+    names: dict = {}
+    for info in pkgutil.iter_modules(mechanics.__path__):
+        module = importlib.import_module(f"{mechanics.__name__}.{info.name}")
+        names[info.name] = module
+        for name in getattr(module, "__all__", ()):
+            names[name] = getattr(module, name)
+    return names
+
+
+def namespace_for(ruleset: Ruleset) -> dict:
+    return {
+        **mechanics_namespace(),
+        "rules": ruleset,
+        "Fraction": Fraction,
+        "DiceExpr": DiceExpr,
+        "percent": percent,
+        "target_probability": target_probability,
+    }
+
+
+class RulesetNotLoadable(Exception):
+    pass
+
+
+@cache
+def _project(root: Path):
+    from ..validate import check_project
+
+    return check_project(root)
+
+
+def namespace_for_path(path: str | Path) -> dict:
+    """The namespace for an example in ``rules_src/<ruleset>/...``."""
+    path = Path(path).resolve()
+    parts = path.parts
+    index = len(parts) - 1 - parts[::-1].index("rules_src")
+    root, ruleset_id = Path(*parts[:index]), parts[index + 1]
+    result = _project(root)
+    if not result.ok:
+        shown = "\n".join(d.format() for d in result.diagnostics.errors[:10])
+        raise RulesetNotLoadable(f"rules_src has errors; fix them before examples can run:\n{shown}")
+    return namespace_for(result.project.ruleset(ruleset_id))

@@ -1,0 +1,81 @@
+"""Shared pieces of the model: fields with help text, `not given`, citations.
+
+The field metadata written here is the one schema: the loader validates with
+it, diagnostics quote it, and the authors' reference page is generated from it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Literal, NewType
+
+from ..diagnostics import Location
+
+Markdown = NewType("Markdown", str)
+"""MyST Markdown prose; worked examples go in fenced ``python`` blocks with ``>>>``."""
+
+Audience = Literal["player", "gm"]
+NOWHERE = Location("<model>", 0, 0)
+
+
+@dataclass(frozen=True)
+class Bounds:
+    """Inclusive bounds for a number field, used in Annotated[int, Bounds(...)]."""
+
+    low: int | None = None
+    high: int | None = None
+
+    def __str__(self) -> str:
+        if self.low is not None and self.high is not None:
+            return f"{self.low} to {self.high}"
+        return f"at least {self.low}" if self.low is not None else f"at most {self.high}"
+
+
+@dataclass(frozen=True)
+class NotGiven:
+    """A value the source text leaves out. Outputs show it; nothing fills it in silently."""
+
+    note: str = ""
+
+    def __str__(self) -> str:
+        return "not given"
+
+    def __bool__(self) -> bool:
+        return False
+
+
+def spec(help: str, default: Any = dataclasses.MISSING, *, example: str | None = None, key: str | None = None):
+    """A model field with the help text and example that feed the reference page."""
+    metadata = {"help": help, "example": example, "key": key}
+    if isinstance(default, (list, dict, set)):
+        raise TypeError("use a tuple for defaults")
+    return field(default=default, metadata=metadata)
+
+
+def located():
+    """Fields every entry carries: where it was written, and where each of its values was."""
+    return (
+        field(default=NOWHERE, compare=False, repr=False, metadata={"internal": True}),
+        field(default_factory=lambda: MappingProxyType({}), compare=False, repr=False, metadata={"internal": True}),
+    )
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where an entry comes from: a source text in the ruleset's ``sources/`` folder."""
+
+    section: str = spec("The heading or passage of the source the entry encodes.", "", example="MORAL CHECKS")
+    file: str = spec("The source text's file name in `sources/`; defaults to the ruleset's `source`.", "", example="004_7d410289ba4fa7f8.txt")
+    quote: str = spec("Words quoted from the source, checked to occur in it (spacing may differ).", "", example="roll 1D6 for each one")
+    loc: Location = field(default=NOWHERE, compare=False, repr=False, metadata={"internal": True})
+    locs: MappingProxyType = field(default_factory=lambda: MappingProxyType({}), compare=False, repr=False, metadata={"internal": True})
+
+    def __str__(self) -> str:
+        return f"{self.file} § {self.section}" if self.section else self.file
+
+
+def value_loc(entry, name: str) -> Location:
+    """Where field ``name`` of ``entry`` was written, else where the entry was."""
+    return entry.locs.get(name, entry.loc)

@@ -1,0 +1,203 @@
+"""Dice expressions and roll ranges as immutable values with exact distributions.
+
+``DiceExpr.parse("D6 + S - T - W")`` keeps its terms; ``.die(S=4, T=3, W=1)``
+gives an icepool ``Die`` whose probabilities are exact ``Fraction``s.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Iterable
+
+import icepool
+
+
+class DiceSyntaxError(ValueError):
+    """A dice expression or roll key that does not parse; ``offset`` is 0-based in the text."""
+
+    def __init__(self, message: str, offset: int = 0):
+        super().__init__(message)
+        self.offset = offset
+
+
+@dataclass(frozen=True)
+class Term:
+    """One signed term: ``count`` dice of ``sides`` sides, a constant, or a named stat."""
+
+    sign: int
+    count: int = 0
+    sides: int = 0
+    constant: int = 0
+    stat: str | None = None
+
+    @property
+    def is_dice(self) -> bool:
+        return self.sides > 0
+
+    def __str__(self) -> str:
+        if self.is_dice:
+            return f"{self.count if self.count != 1 else ''}D{self.sides}"
+        return self.stat if self.stat else str(self.constant)
+
+
+_TOKEN = re.compile(
+    r"\s*(?:(?P<dice>(?P<count>[0-9]*)[dD](?P<sides>[0-9]+))|(?P<number>[0-9]+)|(?P<stat>[A-Za-z][A-Za-z_]*)|(?P<op>[+-]))"
+)
+_MAX_DICE = 100
+
+
+@dataclass(frozen=True)
+class DiceExpr:
+    text: str
+    terms: tuple[Term, ...]
+
+    @classmethod
+    def parse(cls, text: str) -> DiceExpr:
+        text = str(text)
+        terms: list[Term] = []
+        position, sign, expect_term = 0, 1, True
+        while position < len(text):
+            if not text[position:].strip():
+                break
+            match = _TOKEN.match(text, position)
+            if not match:
+                offset = len(text) - len(text[position:].lstrip())
+                raise DiceSyntaxError(f"unexpected `{text[offset]}` in dice expression `{text}`", offset)
+            start = match.start(match.lastgroup)
+            if match["op"]:
+                if expect_term:
+                    if match["op"] == "-" and not terms and sign == 1:
+                        sign = -1
+                        position = match.end()
+                        continue
+                    raise DiceSyntaxError(f"`{match['op']}` needs a term before it in `{text}`", start)
+                sign = 1 if match["op"] == "+" else -1
+                expect_term = True
+            else:
+                if not expect_term:
+                    raise DiceSyntaxError(f"missing `+` or `-` before `{match.group(match.lastgroup)}` in `{text}`", start)
+                terms.append(cls._term(match, sign, start, text))
+                expect_term, sign = False, 1
+            position = match.end()
+        if not terms:
+            raise DiceSyntaxError(f"empty dice expression `{text}`", 0)
+        if expect_term:
+            raise DiceSyntaxError(f"`{text}` ends with an operator", len(text.rstrip()) - 1)
+        if not any(t.is_dice for t in terms):
+            raise DiceSyntaxError(f"`{text}` rolls no dice; write a die such as D6", 0)
+        return cls(" ".join(text.split()), tuple(terms))
+
+    @staticmethod
+    def _term(match, sign: int, start: int, text: str) -> Term:
+        if match["dice"]:
+            count = int(match["count"] or 1)
+            sides = int(match["sides"])
+            if not 1 <= count <= _MAX_DICE or sides < 2:
+                raise DiceSyntaxError(f"`{match['dice']}` is not a usable die in `{text}` (1-{_MAX_DICE} dice of 2 or more sides)", start)
+            return Term(sign, count=count, sides=sides)
+        if match["number"]:
+            return Term(sign, constant=int(match["number"]))
+        return Term(sign, stat=match["stat"])
+
+    # -- facts ---------------------------------------------------------------
+    @property
+    def stats(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(t.stat for t in self.terms if t.stat))
+
+    @property
+    def is_modified(self) -> bool:
+        """True when stats or constants shift the dice total."""
+        return any(not t.is_dice for t in self.terms)
+
+    @property
+    def natural(self) -> DiceExpr:
+        """Only the dice of the expression: the natural roll."""
+        dice = tuple(t for t in self.terms if t.is_dice)
+        return DiceExpr(" + ".join(str(t) for t in dice), dice)
+
+    def __str__(self) -> str:
+        return self.text
+
+    # -- distributions ----------------------------------------------------------
+    def die(self, **stats: int) -> icepool.Die:
+        missing = [s for s in self.stats if s not in stats]
+        if missing:
+            raise TypeError(f"{self.text} needs values for {', '.join(missing)}")
+        total = icepool.Die([0])
+        for term in self.terms:
+            if term.is_dice:
+                part = term.count @ icepool.d(term.sides)
+            else:
+                part = icepool.Die([stats[term.stat] if term.stat else term.constant])
+            total = total + part if term.sign > 0 else total - part
+        return total
+
+    def distribution(self, **stats: int) -> dict[int, Fraction]:
+        die = self.die(**stats)
+        return {outcome: die.probability(outcome) for outcome in die.outcomes()}
+
+    def bounds(self, **stats: int) -> tuple[int, int]:
+        die = self.die(**stats)
+        return die.min_outcome(), die.max_outcome()
+
+
+@dataclass(frozen=True)
+class RollRange:
+    """The results a table row covers: ``5``, ``1-2``, ``6+`` (6 or more), ``1-`` (1 or less)."""
+
+    low: int | None
+    high: int | None
+    text: str
+
+    @classmethod
+    def parse(cls, key) -> RollRange:
+        if isinstance(key, bool):
+            raise DiceSyntaxError(f"`{key}` is not a roll")
+        if isinstance(key, int):
+            return cls(key, key, str(key))
+        text = str(key).strip()
+        compact = text.replace(" ", "").replace("–", "-")
+        if m := re.fullmatch(r"(-?[0-9]+)", compact):
+            value = int(m[1])
+            return cls(value, value, text)
+        if m := re.fullmatch(r"(-?[0-9]+)-(-?[0-9]+)", compact):
+            low, high = int(m[1]), int(m[2])
+            if low > high:
+                raise DiceSyntaxError(f"range `{text}` runs backwards; write `{high}-{low}`")
+            return cls(low, high, text)
+        if m := re.fullmatch(r"(-?[0-9]+)\+", compact):
+            return cls(int(m[1]), None, text)
+        if m := re.fullmatch(r"(-?[0-9]+)-", compact):
+            return cls(None, int(m[1]), text)
+        raise DiceSyntaxError(f"`{text}` is not a roll: write 5, 1-2, 6+ or 1-")
+
+    def __contains__(self, value: int) -> bool:
+        return (self.low is None or value >= self.low) and (self.high is None or value <= self.high)
+
+    def within(self, outcomes: Iterable[int]) -> list[int]:
+        return [o for o in outcomes if o in self]
+
+    def __str__(self) -> str:
+        if self.low is not None and self.low == self.high:
+            return str(self.low)
+        if self.high is None:
+            return f"{self.low}+"
+        if self.low is None:
+            return f"{self.high} or less"
+        return f"{self.low}-{self.high}"
+
+
+def target_probability(target: int, sides: int = 6) -> Fraction:
+    """The chance that one die of ``sides`` rolls ``target`` or more: 4+ on a D6 is 1/2."""
+    return icepool.d(sides).probability(">=", target) if target <= sides else Fraction(0)
+
+
+def percent(probability: Fraction, digits: int = 1) -> str:
+    """Format an exact probability for people: ``Fraction(1, 3)`` is ``33.3%``."""
+    value = round(Fraction(probability) * 100, digits)
+    text = f"{float(value):.{digits}f}"
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return f"{text}%"

@@ -1,0 +1,379 @@
+"""The kinds of entry a ruleset is made of, as immutable values.
+
+Each class is also the schema of its YAML section: field types drive loading,
+``spec`` help texts feed diagnostics and the generated format reference.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from types import MappingProxyType
+from typing import Annotated, Literal, Optional
+
+from ..diagnostics import Location
+from .base import NOWHERE, Audience, Bounds, Markdown, NotGiven, Source, spec
+from .dice import DiceExpr, RollRange
+
+_LOC = dict(default=NOWHERE, compare=False, repr=False, metadata={"internal": True})
+
+
+def _locs():
+    return field(default_factory=lambda: MappingProxyType({}), compare=False, repr=False, metadata={"internal": True})
+
+
+def _id():
+    return field(default="", metadata={"internal": True})
+
+
+@dataclass(frozen=True, kw_only=True)
+class Meta:
+    """The ``ruleset:`` section of ``ruleset.yaml``: what this ruleset is."""
+
+    title: str = spec("The ruleset's name as its author gives it.", example="Blood, Guts and Rampant Hex")
+    subtitle: str = spec("A strap line shown under the title.", "")
+    author: str = spec("Who wrote the rules.", "", example="Sprinks")
+    source: str = spec("File name of the source text in `sources/`; entries cite it by default.", "", example="004_7d410289ba4fa7f8.txt")
+    summary: Markdown = spec("A paragraph introducing the rules.", Markdown(""))
+    needs: tuple[str, ...] = spec("What players need to play (dice, markers, a grid...).", ())
+    id: str = _id()
+    loc: Location = field(**_LOC)
+    locs: MappingProxyType = _locs()
+
+
+@dataclass(frozen=True, kw_only=True)
+class Chapter:
+    """A chapter of the rules; chapters are listed in the order the game is played."""
+
+    title: str = spec("The chapter heading.", example="Combat")
+    intro: Markdown = spec("Prose shown at the top of the chapter.", Markdown(""))
+    id: str = _id()
+    loc: Location = field(**_LOC)
+    locs: MappingProxyType = _locs()
+
+
+@dataclass(frozen=True, kw_only=True)
+class Phase:
+    """A phase (or step) of the turn sequence, in the order it is played."""
+
+    title: str = spec("The phase's name.", example="Activation")
+    sequence: str = spec("Which sequence the phase belongs to, for rulesets with several.", "turn", example="player turn")
+    summary: Markdown = spec("What happens in the phase, in a sentence or two.", Markdown(""))
+    chapter: str = spec("The chapter (id) whose rules describe the phase.", "")
+    source: Optional[Source] = spec("Where the text gives the phase.", None)
+    audience: Audience = spec("`player` (everyone) or `gm` (game-master only).", "player")
+    id: str = _id()
+    loc: Location = field(**_LOC)
+    locs: MappingProxyType = _locs()
+
+
+@dataclass(frozen=True, kw_only=True)
+class Rule:
+    """A rule: a titled passage of prose, placed in a chapter, with its worked examples."""
+
+    title: str = spec("The rule's heading.", example="Moral checks")
+    chapter: str = spec("The chapter (id) it belongs to.", example="combat")
+    phase: str = spec("The phase (id) in which it applies, if any.", "")
+    body: Markdown = spec("The rule text in MyST Markdown, with worked examples as fenced python blocks.", Markdown(""))
+    gm_note: Markdown = spec("A remark for the game-master only; never in player outputs.", Markdown(""))
+    see_also: tuple[str, ...] = spec("Ids of related rules, tables, terms or spells.", ())
+    source: Optional[Source] = spec("Where the text gives the rule.", None)
+    audience: Audience = spec("`player` (everyone) or `gm` (game-master only).", "player")
+    id: str = _id()
+    loc: Location = field(**_LOC)
+    locs: MappingProxyType = _locs()
+
+
+@dataclass(frozen=True, kw_only=True)
+class Term:
+    """A glossary term: a state or word the rules use with a precise meaning."""
+
+    term: str = spec("The term as the rules write it.", example="Knocked Down")
+    aliases: tuple[str, ...] = spec("Other spellings that mean the same (armor/armour).", ())
+    definition: Markdown = spec("What the term means, in a sentence or two.")
+    see_also: tuple[str, ...] = spec("Ids of rules or tables that use the term.", ())
+    source: Optional[Source] = spec("Where the text defines the term.", None)
+    audience: Audience = spec("`player` or `gm`.", "player")
+    id: str = _id()
+    loc: Location = field(**_LOC)
+    locs: MappingProxyType = _locs()
+
+
+@dataclass(frozen=True, kw_only=True)
+class Keyword:
+    """A special rule or keyword a profile can carry, possibly with numeric parameters."""
+
+    name: str = spec("The keyword as written in profiles, without its parameters.", example="RANGED ATTACK")
+    params: tuple[str, ...] = spec("Names of its whole-number parameters, written after it (`RANGED ATTACK 3`).", (), example="[range]")
+    kind: Literal["special rule", "psychology", "weapon", "ability"] = spec("What sort of rule it is.", "special rule")
+    definition: Markdown = spec("What the keyword does.")
+    source: Optional[Source] = spec("Where the text gives it.", None)
+    audience: Audience = spec("`player` or `gm`.", "player")
+    id: str = _id()
+    loc: Location = field(**_LOC)
+    locs: MappingProxyType = _locs()
+
+
+@dataclass(frozen=True, kw_only=True)
+class TableRow:
+    roll: RollRange | NotGiven = spec("The result or range this row covers: `5`, `1-2`, `6+`, `1-`; `not given` if the source omits it.", example="1-2")
+    result: str = spec("The short result, as the table prints it.", example="2 activations")
+    value: Optional[int] = spec("A number the result stands for, for mechanics (activations, scrolls...).", None)
+    effect: Markdown = spec("The result's full effect, if longer than `result`.", Markdown(""))
+    ref: str = spec("Id of the entry this result names (a spell, a glossary term).", "")
+    loc: Location = field(**_LOC)
+    locs: MappingProxyType = _locs()
+
+
+@dataclass(frozen=True, kw_only=True)
+class RollTable:
+    """A roll table: a dice expression and rows that cover every result exactly once."""
+
+    title: str = spec("The table's heading.", example="Number of activations")
+    dice: DiceExpr = spec("What is rolled: `D6`, `2D6`, `D20`, `D6 + S - T - W`.", example="D6")
+    clamp: Optional[RollRange] = spec("For modified rolls: the lowest and highest row (`1-6`); totals beyond read as the nearest end.", None, example="1-6")
+    rows: tuple[TableRow, ...] = spec("The rows, each with `roll` and `result`.")
+    chapter: str = spec("The chapter (id) where the table is printed.", "")
+    phase: str = spec("The phase (id) in which the table is rolled.", "")
+    note: Markdown = spec("Prose printed under the table.", Markdown(""))
+    source: Optional[Source] = spec("Where the text gives the table.", None)
+    audience: Audience = spec("`player` or `gm`.", "player")
+    id: str = _id()
+    loc: Location = field(**_LOC)
+    locs: MappingProxyType = _locs()
+
+    @property
+    def ranges_given(self) -> bool:
+        return all(not isinstance(r.roll, NotGiven) for r in self.rows)
+
+    def read(self, total: int) -> int:
+        """The total as the table reads it, after clamping."""
+        if self.clamp is None:
+            return total
+        if self.clamp.low is not None:
+            total = max(total, self.clamp.low)
+        if self.clamp.high is not None:
+            total = min(total, self.clamp.high)
+        return total
+
+    def lookup(self, total: int) -> TableRow:
+        """The row for a rolled total (after modifiers)."""
+        if not self.ranges_given:
+            raise LookupError(f"the source does not give the roll ranges of {self.title}")
+        read = self.read(total)
+        for row in self.rows:
+            if read in row.roll:
+                return row
+        raise LookupError(f"{self.title} has no row for {total}")
+
+    def odds(self, **stats: int) -> tuple[tuple[TableRow, Fraction], ...]:
+        """Each row with its exact chance, given values for the stats the dice name."""
+        if not self.ranges_given:
+            raise LookupError(f"the source does not give the roll ranges of {self.title}")
+        chances = {id(row): Fraction(0) for row in self.rows}
+        for total, chance in self.dice.distribution(**stats).items():
+            chances[id(self.lookup(total))] += chance
+        return tuple((row, chances[id(row)]) for row in self.rows)
+
+    def chance(self, result: str, **stats: int) -> Fraction:
+        """The chance of the row whose result (or ref) is ``result``."""
+        return sum((p for row, p in self.odds(**stats) if result in (row.result, row.ref)), Fraction(0))
+
+
+@dataclass(frozen=True, kw_only=True)
+class Column:
+    label: str = spec("The column heading as the source prints it.", example="ATTACK")
+    type: Literal["int", "dice", "target", "text", "points", "inches"] = spec(
+        "`int` a number, `dice` a number of dice, `target` a roll such as 4+, `points` a cost, `inches` a distance, `text` anything.", "int")
+    min: Optional[int] = spec("Lowest allowed value for numeric columns.", None)
+    max: Optional[int] = spec("Highest allowed value for numeric columns.", None)
+    help: str = spec("What the column means, shown as a tooltip and in the key.", "")
+    id: str = _id()
+    loc: Location = field(**_LOC)
+    locs: MappingProxyType = _locs()
+
+    @property
+    def numeric(self) -> bool:
+        return self.type != "text"
+
+
+@dataclass(frozen=True, kw_only=True)
+class ProfileRow:
+    name: str = spec("The troop type, model or character.", example="Heavy foot")
+    values: MappingProxyType = field(default_factory=lambda: MappingProxyType({}), metadata={"internal": True})
+    keywords: tuple[str, ...] | NotGiven = spec("Special rules with parameters, as declared in `keywords:`; `not given` if the source omits them.", (), example="[RANGED ATTACK 3, Fear]")
+    note: Markdown = spec("A remark on this row.", Markdown(""))
+    source: Optional[Source] = spec("Where the text gives this row's values.", None)
+    audience: Audience = spec("`player` or `gm`.", "player")
+    id: str = _id()
+    loc: Location = field(**_LOC)
+    locs: MappingProxyType = _locs()
+
+    def __getitem__(self, column: str):
+        return self.values[column]
+
+    def keyword(self, name: str) -> tuple[int, ...] | None:
+        """The parameters of keyword ``name`` on this row, or None if it lacks it."""
+        if isinstance(self.keywords, NotGiven):
+            raise LookupError(f"the source does not give the special rules of {self.name}")
+        for written in self.keywords:
+            words = written.split()
+            params = []
+            while words and words[-1].lstrip("-").isdigit():
+                params.insert(0, int(words.pop()))
+            if " ".join(words).casefold() == name.casefold():
+                return tuple(params)
+        return None
+
+
+@dataclass(frozen=True, kw_only=True)
+class ProfileMatrix:
+    """A profile matrix: declared, typed, bounded columns and one row per troop type."""
+
+    title: str = spec("The matrix's heading.", example="Troop profile matrix")
+    columns: tuple[Column, ...] = spec("The columns, keyed by id, in print order.")
+    rows: tuple[ProfileRow, ...] = spec("The rows, keyed by id; each cell keyed by column id; `not given` where the source omits it.")
+    chapter: str = spec("The chapter (id) where the matrix is printed.", "")
+    note: Markdown = spec("Prose printed under the matrix (footnotes, keys).", Markdown(""))
+    source: Optional[Source] = spec("Where the text gives the matrix.", None)
+    audience: Audience = spec("`player` or `gm`.", "player")
+    id: str = _id()
+    loc: Location = field(**_LOC)
+    locs: MappingProxyType = _locs()
+
+    def row(self, id_or_name: str) -> ProfileRow:
+        key = id_or_name.casefold().replace(" ", "_")
+        for row in self.rows:
+            if row.id == key or row.name.casefold() == id_or_name.casefold():
+                return row
+        raise KeyError(id_or_name)
+
+    def column(self, id: str) -> Column:
+        return next(c for c in self.columns if c.id == id)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Spell:
+    """A spell: where it sits on its spell table, its range, casting value, effect and duration."""
+
+    name: str = spec("The spell's name as the source spells it.", example="Dolcivanians domee of protectieon")
+    table: str = spec("Id of the roll table the spell is found on.", "")
+    roll: Optional[int] = spec("The spell's result on that table.", None, example="3")
+    range: Optional[int] | NotGiven = spec("Range in the ruleset's unit (hexes, inches); empty if the spell has none.", None)
+    range_unit: str = spec("Unit of the range.", "hexes")
+    casting_value: Optional[int] | NotGiven = spec("The target on the casting dice, if the system has one.", None)
+    target: str = spec("Who or what it may be cast on.", "")
+    effect: Markdown = spec("What the spell does.")
+    duration: str = spec("How long the effect lasts.", "", example="rest of the turn")
+    source: Optional[Source] = spec("Where the text gives the spell.", None)
+    audience: Audience = spec("`player` or `gm`.", "player")
+    id: str = _id()
+    loc: Location = field(**_LOC)
+    locs: MappingProxyType = _locs()
+
+
+@dataclass(frozen=True, kw_only=True)
+class Item:
+    """A weapon, piece of equipment or other item with rules attached."""
+
+    name: str = spec("The item's name.", example="Hammer")
+    kind: Literal["weapon", "armour", "equipment", "scroll", "item"] = spec("What sort of item.", "item")
+    rules: Markdown = spec("What it does.")
+    keywords: tuple[str, ...] = spec("Keywords it grants, as declared in `keywords:`.", ())
+    points: Optional[int] | NotGiven = spec("Its cost, if the ruleset has points.", None)
+    source: Optional[Source] = spec("Where the text gives it.", None)
+    audience: Audience = spec("`player` or `gm`.", "player")
+    id: str = _id()
+    loc: Location = field(**_LOC)
+    locs: MappingProxyType = _locs()
+
+
+@dataclass(frozen=True, kw_only=True)
+class Hero:
+    """A hero type that joins a unit and grants it an ability."""
+
+    name: str = spec("The hero's name.", example="Warrior hero")
+    level: Literal["low", "high"] = spec("Low or high level, for the army limits.", "low")
+    ability: Markdown = spec("What the hero gives the unit or force.")
+    points: Annotated[int, Bounds(0)] | NotGiven = spec("What the hero costs on top of the unit.", example="2")
+    source: Optional[Source] = spec("Where the text gives the hero.", None)
+    audience: Audience = spec("`player` or `gm`.", "player")
+    id: str = _id()
+    loc: Location = field(**_LOC)
+    locs: MappingProxyType = _locs()
+
+
+@dataclass(frozen=True, kw_only=True)
+class Cost:
+    """A points cost that is not a troop type: an upgrade, an appeal for scrolls."""
+
+    name: str = spec("What is bought.", example="Command unit")
+    points: Annotated[int, Bounds(0)] | NotGiven = spec("What it costs.", example="3")
+    added_to_unit: bool = spec("True when it is paid on top of a unit's own cost.", False)
+    source: Optional[Source] = spec("Where the text gives the cost.", None)
+    id: str = _id()
+    loc: Location = field(**_LOC)
+    locs: MappingProxyType = _locs()
+
+
+@dataclass(frozen=True, kw_only=True)
+class ArmyLimit:
+    """A limit every army list must keep: `count` at most `at_most`, both arithmetic on army counts."""
+
+    title: str = spec("The limit in words.", example="No more heroes than half the units")
+    count: str = spec("What is counted: an expression over the army's counts.", example="low_heroes + high_heroes")
+    at_most: str = spec("The most allowed: an expression over the army's counts (`//` rounds down).", example="units // 2")
+    source: Optional[Source] = spec("Where the text gives the limit.", None)
+    id: str = _id()
+    loc: Location = field(**_LOC)
+    locs: MappingProxyType = _locs()
+
+
+@dataclass(frozen=True, kw_only=True)
+class ArmyUnit:
+    troop: str = spec("Id of the troop type's row in the army's profile matrix.", example="heavy_foot")
+    count: Annotated[int, Bounds(1, 100)] = spec("How many units of that type.", 1)
+    points: Optional[int] = spec("The points the list states for this line, checked against the matrix.", None, example="10")
+    upgrades: tuple[str, ...] = spec("Ids of `costs:` bought for each unit of this line (a command unit...).", ())
+    heroes: tuple[str, ...] = spec("Ids of heroes added to (each) unit of this line.", ())
+    scrolls: tuple[str, ...] = spec("Ids of spells whose scrolls the unit carries.", ())
+    loc: Location = field(**_LOC)
+    locs: MappingProxyType = _locs()
+
+
+@dataclass(frozen=True, kw_only=True)
+class ArmyList:
+    """An army list: units from a profile matrix, with upgrades, checked against points and limits."""
+
+    title: str = spec("The list's name.", example="A 30 point force")
+    matrix: str = spec("Id of the profile matrix the units come from.", example="troops")
+    agreed_points: Annotated[int, Bounds(1)] = spec("The points both players agreed to spend.", example="30")
+    units: tuple[ArmyUnit, ...] = spec("The lines of the list.")
+    extras: tuple[str, ...] = spec("Ids of `costs:` bought once for the whole force (an appeal for scrolls...).", ())
+    total: Optional[int] = spec("The total the list states, checked against the sum.", None, example="30")
+    note: Markdown = spec("Prose shown with the roster.", Markdown(""))
+    source: Optional[Source] = spec("Where the text gives the list.", None)
+    audience: Audience = spec("`player` or `gm`.", "player")
+    id: str = _id()
+    loc: Location = field(**_LOC)
+    locs: MappingProxyType = _locs()
+
+
+@dataclass(frozen=True, kw_only=True)
+class VictoryPoints:
+    """Victory points for defeating a monster, holding an item or completing a task."""
+
+    name: str = spec("What scores.", example="Dr. Shellendrak")
+    kind: Literal["monster", "item", "task"] = spec("Monster, item or task.")
+    points: Annotated[int, Bounds(0)] | NotGiven = spec("Points scored; `not given` prints as a blank box.", NotGiven())
+    hidden: bool = spec("A hidden task: players learn of it only when the game-master says so.", False)
+    condition: Markdown = spec("When the points are scored.", Markdown(""))
+    source: Optional[Source] = spec("Where the text gives it.", None)
+    audience: Audience = spec("`player` or `gm`; hidden tasks are always game-master only.", "player")
+    id: str = _id()
+    loc: Location = field(**_LOC)
+    locs: MappingProxyType = _locs()
+
+    @property
+    def gm_only(self) -> bool:
+        return self.hidden or self.audience == "gm"

@@ -1,0 +1,289 @@
+"""Turn located YAML nodes into model values, driven by the dataclass schema.
+
+Every mismatch becomes a located diagnostic and the converter carries on, so
+one run reports every problem of every file.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import types
+import typing
+from functools import cache
+from types import MappingProxyType
+from typing import Any, Annotated, Literal, Union, get_args, get_origin
+
+from ..diagnostics import Code, Diagnostics, did_you_mean
+from ..model.base import Bounds, Markdown, NotGiven, Source
+from ..model.dice import DiceExpr, DiceSyntaxError, RollRange
+from ..model.entries import Column, ProfileMatrix, ProfileRow
+from .yamlnodes import Mapping, Node, Scalar, Sequence, describe
+
+INVALID = object()
+ID = re.compile(r"[a-z][a-z0-9_]*")
+NOT_GIVEN_WORDS = {"not given", "not_given"}
+
+
+@cache
+def schema_fields(cls) -> tuple[tuple[str, dataclasses.Field, Any], ...]:
+    """(yaml key, field, type) for each author-facing field of a model class."""
+    hints = typing.get_type_hints(cls, include_extras=True)
+    return tuple(
+        (f.metadata.get("key") or f.name, f, hints[f.name])
+        for f in dataclasses.fields(cls)
+        if not f.metadata.get("internal")
+    )
+
+
+def is_required(f: dataclasses.Field) -> bool:
+    return f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
+
+
+class Builder:
+    def __init__(self, diagnostics: Diagnostics, default_source: str = ""):
+        self.diagnostics = diagnostics
+        self.default_source = default_source
+
+    def error(self, code: Code, message: str, node: Node, hint: str | None = None):
+        self.diagnostics.add(code, message, node.loc, hint)
+        return INVALID
+
+    # -- entry points --------------------------------------------------------------
+    def entries(self, cls, node: Node, section: str) -> list:
+        """A section: a mapping from ids to entries of ``cls``."""
+        if not isinstance(node, Mapping):
+            self.error(Code.WRONG_TYPE, f"section `{section}` must be a mapping of ids to entries, not {describe(node)}", node)
+            return []
+        built = []
+        for key, value in node.items:
+            if not ID.fullmatch(key.text):
+                self.error(Code.BAD_ID, f"id `{key.text}` in `{section}` is not lower_snake_case", key,
+                           f"write it as `{_slug(key.text)}`")
+                continue
+            entry = self.entry(cls, value, key.text)
+            if entry is not INVALID:
+                built.append(entry)
+        return built
+
+    def entry(self, cls, node: Node, id: str | None = None):
+        if cls is ProfileMatrix:
+            return self._matrix(node, id)
+        return self.dataclass(cls, node, id)
+
+    # -- generic conversion -----------------------------------------------------------
+    def dataclass(self, cls, node: Node, id: str | None = None, extra: dict | None = None, skip: frozenset = frozenset()):
+        if cls is Source and isinstance(node, Scalar) and isinstance(node.value, str):
+            return Source(section=node.value, file=self.default_source, loc=node.loc)
+        if not isinstance(node, Mapping):
+            return self.error(Code.WRONG_TYPE, f"expected a mapping of {_kind(cls)} fields, found {describe(node)}", node)
+        fields = {key: (f, tp) for key, f, tp in schema_fields(cls)}
+        for key, _value in node.items:
+            if key.text not in fields and key.text not in skip:
+                hint = did_you_mean(key.text, fields) or f"{_kind(cls)} fields are: {', '.join(fields)}"
+                self.error(Code.UNKNOWN_FIELD, f"unknown field `{key.text}` in {_kind(cls)}", key, hint)
+        values: dict[str, Any] = {}
+        locs = {}
+        ok = True
+        for key, (f, tp) in fields.items():
+            value_node = node.get(key)
+            if value_node is None and f.name in (extra or {}):
+                continue
+            if value_node is None:
+                if is_required(f):
+                    self.error(Code.MISSING_FIELD, f"{_kind(cls)} `{id or ''}` needs the field `{key}`".replace(" ``", ""), node,
+                               f"{key}: {f.metadata.get('help', '')}")
+                    ok = False
+                continue
+            value = self.value(tp, value_node, key)
+            if value is INVALID:
+                ok = False
+                continue
+            values[f.name] = value
+            locs[f.name] = value_node.loc
+        if not ok:
+            return INVALID
+        if cls is Source and not values.get("file"):
+            values["file"] = self.default_source
+        if id is not None:
+            values["id"] = id
+        values.update(extra or {})
+        return cls(**values, loc=node.loc, locs=MappingProxyType(locs))
+
+    def value(self, tp, node: Node, key: str):
+        origin = get_origin(tp)
+        if origin is Annotated:
+            base, *marks = get_args(tp)
+            value = self.value(base, node, key)
+            for mark in marks:
+                if isinstance(mark, Bounds) and isinstance(value, int) and not isinstance(value, bool):
+                    if (mark.low is not None and value < mark.low) or (mark.high is not None and value > mark.high):
+                        return self.error(Code.OUT_OF_RANGE, f"`{key}` is {value}, outside {mark}", node)
+            return value
+        if origin in (Union, types.UnionType):
+            return self._union(get_args(tp), node, key)
+        if origin is Literal:
+            choices = get_args(tp)
+            if isinstance(node, Scalar) and node.value in choices:
+                return node.value
+            hint = did_you_mean(getattr(node, "text", ""), choices) or "one of: " + ", ".join(map(str, choices))
+            return self.error(Code.WRONG_TYPE, f"`{key}` must be one of {', '.join(map(str, choices))}, not {describe(node)}", node, hint)
+        if origin is tuple:
+            item_type = get_args(tp)[0]
+            if isinstance(node, Scalar) and node.value is None:
+                return ()
+            if isinstance(node, Scalar) and item_type is str and isinstance(node.value, str):
+                return (node.value,)  # one keyword or id may be written without a list
+            if not isinstance(node, Sequence):
+                return self.error(Code.WRONG_TYPE, f"`{key}` must be a list, not {describe(node)}", node)
+            items = [self.value(item_type, item, key) for item in node.items]
+            return INVALID if any(i is INVALID for i in items) else tuple(items)
+        if tp is NotGiven:
+            return self._not_given(node, key)
+        if tp in (str, Markdown):
+            if isinstance(node, Scalar) and node.value is not None and not isinstance(node.value, bool):
+                return str(node.value)
+            if isinstance(node, Scalar) and node.value is None:
+                return ""
+            return self.error(Code.WRONG_TYPE, f"`{key}` must be text, not {describe(node)}", node)
+        if tp is int:
+            if isinstance(node, Scalar) and isinstance(node.value, int) and not isinstance(node.value, bool):
+                return node.value
+            return self.error(Code.WRONG_TYPE, f"`{key}` must be a whole number, not {describe(node)}", node)
+        if tp is bool:
+            if isinstance(node, Scalar) and isinstance(node.value, bool):
+                return node.value
+            return self.error(Code.WRONG_TYPE, f"`{key}` must be true or false, not {describe(node)}", node)
+        if tp is DiceExpr:
+            return self._dice(node, key)
+        if tp is RollRange:
+            return self._roll(node, key)
+        if dataclasses.is_dataclass(tp):
+            return self.dataclass(tp, node)
+        raise TypeError(f"no converter for {tp!r}")  # a schema bug, not an authoring error
+
+    def _union(self, options, node: Node, key: str):
+        if isinstance(node, Scalar) and node.value is None and type(None) in options:
+            return None
+        if NotGiven in options and _looks_not_given(node):
+            return self._not_given(node, key)
+        real = [o for o in options if o not in (type(None), NotGiven)]
+        if len(real) == 1:
+            return self.value(real[0], node, key)
+        for option in real:  # pragma: no cover - the schema has no such unions yet
+            trial = Builder(Diagnostics(), self.default_source).value(option, node, key)
+            if trial is not INVALID:
+                return trial
+        return self.error(Code.WRONG_TYPE, f"`{key}` has an unexpected value", node)
+
+    def _not_given(self, node: Node, key: str):
+        if isinstance(node, Scalar) and isinstance(node.value, str) and node.value.strip().casefold() in NOT_GIVEN_WORDS:
+            return NotGiven()
+        if isinstance(node, Mapping) and node.keys() == ["not_given"]:
+            note = node.get("not_given")
+            return NotGiven(note.text if isinstance(note, Scalar) else "")
+        return self.error(Code.WRONG_TYPE, f"`{key}` must be `not given` or `not_given: why`", node)
+
+    def _dice(self, node: Node, key: str):
+        if not isinstance(node, Scalar) or not isinstance(node.value, str):
+            return self.error(Code.DICE_SYNTAX, f"`{key}` must be a dice expression such as D6, not {describe(node)}", node)
+        try:
+            return DiceExpr.parse(node.value)
+        except DiceSyntaxError as error:
+            shift = error.offset + (1 if node.style in ("'", '"') else 0)
+            self.diagnostics.add(Code.DICE_SYNTAX, str(error), node.loc.shifted(0, node.loc.column + shift))
+            return INVALID
+
+    def _roll(self, node: Node, key: str):
+        if not isinstance(node, Scalar) or node.value is None:
+            return self.error(Code.ROLL_KEY, f"`{key}` must be a roll such as 5, 1-2 or 6+, not {describe(node)}", node)
+        try:
+            return RollRange.parse(node.value)
+        except DiceSyntaxError as error:
+            return self.error(Code.ROLL_KEY, str(error), node)
+
+    # -- profile matrices: columns declared in the data type the cells ---------------------------
+    def _matrix(self, node: Node, id: str | None):
+        if not isinstance(node, Mapping):
+            return self.error(Code.WRONG_TYPE, f"expected a mapping of profile matrix fields, found {describe(node)}", node)
+        columns_node, rows_node = node.get("columns"), node.get("rows")
+        columns = self.entries(Column, columns_node, "columns") if columns_node is not None else []
+        rows = []
+        if isinstance(rows_node, Mapping):
+            for key, row_node in rows_node.items:
+                if not ID.fullmatch(key.text):
+                    self.error(Code.BAD_ID, f"id `{key.text}` in `rows` is not lower_snake_case", key, f"write it as `{_slug(key.text)}`")
+                    continue
+                row = self._profile_row(row_node, key.text, columns)
+                if row is not INVALID:
+                    rows.append(row)
+        elif rows_node is not None:
+            self.error(Code.WRONG_TYPE, f"`rows` must be a mapping of ids to rows, not {describe(rows_node)}", rows_node)
+        matrix = self.dataclass(ProfileMatrix, _without(node, "columns", "rows"), id,
+                                extra={"columns": tuple(columns), "rows": tuple(rows)})
+        for name, missing in (("columns", columns_node), ("rows", rows_node)):
+            if missing is None:
+                self.error(Code.MISSING_FIELD, f"profile matrix `{id}` needs the field `{name}`", node)
+                matrix = INVALID
+        return matrix
+
+    def _profile_row(self, node: Node, id: str, columns: list[Column]):
+        if not isinstance(node, Mapping):
+            return self.error(Code.WRONG_TYPE, f"profile row `{id}` must be a mapping, not {describe(node)}", node)
+        by_id = {c.id: c for c in columns}
+        cells, locs, ok = {}, {}, True
+        for column in columns:
+            cell = node.get(column.id)
+            if cell is None:
+                self.error(Code.MISSING_FIELD, f"profile row `{id}` has no `{column.id}` ({column.label})", node,
+                           f"write `{column.id}: not given` if the source leaves it out")
+                ok = False
+                continue
+            value = self._cell(column, cell)
+            if value is INVALID:
+                ok = False
+                continue
+            cells[column.id], locs[column.id] = value, cell.loc
+        base_fields = {k for k, _f, _t in schema_fields(ProfileRow)}
+        for key, _value in node.items:
+            if key.text not in by_id and key.text not in base_fields:
+                hint = did_you_mean(key.text, list(by_id) + list(base_fields)) or f"columns are: {', '.join(by_id)}"
+                self.error(Code.UNKNOWN_FIELD, f"`{key.text}` is neither a column of the matrix nor a row field", key, hint)
+                ok = False
+        row = self.dataclass(ProfileRow, _without(node, *by_id), id, skip=frozenset(by_id))
+        if not ok or row is INVALID:
+            return INVALID
+        return dataclasses.replace(row, values=MappingProxyType(cells), locs=MappingProxyType({**row.locs, **locs}))
+
+    def _cell(self, column: Column, node: Node):
+        if _looks_not_given(node):
+            return self._not_given(node, column.id)
+        if column.type == "text":
+            return self.value(str, node, column.id)
+        value = node.value if isinstance(node, Scalar) else None
+        if column.type == "target" and isinstance(value, str) and re.fullmatch(r"[0-9]+\+", value.strip()):
+            value = int(value.strip()[:-1])
+        if not isinstance(value, int) or isinstance(value, bool):
+            example = "4+" if column.type == "target" else "3"
+            return self.error(Code.WRONG_TYPE, f"{column.label} must be {column.type} such as {example}, not {describe(node)}", node)
+        if (column.min is not None and value < column.min) or (column.max is not None and value > column.max):
+            return self.error(Code.OUT_OF_RANGE, f"{column.label} {value} is outside {Bounds(column.min, column.max)}", node)
+        return value
+
+
+def _looks_not_given(node: Node) -> bool:
+    if isinstance(node, Scalar) and isinstance(node.value, str):
+        return node.value.strip().casefold() in NOT_GIVEN_WORDS
+    return isinstance(node, Mapping) and "not_given" in node.keys()
+
+
+def _without(node: Mapping, *keys: str) -> Mapping:
+    return Mapping(tuple((k, v) for k, v in node.items if k.text not in keys), node.loc)
+
+
+def _kind(cls) -> str:
+    return re.sub(r"(?<!^)([A-Z])", r" \1", cls.__name__).lower()
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "_", text.casefold()).strip("_") or "entry"

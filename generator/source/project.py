@@ -1,0 +1,135 @@
+"""Load ``rules_src/<ruleset>/`` folders into :class:`Ruleset` values."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+from types import MappingProxyType
+
+from ..diagnostics import Code, Diagnostics, Location, did_you_mean
+from ..examples.extract import find_examples
+from ..model.entries import Meta
+from ..model.ruleset import SECTIONS, Example, Ruleset
+from .build import ID, Builder
+from .yamlnodes import Mapping, describe, load_file
+
+RULES_DIR = "rules_src"
+META_SECTION = "ruleset"
+
+
+@dataclass(frozen=True)
+class Project:
+    root: Path
+    rulesets: tuple[Ruleset, ...]
+
+    def ruleset(self, id: str) -> Ruleset:
+        for ruleset in self.rulesets:
+            if ruleset.id == id:
+                return ruleset
+        raise KeyError(f"no ruleset `{id}`; there are: {', '.join(r.id for r in self.rulesets)}")
+
+
+def ruleset_folders(root: Path) -> list[Path]:
+    base = root / RULES_DIR
+    if not base.is_dir():
+        return []
+    return sorted(p for p in base.iterdir() if p.is_dir() and not p.name.startswith((".", "_")))
+
+
+def yaml_files(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file()
+                  and "sources" not in p.relative_to(folder).parts)
+
+
+def load_project(root: Path, only: str | None = None) -> tuple[Project, Diagnostics]:
+    root = Path(root).resolve()
+    diagnostics = Diagnostics()
+    rulesets = []
+    for folder in ruleset_folders(root):
+        if only and folder.name != only:
+            continue
+        ruleset = load_ruleset(folder, root, diagnostics)
+        if ruleset is not None:
+            rulesets.append(ruleset)
+    return Project(root, tuple(rulesets)), diagnostics
+
+
+def load_ruleset(folder: Path, root: Path, diagnostics: Diagnostics) -> Ruleset | None:
+    shown = lambda p: p.relative_to(root).as_posix()  # noqa: E731
+    if not ID.fullmatch(folder.name):
+        diagnostics.add(Code.BAD_ID, f"ruleset folder `{folder.name}` is not lower_snake_case", Location(shown(folder)))
+    trees = []
+    for path in yaml_files(folder):
+        tree = load_file(path, root, diagnostics)
+        if tree is None:
+            continue
+        if not isinstance(tree, Mapping):
+            diagnostics.add(Code.WRONG_TYPE, f"a rules file must be a mapping of sections, not {describe(tree)}", tree.loc)
+            continue
+        trees.append((path, tree))
+
+    meta_nodes = [(path, tree.get(META_SECTION)) for path, tree in trees if tree.get(META_SECTION) is not None]
+    default_source = ""
+    meta = None
+    if not meta_nodes:
+        diagnostics.add(Code.MISSING_FIELD, f"ruleset `{folder.name}` has no `ruleset:` section",
+                        Location(shown(folder / "ruleset.yaml")), "add ruleset.yaml with `ruleset: {title: ...}`")
+    for index, (_path, node) in enumerate(meta_nodes):
+        if index:
+            diagnostics.add(Code.DUPLICATE_ID, "a second `ruleset:` section", node.loc, "keep one `ruleset:` per folder")
+            continue
+        source_node = node.get("source") if isinstance(node, Mapping) else None
+        default_source = source_node.text if source_node is not None and hasattr(source_node, "text") else ""
+        built = Builder(diagnostics, default_source).dataclass(Meta, node, folder.name)
+        meta = built if isinstance(built, Meta) else None
+
+    builder = Builder(diagnostics, default_source)
+    sections: dict[str, list] = defaultdict(list)
+    seen: dict[tuple[str, str], Location] = {}
+    for path, tree in trees:
+        for key, node in tree.items:
+            name = key.text
+            if name == META_SECTION:
+                continue
+            if name not in SECTIONS:
+                hint = did_you_mean(name, list(SECTIONS) + [META_SECTION]) or "sections are: " + ", ".join(SECTIONS)
+                diagnostics.add(Code.UNKNOWN_SECTION, f"unknown section `{name}`", key.loc, hint)
+                continue
+            for entry in builder.entries(SECTIONS[name], node, name):
+                where = (name, entry.id)
+                if where in seen:
+                    first = seen[where]
+                    diagnostics.add(Code.DUPLICATE_ID, f"{name} entry `{entry.id}` is already defined at {first}", entry.loc)
+                    continue
+                seen[where] = entry.loc
+                sections[name].append(entry)
+
+    examples = []
+    for path, _tree in trees:
+        examples.extend(_examples(folder.name, path, root, sections))
+    sources = {p.name: p.read_text(encoding="utf-8", errors="replace")
+               for p in sorted((folder / "sources").glob("*")) if p.is_file()}
+    if meta is None:
+        meta = Meta(title=folder.name, id=folder.name)
+    return Ruleset(
+        id=folder.name,
+        meta=meta,
+        examples=tuple(examples),
+        files=tuple(shown(p) for p, _ in trees),
+        sources=MappingProxyType(sources),
+        **{name: tuple(entries) for name, entries in sections.items()},
+    )
+
+
+def _examples(ruleset: str, path: Path, root: Path, sections) -> list[Example]:
+    shown = path.relative_to(root).as_posix()
+    owners = sorted(
+        ((entry.loc.line, f"{name}.{entry.id}") for name, entries in sections.items()
+         for entry in entries if entry.loc.path == shown),
+    )
+    found = []
+    for block in find_examples(path.read_text(encoding="utf-8")):
+        owner = next((o for line, o in reversed(owners) if line <= block.line), "")
+        found.append(Example(ruleset, owner, shown, block.line, block.source, block.indent))
+    return found

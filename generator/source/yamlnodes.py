@@ -1,0 +1,259 @@
+"""Safe YAML loading that keeps a location on every value.
+
+PyYAML's ``safe_load`` forgets where values came from and reads YAML 1.1
+surprises (``no`` as False, ``2:1`` as 121, ``1.10`` as 1.1). Rules authors mean
+what they typed, so we read the event stream of the C safe parser ourselves and
+build a small tree of located nodes:
+
+* plain scalars become ``int`` (``12``, ``-3``), ``bool`` (``true``/``false``),
+  ``None`` (``null``, ``~``, empty) or else the text exactly as typed;
+* quoted and block scalars are always text;
+* tags, anchors and aliases, duplicate keys, tabs, invalid UTF-8, several
+  documents and empty files are refused with a located diagnostic.
+
+Reading events never expands an alias, so an alias bomb fails in microseconds.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterator, Union
+
+import yaml
+
+from ..diagnostics import Code, Diagnostics, Location
+
+try:  # the C parser is much faster; fall back for machines without libyaml
+    _Loader = yaml.CSafeLoader
+except AttributeError:  # pragma: no cover
+    _Loader = yaml.SafeLoader
+
+_INT = re.compile(r"[-+]?[0-9]+")
+_NULLS = {"", "~", "null", "Null", "NULL"}
+_BOOLS = {"true": True, "True": True, "false": False, "False": False}
+
+
+@dataclass(frozen=True)
+class Scalar:
+    value: Union[str, int, bool, None]
+    loc: Location
+    style: str | None = None  # None plain, "'" or '"' quoted, "|" or ">" block
+
+    @property
+    def text(self) -> str:
+        """The value as text, for keys and names."""
+        if self.value is None:
+            return ""
+        if isinstance(self.value, bool):
+            return "true" if self.value else "false"
+        return str(self.value)
+
+    @property
+    def body_loc(self) -> Location:
+        """Where the first line of a block scalar's content is."""
+        return self.loc.shifted(1) if self.style in ("|", ">") else self.loc
+
+
+@dataclass(frozen=True)
+class Mapping:
+    items: tuple[tuple[Scalar, "Node"], ...]
+    loc: Location
+
+    def get(self, key: str) -> "Node | None":
+        for k, v in self.items:
+            if k.text == key:
+                return v
+        return None
+
+    def keys(self) -> list[str]:
+        return [k.text for k, _ in self.items]
+
+
+@dataclass(frozen=True)
+class Sequence:
+    items: tuple["Node", ...]
+    loc: Location
+
+
+Node = Union[Scalar, Mapping, Sequence]
+
+KIND_NAMES = {Scalar: "a single value", Mapping: "a mapping (key: value lines)", Sequence: "a list (- item lines)"}
+
+
+def describe(node: Node) -> str:
+    if isinstance(node, Scalar):
+        if node.value is None:
+            return "an empty value"
+        if isinstance(node.value, bool):
+            return f"the boolean `{node.text}`"
+        if isinstance(node.value, int):
+            return f"the number `{node.value}`"
+        return f"the text `{_short(node.value)}`"
+    return KIND_NAMES[type(node)]
+
+
+def _short(text: str, limit: int = 40) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _typed(value: str, style: str | None):
+    if style:
+        return value
+    if value in _NULLS:
+        return None
+    if value in _BOOLS:
+        return _BOOLS[value]
+    if _INT.fullmatch(value):
+        return int(value)
+    return value
+
+
+def _loc(path: str, mark) -> Location:
+    return Location(path, mark.line + 1, mark.column + 1)
+
+
+def decode(data: bytes, path: str, diagnostics: Diagnostics) -> str | None:
+    """UTF-8 text of ``data``, or None after a located diagnostic."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        before = data[: error.start]
+        line = before.count(b"\n") + 1
+        column = error.start - (before.rfind(b"\n") + 1) + 1
+        diagnostics.add(
+            Code.ENCODING,
+            f"byte 0x{data[error.start]:02x} is not valid UTF-8",
+            Location(path, line, column),
+        )
+        return None
+
+
+def _check_tabs(text: str, path: str, diagnostics: Diagnostics) -> bool:
+    found = False
+    for number, line in enumerate(text.splitlines(), start=1):
+        column = line.find("\t")
+        if column >= 0:
+            diagnostics.add(Code.TAB, "tab character in rules data", Location(path, number, column + 1))
+            found = True
+    return found
+
+
+def parse_text(text: str, path: str, diagnostics: Diagnostics) -> Node | None:
+    """The located node tree of one YAML document, or None after diagnostics."""
+    if not text.strip() or all(not l.strip() or l.lstrip().startswith("#") for l in text.splitlines()):
+        diagnostics.add(Code.EMPTY_FILE, "the file has no content", Location(path, 1, 1))
+        return None
+    if _check_tabs(text, path, diagnostics):
+        return None
+    builder = _TreeBuilder(path, diagnostics)
+    try:
+        for event in yaml.parse(text, Loader=_Loader):
+            if not builder.feed(event):
+                return None
+    except yaml.MarkedYAMLError as error:
+        mark = error.problem_mark or error.context_mark
+        problem = error.problem or error.context or "invalid YAML"
+        diagnostics.add(Code.YAML_SYNTAX, f"YAML syntax: {problem}", _loc(path, mark))
+        return None
+    except yaml.YAMLError as error:  # pragma: no cover - unmarked errors are rare
+        diagnostics.add(Code.YAML_SYNTAX, f"YAML syntax: {error}", Location(path))
+        return None
+    return None if builder.refused else builder.root
+
+
+def _short_tag(tag: str) -> str:
+    return "!!" + tag[len("tag:yaml.org,2002:"):] if tag.startswith("tag:yaml.org,2002:") else tag
+
+
+def load_file(path: Path, relative_to: Path, diagnostics: Diagnostics) -> Node | None:
+    shown = path.relative_to(relative_to).as_posix() if path.is_relative_to(relative_to) else str(path)
+    text = decode(path.read_bytes(), shown, diagnostics)
+    if text is None:
+        return None
+    return parse_text(text, shown, diagnostics)
+
+
+class _TreeBuilder:
+    """Builds nodes from parser events; refuses what rules data must not contain."""
+
+    def __init__(self, path: str, diagnostics: Diagnostics):
+        self.path = path
+        self.diagnostics = diagnostics
+        self.stack: list[tuple[str, Location, list]] = []
+        self.root: Node | None = None
+        self.documents = 0
+        self.refused = False
+
+    def _refuse(self, code: Code, message: str, mark) -> bool:
+        """Report and read on, so one run lists every refused construct; the file yields no tree."""
+        self.diagnostics.add(code, message, _loc(self.path, mark))
+        self.refused = True
+        return True
+
+    def feed(self, event) -> bool:
+        if isinstance(event, yaml.DocumentStartEvent):
+            self.documents += 1
+            if self.documents > 1:
+                return self._refuse(Code.YAML_SYNTAX, "YAML syntax: a rules file holds one document; remove the `---` separator", event.start_mark)
+            return True
+        loc = _loc(self.path, event.start_mark)
+        if isinstance(event, yaml.AliasEvent):
+            self._refuse(Code.YAML_ALIAS, f"alias `*{event.anchor}` is not allowed in rules data", event.start_mark)
+            return self._add(Scalar(None, loc))
+        anchor = getattr(event, "anchor", None)
+        if anchor is not None:
+            self._refuse(Code.YAML_ALIAS, f"anchor `&{anchor}` is not allowed in rules data", event.start_mark)
+        tag = getattr(event, "tag", None)
+        if tag is not None and not (isinstance(event, yaml.ScalarEvent) and tag == "!" and event.style):
+            self._refuse(Code.YAML_TAG, f"tag `{_short_tag(tag)}` is not allowed in rules data", event.start_mark)
+        if isinstance(event, yaml.ScalarEvent):
+            return self._add(Scalar(_typed(event.value, event.style), loc, event.style or None))
+        if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+            kind = "map" if isinstance(event, yaml.MappingStartEvent) else "seq"
+            self.stack.append((kind, loc, []))
+            return True
+        if isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+            kind, loc, children = self.stack.pop()
+            if kind == "seq":
+                return self._add(Sequence(tuple(children), loc))
+            return self._add(self._mapping(children, loc))
+        return True
+
+    def _mapping(self, children: list, loc: Location) -> Mapping:
+        items = []
+        seen: dict[str, Location] = {}
+        for key, value in zip(children[0::2], children[1::2]):
+            if not isinstance(key, Scalar):
+                self.diagnostics.add(Code.WRONG_TYPE, "a mapping key must be a single value", key.loc)
+                continue
+            if key.text in seen:
+                self.diagnostics.add(
+                    Code.DUPLICATE_KEY,
+                    f"key `{key.text}` repeats the key at line {seen[key.text].line}",
+                    key.loc,
+                )
+                continue
+            seen[key.text] = key.loc
+            items.append((key, value))
+        return Mapping(tuple(items), loc)
+
+    def _add(self, node: Node) -> bool:
+        if self.stack:
+            self.stack[-1][2].append(node)
+        else:
+            self.root = node
+        return True
+
+
+def walk(node: Node) -> Iterator[Node]:
+    yield node
+    if isinstance(node, Mapping):
+        for key, value in node.items:
+            yield key
+            yield from walk(value)
+    elif isinstance(node, Sequence):
+        for item in node.items:
+            yield from walk(item)

@@ -1,0 +1,296 @@
+"""Semantic checks of a loaded ruleset. Each check yields located diagnostics.
+
+Checks are registered by name in ``CHECKS`` and all run, so a rules author sees
+every problem at once. They point at the value at fault, via ``value_loc``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Callable, Iterable
+
+from ..diagnostics import Code, Diagnostic, Location, did_you_mean
+from ..mechanics import armies
+from ..model.base import NotGiven, value_loc
+from ..model.dice import RollRange
+from ..model.entries import RollTable
+from ..model.ruleset import Ruleset
+
+Check = Callable[[Ruleset], Iterable[Diagnostic]]
+CHECKS: dict[str, Check] = {}
+
+
+def check(function: Check) -> Check:
+    CHECKS[function.__name__.removeprefix("check_")] = function
+    return function
+
+
+def run_checks(ruleset: Ruleset) -> list[Diagnostic]:
+    found: list[Diagnostic] = []
+    for function in CHECKS.values():
+        found.extend(function(ruleset))
+    return found
+
+
+def _ref(ruleset: Ruleset, section: str, id: str, loc: Location, what: str) -> Diagnostic | None:
+    if not id:
+        return None
+    ids = [e.id for e in ruleset.section(section)]
+    if id in ids:
+        return None
+    return Diagnostic(Code.UNKNOWN_REF, f"{what} `{id}` is not in `{section}:`", loc, did_you_mean(id, ids))
+
+
+# -- references -------------------------------------------------------------------------
+@check
+def check_references(ruleset: Ruleset):
+    all_ids = ruleset.ids()
+    for section, entry in ruleset.all_entries():
+        for name, target in (("chapter", "chapters"), ("phase", "phases"), ("table", "tables")):
+            value = getattr(entry, name, "")
+            if isinstance(value, str) and value:
+                if (d := _ref(ruleset, target, value, value_loc(entry, name), name)) is not None:
+                    yield d
+        for target in getattr(entry, "see_also", ()):
+            if target not in all_ids:
+                yield Diagnostic(Code.UNKNOWN_REF, f"see_also `{target}` names no entry", value_loc(entry, "see_also"),
+                                 did_you_mean(target, all_ids))
+        if isinstance(entry, RollTable):
+            for row in entry.rows:
+                if row.ref and row.ref not in all_ids:
+                    yield Diagnostic(Code.UNKNOWN_REF, f"row `{row.result}` refers to `{row.ref}`, which names no entry",
+                                     value_loc(row, "ref"), did_you_mean(row.ref, all_ids))
+
+
+@check
+def check_spells(ruleset: Ruleset):
+    for spell in ruleset.spells:
+        if not spell.table or spell.roll is None or spell.table not in {t.id for t in ruleset.tables}:
+            continue
+        table = ruleset.table(spell.table)
+        if table.ranges_given and not any(spell.roll in row.roll for row in table.rows):
+            yield Diagnostic(Code.UNKNOWN_REF, f"spell `{spell.id}` sits at {spell.roll} on `{table.id}`, which has no such row",
+                             value_loc(spell, "roll"))
+
+
+# -- tables ---------------------------------------------------------------------------
+def _spans(values: list[int]) -> str:
+    spans, start = [], None
+    for index, value in enumerate(values):
+        if start is None:
+            start = value
+        if index + 1 == len(values) or values[index + 1] != value + 1:
+            spans.append(str(start) if start == value else f"{start}-{value}")
+            start = None
+    return ", ".join(spans)
+
+
+@check
+def check_tables(ruleset: Ruleset):
+    for table in ruleset.tables:
+        if not table.ranges_given:
+            continue  # a gap in the source, shown as such by the outputs
+        yield from table_coverage(table)
+
+
+def table_coverage(table: RollTable) -> list[Diagnostic]:
+    """Every possible result of the table's dice is covered by exactly one row."""
+    found = []
+    rows_loc = value_loc(table, "rows")
+    if table.dice.stats and table.clamp is None:
+        lowest = any(r.roll.low is None for r in table.rows)
+        highest = any(r.roll.high is None for r in table.rows)
+        if not (lowest and highest):
+            found.append(Diagnostic(Code.TABLE_UNBOUNDED,
+                                    f"`{table.dice}` can roll any total, but `{table.id}` has no "
+                                    f"{'lowest' if not lowest else 'highest'} open row and no clamp",
+                                    value_loc(table, "dice")))
+            return found
+    outcomes = _outcomes(table)
+    covered: dict[int, object] = {}
+    for row in table.rows:
+        hits = row.roll.within(outcomes)
+        if not hits:
+            found.append(Diagnostic(Code.TABLE_UNREACHABLE, f"row `{row.roll.text}` of `{table.id}` can never be rolled with {table.dice}"
+                                    + (f" clamped to {table.clamp}" if table.clamp else ""), value_loc(row, "roll")))
+        overlap = [o for o in hits if o in covered]
+        if overlap:
+            found.append(Diagnostic(Code.TABLE_OVERLAP, f"row `{row.roll.text}` of `{table.id}` covers {_spans(overlap)} again",
+                                    value_loc(row, "roll"), "make the row ranges disjoint"))
+        for outcome in hits:
+            covered.setdefault(outcome, row)
+    missing = [o for o in outcomes if o not in covered]
+    if missing:
+        found.append(Diagnostic(Code.TABLE_GAP, f"`{table.id}` has no row for {_spans(missing)} on {table.dice}", rows_loc))
+    return found
+
+
+def _outcomes(table: RollTable) -> list[int]:
+    """The totals the table must read: the dice's outcomes, or every total within its clamp."""
+    if table.dice.stats:
+        if table.clamp is not None and table.clamp.low is not None and table.clamp.high is not None:
+            return list(range(table.clamp.low, table.clamp.high + 1))
+        ends = [v for r in table.rows for v in (r.roll.low, r.roll.high) if v is not None]
+        return list(range(min(ends) - 1, max(ends) + 2))
+    die = table.dice.die()
+    return sorted({table.read(o) for o in die.outcomes()})
+
+
+# -- keywords ----------------------------------------------------------------------------
+def split_keyword(written: str) -> tuple[str, tuple[str, ...]]:
+    words = written.split()
+    params = []
+    while len(words) > 1 and re.fullmatch(r"-?[0-9]+", words[-1]):
+        params.insert(0, words.pop())
+    return " ".join(words), tuple(params)
+
+
+@check
+def check_keywords(ruleset: Ruleset):
+    declared = {k.name.casefold(): k for k in ruleset.keywords}
+    users = [(m, row) for m in ruleset.profiles for row in m.rows] + [(None, item) for item in ruleset.items]
+    for _matrix, entry in users:
+        for written in () if isinstance(entry.keywords, NotGiven) else entry.keywords:
+            name, params = split_keyword(written)
+            keyword = declared.get(name.casefold())
+            loc = value_loc(entry, "keywords")
+            if keyword is None:
+                yield Diagnostic(Code.UNKNOWN_KEYWORD, f"`{name}` is not declared in `keywords:`", loc,
+                                 did_you_mean(name, [k.name for k in ruleset.keywords]))
+            elif len(params) != len(keyword.params):
+                wanted = " ".join([keyword.name, *(p.upper() for p in keyword.params)])
+                yield Diagnostic(Code.KEYWORD_PARAMS, f"`{written}` gives {len(params)} parameter(s); `{keyword.name}` takes {len(keyword.params)}",
+                                 loc, f"write it as `{wanted}`")
+
+
+# -- sources -----------------------------------------------------------------------------
+def _normal(text: str) -> str:
+    text = text.replace("’", "'").replace("‘", "'").replace("“", '"').replace("”", '"')
+    return " ".join(text.split()).casefold()
+
+
+@check
+def check_sources(ruleset: Ruleset):
+    normal = {name: _normal(text) for name, text in ruleset.sources.items()}
+    if ruleset.meta.source and ruleset.meta.source not in ruleset.sources:
+        yield Diagnostic(Code.SOURCE_FILE, f"source text `{ruleset.meta.source}` is not in `sources/`",
+                         value_loc(ruleset.meta, "source"), did_you_mean(ruleset.meta.source, ruleset.sources))
+    for _section, entry in ruleset.all_entries():
+        source = getattr(entry, "source", None)
+        if source is None or not source.file:
+            continue
+        if source.file not in ruleset.sources:
+            if source.file != ruleset.meta.source:
+                yield Diagnostic(Code.SOURCE_FILE, f"source text `{source.file}` is not in `sources/`", source.loc,
+                                 did_you_mean(source.file, ruleset.sources))
+            continue
+        if source.quote and _normal(source.quote) not in normal[source.file]:
+            yield Diagnostic(Code.SOURCE_QUOTE, f"the quote is not in {source.file}: “{source.quote[:60]}”",
+                             value_loc(source, "quote"))
+
+
+# -- armies -------------------------------------------------------------------------------
+@check
+def check_army_limits(ruleset: Ruleset):
+    names = armies.count_names(ruleset)
+    for limit in ruleset.army_limits:
+        for field in ("count", "at_most"):
+            try:
+                armies.parse_limit(getattr(limit, field), names)
+            except armies.LimitExpressionError as error:
+                yield Diagnostic(Code.BAD_EXPRESSION, str(error), value_loc(limit, field),
+                                 "counts: " + ", ".join(sorted(armies.BASE_COUNTS)) + ", and any cost, hero or troop id")
+
+
+@check
+def check_armies(ruleset: Ruleset):
+    limits_ok = not list(check_army_limits(ruleset))
+    for army in ruleset.armies:
+        refs = list(_army_refs(ruleset, army))
+        yield from refs
+        if refs:
+            continue
+        for unit in army.units:
+            cost = armies.line_cost(ruleset, army, unit)
+            if isinstance(cost.total, NotGiven):
+                yield Diagnostic(Code.POINTS_NOT_GIVEN, f"the source gives no points for `{unit.troop}`", value_loc(unit, "troop"))
+            elif unit.points is not None and unit.points != cost.total:
+                yield Diagnostic(Code.POINTS_MISMATCH,
+                                 f"{unit.count}x {unit.troop} costs {cost.total} points, not {unit.points}", value_loc(unit, "points"),
+                                 f"{unit.count} x {cost.each} = {cost.total}")
+        total = armies.army_points(ruleset, army)
+        if army.total is not None and army.total != total:
+            yield Diagnostic(Code.POINTS_MISMATCH, f"`{army.id}` adds up to {total} points, not {army.total}", value_loc(army, "total"))
+        if total > army.agreed_points:
+            yield Diagnostic(Code.OVER_POINTS, f"`{army.id}` spends {total} points of the {army.agreed_points} agreed",
+                             value_loc(army, "agreed_points"))
+        if limits_ok:
+            for result in armies.check_limits(ruleset, army):
+                if not result.holds:
+                    yield Diagnostic(Code.LIMIT_BROKEN,
+                                     f"`{army.id}` breaks “{result.limit.title}”: {result.limit.count} is {result.count}, "
+                                     f"at most {result.limit.at_most} = {result.allowed}",
+                                     army.loc, f"limit defined at {result.limit.loc}")
+
+
+def _army_refs(ruleset: Ruleset, army):
+    if (d := _ref(ruleset, "profiles", army.matrix, value_loc(army, "matrix"), "matrix")) is not None:
+        yield d
+        return
+    matrix = ruleset.profile(army.matrix)
+    for extra in army.extras:
+        if (d := _ref(ruleset, "costs", extra, value_loc(army, "extras"), "extra")) is not None:
+            yield d
+    for unit in army.units:
+        troops = [r.id for r in matrix.rows]
+        if unit.troop not in troops:
+            yield Diagnostic(Code.UNKNOWN_REF, f"troop `{unit.troop}` is not a row of `{matrix.id}`", value_loc(unit, "troop"),
+                             did_you_mean(unit.troop, troops))
+        for section, field in (("costs", "upgrades"), ("heroes", "heroes"), ("spells", "scrolls")):
+            for id in getattr(unit, field):
+                if (d := _ref(ruleset, section, id, value_loc(unit, field), field.rstrip("s"))) is not None:
+                    yield d
+
+
+# -- prose ----------------------------------------------------------------------------------
+ROLE = re.compile(r"\{(?P<role>term|rule|table|spell|profile)\}`(?P<target>[^`]+)`")
+_ROLE_SECTIONS = {"rule": "rules", "table": "tables", "spell": "spells", "profile": "profiles"}
+
+
+def term_names(ruleset: Ruleset) -> dict[str, str]:
+    """Every spelling of every glossary term, casefolded, mapped to the term's id."""
+    names = {}
+    for term in ruleset.glossary:
+        for spelling in (term.term, *term.aliases):
+            names[spelling.casefold()] = term.id
+    return names
+
+
+def _role_target(target: str) -> str:
+    match = re.fullmatch(r"(?s).*<(.+)>", target)
+    return (match[1] if match else target).strip()
+
+
+@check
+def check_prose_links(ruleset: Ruleset):
+    terms = term_names(ruleset)
+    for _section, entry in ruleset.all_entries():
+        for name, value in vars(entry).items():
+            if not isinstance(value, str) or "{" not in value:
+                continue
+            for match in ROLE.finditer(value):
+                target = _role_target(match["target"])
+                loc = value_loc(entry, name)
+                if match["role"] == "term":
+                    if target.casefold() not in terms:
+                        yield Diagnostic(Code.UNKNOWN_REF, f"glossary term `{target}` is not in `glossary:`", loc,
+                                         did_you_mean(target, [t.term for t in ruleset.glossary]))
+                elif (d := _ref(ruleset, _ROLE_SECTIONS[match["role"]], target, loc, match["role"])) is not None:
+                    yield d
+
+
+@check
+def check_audience(ruleset: Ruleset):
+    for vp in ruleset.victory_points:
+        if vp.hidden and vp.audience != "gm":
+            yield Diagnostic(Code.HIDDEN_NOT_GM, f"hidden task `{vp.id}` must be `audience: gm`", value_loc(vp, "hidden"))
