@@ -1,0 +1,153 @@
+"""The broken-input corpus: one problem per case, each with its exact golden diagnostics.
+
+A case is ``tests/broken/<case>.yaml`` (or a folder ``tests/broken/<case>/`` when it
+needs several files, or must replace the base ``ruleset.yaml``). It is copied into a
+fresh project as ``rules_src/broken/`` next to the valid base in ``tests/broken/_base/``,
+and ``rulepress check`` must print exactly ``tests/broken/<case>.expected`` to stderr.
+
+Set ``RULEPRESS_UPDATE_GOLDEN=1`` to rewrite the golden files from the current output;
+read every rewritten file before committing it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from generator.cli import main
+from generator.diagnostics import Code
+
+BROKEN = Path(__file__).parent / "broken"
+BASE = BROKEN / "_base"
+RULESET = "broken"
+UPDATE = os.environ.get("RULEPRESS_UPDATE_GOLDEN") == "1"
+
+# Codes rules data cannot trigger: they need templates or a build to go wrong.
+NOT_FROM_RULES_DATA = {Code.RESOURCE_OUTSIDE}
+
+DIAGNOSTIC = re.compile(r"^(?P<path>[^:\n]+):(?P<line>[0-9]+):(?P<column>[0-9]+): error\[(?P<code>[a-z-]+)\]: .+$")
+
+
+def case_names() -> list[str]:
+    names = {p.stem for p in BROKEN.glob("*.yaml")}
+    names |= {p.name for p in BROKEN.iterdir() if p.is_dir() and not p.name.startswith(("_", "."))}
+    return sorted(names)
+
+
+CASES = case_names()
+
+
+def make_project(root: Path, case: str | None) -> Path:
+    """A project whose only ruleset is the base plus ``case``."""
+    folder = root / "rules_src" / RULESET
+    shutil.copytree(BASE, folder)
+    if case is None:
+        return root
+    if (BROKEN / case).is_dir():
+        shutil.copytree(BROKEN / case, folder, dirs_exist_ok=True)  # may replace the base files
+    else:
+        shutil.copyfile(BROKEN / f"{case}.yaml", folder / f"{case}.yaml")
+    return root
+
+
+def run_check(project: Path, capsys) -> tuple[int, str, str]:
+    code = main(["-C", str(project), "check"])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def golden_codes(case: str) -> set[str]:
+    text = (BROKEN / f"{case}.expected").read_text(encoding="utf-8")
+    return {m["code"] for m in map(DIAGNOSTIC.match, text.splitlines()) if m}
+
+
+# -- the corpus itself ---------------------------------------------------------------------
+def test_the_corpus_is_large_enough():
+    assert len(CASES) >= 30
+
+
+def test_the_base_alone_is_clean(tmp_path, capsys):
+    code, out, err = run_check(make_project(tmp_path, None), capsys)
+    assert (code, err) == (0, "")
+    assert out.splitlines()[-1] == "1 ruleset, 0 tables, 0 profiles, 0 examples, 0 errors"
+
+
+def test_every_case_has_a_golden_file_and_every_golden_file_a_case():
+    goldens = {p.stem for p in BROKEN.glob("*.expected")}
+    assert goldens == set(CASES)
+
+
+def test_the_corpus_covers_every_code_rules_data_can_trigger():
+    seen = set().union(*(golden_codes(case) for case in CASES))
+    wanted = {code.code for code in Code} - {code.code for code in NOT_FROM_RULES_DATA}
+    assert wanted - seen == set(), "codes no case triggers"
+    assert seen <= wanted
+
+
+# -- each case ---------------------------------------------------------------------------
+@pytest.mark.parametrize("case", CASES)
+def test_broken_case(case, tmp_path, capsys):
+    project = make_project(tmp_path, case)
+    code, out, err = run_check(project, capsys)
+
+    assert code == 1
+    assert "Traceback" not in out + err
+    golden = BROKEN / f"{case}.expected"
+    if UPDATE:
+        golden.write_text(err, encoding="utf-8")
+    assert err == golden.read_text(encoding="utf-8")
+
+    lines = err.splitlines()
+    diagnostics = [DIAGNOSTIC.match(line) for line in lines[0::2]]
+    assert all(diagnostics), "every diagnostic is `path:line:col: error[code]: message`"
+    assert all(line.startswith("  hint: ") and len(line) > len("  hint: ") for line in lines[1::2])
+    assert out.splitlines()[-1].endswith(f", {len(diagnostics)} error{'' if len(diagnostics) == 1 else 's'}")
+    for found in diagnostics:
+        assert_points_into_the_project(project, found)
+
+
+def assert_points_into_the_project(project: Path, found: re.Match) -> None:
+    """A location names a file of the project, and a line and column inside it."""
+    path = project / found["path"]
+    assert path.is_file(), found.group(0)
+    lines = path.read_bytes().decode("utf-8", errors="replace").splitlines() or [""]
+    line, column = int(found["line"]), int(found["column"])
+    assert 1 <= line <= len(lines) + 1, found.group(0)
+    assert 1 <= column <= (len(lines[line - 1]) if line <= len(lines) else 0) + 1, found.group(0)
+
+
+# -- cases whose point is what did not happen ------------------------------------------------
+def test_the_alias_bomb_is_refused_without_expanding(tmp_path, capsys):
+    text = (BROKEN / "alias_bomb.yaml").read_text(encoding="utf-8")
+    anchors_and_aliases = len(re.findall(r"[&*][a-z]\b", text))
+    code, out, err = run_check(make_project(tmp_path, "alias_bomb"), capsys)
+    assert code == 1
+    assert golden_codes("alias_bomb") == {"yaml-alias"}
+    assert err.count("error[yaml-alias]") == anchors_and_aliases
+    assert "lol" not in out + err
+
+
+def test_the_python_tag_runs_nothing(tmp_path, capfd):
+    project = make_project(tmp_path, "python_tag")
+    assert main(["-C", str(project), "check"]) == 1
+    out, err = capfd.readouterr()
+    assert "PWNED" not in out + err
+    assert "error[yaml-tag]" in err
+
+
+def test_a_bad_limit_expression_runs_nothing(tmp_path, capfd):
+    project = make_project(tmp_path, "bad_expression")
+    assert main(["-C", str(project), "check"]) == 1
+    out, err = capfd.readouterr()
+    assert "PWNED" not in out + err
+
+
+def test_dice_syntax_points_into_the_expression():
+    text = (BROKEN / "dice_syntax.yaml").read_text(encoding="utf-8").splitlines()
+    golden = (BROKEN / "dice_syntax.expected").read_text(encoding="utf-8")
+    pointed = [text[int(m["line"]) - 1][int(m["column"]) - 1] for m in map(DIAGNOSTIC.match, golden.splitlines()) if m]
+    assert pointed == ["*", "-"]  # the stray operator, in a plain and in a quoted expression
