@@ -13,6 +13,9 @@ from .report import print_diagnostics
 from .validate import check_project
 
 
+CACHE_DIR = ".rulepress-cache"
+
+
 def run_build(root: Path, args) -> int:
     out = (args.out or root / "build").resolve()
     result = check_project(root, args.ruleset)
@@ -36,6 +39,22 @@ def write_outputs(project, staging: Path, args) -> None:
     reference.mkdir(parents=True)
     (reference / "format.md").write_text(format_reference(), encoding="utf-8")
     (reference / "codes.md").write_text(codes_reference(), encoding="utf-8")
+    if not args.only or "site" in args.only:
+        build_site_outputs(project, staging, args)
+
+
+def build_site_outputs(project, staging: Path, args) -> None:
+    from .render.site.pages import build_site
+
+    cache = project.root / CACHE_DIR
+    for audience in _audiences(args):
+        name = "site" if audience == "player" else "site-gm"
+        result = build_site(project, cache / name, cache / f"{name}-html", audience, only=args.ruleset or "")
+        shutil.copytree(result.outdir, staging / name, ignore=shutil.ignore_patterns(".buildinfo", ".doctrees"))
+
+
+def _audiences(args) -> list[str]:
+    return [args.audience] if getattr(args, "audience", None) else ["player", "gm"]
 
 
 def _swap(staging: Path, out: Path) -> None:

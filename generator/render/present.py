@@ -1,0 +1,50 @@
+"""Presentation helpers shared by every renderer: model values to display text.
+
+The model knows nothing of HTML or Markdown; these functions turn its values
+(exact Fractions, `not given`, roll ranges) into what people read.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from ..model.base import NotGiven
+from ..model.dice import percent
+from ..model.entries import RollTable
+
+NOT_GIVEN_TEXT = "not given in the source"
+
+
+def shown(value, none: str = "—") -> str:
+    """A value for display; `not given` becomes a visible mark, never a guess."""
+    if isinstance(value, NotGiven):
+        return NOT_GIVEN_TEXT
+    if value is None or value == "" or value == ():
+        return none
+    if isinstance(value, tuple):
+        return ", ".join(str(v) for v in value)
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+def chance_text(probability: Fraction) -> str:
+    return percent(probability)
+
+
+def table_odds(table: RollTable) -> dict[int, str]:
+    """Row index to its chance as text, when the table's dice need no stats and its ranges are given."""
+    if table.dice.stats or not table.ranges_given:
+        return {}
+    return {index: percent(chance) for index, (_row, chance) in enumerate(table.odds())}
+
+
+def roll_text(row) -> str:
+    return NOT_GIVEN_TEXT if isinstance(row.roll, NotGiven) else str(row.roll)
+
+
+def source_text(source, ruleset) -> str:
+    if source is None:
+        return ""
+    name = source.file or ruleset.meta.source
+    return f"{name}, “{source.section}”" if source.section else name

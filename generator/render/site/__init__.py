@@ -1,0 +1,205 @@
+"""Sphinx extension: directives and roles that render a Rulepress model.
+
+Use it in any Sphinx project with ``extensions = ["myst_parser", "generator.render.site"]``
+and ``rulepress_root = "/path/to/project"`` (the folder holding ``rules_src/``). Then::
+
+    ```{rulepress} tables activations
+    :ruleset: rampant_hex
+    ```
+
+renders the roll table with the odds of each row. Directives write MyST text
+from the model and parse it (as MyST-Parser's own docs do), and register the
+entry's YAML file as a dependency so an incremental build redoes only the
+pages whose data changed.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cached_property
+from pathlib import Path
+
+from docutils import nodes
+from docutils.parsers.rst import directives
+from docutils.statemachine import StringList
+from sphinx import addnodes
+from sphinx.application import Sphinx
+from sphinx.transforms import SphinxTransform
+from sphinx.util.docutils import SphinxDirective
+
+from ...validate.checks import term_names
+from . import myst
+from .search import install_search_language
+
+STATIC = Path(__file__).parent / "static"
+_EXPLICIT = re.compile(r"(?s)^(?P<title>.*?)\s*<(?P<target>[^<>]+)>$")
+
+
+class Model:
+    """The project, loaded once per Sphinx run."""
+
+    def __init__(self, root: Path, only: str | None):
+        self.root = root
+        self.only = only
+
+    @cached_property
+    def project(self):
+        from ...validate import check_project
+
+        result = check_project(self.root, self.only)
+        if not result.ok:
+            raise RuntimeError("rules_src has errors; run `rulepress check`:\n" + "\n".join(d.format() for d in result.diagnostics.errors[:20]))
+        return result.project
+
+
+def _model(app: Sphinx) -> Model:
+    if not hasattr(app, "_rulepress_model"):
+        app._rulepress_model = Model(Path(app.config.rulepress_root).resolve(), app.config.rulepress_ruleset or None)
+    return app._rulepress_model
+
+
+def _ruleset_of(env, explicit: str | None = None) -> str:
+    return explicit or env.docname.split("/")[0]
+
+
+# -- directives -----------------------------------------------------------------------------
+class RulepressDirective(SphinxDirective):
+    """```{rulepress} SECTION [ID]``` renders one entry, or a whole section's summary."""
+
+    required_arguments = 1
+    optional_arguments = 1
+    option_spec = {"ruleset": directives.unchanged, "chapter": directives.unchanged}
+
+    def run(self) -> list[nodes.Node]:
+        ruleset = _model(self.env.app).project.ruleset(_ruleset_of(self.env, self.options.get("ruleset")))
+        section = self.arguments[0]
+        entry = ruleset.get(section, self.arguments[1]) if len(self.arguments) > 1 else None
+        audience = self.config.rulepress_audience
+        for path in self._files(ruleset, entry):
+            self.env.note_dependency(str(path))
+        text = render_entry(ruleset, section, entry, audience, self.options.get("chapter"))
+        container = nodes.container(classes=["rulepress", f"rulepress-{section.replace('_', '-')}"])
+        self.state.nested_parse(StringList(text.splitlines(), self.get_source_info()[0]), self.content_offset, container)
+        return [container]
+
+    def _files(self, ruleset, entry):
+        root = _model(self.env.app).root
+        if entry is not None:
+            return [root / entry.loc.path]
+        return [root / f for f in ruleset.files]
+
+
+def render_entry(ruleset, section: str, entry, audience: str, chapter: str | None = None) -> str:
+    """MyST for one entry, or for a whole section (optionally one chapter's part; `-` means no chapter)."""
+    if entry is None:
+        entries = [e for e in ruleset.section(section)
+                   if chapter is None or getattr(e, "chapter", "") == ("" if chapter == "-" else chapter)]
+        writers = {"costs": myst.costs_md, "army_limits": myst.limits_md,
+                   "victory_points": lambda es: myst.victory_md(es, ruleset, audience),
+                   "phases": lambda es: myst.phases_md([p for p in es if audience == "gm" or p.audience != "gm"])}
+        return writers[section](entries)
+    writers = {
+        "rules": lambda e: myst.rule_md(e, ruleset, audience), "tables": lambda e: myst.table_md(e, ruleset),
+        "profiles": lambda e: myst.profile_md(e, ruleset), "spells": lambda e: myst.spell_md(e, ruleset),
+        "glossary": lambda e: myst.term_md(e, ruleset), "keywords": lambda e: myst.keyword_md(e, ruleset),
+        "heroes": lambda e: myst.hero_md(e, ruleset), "items": lambda e: myst.item_md(e, ruleset),
+        "armies": lambda e: myst.army_md(e, ruleset),
+    }
+    return writers[section](entry)
+
+
+class VerifiedExample(SphinxDirective):
+    """A worked example, shown as verified: `rulepress build` fails if any example fails."""
+
+    has_content = True
+    optional_arguments = 1
+    final_argument_whitespace = True
+
+    def run(self) -> list[nodes.Node]:
+        code = "\n".join(self.content)
+        literal = nodes.literal_block(code, code, language="pycon")
+        badge = nodes.paragraph("", "", nodes.inline("", "✔ Verified example", classes=["verified-badge"]),
+                                nodes.inline("", " — run against the rules model by every build", classes=["verified-note"]))
+        return [nodes.container("", badge, literal, classes=["verified-example"])]
+
+
+# -- roles ------------------------------------------------------------------------------------
+_ROLE_SECTIONS = {"rule": "rules", "table": "tables", "spell": "spells", "profile": "profiles", "term": "glossary"}
+
+
+def _xref_role(kind: str):
+    def role(name, rawtext, text, lineno, inliner, options=None, content=None):
+        env = inliner.document.settings.env
+        match = _EXPLICIT.match(text)
+        title, target = (match["title"], match["target"].strip()) if match else ("", text.strip())
+        ruleset = _model(env.app).project.ruleset(_ruleset_of(env))
+        if kind == "entry":
+            section, _, id = target.partition(".")
+        elif kind == "term":
+            section = "glossary"
+            spellings = term_names(ruleset)
+            id = spellings.get(target.casefold(), target)
+        else:
+            section, id = _ROLE_SECTIONS[kind], target
+        try:
+            entry = ruleset.get(section, id)
+        except KeyError:
+            message = inliner.reporter.error(f"rulepress: no {section} entry `{target}` in {ruleset.id}", line=lineno)
+            return [inliner.problematic(rawtext, rawtext, message)], [message]
+        shown = title or (target if kind == "term" else _title(entry))
+        node = addnodes.pending_xref(rawtext, nodes.inline(shown, shown, classes=["xref", f"rp-{kind}"]),
+                                     refdomain="std", reftype="ref", reftarget=myst.label(ruleset.id, section, id),
+                                     refexplicit=True, refwarn=True, refdoc=env.docname)
+        return [node], []
+
+    return role
+
+
+def _title(entry) -> str:
+    for field in ("title", "name", "term"):
+        if getattr(entry, field, ""):
+            return getattr(entry, field)
+    return entry.id
+
+
+def gap_role(name, rawtext, text, lineno, inliner, options=None, content=None):
+    return [nodes.inline(text, f"⚠ {text}", classes=["gap"])], []
+
+
+def source_role(name, rawtext, text, lineno, inliner, options=None, content=None):
+    return [nodes.inline(text, f"Source: {text}", classes=["source-cite"])], []
+
+
+# -- safety: data never becomes HTML -------------------------------------------------------------
+class RawToText(SphinxTransform):
+    """Raw HTML from rules data shows as text: a name like `<script>` is a name, not a script."""
+
+    default_priority = 100
+
+    def apply(self, **kwargs) -> None:
+        for raw in list(self.document.findall(nodes.raw)):
+            text = raw.astext()
+            inline = isinstance(raw.parent, nodes.TextElement)
+            raw.replace_self(nodes.Text(text) if inline else nodes.paragraph(text, text))
+
+
+def setup(app: Sphinx) -> dict:
+    app.add_config_value("rulepress_root", ".", "env")
+    app.add_config_value("rulepress_audience", "player", "env")
+    app.add_config_value("rulepress_ruleset", "", "env")
+    app.add_directive("rulepress", RulepressDirective)
+    app.add_directive("verified-example", VerifiedExample)
+    for kind in ("rule", "table", "spell", "profile", "entry"):
+        app.add_role(kind, _xref_role(kind))
+    app.add_role("term", _xref_role("term"), override=True)
+    app.add_role("gap", gap_role)
+    app.add_role("source", source_role)
+    app.add_transform(RawToText)
+    app.connect("builder-inited", _static)
+    install_search_language(app)
+    return {"version": "1", "parallel_read_safe": False, "parallel_write_safe": True, "env_version": 1}
+
+
+def _static(app: Sphinx) -> None:
+    app.config.html_static_path = [*app.config.html_static_path, str(STATIC)]
+    app.add_css_file("rulepress.css")

@@ -1,0 +1,234 @@
+"""Model entries written as MyST Markdown, for the site's directives to parse.
+
+Plain text from data (names, results, labels) is escaped, so it can never become
+markup or HTML; Markdown fields are the author's prose and pass through (raw HTML
+in them is turned back into text by the extension's transform).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ...mechanics import armies
+from ...model.base import NotGiven
+from ...model.entries import (
+    ArmyLimit, ArmyList, Cost, Hero, Item, Keyword, Phase, ProfileMatrix, RollTable, Rule, Spell, Term,
+    VictoryPoints,
+)
+from ...model.ruleset import Ruleset
+from ..present import NOT_GIVEN_TEXT, roll_text, shown, source_text, table_odds
+
+_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+\-.!|~&$:^])")
+_EXAMPLE_FENCE = re.compile(r"^(?P<indent>\s*)(?P<fence>```+|~~~+)\s*python\s*$", re.M)
+
+
+def esc(text) -> str:
+    """Escape plain text for Markdown: every punctuation mark that could start markup."""
+    return _SPECIAL.sub(r"\\\1", " ".join(str(text).split()))
+
+
+def role_text(text) -> str:
+    """Text inside a role: roles make plain text nodes of it, so only backticks need care."""
+    return " ".join(str(text).split()).replace("`", "'")
+
+
+def label(ruleset_id: str, kind: str, id: str) -> str:
+    return f"{ruleset_id}-{kind}-{id}".replace("_", "-")
+
+
+def gap(text: str = NOT_GIVEN_TEXT) -> str:
+    return f"{{gap}}`{text}`"
+
+
+def cell(value) -> str:
+    return gap() if isinstance(value, NotGiven) else esc(shown(value))
+
+
+def prose(text: str) -> str:
+    """Author prose, with worked examples marked as verified examples."""
+    return _EXAMPLE_FENCE.sub(lambda m: f"{m['indent']}{m['fence']}{{verified-example}}", text.strip())
+
+
+def source_line(entry, ruleset: Ruleset) -> str:
+    text = source_text(getattr(entry, "source", None), ruleset)
+    quote = getattr(getattr(entry, "source", None), "quote", "")
+    if not text:
+        return ""
+    shown_quote = f" — “{esc(quote)}”" if quote else ""
+    return f"\n\n{{source}}`{role_text(text)}`{shown_quote}\n"
+
+
+def _pipe_table(header: list[str], rows: list[list[str]]) -> str:
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(c.replace("\n", " ") for c in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def rule_md(rule: Rule, ruleset: Ruleset, audience: str) -> str:
+    parts = [prose(rule.body)]
+    if rule.see_also:
+        kinds = ruleset.ids()
+        links = [ref_role(kinds[t], t) for t in rule.see_also if t in kinds]
+        parts.append("See also: " + ", ".join(links) + ".")
+    if rule.gm_note and audience == "gm":
+        parts.append(f":::{{admonition}} Game-master's note\n:class: gm-note\n{prose(rule.gm_note)}\n:::")
+    return "\n\n".join(p for p in parts if p) + source_line(rule, ruleset)
+
+
+_ROLE_OF_SECTION = {"rules": "rule", "tables": "table", "spells": "spell", "profiles": "profile", "glossary": "term"}
+
+
+def ref_role(section: str, id: str, title: str = "") -> str:
+    """A cross-reference role to entry ``id`` of ``section``, optionally with its own text."""
+    role = _ROLE_OF_SECTION.get(section, "entry")
+    target = id if role != "entry" else f"{section}.{id}"
+    return f"{{{role}}}`{role_text(title)} <{target}>`" if title else f"{{{role}}}`{target}`"
+
+
+def table_md(table: RollTable, ruleset: Ruleset) -> str:
+    odds = table_odds(table)
+    with_effects = any(r.effect for r in table.rows)
+    header = [esc(table.dice.text), "Result"] + (["Effect"] if with_effects else []) + (["Chance"] if odds else [])
+    rows = []
+    for index, row in enumerate(table.rows):
+        ids = ruleset.ids()
+        result = ref_role(ids[row.ref], row.ref, row.result) if row.ref in ids else esc(row.result)
+        roll = gap() if isinstance(row.roll, NotGiven) else esc(roll_text(row))
+        line = [roll, result] + ([esc(row.effect)] if with_effects else []) + ([odds[index]] if odds else [])
+        rows.append(line)
+    parts = [_pipe_table(header, rows)]
+    if table.clamp is not None:
+        parts.append(f"Totals beyond the table read as its nearest end ({esc(table.clamp)}).")
+    if table.dice.stats:
+        parts.append(f"The chance of each row depends on {esc(', '.join(table.dice.stats))}.")
+    if not table.ranges_given:
+        parts.append(f":::{{admonition}} Gap in the source\n:class: gap\nThe source gives the results of this table "
+                     f"but not the rolls that lead to them; they are left blank rather than guessed.\n:::")
+    if table.note:
+        parts.append(prose(table.note))
+    return "\n\n".join(parts) + source_line(table, ruleset)
+
+
+def profile_md(matrix: ProfileMatrix, ruleset: Ruleset) -> str:
+    header = ["Troop type"] + [esc(c.label) for c in matrix.columns] + ["Special rules"]
+    rows = []
+    for row in matrix.rows:
+        keywords = gap() if isinstance(row.keywords, NotGiven) else esc(shown(row.keywords))
+        rows.append([f"**{esc(row.name)}**"] + [cell(row.values.get(c.id)) for c in matrix.columns] + [keywords])
+    parts = [_pipe_table(header, rows)]
+    key = [f"**{esc(c.label)}**: {esc(c.help)}" for c in matrix.columns if c.help]
+    if key:
+        parts.append("\n".join(f"- {k}" for k in key))
+    notes = [f"- **{esc(r.name)}**: {esc(r.note)}" for r in matrix.rows if r.note]
+    if notes:
+        parts.append("\n".join(notes))
+    if matrix.note:
+        parts.append(prose(matrix.note))
+    return "\n\n".join(parts) + source_line(matrix, ruleset)
+
+
+def spell_md(spell: Spell, ruleset: Ruleset) -> str:
+    facts = []
+    if spell.table and spell.roll is not None:
+        table = ruleset.table(spell.table)
+        chance = ""
+        if table.ranges_given and not table.dice.stats:
+            from ...model.dice import percent
+
+            chance = f" ({percent(sum(p for row, p in table.odds() if spell.roll in row.roll))})"
+        facts.append(("Table", f"{{table}}`{role_text(table.title)} <{table.id}>`, roll {spell.roll}{chance}"))
+    if spell.range is not None:
+        facts.append(("Range", gap() if isinstance(spell.range, NotGiven) else f"{spell.range} {esc(spell.range_unit)}"))
+    if spell.casting_value is not None:
+        facts.append(("Casting value", cell(spell.casting_value)))
+    if spell.target:
+        facts.append(("Target", esc(spell.target)))
+    if spell.duration:
+        facts.append(("Duration", esc(spell.duration)))
+    lines = [f"- **{name}:** {value}" for name, value in facts]
+    return "\n".join(lines) + "\n\n" + prose(spell.effect) + source_line(spell, ruleset)
+
+
+def term_md(term: Term, ruleset: Ruleset) -> str:
+    parts = [prose(term.definition)]
+    if term.aliases:
+        parts.append("Also written: " + ", ".join(f"*{esc(a)}*" for a in term.aliases) + ".")
+    if term.see_also:
+        kinds = ruleset.ids()
+        parts.append("See also: " + ", ".join(ref_role(kinds[t], t) for t in term.see_also if t in kinds) + ".")
+    return "\n\n".join(parts) + source_line(term, ruleset)
+
+
+def keyword_md(keyword: Keyword, ruleset: Ruleset) -> str:
+    params = " ".join(p.upper() for p in keyword.params)
+    usage = f"Written `{keyword.name}{' ' + params if params else ''}`. " if params else ""
+    return f"*{esc(keyword.kind)}.* {usage}{prose(keyword.definition)}" + source_line(keyword, ruleset)
+
+
+def hero_md(hero: Hero, ruleset: Ruleset) -> str:
+    return (f"- **Level:** {esc(hero.level)}\n- **Cost:** {cell(hero.points)} points on top of the unit\n\n"
+            f"{prose(hero.ability)}" + source_line(hero, ruleset))
+
+
+def item_md(item: Item, ruleset: Ruleset) -> str:
+    facts = f"- **Kind:** {esc(item.kind)}\n"
+    if item.points is not None:
+        facts += f"- **Points:** {cell(item.points)}\n"
+    if item.keywords:
+        facts += f"- **Keywords:** {esc(shown(item.keywords))}\n"
+    return facts + "\n" + prose(item.rules) + source_line(item, ruleset)
+
+
+def costs_md(costs: list[Cost]) -> str:
+    rows = [[esc(c.name), cell(c.points), "on top of the unit" if c.added_to_unit else "once for the force"] for c in costs]
+    return _pipe_table(["Bought", "Points", "Paid"], rows)
+
+
+def limits_md(limits: list[ArmyLimit]) -> str:
+    rows = [[esc(l.title), f"`{l.count}`", f"`{l.at_most}`"] for l in limits]
+    return _pipe_table(["Limit", "Counted", "At most"], rows)
+
+
+def army_md(army: ArmyList, ruleset: Ruleset) -> str:
+    matrix = ruleset.profile(army.matrix)
+    rows = []
+    for unit in army.units:
+        cost = armies.line_cost(ruleset, army, unit)
+        extras = [ruleset.get("costs", u).name for u in unit.upgrades] + [ruleset.get("heroes", h).name for h in unit.heroes]
+        name = matrix.row(unit.troop).name + (f" ({', '.join(extras)})" if extras else "")
+        rows.append([f"{unit.count}x", esc(name), cell(cost.each), cell(cost.total)])
+    for extra in army.extras:
+        cost = ruleset.get("costs", extra)
+        rows.append(["", esc(cost.name), cell(cost.points), cell(cost.points)])
+    total = armies.army_points(ruleset, army)
+    rows.append(["", "**Total**", "", f"**{total}** of {army.agreed_points}"])
+    limits = [f"- {'✔' if r.holds else '✘'} {esc(r.limit.title)}: {r.count} of at most {r.allowed}"
+              for r in armies.check_limits(ruleset, army)]
+    parts = [_pipe_table(["", "Unit", "Each", "Points"], rows)]
+    if limits:
+        parts.append("Army limits, checked by the model:\n\n" + "\n".join(limits))
+    if army.note:
+        parts.append(prose(army.note))
+    return "\n\n".join(parts) + source_line(army, ruleset)
+
+
+def victory_md(entries: list[VictoryPoints], ruleset: Ruleset, audience: str) -> str:
+    rows = []
+    for vp in entries:
+        if vp.gm_only and audience != "gm":
+            continue
+        name = esc(vp.name) + (" *(hidden task)*" if vp.hidden else "")
+        rows.append([esc(vp.kind), name, cell(vp.points), esc(" ".join(vp.condition.split())) or "—"])
+    return _pipe_table(["Kind", "Scores for", "Victory points", "When"], rows) if rows else ""
+
+
+def phases_md(phases: list[Phase]) -> str:
+    sequences: dict[str, list[Phase]] = {}
+    for phase in phases:
+        sequences.setdefault(phase.sequence, []).append(phase)
+    parts = []
+    for sequence, steps in sequences.items():
+        if len(sequences) > 1:
+            parts.append(f"**{esc(sequence.capitalize())}**")
+        parts.append("\n".join(f"{n}. **{esc(p.title)}** — {' '.join(p.summary.split())}" for n, p in enumerate(steps, 1)))
+    return "\n\n".join(parts)

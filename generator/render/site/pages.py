@@ -1,0 +1,288 @@
+"""Write the site's MyST pages from the model, then run Sphinx on them.
+
+Pages hold headings, labels and ``rulepress`` directives; the directives fill
+in the values. A page is rewritten only when its text changes, so Sphinx's
+incremental build re-reads only what changed (plus pages whose YAML changed,
+which the directives register as dependencies).
+"""
+
+from __future__ import annotations
+
+import io
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ...model.ruleset import Ruleset
+from ...source.project import Project
+from ..reference import codes_reference, format_reference
+from .myst import esc, label, prose
+
+# Sections with no chapter of their own get a page each, after the chapters.
+SECTION_PAGES = {
+    "keywords": "Special rules and psychology",
+    "spells": "Spells",
+    "heroes": "Heroes",
+    "items": "Weapons and items",
+    "army": "Army building",
+    "victory_points": "Victory points",
+}
+
+
+@dataclass
+class Pages:
+    files: dict[str, str] = field(default_factory=dict)  # path relative to srcdir -> MyST text
+
+    def add(self, path: str, text: str) -> None:
+        self.files[path] = text.rstrip() + "\n"
+
+
+def visible(entry, audience: str) -> bool:
+    if audience == "gm":
+        return True
+    return getattr(entry, "audience", "player") != "gm" and not getattr(entry, "gm_only", False)
+
+
+def _heading(level: int, ruleset: Ruleset, section: str, entry, title: str) -> str:
+    return f"({label(ruleset.id, section, entry.id)})=\n{'#' * level} {esc(title)}\n"
+
+
+def _directive(section: str, id: str = "") -> str:
+    return f"```{{rulepress}} {section} {id}".rstrip() + "\n```\n"
+
+
+def _entry(ruleset: Ruleset, section: str, entry, title: str, level: int = 2) -> str:
+    return _heading(level, ruleset, section, entry, title) + "\n" + _directive(section, entry.id)
+
+
+# Order of entry kinds within a chapter: matrices first, then rules, tables (with their spells)...
+CHAPTER_ORDER = ("profiles", "rules", "tables", "spells", "keywords", "heroes", "items", "costs", "army_limits",
+                 "armies", "victory_points")
+TABLE_SECTIONS = ("costs", "army_limits", "victory_points")  # shown as one table per chapter
+
+
+def _title_of(entry) -> str:
+    for name in ("title", "name", "term"):
+        if getattr(entry, name, ""):
+            return getattr(entry, name)
+    return entry.id
+
+
+def _chapter_of(ruleset: Ruleset, section: str, entry) -> str:
+    chapter = getattr(entry, "chapter", "")
+    if not chapter and section == "spells" and entry.table:
+        chapter = next((t.chapter for t in ruleset.tables if t.id == entry.table), "")
+    return chapter
+
+
+def _entries_block(ruleset: Ruleset, section: str, entries: list, audience: str, chapter: str = "") -> list[str]:
+    if section in TABLE_SECTIONS:
+        anchors = [f"({label(ruleset.id, section, e.id)})=\n" for e in entries if visible(e, audience)]
+        option = f"\n:chapter: {chapter}" if chapter else "\n:chapter: -"
+        heading = {"costs": "Costs", "army_limits": "Army limits", "victory_points": "Victory points"}[section]
+        block = f"## {heading}\n\n" + "".join(anchors) + f"```{{rulepress}} {section}{option}\n```\n"
+        return [block]
+    level = 3 if section == "spells" else 2
+    return [_entry(ruleset, section, e, _title_of(e), level) for e in entries]
+
+
+def chapter_page(ruleset: Ruleset, chapter, audience: str, placed: set) -> str:
+    parts = [f"({label(ruleset.id, 'chapters', chapter.id)})=\n# {esc(chapter.title)}\n"]
+    if chapter.intro:
+        parts.append(prose(chapter.intro))
+    for section in CHAPTER_ORDER:
+        entries = [e for e in ruleset.section(section)
+                   if _chapter_of(ruleset, section, e) == chapter.id and visible(e, audience) and (section, e.id) not in placed]
+        if section == "victory_points":
+            entries = [e for e in ruleset.section(section) if _chapter_of(ruleset, section, e) == chapter.id]
+        if not entries:
+            continue
+        if section == "tables":
+            for table in entries:
+                parts += _entries_block(ruleset, "tables", [table], audience)
+                placed.add(("tables", table.id))
+                spells = [s for s in ruleset.spells if s.table == table.id and _chapter_of(ruleset, "spells", s) == chapter.id
+                          and visible(s, audience)]
+                parts += _entries_block(ruleset, "spells", spells, audience)
+                placed.update(("spells", s.id) for s in spells)
+            continue
+        parts += _entries_block(ruleset, section, entries, audience, chapter.id)
+        placed.update((section, e.id) for e in entries)
+    return "\n".join(parts)
+
+
+def section_page(ruleset: Ruleset, key: str, audience: str, placed: set) -> str | None:
+    title = SECTION_PAGES[key]
+    parts = [f"({label(ruleset.id, 'page', key)})=\n# {title}\n"]
+    sections = ("costs", "army_limits", "armies") if key == "army" else (key,)
+    found = False
+    for section in sections:
+        entries = [e for e in ruleset.section(section) if (section, e.id) not in placed
+                   and (visible(e, audience) or section == "victory_points")]
+        if entries:
+            found = True
+            parts += _entries_block(ruleset, section, entries, audience)
+            placed.update((section, e.id) for e in entries)
+    if key == "victory_points" and found and audience != "gm" and any(v.gm_only for v in ruleset.victory_points):
+        parts.append("Some tasks are hidden: the game-master tells you when you complete one.")
+    return "\n".join(parts) if found else None
+
+
+def glossary_page(ruleset: Ruleset, audience: str) -> str | None:
+    terms = sorted((t for t in ruleset.glossary if visible(t, audience)), key=lambda t: t.term.casefold())
+    if not terms:
+        return None
+    parts = [f"({label(ruleset.id, 'page', 'glossary')})=\n# Glossary\n"]
+    parts += [_entry(ruleset, "glossary", t, t.term) for t in terms]
+    return "\n".join(parts)
+
+
+def examples_page(ruleset: Ruleset) -> str | None:
+    if not ruleset.examples:
+        return None
+    lines = [f"({label(ruleset.id, 'page', 'examples')})=\n# Worked examples\n",
+             f"All {len(ruleset.examples)} worked examples of this ruleset run against the rules model on every build "
+             "and test run; a build with a failing example is refused. Each is shown with the rule it illustrates.\n"]
+    for example in ruleset.examples:
+        section, _, id = example.entry.partition(".")
+        target = f"{{entry}}`{section}.{id}`" if section else "(outside an entry)"
+        lines.append(f"- ✔ {target} — {example.statements} checked statements, `{example.path}` line {example.line}")
+    return "\n".join(lines)
+
+
+def ruleset_index(ruleset: Ruleset, toc: list[str], downloads: list[tuple[str, str]]) -> str:
+    meta = ruleset.meta
+    parts = [f"({label(ruleset.id, 'page', 'index')})=\n# {esc(meta.title)}\n"]
+    byline = " — ".join(x for x in (f"*{esc(meta.subtitle)}*" if meta.subtitle else "", f"by {esc(meta.author)}" if meta.author else "") if x)
+    if byline:
+        parts.append(byline)
+    if meta.summary:
+        parts.append(prose(meta.summary))
+    if meta.needs:
+        parts.append("## What you need\n\n" + "\n".join(f"- {esc(n)}" for n in meta.needs))
+    if ruleset.phases:
+        parts.append("## Turn sequence\n\n" + _directive("phases"))
+    if downloads:
+        parts.append("## Downloads\n\n" + "\n".join(f"- [{esc(title)}](path:{href})" for title, href in downloads))
+    parts.append("## Contents\n\n```{toctree}\n:maxdepth: 1\n\n" + "\n".join(toc) + "\n```")
+    if meta.source:
+        parts.append(f"{{source}}`{meta.source}` — the source text this ruleset encodes, kept in `rules_src/{ruleset.id}/sources/`.")
+    return "\n\n".join(parts)
+
+
+def landing(project: Project, audience: str) -> str:
+    parts = ["# Rules library\n",
+             "Every table, number and worked example on this site comes from rules data that Rulepress checks: "
+             "roll tables cover every result exactly once, points add up, and every example runs."
+             + (" **This is the game-master's edition.**" if audience == "gm" else ""), "## Rulesets\n"]
+    for ruleset in project.rulesets:
+        counts = ruleset.counts()
+        facts = f"{counts['rules']} rules, {counts['tables']} tables, {len(ruleset.examples)} verified examples"
+        author = f" by {esc(ruleset.meta.author)}" if ruleset.meta.author else ""
+        parts.append(f"- **[{esc(ruleset.title)}]({ruleset.id}/index.md)**{author} — {facts}")
+    parts.append("```{toctree}\n:hidden:\n:maxdepth: 1\n\n" + "\n".join(f"{r.id}/index" for r in project.rulesets)
+                 + "\nreference/format\nreference/codes\n```")
+    parts.append("For rules authors: the [data format reference](reference/format.md) and the "
+                 "[diagnostic codes](reference/codes.md).")
+    return "\n\n".join(parts)
+
+
+def site_pages(project: Project, audience: str, downloads: dict[str, list[tuple[str, str]]] | None = None) -> Pages:
+    pages = Pages()
+    pages.add("index.md", landing(project, audience))
+    pages.add("reference/format.md", format_reference())
+    pages.add("reference/codes.md", codes_reference())
+    for ruleset in project.rulesets:
+        placed: set = set()
+        toc = []
+        for chapter in ruleset.chapters:
+            pages.add(f"{ruleset.id}/{chapter.id}.md", chapter_page(ruleset, chapter, audience, placed))
+            toc.append(chapter.id)
+        for key in SECTION_PAGES:
+            text = section_page(ruleset, key, audience, placed)
+            if text:
+                name = key.replace("_", "-")
+                if name in toc:  # a chapter already has this name
+                    name += "-list"
+                pages.add(f"{ruleset.id}/{name}.md", text)
+                toc.append(name)
+        for name, text in (("glossary", glossary_page(ruleset, audience)), ("examples", examples_page(ruleset))):
+            if text:
+                pages.add(f"{ruleset.id}/{name}.md", text)
+                toc.append(name)
+        for section in ("rules", "tables", "profiles"):  # entries with no chapter still get shown
+            rest = [e for e in ruleset.section(section) if (section, e.id) not in placed and not e.chapter and visible(e, audience)]
+            if rest:
+                name = f"more-{section}"
+                pages.add(f"{ruleset.id}/{name}.md", f"# More {section}\n\n" + "\n".join(
+                    _entry(ruleset, section, e, getattr(e, "title", e.id)) for e in rest))
+                toc.append(name)
+        pages.add(f"{ruleset.id}/index.md", ruleset_index(ruleset, toc, (downloads or {}).get(ruleset.id, [])))
+    return pages
+
+
+def write_pages(pages: Pages, srcdir: Path) -> tuple[list[str], list[str]]:
+    """Write changed pages and delete stale ones; return the paths written and removed."""
+    written, removed = [], []
+    srcdir.mkdir(parents=True, exist_ok=True)
+    for relative, text in pages.files.items():
+        path = srcdir / relative
+        if path.exists() and path.read_text(encoding="utf-8") == text:
+            continue
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        written.append(relative)
+    for path in srcdir.rglob("*.md"):
+        if path.relative_to(srcdir).as_posix() not in pages.files:
+            path.unlink()
+            removed.append(path.relative_to(srcdir).as_posix())
+    return written, removed
+
+
+@dataclass(frozen=True)
+class SiteResult:
+    outdir: Path
+    pages_written: int
+    warnings: str
+
+
+def sphinx_config(root: Path, audience: str, only: str = "") -> dict:
+    vendor = "_static/vendor"
+    return {
+        "project": "Rulepress rules library",
+        "html_title": "Rulepress rules library" + (" (game-master)" if audience == "gm" else ""),
+        "extensions": ["myst_parser", "sphinx_tippy", "generator.render.site"],
+        "myst_enable_extensions": ["colon_fence", "deflist"],
+        "myst_heading_anchors": 0,
+        "html_theme": "furo",
+        "html_show_sourcelink": False,
+        "html_copy_source": False,
+        "html_last_updated_fmt": None,
+        "language": "en",
+        "rulepress_root": str(root),
+        "rulepress_audience": audience,
+        "rulepress_ruleset": only,
+        "tippy_js": (f"{vendor}/popper.min.js", f"{vendor}/tippy-bundle.umd.min.js"),
+        "tippy_enable_wikitips": False,
+        "tippy_enable_doitips": False,
+        "tippy_props": {"placement": "auto-start", "maxWidth": 500, "interactive": True, "delay": [200, 100]},
+        "suppress_warnings": ["myst.header"],
+        "exclude_patterns": [],
+    }
+
+
+def build_site(project: Project, cache: Path, outdir: Path, audience: str = "player",
+               downloads: dict | None = None, only: str = "") -> SiteResult:
+    """Build the HTML site incrementally in ``cache`` and return where it is; warnings are errors."""
+    from sphinx.application import Sphinx
+
+    srcdir, doctrees, html = cache / "src", cache / "doctrees", outdir
+    written, removed = write_pages(site_pages(project, audience, downloads), srcdir)
+    if removed:  # Sphinx keeps the HTML of deleted pages; start that output afresh
+        shutil.rmtree(html, ignore_errors=True)
+        shutil.rmtree(doctrees, ignore_errors=True)
+    status, warnings = io.StringIO(), io.StringIO()
+    app = Sphinx(str(srcdir), None, str(html), str(doctrees), "html", confoverrides=sphinx_config(project.root, audience, only),
+                 status=status, warning=warnings, warningiserror=True, keep_going=True)
+    app.build()
+    return SiteResult(html, len(written), warnings.getvalue())
