@@ -46,7 +46,7 @@ def write_outputs(project, staging: Path, args) -> None:
 def build_site_outputs(project, staging: Path, args) -> None:
     from .render.site.pages import build_site
 
-    cache = project.root / CACHE_DIR
+    cache = staging.parent / CACHE_DIR  # beside the output folder, so tests building elsewhere keep theirs apart
     for audience in _audiences(args):
         name = "site" if audience == "player" else "site-gm"
         result = build_site(project, cache / name, cache / f"{name}-html", audience, only=args.ruleset or "")

@@ -163,7 +163,9 @@ def _title(entry) -> str:
 
 
 def gap_role(name, rawtext, text, lineno, inliner, options=None, content=None):
-    return [nodes.inline(text, f"⚠ {text}", classes=["gap"])], []
+    node = nodes.abbreviation(text, f"⚠ {text}", explanation="The source text does not give this value; Rulepress leaves it blank rather than guess.")
+    node["classes"].append("gap")
+    return [node], []
 
 
 def source_role(name, rawtext, text, lineno, inliner, options=None, content=None):

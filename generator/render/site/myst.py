@@ -41,7 +41,8 @@ def gap(text: str = NOT_GIVEN_TEXT) -> str:
 
 
 def cell(value) -> str:
-    return gap() if isinstance(value, NotGiven) else esc(shown(value))
+    """A table cell: short gap mark (the table's note says what it means)."""
+    return gap("not given") if isinstance(value, NotGiven) else esc(shown(value))
 
 
 def prose(text: str) -> str:
@@ -93,7 +94,7 @@ def table_md(table: RollTable, ruleset: Ruleset) -> str:
     for index, row in enumerate(table.rows):
         ids = ruleset.ids()
         result = ref_role(ids[row.ref], row.ref, row.result) if row.ref in ids else esc(row.result)
-        roll = gap() if isinstance(row.roll, NotGiven) else esc(roll_text(row))
+        roll = gap("not given") if isinstance(row.roll, NotGiven) else esc(roll_text(row))
         line = [roll, result] + ([esc(row.effect)] if with_effects else []) + ([odds[index]] if odds else [])
         rows.append(line)
     parts = [_pipe_table(header, rows)]
@@ -113,7 +114,7 @@ def profile_md(matrix: ProfileMatrix, ruleset: Ruleset) -> str:
     header = ["Troop type"] + [esc(c.label) for c in matrix.columns] + ["Special rules"]
     rows = []
     for row in matrix.rows:
-        keywords = gap() if isinstance(row.keywords, NotGiven) else esc(shown(row.keywords))
+        keywords = gap("not given") if isinstance(row.keywords, NotGiven) else esc(shown(row.keywords))
         rows.append([f"**{esc(row.name)}**"] + [cell(row.values.get(c.id)) for c in matrix.columns] + [keywords])
     parts = [_pipe_table(header, rows)]
     key = [f"**{esc(c.label)}**: {esc(c.help)}" for c in matrix.columns if c.help]

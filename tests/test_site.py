@@ -1,0 +1,183 @@
+"""The real rules website: built from the real rules_src, opened in headless Chromium.
+
+The site is built once per session with the CLI (`rulepress build --only site`), then
+served on 127.0.0.1 and driven with Playwright against Debian's chromium.
+"""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import unquote, urldefrag
+
+import pytest
+
+from generator.cli import main
+from generator.source.project import load_project
+from site_helpers import CHROMIUM, CHROMIUM_ARGS, ROOT, copy_project, require_chromium, serve
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="session")
+def built(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("site") / "build"
+    assert main(["-C", str(ROOT), "build", "--only", "site", "--out", str(out)]) == 0
+    return out
+
+
+@pytest.fixture(scope="session")
+def project():
+    project, diagnostics = load_project(ROOT)
+    assert not diagnostics.errors
+    return project
+
+
+@pytest.fixture(scope="session")
+def browser():
+    require_chromium()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture(scope="session")
+def site(built):
+    with serve(built / "site") as url:
+        yield url
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context()
+    page = context.new_page()
+    yield page
+    context.close()
+
+
+def search(page, site: str, words: str) -> list[str]:
+    """The result links of the site's own search for ``words``, as paths."""
+    page.goto(f"{site}/search.html?q={words}")
+    page.wait_for_selector("#search-results .search-summary", timeout=15000)
+    hrefs = page.eval_on_selector_all("#search-results ul.search li a", "links => links.map(a => a.getAttribute('href'))")
+    return [unquote(h) for h in hrefs]
+
+
+def page_of(project, ruleset_id: str, section: str, predicate) -> str:
+    """The chapter page on which an entry of ``section`` matching ``predicate`` is printed."""
+    ruleset = project.ruleset(ruleset_id)
+    entry = next(e for e in ruleset.section(section) if predicate(e))
+    return f"{ruleset_id}/{entry.chapter}.html"
+
+
+def test_landing_page_lists_every_ruleset(page, site, project):
+    page.goto(site + "/index.html")
+    text = page.inner_text("article")
+    for ruleset in project.rulesets:
+        assert ruleset.title in text
+        assert page.locator(f"article a[href='{ruleset.id}/index.html']").count() == 1
+    assert len(project.rulesets) == 4
+
+
+def test_search_stunned_finds_glossary_and_both_injury_systems(page, site, project):
+    results = search(page, site, "stunned")
+    pages = {r.split("#")[0] for r in results}
+    injuries_000 = page_of(project, "ordo_ineptus", "tables", lambda t: "injur" in t.id)
+    injuries_002 = page_of(project, "city_of_the_damned_combat", "tables", lambda t: "injur" in t.id)
+    assert "ordo_ineptus/glossary.html" in pages
+    assert "city_of_the_damned_combat/glossary.html" in pages
+    assert injuries_000 in pages, results
+    assert injuries_002 in pages, results
+
+
+def test_search_armor_finds_the_armour_rules(page, site, project):
+    results = search(page, site, "armor")
+    armour_page = page_of(project, "ordo_ineptus", "rules", lambda r: "armo" in r.id)
+    assert armour_page in {r.split("#")[0] for r in results}, results
+    results_morale = {r.split("#")[0] for r in search(page, site, "morale")}
+    moral_page = page_of(project, "rampant_hex", "rules", lambda r: r.id == "moral_checks")
+    assert moral_page in results_morale
+
+
+def test_glossary_link_lands_on_its_definition(page, site):
+    page.goto(site + "/rampant_hex/morale.html")
+    link = page.locator("a:has(.rp-term)", has_text="moral").first
+    link.click()
+    page.wait_for_load_state()
+    assert page.url.split("#")[0].endswith("/rampant_hex/glossary.html")
+    anchor = urldefrag(page.url).fragment
+    section = page.locator(f"section[id='{anchor}']")
+    assert section.is_visible()
+    assert section.locator("h2").inner_text().startswith("Moral")
+
+
+def test_spell_page_shows_its_table_row_and_odds(page, site):
+    page.goto(site + "/rampant_hex/magic.html")
+    section = page.locator("section[id='rampant-hex-spells-dolcivanians-domee']")
+    text = section.inner_text()
+    assert "roll 3 (16.7%)" in text
+    assert "4 hexes" in text
+    table = page.locator("section[id='rampant-hex-tables-spells'] table")
+    assert re.search(r"3\s+Dolcivanians domee of protectieon\s+16.7%", table.inner_text())
+
+
+def test_gaps_are_marked_where_the_source_is_silent(page, site):
+    page.goto(site + "/rampant_hex/troops.html")
+    assert page.locator(".gap").count() >= 20
+    page.goto(site + "/city_of_the_damned_combat/" + "index.html")
+    assert page.locator("article").is_visible()
+
+
+class _Links(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.links, self.ids = [], set()
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if attrs.get("id"):
+            self.ids.add(attrs["id"])
+        if tag == "a" and attrs.get("href"):
+            self.links.append(attrs["href"])
+
+
+def test_no_broken_internal_links(built):
+    root = built / "site"
+    parsed = {}
+    for path in root.rglob("*.html"):
+        parser = _Links()
+        parser.feed(path.read_text(encoding="utf-8"))
+        parsed[path] = parser
+    broken = []
+    for path, parser in parsed.items():
+        for href in parser.links:
+            if re.match(r"^[a-z]+:", href) or href.startswith("//"):
+                continue
+            target, fragment = urldefrag(href)
+            target_path = (path.parent / unquote(target)).resolve() if target else path
+            if target_path.is_dir():
+                target_path = target_path / "index.html"
+            if not target_path.exists():
+                broken.append(f"{path.relative_to(root)} -> {href}")
+            elif fragment and target_path.suffix == ".html" and fragment not in parsed[target_path].ids:
+                broken.append(f"{path.relative_to(root)} -> {href} (no such anchor)")
+    assert not broken, "\n".join(broken[:20])
+
+
+def test_text_from_data_is_escaped(tmp_path, browser):
+    project = copy_project(tmp_path, ["rampant_hex"])
+    troops = project / "rules_src" / "rampant_hex" / "troops.yaml"
+    troops.write_text(troops.read_text(encoding="utf-8").replace("name: Heavy foot", 'name: "<script>alert(1)</script>"'),
+                      encoding="utf-8")
+    assert main(["-C", str(project), "build", "--only", "site", "--audience", "player"]) == 0
+    page = browser.new_page()
+    dialogs = []
+    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+    page.goto((project / "build" / "site" / "rampant_hex" / "troops.html").as_uri())
+    assert "<script>alert(1)</script>" in page.inner_text("article")
+    assert dialogs == []
+    page.close()
