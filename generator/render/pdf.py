@@ -1,0 +1,153 @@
+"""PDF rendering shared by cheat sheets and handouts: sandboxed, deterministic WeasyPrint.
+
+* The fetcher reads only ``file:`` URLs inside the project (and ``data:``); anything
+  else — the network, ``/etc/hostname`` — is refused and reported as a located
+  ``resource-outside`` diagnostic, pointing at where the HTML or template names it.
+* Output is deterministic: no creation date unless ``SOURCE_DATE_EPOCH`` sets one,
+  and a fixed document identifier, so the same sources give byte-identical PDFs.
+* Templates are Jinja2 with ``StrictUndefined`` and autoescaping, so a missing value
+  fails loudly and text from data can never become markup.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from urllib.parse import unquote, urlparse
+
+import jinja2
+
+from ..diagnostics import Code, Diagnostic, Location
+
+PROJECT_TEMPLATES = "templates"
+
+
+class ResourceOutside(Exception):
+    """A template or stylesheet named a resource outside the project."""
+
+    def __init__(self, diagnostics: list[Diagnostic]):
+        super().__init__("\n".join(d.format() for d in diagnostics))
+        self.diagnostics = diagnostics
+
+
+def jinja_env(root: Path) -> jinja2.Environment:
+    """Templates from the project's ``templates/`` folder: strict, autoescaped."""
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(root / PROJECT_TEMPLATES)),
+        undefined=jinja2.StrictUndefined,
+        autoescape=jinja2.select_autoescape(["html", "htm", "xml", "j2"], default_for_string=True, default=True),
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    return env
+
+
+def _make_fetcher(root: Path, refused: list[str]):
+    from weasyprint.urls import URLFetcher
+
+    class SandboxedFetcher(URLFetcher):
+        """Reads files inside ``root`` and data: URLs; refuses everything else."""
+
+        def fetch(self, url, headers=None):
+            parsed = urlparse(url)
+            if parsed.scheme == "data":
+                return super().fetch(url, headers)
+            if parsed.scheme == "file":
+                path = Path(unquote(parsed.path)).resolve()
+                if path.is_relative_to(root) and path.is_file():
+                    return super().fetch(url, headers)
+            refused.append(url)
+            raise ValueError(f"rulepress refuses to fetch {url}: outside the project")
+
+    return SandboxedFetcher(allowed_protocols=("file", "data"))
+
+
+@dataclass
+class PdfJob:
+    """One PDF to render: HTML text, where relative URLs resolve, and where it came from."""
+
+    html: str
+    target: Path
+    base_dir: Path  # relative URLs in the HTML resolve against this folder
+    template: str = ""  # project-relative path of the template, for located errors
+    title: str = ""
+    stylesheets: tuple[Path, ...] = field(default_factory=tuple)
+
+
+def _created() -> str | None:
+    epoch = os.environ.get("SOURCE_DATE_EPOCH")
+    if not epoch:
+        return None
+    return datetime.fromtimestamp(int(epoch), tz=timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _locate(url: str, job: PdfJob, root: Path) -> Location:
+    """Where the refused URL is written: in the template if found there, else the HTML."""
+    needle = url.removeprefix("file://")
+    candidates = [(root / job.template, job.template)] if job.template else []
+    candidates += [(s, s.relative_to(root).as_posix()) for s in job.stylesheets if s.is_relative_to(root)]
+    for path, shown in candidates:
+        if path.is_file():
+            text = path.read_text(encoding="utf-8")
+            for guess in (url, needle, Path(needle).name):
+                index = text.find(guess)
+                if index >= 0:
+                    line = text.count("\n", 0, index) + 1
+                    return Location(shown, line, index - (text.rfind("\n", 0, index) + 1) + 1)
+    return Location(job.template or str(job.target.name), 1, 1)
+
+
+def render_pdf(job: PdfJob, root: Path) -> Path:
+    """Render one job to its target; raise ResourceOutside if it named anything outside."""
+    import weasyprint
+
+    root = root.resolve()
+    refused: list[str] = []
+    fetcher = _make_fetcher(root, refused)
+    html = job.html
+    created = _created()
+    if created and "dcterms.created" not in html:
+        html = html.replace("<head>", f'<head><meta name="dcterms.created" content="{created}">', 1)
+    document = weasyprint.HTML(string=html, base_url=job.base_dir.resolve().as_uri() + "/", url_fetcher=fetcher)
+    stylesheets = [weasyprint.CSS(filename=str(s), url_fetcher=fetcher) for s in job.stylesheets]
+    rendered = document.render(stylesheets=stylesheets)
+    if refused:
+        raise ResourceOutside([Diagnostic(Code.RESOURCE_OUTSIDE, f"`{url}` is outside the project; rendering refused it",
+                                          _locate(url, job, root)) for url in dict.fromkeys(refused)])
+    identifier = hashlib.md5(html.encode("utf-8")).hexdigest().encode()
+    job.target.parent.mkdir(parents=True, exist_ok=True)
+    rendered.write_pdf(job.target, pdf_identifier=identifier)
+    return job.target
+
+
+def worker_render(args) -> tuple[str, float]:
+    """Process-pool entry point: render and return (target, seconds)."""
+    import time
+
+    job, root = args
+    start = time.perf_counter()
+    render_pdf(job, root)
+    return str(job.target), time.perf_counter() - start
+
+
+
+def _warm_worker() -> None:
+    import weasyprint  # noqa: F401  (import once per worker, not once per PDF)
+
+
+def render_all(jobs: list[PdfJob], root: Path, workers: int | None = None) -> list[tuple[str, float]]:
+    """Render every job; with ``workers`` > 1 in a process pool. Returns (target, seconds) per job."""
+    if not jobs:
+        return []
+    workers = workers if workers is not None else min(len(jobs), os.cpu_count() or 1)
+    if workers <= 1 or len(jobs) == 1:
+        return [worker_render((job, root)) for job in jobs]
+    from concurrent.futures import ProcessPoolExecutor
+    import multiprocessing
+
+    context = multiprocessing.get_context("forkserver")
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_warm_worker) as pool:
+        return list(pool.map(worker_render, [(job, root) for job in jobs], chunksize=1))
