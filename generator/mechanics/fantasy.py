@@ -2,9 +2,10 @@
 
 The to-hit and to-wound charts are the Warhammer Fantasy rulebook's, which the
 texts use without printing ("The skirmish uses the same to hit chart and wound
-charts as in the Warhammer Fantasy rulebook"). Armour and critical hits follow
-000's own rules. Targets are whole numbers (4 means 4+); ``None`` means the roll
-cannot succeed ("no effect", "no save"). Chances are exact ``Fraction``s.
+charts as in the Warhammer Fantasy rulebook"). Armour follows 000's own rule;
+its critical hits, injuries and other mechanics are in :mod:`shellendrak`.
+Targets are whole numbers (4 means 4+); ``None`` means the roll cannot succeed
+("no effect", "no save"). Chances are exact ``Fraction``s.
 """
 
 from __future__ import annotations
