@@ -21,7 +21,7 @@ from generator.mechanics.fantasy import (
     to_hit_shooting, to_wound,
 )
 from generator.mechanics.shellendrak import (
-    CARD_RANKS, all_alone_test_due, casting_chance, charge_reach, charge_reaches, close_combat_hit_chance,
+    CARD_RANKS, all_alone_test_due, at_long_range, casting_chance, charge_reach, charge_reaches, close_combat_hit_chance,
     critical_armour_save, critical_hit_chance, critical_hit_effect, detects_hidden, final_standings,
     initiative_test_chance, initiative_test_passes, injury_chart_chances, injury_chart_result, joker_holders,
     may_coup_de_grace, may_leave_combat, may_rally, may_run, may_shoot, movement_allowance, rolls_on_injury_chart,
@@ -256,6 +256,7 @@ def test_hidden_and_targets():
     assert detects_hidden(3, 3) and not detects_hidden(3.5, 3)
     assert shooting_targets({"a": 5, "b": 5, "c": 7}) == ("a", "b")
     assert shooting_targets({}) == ()
+    assert not at_long_range(15, 30) and at_long_range(15.5, 30) and at_long_range(4, 7)
 
 
 # -- shellendrak: critical hits and injuries -------------------------------------------------------

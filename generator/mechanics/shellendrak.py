@@ -34,7 +34,7 @@ __all__ = [
     "counts_as_active", "may_rally", "usable_leadership",
     "movement_allowance", "may_run", "charge_reach", "charge_reaches", "unseen_charge_allowed",
     "initiative_test_passes", "initiative_test_chance", "detects_hidden",
-    "shooting_targets", "may_shoot",
+    "shooting_targets", "may_shoot", "at_long_range",
     "CriticalHit", "critical_hit_effect", "critical_hit_chance", "critical_armour_save",
     "injury_chart_result", "injury_chart_chances", "rolls_on_injury_chart", "may_coup_de_grace",
     "spells_known", "spells_per_turn", "casting_chance",
@@ -192,6 +192,11 @@ def shooting_targets(enemies: Mapping[str, float], elevated: bool = False) -> tu
         return tuple(enemies)
     closest = min(enemies.values())
     return tuple(name for name, distance in enemies.items() if distance == closest)
+
+
+def at_long_range(distance: float, weapon_range: float) -> bool:
+    """Long range (-1 to hit) is more than half the range of the weapon."""
+    return distance > Fraction(weapon_range) / 2
 
 
 def may_shoot(ran: bool = False, attempted_charge: bool = False, stupid: bool = False) -> bool:
