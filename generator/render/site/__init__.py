@@ -25,6 +25,7 @@ from docutils.statemachine import StringList
 from sphinx import addnodes
 from sphinx.application import Sphinx
 from sphinx.transforms import SphinxTransform
+from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
 from ...validate.checks import term_names
@@ -32,6 +33,7 @@ from . import myst
 from .search import install_search_language
 
 STATIC = Path(__file__).parent / "static"
+logger = logging.getLogger(__name__)
 _EXPLICIT = re.compile(r"(?s)^(?P<title>.*?)\s*<(?P<target>[^<>]+)>$")
 
 
@@ -52,10 +54,15 @@ class Model:
         return result.project
 
 
-def _model(app: Sphinx) -> Model:
-    if not hasattr(app, "_rulepress_model"):
-        app._rulepress_model = Model(Path(app.config.rulepress_root).resolve(), app.config.rulepress_ruleset or None)
-    return app._rulepress_model
+_MODELS: dict[str, Model] = {}  # by Sphinx source folder; set up when the builder starts
+
+
+def _init_model(app: Sphinx) -> None:
+    _MODELS[str(app.srcdir)] = Model(Path(app.config.rulepress_root).resolve(), app.config.rulepress_ruleset or None)
+
+
+def _model(env) -> Model:
+    return _MODELS[str(env.srcdir)]
 
 
 def _ruleset_of(env, explicit: str | None = None) -> str:
@@ -71,7 +78,7 @@ class RulepressDirective(SphinxDirective):
     option_spec = {"ruleset": directives.unchanged, "chapter": directives.unchanged}
 
     def run(self) -> list[nodes.Node]:
-        ruleset = _model(self.env.app).project.ruleset(_ruleset_of(self.env, self.options.get("ruleset")))
+        ruleset = _model(self.env).project.ruleset(_ruleset_of(self.env, self.options.get("ruleset")))
         section = self.arguments[0]
         entry = ruleset.get(section, self.arguments[1]) if len(self.arguments) > 1 else None
         audience = self.config.rulepress_audience
@@ -83,7 +90,7 @@ class RulepressDirective(SphinxDirective):
         return [container]
 
     def _files(self, ruleset, entry):
-        root = _model(self.env.app).root
+        root = _model(self.env).root
         if entry is not None:
             return [root / entry.loc.path]
         return [root / f for f in ruleset.files]
@@ -132,7 +139,7 @@ def _xref_role(kind: str):
         env = inliner.document.settings.env
         match = _EXPLICIT.match(text)
         title, target = (match["title"], match["target"].strip()) if match else ("", text.strip())
-        ruleset = _model(env.app).project.ruleset(_ruleset_of(env))
+        ruleset = _model(env).project.ruleset(_ruleset_of(env))
         if kind == "entry":
             section, _, id = target.partition(".")
         elif kind == "term":
@@ -148,11 +155,26 @@ def _xref_role(kind: str):
             return [inliner.problematic(rawtext, rawtext, message)], [message]
         shown = title or (target if kind == "term" else _title(entry))
         node = addnodes.pending_xref(rawtext, nodes.inline(shown, shown, classes=["xref", f"rp-{kind}"]),
-                                     refdomain="std", reftype="ref", reftarget=myst.label(ruleset.id, section, id),
-                                     refexplicit=True, refwarn=True, refdoc=env.docname)
+                                     refdomain="", reftype="rulepress", reftarget=myst.label(ruleset.id, section, id),
+                                     refexplicit=True, refdoc=env.docname)
         return [node], []
 
     return role
+
+
+def resolve_reference(app: Sphinx, env, node, contnode):
+    """Resolve our cross-references to the labels the pages define, keeping the link's classes."""
+    if node.get("reftype") != "rulepress":
+        return None
+    from sphinx.util.nodes import make_refnode
+
+    target = node["reftarget"]
+    found = env.domains.standard_domain.anonlabels.get(target)
+    if found is None:
+        logger.warning("rulepress: no page defines %s", target, location=node)
+        return None
+    docname, labelid = found
+    return make_refnode(app.builder, node["refdoc"], docname, labelid, contnode)
 
 
 def _title(entry) -> str:
@@ -189,15 +211,20 @@ def setup(app: Sphinx) -> dict:
     app.add_config_value("rulepress_root", ".", "env")
     app.add_config_value("rulepress_audience", "player", "env")
     app.add_config_value("rulepress_ruleset", "", "env")
+    app.add_config_value("rulepress_code_hash", "", "env")
     app.add_directive("rulepress", RulepressDirective)
     app.add_directive("verified-example", VerifiedExample)
     for kind in ("rule", "table", "spell", "profile", "entry"):
         app.add_role(kind, _xref_role(kind))
+    # Sphinx looks up domain roles before plain ones, so {term} must replace the std domain's own.
     app.add_role("term", _xref_role("term"), override=True)
+    app.add_role_to_domain("std", "term", _xref_role("term"), override=True)
     app.add_role("gap", gap_role)
     app.add_role("source", source_role)
     app.add_transform(RawToText)
+    app.connect("builder-inited", _init_model)
     app.connect("builder-inited", _static)
+    app.connect("missing-reference", resolve_reference)
     install_search_language(app)
     return {"version": "1", "parallel_read_safe": False, "parallel_write_safe": True, "env_version": 1}
 

@@ -246,6 +246,19 @@ class SiteResult:
     warnings: str
 
 
+def code_hash() -> str:
+    """A hash of the generator's own code and static files: changing them rebuilds every page."""
+    import hashlib
+
+    package = Path(__file__).resolve().parents[2]
+    digest = hashlib.sha256()
+    for path in sorted(package.rglob("*")):
+        if path.suffix in (".py", ".css", ".js") and path.is_file():
+            digest.update(path.relative_to(package).as_posix().encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
 def sphinx_config(root: Path, audience: str, only: str = "") -> dict:
     vendor = "_static/vendor"
     return {
@@ -262,6 +275,7 @@ def sphinx_config(root: Path, audience: str, only: str = "") -> dict:
         "rulepress_root": str(root),
         "rulepress_audience": audience,
         "rulepress_ruleset": only,
+        "rulepress_code_hash": code_hash(),
         "tippy_js": (f"{vendor}/popper.min.js", f"{vendor}/tippy-bundle.umd.min.js"),
         "tippy_enable_wikitips": False,
         "tippy_enable_doitips": False,
