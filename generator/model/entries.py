@@ -32,6 +32,8 @@ class Meta:
 
     title: str = spec("The ruleset's name as its author gives it.", example="Blood, Guts and Rampant Hex")
     subtitle: str = spec("A strap line shown under the title.", "")
+    short_title: str = spec("A short name, added to page titles so search results say which ruleset they are from.", "",
+                            example="Rampant Hex")
     author: str = spec("Who wrote the rules.", "", example="Sprinks")
     source: str = spec("File name of the source text in `sources/`; entries cite it by default.", "", example="004_7d410289ba4fa7f8.txt")
     summary: Markdown = spec("A paragraph introducing the rules.", Markdown(""))

@@ -86,8 +86,13 @@ def _entries_block(ruleset: Ruleset, section: str, entries: list, audience: str,
     return [_entry(ruleset, section, e, _title_of(e), level) for e in entries]
 
 
+def page_title(ruleset: Ruleset, title: str) -> str:
+    """A page heading that names its ruleset, so search results and tabs say which game they are from."""
+    return f"{esc(title)} · {esc(ruleset.meta.short_title or ruleset.meta.title)}"
+
+
 def chapter_page(ruleset: Ruleset, chapter, audience: str, placed: set) -> str:
-    parts = [f"({label(ruleset.id, 'chapters', chapter.id)})=\n# {esc(chapter.title)}\n"]
+    parts = [f"({label(ruleset.id, 'chapters', chapter.id)})=\n# {page_title(ruleset, chapter.title)}\n"]
     if chapter.intro:
         parts.append(prose(chapter.intro))
     for section in CHAPTER_ORDER:
@@ -113,7 +118,7 @@ def chapter_page(ruleset: Ruleset, chapter, audience: str, placed: set) -> str:
 
 def section_page(ruleset: Ruleset, key: str, audience: str, placed: set) -> str | None:
     title = SECTION_PAGES[key]
-    parts = [f"({label(ruleset.id, 'page', key)})=\n# {title}\n"]
+    parts = [f"({label(ruleset.id, 'page', key)})=\n# {page_title(ruleset, title)}\n"]
     sections = ("costs", "army_limits", "armies") if key == "army" else (key,)
     found = False
     for section in sections:
@@ -132,7 +137,7 @@ def glossary_page(ruleset: Ruleset, audience: str) -> str | None:
     terms = sorted((t for t in ruleset.glossary if visible(t, audience)), key=lambda t: t.term.casefold())
     if not terms:
         return None
-    parts = [f"({label(ruleset.id, 'page', 'glossary')})=\n# Glossary\n"]
+    parts = [f"({label(ruleset.id, 'page', 'glossary')})=\n# {page_title(ruleset, 'Glossary')}\n"]
     parts += [_entry(ruleset, "glossary", t, t.term) for t in terms]
     return "\n".join(parts)
 
@@ -140,7 +145,7 @@ def glossary_page(ruleset: Ruleset, audience: str) -> str | None:
 def examples_page(ruleset: Ruleset) -> str | None:
     if not ruleset.examples:
         return None
-    lines = [f"({label(ruleset.id, 'page', 'examples')})=\n# Worked examples\n",
+    lines = [f"({label(ruleset.id, 'page', 'examples')})=\n# {page_title(ruleset, 'Worked examples')}\n",
              f"All {len(ruleset.examples)} worked examples of this ruleset run against the rules model on every build "
              "and test run; a build with a failing example is refused. Each is shown with the rule it illustrates.\n"]
     for example in ruleset.examples:
@@ -214,7 +219,7 @@ def site_pages(project: Project, audience: str, downloads: dict[str, list[tuple[
             rest = [e for e in ruleset.section(section) if (section, e.id) not in placed and not e.chapter and visible(e, audience)]
             if rest:
                 name = f"more-{section}"
-                pages.add(f"{ruleset.id}/{name}.md", f"# More {section}\n\n" + "\n".join(
+                pages.add(f"{ruleset.id}/{name}.md", f"# {page_title(ruleset, 'More ' + section)}\n\n" + "\n".join(
                     _entry(ruleset, section, e, getattr(e, "title", e.id)) for e in rest))
                 toc.append(name)
         pages.add(f"{ruleset.id}/index.md", ruleset_index(ruleset, toc, (downloads or {}).get(ruleset.id, [])))
