@@ -30,6 +30,16 @@ def _parser() -> argparse.ArgumentParser:
     build.add_argument("--only", choices=["site", "sheets", "handouts"], action="append", help="build only these outputs")
     build.add_argument("--audience", choices=["player", "gm"], help="build only for this audience (default: both)")
     build.add_argument("--out", type=Path, default=None, help="output folder (default: build/)")
+    build.add_argument("--jobs", type=int, default=None, help="PDF worker processes (default: one per core)")
+    serve = commands.add_parser("serve", help="build the site, serve it on 127.0.0.1 and rebuild on every save")
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
+    serve.add_argument("--port", type=int, default=8000)
+    new = commands.add_parser("new", help="start a ruleset with one example of every kind of entry")
+    new.add_argument("name", help="the ruleset id (lower_snake_case), also its folder name")
+    new.add_argument("--title", help="its title (default: from the name)")
+    export = commands.add_parser("export", help="write each ruleset as JSON, with a JSON Schema, for other tools")
+    export.add_argument("--out", type=Path, default=None, help="output folder (default: build/export)")
+    export.add_argument("--audience", choices=["player", "gm"], default="player")
     commands.add_parser("codes", help="list every diagnostic code and what it catches")
     return parser
 
@@ -50,6 +60,18 @@ def main(argv: list[str] | None = None) -> int:
         for code in Code:
             print(f"{code.code:20} {code.catches}")
         return EXIT_OK
+    if args.command == "new":
+        from .scaffold import ScaffoldError, scaffold
+
+        try:
+            written = scaffold(root, args.name, args.title)
+        except ScaffoldError as error:
+            print(f"rulepress: error: {error}", file=sys.stderr)
+            return EXIT_USAGE
+        for path in written:
+            print(f"created {path.relative_to(root)}")
+        print(f"next: rulepress check, then rulepress build")
+        return EXIT_OK
     if not (root / "rules_src").is_dir():
         print(f"rulepress: error: no rules_src/ folder in {root}", file=sys.stderr)
         print("  hint: run rulepress in a project folder, or pass -C PATH", file=sys.stderr)
@@ -62,6 +84,22 @@ def main(argv: list[str] | None = None) -> int:
         from .pipeline import run_build
 
         return run_build(root, args)
+    if args.command == "serve":
+        from .serve import serve as serve_site
+
+        return serve_site(root, args.host, args.port)
+    if args.command == "export":
+        from .render.export import export as export_json
+        from .report import print_diagnostics
+        from .validate import check_project
+
+        result = check_project(root)
+        if not result.ok:
+            print_diagnostics(result.diagnostics)
+            return EXIT_ERRORS
+        for path in export_json(result.project, (args.out or root / "build" / "export").resolve(), args.audience):
+            print(f"wrote {path}")
+        return EXIT_OK
     return EXIT_USAGE  # pragma: no cover
 
 

@@ -138,16 +138,24 @@ def _warm_worker() -> None:
     import weasyprint  # noqa: F401  (import once per worker, not once per PDF)
 
 
-def render_all(jobs: list[PdfJob], root: Path, workers: int | None = None) -> list[tuple[str, float]]:
+def render_all(jobs: list[PdfJob], root: Path, workers: int | None = None, on_done=None) -> list[tuple[str, float]]:
     """Render every job; with ``workers`` > 1 in a process pool. Returns (target, seconds) per job."""
     if not jobs:
         return []
+    on_done = on_done or (lambda result: None)
     workers = workers if workers is not None else min(len(jobs), os.cpu_count() or 1)
+    results = []
     if workers <= 1 or len(jobs) == 1:
-        return [worker_render((job, root)) for job in jobs]
+        for job in jobs:
+            results.append(worker_render((job, root)))
+            on_done(results[-1])
+        return results
     from concurrent.futures import ProcessPoolExecutor
     import multiprocessing
 
     context = multiprocessing.get_context("forkserver")
     with ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_warm_worker) as pool:
-        return list(pool.map(worker_render, [(job, root) for job in jobs], chunksize=1))
+        for result in pool.map(worker_render, [(job, root) for job in jobs], chunksize=1):
+            results.append(result)
+            on_done(result)
+    return results

@@ -190,6 +190,16 @@ def gap_role(name, rawtext, text, lineno, inliner, options=None, content=None):
     return [node], []
 
 
+def pdf_role(name, rawtext, text, lineno, inliner, options=None, content=None):
+    """{pdf}`Title <sheets/x.pdf>`: a link to a file of the build, beside the site folder."""
+    env = inliner.document.settings.env
+    match = _EXPLICIT.match(text)
+    title, target = (match["title"], match["target"]) if match else (text, text)
+    depth = env.docname.count("/") + 1  # from the page's folder up to build/
+    node = nodes.reference(rawtext, f"{title} (PDF)", refuri="../" * depth + target, classes=["pdf-download"])
+    return [node], []
+
+
 def source_role(name, rawtext, text, lineno, inliner, options=None, content=None):
     return [nodes.inline(text, f"Source: {text}", classes=["source-cite"])], []
 
@@ -221,6 +231,7 @@ def setup(app: Sphinx) -> dict:
     app.add_role_to_domain("std", "term", _xref_role("term"), override=True)
     app.add_role("gap", gap_role)
     app.add_role("source", source_role)
+    app.add_role("pdf", pdf_role)
     app.add_transform(RawToText)
     app.connect("builder-inited", _init_model)
     app.connect("builder-inited", _static)

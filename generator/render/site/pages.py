@@ -16,7 +16,7 @@ from pathlib import Path
 from ...model.ruleset import Ruleset
 from ...source.project import Project
 from ..reference import codes_reference, format_reference
-from .myst import esc, label, prose
+from .myst import esc, label, prose, role_text
 
 # Sections with no chapter of their own get a page each, after the chapters.
 SECTION_PAGES = {
@@ -168,14 +168,14 @@ def ruleset_index(ruleset: Ruleset, toc: list[str], downloads: list[tuple[str, s
     if ruleset.phases:
         parts.append("## Turn sequence\n\n" + _directive("phases"))
     if downloads:
-        parts.append("## Downloads\n\n" + "\n".join(f"- [{esc(title)}](path:{href})" for title, href in downloads))
+        parts.append("## Downloads\n\n" + "\n".join(f"- {{pdf}}`{role_text(title)} <{href}>`" for title, href in downloads))
     parts.append("## Contents\n\n```{toctree}\n:maxdepth: 1\n\n" + "\n".join(toc) + "\n```")
     if meta.source:
         parts.append(f"{{source}}`{meta.source}` — the source text this ruleset encodes, kept in `rules_src/{ruleset.id}/sources/`.")
     return "\n\n".join(parts)
 
 
-def landing(project: Project, audience: str) -> str:
+def landing(project: Project, audience: str, downloads: dict | None = None) -> str:
     parts = ["# Rules library\n",
              "Every table, number and worked example on this site comes from rules data that Rulepress checks: "
              "roll tables cover every result exactly once, points add up, and every example runs."
@@ -185,6 +185,9 @@ def landing(project: Project, audience: str) -> str:
         facts = f"{counts['rules']} rules, {counts['tables']} tables, {len(ruleset.examples)} verified examples"
         author = f" by {esc(ruleset.meta.author)}" if ruleset.meta.author else ""
         parts.append(f"- **[{esc(ruleset.title)}]({ruleset.id}/index.md)**{author} — {facts}")
+    general = (downloads or {}).get("", [])
+    if general:
+        parts.append("## Cheat sheets\n\n" + "\n".join(f"- {{pdf}}`{role_text(t)} <{h}>`" for t, h in general))
     parts.append("```{toctree}\n:hidden:\n:maxdepth: 1\n\n" + "\n".join(f"{r.id}/index" for r in project.rulesets)
                  + "\nreference/format\nreference/codes\n```")
     parts.append("For rules authors: the [data format reference](reference/format.md) and the "
@@ -194,7 +197,7 @@ def landing(project: Project, audience: str) -> str:
 
 def site_pages(project: Project, audience: str, downloads: dict[str, list[tuple[str, str]]] | None = None) -> Pages:
     pages = Pages()
-    pages.add("index.md", landing(project, audience))
+    pages.add("index.md", landing(project, audience, downloads))
     pages.add("reference/format.md", format_reference())
     pages.add("reference/codes.md", codes_reference())
     for ruleset in project.rulesets:
@@ -224,6 +227,21 @@ def site_pages(project: Project, audience: str, downloads: dict[str, list[tuple[
                 toc.append(name)
         pages.add(f"{ruleset.id}/index.md", ruleset_index(ruleset, toc, (downloads or {}).get(ruleset.id, [])))
     return pages
+
+
+def site_key(project: Project, audience: str, downloads: dict | None, code: str) -> str:
+    """A hash of everything the site is made from: pages, rules data, downloads, code."""
+    import hashlib
+
+    digest = hashlib.sha256(f"{audience}\n{code}\n{sorted((downloads or {}).items())}".encode())
+    for relative, text in sorted(site_pages(project, audience, downloads).files.items()):
+        digest.update(relative.encode() + b"\0" + text.encode())
+    for ruleset in project.rulesets:
+        for file in ruleset.files:
+            digest.update(file.encode() + (project.root / file).read_bytes())
+        for name, text in sorted(ruleset.sources.items()):
+            digest.update(name.encode() + text.encode())
+    return digest.hexdigest()
 
 
 def write_pages(pages: Pages, srcdir: Path) -> tuple[list[str], list[str]]:

@@ -1,0 +1,182 @@
+"""`rulepress export`: each ruleset as JSON, with a JSON Schema generated from the model.
+
+For other tools (list builders, virtual tabletops). Exact probabilities are
+exported as strings such as "1/3" (never floats); `not given` is
+``{"not_given": "why"}``. The schema comes from the same dataclasses that load
+the YAML, so it cannot drift from the format.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import types
+import typing
+from fractions import Fraction
+from pathlib import Path
+from typing import Annotated, Literal, Union, get_args, get_origin
+
+from .. import __version__
+from ..model.base import Bounds, Markdown, NotGiven, Source
+from ..model.dice import DiceExpr, RollRange
+from ..model.entries import Meta, ProfileMatrix, ProfileRow, RollTable
+from ..model.ruleset import SECTIONS, Ruleset
+from ..source.build import is_required, schema_fields
+
+SCHEMA_ID = "https://rulepress.invalid/schema/ruleset.json"  # an identifier, never fetched
+
+_NOT_GIVEN = {"type": "object", "properties": {"not_given": {"type": "string"}}, "required": ["not_given"],
+              "additionalProperties": False}
+
+
+# -- values -------------------------------------------------------------------------------------
+def to_json(value):
+    if isinstance(value, NotGiven):
+        return {"not_given": value.note}
+    if isinstance(value, DiceExpr):
+        return value.text
+    if isinstance(value, RollRange):
+        return value.text
+    if isinstance(value, Fraction):
+        return f"{value.numerator}/{value.denominator}"
+    if isinstance(value, types.MappingProxyType) or isinstance(value, dict):
+        return {k: to_json(v) for k, v in value.items()}
+    if isinstance(value, tuple):
+        return [to_json(v) for v in value]
+    if dataclasses.is_dataclass(value):
+        return entry_json(value)
+    return value
+
+
+def entry_json(entry) -> dict:
+    data = {}
+    if getattr(entry, "id", ""):
+        data["id"] = entry.id
+    for key, f, _tp in schema_fields(type(entry)):
+        data[key] = to_json(getattr(entry, f.name))
+    if isinstance(entry, ProfileRow):
+        data["values"] = to_json(entry.values)
+    if isinstance(entry, RollTable) and entry.ranges_given and not entry.dice.stats:
+        data["odds"] = [to_json(chance) for _row, chance in entry.odds()]
+    return data
+
+
+def ruleset_json(ruleset: Ruleset, audience: str = "player") -> dict:
+    data = {"$schema": SCHEMA_ID, "rulepress": __version__, "id": ruleset.id, "ruleset": entry_json(ruleset.meta)}
+    for name in SECTIONS:
+        entries = [e for e in ruleset.section(name) if audience == "gm" or not _gm_only(e)]
+        data[name] = [entry_json(e) for e in entries]
+    data["examples"] = [{"entry": e.entry, "path": e.path, "line": e.line, "statements": e.statements} for e in ruleset.examples]
+    return data
+
+
+def _gm_only(entry) -> bool:
+    return getattr(entry, "audience", "player") == "gm" or getattr(entry, "gm_only", False)
+
+
+# -- schema -------------------------------------------------------------------------------------------
+def type_schema(tp) -> dict:
+    origin = get_origin(tp)
+    if origin is Annotated:
+        base, *marks = get_args(tp)
+        schema = type_schema(base)
+        for mark in marks:
+            if isinstance(mark, Bounds):
+                if mark.low is not None:
+                    schema["minimum"] = mark.low
+                if mark.high is not None:
+                    schema["maximum"] = mark.high
+        return schema
+    if origin in (Union, types.UnionType):
+        options = [type_schema(a) for a in get_args(tp)]
+        return {"anyOf": options}
+    if origin is Literal:
+        return {"enum": list(get_args(tp))}
+    if origin is tuple:
+        return {"type": "array", "items": type_schema(get_args(tp)[0])}
+    if tp is type(None):
+        return {"type": "null"}
+    if tp is NotGiven:
+        return dict(_NOT_GIVEN)
+    if tp in (str, Markdown):
+        return {"type": "string"}
+    if tp is int:
+        return {"type": "integer"}
+    if tp is bool:
+        return {"type": "boolean"}
+    if tp is DiceExpr:
+        return {"type": "string", "pattern": r"^[0-9A-Za-z_+\- ]+$", "description": "a dice expression such as 2D6 + 1"}
+    if tp is RollRange:
+        return {"type": "string", "description": "a roll: 5, 1-2, 6+ or 1-"}
+    if dataclasses.is_dataclass(tp):
+        return {"$ref": f"#/$defs/{tp.__name__}"}
+    raise TypeError(f"no schema for {tp!r}")
+
+
+def class_schema(cls) -> dict:
+    properties, required = {}, []
+    if any(f.name == "id" for f in dataclasses.fields(cls)):
+        properties["id"] = {"type": "string", "pattern": "^[a-z][a-z0-9_]*$"}
+    for key, f, tp in schema_fields(cls):
+        schema = type_schema(tp)
+        schema["description"] = f.metadata.get("help", "")
+        properties[key] = schema
+        required.append(key)  # export writes every field, defaults included
+    if cls is ProfileRow:
+        properties["values"] = {"type": "object", "additionalProperties": {"anyOf": [
+            {"type": "integer"}, {"type": "string"}, dict(_NOT_GIVEN)]}}
+        required.append("values")
+    if cls is RollTable:
+        properties["odds"] = {"type": "array", "items": {"type": "string", "pattern": r"^[0-9]+/[0-9]+$"}}
+    return {"type": "object", "description": " ".join((cls.__doc__ or "").split()), "properties": properties,
+            "required": required, "additionalProperties": False}
+
+
+def _classes() -> list[type]:
+    seen: list[type] = []
+
+    def visit(tp):
+        origin = get_origin(tp)
+        if origin is not None:
+            for arg in get_args(tp):
+                visit(arg)
+            return
+        if isinstance(tp, type) and dataclasses.is_dataclass(tp) and tp not in seen and tp not in (NotGiven, DiceExpr, RollRange):
+            seen.append(tp)
+            for _key, _f, field_type in schema_fields(tp):
+                visit(field_type)
+
+    for cls in (Meta, *SECTIONS.values(), ProfileRow, Source):
+        visit(cls)
+    return seen
+
+
+def json_schema() -> dict:
+    defs = {cls.__name__: class_schema(cls) for cls in _classes()}
+    sections = {name: {"type": "array", "items": {"$ref": f"#/$defs/{cls.__name__}"}} for name, cls in SECTIONS.items()}
+    example = {"type": "object", "properties": {"entry": {"type": "string"}, "path": {"type": "string"},
+                                                "line": {"type": "integer"}, "statements": {"type": "integer"}},
+               "required": ["entry", "path", "line", "statements"], "additionalProperties": False}
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": SCHEMA_ID,
+        "title": "Rulepress ruleset",
+        "type": "object",
+        "properties": {"$schema": {"type": "string"}, "rulepress": {"type": "string"}, "id": {"type": "string"},
+                       "ruleset": {"$ref": "#/$defs/Meta"}, **sections, "examples": {"type": "array", "items": example}},
+        "required": ["id", "ruleset", *SECTIONS, "examples"],
+        "additionalProperties": False,
+        "$defs": defs,
+    }
+
+
+def export(project, out: Path, audience: str = "player") -> list[Path]:
+    out.mkdir(parents=True, exist_ok=True)
+    written = [out / "ruleset.schema.json"]
+    written[0].write_text(json.dumps(json_schema(), indent=2) + "\n", encoding="utf-8")
+    for ruleset in project.rulesets:
+        suffix = "-gm" if audience == "gm" else ""
+        path = out / f"{ruleset.id}{suffix}.json"
+        path.write_text(json.dumps(ruleset_json(ruleset, audience), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        written.append(path)
+    return written

@@ -1,0 +1,46 @@
+"""`rulepress new NAME`: a ruleset folder with one example of every kind of entry.
+
+The files are a working tutorial: the new ruleset passes `rulepress check` and
+builds at once, and each entry shows the format of its section.
+"""
+
+from __future__ import annotations
+
+import re
+from importlib import resources
+from pathlib import Path
+
+ID = re.compile(r"[a-z][a-z0-9_]*")
+
+
+class ScaffoldError(Exception):
+    pass
+
+
+def scaffold(root: Path, name: str, title: str | None = None) -> list[Path]:
+    if not ID.fullmatch(name):
+        raise ScaffoldError(f"`{name}` is not a usable ruleset id; use lower_snake_case such as `my_skirmish`")
+    folder = root / "rules_src" / name
+    if folder.exists():
+        raise ScaffoldError(f"{folder} already exists; choose another name")
+    title = title or name.replace("_", " ").title()
+    written = []
+    template_dir = resources.files(__package__) / "template"
+    for item in sorted(template_dir.iterdir(), key=lambda p: p.name):
+        written += _copy(item, folder, {"TITLE": title, "NAME": name})
+    return written
+
+
+def _copy(item, target: Path, values: dict[str, str]) -> list[Path]:
+    if item.is_dir():
+        out = []
+        for child in sorted(item.iterdir(), key=lambda p: p.name):
+            out += _copy(child, target / item.name, values)
+        return out
+    target.mkdir(parents=True, exist_ok=True)
+    text = item.read_text(encoding="utf-8")
+    for key, value in values.items():
+        text = text.replace(f"@{key}@", value)
+    path = target / item.name
+    path.write_text(text, encoding="utf-8")
+    return [path]
