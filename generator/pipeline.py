@@ -59,7 +59,7 @@ def build_lock(out: Path):
     """Hold an exclusive lock for builds into ``out``; raise BuildLocked if another build has it."""
     lock_dir = out.parent / CACHE_DIR
     lock_dir.mkdir(parents=True, exist_ok=True)
-    path = lock_dir / f"{out.name}.lock"
+    path = lock_dir / f"{out.name}.lock" if out.name != "build" else lock_dir / "build.lock"
     with open(path, "a+") as handle:
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)

@@ -1,0 +1,146 @@
+"""`rulepress build` as a whole: incremental, atomic, locked; `new`, `export`."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from generator import pipeline
+from generator.cli import main
+from site_helpers import ROOT, copy_project
+
+
+def summary_of(capsys) -> str:
+    out = capsys.readouterr().out
+    lines = [l for l in out.splitlines() if l.startswith("built ")]
+    assert lines, out
+    return lines[-1]
+
+
+@pytest.fixture
+def small(tmp_path) -> Path:
+    """A copy of the Rampant Hex ruleset alone: quick to build."""
+    return copy_project(tmp_path / "project", ["rampant_hex"])
+
+
+def test_no_change_build_renders_nothing(small, capsys, monkeypatch):
+    assert main(["-C", str(small), "build", "--only", "site", "--audience", "player"]) == 0
+    assert "site: 1 written" in summary_of(capsys)
+    first = {p: p.stat().st_ino for p in (small / "build" / "site").rglob("*.html")}
+
+    def no_sphinx(*args, **kwargs):
+        raise AssertionError("the site was rebuilt although nothing changed")
+
+    monkeypatch.setattr("generator.render.site.pages.build_site", no_sphinx)
+    assert main(["-C", str(small), "build", "--only", "site", "--audience", "player"]) == 0
+    assert "site: 0 written, 1 unchanged" in summary_of(capsys)
+    second = {p: p.stat().st_ino for p in (small / "build" / "site").rglob("*.html")}
+    assert first == second  # the very same files, linked into the new build
+
+
+def test_changing_one_file_rebuilds_the_site(small, capsys):
+    assert main(["-C", str(small), "build", "--only", "site", "--audience", "player"]) == 0
+    capsys.readouterr()
+    tables = small / "rules_src" / "rampant_hex" / "tables.yaml"
+    tables.write_text(tables.read_text(encoding="utf-8").replace("The player must complete these activations",
+                                                                 "The player must complete all these activations"),
+                      encoding="utf-8")
+    assert main(["-C", str(small), "build", "--only", "site", "--audience", "player"]) == 0
+    assert "site: 1 written" in summary_of(capsys)
+    assert "complete all these activations" in (small / "build" / "site" / "rampant_hex" / "activation.html").read_text(encoding="utf-8")
+
+
+def test_a_broken_file_leaves_the_previous_build_intact(small, capsys):
+    assert main(["-C", str(small), "build", "--only", "site", "--audience", "player"]) == 0
+    before = {p.relative_to(small): p.read_bytes() for p in (small / "build").rglob("*") if p.is_file()}
+    tables = small / "rules_src" / "rampant_hex" / "tables.yaml"
+    tables.write_text(tables.read_text(encoding="utf-8").replace("roll: 5,", "roll: 7,"), encoding="utf-8")
+    capsys.readouterr()
+    assert main(["-C", str(small), "build", "--only", "site", "--audience", "player"]) == 1
+    err = capsys.readouterr().err
+    assert "error[table-gap]" in err and "is left as it was" in err and "Traceback" not in err
+    after = {p.relative_to(small): p.read_bytes() for p in (small / "build").rglob("*") if p.is_file()}
+    assert after == before
+    assert not list(small.glob(".build-*"))  # no staging folder left behind
+
+
+def test_a_second_build_is_refused_while_one_runs(small, capsys):
+    out = small / "build"
+    with pipeline.build_lock(out):
+        assert main(["-C", str(small), "build", "--only", "site"]) == 1
+    err = capsys.readouterr().err
+    assert "another rulepress build is writing" in err
+    assert not out.exists()
+
+
+def test_concurrent_builds_do_not_corrupt_build(small):
+    command = [sys.executable, "-m", "generator", "-C", str(small), "build", "--only", "site", "--audience", "player"]
+    first = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    lock = small / pipeline.CACHE_DIR / "build.lock"
+    deadline = time.monotonic() + 60
+    while not (lock.exists() and lock.read_text().strip()) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    second = subprocess.run(command, capture_output=True, text=True, cwd=ROOT)
+    out, err = first.communicate(timeout=300)
+    assert first.returncode == 0, err
+    assert second.returncode == 1
+    assert "another rulepress build is writing" in second.stderr
+    assert (small / "build" / "site" / "index.html").is_file()
+    assert json.loads((small / "build" / pipeline.MANIFEST).read_text())
+
+
+def test_new_ruleset_checks_and_builds_at_once(tmp_path, capsys):
+    (tmp_path / "rules_src").mkdir()
+    assert main(["-C", str(tmp_path), "new", "my_skirmish", "--title", "My Skirmish"]) == 0
+    assert main(["-C", str(tmp_path), "check"]) == 0
+    assert capsys.readouterr().out.strip().endswith("0 errors")
+    assert main(["-C", str(tmp_path), "build", "--only", "site", "--audience", "player"]) == 0
+    assert "My Skirmish" in (tmp_path / "build" / "site" / "index.html").read_text(encoding="utf-8")
+    assert main(["-C", str(tmp_path), "new", "my_skirmish"]) == 2  # exists already
+    assert main(["-C", str(tmp_path), "new", "Bad Name"]) == 2
+
+
+def test_new_ruleset_shows_every_kind_of_entry(tmp_path):
+    from generator.model.ruleset import SECTIONS
+    from generator.source.project import load_project
+
+    (tmp_path / "rules_src").mkdir()
+    assert main(["-C", str(tmp_path), "new", "sample"]) == 0
+    project, diagnostics = load_project(tmp_path)
+    assert not diagnostics.errors
+    empty = [name for name in SECTIONS if not project.ruleset("sample").section(name)]
+    assert empty == []
+
+
+def test_export_validates_against_its_schema(tmp_path, capsys):
+    jsonschema = pytest.importorskip("jsonschema")
+    out = tmp_path / "export"
+    assert main(["-C", str(ROOT), "export", "--out", str(out), "--audience", "gm"]) == 0
+    schema = json.loads((out / "ruleset.schema.json").read_text())
+    jsonschema.Draft202012Validator.check_schema(schema)
+    exported = sorted(out.glob("*-gm.json"))
+    assert len(exported) == 4
+    for path in exported:
+        jsonschema.validate(json.loads(path.read_text()), schema, cls=jsonschema.Draft202012Validator)
+    rampant = json.loads((out / "rampant_hex-gm.json").read_text())
+    activations = next(t for t in rampant["tables"] if t["id"] == "activations")
+    assert activations["odds"] == ["1/3", "1/3", "1/6", "1/6"]
+
+
+def test_player_export_has_no_game_master_entries(tmp_path):
+    out = tmp_path / "export"
+    assert main(["-C", str(ROOT), "export", "--out", str(out)]) == 0
+    from generator.source.project import load_project
+
+    project, _ = load_project(ROOT)
+    hidden = [vp.name for r in project.rulesets for vp in r.victory_points if vp.gm_only]
+    assert hidden
+    text = "".join(p.read_text(encoding="utf-8") for p in out.glob("*.json"))
+    for name in hidden:
+        assert name not in text
