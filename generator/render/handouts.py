@@ -1,0 +1,78 @@
+"""Printed handouts: a rules booklet per ruleset, army rosters and cards, per audience.
+
+``handout_jobs(project, out_dir, audience)`` lists the PDFs to render with
+:func:`generator.render.pdf.render_all`: for every ruleset and both paper sizes a
+booklet, and where the ruleset has them a roster sheet (``armies:``) and a sheet of
+cards (spells, profile rows). Content is assembled by the pure functions of
+``handouts_content`` and ``handouts_cards``; the templates in ``templates/handouts/``
+only lay it out. Game-master outputs carry ``gm`` in their file names and are the
+only ones that contain game-master-only material.
+"""
+
+from __future__ import annotations
+
+import os
+from datetime import datetime, timezone
+from pathlib import Path
+
+from ..source.project import Project
+from .handouts_cards import PAPERS, Paper, cards, cards_context
+from .handouts_content import AUDIENCES, handout_context, roster_context, visible
+from .pdf import PROJECT_TEMPLATES, PdfJob, jinja_env
+
+TEMPLATE_DIR = "handouts"
+KINDS = ("handout", "roster", "cards")
+
+
+def output_name(ruleset_id: str, kind: str, audience: str, paper: Paper) -> str:
+    """``ordo_ineptus-handout-gm-a4.pdf``: player outputs have no audience part."""
+    parts = [ruleset_id, kind] + (["gm"] if audience == "gm" else []) + [paper.key]
+    return "-".join(parts) + ".pdf"
+
+
+def handout_jobs(project: Project, out_dir: Path, audience: str) -> list[PdfJob]:
+    """Every handout, roster and card sheet of the project for one audience, in both paper sizes."""
+    if audience not in AUDIENCES:
+        raise ValueError(f"audience must be one of {AUDIENCES}, not {audience!r}")
+    root = Path(project.root).resolve()
+    env = jinja_env(root)
+    jobs = []
+    for ruleset in project.rulesets:
+        contexts = {"handout": handout_context(ruleset, audience)}
+        if any(visible(a, audience) for a in ruleset.armies):
+            contexts["roster"] = roster_context(ruleset, audience)
+        if cards(ruleset, audience):
+            contexts["cards"] = None  # depends on the paper
+        for kind, context in contexts.items():
+            for paper in PAPERS:
+                if kind == "cards":
+                    context = cards_context(ruleset, audience, paper)
+                jobs.append(_job(env, root, kind, {**context, "paper": paper}, Path(out_dir) / output_name(ruleset.id, kind, audience, paper)))
+    return jobs
+
+
+def created_meta() -> str:
+    """The creation date from SOURCE_DATE_EPOCH, read here rather than in the render workers,
+    whose environment is the one the process pool started with."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH")
+    if not epoch:
+        return ""
+    created = datetime.fromtimestamp(int(epoch), tz=timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return f'<meta name="dcterms.created" content="{created}">'
+
+
+def _job(env, root: Path, kind: str, context: dict, target: Path) -> PdfJob:
+    template = f"{TEMPLATE_DIR}/{kind}.html.j2"
+    folder = root / PROJECT_TEMPLATES / TEMPLATE_DIR
+    html = env.get_template(template).render(**context).replace("<head>", "<head>" + created_meta(), 1)
+    stylesheets = (folder / "print.css", folder / f"{kind}.css")
+    title = _title(kind, context)
+    return PdfJob(html=html, target=target, base_dir=folder, template=f"{PROJECT_TEMPLATES}/{template}", title=title,
+                  stylesheets=stylesheets)
+
+
+def _title(kind: str, context: dict) -> str:
+    name = context.get("title") or context.get("ruleset_title", "")
+    what = {"handout": "rules handout", "roster": "army rosters", "cards": "cards"}[kind]
+    gm = " (game-master)" if context["audience"] == "gm" else ""
+    return f"{name}: {what}{gm}, {context['paper'].name}"

@@ -1,0 +1,458 @@
+"""What a handout booklet prints, as plain dicts: the model in play order, per audience.
+
+Pure functions from a :class:`Ruleset` to the context the templates fill in. The
+placement is the site's (``generator/render/site/pages.py``): chapters in order, and
+in each chapter profiles, rules, tables with their spells, keywords, heroes, items,
+costs, limits, armies, victory points; entries without a chapter in sections after
+the chapters; then the glossary. Every number comes from the model or the mechanics.
+
+Game-master-only material (``audience: gm`` entries, hidden victory points, rules'
+``gm_note``) is left out of player contexts entirely, so no template can print it.
+"""
+
+from __future__ import annotations
+
+import ast
+from fractions import Fraction
+
+from ..mechanics import armies
+from ..model.base import NotGiven
+from ..model.dice import percent
+from ..model.ruleset import Ruleset
+from .handouts_prose import HIDDEN_REFERENCE, Prose, anchor, count_examples, entry_title, gm_only
+from .present import NOT_GIVEN_TEXT, roll_text, shown, source_text
+
+AUDIENCES = ("player", "gm")
+
+# The site's placement (generator/render/site/pages.py); tests check the two agree.
+CHAPTER_ORDER = ("profiles", "rules", "tables", "spells", "keywords", "heroes", "items", "costs", "army_limits",
+                 "armies", "victory_points")
+SECTION_PAGES = {
+    "keywords": "Special rules and psychology",
+    "spells": "Spells",
+    "heroes": "Heroes",
+    "items": "Weapons and items",
+    "army": "Army building",
+    "victory_points": "Victory points",
+}
+UNCHAPTERED = {"rules": "More rules", "tables": "More tables", "profiles": "More profiles"}
+HIDDEN_TASKS_HINT = "Some tasks are hidden: the game-master tells you when you complete one."
+GAP_CELL = "not given"
+
+
+def visible(entry, audience: str) -> bool:
+    return audience == "gm" or not gm_only(entry)
+
+
+def named(entry, audience: str) -> str:
+    """An entry's name, or a neutral mark where a player output names a game-master-only entry."""
+    return entry_title(entry) if visible(entry, audience) else HIDDEN_REFERENCE
+
+
+# -- small values -------------------------------------------------------------------------------
+def cell(value, none: str = "—") -> dict:
+    """A value for a table cell or a fact: text, or a gap mark the template boxes."""
+    if isinstance(value, NotGiven):
+        return {"text": GAP_CELL, "gap": True}
+    return {"text": shown(value, none), "gap": False}
+
+
+def fact(label: str, value: dict, href: str = "", after: str = "") -> dict:
+    """A labelled value printed in an entry's facts (a spell's range, a hero's cost)."""
+    return {"label": label, "value": value, "href": href, "after": after}
+
+
+def chance_text(chance: Fraction) -> str:
+    """An exact chance and its percentage: ``1/3 (33.3%)``."""
+    exact = str(chance.numerator) if chance.denominator == 1 else f"{chance.numerator}/{chance.denominator}"
+    return f"{exact} ({percent(chance)})"
+
+
+def source_mark(entry, ruleset: Ruleset) -> dict | None:
+    source = getattr(entry, "source", None)
+    text = source_text(source, ruleset)
+    if not text:
+        return None
+    return {"text": f"Source: {text}", "quote": source.quote}
+
+
+def _chapter_of(ruleset: Ruleset, section: str, entry) -> str:
+    chapter = getattr(entry, "chapter", "")
+    if not chapter and section == "spells" and entry.table:
+        chapter = next((t.chapter for t in ruleset.tables if t.id == entry.table), "")
+    return chapter
+
+
+def _link(ruleset: Ruleset, section: str, id: str, printed: frozenset[str], audience: str) -> dict | None:
+    """A cross-reference to an entry: its title, and its anchor if the booklet prints it."""
+    try:
+        entry = ruleset.get(section, id)
+    except KeyError:
+        return None
+    if not visible(entry, audience):
+        return None
+    target = anchor(section, id)
+    return {"title": entry_title(entry), "href": "#" + target if target in printed else ""}
+
+
+def _see_also(ruleset: Ruleset, ids, printed, audience) -> list[dict]:
+    kinds = ruleset.ids()
+    links = (_link(ruleset, kinds[id], id, printed, audience) for id in ids if id in kinds)
+    return [link for link in links if link]
+
+
+# -- placement ----------------------------------------------------------------------------------
+def placement(ruleset: Ruleset, audience: str) -> list[dict]:
+    """The booklet's parts in print order, each with groups of (section, entries)."""
+    placed: set = set()
+    parts = []
+    for number, chapter in enumerate(ruleset.chapters, 1):
+        parts.append({"kind": "chapter", "key": chapter.id, "label": f"Chapter {number}", "number": str(number),
+                      "title": chapter.title, "intro": chapter.intro, "groups": _chapter_groups(ruleset, chapter.id, audience, placed)})
+    after = []
+    for key, title in SECTION_PAGES.items():
+        sections = ("costs", "army_limits", "armies") if key == "army" else (key,)
+        groups = []
+        for section in sections:
+            entries = tuple(e for e in ruleset.section(section) if (section, e.id) not in placed and visible(e, audience))
+            if entries:
+                groups.append((section, entries))
+                placed.update((section, e.id) for e in entries)
+        if groups:
+            after.append({"kind": "section", "key": key, "title": title, "intro": "", "groups": groups})
+    for section, title in UNCHAPTERED.items():
+        entries = tuple(e for e in ruleset.section(section)
+                        if (section, e.id) not in placed and not e.chapter and visible(e, audience))
+        if entries:
+            after.append({"kind": "section", "key": f"more_{section}", "title": title, "intro": "", "groups": [(section, entries)]})
+            placed.update((section, e.id) for e in entries)
+    terms = tuple(sorted((t for t in ruleset.glossary if visible(t, audience)), key=lambda t: (t.term.casefold(), t.id)))
+    if terms:
+        after.append({"kind": "glossary", "key": "glossary", "title": "Glossary", "intro": "", "groups": [("glossary", terms)]})
+    for letter, part in zip("ABCDEFGHIJKLMNOPQRSTUVWXYZ", after):
+        part.update(label=f"Appendix {letter}", number=letter)
+    return parts + after
+
+
+def _chapter_groups(ruleset: Ruleset, chapter: str, audience: str, placed: set) -> list[tuple[str, tuple]]:
+    groups = []
+    for section in CHAPTER_ORDER:
+        entries = [e for e in ruleset.section(section)
+                   if _chapter_of(ruleset, section, e) == chapter and visible(e, audience) and (section, e.id) not in placed]
+        if not entries:
+            continue
+        if section != "tables":
+            groups.append((section, tuple(entries)))
+            placed.update((section, e.id) for e in entries)
+            continue
+        for table in entries:
+            groups.append(("tables", (table,)))
+            placed.add(("tables", table.id))
+            spells = tuple(s for s in ruleset.spells if s.table == table.id and _chapter_of(ruleset, "spells", s) == chapter
+                           and visible(s, audience) and ("spells", s.id) not in placed)
+            if spells:
+                groups.append(("spells", spells))
+                placed.update(("spells", s.id) for s in spells)
+    return groups
+
+
+def printed_anchors(parts: list[dict]) -> frozenset[str]:
+    anchors = {anchor("part", part["key"]) for part in parts}
+    for part in parts:
+        for section, entries in part["groups"]:
+            anchors.update(anchor(section, e.id) for e in entries)
+    return frozenset(anchors)
+
+
+# -- blocks: one per entry, or one per group for the sections printed as a single table ------------
+class _Blocks:
+    def __init__(self, ruleset: Ruleset, audience: str, printed: frozenset[str]):
+        self.ruleset, self.audience, self.printed = ruleset, audience, printed
+        self.prose = Prose(ruleset, audience, printed)
+
+    def group(self, section: str, entries: tuple) -> list[dict]:
+        if section in ("costs", "army_limits", "victory_points"):
+            return [getattr(self, section)(entries)]
+        return [self.entry(section, e) for e in entries]
+
+    def entry(self, section: str, entry) -> dict:
+        block = getattr(self, section)(entry)
+        block.update(kind=section, anchor=anchor(section, entry.id), title=block.get("title", entry_title(entry)),
+                     gm=gm_only(entry), source=source_mark(entry, self.ruleset))
+        return block
+
+    def rules(self, rule) -> dict:
+        note = self.prose.html(rule.gm_note) if rule.gm_note and self.audience == "gm" else ""
+        return {"body": self.prose.html(rule.body), "gm_note": note,
+                "see_also": _see_also(self.ruleset, rule.see_also, self.printed, self.audience)}
+
+    def tables(self, table) -> dict:
+        odds = {}
+        if table.ranges_given and not table.dice.stats:
+            odds = {i: chance_text(p) for i, (_row, p) in enumerate(table.odds())}
+        rows = []
+        ids = self.ruleset.ids()
+        for index, row in enumerate(table.rows):
+            target = self.ruleset.get(ids[row.ref], row.ref) if row.ref in ids else None
+            link = _link(self.ruleset, ids[row.ref], row.ref, self.printed, self.audience) if target else None
+            result = row.result if target is None or visible(target, self.audience) else HIDDEN_REFERENCE
+            rows.append({"roll": {"text": GAP_CELL, "gap": True} if isinstance(row.roll, NotGiven) else {"text": roll_text(row), "gap": False},
+                         "result": result, "href": link["href"] if link else "",
+                         "effect": self.prose.inline(row.effect), "chance": odds.get(index, "")})
+        notes = []
+        if table.clamp is not None:
+            notes.append(f"Totals beyond the table read as its nearest end ({table.clamp}).")
+        if table.dice.stats:
+            notes.append(f"The chance of each row depends on {', '.join(table.dice.stats)}.")
+        return {"dice": table.dice.text, "rows": rows, "has_effect": any(r.effect for r in table.rows),
+                "has_chance": bool(odds), "notes": notes, "ranges_gap": not table.ranges_given,
+                "note": self.prose.html(table.note)}
+
+    def profiles(self, matrix) -> dict:
+        rows = []
+        for row in matrix.rows:
+            if not visible(row, self.audience):
+                continue
+            keywords = cell(row.keywords) if isinstance(row.keywords, NotGiven) else {"text": shown(row.keywords), "gap": False}
+            rows.append({"name": row.name, "cells": [cell(row.values.get(c.id)) for c in matrix.columns], "keywords": keywords,
+                         "note": self.prose.inline(row.note), "gm": gm_only(row)})
+        return {"columns": [c.label for c in matrix.columns], "rows": rows,
+                "key": [{"label": c.label, "help": c.help} for c in matrix.columns if c.help],
+                "has_gaps": any(c["gap"] for r in rows for c in [*r["cells"], r["keywords"]]),
+                "note": self.prose.html(matrix.note)}
+
+    def spells(self, spell) -> dict:
+        return {"facts": spell_facts(self.ruleset, spell, self.audience, self.printed), "body": self.prose.html(spell.effect)}
+
+    def glossary(self, term) -> dict:
+        return {"title": term.term, "body": self.prose.html(term.definition), "aliases": list(term.aliases),
+                "see_also": _see_also(self.ruleset, term.see_also, self.printed, self.audience)}
+
+    def keywords(self, keyword) -> dict:
+        usage = f"{keyword.name} {' '.join(p.upper() for p in keyword.params)}" if keyword.params else ""
+        return {"facts": [fact("Kind", cell(keyword.kind))] + ([fact("Written", cell(usage))] if usage else []),
+                "body": self.prose.html(keyword.definition)}
+
+    def heroes(self, hero) -> dict:
+        return {"facts": [fact("Level", cell(hero.level)), fact("Cost", cell(hero.points), after="points on top of the unit")],
+                "body": self.prose.html(hero.ability)}
+
+    def items(self, item) -> dict:
+        facts = [fact("Kind", cell(item.kind))]
+        if item.points is not None:
+            facts.append(fact("Points", cell(item.points)))
+        if item.keywords:
+            facts.append(fact("Keywords", cell(item.keywords)))
+        return {"facts": facts, "body": self.prose.html(item.rules)}
+
+    def armies(self, army) -> dict:
+        return {"roster": roster_lines(self.ruleset, army, self.audience), "note": self.prose.html(army.note)}
+
+    def costs(self, costs) -> dict:
+        rows = [{"anchor": anchor("costs", c.id), "name": c.name, "points": cell(c.points),
+                 "paid": "on top of the unit" if c.added_to_unit else "once for the force"} for c in costs]
+        return {"kind": "costs", "title": "Costs", "rows": rows, "gm": False,
+                "sources": _sources(costs, self.ruleset)}
+
+    def army_limits(self, limits) -> dict:
+        rows = [{"anchor": anchor("army_limits", l.id), "title": l.title, "count": limit_words(l.count, self.ruleset),
+                 "at_most": limit_words(l.at_most, self.ruleset)} for l in limits]
+        return {"kind": "army_limits", "title": "Army limits", "rows": rows, "gm": False,
+                "sources": _sources(limits, self.ruleset)}
+
+    def victory_points(self, entries) -> dict:
+        rows = [{"anchor": anchor("victory_points", v.id), "kind": v.kind, "name": v.name, "hidden": v.hidden,
+                 "points": cell(v.points), "condition": self.prose.inline(v.condition), "gm": v.gm_only} for v in entries]
+        hint = self.audience != "gm" and any(v.gm_only for v in self.ruleset.victory_points)
+        return {"kind": "victory_points", "title": "Victory points", "rows": rows, "gm": False,
+                "hint": HIDDEN_TASKS_HINT if hint else "", "sources": _sources(entries, self.ruleset)}
+
+
+def _sources(entries, ruleset: Ruleset) -> list[dict]:
+    return [{"name": entry_title(e), **mark} for e in entries if (mark := source_mark(e, ruleset))]
+
+
+def spell_facts(ruleset: Ruleset, spell, audience: str, printed: frozenset[str] = frozenset()) -> list[dict]:
+    facts = []
+    if spell.table and spell.roll is not None:
+        table = ruleset.table(spell.table)
+        chance = ""
+        if table.ranges_given and not table.dice.stats:
+            chance = ", " + chance_text(sum((p for row, p in table.odds() if spell.roll in row.roll), Fraction(0)))
+        link = _link(ruleset, "tables", table.id, printed, audience)
+        facts.append(fact("Table", {"text": f"{named(table, audience)} ({table.dice.text}), roll {spell.roll}{chance}", "gap": False},
+                          href=link["href"] if link else ""))
+    if spell.range is not None:
+        value = cell(spell.range)
+        if not value["gap"]:
+            value["text"] = f"{spell.range} {spell.range_unit}"
+        facts.append(fact("Range", value))
+    if spell.casting_value is not None:
+        facts.append(fact("Casting value", cell(spell.casting_value)))
+    for label, text in (("Target", spell.target), ("Duration", spell.duration)):
+        if text:
+            facts.append(fact(label, cell(text)))
+    return facts
+
+
+# -- army limits in words -----------------------------------------------------------------------
+_OPERATORS = {ast.Add: "+", ast.Sub: "−", ast.Mult: "×", ast.FloorDiv: "÷"}
+
+
+def limit_words(text: str, ruleset: Ruleset) -> str:
+    """An army limit expression in words: ``units // 2`` is "units in the force ÷ 2, rounded down"."""
+    try:
+        tree = armies.parse_limit(text, armies.count_names(ruleset))
+    except armies.LimitExpressionError:
+        return str(text)
+    words = _words(tree, ruleset)
+    return words + (", rounded down" if any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.FloorDiv) for n in ast.walk(tree)) else "")
+
+
+def _words(node: ast.expr, ruleset: Ruleset) -> str:
+    if isinstance(node, ast.Constant):
+        return str(node.value)
+    if isinstance(node, ast.Name):
+        return _count_name(node.id, ruleset)
+    return f"{_words(node.left, ruleset)} {_OPERATORS[type(node.op)]} {_words(node.right, ruleset)}"
+
+
+def _count_name(name: str, ruleset: Ruleset) -> str:
+    if name in armies.BASE_COUNTS:
+        return armies.BASE_COUNTS[name]
+    for section in ("costs", "heroes"):
+        try:
+            return f"“{entry_title(ruleset.get(section, name))}” bought"
+        except KeyError:
+            pass
+    for matrix in ruleset.profiles:
+        for row in matrix.rows:
+            if row.id == name:
+                return f"units of {row.name}"
+    return name
+
+
+# -- army rosters -------------------------------------------------------------------------------
+def roster_lines(ruleset: Ruleset, army, audience: str) -> dict:
+    """An army list's lines, each with its cost from the mechanics, the total and the limits."""
+    matrix = ruleset.profile(army.matrix)
+    points = armies.points_column(matrix)
+    stat_columns = [c for c in matrix.columns if c is not points]
+    lines = []
+    for unit in army.units:
+        row = matrix.row(unit.troop)
+        cost = armies.line_cost(ruleset, army, unit)
+        keywords = cell(row.keywords) if isinstance(row.keywords, NotGiven) else {"text": shown(row.keywords), "gap": False}
+        lines.append({
+            "count": unit.count, "name": named(row, audience), "troop_points": cell(cost.troop_points),
+            "stats": [cell(row.values.get(c.id)) for c in stat_columns], "keywords": keywords,
+            "upgrades": [_bought(ruleset.get("costs", u), audience) for u in unit.upgrades],
+            "heroes": [_bought(ruleset.get("heroes", h), audience, f"{ruleset.get('heroes', h).level} level hero") for h in unit.heroes],
+            "scrolls": [named(ruleset.get("spells", s), audience) for s in unit.scrolls],
+            "each": cell(cost.each), "total": cell(cost.total),
+        })
+    extras = [{"count": 1, **_bought(ruleset.get("costs", c), audience)} for c in army.extras]
+    limits = [{"title": r.limit.title, "count": r.count, "allowed": r.allowed, "holds": r.holds,
+               "counted": limit_words(r.limit.count, ruleset), "at_most": limit_words(r.limit.at_most, ruleset)}
+              for r in armies.check_limits(ruleset, army)]
+    total = armies.army_points(ruleset, army)
+    return {"title": army.title, "matrix": named(matrix, audience), "agreed": army.agreed_points, "total": total,
+            "left": army.agreed_points - total, "stat_labels": [c.label for c in stat_columns],
+            "lines": lines, "extras": extras, "limits": limits, "units": sum(u.count for u in army.units)}
+
+
+def _bought(entry, audience: str, what: str = "") -> dict:
+    return {"name": named(entry, audience), "points": cell(entry.points), "what": what}
+
+
+def roster_glossary(ruleset: Ruleset, army, prose: Prose) -> dict:
+    """The special rules, heroes, spells and upgrades an army list uses, with what they do."""
+    matrix = ruleset.profile(army.matrix)
+    keywords, unknown, heroes, spells, upgrades = [], [], [], [], []
+    for unit in army.units:
+        row = matrix.row(unit.troop)
+        if isinstance(row.keywords, NotGiven):
+            unknown.append(row.name)
+        else:
+            keywords += [k for written in row.keywords if (k := _keyword_named(ruleset, written))]
+        heroes += [ruleset.get("heroes", h) for h in unit.heroes]
+        spells += [ruleset.get("spells", s) for s in unit.scrolls]
+        upgrades += [ruleset.get("costs", c) for c in unit.upgrades]
+    upgrades += [ruleset.get("costs", c) for c in army.extras]
+    entries = []
+    for kind, found, text in (("Special rule", keywords, lambda k: k.definition), ("Hero", heroes, lambda h: h.ability),
+                              ("Spell", spells, lambda s: s.effect), ("Bought", upgrades, lambda c: "")):
+        for entry in _unique(e for e in found if visible(e, prose.audience)):
+            facts = spell_facts(ruleset, entry, prose.audience) if kind == "Spell" else []
+            entries.append({"kind": kind, "title": entry_title(entry), "body": prose.html(text(entry)),
+                            "points": cell(getattr(entry, "points", None), "") if kind in ("Hero", "Bought") else None,
+                            "facts": facts, "source": source_mark(entry, ruleset)})
+    return {"entries": entries, "unknown_keywords": list(dict.fromkeys(unknown)), "gap_text": NOT_GIVEN_TEXT}
+
+
+def _unique(entries: list) -> list:
+    seen, kept = set(), []
+    for entry in entries:
+        if entry.id not in seen:
+            seen.add(entry.id)
+            kept.append(entry)
+    return kept
+
+
+def _keyword_named(ruleset: Ruleset, written: str):
+    words = written.split()
+    while words and words[-1].lstrip("-").isdigit():
+        words.pop()
+    name = " ".join(words).casefold()
+    return next((k for k in ruleset.keywords if k.name.casefold() == name), None)
+
+
+# -- contexts for the templates -----------------------------------------------------------------
+def handout_context(ruleset: Ruleset, audience: str) -> dict:
+    """Everything the handout template prints for one ruleset and audience."""
+    if audience not in AUDIENCES:
+        raise ValueError(f"audience must be one of {AUDIENCES}, not {audience!r}")
+    parts = placement(ruleset, audience)
+    printed = printed_anchors(parts)
+    blocks = _Blocks(ruleset, audience, printed)
+    prose = blocks.prose
+    for part in parts:
+        part["anchor"] = anchor("part", part["key"])
+        part["intro"] = prose.html(part["intro"])
+        part["blocks"] = [b for section, entries in part.pop("groups") for b in blocks.group(section, entries)]
+    meta = ruleset.meta
+    phases = [{"sequence": p.sequence, "title": p.title, "summary": prose.inline(p.summary), "gm": gm_only(p)}
+              for p in ruleset.phases if visible(p, audience)]
+    sequences: dict[str, list] = {}
+    for phase in phases:
+        sequences.setdefault(phase["sequence"], []).append(phase)
+    context = {
+        "audience": audience, "ruleset_id": ruleset.id, "title": meta.title, "subtitle": meta.subtitle,
+        "author": meta.author, "summary": prose.html(meta.summary), "needs": list(meta.needs),
+        "sequences": [{"name": name, "phases": steps} for name, steps in sequences.items()],
+        "source_file": meta.source, "parts": parts, "gap_text": NOT_GIVEN_TEXT,
+    }
+    context["examples"] = count_examples(context["summary"], *_all_html(parts))
+    return context
+
+
+def _all_html(parts: list[dict]):
+    for part in parts:
+        yield part["intro"]
+        for block in part["blocks"]:
+            for key in ("body", "gm_note", "note"):
+                if block.get(key):
+                    yield block[key]
+
+
+def roster_context(ruleset: Ruleset, audience: str) -> dict:
+    """Every army list of the ruleset the audience may see, as roster sheets."""
+    prose = Prose(ruleset, audience)
+    rosters = []
+    for army in ruleset.armies:
+        if not visible(army, audience):
+            continue
+        rosters.append({**roster_lines(ruleset, army, audience), "note": prose.html(army.note), "gm": gm_only(army),
+                        "glossary": roster_glossary(ruleset, army, prose), "source": source_mark(army, ruleset)})
+    return {"audience": audience, "ruleset_id": ruleset.id, "ruleset_title": ruleset.title, "rosters": rosters,
+            "gap_text": NOT_GIVEN_TEXT}
