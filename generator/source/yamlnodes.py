@@ -148,6 +148,10 @@ def parse_text(text: str, path: str, diagnostics: Diagnostics) -> Node | None:
         return None
     if _check_tabs(text, path, diagnostics):
         return None
+    fast = _compose_fast(text, path)
+    if fast is not None:
+        return fast
+    # The careful path: read events one by one, so every refusal gets its exact place.
     builder = _TreeBuilder(path, diagnostics)
     try:
         for event in yaml.parse(text, Loader=_Loader):
@@ -162,6 +166,51 @@ def parse_text(text: str, path: str, diagnostics: Diagnostics) -> Node | None:
         diagnostics.add(Code.YAML_SYNTAX, f"YAML syntax: {error}", Location(path))
         return None
     return None if builder.refused else builder.root
+
+
+_CORE = "tag:yaml.org,2002:"
+_IMPLICIT_TAGS = {_CORE + t for t in ("str", "int", "float", "bool", "null", "timestamp", "map", "seq")}
+
+
+class _Suspicious(Exception):
+    """The fast path saw something the careful path must report."""
+
+
+def _compose_fast(text: str, path: str) -> Node | None:
+    """The C composer builds the node graph; convert it unless anything is off (then None).
+
+    An alias makes the composer share one node in two places, so a node met twice
+    means an alias; an unusual tag, a duplicate key or a second document also send
+    the file down the careful path, which locates each problem exactly.
+    """
+    try:
+        nodes = list(yaml.compose_all(text, Loader=_Loader))
+        if len(nodes) != 1 or nodes[0] is None:
+            return None
+        return _convert(nodes[0], path, set(), text)
+    except (yaml.YAMLError, _Suspicious):
+        return None
+
+
+def _convert(node, path: str, seen: set[int], text: str) -> Node:
+    mark = node.start_mark
+    # A node's start mark sits on its anchor or tag, if it has one: `&x`, `!!python/...`.
+    if id(node) in seen or node.tag not in _IMPLICIT_TAGS or text[mark.index:mark.index + 1] in ("&", "!", "*"):
+        raise _Suspicious
+    seen.add(id(node))
+    loc = Location(path, mark.line + 1, mark.column + 1)
+    if isinstance(node, yaml.ScalarNode):
+        return Scalar(_typed(node.value, node.style), loc, node.style or None)
+    if isinstance(node, yaml.SequenceNode):
+        return Sequence(tuple(_convert(item, path, seen, text) for item in node.value), loc)
+    items, keys = [], set()
+    for key_node, value_node in node.value:
+        key = _convert(key_node, path, seen, text)
+        if not isinstance(key, Scalar) or key.text in keys:
+            raise _Suspicious
+        keys.add(key.text)
+        items.append((key, _convert(value_node, path, seen, text)))
+    return Mapping(tuple(items), loc)
 
 
 def _short_tag(tag: str) -> str:
