@@ -1,0 +1,144 @@
+"""Cheat sheets as MyST Markdown pages for the rules website.
+
+Text from data is escaped; author prose (phase summaries, table notes) keeps its
+Markdown, with cross-reference roles reduced to their text so a page stands on its
+own. Gaps use the site's ``{gap}`` role and sources its ``{source}`` role.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .html import _ROLE, _role_text  # the same role-to-text reading as the print templates
+from .sheets_charts import Cell, Chart
+from .sheets_quickref import GAP, QuickReference
+from .sheets_victory import VpChecklist
+
+_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+\-.!|~&$:^])")
+
+
+def esc(text) -> str:
+    """Plain text for Markdown: every punctuation mark that could start markup is escaped."""
+    return _SPECIAL.sub(r"\\\1", " ".join(str(text).split()))
+
+
+def role_text(text: str) -> str:
+    return " ".join(str(text).split()).replace("`", "'")
+
+
+def gap(text: str = "not given") -> str:
+    return f"{{gap}}`{text}`"
+
+
+def prose_md(text: str, inline: bool = False) -> str:
+    """Author prose with roles as plain text; ``inline`` puts it on one line, safe in a table cell."""
+    text = _ROLE.sub(_role_text, text or "").strip()
+    return " ".join(text.split()).replace("|", "\\|") if inline else text
+
+
+def pipe_table(header: list[str], rows: list[list[str]]) -> str:
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    return "\n".join(lines + ["| " + " | ".join(row) + " |" for row in rows])
+
+
+def cell_md(cell: Cell) -> str:
+    text = " ".join(part for part in (esc(cell.text), f"({esc(cell.chance)})" if cell.chance and cell.text else esc(cell.chance)) if part)
+    if cell.tone == "good":
+        return f"**{text}**"
+    if cell.tone == "none":
+        return f"*{text}*"
+    return text
+
+
+def chart_md(chart: Chart, level: int = 2) -> str:
+    corner = " / ".join(part for part in (f"{chart.row_head} ↓" if chart.row_head else "",
+                                          f"{chart.column_head} →" if chart.column_head else "") if part)
+    notes = chart.column_notes or ("",) * len(chart.columns)
+    header = [esc(corner)] + [esc(f"{c} ({n})" if n else c) for c, n in zip(chart.columns, notes)]
+    rows = [[f"**{esc(row.label)}**"] + [cell_md(c) for c in row.cells] for row in chart.rows]
+    parts = [f"{'#' * level} {esc(chart.title)}"] if chart.title else []
+    parts.append(pipe_table(header, rows))
+    parts += [esc(note) for note in chart.notes]
+    return "\n\n".join(parts)
+
+
+def value_md(value: str | None) -> str:
+    return gap() if value is GAP else esc(value)
+
+
+def quickref_md(ref: QuickReference) -> str:
+    parts = []
+    if ref.needs:
+        parts.append("**You need:** " + "; ".join(esc(n) for n in ref.needs))
+    if ref.sequences:
+        parts.append("## Turn sequence")
+        for sequence in ref.sequences:
+            if len(ref.sequences) > 1:
+                parts.append(f"### {esc(sequence.name.capitalize())}")
+            parts.append("\n".join(("- " if sequence.self_numbered else f"{n}. ") + f"**{esc(p.title)}**"
+                                   + (f": {prose_md(p.summary, inline=True)}" if p.summary else "")
+                                   for n, p in enumerate(sequence.phases, 1)))
+    if ref.tables:
+        parts.append("## Roll tables")
+        for table in ref.tables:
+            parts.append(f"### {esc(table.title)} ({esc(table.dice)})")
+            parts.append(pipe_table(["Roll", "Result", "Chance"], [
+                [value_md(line.roll), esc(line.result) + (f" — {esc(line.detail)}" if line.detail else ""),
+                 value_md(line.chance)] for line in table.lines]))
+            if table.note:
+                parts.append(prose_md(table.note))
+            parts.append(f"{{source}}`{role_text(table.source)}`")
+    for matrix in ref.matrices:
+        parts.append(f"## {esc(matrix.title)}")
+        parts.append(pipe_table(["Troop type"] + [esc(c) for c in matrix.columns],
+                                [[esc(name)] + [value_md(v) for v in values] for name, values in matrix.rows]))
+        if matrix.note:
+            parts.append(prose_md(matrix.note))
+    for group in ref.keys:
+        parts.append(f"## {esc(group.title)}")
+        if group.lines:
+            parts.append("\n".join(
+                f"- **{esc(line.label)}**" + (f": {value_md(line.value)}" if line.value != "" else "")
+                + (f" — {prose_md(line.detail, inline=True)}" if line.detail else "") for line in group.lines))
+        parts += [chart_md(chart, level=3) for chart in group.charts]
+        if group.source:
+            parts.append(f"{{source}}`{role_text(group.source)}`")
+    return "\n\n".join(parts)
+
+
+def checklist_md(checklist: VpChecklist, hidden_task: str) -> str:
+    parts = []
+    for group in checklist.groups:
+        rows, hidden_shown = [], False
+        for line in group.lines:
+            if not line.name:
+                continue  # write-in lines are for paper
+            if line.name == hidden_task and checklist.audience == "player":
+                if hidden_shown:
+                    continue
+                hidden_shown = True
+                rows.append([esc(hidden_task), gap(), esc("The Game Master tells you when you complete one.")])
+                continue
+            name = esc(line.name) + (" *(hidden)*" if line.hidden else "")
+            rows.append([name, gap() if line.points is None else esc(line.points), prose_md(line.condition, inline=True)])
+        if rows:
+            parts += [f"## {esc(group.title)}", pipe_table(["What", "Points", "When it scores"], rows)]
+    return "\n\n".join(parts)
+
+
+def sheet_markdown(sheet, computed_by: str) -> str:
+    """The page for one sheet: title, its charts or lists, its sources."""
+    parts = [f"# {esc(sheet.heading)}"]
+    if sheet.subtitle and not sheet.page_title:
+        parts.append(f"*{esc(sheet.subtitle)}*")
+    context = sheet.context
+    if "charts" in context:
+        parts += [chart_md(chart) for chart in context["charts"]]
+        parts += [esc(extra) for extra in context.get("extras", ())]
+    if "ref" in context:
+        parts.append(quickref_md(context["ref"]))
+    if "checklist" in context:
+        parts.append(checklist_md(context["checklist"], context["hidden_task"]))
+    parts.append(f"{{source}}`{role_text('; '.join(sheet.sources))}`")
+    parts.append(esc(computed_by))
+    return "\n\n".join(parts).rstrip() + "\n"

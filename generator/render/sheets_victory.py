@@ -1,0 +1,73 @@
+"""The victory-point checklist as plain data: monsters, items and tasks, with tally lines.
+
+The player's checklist never names a game-master-only entry: hidden tasks become
+anonymous "Hidden task" lines to fill in when the Game Master announces one, and other
+gm-only entries are left out entirely. Points the source does not give stay ``None``,
+printed as a blank box to fill in by hand.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..model.base import Markdown, NotGiven
+from ..model.ruleset import Ruleset
+from .sheets_quickref import cite
+
+KINDS = (("monster", "Monsters defeated"), ("item", "Items held at the end of the game"), ("task", "Tasks completed"))
+WRITE_IN_LINES = {"monster": 3, "item": 2, "task": 2}  # blank lines for what the sheet cannot name
+HIDDEN_LINES = 3  # at least this many anonymous hidden-task lines, so their number gives nothing away
+HIDDEN_TASK = "Hidden task"
+
+
+@dataclass(frozen=True)
+class VpLine:
+    name: str  # empty for a write-in line
+    points: int | None  # None: a blank box
+    condition: Markdown = Markdown("")
+    hidden: bool = False  # an anonymous hidden-task line (player) or a hidden entry (gm)
+
+
+@dataclass(frozen=True)
+class VpGroup:
+    kind: str
+    title: str
+    lines: tuple[VpLine, ...]
+
+
+@dataclass(frozen=True)
+class VpChecklist:
+    ruleset: str
+    title: str
+    audience: str
+    groups: tuple[VpGroup, ...]
+    sources: tuple[str, ...]
+
+
+def has_victory_points(ruleset: Ruleset) -> bool:
+    return bool(ruleset.victory_points)
+
+
+def _points(entry) -> int | None:
+    return None if isinstance(entry.points, NotGiven) else entry.points
+
+
+def _group(ruleset: Ruleset, kind: str, title: str, audience: str) -> VpGroup:
+    entries = [v for v in ruleset.victory_points if v.kind == kind]
+    lines = []
+    for entry in entries:
+        if not entry.gm_only or audience == "gm":
+            lines.append(VpLine(entry.name, _points(entry), entry.condition, hidden=entry.gm_only))
+    hidden = sum(1 for v in entries if v.hidden)
+    if audience == "player" and hidden:
+        lines += [VpLine(HIDDEN_TASK, None, hidden=True)] * max(HIDDEN_LINES, hidden)
+    lines += [VpLine("", None)] * WRITE_IN_LINES[kind]
+    return VpGroup(kind, title, tuple(lines))
+
+
+def victory_checklist(ruleset: Ruleset, audience: str = "player") -> VpChecklist:
+    if audience not in ("player", "gm"):
+        raise ValueError(f"audience is `player` or `gm`, not `{audience}`")
+    shown = [v for v in ruleset.victory_points if audience == "gm" or not v.gm_only]
+    groups = tuple(_group(ruleset, kind, title, audience) for kind, title in KINDS)
+    return VpChecklist(ruleset.id, ruleset.title, audience, groups, tuple(dict.fromkeys(cite(v, ruleset) for v in shown)))
