@@ -36,6 +36,10 @@ def broken_project(root: Path) -> Path:
     return root
 
 
+# A full build renders every site, sheet and handout (minutes); the reference is written by every build.
+QUICK = ("--ruleset", "rampant_hex", "--audience", "player", "--only", "site")
+
+
 def leftovers(folder: Path) -> list[str]:
     """Staging or swapped-out folders a build left next to its output."""
     return sorted(p.name for p in folder.iterdir() if p.name.startswith(".build-") or p.name.endswith(".old"))
@@ -144,9 +148,9 @@ def test_codes_needs_no_project(capsys, tmp_path):
 # -- build ------------------------------------------------------------------------------------------
 def test_build_writes_the_reference(capsys, tmp_path):
     out_dir = tmp_path / "out"
-    code, out, err = run(capsys, "-C", str(ROOT), "build", "--out", str(out_dir))
+    code, out, err = run(capsys, "-C", str(ROOT), "build", *QUICK, "--out", str(out_dir))
     assert (code, err) == (0, ""), err
-    assert re.fullmatch(rf"built [0-9]+ rulesets into {re.escape(str(out_dir))}", out.splitlines()[-1])
+    assert re.match(rf"built [0-9]+ rulesets? into {re.escape(str(out_dir))}(?: |$)", out.splitlines()[-1])
     assert (out_dir / "reference" / "format.md").read_text(encoding="utf-8") == format_reference()
     assert (out_dir / "reference" / "codes.md").read_text(encoding="utf-8") == codes_reference()
     assert leftovers(tmp_path) == []
@@ -156,8 +160,7 @@ def test_a_successful_build_replaces_the_old_output(capsys, tmp_path):
     out_dir = tmp_path / "out"
     out_dir.mkdir()
     (out_dir / "stale.txt").write_text("from an earlier build", encoding="utf-8")
-    code, _out, err = run(capsys, "-C", str(ROOT), "build", "--ruleset", "rampant_hex", "--audience", "player",
-                          "--out", str(out_dir))
+    code, _out, err = run(capsys, "-C", str(ROOT), "build", *QUICK, "--out", str(out_dir))
     assert (code, err) == (0, ""), err
     assert not (out_dir / "stale.txt").exists()
     assert (out_dir / "reference" / "format.md").is_file()
