@@ -159,7 +159,7 @@ def victory_sheets(ruleset: Ruleset) -> list[Sheet]:
     return sheets
 
 
-QUICKREF_DENSE_AT = 78  # content lines beyond which the quick reference uses its denser layout
+QUICKREF_DENSE_AT = 60  # estimated lines in a column beyond which the quick reference uses its denser layout
 
 
 def quick_reference_sheet(ruleset: Ruleset) -> Sheet:
@@ -167,7 +167,7 @@ def quick_reference_sheet(ruleset: Ruleset) -> Sheet:
     sources = (f"{ruleset.title} ({ruleset.meta.source})",) if ruleset.meta.source else (ruleset.title,)
     return Sheet(f"{ruleset.id}-quick-reference", f"{ruleset.id}-quick-reference", "Quick reference",
                  "sheets/quick-reference.html.j2", sources, MappingProxyType({"ref": ref}), subtitle=ruleset.title,
-                 layout="quickref" + (" dense" if ref.size > QUICKREF_DENSE_AT else ""),
+                 layout="quickref" + (" dense" if ref.longest_column > QUICKREF_DENSE_AT else ""),
                  page_title=f"{ruleset.title}: quick reference")
 
 

@@ -42,12 +42,14 @@ def pipe_table(header: list[str], rows: list[list[str]]) -> str:
 
 
 def cell_md(cell: Cell) -> str:
-    text = " ".join(part for part in (esc(cell.text), f"({esc(cell.chance)})" if cell.chance and cell.text else esc(cell.chance)) if part)
-    if cell.tone == "good":
-        return f"**{text}**"
+    """`4+ (50%)`, bold when the odds are good; an impossible cell is its word alone, in italics."""
     if cell.tone == "none":
-        return f"*{text}*"
-    return text
+        return f"*{esc(cell.text or cell.chance)}*"
+    if cell.text and cell.chance:
+        text = f"{esc(cell.text)} ({esc(cell.chance)})"
+    else:
+        text = esc(cell.text or cell.chance)
+    return f"**{text}**" if cell.tone == "good" else text
 
 
 def chart_md(chart: Chart, level: int = 2) -> str:

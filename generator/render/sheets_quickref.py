@@ -119,11 +119,50 @@ class QuickReference:
         return any(v is GAP for v in values)
 
     @property
-    def size(self) -> int:
-        """Roughly how many printed lines the content takes, to pick a denser layout when long."""
-        return (sum(len(s.phases) * 2 for s in self.sequences) + sum(len(t.lines) + 3 for t in self.tables)
-                + sum(len(m.rows) + 3 for m in self.matrices)
-                + sum(len(k.lines) * 2 + len(k.charts) * 4 + 2 for k in self.keys) + len(self.needs))
+    def blocks(self) -> tuple[tuple[str, object], ...]:
+        """The printed blocks in reading order: ("sequence", Sequence), ("table", QuickTable)..."""
+        return (tuple(("sequence", s) for s in self.sequences) + tuple(("table", t) for t in self.tables)
+                + tuple(("matrix", m) for m in self.matrices) + tuple(("keys", k) for k in self.keys))
+
+    @property
+    def longest_column(self) -> int:
+        """Estimated lines of the longer column, to pick a denser layout when the page is full."""
+        return max(sum(block_lines(kind, block) for kind, block in column) for column in self.columns())
+
+    def columns(self) -> tuple[tuple[tuple[str, object], ...], tuple[tuple[str, object], ...]]:
+        """The blocks split in two columns of about equal length, reading order kept.
+
+        Done here rather than by CSS columns, whose balancing makes WeasyPrint lay the
+        page out many times over.
+        """
+        blocks = self.blocks
+        lines = [block_lines(kind, block) for kind, block in blocks]
+        total, running, cut = sum(lines), 0, len(blocks)
+        for index, count in enumerate(lines):
+            if running + count / 2 > total / 2:
+                cut = index
+                break
+            running += count
+        return blocks[:cut], blocks[cut:]
+
+
+COLUMN_CHARACTERS = 48  # characters of 8 pt text on one line of a half-page column
+
+
+def _text_lines(text: str, width: int = COLUMN_CHARACTERS) -> int:
+    return -(-len(" ".join(str(text).split())) // width) if text else 0
+
+
+def block_lines(kind: str, block) -> int:
+    """Estimated printed lines of one block (a heading counts two)."""
+    if kind == "sequence":
+        return 2 + sum(1 + _text_lines(p.summary, 56) for p in block.phases)
+    if kind == "table":
+        return 4 + sum(max(1, _text_lines(f"{line.result} {line.detail}", 34)) for line in block.lines) + _text_lines(block.note)
+    if kind == "matrix":
+        return 3 + _text_lines(block.title) + len(block.rows) + _text_lines(block.note)
+    return (2 + sum(1 + _text_lines(line.label, 34) - 1 + _text_lines(line.detail, 56) for line in block.lines)
+            + sum(2 + len(chart.rows) * 2 for chart in block.charts) + 1)
 
 
 # -- from the model ------------------------------------------------------------------------------
