@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from ..model.base import NotGiven
 from ..model.ruleset import Ruleset
-from .handouts_content import cell, source_mark, spell_facts, visible
+from .handouts_content import cell, keyword_named, source_mark, spell_facts, visible
 from .handouts_prose import Prose, gm_only
 from .present import NOT_GIVEN_TEXT, shown
 
@@ -60,16 +60,19 @@ def sheet_layout(paper: Paper) -> dict:
 
 
 def spell_card(ruleset: Ruleset, spell, prose: Prose) -> dict:
-    return {"kind": "Spell", "title": spell.name, "facts": spell_facts(ruleset, spell, prose.audience), "stats": [],
+    return {"kind": "Spell", "title": spell.name, "facts": spell_facts(ruleset, spell, prose.audience), "stats": [], "rules": [],
             "keywords": None, "body": prose.html(spell.effect), "note": "", "gm": gm_only(spell),
             "source": source_mark(spell, ruleset)}
 
 
 def troop_card(ruleset: Ruleset, matrix, row, prose: Prose) -> dict:
     keywords = cell(row.keywords) if isinstance(row.keywords, NotGiven) else {"text": shown(row.keywords, "none"), "gap": False}
+    written = () if isinstance(row.keywords, NotGiven) else row.keywords
+    rules = [(name, k) for name in written if (k := keyword_named(ruleset, name)) and visible(k, prose.audience)]
     return {"kind": "Troop type", "title": row.name, "facts": [],
             "stats": [{"label": c.label, "value": cell(row.values.get(c.id))} for c in matrix.columns],
-            "keywords": keywords, "body": "", "note": prose.inline(row.note), "gm": gm_only(row) or gm_only(matrix),
+            "keywords": keywords, "body": "", "note": prose.inline(row.note),
+            "rules": [{"name": name, "definition": prose.inline(k.definition)} for name, k in rules], "gm": gm_only(row) or gm_only(matrix),
             "source": source_mark(row, ruleset) or source_mark(matrix, ruleset)}
 
 

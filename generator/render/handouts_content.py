@@ -374,7 +374,7 @@ def roster_glossary(ruleset: Ruleset, army, prose: Prose) -> dict:
         if isinstance(row.keywords, NotGiven):
             unknown.append(row.name)
         else:
-            keywords += [k for written in row.keywords if (k := _keyword_named(ruleset, written))]
+            keywords += [k for written in row.keywords if (k := keyword_named(ruleset, written))]
         heroes += [ruleset.get("heroes", h) for h in unit.heroes]
         spells += [ruleset.get("spells", s) for s in unit.scrolls]
         upgrades += [ruleset.get("costs", c) for c in unit.upgrades]
@@ -399,7 +399,8 @@ def _unique(entries: list) -> list:
     return kept
 
 
-def _keyword_named(ruleset: Ruleset, written: str):
+def keyword_named(ruleset: Ruleset, written: str):
+    """The keyword entry a profile's ``RANGED ATTACK 3`` names, if declared."""
     words = written.split()
     while words and words[-1].lstrip("-").isdigit():
         words.pop()
