@@ -26,6 +26,17 @@ class Location:
         return Location(self.path, self.line + lines, self.column if column is None else column)
 
 
+@dataclass(frozen=True, order=True)
+class BlockLocation(Location):
+    """Where the first content line of a block scalar (`|` or `>`) starts: positions
+    inside its text map to lines and columns of the file."""
+
+    def at(self, text: str, offset: int) -> Location:
+        before = text[:offset]
+        line_start = before.rfind("\n") + 1
+        return Location(self.path, self.line + before.count("\n"), self.column + offset - line_start)
+
+
 class Code(enum.Enum):
     """Diagnostic codes. The value is the code; the docstring-like tuple holds what it catches."""
 
@@ -60,7 +71,7 @@ class Code(enum.Enum):
     TABLE_UNREACHABLE = ("table-unreachable", "a row no roll of the table's dice can reach", "remove the row or correct its range")
     TABLE_UNBOUNDED = ("table-unbounded", "a modified roll with no lowest or highest row and no clamp", "add `clamp:` or open-ended rows such as `6+` and `1-`")
     # -- references and values ------------------------------------------------------
-    UNKNOWN_REF = ("unknown-ref", "a reference to an entry that does not exist", "check the id; the message suggests the nearest existing one")
+    UNKNOWN_REF = ("unknown-ref", "a reference to an entry that does not exist", "check the id against the entries of that section")
     UNKNOWN_KEYWORD = ("unknown-keyword", "a special rule or keyword that is not declared in `keywords:`", "declare the keyword or fix its spelling")
     KEYWORD_PARAMS = ("keyword-params", "a keyword used with the wrong number or kind of parameters", "match the parameters declared for the keyword")
     SOURCE_FILE = ("source-file", "a citation of a source text that is not in the ruleset's `sources/`", "copy the source text into the ruleset's sources/ folder or fix the name")
@@ -122,4 +133,4 @@ class Diagnostics(list):
         return [d for d in self if d.severity is Severity.ERROR]
 
     def sorted(self) -> list[Diagnostic]:
-        return sorted(self, key=lambda d: (d.location, d.code.code, d.message))
+        return sorted(self, key=lambda d: (d.location.path, d.location.line, d.location.column, d.code.code, d.message))

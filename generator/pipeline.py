@@ -27,7 +27,7 @@ from . import __version__
 from .examples.run import run_examples
 from .render.pdf import PdfJob, ResourceOutside, render_all
 from .render.reference import codes_reference, format_reference
-from .report import print_diagnostics
+from .report import plural, print_diagnostics
 from .validate import check_project
 
 CACHE_DIR = ".rulepress-cache"
@@ -117,7 +117,8 @@ def _build(root: Path, out: Path, args, started: float) -> int:
     failures = [f for ruleset in result.project.rulesets for f in run_examples(ruleset).failures] if result.ok else []
     if not result.ok or failures:
         print_diagnostics(list(result.diagnostics) + failures)
-        print(f"build failed: {len(result.diagnostics.errors) + len(failures)} errors; {out} is left as it was", file=sys.stderr)
+        print(f"build failed: {plural(len(result.diagnostics.errors) + len(failures), 'error')}; {out} is left as it was",
+              file=sys.stderr)
         return 1
     project = result.project
     if args.ruleset:

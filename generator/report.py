@@ -10,7 +10,7 @@ from .examples.run import run_examples as run_ruleset_examples
 from .validate import check_project
 
 
-def _plural(count: int, word: str) -> str:
+def plural(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
 
 
@@ -34,12 +34,12 @@ def run_check(root: Path, only: str | None = None, run_examples: bool = True) ->
     rulesets = result.project.rulesets
     for run in runs:
         status = "all pass" if not run.failures else f"{len(run.failures)} failed"
-        print(f"{run.ruleset}: {_plural(run.total, 'example')}, {status}")
+        print(f"{run.ruleset}: {plural(run.total, 'example')}, {status}")
     tables = sum(len(r.tables) for r in rulesets)
     profiles = sum(len(m.rows) for r in rulesets for m in r.profiles)
     examples = sum(len(r.examples) for r in rulesets)
     errors = len([d for d in diagnostics if d.severity.value == "error"])
-    print(f"{_plural(len(rulesets), 'ruleset')}, {_plural(tables, 'table')}, {_plural(profiles, 'profile')}, "
-          f"{_plural(examples, 'example')}, {_plural(errors, 'error')}")
+    print(f"{plural(len(rulesets), 'ruleset')}, {plural(tables, 'table')}, {plural(profiles, 'profile')}, "
+          f"{plural(examples, 'example')}, {plural(errors, 'error')}")
     return 1 if errors else 0
 

@@ -127,7 +127,8 @@ def test_the_alias_bomb_is_refused_without_expanding(tmp_path, capsys):
     code, out, err = run_check(make_project(tmp_path, "alias_bomb"), capsys)
     assert code == 1
     assert golden_codes("alias_bomb") == {"yaml-alias"}
-    assert err.count("error[yaml-alias]") == anchors_and_aliases
+    assert err.count("error[yaml-alias]") == 1  # one located error, with the count of the rest
+    assert f"(and {anchors_and_aliases - 1} more in this file)" in err
     assert "lol" not in out + err
 
 

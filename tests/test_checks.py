@@ -75,8 +75,6 @@ spells:
 """) == []
 
 
-@pytest.mark.xfail(strict=True, reason="links are checked only in an entry's own text fields, "
-                                       "not in table row effects or profile row notes")
 def test_links_in_nested_prose_are_checked(tmp_path):
     found = checked(tmp_path, """
 tables:

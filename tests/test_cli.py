@@ -178,7 +178,7 @@ def test_a_failed_build_leaves_the_old_output_untouched(capsys, tmp_path):
     assert out == ""
     lines = err.splitlines()
     assert "error[table-gap]" in lines[0]
-    assert lines[-1] == f"build failed: 1 errors; {out_dir} is left as it was"
+    assert lines[-1] == f"build failed: 1 error; {out_dir} is left as it was"
     assert sorted(p.name for p in out_dir.iterdir()) == ["marker.txt"]
     assert marker.read_text(encoding="utf-8") == "keep me"
     assert leftovers(tmp_path) == []

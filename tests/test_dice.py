@@ -183,8 +183,8 @@ def test_roll_range_membership():
     (Fraction(1, 8), 2, "12.5%"),
     (Fraction(1, 6), 0, "17%"),
     (Fraction(1, 1000), 1, "0.1%"),
-    # Python's round() halves to even, so an exact half rounds down here (12.5% -> 12%).
-    (Fraction(1, 8), 0, "12%"),
+    # an exact half rounds up, as people read percentages (12.5% -> 13%), not to even
+    (Fraction(1, 8), 0, "13%"),
 ])
 def test_percent(probability, digits, shown):
     assert percent(probability, digits) == shown

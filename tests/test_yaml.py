@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.diagnostics import Code, Diagnostics, Location
+from generator.diagnostics import BlockLocation, Code, Diagnostics, Location
 from generator.source.yamlnodes import Mapping, Scalar, Sequence, decode, describe, load_file, parse_text, walk
 
 BROKEN = Path(__file__).parent / "broken"
@@ -102,9 +102,12 @@ def test_block_scalar_body_location():
     node = parse_ok("body: |\n  First line.\n")
     body = node.get("body")
     assert body.loc == Location("f.yaml", 1, 7)
-    assert body.body_loc == Location("f.yaml", 2, 7)
+    assert body.content_loc == BlockLocation("f.yaml", 2, 3)  # where the text itself starts
+    assert body.content_loc.at(body.value, body.value.index("line")) == Location("f.yaml", 2, 9)
+    two = parse_ok("body: >\n    One\n    Two words\n").get("body")
+    assert two.content_loc.at("One\nTwo words", 8) == Location("f.yaml", 3, 9)
     plain = parse_ok("a: x\n").get("a")
-    assert plain.body_loc == plain.loc
+    assert plain.content_loc == plain.loc
 
 
 def test_a_leading_document_marker_and_end_marker_are_fine():
@@ -137,7 +140,7 @@ def test_load_file_shows_the_path_relative_to_the_project(tmp_path):
     ("a: !!map {b: 1}\n", Code.YAML_TAG, "tag `!!map` is not allowed in rules data", 1, 4),
     ("a:\n\tb: 1\n", Code.TAB, "tab character in rules data", 2, 1),
     ('a: "x\ty"\n', Code.TAB, "tab character in rules data", 1, 6),
-    ("a: 1\n---\nb: 2\n", Code.YAML_SYNTAX, "YAML syntax: a rules file holds one document; remove the `---` separator", 2, 1),
+    ("a: 1\n---\nb: 2\n", Code.YAML_SYNTAX, "YAML syntax: a rules file holds one YAML document, this one has several", 2, 1),
     ("a: [1,\n", Code.YAML_SYNTAX, "YAML syntax: did not find expected node content", 2, 1),
     ("a:\n  b: 1\n c: 2\n", Code.YAML_SYNTAX, "YAML syntax: did not find expected key", 3, 2),
     ("", Code.EMPTY_FILE, "the file has no content", 1, 1),
@@ -157,7 +160,8 @@ def test_a_quoted_scalar_may_carry_the_non_specific_tag():
 def test_every_refused_construct_is_reported_in_one_run():
     node, diagnostics = parse("a: &x 1\nb: *x\nc: !!str 2\n")
     assert node is None
-    assert codes(diagnostics) == ["yaml-alias", "yaml-alias", "yaml-tag"]
+    assert codes(diagnostics) == ["yaml-alias", "yaml-tag"]  # the first of each kind, located
+    assert diagnostics[0].message == "anchor `&x` is not allowed in rules data (and 1 more in this file)"
 
 
 def test_duplicate_keys_keep_the_first_and_are_reported():
@@ -176,12 +180,10 @@ def test_a_key_that_is_not_a_single_value_is_refused():
 
 def test_the_alias_bomb_fails_fast_without_expanding():
     text = (BROKEN / "alias_bomb.yaml").read_text(encoding="utf-8")
-    start = time.perf_counter()
-    node, diagnostics = parse(text)
-    assert time.perf_counter() - start < 1
+    node, diagnostics = parse(text)  # how fast: see benchmarks/, tests never time
     assert node is None
-    assert set(codes(diagnostics)) == {"yaml-alias"}
-    assert len(diagnostics) == text.count("&") + text.count("*")
+    assert codes(diagnostics) == ["yaml-alias"]
+    assert diagnostics[0].message.endswith(f"(and {text.count('&') + text.count('*') - 1} more in this file)")
 
 
 def test_a_python_tag_never_runs(tmp_path):

@@ -29,7 +29,7 @@ class Bounds:
 
     def __str__(self) -> str:
         if self.low is not None and self.high is not None:
-            return f"{self.low} to {self.high}"
+            return f"from {self.low} to {self.high}"
         return f"at least {self.low}" if self.low is not None else f"at most {self.high}"
 
 

@@ -6,6 +6,7 @@ gives an icepool ``Die`` whose probabilities are exact ``Fraction``s.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from fractions import Fraction
@@ -196,7 +197,8 @@ def target_probability(target: int, sides: int = 6) -> Fraction:
 
 def percent(probability: Fraction, digits: int = 1) -> str:
     """Format an exact probability for people: ``Fraction(1, 3)`` is ``33.3%``."""
-    value = round(Fraction(probability) * 100, digits)
+    scaled = Fraction(probability) * 100 * 10**digits
+    value = Fraction(math.floor(scaled + Fraction(1, 2)), 10**digits)  # halves round up, as people expect
     text = f"{float(value):.{digits}f}"
     if "." in text:
         text = text.rstrip("0").rstrip(".")

@@ -7,6 +7,7 @@ one run reports every problem of every file.
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import re
 import types
 import typing
@@ -61,25 +62,31 @@ class Builder:
                 self.error(Code.BAD_ID, f"id `{key.text}` in `{section}` is not lower_snake_case", key,
                            f"write it as `{_slug(key.text)}`")
                 continue
-            entry = self.entry(cls, value, key.text)
+            entry = self.entry(cls, value, key.text, key.loc)
             if entry is not INVALID:
                 built.append(entry)
         return built
 
-    def entry(self, cls, node: Node, id: str | None = None):
+    def entry(self, cls, node: Node, id: str | None = None, at=None):
+        """One entry; ``at`` is where its id is written, which is where it is reported."""
         if cls is ProfileMatrix:
-            return self._matrix(node, id)
-        return self.dataclass(cls, node, id)
+            return self._matrix(node, id, at)
+        return self.dataclass(cls, node, id, at=at)
 
     # -- generic conversion -----------------------------------------------------------
-    def dataclass(self, cls, node: Node, id: str | None = None, extra: dict | None = None, skip: frozenset = frozenset()):
+    def dataclass(self, cls, node: Node, id: str | None = None, extra: dict | None = None, skip: frozenset = frozenset(),
+                  at=None):
         if cls is Source and isinstance(node, Scalar) and isinstance(node.value, str):
             return Source(section=node.value, file=self.default_source, loc=node.loc)
         if not isinstance(node, Mapping):
             return self.error(Code.WRONG_TYPE, f"expected a mapping of {_kind(cls)} fields, found {describe(node)}", node)
+        where = at or node.loc
         fields = {key: (f, tp) for key, f, tp in schema_fields(cls)}
+        misspelt = set()
         for key, _value in node.items:
             if key.text not in fields and key.text not in skip:
+                close = difflib.get_close_matches(key.text, list(fields), n=1, cutoff=0.6)
+                misspelt.update(close)
                 hint = did_you_mean(key.text, fields) or f"{_kind(cls)} fields are: {', '.join(fields)}"
                 self.error(Code.UNKNOWN_FIELD, f"unknown field `{key.text}` in {_kind(cls)}", key, hint)
         values: dict[str, Any] = {}
@@ -91,8 +98,9 @@ class Builder:
                 continue
             if value_node is None:
                 if is_required(f):
-                    self.error(Code.MISSING_FIELD, f"{_kind(cls)} `{id or ''}` needs the field `{key}`".replace(" ``", ""), node,
-                               f"{key}: {f.metadata.get('help', '')}")
+                    if key not in misspelt:  # the unknown-field error already says `did you mean`
+                        self.diagnostics.add(Code.MISSING_FIELD, f"{_kind(cls)} `{id or ''}` needs the field `{key}`".replace(" ``", ""),
+                                             where, f"{key}: {f.metadata.get('help', '')}")
                     ok = False
                 continue
             value = self.value(tp, value_node, key)
@@ -100,7 +108,9 @@ class Builder:
                 ok = False
                 continue
             values[f.name] = value
-            locs[f.name] = value_node.loc
+            locs[f.name] = value_node.content_loc if isinstance(value_node, Scalar) else value_node.loc
+            if isinstance(value_node, Sequence):
+                locs.update((f"{f.name}[{i}]", item.loc) for i, item in enumerate(value_node.items))
         if not ok:
             return INVALID
         if cls is Source and not values.get("file"):
@@ -108,7 +118,7 @@ class Builder:
         if id is not None:
             values["id"] = id
         values.update(extra or {})
-        return cls(**values, loc=node.loc, locs=MappingProxyType(locs))
+        return cls(**values, loc=where, locs=MappingProxyType(locs))
 
     def value(self, tp, node: Node, key: str):
         origin = get_origin(tp)
@@ -118,7 +128,7 @@ class Builder:
             for mark in marks:
                 if isinstance(mark, Bounds) and isinstance(value, int) and not isinstance(value, bool):
                     if (mark.low is not None and value < mark.low) or (mark.high is not None and value > mark.high):
-                        return self.error(Code.OUT_OF_RANGE, f"`{key}` is {value}, outside {mark}", node)
+                        return self.error(Code.OUT_OF_RANGE, f"`{key}` is {value}; it must be {mark}", node)
             return value
         if origin in (Union, types.UnionType):
             return self._union(get_args(tp), node, key)
@@ -203,7 +213,7 @@ class Builder:
             return self.error(Code.ROLL_KEY, str(error), node)
 
     # -- profile matrices: columns declared in the data type the cells ---------------------------
-    def _matrix(self, node: Node, id: str | None):
+    def _matrix(self, node: Node, id: str | None, at=None):
         if not isinstance(node, Mapping):
             return self.error(Code.WRONG_TYPE, f"expected a mapping of profile matrix fields, found {describe(node)}", node)
         columns_node, rows_node = node.get("columns"), node.get("rows")
@@ -214,20 +224,20 @@ class Builder:
                 if not ID.fullmatch(key.text):
                     self.error(Code.BAD_ID, f"id `{key.text}` in `rows` is not lower_snake_case", key, f"write it as `{_slug(key.text)}`")
                     continue
-                row = self._profile_row(row_node, key.text, columns)
+                row = self._profile_row(row_node, key.text, columns, key.loc)
                 if row is not INVALID:
                     rows.append(row)
         elif rows_node is not None:
             self.error(Code.WRONG_TYPE, f"`rows` must be a mapping of ids to rows, not {describe(rows_node)}", rows_node)
         matrix = self.dataclass(ProfileMatrix, _without(node, "columns", "rows"), id,
-                                extra={"columns": tuple(columns), "rows": tuple(rows)})
+                                extra={"columns": tuple(columns), "rows": tuple(rows)}, at=at)
         for name, missing in (("columns", columns_node), ("rows", rows_node)):
             if missing is None:
-                self.error(Code.MISSING_FIELD, f"profile matrix `{id}` needs the field `{name}`", node)
+                self.diagnostics.add(Code.MISSING_FIELD, f"profile matrix `{id}` needs the field `{name}`", at or node.loc)
                 matrix = INVALID
         return matrix
 
-    def _profile_row(self, node: Node, id: str, columns: list[Column]):
+    def _profile_row(self, node: Node, id: str, columns: list[Column], at=None):
         if not isinstance(node, Mapping):
             return self.error(Code.WRONG_TYPE, f"profile row `{id}` must be a mapping, not {describe(node)}", node)
         by_id = {c.id: c for c in columns}
@@ -235,8 +245,8 @@ class Builder:
         for column in columns:
             cell = node.get(column.id)
             if cell is None:
-                self.error(Code.MISSING_FIELD, f"profile row `{id}` has no `{column.id}` ({column.label})", node,
-                           f"write `{column.id}: not given` if the source leaves it out")
+                self.diagnostics.add(Code.MISSING_FIELD, f"profile row `{id}` has no `{column.id}` ({column.label})", at or node.loc,
+                                     f"write `{column.id}: not given` if the source leaves it out")
                 ok = False
                 continue
             value = self._cell(column, cell)
@@ -245,12 +255,14 @@ class Builder:
                 continue
             cells[column.id], locs[column.id] = value, cell.loc
         base_fields = {k for k, _f, _t in schema_fields(ProfileRow)}
+        unknown = set()
         for key, _value in node.items:
             if key.text not in by_id and key.text not in base_fields:
                 hint = did_you_mean(key.text, list(by_id) + list(base_fields)) or f"columns are: {', '.join(by_id)}"
                 self.error(Code.UNKNOWN_FIELD, f"`{key.text}` is neither a column of the matrix nor a row field", key, hint)
+                unknown.add(key.text)
                 ok = False
-        row = self.dataclass(ProfileRow, _without(node, *by_id), id, skip=frozenset(by_id))
+        row = self.dataclass(ProfileRow, _without(node, *by_id), id, skip=frozenset(by_id) | unknown, at=at)
         if not ok or row is INVALID:
             return INVALID
         return dataclasses.replace(row, values=MappingProxyType(cells), locs=MappingProxyType({**row.locs, **locs}))
@@ -264,10 +276,11 @@ class Builder:
         if column.type == "target" and isinstance(value, str) and re.fullmatch(r"[0-9]+\+", value.strip()):
             value = int(value.strip()[:-1])
         if not isinstance(value, int) or isinstance(value, bool):
-            example = "4+" if column.type == "target" else "3"
-            return self.error(Code.WRONG_TYPE, f"{column.label} must be {column.type} such as {example}, not {describe(node)}", node)
+            kinds = {"target": "a target roll such as 4+", "dice": "a number of dice such as 3", "points": "a points cost such as 5",
+                     "inches": "a distance such as 6", "int": "a whole number such as 3"}
+            return self.error(Code.WRONG_TYPE, f"{column.label} must be {kinds[column.type]}, not {describe(node)}", node)
         if (column.min is not None and value < column.min) or (column.max is not None and value > column.max):
-            return self.error(Code.OUT_OF_RANGE, f"{column.label} {value} is outside {Bounds(column.min, column.max)}", node)
+            return self.error(Code.OUT_OF_RANGE, f"{column.label} is {value}; it must be {Bounds(column.min, column.max)}", node)
         return value
 
 

@@ -23,7 +23,7 @@ from typing import Iterator, Union
 
 import yaml
 
-from ..diagnostics import Code, Diagnostics, Location
+from ..diagnostics import BlockLocation, Code, Diagnostics, Location
 
 try:  # the C parser is much faster; fall back for machines without libyaml
     _Loader = yaml.CSafeLoader
@@ -40,6 +40,7 @@ class Scalar:
     value: Union[str, int, bool, None]
     loc: Location
     style: str | None = None  # None plain, "'" or '"' quoted, "|" or ">" block
+    body: BlockLocation | None = None  # for block scalars: where the text itself starts
 
     @property
     def text(self) -> str:
@@ -51,9 +52,9 @@ class Scalar:
         return str(self.value)
 
     @property
-    def body_loc(self) -> Location:
-        """Where the first line of a block scalar's content is."""
-        return self.loc.shifted(1) if self.style in ("|", ">") else self.loc
+    def content_loc(self) -> Location:
+        """Where the value's text starts: the first content line of a block scalar."""
+        return self.body or self.loc
 
 
 @dataclass(frozen=True)
@@ -122,7 +123,8 @@ def decode(data: bytes, path: str, diagnostics: Diagnostics) -> str | None:
     except UnicodeDecodeError as error:
         before = data[: error.start]
         line = before.count(b"\n") + 1
-        column = error.start - (before.rfind(b"\n") + 1) + 1
+        line_start = before.rfind(b"\n") + 1
+        column = len(data[line_start:error.start].decode("utf-8", errors="replace")) + 1  # characters, not bytes
         diagnostics.add(
             Code.ENCODING,
             f"byte 0x{data[error.start]:02x} is not valid UTF-8",
@@ -136,7 +138,9 @@ def _check_tabs(text: str, path: str, diagnostics: Diagnostics) -> bool:
     for number, line in enumerate(text.splitlines(), start=1):
         column = line.find("\t")
         if column >= 0:
-            diagnostics.add(Code.TAB, "tab character in rules data", Location(path, number, column + 1))
+            leading = not line[:column].strip()
+            hint = "indent with spaces" if leading else "replace the tab with spaces; tabs hide alignment in tables and prose"
+            diagnostics.add(Code.TAB, "tab character in rules data", Location(path, number, column + 1), hint)
             found = True
     return found
 
@@ -152,19 +156,20 @@ def parse_text(text: str, path: str, diagnostics: Diagnostics) -> Node | None:
     if fast is not None:
         return fast
     # The careful path: read events one by one, so every refusal gets its exact place.
-    builder = _TreeBuilder(path, diagnostics)
+    builder = _TreeBuilder(path, diagnostics, text)
     try:
         for event in yaml.parse(text, Loader=_Loader):
             if not builder.feed(event):
-                return None
+                break
     except yaml.MarkedYAMLError as error:
-        mark = error.problem_mark or error.context_mark
-        problem = error.problem or error.context or "invalid YAML"
-        diagnostics.add(Code.YAML_SYNTAX, f"YAML syntax: {problem}", _loc(path, mark))
+        builder.finish()
+        diagnostics.append(_syntax_diagnostic(error, path))
         return None
     except yaml.YAMLError as error:  # pragma: no cover - unmarked errors are rare
+        builder.finish()
         diagnostics.add(Code.YAML_SYNTAX, f"YAML syntax: {error}", Location(path))
         return None
+    builder.finish()
     return None if builder.refused else builder.root
 
 
@@ -200,7 +205,8 @@ def _convert(node, path: str, seen: set[int], text: str) -> Node:
     seen.add(id(node))
     loc = Location(path, mark.line + 1, mark.column + 1)
     if isinstance(node, yaml.ScalarNode):
-        return Scalar(_typed(node.value, node.style), loc, node.style or None)
+        body = _block_body(text, mark.index, path, mark.line) if node.style in ("|", ">") else None
+        return Scalar(_typed(node.value, node.style), loc, node.style or None, body)
     if isinstance(node, yaml.SequenceNode):
         return Sequence(tuple(_convert(item, path, seen, text) for item in node.value), loc)
     items, keys = [], set()
@@ -211,6 +217,29 @@ def _convert(node, path: str, seen: set[int], text: str) -> Node:
         keys.add(key.text)
         items.append((key, _convert(value_node, path, seen, text)))
     return Mapping(tuple(items), loc)
+
+
+def _block_body(text: str, index: int, path: str, line: int) -> BlockLocation:
+    """The first content line of the block scalar whose indicator is at ``index`` (0-based ``line``)."""
+    rest = text[index:].split("\n")[1:]
+    for offset, content in enumerate(rest, start=1):
+        if content.strip():
+            return BlockLocation(path, line + 1 + offset, len(content) - len(content.lstrip(" ")) + 1)
+    return BlockLocation(path, line + 2, 1)
+
+
+def _syntax_diagnostic(error: yaml.MarkedYAMLError, path: str):
+    """Locate a syntax error where the broken construct starts (an unclosed quote opens
+    there), and say where the parser gave up."""
+    from ..diagnostics import Diagnostic
+
+    problem = error.problem or "invalid YAML"
+    unclosed = "end of stream" in problem  # a quote or bracket never closed: where it opened is the place
+    if unclosed and error.context_mark is not None and error.context:
+        gave_up = error.problem_mark
+        where = f" (found at {gave_up.line + 1}:{gave_up.column + 1})" if gave_up is not None else ""
+        return Diagnostic(Code.YAML_SYNTAX, f"YAML syntax: {error.context}: {problem}{where}", _loc(path, error.context_mark))
+    return Diagnostic(Code.YAML_SYNTAX, f"YAML syntax: {problem}", _loc(path, error.problem_mark))
 
 
 def _short_tag(tag: str) -> str:
@@ -228,25 +257,38 @@ def load_file(path: Path, relative_to: Path, diagnostics: Diagnostics) -> Node |
 class _TreeBuilder:
     """Builds nodes from parser events; refuses what rules data must not contain."""
 
-    def __init__(self, path: str, diagnostics: Diagnostics):
+    def __init__(self, path: str, diagnostics: Diagnostics, text: str = ""):
         self.path = path
+        self.text = text
         self.diagnostics = diagnostics
         self.stack: list[tuple[str, Location, list]] = []
         self.root: Node | None = None
         self.documents = 0
         self.refused = False
+        self.refusals: dict[Code, int] = {}
+        self.first: dict[Code, tuple] = {}
 
-    def _refuse(self, code: Code, message: str, mark) -> bool:
-        """Report and read on, so one run lists every refused construct; the file yields no tree."""
-        self.diagnostics.add(code, message, _loc(self.path, mark))
+    def _refuse(self, code: Code, message: str, mark, hint: str | None = None) -> bool:
+        """Report the first refusal of each kind and count the rest; the file yields no tree."""
         self.refused = True
+        self.refusals[code] = self.refusals.get(code, 0) + 1
+        if self.refusals[code] == 1:
+            self.first[code] = (message, _loc(self.path, mark), hint)
         return True
+
+    def finish(self) -> None:
+        for code, (message, loc, hint) in self.first.items():
+            more = self.refusals[code] - 1
+            suffix = f" (and {more} more in this file)" if more else ""
+            self.diagnostics.add(code, message + suffix, loc, hint)
 
     def feed(self, event) -> bool:
         if isinstance(event, yaml.DocumentStartEvent):
             self.documents += 1
             if self.documents > 1:
-                return self._refuse(Code.YAML_SYNTAX, "YAML syntax: a rules file holds one document; remove the `---` separator", event.start_mark)
+                self._refuse(Code.YAML_SYNTAX, "YAML syntax: a rules file holds one YAML document, this one has several",
+                             event.start_mark, "remove the `---` separator, or split the documents into separate files")
+                return False
             return True
         loc = _loc(self.path, event.start_mark)
         if isinstance(event, yaml.AliasEvent):
@@ -259,7 +301,9 @@ class _TreeBuilder:
         if tag is not None and not (isinstance(event, yaml.ScalarEvent) and tag == "!" and event.style):
             self._refuse(Code.YAML_TAG, f"tag `{_short_tag(tag)}` is not allowed in rules data", event.start_mark)
         if isinstance(event, yaml.ScalarEvent):
-            return self._add(Scalar(_typed(event.value, event.style), loc, event.style or None))
+            mark = event.start_mark
+            body = _block_body(self.text, mark.index, self.path, mark.line) if event.style in ("|", ">") else None
+            return self._add(Scalar(_typed(event.value, event.style), loc, event.style or None, body))
         if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
             kind = "map" if isinstance(event, yaml.MappingStartEvent) else "seq"
             self.stack.append((kind, loc, []))

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Callable, Iterable
 
-from ..diagnostics import Code, Diagnostic, Location, did_you_mean
+from ..diagnostics import BlockLocation, Code, Diagnostic, Location, did_you_mean
 from ..mechanics import armies
 from ..model.base import NotGiven, value_loc
 from ..model.dice import RollRange
@@ -51,10 +51,10 @@ def check_references(ruleset: Ruleset):
             if isinstance(value, str) and value:
                 if (d := _ref(ruleset, target, value, value_loc(entry, name), name)) is not None:
                     yield d
-        for target in getattr(entry, "see_also", ()):
+        for index, target in enumerate(getattr(entry, "see_also", ())):
             if target not in all_ids:
-                yield Diagnostic(Code.UNKNOWN_REF, f"see_also `{target}` names no entry", value_loc(entry, "see_also"),
-                                 did_you_mean(target, all_ids))
+                yield Diagnostic(Code.UNKNOWN_REF, f"see_also `{target}` names no entry",
+                                 entry.locs.get(f"see_also[{index}]", value_loc(entry, "see_also")), did_you_mean(target, all_ids))
         if isinstance(entry, RollTable):
             for row in entry.rows:
                 if row.ref and row.ref not in all_ids:
@@ -97,9 +97,9 @@ def table_coverage(table: RollTable) -> list[Diagnostic]:
     """Every possible result of the table's dice is covered by exactly one row."""
     found = []
     rows_loc = value_loc(table, "rows")
-    if table.dice.stats and table.clamp is None:
-        lowest = any(r.roll.low is None for r in table.rows)
-        highest = any(r.roll.high is None for r in table.rows)
+    if table.dice.stats:
+        lowest = any(r.roll.low is None for r in table.rows) or (table.clamp is not None and table.clamp.low is not None)
+        highest = any(r.roll.high is None for r in table.rows) or (table.clamp is not None and table.clamp.high is not None)
         if not (lowest and highest):
             found.append(Diagnostic(Code.TABLE_UNBOUNDED,
                                     f"`{table.dice}` can roll any total, but `{table.id}` has no "
@@ -128,10 +128,13 @@ def table_coverage(table: RollTable) -> list[Diagnostic]:
 def _outcomes(table: RollTable) -> list[int]:
     """The totals the table must read: the dice's outcomes, or every total within its clamp."""
     if table.dice.stats:
-        if table.clamp is not None and table.clamp.low is not None and table.clamp.high is not None:
-            return list(range(table.clamp.low, table.clamp.high + 1))
         ends = [v for r in table.rows for v in (r.roll.low, r.roll.high) if v is not None]
-        return list(range(min(ends) - 1, max(ends) + 2))
+        if table.clamp is not None:
+            ends += [v for v in (table.clamp.low, table.clamp.high) if v is not None]
+        if not ends:
+            return [0]
+        # a window one wider than every number written, read through the clamp
+        return sorted({table.read(total) for total in range(min(ends) - 1, max(ends) + 2)})
     die = table.dice.die()
     return sorted({table.read(o) for o in die.outcomes()})
 
@@ -150,10 +153,10 @@ def check_keywords(ruleset: Ruleset):
     declared = {k.name.casefold(): k for k in ruleset.keywords}
     users = [(m, row) for m in ruleset.profiles for row in m.rows] + [(None, item) for item in ruleset.items]
     for _matrix, entry in users:
-        for written in () if isinstance(entry.keywords, NotGiven) else entry.keywords:
+        for index, written in enumerate(() if isinstance(entry.keywords, NotGiven) else entry.keywords):
             name, params = split_keyword(written)
             keyword = declared.get(name.casefold())
-            loc = value_loc(entry, "keywords")
+            loc = entry.locs.get(f"keywords[{index}]", value_loc(entry, "keywords"))
             if keyword is None:
                 yield Diagnostic(Code.UNKNOWN_KEYWORD, f"`{name}` is not declared in `keywords:`", loc,
                                  did_you_mean(name, [k.name for k in ruleset.keywords]))
@@ -225,11 +228,19 @@ def check_armies(ruleset: Ruleset):
             yield Diagnostic(Code.OVER_POINTS, f"`{army.id}` spends {total} points of the {army.agreed_points} agreed",
                              value_loc(army, "agreed_points"))
         if limits_ok:
-            for result in armies.check_limits(ruleset, army):
+            try:
+                results = armies.check_limits(ruleset, army)
+            except ZeroDivisionError:
+                yield Diagnostic(Code.BAD_EXPRESSION, f"an army limit divides by zero for `{army.id}`", army.loc,
+                                 "make sure no limit divides by a count that can be 0")
+                continue
+            for result in results:
                 if not result.holds:
+                    allowed = str(result.limit.at_most).strip()
+                    worked = "" if allowed.isdigit() else f" ({allowed})"
                     yield Diagnostic(Code.LIMIT_BROKEN,
                                      f"`{army.id}` breaks “{result.limit.title}”: {result.limit.count} is {result.count}, "
-                                     f"at most {result.limit.at_most} = {result.allowed}",
+                                     f"but at most {result.allowed}{worked} is allowed",
                                      army.loc, f"limit defined at {result.limit.loc}")
 
 
@@ -238,17 +249,18 @@ def _army_refs(ruleset: Ruleset, army):
         yield d
         return
     matrix = ruleset.profile(army.matrix)
-    for extra in army.extras:
-        if (d := _ref(ruleset, "costs", extra, value_loc(army, "extras"), "extra")) is not None:
+    for index, extra in enumerate(army.extras):
+        if (d := _ref(ruleset, "costs", extra, army.locs.get(f"extras[{index}]", value_loc(army, "extras")), "extra")) is not None:
             yield d
     for unit in army.units:
         troops = [r.id for r in matrix.rows]
         if unit.troop not in troops:
             yield Diagnostic(Code.UNKNOWN_REF, f"troop `{unit.troop}` is not a row of `{matrix.id}`", value_loc(unit, "troop"),
                              did_you_mean(unit.troop, troops))
-        for section, field in (("costs", "upgrades"), ("heroes", "heroes"), ("spells", "scrolls")):
-            for id in getattr(unit, field):
-                if (d := _ref(ruleset, section, id, value_loc(unit, field), field.rstrip("s"))) is not None:
+        for section, field, what in (("costs", "upgrades", "upgrade"), ("heroes", "heroes", "hero"), ("spells", "scrolls", "scroll")):
+            for index, id in enumerate(getattr(unit, field)):
+                loc = unit.locs.get(f"{field}[{index}]", value_loc(unit, field))
+                if (d := _ref(ruleset, section, id, loc, what)) is not None:
                     yield d
 
 
@@ -271,16 +283,30 @@ def _role_target(target: str) -> str:
     return (match[1] if match else target).strip()
 
 
+def _prose_fields(entry):
+    """(owner, field, text) for every text field of an entry and of its rows."""
+    for name, value in vars(entry).items():
+        if isinstance(value, str) and "{" in value:
+            yield entry, name, value
+        elif isinstance(value, tuple):
+            for item in value:
+                if hasattr(item, "locs") and not isinstance(item, str):
+                    yield from _prose_fields(item)
+
+
+def _at(owner, name: str, text: str, offset: int) -> Location:
+    loc = value_loc(owner, name)
+    return loc.at(text, offset) if isinstance(loc, BlockLocation) else loc
+
+
 @check
 def check_prose_links(ruleset: Ruleset):
     terms = term_names(ruleset)
     for _section, entry in ruleset.all_entries():
-        for name, value in vars(entry).items():
-            if not isinstance(value, str) or "{" not in value:
-                continue
+        for owner, name, value in _prose_fields(entry):
             for match in ROLE.finditer(value):
                 target = _role_target(match["target"])
-                loc = value_loc(entry, name)
+                loc = _at(owner, name, value, match.start())
                 if match["role"] == "term":
                     if target.casefold() not in terms:
                         yield Diagnostic(Code.UNKNOWN_REF, f"glossary term `{target}` is not in `glossary:`", loc,
