@@ -181,3 +181,39 @@ def test_text_from_data_is_escaped(tmp_path, browser):
     assert "<script>alert(1)</script>" in page.inner_text("article")
     assert dialogs == []
     page.close()
+
+
+def game_master_strings(project) -> list[str]:
+    """Names, ids and notes of everything marked for the game-master only."""
+    found = []
+    for ruleset in project.rulesets:
+        for _section, entry in ruleset.all_entries():
+            if getattr(entry, "audience", "player") == "gm" or getattr(entry, "gm_only", False):
+                found += [getattr(entry, "name", "") or getattr(entry, "title", "") or getattr(entry, "term", ""),
+                          entry.id.replace("_", "-")]
+        found += [" ".join(rule.gm_note.split())[:60] for rule in ruleset.rules if rule.gm_note]
+    return [s for s in found if s]
+
+
+def site_text(folder: Path) -> str:
+    import zlib
+
+    parts = []
+    for path in folder.rglob("*"):
+        if path.suffix in (".html", ".js", ".txt", ".json"):
+            parts.append(path.read_text(encoding="utf-8", errors="replace"))
+        elif path.name == "objects.inv":  # a header, then zlib-compressed inventory
+            data = path.read_bytes()
+            header_end = [i for i, b in enumerate(data) if b == 10][3] + 1
+            parts.append(zlib.decompress(data[header_end:]).decode("utf-8"))
+    return " ".join(" ".join(parts).split())
+
+
+def test_player_site_never_contains_game_master_content(built, project):
+    secrets = game_master_strings(project)
+    assert len(secrets) >= 3
+    player = site_text(built / "site")
+    leaked = [s for s in secrets if " ".join(s.split()) in player]
+    assert leaked == []
+    gm = site_text(built / "site-gm")
+    assert [s for s in secrets if " ".join(s.split()) in gm and not s.islower()]  # the gm site has them

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from ...model.ruleset import Ruleset
 from ...source.project import Project
+from ...report import plural
 from ..reference import codes_reference, format_reference
 from .myst import esc, label, prose, role_text
 
@@ -155,7 +156,7 @@ def examples_page(ruleset: Ruleset) -> str | None:
     return "\n".join(lines)
 
 
-def ruleset_index(ruleset: Ruleset, toc: list[str], downloads: list[tuple[str, str]]) -> str:
+def ruleset_index(ruleset: Ruleset, toc: list[str], downloads: list[tuple[str, str]], sheets: list[str] = ()) -> str:
     meta = ruleset.meta
     parts = [f"({label(ruleset.id, 'page', 'index')})=\n# {esc(meta.title)}\n"]
     byline = " — ".join(x for x in (f"*{esc(meta.subtitle)}*" if meta.subtitle else "", f"by {esc(meta.author)}" if meta.author else "") if x)
@@ -167,6 +168,8 @@ def ruleset_index(ruleset: Ruleset, toc: list[str], downloads: list[tuple[str, s
         parts.append("## What you need\n\n" + "\n".join(f"- {esc(n)}" for n in meta.needs))
     if ruleset.phases:
         parts.append("## Turn sequence\n\n" + _directive("phases"))
+    if sheets:
+        parts.append("## Cheat sheets\n\n" + "\n".join(f"- {{doc}}`/sheets/{name}`" for name in sheets))
     if downloads:
         parts.append("## Downloads\n\n" + "\n".join(f"- {{pdf}}`{role_text(title)} <{href}>`" for title, href in downloads))
     parts.append("## Contents\n\n```{toctree}\n:maxdepth: 1\n\n" + "\n".join(toc) + "\n```")
@@ -175,21 +178,22 @@ def ruleset_index(ruleset: Ruleset, toc: list[str], downloads: list[tuple[str, s
     return "\n\n".join(parts)
 
 
-def landing(project: Project, audience: str, downloads: dict | None = None) -> str:
+def landing(project: Project, audience: str, sheets: bool = False) -> str:
     parts = ["# Rules library\n",
              "Every table, number and worked example on this site comes from rules data that Rulepress checks: "
              "roll tables cover every result exactly once, points add up, and every example runs."
              + (" **This is the game-master's edition.**" if audience == "gm" else ""), "## Rulesets\n"]
     for ruleset in project.rulesets:
         counts = ruleset.counts()
-        facts = f"{counts['rules']} rules, {counts['tables']} tables, {len(ruleset.examples)} verified examples"
+        facts = ", ".join(plural(n, word) for n, word in ((counts["rules"], "rule"), (counts["tables"], "table"),
+                                                          (len(ruleset.examples), "verified example")))
         author = f" by {esc(ruleset.meta.author)}" if ruleset.meta.author else ""
         parts.append(f"- **[{esc(ruleset.title)}]({ruleset.id}/index.md)**{author} — {facts}")
-    general = (downloads or {}).get("", [])
-    if general:
-        parts.append("## Cheat sheets\n\n" + "\n".join(f"- {{pdf}}`{role_text(t)} <{h}>`" for t, h in general))
+    if sheets:
+        parts.append("## Cheat sheets\n\nOne-page charts and quick references, every number computed by the rules model: "
+                     "[all cheat sheets](sheets/index.md).")
     parts.append("```{toctree}\n:hidden:\n:maxdepth: 1\n\n" + "\n".join(f"{r.id}/index" for r in project.rulesets)
-                 + "\nreference/format\nreference/codes\n```")
+                 + ("\nsheets/index" if sheets else "") + "\nreference/format\nreference/codes\n```")
     parts.append("For rules authors: the [data format reference](reference/format.md) and the "
                  "[diagnostic codes](reference/codes.md).")
     return "\n\n".join(parts)
@@ -197,7 +201,10 @@ def landing(project: Project, audience: str, downloads: dict | None = None) -> s
 
 def site_pages(project: Project, audience: str, downloads: dict[str, list[tuple[str, str]]] | None = None) -> Pages:
     pages = Pages()
-    pages.add("index.md", landing(project, audience, downloads))
+    downloads = {owner: [(t, h) for t, h in links if audience == "gm" or "-gm-" not in h]
+                 for owner, links in (downloads or {}).items()}
+    sheet_names = add_sheet_pages(pages, project, audience, downloads)
+    pages.add("index.md", landing(project, audience, bool(sheet_names)))
     pages.add("reference/format.md", format_reference())
     pages.add("reference/codes.md", codes_reference())
     for ruleset in project.rulesets:
@@ -225,8 +232,35 @@ def site_pages(project: Project, audience: str, downloads: dict[str, list[tuple[
                 pages.add(f"{ruleset.id}/{name}.md", f"# {page_title(ruleset, 'More ' + section)}\n\n" + "\n".join(
                     _entry(ruleset, section, e, getattr(e, "title", e.id)) for e in rest))
                 toc.append(name)
-        pages.add(f"{ruleset.id}/index.md", ruleset_index(ruleset, toc, (downloads or {}).get(ruleset.id, [])))
+        own_sheets = [name for name in sheet_names if name.startswith(ruleset.id + "-")]
+        pages.add(f"{ruleset.id}/index.md", ruleset_index(ruleset, toc, downloads.get(ruleset.id, []), own_sheets))
     return pages
+
+
+def add_sheet_pages(pages: Pages, project: Project, audience: str, downloads: dict) -> list[str]:
+    """A site page per cheat sheet, with links to its PDFs, and an index of them all."""
+    from ..sheets import sheet_pages
+
+    written = []
+    all_pdfs = [href for links in downloads.values() for _title, href in links]
+    for name, text in sheet_pages(project, audience).items():
+        pdfs = sorted(h for h in all_pdfs if h.startswith(f"sheets/{name}-") and
+                      (audience == "gm" or "-gm-" not in h) and h.removeprefix(f"sheets/{name}-").count("-") <= 1)
+        links = [f"- {{pdf}}`{_paper_title(h)} <{h}>`" for h in pdfs]
+        pages.add(f"sheets/{name}.md", f"({name}-sheet)=\n" + text.rstrip() + ("\n\n## Print it\n\n" + "\n".join(links) if links else ""))
+        written.append(name)
+    if written:
+        items = "\n".join(f"- {{doc}}`{name}`" for name in written)
+        pages.add("sheets/index.md", "# Cheat sheets\n\nEvery number on these sheets is computed exactly by the rules "
+                  "model and rounded only when printed. Each sheet fits one page of A4 or US Letter.\n\n" + items
+                  + "\n\n```{toctree}\n:hidden:\n\n" + "\n".join(written) + "\n```")
+    return written
+
+
+def _paper_title(href: str) -> str:
+    stem = Path(href).stem
+    paper = "A4" if stem.endswith("-a4") else "US Letter"
+    return f"{paper}{' (game-master)' if '-gm-' in href else ''}"
 
 
 def site_key(project: Project, audience: str, downloads: dict | None, code: str) -> str:
@@ -292,6 +326,7 @@ def sphinx_config(root: Path, audience: str, only: str = "") -> dict:
         "myst_heading_anchors": 0,
         "html_theme": "furo",
         "html_show_sourcelink": False,
+        "html_show_copyright": False,
         "html_copy_source": False,
         "html_last_updated_fmt": None,
         "language": "en",
