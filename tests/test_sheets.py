@@ -399,3 +399,15 @@ def test_sheets_are_grouped_by_page_name(project):
     gm = [s for s in every if s.audience == "gm"]
     assert gm and all(s.name.endswith("-gm") and any(p.page == s.page and p.audience == "player" for p in every)
                       for s in gm)
+
+
+def test_downloads_list_no_gm_sheet_for_players(project, tmp_path):
+    from generator.render.sheets import sheet_downloads
+
+    player, gm = sheet_downloads(project, "player"), sheet_downloads(project, "gm")
+    player_files = {href for links in player.values() for _title, href in links}
+    gm_files = {href for links in gm.values() for _title, href in links}
+    assert not any("-gm-" in href for href in player_files)
+    assert {f"sheets/{job.target.name}" for job in sheet_jobs(project, tmp_path)} == gm_files
+    assert "sheets/ordo_ineptus-victory-points-gm-letter.pdf" in {h for _t, h in gm["ordo_ineptus"]}
+    assert all(href.startswith("sheets/fantasy-") for _t, href in player[""])

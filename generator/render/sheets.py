@@ -54,6 +54,7 @@ class Sheet:
     subtitle: str = ""
     layout: str = ""  # CSS class for the sheet's layout
     page_title: str = ""  # heading of the site page, when the title alone is not enough
+    ruleset: str = ""  # the ruleset the sheet belongs to; "" for the general Fantasy charts
 
     @property
     def heading(self) -> str:
@@ -140,7 +141,8 @@ def rampant_hex_sheets(ruleset: Ruleset) -> list[Sheet]:
     return [Sheet(f"{ruleset.id}-combat-odds", f"{ruleset.id}-combat-odds", "Combat and moral odds",
                   "sheets/charts.html.j2", sources,
                   MappingProxyType({"charts": charts.rampant_hex_charts(), "extras": ()}),
-                  subtitle=ruleset.title, layout="stack", page_title=f"{ruleset.title}: combat and moral odds")]
+                  subtitle=ruleset.title, layout="stack", page_title=f"{ruleset.title}: combat and moral odds",
+                  ruleset=ruleset.id)]
 
 
 def victory_sheets(ruleset: Ruleset) -> list[Sheet]:
@@ -155,7 +157,7 @@ def victory_sheets(ruleset: Ruleset) -> list[Sheet]:
                             "sheets/victory-points.html.j2", checklist.sources,
                             MappingProxyType({"checklist": checklist, "hidden_task": HIDDEN_TASK}),
                             audience=audience, subtitle=ruleset.title, layout="checklist",
-                            page_title=f"{ruleset.title}: victory points checklist"))
+                            page_title=f"{ruleset.title}: victory points checklist", ruleset=ruleset.id))
     return sheets
 
 
@@ -168,7 +170,7 @@ def quick_reference_sheet(ruleset: Ruleset) -> Sheet:
     return Sheet(f"{ruleset.id}-quick-reference", f"{ruleset.id}-quick-reference", "Quick reference",
                  "sheets/quick-reference.html.j2", sources, MappingProxyType({"ref": ref}), subtitle=ruleset.title,
                  layout="quickref" + (" dense" if ref.longest_column > QUICKREF_DENSE_AT else ""),
-                 page_title=f"{ruleset.title}: quick reference")
+                 page_title=f"{ruleset.title}: quick reference", ruleset=ruleset.id)
 
 
 BUILDERS: tuple[Callable[[Ruleset], list[Sheet]], ...] = (
@@ -200,6 +202,21 @@ def sheet_jobs(project: Project, out_dir: Path) -> list[PdfJob]:
                    title=f"{sheet.title} — {sheet.subtitle}" if sheet.subtitle else sheet.title,
                    stylesheets=(root / STYLESHEET,))
             for sheet in sheets(project) for paper in PAPERS]
+
+
+def sheet_downloads(project: Project, audience: str) -> dict[str, list[tuple[str, str]]]:
+    """Ruleset id ("" for the general Fantasy charts) -> (link title, "sheets/<file>.pdf") for one audience.
+
+    The player list never names a gm sheet; the gm list has both versions.
+    """
+    found: dict[str, list[tuple[str, str]]] = {}
+    for sheet in sheets(project):
+        if sheet.audience == "gm" and audience != "gm":
+            continue
+        for paper in PAPERS:
+            size = "A4" if paper.id == "a4" else "US Letter"
+            found.setdefault(sheet.ruleset, []).append((f"{sheet.title} ({size})", f"sheets/{sheet.name}-{paper.id}.pdf"))
+    return found
 
 
 # -- MyST pages for the site -----------------------------------------------------------------------------------
