@@ -1,0 +1,229 @@
+"""Rulepress benchmark: every measurement side by side with its floor, in one run.
+
+Run from the project folder (after `make build` has set up .venv):
+
+    .venv/bin/python benchmarks/bench.py            # about 10 minutes on 2 cores
+    .venv/bin/python benchmarks/bench.py --quick    # fewer repeats, no 10x build
+
+It works on a copy of rules_src/ and templates/ in a temporary folder, so the
+project is never touched, and prints a table with each target met or not.
+Wall-clock times are measured here, never in tests.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+
+def timed(function, repeat: int = 1) -> float:
+    """The median wall time of ``repeat`` calls, in seconds."""
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        function()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def copy_project(target: Path, copies: int = 1) -> Path:
+    """rules_src/ (each ruleset ``copies`` times, under new ids) and templates/ in ``target``."""
+    for folder in sorted((ROOT / "rules_src").iterdir()):
+        if not folder.is_dir():
+            continue
+        for index in range(copies):
+            name = folder.name if index == 0 else f"{folder.name}_{index}"
+            shutil.copytree(folder, target / "rules_src" / name)
+    shutil.copytree(ROOT / "templates", target / "templates")
+    return target
+
+
+def rulepress(project: Path, *args: str) -> float:
+    command = [sys.executable, "-m", "generator", "-C", str(project), *args]
+    start = time.perf_counter()
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
+    elapsed = time.perf_counter() - start
+    if done.returncode != 0:
+        raise SystemExit(f"{' '.join(args)} failed:\n{done.stdout}\n{done.stderr}")
+    return elapsed
+
+
+# -- check and its floor ----------------------------------------------------------------------------
+def check_in_process(project: Path) -> None:
+    from generator.examples.run import run_examples
+    from generator.validate import check_project
+
+    result = check_project(project)
+    assert result.ok, result.diagnostics[:3]
+    for ruleset in result.project.rulesets:
+        assert not run_examples(ruleset).failures
+
+
+def yaml_floor(project: Path) -> None:
+    import yaml
+
+    for path in sorted((project / "rules_src").rglob("*.yaml")):
+        yaml.load(path.read_bytes(), Loader=yaml.CSafeLoader)
+
+
+def load_only(project: Path) -> None:
+    from generator.validate import check_project
+
+    assert check_project(project).ok
+
+
+# -- floors of the build ---------------------------------------------------------------------------------
+def sphinx_floor(project: Path, work: Path) -> float:
+    """Bare sphinx-build of the very pages the build generated, with the same configuration."""
+    from generator.render.site.pages import sphinx_config
+
+    source = work / "sphinx-src"
+    shutil.rmtree(source, ignore_errors=True)
+    shutil.copytree(project / ".rulepress-cache" / "site" / "src", source)
+    config = sphinx_config(project, "player")
+    (source / "conf.py").write_text("\n".join(f"{key} = {value!r}" for key, value in config.items()) + "\n", encoding="utf-8")
+    out = work / "sphinx-out"
+    shutil.rmtree(out, ignore_errors=True)
+    start = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "sphinx", "-q", "-b", "html", "-W", "-E", str(source), str(out)],
+                          cwd=ROOT, capture_output=True, text=True)
+    elapsed = time.perf_counter() - start
+    if done.returncode != 0:
+        raise SystemExit(f"bare sphinx-build failed:\n{done.stderr[-2000:]}")
+    return elapsed
+
+
+def pdf_jobs(project_root: Path, out: Path):
+    from generator.render.handouts import handout_jobs
+    from generator.render.sheets import sheet_jobs
+    from generator.validate import check_project
+
+    project = check_project(project_root).project
+    jobs = sheet_jobs(project, out / "sheets")
+    for audience in ("player", "gm"):
+        jobs += handout_jobs(project, out / "handouts", audience)
+    return jobs
+
+
+def weasyprint_floor(jobs, out: Path) -> float:
+    """Bare WeasyPrint of the same HTML, one after the other, no sandbox, no pool."""
+    import weasyprint
+
+    out.mkdir(parents=True, exist_ok=True)
+    start = time.perf_counter()
+    for index, job in enumerate(jobs):
+        stylesheets = [weasyprint.CSS(filename=str(s)) for s in job.stylesheets]
+        weasyprint.HTML(string=job.html, base_url=job.base_dir.as_uri() + "/").write_pdf(out / f"{index}.pdf", stylesheets=stylesheets)
+    return time.perf_counter() - start
+
+
+def pool_against_sequential(project_root: Path, work: Path) -> tuple[float, float]:
+    from generator.render.pdf import render_all
+
+    jobs = pdf_jobs(project_root, work / "seq")
+    sequential = timed(lambda: render_all(jobs, project_root, workers=1))
+    jobs = pdf_jobs(project_root, work / "pool")
+    pooled = timed(lambda: render_all(jobs, project_root, workers=os.cpu_count() or 2))
+    return sequential, pooled
+
+
+# -- report --------------------------------------------------------------------------------------------------
+class Table:
+    def __init__(self):
+        self.rows: list[tuple[str, str, str, str]] = []
+
+    def add(self, what: str, seconds: float, against: str = "", verdict: str = "") -> None:
+        self.rows.append((what, f"{seconds:8.2f} s", against, verdict))
+
+    def note(self, what: str, value: str, against: str = "", verdict: str = "") -> None:
+        self.rows.append((what, value, against, verdict))
+
+    def print(self) -> None:
+        widths = [max(len(r[i]) for r in self.rows + [("measurement", "time", "compared with", "target")]) for i in range(4)]
+        line = lambda r: "| " + " | ".join(c.ljust(w) for c, w in zip(r, widths)) + " |"  # noqa: E731
+        print(line(("measurement", "time", "compared with", "target")))
+        print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
+        for row in self.rows:
+            print(line(row))
+
+
+def verdict(ok: bool, text: str) -> str:
+    return ("met: " if ok else "NOT met: ") + text
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer repeats; skip the 10x build")
+    parser.add_argument("--full", action="store_true", help="also build the 100x corpus (hours on 2 cores)")
+    args = parser.parse_args(argv)
+    repeat = 3 if args.quick else 7
+    table = Table()
+    with tempfile.TemporaryDirectory(prefix="rulepress-bench-") as temp:
+        work = Path(temp)
+        project = copy_project(work / "project")
+
+        floor = timed(lambda: yaml_floor(project), repeat * 3)
+        loading = timed(lambda: load_only(project), repeat * 3)
+        check = timed(lambda: check_in_process(project), repeat)
+        table.add("bare YAML parse (CSafeLoader), floor of check", floor)
+        table.add("check: load + validate (no examples)", loading, f"{loading / floor:.1f}x floor", verdict(loading <= 2 * floor, "at most 2x"))
+        table.add("check: load + validate + every example", check, f"{check / floor:.1f}x floor", verdict(check <= 2 * floor, "at most 2x"))
+        table.add("rulepress check (CLI, with Python start)", rulepress(project, "check"))
+
+        clean = rulepress(project, "build")
+        sphinx = sphinx_floor(project, work)
+        jobs = pdf_jobs(project, work / "jobs")
+        weasy = weasyprint_floor(jobs, work / "weasy")
+        floor_build = sphinx + weasy
+        table.add("bare sphinx-build of the same pages (floor)", sphinx)
+        table.add(f"bare WeasyPrint of the same HTML, {len(jobs)} PDFs (floor)", weasy)
+        table.add("clean build (rulepress build)", clean, f"{clean / floor_build:.2f}x floor {floor_build:.1f} s",
+                  verdict(clean <= 1.3 * floor_build, "at most 1.3x floor"))
+        unchanged = statistics.median(rulepress(project, "build") for _ in range(3))
+        table.add("no-change rebuild", unchanged, f"{100 * unchanged / clean:.1f}% of clean",
+                  verdict(unchanged <= 0.05 * clean, "at most 5%"))
+        tables = project / "rules_src" / "rampant_hex" / "tables.yaml"
+        text = tables.read_text(encoding="utf-8")
+        tables.write_text(text.replace("The player must complete", "The player must always complete"), encoding="utf-8")
+        one_file = rulepress(project, "build")
+        table.add("one-file change rebuild (rampant_hex/tables.yaml)", one_file, f"{100 * one_file / clean:.1f}% of clean",
+                  verdict(one_file <= 0.25 * clean, "at most 25%"))
+
+        sequential, pooled = pool_against_sequential(project, work / "pool")
+        table.add("PDFs sequential (render_all, 1 worker)", sequential)
+        table.add(f"PDFs in the pool ({os.cpu_count()} workers)", pooled, f"{sequential / pooled:.2f}x faster",
+                  verdict(sequential / pooled >= 1.8, "at least 1.8x"))
+
+        per_size = {}
+        for copies in (1, 10, 100):
+            big = copy_project(work / f"corpus-{copies}x", copies)
+            seconds = timed(lambda: check_in_process(big), 1 if copies == 100 else 3)
+            floor_big = timed(lambda: yaml_floor(big), 3)
+            per_size[copies] = seconds
+            growth = "" if copies == 1 else f"{seconds / per_size[1]:.1f}x the 1x time for {copies}x data"
+            table.add(f"check, synthetic corpus {copies}x ({4 * copies} rulesets)", seconds,
+                      f"{seconds / floor_big:.1f}x its floor; {growth}".strip("; "),
+                      verdict(seconds / per_size[1] <= 1.3 * copies, "linear") if copies > 1 else "")
+            build_it = copies == 1 or (copies == 10 and not args.quick) or args.full
+            if build_it:
+                table.add(f"clean build, synthetic corpus {copies}x", rulepress(big, "build"))
+            else:
+                table.note(f"clean build, synthetic corpus {copies}x", "skipped",
+                           "estimate: scales with PDFs and pages, as 1x x size", "run with --full")
+            shutil.rmtree(big, ignore_errors=True)
+    table.print()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
