@@ -144,3 +144,38 @@ def test_player_export_has_no_game_master_entries(tmp_path):
     text = "".join(p.read_text(encoding="utf-8") for p in out.glob("*.json"))
     for name in hidden:
         assert name not in text
+
+
+def test_serve_rebuilds_on_save_and_tells_the_page(small):
+    import socket
+    import threading
+    import urllib.request
+
+    from generator.serve import RELOAD_PATH, serve
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    thread = threading.Thread(target=serve, args=(small,), kwargs={"port": port, "poll": 0.1, "rounds": 600}, daemon=True)
+    thread.start()
+
+    def fetch(path: str) -> str:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=5) as response:
+            return response.read().decode("utf-8")
+
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        try:
+            first = fetch(RELOAD_PATH)
+            break
+        except OSError:
+            time.sleep(0.2)
+    assert first == "0:ok"
+    assert RELOAD_PATH in fetch("/site/index.html")  # the page polls for rebuilds
+    tables = small / "rules_src" / "rampant_hex" / "tables.yaml"
+    tables.write_text(tables.read_text(encoding="utf-8").replace("The player must complete", "Players must complete"),
+                      encoding="utf-8")
+    while time.monotonic() < deadline and fetch(RELOAD_PATH) == "0:ok":
+        time.sleep(0.2)
+    assert fetch(RELOAD_PATH) == "1:ok"
+    assert "Players must complete" in fetch("/site/rampant_hex/activation.html")
