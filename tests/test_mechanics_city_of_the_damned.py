@@ -14,7 +14,7 @@ from generator.mechanics.city_of_the_damned import (
     cotd_blunt_stun_chance, cotd_blunt_weapon_stuns, cotd_critical_chance, cotd_critical_count_distribution,
     cotd_hit_outcome, cotd_injury_distribution, cotd_injury_range, cotd_injury_roll_critical, cotd_injury_total,
     cotd_is_critical_hit, cotd_knocked_down_to_hit_chance, cotd_needs_roll_to_hit, cotd_recovers,
-    cotd_recovery_chance, cotd_stand_up_move, cotd_turn_order,
+    cotd_recovery_chance, cotd_stand_up_move, cotd_stunned_may_crawl, cotd_turn_order,
 )
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -128,6 +128,10 @@ def test_knocked_down_needs_natural_sixes():
 def test_stand_up_move_is_half():
     assert cotd_stand_up_move(4) == 2
     assert cotd_stand_up_move(5) == Fraction(5, 2)
+
+
+def test_stunned_models_crawl_up_to_two_inches():
+    assert [cotd_stunned_may_crawl(d) for d in (0, 1, 2, 2.5, 3)] == [True, True, True, False, False]
 
 
 # -- downed models and blunt weapons ------------------------------------------------------------

@@ -24,7 +24,7 @@ __all__ = [
     "cotd_is_critical_hit", "cotd_injury_roll_critical", "cotd_critical_count_distribution",
     "cotd_critical_chance", "cotd_turn_order", "cotd_recovers", "cotd_recovery_chance",
     "cotd_knocked_down_to_hit_chance", "cotd_stand_up_move", "cotd_needs_roll_to_hit",
-    "cotd_hit_outcome", "cotd_blunt_weapon_stuns", "cotd_blunt_stun_chance",
+    "cotd_hit_outcome", "cotd_blunt_weapon_stuns", "cotd_blunt_stun_chance", "cotd_stunned_may_crawl",
 ]
 
 D6 = icepool.d6
@@ -34,6 +34,8 @@ COTD_INJURY_ROLL = DiceExpr.parse("D6 + S - T - W")
 
 # Simultaneous System: "the model may stand up on the roll of 4+" / "turned into Knocked Down on the roll of 4+"
 RECOVERY_TARGET = 4
+# Stunned: "A model that is stunned may only crawl up to 2\"."
+STUNNED_CRAWL_INCHES = 2
 # Blunt weapons: "Hammer, staff, mace and club treats a result of 5-6 as stunned."
 BLUNT_STUN_RESULTS = range(5, 7)
 STATES = ("standing", "Knocked Down", "Stunned")
@@ -133,6 +135,11 @@ def cotd_knocked_down_to_hit_chance() -> Fraction:
 def cotd_stand_up_move(normal_move: int) -> Fraction:
     """A model standing up in the Recovery Phase may use up to half his normal move (inches)."""
     return Fraction(normal_move, 2)
+
+
+def cotd_stunned_may_crawl(distance: float) -> bool:
+    """A Stunned model may only crawl, up to 2 inches ("up to" includes the 2")."""
+    return distance <= STUNNED_CRAWL_INCHES
 
 
 def _check_state(state: str) -> None:
