@@ -82,6 +82,7 @@ class Code(enum.Enum):
     POINTS_NOT_GIVEN = ("points-not-given", "an army list using a troop type whose points the source does not give", "choose a troop type with known points or add a house value")
     OVER_POINTS = ("over-points", "an army list that spends more than its agreed points", "remove units or raise the agreed total")
     LIMIT_BROKEN = ("limit-broken", "an army list that breaks one of the ruleset's army limits", "change the list so that the limit holds")
+    GM_REFERENCE = ("gm-reference", "player text that names a game-master-only entry, which would reveal it", "link it only from game-master material, or mark the linking entry `audience: gm`")
     HIDDEN_NOT_GM = ("hidden-not-gm", "a hidden task not marked for the game-master, which would leak into player outputs", "add `audience: gm`")
     # -- examples and build -------------------------------------------------------
     EXAMPLE_FAILED = ("example-failed", "a worked example whose stated result differs from the model", "fix the model if the text is right, or the example if it misquotes the text")

@@ -27,7 +27,36 @@ def _id():
 
 
 @dataclass(frozen=True, kw_only=True)
-class Meta:
+class Located:
+    """Where a value was written, and where each of its fields was (for diagnostics)."""
+
+    loc: Location = field(**_LOC)
+    locs: MappingProxyType = _locs()
+
+
+@dataclass(frozen=True, kw_only=True)
+class Entry(Located):
+    """An entry of a section: its id is the key it is written under."""
+
+    id: str = _id()
+
+
+@dataclass(frozen=True, kw_only=True)
+class Cited(Entry):
+    """An entry that cites its source."""
+
+    source: Optional[Source] = spec("Where the source text gives this entry.", None)
+
+
+@dataclass(frozen=True, kw_only=True)
+class ForAudience(Cited):
+    """A cited entry that can be marked for the game-master only."""
+
+    audience: Audience = spec("`player` (everyone) or `gm` (game-master only: never in player outputs).", "player")
+
+
+@dataclass(frozen=True, kw_only=True)
+class Meta(Entry):
     """The ``ruleset:`` section of ``ruleset.yaml``: what this ruleset is."""
 
     title: str = spec("The ruleset's name as its author gives it.", example="Blood, Guts and Rampant Hex")
@@ -38,39 +67,28 @@ class Meta:
     source: str = spec("File name of the source text in `sources/`; entries cite it by default.", "", example="004_7d410289ba4fa7f8.txt")
     summary: Markdown = spec("A paragraph introducing the rules.", Markdown(""))
     needs: tuple[str, ...] = spec("What players need to play (dice, markers, a grid...).", ())
-    id: str = _id()
-    loc: Location = field(**_LOC)
-    locs: MappingProxyType = _locs()
 
 
 @dataclass(frozen=True, kw_only=True)
-class Chapter:
+class Chapter(Entry):
     """A chapter of the rules; chapters are listed in the order the game is played."""
 
     title: str = spec("The chapter heading.", example="Combat")
     intro: Markdown = spec("Prose shown at the top of the chapter.", Markdown(""))
-    id: str = _id()
-    loc: Location = field(**_LOC)
-    locs: MappingProxyType = _locs()
 
 
 @dataclass(frozen=True, kw_only=True)
-class Phase:
+class Phase(ForAudience):
     """A phase (or step) of the turn sequence, in the order it is played."""
 
     title: str = spec("The phase's name.", example="Activation")
     sequence: str = spec("Which sequence the phase belongs to, for rulesets with several.", "turn", example="player turn")
     summary: Markdown = spec("What happens in the phase, in a sentence or two.", Markdown(""))
     chapter: str = spec("The chapter (id) whose rules describe the phase.", "")
-    source: Optional[Source] = spec("Where the text gives the phase.", None)
-    audience: Audience = spec("`player` (everyone) or `gm` (game-master only).", "player")
-    id: str = _id()
-    loc: Location = field(**_LOC)
-    locs: MappingProxyType = _locs()
 
 
 @dataclass(frozen=True, kw_only=True)
-class Rule:
+class Rule(ForAudience):
     """A rule: a titled passage of prose, placed in a chapter, with its worked examples."""
 
     title: str = spec("The rule's heading.", example="Moral checks")
@@ -79,30 +97,20 @@ class Rule:
     body: Markdown = spec("The rule text in MyST Markdown, with worked examples as fenced python blocks.", Markdown(""))
     gm_note: Markdown = spec("A remark for the game-master only; never in player outputs.", Markdown(""))
     see_also: tuple[str, ...] = spec("Ids of related rules, tables, terms or spells.", ())
-    source: Optional[Source] = spec("Where the text gives the rule.", None)
-    audience: Audience = spec("`player` (everyone) or `gm` (game-master only).", "player")
-    id: str = _id()
-    loc: Location = field(**_LOC)
-    locs: MappingProxyType = _locs()
 
 
 @dataclass(frozen=True, kw_only=True)
-class Term:
+class Term(ForAudience):
     """A glossary term: a state or word the rules use with a precise meaning."""
 
     term: str = spec("The term as the rules write it.", example="Knocked Down")
     aliases: tuple[str, ...] = spec("Other spellings that mean the same (armor/armour).", ())
     definition: Markdown = spec("What the term means, in a sentence or two.")
     see_also: tuple[str, ...] = spec("Ids of rules or tables that use the term.", ())
-    source: Optional[Source] = spec("Where the text defines the term.", None)
-    audience: Audience = spec("`player` or `gm`.", "player")
-    id: str = _id()
-    loc: Location = field(**_LOC)
-    locs: MappingProxyType = _locs()
 
 
 @dataclass(frozen=True, kw_only=True)
-class Keyword:
+class Keyword(ForAudience):
     """A special rule or keyword a profile can carry, possibly with numeric parameters."""
 
     name: str = spec("The keyword as written in profiles, without its parameters.", example="RANGED ATTACK")
@@ -110,26 +118,19 @@ class Keyword:
     kind: Literal["special rule", "psychology", "weapon", "ability"] = spec("What sort of rule it is.", "special rule")
     definition: Markdown = spec("What the keyword does.")
     chapter: str = spec("The chapter (id) where it is printed; without one it gets a page of its kind.", "")
-    source: Optional[Source] = spec("Where the text gives it.", None)
-    audience: Audience = spec("`player` or `gm`.", "player")
-    id: str = _id()
-    loc: Location = field(**_LOC)
-    locs: MappingProxyType = _locs()
 
 
 @dataclass(frozen=True, kw_only=True)
-class TableRow:
+class TableRow(Located):
     roll: RollRange | NotGiven = spec("The result or range this row covers: `5`, `1-2`, `6+`, `1-`; `not given` if the source omits it.", example="1-2")
     result: str = spec("The short result, as the table prints it.", example="2 activations")
     value: Optional[int] = spec("A number the result stands for, for mechanics (activations, scrolls...).", None)
     effect: Markdown = spec("The result's full effect, if longer than `result`.", Markdown(""))
     ref: str = spec("Id of the entry this result names (a spell, a glossary term).", "")
-    loc: Location = field(**_LOC)
-    locs: MappingProxyType = _locs()
 
 
 @dataclass(frozen=True, kw_only=True)
-class RollTable:
+class RollTable(ForAudience):
     """A roll table: a dice expression and rows that cover every result exactly once."""
 
     title: str = spec("The table's heading.", example="Number of activations")
@@ -139,11 +140,6 @@ class RollTable:
     chapter: str = spec("The chapter (id) where the table is printed.", "")
     phase: str = spec("The phase (id) in which the table is rolled.", "")
     note: Markdown = spec("Prose printed under the table.", Markdown(""))
-    source: Optional[Source] = spec("Where the text gives the table.", None)
-    audience: Audience = spec("`player` or `gm`.", "player")
-    id: str = _id()
-    loc: Location = field(**_LOC)
-    locs: MappingProxyType = _locs()
 
     @property
     def ranges_given(self) -> bool:
@@ -184,16 +180,13 @@ class RollTable:
 
 
 @dataclass(frozen=True, kw_only=True)
-class Column:
+class Column(Entry):
     label: str = spec("The column heading as the source prints it.", example="ATTACK")
     type: Literal["int", "dice", "target", "text", "points", "inches"] = spec(
         "`int` a number, `dice` a number of dice, `target` a roll such as 4+, `points` a cost, `inches` a distance, `text` anything.", "int")
     min: Optional[int] = spec("Lowest allowed value for numeric columns.", None)
     max: Optional[int] = spec("Highest allowed value for numeric columns.", None)
     help: str = spec("What the column means, shown as a tooltip and in the key.", "")
-    id: str = _id()
-    loc: Location = field(**_LOC)
-    locs: MappingProxyType = _locs()
 
     @property
     def numeric(self) -> bool:
@@ -201,16 +194,11 @@ class Column:
 
 
 @dataclass(frozen=True, kw_only=True)
-class ProfileRow:
+class ProfileRow(ForAudience):
     name: str = spec("The troop type, model or character.", example="Heavy foot")
     values: MappingProxyType = field(default_factory=lambda: MappingProxyType({}), metadata={"internal": True})
     keywords: tuple[str, ...] | NotGiven = spec("Special rules with parameters, as declared in `keywords:`; `not given` if the source omits them.", (), example="[RANGED ATTACK 3, Fear]")
     note: Markdown = spec("A remark on this row.", Markdown(""))
-    source: Optional[Source] = spec("Where the text gives this row's values.", None)
-    audience: Audience = spec("`player` or `gm`.", "player")
-    id: str = _id()
-    loc: Location = field(**_LOC)
-    locs: MappingProxyType = _locs()
 
     def __getitem__(self, column: str):
         return self.values[column]
@@ -230,7 +218,7 @@ class ProfileRow:
 
 
 @dataclass(frozen=True, kw_only=True)
-class ProfileMatrix:
+class ProfileMatrix(ForAudience):
     """A profile matrix: declared, typed, bounded columns and one row per troop type."""
 
     title: str = spec("The matrix's heading.", example="Troop profile matrix")
@@ -238,11 +226,6 @@ class ProfileMatrix:
     rows: tuple[ProfileRow, ...] = spec("The rows, keyed by id; each cell keyed by column id; `not given` where the source omits it.")
     chapter: str = spec("The chapter (id) where the matrix is printed.", "")
     note: Markdown = spec("Prose printed under the matrix (footnotes, keys).", Markdown(""))
-    source: Optional[Source] = spec("Where the text gives the matrix.", None)
-    audience: Audience = spec("`player` or `gm`.", "player")
-    id: str = _id()
-    loc: Location = field(**_LOC)
-    locs: MappingProxyType = _locs()
 
     def row(self, id_or_name: str) -> ProfileRow:
         key = id_or_name.casefold().replace(" ", "_")
@@ -256,7 +239,7 @@ class ProfileMatrix:
 
 
 @dataclass(frozen=True, kw_only=True)
-class Spell:
+class Spell(ForAudience):
     """A spell: where it sits on its spell table, its range, casting value, effect and duration."""
 
     name: str = spec("The spell's name as the source spells it.", example="Dolcivanians domee of protectieon")
@@ -269,15 +252,10 @@ class Spell:
     effect: Markdown = spec("What the spell does.")
     duration: str = spec("How long the effect lasts.", "", example="rest of the turn")
     chapter: str = spec("The chapter (id) where it is printed; without one it gets a page of its kind.", "")
-    source: Optional[Source] = spec("Where the text gives the spell.", None)
-    audience: Audience = spec("`player` or `gm`.", "player")
-    id: str = _id()
-    loc: Location = field(**_LOC)
-    locs: MappingProxyType = _locs()
 
 
 @dataclass(frozen=True, kw_only=True)
-class Item:
+class Item(ForAudience):
     """A weapon, piece of equipment or other item with rules attached."""
 
     name: str = spec("The item's name.", example="Hammer")
@@ -286,15 +264,10 @@ class Item:
     keywords: tuple[str, ...] = spec("Keywords it grants, as declared in `keywords:`.", ())
     points: Optional[int] | NotGiven = spec("Its cost, if the ruleset has points.", None)
     chapter: str = spec("The chapter (id) where it is printed; without one it gets a page of its kind.", "")
-    source: Optional[Source] = spec("Where the text gives it.", None)
-    audience: Audience = spec("`player` or `gm`.", "player")
-    id: str = _id()
-    loc: Location = field(**_LOC)
-    locs: MappingProxyType = _locs()
 
 
 @dataclass(frozen=True, kw_only=True)
-class Hero:
+class Hero(ForAudience):
     """A hero type that joins a unit and grants it an ability."""
 
     name: str = spec("The hero's name.", example="Warrior hero")
@@ -302,55 +275,40 @@ class Hero:
     ability: Markdown = spec("What the hero gives the unit or force.")
     points: Annotated[int, Bounds(0)] | NotGiven = spec("What the hero costs on top of the unit.", example="2")
     chapter: str = spec("The chapter (id) where it is printed; without one it gets a page of its kind.", "")
-    source: Optional[Source] = spec("Where the text gives the hero.", None)
-    audience: Audience = spec("`player` or `gm`.", "player")
-    id: str = _id()
-    loc: Location = field(**_LOC)
-    locs: MappingProxyType = _locs()
 
 
 @dataclass(frozen=True, kw_only=True)
-class Cost:
+class Cost(Cited):
     """A points cost that is not a troop type: an upgrade, an appeal for scrolls."""
 
     name: str = spec("What is bought.", example="Command unit")
     points: Annotated[int, Bounds(0)] | NotGiven = spec("What it costs.", example="3")
     added_to_unit: bool = spec("True when it is paid on top of a unit's own cost.", False)
     chapter: str = spec("The chapter (id) where it is printed; without one it gets a page of its kind.", "")
-    source: Optional[Source] = spec("Where the text gives the cost.", None)
-    id: str = _id()
-    loc: Location = field(**_LOC)
-    locs: MappingProxyType = _locs()
 
 
 @dataclass(frozen=True, kw_only=True)
-class ArmyLimit:
+class ArmyLimit(Cited):
     """A limit every army list must keep: `count` at most `at_most`, both arithmetic on army counts."""
 
     title: str = spec("The limit in words.", example="No more heroes than half the units")
     count: str = spec("What is counted: an expression over the army's counts.", example="low_heroes + high_heroes")
     at_most: str = spec("The most allowed: an expression over the army's counts (`//` rounds down).", example="units // 2")
     chapter: str = spec("The chapter (id) where it is printed; without one it gets a page of its kind.", "")
-    source: Optional[Source] = spec("Where the text gives the limit.", None)
-    id: str = _id()
-    loc: Location = field(**_LOC)
-    locs: MappingProxyType = _locs()
 
 
 @dataclass(frozen=True, kw_only=True)
-class ArmyUnit:
+class ArmyUnit(Located):
     troop: str = spec("Id of the troop type's row in the army's profile matrix.", example="heavy_foot")
     count: Annotated[int, Bounds(1, 100)] = spec("How many units of that type.", 1)
     points: Optional[int] = spec("The points the list states for this line, checked against the matrix.", None, example="10")
     upgrades: tuple[str, ...] = spec("Ids of `costs:` bought for each unit of this line (a command unit...).", ())
     heroes: tuple[str, ...] = spec("Ids of heroes added to (each) unit of this line.", ())
     scrolls: tuple[str, ...] = spec("Ids of spells whose scrolls the unit carries.", ())
-    loc: Location = field(**_LOC)
-    locs: MappingProxyType = _locs()
 
 
 @dataclass(frozen=True, kw_only=True)
-class ArmyList:
+class ArmyList(ForAudience):
     """An army list: units from a profile matrix, with upgrades, checked against points and limits."""
 
     title: str = spec("The list's name.", example="A 30 point force")
@@ -361,15 +319,10 @@ class ArmyList:
     total: Optional[int] = spec("The total the list states, checked against the sum.", None, example="30")
     note: Markdown = spec("Prose shown with the roster.", Markdown(""))
     chapter: str = spec("The chapter (id) where it is printed; without one it gets a page of its kind.", "")
-    source: Optional[Source] = spec("Where the text gives the list.", None)
-    audience: Audience = spec("`player` or `gm`.", "player")
-    id: str = _id()
-    loc: Location = field(**_LOC)
-    locs: MappingProxyType = _locs()
 
 
 @dataclass(frozen=True, kw_only=True)
-class VictoryPoints:
+class VictoryPoints(ForAudience):
     """Victory points for defeating a monster, holding an item or completing a task."""
 
     name: str = spec("What scores.", example="Dr. Shellendrak")
@@ -378,11 +331,6 @@ class VictoryPoints:
     hidden: bool = spec("A hidden task: players learn of it only when the game-master says so.", False)
     condition: Markdown = spec("When the points are scored.", Markdown(""))
     chapter: str = spec("The chapter (id) where it is printed; without one it gets a page of its kind.", "")
-    source: Optional[Source] = spec("Where the text gives it.", None)
-    audience: Audience = spec("`player` or `gm`; hidden tasks are always game-master only.", "player")
-    id: str = _id()
-    loc: Location = field(**_LOC)
-    locs: MappingProxyType = _locs()
 
     @property
     def gm_only(self) -> bool:

@@ -21,20 +21,10 @@ from ..model.dice import percent
 from ..model.ruleset import Ruleset
 from .handouts_prose import HIDDEN_REFERENCE, Prose, anchor, count_examples, entry_title, gm_only
 from .present import NOT_GIVEN_TEXT, roll_text, shown, source_text
+from .site.pages import CHAPTER_ORDER, SECTION_PAGES  # a booklet reads in the site's order
 
 AUDIENCES = ("player", "gm")
 
-# The site's placement (generator/render/site/pages.py); tests check the two agree.
-CHAPTER_ORDER = ("profiles", "rules", "tables", "spells", "keywords", "heroes", "items", "costs", "army_limits",
-                 "armies", "victory_points")
-SECTION_PAGES = {
-    "keywords": "Special rules and psychology",
-    "spells": "Spells",
-    "heroes": "Heroes",
-    "items": "Weapons and items",
-    "army": "Army building",
-    "victory_points": "Victory points",
-}
 UNCHAPTERED = {"rules": "More rules", "tables": "More tables", "profiles": "More profiles"}
 HIDDEN_TASKS_HINT = "Some tasks are hidden: the game-master tells you when you complete one."
 GAP_CELL = "not given"

@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import os
 from dataclasses import dataclass, field
@@ -100,6 +101,15 @@ def _locate(url: str, job: PdfJob, root: Path) -> Location:
     return Location(job.template or str(job.target.name), 1, 1)
 
 
+def dated(html: str) -> str:
+    """The HTML with SOURCE_DATE_EPOCH as its creation date, read in the calling process
+    (pool workers keep the environment they were started with)."""
+    created = _created()
+    if created and "dcterms.created" not in html:
+        html = html.replace("<head>", f'<head><meta name="dcterms.created" content="{created}">', 1)
+    return html
+
+
 def render_pdf(job: PdfJob, root: Path) -> Path:
     """Render one job to its target; raise ResourceOutside if it named anything outside."""
     import weasyprint
@@ -107,10 +117,7 @@ def render_pdf(job: PdfJob, root: Path) -> Path:
     root = root.resolve()
     refused: list[str] = []
     fetcher = _make_fetcher(root, refused)
-    html = job.html
-    created = _created()
-    if created and "dcterms.created" not in html:
-        html = html.replace("<head>", f'<head><meta name="dcterms.created" content="{created}">', 1)
+    html = dated(job.html)
     document = weasyprint.HTML(string=html, base_url=job.base_dir.resolve().as_uri() + "/", url_fetcher=fetcher)
     stylesheets = [weasyprint.CSS(filename=str(s), url_fetcher=fetcher) for s in job.stylesheets]
     rendered = document.render(stylesheets=stylesheets)
@@ -143,6 +150,7 @@ def render_all(jobs: list[PdfJob], root: Path, workers: int | None = None, on_do
     if not jobs:
         return []
     on_done = on_done or (lambda result: None)
+    jobs = [dataclasses.replace(job, html=dated(job.html)) for job in jobs]
     workers = workers if workers is not None else min(len(jobs), os.cpu_count() or 1)
     results = []
     if workers <= 1 or len(jobs) == 1:

@@ -30,11 +30,11 @@ NOT_GIVEN_WORDS = {"not given", "not_given"}
 def schema_fields(cls) -> tuple[tuple[str, dataclasses.Field, Any], ...]:
     """(yaml key, field, type) for each author-facing field of a model class."""
     hints = typing.get_type_hints(cls, include_extras=True)
-    return tuple(
-        (f.metadata.get("key") or f.name, f, hints[f.name])
-        for f in dataclasses.fields(cls)
-        if not f.metadata.get("internal")
-    )
+    own = cls.__dict__.get("__annotations__", {})
+    fields = [f for f in dataclasses.fields(cls) if not f.metadata.get("internal")]
+    # a class's own fields first, then those every entry shares (source, audience)
+    fields.sort(key=lambda f: f.name not in own)
+    return tuple((f.metadata.get("key") or f.name, f, hints[f.name]) for f in fields)
 
 
 def is_required(f: dataclasses.Field) -> bool:

@@ -315,6 +315,43 @@ def check_prose_links(ruleset: Ruleset):
                     yield d
 
 
+def _gm_only(entry) -> bool:
+    return getattr(entry, "audience", "player") == "gm" or getattr(entry, "gm_only", False)
+
+
+def _references(ruleset: Ruleset, entry):
+    """(target entry, location) for every entry that ``entry`` names: see_also, row refs, prose links."""
+    by_id = {e.id: e for _s, e in ruleset.all_entries()}
+    for index, target in enumerate(getattr(entry, "see_also", ())):
+        if target in by_id:
+            yield by_id[target], entry.locs.get(f"see_also[{index}]", value_loc(entry, "see_also"))
+    for row in getattr(entry, "rows", ()) if isinstance(entry, RollTable) else ():
+        if row.ref in by_id:
+            yield by_id[row.ref], value_loc(row, "ref")
+    terms = term_names(ruleset)
+    for owner, name, value in _prose_fields(entry):
+        if name == "gm_note":
+            continue
+        for match in ROLE.finditer(value):
+            target = _role_target(match["target"])
+            if match["role"] == "term":
+                target = terms.get(target.casefold(), "")
+            elif match["role"] == "entry":
+                target = target.partition(".")[2]
+            if target in by_id:
+                yield by_id[target], _at(owner, name, value, match.start())
+
+
+@check
+def check_gm_references(ruleset: Ruleset):
+    for _section, entry in ruleset.all_entries():
+        if _gm_only(entry):
+            continue
+        for target, loc in _references(ruleset, entry):
+            if _gm_only(target):
+                yield Diagnostic(Code.GM_REFERENCE, f"`{entry.id}` is for players but names game-master-only `{target.id}`", loc)
+
+
 @check
 def check_audience(ruleset: Ruleset):
     for vp in ruleset.victory_points:
