@@ -22,11 +22,12 @@ from generator.mechanics.fantasy import (
 )
 from generator.mechanics.shellendrak import (
     CARD_RANKS, all_alone_test_due, at_long_range, casting_chance, charge_reach, charge_reaches, close_combat_hit_chance,
-    critical_armour_save, critical_hit_chance, critical_hit_effect, detects_hidden, final_standings,
+    critical_armour_save, critical_hit_chance, critical_hit_effect, detects_hidden, final_standings, flight_at_least,
     initiative_test_chance, initiative_test_passes, injury_chart_chances, injury_chart_result, joker_holders,
-    may_coup_de_grace, may_leave_combat, may_rally, may_run, may_shoot, movement_allowance, rolls_on_injury_chart,
-    search_dice, search_success_chance, search_succeeds, shooting_targets, spells_known, spells_per_turn,
-    strike_order, turn_order, unseen_charge_allowed, usable_leadership,
+    may_coup_de_grace, may_declare_charge, may_leave_combat, may_rally, may_run, may_shoot, movement_allowance,
+    rolls_on_injury_chart, search_dice, search_success_chance, search_succeeds, shamble_distance, shooting_targets,
+    spells_known, spells_per_turn, strike_order, turn_order, unseen_charge_allowed, usable_leadership,
+    window_route_cost,
 )
 
 FACES = range(1, 7)
@@ -233,6 +234,29 @@ def test_charges():
     assert not unseen_charge_allowed(2, target_hidden=True)
     assert not unseen_charge_allowed(2, through_door=True)
     assert not may_shoot(attempted_charge=True) and not may_shoot(ran=True) and may_shoot()
+
+
+def test_no_charge_with_an_interceptor_within_2_inches():
+    assert not may_declare_charge([2]) and not may_declare_charge([5, 0.5])
+    assert may_declare_charge([2.1, 7]) and may_declare_charge()
+
+
+def test_window_costs_an_extra_inch():
+    assert window_route_cost(0) == 1 and window_route_cost(3) == 4
+    assert window_route_cost(Fraction(5, 2)) == Fraction(7, 2)
+
+
+@pytest.mark.parametrize("inches", [0, 2, 5, 6.5, 7, 12, 13])
+def test_2d6_flight_against_36_outcomes(inches):
+    covered = sum(1 for a, b in itertools.product(FACES, FACES) if a + b >= inches)
+    assert flight_at_least(inches) == Fraction(covered, 36)
+
+
+def test_stupid_shamble_is_half_move_stopping_1_inch_short():
+    assert shamble_distance(4) == 2 and shamble_distance(5) == Fraction(5, 2)
+    assert shamble_distance(6, enemy_distance=10) == 3
+    assert shamble_distance(6, enemy_distance=3) == 2
+    assert shamble_distance(6, enemy_distance=Fraction(1, 2)) == 0
 
 
 def test_movement_allowance():

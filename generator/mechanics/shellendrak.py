@@ -10,7 +10,9 @@ Readings the text leaves open, decided here and said in the rules prose:
 - "Initiative test (roll lower on a D6)": strictly lower, so a roll equal to the
   Initiative fails (a model with Initiative 4 passes on 1-3).
 - "roll the target number on two dice": that number or more.
-- "within 8"" and "within 4"" include the distance itself.
+- "within 8"", "within 4"", "within 12"", "within 2 inches" and "within its Initiative
+  score in inches" include the distance itself.
+- A Stupid model's shamble stops 1" short of the nearest enemy in its way.
 - Two people holding cards of the same rank (necessarily of different suits in one
   deck) act together; the order among chargers, among equal Initiatives and among
   players tied on victory points is not given, so such models are grouped.
@@ -24,6 +26,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Iterable, Mapping
 
+import math
+
 import icepool
 
 from .fantasy import armour_save, target_chance, to_hit_melee, to_wound
@@ -33,6 +37,7 @@ __all__ = [
     "PLAYER_TIMER_MINUTES", "CAMPAIGN_BONUS_VP", "final_standings",
     "counts_as_active", "may_rally", "usable_leadership",
     "movement_allowance", "may_run", "charge_reach", "charge_reaches", "unseen_charge_allowed",
+    "may_declare_charge", "window_route_cost", "flight_at_least", "shamble_distance",
     "initiative_test_passes", "initiative_test_chance", "detects_hidden",
     "shooting_targets", "may_shoot", "at_long_range",
     "CriticalHit", "critical_hit_effect", "critical_hit_chance", "critical_armour_save",
@@ -52,6 +57,9 @@ _SUITS = "♠♥♦♣SHDC"
 JOKER = "Joker"
 
 PLAYER_TIMER_MINUTES = 2  # recovery and movement phases of one player turn
+CHARGE_INTERCEPT_INCHES = 2  # no charge with a possible interceptor this close to the charge path
+WINDOW_EXTRA_INCHES = 1  # climbing through a first floor window
+SHAMBLE_STOP_INCHES = 1  # a Stupid model stops this far in front of any enemies
 CAMPAIGN_BONUS_VP = 2  # permanent Forsaken Vale victory points for the winner
 
 
@@ -166,6 +174,33 @@ def unseen_charge_allowed(distance: float, target_hidden: bool = False, through_
     The charger must then also pass an Initiative test.
     """
     return distance <= 4 and not target_hidden and not through_door
+
+
+def may_declare_charge(interceptor_distances: Iterable[float] = ()) -> bool:
+    """No charge if an enemy that could conceivably intercept it is within 2" of the charge path.
+
+    ``interceptor_distances`` are how far such enemies are from the path.
+    """
+    return not any(distance <= CHARGE_INTERCEPT_INCHES for distance in interceptor_distances)
+
+
+def window_route_cost(distance: float) -> int | Fraction:
+    """Inches of movement a move through a first floor window uses: its length and an extra inch."""
+    return _inches(Fraction(distance) + WINDOW_EXTRA_INCHES)
+
+
+def flight_at_least(inches: float) -> Fraction:
+    """The chance that a 2D6" flight (failed All Alone or Terror test) covers at least ``inches``."""
+    return (2 @ D6).probability(">=", math.ceil(Fraction(inches)))
+
+
+def shamble_distance(move: float, enemy_distance: float | None = None) -> int | Fraction:
+    """A Stupid model out of combat rolling 1-3 shambles forward half its normal movement,
+    stopping 1" in front of any enemies (``enemy_distance``: the nearest one in its way)."""
+    distance = Fraction(move) / 2
+    if enemy_distance is not None:
+        distance = min(distance, max(Fraction(0), Fraction(enemy_distance) - SHAMBLE_STOP_INCHES))
+    return _inches(distance)
 
 
 def initiative_test_passes(roll: int, initiative: int) -> bool:
