@@ -7,7 +7,7 @@ import pytest
 from generator.mechanics import bad_moon_rising as bmr
 from generator.mechanics.bad_moon_rising import (
     confusion_test_after_casualties, confusion_tests_to_take, friends_breaking_test, full_ranks_removed,
-    may_form_wedge, push_back, push_back_permission, pushed_into_options, slowest_pusher_charge,
+    may_form_wedge, push_back, push_back_permission, pushed_into_options, slowest_pusher_charge, units_pushing_back,
     wedge_can_march, wedge_casualties, wedge_complete_ranks, wedge_edge_models, wedge_inside_models,
     wedge_models, wedge_move_allowance, wedge_move_cost, wedge_positions, wedge_rank_sizes,
     wedge_rear_rank_places, wedge_shooters,
@@ -185,6 +185,25 @@ def test_slowest_pusher():
         slowest_pusher_charge()
 
 
+@pytest.mark.parametrize("strengths", [(20,), (20, 10), (10, 20), (15, 15), (15, 15, 15), (5, 12, 12), (30, 29, 1)])
+def test_several_pushers_against_sorting(strengths):
+    # "only the only with the highest Unit Strength can do so ... In case of ties the owning player may decide"
+    units = {f"unit {i}": strength for i, strength in enumerate(strengths)}
+    ranked = sorted(units.items(), key=lambda item: -item[1])
+    strongest = tuple(name for name, strength in units.items() if strength == ranked[0][1])
+    apart = units_pushing_back(units)
+    assert set(apart.units) == set(strongest)
+    assert apart.owner_picks_one == (len(strongest) > 1)
+    # "unless they are both fighting in the same side of the enemy unit": all work together
+    together = units_pushing_back(units, same_side=True)
+    assert together.units == tuple(units) and not together.owner_picks_one
+
+
+def test_several_pushers_need_some():
+    with pytest.raises(ValueError):
+        units_pushing_back({})
+
+
 def test_pushed_into():
     assert pushed_into_options(in_combat=True) == ("stand its ground",)
     assert pushed_into_options(fleeing=True) == ("make way",)
@@ -233,6 +252,10 @@ def test_one_test_per_phase():
     assert confusion_tests_to_take(3, immune_to_psychology=True) == 0
     assert friends_breaking_test(won_combat=True) == "Confusion test"
     assert friends_breaking_test(won_combat=False) == "Panic test"
+    # "within 6"": 6" or less
+    assert friends_breaking_test(won_combat=True, distance=Fraction(11, 2)) == "Confusion test"
+    assert friends_breaking_test(won_combat=False, distance=6) == "Panic test"
+    assert friends_breaking_test(won_combat=True, distance=Fraction(13, 2)) is None
 
 
 def test_names_unique_across_mechanics():

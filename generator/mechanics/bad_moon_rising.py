@@ -14,9 +14,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from math import isqrt
+from typing import Mapping
 
 __all__ = [
     "PushBack", "push_back", "push_back_permission", "slowest_pusher_charge", "pushed_into_options",
+    "Pushers", "units_pushing_back",
     "full_ranks_removed", "confusion_test_after_casualties", "confusion_tests_to_take",
     "friends_breaking_test",
     "WEDGE_WEAPONS", "may_form_wedge", "wedge_models", "wedge_complete_ranks", "wedge_rank_sizes",
@@ -50,6 +52,31 @@ def push_back_permission(*, won_round: bool = True, all_enemies_flee: bool = Fal
     if not won_round or all_enemies_flee or enemy_in_flank_or_rear or friends_directly_in_front:
         return "cannot"
     return "must" if frenzied else "may"
+
+
+@dataclass(frozen=True)
+class Pushers:
+    """Which units push back an enemy unit: ``units`` push it together, or, when
+    ``owner_picks_one``, their owning player picks one of them to do it."""
+
+    units: tuple[str, ...]
+    owner_picks_one: bool = False
+
+
+def units_pushing_back(unit_strengths: Mapping[str, int], *, same_side: bool = False) -> Pushers:
+    """Of several units of one side that want to push back an enemy unit, which do so.
+
+    Only the one with the highest Unit Strength can, unless they are fighting in the same
+    side of the enemy unit (``same_side``: all of them, as read here), when they work
+    together. In case of ties the owning player decides which unit pushes back.
+    """
+    if not unit_strengths:
+        raise ValueError("give the Unit Strength of each unit that wants to push back")
+    if same_side or len(unit_strengths) == 1:
+        return Pushers(tuple(unit_strengths))
+    highest = max(unit_strengths.values())
+    strongest = tuple(unit for unit, strength in unit_strengths.items() if strength == highest)
+    return Pushers(strongest, owner_picks_one=len(strongest) > 1)
 
 
 def slowest_pusher_charge(*pushers: tuple[int, int]) -> int:
@@ -169,9 +196,15 @@ def confusion_tests_to_take(reasons: int, *, immune_to_psychology: bool = False)
     return 0 if immune_to_psychology else min(reasons, 1)
 
 
-def friends_breaking_test(*, won_combat: bool) -> str:
+FRIENDS_BREAKING_RANGE = 6  # inches: "friendly units breaking from other combats within 6""
+
+
+def friends_breaking_test(*, won_combat: bool, distance: int | Fraction | None = None) -> str | None:
     """Further ideas for Confusion: the test a unit in combat takes for friendly units breaking
-    from other combats within 6" (step 4 of the Combat phase)."""
+    from other combats within 6" (step 4 of the Combat phase), or ``None`` if they broke
+    further away. "Within 6"" is read as 6" or less."""
+    if distance is not None and distance > FRIENDS_BREAKING_RANGE:
+        return None
     return "Confusion test" if won_combat else "Panic test"
 
 
