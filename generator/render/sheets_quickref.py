@@ -270,7 +270,7 @@ def _city_of_the_damned() -> list[tuple[str, KeyGroup]]:
         ("knocked_down_effects", KeyGroup("Knocked Down", (
             KeyLine("Recovery roll (Simultaneous System): stand up on a 4+",
                     chance_text(city_of_the_damned.cotd_recovery_chance())),
-            KeyLine("Hitting while Knocked Down: natural 6s only",
+            KeyLine("After standing up on 4+ (Simultaneous System): natural 6s to hit (the text is ambiguous)",
                     chance_text(city_of_the_damned.cotd_knocked_down_to_hit_chance())),
         ))),
         ("critical_hits_rule", KeyGroup("Chance of a Critical Hit per attack, by the roll needed to hit", charts=(
