@@ -217,3 +217,27 @@ def test_player_site_never_contains_game_master_content(built, project):
     assert leaked == []
     gm = site_text(built / "site-gm")
     assert [s for s in secrets if " ".join(s.split()) in gm and not s.islower()]  # the gm site has them
+
+
+def test_hovering_a_term_previews_its_definition(page, site, project):
+    requests = []
+    page.on("request", lambda request: requests.append(request.url))
+    page.goto(site + "/rampant_hex/morale.html")
+    page.hover("a:has(.rp-term)")
+    tip = page.locator(".tippy-box")
+    tip.wait_for(timeout=10000)
+    plain = lambda text: " ".join(text.replace("’", "'").split())  # noqa: E731  (typography may curl quotes)
+    definition = plain(project.ruleset("rampant_hex").term("moral").definition)
+    assert definition[:40] in plain(tip.inner_text())
+    assert all(url.startswith(site) for url in requests), [u for u in requests if not u.startswith(site)]
+
+
+def test_pages_are_readable_on_a_phone(browser, site):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True)
+    page = context.new_page()
+    page.goto(site + "/rampant_hex/activation.html")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390 + 1  # no sideways scrolling of the page
+    drawer = page.locator(".sidebar-drawer").bounding_box()
+    assert drawer["x"] + drawer["width"] <= 0  # the navigation folds away off the screen...
+    assert page.locator("label.nav-overlay-icon").is_visible()  # ...behind a menu button
+    context.close()

@@ -11,7 +11,7 @@ from typing import Callable, Iterable
 
 from ..diagnostics import BlockLocation, Code, Diagnostic, Location, did_you_mean
 from ..mechanics import armies
-from ..model.base import NotGiven, value_loc
+from ..model.base import NotGiven, Source, value_loc
 from ..model.dice import RollRange
 from ..model.entries import RollTable
 from ..model.ruleset import Ruleset
@@ -172,6 +172,16 @@ def _normal(text: str) -> str:
     return " ".join(text.split()).casefold()
 
 
+def _cited(entry):
+    """An entry and every row or part of it that can cite a source."""
+    yield entry
+    for value in vars(entry).values():
+        if isinstance(value, tuple):
+            for item in value:
+                if hasattr(item, "locs") and not isinstance(item, str):
+                    yield from _cited(item)
+
+
 @check
 def check_sources(ruleset: Ruleset):
     normal = {name: _normal(text) for name, text in ruleset.sources.items()}
@@ -179,17 +189,22 @@ def check_sources(ruleset: Ruleset):
         yield Diagnostic(Code.SOURCE_FILE, f"source text `{ruleset.meta.source}` is not in `sources/`",
                          value_loc(ruleset.meta, "source"), did_you_mean(ruleset.meta.source, ruleset.sources))
     for _section, entry in ruleset.all_entries():
-        source = getattr(entry, "source", None)
-        if source is None or not source.file:
-            continue
-        if source.file not in ruleset.sources:
-            if source.file != ruleset.meta.source:
-                yield Diagnostic(Code.SOURCE_FILE, f"source text `{source.file}` is not in `sources/`", source.loc,
-                                 did_you_mean(source.file, ruleset.sources))
-            continue
-        if source.quote and _normal(source.quote) not in normal[source.file]:
-            yield Diagnostic(Code.SOURCE_QUOTE, f"the quote is not in {source.file}: “{source.quote[:60]}”",
-                             value_loc(source, "quote"))
+        for part in _cited(entry):
+            source = getattr(part, "source", None)
+            if not isinstance(source, Source) or not source.file:
+                continue
+            if source.file not in ruleset.sources:
+                if source.file != ruleset.meta.source:
+                    yield Diagnostic(Code.SOURCE_FILE, f"source text `{source.file}` is not in `sources/`", source.loc,
+                                     did_you_mean(source.file, ruleset.sources))
+                continue
+            text = normal[source.file]
+            if source.section and _normal(source.section) not in text:
+                yield Diagnostic(Code.SOURCE_SECTION, f"section “{source.section[:60]}” is not in {source.file}",
+                                 value_loc(source, "section"))
+            if source.quote and _normal(source.quote) not in text:
+                yield Diagnostic(Code.SOURCE_QUOTE, f"the quote is not in {source.file}: “{source.quote[:60]}”",
+                                 value_loc(source, "quote"))
 
 
 # -- armies -------------------------------------------------------------------------------

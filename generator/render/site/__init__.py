@@ -85,9 +85,12 @@ class RulepressDirective(SphinxDirective):
         for path in self._files(ruleset, entry):
             self.env.note_dependency(str(path))
         text = render_entry(ruleset, section, entry, audience, self.options.get("chapter"))
-        container = nodes.container(classes=["rulepress", f"rulepress-{section.replace('_', '-')}"])
+        container = nodes.container()
         self.state.nested_parse(StringList(text.splitlines(), self.get_source_info()[0]), self.content_offset, container)
-        return [container]
+        # No wrapper in the page: hover previews (sphinx-tippy) show the paragraph right under a heading.
+        for table in container.findall(nodes.table):
+            table["classes"] += ["rulepress-table", f"rulepress-{section.replace('_', '-')}"]
+        return list(container.children)
 
     def _files(self, ruleset, entry):
         root = _model(self.env).root

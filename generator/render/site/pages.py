@@ -317,7 +317,7 @@ def code_hash() -> str:
 
 
 def sphinx_config(root: Path, audience: str, only: str = "") -> dict:
-    vendor = "_static/vendor"
+    vendor = "vendor"  # sphinx-tippy adds these under _static/
     return {
         "project": "Rulepress rules library",
         "html_title": "Rulepress rules library" + (" (game-master)" if audience == "gm" else ""),
