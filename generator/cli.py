@@ -76,6 +76,17 @@ def main(argv: list[str] | None = None) -> int:
         print(f"rulepress: error: no rules_src/ folder in {root}", file=sys.stderr)
         print("  hint: run rulepress in a project folder, or pass -C PATH", file=sys.stderr)
         return EXIT_USAGE
+    ruleset = getattr(args, "ruleset", None)
+    if ruleset:
+        from .source.project import ruleset_folders
+
+        names = [folder.name for folder in ruleset_folders(root)]
+        if ruleset not in names:
+            from .diagnostics import did_you_mean
+
+            print(f"rulepress: error: no ruleset `{ruleset}` in rules_src/", file=sys.stderr)
+            print(f"  hint: {did_you_mean(ruleset, names) or 'rulesets: ' + ', '.join(names)}", file=sys.stderr)
+            return EXIT_USAGE
     if args.command == "check":
         from .report import run_check
 

@@ -27,6 +27,7 @@ from . import __version__
 from .examples.run import run_examples
 from .render.pdf import PdfJob, ResourceOutside, render_all
 from .render.reference import codes_reference, format_reference
+from .render.site.pages import SiteWarnings
 from .report import plural, print_diagnostics
 from .validate import check_project
 
@@ -121,8 +122,6 @@ def _build(root: Path, out: Path, args, started: float) -> int:
               file=sys.stderr)
         return 1
     project = result.project
-    if args.ruleset:
-        project.ruleset(args.ruleset)  # an unknown name is a usage error, raised before any work
     old = _read_manifest(out)
     staging = Path(tempfile.mkdtemp(prefix=".build-", dir=out.parent))
     builder = _Builder(project, out, staging, old, args)
@@ -133,6 +132,10 @@ def _build(root: Path, out: Path, args, started: float) -> int:
     except ResourceOutside as refused:
         print_diagnostics(refused.diagnostics)
         print(f"build failed; {out} is left as it was", file=sys.stderr)
+        return 1
+    except SiteWarnings as warned:
+        print(warned, file=sys.stderr)
+        print(f"build failed: the site build warned; {out} is left as it was", file=sys.stderr)
         return 1
     finally:
         shutil.rmtree(staging, ignore_errors=True)

@@ -194,3 +194,11 @@ def test_a_failed_example_fails_the_build(capsys, tmp_path):
     assert code == 1
     assert "error[example-failed]" in err
     assert not out_dir.exists()
+
+
+def test_an_unknown_ruleset_is_a_usage_error(capsys):
+    for command in ("check", "build"):
+        code, out, err = run(capsys, "-C", str(ROOT), command, "--ruleset", "rampant_hx")
+        assert code == EXIT_USAGE
+        assert "no ruleset `rampant_hx`" in err and "did you mean `rampant_hex`?" in err
+        assert "Traceback" not in err

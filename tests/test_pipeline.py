@@ -179,3 +179,20 @@ def test_serve_rebuilds_on_save_and_tells_the_page(small):
         time.sleep(0.2)
     assert fetch(RELOAD_PATH) == "1:ok"
     assert "Players must complete" in fetch("/site/rampant_hex/activation.html")
+
+
+def test_a_site_that_warns_is_not_published(small, capsys, monkeypatch):
+    from generator.render.site import pages
+
+    real = pages.site_pages
+
+    def with_a_broken_link(*args, **kwargs):
+        generated = real(*args, **kwargs)
+        generated.add("rampant_hex/broken.md", "# Broken\n\nSee {doc}`no-such-page`.\n")
+        return generated
+
+    monkeypatch.setattr(pages, "site_pages", with_a_broken_link)
+    assert main(["-C", str(small), "build", "--only", "site", "--audience", "player"]) == 1
+    err = capsys.readouterr().err
+    assert "no-such-page" in err and "is left as it was" in err
+    assert not (small / "build").exists()

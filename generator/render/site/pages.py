@@ -357,4 +357,10 @@ def build_site(project: Project, cache: Path, outdir: Path, audience: str = "pla
     app = Sphinx(str(srcdir), None, str(html), str(doctrees), "html", confoverrides=sphinx_config(project.root, audience, only),
                  status=status, warning=warnings, warningiserror=True, keep_going=True)
     app.build()
+    if app.statuscode or warnings.getvalue().strip():  # builds that warn are broken
+        raise SiteWarnings(warnings.getvalue().strip() or "sphinx-build failed")
     return SiteResult(html, len(written), warnings.getvalue())
+
+
+class SiteWarnings(Exception):
+    """Sphinx warned while building the site; the build is refused."""
