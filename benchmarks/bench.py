@@ -76,6 +76,14 @@ def yaml_floor(project: Path) -> None:
         yaml.load(path.read_bytes(), Loader=yaml.CSafeLoader)
 
 
+def refuse(path: Path) -> None:
+    from generator.diagnostics import Diagnostics
+    from generator.source.yamlnodes import parse_text
+
+    diagnostics = Diagnostics()
+    assert parse_text(path.read_text(encoding="utf-8"), path.name, diagnostics) is None and diagnostics
+
+
 def load_only(project: Path) -> None:
     from generator.validate import check_project
 
@@ -179,6 +187,9 @@ def main(argv: list[str] | None = None) -> int:
         table.add("check: load + validate (no examples)", loading, f"{loading / floor:.1f}x floor", verdict(loading <= 2 * floor, "at most 2x"))
         table.add("check: load + validate + every example", check, f"{check / floor:.1f}x floor", verdict(check <= 2 * floor, "at most 2x"))
         table.add("rulepress check (CLI, with Python start)", rulepress(project, "check"))
+        for name in ("alias_bomb", "python_tag"):
+            refused = timed(lambda: refuse(ROOT / "tests" / "broken" / f"{name}.yaml"), repeat * 10)
+            table.add(f"refuse tests/broken/{name}.yaml", refused, "", verdict(refused < 1, "under a second"))
 
         clean = rulepress(project, "build")
         sphinx = sphinx_floor(project, work)
