@@ -241,10 +241,11 @@ class _Builder:
 
     # -- site ------------------------------------------------------------------------------
     def site(self) -> None:
-        from .render.site.pages import build_site, site_key
+        from .render.site.pages import site_key
 
         started = time.perf_counter()
         downloads = self.downloads()
+        todo = []
         for audience in self.audiences():
             name = "site" if audience == "player" else "site-gm"
             key = site_key(self.project, audience, downloads, self.code)
@@ -254,10 +255,11 @@ class _Builder:
                 self.summary.reused["site"] = self.summary.reused.get("site", 0) + 1
                 continue
             cache = self.out.parent / CACHE_DIR / name
-            with _progress(f"building the {name}", 0):
-                result = build_site(self.project, cache, cache.with_name(name + "-html"), audience, downloads)
-            shutil.copytree(result.outdir, self.staging / name, ignore=shutil.ignore_patterns(".buildinfo", ".doctrees"))
-            self.summary.written["site"] = self.summary.written.get("site", 0) + 1
+            todo.append((name, (str(self.root), str(cache), str(cache.with_name(name + "-html")), audience, downloads)))
+        with _progress("building the site", len(todo)) as advance:
+            for (name, _args), outdir in zip(todo, _build_sites([args for _name, args in todo], advance)):
+                shutil.copytree(outdir, self.staging / name, ignore=shutil.ignore_patterns(".buildinfo", ".doctrees"))
+                self.summary.written["site"] = self.summary.written.get("site", 0) + 1
         self.summary.seconds["site"] = time.perf_counter() - started
 
     def downloads(self) -> dict[str, list[tuple[str, str]]]:
@@ -271,6 +273,31 @@ class _Builder:
                 title = pdf.stem.removeprefix(owner + "-").replace("-", " ").replace(" a4", " (A4)").replace(" letter", " (US Letter)")
                 found.setdefault(owner, []).append((title[:1].upper() + title[1:], f"{kind}/{pdf.name}"))
         return found
+
+
+def _site_worker(args) -> str:
+    """Build one site in its own process: Sphinx and MyST register roles process-wide,
+    so two Sphinx applications must not share a process."""
+    from .render.site.pages import build_site
+
+    root, cache, outdir, audience, downloads = args
+    project = check_project(Path(root)).project
+    return str(build_site(project, Path(cache), Path(outdir), audience, downloads).outdir)
+
+
+def _build_sites(jobs: list, advance) -> list[str]:
+    if not jobs:
+        return []
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    context = multiprocessing.get_context("forkserver")
+    with ProcessPoolExecutor(max_workers=min(len(jobs), os.cpu_count() or 1), mp_context=context) as pool:
+        results = []
+        for outdir in pool.map(_site_worker, jobs):
+            results.append(outdir)
+            advance()
+        return results
 
 
 def _link_or_copy(source, target) -> None:

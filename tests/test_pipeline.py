@@ -181,8 +181,9 @@ def test_serve_rebuilds_on_save_and_tells_the_page(small):
     assert "Players must complete" in fetch("/site/rampant_hex/activation.html")
 
 
-def test_a_site_that_warns_is_not_published(small, capsys, monkeypatch):
+def test_a_site_that_warns_is_refused(small, tmp_path, monkeypatch):
     from generator.render.site import pages
+    from generator.source.project import load_project
 
     real = pages.site_pages
 
@@ -192,7 +193,19 @@ def test_a_site_that_warns_is_not_published(small, capsys, monkeypatch):
         return generated
 
     monkeypatch.setattr(pages, "site_pages", with_a_broken_link)
+    project, _ = load_project(small)
+    with pytest.raises(pages.SiteWarnings, match="no-such-page"):
+        pages.build_site(project, tmp_path / "cache", tmp_path / "html", "player")
+
+
+def test_a_site_that_warns_is_not_published(small, capsys, monkeypatch):
+    from generator.render.site.pages import SiteWarnings
+
+    def warned(jobs, advance):
+        raise SiteWarnings("index.md:3: WARNING: something is off")
+
+    monkeypatch.setattr(pipeline, "_build_sites", warned)
     assert main(["-C", str(small), "build", "--only", "site", "--audience", "player"]) == 1
     err = capsys.readouterr().err
-    assert "no-such-page" in err and "is left as it was" in err
+    assert "something is off" in err and "is left as it was" in err
     assert not (small / "build").exists()

@@ -156,7 +156,8 @@ def examples_page(ruleset: Ruleset) -> str | None:
     return "\n".join(lines)
 
 
-def ruleset_index(ruleset: Ruleset, toc: list[str], downloads: list[tuple[str, str]], sheets: list[str] = ()) -> str:
+def ruleset_index(ruleset: Ruleset, toc: list[str], downloads: list[tuple[str, str]], sheets: list[str] = (),
+                  audience: str = "player") -> str:
     meta = ruleset.meta
     parts = [f"({label(ruleset.id, 'page', 'index')})=\n# {esc(meta.title)}\n"]
     byline = " — ".join(x for x in (f"*{esc(meta.subtitle)}*" if meta.subtitle else "", f"by {esc(meta.author)}" if meta.author else "") if x)
@@ -166,8 +167,10 @@ def ruleset_index(ruleset: Ruleset, toc: list[str], downloads: list[tuple[str, s
         parts.append(prose(meta.summary))
     if meta.needs:
         parts.append("## What you need\n\n" + "\n".join(f"- {esc(n)}" for n in meta.needs))
-    if ruleset.phases:
-        parts.append("## Turn sequence\n\n" + _directive("phases"))
+    phases = [p for p in ruleset.phases if visible(p, audience)]
+    if phases:  # one anchor per phase, so rules and terms can link to it
+        anchors = "".join(f"({label(ruleset.id, 'phases', p.id)})=\n" for p in phases)
+        parts.append("## Turn sequence\n\n" + anchors + _directive("phases"))
     if sheets:
         parts.append("## Cheat sheets\n\n" + "\n".join(f"- {{doc}}`/sheets/{name}`" for name in sheets))
     if downloads:
@@ -233,7 +236,7 @@ def site_pages(project: Project, audience: str, downloads: dict[str, list[tuple[
                     _entry(ruleset, section, e, getattr(e, "title", e.id)) for e in rest))
                 toc.append(name)
         own_sheets = [name for name in sheet_names if name.startswith(ruleset.id + "-")]
-        pages.add(f"{ruleset.id}/index.md", ruleset_index(ruleset, toc, downloads.get(ruleset.id, []), own_sheets))
+        pages.add(f"{ruleset.id}/index.md", ruleset_index(ruleset, toc, downloads.get(ruleset.id, []), own_sheets, audience))
     return pages
 
 
