@@ -25,7 +25,7 @@ from pathlib import Path
 
 from . import __version__
 from .examples.run import run_examples
-from .render.pdf import PdfJob, ResourceOutside, render_all
+from .render.pdf import PdfJob, ResourceOutside, worker_render
 from .render.reference import codes_reference, format_reference
 from .render.site.pages import SiteWarnings
 from .report import plural, print_diagnostics
@@ -44,15 +44,12 @@ class BuildLocked(Exception):
 class Summary:
     written: dict[str, int] = field(default_factory=dict)
     reused: dict[str, int] = field(default_factory=dict)
-    seconds: dict[str, float] = field(default_factory=dict)
+    rendering: float = 0.0  # seconds in the worker pool (sites and PDFs together)
 
     def line(self) -> str:
-        parts = []
-        for kind in OUTPUTS:
-            if kind in self.written or kind in self.reused:
-                parts.append(f"{kind}: {self.written.get(kind, 0)} written, {self.reused.get(kind, 0)} unchanged"
-                             + (f" ({self.seconds[kind]:.1f}s)" if kind in self.seconds else ""))
-        return "; ".join(parts)
+        parts = [f"{kind}: {self.written.get(kind, 0)} written, {self.reused.get(kind, 0)} unchanged"
+                 for kind in OUTPUTS if kind in self.written or kind in self.reused]
+        return "; ".join(parts) + (f" (rendering {self.rendering:.1f}s)" if self.rendering else "")
 
 
 @contextmanager
@@ -163,16 +160,33 @@ class _Builder:
         reference.mkdir(parents=True)
         (reference / "format.md").write_text(format_reference(), encoding="utf-8")
         (reference / "codes.md").write_text(codes_reference(), encoding="utf-8")
+        pdfs: list[tuple[str, PdfJob]] = []
         for kind in ("sheets", "handouts"):
             if self.wanted(kind):
-                self.pdfs(kind, self.jobs(kind))
+                pdfs += [(kind, job) for job in self.plan(kind, self.jobs(kind))]
+                self.carry(kind, skip=set(self.manifest))
             else:
                 self.carry(kind)
-        if self.wanted("site"):
-            self.site()
-        else:
+        sites = self.plan_sites(pdfs) if self.wanted("site") else []
+        if not self.wanted("site"):
             self.carry("site")
             self.carry("site-gm")
+        self.render(pdfs, sites)
+
+    def render(self, pdfs: list[tuple[str, PdfJob]], sites: list[tuple[str, tuple]]) -> None:
+        """Sites and PDFs in one process pool, the long site builds first, so the cores stay busy."""
+        started = time.perf_counter()
+        tasks = [(_site_worker, args) for _name, args in sites]
+        tasks += [(worker_render, (job, self.root)) for _kind, job in sorted(pdfs, key=lambda kj: -len(kj[1].html))]
+        with _progress("building", len(tasks)) as advance:
+            results = _run_tasks(tasks, self.workers, advance)
+        for (name, _args), outdir in zip(sites, results):
+            shutil.copytree(outdir, self.staging / name, ignore=shutil.ignore_patterns(".buildinfo", ".doctrees"))
+        self.summary.rendering = time.perf_counter() - started
+        for kind in ("site", "sheets", "handouts"):
+            count = len(sites) if kind == "site" else sum(1 for k, _job in pdfs if k == kind)
+            if count or self.wanted(kind):
+                self.summary.written[kind] = count
 
     # -- PDFs ------------------------------------------------------------------------------
     def jobs(self, kind: str) -> list[PdfJob]:
@@ -192,26 +206,21 @@ class _Builder:
             jobs = [j for j in jobs if not any(j.target.name.startswith(o) for o in others)]
         return jobs
 
-    def pdfs(self, kind: str, jobs: list[PdfJob]) -> None:
-        started = time.perf_counter()
+    def plan(self, kind: str, jobs: list[PdfJob]) -> list[PdfJob]:
+        """The jobs whose key changed; unchanged PDFs are linked from the previous build."""
         to_render = []
         for job in jobs:
             relative = job.target.relative_to(self.staging).as_posix()
             key = job_key(job, self.code, self.root)
             self.manifest[relative] = key
             previous = self.out / relative
+            job.target.parent.mkdir(parents=True, exist_ok=True)
             if self.old.get(relative) == key and previous.is_file():
-                job.target.parent.mkdir(parents=True, exist_ok=True)
                 _link_or_copy(previous, job.target)
                 self.summary.reused[kind] = self.summary.reused.get(kind, 0) + 1
             else:
                 to_render.append(job)
-        with _progress(f"rendering {kind}", len(to_render)) as advance:
-            for _ in render_all(to_render, self.root, self.workers, on_done=advance):
-                pass
-        self.summary.written[kind] = len(to_render)
-        self.summary.seconds[kind] = time.perf_counter() - started
-        self.carry(kind, skip=set(self.manifest))
+        return to_render
 
     def carry(self, kind: str, skip: set[str] = frozenset()) -> None:
         """Keep the previous build's files of ``kind`` that this build did not produce (--only, --ruleset)."""
@@ -240,11 +249,11 @@ class _Builder:
         return False
 
     # -- site ------------------------------------------------------------------------------
-    def site(self) -> None:
+    def plan_sites(self, pdfs: list[tuple[str, PdfJob]]) -> list[tuple[str, tuple]]:
+        """The sites whose key changed, as (name, worker arguments); unchanged ones are linked."""
         from .render.site.pages import site_key
 
-        started = time.perf_counter()
-        downloads = self.downloads()
+        downloads = self.downloads([job.target for _kind, job in pdfs])
         todo = []
         for audience in self.audiences():
             name = "site" if audience == "player" else "site-gm"
@@ -256,19 +265,17 @@ class _Builder:
                 continue
             cache = self.out.parent / CACHE_DIR / name
             todo.append((name, (str(self.root), str(cache), str(cache.with_name(name + "-html")), audience, downloads)))
-        with _progress("building the site", len(todo)) as advance:
-            for (name, _args), outdir in zip(todo, _build_sites([args for _name, args in todo], advance)):
-                shutil.copytree(outdir, self.staging / name, ignore=shutil.ignore_patterns(".buildinfo", ".doctrees"))
-                self.summary.written["site"] = self.summary.written.get("site", 0) + 1
-        self.summary.seconds["site"] = time.perf_counter() - started
+        return todo
 
-    def downloads(self) -> dict[str, list[tuple[str, str]]]:
-        """Per ruleset (and "" for general sheets), the PDFs in the staged build, as (title, path under build/)."""
+    def downloads(self, coming: list[Path]) -> dict[str, list[tuple[str, str]]]:
+        """Per ruleset (and "" for general sheets), the PDFs of this build — staged already or ``coming`` — as
+        (title, path under build/)."""
         found: dict[str, list[tuple[str, str]]] = {}
         ids = sorted((r.id for r in self.project.rulesets), key=len, reverse=True)
         for kind in ("sheets", "handouts"):
             folder = self.staging / kind
-            for pdf in sorted(folder.glob("*.pdf")) if folder.is_dir() else []:
+            staged = set(folder.glob("*.pdf")) if folder.is_dir() else set()
+            for pdf in sorted(staged | {p for p in coming if p.parent == folder}):
                 owner = next((i for i in ids if pdf.name.startswith(i + "-")), "")
                 title = pdf.stem.removeprefix(owner + "-").replace("-", " ").replace(" a4", " (A4)").replace(" letter", " (US Letter)")
                 found.setdefault(owner, []).append((title[:1].upper() + title[1:], f"{kind}/{pdf.name}"))
@@ -285,19 +292,33 @@ def _site_worker(args) -> str:
     return str(build_site(project, Path(cache), Path(outdir), audience, downloads).outdir)
 
 
-def _build_sites(jobs: list, advance) -> list[str]:
-    if not jobs:
+def _call(task):
+    function, args = task
+    start = time.perf_counter()
+    result = function(args)
+    if os.environ.get("RULEPRESS_TIMINGS"):
+        print(f"  {time.perf_counter() - start:6.2f}s {function.__name__} {str(args)[:90]}", file=sys.stderr)
+    return result
+
+
+def _run_tasks(tasks: list, workers: int | None, advance) -> list:
+    """Run (function, args) tasks in a process pool; results in task order."""
+    if not tasks:
         return []
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
+    from .render.pdf import _warm_worker
+
     context = multiprocessing.get_context("forkserver")
-    with ProcessPoolExecutor(max_workers=min(len(jobs), os.cpu_count() or 1), mp_context=context) as pool:
-        results = []
-        for outdir in pool.map(_site_worker, jobs):
-            results.append(outdir)
-            advance()
-        return results
+    # imported once in the fork server, so every worker starts with them loaded
+    context.set_forkserver_preload(["weasyprint", "sphinx.application", "myst_parser", "furo", "generator.render.site"])
+    workers = workers or min(len(tasks), os.cpu_count() or 1)
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_warm_worker) as pool:
+        futures = [pool.submit(_call, task) for task in tasks]
+        for future in futures:
+            future.add_done_callback(lambda _future: advance())
+        return [future.result() for future in futures]
 
 
 def _link_or_copy(source, target) -> None:

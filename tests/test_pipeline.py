@@ -34,10 +34,11 @@ def test_no_change_build_renders_nothing(small, capsys, monkeypatch):
     assert "site: 1 written" in summary_of(capsys)
     first = {p: p.stat().st_ino for p in (small / "build" / "site").rglob("*.html")}
 
-    def no_sphinx(*args, **kwargs):
-        raise AssertionError("the site was rebuilt although nothing changed")
+    def nothing_to_do(tasks, workers, advance):
+        assert tasks == [], "something was rendered although nothing changed"
+        return []
 
-    monkeypatch.setattr("generator.render.site.pages.build_site", no_sphinx)
+    monkeypatch.setattr(pipeline, "_run_tasks", nothing_to_do)
     assert main(["-C", str(small), "build", "--only", "site", "--audience", "player"]) == 0
     assert "site: 0 written, 1 unchanged" in summary_of(capsys)
     second = {p: p.stat().st_ino for p in (small / "build" / "site").rglob("*.html")}
@@ -201,10 +202,10 @@ def test_a_site_that_warns_is_refused(small, tmp_path, monkeypatch):
 def test_a_site_that_warns_is_not_published(small, capsys, monkeypatch):
     from generator.render.site.pages import SiteWarnings
 
-    def warned(jobs, advance):
+    def warned(tasks, workers, advance):
         raise SiteWarnings("index.md:3: WARNING: something is off")
 
-    monkeypatch.setattr(pipeline, "_build_sites", warned)
+    monkeypatch.setattr(pipeline, "_run_tasks", warned)
     assert main(["-C", str(small), "build", "--only", "site", "--audience", "player"]) == 1
     err = capsys.readouterr().err
     assert "something is off" in err and "is left as it was" in err

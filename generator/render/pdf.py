@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import os
 from dataclasses import dataclass, field
@@ -34,8 +35,10 @@ class ResourceOutside(Exception):
         self.diagnostics = diagnostics
 
 
+@functools.cache
 def jinja_env(root: Path) -> jinja2.Environment:
-    """Templates from the project's ``templates/`` folder: strict, autoescaped."""
+    """Templates from the project's ``templates/`` folder: strict, autoescaped; one
+    environment per project, so each template is compiled once per run."""
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(root / PROJECT_TEMPLATES)),
         undefined=jinja2.StrictUndefined,
@@ -134,6 +137,9 @@ def worker_render(args) -> tuple[str, float]:
     """Process-pool entry point: render and return (target, seconds)."""
     import time
 
+    import logging
+
+    logging.getLogger("weasyprint.progress").setLevel(logging.WARNING)
     job, root = args
     start = time.perf_counter()
     render_pdf(job, root)
@@ -142,7 +148,13 @@ def worker_render(args) -> tuple[str, float]:
 
 
 def _warm_worker() -> None:
+    import logging
+
     import weasyprint  # noqa: F401  (import once per worker, not once per PDF)
+
+    # a Sphinx build in the same worker turns on INFO logging; WeasyPrint's progress is noise
+    logging.getLogger("weasyprint").setLevel(logging.WARNING)
+    logging.getLogger("weasyprint.progress").setLevel(logging.WARNING)
 
 
 def render_all(jobs: list[PdfJob], root: Path, workers: int | None = None, on_done=None) -> list[tuple[str, float]]:
