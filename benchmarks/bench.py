@@ -151,7 +151,8 @@ class Table:
         self.rows: list[tuple[str, str, str, str]] = []
 
     def add(self, what: str, seconds: float, against: str = "", verdict: str = "") -> None:
-        self.rows.append((what, f"{seconds:8.2f} s", against, verdict))
+        shown = f"{seconds * 1000:7.1f} ms" if seconds < 1 else f"{seconds:8.2f} s"
+        self.rows.append((what, shown, against, verdict))
 
     def note(self, what: str, value: str, against: str = "", verdict: str = "") -> None:
         self.rows.append((what, value, against, verdict))
