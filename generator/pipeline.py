@@ -168,9 +168,9 @@ class _Builder:
             else:
                 self.carry(kind)
         sites = self.plan_sites(pdfs) if self.wanted("site") else []
-        if not self.wanted("site"):
-            self.carry("site")
-            self.carry("site-gm")
+        for audience, name in (("player", "site"), ("gm", "site-gm")):
+            if not self.wanted("site") or audience not in self.audiences():
+                self.carry(name)  # what this build was not asked for stays as it was
         self.render(pdfs, sites)
 
     def render(self, pdfs: list[tuple[str, PdfJob]], sites: list[tuple[str, tuple]]) -> None:
@@ -243,6 +243,9 @@ class _Builder:
         """Carry a PDF over only when this build did not mean to produce its kind for its ruleset."""
         kind = relative.split("/")[0]
         if not self.wanted(kind):
+            return True
+        audience = getattr(self.args, "audience", None)
+        if audience and ("-gm-" in Path(relative).name) != (audience == "gm"):
             return True
         if self.args.ruleset:
             return not Path(relative).name.startswith(self.args.ruleset)

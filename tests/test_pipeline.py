@@ -210,3 +210,11 @@ def test_a_site_that_warns_is_not_published(small, capsys, monkeypatch):
     err = capsys.readouterr().err
     assert "something is off" in err and "is left as it was" in err
     assert not (small / "build").exists()
+
+
+def test_building_one_audience_keeps_the_other(small, capsys):
+    assert main(["-C", str(small), "build", "--only", "site"]) == 0
+    gm_index = small / "build" / "site-gm" / "index.html"
+    before = gm_index.stat().st_ino
+    assert main(["-C", str(small), "build", "--only", "site", "--audience", "player"]) == 0
+    assert gm_index.stat().st_ino == before  # carried over untouched
