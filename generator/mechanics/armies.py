@@ -69,6 +69,7 @@ def count_names(ruleset: Ruleset) -> set[str]:
     names = set(BASE_COUNTS)
     names.update(cost.id for cost in ruleset.costs)
     names.update(hero.id for hero in ruleset.heroes)
+    names.update(id for section, id in ruleset.unloaded if section in ("costs", "heroes"))  # reported already
     for matrix in ruleset.profiles:
         names.update(row.id for row in matrix.rows)
     return names

@@ -65,6 +65,8 @@ class Ruleset:
     victory_points: tuple[VictoryPoints, ...] = ()
     examples: tuple[Example, ...] = ()
     files: tuple[str, ...] = ()
+    # (section, id) of entries whose own errors were reported: references to them are not errors again
+    unloaded: frozenset = frozenset()
     sources: MappingProxyType = field(default_factory=lambda: MappingProxyType({}), compare=False, repr=False)
 
     @property
@@ -100,6 +102,9 @@ class Ruleset:
         for name in SECTIONS:
             for entry in self.section(name):
                 yield name, entry
+
+    def is_unloaded(self, id: str, section: str | None = None) -> bool:
+        return any(i == id and (section is None or s == section) for s, i in self.unloaded)
 
     def ids(self) -> dict[str, str]:
         """Every entry id mapped to its section, for cross-references."""

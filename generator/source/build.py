@@ -45,6 +45,7 @@ class Builder:
     def __init__(self, diagnostics: Diagnostics, default_source: str = ""):
         self.diagnostics = diagnostics
         self.default_source = default_source
+        self.failed: set[tuple[str, str]] = set()  # (section, id) of entries already reported broken
 
     def error(self, code: Code, message: str, node: Node, hint: str | None = None):
         self.diagnostics.add(code, message, node.loc, hint)
@@ -65,6 +66,8 @@ class Builder:
             entry = self.entry(cls, value, key.text, key.loc)
             if entry is not INVALID:
                 built.append(entry)
+            else:
+                self.failed.add((section, key.text))
         return built
 
     def entry(self, cls, node: Node, id: str | None = None, at=None):

@@ -115,6 +115,7 @@ def load_ruleset(folder: Path, root: Path, diagnostics: Diagnostics) -> Ruleset 
     return Ruleset(
         id=folder.name,
         meta=meta,
+        unloaded=frozenset(builder.failed),
         examples=tuple(examples),
         files=tuple(shown(p) for p, _ in trees),
         sources=MappingProxyType(sources),

@@ -33,7 +33,7 @@ def run_checks(ruleset: Ruleset) -> list[Diagnostic]:
 
 
 def _ref(ruleset: Ruleset, section: str, id: str, loc: Location, what: str) -> Diagnostic | None:
-    if not id:
+    if not id or ruleset.is_unloaded(id, section):
         return None
     ids = [e.id for e in ruleset.section(section)]
     if id in ids:
@@ -52,12 +52,12 @@ def check_references(ruleset: Ruleset):
                 if (d := _ref(ruleset, target, value, value_loc(entry, name), name)) is not None:
                     yield d
         for index, target in enumerate(getattr(entry, "see_also", ())):
-            if target not in all_ids:
+            if target not in all_ids and not ruleset.is_unloaded(target):
                 yield Diagnostic(Code.UNKNOWN_REF, f"see_also `{target}` names no entry",
                                  entry.locs.get(f"see_also[{index}]", value_loc(entry, "see_also")), did_you_mean(target, all_ids))
         if isinstance(entry, RollTable):
             for row in entry.rows:
-                if row.ref and row.ref not in all_ids:
+                if row.ref and row.ref not in all_ids and not ruleset.is_unloaded(row.ref):
                     yield Diagnostic(Code.UNKNOWN_REF, f"row `{row.result}` refers to `{row.ref}`, which names no entry",
                                      value_loc(row, "ref"), did_you_mean(row.ref, all_ids))
 
@@ -226,8 +226,8 @@ def check_armies(ruleset: Ruleset):
     for army in ruleset.armies:
         refs = list(_army_refs(ruleset, army))
         yield from refs
-        if refs:
-            continue
+        if refs or _names_unloaded(ruleset, army):
+            continue  # its points cannot be added up until those errors are fixed
         for unit in army.units:
             cost = armies.line_cost(ruleset, army, unit)
             if isinstance(cost.total, NotGiven):
@@ -259,9 +259,21 @@ def check_armies(ruleset: Ruleset):
                                      army.loc, f"limit defined at {result.limit.loc}")
 
 
+def _names_unloaded(ruleset: Ruleset, army) -> bool:
+    """True when the list uses an entry that failed to load (its own error is already reported)."""
+    used = [("profiles", army.matrix)] + [("costs", c) for c in army.extras]
+    for unit in army.units:
+        used += [("costs", c) for c in unit.upgrades] + [("heroes", h) for h in unit.heroes] + [("spells", s) for s in unit.scrolls]
+    return any(ruleset.is_unloaded(id, section) for section, id in used)
+
+
 def _army_refs(ruleset: Ruleset, army):
     if (d := _ref(ruleset, "profiles", army.matrix, value_loc(army, "matrix"), "matrix")) is not None:
         yield d
+        return
+    if ruleset.is_unloaded(army.matrix, "profiles"):
+        yield Diagnostic(Code.UNKNOWN_REF, f"matrix `{army.matrix}` has errors of its own, so `{army.id}` cannot be checked",
+                         value_loc(army, "matrix"), "fix the matrix first")
         return
     matrix = ruleset.profile(army.matrix)
     for index, extra in enumerate(army.extras):
@@ -323,7 +335,7 @@ def check_prose_links(ruleset: Ruleset):
                 target = _role_target(match["target"])
                 loc = _at(owner, name, value, match.start())
                 if match["role"] == "term":
-                    if target.casefold() not in terms:
+                    if target.casefold() not in terms and not ruleset.is_unloaded(target, "glossary"):
                         yield Diagnostic(Code.UNKNOWN_REF, f"glossary term `{target}` is not in `glossary:`", loc,
                                          did_you_mean(target, [t.term for t in ruleset.glossary]))
                 elif (d := _ref(ruleset, _ROLE_SECTIONS[match["role"]], target, loc, match["role"])) is not None:
