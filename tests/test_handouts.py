@@ -27,7 +27,7 @@ from generator.mechanics.armies import army_points
 from generator.render.handouts import handout_jobs, output_name
 from generator.render.handouts_cards import PAPERS, cards, sheet_layout
 from generator.render.handouts_content import CHAPTER_ORDER, SECTION_PAGES, handout_context, visible
-from generator.render.handouts_prose import Prose, gm_only
+from generator.render.prose import Prose, gm_only
 from generator.render.pdf import ResourceOutside, render_all, render_pdf
 from generator.source.project import Project
 from generator.validate import check_project

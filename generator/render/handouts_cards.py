@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from ..model.base import NotGiven
 from ..model.ruleset import Ruleset
 from .handouts_content import cell, keyword_named, source_mark, spell_facts, visible
-from .handouts_prose import Prose, gm_only
+from .prose import Prose, gm_only
 from .present import NOT_GIVEN_TEXT, shown
 
 CARD_WIDTH, CARD_HEIGHT = 63.0, 88.0

@@ -19,7 +19,7 @@ from ..mechanics import armies
 from ..model.base import NotGiven
 from ..model.dice import percent
 from ..model.ruleset import Ruleset
-from .handouts_prose import HIDDEN_REFERENCE, Prose, anchor, count_examples, entry_title, gm_only
+from .prose import HIDDEN_REFERENCE, Prose, anchor, count_examples, entry_title, gm_only
 from .present import NOT_GIVEN_TEXT, roll_text, shown, source_text
 from .site.pages import CHAPTER_ORDER, SECTION_PAGES  # a booklet reads in the site's order
 

@@ -21,7 +21,7 @@ from typing import Callable
 from ..model.ruleset import Ruleset
 from ..source.project import Project
 from . import sheets_charts as charts
-from .html import prose_html
+from .prose import Prose
 from .pdf import PdfJob, jinja_env
 from .sheets_pages import sheet_markdown
 from .sheets_quickref import GAP, cite, quick_reference, visible
@@ -187,17 +187,18 @@ def sheets(project: Project) -> list[Sheet]:
 
 
 # -- PDF -------------------------------------------------------------------------------------------------------
-def sheet_html(sheet: Sheet, paper: Paper, root: Path) -> str:
-    template = jinja_env(root).get_template(sheet.template)
-    return template.render(sheet=sheet, paper=paper, computed_by=COMPUTED_BY, prose=prose_html, gap=GAP,
-                           **sheet.context)
+def sheet_html(sheet: Sheet, paper: Paper, project: Project) -> str:
+    template = jinja_env(Path(project.root).resolve()).get_template(sheet.template)
+    ruleset = project.ruleset(sheet.ruleset or FANTASY_USER)
+    prose = Prose(ruleset, sheet.audience).html  # gm-only names masked on player sheets
+    return template.render(sheet=sheet, paper=paper, computed_by=COMPUTED_BY, prose=prose, gap=GAP, **sheet.context)
 
 
 def sheet_jobs(project: Project, out_dir: Path) -> list[PdfJob]:
     """A PdfJob per sheet and paper size: ``out_dir/<sheet>-<a4|letter>.pdf``."""
     root = Path(project.root).resolve()
     out_dir = Path(out_dir)
-    return [PdfJob(html=sheet_html(sheet, paper, root), target=out_dir / f"{sheet.name}-{paper.id}.pdf",
+    return [PdfJob(html=sheet_html(sheet, paper, project), target=out_dir / f"{sheet.name}-{paper.id}.pdf",
                    base_dir=root / "templates" / "sheets", template=f"templates/{sheet.template}",
                    title=f"{sheet.title} — {sheet.subtitle}" if sheet.subtitle else sheet.title,
                    stylesheets=(root / STYLESHEET,))

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from .html import _ROLE, _role_text  # the same role-to-text reading as the print templates
+from .prose import _ROLE, role_as_text  # the same role-to-text reading as the print templates
 from .sheets_charts import Cell, Chart
 from .sheets_quickref import GAP, QuickReference
 from .sheets_victory import VpChecklist
@@ -32,7 +32,7 @@ def gap(text: str = "not given") -> str:
 
 def prose_md(text: str, inline: bool = False) -> str:
     """Author prose with roles as plain text; ``inline`` puts it on one line, safe in a table cell."""
-    text = _ROLE.sub(_role_text, text or "").strip()
+    text = _ROLE.sub(role_as_text, text or "").strip()
     return " ".join(text.split()).replace("|", "\\|") if inline else text
 
 

@@ -1,7 +1,7 @@
-"""Author prose for the handouts: MyST Markdown to escaped HTML, with roles resolved.
+"""Author prose for print (handouts and cheat sheets): MyST Markdown to escaped HTML.
 
-Like :func:`generator.render.html.prose_html` (raw HTML escaped, worked examples
-marked verified), plus what a printed booklet needs: definition lists (MyST's
+Raw HTML in prose is escaped, worked examples are marked verified, and what a
+printed page needs is there too: definition lists (MyST's
 ``Term`` / ``: definition``), roles printed as the title of the entry they name
 and linked inside the PDF when that entry is printed, and a role naming a
 game-master-only entry printed as a neutral mark in player handouts, so not even
@@ -86,6 +86,15 @@ class Prose:
             return self.ruleset.get(section, id), section
         except (KeyError, AttributeError):
             return None, section
+
+
+def role_as_text(match: re.Match) -> str:
+    """A role printed as its plain text (for Markdown pages that link nothing): its title, or its target."""
+    explicit = _EXPLICIT.match(match["text"])
+    if explicit and explicit["title"]:
+        return explicit["title"]
+    target = explicit["target"] if explicit else match["text"]
+    return target.split(".")[-1].replace("_", " ") if match["role"] != "term" else target
 
 
 def count_examples(*html: str) -> int:
