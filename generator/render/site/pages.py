@@ -212,10 +212,12 @@ def site_pages(project: Project, audience: str, downloads: dict[str, list[tuple[
     pages.add("reference/codes.md", codes_reference())
     for ruleset in project.rulesets:
         placed: set = set()
-        toc = []
+        toc = []  # docnames; `titles` gives the navigation its short titles (pages' own name the ruleset)
+        titles: dict[str, str] = {}
         for chapter in ruleset.chapters:
             pages.add(f"{ruleset.id}/{chapter.id}.md", chapter_page(ruleset, chapter, audience, placed))
             toc.append(chapter.id)
+            titles[chapter.id] = chapter.title
         for key in SECTION_PAGES:
             text = section_page(ruleset, key, audience, placed)
             if text:
@@ -224,10 +226,13 @@ def site_pages(project: Project, audience: str, downloads: dict[str, list[tuple[
                     name += "-list"
                 pages.add(f"{ruleset.id}/{name}.md", text)
                 toc.append(name)
-        for name, text in (("glossary", glossary_page(ruleset, audience)), ("examples", examples_page(ruleset))):
+                titles[name] = SECTION_PAGES[key]
+        for name, text, title in (("glossary", glossary_page(ruleset, audience), "Glossary"),
+                                  ("examples", examples_page(ruleset), "Worked examples")):
             if text:
                 pages.add(f"{ruleset.id}/{name}.md", text)
                 toc.append(name)
+                titles[name] = title
         for section in ("rules", "tables", "profiles"):  # entries with no chapter still get shown
             rest = [e for e in ruleset.section(section) if (section, e.id) not in placed and not e.chapter and visible(e, audience)]
             if rest:
@@ -235,6 +240,8 @@ def site_pages(project: Project, audience: str, downloads: dict[str, list[tuple[
                 pages.add(f"{ruleset.id}/{name}.md", f"# {page_title(ruleset, 'More ' + section)}\n\n" + "\n".join(
                     _entry(ruleset, section, e, getattr(e, "title", e.id)) for e in rest))
                 toc.append(name)
+                titles[name] = f"More {section}"
+        toc = [f"{_toc_title(titles[name])} <{name}>" for name in toc]
         own_sheets = [name for name in sheet_names if name.startswith(ruleset.id + "-")]
         pages.add(f"{ruleset.id}/index.md", ruleset_index(ruleset, toc, downloads.get(ruleset.id, []), own_sheets, audience))
     return pages
@@ -258,6 +265,11 @@ def add_sheet_pages(pages: Pages, project: Project, audience: str, downloads: di
                   "model and rounded only when printed. Each sheet fits one page of A4 or US Letter.\n\n" + items
                   + "\n\n```{toctree}\n:hidden:\n\n" + "\n".join(written) + "\n```")
     return written
+
+
+def _toc_title(title: str) -> str:
+    """A title for a toctree entry: no angle brackets, which would end it early."""
+    return " ".join(title.replace("<", "‹").replace(">", "›").split())
 
 
 def _paper_title(href: str) -> str:
