@@ -313,9 +313,7 @@ def _run_tasks(tasks: list, workers: int | None, advance) -> list:
 
     from .render.pdf import _warm_worker
 
-    context = multiprocessing.get_context("forkserver")
-    # imported once in the fork server, so every worker starts with them loaded
-    context.set_forkserver_preload(["weasyprint", "sphinx.application", "myst_parser", "furo", "generator.render.site"])
+    context = multiprocessing.get_context("forkserver")  # workers import WeasyPrint/Sphinx themselves, in parallel
     workers = workers or min(len(tasks), os.cpu_count() or 1)
     with ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_warm_worker) as pool:
         futures = [pool.submit(_call, task) for task in tasks]
