@@ -209,9 +209,15 @@ def main(argv: list[str] | None = None) -> int:
         table.add("no-change rebuild", unchanged, f"{100 * unchanged / clean:.1f}% of clean",
                   verdict(unchanged <= 0.05 * clean, "at most 5%"))
         tables = project / "rules_src" / "rampant_hex" / "tables.yaml"
-        text = tables.read_text(encoding="utf-8")
-        tables.write_text(text.replace("The player must complete", "The player must always complete"), encoding="utf-8")
-        one_file = rulepress(project, "build")
+        original = tables.read_text(encoding="utf-8")
+        edited = original.replace("The player must complete", "The player must always complete")
+
+        def change_one_file(text: str) -> float:
+            tables.write_text(text, encoding="utf-8")
+            return rulepress(project, "build")
+
+        # the median of edits made and undone: each build sees exactly one changed file
+        one_file = statistics.median(change_one_file(text) for text in (edited, original, edited, original, edited))
         table.add("one-file change rebuild (rampant_hex/tables.yaml)", one_file, f"{100 * one_file / clean:.1f}% of clean",
                   verdict(one_file <= 0.25 * clean, "at most 25%"))
 
