@@ -17,10 +17,9 @@ from fractions import Fraction
 
 from ..mechanics import armies
 from ..model.base import NotGiven
-from ..model.dice import percent
 from ..model.ruleset import Ruleset
 from .prose import HIDDEN_REFERENCE, Prose, anchor, count_examples, entry_title, gm_only
-from .present import NOT_GIVEN_TEXT, roll_text, shown, source_text
+from .present import NOT_GIVEN_TEXT, exact_chance_text as chance_text, roll_text, shown, source_text
 from .site.pages import CHAPTER_ORDER, SECTION_PAGES  # a booklet reads in the site's order
 
 AUDIENCES = ("player", "gm")
@@ -50,12 +49,6 @@ def cell(value, none: str = "—") -> dict:
 def fact(label: str, value: dict, href: str = "", after: str = "") -> dict:
     """A labelled value printed in an entry's facts (a spell's range, a hero's cost)."""
     return {"label": label, "value": value, "href": href, "after": after}
-
-
-def chance_text(chance: Fraction) -> str:
-    """An exact chance and its percentage: ``1/3 (33.3%)``."""
-    exact = str(chance.numerator) if chance.denominator == 1 else f"{chance.numerator}/{chance.denominator}"
-    return f"{exact} ({percent(chance)})"
 
 
 def source_mark(entry, ruleset: Ruleset) -> dict | None:

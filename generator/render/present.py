@@ -29,14 +29,26 @@ def shown(value, none: str = "—") -> str:
 
 
 def chance_text(probability: Fraction) -> str:
-    return percent(probability)
+    """A chance for people: rounded to 0.1%, but never 100% or 0% unless it is certain."""
+    text = percent(probability)
+    if text == "100%" and probability != 1:
+        return ">99.9%"
+    if text == "0%" and probability != 0:
+        return "<0.1%"
+    return text
+
+
+def exact_chance_text(chance: Fraction) -> str:
+    """An exact chance and its percentage: ``1/3 (33.3%)``."""
+    exact = str(chance.numerator) if chance.denominator == 1 else f"{chance.numerator}/{chance.denominator}"
+    return f"{exact} ({chance_text(chance)})"
 
 
 def table_odds(table: RollTable) -> dict[int, str]:
     """Row index to its chance as text, when the table's dice need no stats and its ranges are given."""
     if table.dice.stats or not table.ranges_given:
         return {}
-    return {index: percent(chance) for index, (_row, chance) in enumerate(table.odds())}
+    return {index: chance_text(chance) for index, (_row, chance) in enumerate(table.odds())}
 
 
 def roll_text(row) -> str:

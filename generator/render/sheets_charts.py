@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from ..mechanics import fantasy, rampant_hex, shellendrak
-from ..model.dice import percent
+from .present import chance_text  # sheets print chances the way every output does
 
 GOOD = Fraction(2, 3)  # a 3+ or better on a D6
 POOR = Fraction(1, 3)  # a 5+ or worse
@@ -56,16 +56,6 @@ def tone(probability: Fraction) -> str:
     if probability <= POOR:
         return "poor"
     return "even"
-
-
-def chance_text(probability: Fraction) -> str:
-    """A chance for print: rounded to 0.1%, but never 100% or 0% unless it is certain."""
-    text = percent(probability)
-    if text == "100%" and probability != 1:
-        return ">99.9%"
-    if text == "0%" and probability != 0:
-        return "<0.1%"
-    return text
 
 
 def chance_cell(text: str, probability: Fraction, marked: bool = False, impossible: str = "") -> Cell:
