@@ -7,38 +7,19 @@ own. Gaps use the site's ``{gap}`` role and sources its ``{source}`` role.
 
 from __future__ import annotations
 
-import re
-
 from .prose import _ROLE, role_as_text  # the same role-to-text reading as the print templates
 from .sheets_charts import Cell, Chart
 from .sheets_quickref import GAP, QuickReference
 from .sheets_victory import VpChecklist
+from .site.myst import esc, gap, pipe_table, role_text  # the site's own Markdown writers
 
-_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+\-.!|~&$:^])")
-
-
-def esc(text) -> str:
-    """Plain text for Markdown: every punctuation mark that could start markup is escaped."""
-    return _SPECIAL.sub(r"\\\1", " ".join(str(text).split()))
-
-
-def role_text(text: str) -> str:
-    return " ".join(str(text).split()).replace("`", "'")
-
-
-def gap(text: str = "not given") -> str:
-    return f"{{gap}}`{text}`"
+GAP_TEXT = "not given"
 
 
 def prose_md(text: str, inline: bool = False) -> str:
     """Author prose with roles as plain text; ``inline`` puts it on one line, safe in a table cell."""
     text = _ROLE.sub(role_as_text, text or "").strip()
     return " ".join(text.split()).replace("|", "\\|") if inline else text
-
-
-def pipe_table(header: list[str], rows: list[list[str]]) -> str:
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    return "\n".join(lines + ["| " + " | ".join(row) + " |" for row in rows])
 
 
 def cell_md(cell: Cell) -> str:
@@ -65,7 +46,7 @@ def chart_md(chart: Chart, level: int = 2) -> str:
 
 
 def value_md(value: str | None) -> str:
-    return gap() if value is GAP else esc(value)
+    return gap(GAP_TEXT) if value is GAP else esc(value)
 
 
 def quickref_md(ref: QuickReference) -> str:
@@ -119,10 +100,10 @@ def checklist_md(checklist: VpChecklist, hidden_task: str) -> str:
                 if hidden_shown:
                     continue
                 hidden_shown = True
-                rows.append([esc(hidden_task), gap(), esc("The Game Master tells you when you complete one.")])
+                rows.append([esc(hidden_task), gap(GAP_TEXT), esc("The Game Master tells you when you complete one.")])
                 continue
             name = esc(line.name) + (" *(hidden)*" if line.hidden else "")
-            rows.append([name, gap() if line.points is None else esc(line.points), prose_md(line.condition, inline=True)])
+            rows.append([name, gap(GAP_TEXT) if line.points is None else esc(line.points), prose_md(line.condition, inline=True)])
         if rows:
             parts += [f"## {esc(group.title)}", pipe_table(["What", "Points", "When it scores"], rows)]
     return "\n\n".join(parts)

@@ -59,7 +59,7 @@ def source_line(entry, ruleset: Ruleset) -> str:
     return f"\n\n{{source}}`{role_text(text)}`{shown_quote}\n"
 
 
-def _pipe_table(header: list[str], rows: list[list[str]]) -> str:
+def pipe_table(header: list[str], rows: list[list[str]]) -> str:
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(c.replace("\n", " ") for c in row) + " |" for row in rows]
     return "\n".join(lines)
@@ -97,7 +97,7 @@ def table_md(table: RollTable, ruleset: Ruleset) -> str:
         roll = gap("not given") if isinstance(row.roll, NotGiven) else esc(roll_text(row))
         line = [roll, result] + ([esc(row.effect)] if with_effects else []) + ([odds[index]] if odds else [])
         rows.append(line)
-    parts = [_pipe_table(header, rows)]
+    parts = [pipe_table(header, rows)]
     if table.clamp is not None:
         parts.append(f"Totals beyond the table read as its nearest end ({esc(table.clamp)}).")
     if table.dice.stats:
@@ -116,7 +116,7 @@ def profile_md(matrix: ProfileMatrix, ruleset: Ruleset) -> str:
     for row in matrix.rows:
         keywords = gap("not given") if isinstance(row.keywords, NotGiven) else esc(shown(row.keywords))
         rows.append([f"**{esc(row.name)}**"] + [cell(row.values.get(c.id)) for c in matrix.columns] + [keywords])
-    parts = [_pipe_table(header, rows)]
+    parts = [pipe_table(header, rows)]
     key = [f"**{esc(c.label)}**: {esc(c.help)}" for c in matrix.columns if c.help]
     if key:
         parts.append("\n".join(f"- {k}" for k in key))
@@ -182,12 +182,12 @@ def item_md(item: Item, ruleset: Ruleset) -> str:
 
 def costs_md(costs: list[Cost]) -> str:
     rows = [[esc(c.name), cell(c.points), "on top of the unit" if c.added_to_unit else "once for the force"] for c in costs]
-    return _pipe_table(["Bought", "Points", "Paid"], rows)
+    return pipe_table(["Bought", "Points", "Paid"], rows)
 
 
 def limits_md(limits: list[ArmyLimit]) -> str:
     rows = [[esc(l.title), f"`{l.count}`", f"`{l.at_most}`"] for l in limits]
-    return _pipe_table(["Limit", "Counted", "At most"], rows)
+    return pipe_table(["Limit", "Counted", "At most"], rows)
 
 
 def army_md(army: ArmyList, ruleset: Ruleset) -> str:
@@ -205,7 +205,7 @@ def army_md(army: ArmyList, ruleset: Ruleset) -> str:
     rows.append(["", "**Total**", "", f"**{total}** of {army.agreed_points}"])
     limits = [f"- {'✔' if r.holds else '✘'} {esc(r.limit.title)}: {r.count} of at most {r.allowed}"
               for r in armies.check_limits(ruleset, army)]
-    parts = [_pipe_table(["", "Unit", "Each", "Points"], rows)]
+    parts = [pipe_table(["", "Unit", "Each", "Points"], rows)]
     if limits:
         parts.append("Army limits, checked by the model:\n\n" + "\n".join(limits))
     if army.note:
@@ -220,7 +220,7 @@ def victory_md(entries: list[VictoryPoints], ruleset: Ruleset, audience: str) ->
             continue
         name = esc(vp.name) + (" *(hidden task)*" if vp.hidden else "")
         rows.append([esc(vp.kind), name, cell(vp.points), esc(" ".join(vp.condition.split())) or "—"])
-    return _pipe_table(["Kind", "Scores for", "Victory points", "When"], rows) if rows else ""
+    return pipe_table(["Kind", "Scores for", "Victory points", "When"], rows) if rows else ""
 
 
 def phases_md(phases: list[Phase]) -> str:
