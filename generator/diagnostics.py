@@ -85,6 +85,14 @@ class Code(enum.Enum):
     LIMIT_BROKEN = ("limit-broken", "an army list that breaks one of the ruleset's army limits", "change the list so that the limit holds")
     GM_REFERENCE = ("gm-reference", "player text that names a game-master-only entry, which would reveal it", "link it only from game-master material, or mark the linking entry `audience: gm`")
     HIDDEN_NOT_GM = ("hidden-not-gm", "a hidden task not marked for the game-master, which would leak into player outputs", "add `audience: gm`")
+    # -- values, formulas, charts, mechanics ----------------------------------------
+    BAD_VALUE = ("bad-value", "a stated value that is not a number, distance, target, dice or count of its declared type", "write it as the rules do: 2, 1½, 3/2, 6\", 3 hexes, 4+, 2D6")
+    BAD_FORMULA = ("bad-formula", "a formula that does not parse, names an unknown input, value or table, or fails for some of its inputs", "use the inputs, values, `let` names, tables and functions listed in the format reference")
+    BAD_CHART = ("bad-chart", "a chart whose formula, inputs or axes do not fit together", "vary two inputs of the formula and hold the others with `fixed:`")
+    BASE_RULESET = ("base-ruleset", "an `extends:` naming no ruleset, a ruleset extending itself through others, or an entry that repeats one of its base's ids", "extend an existing ruleset; change a base's entries through an overlay")
+    OVERLAY_CHANGE = ("overlay-change", "an overlay that changes an entry its base does not have, or adds anything but values", "change only values the base ruleset has, with the same id")
+    MECHANIC_LITERAL = ("mechanic-literal", "a number other than 0 and 1 written in a ruleset's own mechanics, where it cannot follow the data", "name the number in `values:` and read it with `values.id`")
+    MECHANIC_ERROR = ("mechanic-error", "a ruleset's own mechanics module that does not load", "fix the Python error the message names")
     # -- examples and build -------------------------------------------------------
     EXAMPLE_FAILED = ("example-failed", "a worked example whose stated result differs from the model", "fix the model if the text is right, or the example if it misquotes the text")
     RESOURCE_OUTSIDE = ("resource-outside", "a template, image or stylesheet that points outside the project or to the network", "use a file inside the project")
@@ -127,8 +135,9 @@ def did_you_mean(word: str, choices) -> str | None:
 class Diagnostics(list):
     """A list of diagnostics with a helper to add one."""
 
-    def add(self, code: Code, message: str, location: Location, hint: str | None = None) -> None:
-        self.append(Diagnostic(code, message, location, hint))
+    def add(self, code: Code, message: str, location: Location, hint: str | None = None,
+            severity: Severity = Severity.ERROR) -> None:
+        self.append(Diagnostic(code, message, location, hint, severity))
 
     @property
     def errors(self) -> list[Diagnostic]:

@@ -112,7 +112,7 @@ def run_build(root: Path, args) -> int:
 
 def _build(root: Path, out: Path, args, started: float) -> int:
     result = check_project(root)
-    failures = [f for ruleset in result.project.rulesets for f in run_examples(ruleset).failures] if result.ok else []
+    failures = [f for ruleset in result.project.rulesets for f in run_examples(ruleset, result.project.root).failures] if result.ok else []
     if not result.ok or failures:
         print_diagnostics(list(result.diagnostics) + failures)
         print(f"build failed: {plural(len(result.diagnostics.errors) + len(failures), 'error')}; {out} is left as it was",

@@ -26,7 +26,7 @@ def run_check(root: Path, only: str | None = None, run_examples: bool = True) ->
     runs = []
     if result.ok and run_examples:
         for ruleset in result.project.rulesets:
-            run = run_ruleset_examples(ruleset)
+            run = run_ruleset_examples(ruleset, result.project.root)
             runs.append(run)
             diagnostics.extend(run.failures)
     print_diagnostics(diagnostics)

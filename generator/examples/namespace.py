@@ -10,7 +10,9 @@ from pathlib import Path
 
 from .. import mechanics
 from ..model.dice import DiceExpr, percent, target_probability
+from ..model.calculate import calculator
 from ..model.ruleset import Ruleset
+from .own_mechanics import exported
 
 
 @cache
@@ -24,10 +26,17 @@ def mechanics_namespace() -> dict:
     return names
 
 
-def namespace_for(ruleset: Ruleset) -> dict:
+def namespace_for(ruleset: Ruleset, root: Path | None = None) -> dict:
+    """What a worked example of ``ruleset`` can use: the generic mechanics, its formulas and
+    lookups by id, its values as ``values.id``, and its own mechanics module's names."""
+    calc = calculator(ruleset)
     return {
         **mechanics_namespace(),
+        **{f.id: calc.scope[f.id] for f in ruleset.reachable("formulas")},
+        **{l.id: calc.scope[l.id] for l in ruleset.reachable("lookups")},
+        **(exported(ruleset, root) if root is not None else {}),
         "rules": ruleset,
+        "values": calc.values(),
         "Fraction": Fraction,
         "DiceExpr": DiceExpr,
         "percent": percent,
@@ -56,4 +65,4 @@ def namespace_for_path(path: str | Path) -> dict:
     if not result.ok:
         shown = "\n".join(d.format() for d in result.diagnostics.errors[:10])
         raise RulesetNotLoadable(f"rules_src/{ruleset_id} has errors; fix them before its examples can run:\n{shown}")
-    return namespace_for(result.project.ruleset(ruleset_id))
+    return namespace_for(result.project.ruleset(ruleset_id), root)

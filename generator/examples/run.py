@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from ..diagnostics import Code, Diagnostic, Location
 from ..model.ruleset import Example, Ruleset
 from .namespace import namespace_for
+from .own_mechanics import MechanicsError
 
 OPTIONS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
 
@@ -20,14 +21,20 @@ class ExampleRun:
     failures: tuple[Diagnostic, ...]
 
 
-def run_examples(ruleset: Ruleset) -> ExampleRun:
-    """Run every example of ``ruleset``; each gets a fresh namespace."""
+def run_examples(ruleset: Ruleset, root=None) -> ExampleRun:
+    """Run every example of ``ruleset``; the examples of one entry share a namespace, in order."""
     failures: list[Diagnostic] = []
     parser = doctest.DocTestParser()
+    try:
+        fresh = namespace_for(ruleset, root)
+    except MechanicsError as error:
+        return ExampleRun(ruleset.id, len(ruleset.examples), (error.diagnostic,))
+    shared: dict[str, dict] = {}
     for example in ruleset.examples:
-        test = parser.get_doctest(example.source, namespace_for(ruleset), example.entry, example.path, example.line - 1)
+        globs = shared.setdefault(example.entry, dict(fresh))
+        test = parser.get_doctest(example.source, globs, example.entry, example.path, example.line - 1)
         runner = _Collecting(optionflags=OPTIONS)
-        runner.run(test, out=io.StringIO().write, clear_globs=True)
+        runner.run(test, out=io.StringIO().write, clear_globs=False)
         for failed, message in runner.problems:
             where = Location(example.path, example.line + failed.lineno, example.indent + failed.indent + 1)
             failures.append(Diagnostic(Code.EXAMPLE_FAILED, f"{example.entry}: {message}", where))

@@ -67,6 +67,12 @@ class Meta(Entry):
     source: str = spec("File name of the source text in `sources/`; entries cite it by default.", "", example="004_7d410289ba4fa7f8.txt")
     summary: Markdown = spec("A paragraph introducing the rules.", Markdown(""))
     needs: tuple[str, ...] = spec("What players need to play (dice, markers, a grid...).", ())
+    extends: str = spec("Id of a ruleset this one builds on: its values, formulas, tables, lookups, charts and terms "
+                        "can be used here as if written here.", "", example="warhammer_fantasy_charts")
+    overlay: bool = spec("True for house rules or errata: a ruleset that `extends` its base and changes only its "
+                         "values; every output marks each changed value and shows the original.", False)
+    kind: Literal["rules", "base"] = spec("`base` for a ruleset others build on that is not a game of its own "
+                                          "(standard charts); it is listed apart.", "rules")
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
+from .computed import Chart, Formula, Lookup, Sheet, Value
 from .entries import (
     ArmyLimit, ArmyList, Chapter, Cost, Hero, Item, Keyword, Meta, Phase, ProfileMatrix,
     RollTable, Rule, Spell, Term, VictoryPoints,
@@ -26,7 +27,14 @@ SECTIONS: dict[str, type] = {
     "army_limits": ArmyLimit,
     "armies": ArmyList,
     "victory_points": VictoryPoints,
+    "values": Value,
+    "formulas": Formula,
+    "lookups": Lookup,
+    "charts": Chart,
+    "sheets": Sheet,
 }
+# Sections a ruleset shares with those that extend it: what formulas, charts and sheets compute with.
+SHARED_SECTIONS = ("values", "formulas", "lookups", "tables", "charts", "glossary")
 
 
 @dataclass(frozen=True)
@@ -63,11 +71,20 @@ class Ruleset:
     army_limits: tuple[ArmyLimit, ...] = ()
     armies: tuple[ArmyList, ...] = ()
     victory_points: tuple[VictoryPoints, ...] = ()
+    values: tuple[Value, ...] = ()
+    formulas: tuple[Formula, ...] = ()
+    lookups: tuple[Lookup, ...] = ()
+    charts: tuple[Chart, ...] = ()
+    sheets: tuple[Sheet, ...] = ()
     examples: tuple[Example, ...] = ()
     files: tuple[str, ...] = ()
     # (section, id) of entries whose own errors were reported: references to them are not errors again
     unloaded: frozenset = frozenset()
     sources: MappingProxyType = field(default_factory=lambda: MappingProxyType({}), compare=False, repr=False)
+    # the ruleset this one builds on (`extends:`): its values, formulas, tables and charts are reachable here
+    base: "Ruleset | None" = field(default=None, compare=False, repr=False)
+    # the ruleset's own mechanics: mechanics.py, then mechanics_*.py, relative to the project; one module
+    mechanics: tuple[str, ...] = ()
 
     @property
     def title(self) -> str:
@@ -80,7 +97,38 @@ class Ruleset:
         for entry in self.section(section):
             if entry.id == id:
                 return entry
+        if self.base is not None and section in SHARED_SECTIONS:
+            try:
+                return self.base.get(section, id)
+            except KeyError:
+                pass
         raise KeyError(f"{self.id} has no {section} entry `{id}`")
+
+    def reachable(self, section: str) -> tuple:
+        """The section's entries with those of the bases it extends (own entries first)."""
+        own = self.section(section)
+        if self.base is None or section not in SHARED_SECTIONS:
+            return own
+        ids = {entry.id for entry in own}
+        return own + tuple(entry for entry in self.base.reachable(section) if entry.id not in ids)
+
+    def owner_of(self, section: str, id: str) -> "Ruleset":
+        """The ruleset (this one or a base) that defines the entry."""
+        if any(entry.id == id for entry in self.section(section)) or self.base is None:
+            return self
+        return self.base.owner_of(section, id)
+
+    def value(self, id: str) -> Value:
+        return self.get("values", id)
+
+    def formula(self, id: str) -> Formula:
+        return self.get("formulas", id)
+
+    def chart(self, id: str) -> Chart:
+        return self.get("charts", id)
+
+    def lookup(self, id: str) -> Lookup:
+        return self.get("lookups", id)
 
     def table(self, id: str) -> RollTable:
         return self.get("tables", id)

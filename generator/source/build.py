@@ -18,7 +18,10 @@ from typing import Any, Annotated, Literal, Union, get_args, get_origin
 from ..diagnostics import Code, Diagnostics, did_you_mean
 from ..model.base import Bounds, Markdown, NotGiven, Source
 from ..model.dice import DiceExpr, DiceSyntaxError, RollRange
-from ..model.entries import Column, ProfileMatrix, ProfileRow
+from ..model.entries import Column, Entry, ProfileMatrix, ProfileRow
+from ..model.computed import Value
+from ..model.formula import Expression, FormulaError
+from ..model.quantity import Quantity, QuantityError
 from .yamlnodes import Mapping, Node, Scalar, Sequence, describe
 
 INVALID = object()
@@ -74,13 +77,29 @@ class Builder:
         """One entry; ``at`` is where its id is written, which is where it is reported."""
         if cls is ProfileMatrix:
             return self._matrix(node, id, at)
-        return self.dataclass(cls, node, id, at=at)
+        built = self.dataclass(cls, node, id, at=at)
+        if isinstance(built, Value):
+            return self._typed_value(built)
+        return built
+
+    def _typed_value(self, value: Value):
+        """A value read again as its declared `type`, when the way it is written leaves that open."""
+        if not value.type or not isinstance(value.value, Quantity) or value.value.kind == value.type:
+            return value
+        try:
+            return dataclasses.replace(value, value=Quantity.parse(value.value.written, value.type))
+        except QuantityError as error:
+            self.diagnostics.add(Code.BAD_VALUE, f"value `{value.id}`: {error}", value.locs.get("value", value.loc))
+            return INVALID
 
     # -- generic conversion -----------------------------------------------------------
     def dataclass(self, cls, node: Node, id: str | None = None, extra: dict | None = None, skip: frozenset = frozenset(),
                   at=None):
         if cls is Source and isinstance(node, Scalar) and isinstance(node.value, str):
             return Source(section=node.value, file=self.default_source, loc=node.loc)
+        shorthand = getattr(cls, "SHORTHAND", None)
+        if shorthand and isinstance(node, Scalar):  # `move: 6"` stands for `move: {value: 6"}`
+            node = Mapping(((Scalar(shorthand, node.loc), node),), node.loc)
         if not isinstance(node, Mapping):
             return self.error(Code.WRONG_TYPE, f"expected a mapping of {_kind(cls)} fields, found {describe(node)}", node)
         where = at or node.loc
@@ -143,6 +162,9 @@ class Builder:
             return self.error(Code.WRONG_TYPE, f"`{key}` must be one of {', '.join(map(str, choices))}, not {describe(node)}", node, hint)
         if origin is tuple:
             item_type = get_args(tp)[0]
+            if isinstance(node, Mapping) and isinstance(item_type, type) and issubclass(item_type, Entry):
+                built = self.entries(item_type, node, key)
+                return tuple(built) if len(built) == len(node.items) else INVALID
             if isinstance(node, Scalar) and node.value is None:
                 return ()
             if isinstance(node, Scalar) and item_type is str and isinstance(node.value, str):
@@ -169,6 +191,10 @@ class Builder:
             return self.error(Code.WRONG_TYPE, f"`{key}` must be true or false, not {describe(node)}", node)
         if tp is DiceExpr:
             return self._dice(node, key)
+        if tp is Quantity:
+            return self._quantity(node, key)
+        if tp is Expression:
+            return self._expression(node, key)
         if tp is RollRange:
             return self._roll(node, key)
         if dataclasses.is_dataclass(tp):
@@ -206,6 +232,22 @@ class Builder:
             shift = error.offset + (1 if node.style in ("'", '"') else 0)
             self.diagnostics.add(Code.DICE_SYNTAX, str(error), node.loc.shifted(0, node.loc.column + shift))
             return INVALID
+
+    def _quantity(self, node: Node, key: str, kind: str = ""):
+        if not isinstance(node, Scalar) or node.value is None or isinstance(node.value, bool):
+            return self.error(Code.BAD_VALUE, f"`{key}` must be a value such as 2, 1½, 6\" or 4+, not {describe(node)}", node)
+        try:
+            return Quantity.parse(node.value, kind)
+        except QuantityError as error:
+            return self.error(Code.BAD_VALUE, f"`{key}`: {error}", node)
+
+    def _expression(self, node: Node, key: str):
+        if not isinstance(node, Scalar) or node.value is None or isinstance(node.value, bool):
+            return self.error(Code.BAD_FORMULA, f"`{key}` must be an expression, not {describe(node)}", node)
+        try:
+            return Expression.parse(node.value)
+        except FormulaError as error:
+            return self.error(Code.BAD_FORMULA, str(error), node)
 
     def _roll(self, node: Node, key: str):
         if not isinstance(node, Scalar) or node.value is None:

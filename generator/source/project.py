@@ -11,10 +11,12 @@ from ..diagnostics import Code, Diagnostics, Location, did_you_mean
 from ..examples.extract import find_examples
 from ..model.entries import Meta
 from ..model.ruleset import SECTIONS, Example, Ruleset
+from .bases import resolve_bases
 from .build import ID, Builder
 from .yamlnodes import Mapping, describe, load_file
 
 RULES_DIR = "rules_src"
+MECHANICS_FILE = "mechanics.py"  # a ruleset's own procedures, where data cannot say them (and mechanics_*.py)
 META_SECTION = "ruleset"
 
 
@@ -43,16 +45,33 @@ def yaml_files(folder: Path) -> list[Path]:
 
 
 def load_project(root: Path, only: str | None = None) -> tuple[Project, Diagnostics]:
+    """Every ruleset of the project (or ``only`` one, with the bases it extends), bases resolved."""
     root = Path(root).resolve()
     diagnostics = Diagnostics()
-    rulesets = []
+    loaded = {}
     for folder in ruleset_folders(root):
-        if only and folder.name != only:
-            continue
         ruleset = load_ruleset(folder, root, diagnostics)
         if ruleset is not None:
-            rulesets.append(ruleset)
-    return Project(root, tuple(rulesets)), diagnostics
+            loaded[ruleset.id] = ruleset
+    resolved = resolve_bases(loaded, diagnostics)
+    if only:
+        needed = _with_bases(only, loaded)
+        diagnostics = Diagnostics(d for d in diagnostics if _in_folders(d, root, needed))
+        resolved = {id: r for id, r in resolved.items() if id == only}
+    return Project(root, tuple(resolved.values())), diagnostics
+
+
+def _with_bases(id: str, loaded: dict) -> set[str]:
+    chain = set()
+    while id in loaded and id not in chain:
+        chain.add(id)
+        id = loaded[id].meta.extends
+    return chain
+
+
+def _in_folders(diagnostic, root: Path, ids: set[str]) -> bool:
+    parts = Path(diagnostic.location.path).parts
+    return len(parts) < 2 or parts[0] != RULES_DIR or parts[1] in ids
 
 
 def load_ruleset(folder: Path, root: Path, diagnostics: Diagnostics) -> Ruleset | None:
@@ -108,6 +127,7 @@ def load_ruleset(folder: Path, root: Path, diagnostics: Diagnostics) -> Ruleset 
     examples = []
     for path, _tree in trees:
         examples.extend(_examples(folder.name, path, root, sections))
+    mechanics = sorted(folder.glob("mechanics*.py"), key=lambda p: (p.name != MECHANICS_FILE, p.name))
     sources = {p.name: p.read_text(encoding="utf-8", errors="replace")
                for p in sorted((folder / "sources").glob("*")) if p.is_file()}
     if meta is None:
@@ -119,6 +139,7 @@ def load_ruleset(folder: Path, root: Path, diagnostics: Diagnostics) -> Ruleset 
         examples=tuple(examples),
         files=tuple(shown(p) for p, _ in trees),
         sources=MappingProxyType(sources),
+        mechanics=tuple(shown(p) for p in mechanics if p.is_file()),
         **{name: tuple(entries) for name, entries in sections.items()},
     )
 

@@ -7,6 +7,8 @@ from pathlib import Path
 
 from ..diagnostics import Diagnostics
 from ..source.project import Project, load_project
+from . import computed  # noqa: F401 - registers the checks of values, formulas, lookups, charts and sheets
+from ..examples.own_mechanics import MechanicsError, exported, literal_warnings
 from .checks import run_checks
 
 
@@ -24,4 +26,19 @@ def check_project(root: Path, only: str | None = None) -> CheckResult:
     project, diagnostics = load_project(root, only)
     for ruleset in project.rulesets:
         diagnostics.extend(run_checks(ruleset))
-    return CheckResult(project, Diagnostics(diagnostics.sorted()))
+        diagnostics.extend(mechanics_problems(project.root, ruleset))
+    # an overlay is checked with its base's entries, so a problem of the base would be told twice
+    unique = Diagnostics(dict.fromkeys(diagnostics))
+    return CheckResult(project, Diagnostics(unique.sorted()))
+
+
+def mechanics_problems(root: Path, ruleset) -> list:
+    if not ruleset.mechanics or ruleset.meta.overlay:
+        return []
+    found = [d for shown in ruleset.mechanics for d in literal_warnings(Path(root) / shown, shown)]
+    if not any(d.severity.value == "error" for d in found):
+        try:
+            exported(ruleset, root)
+        except MechanicsError as error:
+            found.append(error.diagnostic)
+    return found

@@ -35,7 +35,7 @@ def run_checks(ruleset: Ruleset) -> list[Diagnostic]:
 def _ref(ruleset: Ruleset, section: str, id: str, loc: Location, what: str) -> Diagnostic | None:
     if not id or ruleset.is_unloaded(id, section):
         return None
-    ids = [e.id for e in ruleset.section(section)]
+    ids = [e.id for e in ruleset.reachable(section)]
     if id in ids:
         return None
     return Diagnostic(Code.UNKNOWN_REF, f"{what} `{id}` is not in `{section}:`", loc, did_you_mean(id, ids))
@@ -292,14 +292,15 @@ def _army_refs(ruleset: Ruleset, army):
 
 
 # -- prose ----------------------------------------------------------------------------------
-ROLE = re.compile(r"\{(?P<role>term|rule|table|spell|profile)\}`(?P<target>[^`]+)`")
-_ROLE_SECTIONS = {"rule": "rules", "table": "tables", "spell": "spells", "profile": "profiles"}
+ROLE = re.compile(r"\{(?P<role>term|rule|table|spell|profile|value|formula|chart|lookup)\}`(?P<target>[^`]+)`")
+_ROLE_SECTIONS = {"rule": "rules", "table": "tables", "spell": "spells", "profile": "profiles", "value": "values",
+                  "formula": "formulas", "chart": "charts", "lookup": "lookups"}
 
 
 def term_names(ruleset: Ruleset) -> dict[str, str]:
     """Every spelling of every glossary term, casefolded, mapped to the term's id."""
     names = {}
-    for term in ruleset.glossary:
+    for term in ruleset.reachable("glossary"):
         for spelling in (term.term, *term.aliases):
             names[spelling.casefold()] = term.id
     return names

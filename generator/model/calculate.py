@@ -1,0 +1,163 @@
+"""Evaluate a ruleset's formulas: the scope they see and the callables examples use.
+
+A formula sees its inputs, its ``let`` names, every value of its ruleset (and of the
+bases it extends) by id, the functions of the expression language, other formulas,
+roll tables and lookups by id. Results are exact.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from types import SimpleNamespace
+from typing import Callable
+
+import icepool
+
+from .base import NotGiven
+from .computed import Formula, Input, Lookup
+from .entries import RollTable
+from .formula import FormulaError
+from .quantity import Quantity
+from .ruleset import Ruleset
+
+_CALCULATORS: dict[int, tuple[Ruleset, "Calculator"]] = {}
+
+
+def calculator(ruleset: Ruleset) -> "Calculator":
+    """The one calculator of a ruleset value (rulesets are immutable, so it never goes stale)."""
+    known = _CALCULATORS.get(id(ruleset))
+    if known is None or known[0] is not ruleset:
+        known = (ruleset, Calculator(ruleset))
+        _CALCULATORS[id(ruleset)] = known
+    return known[1]
+
+
+class NotGivenValue(FormulaError):
+    pass
+
+
+class _Missing:
+    """A value the text does not give: using it in a formula is an error that says so."""
+
+    def __init__(self, id: str):
+        self.id = id
+
+    def _fail(self, *_args):
+        raise NotGivenValue(f"the text does not give the value `{self.id}`")
+
+    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = __truediv__ = __rtruediv__ = _fail
+    __lt__ = __le__ = __gt__ = __ge__ = __floordiv__ = __rfloordiv__ = __neg__ = __int__ = __index__ = _fail
+
+
+class Calculator:
+    def __init__(self, ruleset: Ruleset):
+        self.ruleset = ruleset
+        self.scope: dict[str, object] = {}
+        for value in reversed(ruleset.reachable("values")):
+            self.scope[value.id] = _Missing(value.id) if isinstance(value.value, NotGiven) else value.value.value
+        for table in ruleset.reachable("tables"):
+            self.scope[table.id] = _table_reader(table)
+        for lookup in ruleset.reachable("lookups"):
+            self.scope[lookup.id] = _lookup_reader(lookup)
+        for formula in ruleset.reachable("formulas"):
+            self.scope[formula.id] = self.function(formula)
+
+    def values(self) -> SimpleNamespace:
+        """Every value by id, as ``values.move``, for examples and mechanics."""
+        return SimpleNamespace(**{v.id: self.scope[v.id] for v in self.ruleset.reachable("values")})
+
+    def function(self, formula: Formula) -> Callable:
+        def call(*args, **kwargs):
+            return self.evaluate(formula, *args, **kwargs)
+
+        call.__name__ = formula.id
+        call.__qualname__ = formula.id
+        call.__doc__ = formula.title
+        call.__signature__ = _signature(formula)
+        return call
+
+    def evaluate(self, formula: Formula, *args, **kwargs):
+        """The formula's exact result for these inputs (positional in declared order, or by name)."""
+        names = [i.id for i in formula.inputs]
+        if len(args) > len(names):
+            raise FormulaError(f"{formula.id} takes {len(names)} inputs ({', '.join(names)}), not {len(args)}")
+        given = dict(zip(names, args))
+        for name, value in kwargs.items():
+            if name not in names:
+                raise FormulaError(f"{formula.id} has no input `{name}`; its inputs are {', '.join(names) or 'none'}")
+            if name in given:
+                raise FormulaError(f"{formula.id} got `{name}` twice")
+            given[name] = value
+        scope = dict(self.scope)
+        for spec in formula.inputs:
+            scope[spec.id] = _input(formula, spec, given)
+        for binding in formula.let:
+            scope[binding.id] = binding.expr.evaluate(scope)
+        return formula.expr.evaluate(scope)
+
+
+def _input(formula: Formula, spec: Input, given: dict):
+    if spec.id not in given:
+        if spec.default is None:
+            raise FormulaError(f"{formula.id} needs the input `{spec.id}` ({spec.label})")
+        return spec.default.value
+    value = given[spec.id]
+    if isinstance(value, icepool.Die):
+        return value
+    if spec.type == "bool":
+        if not isinstance(value, bool):
+            raise FormulaError(f"`{spec.id}` of {formula.id} is true or false, not {value!r}")
+        return value
+    if spec.type == "text":
+        if not isinstance(value, str) or (spec.choices and value not in spec.choices):
+            raise FormulaError(f"`{spec.id}` of {formula.id} is one of {', '.join(spec.choices)}, not {value!r}"
+                               if spec.choices else f"`{spec.id}` of {formula.id} is a text, not {value!r}")
+        return value
+    if isinstance(value, bool) or not isinstance(value, (int, Fraction)):
+        raise FormulaError(f"`{spec.id}` of {formula.id} is a number, not {value!r}")
+    if spec.type == "int" and Fraction(value).denominator != 1:
+        raise FormulaError(f"`{spec.id}` of {formula.id} is a whole number, not {value}")
+    if (spec.min is not None and value < spec.min) or (spec.max is not None and value > spec.max):
+        bounds = f"from {spec.min} to {spec.max}" if spec.min is not None and spec.max is not None else (
+            f"at least {spec.min}" if spec.min is not None else f"at most {spec.max}")
+        raise FormulaError(f"`{spec.id}` of {formula.id} runs {bounds}, not {value}")
+    return value
+
+
+def _row_value(row):
+    value = getattr(row, "value", None)
+    if isinstance(value, Quantity):
+        return value.value
+    return value if value is not None else row.result
+
+
+def _table_reader(table: RollTable) -> Callable:
+    def read(total):
+        if isinstance(total, icepool.Die):
+            return total.map(lambda outcome: _row_value(table.lookup(outcome)))
+        return _row_value(table.lookup(total))
+
+    read.__name__ = table.id
+    read.__doc__ = f"The row of {table.title} for a rolled total (or a roll): its value, else its result."
+    return read
+
+
+def _lookup_reader(lookup: Lookup) -> Callable:
+    def read(key):
+        if isinstance(key, icepool.Die):
+            return key.map(lookup.read)
+        return lookup.read(key)
+
+    read.__name__ = lookup.id
+    read.__doc__ = f"The row of {lookup.title} for a {lookup.key.lower() or 'key'}: its value, else its result."
+    return read
+
+
+def _signature(formula: Formula):
+    import inspect
+
+    params = [inspect.Parameter(i.id, inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                                default=i.default.value if i.default is not None else inspect.Parameter.empty)
+              for i in formula.inputs]
+    ordered = [p for p in params if p.default is inspect.Parameter.empty] + [p for p in params if p.default is not inspect.Parameter.empty]
+    return inspect.Signature(ordered)

@@ -1,0 +1,182 @@
+"""Entries that make a ruleset's numbers executable: values, formulas, charts and sheets.
+
+A *value* is a number the rules state, named, typed and cited. A *formula* is an
+expression over declared inputs, values, tables and dice. A *chart* is a formula
+over two inputs, printed with exact odds. A *sheet* is a printable page of charts
+and values. All of them are data in ``rules_src/<ruleset>/``; nothing here knows a game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar, Literal, Optional
+
+from .base import Markdown, NotGiven, spec
+from .dice import RollRange
+from .entries import Cited, Entry, ForAudience, Located
+from .formula import Expression
+from .quantity import Quantity
+
+
+@dataclass(frozen=True, kw_only=True)
+class Value(ForAudience):
+    """A number a rule states: a distance, a modifier, a target, a count of turns, a dice roll.
+
+    Prose prints it with ``{value}`id```, formulas and mechanics compute with it, so the
+    text, the sheets and the mechanics cannot disagree.
+    """
+
+    SHORTHAND: ClassVar[str] = "value"
+
+    value: Quantity | NotGiven = spec("The value as the rules write it: `2`, `1½`, `3/2`, `6\"`, `3 hexes`, `4+`, `2D6`, "
+                                      "`2 minutes`; `not given` if the text leaves it out.", example='6"')
+    type: Literal["", "number", "distance", "target", "dice", "count", "text"] = spec(
+        "The kind of value, when the way it is written does not say it.", "")
+    label: str = spec("What the value is, in a few words, for the reference and the quick reference.", "",
+                      example="Crawl distance when Stunned")
+    quick_reference: bool = spec("Print it on the ruleset's quick reference.", False)
+    original: Optional[Quantity] | NotGiven = spec("Set by an overlay: the value before the house rule changed it.",
+                                                   None)
+    house_note: Markdown = spec("In an overlay: why the house rule changes the value.", Markdown(""))
+
+    @property
+    def magnitude(self):
+        return None if isinstance(self.value, NotGiven) else self.value.value
+
+    @property
+    def is_house_rule(self) -> bool:
+        return self.original is not None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Input(Entry):
+    """An input of a formula: what it means and which values it takes."""
+
+    SHORTHAND: ClassVar[str] = "label"
+
+    label: str = spec("What the input is, as a heading: `Strength`, `Defender's WS`.", example="Strength")
+    type: Literal["int", "number", "bool", "text", "distance"] = spec("The kind of value it takes.", "int")
+    min: Optional[int] = spec("The lowest value it takes.", None)
+    max: Optional[int] = spec("The highest value it takes.", None)
+    choices: tuple[str, ...] = spec("For a text input: the values it takes.", ())
+    default: Optional[Quantity] = spec("The value it has when a caller leaves it out.", None)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Binding(Entry):
+    """A named step of a formula (``let:``), evaluated in the order written."""
+
+    SHORTHAND: ClassVar[str] = "expr"
+
+    expr: Expression = spec("The expression this name stands for.", example="strength - toughness")
+
+
+@dataclass(frozen=True, kw_only=True)
+class Formula(ForAudience):
+    """A rule as an expression over declared inputs, values, tables and dice, with exact odds."""
+
+    title: str = spec("What the formula computes.", example="The to-wound roll")
+    inputs: tuple[Input, ...] = spec("Its inputs, keyed by name, each with a label and a range.", ())
+    let: tuple[Binding, ...] = spec("Named steps, keyed by name, evaluated in order before `expr`.", ())
+    expr: Expression = spec("The expression: arithmetic (`/` is exact), comparisons, `and`/`or`/`not`, "
+                            "`a if c else b`, `min`, `max`, `floor`, `ceil`, dice (`D6`, `2D6`), `count(n, D6 > x)`, "
+                            "`highest(n, D6)`, `chance(...)`, other formulas and tables by id.",
+                            example="None if toughness - strength >= 4 else clamp(4 - strength + toughness, 2, 6)")
+    result: Literal["number", "target", "chance", "bool", "text", "roll", "distance"] = spec(
+        "What the result is: a `target` prints as 4+, a `chance` as a percentage, `None` as impossible.", "number")
+    die: str = spec("For a `target` result: the die it is rolled on.", "D6")
+    unit: str = spec("For a `number` or `distance` result: its unit (inches, hexes).", "")
+    description: Markdown = spec("What the formula means, for the reference.", Markdown(""))
+    chapter: str = spec("The chapter (id) where it is printed.", "")
+
+
+@dataclass(frozen=True, kw_only=True)
+class Axis(Located):
+    """One side of a chart: which input it varies and over which values."""
+
+    input: str = spec("The formula input this side varies.", example="strength")
+    label: str = spec("The heading of this side; the input's label by default.", "")
+    values: tuple[Quantity, ...] = spec("The values, in print order (a list); or use `range`.", ())
+    range: Optional[RollRange] = spec("The values as a range, `1-10`.", None, example="1-10")
+    labels: tuple[str, ...] = spec("A heading for each value, when the value alone does not say it.", ())
+    notes: tuple[str, ...] = spec("A second heading line for each value.", ())
+
+
+@dataclass(frozen=True, kw_only=True)
+class Setting(Entry):
+    SHORTHAND: ClassVar[str] = "value"
+
+    value: Quantity = spec("The value the input is held at.")
+
+
+@dataclass(frozen=True, kw_only=True)
+class Chart(ForAudience):
+    """A formula over two inputs, printed as a grid with the exact odds of every cell."""
+
+    title: str = spec("The chart's heading.", example="To wound")
+    formula: str = spec("Id of the formula each cell shows.", example="to_wound")
+    rows: Axis = spec("The input down the side.")
+    columns: Axis = spec("The input across the top.")
+    fixed: tuple[Setting, ...] = spec("Other inputs held at one value, keyed by input name.", ())
+    chance: str = spec("Id of a formula giving each cell's chance, when it is not that of rolling the target.", "")
+    impossible: str = spec("What a cell says when the roll cannot succeed.", "no effect", example="no save")
+    show: Literal["target", "chance", "number"] = spec(
+        "`target`: the roll needed and its chance; `chance`: the chance alone; `number`: the result.", "target")
+    mark_diagonal: bool = spec("Mark the cells where the row and column values are equal.", False)
+    note: Markdown = spec("Prose printed under the chart.", Markdown(""))
+    chapter: str = spec("The chapter (id) where it is printed.", "")
+    quick_reference: bool = spec("Print it on the ruleset's quick reference.", False)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Sheet(ForAudience):
+    """A one-page cheat sheet of charts (A4 and US Letter), also a page of the site."""
+
+    title: str = spec("The sheet's heading.", example="To-wound chart")
+    charts: tuple[str, ...] = spec("Ids of the charts on it, in order (a base ruleset's too).")
+    layout: Literal["grid", "stack", "wide"] = spec("`grid` one big chart, `stack` charts one under another, "
+                                                   "`wide` a landscape-wide chart.", "grid")
+    notes: tuple[Markdown, ...] = spec("Lines printed under the charts, with values printed by `{value}` roles.", ())
+    cites: tuple[str, ...] = spec("Ids of the rules whose sources the sheet names.", ())
+
+
+@dataclass(frozen=True, kw_only=True)
+class LookupRow(Located):
+    when: Optional[RollRange] = spec("The number or range this row covers (`3`, `1-2`, `6+`, `1-`).", None, example="3-4")
+    match: str = spec("For a lookup keyed by a word or condition: the key this row answers.", "", example="sideways")
+    result: str = spec("The result, as printed.", example="Taken prisoner")
+    value: Optional[Quantity] = spec("A number the result stands for, for formulas and mechanics.", None)
+    effect: Markdown = spec("The result's full effect, if longer than `result`.", Markdown(""))
+
+    @property
+    def key_text(self) -> str:
+        return self.match or (str(self.when) if self.when is not None else "")
+
+
+@dataclass(frozen=True, kw_only=True)
+class Lookup(ForAudience):
+    """A table read without dice: keyed by a count, a derived number or a condition."""
+
+    title: str = spec("The table's heading.", example="Wedge movement")
+    key: str = spec("What the table is read by, as its first column heading.", example="Direction")
+    over: Optional[RollRange] = spec("For a numeric key: every number it can take (`1-10`, `0+`), each covered once.",
+                                     None)
+    rows: tuple[LookupRow, ...] = spec("The rows, each with `when` (a number or range) or `match` (a word), "
+                                       "and `result`.")
+    chapter: str = spec("The chapter (id) where the table is printed.", "")
+    note: Markdown = spec("Prose printed under the table.", Markdown(""))
+    quick_reference: bool = spec("Print it on the ruleset's quick reference.", False)
+
+    def row(self, key) -> LookupRow:
+        """The row for a number or a word."""
+        for row in self.rows:
+            if isinstance(key, str) and row.match and row.match.casefold() == key.strip().casefold():
+                return row
+            if not isinstance(key, (str, bool)) and row.when is not None and key in row.when:
+                return row
+        raise LookupError(f"{self.title} has no row for {key!r}")
+
+    def read(self, key):
+        """The row's value if it has one, else its result."""
+        row = self.row(key)
+        return row.value.value if row.value is not None else row.result

@@ -1,0 +1,86 @@
+"""Rulesets that build on others: ``extends:`` bases and overlays (house rules, errata).
+
+A ruleset that ``extends`` a base reaches the base's values, formulas, tables,
+lookups, charts and terms as if written in it, and may not repeat their ids. An
+*overlay* is a ruleset whose ``extends`` names the rules it changes and which holds
+only ``values:``, each with the id of a value of its base: the result is the base
+with those values changed, each marked as a house rule with its original kept.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from types import MappingProxyType
+
+from ..diagnostics import Code, Diagnostics, did_you_mean
+from ..model.base import value_loc
+from ..model.ruleset import SECTIONS, SHARED_SECTIONS, Ruleset
+
+
+def resolve_bases(loaded: dict[str, Ruleset], diagnostics: Diagnostics) -> dict[str, Ruleset]:
+    """Each ruleset with its base attached (or, for an overlay, applied); ids keep their order."""
+    resolved: dict[str, Ruleset] = {}
+
+    def resolve(id: str, seen: tuple[str, ...]) -> Ruleset | None:
+        if id in resolved:
+            return resolved[id]
+        ruleset = loaded[id]
+        base_id = ruleset.meta.extends
+        if not base_id:
+            resolved[id] = ruleset
+            return ruleset
+        where = value_loc(ruleset.meta, "extends")
+        if base_id not in loaded:
+            diagnostics.add(Code.BASE_RULESET, f"`{id}` extends `{base_id}`, which is not a ruleset of this project",
+                            where, did_you_mean(base_id, loaded) or "name a folder of rules_src/")
+            resolved[id] = ruleset
+            return ruleset
+        if base_id in seen or base_id == id:
+            diagnostics.add(Code.BASE_RULESET, f"`{id}` extends itself through {' → '.join(seen + (id, base_id))}",
+                            where, "a ruleset cannot be its own base")
+            resolved[id] = ruleset
+            return ruleset
+        base = resolve(base_id, seen + (id,))
+        result = overlay(ruleset, base, diagnostics) if ruleset.meta.overlay else extend(ruleset, base, diagnostics)
+        resolved[id] = result
+        return result
+
+    for id in loaded:
+        resolve(id, ())
+    return {id: resolved[id] for id in loaded}
+
+
+def extend(ruleset: Ruleset, base: Ruleset, diagnostics: Diagnostics) -> Ruleset:
+    for section in SHARED_SECTIONS:
+        inherited = {entry.id for entry in base.reachable(section)}
+        for entry in ruleset.section(section):
+            if entry.id in inherited:
+                diagnostics.add(Code.BASE_RULESET, f"{section} entry `{entry.id}` is already in the base ruleset "
+                                f"`{base.id}`", entry.loc, "give it another id, or change the base's through an overlay")
+    return dataclasses.replace(ruleset, base=base)
+
+
+def overlay(house: Ruleset, base: Ruleset, diagnostics: Diagnostics) -> Ruleset:
+    for section in SECTIONS:
+        if section == "values":
+            continue
+        for entry in house.section(section):
+            diagnostics.add(Code.OVERLAY_CHANGE, f"an overlay changes values only; `{section}` entry `{entry.id}` "
+                            f"cannot be added to `{base.id}`", entry.loc)
+    originals = {value.id: value for value in base.reachable("values")}
+    changed = {}
+    for value in house.values:
+        original = originals.get(value.id)
+        if original is None:
+            diagnostics.add(Code.OVERLAY_CHANGE, f"`{base.id}` has no value `{value.id}` for the overlay to change",
+                            value.loc, did_you_mean(value.id, originals) or "an overlay changes values its base has")
+            continue
+        changed[value.id] = dataclasses.replace(
+            original, value=value.value, original=original.value, house_note=value.house_note or value.label,
+            loc=value.loc, locs=value.locs, source=value.source or original.source)
+    own = tuple(changed.pop(v.id, v) for v in base.values)
+    inherited = tuple(changed.values())  # values of the base's own bases, now changed here
+    return dataclasses.replace(
+        base, id=house.id, meta=house.meta, values=own + inherited, examples=(),
+        files=base.files + house.files, unloaded=base.unloaded | house.unloaded,
+        sources=MappingProxyType({**base.sources, **house.sources}))

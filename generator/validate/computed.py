@@ -1,0 +1,243 @@
+"""Checks of values, formulas, lookups, charts and sheets: names resolve, every cell computes.
+
+A formula whose inputs are all bounded is evaluated for every combination of them
+(up to :data:`EXHAUSTIVE` combinations), so a formula that fails for some input is
+reported at ``check`` time, not when a sheet is printed.
+"""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+
+import icepool
+
+from ..diagnostics import Code, Diagnostic, did_you_mean
+from ..model.base import value_loc
+from ..model.calculate import calculator
+from ..model.computed import Chart, Formula, Input, Lookup
+from ..model.formula import FUNCTIONS, CONSTANTS, FormulaError
+from ..model.ruleset import Ruleset
+from .checks import _spans, check
+
+EXHAUSTIVE = 400  # combinations of inputs a formula is tried with
+
+
+def _known_names(ruleset: Ruleset) -> set[str]:
+    return ({v.id for v in ruleset.reachable("values")} | {f.id for f in ruleset.reachable("formulas")}
+            | {t.id for t in ruleset.reachable("tables")} | {l.id for l in ruleset.reachable("lookups")}
+            | set(FUNCTIONS) | set(CONSTANTS))
+
+
+def input_values(spec: Input) -> list | None:
+    """Every value an input takes, or None when it is unbounded or too many."""
+    if spec.type == "bool":
+        return [False, True]
+    if spec.type == "text":
+        return list(spec.choices) or None
+    if spec.min is None or spec.max is None or spec.max - spec.min > 100:
+        return None
+    return list(range(spec.min, spec.max + 1))
+
+
+@check
+def check_formulas(ruleset: Ruleset):
+    known = _known_names(ruleset)
+    calc = calculator(ruleset)
+    for formula in ruleset.formulas:
+        names = known | {i.id for i in formula.inputs}
+        bad = False
+        for binding in formula.let:
+            for name in sorted(binding.expr.names | binding.expr.calls):
+                if name not in names:
+                    bad = True
+                    yield Diagnostic(Code.BAD_FORMULA, f"`{name}` in `let: {binding.id}` of `{formula.id}` is not an input, "
+                                     "a value, an earlier `let` name, a formula, a table or a function",
+                                     value_loc(binding, "expr"), did_you_mean(name, names))
+            names.add(binding.id)
+        for name in sorted(formula.expr.names | formula.expr.calls):
+            if name not in names:
+                bad = True
+                yield Diagnostic(Code.BAD_FORMULA, f"`{name}` in `{formula.id}` is not an input, a value, a `let` name, "
+                                 "a formula, a table or a function", value_loc(formula, "expr"), did_you_mean(name, names))
+        if not bad:
+            yield from _try_every_input(formula, calc)
+
+
+def _try_every_input(formula: Formula, calc):
+    ranges = [input_values(i) for i in formula.inputs]
+    if any(r is None for r in ranges) or _product(ranges) > EXHAUSTIVE:
+        return
+    for combination in itertools.product(*ranges):
+        inputs = dict(zip((i.id for i in formula.inputs), combination))
+        try:
+            result = calc.evaluate(formula, **inputs)
+        except FormulaError as error:
+            yield Diagnostic(Code.BAD_FORMULA, f"`{formula.id}` fails for {_shown(inputs)}: {error}",
+                             value_loc(formula, "expr"))
+            return
+        problem = result_problem(formula, result)
+        if problem:
+            yield Diagnostic(Code.BAD_FORMULA, f"`{formula.id}` gives {problem} for {_shown(inputs)}",
+                             value_loc(formula, "result"), f"declare `result:` as what the expression gives")
+            return
+
+
+def result_problem(formula: Formula, result) -> str:
+    """Why a result does not fit the formula's declared `result`, or ''."""
+    kind = formula.result
+    if kind == "target" and not (result is None or (isinstance(result, int) and not isinstance(result, bool))):
+        return f"{result!r}, not a target roll (a whole number, or None when it cannot succeed)"
+    if kind == "chance" and not (isinstance(result, (int, Fraction)) and not isinstance(result, bool) and 0 <= result <= 1):
+        return f"{result!r}, not a chance from 0 to 1"
+    if kind == "bool" and not isinstance(result, bool):
+        return f"{result!r}, not true or false"
+    if kind == "roll" and not isinstance(result, icepool.Die):
+        return f"{result!r}, not a roll"
+    if kind in ("number", "distance") and (isinstance(result, (bool, icepool.Die, str))):
+        return f"{'a roll' if isinstance(result, icepool.Die) else repr(result)}, not a number"
+    return ""
+
+
+def _product(ranges) -> int:
+    total = 1
+    for values in ranges:
+        total *= len(values)
+    return total
+
+
+def _shown(inputs: dict) -> str:
+    return ", ".join(f"{k}={v}" for k, v in inputs.items()) or "no inputs"
+
+
+@check
+def check_lookups(ruleset: Ruleset):
+    for lookup in ruleset.lookups:
+        yield from lookup_coverage(lookup)
+
+
+def lookup_coverage(lookup: Lookup) -> list[Diagnostic]:
+    found, covered, words = [], {}, set()
+    numbers = [row for row in lookup.rows if row.when is not None]
+    for row in lookup.rows:
+        if (row.when is None) == (not row.match):
+            found.append(Diagnostic(Code.BAD_VALUE, f"each row of `{lookup.id}` has either `when:` (a number or range) "
+                                    "or `match:` (a word)", row.loc))
+        if row.match:
+            if row.match.casefold() in words:
+                found.append(Diagnostic(Code.TABLE_OVERLAP, f"`{lookup.id}` answers `{row.match}` twice",
+                                        value_loc(row, "match")))
+            words.add(row.match.casefold())
+    if not numbers:
+        return found
+    ends = [v for row in numbers for v in (row.when.low, row.when.high) if v is not None]
+    if lookup.over is not None:
+        ends += [v for v in (lookup.over.low, lookup.over.high) if v is not None]
+    window = range(min(ends) - 1, max(ends) + 2) if ends else range(0)
+    span = [n for n in window if lookup.over is None or n in lookup.over]
+    for row in numbers:
+        again = [n for n in span if n in row.when and n in covered]
+        if again:
+            found.append(Diagnostic(Code.TABLE_OVERLAP, f"row `{row.when}` of `{lookup.id}` covers {_spans(again)} again",
+                                    value_loc(row, "when")))
+        for n in span:
+            if n in row.when:
+                covered.setdefault(n, row)
+    if lookup.over is not None:
+        missing = [n for n in span if n not in covered]
+        if missing:
+            found.append(Diagnostic(Code.TABLE_GAP, f"`{lookup.id}` has no row for {_spans(missing)} of {lookup.over}",
+                                    value_loc(lookup, "rows")))
+    return found
+
+
+def axis_values(chart: Chart, axis) -> list:
+    if axis.values:
+        return [q.value for q in axis.values]
+    if axis.range is not None and axis.range.low is not None and axis.range.high is not None:
+        return list(range(axis.range.low, axis.range.high + 1))
+    return []
+
+
+@check
+def check_charts(ruleset: Ruleset):
+    calc = calculator(ruleset)
+    for chart in ruleset.charts:
+        yield from chart_problems(ruleset, chart, calc)
+
+
+def chart_problems(ruleset: Ruleset, chart: Chart, calc) -> list[Diagnostic]:
+    found = []
+    formulas = {f.id: f for f in ruleset.reachable("formulas")}
+    for field in ("formula", "chance"):
+        id = getattr(chart, field)
+        if id and id not in formulas:
+            found.append(Diagnostic(Code.UNKNOWN_REF, f"chart `{chart.id}` names formula `{id}`, which is not in "
+                                    "`formulas:`", value_loc(chart, field), did_you_mean(id, formulas)))
+    if found:
+        return found
+    formula = formulas[chart.formula]
+    inputs = {i.id: i for i in formula.inputs}
+    for name, axis in (("rows", chart.rows), ("columns", chart.columns)):
+        if axis.input not in inputs:
+            found.append(Diagnostic(Code.BAD_CHART, f"the {name} of `{chart.id}` vary `{axis.input}`, which is not an "
+                                    f"input of `{formula.id}`", value_loc(axis, "input"), did_you_mean(axis.input, inputs)))
+        elif not axis_values(chart, axis):
+            found.append(Diagnostic(Code.BAD_CHART, f"the {name} of `{chart.id}` need `values:` or a closed `range:`",
+                                    axis.loc))
+        if axis.labels and len(axis.labels) != len(axis_values(chart, axis)):
+            found.append(Diagnostic(Code.BAD_CHART, f"the {name} of `{chart.id}` have {len(axis.labels)} labels for "
+                                    f"{len(axis_values(chart, axis))} values", value_loc(axis, "labels")))
+    for setting in chart.fixed:
+        if setting.id not in inputs:
+            found.append(Diagnostic(Code.BAD_CHART, f"`{chart.id}` fixes `{setting.id}`, which is not an input of "
+                                    f"`{formula.id}`", setting.loc, did_you_mean(setting.id, inputs)))
+    varied = {chart.rows.input, chart.columns.input} | {s.id for s in chart.fixed}
+    for spec in formula.inputs:
+        if spec.id not in varied and spec.default is None:
+            found.append(Diagnostic(Code.BAD_CHART, f"`{chart.id}` leaves input `{spec.id}` of `{formula.id}` open",
+                                    chart.loc, f"add `fixed: {{{spec.id}: ...}}`"))
+    if found:
+        return found
+    try:
+        for row in axis_values(chart, chart.rows):
+            for column in axis_values(chart, chart.columns):
+                cell_inputs = {chart.rows.input: row, chart.columns.input: column,
+                               **{s.id: s.value.value for s in chart.fixed}}
+                calc.evaluate(formula, **cell_inputs)
+                if chart.chance:
+                    calc.evaluate(formulas[chart.chance], **cell_inputs)
+    except FormulaError as error:
+        found.append(Diagnostic(Code.BAD_CHART, f"`{chart.id}` cannot compute its cell for {_shown(cell_inputs)}: {error}",
+                                value_loc(chart, "formula")))
+    return found
+
+
+@check
+def check_sheets(ruleset: Ruleset):
+    charts = {c.id for c in ruleset.reachable("charts")}
+    rules = {r.id for r in ruleset.rules}
+    for sheet in ruleset.sheets:
+        for index, id in enumerate(sheet.charts):
+            if id not in charts:
+                yield Diagnostic(Code.UNKNOWN_REF, f"sheet `{sheet.id}` lists chart `{id}`, which is not in `charts:`",
+                                 sheet.locs.get(f"charts[{index}]", value_loc(sheet, "charts")), did_you_mean(id, charts))
+        for index, id in enumerate(sheet.cites):
+            if id not in rules:
+                yield Diagnostic(Code.UNKNOWN_REF, f"sheet `{sheet.id}` cites rule `{id}`, which is not in `rules:`",
+                                 sheet.locs.get(f"cites[{index}]", value_loc(sheet, "cites")), did_you_mean(id, rules))
+
+
+@check
+def check_name_clashes(ruleset: Ruleset):
+    """Values, formulas, tables and lookups share one name space in formulas."""
+    seen = {}
+    for section in ("values", "formulas", "tables", "lookups"):
+        for entry in ruleset.section(section):
+            if entry.id in seen and seen[entry.id] != section:
+                yield Diagnostic(Code.DUPLICATE_ID, f"`{entry.id}` names both a {seen[entry.id][:-1]} and a "
+                                 f"{section[:-1]}; formulas could not tell them apart", entry.loc)
+            seen.setdefault(entry.id, section)
+            if entry.id in FUNCTIONS:
+                yield Diagnostic(Code.DUPLICATE_ID, f"`{entry.id}` is the name of a formula function", entry.loc,
+                                 "give the entry another id")
