@@ -115,8 +115,10 @@ class Chart(ForAudience):
 
     title: str = spec("The chart's heading.", example="To wound")
     formula: str = spec("Id of the formula each cell shows.", example="to_wound")
-    rows: Axis = spec("The input down the side.")
     columns: Axis = spec("The input across the top.")
+    rows: Optional[Axis] = spec("The input down the side; without it the chart is one row (a formula of one input).",
+                                None)
+    row_label: str = spec("For a one-row chart: the label of its row.", "", example="success")
     fixed: tuple[Setting, ...] = spec("Other inputs held at one value, keyed by input name.", ())
     chance: str = spec("Id of a formula giving each cell's chance, when it is not that of rolling the target.", "")
     impossible: str = spec("What a cell says when the roll cannot succeed.", "no effect", example="no save")

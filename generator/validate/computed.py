@@ -151,6 +151,18 @@ def lookup_coverage(lookup: Lookup) -> list[Diagnostic]:
     return found
 
 
+def chart_cells(chart: Chart):
+    """The inputs of every cell, row by row."""
+    fixed = {s.id: s.value.value for s in chart.fixed}
+    rows = axis_values(chart, chart.rows) if chart.rows is not None else [None]
+    for row in rows:
+        for column in axis_values(chart, chart.columns):
+            cell = {chart.columns.input: column, **fixed}
+            if chart.rows is not None:
+                cell[chart.rows.input] = row
+            yield cell
+
+
 def axis_values(chart: Chart, axis) -> list:
     if axis.values:
         return [q.value for q in axis.values]
@@ -167,7 +179,7 @@ def check_charts(ruleset: Ruleset):
 
 
 def chart_problems(ruleset: Ruleset, chart: Chart, calc) -> list[Diagnostic]:
-    found = []
+    found, cell_inputs = [], {}
     formulas = {f.id: f for f in ruleset.reachable("formulas")}
     for field in ("formula", "chance"):
         id = getattr(chart, field)
@@ -178,7 +190,8 @@ def chart_problems(ruleset: Ruleset, chart: Chart, calc) -> list[Diagnostic]:
         return found
     formula = formulas[chart.formula]
     inputs = {i.id: i for i in formula.inputs}
-    for name, axis in (("rows", chart.rows), ("columns", chart.columns)):
+    axes = (("rows", chart.rows), ("columns", chart.columns)) if chart.rows is not None else (("columns", chart.columns),)
+    for name, axis in axes:
         if axis.input not in inputs:
             found.append(Diagnostic(Code.BAD_CHART, f"the {name} of `{chart.id}` vary `{axis.input}`, which is not an "
                                     f"input of `{formula.id}`", value_loc(axis, "input"), did_you_mean(axis.input, inputs)))
@@ -192,7 +205,7 @@ def chart_problems(ruleset: Ruleset, chart: Chart, calc) -> list[Diagnostic]:
         if setting.id not in inputs:
             found.append(Diagnostic(Code.BAD_CHART, f"`{chart.id}` fixes `{setting.id}`, which is not an input of "
                                     f"`{formula.id}`", setting.loc, did_you_mean(setting.id, inputs)))
-    varied = {chart.rows.input, chart.columns.input} | {s.id for s in chart.fixed}
+    varied = {axis.input for _name, axis in axes} | {s.id for s in chart.fixed}
     for spec in formula.inputs:
         if spec.id not in varied and spec.default is None:
             found.append(Diagnostic(Code.BAD_CHART, f"`{chart.id}` leaves input `{spec.id}` of `{formula.id}` open",
@@ -200,13 +213,10 @@ def chart_problems(ruleset: Ruleset, chart: Chart, calc) -> list[Diagnostic]:
     if found:
         return found
     try:
-        for row in axis_values(chart, chart.rows):
-            for column in axis_values(chart, chart.columns):
-                cell_inputs = {chart.rows.input: row, chart.columns.input: column,
-                               **{s.id: s.value.value for s in chart.fixed}}
-                calc.evaluate(formula, **cell_inputs)
-                if chart.chance:
-                    calc.evaluate(formulas[chart.chance], **cell_inputs)
+        for cell_inputs in chart_cells(chart):
+            calc.evaluate(formula, **cell_inputs)
+            if chart.chance:
+                calc.evaluate(formulas[chart.chance], **cell_inputs)
     except FormulaError as error:
         found.append(Diagnostic(Code.BAD_CHART, f"`{chart.id}` cannot compute its cell for {_shown(cell_inputs)}: {error}",
                                 value_loc(chart, "formula")))
