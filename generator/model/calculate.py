@@ -49,6 +49,15 @@ class _Missing:
     __lt__ = __le__ = __gt__ = __ge__ = __floordiv__ = __rfloordiv__ = __neg__ = __int__ = __index__ = _fail
 
 
+class Values(SimpleNamespace):
+    """A ruleset's values by id; a name it lacks says so."""
+
+    def __getattr__(self, name: str):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        raise AttributeError(f"the ruleset has no value `{name}`")
+
+
 class Calculator:
     def __init__(self, ruleset: Ruleset):
         self.ruleset = ruleset
@@ -62,9 +71,9 @@ class Calculator:
         for formula in ruleset.reachable("formulas"):
             self.scope[formula.id] = self.function(formula)
 
-    def values(self) -> SimpleNamespace:
+    def values(self) -> "Values":
         """Every value by id, as ``values.move``, for examples and mechanics."""
-        return SimpleNamespace(**{v.id: self.scope[v.id] for v in self.ruleset.reachable("values")})
+        return Values(**{v.id: self.scope[v.id] for v in self.ruleset.reachable("values")})
 
     def function(self, formula: Formula) -> Callable:
         def call(*args, **kwargs):

@@ -22,8 +22,8 @@ from .quantity import Quantity
 class Value(ForAudience):
     """A number a rule states: a distance, a modifier, a target, a count of turns, a dice roll.
 
-    Prose prints it with ``{value}`id```, formulas and mechanics compute with it, so the
-    text, the sheets and the mechanics cannot disagree.
+    Prose prints it with the `value` role, formulas and mechanics compute with it, so
+    the text, the sheets and the mechanics cannot disagree.
     """
 
     SHORTHAND: ClassVar[str] = "value"
@@ -138,7 +138,7 @@ class Sheet(ForAudience):
     charts: tuple[str, ...] = spec("Ids of the charts on it, in order (a base ruleset's too).")
     layout: Literal["grid", "stack", "wide"] = spec("`grid` one big chart, `stack` charts one under another, "
                                                    "`wide` a landscape-wide chart.", "grid")
-    notes: tuple[Markdown, ...] = spec("Lines printed under the charts, with values printed by `{value}` roles.", ())
+    notes: tuple[Markdown, ...] = spec("Lines printed under the charts; values printed by the `value` role.", ())
     cites: tuple[str, ...] = spec("Ids of the rules whose sources the sheet names.", ())
 
 

@@ -190,7 +190,9 @@ class Expression:
             raise
         except RecursionError:
             raise FormulaError("the formulas call each other without end") from None
-        except (TypeError, ValueError, ZeroDivisionError, ArithmeticError, LookupError) as error:
+        except ZeroDivisionError:
+            raise FormulaError(f"`{self.text}` divides by zero") from None
+        except (TypeError, ValueError, ArithmeticError, LookupError) as error:
             raise FormulaError(f"`{self.text}` failed: {error}") from None
 
 

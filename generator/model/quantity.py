@@ -18,7 +18,7 @@ VULGAR = {"½": Fraction(1, 2), "⅓": Fraction(1, 3), "⅔": Fraction(2, 3), "�
 _GLYPH = {value: glyph for glyph, value in VULGAR.items()}
 MAX_MAGNITUDE = 10**9  # no rule states a bigger number; larger ones are typing mistakes or attacks
 
-_NUMBER = re.compile(r"(?P<sign>[-+−]?)\s*(?:(?P<whole>\d{1,10})\s*)?(?:(?P<glyph>[½⅓⅔¼¾⅛⅜⅝⅞])|(?P<num>\d{1,10})\s*/\s*(?P<den>\d{1,10})"
+_NUMBER = re.compile(r"(?P<sign>[-+−]?)\s*(?:(?P<whole>\d{1,30})\s*)?(?:(?P<glyph>[½⅓⅔¼¾⅛⅜⅝⅞])|(?P<num>\d{1,30})\s*/\s*(?P<den>\d{1,30})"
                      r"|\.(?P<dec>\d{1,6}))?")
 _UNITS = {'"': "inches", "″": "inches", "in": "inches", "inch": "inches", "inches": "inches", "hex": "hexes",
           "hexes": "hexes", "cm": "cm", "mm": "mm", "minute": "minutes", "minutes": "minutes", "turn": "turns",
@@ -93,6 +93,8 @@ class Quantity:
             return cls("text", text)
         if kind in ("", "target") and re.fullmatch(r"\d{1,3}\s*\+", text):
             return cls("target", int(text.rstrip("+ ")))
+        if kind == "target":
+            raise QuantityError(f"`{text}` is not a target roll such as 4+")
         if kind in ("", "dice") and re.search(r"\d*\s*[dD]\s*\d", text) and not re.search(r"[a-ce-zA-CE-Z]", text):
             try:
                 return cls("dice", DiceExpr.parse(text))

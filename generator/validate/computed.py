@@ -205,6 +205,8 @@ def chart_problems(ruleset: Ruleset, chart: Chart, calc) -> list[Diagnostic]:
         if setting.id not in inputs:
             found.append(Diagnostic(Code.BAD_CHART, f"`{chart.id}` fixes `{setting.id}`, which is not an input of "
                                     f"`{formula.id}`", setting.loc, did_you_mean(setting.id, inputs)))
+    if found:
+        return found
     varied = {axis.input for _name, axis in axes} | {s.id for s in chart.fixed}
     for spec in formula.inputs:
         if spec.id not in varied and spec.default is None:
