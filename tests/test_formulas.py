@@ -1,0 +1,213 @@
+"""The expression language, quantities, bases and overlays, against hand-written values and brute force."""
+
+from __future__ import annotations
+
+import itertools
+import shutil
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from generator.model.calculate import calculator
+from generator.model.formula import Expression, FormulaError
+from generator.model.quantity import Quantity, QuantityError, number_text, parse_number
+from generator.validate import check_project
+
+FACES = range(1, 7)
+
+
+def ev(text: str, **scope):
+    return Expression.parse(text).evaluate(scope)
+
+
+# -- quantities ------------------------------------------------------------------------------
+@pytest.mark.parametrize("written, kind, magnitude, unit, shown", [
+    ("2", "number", 2, "", "2"),
+    ("1½", "number", Fraction(3, 2), "", "1½"),
+    ("1 1/2", "number", Fraction(3, 2), "", "1½"),
+    ("3/2", "number", Fraction(3, 2), "", "1½"),
+    ("1.5", "number", Fraction(3, 2), "", "1½"),
+    ("-1", "number", -1, "", "−1"),
+    ('6"', "distance", 6, "inches", '6"'),
+    ("2½ inches", "distance", Fraction(5, 2), "inches", '2½"'),
+    ("3 hexes", "distance", 3, "hexes", "3 hexes"),
+    ("1 hex", "distance", 1, "hexes", "1 hex"),
+    ("2 minutes", "count", 2, "minutes", "2 minutes"),
+    ("4+", "target", 4, "", "4+"),
+])
+def test_quantities_read_as_written(written, kind, magnitude, unit, shown):
+    quantity = Quantity.parse(written)
+    assert (quantity.kind, quantity.magnitude, quantity.unit, str(quantity)) == (kind, magnitude, unit, shown)
+
+
+def test_dice_quantities_keep_their_distribution():
+    two_d6 = Quantity.parse("2D6")
+    assert two_d6.kind == "dice" and str(two_d6) == "2D6"
+    assert two_d6.magnitude.distribution()[7] == Fraction(6, 36)
+
+
+@pytest.mark.parametrize("bad", ["", "abc 3", "1/0", "3 furlongs!", "12345678901234567890"])
+def test_bad_numbers_are_refused(bad):
+    with pytest.raises(QuantityError):
+        parse_number(bad) if " " not in bad else Quantity.parse(bad, "distance")
+
+
+def test_number_text_prints_fractions_as_people_write_them():
+    assert [number_text(x) for x in (Fraction(1, 2), Fraction(7, 4), Fraction(5, 7), -3, 10)] == ["½", "1¾", "5/7", "−3", "10"]
+
+
+# -- the language against brute force ----------------------------------------------------------
+@pytest.mark.parametrize("attack, armour", itertools.product(range(1, 5), range(1, 6)))
+def test_count_is_the_enumerated_number_of_successes(attack, armour):
+    exactly_one = sum(1 for rolls in itertools.product(FACES, repeat=attack) if sum(r > armour for r in rolls) == 1)
+    assert ev("chance(count(attack, D6 > armour) == 1)", attack=attack, armour=armour) == Fraction(exactly_one, 6 ** attack)
+
+
+@pytest.mark.parametrize("dice, markers", itertools.product(range(1, 4), range(0, 7)))
+def test_highest_is_the_enumerated_best_die(dice, markers):
+    passing = sum(1 for rolls in itertools.product(FACES, repeat=dice) if max(rolls) > markers)
+    assert ev("chance(highest(dice, D6) > markers)", dice=dice, markers=markers) == Fraction(passing, 6 ** dice)
+
+
+@pytest.mark.parametrize("target", range(2, 14))
+def test_sums_of_dice_against_the_36_outcomes(target):
+    hits = sum(1 for a, b in itertools.product(FACES, FACES) if a + b >= target)
+    assert ev("chance(2D6 >= target)", target=target) == Fraction(hits, 36)
+
+
+def test_lowest_and_total():
+    worst = sum(1 for rolls in itertools.product(FACES, repeat=3) if min(rolls) <= 2)
+    assert ev("chance(lowest(3) <= 2)") == Fraction(worst, 216)
+    assert ev("chance(total(2, D3) == 4)") == Fraction(3, 9)  # 1+3, 2+2, 3+1
+
+
+def test_division_is_exact_and_whole_results_are_ints():
+    assert ev("7 / 2") == Fraction(7, 2)
+    assert ev("6 / 2") == 3 and isinstance(ev("6 / 2"), int)
+    assert ev("floor(7 / 2)") == 3 and ev("ceil(7 / 2)") == 4
+
+
+def test_conditions_and_impossible_results():
+    rule = "None if toughness - strength >= 4 else clamp(4 - strength + toughness, 2, 6)"
+    assert [ev(rule, strength=1, toughness=t) for t in (1, 2, 3, 4, 5)] == [4, 5, 6, 6, None]
+    assert ev("'sideways' in ('sideways', 'backwards')") is True
+    assert ev("where(D6 >= 4, 1, 0) == 1").probability(True) == Fraction(1, 2)
+
+
+@pytest.mark.parametrize("text", ["a.b", "x[0]", "2 ** 8", "lambda: 1", "[i for i in (1, 2)]", "open('x')",
+                                  "__import__('os')", "f(*args)", "~3", "1.5"])
+def test_what_the_language_refuses(text):
+    with pytest.raises(FormulaError):
+        ev(text, x=(1,), f=min, args=(1,))
+
+
+def test_numbers_cannot_grow_without_end():
+    with pytest.raises(FormulaError, match="largest number"):
+        ev("999999999 * 999999999 * 999999999")
+    with pytest.raises(FormulaError, match="dice"):
+        ev("chance(1000D6 > 3)")
+    with pytest.raises(FormulaError, match="sides"):
+        ev("chance(D100000 > 3)")
+
+
+# -- a project: formulas calling formulas, lookups, bases and overlays --------------------------------
+def project(tmp_path: Path, files: dict[str, str]) -> Path:
+    for name, text in files.items():
+        path = tmp_path / "rules_src" / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return tmp_path
+
+
+BASE = """
+ruleset: {title: Standard charts, kind: base}
+values:
+  double: {value: 2, label: Twice}
+formulas:
+  to_wound:
+    title: To wound
+    inputs: {strength: {label: S, min: 1, max: 10}, toughness: {label: T, min: 1, max: 10}}
+    expr: None if toughness - strength >= 4 else clamp(4 - strength + toughness, 2, 6)
+    result: target
+"""
+GAME = """
+ruleset: {title: A game, extends: charts}
+values:
+  cavalry: {value: 1½, label: A horseman's score}
+formulas:
+  score:
+    title: Score
+    inputs: {foot: {label: Foot, min: 0, max: 9}, horse: {label: Horse, min: 0, max: 9}}
+    expr: foot + horse * cavalry
+  outcome:
+    title: Outcome
+    inputs: {ours: {label: Ours, type: number, min: 0}, theirs: {label: Theirs, type: number, min: 0}}
+    expr: by_difference(floor(ours - theirs))
+    result: text
+  wounds_on_six:
+    title: A wound needs a six
+    inputs: {strength: {label: S, min: 1, max: 10}}
+    expr: to_wound(strength, min(10, strength + double)) == 6
+    result: bool
+lookups:
+  by_difference:
+    title: By difference
+    key: Difference
+    rows:
+      - {when: 3+, result: Prisoners taken}
+      - {when: 1-2, result: Pushed back}
+      - {when: 0-, result: Nothing}
+"""
+HOUSE = """
+ruleset: {title: A game with house rules, extends: game, overlay: true}
+values:
+  cavalry: {value: 2, house_note: Horses count double}
+  double: {value: 3, house_note: A base value changed too}
+"""
+
+
+def test_formulas_lookups_and_a_base_work_together(tmp_path):
+    root = project(tmp_path, {"charts/ruleset.yaml": BASE, "game/ruleset.yaml": GAME})
+    result = check_project(root)
+    assert result.ok, [d.format() for d in result.diagnostics]
+    scope = calculator(result.project.ruleset("game")).scope
+    assert scope["score"](2, 2) == 5  # 2 foot + 2 horse at 1½
+    assert scope["outcome"](scope["score"](0, 3), scope["score"](1, 0)) == "Prisoners taken"  # 4½ against 1
+    assert scope["outcome"](1, 1) == "Nothing"
+    assert [scope["wounds_on_six"](s) for s in (1, 5)] == [True, True]  # T = S + 2 needs a 6
+    with pytest.raises(FormulaError, match="runs from 0 to 9"):
+        scope["score"](10, 0)
+
+
+def test_an_overlay_changes_values_and_keeps_the_originals(tmp_path):
+    root = project(tmp_path, {"charts/ruleset.yaml": BASE, "game/ruleset.yaml": GAME, "house/ruleset.yaml": HOUSE})
+    result = check_project(root)
+    assert result.ok, [d.format() for d in result.diagnostics]
+    house = result.project.ruleset("house")
+    assert calculator(house).scope["score"](2, 2) == 6  # horses now count 2
+    assert calculator(result.project.ruleset("game")).scope["score"](2, 2) == 5  # the original is untouched
+    cavalry = house.value("cavalry")
+    assert (str(cavalry.value), str(cavalry.original), cavalry.house_note) == ("2", "1½", "Horses count double")
+    assert str(house.value("double").original) == "2" and calculator(house).scope["wounds_on_six"](1) is True
+    assert house.title == "A game with house rules" and house.examples == ()
+
+
+def test_removing_a_base_is_a_located_error_not_a_crash(tmp_path):
+    root = project(tmp_path, {"game/ruleset.yaml": GAME})
+    lines = [d.format().splitlines()[0] for d in check_project(root).diagnostics.errors]
+    assert lines[0] == "rules_src/game/ruleset.yaml:2:35: error[base-ruleset]: `game` extends `charts`, which is not a ruleset of this project"
+
+
+def test_a_ruleset_may_not_repeat_its_bases_ids(tmp_path):
+    clash = GAME.replace("values:\n", "values:\n  double: {value: 5, label: again}\n")
+    root = project(tmp_path, {"charts/ruleset.yaml": BASE, "game/ruleset.yaml": clash})
+    codes = [d.code.code for d in check_project(root).diagnostics.errors]
+    assert codes == ["base-ruleset"]
+
+
+def test_bases_that_extend_each_other_are_refused(tmp_path):
+    root = project(tmp_path, {"a/ruleset.yaml": "ruleset: {title: A, extends: b}\n",
+                              "b/ruleset.yaml": "ruleset: {title: B, extends: a}\n"})
+    messages = [d.message for d in check_project(root).diagnostics.errors]
+    assert messages == ["`b` extends itself through a → b → a"]
