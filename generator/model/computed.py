@@ -8,7 +8,7 @@ and values. All of them are data in ``rules_src/<ruleset>/``; nothing here knows
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import ClassVar, Literal, Optional
 
 from .base import Markdown, NotGiven, spec
@@ -35,8 +35,8 @@ class Value(ForAudience):
     label: str = spec("What the value is, in a few words, for the reference and the quick reference.", "",
                       example="Crawl distance when Stunned")
     quick_reference: bool = spec("Print it on the ruleset's quick reference.", False)
-    original: Optional[Quantity] | NotGiven = spec("Set by an overlay: the value before the house rule changed it.",
-                                                   None)
+    # set by an overlay: the value before the house rule changed it
+    original: Optional[Quantity] | NotGiven = field(default=None, metadata={"internal": True})
     house_note: Markdown = spec("In an overlay: why the house rule changes the value.", Markdown(""))
 
     @property

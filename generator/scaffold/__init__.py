@@ -1,5 +1,8 @@
 """`rulepress new NAME`: a ruleset folder with one example of every kind of entry.
 
+It also writes ``NAME_house_rules/``, an overlay that changes one value of NAME, to
+show how house rules are kept apart from the text.
+
 The files are a working tutorial: the new ruleset passes `rulepress check` and
 builds at once, and each entry shows the format of its section.
 """
@@ -23,11 +26,16 @@ def scaffold(root: Path, name: str, title: str | None = None) -> list[Path]:
     folder = root / "rules_src" / name
     if folder.exists():
         raise ScaffoldError(f"{folder} already exists; choose another name")
+    overlay = root / "rules_src" / f"{name}_house_rules"
+    if overlay.exists():
+        raise ScaffoldError(f"{overlay} already exists; choose another name")
     title = title or name.replace("_", " ").title()
+    values = {"TITLE": title, "NAME": name}
     written = []
-    template_dir = resources.files(__package__) / "template"
-    for item in sorted(template_dir.iterdir(), key=lambda p: p.name):
-        written += _copy(item, folder, {"TITLE": title, "NAME": name})
+    for template, target in (("template", folder), ("overlay_template", overlay)):
+        template_dir = resources.files(__package__) / template
+        for item in sorted(template_dir.iterdir(), key=lambda p: p.name):
+            written += _copy(item, target, values)
     return written
 
 
