@@ -66,8 +66,8 @@ def located():
 class Source:
     """Where an entry comes from: a source text in the ruleset's ``sources/`` folder."""
 
-    section: str = spec("The heading or passage of the source the entry encodes.", "", example="MORAL CHECKS")
-    file: str = spec("The source text's file name in `sources/`; defaults to the ruleset's `source`.", "", example="004_7d410289ba4fa7f8.txt")
+    section: str = spec("The heading or passage of the source the entry encodes.", "", example="FIGHTING")
+    file: str = spec("The source text's file name in `sources/`; defaults to the ruleset's `source`.", "", example="source.txt")
     quote: str = spec("Words quoted from the source, checked to occur in it (spacing may differ).", "", example="roll 1D6 for each one")
     loc: Location = field(default=NOWHERE, compare=False, repr=False, metadata={"internal": True})
     locs: MappingProxyType = field(default_factory=lambda: MappingProxyType({}), compare=False, repr=False, metadata={"internal": True})

@@ -59,16 +59,16 @@ class ForAudience(Cited):
 class Meta(Entry):
     """The ``ruleset:`` section of ``ruleset.yaml``: what this ruleset is."""
 
-    title: str = spec("The ruleset's name as its author gives it.", example="Blood, Guts and Rampant Hex")
+    title: str = spec("The ruleset's name as its author gives it.", example="Skirmish at the Old Mill")
     subtitle: str = spec("A strap line shown under the title.", "")
     short_title: str = spec("A short name, added to page titles so search results say which ruleset they are from.", "",
-                            example="Rampant Hex")
+                            example="Old Mill")
     author: str = spec("Who wrote the rules.", "", example="Sprinks")
-    source: str = spec("File name of the source text in `sources/`; entries cite it by default.", "", example="004_7d410289ba4fa7f8.txt")
+    source: str = spec("File name of the source text in `sources/`; entries cite it by default.", "", example="source.txt")
     summary: Markdown = spec("A paragraph introducing the rules.", Markdown(""))
     needs: tuple[str, ...] = spec("What players need to play (dice, markers, a grid...).", ())
     extends: str = spec("Id of a ruleset this one builds on: its values, formulas, tables, lookups, charts and terms "
-                        "can be used here as if written here.", "", example="warhammer_fantasy_charts")
+                        "can be used here as if written here.", "", example="standard_charts")
     overlay: bool = spec("True for house rules or errata: a ruleset that `extends` its base and changes only its "
                          "values; every output marks each changed value and shows the original.", False)
     kind: Literal["rules", "base"] = spec("`base` for a ruleset others build on that is not a game of its own "
@@ -87,7 +87,7 @@ class Chapter(Entry):
 class Phase(ForAudience):
     """A phase (or step) of the turn sequence, in the order it is played."""
 
-    title: str = spec("The phase's name.", example="Activation")
+    title: str = spec("The phase's name.", example="Movement")
     sequence: str = spec("Which sequence the phase belongs to, for rulesets with several.", "turn", example="player turn")
     summary: Markdown = spec("What happens in the phase, in a sentence or two.", Markdown(""))
     chapter: str = spec("The chapter (id) whose rules describe the phase.", "")
@@ -97,7 +97,7 @@ class Phase(ForAudience):
 class Rule(ForAudience):
     """A rule: a titled passage of prose, placed in a chapter, with its worked examples."""
 
-    title: str = spec("The rule's heading.", example="Moral checks")
+    title: str = spec("The rule's heading.", example="Morale tests")
     chapter: str = spec("The chapter (id) it belongs to.", example="combat")
     phase: str = spec("The phase (id) in which it applies, if any.", "")
     body: Markdown = spec("The rule text in MyST Markdown, with worked examples as fenced python blocks.", Markdown(""))
@@ -119,8 +119,8 @@ class Term(ForAudience):
 class Keyword(ForAudience):
     """A special rule or keyword a profile can carry, possibly with numeric parameters."""
 
-    name: str = spec("The keyword as written in profiles, without its parameters.", example="RANGED ATTACK")
-    params: tuple[str, ...] = spec("Names of its whole-number parameters, written after it (`RANGED ATTACK 3`).", (), example="[range]")
+    name: str = spec("The keyword as written in profiles, without its parameters.", example="SHOOTS")
+    params: tuple[str, ...] = spec("Names of its whole-number parameters, written after it (`SHOOTS 12`).", (), example="[range]")
     kind: Literal["special rule", "psychology", "weapon", "ability"] = spec("What sort of rule it is.", "special rule")
     definition: Markdown = spec("What the keyword does.")
     chapter: str = spec("The chapter (id) where it is printed; without one it gets a page of its kind.", "")
@@ -129,8 +129,8 @@ class Keyword(ForAudience):
 @dataclass(frozen=True, kw_only=True)
 class TableRow(Located):
     roll: RollRange | NotGiven = spec("The result or range this row covers: `5`, `1-2`, `6+`, `1-`; `not given` if the source omits it.", example="1-2")
-    result: str = spec("The short result, as the table prints it.", example="2 activations")
-    value: Optional[int] = spec("A number the result stands for, for mechanics (activations, scrolls...).", None)
+    result: str = spec("The short result, as the table prints it.", example="Knocked down")
+    value: Optional[int] = spec("A number the result stands for, for formulas and mechanics.", None)
     effect: Markdown = spec("The result's full effect, if longer than `result`.", Markdown(""))
     ref: str = spec("Id of the entry this result names (a spell, a glossary term).", "")
 
@@ -139,7 +139,7 @@ class TableRow(Located):
 class RollTable(ForAudience):
     """A roll table: a dice expression and rows that cover every result exactly once."""
 
-    title: str = spec("The table's heading.", example="Number of activations")
+    title: str = spec("The table's heading.", example="Injury table")
     dice: DiceExpr = spec("What is rolled: `D6`, `2D6`, `D20`, `D6 + S - T - W`.", example="D6")
     clamp: Optional[RollRange] = spec("For modified rolls: the lowest and highest row (`1-6`); totals beyond read as the nearest end.", None, example="1-6")
     rows: tuple[TableRow, ...] = spec("The rows, each with `roll` and `result`.")
@@ -203,7 +203,7 @@ class Column(Entry):
 class ProfileRow(ForAudience):
     name: str = spec("The troop type, model or character.", example="Heavy foot")
     values: MappingProxyType = field(default_factory=lambda: MappingProxyType({}), metadata={"internal": True})
-    keywords: tuple[str, ...] | NotGiven = spec("Special rules with parameters, as declared in `keywords:`; `not given` if the source omits them.", (), example="[RANGED ATTACK 3, Fear]")
+    keywords: tuple[str, ...] | NotGiven = spec("Special rules with parameters, as declared in `keywords:`; `not given` if the source omits them.", (), example="[SHOOTS 12, Fear]")
     note: Markdown = spec("A remark on this row.", Markdown(""))
 
     def __getitem__(self, column: str):
@@ -248,10 +248,10 @@ class ProfileMatrix(ForAudience):
 class Spell(ForAudience):
     """A spell: where it sits on its spell table, its range, casting value, effect and duration."""
 
-    name: str = spec("The spell's name as the source spells it.", example="Dolcivanians domee of protectieon")
+    name: str = spec("The spell's name as the source spells it.", example="Fireball")
     table: str = spec("Id of the roll table the spell is found on.", "")
     roll: Optional[int] = spec("The spell's result on that table.", None, example="3")
-    range: Optional[int] | NotGiven = spec("Range in the ruleset's unit (hexes, inches); empty if the spell has none.", None)
+    range: Optional[int] | NotGiven = spec("Range in the ruleset's unit (inches, hexes); empty if the spell has none.", None)
     range_unit: str = spec("Unit of the range.", "hexes")
     casting_value: Optional[int] | NotGiven = spec("The target on the casting dice, if the system has one.", None)
     target: str = spec("Who or what it may be cast on.", "")
@@ -305,7 +305,7 @@ class ArmyLimit(Cited):
 
 @dataclass(frozen=True, kw_only=True)
 class ArmyUnit(Located):
-    troop: str = spec("Id of the troop type's row in the army's profile matrix.", example="heavy_foot")
+    troop: str = spec("Id of the troop type's row in the army's profile matrix.", example="archer")
     count: Annotated[int, Bounds(1, 100)] = spec("How many units of that type.", 1)
     points: Optional[int] = spec("The points the list states for this line, checked against the matrix.", None, example="10")
     upgrades: tuple[str, ...] = spec("Ids of `costs:` bought for each unit of this line (a command unit...).", ())
