@@ -211,3 +211,13 @@ def test_bases_that_extend_each_other_are_refused(tmp_path):
                               "b/ruleset.yaml": "ruleset: {title: B, extends: a}\n"})
     messages = [d.message for d in check_project(root).diagnostics.errors]
     assert messages == ["`b` extends itself through a → b → a"]
+
+
+def test_each_asks_one_roll_several_questions():
+    # a natural 6 that is also a hit on 4+: 1 face in 6 (two separate rolls would give 1/6 * 1/2)
+    assert ev("chance(each(D6, six_that_hits, 4))", six_that_hits=lambda face, needed: face >= needed and face == 6) == Fraction(1, 6)
+
+
+def test_a_dice_value_may_name_stats():
+    injury = Quantity.parse("D6 + S - T - W", "dice")
+    assert injury.kind == "dice" and injury.magnitude.bounds(S=3, T=3, W=1) == (0, 5)

@@ -110,6 +110,14 @@ def where(condition, if_true, if_false):
     return if_true if condition else if_false
 
 
+def each(die, function, *args):
+    """A roll whose every outcome goes through ``function`` (a formula, table or lookup), so that
+    one roll can be asked several questions: ``each(D6, is_critical, needed)``."""
+    if not callable(function):
+        raise FormulaError("each() takes a roll and a formula, table or lookup")
+    return _as_die(die).map(lambda outcome: function(outcome, *args))
+
+
 def clamp(value, low, high):
     """``value`` kept within ``low`` and ``high``."""
     if isinstance(value, icepool.Die):
@@ -128,7 +136,7 @@ def _round(function: Callable) -> Callable:
 FUNCTIONS: dict[str, Callable] = {
     "min": min, "max": max, "abs": abs, "floor": _round(math.floor), "ceil": _round(math.ceil),
     "count": count, "highest": highest, "lowest": lowest, "total": total, "chance": chance,
-    "chance_of": chance_of, "where": where, "clamp": clamp, "dice": _dice,
+    "chance_of": chance_of, "where": where, "clamp": clamp, "dice": _dice, "each": each,
 }
 FUNCTION_HELP = {name: (function.__doc__ or "").strip().splitlines()[0] if function.__doc__ else ""
                  for name, function in FUNCTIONS.items()}

@@ -95,7 +95,7 @@ class Quantity:
             return cls("target", int(text.rstrip("+ ")))
         if kind == "target":
             raise QuantityError(f"`{text}` is not a target roll such as 4+")
-        if kind in ("", "dice") and re.search(r"\d*\s*[dD]\s*\d", text) and not re.search(r"[a-ce-zA-CE-Z]", text):
+        if kind == "dice" or (not kind and re.search(r"\d*\s*[dD]\s*\d", text) and not re.search(r"[a-ce-zA-CE-Z]", text)):
             try:
                 return cls("dice", DiceExpr.parse(text))
             except DiceSyntaxError as error:
