@@ -9,7 +9,6 @@ The Injury Table gives its three results but not their roll ranges, so nothing h
 turns an injury total into Knocked Down, Stunned or Out of Action.
 """
 
-from generator.model.calculate import calculator as _calculator
 
 __all__ = [
     "injury_roll", "injury_total", "injury_distribution", "injury_range", "critical_count_distribution",
@@ -17,7 +16,6 @@ __all__ = [
 ]
 
 _INJURY = rules.table("injury").dice  # noqa: F821 - preset by the loader
-_FORMULAS = _calculator(rules).scope  # noqa: F821
 
 
 def _input(formula: str, name: str):
@@ -53,7 +51,7 @@ def injury_total(natural: int, strength: int, toughness: int, wounds: int) -> in
 def critical_count_distribution(needed: int) -> dict:
     """For one attack needing ``needed``+ to hit: the chance of each number of Critical Hits."""
     spec = _input("critical_chance", "at_least")
-    at_least = _FORMULAS["critical_chance"]
+    at_least = critical_chance  # noqa: F821 - a formula of this ruleset, in scope
     counts = range(spec.min, spec.max + 1)
     return {n: at_least(needed, n) - (at_least(needed, n + 1) if n < spec.max else 0) for n in counts}
 
@@ -76,4 +74,5 @@ def turn_order(rolls) -> list:
 
 def blunt_stun_chance(strength: int, toughness: int, wounds: int):
     """The chance that a hit with a hammer, staff, mace or club gives a result it treats as Stunned."""
-    return injury_roll(strength, toughness, wounds).map(_FORMULAS["blunt_weapon_stuns"]).probability(True)
+    stuns = blunt_weapon_stuns  # noqa: F821 - a formula of this ruleset, in scope
+    return injury_roll(strength, toughness, wounds).map(stuns).probability(True)
