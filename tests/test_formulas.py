@@ -221,3 +221,33 @@ def test_each_asks_one_roll_several_questions():
 def test_a_dice_value_may_name_stats():
     injury = Quantity.parse("D6 + S - T - W", "dice")
     assert injury.kind == "dice" and injury.magnitude.bounds(S=3, T=3, W=1) == (0, 5)
+
+
+def test_mean_is_the_enumerated_average():
+    hits = sum(sum(r > 4 for r in rolls) for rolls in itertools.product(FACES, repeat=3))
+    assert ev("mean(count(3, D6 > 4))") == Fraction(hits, 216)
+
+
+def test_inputs_default_to_true_or_false(tmp_path):
+    game = """
+ruleset: {title: Defaults}
+formulas:
+  move:
+    title: Move
+    inputs: {riders: {label: Riders, type: bool, default: false}}
+    expr: 3 if riders else 2
+charts:
+  moves:
+    title: Moves
+    formula: move
+    columns: {input: riders, values: [no, yes]}
+"""
+    root = project(tmp_path, {"game/ruleset.yaml": game})
+    result = check_project(root)
+    codes = [d.code.code for d in result.diagnostics.errors]
+    assert codes == ["bad-chart"]  # `no` and `yes` are words, not true and false
+    root = project(tmp_path, {"game/ruleset.yaml": game.replace("[no, yes]", "[false, true]")})
+    result = check_project(root)
+    assert result.ok, [d.format() for d in result.diagnostics]
+    scope = calculator(result.project.ruleset("game")).scope
+    assert (scope["move"](), scope["move"](riders=True)) == (2, 3)

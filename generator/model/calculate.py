@@ -14,7 +14,7 @@ from typing import Callable
 import icepool
 
 from .base import NotGiven
-from .computed import Formula, Input, Lookup
+from .computed import Formula, Input, Lookup, plain
 from .entries import RollTable
 from .formula import FormulaError
 from .quantity import Quantity
@@ -109,7 +109,7 @@ def _input(formula: Formula, spec: Input, given: dict):
     if spec.id not in given:
         if spec.default is None:
             raise FormulaError(f"{formula.id} needs the input `{spec.id}` ({spec.label})")
-        return spec.default.value
+        return plain(spec.default)
     value = given[spec.id]
     if isinstance(value, icepool.Die):
         return value
@@ -166,7 +166,7 @@ def _signature(formula: Formula):
     import inspect
 
     params = [inspect.Parameter(i.id, inspect.Parameter.POSITIONAL_OR_KEYWORD,
-                                default=i.default.value if i.default is not None else inspect.Parameter.empty)
+                                default=plain(i.default) if i.default is not None else inspect.Parameter.empty)
               for i in formula.inputs]
     ordered = [p for p in params if p.default is inspect.Parameter.empty] + [p for p in params if p.default is not inspect.Parameter.empty]
     return inspect.Signature(ordered)

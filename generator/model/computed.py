@@ -18,6 +18,11 @@ from .formula import Expression
 from .quantity import Quantity
 
 
+def plain(setting):
+    """What a written setting computes with: a quantity's exact value, or true and false as they are."""
+    return setting if isinstance(setting, bool) or setting is None else setting.value
+
+
 @dataclass(frozen=True, kw_only=True)
 class Value(ForAudience):
     """A number a rule states: a distance, a modifier, a target, a count of turns, a dice roll.
@@ -59,7 +64,7 @@ class Input(Entry):
     min: Optional[int] = spec("The lowest value it takes.", None)
     max: Optional[int] = spec("The highest value it takes.", None)
     choices: tuple[str, ...] = spec("For a text input: the values it takes.", ())
-    default: Optional[Quantity] = spec("The value it has when a caller leaves it out.", None)
+    default: Optional[Quantity | bool] = spec("The value it has when a caller leaves it out.", None)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -96,7 +101,7 @@ class Axis(Located):
 
     input: str = spec("The formula input this side varies.", example="strength")
     label: str = spec("The heading of this side; the input's label by default.", "")
-    values: tuple[Quantity, ...] = spec("The values, in print order (a list); or use `range`.", ())
+    values: tuple[Quantity | bool, ...] = spec("The values, in print order (a list); or use `range`.", ())
     range: Optional[RollRange] = spec("The values as a range, `1-10`.", None, example="1-10")
     labels: tuple[str, ...] = spec("A heading for each value, when the value alone does not say it.", ())
     notes: tuple[str, ...] = spec("A second heading line for each value.", ())
@@ -106,7 +111,7 @@ class Axis(Located):
 class Setting(Entry):
     SHORTHAND: ClassVar[str] = "value"
 
-    value: Quantity = spec("The value the input is held at.")
+    value: Quantity | bool = spec("The value the input is held at.")
 
 
 @dataclass(frozen=True, kw_only=True)

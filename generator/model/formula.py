@@ -98,6 +98,11 @@ def chance(value) -> Fraction:
     raise FormulaError(f"chance() takes a condition or a roll, not {_show(value)}")
 
 
+def mean(roll) -> Fraction:
+    """The exact average of a roll (the expected number of hits, say)."""
+    return Fraction(_as_die(roll).mean())
+
+
 def chance_of(die, outcome) -> Fraction:
     """The chance that a roll comes out exactly ``outcome``."""
     return _as_die(die).probability(outcome)
@@ -136,7 +141,7 @@ def _round(function: Callable) -> Callable:
 FUNCTIONS: dict[str, Callable] = {
     "min": min, "max": max, "abs": abs, "floor": _round(math.floor), "ceil": _round(math.ceil),
     "count": count, "highest": highest, "lowest": lowest, "total": total, "chance": chance,
-    "chance_of": chance_of, "where": where, "clamp": clamp, "dice": _dice, "each": each,
+    "chance_of": chance_of, "where": where, "clamp": clamp, "dice": _dice, "each": each, "mean": mean,
 }
 FUNCTION_HELP = {name: (function.__doc__ or "").strip().splitlines()[0] if function.__doc__ else ""
                  for name, function in FUNCTIONS.items()}

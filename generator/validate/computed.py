@@ -15,7 +15,7 @@ import icepool
 from ..diagnostics import Code, Diagnostic, did_you_mean
 from ..model.base import value_loc
 from ..model.calculate import calculator
-from ..model.computed import Chart, Formula, Input, Lookup
+from ..model.computed import Chart, Formula, Input, Lookup, plain
 from ..model.formula import FUNCTIONS, CONSTANTS, FormulaError
 from ..model.ruleset import Ruleset
 from .checks import _spans, check
@@ -153,7 +153,7 @@ def lookup_coverage(lookup: Lookup) -> list[Diagnostic]:
 
 def chart_cells(chart: Chart):
     """The inputs of every cell, row by row."""
-    fixed = {s.id: s.value.value for s in chart.fixed}
+    fixed = {s.id: plain(s.value) for s in chart.fixed}
     rows = axis_values(chart, chart.rows) if chart.rows is not None else [None]
     for row in rows:
         for column in axis_values(chart, chart.columns):
@@ -165,7 +165,7 @@ def chart_cells(chart: Chart):
 
 def axis_values(chart: Chart, axis) -> list:
     if axis.values:
-        return [q.value for q in axis.values]
+        return [plain(q) for q in axis.values]
     if axis.range is not None and axis.range.low is not None and axis.range.high is not None:
         return list(range(axis.range.low, axis.range.high + 1))
     return []
