@@ -1,0 +1,284 @@
+"""Ordo Ineptus (000): combat, shooting and damage, against the text and brute force.
+
+Ported from tests/test_mechanics_fantasy.py. The oracles are the statements 000 makes in so
+many words (quoted in the comments), the Warhammer Fantasy charts typed cell by cell (see
+tests/rulesets/test_warhammer_fantasy_charts.py) and plain enumeration of the dice.
+"""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+
+import pytest
+
+from generator.examples.namespace import namespace_for_path
+
+ns = namespace_for_path("rules_src/ordo_ineptus/ruleset.yaml")
+rules = ns["rules"]
+values = ns["values"]
+armour_save = ns["armour_save"]
+armour_piercing_save = ns["armour_piercing_save"]
+save_chance = ns["save_chance"]
+critical_hit_effect = ns["critical_hit_effect"]
+critical_hit_chance = ns["critical_hit_chance"]
+critical_armour_save = ns["critical_armour_save"]
+injury_chart_result = ns["injury_chart_result"]
+injury_chart_chances = ns["injury_chart_chances"]
+rolls_on_injury_chart = ns["rolls_on_injury_chart"]
+may_coup_de_grace = ns["may_coup_de_grace"]
+strike_order = ns["strike_order"]
+all_alone_test_due = ns["all_alone_test_due"]
+may_leave_combat = ns["may_leave_combat"]
+close_combat_to_hit = ns["close_combat_to_hit"]
+close_combat_hit_chance = ns["close_combat_hit_chance"]
+shooting_targets = ns["shooting_targets"]
+shooting_modifier = ns["shooting_modifier"]
+may_shoot = ns["may_shoot"]
+at_long_range = ns["at_long_range"]
+to_hit_shooting = ns["to_hit_shooting"]
+shooting_chance = ns["shooting_chance"]
+target_chance = ns["target_chance"]
+target_text = ns["target_text"]
+
+FACES = range(1, 7)
+N = None
+
+# The Warhammer Fantasy to-hit chart: attacker's WS (rows) against defender's WS (columns 1-10).
+TO_HIT_CHART = {
+    1: [4, 4, 5, 5, 5, 5, 5, 5, 5, 5],
+    2: [3, 4, 4, 4, 5, 5, 5, 5, 5, 5],
+    3: [3, 3, 4, 4, 4, 4, 5, 5, 5, 5],
+    4: [3, 3, 3, 4, 4, 4, 4, 4, 5, 5],
+    5: [3, 3, 3, 3, 4, 4, 4, 4, 4, 4],
+    6: [3, 3, 3, 3, 3, 4, 4, 4, 4, 4],
+    7: [3, 3, 3, 3, 3, 3, 4, 4, 4, 4],
+    8: [3, 3, 3, 3, 3, 3, 3, 4, 4, 4],
+    9: [3, 3, 3, 3, 3, 3, 3, 3, 4, 4],
+    10: [3, 3, 3, 3, 3, 3, 3, 3, 3, 4],
+}
+
+# The Warhammer Fantasy to-wound chart: Strength (rows) against Toughness (columns 1-10).
+TO_WOUND_CHART = {
+    1: [4, 5, 6, 6, N, N, N, N, N, N],
+    2: [3, 4, 5, 6, 6, N, N, N, N, N],
+    3: [2, 3, 4, 5, 6, 6, N, N, N, N],
+    4: [2, 2, 3, 4, 5, 6, 6, N, N, N],
+    5: [2, 2, 2, 3, 4, 5, 6, 6, N, N],
+    6: [2, 2, 2, 2, 3, 4, 5, 6, 6, N],
+    7: [2, 2, 2, 2, 2, 3, 4, 5, 6, 6],
+    8: [2, 2, 2, 2, 2, 2, 3, 4, 5, 6],
+    9: [2, 2, 2, 2, 2, 2, 2, 3, 4, 5],
+    10: [2, 2, 2, 2, 2, 2, 2, 2, 3, 4],
+}
+
+
+def count(outcomes, wanted) -> Fraction:
+    outcomes = list(outcomes)
+    return Fraction(sum(1 for o in outcomes if wanted(*o)), len(outcomes))
+
+
+def one_die(wanted) -> Fraction:
+    return count(((face,) for face in FACES), wanted)
+
+
+def dice(n: int):
+    return itertools.product(FACES, repeat=n)
+
+
+def plain_save(base, strength, piercing=False):
+    """000 § Armor, written out: "For every number over three, the armor save is reduced by 1 ...
+    Anything with the “armor piercing” ability reduces the save further by one"; worse than 6+ is none."""
+    if base is None:
+        return None
+    save = base + max(0, strength - 3) + (1 if piercing else 0)
+    return save if save <= 6 else None
+
+
+# -- helpers -------------------------------------------------------------------------------------
+@pytest.mark.parametrize("target", [None, 1, 2, 3, 4, 5, 6, 7])
+def test_target_chance_counts_faces(target):
+    assert target_chance(target) == (Fraction(0) if target is None else one_die(lambda r: r >= target))
+
+
+def test_target_text():
+    assert target_text(4) == "4+"
+    assert target_text(None) == "–"
+    assert target_text(None, none="no save") == "no save"
+
+
+# -- armour ------------------------------------------------------------------------------------------
+def test_000_armour_statement():
+    """"a normal 4+ armor save would be a 5+ save against a Str 4 hit, 6+ against a St 5 hit
+    and would be nothing against a hit of Str 6 or higher"."""
+    assert armour_save(4, 3) == 4
+    assert armour_save(4, 4) == 5
+    assert armour_save(4, 5) == 6
+    assert all(armour_save(4, s) is None for s in range(6, 11))
+
+
+@pytest.mark.parametrize("base, strength", list(itertools.product(range(1, 7), range(1, 11))))
+def test_armour_save_and_piercing(base, strength):
+    assert armour_save(base, strength) == plain_save(base, strength)
+    assert armour_save(base, strength, True) == plain_save(base, strength, True)
+    assert armour_piercing_save(base, strength) == plain_save(base, strength, True)
+    plain = plain_save(base, strength)
+    assert armour_save(base, strength, True) == (None if plain is None or plain == 6 else plain + 1)
+
+
+def test_no_save_stays_no_save():
+    assert save_chance(None, 1) == 0
+
+
+@pytest.mark.parametrize("base", [None, 2, 3, 4, 5, 6])
+@pytest.mark.parametrize("strength", range(1, 8))
+@pytest.mark.parametrize("ward", [None, 4, 5, 6])
+@pytest.mark.parametrize("piercing", [False, True])
+def test_save_chance_against_enumeration(base, strength, ward, piercing):
+    """"A model with both an armor save and a ward save can take the armor save first and then try
+    their ward save if they fail that"; ward saves are unaffected by Strength."""
+    armour = plain_save(base, strength, piercing)
+
+    def saved(armour_roll, ward_roll):
+        if armour is not None and armour_roll >= armour:
+            return True
+        return ward is not None and ward_roll >= ward
+
+    assert save_chance(base, strength, piercing, ward=ward) == count(dice(2), saved)
+
+
+def test_armour_charts_and_sheet():
+    assert rules.chart("armour_save_chart").impossible == "no save"
+    assert rules.chart("armour_piercing_chart").formula == "armour_piercing_save"
+    assert [(s.id, s.value.value) for s in rules.chart("critical_armour_chart").fixed] == [("roll", 1)]
+    sheet = rules.get("sheets", "armour_saves_sheet")
+    assert sheet.charts == ("armour_save_chart", "armour_piercing_chart", "critical_armour_chart")
+
+
+# -- critical hits and injuries ---------------------------------------------------------------------
+@pytest.mark.parametrize("strength", range(1, 11))
+@pytest.mark.parametrize("toughness", range(1, 11))
+def test_critical_hit_chance_is_a_six_that_wounds(strength, toughness):
+    """"Whenever a six is rolled to wound, a critical hit is scored"."""
+    needed = TO_WOUND_CHART[strength][toughness - 1]
+    assert critical_hit_chance(strength, toughness) == one_die(lambda r: r == 6 and needed is not None and r >= needed)
+
+
+def test_critical_on_six_only_wounds():
+    assert critical_hit_chance(2, 5) == Fraction(1, 6)  # T = S+3: a 6 wounds, and is critical
+    assert critical_hit_chance(2, 6) == 0  # no effect: no roll to wound, no critical
+
+
+def test_000_critical_hit_table():
+    """"On a 1, 2, or 3 the armor save is reduced by 2. On a 4 or 5 the armor save is reduced by 2
+    and the wounds are doubled, on a 6 the model receives a Killing Blow"."""
+    for roll in (1, 2, 3):
+        effect = critical_hit_effect(roll)
+        assert (effect.save_penalty, effect.wound_multiplier, effect.killing_blow) == (2, 1, False)
+    for roll in (4, 5):
+        effect = critical_hit_effect(roll)
+        assert (effect.save_penalty, effect.wound_multiplier, effect.killing_blow) == (2, 2, False)
+    assert critical_hit_effect(6).killing_blow
+    for bad in (0, 7):
+        with pytest.raises(ValueError):
+            critical_hit_effect(bad)
+
+
+@pytest.mark.parametrize("base", [1, 2, 3, 4, 5, 6])
+@pytest.mark.parametrize("strength", range(1, 8))
+@pytest.mark.parametrize("roll", FACES)
+@pytest.mark.parametrize("piercing", [False, True])
+def test_critical_armour_save_is_two_worse(base, strength, roll, piercing):
+    plain = plain_save(base, strength, piercing)
+    expected = None if roll == 6 or plain is None or plain + 2 > 6 else plain + 2
+    assert critical_armour_save(base, strength, roll, piercing) == expected
+
+
+def test_000_injury_chart():
+    """"On a 1 or 2, the unit is knocked down ... On a 3 or 4 ... stunned ... On a 5 or 6 ... killed"."""
+    assert [injury_chart_result(r) for r in FACES] == ["Knocked Down"] * 2 + ["Stunned"] * 2 + ["Killed"] * 2
+    chances = injury_chart_chances()
+    assert set(chances) == {"Knocked Down", "Stunned", "Killed"}
+    for result, chance in chances.items():
+        assert chance == one_die(lambda r: injury_chart_result(r) == result) == Fraction(1, 3)
+    assert rolls_on_injury_chart()
+    assert not rolls_on_injury_chart(killing_blow=True)
+    assert not rolls_on_injury_chart(villager_or_circus=True)
+    assert may_coup_de_grace("Knocked Down", 0)
+    assert not may_coup_de_grace("Stunned", 0)
+    assert not may_coup_de_grace("Knocked Down", 2)
+
+
+# -- close combat ------------------------------------------------------------------------------------
+def test_strike_order():
+    """"Normally, chargers strike first"; then highest to lowest Initiative."""
+    assert strike_order({"a": 2, "b": 5, "c": 3}, chargers=["a"]) == (("a",), ("b",), ("c",))
+    assert strike_order({"a": 4, "b": 4}) == (("a", "b"),)
+    assert strike_order({"a": 4, "b": 4, "c": 1}, chargers=["c", "b"]) == (("b", "c"), ("a",))
+
+
+def test_all_alone_and_leaving():
+    """"if a model is alone and fighting against 2 or more models, it must pass a leadership test"."""
+    assert all_alone_test_due(2) and not all_alone_test_due(1) and not all_alone_test_due(2, friends=1)
+    assert not all_alone_test_due(2, unbreakable=True) and not all_alone_test_due(2, immune_to_psychology=True)
+    assert may_leave_combat(["X"], []) and not may_leave_combat(["X", "Z"], ["Z"])
+
+
+@pytest.mark.parametrize("attacker, defender", list(itertools.product(range(1, 11), repeat=2)))
+@pytest.mark.parametrize("afraid", [False, True])
+def test_fear_and_hatred_against_enumeration(attacker, defender, afraid):
+    """Fear: "they will require 6’s to hit the feared enemy"; Hatred: "re-roll failed to hit rolls"."""
+    needed = 6 if afraid else TO_HIT_CHART[attacker][defender - 1]
+    assert close_combat_to_hit(attacker, defender, afraid) == needed
+    assert close_combat_hit_chance(attacker, defender, afraid) == one_die(lambda r: r >= needed)
+    rerolled = count(dice(2), lambda first, second: first >= needed or second >= needed)
+    assert close_combat_hit_chance(attacker, defender, afraid, hatred=True) == rerolled
+
+
+# -- shooting ---------------------------------------------------------------------------------------
+def test_000_shooting_modifiers():
+    """000: "Cover ... confers a -1 modifier to the shooting"; moving, large target and long range
+    "as in Fantasy" (-1, +1, -1)."""
+    assert shooting_modifier(cover=True) == -1
+    assert shooting_modifier(moving=True) == -1 and shooting_modifier(long_range=True) == -1
+    assert shooting_modifier(large_target=True) == 1
+    assert shooting_modifier() == 0
+    assert to_hit_shooting(3, shooting_modifier(cover=True)) == 5
+    assert to_hit_shooting(3, shooting_modifier(large_target=True)) == 3
+    assert to_hit_shooting(5, shooting_modifier(large_target=True)) == 2  # a natural 1 always misses
+
+
+@pytest.mark.parametrize("bs", range(1, 7))
+@pytest.mark.parametrize("flags", list(itertools.product([False, True], repeat=4)))
+def test_shooting_with_modifiers_against_enumeration(bs, flags):
+    cover, moving, long_range, large = flags
+    needed = 7 - bs + cover + moving + long_range - large
+
+    def hits(first, second):
+        if first == 1:
+            return False
+        if needed <= 6:
+            return first >= needed
+        return needed <= 9 and first == 6 and second >= needed - 3
+
+    modifier = shooting_modifier(cover=cover, moving=moving, long_range=long_range, large_target=large)
+    assert shooting_chance(bs, modifier) == count(dice(2), hits)
+
+
+def test_shooting_rules():
+    """"a model must shoot at the closest enemy model"; "Models that run or attempt a charge may not
+    shoot"; long range is "more than half the range of the weapon"."""
+    assert shooting_targets({"a": 5, "b": 5, "c": 7}) == ("a", "b")
+    assert shooting_targets({"a": 5, "c": 7}, elevated=True) == ("a", "c")
+    assert shooting_targets({}) == ()
+    assert may_shoot() and not may_shoot(ran=True) and not may_shoot(attempted_charge=True)
+    assert not may_shoot(stupid=True)
+    assert not at_long_range(15, 30) and at_long_range(Fraction(31, 2), 30) and at_long_range(4, 7)
+
+
+def test_quick_reference_and_sheets():
+    assert rules.value("critical_roll").quick_reference
+    assert values.critical_roll == 6
+    assert {s.id for s in rules.sheets} >= {"ordo_to_hit_sheet", "ordo_to_wound_sheet", "armour_saves_sheet",
+                                            "ordo_shooting_sheet"}
+    assert rules.meta.extends == "warhammer_fantasy_charts"

@@ -1,0 +1,121 @@
+"""The Warhammer Fantasy charts base ruleset against the published charts and brute force.
+
+The to-hit and to-wound charts are typed cell by cell from the Warhammer Fantasy rulebook's
+charts (which Ordo Ineptus, 000, uses without printing: "The skirmish uses the same to hit
+chart and wound charts as in the Warhammer Fantasy rulebook"). The shooting chances are
+checked against every way two six-sided dice can fall.
+"""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+
+import pytest
+
+from generator.examples.namespace import namespace_for_path
+
+ns = namespace_for_path("rules_src/warhammer_fantasy_charts/ruleset.yaml")
+to_hit_melee = ns["to_hit_melee"]
+to_wound = ns["to_wound"]
+to_hit_shooting = ns["to_hit_shooting"]
+shooting_chance = ns["shooting_chance"]
+
+FACES = range(1, 7)
+N = None  # "no effect"
+
+# The Warhammer Fantasy to-hit chart: attacker's WS (rows) against defender's WS (columns 1-10).
+TO_HIT_CHART = {
+    1: [4, 4, 5, 5, 5, 5, 5, 5, 5, 5],
+    2: [3, 4, 4, 4, 5, 5, 5, 5, 5, 5],
+    3: [3, 3, 4, 4, 4, 4, 5, 5, 5, 5],
+    4: [3, 3, 3, 4, 4, 4, 4, 4, 5, 5],
+    5: [3, 3, 3, 3, 4, 4, 4, 4, 4, 4],
+    6: [3, 3, 3, 3, 3, 4, 4, 4, 4, 4],
+    7: [3, 3, 3, 3, 3, 3, 4, 4, 4, 4],
+    8: [3, 3, 3, 3, 3, 3, 3, 4, 4, 4],
+    9: [3, 3, 3, 3, 3, 3, 3, 3, 4, 4],
+    10: [3, 3, 3, 3, 3, 3, 3, 3, 3, 4],
+}
+
+# The Warhammer Fantasy to-wound chart: Strength (rows) against Toughness (columns 1-10).
+# 6+ at T = S+2 and at T = S+3; "no effect" only from T = S+4.
+TO_WOUND_CHART = {
+    1: [4, 5, 6, 6, N, N, N, N, N, N],
+    2: [3, 4, 5, 6, 6, N, N, N, N, N],
+    3: [2, 3, 4, 5, 6, 6, N, N, N, N],
+    4: [2, 2, 3, 4, 5, 6, 6, N, N, N],
+    5: [2, 2, 2, 3, 4, 5, 6, 6, N, N],
+    6: [2, 2, 2, 2, 3, 4, 5, 6, 6, N],
+    7: [2, 2, 2, 2, 2, 3, 4, 5, 6, 6],
+    8: [2, 2, 2, 2, 2, 2, 3, 4, 5, 6],
+    9: [2, 2, 2, 2, 2, 2, 2, 3, 4, 5],
+    10: [2, 2, 2, 2, 2, 2, 2, 2, 3, 4],
+}
+
+# The Fantasy BS table: the roll to hit before modifiers (7 - BS; a natural 1 always misses).
+BS_TO_HIT = {1: 6, 2: 5, 3: 4, 4: 3, 5: 2, 6: 2, 7: 2, 8: 2, 9: 2, 10: 2}
+
+
+def count(outcomes, wanted) -> Fraction:
+    outcomes = list(outcomes)
+    return Fraction(sum(1 for o in outcomes if wanted(*o)), len(outcomes))
+
+
+@pytest.mark.parametrize("attacker", TO_HIT_CHART)
+def test_to_hit_is_the_fantasy_chart(attacker):
+    assert [to_hit_melee(attacker, defender) for defender in range(1, 11)] == TO_HIT_CHART[attacker]
+
+
+@pytest.mark.parametrize("strength", TO_WOUND_CHART)
+def test_to_wound_is_the_fantasy_chart(strength):
+    assert [to_wound(strength, toughness) for toughness in range(1, 11)] == TO_WOUND_CHART[strength]
+
+
+def test_to_wound_edges():
+    assert to_wound(2, 5) == 6 and to_wound(1, 4) == 6  # T = S+3: 6+
+    assert to_wound(1, 5) is None and to_wound(6, 10) is None  # T = S+4: no effect
+
+
+@pytest.mark.parametrize("bs, needed", BS_TO_HIT.items())
+def test_ballistic_skill_before_modifiers(bs, needed):
+    assert to_hit_shooting(bs) == needed
+    assert shooting_chance(bs) == count(((face,) for face in FACES), lambda roll: roll >= needed)
+
+
+def _shooting_by_enumeration(bs: int, modifier: int) -> Fraction:
+    """Two dice: one roll up to 6+ (a natural 1 misses); 7+ a 6 then 4+, 8+ a 6 then 5+, 9+ a 6 then 6+."""
+    needed = 7 - bs - modifier
+
+    def hits(first, second):
+        if first == 1:
+            return False
+        if needed <= 6:
+            return first >= needed
+        return needed <= 9 and first == 6 and second >= needed - 3
+
+    return count(itertools.product(FACES, FACES), hits)
+
+
+@pytest.mark.parametrize("bs", range(0, 11))
+@pytest.mark.parametrize("modifier", range(-5, 6))
+def test_shooting_chance_against_two_dice(bs, modifier):
+    assert shooting_chance(bs, modifier) == _shooting_by_enumeration(bs, modifier)
+
+
+def test_shooting_roll_beyond_six():
+    assert to_hit_shooting(1, -1) == 7 and to_hit_shooting(1, -3) == 9
+    assert to_hit_shooting(1, -4) is None  # 10+ cannot hit
+    assert shooting_chance(1, -3) == Fraction(1, 36)
+    assert shooting_chance(0, -3) == 0
+
+
+def test_charts_and_sheets_are_declared():
+    rules = ns["rules"]
+    assert rules.meta.kind == "base"
+    assert [c.id for c in rules.charts] == ["to_hit", "to_wound", "shooting"]
+    assert rules.chart("to_wound").impossible == "no effect"
+    shooting = rules.chart("shooting")
+    assert shooting.chance == "shooting_chance"
+    assert [q.value for q in shooting.columns.values] == [0, -1, -1, -1, 1, -2, -2, -2, -3, 0, 0]
+    assert [s.id for s in rules.sheets] == ["to_hit_sheet", "to_wound_sheet", "shooting_sheet"]
