@@ -27,11 +27,12 @@ def mechanics_namespace() -> dict:
 
 
 def namespace_for(ruleset: Ruleset, root: Path | None = None) -> dict:
-    """What a worked example of ``ruleset`` can use: the generic mechanics, its formulas and
-    lookups by id, its values as ``values.id``, and its own mechanics module's names."""
+    """What a worked example of ``ruleset`` can use: the generic mechanics, its roll tables,
+    formulas and lookups by id, its values as ``values.id``, and its own mechanics module's names."""
     calc = calculator(ruleset)
     return {
         **mechanics_namespace(),
+        **{t.id: calc.scope[t.id] for t in ruleset.reachable("tables")},
         **{f.id: calc.scope[f.id] for f in ruleset.reachable("formulas")},
         **{l.id: calc.scope[l.id] for l in ruleset.reachable("lookups")},
         **(exported(ruleset, root) if root is not None else {}),

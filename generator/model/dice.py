@@ -190,8 +190,10 @@ class RollRange:
         return f"{self.low}-{self.high}"
 
 
-def target_probability(target: int, sides: int = 6) -> Fraction:
-    """The chance that one die of ``sides`` rolls ``target`` or more: 4+ on a D6 is 1/2."""
+def target_probability(target: int | None, sides: int = 6) -> Fraction:
+    """The chance that one die of ``sides`` rolls ``target`` or more: 4+ on a D6 is 1/2; None (impossible) is 0."""
+    if target is None:
+        return Fraction(0)
     return icepool.d(sides).probability(">=", target) if target <= sides else Fraction(0)
 
 
