@@ -247,14 +247,21 @@ def wedge_shooters(models, *, on_hill=False):
     return _formula("wedge_shooters_from")(wedge_edge_models(models), wedge_inside_models(models), on_hill)
 
 
+def _fill_order(models):
+    """The (rank, place) of each model in the order a wedge is filled: rank by rank from the
+    front, each rank from its edges inwards. A wedge of n models holds the first n of them."""
+    order, rank = [], 1
+    while len(order) < models:
+        order.extend((rank, place) for place in _edges_first(_rank_width(rank)))
+        rank += 1
+    return order[:models]
+
+
 def wedge_casualties(models, casualties):
     """The (rank, place) of each casualty removed in combat, in order: from the centre of
     the rearmost rank first. What is left is the wedge of the remaining models (a reading:
-    the rear rank keeps filling from its edges, so its centre empties first)."""
+    the rear rank keeps filling from its edges, so its centre empties first), so the
+    casualties leave in the reverse of the order the wedge fills."""
     if not 0 <= casualties <= models:
         raise ValueError(f"a wedge of {models} models cannot lose {casualties}")
-    removed, left = [], models
-    for _ in range(casualties):
-        removed.append(next(p for p in wedge_positions(left) if p not in wedge_positions(left - 1)))
-        left -= 1
-    return tuple(removed)
+    return tuple(reversed(_fill_order(models)))[:casualties]
