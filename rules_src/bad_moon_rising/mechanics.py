@@ -12,7 +12,6 @@ Where the text leaves a reading open, the docstring says which one is taken.
 from dataclasses import dataclass
 from typing import Mapping
 
-from generator.model.calculate import calculator  # the data's formulas and lookups, callable by id
 
 __all__ = [
     "PushBack", "push_back", "push_back_permission", "slowest_pusher_charge", "pushed_into_options",
@@ -23,11 +22,9 @@ __all__ = [
     "wedge_shooters", "wedge_casualties",
 ]
 
-_data = calculator(rules).scope  # noqa: F821 - `rules` is preset by the engine
-
-
 def _formula(id):
-    return _data[id]
+    """A formula or lookup of this ruleset, callable by id (the engine presets them in this module)."""
+    return globals()[id]
 
 
 # -- Push back ------------------------------------------------------------------------------
@@ -120,7 +117,7 @@ def pushed_into_options(*, in_combat=False, fleeing=False):
     if in_combat and fleeing:
         raise ValueError("a unit is either in combat or fleeing, not both")
     key = "in combat" if in_combat else "fleeing" if fleeing else "neither"
-    return tuple(_data["pushed_into"](key).split(" or "))
+    return tuple(_formula("pushed_into")(key).split(" or "))
 
 
 # -- Disruption and Confusion -----------------------------------------------------------------
