@@ -62,12 +62,15 @@ def _load(ruleset: Ruleset, root: Path, files: tuple[str, ...]) -> dict:
     module.__file__ = str(root / files[0])
     module.__dict__.update(preset(ruleset))
     sys.modules[name] = module  # dataclasses defined in the module look themselves up here
+    public: list[str] = []
     for shown in files:
+        before = set(vars(module))
         _run(module, root / shown, shown)
-    public = getattr(module, "__all__", None)
-    if public is None:
-        public = [n for n, v in vars(module).items() if not n.startswith("_") and getattr(v, "__module__", "") == name]
-    return {n: getattr(module, n) for n in public if hasattr(module, n)}
+        listed = vars(module).pop("__all__", None)  # each file lists its own exports
+        public += listed if listed is not None else [
+            n for n in vars(module) if n not in before and not n.startswith("_")
+            and getattr(vars(module)[n], "__module__", "") == name]
+    return {n: getattr(module, n) for n in dict.fromkeys(public) if hasattr(module, n)}
 
 
 def _run(module, path: Path, shown: str) -> None:
