@@ -251,3 +251,31 @@ charts:
     assert result.ok, [d.format() for d in result.diagnostics]
     scope = calculator(result.project.ruleset("game")).scope
     assert (scope["move"](), scope["move"](riders=True)) == (2, 3)
+
+
+def test_dice_values_roll_in_formulas_and_optional_inputs(tmp_path):
+    game = """
+ruleset: {title: Flight}
+values:
+  flight: {value: 2D6, label: How far a model flees}
+formulas:
+  flees_at_least:
+    title: Flees at least
+    inputs: {inches: {label: Inches, min: 2, max: 12}}
+    expr: chance(flight >= inches)
+    result: chance
+  shamble:
+    title: Shamble
+    inputs: {move: {label: Move, min: 1, max: 10}, enemy: {label: Nearest enemy, min: 0, max: 20, optional: true}}
+    expr: move / 2 if enemy is None else min(move / 2, enemy)
+"""
+    with pytest.raises(FormulaError):
+        Expression.parse("a is None")  # `is` is refused; optional inputs compare with ==
+    game = game.replace("enemy is None", "enemy == None")
+    result = check_project(project(tmp_path, {"game/ruleset.yaml": game}))
+    assert result.ok, [d.format() for d in result.diagnostics]
+    scope = calculator(result.project.ruleset("game")).scope
+    at_least_7 = sum(1 for a, b in itertools.product(FACES, FACES) if a + b >= 7)
+    assert scope["flees_at_least"](7) == Fraction(at_least_7, 36)
+    assert (scope["shamble"](5), scope["shamble"](5, enemy=1), scope["shamble"](5, None)) == (Fraction(5, 2), 1, Fraction(5, 2))
+    assert str(calculator(result.project.ruleset("game")).values().flight) == "2D6"

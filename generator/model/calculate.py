@@ -63,7 +63,7 @@ class Calculator:
         self.ruleset = ruleset
         self.scope: dict[str, object] = {}
         for value in reversed(ruleset.reachable("values")):
-            self.scope[value.id] = _Missing(value.id) if isinstance(value.value, NotGiven) else value.value.value
+            self.scope[value.id] = _Missing(value.id) if isinstance(value.value, NotGiven) else _computable(value.value)
         for table in ruleset.reachable("tables"):
             self.scope[table.id] = _table_reader(table)
         for lookup in ruleset.reachable("lookups"):
@@ -72,8 +72,9 @@ class Calculator:
             self.scope[formula.id] = self.function(formula)
 
     def values(self) -> "Values":
-        """Every value by id, as ``values.move``, for examples and mechanics."""
-        return Values(**{v.id: self.scope[v.id] for v in self.ruleset.reachable("values")})
+        """Every value by id, as ``values.move``, for examples and mechanics (dice as dice expressions)."""
+        return Values(**{v.id: v.value.value if isinstance(v.value, Quantity) else self.scope[v.id]
+                         for v in self.ruleset.reachable("values")})
 
     def function(self, formula: Formula) -> Callable:
         def call(*args, **kwargs):
@@ -105,7 +106,16 @@ class Calculator:
         return formula.expr.evaluate(scope)
 
 
+def _computable(quantity: Quantity):
+    """What a formula computes with: dice without stats as a roll, anything else as its exact value."""
+    if quantity.kind == "dice" and not quantity.value.stats:
+        return quantity.value.die()
+    return quantity.value
+
+
 def _input(formula: Formula, spec: Input, given: dict):
+    if spec.optional and given.get(spec.id) is None:
+        return None
     if spec.id not in given:
         if spec.default is None:
             raise FormulaError(f"{formula.id} needs the input `{spec.id}` ({spec.label})")
@@ -166,7 +176,7 @@ def _signature(formula: Formula):
     import inspect
 
     params = [inspect.Parameter(i.id, inspect.Parameter.POSITIONAL_OR_KEYWORD,
-                                default=plain(i.default) if i.default is not None else inspect.Parameter.empty)
+                                default=plain(i.default) if i.default is not None else (None if i.optional else inspect.Parameter.empty))
               for i in formula.inputs]
     ordered = [p for p in params if p.default is inspect.Parameter.empty] + [p for p in params if p.default is not inspect.Parameter.empty]
     return inspect.Signature(ordered)

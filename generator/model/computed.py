@@ -65,6 +65,7 @@ class Input(Entry):
     max: Optional[int] = spec("The highest value it takes.", None)
     choices: tuple[str, ...] = spec("For a text input: the values it takes.", ())
     default: Optional[Quantity | bool] = spec("The value it has when a caller leaves it out.", None)
+    optional: bool = spec("The input may be left out or given as None (no such thing: no enemy in the way).", False)
 
 
 @dataclass(frozen=True, kw_only=True)

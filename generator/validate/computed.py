@@ -31,6 +31,10 @@ def _known_names(ruleset: Ruleset) -> set[str]:
 
 def input_values(spec: Input) -> list | None:
     """Every value an input takes, or None when it is unbounded or too many."""
+    if spec.optional:
+        values = input_values(Input(id=spec.id, label=spec.label, type=spec.type, min=spec.min, max=spec.max,
+                                    choices=spec.choices))
+        return None if values is None else [None] + values
     if spec.type == "bool":
         return [False, True]
     if spec.type == "text":
@@ -209,7 +213,7 @@ def chart_problems(ruleset: Ruleset, chart: Chart, calc) -> list[Diagnostic]:
         return found
     varied = {axis.input for _name, axis in axes} | {s.id for s in chart.fixed}
     for spec in formula.inputs:
-        if spec.id not in varied and spec.default is None:
+        if spec.id not in varied and spec.default is None and not spec.optional:
             found.append(Diagnostic(Code.BAD_CHART, f"`{chart.id}` leaves input `{spec.id}` of `{formula.id}` open",
                                     chart.loc, f"add `fixed: {{{spec.id}: ...}}`"))
     if found:
