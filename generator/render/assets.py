@@ -46,12 +46,25 @@ def readable(path: Path, root: Path) -> Path | None:
     return path if inside and path.is_file() else None
 
 
+class _Defaults(jinja2.FileSystemLoader):
+    """The default templates; a default goes stale once the project adds its own (serve)."""
+
+    def __init__(self, project: Path):
+        super().__init__(str(default_templates()))
+        self.project = project
+
+    def get_source(self, environment, name):
+        source, filename, uptodate = super().get_source(environment, name)
+        own = self.project.joinpath(*jinja2.loaders.split_template_path(name))
+        return source, filename, lambda: uptodate() and not own.is_file()
+
+
 @functools.cache
 def jinja_env(root: Path) -> jinja2.Environment:
     """Templates from the project's ``templates/``, then the defaults: strict, autoescaped;
     one environment per project, so each template is compiled once per run."""
-    loader = jinja2.ChoiceLoader([jinja2.FileSystemLoader(str(Path(root) / PROJECT_TEMPLATES)),
-                                  jinja2.FileSystemLoader(str(default_templates()))])
+    own = Path(root) / PROJECT_TEMPLATES
+    loader = jinja2.ChoiceLoader([jinja2.FileSystemLoader(str(own)), _Defaults(own)])
     return jinja2.Environment(
         loader=loader,
         undefined=jinja2.StrictUndefined,
