@@ -3,9 +3,10 @@
 * **Locked**: one build at a time per output folder (``flock``); a second says so and exits.
 * **Atomic**: everything is written to a staging folder beside ``build/`` and swapped in
   by two renames once all of it succeeded; a failure leaves the previous build as it was.
-* **Incremental**: every PDF is keyed by a hash of its HTML, stylesheets and the
-  generator's code; an unchanged key reuses the previous file (a hard link), so a
-  no-change build renders nothing. The site is keyed likewise as a whole and, when
+* **Incremental**: every PDF is keyed by a hash of its HTML, the stylesheets and
+  assets it uses (the project's own, else the package defaults) and the generator's
+  code; an unchanged key reuses the previous file (a hard link), so a no-change build
+  renders nothing. The site is keyed likewise as a whole and, when
   it changed, rebuilt by Sphinx's own incremental build.
 """
 
@@ -25,6 +26,7 @@ from pathlib import Path
 
 from . import __version__
 from .examples.run import run_examples
+from .render.assets import asset_names, template_path
 from .render.pdf import PdfJob, ResourceOutside, worker_render
 from .render.reference import codes_reference, format_reference
 from .render.site.pages import SiteWarnings
@@ -78,7 +80,7 @@ def build_lock(out: Path):
 
 
 def code_hash() -> str:
-    """The generator's version and code, plus the project's templates: any change re-renders."""
+    """The generator's version and code: any change re-renders."""
     from .render.site.pages import code_hash as generator_hash
 
     return f"{__version__}-{generator_hash()}"
@@ -89,12 +91,9 @@ def job_key(job: PdfJob, code: str, root: Path) -> str:
     digest.update(job.html.encode("utf-8"))
     for sheet in job.stylesheets:
         digest.update(Path(sheet).read_bytes())
-    templates = root / "templates"
-    if templates.is_dir():  # images and stylesheets linked from the HTML live here
-        for path in sorted(templates.rglob("*")):
-            if path.is_file() and path.suffix not in (".j2", ".html"):
-                digest.update(path.relative_to(templates).as_posix().encode())
-                digest.update(path.read_bytes())
+    for name in asset_names(root):  # images and stylesheets the HTML links: the project's, else the defaults
+        digest.update(name.encode())
+        digest.update(template_path(root, name).read_bytes())
     return digest.hexdigest()
 
 

@@ -5,8 +5,8 @@
 booklet, and where the ruleset has them a roster sheet (``armies:``) and a sheet of
 cards (spells, profile rows). Content is assembled by the pure functions of
 ``handouts_content`` and ``handouts_cards``; the templates in ``templates/handouts/``
-only lay it out. Game-master outputs carry ``gm`` in their file names and are the
-only ones that contain game-master-only material.
+(the project's, else the defaults) only lay it out. Game-master outputs carry ``gm``
+in their file names and are the only ones that contain game-master-only material.
 """
 
 from __future__ import annotations
@@ -18,7 +18,8 @@ from pathlib import Path
 from ..source.project import Project
 from .handouts_cards import PAPERS, Paper, cards, cards_context
 from .handouts_content import AUDIENCES, handout_context, roster_context, visible
-from .pdf import PROJECT_TEMPLATES, PdfJob, jinja_env
+from .assets import PROJECT_TEMPLATES, jinja_env, template_path
+from .pdf import PdfJob
 
 TEMPLATE_DIR = "handouts"
 KINDS = ("handout", "roster", "cards")
@@ -63,9 +64,9 @@ def created_meta() -> str:
 
 def _job(env, root: Path, kind: str, context: dict, target: Path) -> PdfJob:
     template = f"{TEMPLATE_DIR}/{kind}.html.j2"
-    folder = root / PROJECT_TEMPLATES / TEMPLATE_DIR
+    folder = root / PROJECT_TEMPLATES / TEMPLATE_DIR  # relative URLs: the fetcher falls back to the defaults
     html = env.get_template(template).render(**context).replace("<head>", "<head>" + created_meta(), 1)
-    stylesheets = (folder / "print.css", folder / f"{kind}.css")
+    stylesheets = tuple(template_path(root, f"{TEMPLATE_DIR}/{name}.css") for name in ("print", kind))
     title = _title(kind, context)
     return PdfJob(html=html, target=target, base_dir=folder, template=f"{PROJECT_TEMPLATES}/{template}", title=title,
                   stylesheets=stylesheets)

@@ -1,8 +1,9 @@
 """PDF rendering shared by cheat sheets and handouts: sandboxed, deterministic WeasyPrint.
 
-* The fetcher reads only ``file:`` URLs inside the project (and ``data:``); anything
-  else — the network, ``/etc/hostname`` — is refused and reported as a located
-  ``resource-outside`` diagnostic, pointing at where the HTML or template names it.
+* The fetcher reads only ``file:`` URLs inside the project or the package's default
+  templates (and ``data:``); anything else — the network, ``/etc/hostname`` — is
+  refused and reported as a located ``resource-outside`` diagnostic, pointing at where
+  the HTML or template names it.
 * Output is deterministic: no creation date unless ``SOURCE_DATE_EPOCH`` sets one,
   and a fixed document identifier, so the same sources give byte-identical PDFs.
 * Templates are Jinja2 with ``StrictUndefined`` and autoescaping, so a missing value
@@ -12,7 +13,6 @@
 from __future__ import annotations
 
 import dataclasses
-import functools
 import hashlib
 import os
 from dataclasses import dataclass, field
@@ -20,11 +20,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
-import jinja2
-
 from ..diagnostics import Code, Diagnostic, Location
-
-PROJECT_TEMPLATES = "templates"
+from .assets import PROJECT_TEMPLATES, default_templates, readable, template_path
 
 
 class ResourceOutside(Exception):
@@ -35,34 +32,21 @@ class ResourceOutside(Exception):
         self.diagnostics = diagnostics
 
 
-@functools.cache
-def jinja_env(root: Path) -> jinja2.Environment:
-    """Templates from the project's ``templates/`` folder: strict, autoescaped; one
-    environment per project, so each template is compiled once per run."""
-    env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(root / PROJECT_TEMPLATES)),
-        undefined=jinja2.StrictUndefined,
-        autoescape=jinja2.select_autoescape(["html", "htm", "xml", "j2"], default_for_string=True, default=True),
-        trim_blocks=True,
-        lstrip_blocks=True,
-    )
-    return env
-
-
 def _make_fetcher(root: Path, refused: list[str]):
     from weasyprint.urls import URLFetcher
 
     class SandboxedFetcher(URLFetcher):
-        """Reads files inside ``root`` and data: URLs; refuses everything else."""
+        """Reads files inside ``root`` or the default templates, and data: URLs; refuses
+        everything else. A templates/ file the project lacks is read from the defaults."""
 
         def fetch(self, url, headers=None):
             parsed = urlparse(url)
             if parsed.scheme == "data":
                 return super().fetch(url, headers)
             if parsed.scheme == "file":
-                path = Path(unquote(parsed.path)).resolve()
-                if path.is_relative_to(root) and path.is_file():
-                    return super().fetch(url, headers)
+                path = readable(Path(unquote(parsed.path)), root)
+                if path is not None:
+                    return super().fetch(path.as_uri(), headers)
             refused.append(url)
             raise ValueError(f"rulepress refuses to fetch {url}: outside the project")
 
@@ -88,11 +72,19 @@ def _created() -> str | None:
     return datetime.fromtimestamp(int(epoch), tz=timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
+def _shown(path: Path, root: Path) -> str:
+    """A project-relative name for a file of the project or of the default templates."""
+    if path.is_relative_to(root):
+        return path.relative_to(root).as_posix()
+    return f"{PROJECT_TEMPLATES}/{path.relative_to(default_templates()).as_posix()}"
+
+
 def _locate(url: str, job: PdfJob, root: Path) -> Location:
     """Where the refused URL is written: in the template if found there, else the HTML."""
     needle = url.removeprefix("file://")
-    candidates = [(root / job.template, job.template)] if job.template else []
-    candidates += [(s, s.relative_to(root).as_posix()) for s in job.stylesheets if s.is_relative_to(root)]
+    own = job.template.removeprefix(f"{PROJECT_TEMPLATES}/")
+    candidates = [(template_path(root, own), job.template)] if job.template else []
+    candidates += [(s, _shown(s, root)) for s in job.stylesheets]
     for path, shown in candidates:
         if path.is_file():
             text = path.read_text(encoding="utf-8")

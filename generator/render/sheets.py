@@ -5,7 +5,7 @@ ruleset that uses them (Ordo Ineptus), the combat odds with Rampant Hex, a victo
 checklist with every ruleset that has victory points (a player and a game-master
 version) and a quick reference with every ruleset. Chart data comes from
 :mod:`sheets_charts`, :mod:`sheets_quickref` and :mod:`sheets_victory` (no HTML there);
-the Jinja2 templates in ``templates/sheets/`` only lay it out.
+the Jinja2 templates in ``templates/sheets/`` (the project's, else the defaults) only lay it out.
 
 The pipeline calls :func:`sheet_jobs` and renders the jobs with
 :func:`~generator.render.pdf.render_all`; the site calls :func:`sheet_pages`.
@@ -22,12 +22,13 @@ from ..model.ruleset import Ruleset
 from ..source.project import Project
 from . import sheets_charts as charts
 from .prose import Prose
-from .pdf import PdfJob, jinja_env
+from .assets import PROJECT_TEMPLATES, jinja_env, template_path
+from .pdf import PdfJob
 from .sheets_pages import sheet_markdown
 from .sheets_quickref import GAP, cite, quick_reference, visible
 from .sheets_victory import HIDDEN_TASK, has_victory_points, victory_checklist
 
-STYLESHEET = "templates/print-base.css"
+STYLESHEET = "print-base.css"  # under templates/
 COMPUTED_BY = "Numbers computed by Rulepress from the rules model: exact odds (icepool), rounded only for print."
 
 
@@ -199,9 +200,9 @@ def sheet_jobs(project: Project, out_dir: Path) -> list[PdfJob]:
     root = Path(project.root).resolve()
     out_dir = Path(out_dir)
     return [PdfJob(html=sheet_html(sheet, paper, project), target=out_dir / f"{sheet.name}-{paper.id}.pdf",
-                   base_dir=root / "templates" / "sheets", template=f"templates/{sheet.template}",
+                   base_dir=root / PROJECT_TEMPLATES / "sheets", template=f"{PROJECT_TEMPLATES}/{sheet.template}",
                    title=f"{sheet.title} — {sheet.subtitle}" if sheet.subtitle else sheet.title,
-                   stylesheets=(root / STYLESHEET,))
+                   stylesheets=(template_path(root, STYLESHEET),))
             for sheet in sheets(project) for paper in PAPERS]
 
 
