@@ -19,15 +19,15 @@ from typing import Mapping
 
 import icepool
 
-from ..model.entries import ArmyList, ArmyUnit
+from ..model.entries import ArmyList
 from ..model.ruleset import Ruleset
-from .armies import check_limits, count_names, evaluate, parse_limit
+from .armies import check_limits, count_names, evaluate, force, force_line, parse_limit
 
 __all__ = [
     "attack_hits", "hits_distribution", "expected_hits", "chance_of_a_hit",
     "passes_moral", "moral_pass_chance", "misspell_chance", "ranged_attack_reaches",
     "roll_off_odds", "ranger_bonus", "move_hexes", "units_falling_back", "fewest_points_lost",
-    "scroll_spell", "intended_spell_chance", "force_line", "force", "broken_limits", "limit_allowance",
+    "scroll_spell", "intended_spell_chance", "broken_limits", "limit_allowance",
 ]
 
 D6 = icepool.d6
@@ -160,14 +160,8 @@ def intended_spell_chance(ruleset: Ruleset, spell: str) -> Fraction:
 
 # -- forces: points and limits --------------------------------------------------------------------
 
-def force_line(troop: str, count: int = 1, heroes: tuple[str, ...] = (), upgrades: tuple[str, ...] = ()) -> ArmyUnit:
-    """A line of a force: ``count`` units of a troop type, each with the same heroes and upgrades."""
-    return ArmyUnit(troop=troop, count=count, heroes=tuple(heroes), upgrades=tuple(upgrades))
-
-
-def force(*lines: ArmyUnit, agreed_points: int = 50, extras: tuple[str, ...] = ()) -> ArmyList:
-    """A force chosen from the troop profile matrix, for the limits and points examples."""
-    return ArmyList(title="A force", matrix="troops", agreed_points=agreed_points, units=lines, extras=tuple(extras))
+# force_line and force (imported above, exported by armies.py) are the generic ones: a force
+# without a matrix is costed from the ruleset's army matrix, here the troop profile matrix.
 
 
 def broken_limits(ruleset: Ruleset, army: ArmyList) -> list[str]:
