@@ -78,6 +78,7 @@ def test_points_not_given_stay_not_given(rules):
 def test_count_names(rules):
     names = count_names(rules)
     assert set(BASE_COUNTS) <= names
+    assert {"low_heroes", "high_heroes", "most_of_one_low_hero", "most_of_one_high_hero"} <= names  # from `hero_levels: [low, high]`
     assert {"scroll_appeal", "command_unit", "warrior_hero", "legendary_warrior", "heavy_foot", "levy"} <= names
 
 
@@ -153,7 +154,7 @@ def test_high_level_heroes_one_per_forty_points_and_one_of_a_type(rules):
 
 
 # -- limit expressions ----------------------------------------------------------------------------
-NAMES = set(BASE_COUNTS) | {"scroll_appeal"}
+NAMES = set(BASE_COUNTS) | {"low_heroes", "high_heroes", "most_of_one_high_hero", "scroll_appeal"}
 
 
 @pytest.mark.parametrize("text, value", [
@@ -174,9 +175,8 @@ def test_limit_expressions_evaluate_over_counts(text, value):
     ("units < 2", "`units < 2` is not allowed in an army limit"),
     ("1 if units else 2", "`1 if units else 2` is not allowed in an army limit"),
     ("-1", "`-1` is not allowed in an army limit"),
-    ("units ** 2", "only + - * and // are allowed"),
-    ("units / 2", "only + - * and // are allowed"),
-    ("units % 2", "only + - * and // are allowed"),
+    ("units ** 2", "only + - * / and // are allowed"),
+    ("units % 2", "only + - * / and // are allowed"),
     ("True", "`True` is not a whole number"),
     ("1.5", "`1.5` is not a whole number"),
     ('"a"', "`'a'` is not a whole number"),

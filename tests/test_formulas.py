@@ -28,7 +28,7 @@ def ev(text: str, **scope):
     ("1 1/2", "number", Fraction(3, 2), "", "1½"),
     ("3/2", "number", Fraction(3, 2), "", "1½"),
     ("1.5", "number", Fraction(3, 2), "", "1½"),
-    ("-1", "number", -1, "", "−1"),
+    ("-1", "number", -1, "", "-1"),
     ('6"', "distance", 6, "inches", '6"'),
     ("2½ inches", "distance", Fraction(5, 2), "inches", '2½"'),
     ("3 hexes", "distance", 3, "hexes", "3 hexes"),
@@ -54,7 +54,7 @@ def test_bad_numbers_are_refused(bad):
 
 
 def test_number_text_prints_fractions_as_people_write_them():
-    assert [number_text(x) for x in (Fraction(1, 2), Fraction(7, 4), Fraction(5, 7), -3, 10)] == ["½", "1¾", "5/7", "−3", "10"]
+    assert [number_text(x) for x in (Fraction(1, 2), Fraction(7, 4), Fraction(5, 7), -3, 10)] == ["½", "1¾", "5/7", "-3", "10"]
 
 
 # -- the language against brute force ----------------------------------------------------------

@@ -33,9 +33,9 @@ class MechanicsError(Exception):
 
 def preset(ruleset: Ruleset) -> dict:
     """What a mechanics module finds in scope before its first line runs: its ruleset, its values,
-    and its formulas and lookups by id, callable as in examples."""
+    and its roll tables, formulas and lookups by id, callable as in examples."""
     calc = calculator(ruleset)
-    callables = {entry.id: calc.scope[entry.id] for section in ("formulas", "lookups")
+    callables = {entry.id: calc.scope[entry.id] for section in ("tables", "formulas", "lookups")
                  for entry in ruleset.reachable(section)}
     return {**callables, "rules": ruleset, "values": calc.values(), "Fraction": Fraction, "icepool": icepool}
 

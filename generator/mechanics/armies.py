@@ -1,33 +1,42 @@
-"""Army building: points of each line, the counts limits speak of, and the limits themselves.
+"""Army building: points and models of each line, the counts limits speak of, and the limits themselves.
 
 Limits are data (``army_limits:``) written as small arithmetic over named counts,
-e.g. ``low_heroes + high_heroes`` at most ``units // 2``. They are parsed with
-:mod:`ast` and evaluated over integers only: no names but the counts, no calls.
+e.g. ``low_heroes + high_heroes`` at most ``units // 2``, or ``archers`` at least
+``units / 3``. They are parsed with :mod:`ast` and evaluated exactly: whole
+numbers, ``//`` rounding down and ``/`` giving an exact Fraction; no names but the
+counts, no calls. Points may be fractions (``1½``); they are never floats.
 """
 
 from __future__ import annotations
 
 import ast
 import operator
+import re
 from collections import Counter
 from dataclasses import dataclass
+from fractions import Fraction
 
 from ..model.base import NotGiven
 from ..model.entries import ArmyLimit, ArmyList, ArmyUnit, ProfileMatrix
+from ..model.points import Number, exact
 from ..model.ruleset import Ruleset
 
-__all__ = ["line_cost", "army_points", "army_counts", "check_limits"]
+__all__ = ["line_cost", "line_models", "army_points", "army_models", "army_counts", "check_limits", "army_matrix",
+           "force_line", "force"]
 
-_OPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.FloorDiv: operator.floordiv}
+
+def _divide(left: Number, right: Number) -> Number:
+    return exact(Fraction(left) / Fraction(right))
+
+
+_OPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.FloorDiv: operator.floordiv, ast.Div: _divide}
 
 BASE_COUNTS = {
     "units": "units in the force",
+    "models": "models in the force",
     "troop_points": "points spent on troop types alone",
     "points": "points spent in all",
     "heroes": "heroes of any level",
-    "low_heroes": "low level heroes",
-    "high_heroes": "high level heroes",
-    "most_of_one_high_hero": "the most high level heroes of any one type",
 }
 
 
@@ -36,7 +45,7 @@ class LimitExpressionError(ValueError):
 
 
 def parse_limit(text: str, names: set[str]) -> ast.expr:
-    """Parse a limit expression, allowing only whole numbers, known names and + - * //."""
+    """Parse a limit expression, allowing only whole numbers, known names and + - * / //."""
     try:
         tree = ast.parse(str(text), mode="eval").body
     except SyntaxError as error:
@@ -50,23 +59,50 @@ def parse_limit(text: str, names: set[str]) -> ast.expr:
                 raise LimitExpressionError(f"`{node.value!r}` is not a whole number")
         elif isinstance(node, ast.BinOp):
             if type(node.op) not in _OPS:
-                raise LimitExpressionError("only + - * and // are allowed")
+                raise LimitExpressionError("only + - * / and // are allowed")
         elif not isinstance(node, (ast.Load, ast.operator)):
             raise LimitExpressionError(f"`{ast.unparse(node)}` is not allowed in an army limit")
     return tree
 
 
-def evaluate(tree: ast.expr, counts: dict[str, int]) -> int:
+def evaluate(tree: ast.expr, counts: dict[str, Number]) -> Number:
+    """The expression's exact value: an int, or a Fraction when ``/`` (or a fractional count) leaves one."""
     if isinstance(tree, ast.Constant):
         return tree.value
     if isinstance(tree, ast.Name):
         return counts[tree.id]
-    return _OPS[type(tree.op)](evaluate(tree.left, counts), evaluate(tree.right, counts))
+    return exact(_OPS[type(tree.op)](evaluate(tree.left, counts), evaluate(tree.right, counts)))
+
+
+# -- hero levels: declared by the ruleset, or those its heroes use -----------------------------------
+def hero_levels(ruleset: Ruleset) -> tuple[str, ...]:
+    """The ruleset's hero levels: those its ``ruleset:`` declares, else those its heroes use, in order."""
+    return ruleset.meta.hero_levels or tuple(dict.fromkeys(hero.level for hero in ruleset.heroes))
+
+
+def _level_name(level: str) -> str:
+    return re.sub(r"[^0-9a-z]+", "_", level.casefold()).strip("_")
+
+
+def level_counts(level: str) -> tuple[str, str]:
+    """The two counts a hero level gives limits: ``<level>_heroes`` and ``most_of_one_<level>_hero``."""
+    name = _level_name(level)
+    return f"{name}_heroes", f"most_of_one_{name}_hero"
+
+
+def count_descriptions(ruleset: Ruleset) -> dict[str, str]:
+    """The named counts every army of this ruleset has (beyond cost, hero and troop ids), in words."""
+    described = dict(BASE_COUNTS)
+    for level in hero_levels(ruleset):
+        heroes, most = level_counts(level)
+        described[heroes] = f"{level} level heroes"
+        described[most] = f"the most {level} level heroes of any one type"
+    return described
 
 
 def count_names(ruleset: Ruleset) -> set[str]:
     """Every name a limit of this ruleset may use."""
-    names = set(BASE_COUNTS)
+    names = set(count_descriptions(ruleset))
     names.update(cost.id for cost in ruleset.costs)
     names.update(hero.id for hero in ruleset.heroes)
     names.update(id for section, id in ruleset.unloaded if section in ("costs", "heroes"))  # reported already
@@ -79,85 +115,181 @@ def points_column(matrix: ProfileMatrix):
     return next((c for c in matrix.columns if c.type == "points"), None)
 
 
+def models_column(matrix: ProfileMatrix):
+    return next((c for c in matrix.columns if c.type == "models"), None)
+
+
+def army_matrix(ruleset: Ruleset, matrix: str = "") -> ProfileMatrix:
+    """The profile matrix armies are chosen from: ``matrix`` if named, else the ruleset's one
+    matrix with a `points` column (or, without any, its one matrix with a `models` column)."""
+    if matrix:
+        return ruleset.profile(matrix)
+    found = [m for m in ruleset.profiles if points_column(m)] or [m for m in ruleset.profiles if models_column(m)]
+    if len(found) != 1:
+        which = f"{len(found)} ({', '.join(m.id for m in found)})" if found else "none"
+        raise LookupError(f"{ruleset.id} has {which} profile matrices with a points or models column: name one with matrix=")
+    return found[0]
+
+
 @dataclass(frozen=True)
 class LineCost:
     unit: ArmyUnit
-    troop_points: int | NotGiven
-    upgrade_points: int
-    hero_points: int
+    troop_points: Number | NotGiven
+    upgrade_points: Number
+    hero_points: Number
 
     @property
-    def each(self) -> int | NotGiven:
+    def each(self) -> Number | NotGiven:
         if isinstance(self.troop_points, NotGiven):
             return self.troop_points
-        return self.troop_points + self.upgrade_points + self.hero_points
+        return exact(self.troop_points + self.upgrade_points + self.hero_points)
 
     @property
-    def total(self) -> int | NotGiven:
+    def total(self) -> Number | NotGiven:
         each = self.each
-        return each if isinstance(each, NotGiven) else each * self.unit.count
+        return each if isinstance(each, NotGiven) else exact(each * self.unit.count)
 
 
-def _points(entry) -> int:
+def _points(entry) -> Number:
     return 0 if isinstance(entry.points, NotGiven) else entry.points
 
 
+def _sum(values) -> Number:
+    return exact(sum(values, Fraction(0)))
+
+
 def line_cost(ruleset: Ruleset, army: ArmyList, unit: ArmyUnit) -> LineCost:
-    matrix = ruleset.profile(army.matrix)
+    matrix = army_matrix(ruleset, army.matrix)
     column = points_column(matrix)
     troop = matrix.row(unit.troop).values[column.id] if column else NotGiven()
-    upgrades = sum(_points(ruleset.get("costs", c)) for c in unit.upgrades)
-    heroes = sum(_points(ruleset.get("heroes", h)) for h in unit.heroes)
+    upgrades = _sum(_points(ruleset.get("costs", c)) for c in unit.upgrades)
+    heroes = _sum(_points(ruleset.get("heroes", h)) for h in unit.heroes)
     return LineCost(unit, troop, upgrades, heroes)
 
 
-def army_points(ruleset: Ruleset, army: ArmyList) -> int:
+def army_points(ruleset: Ruleset, army: ArmyList) -> Number:
     """The list's total: every line, and what is bought for the whole force."""
     lines = [line_cost(ruleset, army, unit).total for unit in army.units]
-    extras = sum(_points(ruleset.get("costs", c)) for c in army.extras)
-    return sum(t for t in lines if not isinstance(t, NotGiven)) + extras
+    extras = [_points(ruleset.get("costs", c)) for c in army.extras]
+    return _sum([t for t in lines if not isinstance(t, NotGiven)] + extras)
 
 
-def army_counts(ruleset: Ruleset, army: ArmyList) -> dict[str, int]:
+def matrix_models(ruleset: Ruleset, army: ArmyList, unit: ArmyUnit) -> int | NotGiven | None:
+    """The line's models as its matrix gives them (``count`` times the `models` column), NotGiven where
+    the column says `not given`, None when the matrix has no `models` column."""
+    matrix = army_matrix(ruleset, army.matrix)
+    column = models_column(matrix)
+    if column is None:
+        return None
+    each = matrix.row(unit.troop).values[column.id]
+    return each if isinstance(each, NotGiven) else each * unit.count
+
+
+def line_models(ruleset: Ruleset, army: ArmyList, unit: ArmyUnit) -> int | NotGiven:
+    """How many models (figures) the line fields: from the matrix's `models` column, else as the
+    line states (`models:`); NotGiven when neither says."""
+    from_matrix = matrix_models(ruleset, army, unit)
+    if isinstance(from_matrix, int):
+        return from_matrix
+    return unit.models if unit.models is not None else NotGiven()
+
+
+def army_models(ruleset: Ruleset, army: ArmyList) -> int:
+    """The list's head-count: the models of every line whose models are known."""
+    return sum(m for unit in army.units if not isinstance(m := line_models(ruleset, army, unit), NotGiven))
+
+
+def army_counts(ruleset: Ruleset, army: ArmyList) -> dict[str, Number]:
     counts = Counter({name: 0 for name in count_names(ruleset)})
-    high_types: Counter = Counter()
+    level_types: dict[str, Counter] = {level: Counter() for level in hero_levels(ruleset)}
+    troop_points: list[Number] = []
     for unit in army.units:
         cost = line_cost(ruleset, army, unit)
         counts["units"] += unit.count
         counts[unit.troop] += unit.count
         if not isinstance(cost.troop_points, NotGiven):
-            counts["troop_points"] += cost.troop_points * unit.count
+            troop_points.append(cost.troop_points * unit.count)
         for upgrade in unit.upgrades:
             counts[upgrade] += unit.count
         for hero_id in unit.heroes:
             hero = ruleset.get("heroes", hero_id)
             counts[hero_id] += unit.count
             counts["heroes"] += unit.count
-            counts[f"{hero.level}_heroes"] += unit.count
-            if hero.level == "high":
-                high_types[hero_id] += unit.count
+            level_types.setdefault(hero.level, Counter())[hero_id] += unit.count
+    for level, types in level_types.items():
+        heroes, most = level_counts(level)
+        counts[heroes] = sum(types.values())
+        counts[most] = max(types.values(), default=0)
     for extra in army.extras:
         counts[extra] += 1
+    counts["troop_points"] = _sum(troop_points)
     counts["points"] = army_points(ruleset, army)
-    counts["most_of_one_high_hero"] = max(high_types.values(), default=0)
+    counts["models"] = army_models(ruleset, army)
     return dict(counts)
 
 
 @dataclass(frozen=True)
 class LimitResult:
+    """A limit applied to one army: what it counts, and the bounds its expressions give (None: no such bound)."""
+
     limit: ArmyLimit
-    count: int
-    allowed: int
+    count: Number
+    at_most: Number | None
+    at_least: Number | None = None
+
+    @property
+    def allowed(self) -> Number | None:
+        """The most allowed (the upper bound), as before limits had lower bounds."""
+        return self.at_most
+
+    @property
+    def too_many(self) -> bool:
+        return self.at_most is not None and self.count > self.at_most
+
+    @property
+    def too_few(self) -> bool:
+        return self.at_least is not None and self.count < self.at_least
 
     @property
     def holds(self) -> bool:
-        return self.count <= self.allowed
+        return not (self.too_many or self.too_few)
+
+
+def limit_bounds(limit: ArmyLimit) -> tuple[tuple[str, str], ...]:
+    """The limit's bounds as written: ("at least", expression) and/or ("at most", expression)."""
+    return tuple((words, text) for words, text in (("at least", limit.at_least), ("at most", limit.at_most)) if str(text).strip())
 
 
 def check_limits(ruleset: Ruleset, army: ArmyList) -> list[LimitResult]:
     names = count_names(ruleset)
     counts = army_counts(ruleset, army)
-    return [
-        LimitResult(limit, evaluate(parse_limit(limit.count, names), counts), evaluate(parse_limit(limit.at_most, names), counts))
-        for limit in ruleset.army_limits
-    ]
+
+    def bound(text: str) -> Number | None:
+        return evaluate(parse_limit(text, names), counts) if str(text).strip() else None
+
+    return [LimitResult(limit, evaluate(parse_limit(limit.count, names), counts), bound(limit.at_most), bound(limit.at_least))
+            for limit in ruleset.army_limits]
+
+
+# -- forces for worked examples and tests -------------------------------------------------------------
+def force_line(troop: str, count: int = 1, heroes: tuple[str, ...] = (), upgrades: tuple[str, ...] = (),
+               scrolls: tuple[str, ...] = (), models: int | None = None) -> ArmyUnit:
+    """A line of a force: ``count`` units of a troop type, each with the same heroes, upgrades and scrolls."""
+    return ArmyUnit(troop=troop, count=count, heroes=tuple(heroes), upgrades=tuple(upgrades), scrolls=tuple(scrolls),
+                    models=models)
+
+
+def force(*lines: ArmyUnit, ruleset: Ruleset | None = None, matrix: str = "", agreed_points: Number | None = None,
+          agreed_models: int | None = None, extras: tuple[str, ...] = (), title: str = "A force") -> ArmyList:
+    """A force chosen from a ruleset's army matrix (:func:`army_matrix`), or from ``matrix``.
+
+    With ``ruleset=`` the matrix is found (and the troops checked) now; without, a force
+    with no ``matrix`` uses the army matrix of whichever ruleset it is costed with.
+    """
+    if ruleset is not None:
+        chosen = army_matrix(ruleset, matrix)
+        for line in lines:
+            chosen.row(line.troop)  # KeyError for a troop the matrix does not have
+        matrix = chosen.id
+    return ArmyList(title=title, matrix=matrix, agreed_points=agreed_points, agreed_models=agreed_models, units=tuple(lines),
+                    extras=tuple(extras))

@@ -9,11 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 from types import MappingProxyType
-from typing import Annotated, Literal, Optional
+from typing import Annotated, ClassVar, Literal, Optional
 
 from ..diagnostics import Location
 from .base import NOWHERE, Audience, Bounds, Markdown, NotGiven, Source, spec
 from .dice import DiceExpr, RollRange
+from .points import Points
 
 _LOC = dict(default=NOWHERE, compare=False, repr=False, metadata={"internal": True})
 
@@ -73,6 +74,16 @@ class Meta(Entry):
                          "values; every output marks each changed value and shows the original.", False)
     kind: Literal["rules", "base"] = spec("`base` for a ruleset others build on that is not a game of its own "
                                           "(standard charts); it is listed apart.", "rules")
+    hero_levels: tuple[str, ...] = spec(
+        "The levels heroes may have, lowest first. Each level `L` gives army limits the counts `L_heroes` and "
+        "`most_of_one_L_hero`. Empty: any level, and the counts are those of the levels the heroes use.", (),
+        example="[low, high]")
+    keyword_kinds: tuple[str, ...] = spec("The kinds a keyword may be (its `kind:`). Empty: any kind.", (),
+                                          example="[special rule, psychology]")
+    item_kinds: tuple[str, ...] = spec("The kinds an item may be (its `kind:`). Empty: any kind.", (), example="[weapon, armour]")
+    victory_point_kinds: tuple[str, ...] = spec(
+        "The kinds of victory points, in the order the checklist lists them (their `kind:`). Empty: any kind, in order of use.", (),
+        example="[monster, item, task]")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -121,7 +132,8 @@ class Keyword(ForAudience):
 
     name: str = spec("The keyword as written in profiles, without its parameters.", example="SHOOTS")
     params: tuple[str, ...] = spec("Names of its whole-number parameters, written after it (`SHOOTS 12`).", (), example="[range]")
-    kind: Literal["special rule", "psychology", "weapon", "ability"] = spec("What sort of rule it is.", "special rule")
+    kind: str = spec("What sort of rule it is: one of the ruleset's `keyword_kinds`, when it declares them.", "special rule",
+                     example="psychology")
     definition: Markdown = spec("What the keyword does.")
     chapter: str = spec("The chapter (id) where it is printed; without one it gets a page of its kind.", "")
 
@@ -188,8 +200,9 @@ class RollTable(ForAudience):
 @dataclass(frozen=True, kw_only=True)
 class Column(Entry):
     label: str = spec("The column heading as the source prints it.", example="ATTACK")
-    type: Literal["int", "dice", "target", "text", "points", "inches"] = spec(
-        "`int` a number, `dice` a number of dice, `target` a roll such as 4+, `points` a cost, `inches` a distance, `text` anything.", "int")
+    type: Literal["int", "dice", "target", "text", "points", "models", "inches"] = spec(
+        "`int` a number, `dice` a number of dice, `target` a roll such as 4+, `points` a cost (whole or a fraction such as 1½), "
+        "`models` how many models (figures) one unit of the row fields, `inches` a distance, `text` anything.", "int")
     min: Optional[int] = spec("Lowest allowed value for numeric columns.", None)
     max: Optional[int] = spec("Highest allowed value for numeric columns.", None)
     help: str = spec("What the column means, shown as a tooltip and in the key.", "")
@@ -265,10 +278,10 @@ class Item(ForAudience):
     """A weapon, piece of equipment or other item with rules attached."""
 
     name: str = spec("The item's name.", example="Hammer")
-    kind: Literal["weapon", "armour", "equipment", "scroll", "item"] = spec("What sort of item.", "item")
+    kind: str = spec("What sort of item: one of the ruleset's `item_kinds`, when it declares them.", "item", example="weapon")
     rules: Markdown = spec("What it does.")
     keywords: tuple[str, ...] = spec("Keywords it grants, as declared in `keywords:`.", ())
-    points: Optional[int] | NotGiven = spec("Its cost, if the ruleset has points.", None)
+    points: Optional[Points] | NotGiven = spec("Its cost, if the ruleset has points (whole or a fraction such as 1½).", None)
     chapter: str = spec("The chapter (id) where it is printed; without one it gets a page of its kind.", "")
 
 
@@ -277,9 +290,10 @@ class Hero(ForAudience):
     """A hero type that joins a unit and grants it an ability."""
 
     name: str = spec("The hero's name.", example="Warrior hero")
-    level: Literal["low", "high"] = spec("Low or high level, for the army limits.", "low")
+    level: str = spec("The hero's level, for the army limits: one of the ruleset's `hero_levels`, when it declares them.", "low",
+                      example="high")
     ability: Markdown = spec("What the hero gives the unit or force.")
-    points: Annotated[int, Bounds(0)] | NotGiven = spec("What the hero costs on top of the unit.", example="2")
+    points: Annotated[Points, Bounds(0)] | NotGiven = spec("What the hero costs on top of the unit.", example="2")
     chapter: str = spec("The chapter (id) where it is printed; without one it gets a page of its kind.", "")
 
 
@@ -288,18 +302,22 @@ class Cost(Cited):
     """A points cost that is not a troop type: an upgrade, an appeal for scrolls."""
 
     name: str = spec("What is bought.", example="Command unit")
-    points: Annotated[int, Bounds(0)] | NotGiven = spec("What it costs.", example="3")
+    points: Annotated[Points, Bounds(0)] | NotGiven = spec("What it costs (whole or a fraction such as 1½).", example="3")
     added_to_unit: bool = spec("True when it is paid on top of a unit's own cost.", False)
     chapter: str = spec("The chapter (id) where it is printed; without one it gets a page of its kind.", "")
 
 
 @dataclass(frozen=True, kw_only=True)
 class ArmyLimit(Cited):
-    """A limit every army list must keep: `count` at most `at_most`, both arithmetic on army counts."""
+    """A limit every army list must keep: `count` at least `at_least` and at most `at_most`, all arithmetic on army counts."""
+
+    one_of: ClassVar[tuple[tuple[str, ...], ...]] = (("at_most", "at_least"),)
 
     title: str = spec("The limit in words.", example="No more heroes than half the units")
     count: str = spec("What is counted: an expression over the army's counts.", example="low_heroes + high_heroes")
-    at_most: str = spec("The most allowed: an expression over the army's counts (`//` rounds down).", example="units // 2")
+    at_most: str = spec("The most allowed: an expression over the army's counts (`//` divides rounding down, `/` exactly). "
+                        "A limit needs `at_most`, `at_least` or both.", "", example="units // 2")
+    at_least: str = spec("The fewest allowed: an expression over the army's counts, as for `at_most`.", "", example="units / 3")
     chapter: str = spec("The chapter (id) where it is printed; without one it gets a page of its kind.", "")
 
 
@@ -307,7 +325,10 @@ class ArmyLimit(Cited):
 class ArmyUnit(Located):
     troop: str = spec("Id of the troop type's row in the army's profile matrix.", example="archer")
     count: Annotated[int, Bounds(1, 100)] = spec("How many units of that type.", 1)
-    points: Optional[int] = spec("The points the list states for this line, checked against the matrix.", None, example="10")
+    points: Optional[Points] = spec("The points the list states for this line, checked against the matrix.", None, example="10")
+    models: Optional[Annotated[int, Bounds(1)]] = spec(
+        "The models (figures) the list states for this line in all, checked against the matrix's `models` column; "
+        "where the matrix has none (or it is `not given`), this is the line's head-count.", None, example="20")
     upgrades: tuple[str, ...] = spec("Ids of `costs:` bought for each unit of this line (a command unit...).", ())
     heroes: tuple[str, ...] = spec("Ids of heroes added to (each) unit of this line.", ())
     scrolls: tuple[str, ...] = spec("Ids of spells whose scrolls the unit carries.", ())
@@ -315,14 +336,20 @@ class ArmyUnit(Located):
 
 @dataclass(frozen=True, kw_only=True)
 class ArmyList(ForAudience):
-    """An army list: units from a profile matrix, with upgrades, checked against points and limits."""
+    """An army list: units from a profile matrix, with upgrades, checked against its agreed points or head-count, and limits."""
+
+    one_of: ClassVar[tuple[tuple[str, ...], ...]] = (("agreed_points", "agreed_models"),)
 
     title: str = spec("The list's name.", example="A 30 point force")
     matrix: str = spec("Id of the profile matrix the units come from.", example="troops")
-    agreed_points: Annotated[int, Bounds(1)] = spec("The points both players agreed to spend.", example="30")
+    agreed_points: Optional[Annotated[Points, Bounds(1)]] = spec(
+        "The points both players agreed to spend. A list needs `agreed_points`, `agreed_models` or both.", None, example="30")
+    agreed_models: Optional[Annotated[int, Bounds(1)]] = spec(
+        "For armies balanced by head-count: the most models (figures) each player may field. A line's models come from the "
+        "matrix's `models` column times its `count`, or from the line's `models:`.", None, example="20")
     units: tuple[ArmyUnit, ...] = spec("The lines of the list.")
     extras: tuple[str, ...] = spec("Ids of `costs:` bought once for the whole force (an appeal for scrolls...).", ())
-    total: Optional[int] = spec("The total the list states, checked against the sum.", None, example="30")
+    total: Optional[Points] = spec("The points total the list states, checked against the sum.", None, example="30")
     note: Markdown = spec("Prose shown with the roster.", Markdown(""))
     chapter: str = spec("The chapter (id) where it is printed; without one it gets a page of its kind.", "")
 
@@ -332,8 +359,10 @@ class VictoryPoints(ForAudience):
     """Victory points for defeating a monster, holding an item or completing a task."""
 
     name: str = spec("What scores.", example="Dr. Shellendrak")
-    kind: Literal["monster", "item", "task"] = spec("Monster, item or task.")
-    points: Annotated[int, Bounds(0)] | NotGiven = spec("Points scored; `not given` prints as a blank box.", NotGiven())
+    kind: str = spec("What scores (a monster, an item, a task...): one of the ruleset's `victory_point_kinds`, when it declares them.",
+                     example="monster")
+    points: Annotated[Points, Bounds(0)] | NotGiven = spec("Points scored (whole or a fraction such as 1½); `not given` prints as a blank box.",
+                                                           NotGiven())
     hidden: bool = spec("A hidden task: players learn of it only when the game-master says so.", False)
     condition: Markdown = spec("When the points are scored.", Markdown(""))
     chapter: str = spec("The chapter (id) where it is printed; without one it gets a page of its kind.", "")

@@ -15,11 +15,11 @@ from .dice import DiceExpr, DiceSyntaxError
 
 VULGAR = {"½": Fraction(1, 2), "⅓": Fraction(1, 3), "⅔": Fraction(2, 3), "¼": Fraction(1, 4), "¾": Fraction(3, 4),
           "⅛": Fraction(1, 8), "⅜": Fraction(3, 8), "⅝": Fraction(5, 8), "⅞": Fraction(7, 8)}
-_GLYPH = {value: glyph for glyph, value in VULGAR.items()}
+_GLYPH = {value: glyph for glyph, value in VULGAR.items() if value.denominator <= 4}  # printed; eighths as 7/8
 MAX_MAGNITUDE = 10**9  # no rule states a bigger number; larger ones are typing mistakes or attacks
 
-_NUMBER = re.compile(r"(?P<sign>[-+−]?)\s*(?:(?P<whole>\d{1,30})\s*)?(?:(?P<glyph>[½⅓⅔¼¾⅛⅜⅝⅞])|(?P<num>\d{1,30})\s*/\s*(?P<den>\d{1,30})"
-                     r"|\.(?P<dec>\d{1,6}))?")
+_NUMBER = re.compile(r"(?P<sign>[-+−]?)\s*(?:(?P<whole>[0-9]{1,30})\s*)?(?:(?P<glyph>[½⅓⅔¼¾⅛⅜⅝⅞])|(?P<num>[0-9]{1,30})\s*/\s*(?P<den>[0-9]{1,30})"
+                     r"|\.(?P<dec>[0-9]{1,6}))?")
 _UNITS = {'"': "inches", "″": "inches", "in": "inches", "inch": "inches", "inches": "inches", "hex": "hexes",
           "hexes": "hexes", "cm": "cm", "mm": "mm", "minute": "minutes", "minutes": "minutes", "turn": "turns",
           "turns": "turns", "round": "rounds", "rounds": "rounds", "model": "models", "models": "models",
@@ -49,7 +49,10 @@ def parse_number(text: str) -> int | Fraction:
     elif match["num"]:
         if int(match["den"]) == 0:
             raise QuantityError(f"`{text}` divides by zero")
-        value += Fraction(int(match["num"]), int(match["den"]))
+        part = Fraction(int(match["num"]), int(match["den"]))
+        if match["whole"] and not 0 < part < 1:
+            raise QuantityError(f"`{text}`: the fraction after a whole number must be below 1, as in 1 1/2")
+        value += part
     elif match["dec"]:
         value += Fraction(int(match["dec"]), 10 ** len(match["dec"]))
     if abs(value) > MAX_MAGNITUDE:
@@ -58,13 +61,12 @@ def parse_number(text: str) -> int | Fraction:
 
 
 def number_text(value) -> str:
-    """An exact number for people: 3, 1½, −1, 7/8."""
+    """An exact number for people: ``3``, ``1½``, ``⅔``, ``-2¼``, ``2 7/8``, ``7/8``."""
     if isinstance(value, bool) or not isinstance(value, (int, Fraction)):
         return str(value)
     value = Fraction(value)
-    sign = "−" if value < 0 else ""
-    value = abs(value)
-    whole, rest = divmod(value, 1)
+    sign = "-" if value < 0 else ""
+    whole, rest = divmod(abs(value), 1)
     if rest == 0:
         return f"{sign}{whole}"
     if rest in _GLYPH:
@@ -91,16 +93,16 @@ class Quantity:
     def _parse(cls, text: str, kind: str) -> Quantity:
         if kind == "text":
             return cls("text", text)
-        if kind in ("", "target") and re.fullmatch(r"\d{1,3}\s*\+", text):
+        if kind in ("", "target") and re.fullmatch(r"[0-9]{1,3}\s*\+", text):
             return cls("target", int(text.rstrip("+ ")))
         if kind == "target":
             raise QuantityError(f"`{text}` is not a target roll such as 4+")
-        if kind == "dice" or (not kind and re.search(r"\d*\s*[dD]\s*\d", text) and not re.search(r"[a-ce-zA-CE-Z]", text)):
+        if kind == "dice" or (not kind and re.search(r"[0-9]*\s*[dD]\s*[0-9]", text) and not re.search(r"[a-ce-zA-CE-Z]", text)):
             try:
                 return cls("dice", DiceExpr.parse(text))
             except DiceSyntaxError as error:
                 raise QuantityError(str(error)) from None
-        number = re.match(r"[-+−]?[\d½⅓⅔¼¾⅛⅜⅝⅞][\d\s./½⅓⅔¼¾⅛⅜⅝⅞]*", text)
+        number = re.match(r"[-+−]?[0-9½⅓⅔¼¾⅛⅜⅝⅞][0-9 ./½⅓⅔¼¾⅛⅜⅝⅞]*", text)
         if number is None:
             if kind in ("", "text"):
                 return cls("text", text)

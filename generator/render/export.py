@@ -1,7 +1,8 @@
 """`rulepress export`: each ruleset as JSON, with a JSON Schema generated from the model.
 
-For other tools (list builders, virtual tabletops). Exact probabilities are
-exported as strings such as "1/3" (never floats); `not given` is
+For other tools (list builders, virtual tabletops). Exact probabilities, and points
+that are not whole, are exported as strings such as "1/3" and "3/2" (never floats);
+whole points are integers; `not given` is
 ``{"not_given": "why"}``. The schema comes from the same dataclasses that load
 the YAML, so it cannot drift from the format.
 """
@@ -20,11 +21,13 @@ from .. import __version__
 from ..model.base import Bounds, Markdown, NotGiven, Source
 from ..model.dice import DiceExpr, RollRange
 from ..model.entries import Meta, ProfileMatrix, ProfileRow, RollTable
+from ..model.points import Points
 from ..model.ruleset import SECTIONS, Ruleset
 from ..source.build import is_required, schema_fields
 
 SCHEMA_ID = "https://rulepress.invalid/schema/ruleset.json"  # an identifier, never fetched
 
+_FRACTION = {"type": "string", "pattern": r"^-?[0-9]+/[0-9]+$", "description": "an exact fraction such as \"3/2\""}
 _NOT_GIVEN = {"type": "object", "properties": {"not_given": {"type": "string"}}, "required": ["not_given"],
               "additionalProperties": False}
 
@@ -102,6 +105,8 @@ def type_schema(tp) -> dict:
         return {"type": "string"}
     if tp is int:
         return {"type": "integer"}
+    if tp is Points:  # a whole number, or an exact fraction written "3/2" (1½ points)
+        return {"anyOf": [{"type": "integer"}, dict(_FRACTION)]}
     if tp is bool:
         return {"type": "boolean"}
     if tp is DiceExpr:
@@ -123,7 +128,7 @@ def class_schema(cls) -> dict:
         properties[key] = schema
         required.append(key)  # export writes every field, defaults included
     if cls is ProfileRow:
-        properties["values"] = {"type": "object", "additionalProperties": {"anyOf": [
+        properties["values"] = {"type": "object", "additionalProperties": {"anyOf": [  # points cells may be fractions: "3/2"
             {"type": "integer"}, {"type": "string"}, dict(_NOT_GIVEN)]}}
         required.append("values")
     if cls is RollTable:

@@ -19,7 +19,7 @@ from ..mechanics import armies
 from ..model.base import NotGiven
 from ..model.ruleset import Ruleset
 from .prose import HIDDEN_REFERENCE, Prose, anchor, count_examples, entry_title, gm_only
-from .present import NOT_GIVEN_TEXT, exact_chance_text as chance_text, roll_text, shown, source_text
+from .present import NOT_GIVEN_TEXT, bounds_text, exact_chance_text as chance_text, points_text, roll_text, shown, source_text
 from .site.pages import CHAPTER_ORDER, SECTION_PAGES  # a booklet reads in the site's order
 
 AUDIENCES = ("player", "gm")
@@ -239,7 +239,7 @@ class _Blocks:
 
     def army_limits(self, limits) -> dict:
         rows = [{"anchor": anchor("army_limits", l.id), "title": l.title, "count": limit_words(l.count, self.ruleset),
-                 "at_most": limit_words(l.at_most, self.ruleset)} for l in limits]
+                 "allowed": _limit_bounds_words(l, self.ruleset)} for l in limits]
         return {"kind": "army_limits", "title": "Army limits", "rows": rows, "gm": False,
                 "sources": _sources(limits, self.ruleset)}
 
@@ -279,7 +279,7 @@ def spell_facts(ruleset: Ruleset, spell, audience: str, printed: frozenset[str] 
 
 
 # -- army limits in words -----------------------------------------------------------------------
-_OPERATORS = {ast.Add: "+", ast.Sub: "−", ast.Mult: "×", ast.FloorDiv: "÷"}
+_OPERATORS = {ast.Add: "+", ast.Sub: "−", ast.Mult: "×", ast.FloorDiv: "÷", ast.Div: "÷"}
 
 
 def limit_words(text: str, ruleset: Ruleset) -> str:
@@ -300,9 +300,15 @@ def _words(node: ast.expr, ruleset: Ruleset) -> str:
     return f"{_words(node.left, ruleset)} {_OPERATORS[type(node.op)]} {_words(node.right, ruleset)}"
 
 
+def _limit_bounds_words(limit, ruleset: Ruleset) -> str:
+    """``at most units in the force ÷ 2, rounded down``; both bounds when the limit has both."""
+    return bounds_text(limit.at_least, limit.at_most, show=lambda text: limit_words(text, ruleset))
+
+
 def _count_name(name: str, ruleset: Ruleset) -> str:
-    if name in armies.BASE_COUNTS:
-        return armies.BASE_COUNTS[name]
+    described = armies.count_descriptions(ruleset)
+    if name in described:
+        return described[name]
     for section in ("costs", "heroes"):
         try:
             return f"“{entry_title(ruleset.get(section, name))}” bought"
@@ -335,12 +341,17 @@ def roster_lines(ruleset: Ruleset, army, audience: str) -> dict:
             "each": cell(cost.each), "total": cell(cost.total),
         })
     extras = [{"count": 1, **_bought(ruleset.get("costs", c), audience)} for c in army.extras]
-    limits = [{"title": r.limit.title, "count": r.count, "allowed": r.allowed, "holds": r.holds,
-               "counted": limit_words(r.limit.count, ruleset), "at_most": limit_words(r.limit.at_most, ruleset)}
+    limits = [{"title": r.limit.title, "count": points_text(r.count), "holds": r.holds,
+               "allowed": bounds_text(r.at_least, r.at_most, show=points_text),
+               "counted": limit_words(r.limit.count, ruleset), "bounds": _limit_bounds_words(r.limit, ruleset)}
               for r in armies.check_limits(ruleset, army)]
     total = armies.army_points(ruleset, army)
-    return {"title": army.title, "matrix": named(matrix, audience), "agreed": army.agreed_points, "total": total,
-            "left": army.agreed_points - total, "stat_labels": [c.label for c in stat_columns],
+    agreed = army.agreed_points
+    return {"title": army.title, "matrix": named(matrix, audience), "total": points_text(total),
+            "agreed": points_text(agreed) if agreed is not None else None,
+            "left": points_text(agreed - total) if agreed is not None else None,
+            "models": armies.army_models(ruleset, army), "agreed_models": army.agreed_models,
+            "stat_labels": [c.label for c in stat_columns],
             "lines": lines, "extras": extras, "limits": limits, "units": sum(u.count for u in army.units)}
 
 

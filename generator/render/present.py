@@ -11,6 +11,7 @@ from fractions import Fraction
 from ..model.base import NotGiven
 from ..model.dice import percent
 from ..model.entries import RollTable
+from ..model.points import points_text  # noqa: F401  (the renderers' one way to print points)
 
 NOT_GIVEN_TEXT = "not given in the source"
 
@@ -25,7 +26,17 @@ def shown(value, none: str = "—") -> str:
         return ", ".join(str(v) for v in value)
     if isinstance(value, bool):
         return "yes" if value else "no"
+    if isinstance(value, Fraction):  # the model's only Fractions outside chances are points
+        return points_text(value)
     return str(value)
+
+
+def bounds_text(at_least="", at_most="", show=str) -> str:
+    """An army limit's bounds in words: ``at least 2``, ``at most 3``, ``at least 2 and at most 3``;
+    ``show`` prints each bound (an expression, or a value with :func:`points_text`)."""
+    parts = [f"{words} {show(bound)}" for words, bound in (("at least", at_least), ("at most", at_most))
+             if bound is not None and str(bound).strip()]
+    return " and ".join(parts)
 
 
 def chance_text(probability: Fraction) -> str:

@@ -15,6 +15,7 @@ from ..diagnostics import Code
 from ..model.base import Bounds, Markdown, NotGiven, Source
 from ..model.dice import DiceExpr, RollRange
 from ..model.entries import ArmyUnit, Column, Meta, ProfileRow, TableRow
+from ..model.points import Points
 from ..model.ruleset import SECTIONS
 from ..source.build import is_required, schema_fields
 
@@ -33,7 +34,8 @@ def type_name(tp) -> str:
     if origin is tuple:
         return f"list of {type_name(get_args(tp)[0])}"
     names = {str: "text", Markdown: "Markdown", int: "whole number", bool: "true/false", DiceExpr: "dice expression",
-             RollRange: "roll (5, 1-2, 6+, 1-)", NotGiven: "`not given`", Source: "source citation"}
+             RollRange: "roll (5, 1-2, 6+, 1-)", NotGiven: "`not given`", Source: "source citation",
+             Points: "points (3, 1½, 1 1/2, 3/2 or 1.5)"}
     if tp in names:
         return names[tp]
     if dataclasses.is_dataclass(tp):
@@ -50,11 +52,20 @@ def _default(f: dataclasses.Field) -> str:
     return f"default `{value}`"
 
 
+def _one_of(cls, key: str) -> str | None:
+    """`**at least one of** `this`, `other`` for fields of which an entry needs at least one."""
+    for group in getattr(cls, "one_of", ()):
+        if key in group:
+            return "**at least one of** " + ", ".join(f"`{k}`" for k in group)
+    return None
+
+
 def fields_table(cls) -> str:
     lines = ["| field | type | | meaning | example |", "|---|---|---|---|---|"]
     for key, f, tp in schema_fields(cls):
         example = f.metadata.get("example") or ""
-        lines.append(f"| `{key}` | {type_name(tp)} | {_default(f)} | {f.metadata.get('help', '')} | {('`' + example + '`') if example else ''} |")
+        default = _one_of(cls, key) or _default(f)
+        lines.append(f"| `{key}` | {type_name(tp)} | {default} | {f.metadata.get('help', '')} | {('`' + example + '`') if example else ''} |")
     return "\n".join(lines)
 
 

@@ -103,7 +103,7 @@ def checklist_md(checklist: VpChecklist, hidden_task: str) -> str:
                 rows.append([esc(hidden_task), gap(GAP_TEXT), esc("The Game Master tells you when you complete one.")])
                 continue
             name = esc(line.name) + (" *(hidden)*" if line.hidden else "")
-            rows.append([name, gap(GAP_TEXT) if line.points is None else esc(line.points), prose_md(line.condition, inline=True)])
+            rows.append([name, gap(GAP_TEXT) if line.points is None else esc(line.points_shown), prose_md(line.condition, inline=True)])
         if rows:
             parts += [f"## {esc(group.title)}", pipe_table(["What", "Points", "When it scores"], rows)]
     return "\n\n".join(parts)

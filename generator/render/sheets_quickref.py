@@ -16,6 +16,7 @@ from typing import Callable
 from ..mechanics import bad_moon_rising, city_of_the_damned, fantasy, shellendrak
 from ..model.base import Markdown, NotGiven
 from ..model.dice import target_probability
+from ..model.points import points_text
 from ..model.ruleset import Ruleset
 from .sheets_charts import Cell, Chart, Row, chance_cell, chance_text
 
@@ -30,6 +31,8 @@ def given(value, suffix: str = "") -> str | None:
     """Display text for a value, or GAP when the source leaves it out."""
     if isinstance(value, NotGiven) or value is None:
         return GAP
+    if isinstance(value, Fraction):  # points: 1½, never 3/2
+        value = points_text(value)
     return f"{value}{suffix}"
 
 

@@ -1,4 +1,7 @@
-"""The victory-point checklist as plain data: monsters, items and tasks, with tally lines.
+"""The victory-point checklist as plain data: a group per kind (monsters, items, tasks...), with tally lines.
+
+The kinds are those the ruleset declares (`victory_point_kinds:`), in that order, else
+those its victory points use.
 
 The player's checklist never names a game-master-only entry: hidden tasks become
 anonymous "Hidden task" lines to fill in when the Game Master announces one, and other
@@ -11,11 +14,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..model.base import Markdown, NotGiven
+from ..model.points import Number, points_text
 from ..model.ruleset import Ruleset
 from .sheets_quickref import cite
 
-KINDS = (("monster", "Monsters defeated"), ("item", "Items held at the end of the game"), ("task", "Tasks completed"))
-WRITE_IN_LINES = {"monster": 3, "item": 2, "task": 2}  # blank lines for what the sheet cannot name
+TITLES = {"monster": "Monsters defeated", "item": "Items held at the end of the game", "task": "Tasks completed"}
+WRITE_IN_LINES = {"monster": 3}  # blank lines for what the sheet cannot name
+WRITE_IN_DEFAULT = 2
 HIDDEN_LINES = 3  # at least this many anonymous hidden-task lines, so their number gives nothing away
 HIDDEN_TASK = "Hidden task"
 
@@ -23,9 +28,13 @@ HIDDEN_TASK = "Hidden task"
 @dataclass(frozen=True)
 class VpLine:
     name: str  # empty for a write-in line
-    points: int | None  # None: a blank box
+    points: Number | None  # None: a blank box
     condition: Markdown = Markdown("")
     hidden: bool = False  # an anonymous hidden-task line (player) or a hidden entry (gm)
+
+    @property
+    def points_shown(self) -> str:
+        return "" if self.points is None else points_text(self.points)
 
 
 @dataclass(frozen=True)
@@ -48,7 +57,16 @@ def has_victory_points(ruleset: Ruleset) -> bool:
     return bool(ruleset.victory_points)
 
 
-def _points(entry) -> int | None:
+def kinds(ruleset: Ruleset) -> tuple[str, ...]:
+    """The checklist's groups: the declared victory-point kinds, else the kinds in use, in order."""
+    return ruleset.meta.victory_point_kinds or tuple(dict.fromkeys(v.kind for v in ruleset.victory_points))
+
+
+def kind_title(kind: str) -> str:
+    return TITLES.get(kind, kind[:1].upper() + kind[1:])
+
+
+def _points(entry) -> Number | None:
     return None if isinstance(entry.points, NotGiven) else entry.points
 
 
@@ -61,7 +79,7 @@ def _group(ruleset: Ruleset, kind: str, title: str, audience: str) -> VpGroup:
     hidden = sum(1 for v in entries if v.hidden)
     if audience == "player" and hidden:
         lines += [VpLine(HIDDEN_TASK, None, hidden=True)] * max(HIDDEN_LINES, hidden)
-    lines += [VpLine("", None)] * WRITE_IN_LINES[kind]
+    lines += [VpLine("", None)] * WRITE_IN_LINES.get(kind, WRITE_IN_DEFAULT)
     return VpGroup(kind, title, tuple(lines))
 
 
@@ -69,5 +87,5 @@ def victory_checklist(ruleset: Ruleset, audience: str = "player") -> VpChecklist
     if audience not in ("player", "gm"):
         raise ValueError(f"audience is `player` or `gm`, not `{audience}`")
     shown = [v for v in ruleset.victory_points if audience == "gm" or not v.gm_only]
-    groups = tuple(_group(ruleset, kind, title, audience) for kind, title in KINDS)
+    groups = tuple(_group(ruleset, kind, kind_title(kind), audience) for kind in kinds(ruleset))
     return VpChecklist(ruleset.id, ruleset.title, audience, groups, tuple(dict.fromkeys(cite(v, ruleset) for v in shown)))

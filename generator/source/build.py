@@ -11,6 +11,7 @@ import difflib
 import re
 import types
 import typing
+from fractions import Fraction
 from functools import cache
 from types import MappingProxyType
 from typing import Any, Annotated, Literal, Union, get_args, get_origin
@@ -21,7 +22,8 @@ from ..model.dice import DiceExpr, DiceSyntaxError, RollRange
 from ..model.entries import Column, Entry, ProfileMatrix, ProfileRow
 from ..model.computed import Value
 from ..model.formula import Expression, FormulaError
-from ..model.quantity import Quantity, QuantityError
+from ..model.quantity import Quantity, QuantityError, parse_number
+from ..model.points import Number, Points, exact, points_text
 from .yamlnodes import Mapping, Node, Scalar, Sequence, describe
 
 INVALID = object()
@@ -42,6 +44,27 @@ def schema_fields(cls) -> tuple[tuple[str, dataclasses.Field, Any], ...]:
 
 def is_required(f: dataclasses.Field) -> bool:
     return f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
+
+
+POINTS_FORMS = "a whole number or an exact fraction such as 1½, 1 1/2, 3/2 or 1.5"
+
+
+def parse_points(written) -> Number:
+    """A points value as an author writes it: ``3``, ``1½``, ``1 1/2``, ``3/2`` or ``1.5``.
+
+    Exact (``1.5`` is 3/2, never a float), an ``int`` when whole, else a Fraction; read
+    by the same reader as every other stated number. Raises ValueError for anything else.
+    """
+    if isinstance(written, bool) or not isinstance(written, (int, str)):
+        raise ValueError(f"points are {POINTS_FORMS}, not {written!r}")
+    if isinstance(written, int):
+        return written
+    try:
+        return parse_number(written)
+    except QuantityError as error:
+        if "below 1" in str(error) or "divides by zero" in str(error):
+            raise ValueError(str(error)) from None
+        raise ValueError(f"`{written}` is not {POINTS_FORMS}") from None
 
 
 class Builder:
@@ -133,6 +156,12 @@ class Builder:
             locs[f.name] = value_node.content_loc if isinstance(value_node, Scalar) else value_node.loc
             if isinstance(value_node, Sequence):
                 locs.update((f"{f.name}[{i}]", item.loc) for i, item in enumerate(value_node.items))
+        for group in getattr(cls, "one_of", ()):  # fields of which an entry needs at least one
+            if not any(node.get(k) is not None or k in (extra or {}) for k in group) and not misspelt & set(group):
+                named = " or ".join(f"`{k}`" for k in group)
+                self.diagnostics.add(Code.MISSING_FIELD, f"{_kind(cls)} `{id or ''}` needs {named} (or both)".replace(" ``", ""),
+                                     where, "add " + " or ".join(f"`{k}: {fields[k][0].metadata.get('example')}`" for k in group))
+                ok = False
         if not ok:
             return INVALID
         if cls is Source and not values.get("file"):
@@ -148,9 +177,9 @@ class Builder:
             base, *marks = get_args(tp)
             value = self.value(base, node, key)
             for mark in marks:
-                if isinstance(mark, Bounds) and isinstance(value, int) and not isinstance(value, bool):
+                if isinstance(mark, Bounds) and isinstance(value, (int, Fraction)) and not isinstance(value, bool):
                     if (mark.low is not None and value < mark.low) or (mark.high is not None and value > mark.high):
-                        return self.error(Code.OUT_OF_RANGE, f"`{key}` is {value}; it must be {mark}", node)
+                        return self.error(Code.OUT_OF_RANGE, f"`{key}` is {points_text(value)}; it must be {mark}", node)
             return value
         if origin in (Union, types.UnionType):
             return self._union(get_args(tp), node, key)
@@ -189,6 +218,8 @@ class Builder:
             if isinstance(node, Scalar) and isinstance(node.value, bool):
                 return node.value
             return self.error(Code.WRONG_TYPE, f"`{key}` must be true or false, not {describe(node)}", node)
+        if tp is Points:
+            return self._points(node, key)
         if tp is DiceExpr:
             return self._dice(node, key)
         if tp is Quantity:
@@ -222,6 +253,19 @@ class Builder:
             note = node.get("not_given")
             return NotGiven(note.text if isinstance(note, Scalar) else "")
         return self.error(Code.WRONG_TYPE, f"`{key}` must be `not given` or `not_given: why`", node)
+
+    def _points(self, node: Node, key: str, what: str | None = None):
+        """A points value, or a located `wrong-type` error naming the forms it may take."""
+        hint = "write points as 3, 1½, 1 1/2, 3/2 or 1.5, without units"
+        if isinstance(node, Scalar) and node.value is not None:
+            if node.style is not None:  # quoted text is text, as everywhere: a number is written plain
+                hint = "write the number without quotes"
+            else:
+                try:
+                    return parse_points(node.value)
+                except ValueError:
+                    pass
+        return self.error(Code.WRONG_TYPE, f"{what or f'`{key}`'} must be {POINTS_FORMS}, not {describe(node)}", node, hint)
 
     def _dice(self, node: Node, key: str):
         if not isinstance(node, Scalar) or not isinstance(node.value, str):
@@ -317,11 +361,18 @@ class Builder:
             return self._not_given(node, column.id)
         if column.type == "text":
             return self.value(str, node, column.id)
+        if column.type == "points":
+            value = self._points(node, column.id, what=column.label)
+            if value is INVALID:
+                return value
+            if (column.min is not None and value < column.min) or (column.max is not None and value > column.max):
+                return self.error(Code.OUT_OF_RANGE, f"{column.label} is {points_text(value)}; it must be {Bounds(column.min, column.max)}", node)
+            return value
         value = node.value if isinstance(node, Scalar) else None
         if column.type == "target" and isinstance(value, str) and re.fullmatch(r"[0-9]+\+", value.strip()):
             value = int(value.strip()[:-1])
         if not isinstance(value, int) or isinstance(value, bool):
-            kinds = {"target": "a target roll such as 4+", "dice": "a number of dice such as 3", "points": "a points cost such as 5",
+            kinds = {"target": "a target roll such as 4+", "dice": "a number of dice such as 3", "models": "a number of models such as 10",
                      "inches": "a distance such as 6", "int": "a whole number such as 3"}
             return self.error(Code.WRONG_TYPE, f"{column.label} must be {kinds[column.type]}, not {describe(node)}", node)
         if (column.min is not None and value < column.min) or (column.max is not None and value > column.max):

@@ -14,6 +14,7 @@ from ..mechanics import armies
 from ..model.base import NotGiven, Source, value_loc
 from ..model.dice import RollRange
 from ..model.entries import RollTable
+from ..model.points import points_text
 from ..model.ruleset import Ruleset
 
 Check = Callable[[Ruleset], Iterable[Diagnostic]]
@@ -166,6 +167,32 @@ def check_keywords(ruleset: Ruleset):
                                  loc, f"write it as `{wanted}`")
 
 
+# -- lists a ruleset declares -------------------------------------------------------------------
+DECLARED = (  # (section, field, the `ruleset:` list it must be in, what it is)
+    ("heroes", "level", "hero_levels", "hero level"),
+    ("keywords", "kind", "keyword_kinds", "keyword kind"),
+    ("items", "kind", "item_kinds", "item kind"),
+    ("victory_points", "kind", "victory_point_kinds", "victory-point kind"),
+)
+
+
+@check
+def check_declared_kinds(ruleset: Ruleset):
+    """Hero levels and the kinds of keywords, items and victory points are those `ruleset:` declares, if it declares any."""
+    for section, field, declaring, what in DECLARED:
+        declared = getattr(ruleset.meta, declaring)
+        if not declared:
+            continue  # nothing declared: any value
+        for entry in ruleset.section(section):
+            value = getattr(entry, field)
+            if value in declared:
+                continue
+            default = "" if field in entry.locs else f" (the default, as `{entry.id}` gives no `{field}:`)"
+            yield Diagnostic(Code.UNDECLARED_KIND, f"{what} `{value}`{default} is not in `{declaring}:` of `ruleset:`",
+                             value_loc(entry, field),
+                             did_you_mean(value, declared) or f"`{declaring}:` declares {', '.join(declared)}; add it there or use one of those")
+
+
 # -- sources -----------------------------------------------------------------------------
 def _normal(text: str) -> str:
     text = text.replace("’", "'").replace("‘", "'").replace("“", '"').replace("”", '"')
@@ -211,13 +238,22 @@ def check_sources(ruleset: Ruleset):
 @check
 def check_army_limits(ruleset: Ruleset):
     names = armies.count_names(ruleset)
+    counts = ", ".join(sorted(armies.count_descriptions(ruleset)))
     for limit in ruleset.army_limits:
-        for field in ("count", "at_most"):
+        for field in ("count", "at_most", "at_least"):
+            if field != "count" and not str(getattr(limit, field)).strip():
+                continue  # a bound the limit does not have
             try:
                 armies.parse_limit(getattr(limit, field), names)
             except armies.LimitExpressionError as error:
                 yield Diagnostic(Code.BAD_EXPRESSION, str(error), value_loc(limit, field),
-                                 "counts: " + ", ".join(sorted(armies.BASE_COUNTS)) + ", and any cost, hero or troop id")
+                                 "counts: " + counts + ", and any cost, hero or troop id")
+
+
+def _worked(value, text: str) -> str:
+    """` (units // 2)`: the expression behind a bound, unless it is the number itself."""
+    text = str(text).strip()
+    return "" if text == points_text(value) else f" ({text})"
 
 
 @check
@@ -231,17 +267,24 @@ def check_armies(ruleset: Ruleset):
         for unit in army.units:
             cost = armies.line_cost(ruleset, army, unit)
             if isinstance(cost.total, NotGiven):
-                yield Diagnostic(Code.POINTS_NOT_GIVEN, f"the source gives no points for `{unit.troop}`", value_loc(unit, "troop"))
+                if army.agreed_points is not None or unit.points is not None:
+                    yield Diagnostic(Code.POINTS_NOT_GIVEN, f"the source gives no points for `{unit.troop}`", value_loc(unit, "troop"))
             elif unit.points is not None and unit.points != cost.total:
                 yield Diagnostic(Code.POINTS_MISMATCH,
-                                 f"{unit.count}x {unit.troop} costs {cost.total} points, not {unit.points}", value_loc(unit, "points"),
-                                 f"{unit.count} x {cost.each} = {cost.total}")
+                                 f"{unit.count}x {unit.troop} costs {points_text(cost.total)} points, not {points_text(unit.points)}",
+                                 value_loc(unit, "points"), f"{unit.count} x {points_text(cost.each)} = {points_text(cost.total)}")
+            yield from _line_models(ruleset, army, unit)
         total = armies.army_points(ruleset, army)
         if army.total is not None and army.total != total:
-            yield Diagnostic(Code.POINTS_MISMATCH, f"`{army.id}` adds up to {total} points, not {army.total}", value_loc(army, "total"))
-        if total > army.agreed_points:
-            yield Diagnostic(Code.OVER_POINTS, f"`{army.id}` spends {total} points of the {army.agreed_points} agreed",
+            yield Diagnostic(Code.POINTS_MISMATCH, f"`{army.id}` adds up to {points_text(total)} points, not {points_text(army.total)}",
+                             value_loc(army, "total"))
+        if army.agreed_points is not None and total > army.agreed_points:
+            yield Diagnostic(Code.OVER_POINTS, f"`{army.id}` spends {points_text(total)} points of the {points_text(army.agreed_points)} agreed",
                              value_loc(army, "agreed_points"))
+        models = armies.army_models(ruleset, army)
+        if army.agreed_models is not None and models > army.agreed_models:
+            yield Diagnostic(Code.OVER_MODELS, f"`{army.id}` fields {models} models of the {army.agreed_models} agreed",
+                             value_loc(army, "agreed_models"))
         if limits_ok:
             try:
                 results = armies.check_limits(ruleset, army)
@@ -250,13 +293,29 @@ def check_armies(ruleset: Ruleset):
                                  "make sure no limit divides by a count that can be 0")
                 continue
             for result in results:
-                if not result.holds:
-                    allowed = str(result.limit.at_most).strip()
-                    worked = "" if allowed.isdigit() else f" ({allowed})"
+                limit = result.limit
+                broken = []
+                if result.too_few:
+                    broken.append(f"at least {points_text(result.at_least)}{_worked(result.at_least, limit.at_least)} is required")
+                if result.too_many:
+                    broken.append(f"at most {points_text(result.at_most)}{_worked(result.at_most, limit.at_most)} is allowed")
+                if broken:
                     yield Diagnostic(Code.LIMIT_BROKEN,
-                                     f"`{army.id}` breaks “{result.limit.title}”: {result.limit.count} is {result.count}, "
-                                     f"but at most {result.allowed}{worked} is allowed",
-                                     army.loc, f"limit defined at {result.limit.loc}")
+                                     f"`{army.id}` breaks “{limit.title}”: {limit.count} is {points_text(result.count)}, "
+                                     f"but {' and '.join(broken)}", army.loc, f"limit defined at {limit.loc}")
+
+
+def _line_models(ruleset: Ruleset, army, unit):
+    """A line's stated models against its matrix, and a head-count army's lines whose models nobody gives."""
+    from_matrix = armies.matrix_models(ruleset, army, unit)
+    if isinstance(from_matrix, int) and unit.models is not None and unit.models != from_matrix:
+        each = from_matrix // unit.count
+        yield Diagnostic(Code.POINTS_MISMATCH, f"{unit.count}x {unit.troop} is {from_matrix} models, not {unit.models}",
+                         value_loc(unit, "models"), f"{unit.count} x {each} = {from_matrix}")
+    elif army.agreed_models is not None and isinstance(armies.line_models(ruleset, army, unit), NotGiven):
+        why = "says `not given`" if from_matrix is not None else "has no `models` column"
+        yield Diagnostic(Code.MISSING_FIELD, f"`{army.id}` is balanced by head-count, but the models of `{unit.troop}` are not known",
+                         value_loc(unit, "troop"), f"`{army.matrix}` {why}: state the line's models, as in `models: 10`")
 
 
 def _names_unloaded(ruleset: Ruleset, army) -> bool:

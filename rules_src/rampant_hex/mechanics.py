@@ -17,16 +17,16 @@ from __future__ import annotations
 
 from typing import Mapping
 
-from generator.mechanics.armies import check_limits, count_names, evaluate, parse_limit, points_column
-from generator.model.calculate import calculator
+from generator.mechanics import armies
+from generator.mechanics.armies import check_limits, count_names, evaluate, parse_limit
 from generator.model.entries import ArmyList, ArmyUnit
 
 __all__ = [
     "attack_hits", "hits_distribution", "passes_moral", "roll_off_odds", "units_falling_back",
-    "fewest_points_lost", "scroll_spell", "force_line", "force", "broken_limits", "limit_allowance",
+    "fewest_points_lost", "scroll_spell", "force", "broken_limits", "limit_allowance",
 ]
 
-_formulas = calculator(rules).scope  # the ruleset's formulas and tables, callable by id
+_formulas = globals()  # the ruleset's formulas and tables, preset here by id
 
 
 # -- dice already rolled ------------------------------------------------------------------------
@@ -90,24 +90,11 @@ def scroll_spell(spell: str, faulty_roll: int, misspelled_roll: int | None = Non
 
 # -- forces: points and limits ---------------------------------------------------------------------
 
-def _army_matrix() -> str:
-    """The profile matrix forces are chosen from: the one with a points column."""
-    found = [matrix.id for matrix in rules.profiles if points_column(matrix) is not None]
-    if len(found) != 1:
-        raise LookupError(f"{rules.id} needs exactly one profile matrix with a points column, not {found}")
-    return found[0]
-
-
-def force_line(troop: str, count: int = 1, heroes: tuple[str, ...] = (), upgrades: tuple[str, ...] = ()) -> ArmyUnit:
-    """A line of a force: ``count`` units of a troop type, each with the same heroes and upgrades."""
-    return ArmyUnit(troop=troop, count=count, heroes=tuple(heroes), upgrades=tuple(upgrades))
-
-
 def force(*lines: ArmyUnit, agreed_points: int | None = None, extras: tuple[str, ...] = ()) -> ArmyList:
     """A force chosen from the army's profile matrix, for the limits and points examples; the
     agreed points are those of a medium game unless given."""
-    agreed = values.medium_game_most if agreed_points is None else agreed_points
-    return ArmyList(title="A force", matrix=_army_matrix(), agreed_points=agreed, units=lines, extras=tuple(extras))
+    agreed = values.medium_game_most if agreed_points is None else agreed_points  # noqa: F821 - preset
+    return armies.force(*lines, ruleset=rules, agreed_points=agreed, extras=extras)  # noqa: F821 - preset
 
 
 def broken_limits(ruleset, army: ArmyList) -> list[str]:

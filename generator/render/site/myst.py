@@ -16,7 +16,7 @@ from ...model.entries import (
     VictoryPoints,
 )
 from ...model.ruleset import Ruleset
-from ..present import NOT_GIVEN_TEXT, roll_text, shown, source_text, table_odds
+from ..present import NOT_GIVEN_TEXT, bounds_text, points_text, roll_text, shown, source_text, table_odds
 
 _SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+\-.!|~&$:^])")
 _EXAMPLE_FENCE = re.compile(r"^(?P<indent>\s*)(?P<fence>```+|~~~+)\s*python\s*$", re.M)
@@ -186,8 +186,8 @@ def costs_md(costs: list[Cost]) -> str:
 
 
 def limits_md(limits: list[ArmyLimit]) -> str:
-    rows = [[esc(l.title), f"`{l.count}`", f"`{l.at_most}`"] for l in limits]
-    return pipe_table(["Limit", "Counted", "At most"], rows)
+    rows = [[esc(l.title), f"`{l.count}`", bounds_text(l.at_least, l.at_most, show=lambda e: f"`{e}`")] for l in limits]
+    return pipe_table(["Limit", "Counted", "Allowed"], rows)
 
 
 def army_md(army: ArmyList, ruleset: Ruleset) -> str:
@@ -201,11 +201,14 @@ def army_md(army: ArmyList, ruleset: Ruleset) -> str:
     for extra in army.extras:
         cost = ruleset.get("costs", extra)
         rows.append(["", esc(cost.name), cell(cost.points), cell(cost.points)])
-    total = armies.army_points(ruleset, army)
-    rows.append(["", "**Total**", "", f"**{total}** of {army.agreed_points}"])
-    limits = [f"- {'✔' if r.holds else '✘'} {esc(r.limit.title)}: {r.count} of at most {r.allowed}"
-              for r in armies.check_limits(ruleset, army)]
+    total = points_text(armies.army_points(ruleset, army))
+    agreed = f" of {points_text(army.agreed_points)}" if army.agreed_points is not None else ""
+    rows.append(["", "**Total**", "", f"**{total}**{agreed}"])
+    limits = [f"- {'✔' if r.holds else '✘'} {esc(r.limit.title)}: {points_text(r.count)} of "
+              f"{bounds_text(r.at_least, r.at_most, show=points_text)}" for r in armies.check_limits(ruleset, army)]
     parts = [pipe_table(["", "Unit", "Each", "Points"], rows)]
+    if army.agreed_models is not None:
+        parts.append(f"Models: **{armies.army_models(ruleset, army)}** of {army.agreed_models} agreed.")
     if limits:
         parts.append("Army limits, checked by the model:\n\n" + "\n".join(limits))
     if army.note:
