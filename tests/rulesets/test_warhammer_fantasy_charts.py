@@ -22,36 +22,8 @@ to_hit_shooting = ns["to_hit_shooting"]
 shooting_chance = ns["shooting_chance"]
 
 FACES = range(1, 7)
-N = None  # "no effect"
+from published_charts import TO_HIT_CHART, TO_WOUND_CHART, N  # noqa: E402 - typed from the rulebook
 
-# The Warhammer Fantasy to-hit chart: attacker's WS (rows) against defender's WS (columns 1-10).
-TO_HIT_CHART = {
-    1: [4, 4, 5, 5, 5, 5, 5, 5, 5, 5],
-    2: [3, 4, 4, 4, 5, 5, 5, 5, 5, 5],
-    3: [3, 3, 4, 4, 4, 4, 5, 5, 5, 5],
-    4: [3, 3, 3, 4, 4, 4, 4, 4, 5, 5],
-    5: [3, 3, 3, 3, 4, 4, 4, 4, 4, 4],
-    6: [3, 3, 3, 3, 3, 4, 4, 4, 4, 4],
-    7: [3, 3, 3, 3, 3, 3, 4, 4, 4, 4],
-    8: [3, 3, 3, 3, 3, 3, 3, 4, 4, 4],
-    9: [3, 3, 3, 3, 3, 3, 3, 3, 4, 4],
-    10: [3, 3, 3, 3, 3, 3, 3, 3, 3, 4],
-}
-
-# The Warhammer Fantasy to-wound chart: Strength (rows) against Toughness (columns 1-10).
-# 6+ at T = S+2 and at T = S+3; "no effect" only from T = S+4.
-TO_WOUND_CHART = {
-    1: [4, 5, 6, 6, N, N, N, N, N, N],
-    2: [3, 4, 5, 6, 6, N, N, N, N, N],
-    3: [2, 3, 4, 5, 6, 6, N, N, N, N],
-    4: [2, 2, 3, 4, 5, 6, 6, N, N, N],
-    5: [2, 2, 2, 3, 4, 5, 6, 6, N, N],
-    6: [2, 2, 2, 2, 3, 4, 5, 6, 6, N],
-    7: [2, 2, 2, 2, 2, 3, 4, 5, 6, 6],
-    8: [2, 2, 2, 2, 2, 2, 3, 4, 5, 6],
-    9: [2, 2, 2, 2, 2, 2, 2, 3, 4, 5],
-    10: [2, 2, 2, 2, 2, 2, 2, 2, 3, 4],
-}
 
 # The Fantasy BS table: the roll to hit before modifiers (7 - BS; a natural 1 always misses).
 BS_TO_HIT = {1: 6, 2: 5, 3: 4, 4: 3, 5: 2, 6: 2, 7: 2, 8: 2, 9: 2, 10: 2}
