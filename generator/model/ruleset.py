@@ -42,7 +42,7 @@ class Example:
     """A worked example: a fenced python block with ``>>>`` lines in some prose."""
 
     ruleset: str
-    entry: str  # "rules.moral_checks"
+    entry: str  # "rules.<rule id>"
     path: str
     line: int  # line of the first ``>>>`` in the file
     source: str  # the example's text, dedented
