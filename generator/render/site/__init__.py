@@ -209,7 +209,7 @@ def value_role(name, rawtext, text, lineno, inliner, options=None, content=None)
     if shown is None:
         value = gap_role("gap", rawtext, myst.NOT_GIVEN_TEXT, lineno, inliner)[0][0]
     else:
-        value = nodes.inline(shown, shown, classes=["rp-value"])
+        value = nodes.literal(shown, shown, classes=["rp-value"])  # a literal: no curly quotes in 6"
     if original is None:
         return [value], []
     marked = nodes.abbreviation(rawtext, "", value, explanation=note or "A house rule: the club changed this value.",
