@@ -448,7 +448,8 @@ def test_page_text_is_escaped():
 def test_templates_escape_data_text(project):
     evil = Sheet("evil", "evil", "<script>alert(1)</script>", "sheets/charts.html.j2", ("<img src=x>",),
                  {"charts": (Chart("<i>t</i>", "<b>", "<u>", ("<s>",), (Row("<r>", (Cell("<c>", "50%"),)),),
-                                   notes=("<n>",)),), "extras": ("<e>",)}, subtitle="<sub>")
+                                   notes=("<n>",)),), "extras": ("<e>",)}, subtitle="<sub>",
+                 ruleset=project.rulesets[0].id)
     html = sheet_html(evil, PAPERS[0], project)
     for tag in ("<script>", "<img", "<i>t", "<b>", "<u>", "<s>", "<r>", "<c>", "<n>", "<e>", "<sub>"):
         assert tag not in html

@@ -235,6 +235,8 @@ def landing(project: Project, audience: str, sheets: bool = False) -> str:
                     f"{plural(house_rules_count(ruleset), 'value')}"
         author = f" by {esc(ruleset.meta.author)}" if ruleset.meta.author else ""
         parts.append(f"- **[{esc(ruleset.title)}]({ruleset.id}/index.md)**{author} — {facts}")
+    if bases:
+        parts.append("## Standard charts\n\nRulesets that others build on, not games of their own:")
     for base in bases:
         users = [esc(r.title) for r in project.rulesets if r.meta.extends == base.id]
         parts.append(f"- **[{esc(base.title)}]({base.id}/index.md)** — standard charts used by "
