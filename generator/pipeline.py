@@ -28,7 +28,7 @@ from . import __version__
 from .examples.run import run_examples
 from .render.assets import asset_names, template_path
 from .render.pdf import PdfJob, ResourceOutside, worker_render
-from .render.reference import codes_reference, format_reference
+from .render.reference import codes_reference, format_reference, names_reference
 from .render.site.pages import SiteWarnings
 from .report import plural, print_diagnostics
 from .validate import check_project
@@ -159,6 +159,8 @@ class _Builder:
         reference.mkdir(parents=True)
         (reference / "format.md").write_text(format_reference(), encoding="utf-8")
         (reference / "codes.md").write_text(codes_reference(), encoding="utf-8")
+        for ruleset in self.project.rulesets:  # the names each ruleset's worked examples can use
+            (reference / f"names-{ruleset.id}.md").write_text(names_reference(ruleset, self.project.root), encoding="utf-8")
         pdfs: list[tuple[str, PdfJob]] = []
         for kind in ("sheets", "handouts"):
             if self.wanted(kind):

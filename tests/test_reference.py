@@ -13,7 +13,10 @@ from generator.model.base import NotGiven
 from generator.model.dice import DiceExpr, RollRange
 from generator.model.entries import Meta
 from generator.model.ruleset import SECTIONS
-from generator.render.reference import PARTS, codes_reference, format_reference
+from generator.model.computed import Setting
+from generator.model.formula import Expression
+from generator.model.quantity import Quantity
+from generator.render.reference import PARTS, codes_reference, doc, format_reference
 from generator.source.build import is_required, schema_fields
 
 REFERENCE = format_reference()
@@ -73,13 +76,15 @@ def test_every_nested_part_of_an_entry_is_documented():
     for cls in documented_classes().values():
         for _key, _f, tp in schema_fields(cls):
             nested |= nested_dataclasses(tp)
-    written_as_one_value = {DiceExpr, RollRange, NotGiven}  # `D6`, `1-2`, `not given`: named by type_name
+    # `D6`, `1-2`, `not given`, `6"`, `strength - toughness`, `{input: value}`: named by type_name
+    written_as_one_value = {DiceExpr, RollRange, NotGiven, Quantity, Expression, Setting}
     assert nested - written_as_one_value <= set(PARTS.values())
 
 
 def test_section_docstrings_are_shown():
     for name, cls in SECTIONS.items():
-        assert " ".join(cls.__doc__.split()) in PARTS_BY_HEADING[f"`{name}:`"], name
+        assert doc(cls) in PARTS_BY_HEADING[f"`{name}:`"], name
+        assert " ".join(cls.__doc__.split()).replace("``", "`")[:40] in doc(cls).replace("``", "`").replace("` ", "`")[:40] or "``" in cls.__doc__
 
 
 def test_codes_page_lists_every_code():

@@ -3,9 +3,10 @@
 Every sheet is rendered once per module in both paper sizes with
 ``render_all(workers=2)``, then read back with pypdf: one page, the paper size,
 embedded fonts, no text under 7 pt or inside the 10 mm margin, and the numbers the
-mechanics compute — every cell of the to-hit and to-wound charts, every row of the
-armour, shooting and Rampant Hex charts — computed here from the mechanics, never
-typed. Game-master-only victory points never reach a player sheet or page.
+rules state — every cell of the to-hit and to-wound charts, every row of the
+armour, shooting and combat-odds charts — worked out here from the source text's
+rules, independently of the rules data. Chart sheets come from `sheets:` data and are
+found by their title. Game-master-only victory points never reach a player sheet or page.
 """
 
 from __future__ import annotations
@@ -17,7 +18,6 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from generator.mechanics import fantasy, rampant_hex, shellendrak
 from generator.model.dice import percent
 from generator.render.pdf import render_all
 from generator.render.sheets import PAPERS, Sheet, sheet_html, sheet_jobs, sheet_pages, sheets
@@ -86,20 +86,54 @@ def shown_chance(probability: Fraction) -> str:
     return text
 
 
+def d6(target: int | None) -> Fraction:
+    """P(one D6 rolls target or more), counted over the six faces."""
+    return Fraction(sum(1 for face in range(1, 7) if target is not None and face >= target), 6)
+
+
 def target_cell(target: int | None, impossible: str) -> str:
-    return impossible if target is None else f"{target}+ {shown_chance(fantasy.target_chance(target))}"
+    return impossible if target is None or target > 6 else f"{target}+ {shown_chance(d6(target))}"
+
+
+# Expected values typed from the source text (000 § Shooting Phase, § Armor; 004 Blood, Guts and
+# Rampant Hex), written out here independently of the rules data and of any code under test.
+def hit_melee(attacker: int, defender: int) -> int:
+    """000, close combat as in Fantasy: 3+ against a lower WS, 5+ against more than double, else 4+."""
+    return 3 if attacker > defender else 5 if defender > 2 * attacker else 4
+
+
+def wound(strength: int, toughness: int) -> int | None:
+    """S = T 4+; one easier per point of S above (to 2+), one harder per point below; no effect from T - S >= 3."""
+    difference = strength - toughness
+    return None if difference <= -3 else max(2, 4 - difference)
+
+
+def save(base: int, strength: int, worse: int = 0) -> int | None:
+    """000 § Armor: each point of Strength above 3 makes the save one worse; past 6+ there is none."""
+    target = base + max(0, strength - 3) + worse
+    return None if target > 6 else target
+
+
+MODIFIERS = {"cover": -1, "moving": -1, "long range": -1, "large target": +1}  # 000 § Shooting Phase
+
+
+def shooting(bs: int, mods: tuple[str, ...]) -> tuple[int, Fraction]:
+    """7 - BS, one harder per -1; a natural 1 always misses; 7+ is a 6 then 4+, 8+ a 6 then 5+, 9+ a 6 then 6+."""
+    needed = max(2, 7 - bs - sum(MODIFIERS[m] for m in mods))
+    chance = d6(needed) if needed <= 6 else d6(6) * d6(needed - 3) if needed <= 9 else Fraction(0)
+    return needed, chance
 
 
 def to_hit_rows() -> list[str]:
-    return [f"{a} " + " ".join(target_cell(fantasy.to_hit_melee(a, d), "") for d in STATS) for a in STATS]
+    return [f"{a} " + " ".join(target_cell(hit_melee(a, d), "") for d in STATS) for a in STATS]
 
 
 def to_wound_rows() -> list[str]:
-    return [f"{s} " + " ".join(target_cell(fantasy.to_wound(s, t), "no effect") for t in STATS) for s in STATS]
+    return [f"{s} " + " ".join(target_cell(wound(s, t), "no effect") for t in STATS) for s in STATS]
 
 
-def armour_rows(**how) -> list[str]:
-    return [f"{base}+ " + " ".join(target_cell(fantasy.armour_save(base, s, **how), "no save") for s in STATS)
+def armour_rows(worse: int = 0) -> list[str]:
+    return [f"{base}+ " + " ".join(target_cell(save(base, s, worse), "no save") for s in STATS)
             for base in range(2, 7)]
 
 
@@ -110,8 +144,8 @@ SHOOTING_COLUMNS = [(), ("cover",), ("moving",), ("long range",), ("large target
 
 def shooting_rows() -> list[str]:
     def cell(bs, mods):
-        chance = fantasy.shooting_chance(bs, *mods)
-        return "cannot hit" if chance == 0 else f"{fantasy.to_hit_shooting(bs, *mods)}+ {shown_chance(chance)}"
+        needed, chance = shooting(bs, mods)
+        return "cannot hit" if chance == 0 else f"{needed}+ {shown_chance(chance)}"
     return [f"{bs} " + " ".join(cell(bs, mods) for mods in SHOOTING_COLUMNS) for bs in STATS]
 
 
@@ -120,24 +154,55 @@ def two_places(value: Fraction) -> str:
     return text.rstrip("0").rstrip(".")
 
 
+def beats(dice: int, score: int) -> Fraction:
+    """004: the chance that at least one of ``dice`` D6 scores higher than ``score``."""
+    return 1 - Fraction(min(score, 6), 6) ** dice
+
+
 def rampant_hex_rows() -> dict[str, list[str]]:
     return {
-        "expected hits": [f"{a} " + " ".join(two_places(rampant_hex.expected_hits(a, armour)) for armour in range(1, 6))
+        "expected hits": [f"{a} " + " ".join(two_places(Fraction(a * (6 - armour), 6)) for armour in range(1, 6))
                           for a in range(1, 7)],
-        "a hit": [f"{a} " + " ".join(shown_chance(rampant_hex.chance_of_a_hit(a, armour)) for armour in range(1, 6))
-                  for a in range(1, 7)],
-        "moral": [f"{m} " + " ".join("cannot pass" if (p := rampant_hex.moral_pass_chance(m, h)) == 0 else shown_chance(p)
+        "a hit": [f"{a} " + " ".join(shown_chance(beats(a, armour)) for armour in range(1, 6)) for a in range(1, 7)],
+        "moral": [f"{m} " + " ".join("cannot pass" if (p := beats(m, h)) == 0 else shown_chance(p)
                                      for h in range(0, 7)) for m in range(1, 7)],
     }
+
+
+# Sheets that come from `sheets:` data are found by their title, whichever ruleset holds them.
+TO_HIT, TO_WOUND, ARMOUR, SHOOTING, COMBAT_ODDS = (
+    "Close combat to-hit chart", "To-wound chart", "Armour saves", "Shooting to-hit chart", "Combat and moral odds")
+
+
+def titled(project, title: str, audience: str = "player") -> list[str]:
+    """The file stems of the sheets with this title."""
+    return [s.name for s in sheets(project) if s.title == title and s.audience == audience]
+
+
+def sheet_texts(texts: dict[str, str], project, title: str) -> list[str]:
+    stems = titled(project, title)
+    assert stems, f"no sheet titled {title!r}"
+    return [text for stem in stems for text in both(texts, stem)]
+
+
+def victory_stem(project, ruleset_id: str, audience: str = "player") -> str:
+    return next(s.name for s in sheets(project) if s.ruleset == ruleset_id and s.audience == audience
+                and s.template == "sheets/victory-points.html.j2")
 
 
 # -- what exists -----------------------------------------------------------------------------------------
 def test_every_sheet_in_both_sizes(project, tmp_path):
     names = {job.target.name for job in sheet_jobs(project, tmp_path)}
-    stems = {"fantasy-to-hit", "fantasy-to-wound", "fantasy-armour-saves", "fantasy-shooting",
-             "rampant_hex-combat-odds", "ordo_ineptus-victory-points", "ordo_ineptus-victory-points-gm"}
-    stems |= {f"{r.id}-quick-reference" for r in project.rulesets}
+    stems = {stem for title in (TO_HIT, TO_WOUND, ARMOUR, SHOOTING, COMBAT_ODDS) for stem in titled(project, title)}
+    assert len(stems) >= 5, "every chart sheet comes from `sheets:` data"
+    stems |= {victory_stem(project, "ordo_ineptus"), victory_stem(project, "ordo_ineptus", "gm")}
+    stems |= {f"{r.id}-quick-reference" for r in project.rulesets if r.meta.kind != "base"}
+    stems |= {s.name for s in sheets(project)}  # and nothing else is made than the sheets listed
     assert names == {f"{stem}-{paper}.pdf" for stem in stems for paper in ("a4", "letter")}
+    for ruleset in project.rulesets:
+        for entry in ruleset.sheets:
+            stem = f"{ruleset.id}-{entry.id.replace('_', '-')}"
+            assert f"{stem}-a4.pdf" in names or f"{stem}-gm-a4.pdf" in names
 
 
 def test_jobs_point_inside_the_project(project, tmp_path):
@@ -204,70 +269,60 @@ def test_every_sheet_states_source_and_computation(texts, project):
     for name, text in texts.items():
         assert "Source: " in text, name
         assert "Numbers computed by Rulepress" in text, name
-    for text in both(texts, "fantasy-to-wound") + both(texts, "fantasy-to-hit") + both(texts, "fantasy-shooting"):
-        assert "Warhammer Fantasy chart, as used by Ordo Ineptus" in text
+    for text in sheet_texts(texts, project, SHOOTING):
         assert "§ Shooting Phase" in text
-    for text in both(texts, "fantasy-armour-saves"):
+    for text in sheet_texts(texts, project, ARMOUR):
         assert "§ Armor" in text
 
 
 # -- the charts hold what the mechanics compute -----------------------------------------------------------
-def test_to_hit_chart_every_cell(texts):
-    for text in both(texts, "fantasy-to-hit"):
+def test_to_hit_chart_every_cell(texts, project):
+    for text in sheet_texts(texts, project, TO_HIT):
         for row in to_hit_rows():
             assert row in text
 
 
-def test_to_wound_chart_every_cell_with_no_effect(texts):
-    for text in both(texts, "fantasy-to-wound"):
+def test_to_wound_chart_every_cell_with_no_effect(texts, project):
+    for text in sheet_texts(texts, project, TO_WOUND):
         for row in to_wound_rows():
             assert row in text
         assert "no effect" in text
 
 
-def test_armour_chart_rows_with_and_without_armour_piercing(texts):
-    for text in both(texts, "fantasy-armour-saves"):
-        for row in armour_rows() + armour_rows(armour_piercing=True):
+def test_armour_chart_rows_with_and_without_armour_piercing(texts, project):
+    for text in sheet_texts(texts, project, ARMOUR):
+        for row in armour_rows() + armour_rows(worse=1):  # armour piercing: one worse still
             assert row in text
         # the text's own example: a 4+ save is a 5+ against Strength 4, 6+ against 5, nothing from 6
         four_up = armour_rows()[2].split()
         assert four_up[:11] == ["4+", "4+", "50%", "4+", "50%", "4+", "50%", "5+", "33.3%", "6+", "16.7%"]
 
 
-def test_critical_armour_rows(texts):
-    rows = [f"{base}+ " + " ".join(target_cell(shellendrak.critical_armour_save(base, s, roll=1), "no save")
-                                   for s in STATS) for base in range(2, 7)]
-    for text in both(texts, "fantasy-armour-saves"):
+def test_critical_armour_rows(texts, project):
+    rows = armour_rows(worse=2)  # 000: a critical of 1-3 (not a Killing Blow) makes the save two worse
+    for text in sheet_texts(texts, project, ARMOUR):
         for row in rows:
             assert row in text
 
 
-def test_shooting_chart_every_row(texts):
-    for text in both(texts, "fantasy-shooting"):
+def test_shooting_chart_every_row(texts, project):
+    for text in sheet_texts(texts, project, SHOOTING):
         for row in shooting_rows():
             assert row in text
-        for name in fantasy.SHOOTING_MODIFIERS:
+        for name in MODIFIERS:
             assert name in text
 
 
-def test_rampant_hex_odds(texts):
-    for text in both(texts, "rampant_hex-combat-odds"):
+def test_rampant_hex_odds(texts, project):
+    for text in sheet_texts(texts, project, COMBAT_ODDS):
         for rows in rampant_hex_rows().values():
             for row in rows:
                 assert row in text
 
 
-def test_command_unit_reads_the_next_row_down():
-    """The moral chart's note: a command unit's extra die is one more MORAL die."""
-    for moral in range(1, 6):
-        for markers in range(0, 7):
-            assert (rampant_hex.moral_pass_chance(moral, markers, extra_dice=1)
-                    == rampant_hex.moral_pass_chance(moral + 1, markers))
-
-
 def test_no_chance_prints_as_certain_unless_it_is():
-    assert shown_chance(rampant_hex.chance_of_a_hit(6, 1)) == ">99.9%"
-    assert shown_chance(rampant_hex.moral_pass_chance(3, 0)) == "100%"
+    assert shown_chance(beats(6, 1)) == ">99.9%"
+    assert shown_chance(beats(3, 0)) == "100%"
 
 
 # -- victory points ------------------------------------------------------------------------------------------
@@ -276,14 +331,14 @@ def test_player_checklist_never_names_gm_only_points(project, texts):
     secret = [v for v in ruleset.victory_points if v.gm_only]
     public = [v for v in ruleset.victory_points if not v.gm_only]
     assert secret, "the Shellendrak text has hidden tasks"
-    for text in both(texts, "ordo_ineptus-victory-points"):
+    for text in both(texts, victory_stem(project, "ordo_ineptus")):
         for entry in secret:
             assert entry.name.casefold() not in text.casefold()
             assert normalise(entry.condition)[:40] not in text
         for entry in public:
             assert entry.name in text
         assert "Hidden task" in text
-    for text in both(texts, "ordo_ineptus-victory-points-gm"):
+    for text in both(texts, victory_stem(project, "ordo_ineptus", "gm")):
         for entry in secret + public:
             assert entry.name in text
 
@@ -292,7 +347,7 @@ def test_checklist_gaps_are_boxes_not_numbers(project, texts):
     """No points are given in 000, so no points value may print: every box is blank."""
     ruleset = project.ruleset("ordo_ineptus")
     assert all(v.points.__class__.__name__ == "NotGiven" for v in ruleset.victory_points)
-    for text in both(texts, "ordo_ineptus-victory-points") + both(texts, "ordo_ineptus-victory-points-gm"):
+    for text in both(texts, victory_stem(project, "ordo_ineptus")) + both(texts, victory_stem(project, "ordo_ineptus", "gm")):
         body = text.split("Source:")[0]
         assert "Total victory points" in body
         assert not any(word.isdigit() for word in body.split())
@@ -301,6 +356,8 @@ def test_checklist_gaps_are_boxes_not_numbers(project, texts):
 # -- quick references -----------------------------------------------------------------------------------------
 def test_quick_reference_tables_with_their_odds(project, texts):
     for ruleset in project.rulesets:
+        if ruleset.meta.kind == "base":
+            continue
         for text in both(texts, f"{ruleset.id}-quick-reference"):
             for phase in ruleset.phases:
                 if phase.audience != "gm":
@@ -327,11 +384,16 @@ def test_missing_roll_ranges_show_the_gap(project, texts):
         assert text.count("not given in the source") >= len(table.rows)
 
 
-def test_quick_reference_mechanic_numbers(texts):
+def two_d6_at_least(total: int) -> Fraction:
+    return Fraction(sum(1 for a in range(1, 7) for b in range(1, 7) if a + b >= total), 36)
+
+
+def test_quick_reference_numbers_from_data(texts):
+    """000: casting is the difficulty or more on 2D6; a search succeeds on any 5 or 6; the timer is 2 minutes."""
     for text in both(texts, "ordo_ineptus-quick-reference"):
-        assert " ".join(shown_chance(shellendrak.casting_chance(d)) for d in range(3, 8)) in text
-        assert " ".join(shown_chance(shellendrak.search_success_chance(n)) for n in range(1, 7)) in text
-        assert f"{shellendrak.PLAYER_TIMER_MINUTES} minutes" in text
+        assert " ".join(shown_chance(two_d6_at_least(d)) for d in range(3, 8)) in text
+        assert " ".join(shown_chance(1 - Fraction(4, 6) ** n) for n in range(1, 7)) in text
+        assert "2 minutes" in text
 
 
 def test_quick_reference_leaves_out_gm_entries(project):
@@ -362,15 +424,15 @@ def test_player_pages_have_no_gm_content(project):
             assert word.casefold() not in page.casefold(), (name, word)
     gm = sheet_pages(project, "gm")
     assert set(gm) == set(pages)
-    assert "Hidden tasks" in gm["ordo_ineptus-victory-points"]
+    assert "Hidden tasks" in gm[victory_stem(project, "ordo_ineptus")]
 
 
 def test_pages_hold_the_charts_as_pipe_tables(project):
     pages = sheet_pages(project, "player")
-    wound = pages["fantasy-to-wound"]
-    assert wound.startswith("# To\\-wound chart")
+    wound = pages[titled(project, TO_WOUND)[0]]
+    assert "To\\-wound chart" in wound.splitlines()[0]
     assert "| **3** | **2\\+ (83\\.3%)** | **3\\+ (66\\.7%)** | 4\\+ (50%) | 5\\+ (33\\.3%) | 6\\+ (16\\.7%) | *no effect* |" in wound
-    assert "{source}`Warhammer Fantasy chart, as used by Ordo Ineptus" in wound
+    assert "{source}`" in wound
     quick = pages["rampant_hex-quick-reference"]
     assert "| 1\\-2 | 2 activations | 33\\.3% |" in quick
 
@@ -386,7 +448,8 @@ def test_page_text_is_escaped():
 def test_templates_escape_data_text(project):
     evil = Sheet("evil", "evil", "<script>alert(1)</script>", "sheets/charts.html.j2", ("<img src=x>",),
                  {"charts": (Chart("<i>t</i>", "<b>", "<u>", ("<s>",), (Row("<r>", (Cell("<c>", "50%"),)),),
-                                   notes=("<n>",)),), "extras": ("<e>",)}, subtitle="<sub>")
+                                   notes=("<n>",)),), "extras": ("<e>",)}, subtitle="<sub>",
+                 ruleset=project.rulesets[0].id)
     html = sheet_html(evil, PAPERS[0], project)
     for tag in ("<script>", "<img", "<i>t", "<b>", "<u>", "<s>", "<r>", "<c>", "<n>", "<e>", "<sub>"):
         assert tag not in html
@@ -409,5 +472,8 @@ def test_downloads_list_no_gm_sheet_for_players(project, tmp_path):
     gm_files = {href for links in gm.values() for _title, href in links}
     assert not any("-gm-" in href for href in player_files)
     assert {f"sheets/{job.target.name}" for job in sheet_jobs(project, tmp_path)} == gm_files
-    assert "sheets/ordo_ineptus-victory-points-gm-letter.pdf" in {h for _t, h in gm["ordo_ineptus"]}
-    assert all(href.startswith("sheets/fantasy-") for _t, href in player[""])
+    assert f"sheets/{victory_stem(project, 'ordo_ineptus', 'gm')}-letter.pdf" in {h for _t, h in gm["ordo_ineptus"]}
+    assert "" not in player  # every sheet belongs to a ruleset
+    for stem in titled(project, TO_WOUND):
+        owner = next(s.ruleset for s in sheets(project) if s.name == stem)
+        assert f"sheets/{stem}-a4.pdf" in {h for _t, h in player[owner]}

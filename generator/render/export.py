@@ -22,6 +22,8 @@ from ..model.base import Bounds, Markdown, NotGiven, Source
 from ..model.dice import DiceExpr, RollRange
 from ..model.entries import Meta, ProfileMatrix, ProfileRow, RollTable
 from ..model.points import Points
+from ..model.formula import Expression
+from ..model.quantity import Quantity
 from ..model.ruleset import SECTIONS, Ruleset
 from ..source.build import is_required, schema_fields
 
@@ -33,9 +35,31 @@ _NOT_GIVEN = {"type": "object", "properties": {"not_given": {"type": "string"}},
 
 
 # -- values -------------------------------------------------------------------------------------
+_QUANTITY = {"type": "object", "description": "a number as the rules write it, with its kind; the magnitude is exact "
+              "(`3/2`, never a float), or the dice or the text",
+              "properties": {"kind": {"enum": ["number", "distance", "target", "dice", "count", "text"]},
+                             "text": {"type": "string", "description": "as printed: 6\", 1½, 4+, 2D6"},
+                             "magnitude": {"type": "string"}, "unit": {"type": "string"}},
+              "required": ["kind", "text", "magnitude"], "additionalProperties": False}
+
+
+def quantity_json(value: Quantity) -> dict:
+    magnitude = value.magnitude
+    if isinstance(magnitude, Fraction):
+        magnitude = f"{magnitude.numerator}/{magnitude.denominator}" if magnitude.denominator != 1 else str(magnitude.numerator)
+    data = {"kind": value.kind, "text": str(value), "magnitude": str(getattr(magnitude, "text", magnitude))}
+    if value.unit:
+        data["unit"] = value.unit
+    return data
+
+
 def to_json(value):
     if isinstance(value, NotGiven):
         return {"not_given": value.note}
+    if isinstance(value, Quantity):
+        return quantity_json(value)
+    if isinstance(value, Expression):
+        return value.text
     if isinstance(value, DiceExpr):
         return value.text
     if isinstance(value, RollRange):
@@ -101,6 +125,10 @@ def type_schema(tp) -> dict:
         return {"type": "null"}
     if tp is NotGiven:
         return dict(_NOT_GIVEN)
+    if tp is Quantity:
+        return json.loads(json.dumps(_QUANTITY))
+    if tp is Expression:
+        return {"type": "string", "description": "an expression over the formula's inputs, values and dice"}
     if tp in (str, Markdown):
         return {"type": "string"}
     if tp is int:
@@ -146,7 +174,7 @@ def _classes() -> list[type]:
             for arg in get_args(tp):
                 visit(arg)
             return
-        if isinstance(tp, type) and dataclasses.is_dataclass(tp) and tp not in seen and tp not in (NotGiven, DiceExpr, RollRange):
+        if isinstance(tp, type) and dataclasses.is_dataclass(tp) and tp not in seen and tp not in (NotGiven, DiceExpr, RollRange, Quantity, Expression):
             seen.append(tp)
             for _key, _f, field_type in schema_fields(tp):
                 visit(field_type)

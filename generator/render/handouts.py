@@ -26,7 +26,7 @@ KINDS = ("handout", "roster", "cards")
 
 
 def output_name(ruleset_id: str, kind: str, audience: str, paper: Paper) -> str:
-    """``ordo_ineptus-handout-gm-a4.pdf``: player outputs have no audience part."""
+    """``<ruleset>-handout-gm-a4.pdf``: player outputs have no audience part."""
     parts = [ruleset_id, kind] + (["gm"] if audience == "gm" else []) + [paper.key]
     return "-".join(parts) + ".pdf"
 

@@ -20,10 +20,13 @@ from ..model.base import NotGiven
 from ..model.ruleset import Ruleset
 from .prose import HIDDEN_REFERENCE, Prose, anchor, count_examples, entry_title, gm_only
 from .present import NOT_GIVEN_TEXT, bounds_text, exact_chance_text as chance_text, points_text, roll_text, shown, source_text
+from .prose import value_html
+from .sheets_charts import chart_from_model
 from .site.pages import CHAPTER_ORDER, SECTION_PAGES  # a booklet reads in the site's order
 
 AUDIENCES = ("player", "gm")
 
+PAGES_NOT_PRINTED = ("formulas",)  # the authors' reference: on the site, not in a players' booklet
 UNCHAPTERED = {"rules": "More rules", "tables": "More tables", "profiles": "More profiles"}
 HIDDEN_TASKS_HINT = "Some tasks are hidden: the game-master tells you when you complete one."
 GAP_CELL = "not given"
@@ -94,6 +97,8 @@ def placement(ruleset: Ruleset, audience: str) -> list[dict]:
                       "title": chapter.title, "intro": chapter.intro, "groups": _chapter_groups(ruleset, chapter.id, audience, placed)})
     after = []
     for key, title in SECTION_PAGES.items():
+        if key in PAGES_NOT_PRINTED:
+            continue
         sections = ("costs", "army_limits", "armies") if key == "army" else (key,)
         groups = []
         for section in sections:
@@ -120,6 +125,8 @@ def placement(ruleset: Ruleset, audience: str) -> list[dict]:
 def _chapter_groups(ruleset: Ruleset, chapter: str, audience: str, placed: set) -> list[tuple[str, tuple]]:
     groups = []
     for section in CHAPTER_ORDER:
+        if section in PAGES_NOT_PRINTED:
+            continue
         entries = [e for e in ruleset.section(section)
                    if _chapter_of(ruleset, section, e) == chapter and visible(e, audience) and (section, e.id) not in placed]
         if not entries:
@@ -154,7 +161,7 @@ class _Blocks:
         self.prose = Prose(ruleset, audience, printed)
 
     def group(self, section: str, entries: tuple) -> list[dict]:
-        if section in ("costs", "army_limits", "victory_points"):
+        if section in ("costs", "army_limits", "victory_points", "values"):
             return [getattr(self, section)(entries)]
         return [self.entry(section, e) for e in entries]
 
@@ -249,6 +256,24 @@ class _Blocks:
         hint = self.audience != "gm" and any(v.gm_only for v in self.ruleset.victory_points)
         return {"kind": "victory_points", "title": "Victory points", "rows": rows, "gm": False,
                 "hint": HIDDEN_TASKS_HINT if hint else "", "sources": _sources(entries, self.ruleset)}
+
+
+    def values(self, values) -> dict:
+        rows = [{"anchor": anchor("values", v.id), "label": v.label or v.id.replace("_", " "),
+                 "value": value_html(self.ruleset, v.id), "house": v.is_house_rule} for v in values]
+        title = "House rules and numbers" if any(v.is_house_rule for v in values) else "Numbers"
+        return {"kind": "values", "title": title, "rows": rows, "gm": False, "sources": _sources(values, self.ruleset)}
+
+    def lookups(self, lookup) -> dict:
+        with_values = any(row.value is not None for row in lookup.rows)
+        rows = [{"key": row.key_text, "result": row.result, "value": str(row.value) if row.value is not None else "",
+                 "effect": self.prose.inline(row.effect)} for row in lookup.rows]
+        return {"key": lookup.key, "rows": rows, "has_value": with_values, "has_effect": any(r.effect for r in lookup.rows),
+                "note": self.prose.html(lookup.note)}
+
+    def charts(self, chart) -> dict:
+        shown = chart_from_model(self.ruleset, chart)
+        return {"chart": shown, "note": self.prose.html(chart.note)}
 
 
 def _sources(entries, ruleset: Ruleset) -> list[dict]:

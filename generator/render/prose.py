@@ -14,19 +14,57 @@ import re
 from dataclasses import dataclass, field
 
 from markdown_it import MarkdownIt
-from markupsafe import Markup
+from markupsafe import Markup, escape
 from mdit_py_plugins.deflist import deflist_plugin
 
+from ..model.base import NotGiven
 from ..model.ruleset import Ruleset
 from ..validate.checks import term_names
 
 _ROLE = re.compile(r"\{(?P<role>[a-z-]+)\}`(?P<text>[^`]*)`")
 _EXPLICIT = re.compile(r"(?s)^(?P<title>.*?)\s*<(?P<target>[^<>]+)>$")
 _MARKDOWN_PUNCTUATION = re.compile(r"([\\`*_{}\[\]<>()#+\-.!|~])")
-_ROLE_SECTIONS = {"rule": "rules", "table": "tables", "spell": "spells", "profile": "profiles", "term": "glossary"}
+_ROLE_SECTIONS = {"rule": "rules", "table": "tables", "spell": "spells", "profile": "profiles", "term": "glossary",
+                  "formula": "formulas", "chart": "charts", "lookup": "lookups"}
+_TOKEN = re.compile("\ue000(\\d+)\ue001")  # a placeholder for HTML made after Markdown (which escapes HTML)
 _md = MarkdownIt("commonmark", {"html": False, "typographer": False}).enable("table").use(deflist_plugin)
 
 HIDDEN_REFERENCE = "[game-master material]"
+GAP_TEXT = "not given"  # a value the text does not give, boxed like every other gap in print
+HOUSE_RULE = "house rule"
+
+
+def _untokened(text) -> str:
+    return str(text or "").replace("\ue000", "").replace("\ue001", "")
+
+
+def value_parts(ruleset: Ruleset, id: str) -> tuple[str | None, str | None, str]:
+    """A value's printed text (None: not given), the original text of a house rule (or None) and its house note."""
+    value = ruleset.value(id)
+    text = None if isinstance(value.value, NotGiven) else str(value.value)
+    if not value.is_house_rule:
+        return text, None, ""
+    original = GAP_TEXT if isinstance(value.original, NotGiven) else str(value.original)
+    return text, original, " ".join(str(value.house_note).split())
+
+
+def value_text(ruleset: Ruleset, id: str) -> str:
+    """A value as plain text: `6"`, `not given`, `2 (house rule; the text: 1½)`."""
+    text, original, _note = value_parts(ruleset, id)
+    shown = GAP_TEXT if text is None else text
+    return shown if original is None else f"{shown} ({HOUSE_RULE}; the text: {original})"
+
+
+def value_html(ruleset: Ruleset, id: str) -> Markup:
+    """A value for print: a gap box when not given; a house rule marked, with the original and a footnote."""
+    text, original, note = value_parts(ruleset, id)
+    shown = Markup('<span class="gap">{}</span>').format(GAP_TEXT) if text is None else escape(text)
+    if original is None:
+        return Markup('<span class="value">{}</span>').format(shown)
+    footnote = Markup('<span class="house-note">{}</span>').format(note) if note else ""
+    return Markup('<span class="house-rule" title="{note}"><span class="value">{shown}</span> '
+                  '<span class="house-original">({house}; the text: {original})</span></span>{footnote}').format(
+        note=note, shown=shown, house=HOUSE_RULE, original=original, footnote=footnote)
 VERIFIED_PRE = '<pre class="verified-example"><code class="language-python">'
 
 
@@ -55,15 +93,28 @@ class Prose:
     printed: frozenset[str] = field(default_factory=frozenset)
 
     def html(self, text: str) -> Markup:
-        source = _ROLE.sub(self._role, text or "")
+        made: list[str] = []
+        source = _ROLE.sub(lambda m: self._role(m, made), _untokened(text))
         html = _md.render(source)
+        html = _TOKEN.sub(lambda m: made[int(m[1])], html)
         return Markup(html.replace('<pre><code class="language-python">', VERIFIED_PRE))
 
     def inline(self, text: str) -> Markup:
-        return Markup(_md.renderInline(_ROLE.sub(self._role, " ".join((text or "").split()))))
+        made: list[str] = []
+        html = _md.renderInline(_ROLE.sub(lambda m: self._role(m, made), " ".join(_untokened(text).split())))
+        return Markup(_TOKEN.sub(lambda m: made[int(m[1])], html))
 
-    def _role(self, match: re.Match) -> str:
+    def _role(self, match: re.Match, made: list[str] | None = None) -> str:
         role, text = match["role"], match["text"]
+        if role == "value":
+            try:
+                html = value_html(self.ruleset, text.strip())
+            except KeyError:
+                return _MARKDOWN_PUNCTUATION.sub(r"\\\1", text)
+            if made is None:
+                return value_text(self.ruleset, text.strip())
+            made.append(str(html))
+            return f"\ue000{len(made) - 1}\ue001"
         explicit = _EXPLICIT.match(text)
         title, target = (explicit["title"], explicit["target"].strip()) if explicit else ("", text.strip())
         entry, section = self._target(role, target)
@@ -88,8 +139,24 @@ class Prose:
             return None, section
 
 
-def role_as_text(match: re.Match) -> str:
-    """A role printed as its plain text (for Markdown pages that link nothing): its title, or its target."""
+def role_as_text(match: re.Match, ruleset: Ruleset | None = None) -> str:
+    """A role printed as its plain text (for Markdown pages that link nothing): its title, or its target.
+
+    With a ruleset, a {value} role prints the value (and a house rule its original), other roles the entry's title.
+    """
+    if ruleset is not None:
+        target = match["text"].strip()
+        if match["role"] == "value":
+            try:
+                return value_text(ruleset, target)
+            except KeyError:
+                return target
+        section = _ROLE_SECTIONS.get(match["role"])
+        if section and not _EXPLICIT.match(match["text"]):
+            try:
+                return entry_title(ruleset.get(section, target))
+            except KeyError:
+                pass
     explicit = _EXPLICIT.match(match["text"])
     if explicit and explicit["title"]:
         return explicit["title"]

@@ -12,7 +12,12 @@ import typing
 from typing import Annotated, Literal, Union, get_args, get_origin
 
 from ..diagnostics import Code
+import re
+
 from ..model.base import Bounds, Markdown, NotGiven, Source
+from ..model.computed import Axis, Binding, Input, LookupRow, Setting
+from ..model.formula import Expression
+from ..model.quantity import Quantity
 from ..model.dice import DiceExpr, RollRange
 from ..model.entries import ArmyUnit, Column, Meta, ProfileRow, TableRow
 from ..model.points import Points
@@ -35,7 +40,10 @@ def type_name(tp) -> str:
         return f"list of {type_name(get_args(tp)[0])}"
     names = {str: "text", Markdown: "Markdown", int: "whole number", bool: "true/false", DiceExpr: "dice expression",
              RollRange: "roll (5, 1-2, 6+, 1-)", NotGiven: "`not given`", Source: "source citation",
-             Points: "points (3, 1½, 1 1/2, 3/2 or 1.5)"}
+             Points: "points (3, 1½, 1 1/2, 3/2 or 1.5)",
+             Quantity: "quantity (`2`, `1½`, `6\"`, `3 hexes`, `4+`, `2D6`, `2 minutes`)",
+             Expression: "expression (text: `strength - toughness`)",
+             Axis: "chart axis (below)", Setting: "value (the input held at it)"}
     if tp in names:
         return names[tp]
     if dataclasses.is_dataclass(tp):
@@ -69,8 +77,19 @@ def fields_table(cls) -> str:
     return "\n".join(lines)
 
 
-PARTS = {"Row of a roll table (`rows:`)": TableRow, "Column of a profile matrix (`columns:`)": Column,
+PARTS = {"Input of a formula (`inputs:`)": Input, "Named step of a formula (`let:`)": Binding,
+         "Chart axis (`rows:`, `columns:`)": Axis, "Row of a lookup (`rows:`)": LookupRow,
+         "Row of a roll table (`rows:`)": TableRow, "Column of a profile matrix (`columns:`)": Column,
          "Row of a profile matrix (`rows:`)": ProfileRow, "Line of an army list (`units:`)": ArmyUnit, "Source citation (`source:`)": Source}
+
+
+_RST_CODE = re.compile(r"``(.+?)``(?!`)")
+
+
+def doc(cls) -> str:
+    """A class docstring as one Markdown paragraph: reST ``code`` becomes Markdown code, backticks inside kept."""
+    text = " ".join((cls.__doc__ or "").split())
+    return _RST_CODE.sub(lambda m: f"`` {m[1]} ``" if "`" in m[1] else f"`{m[1]}`", text)
 
 
 def format_reference() -> str:
@@ -79,7 +98,7 @@ def format_reference() -> str:
            "each section maps lower_snake_case ids to entries. Write `not given` for any value the source text leaves out.", "",
            "## `ruleset:` (in ruleset.yaml)", "", (Meta.__doc__ or "").strip(), "", fields_table(Meta), ""]
     for name, cls in SECTIONS.items():
-        out += [f"## `{name}:`", "", " ".join((cls.__doc__ or "").split()), "", fields_table(cls), ""]
+        out += [f"## `{name}:`", "", doc(cls), "", fields_table(cls), ""]
     for title, cls in PARTS.items():
         extra = " Its cells are keyed by column id, typed by the column's `type`, `min` and `max`." if cls is ProfileRow else ""
         out += [f"## {title}", "", fields_table(cls) + ("\n\n" + extra.strip() if extra else ""), ""]
@@ -91,4 +110,82 @@ def codes_reference() -> str:
            "Each problem is printed as `path:line:column: error[code]: message`, followed by a hint.", "",
            "| code | catches | usual fix |", "|---|---|---|"]
     out += [f"| `{c.code}` | {c.catches} | {c.default_hint} |" for c in Code]
+    return "\n".join(out) + "\n"
+
+
+# -- the names worked examples can use, per ruleset ----------------------------------------------------------
+def _one_line(text) -> str:
+    lines = [line.strip() for line in str(text or "").strip().splitlines()]
+    return lines[0] if lines and lines[0] else ""
+
+
+def _signature(name: str, thing) -> str:
+    import inspect
+
+    try:
+        signature = inspect.signature(thing)
+    except (TypeError, ValueError):
+        return f"{name}(...)"
+    plain = signature.replace(parameters=[p.replace(annotation=inspect.Parameter.empty) for p in signature.parameters.values()],
+                              return_annotation=inspect.Signature.empty)
+    try:
+        return f"{name}{plain}"
+    except (TypeError, ValueError):
+        return f"{name}(...)"
+
+
+def example_names(ruleset, root=None) -> list[tuple[str, str, str]]:
+    """(kind, name with signature, one line) for every name a worked example of ``ruleset`` can use."""
+    import inspect
+    from types import ModuleType, SimpleNamespace
+
+    from ..examples.namespace import namespace_for
+    from .prose import value_text
+
+    namespace = namespace_for(ruleset, root)
+    formulas = {f.id: f for f in ruleset.reachable("formulas")}
+    lookups = {l.id: l for l in ruleset.reachable("lookups")}
+    found = []
+    for name in sorted(namespace, key=str.casefold):
+        thing = namespace[name]
+        if name.startswith("_"):
+            continue
+        if name in formulas:
+            found.append(("formula", _signature(name, thing), formulas[name].title))
+        elif name in lookups:
+            found.append(("lookup", f"{name}(key)", f"The row of {lookups[name].title} for a "
+                                                     f"{(lookups[name].key or 'key').lower()}: its value, else its result"))
+        elif isinstance(thing, ModuleType):
+            found.append(("module", name, _one_line(thing.__doc__)))
+        elif isinstance(thing, SimpleNamespace):
+            found.append(("values", f"{name}.<id>", "Every value of the ruleset by id, as its exact number"))
+            for value in ruleset.reachable("values"):
+                found.append(("value", f"{name}.{value.id}", f"{value.label or value.id.replace('_', ' ')}: "
+                                                             f"{value_text(ruleset, value.id)}"))
+        elif inspect.isclass(thing) or callable(thing):
+            kind = "class" if inspect.isclass(thing) else "function"
+            found.append((kind, _signature(name, thing), _one_line(getattr(thing, "__doc__", ""))))
+        else:
+            found.append(("object", name, _one_line(type(thing).__doc__)))
+    return found
+
+
+_LIGHT = re.compile(r"([\\|{}<>*_\[\]$])")
+
+
+def _light_escape(text: str) -> str:
+    """One docstring line for a Markdown table cell: reST ``code`` as code, markup characters escaped."""
+    parts = re.split(r"``?([^`]+?)``?", " ".join(str(text).split()))
+    return "".join(f"`{part}`" if index % 2 else _LIGHT.sub(r"\\\1", part) for index, part in enumerate(parts))
+
+
+def names_reference(ruleset, root=None) -> str:
+    """Markdown: every name the ruleset's worked examples can use, with its signature and one line."""
+    out = [f"# Names for worked examples: {ruleset.title}", "",
+           f"Generated from the namespace the worked examples of `{ruleset.id}` run in: the generic mechanics, "
+           "the ruleset's formulas and lookups by id, its values as `values.<id>`, its own mechanics module and helpers.",
+           "", "| name | kind | what it is |", "|---|---|---|"]
+    for kind, signature, line in example_names(ruleset, root):
+        cell = _light_escape(line)
+        out.append(f"| `{signature.replace('|', '¦')}` | {kind} | {cell} |")
     return "\n".join(out) + "\n"

@@ -1,9 +1,9 @@
 """One-page cheat sheets: PDF jobs (A4 and US Letter) and MyST pages for the rules website.
 
-Which sheets exist depends on the project: the Warhammer Fantasy charts come with the
-ruleset that uses them (Ordo Ineptus), the combat odds with Rampant Hex, a victory-point
-checklist with every ruleset that has victory points (a player and a game-master
-version) and a quick reference with every ruleset. Chart data comes from
+Which sheets exist depends on the project: every ``sheets:`` entry of a ruleset (its
+charts computed from the ruleset's formulas), a victory-point checklist with every
+ruleset that has victory points (a player and a game-master version) and a quick
+reference with every ruleset that is a game (not ``kind: base``). Chart data comes from
 :mod:`sheets_charts`, :mod:`sheets_quickref` and :mod:`sheets_victory` (no HTML there);
 the Jinja2 templates in ``templates/sheets/`` (the project's, else the defaults) only lay it out.
 
@@ -45,7 +45,7 @@ PAPERS = (Paper("a4", "A4", 595, 842), Paper("letter", "letter", 612, 792))
 
 @dataclass(frozen=True)
 class Sheet:
-    name: str  # file stem without the paper: "fantasy-to-hit", "ordo_ineptus-victory-points-gm"
+    name: str  # file stem without the paper: "<ruleset>-to-wound", "<ruleset>-victory-points-gm"
     page: str  # page name on the site; the gm and player versions share it
     title: str
     template: str  # under templates/
@@ -55,16 +55,11 @@ class Sheet:
     subtitle: str = ""
     layout: str = ""  # CSS class for the sheet's layout
     page_title: str = ""  # heading of the site page, when the title alone is not enough
-    ruleset: str = ""  # the ruleset the sheet belongs to; "" for the general Fantasy charts
+    ruleset: str = ""  # the ruleset the sheet belongs to
 
     @property
     def heading(self) -> str:
         return self.page_title or self.title
-
-
-# -- the Fantasy charts, as the Shellendrak skirmish uses them ---------------------------------------------------
-FANTASY_USER = "ordo_ineptus"  # the ruleset whose text adopts the Warhammer Fantasy charts
-FANTASY = "Warhammer Fantasy chart, as used by "
 
 
 def _rule(ruleset: Ruleset, rule_id: str):
@@ -75,75 +70,41 @@ def _rule(ruleset: Ruleset, rule_id: str):
     return rule if visible(rule) else None
 
 
-def _sources(ruleset: Ruleset, *cites: tuple[str, str]) -> tuple[str, ...]:
-    """``(rule id, prefix)`` pairs as source lines, skipping rules the ruleset lacks.
+def _sources(ruleset: Ruleset, *rule_ids: str) -> tuple[str, ...]:
+    """Source lines of the cited rules, skipping rules the ruleset lacks or hides.
 
     The first names the ruleset (`Title § Section`); the rest only add their section.
     """
     lines: list[str] = []
-    for rule_id, prefix in cites:
+    for rule_id in rule_ids:
         rule = _rule(ruleset, rule_id)
         if rule is None:
             continue
-        line = prefix + cite(rule, ruleset)
-        if lines and not prefix and rule.source and rule.source.section:
-            line = f"§ {rule.source.section}"
+        line = cite(rule, ruleset)
+        if lines and rule.source and rule.source.section:
+            line = f"§ {rule.source.section.rstrip('.')}"
         if not any(known.endswith(line) for known in lines):
             lines.append(line)
     return tuple(lines)
 
 
-def _extras(ruleset: Ruleset, lines: tuple[tuple[str, str], ...]) -> tuple[str, ...]:
-    return tuple(text for rule_id, text in lines if _rule(ruleset, rule_id))
+def sheet_stem(ruleset: Ruleset, sheet_id: str) -> str:
+    """``<ruleset id>-<sheet id with - for _>``: the file and page name of a data sheet."""
+    return f"{ruleset.id}-{sheet_id.replace('_', '-')}"
 
 
-def _critical_note(ruleset: Ruleset) -> tuple[str, ...]:
-    """The critical-hit die of 000 with its odds, from the ruleset's own table."""
-    try:
-        table = ruleset.table("critical_hit_table")
-    except KeyError:
-        return ()
-    if not visible(table) or not table.ranges_given:
-        return ()
-    rolls = "; ".join(f"{row.roll}: {row.result} ({charts.chance_text(chance)})" for row, chance in table.odds())
-    return (f"A 6 to wound ({charts.chance_text(charts.fantasy.target_chance(6))}) is a critical hit; its die: {rolls}.",)
-
-
-def fantasy_sheets(ruleset: Ruleset) -> list[Sheet]:
-    if _rule(ruleset, "fantasy_charts") is None:
-        return []
-    charts_cite = ("fantasy_charts", FANTASY)
-    subtitle = f"For {ruleset.title}"
-
-    def sheet(name: str, title: str, cites, charts_, extras, layout: str) -> Sheet:
-        return Sheet(name, name, title, "sheets/charts.html.j2", _sources(ruleset, *cites),
-                     MappingProxyType({"charts": tuple(charts_), "extras": tuple(extras)}), subtitle=subtitle,
-                     layout=layout)
-
-    return [
-        sheet("fantasy-to-hit", "Close combat to-hit chart", (charts_cite, ("fear_tests", ""), ("hated_enemies", "")),
-              (charts.to_hit_chart(),), _extras(ruleset, charts.fantasy_extras()), "grid"),
-        sheet("fantasy-to-wound", "To-wound chart", (charts_cite, ("critical_hits", "")),
-              (charts.to_wound_chart(),), _critical_note(ruleset), "grid"),
-        sheet("fantasy-armour-saves", "Armour saves", (("armour", ""), ("critical_hits", "")), charts.armour_charts(),
-              ("Each point of Strength above three makes the save one worse, armour piercing one worse still; a save "
-               "worse than a six is lost. Ward saves ignore Strength: take the armour save first, then the ward save "
-               "if it fails.",) + _critical_note(ruleset), "stack"),
-        sheet("fantasy-shooting", "Shooting to-hit chart", (("shooting_modifiers", FANTASY), ("no_shooting_after_running", "")), (charts.shooting_chart(),),
-              ("Cover: any obstructing terrain partly hiding the target. Long range: more than half the weapon's "
-               "range. Models that ran or attempted a charge may not shoot.",), "wide"),
-    ]
-
-
-def rampant_hex_sheets(ruleset: Ruleset) -> list[Sheet]:
-    sources = _sources(ruleset, ("ranged_attacks", ""), ("combat", ""), ("moral_checks", ""))
-    if not sources:
-        return []
-    return [Sheet(f"{ruleset.id}-combat-odds", f"{ruleset.id}-combat-odds", "Combat and moral odds",
-                  "sheets/charts.html.j2", sources,
-                  MappingProxyType({"charts": charts.rampant_hex_charts(), "extras": ()}),
-                  subtitle=ruleset.title, layout="stack", page_title=f"{ruleset.title}: combat and moral odds",
-                  ruleset=ruleset.id)]
+def data_sheets(ruleset: Ruleset) -> list[Sheet]:
+    """Every ``sheets:`` entry of the ruleset: its charts, notes and cited sources on one page."""
+    found = []
+    for entry in ruleset.sheets:
+        name = sheet_stem(ruleset, entry.id) + ("-gm" if entry.audience == "gm" else "")
+        charts_ = charts.charts_of(ruleset, entry.charts)
+        sources = _sources(ruleset, *entry.cites) or (ruleset.title,)
+        found.append(Sheet(name, name, entry.title, "sheets/charts.html.j2", sources,
+                           MappingProxyType({"charts": charts_, "extras": tuple(str(n) for n in entry.notes)}),
+                           audience=entry.audience, subtitle=ruleset.title, layout=entry.layout,
+                           page_title=f"{ruleset.title}: {entry.title}", ruleset=ruleset.id))
+    return found
 
 
 def victory_sheets(ruleset: Ruleset) -> list[Sheet]:
@@ -174,12 +135,12 @@ def quick_reference_sheet(ruleset: Ruleset) -> Sheet:
                  page_title=f"{ruleset.title}: quick reference", ruleset=ruleset.id)
 
 
-BUILDERS: tuple[Callable[[Ruleset], list[Sheet]], ...] = (
-    lambda r: fantasy_sheets(r) if r.id == FANTASY_USER else [],
-    lambda r: rampant_hex_sheets(r) if r.id == "rampant_hex" else [],
-    victory_sheets,
-    lambda r: [quick_reference_sheet(r)],
-)
+def quick_reference_sheets(ruleset: Ruleset) -> list[Sheet]:
+    """A game's quick reference; a base ruleset (`kind: base`) is no game and has none."""
+    return [] if ruleset.meta.kind == "base" else [quick_reference_sheet(ruleset)]
+
+
+BUILDERS: tuple[Callable[[Ruleset], list[Sheet]], ...] = (data_sheets, victory_sheets, quick_reference_sheets)
 
 
 def sheets(project: Project) -> list[Sheet]:
@@ -190,7 +151,7 @@ def sheets(project: Project) -> list[Sheet]:
 # -- PDF -------------------------------------------------------------------------------------------------------
 def sheet_html(sheet: Sheet, paper: Paper, project: Project) -> str:
     template = jinja_env(Path(project.root).resolve()).get_template(sheet.template)
-    ruleset = project.ruleset(sheet.ruleset or FANTASY_USER)
+    ruleset = project.ruleset(sheet.ruleset)
     prose = Prose(ruleset, sheet.audience).html  # gm-only names masked on player sheets
     return template.render(sheet=sheet, paper=paper, computed_by=COMPUTED_BY, prose=prose, gap=GAP, **sheet.context)
 
@@ -207,7 +168,7 @@ def sheet_jobs(project: Project, out_dir: Path) -> list[PdfJob]:
 
 
 def sheet_downloads(project: Project, audience: str) -> dict[str, list[tuple[str, str]]]:
-    """Ruleset id ("" for the general Fantasy charts) -> (link title, "sheets/<file>.pdf") for one audience.
+    """Ruleset id -> (link title, "sheets/<file>.pdf") for one audience.
 
     The player list never names a gm sheet; the gm list has both versions.
     """
@@ -230,4 +191,5 @@ def sheet_pages(project: Project, audience: str) -> dict[str, str]:
     gm_versions = {sheet.page for sheet in every if sheet.audience == "gm"}
     chosen = [sheet for sheet in every if sheet.audience == audience
               or (sheet.audience == "player" and sheet.page not in gm_versions)]
-    return {sheet.page: sheet_markdown(sheet, COMPUTED_BY) for sheet in chosen}
+    return {sheet.page: sheet_markdown(sheet, COMPUTED_BY, project.ruleset(sheet.ruleset) if sheet.ruleset else None)
+            for sheet in chosen}

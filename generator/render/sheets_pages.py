@@ -16,9 +16,12 @@ from .site.myst import esc, gap, pipe_table, role_text  # the site's own Markdow
 GAP_TEXT = "not given"
 
 
+_RULESET = None  # the ruleset whose sheet is being written: {value} roles print its values
+
+
 def prose_md(text: str, inline: bool = False) -> str:
     """Author prose with roles as plain text; ``inline`` puts it on one line, safe in a table cell."""
-    text = _ROLE.sub(role_as_text, text or "").strip()
+    text = _ROLE.sub(lambda m: role_as_text(m, _RULESET), text or "").strip()
     return " ".join(text.split()).replace("|", "\\|") if inline else text
 
 
@@ -41,7 +44,7 @@ def chart_md(chart: Chart, level: int = 2) -> str:
     rows = [[f"**{esc(row.label)}**"] + [cell_md(c) for c in row.cells] for row in chart.rows]
     parts = [f"{'#' * level} {esc(chart.title)}"] if chart.title else []
     parts.append(pipe_table(header, rows))
-    parts += [esc(note) for note in chart.notes]
+    parts += [prose_md(note) for note in chart.notes]
     return "\n\n".join(parts)
 
 
@@ -109,15 +112,24 @@ def checklist_md(checklist: VpChecklist, hidden_task: str) -> str:
     return "\n\n".join(parts)
 
 
-def sheet_markdown(sheet, computed_by: str) -> str:
+def sheet_markdown(sheet, computed_by: str, ruleset=None) -> str:
     """The page for one sheet: title, its charts or lists, its sources."""
+    global _RULESET
+    _RULESET = ruleset
+    try:
+        return _sheet_markdown(sheet, computed_by)
+    finally:
+        _RULESET = None
+
+
+def _sheet_markdown(sheet, computed_by: str) -> str:
     parts = [f"# {esc(sheet.heading)}"]
     if sheet.subtitle and not sheet.page_title:
         parts.append(f"*{esc(sheet.subtitle)}*")
     context = sheet.context
     if "charts" in context:
         parts += [chart_md(chart) for chart in context["charts"]]
-        parts += [esc(extra) for extra in context.get("extras", ())]
+        parts += [prose_md(extra) for extra in context.get("extras", ())]
     if "ref" in context:
         parts.append(quickref_md(context["ref"]))
     if "checklist" in context:

@@ -2,23 +2,20 @@
 
 Player-visible material only: entries with ``audience: gm`` never enter. A roll table
 whose ranges the source leaves out keeps its rows with the roll (and chance) as a gap;
-a points value the source leaves out is a gap too. Numbers that are not data but rules
-(a 2-minute timer, the 2D6 casting roll) come from the mechanics modules, each with the
-rule that states it, and only when that rule is in the ruleset and visible to players.
+a points value the source leaves out is a gap too. The ruleset's values, lookups and
+charts marked ``quick_reference: true`` (its own and those of the base it extends) follow,
+each group citing the source section it comes from; a house rule's value shows the original.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from fractions import Fraction
-from typing import Callable
 
-from ..mechanics import bad_moon_rising, city_of_the_damned, fantasy, shellendrak
 from ..model.base import Markdown, NotGiven
-from ..model.dice import target_probability
 from ..model.points import points_text
 from ..model.ruleset import Ruleset
-from .sheets_charts import Cell, Chart, Row, chance_cell, chance_text
+from .prose import _ROLE, role_as_text, value_text
+from .sheets_charts import Chart, chance_text, chart_from_model
 
 GAP = None  # a value the source does not give: templates print a blank box
 
@@ -232,91 +229,67 @@ def spells_group(ruleset: Ruleset) -> KeyGroup | None:
     return KeyGroup("Spells", lines) if lines else None
 
 
-# -- rules numbers from the mechanics, per ruleset ------------------------------------------------
-def one_row_chart(head: str, columns, values: Callable[[object], Cell], label: str = "", notes=()) -> Chart:
-    columns = tuple(columns)
-    return Chart("", "", head, tuple(map(str, columns)), (Row(label, tuple(values(c) for c in columns)),),
-                 column_notes=tuple(notes))
-
-
-def _chance(probability: Fraction) -> Cell:
-    return chance_cell("", probability, impossible="never")
-
-
-def _ordo_ineptus() -> list[tuple[str, KeyGroup]]:
-    return [
-        ("timing_of_turns", KeyGroup("Turn timer", (
-            KeyLine("Time for the recovery and movement phases", f"{shellendrak.PLAYER_TIMER_MINUTES} minutes"),))),
-        ("magic", KeyGroup("Casting a spell: its difficulty or more on 2D6", charts=(
-            *(one_row_chart("Difficulty", difficulties, lambda d: _chance(shellendrak.casting_chance(d)), "cast")
-              for difficulties in (range(3, 8), range(8, 13))),
-            Chart("", "Caster level", "", ("1", "2", "3", "4"), (
-                Row("spells known", tuple(Cell(str(shellendrak.spells_known(lv)), tone="plain") for lv in range(1, 5))),
-                Row("cast per turn", tuple(Cell(str(shellendrak.spells_per_turn(lv)), tone="plain") for lv in range(1, 5))),
-            )),
-        ))),
-        ("searching_rooms", KeyGroup("Searching a room: any 5 or 6", charts=(
-            one_row_chart("Dice rolled", range(1, 7), lambda n: _chance(shellendrak.search_success_chance(n)),
-                          "success"),))),
-        ("initiative_tests", KeyGroup("Initiative test: roll lower than I on a D6", charts=(
-            one_row_chart("Initiative", range(1, 8), lambda i: _chance(shellendrak.initiative_test_chance(i)),
-                          "pass"),))),
-        ("critical_hits", KeyGroup("Critical hits", (
-            KeyLine("A 6 to wound is a critical hit", chance_text(fantasy.target_chance(6))),))),
-        ("campaign_reward", KeyGroup("Winning", (
-            KeyLine("Most victory points: permanent Forsaken Vale victory points", str(shellendrak.CAMPAIGN_BONUS_VP)),))),
-    ]
-
-
-def _city_of_the_damned() -> list[tuple[str, KeyGroup]]:
-    return [
-        ("knocked_down_effects", KeyGroup("Knocked Down", (
-            KeyLine("Recovery roll (Simultaneous System): stand up on a 4+",
-                    chance_text(city_of_the_damned.cotd_recovery_chance())),
-            KeyLine("After standing up on 4+ (Simultaneous System): natural 6s to hit (the text is ambiguous)",
-                    chance_text(city_of_the_damned.cotd_knocked_down_to_hit_chance())),
-        ))),
-        ("critical_hits_rule", KeyGroup("Chance of a Critical Hit per attack, by the roll needed to hit", charts=(
-            one_row_chart("To hit on", (f"{n}+" for n in range(2, 7)),
-                          lambda n: _chance(city_of_the_damned.cotd_critical_chance(int(n.rstrip("+")))), "critical",
-                          notes=(f"hits {chance_text(target_probability(n))}" for n in range(2, 7))),))),
-    ]
-
-
-def _bad_moon_rising() -> list[tuple[str, KeyGroup]]:
-    directions = ("forward", "wheel forward", "sideways", "backwards", "wheel backwards")
-    return [
-        ("wedge_formation", KeyGroup("Archery wedge: models in complete ranks", charts=(
-            one_row_chart("Ranks", range(1, 8), lambda r: Cell(str(bad_moon_rising.wedge_models(r)), tone="plain"),
-                          "models"),))),
-        ("wedge_movement", KeyGroup("Wedge movement: inches used per inch moved", charts=(
-            one_row_chart("Direction", directions,
-                          lambda d: Cell(f"×{bad_moon_rising.wedge_move_cost(1, d)}", tone="plain"), "cost"),))),
-    ]
-
-
-# Ruleset id -> (id of the rule that states the number, group); missing or gm-only rules are skipped.
-MECHANIC_NUMBERS: dict[str, Callable[[], list[tuple[str, KeyGroup]]]] = {
-    "ordo_ineptus": _ordo_ineptus,
-    "city_of_the_damned_combat": _city_of_the_damned,
-    "bad_moon_rising": _bad_moon_rising,
-}
-
-
-def mechanic_groups(ruleset: Ruleset) -> tuple[KeyGroup, ...]:
-    groups = []
-    for rule_id, group in MECHANIC_NUMBERS.get(ruleset.id, lambda: [])():
+# -- values, lookups and charts marked `quick_reference: true` -------------------------------------
+def _quick(ruleset: Ruleset, entry, section: str) -> bool:
+    """Marked for the quick reference here, or (for a house rule's value) in the base it changes."""
+    if getattr(entry, "quick_reference", False):
+        return True
+    if section == "values" and entry.is_house_rule and ruleset.base is not None:
         try:
-            rule = ruleset.rule(rule_id)
+            return ruleset.base.value(entry.id).quick_reference
         except KeyError:
-            continue
-        if visible(rule):
-            groups.append(KeyGroup(group.title, group.lines, group.charts, cite(rule, ruleset)))
-    return tuple(groups)
+            return False
+    return False
+
+
+def _section_of(entry) -> str:
+    source = getattr(entry, "source", None)
+    return source.section.rstrip(".") if source is not None and source.section else ""
+
+
+def value_groups(ruleset: Ruleset) -> tuple[KeyGroup, ...]:
+    """Quick-reference values, one group per source section they cite (in order of first appearance)."""
+    groups: dict[str, list] = {}
+    for value in ruleset.reachable("values"):
+        if visible(value) and _quick(ruleset, value, "values"):
+            groups.setdefault(_section_of(value), []).append(value)
+    found = []
+    for section, values in groups.items():
+        owner = ruleset.owner_of("values", values[0].id)
+        lines = tuple(KeyLine(value.label or value.id.replace("_", " ").capitalize(),
+                              None if isinstance(value.value, NotGiven) else value_text(ruleset, value.id))
+                      for value in values)
+        found.append(KeyGroup(section or "Numbers", lines, source=cite(values[0], owner)))
+    return tuple(found)
+
+
+def lookup_groups(ruleset: Ruleset) -> tuple[KeyGroup, ...]:
+    found = []
+    for lookup in ruleset.reachable("lookups"):
+        if visible(lookup) and _quick(ruleset, lookup, "lookups"):
+            lines = tuple(KeyLine(f"{lookup.key} {row.key_text}".strip(), row.result) for row in lookup.rows)
+            found.append(KeyGroup(lookup.title, lines, source=cite(lookup, ruleset.owner_of("lookups", lookup.id))))
+    return tuple(found)
+
+
+def chart_groups(ruleset: Ruleset) -> tuple[KeyGroup, ...]:
+    found = []
+    for chart in ruleset.reachable("charts"):
+        if visible(chart) and _quick(ruleset, chart, "charts"):
+            shown = chart_from_model(ruleset, chart)
+            notes = tuple(_ROLE.sub(lambda m: role_as_text(m, ruleset), note) for note in shown.notes)
+            shown = Chart("", shown.row_head, shown.column_head, shown.columns, shown.rows, notes,
+                          shown.column_notes, shown.id)
+            found.append(KeyGroup(chart.title, charts=(shown,), source=cite(chart, ruleset.owner_of("charts", chart.id))))
+    return tuple(found)
+
+
+def data_groups(ruleset: Ruleset) -> tuple[KeyGroup, ...]:
+    return value_groups(ruleset) + lookup_groups(ruleset) + chart_groups(ruleset)
 
 
 def quick_reference(ruleset: Ruleset) -> QuickReference:
     tables = tuple(quick_table(t, ruleset) for t in ruleset.tables if visible(t))
     keys = tuple(g for g in (points_group(ruleset), limits_group(ruleset), spells_group(ruleset)) if g)
     return QuickReference(ruleset.id, ruleset.title, ruleset.meta.subtitle, ruleset.meta.needs, sequences(ruleset),
-                          tables, matrices(ruleset), keys + mechanic_groups(ruleset))
+                          tables, matrices(ruleset), keys + data_groups(ruleset))

@@ -4,10 +4,13 @@ Use it in any Sphinx project with ``extensions = ["myst_parser", "generator.rend
 and ``rulepress_root = "/path/to/project"`` (the folder holding ``rules_src/``). Then::
 
     ```{rulepress} tables activations
-    :ruleset: rampant_hex
+    :ruleset: my_game
     ```
 
-renders the roll table with the odds of each row. Directives write MyST text
+renders the roll table with the odds of each row (``values``, ``formulas``, ``lookups``
+and ``charts`` too: a chart's grid with the exact odds of every cell). The
+``{value}`id``` role prints a value as the text gives it (a house rule marked, with
+the original). Directives write MyST text
 from the model and parse it (as MyST-Parser's own docs do), and register the
 entry's YAML file as a dependency so an incremental build redoes only the
 pages whose data changed.
@@ -105,6 +108,7 @@ def render_entry(ruleset, section: str, entry, audience: str, chapter: str | Non
         entries = [e for e in ruleset.section(section)
                    if chapter is None or getattr(e, "chapter", "") == ("" if chapter == "-" else chapter)]
         writers = {"costs": myst.costs_md, "army_limits": myst.limits_md,
+                   "values": lambda es: myst.values_md([e for e in es if audience == "gm" or e.audience != "gm"], ruleset),
                    "victory_points": lambda es: myst.victory_md(es, ruleset, audience),
                    "phases": lambda es: myst.phases_md([p for p in es if audience == "gm" or p.audience != "gm"])}
         return writers[section](entries)
@@ -113,7 +117,9 @@ def render_entry(ruleset, section: str, entry, audience: str, chapter: str | Non
         "profiles": lambda e: myst.profile_md(e, ruleset), "spells": lambda e: myst.spell_md(e, ruleset),
         "glossary": lambda e: myst.term_md(e, ruleset), "keywords": lambda e: myst.keyword_md(e, ruleset),
         "heroes": lambda e: myst.hero_md(e, ruleset), "items": lambda e: myst.item_md(e, ruleset),
-        "armies": lambda e: myst.army_md(e, ruleset),
+        "armies": lambda e: myst.army_md(e, ruleset), "values": lambda e: myst.value_md(e, ruleset),
+        "formulas": lambda e: myst.formula_md(e, ruleset), "lookups": lambda e: myst.lookup_md(e, ruleset),
+        "charts": lambda e: myst.chart_entry_md(e, ruleset),
     }
     return writers[section](entry)
 
@@ -134,7 +140,8 @@ class VerifiedExample(SphinxDirective):
 
 
 # -- roles ------------------------------------------------------------------------------------
-_ROLE_SECTIONS = {"rule": "rules", "table": "tables", "spell": "spells", "profile": "profiles", "term": "glossary"}
+_ROLE_SECTIONS = {"rule": "rules", "table": "tables", "spell": "spells", "profile": "profiles", "term": "glossary",
+                  "formula": "formulas", "chart": "charts", "lookup": "lookups"}
 
 
 def _xref_role(kind: str):
@@ -157,8 +164,9 @@ def _xref_role(kind: str):
             message = inliner.reporter.error(f"rulepress: no {section} entry `{target}` in {ruleset.id}", line=lineno)
             return [inliner.problematic(rawtext, rawtext, message)], [message]
         shown = title or (target if kind == "term" else _title(entry))
+        owner = ruleset.owner_of(section, entry.id) if section in ("formulas", "charts", "lookups") else ruleset
         node = addnodes.pending_xref(rawtext, nodes.inline(shown, shown, classes=["xref", f"rp-{kind}"]),
-                                     refdomain="", reftype="rulepress", reftarget=myst.label(ruleset.id, section, id),
+                                     refdomain="", reftype="rulepress", reftarget=myst.label(owner.id, section, entry.id),
                                      refexplicit=True, refdoc=env.docname)
         return [node], []
 
@@ -185,6 +193,30 @@ def _title(entry) -> str:
         if getattr(entry, field, ""):
             return getattr(entry, field)
     return entry.id
+
+
+def value_role(name, rawtext, text, lineno, inliner, options=None, content=None):
+    """{value}`id`: the value as the text gives it; a gap when not given; a house rule marked, with the original."""
+    from ..prose import HOUSE_RULE, value_parts
+
+    env = inliner.document.settings.env
+    ruleset = _model(env).project.ruleset(_ruleset_of(env))
+    try:
+        shown, original, note = value_parts(ruleset, text.strip())
+    except KeyError:
+        message = inliner.reporter.error(f"rulepress: no values entry `{text.strip()}` in {ruleset.id}", line=lineno)
+        return [inliner.problematic(rawtext, rawtext, message)], [message]
+    if shown is None:
+        value = gap_role("gap", rawtext, myst.NOT_GIVEN_TEXT, lineno, inliner)[0][0]
+    else:
+        value = nodes.literal(shown, shown, classes=["rp-value"])  # a literal: no curly quotes in 6"
+    if original is None:
+        return [value], []
+    marked = nodes.abbreviation(rawtext, "", value, explanation=note or "A house rule: the club changed this value.",
+                                classes=["house-value"])
+    after = f" ({HOUSE_RULE}; the text: {original})"
+    return [nodes.inline(rawtext, "", marked, nodes.inline(after, after, classes=["house-original"]),
+                         classes=["house-rule"])], []
 
 
 def gap_role(name, rawtext, text, lineno, inliner, options=None, content=None):
@@ -228,7 +260,8 @@ def setup(app: Sphinx) -> dict:
     # override=True throughout: docutils keeps roles globally, and a build runs Sphinx twice (player, gm)
     app.add_directive("rulepress", RulepressDirective, override=True)
     app.add_directive("verified-example", VerifiedExample, override=True)
-    for kind in ("rule", "table", "spell", "profile", "entry"):
+    app.add_role("value", value_role, override=True)
+    for kind in ("rule", "table", "spell", "profile", "entry", "formula", "chart", "lookup"):
         app.add_role(kind, _xref_role(kind), override=True)
     # Sphinx looks up domain roles before plain ones, so {term} must replace the std domain's own.
     app.add_role("term", _xref_role("term"), override=True)

@@ -236,3 +236,94 @@ def phases_md(phases: list[Phase]) -> str:
             parts.append(f"**{esc(sequence.capitalize())}**")
         parts.append("\n".join(f"{n}. **{esc(p.title)}** — {' '.join(p.summary.split())}" for n, p in enumerate(steps, 1)))
     return "\n\n".join(parts)
+
+
+# -- values, formulas, lookups and charts -------------------------------------------------------------------
+def value_cite(value) -> str:
+    source = getattr(value, "source", None)
+    if source is None:
+        return ""
+    section = esc(source.section) if source.section else ""
+    quote = f" — “{esc(source.quote)}”" if getattr(source, "quote", "") else ""
+    return section + quote
+
+
+def values_md(values: list, ruleset: Ruleset) -> str:
+    """The values as a table: what each is, the value (house rules marked, with the original), where it is stated."""
+    if not values:
+        return ""
+    rows = [[esc(v.label or v.id.replace("_", " ")), f"{{value}}`{v.id}`", value_cite(v) or "—"] for v in values]
+    parts = [pipe_table(["Number", "Value", "Source"], rows)]
+    notes = [f"- **{esc(v.label or v.id)}**: {esc(' '.join(str(v.house_note).split()))}"
+             for v in values if v.is_house_rule and v.house_note]
+    if notes:
+        parts.append("Why the house rules change them:\n\n" + "\n".join(notes))
+    return "\n\n".join(parts)
+
+
+def value_md(value, ruleset: Ruleset) -> str:
+    return values_md([value], ruleset)
+
+
+def _input_range(spec) -> str:
+    if spec.type == "bool":
+        return "yes or no"
+    if spec.choices:
+        return ", ".join(spec.choices)
+    if spec.min is not None and spec.max is not None:
+        return f"{spec.min} to {spec.max}"
+    if spec.min is not None:
+        return f"{spec.min} or more"
+    if spec.max is not None:
+        return f"up to {spec.max}"
+    return {"number": "any number", "distance": "any distance", "text": "any text"}.get(spec.type, "any whole number")
+
+
+_RESULTS = {"number": "a number", "target": "the roll needed (4+)", "chance": "a chance", "bool": "yes or no",
+            "text": "a result in words", "roll": "a roll", "distance": "a distance"}
+
+
+def formula_md(formula, ruleset: Ruleset) -> str:
+    """A formula for authors: its inputs with their ranges, what it gives, and the expression as written."""
+    parts = []
+    if formula.description:
+        parts.append(prose(formula.description))
+    if formula.inputs:
+        parts.append("**Inputs:**\n\n" + "\n".join(
+            f"- `{spec.id}` — {esc(spec.label)}: {esc(_input_range(spec))}"
+            + (f" (default {esc(spec.default)})" if spec.default is not None else "") for spec in formula.inputs))
+    result = _RESULTS.get(formula.result, formula.result)
+    if formula.result == "target" and formula.die and formula.die != "D6":
+        result += f" on a {formula.die}"
+    parts.append(f"**Gives:** {esc(result)}" + (f" in {esc(formula.unit)}" if formula.unit else ""))
+    steps = "".join(f"{binding.id} = {binding.expr.text}\n" for binding in formula.let)
+    code = f"{steps}{formula.id} = {formula.expr.text}".replace("```", "'''")
+    parts.append(f":::{{admonition}} How this is computed\n:class: formula-expression\n```text\n{code}\n```\n:::")
+    return "\n\n".join(parts) + source_line(formula, ruleset)
+
+
+def lookup_md(lookup, ruleset: Ruleset) -> str:
+    """A lookup as a table: key, result (and the number it stands for, when it has one); no odds, no dice."""
+    with_values = any(row.value is not None for row in lookup.rows)
+    with_effects = any(row.effect for row in lookup.rows)
+    header = [esc(lookup.key or "Key"), "Result"] + (["Value"] if with_values else []) + (["Effect"] if with_effects else [])
+    rows = [[esc(row.key_text), esc(row.result)] + ([esc(row.value) if row.value is not None else "—"] if with_values else [])
+            + ([esc(" ".join(str(row.effect).split()))] if with_effects else []) for row in lookup.rows]
+    parts = [pipe_table(header, rows)]
+    if lookup.note:
+        parts.append(prose(lookup.note))
+    return "\n\n".join(parts) + source_line(lookup, ruleset)
+
+
+def chart_entry_md(chart, ruleset: Ruleset) -> str:
+    """A chart as a grid with the exact odds of every cell, computed by the ruleset that defines it."""
+    from ..sheets_charts import chart_from_model
+    from ..sheets_pages import chart_md
+
+    shown = chart_from_model(ruleset, chart)
+    grid = chart_md(type(shown)("", shown.row_head, shown.column_head, shown.columns, shown.rows, (),
+                                shown.column_notes, shown.id))
+    parts = [grid]
+    if chart.note:
+        parts.append(prose(chart.note))
+    return "\n\n".join(parts) + source_line(chart, ruleset)

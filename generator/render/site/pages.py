@@ -16,7 +16,7 @@ from pathlib import Path
 from ...model.ruleset import Ruleset
 from ...source.project import Project
 from ...report import plural
-from ..reference import codes_reference, format_reference
+from ..reference import codes_reference, format_reference, names_reference
 from .myst import esc, label, prose, role_text
 
 # Sections with no chapter of their own get a page each, after the chapters.
@@ -27,6 +27,10 @@ SECTION_PAGES = {
     "items": "Weapons and items",
     "army": "Army building",
     "victory_points": "Victory points",
+    "lookups": "Lookup tables",
+    "charts": "Charts",
+    "values": "Numbers",
+    "formulas": "How the numbers are computed",
 }
 
 
@@ -57,9 +61,9 @@ def _entry(ruleset: Ruleset, section: str, entry, title: str, level: int = 2) ->
 
 
 # Order of entry kinds within a chapter: matrices first, then rules, tables (with their spells)...
-CHAPTER_ORDER = ("profiles", "rules", "tables", "spells", "keywords", "heroes", "items", "costs", "army_limits",
-                 "armies", "victory_points")
-TABLE_SECTIONS = ("costs", "army_limits", "victory_points")  # shown as one table per chapter
+CHAPTER_ORDER = ("profiles", "rules", "tables", "spells", "lookups", "charts", "keywords", "heroes", "items", "costs",
+                 "army_limits", "armies", "victory_points", "formulas")
+TABLE_SECTIONS = ("costs", "army_limits", "victory_points", "values")  # shown as one table per chapter
 
 
 def _title_of(entry) -> str:
@@ -80,7 +84,8 @@ def _entries_block(ruleset: Ruleset, section: str, entries: list, audience: str,
     if section in TABLE_SECTIONS:
         anchors = [f"({label(ruleset.id, section, e.id)})=\n" for e in entries if visible(e, audience)]
         option = f"\n:chapter: {chapter}" if chapter else "\n:chapter: -"
-        heading = {"costs": "Costs", "army_limits": "Army limits", "victory_points": "Victory points"}[section]
+        heading = {"costs": "Costs", "army_limits": "Army limits", "victory_points": "Victory points",
+                   "values": "Every number the rules state"}[section]
         block = f"## {heading}\n\n" + "".join(anchors) + f"```{{rulepress}} {section}{option}\n```\n"
         return [block]
     level = 3 if section == "spells" else 2
@@ -129,6 +134,11 @@ def section_page(ruleset: Ruleset, key: str, audience: str, placed: set) -> str 
             found = True
             parts += _entries_block(ruleset, section, entries, audience)
             placed.update((section, e.id) for e in entries)
+    if key == "values" and found and ruleset.meta.overlay:
+        parts.insert(1, _house_banner(ruleset))
+    if key == "formulas" and found:
+        parts.insert(1, "For rules authors: each formula's inputs, what it gives and the expression every chart, "
+                        "sheet and worked example of this ruleset computes with.\n")
     if key == "victory_points" and found and audience != "gm" and any(v.gm_only for v in ruleset.victory_points):
         parts.append("Some tasks are hidden: the game-master tells you when you complete one.")
     return "\n".join(parts) if found else None
@@ -156,10 +166,37 @@ def examples_page(ruleset: Ruleset) -> str | None:
     return "\n".join(lines)
 
 
+def house_rules_count(ruleset: Ruleset) -> int:
+    return sum(1 for value in ruleset.values if value.is_house_rule)
+
+
+def _house_banner(ruleset: Ruleset, base_title: str = "") -> str:
+    base = base_title or ruleset.meta.extends
+    changed = house_rules_count(ruleset)
+    return (f":::{{admonition}} House rules on {esc(base)}\n:class: house-rules-banner\nHouse rules on {esc(base)}: "
+            f"changes {plural(changed, 'value')}. Each changed value is marked and shows what the text says.\n:::")
+
+
+def names_page(ruleset: Ruleset, root) -> str:
+    """Every name the ruleset's worked examples can use (for authors), generated from their namespace."""
+    text = names_reference(ruleset, root)
+    heading, _, rest = text.partition("\n")
+    return (f"({label(ruleset.id, 'page', 'names')})=\n# {page_title(ruleset, 'Names for worked examples')}\n"
+            + rest)
+
+
 def ruleset_index(ruleset: Ruleset, toc: list[str], downloads: list[tuple[str, str]], sheets: list[str] = (),
-                  audience: str = "player") -> str:
+                  audience: str = "player", base_title: str = "", users: list[str] = ()) -> str:
     meta = ruleset.meta
     parts = [f"({label(ruleset.id, 'page', 'index')})=\n# {esc(meta.title)}\n"]
+    if meta.overlay:
+        parts.append(_house_banner(ruleset, base_title))
+        changed = [v for v in ruleset.values if v.is_house_rule]
+        if changed:
+            parts.append("\n".join(f"- {esc(v.label or v.id.replace('_', ' '))}: {{value}}`{v.id}`" for v in changed))
+    if meta.kind == "base":
+        parts.append(f"*Standard charts and numbers, not a game of its own*"
+                     + (f", used by {', '.join(esc(u) for u in users)}." if users else "."))
     byline = " — ".join(x for x in (f"*{esc(meta.subtitle)}*" if meta.subtitle else "", f"by {esc(meta.author)}" if meta.author else "") if x)
     if byline:
         parts.append(byline)
@@ -186,12 +223,24 @@ def landing(project: Project, audience: str, sheets: bool = False) -> str:
              "Every table, number and worked example on this site comes from rules data that Rulepress checks: "
              "roll tables cover every result exactly once, points add up, and every example runs."
              + (" **This is the game-master's edition.**" if audience == "gm" else ""), "## Rulesets\n"]
+    bases = [r for r in project.rulesets if r.meta.kind == "base"]
     for ruleset in project.rulesets:
+        if ruleset.meta.kind == "base":
+            continue
         counts = ruleset.counts()
         facts = ", ".join(plural(n, word) for n, word in ((counts["rules"], "rule"), (counts["tables"], "table"),
                                                           (len(ruleset.examples), "verified example")))
+        if ruleset.meta.overlay:
+            facts = f"house rules on {esc(_title_by_id(project, ruleset.meta.extends))}: changes " \
+                    f"{plural(house_rules_count(ruleset), 'value')}"
         author = f" by {esc(ruleset.meta.author)}" if ruleset.meta.author else ""
         parts.append(f"- **[{esc(ruleset.title)}]({ruleset.id}/index.md)**{author} — {facts}")
+    if bases:
+        parts.append("## Standard charts\n\nRulesets that others build on, not games of their own:")
+    for base in bases:
+        users = [esc(r.title) for r in project.rulesets if r.meta.extends == base.id]
+        parts.append(f"- **[{esc(base.title)}]({base.id}/index.md)** — standard charts used by "
+                     + (", ".join(users) if users else "no ruleset yet"))
     if sheets:
         parts.append("## Cheat sheets\n\nOne-page charts and quick references, every number computed by the rules model: "
                      "[all cheat sheets](sheets/index.md).")
@@ -228,7 +277,8 @@ def site_pages(project: Project, audience: str, downloads: dict[str, list[tuple[
                 toc.append(name)
                 titles[name] = SECTION_PAGES[key]
         for name, text, title in (("glossary", glossary_page(ruleset, audience), "Glossary"),
-                                  ("examples", examples_page(ruleset), "Worked examples")):
+                                  ("examples", examples_page(ruleset), "Worked examples"),
+                                  ("names", names_page(ruleset, project.root), "Names for worked examples")):
             if text:
                 pages.add(f"{ruleset.id}/{name}.md", text)
                 toc.append(name)
@@ -243,8 +293,17 @@ def site_pages(project: Project, audience: str, downloads: dict[str, list[tuple[
                 titles[name] = f"More {section}"
         toc = [f"{_toc_title(titles[name])} <{name}>" for name in toc]
         own_sheets = [name for name in sheet_names if name.startswith(ruleset.id + "-")]
-        pages.add(f"{ruleset.id}/index.md", ruleset_index(ruleset, toc, downloads.get(ruleset.id, []), own_sheets, audience))
+        users = [r.title for r in project.rulesets if r.meta.extends == ruleset.id]
+        pages.add(f"{ruleset.id}/index.md", ruleset_index(ruleset, toc, downloads.get(ruleset.id, []), own_sheets, audience,
+                                                          _title_by_id(project, ruleset.meta.extends), users))
     return pages
+
+
+def _title_by_id(project: Project, id: str) -> str:
+    for ruleset in project.rulesets:
+        if ruleset.id == id:
+            return ruleset.title
+    return id
 
 
 def add_sheet_pages(pages: Pages, project: Project, audience: str, downloads: dict) -> list[str]:
