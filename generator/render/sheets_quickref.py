@@ -10,6 +10,7 @@ each group citing the source section it comes from; a house rule's value shows t
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 
 from ..model.base import Markdown, NotGiven
 from ..model.points import points_text
