@@ -115,10 +115,10 @@ def _die(formula: computed.Formula) -> icepool.Die:
     return die if isinstance(die, icepool.Die) else icepool.d(6)
 
 
-def _axis_heads(chart: computed.Chart, axis: computed.Axis, formula: computed.Formula) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
-    values = axis_values(chart, axis)
-    labels = tuple(axis.labels) if axis.labels else tuple(
-        str(q) for q in axis.values) if axis.values else tuple(_shown(v) for v in values)
+def _axis_heads(chart: computed.Chart, axis: computed.Axis, formula: computed.Formula,
+                scope) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
+    values = axis_values(chart, axis, scope)
+    labels = tuple(axis.labels) if axis.labels else tuple(_shown(v) for v in values)
     spec = next((i for i in formula.inputs if i.id == axis.input), None)
     head = axis.label or (spec.label if spec is not None else axis.input)
     return head, labels, tuple(axis.notes)
@@ -131,15 +131,15 @@ def chart_from_model(ruleset: Ruleset, chart: computed.Chart) -> Chart:
     formula = owner.formula(chart.formula)
     chance_formula = owner.formula(chart.chance) if chart.chance else None
     die = _die(formula)
-    column_head, columns, column_notes = _axis_heads(chart, chart.columns, formula)
+    column_head, columns, column_notes = _axis_heads(chart, chart.columns, formula, calc.scope)
     if chart.rows is not None:
-        row_head, row_labels, row_notes = _axis_heads(chart, chart.rows, formula)
-        row_values = axis_values(chart, chart.rows)
+        row_head, row_labels, row_notes = _axis_heads(chart, chart.rows, formula, calc.scope)
+        row_values = axis_values(chart, chart.rows, calc.scope)
     else:
         row_head, row_labels, row_notes, row_values = "", (chart.row_label,), (), [None]
-    cells = list(chart_cells(chart))
+    cells = list(chart_cells(chart, calc.scope))
     width = len(columns)
-    column_values = axis_values(chart, chart.columns)
+    column_values = axis_values(chart, chart.columns, calc.scope)
     rows = []
     for index, label in enumerate(row_labels):
         line = []

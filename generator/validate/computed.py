@@ -16,7 +16,7 @@ from ..diagnostics import Code, Diagnostic, did_you_mean
 from ..model.base import value_loc
 from ..model.calculate import calculator
 from ..model.computed import Chart, Formula, Input, Lookup, plain
-from ..model.formula import FUNCTIONS, CONSTANTS, FormulaError
+from ..model.formula import FUNCTIONS, CONSTANTS, Expression, FormulaError
 from ..model.ruleset import Ruleset
 from .checks import _spans, check
 
@@ -155,21 +155,37 @@ def lookup_coverage(lookup: Lookup) -> list[Diagnostic]:
     return found
 
 
-def chart_cells(chart: Chart):
-    """The inputs of every cell, row by row."""
+def _axis_value(written, scope):
+    """A word that names values of the ruleset is computed; any other word is a text input's choice."""
+    value = plain(written)
+    if not isinstance(value, str) or scope is None:
+        return value
+    try:
+        expression = Expression.parse(value)
+    except FormulaError:
+        return value
+    if not expression.names or not expression.names <= scope.keys():
+        return value
+    return expression.evaluate(scope)
+
+
+def chart_cells(chart: Chart, scope=None):
+    """The inputs of every cell, row by row (``scope``: the ruleset's, for axis values written as expressions)."""
     fixed = {s.id: plain(s.value) for s in chart.fixed}
-    rows = axis_values(chart, chart.rows) if chart.rows is not None else [None]
+    rows = axis_values(chart, chart.rows, scope) if chart.rows is not None else [None]
     for row in rows:
-        for column in axis_values(chart, chart.columns):
+        for column in axis_values(chart, chart.columns, scope):
             cell = {chart.columns.input: column, **fixed}
             if chart.rows is not None:
                 cell[chart.rows.input] = row
             yield cell
 
 
-def axis_values(chart: Chart, axis) -> list:
+def axis_values(chart: Chart, axis, scope=None) -> list:
+    """The values an axis takes; a word is a value id or an expression of values (`cover + moving`),
+    computed in ``scope`` so that a changed value reaches the chart."""
     if axis.values:
-        return [plain(q) for q in axis.values]
+        return [_axis_value(q, scope) for q in axis.values]
     if axis.range is not None and axis.range.low is not None and axis.range.high is not None:
         return list(range(axis.range.low, axis.range.high + 1))
     return []
@@ -180,6 +196,17 @@ def check_charts(ruleset: Ruleset):
     calc = calculator(ruleset)
     for chart in ruleset.charts:
         yield from chart_problems(ruleset, chart, calc)
+
+
+def _axis_ok(chart: Chart, axis, calc, found: list, name: str) -> bool:
+    """Axis values written as expressions must compute; the problem goes into ``found``."""
+    try:
+        axis_values(chart, axis, calc.scope)
+    except FormulaError as error:
+        found.append(Diagnostic(Code.BAD_CHART, f"a value of the {name} of `{chart.id}` does not compute: {error}",
+                                value_loc(axis, "values")))
+        return False
+    return True
 
 
 def chart_problems(ruleset: Ruleset, chart: Chart, calc) -> list[Diagnostic]:
@@ -199,7 +226,9 @@ def chart_problems(ruleset: Ruleset, chart: Chart, calc) -> list[Diagnostic]:
         if axis.input not in inputs:
             found.append(Diagnostic(Code.BAD_CHART, f"the {name} of `{chart.id}` vary `{axis.input}`, which is not an "
                                     f"input of `{formula.id}`", value_loc(axis, "input"), did_you_mean(axis.input, inputs)))
-        elif not axis_values(chart, axis):
+        elif not _axis_ok(chart, axis, calc, found, name):
+            continue
+        elif not axis_values(chart, axis, calc.scope):
             found.append(Diagnostic(Code.BAD_CHART, f"the {name} of `{chart.id}` need `values:` or a closed `range:`",
                                     axis.loc))
         if axis.labels and len(axis.labels) != len(axis_values(chart, axis)):
@@ -219,7 +248,7 @@ def chart_problems(ruleset: Ruleset, chart: Chart, calc) -> list[Diagnostic]:
     if found:
         return found
     try:
-        for cell_inputs in chart_cells(chart):
+        for cell_inputs in chart_cells(chart, calc.scope):
             calc.evaluate(formula, **cell_inputs)
             if chart.chance:
                 calc.evaluate(formulas[chart.chance], **cell_inputs)

@@ -124,7 +124,7 @@ def test_armour_charts_and_sheet():
     assert rules.chart("armour_save_chart").impossible == "no save"
     assert rules.chart("armour_piercing_chart").formula == "armour_piercing_save"
     assert [(s.id, s.value.value) for s in rules.chart("critical_armour_chart").fixed] == [("roll", 1)]
-    sheet = rules.get("sheets", "armour_saves_sheet")
+    sheet = rules.get("sheets", "armour_saves")
     assert sheet.charts == ("armour_save_chart", "armour_piercing_chart", "critical_armour_chart")
 
 
@@ -252,6 +252,5 @@ def test_shooting_rules():
 def test_quick_reference_and_sheets():
     assert rules.value("critical_roll").quick_reference
     assert values.critical_roll == 6
-    assert {s.id for s in rules.sheets} >= {"ordo_to_hit_sheet", "ordo_to_wound_sheet", "armour_saves_sheet",
-                                            "ordo_shooting_sheet"}
+    assert {s.id for s in rules.sheets} >= {"to_hit", "to_wound", "armour_saves", "shooting"}
     assert rules.meta.extends == "warhammer_fantasy_charts"
