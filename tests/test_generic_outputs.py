@@ -1,13 +1,16 @@
 """The renderers are generic: a project they have never seen (tests/fixtures/homebrew) builds, and
 every new section of its data reaches the outputs.
 
-The fixture is copied with the project's templates and built for real with ``rulepress build``;
-expected values are typed by hand from the fixture's YAML (rules_src/melee/ruleset.yaml), never
+The fixture is copied into an empty folder, with no templates of its own, and built for real
+with ``rulepress build``: a no-dice mêlée deciding casualties and prisoners from two counts, a
+chart from a formula, a lookup without dice, a fraction, an "at least" army limit and an overlay.
+Expected values are typed by hand from the fixture's YAML (rules_src/melee/ruleset.yaml), never
 computed by the code under test.
 """
 
 from __future__ import annotations
 
+import hashlib
 import html
 import re
 import shutil
@@ -23,12 +26,23 @@ ROOT = Path(__file__).resolve().parents[1]
 FIXTURE = ROOT / "tests" / "fixtures" / "homebrew"
 
 
+def tree_digest(folder: Path) -> dict[str, str]:
+    return {p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(folder.rglob("*")) if p.is_file() and "__pycache__" not in p.parts}
+
+
+OUTSIDE = (ROOT / "templates", FIXTURE, ROOT / "generator")
+
+
 @pytest.fixture(scope="module")
 def built(tmp_path_factory) -> Path:
     project = tmp_path_factory.mktemp("homebrew") / "project"
     shutil.copytree(FIXTURE, project)
-    shutil.copytree(ROOT / "templates", project / "templates")
+    before = [tree_digest(folder) for folder in OUTSIDE]
+    assert not (project / "templates").exists()
     assert main(["-C", str(project), "build"]) == 0
+    assert [tree_digest(folder) for folder in OUTSIDE] == before, "the build changed a file outside its project"
+    assert not (project / "templates").exists()
     return project / "build"
 
 
@@ -82,7 +96,31 @@ def test_quick_reference_of_a_base_and_sources(built):
     assert "Quick reference" in text
 
 
+def test_quick_reference_shows_the_fraction_the_lookup_and_the_limit(built):
+    text = pdf_text(built / "sheets" / "melee-quick-reference-a4.pdf")
+    assert "What a cavalryman scores in a mêlée 1½" in text
+    assert "They are taken prisoner" in text and "We fall back or stand" in text
+    assert "At least one footman for every two horsemen" in text
+    house = pdf_text(built / "sheets" / "melee_house-quick-reference-a4.pdf")
+    assert "2 (house rule; the text: 1½)" in house
+
+
 # -- the site --------------------------------------------------------------------------------------------------
+def test_the_melee_decides_casualties_and_prisoners_on_the_site(built):
+    text = page_text(built / "site" / "melee" / "fighting.html")
+    # the worked example: 3 horsemen (4½) against 1 footman (1) take it prisoner; 4 against 1 lose 3 models
+    assert "They are taken prisoner" in text and "(3, 0)" in text
+
+
+def test_the_at_least_limit_on_the_site_and_in_the_booklet(built):
+    site = page_text(built / "site" / "melee" / "armies.html")
+    # a patrol of 2 footmen (1 pt) and 4 horsemen (1½): 2 + 6 = 8 points; at least 4 // 2 = 2 footmen
+    assert "At least one footman for every two horsemen" in site
+    assert "8" in site and "1½" in site
+    booklet = pdf_text(built / "handouts" / "melee-handout-a4.pdf")
+    assert "At least one footman for every two horsemen" in booklet and "at least" in booklet.casefold()
+
+
 def test_value_role_prints_the_value(built):
     text = page_text(built / "site" / "melee" / "fighting.html")
     assert "A cavalryman scores 1½ ." in text or "A cavalryman scores 1½." in text

@@ -27,8 +27,9 @@ from generator.validate import check_project
 RULESET = """\
 ruleset:
   title: General test game
-  hero_levels: [minor, major]
-  victory_point_kinds: [objective, kill]
+  declares:
+    hero_levels: [minor, major]
+    victory_point_kinds: [objective, kill]
 
 profiles:
   warband:
@@ -330,7 +331,7 @@ def test_an_undeclared_hero_level_is_a_located_error(tmp_path):
     [found] = result.diagnostics
     # `  champion: {name: Champion, level: ` is 36 characters: the value starts at column 37
     assert (found.code, found.location.line, found.location.column) == (Code.UNDECLARED_KIND, 2, 37)
-    assert found.message == "hero level `majr` is not in `hero_levels:` of `ruleset:`"
+    assert found.message == "hero level `majr` is not in `hero_levels:` of `ruleset: declares:`"
     assert found.hint == "did you mean `major`?"
 
 
@@ -338,7 +339,7 @@ def test_a_defaulted_value_must_be_declared_too(tmp_path):
     root = project(tmp_path, "heroes:\n  champion: {name: Champion, points: 3, ability: Fights.}\n")
     [found] = check_project(root).diagnostics
     assert found.code is Code.UNDECLARED_KIND and (found.location.line, found.location.column) == (2, 3)
-    assert found.message == "hero level `low` (the default, as `champion` gives no `level:`) is not in `hero_levels:` of `ruleset:`"
+    assert found.message == "hero level `low` (the default, as `champion` gives no `level:`) is not in `hero_levels:` of `ruleset: declares:`"
 
 
 def test_undeclared_kinds_of_victory_points(tmp_path):

@@ -120,7 +120,7 @@ class Chart(ForAudience):
     """A formula over two inputs, printed as a grid with the exact odds of every cell."""
 
     title: str = spec("The chart's heading.", example="To wound")
-    formula: str = spec("Id of the formula each cell shows.", example="to_wound")
+    formula: str = spec("Id of the formula each cell shows.", example="wound_roll")
     columns: Axis = spec("The input across the top.")
     rows: Optional[Axis] = spec("The input down the side; without it the chart is one row (a formula of one input).",
                                 None)

@@ -57,6 +57,22 @@ class ForAudience(Cited):
 
 
 @dataclass(frozen=True, kw_only=True)
+class Declares(Located):
+    """The ``declares:`` part of ``ruleset:``: lists the ruleset's entries choose from."""
+
+    hero_levels: tuple[str, ...] = spec(
+        "The levels heroes may have, lowest first. Each level `L` gives army limits the counts `L_heroes` and "
+        "`most_of_one_L_hero`. Empty: any level, and the counts are those of the levels the heroes use.", (),
+        example="[low, high]")
+    keyword_kinds: tuple[str, ...] = spec("The kinds a keyword may be (its `kind:`). Empty: any kind.", (),
+                                          example="[special rule, psychology]")
+    item_kinds: tuple[str, ...] = spec("The kinds an item may be (its `kind:`). Empty: any kind.", (), example="[weapon, armour]")
+    victory_point_kinds: tuple[str, ...] = spec(
+        "The kinds of victory points, in the order the checklist lists them (their `kind:`). Empty: any kind, in order of use.", (),
+        example="[monster, item, task]")
+
+
+@dataclass(frozen=True, kw_only=True)
 class Meta(Entry):
     """The ``ruleset:`` section of ``ruleset.yaml``: what this ruleset is."""
 
@@ -74,16 +90,24 @@ class Meta(Entry):
                          "values; every output marks each changed value and shows the original.", False)
     kind: Literal["rules", "base"] = spec("`base` for a ruleset others build on that is not a game of its own "
                                           "(standard charts); it is listed apart.", "rules")
-    hero_levels: tuple[str, ...] = spec(
-        "The levels heroes may have, lowest first. Each level `L` gives army limits the counts `L_heroes` and "
-        "`most_of_one_L_hero`. Empty: any level, and the counts are those of the levels the heroes use.", (),
-        example="[low, high]")
-    keyword_kinds: tuple[str, ...] = spec("The kinds a keyword may be (its `kind:`). Empty: any kind.", (),
-                                          example="[special rule, psychology]")
-    item_kinds: tuple[str, ...] = spec("The kinds an item may be (its `kind:`). Empty: any kind.", (), example="[weapon, armour]")
-    victory_point_kinds: tuple[str, ...] = spec(
-        "The kinds of victory points, in the order the checklist lists them (their `kind:`). Empty: any kind, in order of use.", (),
-        example="[monster, item, task]")
+    declares: Optional[Declares] = spec("The lists the ruleset's entries choose from: hero levels and the kinds of keywords, "
+                                "items and victory points.", None)
+
+    @property
+    def hero_levels(self) -> tuple[str, ...]:
+        return self.declares.hero_levels if self.declares else ()
+
+    @property
+    def keyword_kinds(self) -> tuple[str, ...]:
+        return self.declares.keyword_kinds if self.declares else ()
+
+    @property
+    def item_kinds(self) -> tuple[str, ...]:
+        return self.declares.item_kinds if self.declares else ()
+
+    @property
+    def victory_point_kinds(self) -> tuple[str, ...]:
+        return self.declares.victory_point_kinds if self.declares else ()
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -358,7 +382,7 @@ class ArmyList(ForAudience):
 class VictoryPoints(ForAudience):
     """Victory points for defeating a monster, holding an item or completing a task."""
 
-    name: str = spec("What scores.", example="Dr. Shellendrak")
+    name: str = spec("What scores.", example="The enemy leader")
     kind: str = spec("What scores (a monster, an item, a task...): one of the ruleset's `victory_point_kinds`, when it declares them.",
                      example="monster")
     points: Annotated[Points, Bounds(0)] | NotGiven = spec("Points scored (whole or a fraction such as 1½); `not given` prints as a blank box.",

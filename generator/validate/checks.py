@@ -188,7 +188,7 @@ def check_declared_kinds(ruleset: Ruleset):
             if value in declared:
                 continue
             default = "" if field in entry.locs else f" (the default, as `{entry.id}` gives no `{field}:`)"
-            yield Diagnostic(Code.UNDECLARED_KIND, f"{what} `{value}`{default} is not in `{declaring}:` of `ruleset:`",
+            yield Diagnostic(Code.UNDECLARED_KIND, f"{what} `{value}`{default} is not in `{declaring}:` of `ruleset: declares:`",
                              value_loc(entry, field),
                              did_you_mean(value, declared) or f"`{declaring}:` declares {', '.join(declared)}; add it there or use one of those")
 
