@@ -106,6 +106,9 @@ class Axis(Located):
     range: Optional[RollRange] = spec("The values as a range, `1-10`.", None, example="1-10")
     labels: tuple[str, ...] = spec("A heading for each value, when the value alone does not say it.", ())
     notes: tuple[str, ...] = spec("A second heading line for each value.", ())
+    note_formula: str = spec("Id of a formula of this input whose result is each value's second heading line "
+                             "(a target prints with its chance: `4+ (50%)`), so the line follows the data.", "")
+    note_suffix: str = spec("Words after each computed heading line.", "", example="a die")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -131,6 +134,8 @@ class Chart(ForAudience):
     show: Literal["target", "chance", "number"] = spec(
         "`target`: the roll needed and its chance; `chance`: the chance alone; `number`: the result.", "target")
     mark_diagonal: bool = spec("Mark the cells where the row and column values are equal.", False)
+    digits: Optional[int] = spec("For `show: number`: print each number rounded to this many places (an average, "
+                                 "say) rather than exact.", None, example="2")
     note: Markdown = spec("Prose printed under the chart.", Markdown(""))
     chapter: str = spec("The chapter (id) where it is printed.", "")
     quick_reference: bool = spec("Print it on the ruleset's quick reference.", False)

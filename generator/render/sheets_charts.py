@@ -115,12 +115,31 @@ def _die(formula: computed.Formula) -> icepool.Die:
     return die if isinstance(die, icepool.Die) else icepool.d(6)
 
 
+def _note(ruleset: Ruleset, axis: computed.Axis, value) -> str:
+    """An axis value's second heading line, computed: `4+ (50%) a die`."""
+    note = ruleset.formula(axis.note_formula)
+    result = calculator(ruleset).evaluate(note, **{note.inputs[0].id: value})
+    if result is None:
+        return "impossible"
+    if note.result == "target":
+        text = f"{result}+ ({chance_text(target_chance(_die(note), result))})"
+    elif note.result == "chance":
+        text = chance_text(Fraction(result))
+    else:
+        text = _shown(result)
+    return f"{text} {axis.note_suffix}".strip()
+
+
 def _axis_heads(chart: computed.Chart, axis: computed.Axis, formula: computed.Formula,
-                scope) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
+                scope, ruleset: Ruleset) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
     values = axis_values(chart, axis, scope)
-    labels = tuple(axis.labels) if axis.labels else tuple(_shown(v) for v in values)
+    written = axis.values or values  # a value as written (4+, 6") heads its column; a computed one its result
+    labels = tuple(axis.labels) if axis.labels else tuple(
+        str(w) if isinstance(w, Quantity) and w.kind != "text" else _shown(v) for w, v in zip(written, values))
     spec = next((i for i in formula.inputs if i.id == axis.input), None)
     head = axis.label or (spec.label if spec is not None else axis.input)
+    if axis.note_formula:
+        return head, labels, tuple(_note(ruleset, axis, value) for value in values)
     return head, labels, tuple(axis.notes)
 
 
@@ -131,9 +150,9 @@ def chart_from_model(ruleset: Ruleset, chart: computed.Chart) -> Chart:
     formula = owner.formula(chart.formula)
     chance_formula = owner.formula(chart.chance) if chart.chance else None
     die = _die(formula)
-    column_head, columns, column_notes = _axis_heads(chart, chart.columns, formula, calc.scope)
+    column_head, columns, column_notes = _axis_heads(chart, chart.columns, formula, calc.scope, owner)
     if chart.rows is not None:
-        row_head, row_labels, row_notes = _axis_heads(chart, chart.rows, formula, calc.scope)
+        row_head, row_labels, row_notes = _axis_heads(chart, chart.rows, formula, calc.scope, owner)
         row_values = axis_values(chart, chart.rows, calc.scope)
     else:
         row_head, row_labels, row_notes, row_values = "", (chart.row_label,), (), [None]
@@ -158,7 +177,9 @@ def _cell(chart, formula, chance_formula, calc, die, inputs: dict, marked: bool)
     if chart.show == "number":
         if result is None:
             return Cell(chart.impossible, "", "none", None, marked)
-        text = exact_number_text(result) if formula.result != "chance" else chance_text(Fraction(result))
+        text = (chance_text(Fraction(result)) if formula.result == "chance"
+                else decimal_text(result, chart.digits) if chart.digits is not None and not isinstance(result, bool)
+                else exact_number_text(result))
         return Cell(text, "", "plain", result if isinstance(result, (int, Fraction)) else None, marked)
     if chance_formula is not None:
         probability = Fraction(calc.evaluate(chance_formula, **inputs))

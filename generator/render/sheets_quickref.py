@@ -3,8 +3,9 @@
 Player-visible material only: entries with ``audience: gm`` never enter. A roll table
 whose ranges the source leaves out keeps its rows with the roll (and chance) as a gap;
 a points value the source leaves out is a gap too. The ruleset's values, lookups and
-charts marked ``quick_reference: true`` (its own and those of the base it extends) follow,
-each group citing the source section it comes from; a house rule's value shows the original.
+charts marked ``quick_reference: true`` (its own and those of the base it extends) follow:
+the values in one block citing each source section once, then each lookup and chart; a house
+rule's value shows the original.
 """
 
 from __future__ import annotations
@@ -162,7 +163,7 @@ def block_lines(kind: str, block) -> int:
         return 4 + sum(max(1, _text_lines(f"{line.result} {line.detail}", 34)) for line in block.lines) + _text_lines(block.note)
     if kind == "matrix":
         return 3 + _text_lines(block.title) + len(block.rows) + _text_lines(block.note)
-    return (2 + sum(1 + _text_lines(line.label, 34) - 1 + _text_lines(line.detail, 56) for line in block.lines)
+    return (2 + sum(max(1, _text_lines(line.label, 40)) + _text_lines(line.detail, 50) for line in block.lines)
             + sum(2 + len(chart.rows) * 2 for chart in block.charts) + 1)
 
 
@@ -204,7 +205,9 @@ def matrices(ruleset: Ruleset) -> tuple[Matrix, ...]:
     found = []
     for matrix in filter(visible, ruleset.profiles):
         rows = tuple((row.name, tuple(given(row[c.id]) for c in matrix.columns)) for row in matrix.rows if visible(row))
-        found.append(Matrix(matrix.title, tuple(c.label for c in matrix.columns), rows, matrix.note, cite(matrix, ruleset)))
+        # the note's first paragraph only: a quick reference points at the rules, the booklet prints them whole
+        note = Markdown(matrix.note.strip().split("\n\n")[0])
+        found.append(Matrix(matrix.title, tuple(c.label for c in matrix.columns), rows, note, cite(matrix, ruleset)))
     return tuple(found)
 
 
@@ -232,15 +235,10 @@ def spells_group(ruleset: Ruleset) -> KeyGroup | None:
 
 # -- values, lookups and charts marked `quick_reference: true` -------------------------------------
 def _quick(ruleset: Ruleset, entry, section: str) -> bool:
-    """Marked for the quick reference here, or (for a house rule's value) in the base it changes."""
+    """Marked for the quick reference, or a value a house rule changes."""
     if getattr(entry, "quick_reference", False):
         return True
-    if section == "values" and entry.is_house_rule and ruleset.base is not None:
-        try:
-            return ruleset.base.value(entry.id).quick_reference
-        except KeyError:
-            return False
-    return False
+    return section == "values" and entry.is_house_rule  # an overlay's quick reference shows every house rule
 
 
 def _section_of(entry) -> str:
@@ -249,26 +247,25 @@ def _section_of(entry) -> str:
 
 
 def value_groups(ruleset: Ruleset) -> tuple[KeyGroup, ...]:
-    """Quick-reference values, one group per source section they cite (in order of first appearance)."""
-    groups: dict[str, list] = {}
-    for value in ruleset.reachable("values"):
-        if visible(value) and _quick(ruleset, value, "values"):
-            groups.setdefault(_section_of(value), []).append(value)
-    found = []
-    for section, values in groups.items():
-        owner = ruleset.owner_of("values", values[0].id)
-        lines = tuple(KeyLine(value.label or value.id.replace("_", " ").capitalize(),
-                              None if isinstance(value.value, NotGiven) else value_text(ruleset, value.id))
-                      for value in values)
-        found.append(KeyGroup(section or "Numbers", lines, source=cite(values[0], owner)))
-    return tuple(found)
+    """Quick-reference values in one block, in data order, citing each source section once."""
+    values = [v for v in ruleset.reachable("values") if visible(v) and _quick(ruleset, v, "values")]
+    if not values:
+        return ()
+    lines = tuple(KeyLine(value.label or value.id.replace("_", " ").capitalize(),
+                          None if isinstance(value.value, NotGiven) else value_text(ruleset, value.id))
+                  for value in values)
+    sections = list(dict.fromkeys(_section_of(value) for value in values if _section_of(value)))
+    source = f"{ruleset.title} § " + "; § ".join(sections) if sections else ruleset.title
+    return (KeyGroup("Key numbers", lines, source=source),)
 
 
 def lookup_groups(ruleset: Ruleset) -> tuple[KeyGroup, ...]:
     found = []
     for lookup in ruleset.reachable("lookups"):
         if visible(lookup) and _quick(ruleset, lookup, "lookups"):
-            lines = tuple(KeyLine(f"{lookup.key} {row.key_text}".strip(), row.result) for row in lookup.rows)
+            # a result is prose that wraps under its key, not a number set to the right
+            lines = tuple(KeyLine(f"{lookup.key}: {row.key_text}" if lookup.key else row.key_text, "",
+                                  Markdown(row.result)) for row in lookup.rows)
             found.append(KeyGroup(lookup.title, lines, source=cite(lookup, ruleset.owner_of("lookups", lookup.id))))
     return tuple(found)
 
