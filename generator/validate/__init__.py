@@ -25,6 +25,8 @@ class CheckResult:
 def check_project(root: Path, only: str | None = None) -> CheckResult:
     project, diagnostics = load_project(root, only)
     for ruleset in project.rulesets:
+        if ruleset.meta.extends and ruleset.base is None and not ruleset.meta.overlay:
+            continue  # its base is missing (reported at `extends:`): what it names there would cascade
         diagnostics.extend(run_checks(ruleset))
         diagnostics.extend(mechanics_problems(project.root, ruleset))
     # an overlay is checked with its base's entries, so a problem of the base would be told twice
