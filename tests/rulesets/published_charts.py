@@ -1,4 +1,10 @@
-"""The Warhammer Fantasy charts as the rulebook prints them, typed cell by cell: the oracle of the chart tests."""
+"""The Warhammer Fantasy charts as the rulebook prints them, typed cell by cell, and shooting by
+enumerating two dice: the oracles of the chart tests."""
+
+import itertools
+from fractions import Fraction
+
+FACES = range(1, 7)
 
 N = None  # "no effect"
 
@@ -30,3 +36,17 @@ TO_WOUND_CHART = {
     9: [2, 2, 2, 2, 2, 2, 2, 3, 4, 5],
     10: [2, 2, 2, 2, 2, 2, 2, 2, 3, 4],
 }
+
+
+def shooting_by_enumeration(bs: int, modifier: int) -> Fraction:
+    """Two dice: one roll up to 6+ (a natural 1 misses); 7+ a 6 then 4+, 8+ a 6 then 5+, 9+ a 6 then 6+."""
+    needed = 7 - bs - modifier
+
+    def hits(first, second):
+        if first == 1:
+            return False
+        if needed <= 6:
+            return first >= needed
+        return needed <= 9 and first == 6 and second >= needed - 3
+
+    return Fraction(sum(1 for roll in itertools.product(FACES, FACES) if hits(*roll)), 36)

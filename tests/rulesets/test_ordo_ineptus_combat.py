@@ -42,7 +42,7 @@ target_chance = ns["target_chance"]
 target_text = ns["target_text"]
 
 FACES = range(1, 7)
-from published_charts import TO_HIT_CHART, TO_WOUND_CHART, N  # noqa: E402 - typed from the rulebook
+from published_charts import TO_HIT_CHART, TO_WOUND_CHART, N, shooting_by_enumeration  # noqa: E402 - typed from the rulebook
 
 
 
@@ -225,17 +225,10 @@ def test_000_shooting_modifiers():
 @pytest.mark.parametrize("flags", list(itertools.product([False, True], repeat=4)))
 def test_shooting_with_modifiers_against_enumeration(bs, flags):
     cover, moving, long_range, large = flags
-    needed = 7 - bs + cover + moving + long_range - large
-
-    def hits(first, second):
-        if first == 1:
-            return False
-        if needed <= 6:
-            return first >= needed
-        return needed <= 9 and first == 6 and second >= needed - 3
-
     modifier = shooting_modifier(cover=cover, moving=moving, long_range=long_range, large_target=large)
-    assert shooting_chance(bs, modifier) == count(dice(2), hits)
+    # 000: cover, moving and long range are -1 each, a large target +1 (typed here from the text)
+    assert modifier == -cover - moving - long_range + large
+    assert shooting_chance(bs, modifier) == shooting_by_enumeration(bs, modifier)
 
 
 def test_shooting_rules():

@@ -22,7 +22,7 @@ to_hit_shooting = ns["to_hit_shooting"]
 shooting_chance = ns["shooting_chance"]
 
 FACES = range(1, 7)
-from published_charts import TO_HIT_CHART, TO_WOUND_CHART, N  # noqa: E402 - typed from the rulebook
+from published_charts import TO_HIT_CHART, TO_WOUND_CHART, N, shooting_by_enumeration  # noqa: E402 - typed from the rulebook
 
 
 # The Fantasy BS table: the roll to hit before modifiers (7 - BS; a natural 1 always misses).
@@ -55,24 +55,10 @@ def test_ballistic_skill_before_modifiers(bs, needed):
     assert shooting_chance(bs) == count(((face,) for face in FACES), lambda roll: roll >= needed)
 
 
-def _shooting_by_enumeration(bs: int, modifier: int) -> Fraction:
-    """Two dice: one roll up to 6+ (a natural 1 misses); 7+ a 6 then 4+, 8+ a 6 then 5+, 9+ a 6 then 6+."""
-    needed = 7 - bs - modifier
-
-    def hits(first, second):
-        if first == 1:
-            return False
-        if needed <= 6:
-            return first >= needed
-        return needed <= 9 and first == 6 and second >= needed - 3
-
-    return count(itertools.product(FACES, FACES), hits)
-
-
 @pytest.mark.parametrize("bs", range(0, 11))
 @pytest.mark.parametrize("modifier", range(-5, 6))
 def test_shooting_chance_against_two_dice(bs, modifier):
-    assert shooting_chance(bs, modifier) == _shooting_by_enumeration(bs, modifier)
+    assert shooting_chance(bs, modifier) == shooting_by_enumeration(bs, modifier)
 
 
 def test_shooting_roll_beyond_six():
