@@ -203,9 +203,14 @@ class _Builder:
 
             jobs = [job for audience in self.audiences() for job in handout_jobs(self.project, folder, audience)]
         if self.args.ruleset:
-            others = [r.id for r in self.project.rulesets if r.id != self.args.ruleset]
-            jobs = [j for j in jobs if not any(j.target.name.startswith(o) for o in others)]
+            jobs = [j for j in jobs if self.owner(j.target.name) == self.args.ruleset]
         return jobs
+
+    def owner(self, name: str) -> str:
+        """The ruleset a PDF belongs to: the longest id its name starts with, then a dash (so that
+        `mini-` is never taken for `mini_two-`); "" for none."""
+        ids = sorted((r.id for r in self.project.rulesets), key=len, reverse=True)
+        return next((id for id in ids if name.startswith(id + "-")), "")
 
     def plan(self, kind: str, jobs: list[PdfJob]) -> list[PdfJob]:
         """The jobs whose key changed; unchanged PDFs are linked from the previous build."""
@@ -249,7 +254,7 @@ class _Builder:
         if audience and ("-gm-" in Path(relative).name) != (audience == "gm"):
             return True
         if self.args.ruleset:
-            return not Path(relative).name.startswith(self.args.ruleset)
+            return self.owner(Path(relative).name) != self.args.ruleset
         return False
 
     # -- site ------------------------------------------------------------------------------
@@ -275,12 +280,11 @@ class _Builder:
         """Per ruleset (and "" for general sheets), the PDFs of this build — staged already or ``coming`` — as
         (title, path under build/)."""
         found: dict[str, list[tuple[str, str]]] = {}
-        ids = sorted((r.id for r in self.project.rulesets), key=len, reverse=True)
         for kind in ("sheets", "handouts"):
             folder = self.staging / kind
             staged = set(folder.glob("*.pdf")) if folder.is_dir() else set()
             for pdf in sorted(staged | {p for p in coming if p.parent == folder}):
-                owner = next((i for i in ids if pdf.name.startswith(i + "-")), "")
+                owner = self.owner(pdf.name)
                 title = pdf.stem.removeprefix(owner + "-").replace("-", " ").replace(" a4", " (A4)").replace(" letter", " (US Letter)")
                 found.setdefault(owner, []).append((title[:1].upper() + title[1:], f"{kind}/{pdf.name}"))
         return found

@@ -256,3 +256,17 @@ def test_no_game_names_in_the_engine():
             if word in lowered:
                 found.append(f"{path.relative_to(ROOT)}: {word}")
     assert not found, "\n".join(found)
+
+
+# -- one ruleset's build keeps the others', even when one id begins with the other ----------------------------
+def test_building_one_ruleset_keeps_a_ruleset_whose_id_begins_with_it(tmp_path):
+    project = tmp_path / "project"
+    shutil.copytree(FIXTURE, project)
+    assert main(["-C", str(project), "build", "--only", "sheets"]) == 0
+    sheets = project / "build" / "sheets"
+    before = {p.name: p.read_bytes() for p in sheets.glob("*.pdf")}
+    assert {n for n in before if n.startswith("melee_house-")} and {n for n in before if n.startswith("melee-")}
+    for ruleset in ("melee", "melee_house"):
+        assert main(["-C", str(project), "build", "--only", "sheets", "--ruleset", ruleset]) == 0
+        after = {p.name: p.read_bytes() for p in sheets.glob("*.pdf")}
+        assert after == before, f"--ruleset {ruleset} lost or changed sheets of another ruleset"

@@ -448,6 +448,7 @@ def handout_context(ruleset: Ruleset, audience: str) -> dict:
         sequences.setdefault(phase["sequence"], []).append(phase)
     context = {
         "audience": audience, "ruleset_id": ruleset.id, "title": meta.title, "subtitle": meta.subtitle,
+        "overlay": meta.overlay,
         "author": meta.author, "summary": prose.html(meta.summary), "needs": list(meta.needs),
         "sequences": [{"name": name, "phases": steps} for name, steps in sequences.items()],
         "source_file": meta.source, "parts": parts, "gap_text": NOT_GIVEN_TEXT,

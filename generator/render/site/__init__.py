@@ -125,7 +125,10 @@ def render_entry(ruleset, section: str, entry, audience: str, chapter: str | Non
 
 
 class VerifiedExample(SphinxDirective):
-    """A worked example, shown as verified: `rulepress build` fails if any example fails."""
+    """A worked example, shown as verified: `rulepress build` fails if any example fails.
+
+    An overlay's pages show its base's examples, which prove the original text, not the house rules.
+    """
 
     has_content = True
     optional_arguments = 1
@@ -135,8 +138,17 @@ class VerifiedExample(SphinxDirective):
         code = "\n".join(self.content)
         literal = nodes.literal_block(code, code, language="pycon")
         badge = nodes.paragraph("", "", nodes.inline("", "✔ Verified example", classes=["verified-badge"]),
-                                nodes.inline("", " — run against the rules model by every build", classes=["verified-note"]))
+                                nodes.inline("", self._note(), classes=["verified-note"]))
         return [nodes.container("", badge, literal, classes=["verified-example"])]
+
+    def _note(self) -> str:
+        try:
+            overlay = _model(self.env).project.ruleset(_ruleset_of(self.env)).meta.overlay
+        except (KeyError, RuntimeError):
+            overlay = False
+        if overlay:
+            return " — of the original text: run against its values, not these house rules"
+        return " — run against the rules model by every build"
 
 
 # -- roles ------------------------------------------------------------------------------------
