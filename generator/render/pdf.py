@@ -129,9 +129,7 @@ def worker_render(args) -> tuple[str, float]:
     """Process-pool entry point: render and return (target, seconds)."""
     import time
 
-    import logging
-
-    logging.getLogger("weasyprint.progress").setLevel(logging.WARNING)
+    _quiet()
     job, root = args
     start = time.perf_counter()
     render_pdf(job, root)
@@ -139,14 +137,19 @@ def worker_render(args) -> tuple[str, float]:
 
 
 
-def _warm_worker() -> None:
+def _quiet() -> None:
+    """A Sphinx build in the same worker turns on INFO logging: WeasyPrint's progress and the font
+    subsetter's thousands of lines are noise in a build's output."""
     import logging
 
+    for name in ("weasyprint", "weasyprint.progress", "fontTools"):
+        logging.getLogger(name).setLevel(logging.WARNING)
+
+
+def _warm_worker() -> None:
     import weasyprint  # noqa: F401  (import once per worker, not once per PDF)
 
-    # a Sphinx build in the same worker turns on INFO logging; WeasyPrint's progress is noise
-    logging.getLogger("weasyprint").setLevel(logging.WARNING)
-    logging.getLogger("weasyprint.progress").setLevel(logging.WARNING)
+    _quiet()
 
 
 def render_all(jobs: list[PdfJob], root: Path, workers: int | None = None, on_done=None) -> list[tuple[str, float]]:
