@@ -1,0 +1,105 @@
+"""Rules you did not write: every case in tests/attacks/ is run as a club's CI would run it.
+
+See tests/attacks/README.md for the format. Each case asserts what its `expect.yaml` says and, for
+every case: no traceback, no byte from outside the project in any output or message, no game-master
+text in player outputs, the project unchanged, and a refused command leaving `build/` as it was.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+ATTACKS = ROOT / "tests" / "attacks"
+CASES = sorted(p.name for p in ATTACKS.iterdir() if (p / "expect.yaml").is_file()) if ATTACKS.is_dir() else []
+SECRET = "OUTSIDE-SECRET-7c1e9b"
+GM_SECRET = "GM-ONLY-SECRET"
+DIAGNOSTIC = re.compile(r"^(?P<path>[^:\n]+):(?P<line>[0-9]+):(?P<column>[0-9]+): (?:error|warning)\[(?P<code>[a-z-]+)\]",
+                        re.M)
+
+
+def digest(folder: Path, skip: tuple[str, ...] = ()) -> dict[str, str]:
+    found = {}
+    for path in sorted(folder.rglob("*")):
+        relative = path.relative_to(folder).as_posix()
+        if any(relative == s or relative.startswith(s + "/") for s in skip) or "__pycache__" in path.parts:
+            continue
+        if path.is_symlink():
+            found[relative] = "-> " + os.readlink(path)
+        elif path.is_file():
+            found[relative] = hashlib.sha256(path.read_bytes()).hexdigest()
+    return found
+
+
+def prepare(case: str, tmp_path: Path) -> tuple[Path, dict]:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.txt").write_text(f"{SECRET}\n", encoding="utf-8")
+    project = tmp_path / "project"
+    source = ATTACKS / case / "project"
+    shutil.copytree(source, project, symlinks=True)
+    for path in project.rglob("*"):
+        if path.is_file() and not path.is_symlink() and path.suffix in (".yaml", ".yml", ".py", ".txt", ".md", ".css", ".j2"):
+            text = path.read_text(encoding="utf-8", errors="surrogateescape")
+            if "@OUTSIDE@" in text:
+                path.write_text(text.replace("@OUTSIDE@", str(outside)), encoding="utf-8", errors="surrogateescape")
+    for link in (ATTACKS / case).glob("links.yaml"):  # symlinks to make: {path in project: target}
+        for name, target in (yaml.safe_load(link.read_text()) or {}).items():
+            made = project / name
+            made.parent.mkdir(parents=True, exist_ok=True)
+            made.symlink_to(target.replace("@OUTSIDE@", str(outside)))
+    expect = yaml.safe_load((ATTACKS / case / "expect.yaml").read_text(encoding="utf-8"))
+    return project, expect
+
+
+def player_outputs(build: Path) -> list[Path]:
+    found = []
+    for kind in ("site", "sheets", "handouts", "export"):
+        folder = build / kind
+        if folder.is_dir():
+            found += [p for p in folder.rglob("*") if p.is_file() and "-gm" not in p.name]
+    return found
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_attack(case, tmp_path):
+    project, expect = prepare(case, tmp_path)
+    build = project / "build"
+    build.mkdir(exist_ok=True)
+    (build / "earlier-output.txt").write_text("a previous build's file\n", encoding="utf-8")
+    before_build = digest(build)
+    before_project = digest(project, skip=("build", ".rulepress-cache"))
+    command = [sys.executable, "-m", "generator", "-C", str(project), *expect.get("command", ["check"])]
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "NO_COLOR": "1", "COLUMNS": "200"}
+    try:
+        run = subprocess.run(command, capture_output=True, text=True, errors="replace", timeout=expect.get("timeout", 120),
+                             cwd=tmp_path, env=env)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"{case}: rulepress did not finish in {expect.get('timeout', 120)} s (a hang)")
+    messages = run.stdout + run.stderr
+    assert "Traceback" not in messages, messages[-3000:]
+    assert run.returncode == expect.get("exit", 1), messages[-3000:]
+    found = {m["code"] for m in DIAGNOSTIC.finditer(messages)}
+    assert set(expect.get("codes", ())) <= found, f"expected {expect.get('codes')} in:\n{messages[-3000:]}"
+    for match in DIAGNOSTIC.finditer(messages):
+        assert not match["path"].startswith((".rulepress-cache", "/")), f"located outside the rules: {match[0]}"
+    assert SECRET not in messages
+    outputs = [p for p in build.rglob("*") if p.is_file()] if build.is_dir() else []
+    for path in outputs:
+        assert SECRET.encode() not in path.read_bytes(), f"{path} holds a byte from outside the project"
+    for path in player_outputs(build):
+        assert GM_SECRET.encode() not in path.read_bytes(), f"{path} shows game-master text to players"
+    assert digest(project, skip=("build", ".rulepress-cache")) == before_project, "the command changed the project"
+    if run.returncode != 0:
+        assert digest(build) == before_build, "a refused command changed build/"
+    for text in expect.get("says", ()):
+        assert text in messages, f"expected {text!r} in:\n{messages[-3000:]}"
