@@ -13,9 +13,10 @@ from ..diagnostics import BlockLocation, Code, Diagnostic, Location, did_you_mea
 from ..mechanics import armies
 from ..model.base import NotGiven, Source, value_loc
 from ..model.dice import RollRange
-from ..model.entries import RollTable
+from ..model.computed import Chart, Formula, Sheet
+from ..model.entries import ArmyLimit, ArmyList, RollTable, Spell
 from ..model.points import points_text
-from ..model.ruleset import Ruleset
+from ..model.ruleset import SECTIONS, Ruleset
 
 Check = Callable[[Ruleset], Iterable[Diagnostic]]
 CHECKS: dict[str, Check] = {}
@@ -351,7 +352,8 @@ def _army_refs(ruleset: Ruleset, army):
 
 
 # -- prose ----------------------------------------------------------------------------------
-ROLE = re.compile(r"\{(?P<role>term|rule|table|spell|profile|value|formula|chart|lookup)\}`(?P<target>[^`]+)`")
+ROLE = re.compile(r"\{(?P<role>term|rule|table|spell|profile|value|formula|chart|lookup|entry)\}(?P<ticks>`+)(?P<target>.+?)"
+                  r"(?P=ticks)(?!`)", re.S)
 _ROLE_SECTIONS = {"rule": "rules", "table": "tables", "spell": "spells", "profile": "profiles", "value": "values",
                   "formula": "formulas", "chart": "charts", "lookup": "lookups"}
 
@@ -371,13 +373,16 @@ def _role_target(target: str) -> str:
 
 
 def _prose_fields(entry):
-    """(owner, field, text) for every text field of an entry and of its rows."""
+    """(owner, field, text) for every text field of an entry and of its rows (a list of lines too)."""
     for name, value in vars(entry).items():
         if isinstance(value, str) and "{" in value:
             yield entry, name, value
         elif isinstance(value, tuple):
-            for item in value:
-                if hasattr(item, "locs") and not isinstance(item, str):
+            for index, item in enumerate(value):
+                if isinstance(item, str):
+                    if "{" in item:
+                        yield entry, f"{name}[{index}]" if f"{name}[{index}]" in entry.locs else name, item
+                elif hasattr(item, "locs"):
                     yield from _prose_fields(item)
 
 
@@ -398,6 +403,13 @@ def check_prose_links(ruleset: Ruleset):
                     if target.casefold() not in terms and not ruleset.is_unloaded(target, "glossary"):
                         yield Diagnostic(Code.UNKNOWN_REF, f"glossary term `{target}` is not in `glossary:`", loc,
                                          did_you_mean(target, [t.term for t in ruleset.glossary]))
+                elif match["role"] == "entry":
+                    section, _, id = target.partition(".")
+                    if section not in SECTIONS:
+                        yield Diagnostic(Code.UNKNOWN_REF, f"`{target}` names no section: write {{entry}}`section.id`", loc,
+                                         did_you_mean(section, list(SECTIONS)))
+                    elif (d := _ref(ruleset, section, id, loc, section.removesuffix("s"))) is not None:
+                        yield d
                 elif (d := _ref(ruleset, _ROLE_SECTIONS[match["role"]], target, loc, match["role"])) is not None:
                     yield d
 
@@ -406,37 +418,131 @@ def _gm_only(entry) -> bool:
     return getattr(entry, "audience", "player") == "gm" or getattr(entry, "gm_only", False)
 
 
+def _get(ruleset: Ruleset, section: str, id: str):
+    """The entry ``id`` of ``section`` (a base's too, where shared), or None."""
+    try:
+        return ruleset.get(section, id)
+    except (KeyError, AttributeError, TypeError):
+        return None
+
+
+def _role_entry(ruleset: Ruleset, role: str, target: str, terms: dict[str, str]):
+    """The entry a prose role names, looked up in the role's own section (ids may repeat across sections)."""
+    if role == "term":
+        return _get(ruleset, "glossary", terms.get(target.casefold(), ""))
+    if role == "entry":
+        section, _, id = target.partition(".")
+        return _get(ruleset, section, id) if section in SECTIONS else None
+    return _get(ruleset, _ROLE_SECTIONS[role], target)
+
+
+def _any_entry(ruleset: Ruleset, id: str):
+    """For a bare id (see_also): a game-master-only entry of that id if there is one, else any entry of it."""
+    found = [e for _s, e in ruleset.all_entries() if e.id == id]
+    return next((e for e in found if _gm_only(e)), found[0] if found else None)
+
+
+def _limit_names(text: str) -> set[str]:
+    import ast
+
+    try:
+        return {node.id for node in ast.walk(ast.parse(str(text).strip() or "0", mode="eval")) if isinstance(node, ast.Name)}
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return set()  # reported by the limits check
+
+
+def _formula_names(formula) -> set[str]:
+    """Values, formulas, tables and lookups a formula computes with (not its own inputs and steps)."""
+    own = {i.id for i in formula.inputs} | {b.id for b in formula.let}
+    names = set(formula.expr.names | formula.expr.calls)
+    for binding in formula.let:
+        names |= binding.expr.names | binding.expr.calls
+    return names - own
+
+
+def _loc_of(owner, field: str, index: int | None = None) -> Location:
+    if index is not None and f"{field}[{index}]" in owner.locs:
+        return owner.locs[f"{field}[{index}]"]
+    return value_loc(owner, field)
+
+
 def _references(ruleset: Ruleset, entry):
-    """(target entry, location) for every entry that ``entry`` names: see_also, row refs, prose links."""
-    by_id = {e.id: e for _s, e in ruleset.all_entries()}
+    """(target entry, location) for every entry that ``entry`` names: prose roles of every kind, see_also, row refs,
+    the heroes, troops and scrolls of armies, the counts of limits, the tables of spells, what formulas compute with,
+    what charts and sheets show."""
     for index, target in enumerate(getattr(entry, "see_also", ())):
-        if target in by_id:
-            yield by_id[target], entry.locs.get(f"see_also[{index}]", value_loc(entry, "see_also"))
-    for row in getattr(entry, "rows", ()) if isinstance(entry, RollTable) else ():
-        if row.ref in by_id:
-            yield by_id[row.ref], value_loc(row, "ref")
+        if (found := _any_entry(ruleset, target)) is not None:
+            yield found, _loc_of(entry, "see_also", index)
+    if isinstance(entry, RollTable):
+        for row in entry.rows:
+            if row.ref and (found := _any_entry(ruleset, row.ref)) is not None:
+                yield found, value_loc(row, "ref")
+    if isinstance(entry, Spell) and entry.table and (found := _get(ruleset, "tables", entry.table)) is not None:
+        yield found, value_loc(entry, "table")
+    if isinstance(entry, ArmyList):
+        if (matrix := _get(ruleset, "profiles", entry.matrix)) is not None:
+            yield matrix, value_loc(entry, "matrix")
+            rows = {row.id: row for row in matrix.rows}
+            for unit in entry.units:
+                if unit.troop in rows:
+                    yield rows[unit.troop], value_loc(unit, "troop")
+                for field, section in (("heroes", "heroes"), ("scrolls", "spells")):
+                    for index, id in enumerate(getattr(unit, field)):
+                        if (found := _get(ruleset, section, id)) is not None:
+                            yield found, _loc_of(unit, field, index)
+    if isinstance(entry, ArmyLimit):
+        heroes = {h.id: h for h in ruleset.heroes}
+        rows = {row.id: row for matrix in ruleset.profiles for row in matrix.rows}
+        for field in ("count", "at_most", "at_least"):
+            for name in sorted(_limit_names(getattr(entry, field))):
+                if (found := heroes.get(name) or rows.get(name)) is not None:
+                    yield found, value_loc(entry, field)
+    if isinstance(entry, Formula):
+        for name in sorted(_formula_names(entry)):
+            for section in ("values", "formulas", "tables", "lookups"):
+                if (found := _get(ruleset, section, name)) is not None:
+                    yield found, value_loc(entry, "expr")
+                    break
+    if isinstance(entry, Chart):
+        for field, id in (("formula", entry.formula), ("chance", entry.chance)):
+            if id and (found := _get(ruleset, "formulas", id)) is not None:
+                yield found, value_loc(entry, field)
+        for axis in (entry.columns, entry.rows):
+            if axis is not None and axis.note_formula and (found := _get(ruleset, "formulas", axis.note_formula)) is not None:
+                yield found, value_loc(axis, "note_formula")
+            for value in (axis.values if axis is not None else ()):
+                text = value if isinstance(value, (str, bool)) else getattr(value, "value", value)
+                if isinstance(text, str):
+                    for name in re.findall(r"[A-Za-z_][A-Za-z0-9_]*", text):
+                        if (found := _get(ruleset, "values", name)) is not None:
+                            yield found, value_loc(axis, "values")
+    if isinstance(entry, Sheet):
+        for index, id in enumerate(entry.charts):
+            if (found := _get(ruleset, "charts", id)) is not None:
+                yield found, _loc_of(entry, "charts", index)
+        for index, id in enumerate(entry.cites):
+            if (found := _get(ruleset, "rules", id)) is not None:
+                yield found, _loc_of(entry, "cites", index)
     terms = term_names(ruleset)
     for owner, name, value in _prose_fields(entry):
-        if name == "gm_note":
-            continue
+        if name == "gm_note" or (owner is not entry and _gm_only(owner)):
+            continue  # the game-master's own text may name what it likes
         for match in ROLE.finditer(value):
-            target = _role_target(match["target"])
-            if match["role"] == "term":
-                target = terms.get(target.casefold(), "")
-            elif match["role"] == "entry":
-                target = target.partition(".")[2]
-            if target in by_id:
-                yield by_id[target], _at(owner, name, value, match.start())
+            if (found := _role_entry(ruleset, match["role"], _role_target(match["target"]), terms)) is not None:
+                yield found, _at(owner, name, value, match.start())
 
 
 @check
 def check_gm_references(ruleset: Ruleset):
-    for _section, entry in ruleset.all_entries():
+    for _section, entry in (("ruleset", ruleset.meta), *ruleset.all_entries()):
         if _gm_only(entry):
             continue
+        seen = set()
         for target, loc in _references(ruleset, entry):
-            if _gm_only(target):
-                yield Diagnostic(Code.GM_REFERENCE, f"`{entry.id}` is for players but names game-master-only `{target.id}`", loc)
+            if _gm_only(target) and (id(target), str(loc)) not in seen:
+                seen.add((id(target), str(loc)))
+                yield Diagnostic(Code.GM_REFERENCE, f"`{entry.id or 'ruleset'}` is for players but names game-master-only "
+                                 f"`{target.id}`", loc)
 
 
 @check
