@@ -26,6 +26,7 @@ from ..model.formula import Expression
 from ..model.quantity import Quantity
 from ..model.ruleset import SECTIONS, Ruleset
 from ..source.build import is_required, schema_fields
+from .present import gm_only, shown_examples
 
 SCHEMA_ID = "https://rulepress.invalid/schema/ruleset.json"  # an identifier, never fetched
 
@@ -75,12 +76,19 @@ def to_json(value):
     return value
 
 
-def entry_json(entry) -> dict:
+def entry_json(entry, audience: str = "player") -> dict:
+    """An entry as JSON; for players without what is the game-master's (gm-only rows, `gm_note`)."""
     data = {}
     if getattr(entry, "id", ""):
         data["id"] = entry.id
     for key, f, _tp in schema_fields(type(entry)):
-        data[key] = to_json(getattr(entry, f.name))
+        value = getattr(entry, f.name)
+        if audience != "gm":
+            if f.name == "gm_note":
+                value = type(value)("")
+            elif isinstance(value, tuple) and any(_gm_only(v) for v in value):
+                value = tuple(v for v in value if not _gm_only(v))
+        data[key] = to_json(value)
     if isinstance(entry, ProfileRow):
         data["values"] = to_json(entry.values)
     if isinstance(entry, RollTable) and entry.ranges_given and not entry.dice.stats:
@@ -92,13 +100,13 @@ def ruleset_json(ruleset: Ruleset, audience: str = "player") -> dict:
     data = {"$schema": SCHEMA_ID, "rulepress": __version__, "id": ruleset.id, "ruleset": entry_json(ruleset.meta)}
     for name in SECTIONS:
         entries = [e for e in ruleset.section(name) if audience == "gm" or not _gm_only(e)]
-        data[name] = [entry_json(e) for e in entries]
-    data["examples"] = [{"entry": e.entry, "path": e.path, "line": e.line, "statements": e.statements} for e in ruleset.examples]
+        data[name] = [entry_json(e, audience) for e in entries]
+    data["examples"] = [{"entry": e.entry, "path": e.path, "line": e.line, "statements": e.statements}
+                        for e in shown_examples(ruleset, audience)]
     return data
 
 
-def _gm_only(entry) -> bool:
-    return getattr(entry, "audience", "player") == "gm" or getattr(entry, "gm_only", False)
+_gm_only = gm_only
 
 
 # -- schema -------------------------------------------------------------------------------------------

@@ -71,3 +71,39 @@ def source_text(source, ruleset) -> str:
         return ""
     name = source.file or ruleset.meta.source
     return f"{name}, “{source.section}”" if source.section else name
+
+
+# -- audiences --------------------------------------------------------------------------------------
+def gm_only(entry) -> bool:
+    """Game-master material: an entry (or row) marked `audience: gm`, or a hidden task."""
+    return getattr(entry, "audience", "player") == "gm" or getattr(entry, "gm_only", False)
+
+
+def for_audience(items, audience: str) -> list:
+    """The items the audience may see: all of them for the game-master, else those not gm-only."""
+    return [item for item in items if audience == "gm" or not gm_only(item)]
+
+
+def _in_gm_note(ruleset, example) -> bool:
+    """An example written in a rule's `gm_note` (the game-master's), not in its body."""
+    section, _, id = example.entry.partition(".")
+    rule = next((r for r in ruleset.rules if r.id == id), None) if section == "rules" else None
+    if rule is None or not rule.gm_note:
+        return False
+    note = rule.locs.get("gm_note")
+    start = getattr(note, "line", None)
+    return start is not None and getattr(note, "path", "") == example.path and \
+        start <= example.line <= start + rule.gm_note.count("\n") + 1
+
+
+def shown_examples(ruleset, audience: str) -> list:
+    """The ruleset's worked examples the audience may see: none of a gm-only entry's, none in a `gm_note`."""
+    if audience == "gm":
+        return list(ruleset.examples)
+    visible = {f"{section}.{entry.id}" for section, entry in ruleset.all_entries() if not gm_only(entry)}
+    return [e for e in ruleset.examples if e.entry in visible and not _in_gm_note(ruleset, e)]
+
+
+def shown_count(ruleset, section: str, audience: str) -> int:
+    """How many entries of a section the audience sees."""
+    return len(for_audience(ruleset.section(section), audience))
