@@ -113,11 +113,11 @@ def render_entry(ruleset, section: str, entry, audience: str, chapter: str | Non
                    "phases": lambda es: myst.phases_md([p for p in es if audience == "gm" or p.audience != "gm"])}
         return writers[section](entries)
     writers = {
-        "rules": lambda e: myst.rule_md(e, ruleset, audience), "tables": lambda e: myst.table_md(e, ruleset),
-        "profiles": lambda e: myst.profile_md(e, ruleset), "spells": lambda e: myst.spell_md(e, ruleset),
-        "glossary": lambda e: myst.term_md(e, ruleset), "keywords": lambda e: myst.keyword_md(e, ruleset),
+        "rules": lambda e: myst.rule_md(e, ruleset, audience), "tables": lambda e: myst.table_md(e, ruleset, audience),
+        "profiles": lambda e: myst.profile_md(e, ruleset, audience), "spells": lambda e: myst.spell_md(e, ruleset, audience),
+        "glossary": lambda e: myst.term_md(e, ruleset, audience), "keywords": lambda e: myst.keyword_md(e, ruleset),
         "heroes": lambda e: myst.hero_md(e, ruleset), "items": lambda e: myst.item_md(e, ruleset),
-        "armies": lambda e: myst.army_md(e, ruleset), "values": lambda e: myst.value_md(e, ruleset),
+        "armies": lambda e: myst.army_md(e, ruleset, audience), "values": lambda e: myst.value_md(e, ruleset),
         "formulas": lambda e: myst.formula_md(e, ruleset), "lookups": lambda e: myst.lookup_md(e, ruleset),
         "charts": lambda e: myst.chart_entry_md(e, ruleset),
     }
@@ -175,6 +175,8 @@ def _xref_role(kind: str):
         except KeyError:
             message = inliner.reporter.error(f"rulepress: no {section} entry `{target}` in {ruleset.id}", line=lineno)
             return [inliner.problematic(rawtext, rawtext, message)], [message]
+        if env.config.rulepress_audience != "gm" and myst.gm_only(entry):  # check refuses this; never show it anyway
+            return [nodes.inline(myst.HIDDEN_REFERENCE, myst.HIDDEN_REFERENCE, classes=["gm-hidden"])], []
         shown = title or (target if kind == "term" else _title(entry))
         owner = ruleset.owner_of(section, entry.id) if section in ("formulas", "charts", "lookups") else ruleset
         node = addnodes.pending_xref(rawtext, nodes.inline(shown, shown, classes=["xref", f"rp-{kind}"]),
@@ -214,6 +216,8 @@ def value_role(name, rawtext, text, lineno, inliner, options=None, content=None)
     env = inliner.document.settings.env
     ruleset = _model(env).project.ruleset(_ruleset_of(env))
     try:
+        if env.config.rulepress_audience != "gm" and myst.gm_only(ruleset.value(text.strip())):
+            return [nodes.inline(myst.HIDDEN_REFERENCE, myst.HIDDEN_REFERENCE, classes=["gm-hidden"])], []
         shown, original, note = value_parts(ruleset, text.strip())
     except KeyError:
         message = inliner.reporter.error(f"rulepress: no values entry `{text.strip()}` in {ruleset.id}", line=lineno)

@@ -16,7 +16,9 @@ from ...model.entries import (
     VictoryPoints,
 )
 from ...model.ruleset import Ruleset
-from ..present import NOT_GIVEN_TEXT, bounds_text, points_text, roll_text, shown, source_text, table_odds
+from ..present import NOT_GIVEN_TEXT, bounds_text, for_audience, gm_only, points_text, roll_text, shown, source_text, table_odds
+
+HIDDEN_REFERENCE = "[game-master material]"  # what players see where gm-only material is named
 
 _SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+\-.!|~&$:^])")
 _EXAMPLE_FENCE = re.compile(r"^(?P<indent>\s*)(?P<fence>```+|~~~+)\s*python\s*$", re.M)
@@ -67,13 +69,25 @@ def pipe_table(header: list[str], rows: list[list[str]]) -> str:
 
 def rule_md(rule: Rule, ruleset: Ruleset, audience: str) -> str:
     parts = [prose(rule.body)]
-    if rule.see_also:
-        kinds = ruleset.ids()
-        links = [ref_role(kinds[t], t) for t in rule.see_also if t in kinds]
+    links = see_also_links(ruleset, rule.see_also, audience)
+    if links:
         parts.append("See also: " + ", ".join(links) + ".")
     if rule.gm_note and audience == "gm":
         parts.append(f":::{{admonition}} Game-master's note\n:class: gm-note\n{prose(rule.gm_note)}\n:::")
     return "\n\n".join(p for p in parts if p) + source_line(rule, ruleset)
+
+
+def see_also_links(ruleset: Ruleset, ids, audience: str) -> list[str]:
+    """Roles to the entries a see_also names, leaving out, for players, any that is the game-master's."""
+    kinds = ruleset.ids()
+    links = []
+    for id in ids:
+        if id not in kinds:
+            continue
+        if audience != "gm" and any(gm_only(e) for _s, e in ruleset.all_entries() if e.id == id):
+            continue
+        links.append(ref_role(kinds[id], id))
+    return links
 
 
 _ROLE_OF_SECTION = {"rules": "rule", "tables": "table", "spells": "spell", "profiles": "profile", "glossary": "term"}
@@ -86,14 +100,16 @@ def ref_role(section: str, id: str, title: str = "") -> str:
     return f"{{{role}}}`{role_text(title)} <{target}>`" if title else f"{{{role}}}`{target}`"
 
 
-def table_md(table: RollTable, ruleset: Ruleset) -> str:
+def table_md(table: RollTable, ruleset: Ruleset, audience: str = "player") -> str:
     odds = table_odds(table)
     with_effects = any(r.effect for r in table.rows)
     header = [esc(table.dice.text), "Result"] + (["Effect"] if with_effects else []) + (["Chance"] if odds else [])
     rows = []
     for index, row in enumerate(table.rows):
         ids = ruleset.ids()
-        result = ref_role(ids[row.ref], row.ref, row.result) if row.ref in ids else esc(row.result)
+        hidden = audience != "gm" and any(gm_only(e) for _s, e in ruleset.all_entries() if e.id == row.ref)
+        result = esc(HIDDEN_REFERENCE) if row.ref and hidden else \
+            ref_role(ids[row.ref], row.ref, row.result) if row.ref in ids else esc(row.result)
         roll = gap("not given") if isinstance(row.roll, NotGiven) else esc(roll_text(row))
         line = [roll, result] + ([esc(row.effect)] if with_effects else []) + ([odds[index]] if odds else [])
         rows.append(line)
@@ -110,17 +126,18 @@ def table_md(table: RollTable, ruleset: Ruleset) -> str:
     return "\n\n".join(parts) + source_line(table, ruleset)
 
 
-def profile_md(matrix: ProfileMatrix, ruleset: Ruleset) -> str:
+def profile_md(matrix: ProfileMatrix, ruleset: Ruleset, audience: str = "player") -> str:
     header = ["Troop type"] + [esc(c.label) for c in matrix.columns] + ["Special rules"]
     rows = []
-    for row in matrix.rows:
+    shown_rows = for_audience(matrix.rows, audience)
+    for row in shown_rows:
         keywords = gap("not given") if isinstance(row.keywords, NotGiven) else esc(shown(row.keywords))
         rows.append([f"**{esc(row.name)}**"] + [cell(row.values.get(c.id)) for c in matrix.columns] + [keywords])
     parts = [pipe_table(header, rows)]
     key = [f"**{esc(c.label)}**: {esc(c.help)}" for c in matrix.columns if c.help]
     if key:
         parts.append("\n".join(f"- {k}" for k in key))
-    notes = [f"- **{esc(r.name)}**: {esc(r.note)}" for r in matrix.rows if r.note]
+    notes = [f"- **{esc(r.name)}**: {esc(r.note)}" for r in shown_rows if r.note]
     if notes:
         parts.append("\n".join(notes))
     if matrix.note:
@@ -128,9 +145,11 @@ def profile_md(matrix: ProfileMatrix, ruleset: Ruleset) -> str:
     return "\n\n".join(parts) + source_line(matrix, ruleset)
 
 
-def spell_md(spell: Spell, ruleset: Ruleset) -> str:
+def spell_md(spell: Spell, ruleset: Ruleset, audience: str = "player") -> str:
     facts = []
-    if spell.table and spell.roll is not None:
+    if spell.table and spell.roll is not None and audience != "gm" and gm_only(ruleset.table(spell.table)):
+        facts.append(("Table", esc(HIDDEN_REFERENCE)))
+    elif spell.table and spell.roll is not None:
         table = ruleset.table(spell.table)
         chance = ""
         if table.ranges_given and not table.dice.stats:
@@ -150,13 +169,13 @@ def spell_md(spell: Spell, ruleset: Ruleset) -> str:
     return "\n".join(lines) + "\n\n" + prose(spell.effect) + source_line(spell, ruleset)
 
 
-def term_md(term: Term, ruleset: Ruleset) -> str:
+def term_md(term: Term, ruleset: Ruleset, audience: str = "player") -> str:
     parts = [prose(term.definition)]
     if term.aliases:
         parts.append("Also written: " + ", ".join(f"*{esc(a)}*" for a in term.aliases) + ".")
-    if term.see_also:
-        kinds = ruleset.ids()
-        parts.append("See also: " + ", ".join(ref_role(kinds[t], t) for t in term.see_also if t in kinds) + ".")
+    links = see_also_links(ruleset, term.see_also, audience)
+    if links:
+        parts.append("See also: " + ", ".join(links) + ".")
     return "\n\n".join(parts) + source_line(term, ruleset)
 
 
@@ -190,13 +209,17 @@ def limits_md(limits: list[ArmyLimit]) -> str:
     return pipe_table(["Limit", "Counted", "Allowed"], rows)
 
 
-def army_md(army: ArmyList, ruleset: Ruleset) -> str:
+def army_md(army: ArmyList, ruleset: Ruleset, audience: str = "player") -> str:
     matrix = ruleset.profile(army.matrix)
+
+    def named(entry) -> str:  # check refuses a player army naming gm material; never print it anyway
+        return HIDDEN_REFERENCE if audience != "gm" and gm_only(entry) else getattr(entry, "name", entry.id)
+
     rows = []
     for unit in army.units:
         cost = armies.line_cost(ruleset, army, unit)
-        extras = [ruleset.get("costs", u).name for u in unit.upgrades] + [ruleset.get("heroes", h).name for h in unit.heroes]
-        name = matrix.row(unit.troop).name + (f" ({', '.join(extras)})" if extras else "")
+        extras = [named(ruleset.get("costs", u)) for u in unit.upgrades] + [named(ruleset.get("heroes", h)) for h in unit.heroes]
+        name = named(matrix.row(unit.troop)) + (f" ({', '.join(extras)})" if extras else "")
         rows.append([f"{unit.count}x", esc(name), cell(cost.each), cell(cost.total)])
     for extra in army.extras:
         cost = ruleset.get("costs", extra)

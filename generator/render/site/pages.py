@@ -17,6 +17,7 @@ from ...model.ruleset import Ruleset
 from ...source.project import Project
 from ...report import plural
 from ..reference import codes_reference, format_reference, names_reference
+from ..present import shown_count, shown_examples
 from .myst import esc, label, prose, role_text
 
 # Sections with no chapter of their own get a page each, after the chapters.
@@ -153,13 +154,14 @@ def glossary_page(ruleset: Ruleset, audience: str) -> str | None:
     return "\n".join(parts)
 
 
-def examples_page(ruleset: Ruleset) -> str | None:
-    if not ruleset.examples:
+def examples_page(ruleset: Ruleset, audience: str = "player") -> str | None:
+    examples = shown_examples(ruleset, audience)
+    if not examples:
         return None
     lines = [f"({label(ruleset.id, 'page', 'examples')})=\n# {page_title(ruleset, 'Worked examples')}\n",
-             f"All {len(ruleset.examples)} worked examples of this ruleset run against the rules model on every build "
+             f"All {len(examples)} worked examples of this ruleset run against the rules model on every build "
              "and test run; a build with a failing example is refused. Each is shown with the rule it illustrates.\n"]
-    for example in ruleset.examples:
+    for example in examples:
         section, _, id = example.entry.partition(".")
         target = f"{{entry}}`{section}.{id}`" if section else "(outside an entry)"
         lines.append(f"- ✔ {target} — {example.statements} checked statements, `{example.path}` line {example.line}")
@@ -227,9 +229,9 @@ def landing(project: Project, audience: str, sheets: bool = False) -> str:
     for ruleset in project.rulesets:
         if ruleset.meta.kind == "base":
             continue
-        counts = ruleset.counts()
-        facts = ", ".join(plural(n, word) for n, word in ((counts["rules"], "rule"), (counts["tables"], "table"),
-                                                          (len(ruleset.examples), "verified example")))
+        facts = ", ".join(plural(n, word) for n, word in ((shown_count(ruleset, "rules", audience), "rule"),
+                                                          (shown_count(ruleset, "tables", audience), "table"),
+                                                          (len(shown_examples(ruleset, audience)), "verified example")))
         if ruleset.meta.overlay:
             facts = f"house rules on {esc(_title_by_id(project, ruleset.meta.extends))}: changes " \
                     f"{plural(house_rules_count(ruleset), 'value')}"
@@ -277,7 +279,7 @@ def site_pages(project: Project, audience: str, downloads: dict[str, list[tuple[
                 toc.append(name)
                 titles[name] = SECTION_PAGES[key]
         for name, text, title in (("glossary", glossary_page(ruleset, audience), "Glossary"),
-                                  ("examples", examples_page(ruleset), "Worked examples"),
+                                  ("examples", examples_page(ruleset, audience), "Worked examples"),
                                   ("names", names_page(ruleset, project.root), "Names for worked examples")):
             if text:
                 pages.add(f"{ruleset.id}/{name}.md", text)
