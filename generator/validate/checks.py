@@ -14,7 +14,7 @@ from ..mechanics import armies
 from ..model.base import NotGiven, Source, value_loc
 from ..model.dice import RollRange
 from ..model.computed import Chart, Formula, Sheet
-from ..model.entries import ArmyLimit, ArmyList, RollTable, Spell
+from ..model.entries import ArmyLimit, ArmyList, Item, ProfileMatrix, RollTable, Spell
 from ..model.points import points_text
 from ..model.ruleset import SECTIONS, Ruleset
 
@@ -477,6 +477,16 @@ def _references(ruleset: Ruleset, entry):
         for row in entry.rows:
             if row.ref and (found := _any_entry(ruleset, row.ref)) is not None:
                 yield found, value_loc(row, "ref")
+    if isinstance(entry, (ProfileMatrix, Item)):
+        keywords = {k.name.casefold(): k for k in ruleset.keywords}
+        for owner in (r for r in entry.rows if not _gm_only(r)) if isinstance(entry, ProfileMatrix) else (entry,):
+            written = owner.keywords if isinstance(owner.keywords, tuple) else ()
+            for index, text in enumerate(written):
+                words = str(text).split()
+                while words and words[-1].lstrip("-").isdigit():
+                    words.pop()
+                if (found := keywords.get(" ".join(words).casefold())) is not None:
+                    yield found, _loc_of(owner, "keywords", index)
     if isinstance(entry, Spell) and entry.table and (found := _get(ruleset, "tables", entry.table)) is not None:
         yield found, value_loc(entry, "table")
     if isinstance(entry, ArmyList):
