@@ -134,8 +134,11 @@ def _signature(name: str, thing) -> str:
         return f"{name}(...)"
 
 
-def example_names(ruleset, root=None) -> list[tuple[str, str, str]]:
-    """(kind, name with signature, one line) for every name a worked example of ``ruleset`` can use."""
+def example_names(ruleset, root=None, audience: str = "gm") -> list[tuple[str, str, str]]:
+    """(kind, name with signature, one line) for every name a worked example of ``ruleset`` can use.
+
+    For players, no gm-only formula, lookup, table or value is named (their titles and numbers are the game-master's).
+    """
     import inspect
     from types import ModuleType, SimpleNamespace
 
@@ -143,12 +146,16 @@ def example_names(ruleset, root=None) -> list[tuple[str, str, str]]:
     from .prose import value_text
 
     namespace = namespace_for(ruleset, root)
+    from .present import gm_only
+
     formulas = {f.id: f for f in ruleset.reachable("formulas")}
     lookups = {l.id: l for l in ruleset.reachable("lookups")}
+    hidden = set() if audience == "gm" else {e.id for section in ("formulas", "lookups", "tables", "values")
+                                              for e in ruleset.reachable(section) if gm_only(e)}
     found = []
     for name in sorted(namespace, key=str.casefold):
         thing = namespace[name]
-        if name.startswith("_"):
+        if name.startswith("_") or name in hidden:
             continue
         if name in formulas:
             found.append(("formula", _signature(name, thing), formulas[name].title))
@@ -160,6 +167,8 @@ def example_names(ruleset, root=None) -> list[tuple[str, str, str]]:
         elif isinstance(thing, SimpleNamespace):
             found.append(("values", f"{name}.<id>", "Every value of the ruleset by id, as its exact number"))
             for value in ruleset.reachable("values"):
+                if value.id in hidden:
+                    continue
                 found.append(("value", f"{name}.{value.id}", f"{value.label or value.id.replace('_', ' ')}: "
                                                              f"{value_text(ruleset, value.id)}"))
         elif inspect.isclass(thing) or callable(thing):
@@ -179,13 +188,13 @@ def _light_escape(text: str) -> str:
     return "".join(f"`{part}`" if index % 2 else _LIGHT.sub(r"\\\1", part) for index, part in enumerate(parts))
 
 
-def names_reference(ruleset, root=None) -> str:
+def names_reference(ruleset, root=None, audience: str = "gm") -> str:
     """Markdown: every name the ruleset's worked examples can use, with its signature and one line."""
     out = [f"# Names for worked examples: {ruleset.title}", "",
            f"Generated from the namespace the worked examples of `{ruleset.id}` run in: the generic mechanics, "
            "the ruleset's formulas and lookups by id, its values as `values.<id>`, its own mechanics module and helpers.",
            "", "| name | kind | what it is |", "|---|---|---|"]
-    for kind, signature, line in example_names(ruleset, root):
+    for kind, signature, line in example_names(ruleset, root, audience):
         cell = _light_escape(line)
         out.append(f"| `{signature.replace('|', '¦')}` | {kind} | {cell} |")
     return "\n".join(out) + "\n"

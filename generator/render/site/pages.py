@@ -179,9 +179,9 @@ def _house_banner(ruleset: Ruleset, base_title: str = "") -> str:
             f"changes {plural(changed, 'value')}. Each changed value is marked and shows what the text says.\n:::")
 
 
-def names_page(ruleset: Ruleset, root) -> str:
+def names_page(ruleset: Ruleset, root, audience: str = "player") -> str:
     """Every name the ruleset's worked examples can use (for authors), generated from their namespace."""
-    text = names_reference(ruleset, root)
+    text = names_reference(ruleset, root, audience)
     heading, _, rest = text.partition("\n")
     return (f"({label(ruleset.id, 'page', 'names')})=\n# {page_title(ruleset, 'Names for worked examples')}\n"
             + rest)
@@ -280,7 +280,7 @@ def site_pages(project: Project, audience: str, downloads: dict[str, list[tuple[
                 titles[name] = SECTION_PAGES[key]
         for name, text, title in (("glossary", glossary_page(ruleset, audience), "Glossary"),
                                   ("examples", examples_page(ruleset, audience), "Worked examples"),
-                                  ("names", names_page(ruleset, project.root), "Names for worked examples")):
+                                  ("names", names_page(ruleset, project.root, audience), "Names for worked examples")):
             if text:
                 pages.add(f"{ruleset.id}/{name}.md", text)
                 toc.append(name)
