@@ -159,8 +159,8 @@ def spell_md(spell: Spell, ruleset: Ruleset) -> str:
         if table.ranges_given and not table.dice.stats:
             from ...model.dice import percent
 
-            chance = f" ({percent(sum(p for row, p in table.odds() if spell.roll in row.roll))})"
-        facts.append(("Table", f"{{table}}`{role_text(table.title)} <{table.id}>`, roll {esc(spell.roll)}{esc(chance)}"))
+            chance = f" ({esc(percent(sum(p for row, p in table.odds() if spell.roll in row.roll)))})"
+        facts.append(("Table", f"{{table}}`{role_text(table.title)} <{table.id}>`, roll {esc(spell.roll)}{chance}"))
     if spell.range is not None:
         facts.append(("Range", gap() if isinstance(spell.range, NotGiven) else f"{esc(spell.range)} {esc(spell.range_unit)}"))
     if spell.casting_value is not None:
