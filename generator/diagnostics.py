@@ -55,6 +55,7 @@ class Code(enum.Enum):
     YAML_TAG = ("yaml-tag", "an explicit YAML tag such as !!python/object, which could run code or change types", "remove the tag; write plain values")
     YAML_ALIAS = ("yaml-alias", "anchors (&) and aliases (*), which can multiply a small file into a huge one", "write the value out in full")
     DUPLICATE_KEY = ("duplicate-key", "the same key twice in one mapping, where YAML would silently keep the last", "remove or rename one of the keys")
+    SYMLINK_OUTSIDE = ("symlink-outside", "a file or folder under `rules_src/` (rules file, source text, `sources/`, ruleset folder, mechanics, template) that is a link to somewhere outside the project", "copy the file into the project instead of linking to it")
     # -- shape of the data -------------------------------------------------------
     UNKNOWN_SECTION = ("unknown-section", "a top-level key that is not a known section", "use one of the sections listed in the format reference")
     UNKNOWN_FIELD = ("unknown-field", "a key that the entry's schema does not declare", "check the spelling against the field reference")
@@ -98,6 +99,10 @@ class Code(enum.Enum):
     # -- examples and build -------------------------------------------------------
     EXAMPLE_FAILED = ("example-failed", "a worked example whose stated result differs from the model", "fix the model if the text is right, or the example if it misquotes the text")
     RESOURCE_OUTSIDE = ("resource-outside", "a template, image or stylesheet that points outside the project or to the network", "use a file inside the project")
+    PROSE_DIRECTIVE = ("prose-directive", "a MyST directive in prose that is not on the allow-list (`{include}`, `{eval-rst}`, `{raw}`, `{image}`, `{toctree}`, `{math}`...), which could read files, run reStructuredText or load scripts", "write prose; use a fenced python block for a worked example, or an admonition such as note or warning")
+    PROSE_ROLE = ("prose-role", "a MyST role in prose that is not one of Rulepress's (term, rule, table, spell, profile, entry, gap, source, pdf, value, formula, chart, lookup)", "use one of Rulepress's roles, or plain text")
+    PROSE_LINK = ("prose-link", "a link in prose to anything but an http(s) or mailto address or a #anchor: `javascript:`, `data:`, `file:`, or a path the site would read from the disk", "link to an http(s) address, or to an entry with one of Rulepress's roles (rule, term, table...)")
+    PROSE_IMAGE = ("prose-image", "an image in prose: outputs show no image named in rules prose, so none is read from a path or fetched from the network", "describe it in words")
 
     @property
     def code(self) -> str:

@@ -24,7 +24,7 @@ def checked(tmp_path: Path, text: str) -> list[str]:
 def test_the_registered_checks():
     assert list(CHECKS) == ["references", "spells", "tables", "keywords", "declared_kinds", "sources", "army_limits",
                             "armies", "prose_links", "gm_references", "audience",
-                            "formulas", "lookups", "charts", "sheets", "name_clashes"]
+                            "formulas", "lookups", "charts", "sheets", "name_clashes", "prose_safety"]
 
 
 def test_links_accept_explicit_titles_aliases_and_any_case(tmp_path):

@@ -21,7 +21,7 @@ _RULESET = None  # the ruleset whose sheet is being written: {value} roles print
 
 def prose_md(text: str, inline: bool = False) -> str:
     """Author prose with roles as plain text; ``inline`` puts it on one line, safe in a table cell."""
-    text = _ROLE.sub(lambda m: role_as_text(m, _RULESET), text or "").strip()
+    text = _ROLE.sub(lambda m: esc(role_as_text(m, _RULESET)), text or "").strip()
     return " ".join(text.split()).replace("|", "\\|") if inline else text
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,6 +17,7 @@ from .build import ID, Builder
 from .yamlnodes import Mapping, describe, load_file
 
 RULES_DIR = "rules_src"
+TEMPLATES_DIR = "templates"  # a project's own templates and stylesheets (render/assets.py)
 MECHANICS_FILE = "mechanics.py"  # a ruleset's own procedures, where data cannot say them (and mechanics_*.py)
 META_SECTION = "ruleset"
 
@@ -44,16 +46,66 @@ def yaml_files(folder: Path) -> list[Path]:
                   and "sources" not in p.relative_to(folder).parts)
 
 
+def leads_outside(path: Path, root: Path) -> bool:
+    """True if ``path``'s real path (every link followed) is not inside the project ``root`` (a resolved path)."""
+    try:
+        return not path.resolve().is_relative_to(root)
+    except (OSError, RuntimeError):  # a loop of links
+        return True
+
+
+def outside_links(root: Path) -> list[Path]:
+    """Every link under rules_src/ and templates/ (those folders included) that leads outside the project.
+
+    A linked folder is judged as a whole and not entered; files read later are judged again one by one.
+    """
+    found = []
+    for top in (root / RULES_DIR, root / TEMPLATES_DIR):
+        if top.is_symlink() and leads_outside(top, root):
+            found.append(top)
+            continue
+        for folder, dirs, files in os.walk(top):  # does not follow links to folders
+            for name in dirs + files:
+                path = Path(folder) / name
+                if path.is_symlink() and leads_outside(path, root):
+                    found.append(path)
+    return sorted(found)
+
+
+def _refuse_link(path: Path, root: Path, diagnostics: Diagnostics, what: str = "") -> None:
+    what = what or ("folder" if path.is_dir() else "file")
+    diagnostics.add(Code.SYMLINK_OUTSIDE, f"`{path.name}` is a {what} that leads outside the project (a symbolic link); "
+                    "it is not read", Location(path.relative_to(root).as_posix()))
+
+
+def _inside(paths, root: Path, diagnostics: Diagnostics) -> list[Path]:
+    """``paths`` whose real path is inside the project; each other one is a located error."""
+    kept = []
+    for path in paths:
+        if leads_outside(path, root):
+            _refuse_link(path, root, diagnostics)
+        else:
+            kept.append(path)
+    return kept
+
+
 def load_project(root: Path, only: str | None = None) -> tuple[Project, Diagnostics]:
     """Every ruleset of the project (or ``only`` one, with the bases it extends), bases resolved."""
     root = Path(root).resolve()
     diagnostics = Diagnostics()
     loaded = {}
+    for link in outside_links(root):
+        _refuse_link(link, root, diagnostics, "link" if not link.exists() else "")
+    if (root / RULES_DIR).is_symlink() and leads_outside(root / RULES_DIR, root):
+        return Project(root, ()), Diagnostics(dict.fromkeys(diagnostics))
     for folder in ruleset_folders(root):
+        if leads_outside(folder, root):
+            continue  # refused above
         ruleset = load_ruleset(folder, root, diagnostics)
         if ruleset is not None:
             loaded[ruleset.id] = ruleset
     resolved = resolve_bases(loaded, diagnostics)
+    diagnostics = Diagnostics(dict.fromkeys(diagnostics))  # a link found by the walk and again when read
     if only:
         needed = _with_bases(only, loaded)
         diagnostics = Diagnostics(d for d in diagnostics if _in_folders(d, root, needed))
@@ -79,7 +131,7 @@ def load_ruleset(folder: Path, root: Path, diagnostics: Diagnostics) -> Ruleset 
     if not ID.fullmatch(folder.name):
         diagnostics.add(Code.BAD_ID, f"ruleset folder `{folder.name}` is not lower_snake_case", Location(shown(folder)))
     trees = []
-    for path in yaml_files(folder):
+    for path in _inside(yaml_files(folder), root, diagnostics):
         tree = load_file(path, root, diagnostics)
         if tree is None:
             continue
@@ -127,9 +179,15 @@ def load_ruleset(folder: Path, root: Path, diagnostics: Diagnostics) -> Ruleset 
     examples = []
     for path, _tree in trees:
         examples.extend(_examples(folder.name, path, root, sections))
-    mechanics = sorted(folder.glob("mechanics*.py"), key=lambda p: (p.name != MECHANICS_FILE, p.name))
-    sources = {p.name: p.read_text(encoding="utf-8", errors="replace")
-               for p in sorted((folder / "sources").glob("*")) if p.is_file()}
+    mechanics = _inside(sorted(folder.glob("mechanics*.py"), key=lambda p: (p.name != MECHANICS_FILE, p.name)), root,
+                        diagnostics)
+    sources_folder = folder / "sources"
+    source_files = []
+    if sources_folder.exists() and leads_outside(sources_folder, root):
+        _refuse_link(sources_folder, root, diagnostics)
+    elif sources_folder.is_dir():
+        source_files = sorted(p for p in sources_folder.glob("*") if p.is_file())
+    sources = {p.name: p.read_text(encoding="utf-8", errors="replace") for p in _inside(source_files, root, diagnostics)}
     if meta is None:
         meta = Meta(title=folder.name, id=folder.name)
     return Ruleset(

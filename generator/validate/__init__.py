@@ -8,6 +8,7 @@ from pathlib import Path
 from ..diagnostics import Diagnostics
 from ..source.project import Project, load_project
 from . import computed  # noqa: F401 - registers the checks of values, formulas, lookups, charts and sheets
+from . import prose  # noqa: F401 - registers the check of what prose may hold
 from ..examples.own_mechanics import MechanicsError, exported, literal_warnings
 from .checks import run_checks
 

@@ -268,6 +268,21 @@ class RawToText(SphinxTransform):
             raw.replace_self(nodes.Text(text) if inline else nodes.paragraph(text, text))
 
 
+class MathToText(SphinxTransform):
+    """Math shows as code: no page of the site loads MathJax, a script from the network.
+
+    `rulepress check` refuses `{math}` in prose; this keeps the promise for any other route.
+    """
+
+    default_priority = 100
+
+    def apply(self, **kwargs) -> None:
+        for math in list(self.document.findall(nodes.math)):
+            math.replace_self(nodes.literal(math.astext(), math.astext()))
+        for block in list(self.document.findall(nodes.math_block)):
+            block.replace_self(nodes.literal_block(block.astext(), block.astext()))
+
+
 def setup(app: Sphinx) -> dict:
     app.add_config_value("rulepress_root", ".", "env")
     app.add_config_value("rulepress_audience", "player", "env")
@@ -286,6 +301,7 @@ def setup(app: Sphinx) -> dict:
     app.add_role("source", source_role, override=True)
     app.add_role("pdf", pdf_role, override=True)
     app.add_transform(RawToText)
+    app.add_transform(MathToText)
     app.connect("builder-inited", _init_model)
     app.connect("builder-inited", _static)
     app.connect("missing-reference", resolve_reference)

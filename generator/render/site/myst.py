@@ -29,6 +29,29 @@ def esc(text) -> str:
     return _SPECIAL.sub(r"\\\1", " ".join(str(text).split()))
 
 
+def code(text) -> str:
+    """Plain text as inline code: fenced by more backticks than it holds, so it can never end the code early."""
+    text = " ".join(str(text).split())
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * (longest + 1)
+    padded = f" {text} " if text.startswith("`") or text.endswith("`") or longest else text
+    return f"{fence}{padded}{fence}"
+
+
+def code_block(text: str, language: str = "text") -> str:
+    """Plain text as a fenced block: fenced by more backticks than any run in it."""
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return f"{fence}{language}\n{text}\n{fence}"
+
+
+def admonition(title: str, css_class: str, body: str) -> str:
+    """An admonition whose colon fence is longer than any line of colons in its body."""
+    longest = max((len(run) for run in re.findall(r"(?m)^\s*(:+)", body)), default=0)
+    fence = ":" * max(3, longest + 1)
+    return f"{fence}{{admonition}} {title}\n:class: {css_class}\n{body}\n{fence}"
+
+
 def role_text(text) -> str:
     """Text inside a role: roles make plain text nodes of it, so only backticks need care."""
     return " ".join(str(text).split()).replace("`", "'")
@@ -73,7 +96,7 @@ def rule_md(rule: Rule, ruleset: Ruleset, audience: str) -> str:
     if links:
         parts.append("See also: " + ", ".join(links) + ".")
     if rule.gm_note and audience == "gm":
-        parts.append(f":::{{admonition}} Game-master's note\n:class: gm-note\n{prose(rule.gm_note)}\n:::")
+        parts.append(admonition("Game-master's note", "gm-note", prose(rule.gm_note)))
     return "\n\n".join(p for p in parts if p) + source_line(rule, ruleset)
 
 
@@ -155,10 +178,10 @@ def spell_md(spell: Spell, ruleset: Ruleset, audience: str = "player") -> str:
         if table.ranges_given and not table.dice.stats:
             from ...model.dice import percent
 
-            chance = f" ({percent(sum(p for row, p in table.odds() if spell.roll in row.roll))})"
-        facts.append(("Table", f"{{table}}`{role_text(table.title)} <{table.id}>`, roll {spell.roll}{chance}"))
+            chance = f" ({esc(percent(sum(p for row, p in table.odds() if spell.roll in row.roll)))})"
+        facts.append(("Table", f"{{table}}`{role_text(table.title)} <{table.id}>`, roll {esc(spell.roll)}{chance}"))
     if spell.range is not None:
-        facts.append(("Range", gap() if isinstance(spell.range, NotGiven) else f"{spell.range} {esc(spell.range_unit)}"))
+        facts.append(("Range", gap() if isinstance(spell.range, NotGiven) else f"{esc(spell.range)} {esc(spell.range_unit)}"))
     if spell.casting_value is not None:
         facts.append(("Casting value", cell(spell.casting_value)))
     if spell.target:
@@ -181,7 +204,7 @@ def term_md(term: Term, ruleset: Ruleset, audience: str = "player") -> str:
 
 def keyword_md(keyword: Keyword, ruleset: Ruleset) -> str:
     params = " ".join(p.upper() for p in keyword.params)
-    usage = f"Written `{keyword.name}{' ' + params if params else ''}`. " if params else ""
+    usage = f"Written {code(keyword.name + (' ' + params if params else ''))}. " if params else ""
     return f"*{esc(keyword.kind)}.* {usage}{prose(keyword.definition)}" + source_line(keyword, ruleset)
 
 
@@ -205,7 +228,7 @@ def costs_md(costs: list[Cost]) -> str:
 
 
 def limits_md(limits: list[ArmyLimit]) -> str:
-    rows = [[esc(l.title), f"`{l.count}`", bounds_text(l.at_least, l.at_most, show=lambda e: f"`{e}`")] for l in limits]
+    rows = [[esc(l.title), code(l.count), bounds_text(l.at_least, l.at_most, show=code)] for l in limits]
     return pipe_table(["Limit", "Counted", "Allowed"], rows)
 
 
@@ -313,15 +336,15 @@ def formula_md(formula, ruleset: Ruleset) -> str:
         parts.append(prose(formula.description))
     if formula.inputs:
         parts.append("**Inputs:**\n\n" + "\n".join(
-            f"- `{spec.id}` — {esc(spec.label)}: {esc(_input_range(spec))}"
+            f"- {code(spec.id)} — {esc(spec.label)}: {esc(_input_range(spec))}"
             + (f" (default {esc(spec.default)})" if spec.default is not None else "") for spec in formula.inputs))
     result = _RESULTS.get(formula.result, formula.result)
     if formula.result == "target" and formula.die and formula.die != "D6":
         result += f" on a {formula.die}"
     parts.append(f"**Gives:** {esc(result)}" + (f" in {esc(formula.unit)}" if formula.unit else ""))
     steps = "".join(f"{binding.id} = {binding.expr.text}\n" for binding in formula.let)
-    code = f"{steps}{formula.id} = {formula.expr.text}".replace("```", "'''")
-    parts.append(f":::{{admonition}} How this is computed\n:class: formula-expression\n```text\n{code}\n```\n:::")
+    expression = f"{steps}{formula.id} = {formula.expr.text}"
+    parts.append(admonition("How this is computed", "formula-expression", code_block(expression)))
     return "\n\n".join(parts) + source_line(formula, ruleset)
 
 

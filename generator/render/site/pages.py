@@ -18,7 +18,7 @@ from ...source.project import Project
 from ...report import plural
 from ..reference import codes_reference, format_reference, names_reference
 from ..present import shown_count, shown_examples
-from .myst import esc, label, prose, role_text
+from .myst import code, esc, label, prose, role_text
 
 # Sections with no chapter of their own get a page each, after the chapters.
 SECTION_PAGES = {
@@ -164,7 +164,7 @@ def examples_page(ruleset: Ruleset, audience: str = "player") -> str | None:
     for example in examples:
         section, _, id = example.entry.partition(".")
         target = f"{{entry}}`{section}.{id}`" if section else "(outside an entry)"
-        lines.append(f"- ✔ {target} — {example.statements} checked statements, `{example.path}` line {example.line}")
+        lines.append(f"- ✔ {target} — {example.statements} checked statements, {code(example.path)} line {example.line}")
     return "\n".join(lines)
 
 
@@ -216,7 +216,8 @@ def ruleset_index(ruleset: Ruleset, toc: list[str], downloads: list[tuple[str, s
         parts.append("## Downloads\n\n" + "\n".join(f"- {{pdf}}`{role_text(title)} <{href}>`" for title, href in downloads))
     parts.append("## Contents\n\n```{toctree}\n:maxdepth: 1\n\n" + "\n".join(toc) + "\n```")
     if meta.source:
-        parts.append(f"{{source}}`{meta.source}` — the source text this ruleset encodes, kept in `rules_src/{ruleset.id}/sources/`.")
+        parts.append(f"{{source}}`{role_text(meta.source)}` — the source text this ruleset encodes, kept in "
+                     f"{code(f'rules_src/{ruleset.id}/sources/')}.")
     return "\n\n".join(parts)
 
 

@@ -1,0 +1,221 @@
+"""Prose is content, not commands: the MyST a rules author may write, and nothing more.
+
+Every Markdown field (a rule's body, a note, a definition...) is parsed by the same
+MyST parser the site uses, and every directive, role, link and image in it is judged
+against an allow-list. Anything else is a located error at its place in the YAML:
+
+* directives: the admonitions (``note``, ``warning``, ``tip``...) and the ```` ```python ````
+  fence of worked examples; never ``include``, ``literalinclude``, ``eval-rst``, ``raw``,
+  ``image``, ``figure``, ``toctree``, ``math``, ``csv-table`` or any other (they read files,
+  run reStructuredText, or load scripts from the network);
+* roles: Rulepress's own (``term``, ``rule``, ``value``...); never ``download``, ``math``,
+  ``raw`` or any other;
+* links: to ``http:``, ``https:``, ``mailto:`` and ``#anchors`` only; never ``javascript:``,
+  ``data:``, ``file:`` or a path (absolute, relative or with ``..``), which would be read or
+  copied from the disk by the site builder;
+* images: none. The site and the PDFs print no image named in rules prose, so nothing is read
+  from a path an author chose, and nothing is fetched from the network.
+
+Raw HTML is not judged here: every output prints it as text.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import typing
+from functools import cache
+
+from ..diagnostics import BlockLocation, Code, Diagnostic, Location
+from ..model.base import Markdown, value_loc
+from ..model.ruleset import Ruleset
+from .checks import check
+
+ROLES = frozenset({"term", "rule", "table", "spell", "profile", "entry", "gap", "source", "pdf", "value", "formula",
+                   "chart", "lookup"})
+ADMONITIONS = frozenset({"note", "warning", "tip", "hint", "important", "caution", "attention", "danger", "error",
+                         "seealso", "admonition"})
+LINK_SCHEMES = ("http://", "https://", "mailto:")
+_EXPLICIT = re.compile(r"(?s)^(?P<title>.*?)\s*<(?P<target>[^<>]+)>$")
+_PDF_TARGET = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*(/[A-Za-z0-9_][A-Za-z0-9_.-]*)*\.pdf")
+
+ROLES_HINT = "roles: " + ", ".join(f"{{{r}}}" for r in sorted(ROLES))
+DIRECTIVES_HINT = ("write prose; use a ```python block for a worked example, or an admonition: "
+                   + ", ".join(sorted(ADMONITIONS)))
+
+
+@cache
+def _parser():
+    from markdown_it.renderer import RendererHTML
+    from myst_parser.config.main import MdParserConfig
+    from myst_parser.parsers.mdit import create_md_parser
+
+    md = create_md_parser(MdParserConfig(enable_extensions={"colon_fence", "deflist"}), RendererHTML)
+    md.validateLink = lambda url: True  # see every link, then judge it here
+    return md
+
+
+@dataclasses.dataclass(frozen=True)
+class Finding:
+    """A problem in one text: its code, message and hint, at a 0-based line and column of the text."""
+
+    code: Code
+    message: str
+    line: int
+    column: int
+    hint: str
+
+
+def prose_findings(text: str) -> list[Finding]:
+    """Every directive, role, link and image of ``text`` that prose may not hold."""
+    lines = text.split("\n")
+    found: list[Finding] = []
+    _blocks(_parser().parse(text), lines, 0, found)
+    return found
+
+
+def _blocks(tokens, lines: list[str], base: int, found: list[Finding]) -> None:
+    line = base
+    for token in tokens:
+        if token.map:
+            line = base + token.map[0]
+        if token.type in ("fence", "colon_fence"):
+            _fence(token, lines, line, found)
+        if token.children:
+            _inline(token.children, lines, line, found)
+
+
+def _fence(token, lines: list[str], line: int, found: list[Finding]) -> None:
+    """A fence read as MyST reads it: ```{name} is a directive, ```lang is code, :::lang is a div of Markdown."""
+    parts = token.info.strip().split(maxsplit=1)
+    name = parts[0] if parts else ""
+    argument = parts[1] if len(parts) > 1 else ""
+    if name.startswith("{") and name.endswith("}"):
+        if name[1:-1] not in ADMONITIONS:
+            found.append(_finding(Code.PROSE_DIRECTIVE, f"the directive `{name}` is not allowed in prose", lines, line,
+                                  name, DIRECTIVES_HINT))
+            return
+        # its title (or, for an admonition that takes none, its first line), options and content are Markdown
+        _blocks(_parser().parse(argument + "\n" + token.content), lines, line, found)
+    elif token.type == "colon_fence":
+        _blocks(_parser().parse(token.content), lines, line + 1, found)
+    # any other fence is code, shown as text and never run (```python ones run as worked examples)
+
+
+def _inline(children, lines: list[str], line: int, found: list[Finding]) -> None:
+    cursor = [line, 0]  # where to look for the next thing found, so two on one line get their own columns
+    for child in children:
+        if child.type == "myst_role":
+            name = child.meta.get("name", "")
+            if name not in ROLES:
+                found.append(_finding(Code.PROSE_ROLE, f"the role `{{{name}}}` is not allowed in prose", lines, cursor,
+                                      "{" + name + "}", ROLES_HINT))
+            elif name == "pdf":
+                explicit = _EXPLICIT.match(child.content)
+                target = (explicit["target"] if explicit else child.content).strip()
+                if not _PDF_TARGET.fullmatch(target) or ".." in target.split("/"):
+                    found.append(_finding(Code.PROSE_LINK, f"`{{pdf}}` names `{target}`, which is not a PDF of the build",
+                                          lines, cursor, "{pdf}", "name a PDF of the build, such as `sheets/x-a4.pdf`"))
+                else:
+                    _seek(lines, cursor, "{pdf}")
+            else:
+                _seek(lines, cursor, "{" + name + "}")
+        elif child.type == "image":
+            src = child.attrs.get("src", "")
+            found.append(_finding(Code.PROSE_IMAGE, f"an image (`{_short(src)}`): prose may not show images", lines, cursor,
+                                  "![", "describe it in words; a ruleset's outputs show no image named in its prose"))
+        elif child.type == "link_open":
+            href = str(child.attrs.get("href", ""))
+            if not _allowed_link(href):
+                found.append(_finding(Code.PROSE_LINK, f"a link to `{_short(href)}`", lines, cursor,
+                                      _link_needle(href, lines, cursor),
+                                      "link to an http(s) address or, with a role such as {rule}`id`, to an entry of the rules"))
+        if child.children:
+            _inline(child.children, lines, cursor[0], found)
+
+
+def _allowed_link(href: str) -> bool:
+    plain = "".join(href.split()).lower()
+    return plain.startswith("#") or plain.startswith(LINK_SCHEMES)
+
+
+def _link_needle(href: str, lines: list[str], cursor: list[int]) -> str:
+    from urllib.parse import unquote
+
+    for needle in (href, unquote(href), href.split(":")[0] + ":"):
+        if any(needle in row for row in lines[cursor[0]:]):
+            return needle
+    return "]("
+
+
+def _short(text: str, limit: int = 60) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _seek(lines: list[str], where, needle: str) -> tuple[int, int]:
+    """The first ``needle`` from ``where`` (a line, or a [line, column] cursor, moved past it), else the line's start."""
+    line, column = (where[0], where[1]) if isinstance(where, list) else (where, 0)
+    for index in range(max(line, 0), len(lines)):
+        at = lines[index].find(needle, column if index == line else 0)
+        if at >= 0:
+            if isinstance(where, list):
+                where[0], where[1] = index, at + len(needle)
+            return index, at
+    line = min(max(line, 0), max(len(lines) - 1, 0))
+    row = lines[line] if lines else ""
+    return line, len(row) - len(row.lstrip())
+
+
+def _finding(code: Code, message: str, lines: list[str], where, needle: str, hint: str) -> Finding:
+    return Finding(code, message, *_seek(lines, where, needle), hint)
+
+
+# -- which fields are prose --------------------------------------------------------------------
+def _is_markdown(tp) -> bool:
+    if tp is Markdown:
+        return True
+    return any(_is_markdown(arg) for arg in typing.get_args(tp))
+
+
+@cache
+def _markdown_fields(cls) -> tuple[str, ...]:
+    hints = typing.get_type_hints(cls, include_extras=True)
+    return tuple(f.name for f in dataclasses.fields(cls) if not f.metadata.get("internal") and _is_markdown(hints[f.name]))
+
+
+def markdown_texts(entry):
+    """(text, location of the text) for every Markdown field of an entry, of its rows and parts."""
+    if not dataclasses.is_dataclass(entry) or isinstance(entry, type):
+        return
+    for name in _markdown_fields(type(entry)):
+        value = getattr(entry, name, "")
+        if isinstance(value, str):
+            yield value, value_loc(entry, name)
+        elif isinstance(value, tuple):
+            for index, item in enumerate(value):
+                if isinstance(item, str):
+                    yield item, entry.locs.get(f"{name}[{index}]", value_loc(entry, name))
+    for value in vars(entry).values():
+        items = value if isinstance(value, tuple) else (value,)
+        for item in items:
+            if dataclasses.is_dataclass(item) and hasattr(item, "locs") and not isinstance(item, type):
+                yield from markdown_texts(item)
+
+
+def _location(loc: Location, text: str, finding: Finding) -> Location:
+    if not isinstance(loc, BlockLocation):
+        return loc
+    offset = sum(len(row) + 1 for row in text.split("\n")[:finding.line]) + finding.column
+    return loc.at(text, offset)
+
+
+@check
+def check_prose_safety(ruleset: Ruleset):
+    """Directives, roles, links and images in prose are those of the allow-list."""
+    for entry in (ruleset.meta, *(e for _s, e in ruleset.all_entries())):
+        for text, loc in markdown_texts(entry):
+            if not text.strip():
+                continue
+            for finding in prose_findings(text):
+                yield Diagnostic(finding.code, finding.message, _location(loc, text, finding), finding.hint)
