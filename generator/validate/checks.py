@@ -107,7 +107,10 @@ def table_coverage(table: RollTable) -> list[Diagnostic]:
                                     f"{'lowest' if not lowest else 'highest'} open row and no clamp",
                                     value_loc(table, "dice")))
             return found
-    outcomes = _outcomes(table)
+    try:
+        outcomes = _outcomes(table)
+    except TableTooWide as error:
+        return found + [Diagnostic(Code.TOO_LARGE, str(error), rows_loc, "write open-ended rows such as `6+` and `1-` for the far ends")]
     covered: dict[int, object] = {}
     for row in table.rows:
         hits = row.roll.within(outcomes)
@@ -126,6 +129,13 @@ def table_coverage(table: RollTable) -> list[Diagnostic]:
     return found
 
 
+MAX_TABLE_SPAN = 10_000  # results between a modified table's lowest and highest row
+
+
+class TableTooWide(ValueError):
+    pass
+
+
 def _outcomes(table: RollTable) -> list[int]:
     """The totals the table must read: the dice's outcomes, or every total within its clamp."""
     if table.dice.stats:
@@ -134,6 +144,9 @@ def _outcomes(table: RollTable) -> list[int]:
             ends += [v for v in (table.clamp.low, table.clamp.high) if v is not None]
         if not ends:
             return [0]
+        if max(ends) - min(ends) > MAX_TABLE_SPAN:
+            raise TableTooWide(f"the rows of `{table.id}` span {min(ends):,} to {max(ends):,}; a modified table may span at most "
+                               f"{MAX_TABLE_SPAN:,} results")
         # a window one wider than every number written, read through the clamp
         return sorted({table.read(total) for total in range(min(ends) - 1, max(ends) + 2)})
     die = table.dice.die()
@@ -246,6 +259,9 @@ def check_army_limits(ruleset: Ruleset):
             try:
                 armies.parse_limit(getattr(limit, field), names)
             except armies.LimitExpressionError as error:
+                if isinstance(error, armies.LimitTooLarge):
+                    yield Diagnostic(Code.TOO_LARGE, str(error), value_loc(limit, field), "write a shorter limit; split it into two limits")
+                    continue
                 yield Diagnostic(Code.BAD_EXPRESSION, str(error), value_loc(limit, field),
                                  "counts: " + counts + ", and any cost, hero or troop id")
 
