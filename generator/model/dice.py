@@ -48,7 +48,7 @@ _TOKEN = re.compile(
 )
 _MAX_DICE = 100
 MAX_SIDES = 1000  # a D1000 is the largest die a rule rolls
-MAX_DICE_SIDES = 10_000  # dice × sides over a whole expression: the outcomes an exact distribution may hold
+MAX_DICE_SIDES = 2000  # dice × sides over a whole expression (2D1000, 20D100): an exact distribution in well under a second
 MAX_ROLL = 10**9  # the largest number a roll key or a constant may state
 _MAX_DIGITS = 10
 
@@ -110,7 +110,7 @@ class DiceExpr:
             raise DiceSyntaxError(f"`{text}` rolls no dice; write a die such as D6", 0)
         pool = sum(t.count * t.sides for t in terms if t.is_dice)
         if pool > MAX_DICE_SIDES:
-            raise DiceTooLarge(f"`{_short(text)}` rolls {pool:,} dice × sides; the limit is {MAX_DICE_SIDES:,} (such as 10D1000)", 0)
+            raise DiceTooLarge(f"`{_short(text)}` rolls {pool:,} dice × sides; the limit is {MAX_DICE_SIDES:,} (such as 2D1000 or 20D100)", 0)
         return cls(" ".join(text.split()), tuple(terms))
 
     @staticmethod

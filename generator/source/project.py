@@ -13,7 +13,7 @@ from ..model.entries import Meta
 from ..model.ruleset import SECTIONS, Example, Ruleset
 from .bases import resolve_bases
 from .build import ID, Builder
-from .yamlnodes import Mapping, describe, load_file
+from .yamlnodes import Mapping, describe, load_file, too_big_file
 
 RULES_DIR = "rules_src"
 MECHANICS_FILE = "mechanics.py"  # a ruleset's own procedures, where data cannot say them (and mechanics_*.py)
@@ -129,7 +129,7 @@ def load_ruleset(folder: Path, root: Path, diagnostics: Diagnostics) -> Ruleset 
         examples.extend(_examples(folder.name, path, root, sections))
     mechanics = sorted(folder.glob("mechanics*.py"), key=lambda p: (p.name != MECHANICS_FILE, p.name))
     sources = {p.name: p.read_text(encoding="utf-8", errors="replace")
-               for p in sorted((folder / "sources").glob("*")) if p.is_file()}
+               for p in sorted((folder / "sources").glob("*")) if p.is_file() and not too_big_file(p, shown(p), diagnostics)}
     if meta is None:
         meta = Meta(title=folder.name, id=folder.name)
     return Ruleset(
