@@ -332,7 +332,15 @@ def _run_tasks(tasks: list, workers: int | None, advance) -> list:
     workers = workers or min(len(tasks), os.cpu_count() or 1)
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_quiet_worker, initargs=(_warm_worker,))
     try:
-        futures = [pool.submit(_call, task) for task in tasks]
+        # Children start with Ctrl-C blocked (a mask they inherit), so none is interrupted halfway through
+        # starting Python; here a Ctrl-C meanwhile waits, then arrives, and this process stops them itself.
+        import signal
+
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            futures = [pool.submit(_call, task) for task in tasks]
+        finally:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
         for future in futures:
             future.add_done_callback(lambda _future: advance())
         results = [future.result() for future in futures]
