@@ -102,6 +102,7 @@ class Code(enum.Enum):
     # -- examples and build -------------------------------------------------------
     EXAMPLE_FAILED = ("example-failed", "a worked example whose stated result differs from the model", "fix the model if the text is right, or the example if it misquotes the text")
     RESOURCE_OUTSIDE = ("resource-outside", "a template, image or stylesheet that points outside the project or to the network", "use a file inside the project")
+    SITE_WARNING = ("site-warning", "a problem the site build (Sphinx) found in an entry's text, which `check` let through", "fix the text of the entry named; `rulepress build --only site` checks it again")
 
     @property
     def code(self) -> str:
