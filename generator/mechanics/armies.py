@@ -57,6 +57,8 @@ def parse_limit(text: str, names: set[str]) -> ast.expr:
     text = str(text)
     if len(text) > MAX_LIMIT_LENGTH:
         raise LimitTooLarge(f"the limit expression is {len(text):,} characters long; the limit is {MAX_LIMIT_LENGTH}")
+    if re.search(r"[0-9]{11,}", text):  # refused before Python reads a number of any length
+        raise LimitTooLarge(f"a number in `{text[:40]}` is larger than {MAX_LIMIT_NUMBER:,}, the largest number a rule may state")
     try:
         tree = ast.parse(text, mode="eval").body
     except SyntaxError as error:
