@@ -173,6 +173,8 @@ class Builder:
         return cls(**values, loc=where, locs=MappingProxyType(locs))
 
     def value(self, tp, node: Node, key: str):
+        if isinstance(node, Scalar) and node.refused:  # the loader reported it already (a number beyond the cap)
+            return INVALID
         origin = get_origin(tp)
         if origin is Annotated:
             base, *marks = get_args(tp)
@@ -358,6 +360,8 @@ class Builder:
         return dataclasses.replace(row, values=MappingProxyType(cells), locs=MappingProxyType({**row.locs, **locs}))
 
     def _cell(self, column: Column, node: Node):
+        if isinstance(node, Scalar) and node.refused:
+            return INVALID
         if _looks_not_given(node):
             return self._not_given(node, column.id)
         if column.type == "text":

@@ -76,6 +76,7 @@ class Scalar:
     loc: Location
     style: str | None = None  # None plain, "'" or '"' quoted, "|" or ">" block
     body: BlockLocation | None = None  # for block scalars: where the text itself starts
+    refused: bool = False  # a diagnostic already refused this value (a number beyond the cap): build nothing from it
 
     @property
     def text(self) -> str:
@@ -143,7 +144,7 @@ def _typed(value: str, style: str | None):
     if value in _BOOLS:
         return _BOOLS[value]
     if _INT.fullmatch(value):
-        return int(value) if not _too_large_int(value) else None
+        return int(value) if not _too_large_int(value) else value  # kept as typed; the loader reports it
     return value
 
 
@@ -364,10 +365,12 @@ class _TreeBuilder:
             mark = event.start_mark
             body = _block_body(self.text, mark.index, self.path, mark.line) if event.style in ("|", ">") else None
             if not event.style and _INT.fullmatch(event.value) and _too_large_int(event.value):
+                # reported here, once, and the value marked so that nothing is built from it; the rest of the file loads
                 digits = len(event.value.lstrip("+-"))
                 shown = event.value if digits <= 20 else f"{event.value[:12]}… ({digits:,} digits)"
-                self._refuse(Code.TOO_LARGE, f"the number `{shown}` is larger than {MAX_MAGNITUDE:,}, the largest number "
-                             "a rule may state", event.start_mark)
+                self.diagnostics.add(Code.TOO_LARGE, f"the number `{shown}` is larger than {MAX_MAGNITUDE:,}, the largest "
+                                     "number a rule may state", loc, "write a smaller number; no rule needs more")
+                return self._add(Scalar(event.value, loc, None, None, refused=True))
             return self._add(Scalar(_typed(event.value, event.style), loc, event.style or None, body))
         if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
             kind = "map" if isinstance(event, yaml.MappingStartEvent) else "seq"
