@@ -3,12 +3,54 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
 from . import __version__
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
+EXIT_INTERNAL, EXIT_INTERRUPTED = 70, 130  # EX_SOFTWARE; 128 + SIGINT, as shells report Ctrl-C
+LATEST_EPOCH = 253402300799  # 9999-12-31T23:59:59Z, the last second a date can show
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"`{text}` is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} worker processes cannot run anything; give 1 or more")
+    return value
+
+
+def _port(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"`{text}` is not a port number") from None
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"port {value} does not exist; give 1-65535 (0: any free port)")
+    return value
+
+
+def _source_date_epoch() -> str | None:
+    """Read SOURCE_DATE_EPOCH once for this process and its workers: empty means unset (it is removed,
+    so Sphinx and the PDF workers never see it); anything but whole seconds is a message, not a traceback."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH")
+    if epoch is None:
+        return None
+    if not epoch.strip():
+        del os.environ["SOURCE_DATE_EPOCH"]
+        return None
+    text = epoch.strip()
+    if not text.isascii() or not text.isdigit() or int(text[:20]) > LATEST_EPOCH:
+        from .diagnostics import printable
+
+        shown = printable(text if len(text) <= 40 else text[:39] + "…")
+        return f"SOURCE_DATE_EPOCH must be whole seconds since 1970 (0 to {LATEST_EPOCH}) or unset, not `{shown}`"
+    os.environ["SOURCE_DATE_EPOCH"] = text
+    return None
 
 
 class _Parser(argparse.ArgumentParser):
@@ -30,10 +72,10 @@ def _parser() -> argparse.ArgumentParser:
     build.add_argument("--only", choices=["site", "sheets", "handouts"], action="append", help="build only these outputs")
     build.add_argument("--audience", choices=["player", "gm"], help="build only for this audience (default: both)")
     build.add_argument("--out", type=Path, default=None, help="output folder (default: build/)")
-    build.add_argument("--jobs", type=int, default=None, help="PDF worker processes (default: one per core)")
+    build.add_argument("--jobs", type=_positive, default=None, help="PDF worker processes (default: one per core)")
     serve = commands.add_parser("serve", help="build the site, serve it on 127.0.0.1 and rebuild on every save")
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
-    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--port", type=_port, default=8000, help="port to listen on (default 8000; 0: any free port)")
     new = commands.add_parser("new", help="start a ruleset with one example of every kind of entry")
     new.add_argument("name", help="the ruleset id (lower_snake_case), also its folder name")
     new.add_argument("--title", help="its title (default: from the name)")
@@ -45,13 +87,63 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = _parser()
+    """Run one command. Every failure is a message and an exit status, never a traceback: known ones
+    (interrupted, a file system error) have their own message, anything else is an internal error (70)."""
+    command = None
     try:
-        args = parser.parse_args(argv)
-    except SystemExit as exit:
-        return int(exit.code or 0)
+        parser = _parser()
+        try:
+            args = parser.parse_args(argv)
+        except SystemExit as exit:
+            return int(exit.code or 0) if isinstance(exit.code, (int, type(None))) else EXIT_USAGE
+        command = args.command
+        return _run(parser, args)
+    except KeyboardInterrupt:
+        left = "; build/ is left as it was" if command in ("build", "serve", "export") else ""
+        _say(f"rulepress: interrupted{left}")
+        return EXIT_INTERRUPTED
+    except OSError as error:
+        _say(f"rulepress: error: {os_error_text(error)}")
+        return EXIT_ERRORS
+    except RecursionError:
+        _say("rulepress: error: the rules nest too deeply to read")
+        return EXIT_ERRORS
+    except Exception as error:  # the last resort: one line, and a way to report it
+        _say(f"rulepress: internal error: {type(error).__name__}: {_one_line(error)} "
+             "(please report this with the command you ran)")
+        return EXIT_INTERNAL
+
+
+def _say(text: str) -> None:
+    from .diagnostics import printable
+
+    try:
+        print(printable(text), file=sys.stderr, flush=True)
+    except (OSError, ValueError):  # stderr closed or gone: the exit status still says it
+        pass
+
+
+def _one_line(error: BaseException) -> str:
+    text = " ".join(str(error).split())
+    return text if len(text) <= 300 else text[:299] + "…"
+
+
+def os_error_text(error: OSError) -> str:
+    """``cannot write build/x: No space left on device``: the file and the cause, in one line."""
+    cause = error.strerror or _one_line(error) or type(error).__name__
+    name = error.filename
+    if name is None:
+        return cause
+    return f"{cause}: {name}" + (f" -> {error.filename2}" if error.filename2 else "")
+
+
+def _run(parser, args) -> int:
     if args.command is None:
         parser.print_help()
+        return EXIT_USAGE
+    problem = _source_date_epoch()
+    if problem:
+        _say(f"rulepress: error: {problem}")
         return EXIT_USAGE
     root = args.project.resolve()
     if args.command == "codes":
@@ -66,7 +158,7 @@ def main(argv: list[str] | None = None) -> int:
         try:
             written = scaffold(root, args.name, args.title)
         except ScaffoldError as error:
-            print(f"rulepress: error: {error}", file=sys.stderr)
+            _say(f"rulepress: error: {error}")
             return EXIT_USAGE
         for path in written:
             print(f"created {path.relative_to(root)}")
@@ -84,8 +176,8 @@ def main(argv: list[str] | None = None) -> int:
         if ruleset not in names:
             from .diagnostics import did_you_mean
 
-            print(f"rulepress: error: no ruleset `{ruleset}` in rules_src/", file=sys.stderr)
-            print(f"  hint: {did_you_mean(ruleset, names) or 'rulesets: ' + ', '.join(names)}", file=sys.stderr)
+            _say(f"rulepress: error: no ruleset `{ruleset}` in rules_src/")
+            _say(f"  hint: {did_you_mean(ruleset, names) or 'rulesets: ' + ', '.join(names)}")
             return EXIT_USAGE
     if args.command == "check":
         from .report import run_check

@@ -8,6 +8,7 @@ all problems at once. The reference page of codes is generated from ``Code``.
 from __future__ import annotations
 
 import enum
+import re
 from dataclasses import dataclass, field
 
 
@@ -56,6 +57,8 @@ class Code(enum.Enum):
     YAML_ALIAS = ("yaml-alias", "anchors (&) and aliases (*), which can multiply a small file into a huge one", "write the value out in full")
     DUPLICATE_KEY = ("duplicate-key", "the same key twice in one mapping, where YAML would silently keep the last", "remove or rename one of the keys")
     SYMLINK_OUTSIDE = ("symlink-outside", "a file or folder under `rules_src/` (rules file, source text, `sources/`, ruleset folder, mechanics, template) that is a link to somewhere outside the project", "copy the file into the project instead of linking to it")
+    TOO_LARGE = ("too-large", "a file, nesting, number, die, dice pool, table span or expression beyond the limit the message names", "no rule needs that much: split the file, or write a smaller value")
+    CONTROL_CHARACTER = ("control-character", "a control character (NUL, escape...) or a Unicode line separator in a rules file, which a terminal or YAML reads differently from an editor", "delete the character; write a plain space or a line break")
     # -- shape of the data -------------------------------------------------------
     UNKNOWN_SECTION = ("unknown-section", "a top-level key that is not a known section", "use one of the sections listed in the format reference")
     UNKNOWN_FIELD = ("unknown-field", "a key that the entry's schema does not declare", "check the spelling against the field reference")
@@ -64,6 +67,7 @@ class Code(enum.Enum):
     OUT_OF_RANGE = ("out-of-range", "a number outside the bounds its column or field declares", "use a value within the declared bounds")
     BAD_ID = ("bad-id", "an entry id that is not lower_snake_case", "use lower-case letters, digits and underscores")
     DUPLICATE_ID = ("duplicate-id", "two entries of the same kind with one id, possibly in different files", "give each entry its own id")
+    DUPLICATE_TERM = ("duplicate-term", "two glossary terms (or aliases) that are the same word up to case or Unicode form, so links to it would silently pick one", "merge the two entries, or make one term differ")
     # -- dice and tables ---------------------------------------------------------
     DICE_SYNTAX = ("dice-syntax", "a dice expression that does not parse (`D6`, `2D6 + 1`, `D6 + S - T - W`)", "write terms like NDX, whole numbers and stat names joined by + and -")
     ROLL_KEY = ("roll-key", "a table row key that is not a result, a range `1-2`, `6+` or `1-`", "write a single result (5), a range (1-2), or an open end (6+, 1-)")
@@ -103,6 +107,7 @@ class Code(enum.Enum):
     PROSE_ROLE = ("prose-role", "a MyST role in prose that is not one of Rulepress's (term, rule, table, spell, profile, entry, gap, source, pdf, value, formula, chart, lookup)", "use one of Rulepress's roles, or plain text")
     PROSE_LINK = ("prose-link", "a link in prose to anything but an http(s) or mailto address or a #anchor: `javascript:`, `data:`, `file:`, or a path the site would read from the disk", "link to an http(s) address, or to an entry with one of Rulepress's roles (rule, term, table...)")
     PROSE_IMAGE = ("prose-image", "an image in prose: outputs show no image named in rules prose, so none is read from a path or fetched from the network", "describe it in words")
+    SITE_WARNING = ("site-warning", "a problem the site build (Sphinx) found in an entry's text, which `check` let through", "fix the text of the entry named; `rulepress build --only site` checks it again")
 
     @property
     def code(self) -> str:
@@ -124,11 +129,26 @@ class Diagnostic:
 
     def format(self) -> str:
         hint = self.hint or self.code.default_hint
-        text = f"{self.location}: {self.severity.value}[{self.code.code}]: {self.message}"
-        return f"{text}\n  hint: {hint}" if hint else text
+        text = f"{printable(str(self.location))}: {self.severity.value}[{self.code.code}]: {printable(self.message)}"
+        return f"{text}\n  hint: {printable(hint)}" if hint else text
 
     def __str__(self) -> str:
         return self.format()
+
+
+_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def printable(text: str, keep: str = "\n\t") -> str:
+    """``text`` safe for a terminal: control characters, Unicode line separators and bidirectional
+    overrides from rules data are shown escaped (ESC as ``\\x1b``), so a value can neither clear the
+    screen nor fake a line of output; the characters in ``keep`` stay as they are."""
+    return _UNPRINTABLE.sub(lambda m: m[0] if m[0] in keep else _escaped(m[0]), str(text))
+
+
+def _escaped(char: str) -> str:
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
 def did_you_mean(word: str, choices) -> str | None:

@@ -99,13 +99,21 @@ def job_key(job: PdfJob, code: str, root: Path) -> str:
 
 def run_build(root: Path, args) -> int:
     out = (args.out or root / "build").resolve()
-    out.parent.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
     try:
+        out.parent.mkdir(parents=True, exist_ok=True)
         with build_lock(out):
             return _build(root, out, args, started)
     except BuildLocked as locked:
         print(f"rulepress: {locked}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print(f"rulepress: interrupted; {out} is left as it was", file=sys.stderr, flush=True)
+        return 130
+    except OSError as error:  # a read-only or full disk: the staging folder is gone, build/ untouched
+        from .cli import os_error_text
+
+        print(f"rulepress: error: cannot write the build: {os_error_text(error)}; {out} is left as it was", file=sys.stderr)
         return 1
 
 
@@ -130,7 +138,9 @@ def _build(root: Path, out: Path, args, started: float) -> int:
         print(f"build failed; {out} is left as it was", file=sys.stderr)
         return 1
     except SiteWarnings as warned:
-        print(warned, file=sys.stderr)
+        from .diagnostics import printable
+
+        print(printable(str(warned)), file=sys.stderr)
         print(f"build failed: the site build warned; {out} is left as it was", file=sys.stderr)
         return 1
     finally:
@@ -320,11 +330,45 @@ def _run_tasks(tasks: list, workers: int | None, advance) -> list:
 
     context = multiprocessing.get_context("forkserver")  # workers import WeasyPrint/Sphinx themselves, in parallel
     workers = workers or min(len(tasks), os.cpu_count() or 1)
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_warm_worker) as pool:
-        futures = [pool.submit(_call, task) for task in tasks]
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_quiet_worker, initargs=(_warm_worker,))
+    try:
+        # Children start with Ctrl-C blocked (a mask they inherit), so none is interrupted halfway through
+        # starting Python; here a Ctrl-C meanwhile waits, then arrives, and this process stops them itself.
+        import signal
+
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            futures = [pool.submit(_call, task) for task in tasks]
+        finally:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
         for future in futures:
             future.add_done_callback(lambda _future: advance())
-        return [future.result() for future in futures]
+        results = [future.result() for future in futures]
+    except BaseException:  # Ctrl-C, a failed task: stop every worker now rather than wait for the rest
+        _stop(pool)
+        raise
+    pool.shutdown()
+    return results
+
+
+def _quiet_worker(warm) -> None:
+    """Workers leave Ctrl-C to the parent, which stops them: no worker prints a traceback of its own."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    warm()
+
+
+def _stop(pool) -> None:
+    processes = list(getattr(pool, "_processes", {}).values())  # the executor keeps its workers here
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        if process.is_alive():
+            process.terminate()
+    for process in processes:
+        process.join(timeout=5)
+        if process.is_alive():
+            process.kill()
 
 
 def _link_or_copy(source, target) -> None:
@@ -360,5 +404,10 @@ def _swap(staging: Path, out: Path) -> None:
     old = out.with_name(f".{out.name}.old-{os.getpid()}")
     if out.exists():
         out.rename(old)
-    staging.rename(out)
+    try:
+        staging.rename(out)
+    except BaseException:
+        if old.exists() and not out.exists():
+            old.rename(out)  # put the previous build back
+        raise
     shutil.rmtree(old, ignore_errors=True)

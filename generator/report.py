@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from .diagnostics import Diagnostic
+from .diagnostics import Diagnostic, printable
 from .examples.run import run_examples as run_ruleset_examples
 from .validate import check_project
 
@@ -34,7 +34,7 @@ def run_check(root: Path, only: str | None = None, run_examples: bool = True) ->
     rulesets = result.project.rulesets
     for run in runs:
         status = "all pass" if not run.failures else f"{len(run.failures)} failed"
-        print(f"{run.ruleset}: {plural(run.total, 'example')}, {status}")
+        print(printable(f"{run.ruleset}: {plural(run.total, 'example')}, {status}"))
     tables = sum(len(r.tables) for r in rulesets)
     profiles = sum(len(m.rows) for r in rulesets for m in r.profiles)
     examples = sum(len(r.examples) for r in rulesets)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import http.server
+import sys
 import threading
 import time
 from pathlib import Path
@@ -78,8 +79,21 @@ def serve(root: Path, host: str = "127.0.0.1", port: int = 8000, only: list[str]
 
     args = SimpleNamespace(out=None, ruleset=None, only=only or ["site"], audience="player", jobs=None)
     state = _State()
-    state.status = "ok" if run_build(root, args) == 0 else "failed"
-    server = http.server.ThreadingHTTPServer((host, port), _handler(root / "build", state))
+    try:  # listen first: a busy port or a wrong address is said at once, before a build
+        server = http.server.ThreadingHTTPServer((host, port), _handler(root / "build", state))
+    except (OSError, OverflowError) as error:
+        cause = getattr(error, "strerror", None) or str(error)
+        print(f"rulepress: error: cannot serve on {host}:{port}: {cause}", file=sys.stderr)
+        return 1
+    try:
+        built = run_build(root, args)
+    except BaseException:
+        server.server_close()
+        raise
+    if built == 130:  # interrupted
+        server.server_close()
+        return built
+    state.status = "ok" if built == 0 else "failed"
     threading.Thread(target=server.serve_forever, daemon=True).start()
     print(f"serving {root / 'build'} at http://{host}:{server.server_address[1]}/ — edit rules_src/ and the page reloads; Ctrl-C stops")
     seen = snapshot(root)
@@ -92,7 +106,10 @@ def serve(root: Path, host: str = "127.0.0.1", port: int = 8000, only: list[str]
             if now != seen:
                 seen = now
                 print("change seen; rebuilding...")
-                state.status = "ok" if run_build(root, args) == 0 else "failed"
+                built = run_build(root, args)
+                if built == 130:
+                    break
+                state.status = "ok" if built == 0 else "failed"
                 state.build += 1
     except KeyboardInterrupt:
         pass

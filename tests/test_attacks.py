@@ -24,6 +24,7 @@ ATTACKS = ROOT / "tests" / "attacks"
 CASES = sorted(p.name for p in ATTACKS.iterdir() if (p / "expect.yaml").is_file()) if ATTACKS.is_dir() else []
 SECRET = "OUTSIDE-SECRET-7c1e9b"
 GM_SECRET = "GM-ONLY-SECRET"
+RAW_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u2028\u2029]")  # data never reaches a terminal raw
 DIAGNOSTIC = re.compile(r"^(?P<path>[^:\n]+):(?P<line>[0-9]+):(?P<column>[0-9]+): (?:error|warning)\[(?P<code>[a-z-]+)\]",
                         re.M)
 
@@ -95,6 +96,7 @@ def test_attack(case, tmp_path):
     before_project = digest(project, skip=("build", ".rulepress-cache"))
     command = [sys.executable, "-m", "generator", "-C", str(project), *expect.get("command", ["check"])]
     env = {**os.environ, "PYTHONPATH": str(ROOT), "NO_COLOR": "1", "COLUMNS": "200"}
+    env.update({str(name): str(value) for name, value in (expect.get("env") or {}).items()})  # e.g. a small file size cap
     try:
         run = subprocess.run(command, capture_output=True, text=True, errors="replace", timeout=expect.get("timeout", 120),
                              cwd=tmp_path, env=env)
@@ -102,6 +104,8 @@ def test_attack(case, tmp_path):
         pytest.fail(f"{case}: rulepress did not finish in {expect.get('timeout', 120)} s (a hang)")
     messages = run.stdout + run.stderr
     assert "Traceback" not in messages, messages[-3000:]
+    raw = RAW_CONTROL.search(messages)
+    assert raw is None, f"a raw control character {raw[0]!r} reached the terminal:\n{messages[-3000:]!r}"
     assert run.returncode == expect.get("exit", 1), messages[-3000:]
     found = {m["code"] for m in DIAGNOSTIC.finditer(messages)}
     assert set(expect.get("codes", ())) <= found, f"expected {expect.get('codes')} in:\n{messages[-3000:]}"

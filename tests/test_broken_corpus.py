@@ -29,8 +29,8 @@ UPDATE = os.environ.get("RULEPRESS_UPDATE_GOLDEN") == "1"
 
 # Codes rules data cannot trigger: they need templates or a build to go wrong.
 # symlink-outside needs a symbolic link, which the corpus's copy into a project does not keep
-# (tests/attacks/symlink_* make them).
-NOT_FROM_RULES_DATA = {Code.RESOURCE_OUTSIDE, Code.SYMLINK_OUTSIDE}
+# (tests/attacks/symlink_* make them); site-warning only a site build finds (limits_entry_role_unknown_section).
+NOT_FROM_RULES_DATA = {Code.RESOURCE_OUTSIDE, Code.SYMLINK_OUTSIDE, Code.SITE_WARNING}
 
 DIAGNOSTIC = re.compile(r"^(?P<path>[^:\n]+):(?P<line>[0-9]+):(?P<column>[0-9]+): (?P<severity>error|warning)"
                         r"\[(?P<code>[a-z-]+)\]: .+$")

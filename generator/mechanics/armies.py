@@ -44,12 +44,27 @@ class LimitExpressionError(ValueError):
     pass
 
 
+class LimitTooLarge(LimitExpressionError):
+    """A limit expression longer, or with a number larger, than any army limit needs."""
+
+
+MAX_LIMIT_LENGTH = 300  # characters in one limit expression; the longest a ruleset needs is under 60
+MAX_LIMIT_NUMBER = 10**9
+
+
 def parse_limit(text: str, names: set[str]) -> ast.expr:
     """Parse a limit expression, allowing only whole numbers, known names and + - * / //."""
+    text = str(text)
+    if len(text) > MAX_LIMIT_LENGTH:
+        raise LimitTooLarge(f"the limit expression is {len(text):,} characters long; the limit is {MAX_LIMIT_LENGTH}")
+    if re.search(r"[0-9]{11,}", text):  # refused before Python reads a number of any length
+        raise LimitTooLarge(f"a number in `{text[:40]}` is larger than {MAX_LIMIT_NUMBER:,}, the largest number a rule may state")
     try:
-        tree = ast.parse(str(text), mode="eval").body
+        tree = ast.parse(text, mode="eval").body
     except SyntaxError as error:
         raise LimitExpressionError(f"`{text}` is not an arithmetic expression") from error
+    except (ValueError, RecursionError, MemoryError):
+        raise LimitTooLarge(f"`{text[:40]}` is nested too deeply") from None
     for node in ast.walk(tree):
         if isinstance(node, ast.Name):
             if node.id not in names:
@@ -57,6 +72,8 @@ def parse_limit(text: str, names: set[str]) -> ast.expr:
         elif isinstance(node, ast.Constant):
             if not isinstance(node.value, int) or isinstance(node.value, bool):
                 raise LimitExpressionError(f"`{node.value!r}` is not a whole number")
+            if abs(node.value) > MAX_LIMIT_NUMBER:
+                raise LimitTooLarge(f"a number in `{text[:40]}` is larger than {MAX_LIMIT_NUMBER:,}, the largest number a rule may state")
         elif isinstance(node, ast.BinOp):
             if type(node.op) not in _OPS:
                 raise LimitExpressionError("only + - * / and // are allowed")

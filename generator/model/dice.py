@@ -47,6 +47,26 @@ _TOKEN = re.compile(
     r"\s*(?:(?P<dice>(?P<count>[0-9]*)[dD](?P<sides>[0-9]+))|(?P<number>[0-9]+)|(?P<stat>[A-Za-z][A-Za-z_]*)|(?P<op>[+-]))"
 )
 _MAX_DICE = 100
+MAX_SIDES = 1000  # a D1000 is the largest die a rule rolls
+MAX_DICE_SIDES = 2000  # dice × sides over a whole expression (2D1000, 20D100): an exact distribution in well under a second
+MAX_ROLL = 10**9  # the largest number a roll key or a constant may state
+_MAX_DIGITS = 10
+
+
+class DiceTooLarge(DiceSyntaxError):
+    """A dice expression or roll that parses but is beyond a cap (too many sides, dice or digits)."""
+
+
+def _whole(digits: str, what: str, text: str, offset: int = 0) -> int:
+    """``int(digits)``, refused (DiceTooLarge) before converting a string longer than any rule needs."""
+    if len(digits.lstrip("-").lstrip("0")) > _MAX_DIGITS or int(digits) > MAX_ROLL or int(digits) < -MAX_ROLL:
+        shown = digits if len(digits) <= 20 else f"{digits[:12]}… ({len(digits):,} digits)"
+        raise DiceTooLarge(f"{what} `{shown}` in `{_short(text)}` is beyond {MAX_ROLL:,}, the largest number a roll may state", offset)
+    return int(digits)
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= 40 else text[:39] + "…"
 
 
 @dataclass(frozen=True)
@@ -88,18 +108,23 @@ class DiceExpr:
             raise DiceSyntaxError(f"`{text}` ends with an operator", len(text.rstrip()) - 1)
         if not any(t.is_dice for t in terms):
             raise DiceSyntaxError(f"`{text}` rolls no dice; write a die such as D6", 0)
+        pool = sum(t.count * t.sides for t in terms if t.is_dice)
+        if pool > MAX_DICE_SIDES:
+            raise DiceTooLarge(f"`{_short(text)}` rolls {pool:,} dice × sides; the limit is {MAX_DICE_SIDES:,} (such as 2D1000 or 20D100)", 0)
         return cls(" ".join(text.split()), tuple(terms))
 
     @staticmethod
     def _term(match, sign: int, start: int, text: str) -> Term:
         if match["dice"]:
-            count = int(match["count"] or 1)
-            sides = int(match["sides"])
+            count = _whole(match["count"] or "1", "the dice count", text, start)
+            sides = _whole(match["sides"], "the number of sides", text, start)
+            if sides > MAX_SIDES and count >= 1:
+                raise DiceTooLarge(f"`{match['dice']}` has {sides:,} sides; the largest die is a D{MAX_SIDES}", start)
             if not 1 <= count <= _MAX_DICE or sides < 2:
                 raise DiceSyntaxError(f"`{match['dice']}` is not a usable die in `{text}` (1-{_MAX_DICE} dice of 2 or more sides)", start)
             return Term(sign, count=count, sides=sides)
         if match["number"]:
-            return Term(sign, constant=int(match["number"]))
+            return Term(sign, constant=_whole(match["number"], "the number", text, start))
         return Term(sign, stat=match["stat"])
 
     # -- facts ---------------------------------------------------------------
@@ -157,9 +182,12 @@ class RollRange:
         if isinstance(key, bool):
             raise DiceSyntaxError(f"`{key}` is not a roll")
         if isinstance(key, int):
+            _whole(str(key), "the roll", str(key))
             return cls(key, key, str(key))
         text = str(key).strip()
         compact = text.replace(" ", "").replace("–", "-")
+        for digits in re.findall(r"[0-9]+", compact):
+            _whole(digits, "the roll", text)
         if m := re.fullmatch(r"(-?[0-9]+)", compact):
             value = int(m[1])
             return cls(value, value, text)

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from .dice import DiceExpr, DiceSyntaxError
+from .dice import DiceExpr, DiceSyntaxError, DiceTooLarge
 
 VULGAR = {"½": Fraction(1, 2), "⅓": Fraction(1, 3), "⅔": Fraction(2, 3), "¼": Fraction(1, 4), "¾": Fraction(3, 4),
           "⅛": Fraction(1, 8), "⅜": Fraction(3, 8), "⅝": Fraction(5, 8), "⅞": Fraction(7, 8)}
@@ -30,6 +30,10 @@ KINDS = ("number", "distance", "target", "dice", "count", "text")
 
 class QuantityError(ValueError):
     pass
+
+
+class QuantityTooLarge(QuantityError):
+    """A number or dice beyond a cap (MAX_MAGNITUDE, the largest die or dice pool)."""
 
 
 def exact(value) -> int | Fraction:
@@ -56,7 +60,7 @@ def parse_number(text: str) -> int | Fraction:
     elif match["dec"]:
         value += Fraction(int(match["dec"]), 10 ** len(match["dec"]))
     if abs(value) > MAX_MAGNITUDE:
-        raise QuantityError(f"`{text}` is larger than {MAX_MAGNITUDE:,}, the largest number a rule may state")
+        raise QuantityTooLarge(f"`{text}` is larger than {MAX_MAGNITUDE:,}, the largest number a rule may state")
     return exact(-value if match["sign"] in ("-", "−") else value)
 
 
@@ -100,6 +104,8 @@ class Quantity:
         if kind == "dice" or (not kind and re.search(r"[0-9]*\s*[dD]\s*[0-9]", text) and not re.search(r"[a-ce-zA-CE-Z]", text)):
             try:
                 return cls("dice", DiceExpr.parse(text))
+            except DiceTooLarge as error:
+                raise QuantityTooLarge(str(error)) from None
             except DiceSyntaxError as error:
                 raise QuantityError(str(error)) from None
         number = re.match(r"[-+−]?[0-9½⅓⅔¼¾⅛⅜⅝⅞][0-9 ./½⅓⅔¼¾⅛⅜⅝⅞]*", text)

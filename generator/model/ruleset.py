@@ -91,6 +91,8 @@ class Ruleset:
         return self.meta.title
 
     def section(self, name: str) -> tuple:
+        if name not in SECTIONS:  # never an attribute that is not a section: `{entry}`meta.x`` is a KeyError
+            raise KeyError(f"no section `{name}`")
         return getattr(self, name)
 
     def get(self, section: str, id: str):

@@ -30,13 +30,31 @@ def scaffold(root: Path, name: str, title: str | None = None) -> list[Path]:
     if overlay.exists():
         raise ScaffoldError(f"{overlay} already exists; choose another name")
     title = title or name.replace("_", " ").title()
-    values = {"TITLE": title, "NAME": name}
+    values = {"TITLE": quoted_inside(title), "NAME": name}
     written = []
     for template, target in (("template", folder), ("overlay_template", overlay)):
         template_dir = resources.files(__package__) / template
         for item in sorted(template_dir.iterdir(), key=lambda p: p.name):
             written += _copy(item, target, values)
     return written
+
+
+def quoted_inside(text: str) -> str:
+    """``text`` escaped for the inside of a YAML double-quoted scalar (every ``@TITLE@`` in the
+    templates stands inside one), so a quote, a backslash or a line break stays text."""
+    out = []
+    for char in text:
+        if char in ('"', "\\"):
+            out.append("\\" + char)
+        elif char == "\n":
+            out.append("\\n")
+        elif char == "\t":
+            out.append("\\t")
+        elif ord(char) < 0x20 or 0x7F <= ord(char) <= 0x9F or char in "\u2028\u2029\ufeff":
+            out.append(f"\\u{ord(char):04x}")
+        else:
+            out.append(char)
+    return "".join(out)
 
 
 def _copy(item, target: Path, values: dict[str, str]) -> list[Path]:

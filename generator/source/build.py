@@ -18,11 +18,11 @@ from typing import Any, Annotated, Literal, Union, get_args, get_origin
 
 from ..diagnostics import Code, Diagnostics, did_you_mean
 from ..model.base import Bounds, Markdown, NotGiven, Source
-from ..model.dice import DiceExpr, DiceSyntaxError, RollRange
+from ..model.dice import DiceExpr, DiceSyntaxError, DiceTooLarge, RollRange
 from ..model.entries import Column, Entry, ProfileMatrix, ProfileRow
 from ..model.computed import Value
 from ..model.formula import Expression, FormulaError
-from ..model.quantity import Quantity, QuantityError, parse_number
+from ..model.quantity import Quantity, QuantityError, QuantityTooLarge, parse_number
 from ..model.points import Number, Points, exact, points_text
 from .yamlnodes import Mapping, Node, Scalar, Sequence, describe
 
@@ -62,7 +62,7 @@ def parse_points(written) -> Number:
     try:
         return parse_number(written)
     except QuantityError as error:
-        if "below 1" in str(error) or "divides by zero" in str(error):
+        if "below 1" in str(error) or "divides by zero" in str(error) or isinstance(error, QuantityTooLarge):
             raise ValueError(str(error)) from None
         raise ValueError(f"`{written}` is not {POINTS_FORMS}") from None
 
@@ -112,7 +112,8 @@ class Builder:
         try:
             return dataclasses.replace(value, value=Quantity.parse(value.value.written, value.type))
         except QuantityError as error:
-            self.diagnostics.add(Code.BAD_VALUE, f"value `{value.id}`: {error}", value.locs.get("value", value.loc))
+            code = Code.TOO_LARGE if isinstance(error, QuantityTooLarge) else Code.BAD_VALUE
+            self.diagnostics.add(code, f"value `{value.id}`: {error}", value.locs.get("value", value.loc))
             return INVALID
 
     # -- generic conversion -----------------------------------------------------------
@@ -172,6 +173,8 @@ class Builder:
         return cls(**values, loc=where, locs=MappingProxyType(locs))
 
     def value(self, tp, node: Node, key: str):
+        if isinstance(node, Scalar) and node.refused:  # the loader reported it already (a number beyond the cap)
+            return INVALID
         origin = get_origin(tp)
         if origin is Annotated:
             base, *marks = get_args(tp)
@@ -274,7 +277,7 @@ class Builder:
             return DiceExpr.parse(node.value)
         except DiceSyntaxError as error:
             shift = error.offset + (1 if node.style in ("'", '"') else 0)
-            self.diagnostics.add(Code.DICE_SYNTAX, str(error), node.loc.shifted(0, node.loc.column + shift))
+            self.diagnostics.add(Code.TOO_LARGE if isinstance(error, DiceTooLarge) else Code.DICE_SYNTAX, str(error), node.loc.shifted(0, node.loc.column + shift))
             return INVALID
 
     def _quantity(self, node: Node, key: str, kind: str = ""):
@@ -283,7 +286,7 @@ class Builder:
         try:
             return Quantity.parse(node.value, kind)
         except QuantityError as error:
-            return self.error(Code.BAD_VALUE, f"`{key}`: {error}", node)
+            return self.error(Code.TOO_LARGE if isinstance(error, QuantityTooLarge) else Code.BAD_VALUE, f"`{key}`: {error}", node)
 
     def _expression(self, node: Node, key: str):
         if not isinstance(node, Scalar) or node.value is None or isinstance(node.value, bool):
@@ -299,7 +302,7 @@ class Builder:
         try:
             return RollRange.parse(node.value)
         except DiceSyntaxError as error:
-            return self.error(Code.ROLL_KEY, str(error), node)
+            return self.error(Code.TOO_LARGE if isinstance(error, DiceTooLarge) else Code.ROLL_KEY, str(error), node)
 
     # -- profile matrices: columns declared in the data type the cells ---------------------------
     def _matrix(self, node: Node, id: str | None, at=None):
@@ -357,6 +360,8 @@ class Builder:
         return dataclasses.replace(row, values=MappingProxyType(cells), locs=MappingProxyType({**row.locs, **locs}))
 
     def _cell(self, column: Column, node: Node):
+        if isinstance(node, Scalar) and node.refused:
+            return INVALID
         if _looks_not_given(node):
             return self._not_given(node, column.id)
         if column.type == "text":

@@ -14,7 +14,7 @@ from ..model.entries import Meta
 from ..model.ruleset import SECTIONS, Example, Ruleset
 from .bases import resolve_bases
 from .build import ID, Builder
-from .yamlnodes import Mapping, describe, load_file
+from .yamlnodes import Mapping, describe, load_file, too_big_file
 
 RULES_DIR = "rules_src"
 TEMPLATES_DIR = "templates"  # a project's own templates and stylesheets (render/assets.py)
@@ -187,7 +187,8 @@ def load_ruleset(folder: Path, root: Path, diagnostics: Diagnostics) -> Ruleset 
         _refuse_link(sources_folder, root, diagnostics)
     elif sources_folder.is_dir():
         source_files = sorted(p for p in sources_folder.glob("*") if p.is_file())
-    sources = {p.name: p.read_text(encoding="utf-8", errors="replace") for p in _inside(source_files, root, diagnostics)}
+    sources = {p.name: p.read_text(encoding="utf-8", errors="replace") for p in _inside(source_files, root, diagnostics)
+               if not too_big_file(p, shown(p), diagnostics)}
     if meta is None:
         meta = Meta(title=folder.name, id=folder.name)
     return Ruleset(

@@ -16,6 +16,7 @@ Reading events never expands an alias, so an alias bomb fails in microseconds.
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,6 +25,7 @@ from typing import Iterator, Union
 import yaml
 
 from ..diagnostics import BlockLocation, Code, Diagnostics, Location
+from ..model.quantity import MAX_MAGNITUDE
 
 try:  # the C parser is much faster; fall back for machines without libyaml
     _Loader = yaml.CSafeLoader
@@ -34,6 +36,39 @@ _INT = re.compile(r"[-+]?[0-9]+")
 _NULLS = {"", "~", "null", "Null", "NULL"}
 _BOOLS = {"true": True, "True": True, "false": False, "False": False}
 
+MAX_DEPTH = 40  # nesting levels of mappings and lists; rules data uses fewer than ten
+MAX_FILE_BYTES = 5_000_000  # per rules file or source text; RULEPRESS_MAX_FILE_BYTES overrides it (tests)
+# Characters an editor shows differently from YAML or a terminal: C0/C1 controls but tab, line feed and
+# carriage return; NEL and the Unicode line and paragraph separators, which YAML counts as line breaks.
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def max_file_bytes() -> int:
+    try:
+        return int(os.environ.get("RULEPRESS_MAX_FILE_BYTES", "")[:12])
+    except ValueError:
+        return MAX_FILE_BYTES
+
+
+def too_big_file(path: Path, shown: str, diagnostics: Diagnostics) -> bool:
+    """True (after a located diagnostic) when ``path`` is larger than the file size cap; checked before reading."""
+    limit = max_file_bytes()
+    try:
+        size = path.stat().st_size
+    except OSError:
+        return False
+    if size <= limit:
+        return False
+    diagnostics.add(Code.TOO_LARGE, f"the file is {size:,} bytes; the limit is {limit:,} bytes per file", Location(shown, 1, 1),
+                    "split it into several files, or keep only the text the rules cite")
+    return True
+
+
+def _too_large_int(value: str) -> bool:
+    """A plain scalar that would be an integer beyond MAX_MAGNITUDE (decided before int() on a huge string)."""
+    digits = value.lstrip("+-").lstrip("0")
+    return len(digits) > len(str(MAX_MAGNITUDE)) or (bool(digits) and int(digits) > MAX_MAGNITUDE)
+
 
 @dataclass(frozen=True)
 class Scalar:
@@ -41,6 +76,7 @@ class Scalar:
     loc: Location
     style: str | None = None  # None plain, "'" or '"' quoted, "|" or ">" block
     body: BlockLocation | None = None  # for block scalars: where the text itself starts
+    refused: bool = False  # a diagnostic already refused this value (a number beyond the cap): build nothing from it
 
     @property
     def text(self) -> str:
@@ -108,7 +144,7 @@ def _typed(value: str, style: str | None):
     if value in _BOOLS:
         return _BOOLS[value]
     if _INT.fullmatch(value):
-        return int(value)
+        return int(value) if not _too_large_int(value) else value  # kept as typed; the loader reports it
     return value
 
 
@@ -133,6 +169,24 @@ def decode(data: bytes, path: str, diagnostics: Diagnostics) -> str | None:
         return None
 
 
+def _check_controls(text: str, path: str, diagnostics: Diagnostics) -> bool:
+    """Refuse control characters and Unicode line separators, located where an editor shows them
+    (YAML would count NEL and U+2028 as line breaks, shifting every later location)."""
+    found = [m for _, m in zip(range(1000), _CONTROL.finditer(text))]
+    if not found:
+        return False
+    first = found[0]
+    before = text[: first.start()]
+    line = before.count("\n") + 1
+    column = first.start() - (before.rfind("\n") + 1) + 1
+    more = len(found) - 1
+    name = {"\x00": "NUL", "\x1b": "escape", "\x85": "next line (NEL)", "\u2028": "line separator",
+            "\u2029": "paragraph separator"}.get(first[0], "control")
+    diagnostics.add(Code.CONTROL_CHARACTER, f"{name} character U+{ord(first[0]):04X} in rules data"
+                    + (f" (and {more}{'+' if more == 999 else ''} more in this file)" if more else ""), Location(path, line, column))
+    return True
+
+
 def _check_tabs(text: str, path: str, diagnostics: Diagnostics) -> bool:
     found = False
     for number, line in enumerate(text.splitlines(), start=1):
@@ -149,6 +203,8 @@ def parse_text(text: str, path: str, diagnostics: Diagnostics) -> Node | None:
     """The located node tree of one YAML document, or None after diagnostics."""
     if not text.strip() or all(not l.strip() or l.lstrip().startswith("#") for l in text.splitlines()):
         diagnostics.add(Code.EMPTY_FILE, "the file has no content", Location(path, 1, 1))
+        return None
+    if _check_controls(text, path, diagnostics):
         return None
     if _check_tabs(text, path, diagnostics):
         return None
@@ -192,15 +248,18 @@ def _compose_fast(text: str, path: str) -> Node | None:
         nodes = list(yaml.compose_all(text, Loader=_Loader))
         if len(nodes) != 1 or nodes[0] is None:
             return None
-        return _convert(nodes[0], path, set(), text)
+        return _convert(nodes[0], path, set(), text, 0)
     except (yaml.YAMLError, _Suspicious):
         return None
 
 
-def _convert(node, path: str, seen: set[int], text: str) -> Node:
+def _convert(node, path: str, seen: set[int], text: str, depth: int) -> Node:
     mark = node.start_mark
     # A node's start mark sits on its anchor or tag, if it has one: `&x`, `!!python/...`.
     if id(node) in seen or node.tag not in _IMPLICIT_TAGS or text[mark.index:mark.index + 1] in ("&", "!", "*"):
+        raise _Suspicious
+    if depth >= MAX_DEPTH or (isinstance(node, yaml.ScalarNode) and not node.style and _INT.fullmatch(node.value)
+                              and _too_large_int(node.value)):
         raise _Suspicious
     seen.add(id(node))
     loc = Location(path, mark.line + 1, mark.column + 1)
@@ -208,14 +267,14 @@ def _convert(node, path: str, seen: set[int], text: str) -> Node:
         body = _block_body(text, mark.index, path, mark.line) if node.style in ("|", ">") else None
         return Scalar(_typed(node.value, node.style), loc, node.style or None, body)
     if isinstance(node, yaml.SequenceNode):
-        return Sequence(tuple(_convert(item, path, seen, text) for item in node.value), loc)
+        return Sequence(tuple(_convert(item, path, seen, text, depth + 1) for item in node.value), loc)
     items, keys = [], set()
     for key_node, value_node in node.value:
-        key = _convert(key_node, path, seen, text)
+        key = _convert(key_node, path, seen, text, depth + 1)
         if not isinstance(key, Scalar) or key.text in keys:
             raise _Suspicious
         keys.add(key.text)
-        items.append((key, _convert(value_node, path, seen, text)))
+        items.append((key, _convert(value_node, path, seen, text, depth + 1)))
     return Mapping(tuple(items), loc)
 
 
@@ -248,6 +307,8 @@ def _short_tag(tag: str) -> str:
 
 def load_file(path: Path, relative_to: Path, diagnostics: Diagnostics) -> Node | None:
     shown = path.relative_to(relative_to).as_posix() if path.is_relative_to(relative_to) else str(path)
+    if too_big_file(path, shown, diagnostics):
+        return None
     text = decode(path.read_bytes(), shown, diagnostics)
     if text is None:
         return None
@@ -303,9 +364,20 @@ class _TreeBuilder:
         if isinstance(event, yaml.ScalarEvent):
             mark = event.start_mark
             body = _block_body(self.text, mark.index, self.path, mark.line) if event.style in ("|", ">") else None
+            if not event.style and _INT.fullmatch(event.value) and _too_large_int(event.value):
+                # reported here, once, and the value marked so that nothing is built from it; the rest of the file loads
+                digits = len(event.value.lstrip("+-"))
+                shown = event.value if digits <= 20 else f"{event.value[:12]}… ({digits:,} digits)"
+                self.diagnostics.add(Code.TOO_LARGE, f"the number `{shown}` is larger than {MAX_MAGNITUDE:,}, the largest "
+                                     "number a rule may state", loc, "write a smaller number; no rule needs more")
+                return self._add(Scalar(event.value, loc, None, None, refused=True))
             return self._add(Scalar(_typed(event.value, event.style), loc, event.style or None, body))
         if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
             kind = "map" if isinstance(event, yaml.MappingStartEvent) else "seq"
+            if len(self.stack) >= MAX_DEPTH:
+                self._refuse(Code.TOO_LARGE, f"mappings and lists nest more than {MAX_DEPTH} levels deep here", event.start_mark,
+                             "rules data needs a few levels; flatten this value")
+                return False
             self.stack.append((kind, loc, []))
             return True
         if isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):

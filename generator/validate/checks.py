@@ -108,7 +108,10 @@ def table_coverage(table: RollTable) -> list[Diagnostic]:
                                     f"{'lowest' if not lowest else 'highest'} open row and no clamp",
                                     value_loc(table, "dice")))
             return found
-    outcomes = _outcomes(table)
+    try:
+        outcomes = _outcomes(table)
+    except TableTooWide as error:
+        return found + [Diagnostic(Code.TOO_LARGE, str(error), rows_loc, "write open-ended rows such as `6+` and `1-` for the far ends")]
     covered: dict[int, object] = {}
     for row in table.rows:
         hits = row.roll.within(outcomes)
@@ -127,6 +130,13 @@ def table_coverage(table: RollTable) -> list[Diagnostic]:
     return found
 
 
+MAX_TABLE_SPAN = 10_000  # results between a modified table's lowest and highest row
+
+
+class TableTooWide(ValueError):
+    pass
+
+
 def _outcomes(table: RollTable) -> list[int]:
     """The totals the table must read: the dice's outcomes, or every total within its clamp."""
     if table.dice.stats:
@@ -135,6 +145,9 @@ def _outcomes(table: RollTable) -> list[int]:
             ends += [v for v in (table.clamp.low, table.clamp.high) if v is not None]
         if not ends:
             return [0]
+        if max(ends) - min(ends) > MAX_TABLE_SPAN:
+            raise TableTooWide(f"the rows of `{table.id}` span {min(ends):,} to {max(ends):,}; a modified table may span at most "
+                               f"{MAX_TABLE_SPAN:,} results")
         # a window one wider than every number written, read through the clamp
         return sorted({table.read(total) for total in range(min(ends) - 1, max(ends) + 2)})
     die = table.dice.die()
@@ -247,6 +260,9 @@ def check_army_limits(ruleset: Ruleset):
             try:
                 armies.parse_limit(getattr(limit, field), names)
             except armies.LimitExpressionError as error:
+                if isinstance(error, armies.LimitTooLarge):
+                    yield Diagnostic(Code.TOO_LARGE, str(error), value_loc(limit, field), "write a shorter limit; split it into two limits")
+                    continue
                 yield Diagnostic(Code.BAD_EXPRESSION, str(error), value_loc(limit, field),
                                  "counts: " + counts + ", and any cost, hero or troop id")
 
@@ -356,6 +372,36 @@ ROLE = re.compile(r"\{(?P<role>term|rule|table|spell|profile|value|formula|chart
                   r"(?P=ticks)(?!`)", re.S)
 _ROLE_SECTIONS = {"rule": "rules", "table": "tables", "spell": "spells", "profile": "profiles", "value": "values",
                   "formula": "formulas", "chart": "charts", "lookup": "lookups"}
+
+
+def _term_key(text: str) -> str:
+    """A term as a reader sees it: the same word in any case, Unicode form (NFC or NFD) or spacing."""
+    import unicodedata
+
+    return unicodedata.normalize("NFC", " ".join(unicodedata.normalize("NFKC", str(text)).casefold().split()))
+
+
+@check
+def check_glossary_terms(ruleset: Ruleset):
+    """Two glossary terms (or aliases) that read as one word would send links to whichever came last."""
+    own = ruleset.section("glossary")
+    own_ids = {entry.id for entry in own}
+    seen: dict[str, tuple[str, object]] = {}
+    for entry in ruleset.reachable("glossary"):
+        if entry.id not in own_ids:  # a base's terms: taken first, checked with the base
+            for spelling in (entry.term, *entry.aliases):
+                seen.setdefault(_term_key(spelling), (spelling, entry))
+    for entry in own:
+        for index, spelling in enumerate((entry.term, *entry.aliases)):
+            key = _term_key(spelling)
+            loc = value_loc(entry, "term") if index == 0 else entry.locs.get(f"aliases[{index - 1}]", value_loc(entry, "aliases"))
+            if key in seen and seen[key][1] is not entry:
+                first, other = seen[key]
+                where = "in the base ruleset" if other.id not in own_ids else f"at {value_loc(other, 'term')}"
+                yield Diagnostic(Code.DUPLICATE_TERM, f"glossary term `{spelling}` of `{entry.id}` is the term `{first}` of "
+                                 f"`{other.id}` {where}", loc)
+                continue
+            seen.setdefault(key, (spelling, entry))
 
 
 def term_names(ruleset: Ruleset) -> dict[str, str]:

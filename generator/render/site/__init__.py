@@ -72,6 +72,9 @@ def _ruleset_of(env, explicit: str | None = None) -> str:
     return explicit or env.docname.split("/")[0]
 
 
+ENTRY_LINES = 1_000_000  # an entry's text is numbered from ENTRY_LINES * n, n its place on the page
+
+
 # -- directives -----------------------------------------------------------------------------
 class RulepressDirective(SphinxDirective):
     """```{rulepress} SECTION [ID]``` renders one entry, or a whole section's summary."""
@@ -89,7 +92,15 @@ class RulepressDirective(SphinxDirective):
             self.env.note_dependency(str(path))
         text = render_entry(ruleset, section, entry, audience, self.options.get("chapter"))
         container = nodes.container()
-        self.state.nested_parse(StringList(text.splitlines(), self.get_source_info()[0]), self.content_offset, container)
+        # The entry's text gets lines from ENTRY_LINES * (its number on the page) on, and the environment
+        # remembers which entry that number is: a warning about the text points at the YAML
+        # (pages.located_warnings), never at the generated page in the cache.
+        number = self.env.temp_data.get("rulepress_entries", 0) + 1
+        self.env.temp_data["rulepress_entries"] = number
+        if not isinstance(getattr(self.env, "rulepress_entry_lines", None), dict):
+            self.env.rulepress_entry_lines = {}
+        self.env.rulepress_entry_lines[f"{self.env.docname}:{number}"] = (ruleset.id, section, entry.id if entry is not None else "")
+        self.state.nested_parse(StringList(text.splitlines(), self.get_source_info()[0]), ENTRY_LINES * number, container)
         # No wrapper in the page: hover previews (sphinx-tippy) show the paragraph right under a heading.
         for table in container.findall(nodes.table):
             table["classes"] += ["rulepress-table", f"rulepress-{section.replace('_', '-')}"]

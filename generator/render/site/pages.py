@@ -9,6 +9,7 @@ which the directives register as dependencies).
 from __future__ import annotations
 
 import io
+import re
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -433,10 +434,72 @@ def build_site(project: Project, cache: Path, outdir: Path, audience: str = "pla
     status, warnings = io.StringIO(), io.StringIO()
     app = Sphinx(str(srcdir), None, str(html), str(doctrees), "html", confoverrides=sphinx_config(project.root, audience, only),
                  status=status, warning=warnings, warningiserror=True, keep_going=True)
-    app.build()
+    try:
+        app.build()
+    except Exception as error:  # Sphinx or an extension gave up on the pages: a message, never a traceback
+        failed = f"the site build stopped: {type(error).__name__}: {' '.join(str(error).split())[:300]}"
+        entries = getattr(app.env, "rulepress_entry_lines", {})
+        raise SiteWarnings((located_warnings(warnings.getvalue(), srcdir, project, cache, entries) + "\n"
+                            + _uncached(failed, srcdir, cache)).strip()) from None
     if app.statuscode or warnings.getvalue().strip():  # builds that warn are broken
-        raise SiteWarnings(warnings.getvalue().strip() or "sphinx-build failed")
+        entries = getattr(app.env, "rulepress_entry_lines", {})
+        raise SiteWarnings(located_warnings(warnings.getvalue(), srcdir, project, cache, entries) or "sphinx-build failed")
     return SiteResult(html, len(written), warnings.getvalue())
+
+
+_ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+_WARNING = re.compile(r"^(?P<where>.*?): (?P<level>WARNING|ERROR|CRITICAL|SEVERE): (?P<message>.*)$")
+_PROSE_FIELDS = ("body", "definition", "summary", "description", "effect", "text", "title", "name", "term")
+
+
+def located_warnings(text: str, srcdir: Path, project: Project, cache: Path | None = None, entries: dict | None = None) -> str:
+    """Sphinx's warnings about generated pages, each located in the YAML it came from.
+
+    A warning inside an entry's text has a line from ENTRY_LINES * n on (see the ``rulepress``
+    directive), and ``entries`` says which entry the n-th of its page is: the warning points at that
+    entry's prose field. Any other warning points at the page's ruleset (or rules_src/). No path into
+    the cache folder is ever printed as a location."""
+    from ...diagnostics import Code, Diagnostic, Location
+    from ...model.base import value_loc
+    from . import ENTRY_LINES
+
+    entries = entries or {}
+    found = []
+    for line in _ANSI.sub("", text).strip().splitlines():
+        match = _WARNING.match(line)
+        if not match:
+            if line.strip():
+                found.append("  " + _uncached(line.strip(), srcdir, cache))
+            continue
+        where, message = match["where"], _uncached(match["message"], srcdir, cache)
+        path, _, number = where.rpartition(":")
+        if not number.isdigit():
+            path, number = where, "0"
+        try:
+            docname = Path(path).resolve().relative_to(srcdir.resolve()).with_suffix("").as_posix()
+        except (ValueError, OSError):
+            docname = ""
+        ruleset_id, section, id = entries.get(f"{docname}:{int(number) // ENTRY_LINES}", (docname.split("/")[0], "", ""))
+        location = Location("rules_src", 1, 1)
+        try:
+            ruleset = project.ruleset(ruleset_id)
+            location = Location(ruleset.files[0] if ruleset.files else f"rules_src/{ruleset.id}", 1, 1)
+            if id:
+                entry = ruleset.get(section, id)
+                field = next((f for f in _PROSE_FIELDS if f in entry.locs), None)
+                location = value_loc(entry, field) if field else entry.loc
+                message += f" (in {section} entry `{entry.id}`)"
+        except (KeyError, IndexError, AttributeError):
+            pass
+        found.append(Diagnostic(Code.SITE_WARNING, message, location).format())
+    return "\n".join(found)
+
+
+def _uncached(text: str, srcdir: Path, cache: Path | None) -> str:
+    """``text`` with the cache folder's paths shown as page names (``page game/play.md``)."""
+    for folder in (srcdir, srcdir.resolve(), *((cache, cache.resolve()) if cache is not None else ())):
+        text = text.replace(str(folder) + "/", "page ").replace(str(folder), "the site")
+    return text
 
 
 class SiteWarnings(Exception):
