@@ -44,6 +44,7 @@ from .validate import check_project
 CACHE_DIR = ".rulepress-cache"
 MANIFEST = ".manifest.json"
 OUTPUTS = ("site", "sheets", "handouts")
+INTERRUPTED = 130  # the exit status of a build stopped by Ctrl-C (128 + SIGINT)
 
 
 class BuildLocked(Exception):
@@ -169,7 +170,7 @@ def _locked(root: Path, args, work) -> int:
         return 1
     except KeyboardInterrupt:
         print(f"rulepress: interrupted; {out} is left as it was", file=sys.stderr)
-        return 130
+        return INTERRUPTED
     except OSError as error:  # a read-only or full disk, a folder that vanished: one line, build/ as it was
         where = f" ({error.filename})" if error.filename else ""
         print(f"rulepress: error: {error.strerror or error}{where}; {out} is left as it was", file=sys.stderr)

@@ -74,11 +74,20 @@ def _handler(directory: Path, state: _State):
 def serve(root: Path, host: str = "127.0.0.1", port: int = 8000, only: list[str] | None = None,
           poll: float = 0.5, rounds: int | None = None) -> int:
     """Serve until interrupted (or for ``rounds`` polls, for tests)."""
-    from .pipeline import run_build
+    from .pipeline import INTERRUPTED, run_build as build_once
+
+    def run_build(root, args) -> int:
+        code = build_once(root, args)
+        if code == INTERRUPTED:  # Ctrl-C during a build stops serve too
+            raise KeyboardInterrupt
+        return code
 
     args = SimpleNamespace(out=None, ruleset=None, only=only or ["site"], audience="player", jobs=None)
     state = _State()
-    state.status = "ok" if run_build(root, args) == 0 else "failed"
+    first = build_once(root, args)
+    if first == INTERRUPTED:
+        return first
+    state.status = "ok" if first == 0 else "failed"
     server = http.server.ThreadingHTTPServer((host, port), _handler(root / "build", state))
     threading.Thread(target=server.serve_forever, daemon=True).start()
     print(f"serving {root / 'build'} at http://{host}:{server.server_address[1]}/ — edit rules_src/ and the page reloads; Ctrl-C stops")
