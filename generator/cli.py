@@ -71,7 +71,8 @@ def _parser() -> argparse.ArgumentParser:
     build.add_argument("--ruleset", help="build only this ruleset")
     build.add_argument("--only", choices=["site", "sheets", "handouts"], action="append", help="build only these outputs")
     build.add_argument("--audience", choices=["player", "gm"], help="build only for this audience (default: both)")
-    build.add_argument("--out", type=Path, default=None, help="output folder (default: build/)")
+    build.add_argument("--out", type=Path, default=None,
+                       help="output folder (default: build/); a new or empty folder, or one a build wrote")
     build.add_argument("--jobs", type=_positive, default=None, help="PDF worker processes (default: one per core)")
     serve = commands.add_parser("serve", help="build the site, serve it on 127.0.0.1 and rebuild on every save")
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
@@ -80,7 +81,8 @@ def _parser() -> argparse.ArgumentParser:
     new.add_argument("name", help="the ruleset id (lower_snake_case), also its folder name")
     new.add_argument("--title", help="its title (default: from the name)")
     export = commands.add_parser("export", help="write each ruleset as JSON, with a JSON Schema, for other tools")
-    export.add_argument("--out", type=Path, default=None, help="output folder (default: build/export)")
+    export.add_argument("--out", type=Path, default=None,
+                        help="output folder (default: build/export, kept by later builds); a new or empty folder, or one an export wrote")
     export.add_argument("--audience", choices=["player", "gm"], default="player")
     commands.add_parser("codes", help="list every diagnostic code and what it catches")
     return parser
@@ -192,17 +194,9 @@ def _run(parser, args) -> int:
 
         return serve_site(root, args.host, args.port)
     if args.command == "export":
-        from .render.export import export as export_json
-        from .report import print_diagnostics
-        from .validate import check_project
+        from .pipeline import run_export
 
-        result = check_project(root)
-        if not result.ok:
-            print_diagnostics(result.diagnostics)
-            return EXIT_ERRORS
-        for path in export_json(result.project, (args.out or root / "build" / "export").resolve(), args.audience):
-            print(f"wrote {path}")
-        return EXIT_OK
+        return run_export(root, args)
     return EXIT_USAGE  # pragma: no cover
 
 

@@ -2,7 +2,13 @@
 
 * **Locked**: one build at a time per output folder (``flock``); a second says so and exits.
 * **Atomic**: everything is written to a staging folder beside ``build/`` and swapped in
-  by two renames once all of it succeeded; a failure leaves the previous build as it was.
+  by two renames once all of it succeeded; a failure, Ctrl-C or kill -9 leaves the previous
+  build as it was, and the next build removes a killed build's staging folder.
+* **Never loses data**: ``--out`` must be a folder this tool made (it holds its manifest) or a
+  new or empty one; never the project, a folder above it, or one with other files. ``rulepress
+  export`` is written the same way (locked, staged, swapped); a build keeps ``build/export/``.
+* **No orphans**: workers die with the build (``PR_SET_PDEATHSIG`` on Linux, else they watch
+  it), and every site is built in a fresh process (Sphinx registers roles process-wide).
 * **Incremental**: every PDF is keyed by a hash of its HTML, the stylesheets and
   assets it uses (the project's own, else the package defaults) and the generator's
   code; an unchanged key reuses the previous file (a hard link), so a no-change build
@@ -16,7 +22,9 @@ import fcntl
 import hashlib
 import json
 import os
+import re
 import shutil
+import signal
 import sys
 import tempfile
 import time
@@ -36,10 +44,36 @@ from .validate import check_project
 CACHE_DIR = ".rulepress-cache"
 MANIFEST = ".manifest.json"
 OUTPUTS = ("site", "sheets", "handouts")
+INTERRUPTED = 130  # the exit status of a build stopped by Ctrl-C (128 + SIGINT)
 
 
 class BuildLocked(Exception):
     pass
+
+
+class OutRefused(Exception):
+    """``--out`` names a folder a build must not replace."""
+
+
+def check_out(root: Path, out: Path, default: Path) -> None:
+    """Refuse an output folder whose replacement would lose data: the project or a folder above it
+    or inside rules_src/, or a folder holding files this tool did not write. The default folder
+    (``build/``), a folder holding a manifest, a new folder and an empty one are fine."""
+    root, out = root.resolve(), out.resolve()
+    shown = str(out)
+    if out == default.resolve():
+        return
+    if out == root:
+        raise OutRefused(f"--out {shown} is the project folder; a build replaces its output folder whole")
+    if root.is_relative_to(out):
+        raise OutRefused(f"--out {shown} holds the project; a build replaces its output folder whole")
+    if out.is_relative_to(root / "rules_src"):
+        raise OutRefused(f"--out {shown} is inside rules_src/; write builds elsewhere")
+    if out.is_symlink() or (out.exists() and not out.is_dir()):
+        raise OutRefused(f"--out {shown} is not a folder")
+    if out.is_dir() and not (out / MANIFEST).is_file() and any(out.iterdir()):
+        raise OutRefused(f"--out {shown} holds files rulepress did not write; "
+                         "name a new or empty folder, or one an earlier build wrote")
 
 
 @dataclass
@@ -98,23 +132,80 @@ def job_key(job: PdfJob, code: str, root: Path) -> str:
 
 
 def run_build(root: Path, args) -> int:
-    out = (args.out or root / "build").resolve()
+    return _locked(root, args, _build)
+
+
+def run_export(root: Path, args) -> int:
+    """`rulepress export`: into ``build/export/`` (the rest of ``build/`` kept) or into ``--out``,
+    locked, staged and swapped in like a build, so neither a build nor a failure loses it."""
+    return _locked(root, args, _export)
+
+
+def _locked(root: Path, args, work) -> int:
+    default = root / "build"
+    out = (args.out or default).resolve()
+    try:
+        check_out(root, out, default)
+    except OutRefused as refused:
+        print(f"rulepress: error: {refused}", file=sys.stderr)
+        return 2
+    epoch = os.environ.get("SOURCE_DATE_EPOCH")
+    if epoch is not None and not epoch.strip():
+        del os.environ["SOURCE_DATE_EPOCH"]  # empty means unset (Sphinx would fail on it); workers inherit this
+    elif epoch is not None and not epoch.strip().isdigit():
+        print(f"rulepress: error: SOURCE_DATE_EPOCH={epoch!r} is not a number of seconds since 1970", file=sys.stderr)
+        return 2
+    if out.is_dir() and not _writable(out):
+        print(f"rulepress: error: {out} is read-only; it is left as it was (make it writable, or pass --out)",
+              file=sys.stderr)
+        return 1
     started = time.perf_counter()
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
         with build_lock(out):
-            return _build(root, out, args, started)
+            _clean_stale(out)
+            return work(root, out, args, started)
     except BuildLocked as locked:
         print(f"rulepress: {locked}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print(f"rulepress: interrupted; {out} is left as it was", file=sys.stderr, flush=True)
-        return 130
-    except OSError as error:  # a read-only or full disk: the staging folder is gone, build/ untouched
+        return INTERRUPTED
+    except OSError as error:  # a read-only or full disk, a folder that vanished: one line, build/ as it was
         from .cli import os_error_text
 
         print(f"rulepress: error: cannot write the build: {os_error_text(error)}; {out} is left as it was", file=sys.stderr)
         return 1
+
+
+def _writable(folder: Path) -> bool:
+    """Whether a build may replace ``folder``: writable by us, and not marked read-only by its owner
+    (``chmod a-w``, which root would otherwise ignore)."""
+    import stat
+
+    return os.access(folder, os.W_OK) and bool(folder.stat().st_mode & stat.S_IWUSR)
+
+
+def _staging_prefix(out: Path) -> str:
+    return f".{out.name}-staging-"
+
+
+def _new_staging(out: Path) -> Path:
+    return Path(tempfile.mkdtemp(prefix=_staging_prefix(out), dir=out.parent))
+
+
+def _clean_stale(out: Path) -> None:
+    """Remove what a killed build into ``out`` left beside it: its staging folder and the previous
+    build it was swapping out. Called with the lock held, so no live build owns them."""
+    staged = re.compile(re.escape(_staging_prefix(out)) + r"[a-z0-9_]{8}")
+    swapped = re.compile(re.escape(f".{out.name}.old-") + r"[0-9]+")
+    for path in sorted(out.parent.iterdir(), key=lambda p: p.name):
+        if not path.is_dir() or path.is_symlink():
+            continue
+        if swapped.fullmatch(path.name) and not out.exists():
+            path.rename(out)  # killed between the two renames of a swap: the previous build comes back
+        elif staged.fullmatch(path.name) or swapped.fullmatch(path.name):
+            shutil.rmtree(path, ignore_errors=True)
 
 
 def _build(root: Path, out: Path, args, started: float) -> int:
@@ -127,7 +218,7 @@ def _build(root: Path, out: Path, args, started: float) -> int:
         return 1
     project = result.project
     old = _read_manifest(out)
-    staging = Path(tempfile.mkdtemp(prefix=".build-", dir=out.parent))
+    staging = _new_staging(out)
     builder = _Builder(project, out, staging, old, args)
     try:
         builder.run()
@@ -146,6 +237,36 @@ def _build(root: Path, out: Path, args, started: float) -> int:
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     print(f"built {len(project.rulesets)} rulesets into {out} in {time.perf_counter() - started:.1f}s — {builder.summary.line()}")
+    return 0
+
+
+def _export(root: Path, out: Path, args, started: float) -> int:
+    from .render.export import export as export_json
+
+    result = check_project(root)
+    if not result.ok:
+        print_diagnostics(result.diagnostics)
+        print(f"export failed: {plural(len(result.diagnostics.errors), 'error')}; {out} is left as it was", file=sys.stderr)
+        return 1
+    into_build = args.out is None  # build/export/, the rest of build/ kept; else the files at the top of --out
+    staging = _new_staging(out)
+    try:
+        if out.is_dir():  # keep what this export does not rewrite (the other audience, the build)
+            shutil.copytree(out, staging, dirs_exist_ok=True, copy_function=_link_or_copy)
+        folder = staging / "export" if into_build else staging
+        fresh = Path(tempfile.mkdtemp(prefix=".export-", dir=staging))
+        written = export_json(result.project, fresh, args.audience)
+        folder.mkdir(parents=True, exist_ok=True)
+        for path in written:  # a rename, never a write through a hard link to the previous build
+            os.replace(path, folder / path.name)
+        fresh.rmdir()
+        if not (staging / MANIFEST).is_file():
+            (staging / MANIFEST).write_text("{}", encoding="utf-8")
+        _swap(staging, out)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    for path in written:
+        print(f"wrote {(out / 'export' if into_build else out) / path.name}")
     return 0
 
 
@@ -182,6 +303,7 @@ class _Builder:
         for audience, name in (("player", "site"), ("gm", "site-gm")):
             if not self.wanted("site") or audience not in self.audiences():
                 self.carry(name)  # what this build was not asked for stays as it was
+        self.carry("export")  # `rulepress export` writes it; a build keeps it
         self.render(pdfs, sites)
 
     def render(self, pdfs: list[tuple[str, PdfJob]], sites: list[tuple[str, tuple]]) -> None:
@@ -301,13 +423,101 @@ class _Builder:
 
 
 def _site_worker(args) -> str:
-    """Build one site in its own process: Sphinx and MyST register roles process-wide,
-    so two Sphinx applications must not share a process."""
+    """Build one site in a fresh process forked from the worker: Sphinx and MyST register roles
+    process-wide, so two Sphinx applications must not share a process (with ``--jobs 1`` one
+    worker builds both sites)."""
+    return _in_fresh_process(_build_one_site, args)
+
+
+def _build_one_site(args) -> str:
     from .render.site.pages import build_site
 
     root, cache, outdir, audience, downloads = args
     project = check_project(Path(root)).project
     return str(build_site(project, Path(cache), Path(outdir), audience, downloads).outdir)
+
+
+def _in_fresh_process(function, args):
+    """``function(args)`` in a child process; its result or its exception, raised here."""
+    import multiprocessing
+    import pickle
+
+    if not hasattr(os, "fork"):  # pragma: no cover - not Linux or macOS
+        return function(args)
+    reader, writer = multiprocessing.get_context("fork").Pipe(duplex=False)
+    child = multiprocessing.get_context("fork").Process(target=_fresh_child, args=(writer, function, args))
+    child.start()
+    writer.close()
+    try:
+        outcome = reader.recv()
+    except EOFError:
+        child.join()
+        raise RuntimeError(f"the site build process ended without a result (exit status {child.exitcode})") from None
+    finally:
+        reader.close()
+    child.join()
+    status, value = outcome
+    if status == "error":
+        raise pickle.loads(value)
+    return value
+
+
+def _fresh_child(writer, function, args) -> None:
+    import pickle
+
+    die_with_parent()
+    try:
+        outcome = ("ok", function(args))
+    except BaseException as error:  # noqa: BLE001 - handed to the parent, which raises it
+        try:
+            outcome = ("error", pickle.dumps(error))
+        except Exception:  # noqa: BLE001 - an exception that does not pickle
+            outcome = ("error", pickle.dumps(RuntimeError(f"{type(error).__name__}: {error}")))
+    writer.send(outcome)
+    writer.close()
+
+
+def die_with_parent(parent: int | None = None) -> None:
+    """End this process when its parent ends (a kill -9 of the build leaves no worker behind):
+    ``PR_SET_PDEATHSIG`` on Linux; elsewhere a thread that watches ``parent``."""
+    parent = parent or os.getppid()
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            if libc.prctl(1, signal.SIGKILL, 0, 0, 0) == 0:  # PR_SET_PDEATHSIG
+                if os.getppid() != parent:  # the parent ended before the call
+                    os._exit(1)
+                return
+        except (OSError, AttributeError):
+            pass
+    import threading
+
+    def watch() -> None:
+        while True:
+            time.sleep(0.5)
+            try:
+                os.kill(parent, 0)
+            except ProcessLookupError:
+                os._exit(1)
+            except PermissionError:
+                pass
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
+def _worker_init(build: int) -> None:
+    """A pool worker: ignore Ctrl-C (the build handles it and ends the pool), end with the build."""
+    from .render.pdf import _warm_worker
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    die_with_parent()  # the forkserver, which itself ends when the build does
+    try:
+        os.kill(build, 0)
+    except ProcessLookupError:
+        os._exit(1)
+    _warm_worker()
 
 
 def _call(task):
@@ -326,16 +536,12 @@ def _run_tasks(tasks: list, workers: int | None, advance) -> list:
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
-    from .render.pdf import _warm_worker
-
     context = multiprocessing.get_context("forkserver")  # workers import WeasyPrint/Sphinx themselves, in parallel
     workers = workers or min(len(tasks), os.cpu_count() or 1)
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_quiet_worker, initargs=(_warm_worker,))
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_worker_init, initargs=(os.getpid(),))
     try:
         # Children start with Ctrl-C blocked (a mask they inherit), so none is interrupted halfway through
         # starting Python; here a Ctrl-C meanwhile waits, then arrives, and this process stops them itself.
-        import signal
-
         signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         try:
             futures = [pool.submit(_call, task) for task in tasks]
@@ -351,16 +557,8 @@ def _run_tasks(tasks: list, workers: int | None, advance) -> list:
     return results
 
 
-def _quiet_worker(warm) -> None:
-    """Workers leave Ctrl-C to the parent, which stops them: no worker prints a traceback of its own."""
-    import signal
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    warm()
-
-
 def _stop(pool) -> None:
-    processes = list(getattr(pool, "_processes", {}).values())  # the executor keeps its workers here
+    processes = list((getattr(pool, "_processes", None) or {}).values())  # the executor keeps its workers here
     pool.shutdown(wait=False, cancel_futures=True)
     for process in processes:
         if process.is_alive():
@@ -400,14 +598,22 @@ def _read_manifest(out: Path) -> dict[str, str]:
 
 
 def _swap(staging: Path, out: Path) -> None:
-    """Replace ``out`` by ``staging`` with two renames, so a reader never sees half a build."""
+    """Replace ``out`` by ``staging`` with two renames, so a reader never sees half a build;
+    Ctrl-C waits until both are done (a kill -9 between them is undone by the next build)."""
     old = out.with_name(f".{out.name}.old-{os.getpid()}")
-    if out.exists():
-        out.rename(old)
+    blocked = hasattr(signal, "pthread_sigmask")
+    if blocked:
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
     try:
-        staging.rename(out)
-    except BaseException:
-        if old.exists() and not out.exists():
-            old.rename(out)  # put the previous build back
-        raise
+        if out.exists():
+            out.rename(old)
+        try:
+            staging.rename(out)
+        except BaseException:
+            if old.exists() and not out.exists():
+                old.rename(out)
+            raise
+    finally:
+        if blocked:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
     shutil.rmtree(old, ignore_errors=True)

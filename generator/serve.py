@@ -75,7 +75,13 @@ def _handler(directory: Path, state: _State):
 def serve(root: Path, host: str = "127.0.0.1", port: int = 8000, only: list[str] | None = None,
           poll: float = 0.5, rounds: int | None = None) -> int:
     """Serve until interrupted (or for ``rounds`` polls, for tests)."""
-    from .pipeline import run_build
+    from .pipeline import INTERRUPTED, run_build as build_once
+
+    def run_build(root, args) -> int:
+        code = build_once(root, args)
+        if code == INTERRUPTED:  # Ctrl-C during a build stops serve too
+            raise KeyboardInterrupt
+        return code
 
     args = SimpleNamespace(out=None, ruleset=None, only=only or ["site"], audience="player", jobs=None)
     state = _State()
@@ -86,11 +92,11 @@ def serve(root: Path, host: str = "127.0.0.1", port: int = 8000, only: list[str]
         print(f"rulepress: error: cannot serve on {host}:{port}: {cause}", file=sys.stderr)
         return 1
     try:
-        built = run_build(root, args)
+        built = build_once(root, args)
     except BaseException:
         server.server_close()
         raise
-    if built == 130:  # interrupted
+    if built == INTERRUPTED:
         server.server_close()
         return built
     state.status = "ok" if built == 0 else "failed"

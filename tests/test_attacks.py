@@ -93,6 +93,7 @@ def test_attack(case, tmp_path):
     build.mkdir(exist_ok=True)
     (build / "earlier-output.txt").write_text("a previous build's file\n", encoding="utf-8")
     before_build = digest(build)
+    kept = {name: before_build[name.removeprefix("build/")] for name in expect.get("keeps", ())}
     before_project = digest(project, skip=("build", ".rulepress-cache"))
     command = [sys.executable, "-m", "generator", "-C", str(project), *expect.get("command", ["check"])]
     env = {**os.environ, "PYTHONPATH": str(ROOT), "NO_COLOR": "1", "COLUMNS": "200"}
@@ -124,3 +125,6 @@ def test_attack(case, tmp_path):
         assert digest(build) == before_build, "a refused command changed build/"
     for text in expect.get("says", ()):
         assert text in messages, f"expected {text!r} in:\n{messages[-3000:]}"
+    after_build = digest(build) if build.is_dir() else {}
+    for name, sha in kept.items():  # files of an earlier build (or export) the command must keep
+        assert after_build.get(name.removeprefix("build/")) == sha, f"{name} was lost"

@@ -42,7 +42,7 @@ QUICK = ("--ruleset", "rampant_hex", "--audience", "player", "--only", "site")
 
 def leftovers(folder: Path) -> list[str]:
     """Staging or swapped-out folders a build left next to its output."""
-    return sorted(p.name for p in folder.iterdir() if p.name.startswith(".build-") or p.name.endswith(".old"))
+    return sorted(p.name for p in folder.iterdir() if "-staging-" in p.name or ".old-" in p.name)
 
 
 def test_exit_codes_are_the_documented_ones():
@@ -159,6 +159,7 @@ def test_build_writes_the_reference(capsys, tmp_path):
 def test_a_successful_build_replaces_the_old_output(capsys, tmp_path):
     out_dir = tmp_path / "out"
     out_dir.mkdir()
+    (out_dir / ".manifest.json").write_text("{}", encoding="utf-8")  # an earlier build's folder
     (out_dir / "stale.txt").write_text("from an earlier build", encoding="utf-8")
     code, _out, err = run(capsys, "-C", str(ROOT), "build", *QUICK, "--out", str(out_dir))
     assert (code, err) == (0, ""), err
@@ -171,6 +172,7 @@ def test_a_failed_build_leaves_the_old_output_untouched(capsys, tmp_path):
     project = broken_project(tmp_path / "project")
     out_dir = tmp_path / "out"
     out_dir.mkdir()
+    (out_dir / ".manifest.json").write_text("{}", encoding="utf-8")  # an earlier build's folder
     marker = out_dir / "marker.txt"
     marker.write_text("keep me", encoding="utf-8")
     code, out, err = run(capsys, "-C", str(project), "build", "--out", str(out_dir))
@@ -179,7 +181,7 @@ def test_a_failed_build_leaves_the_old_output_untouched(capsys, tmp_path):
     lines = err.splitlines()
     assert "error[table-gap]" in lines[0]
     assert lines[-1] == f"build failed: 1 error; {out_dir} is left as it was"
-    assert sorted(p.name for p in out_dir.iterdir()) == ["marker.txt"]
+    assert sorted(p.name for p in out_dir.iterdir()) == [".manifest.json", "marker.txt"]
     assert marker.read_text(encoding="utf-8") == "keep me"
     assert leftovers(tmp_path) == []
 
