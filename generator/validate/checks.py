@@ -327,10 +327,6 @@ def _names_unloaded(ruleset: Ruleset, army) -> bool:
 
 
 def _army_refs(ruleset: Ruleset, army):
-    if not army.matrix:  # `matrix:` left empty: there is no matrix to read the units from
-        yield Diagnostic(Code.MISSING_FIELD, f"army list `{army.id}` names no profile matrix", value_loc(army, "matrix"),
-                         "matrix: the id of the profile matrix its units come from")
-        return
     if (d := _ref(ruleset, "profiles", army.matrix, value_loc(army, "matrix"), "matrix")) is not None:
         yield d
         return
