@@ -3,8 +3,8 @@
 Whatever the data, `check` must end with exit status 0 (clean) or 1 (located errors, at least one
 of them printed), print no traceback, and finish in time. Each example runs in a forked child of
 the test process (everything is imported by then, so a fork costs milliseconds) that is killed
-when it overruns, so a hang inside C code (a huge power, a regex) fails the example too instead
-of hanging the suite.
+when it overruns and may allocate 2 GiB at most, so a hang inside C code (a huge power, a regex)
+or a runaway allocation fails the example instead of hanging the suite or the machine.
 
 The runs are derandomized: CI sees the same examples on every run. A failure prints the smallest
 project Hypothesis found; its files can be pasted into a `rules_src/` folder to reproduce it.
@@ -18,6 +18,7 @@ import dataclasses
 import functools
 import os
 import re
+import resource
 import select
 import shutil
 import signal
@@ -45,6 +46,7 @@ ROOT = Path(__file__).resolve().parents[1]
 TEMPLATE = ROOT / "tests" / "attacks" / "_template" / "project"
 RULESET = "game"
 HARD_TIMEOUT = 10.0  # seconds one `check` may run before its child is killed and the example fails
+MEMORY_LIMIT = 2 << 30  # bytes it may allocate: past that a MemoryError fails the example, not the machine
 ERROR_LINE = re.compile(r"^[^\n]+:[0-9]+:[0-9]+: error\[[a-z-]+\]", re.M)
 
 FUZZ = settings(
@@ -80,6 +82,8 @@ def run_check(project: Path) -> Outcome:
         code = 255
         try:
             os.close(read)
+            size = int(Path("/proc/self/statm").read_text().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+            resource.setrlimit(resource.RLIMIT_AS, (size + MEMORY_LIMIT, size + MEMORY_LIMIT))
             out = os.open(capture, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
             os.dup2(out, 1)
             os.dup2(out, 2)
@@ -760,3 +764,8 @@ def test_the_runner_sees_a_traceback_a_hang_and_a_wrong_status(monkeypatch, tmp_
     assert outcome.timed_out and time.monotonic() - started < 5
     with pytest.raises(AssertionError, match="still running"):
         assert_checked_cleanly(outcome)
+
+    monkeypatch.setattr(sys.modules[__name__], "HARD_TIMEOUT", 10.0)
+    monkeypatch.setattr(sys.modules[__name__], "main", lambda argv: len(bytearray(8 << 30)))
+    outcome = run_check(project)
+    assert outcome.status is None and "MemoryError" in outcome.output
