@@ -153,6 +153,11 @@ class Builder:
             if value is INVALID:
                 ok = False
                 continue
+            if is_required(f) and tp in (str, Markdown) and not value.strip():  # `chart: ""` names nothing
+                self.diagnostics.add(Code.MISSING_FIELD, f"{_kind(cls)} `{id or ''}` has `{key}` empty".replace(" ``", ""),
+                                     value_node.loc, f"{key}: {f.metadata.get('help', '')}")
+                ok = False
+                continue
             values[f.name] = value
             locs[f.name] = value_node.content_loc if isinstance(value_node, Scalar) else value_node.loc
             if isinstance(value_node, Sequence):
