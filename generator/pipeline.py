@@ -60,19 +60,21 @@ def check_out(root: Path, out: Path, default: Path) -> None:
     or inside rules_src/, or a folder holding files this tool did not write. The default folder
     (``build/``), a folder holding a manifest, a new folder and an empty one are fine."""
     root, out = root.resolve(), out.resolve()
-    shown = str(out)
+    label, shown = "--out", str(out)
     if out == default.resolve():
-        return
+        if not default.is_symlink():
+            return
+        label, shown = "the output folder", f"{out} (where {default.name}/ links)"  # a project's build/ linking elsewhere
     if out == root:
-        raise OutRefused(f"--out {shown} is the project folder; a build replaces its output folder whole")
+        raise OutRefused(f"{label} {shown} is the project folder; a build replaces its output folder whole")
     if root.is_relative_to(out):
-        raise OutRefused(f"--out {shown} holds the project; a build replaces its output folder whole")
+        raise OutRefused(f"{label} {shown} holds the project; a build replaces its output folder whole")
     if out.is_relative_to(root / "rules_src"):
-        raise OutRefused(f"--out {shown} is inside rules_src/; write builds elsewhere")
+        raise OutRefused(f"{label} {shown} is inside rules_src/; write builds elsewhere")
     if out.is_symlink() or (out.exists() and not out.is_dir()):
-        raise OutRefused(f"--out {shown} is not a folder")
+        raise OutRefused(f"{label} {shown} is not a folder")
     if out.is_dir() and not (out / MANIFEST).is_file() and any(out.iterdir()):
-        raise OutRefused(f"--out {shown} holds files rulepress did not write; "
+        raise OutRefused(f"{label} {shown} holds files rulepress did not write; "
                          "name a new or empty folder, or one an earlier build wrote")
 
 

@@ -249,3 +249,21 @@ def test_two_clean_builds_are_byte_identical(tmp_path):
     assert any(name.startswith("site/_static/tippy/") for name in builds[0])
     assert builds[0].keys() == builds[1].keys()
     assert [name for name in builds[0] if builds[0][name] != builds[1][name]] == []
+
+
+def test_pdfs_are_byte_identical_without_harfbuzz_subset(tmp_path, monkeypatch):
+    """Without HarfBuzz-Subset WeasyPrint subsets fonts with fontTools, which stamped each subset with the
+    time of the render (so test_handouts' byte-identical test failed on a machine without it)."""
+    import weasyprint.pdf.fonts
+
+    from generator.render.pdf import PdfJob, render_pdf
+
+    monkeypatch.setattr(weasyprint.pdf.fonts, "harfbuzz_subset", None)
+    monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
+    html = "<html><head></head><body><h1>Charge!</h1><p>Roll 2D6 and add the charge bonus.</p></body></html>"
+    rendered = []
+    for name in ("one.pdf", "two.pdf"):
+        job = PdfJob(html=html, target=tmp_path / name, base_dir=tmp_path)
+        rendered.append(render_pdf(job, tmp_path).read_bytes())
+        time.sleep(1.1)  # fontTools' stamp is in seconds
+    assert rendered[0] == rendered[1]

@@ -5,7 +5,8 @@
   refused and reported as a located ``resource-outside`` diagnostic, pointing at where
   the HTML or template names it.
 * Output is deterministic: no creation date unless ``SOURCE_DATE_EPOCH`` sets one,
-  and a fixed document identifier, so the same sources give byte-identical PDFs.
+  a fixed document identifier, and font subsets stamped with that date (not the render's time,
+  as fontTools does without HarfBuzz-Subset), so the same sources give byte-identical PDFs.
 * Templates are Jinja2 with ``StrictUndefined`` and autoescaping, so a missing value
   fails loudly and text from data can never become markup.
 """
@@ -120,9 +121,24 @@ def render_pdf(job: PdfJob, root: Path) -> Path:
         raise ResourceOutside([Diagnostic(Code.RESOURCE_OUTSIDE, f"`{url}` is outside the project; rendering refused it",
                                           _locate(url, job, root)) for url in dict.fromkeys(refused)])
     identifier = hashlib.md5(html.encode("utf-8")).hexdigest().encode()
+    _fixed_font_dates()
     job.target.parent.mkdir(parents=True, exist_ok=True)
     rendered.write_pdf(job.target, pdf_identifier=identifier)
     return job.target
+
+
+def _fixed_font_dates() -> None:
+    """Without HarfBuzz-Subset, WeasyPrint subsets fonts with fontTools, which stamps each subset's
+    ``head.modified`` with the time of the render: two renders then differ. Stamp it with
+    SOURCE_DATE_EPOCH if set, else 1904-01-01 (the format's zero)."""
+    try:
+        from fontTools.misc.timeTools import timestampSinceEpoch
+        from fontTools.ttLib.tables import _h_e_a_d
+    except ImportError:  # pragma: no cover - WeasyPrint always brings fontTools
+        return
+    epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
+    stamp = timestampSinceEpoch(int(epoch)) if epoch.isdigit() else 0
+    _h_e_a_d.timestampNow = lambda: stamp
 
 
 def worker_render(args) -> tuple[str, float]:
