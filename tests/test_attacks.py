@@ -72,8 +72,12 @@ def readable(path: Path) -> bytes:
             data += b"\n" + zlib.decompress(header[4])
     elif path.suffix == ".pdf":
         from pypdf import PdfReader
+        from pypdf.errors import PdfReadError, PdfStreamError
 
-        data += "\n".join(page.extract_text() or "" for page in PdfReader(path).pages).encode()
+        try:
+            data += "\n".join(page.extract_text() or "" for page in PdfReader(path).pages).encode()
+        except (PdfReadError, PdfStreamError):  # a case may ship a stand-in named .pdf: its bytes are read above
+            pass
     return data
 
 
