@@ -135,14 +135,26 @@ def _signature(name: str, thing) -> str:
 
 
 def example_names(ruleset, root=None) -> list[tuple[str, str, str]]:
-    """(kind, name with signature, one line) for every name a worked example of ``ruleset`` can use."""
+    """(kind, name with signature, one line) for every name a worked example of ``ruleset`` can use.
+
+    With a project ``root`` the ruleset's own mechanics are part of it: they are loaded and looked at in a
+    confined child process (see ``examples.confined``), and only the names come back."""
+    if root is None:
+        from ..examples.namespace import namespace_for
+
+        return names_in(ruleset, namespace_for(ruleset, None))
+    from ..examples.confined import run_confined
+
+    return list(run_confined(ruleset, root, examples=False, names=True).names or ())
+
+
+def names_in(ruleset, namespace: dict) -> list[tuple[str, str, str]]:
+    """(kind, name with signature, one line) for every name in ``namespace``, an example namespace of ``ruleset``."""
     import inspect
     from types import ModuleType, SimpleNamespace
 
-    from ..examples.namespace import namespace_for
     from .prose import value_text
 
-    namespace = namespace_for(ruleset, root)
     formulas = {f.id: f for f in ruleset.reachable("formulas")}
     lookups = {l.id: l for l in ruleset.reachable("lookups")}
     found = []
@@ -162,11 +174,15 @@ def example_names(ruleset, root=None) -> list[tuple[str, str, str]]:
             for value in ruleset.reachable("values"):
                 found.append(("value", f"{name}.{value.id}", f"{value.label or value.id.replace('_', ' ')}: "
                                                              f"{value_text(ruleset, value.id)}"))
-        elif inspect.isclass(thing) or callable(thing):
-            kind = "class" if inspect.isclass(thing) else "function"
-            found.append((kind, _signature(name, thing), _one_line(getattr(thing, "__doc__", ""))))
         else:
-            found.append(("object", name, _one_line(type(thing).__doc__)))
+            try:  # a ruleset's own helpers are described by their own code (run confined): it may fail
+                if inspect.isclass(thing) or callable(thing):
+                    kind = "class" if inspect.isclass(thing) else "function"
+                    found.append((kind, _signature(name, thing), _one_line(getattr(thing, "__doc__", ""))))
+                else:
+                    found.append(("object", name, _one_line(type(thing).__doc__)))
+            except Exception as error:  # noqa: BLE001
+                found.append(("object", name, f"could not be described ({type(error).__name__})"))
     return found
 
 
