@@ -87,11 +87,11 @@ def run_confined(ruleset, root, *, examples: bool = True, names: bool = False, s
     mechanics: list[Diagnostic] = []
     failures: list[Diagnostic] = []
     found_names = None
-    begin, report_from, skip = 0, 0, set()  # run examples from `begin` but not `skip`; tell them from `report_from`
+    start = 0  # the first example the next child runs (each example runs in its own copy of its entry's
+    # namespace, as doctest copies it, so the examples after a crash need nothing run again)
     first = True
     while True:
-        result = _one_child(ruleset, root, begin, report_from, skip, examples, names and found_names is None,
-                            deadline, seconds)
+        result = _one_child(ruleset, root, start, examples, names and found_names is None, deadline, seconds)
         mechanics += [d for d in result.mechanics if first or not mechanics]
         failures += result.failures
         found_names = result.names if result.names is not None else found_names
@@ -103,11 +103,7 @@ def run_confined(ruleset, root, *, examples: bool = True, names: bool = False, s
             failures.append(_diagnostic_at(example, ruleset, f"{example.entry}: not run: the examples of "
                                                              f"`{ruleset.id}` used up their {seconds:g} s"))
             break
-        # the examples of one entry share a namespace: the earlier ones of that entry run again, untold
-        skip.add(result.resume - 1)
-        report_from = begin = result.resume
-        while begin > 0 and listed[begin - 1].entry == listed[report_from].entry:
-            begin -= 1
+        start = result.resume  # the examples after the one that ended the process run on
     return Outcome(tuple(dict.fromkeys(mechanics)), tuple(failures), found_names)
 
 
@@ -119,28 +115,29 @@ class _Result:
     resume: int | None  # the first example still to run, after a crash
 
 
-def _one_child(ruleset, root, begin: int, report_from: int, skip: set, examples: bool, names: bool,
-               deadline: float, seconds: float) -> _Result:
+def _one_child(ruleset, root, start: int, examples: bool, names: bool, deadline: float, seconds: float) -> _Result:
     listed = list(ruleset.examples) if examples else []
     _prepared()
     scratch = tempfile.mkdtemp(prefix="rulepress-examples-")
     read, write = os.pipe()
     sys.stdout.flush()
     sys.stderr.flush()
+    parent = os.getpid()
     pid = os.fork()
     if pid == 0:  # the child: never returns
         code = 70
         try:
             os.close(read)
             signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
-            _child(ruleset, root, scratch, write, begin, report_from, skip, examples, names, seconds)
+            _die_with(parent)
+            _child(ruleset, root, scratch, write, start, examples, names, seconds)
             code = 0
         except BaseException:  # noqa: BLE001 - whatever happens, the parent only trusts what was sent
             code = 70
         finally:
             os._exit(code)
     os.close(write)
-    messages, status, timed_out, too_much = [], None, False, False
+    messages, status, timed_out, too_much, finished = [], None, False, False, False
     try:
         buffer = b""
         received = 0
@@ -166,12 +163,13 @@ def _one_child(ruleset, root, begin: int, report_from: int, skip: set, examples:
                     messages.append(json.loads(line))
                 except ValueError:
                     too_much = True
-    finally:
+        finished = True
+    finally:  # on Ctrl-C (or any error here) the child is killed at once
         os.close(read)
-        status, late = _reap(pid, deadline, kill=timed_out or too_much)
+        status, late = _reap(pid, deadline, kill=timed_out or too_much or not finished)
         timed_out = timed_out or late
         shutil.rmtree(scratch, ignore_errors=True)
-    return _judge(ruleset, listed, messages, status, timed_out, too_much, seconds, report_from)
+    return _judge(ruleset, listed, messages, status, timed_out, too_much, seconds, start)
 
 
 def _reap(pid: int, deadline: float, kill: bool) -> tuple[int | None, bool]:
@@ -221,7 +219,7 @@ def _diagnostic_at(example, ruleset, message: str) -> Diagnostic:
     return Diagnostic(Code.EXAMPLE_FAILED, message, Location(example.path, example.line, example.indent + 1), ENDED_HINT)
 
 
-def _judge(ruleset, listed, messages, status, timed_out, too_much, seconds, report_from) -> _Result:
+def _judge(ruleset, listed, messages, status, timed_out, too_much, seconds, start) -> _Result:
     files = mechanics_files(ruleset)
     mechanics: list[Diagnostic] = []
     failures: list[Diagnostic] = []
@@ -271,7 +269,7 @@ def _judge(ruleset, listed, messages, status, timed_out, too_much, seconds, repo
                                            f"the examples of `{ruleset.id}` {how}"))
         return _Result(mechanics, failures, names, None)
     if running is None:  # between two examples, or while naming: at the next example not yet told
-        running = min(len(listed) - 1, max([report_from] + [i + 1 for i in told]))
+        running = min(len(listed) - 1, max([start] + [i + 1 for i in told]))
     example = listed[running]
     after = len(listed) - running - 1
     unrun = f"; the {after} example{'s' if after != 1 else ''} after it did not run" if timed_out and after else ""
@@ -299,8 +297,7 @@ def _capped(text) -> str:
 # In the child
 
 
-def _child(ruleset, root, scratch: str, write: int, begin: int, report_from: int, skip: set, examples: bool,
-           names: bool, seconds: float) -> None:
+def _child(ruleset, root, scratch: str, write: int, start: int, examples: bool, names: bool, seconds: float) -> None:
     import doctest
     import io
 
@@ -337,10 +334,9 @@ def _child(ruleset, root, scratch: str, write: int, begin: int, report_from: int
         parser = doctest.DocTestParser()
         shared: dict[str, dict] = {}
         for index, example in enumerate(ruleset.examples):
-            if index < begin or index in skip:
+            if index < start:
                 continue
-            if index >= report_from:
-                send({"start": index})
+            send({"start": index})
             globs = shared.setdefault(example.entry, dict(fresh))
             try:
                 test = parser.get_doctest(example.source, globs, example.entry, example.path, example.line - 1)
@@ -349,8 +345,7 @@ def _child(ruleset, root, scratch: str, write: int, begin: int, report_from: int
                 problems = [[failed.lineno, failed.indent, _capped(text)] for failed, text in runner.problems]
             except Exception as error:  # noqa: BLE001 - a malformed example is that example's failure
                 problems = [[0, 0, _capped(f"could not run: {type(error).__name__}: {error}")]]
-            if index >= report_from:
-                send({"example": index, "failures": problems})
+            send({"example": index, "failures": problems})
     send({"done": True})
 
 
@@ -361,9 +356,22 @@ def _names(reference, ruleset, namespace) -> list:
         return [["object", "(names)", f"the names could not be listed: {type(error).__name__}"]]
 
 
+def _die_with(parent: int) -> None:
+    """Linux: the child is killed when the parent ends (even by kill -9), so no child outlives a check."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError, ImportError):
+        pass  # elsewhere the CPU limit ends a child whose parent died
+    if os.getppid() != parent:
+        os._exit(70)
+
+
 @functools.cache
 def _prepared() -> None:
     """What a child needs before rules code runs, imported and computed once in the parent (our code only)."""
+    import ctypes  # noqa: F401 - for _die_with
     import doctest  # noqa: F401
     import inspect  # noqa: F401
     import io  # noqa: F401
@@ -439,12 +447,14 @@ def _memory_now() -> int:
     return 2 * 1024 * 1024 * 1024
 
 
-REFUSED_EVENTS = ("socket.", "subprocess.", "os.system", "os.exec", "os.spawn", "os.posix_spawn", "os.fork",
-                  "os.forkpty", "os.kill", "os.killpg", "os.setns", "os.unshare", "pty.", "ctypes.", "gc.get_",
-                  "resource.setrlimit", "resource.prlimit", "sys.addaudithook", "mmap.", "sqlite3.", "webbrowser.",
-                  "urllib.", "http.", "ftplib.", "smtplib.", "imaplib.", "poplib.", "nntplib.", "telnetlib.",
-                  "winreg.", "_winapi.", "os.startfile", "fcntl.", "signal.pthread_kill", "msvcrt.",
-                  "os.add_dll_directory", "cpython.run_", "sys.remote_exec", "code.__new__")
+# audit events (Python 3.11) refused outright: by module, and by name
+REFUSED_MODULES = frozenset({"socket", "subprocess", "pty", "ctypes", "mmap", "sqlite3", "webbrowser", "urllib", "http",
+                             "ftplib", "smtplib", "imaplib", "poplib", "nntplib", "telnetlib", "winreg", "_winapi",
+                             "fcntl", "msvcrt", "resource"})
+REFUSED_NAMES = frozenset({"os.system", "os.exec", "os.spawn", "os.posix_spawn", "os.fork", "os.forkpty", "os.kill",
+                           "os.killpg", "os.setns", "os.unshare", "os.startfile", "os.add_dll_directory", "gc.get_objects",
+                           "gc.get_referrers", "gc.get_referents", "sys.addaudithook", "signal.pthread_kill",
+                           "code.__new__", "sys.remote_exec"})
 REFUSED_IMPORTS = frozenset({"ctypes", "_ctypes", "subprocess", "_posixsubprocess", "socket", "_socket", "ssl", "_ssl",
                              "multiprocessing", "_multiprocessing", "concurrent", "asyncio", "pty", "mmap", "sqlite3",
                              "_sqlite3", "webbrowser", "resource", "_xxsubinterpreters", "_posixshmem", "socketserver"})
@@ -464,7 +474,7 @@ def _guard(read_dirs: list[str], scratch: str) -> None:
     realpath, fsdecode, fspath, sep, isdir = os.path.realpath, os.fsdecode, os.fspath, os.sep, os.path.isdir
     readable = tuple(dict.fromkeys([scratch, *read_dirs]))
     writable = (scratch,)
-    refused_events, refused_imports = REFUSED_EVENTS, REFUSED_IMPORTS
+    refused_modules, refused_names, refused_imports = REFUSED_MODULES, REFUSED_NAMES, REFUSED_IMPORTS
     write_events, read_events, write_flags = WRITE_EVENTS, READ_EVENTS, _WRITE_FLAGS
     busy = []
 
@@ -481,33 +491,37 @@ def _guard(read_dirs: list[str], scratch: str) -> None:
         shown = "" if path is None else f" {fsdecode(path) if isinstance(path, (str, bytes)) else path!s}"
         raise PermissionError(f"worked examples and mechanics may not {what}{shown} (they run confined)")
 
+    def check(event: str, args) -> None:
+        if event == "open":
+            path, mode, flags = (tuple(args) + (None, None, None))[:3]
+            writing = bool((flags or 0) & write_flags) or any(c in (mode or "") for c in "wax+")
+            if not within(path, writable if writing else readable):
+                refuse("write" if writing else "open a file outside the ruleset folder:", path)
+            if not isinstance(path, int) and isdir(path):
+                refuse("open a folder as a file:", path)
+        elif event == "import":
+            if str(args[0]).partition(".")[0] in refused_imports:
+                refuse("import", args[0])
+        elif event in write_events:
+            for path in args:
+                if isinstance(path, (str, bytes, os.PathLike)) and not within(path, writable):
+                    refuse(f"change files outside their scratch folder ({event}):", path)
+        elif event in read_events:
+            for path in args[:1]:
+                if isinstance(path, (str, bytes, os.PathLike)) and not within(path, readable):
+                    refuse(f"look outside the ruleset folder ({event}):", path)
+
+    watched = frozenset({"open", "import", *write_events, *read_events})
+
     def hook(event: str, args) -> None:
-        if busy:
-            return
-        busy.append(1)
-        try:
-            if event == "open":
-                path, mode, flags = (tuple(args) + (None, None, None))[:3]
-                writing = bool((flags or 0) & write_flags) or any(c in (mode or "") for c in "wax+")
-                if not within(path, writable if writing else readable):
-                    refuse("write" if writing else "open a file outside the ruleset folder:", path)
-                if not isinstance(path, int) and isdir(path):
-                    refuse("open a folder as a file:", path)
-            elif event == "import":
-                if str(args[0]).partition(".")[0] in refused_imports:
-                    refuse("import", args[0])
-            elif event in write_events:
-                for path in args:
-                    if isinstance(path, (str, bytes, os.PathLike)) and not within(path, writable):
-                        refuse(f"change files outside their scratch folder ({event}):", path)
-            elif event in read_events:
-                for path in args[:1]:
-                    if isinstance(path, (str, bytes, os.PathLike)) and not within(path, readable):
-                        refuse(f"look outside the ruleset folder ({event}):", path)
-            elif event.startswith(refused_events):
-                refuse(f"use {event}")
-        finally:
-            busy.clear()
+        if event in refused_names or event.partition(".")[0] in refused_modules:
+            refuse(f"use {event}")
+        if event in watched and not busy:
+            busy.append(1)
+            try:
+                check(event, args)
+            finally:
+                busy.clear()
 
     sys.addaudithook(hook)
     for name in list(sys.modules):  # what was imported before must be imported (and refused) again
