@@ -476,6 +476,7 @@ def _guard(read_dirs: list[str], scratch: str) -> None:
     writable = (scratch,)
     refused_modules, refused_names, refused_imports = REFUSED_MODULES, REFUSED_NAMES, REFUSED_IMPORTS
     write_events, read_events, write_flags = WRITE_EVENTS, READ_EVENTS, _WRITE_FLAGS
+    copy_events = frozenset({"shutil.copyfile", "shutil.copymode", "shutil.copystat", "shutil.copytree"})
     busy = []
 
     def within(path, folders) -> bool:
@@ -503,8 +504,11 @@ def _guard(read_dirs: list[str], scratch: str) -> None:
             if str(args[0]).partition(".")[0] in refused_imports:
                 refuse("import", args[0])
         elif event in write_events:
-            for path in args:
-                if isinstance(path, (str, bytes, os.PathLike)) and not within(path, writable):
+            paths = [a for a in args if isinstance(a, (str, bytes, os.PathLike))]
+            if event in copy_events and paths and not within(paths[0], readable):  # (source, destination)
+                refuse("open a file outside the ruleset folder:", paths[0])
+            for path in paths[1:] if event in copy_events else paths:
+                if not within(path, writable):
                     refuse(f"change files outside their scratch folder ({event}):", path)
         elif event in read_events:
             for path in args[:1]:
