@@ -1,4 +1,4 @@
-"""Run worked examples with doctest, reporting failures as located diagnostics."""
+"""Run worked examples with doctest (in a confined child process), reporting failures as located diagnostics."""
 
 from __future__ import annotations
 
@@ -6,10 +6,9 @@ import doctest
 import io
 from dataclasses import dataclass
 
-from ..diagnostics import Code, Diagnostic, Location
-from ..model.ruleset import Example, Ruleset
-from .namespace import namespace_for
-from .own_mechanics import MechanicsError
+from ..diagnostics import Diagnostic
+from ..model.ruleset import Ruleset
+from .confined import run_confined
 
 OPTIONS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
 
@@ -22,26 +21,15 @@ class ExampleRun:
 
 
 def run_examples(ruleset: Ruleset, root=None) -> ExampleRun:
-    """Run every example of ``ruleset``; the examples of one entry share a namespace, in order."""
-    failures: list[Diagnostic] = []
-    parser = doctest.DocTestParser()
-    try:
-        fresh = namespace_for(ruleset, root)
-    except MechanicsError as error:
-        return ExampleRun(ruleset.id, len(ruleset.examples), (error.diagnostic,))
-    shared: dict[str, dict] = {}
-    for example in ruleset.examples:
-        globs = shared.setdefault(example.entry, dict(fresh))
-        test = parser.get_doctest(example.source, globs, example.entry, example.path, example.line - 1)
-        runner = _Collecting(optionflags=OPTIONS)
-        runner.run(test, out=io.StringIO().write, clear_globs=False)
-        for failed, message in runner.problems:
-            where = Location(example.path, example.line + failed.lineno, example.indent + failed.indent + 1)
-            failures.append(Diagnostic(Code.EXAMPLE_FAILED, f"{example.entry}: {message}", where))
-    return ExampleRun(ruleset.id, len(ruleset.examples), tuple(failures))
+    """Run every example of ``ruleset`` in a confined child process (see ``confined``); the examples of
+    one entry share a namespace, in order. Failures, crashes and timeouts come back located."""
+    if not ruleset.examples:
+        return ExampleRun(ruleset.id, 0, ())
+    outcome = run_confined(ruleset, root, examples=True)
+    return ExampleRun(ruleset.id, len(ruleset.examples), outcome.mechanics + outcome.failures)
 
 
-class _Collecting(doctest.DocTestRunner):
+class Collecting(doctest.DocTestRunner):
     def __init__(self, **kwargs):
         super().__init__(verbose=False, **kwargs)
         self.problems: list[tuple[doctest.Example, str]] = []

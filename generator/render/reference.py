@@ -137,21 +137,36 @@ def _signature(name: str, thing) -> str:
 def example_names(ruleset, root=None, audience: str = "gm") -> list[tuple[str, str, str]]:
     """(kind, name with signature, one line) for every name a worked example of ``ruleset`` can use.
 
-    For players, no gm-only formula, lookup, table or value is named (their titles and numbers are the game-master's).
-    """
+    With a project ``root`` the ruleset's own mechanics are part of it: they are loaded and looked at in a
+    confined child process (see ``examples.confined``), and only the names come back. For players, no
+    gm-only formula, lookup, table or value is named (their titles and numbers are the game-master's)."""
+    if root is None:
+        from ..examples.namespace import namespace_for
+
+        names = names_in(ruleset, namespace_for(ruleset, None))
+    else:
+        from ..examples.confined import run_confined
+
+        names = list(run_confined(ruleset, root, examples=False, names=True).names or ())
+    if audience == "gm":
+        return names
+    from .present import gm_only
+
+    hidden = {e.id for section in ("formulas", "lookups", "tables", "values")
+              for e in ruleset.reachable(section) if gm_only(e)}
+    return [entry for entry in names if entry[1].removeprefix("values.").partition("(")[0] not in hidden]
+
+
+def names_in(ruleset, namespace: dict) -> list[tuple[str, str, str]]:
+    """(kind, name with signature, one line) for every name in ``namespace``, an example namespace of ``ruleset``."""
     import inspect
     from types import ModuleType, SimpleNamespace
 
-    from ..examples.namespace import namespace_for
     from .prose import value_text
-
-    namespace = namespace_for(ruleset, root)
-    from .present import gm_only
 
     formulas = {f.id: f for f in ruleset.reachable("formulas")}
     lookups = {l.id: l for l in ruleset.reachable("lookups")}
-    hidden = set() if audience == "gm" else {e.id for section in ("formulas", "lookups", "tables", "values")
-                                              for e in ruleset.reachable(section) if gm_only(e)}
+    hidden: set[str] = set()  # names_in lists everything; example_names leaves out what players may not see
     found = []
     for name in sorted(namespace, key=str.casefold):
         thing = namespace[name]
@@ -171,11 +186,15 @@ def example_names(ruleset, root=None, audience: str = "gm") -> list[tuple[str, s
                     continue
                 found.append(("value", f"{name}.{value.id}", f"{value.label or value.id.replace('_', ' ')}: "
                                                              f"{value_text(ruleset, value.id)}"))
-        elif inspect.isclass(thing) or callable(thing):
-            kind = "class" if inspect.isclass(thing) else "function"
-            found.append((kind, _signature(name, thing), _one_line(getattr(thing, "__doc__", ""))))
         else:
-            found.append(("object", name, _one_line(type(thing).__doc__)))
+            try:  # a ruleset's own helpers are described by their own code (run confined): it may fail
+                if inspect.isclass(thing) or callable(thing):
+                    kind = "class" if inspect.isclass(thing) else "function"
+                    found.append((kind, _signature(name, thing), _one_line(getattr(thing, "__doc__", ""))))
+                else:
+                    found.append(("object", name, _one_line(type(thing).__doc__)))
+            except Exception as error:  # noqa: BLE001
+                found.append(("object", name, f"could not be described ({type(error).__name__})"))
     return found
 
 

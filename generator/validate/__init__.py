@@ -9,7 +9,7 @@ from ..diagnostics import Diagnostics
 from ..source.project import Project, load_project
 from . import computed  # noqa: F401 - registers the checks of values, formulas, lookups, charts and sheets
 from . import prose  # noqa: F401 - registers the check of what prose may hold
-from ..examples.own_mechanics import MechanicsError, exported, literal_warnings
+from ..examples.own_mechanics import literal_warnings
 from .checks import run_checks
 
 
@@ -38,10 +38,9 @@ def check_project(root: Path, only: str | None = None) -> CheckResult:
 def mechanics_problems(root: Path, ruleset) -> list:
     if not ruleset.mechanics or ruleset.meta.overlay:
         return []
-    found = [d for shown in ruleset.mechanics for d in literal_warnings(Path(root) / shown, shown)]
+    found = [d for shown in ruleset.mechanics for d in literal_warnings(Path(root) / shown, shown)]  # read, not run
     if not any(d.severity.value == "error" for d in found):
-        try:
-            exported(ruleset, root)
-        except MechanicsError as error:
-            found.append(error.diagnostic)
+        from ..examples.confined import run_confined
+
+        found += run_confined(ruleset, root, examples=False).mechanics  # loaded only in a confined child
     return found

@@ -1,0 +1,1 @@
+SECRET = open("@OUTSIDE@/secret.txt").read()

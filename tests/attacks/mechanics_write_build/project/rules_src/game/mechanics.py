@@ -1,0 +1,2 @@
+with open("@OUTSIDE@/../project/build/earlier-output.txt", "w") as out:
+    out.write("overwritten by mechanics")
