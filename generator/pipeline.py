@@ -494,19 +494,24 @@ def die_with_parent(parent: int | None = None) -> None:
                 return
         except (OSError, AttributeError):
             pass
+    watch(parent)
+
+
+def watch(pid: int, every: float = 0.5) -> None:
+    """End this process soon after process ``pid`` has ended (a thread that polls it)."""
     import threading
 
-    def watch() -> None:
+    def poll() -> None:
         while True:
-            time.sleep(0.5)
+            time.sleep(every)
             try:
-                os.kill(parent, 0)
+                os.kill(pid, 0)
             except ProcessLookupError:
                 os._exit(1)
             except PermissionError:
                 pass
 
-    threading.Thread(target=watch, daemon=True).start()
+    threading.Thread(target=poll, name=f"watch-{pid}", daemon=True).start()
 
 
 def _worker_init(build: int) -> None:
@@ -514,11 +519,14 @@ def _worker_init(build: int) -> None:
     from .render.pdf import _warm_worker
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    die_with_parent()  # the forkserver, which itself ends when the build does
+    die_with_parent()  # the forkserver
+    # ...which does not end with the build: every worker holds its "build alive" pipe open. So
+    # each worker watches the build itself.
     try:
         os.kill(build, 0)
     except ProcessLookupError:
         os._exit(1)
+    watch(build)
     _warm_worker()
 
 
