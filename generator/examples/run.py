@@ -21,8 +21,8 @@ class ExampleRun:
 
 
 def run_examples(ruleset: Ruleset, root=None) -> ExampleRun:
-    """Run every example of ``ruleset`` in a confined child process (see ``confined``); the examples of
-    one entry share a namespace, in order. Failures, crashes and timeouts come back located."""
+    """Run every example of ``ruleset`` in a confined child process (see ``confined``), in order, each in a
+    fresh copy of the namespace (doctest copies it). Failures, crashes and timeouts come back located."""
     if not ruleset.examples:
         return ExampleRun(ruleset.id, 0, ())
     outcome = run_confined(ruleset, root, examples=True)
