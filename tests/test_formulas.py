@@ -279,3 +279,19 @@ formulas:
     assert scope["flees_at_least"](7) == Fraction(at_least_7, 36)
     assert (scope["shamble"](5), scope["shamble"](5, enemy=1), scope["shamble"](5, None)) == (Fraction(5, 2), 1, Fraction(5, 2))
     assert str(calculator(result.project.ruleset("game")).values().flight) == "2D6"
+
+
+def test_the_examples_of_one_rule_share_a_namespace(tmp_path, capsys):
+    from generator.cli import main
+
+    body = ("      ```python\n      >>> helper = lambda n: n * 2\n      >>> helper(2)\n      4\n      ```\n\n"
+            "      ```python\n      >>> helper(3)\n      6\n      ```\n")
+    other = "      ```python\n      >>> helper(1)\n      2\n      ```\n"
+    rules = ("ruleset: {title: Shared}\nchapters: {c: {title: C}}\nrules:\n"
+             f"  first:\n    title: First\n    chapter: c\n    body: |\n{body}"
+             f"  second:\n    title: Second\n    chapter: c\n    body: |\n{other}")
+    root = project(tmp_path, {"game/ruleset.yaml": rules})
+    assert main(["-C", str(root), "check"]) == 1
+    err = capsys.readouterr().err
+    # the first rule's second block sees its helper; another rule does not
+    assert err.count("error[example-failed]") == 1 and "rules.second: `helper(1)` raised NameError" in err

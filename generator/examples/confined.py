@@ -342,6 +342,7 @@ def _child(ruleset, root, scratch: str, write: int, start: int, examples: bool, 
                 test = parser.get_doctest(example.source, globs, example.entry, example.path, example.line - 1)
                 runner = Collecting(optionflags=OPTIONS)
                 runner.run(test, out=io.StringIO().write, clear_globs=False)
+                globs.update(test.globs)  # doctest ran on a copy: the entry's next block sees what this one set
                 problems = [[failed.lineno, failed.indent, _capped(text)] for failed, text in runner.problems]
             except Exception as error:  # noqa: BLE001 - a malformed example is that example's failure
                 problems = [[0, 0, _capped(f"could not run: {type(error).__name__}: {error}")]]
