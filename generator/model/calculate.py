@@ -173,10 +173,16 @@ def _lookup_reader(lookup: Lookup) -> Callable:
 
 
 def _signature(formula: Formula):
+    """The formula's inputs in declared order, as positional calls take them; once one has a default,
+    the rest are shown keyword-only (a signature cannot list a required input after an optional one)."""
     import inspect
 
-    params = [inspect.Parameter(i.id, inspect.Parameter.POSITIONAL_OR_KEYWORD,
-                                default=plain(i.default) if i.default is not None else (None if i.optional else inspect.Parameter.empty))
-              for i in formula.inputs]
-    ordered = [p for p in params if p.default is inspect.Parameter.empty] + [p for p in params if p.default is not inspect.Parameter.empty]
-    return inspect.Signature(ordered)
+    params, keyword_only = [], False
+    for spec in formula.inputs:
+        default = plain(spec.default) if spec.default is not None else (None if spec.optional else inspect.Parameter.empty)
+        keyword_only = keyword_only or default is not inspect.Parameter.empty
+        kind = inspect.Parameter.KEYWORD_ONLY if keyword_only and default is inspect.Parameter.empty else \
+            inspect.Parameter.POSITIONAL_OR_KEYWORD
+        params.append(inspect.Parameter(spec.id, kind, default=default))
+    params.sort(key=lambda p: p.kind == inspect.Parameter.KEYWORD_ONLY)  # keyword-only ones go last, in order
+    return inspect.Signature(params)
