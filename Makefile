@@ -1,12 +1,13 @@
 # Two commands do everything on a fresh Debian machine with Python 3.11+:
 #   make build   set up .venv if needed, then build every output from rules_src/ into build/
 #   make test    set up what the tests need (venv, test packages, chromium), then run them all
+#   make pictures  PNGs of each output kind from build/ into docs/pictures/ (builds first if build/ is missing)
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.rulepress-installed
 
-.PHONY: build test check browser clean
+.PHONY: build test check browser clean pictures
 
 $(STAMP): pyproject.toml constraints.txt
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "rulepress needs Python 3.11 or newer; set PYTHON=python3.11")'
@@ -25,6 +26,10 @@ browser:
 
 test: $(STAMP) browser
 	$(PY) -m pytest
+
+pictures: $(STAMP) browser
+	test -d build/site || $(MAKE) build
+	$(PY) scripts/pictures.py --build build --out docs/pictures
 
 clean:
 	rm -rf build $(VENV)
