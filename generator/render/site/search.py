@@ -207,4 +207,97 @@ def index_site(site: Path) -> Path:
         said = " ".join((done.stderr or done.stdout or "").split())[:300]
         raise SearchIndexError(f"the search index could not be built: Pagefind exited with {done.returncode}"
                                + (f": {said}" if said else ""))
+    stable_index(target)
     return target
+
+
+# -- the same bytes from every build ---------------------------------------------------------------
+# Pagefind writes a filter's values in hash-map order, which changes from run to run; everything else it
+# writes is stable. The filter chunks are rewritten with their values sorted, renamed by their content,
+# and the metadata file that names them (and the entry file that names it) follow.
+_MAGIC = b"pagefind_dcd"
+
+
+def _cbor_read(data: bytes, at: int):
+    head = data[at]
+    major, info = head >> 5, head & 31
+    at += 1
+    if info < 24:
+        value = info
+    else:
+        size = {24: 1, 25: 2, 26: 4, 27: 8}[info]
+        value = int.from_bytes(data[at:at + size], "big")
+        at += size
+    if major == 0:
+        return value, at
+    if major in (2, 3):
+        raw = data[at:at + value]
+        return (raw.decode("utf-8") if major == 3 else raw), at + value
+    if major == 4:
+        items = []
+        for _ in range(value):
+            item, at = _cbor_read(data, at)
+            items.append(item)
+        return items, at
+    raise ValueError(f"unexpected CBOR major type {major} in a Pagefind filter chunk")
+
+
+def _cbor_head(major: int, value: int) -> bytes:
+    if value < 24:
+        return bytes([major << 5 | value])
+    for info, size in ((24, 1), (25, 2), (26, 4), (27, 8)):
+        if value < 1 << (8 * size):
+            return bytes([major << 5 | info]) + value.to_bytes(size, "big")
+    raise ValueError("CBOR value too large")
+
+
+def _cbor_write(value) -> bytes:
+    if isinstance(value, int):
+        return _cbor_head(0, value)
+    if isinstance(value, str):
+        raw = value.encode("utf-8")
+        return _cbor_head(3, len(raw)) + raw
+    if isinstance(value, bytes):
+        return _cbor_head(2, len(value)) + value
+    return _cbor_head(4, len(value)) + b"".join(_cbor_write(v) for v in value)
+
+
+def _gzip(data: bytes) -> bytes:
+    import gzip
+
+    return gzip.compress(data, compresslevel=9, mtime=0)
+
+
+def stable_index(index: Path) -> None:
+    """Make Pagefind's output in ``index`` the same bytes on every run (filter values sorted)."""
+    import gzip
+    import hashlib
+
+    renamed: dict[str, str] = {}
+    for chunk in sorted((index / "filter").glob("*.pf_filter")):
+        data = gzip.decompress(chunk.read_bytes())
+        if not data.startswith(_MAGIC):
+            raise SearchIndexError(f"the search index could not be made reproducible: unknown filter chunk {chunk.name}")
+        value, end = _cbor_read(data, len(_MAGIC))
+        if end != len(data) or not (isinstance(value, list) and len(value) == 2 and isinstance(value[1], list)):
+            raise SearchIndexError(f"the search index could not be made reproducible: unknown filter chunk {chunk.name}")
+        value[1] = sorted(value[1], key=lambda pair: pair[0])
+        data = _MAGIC + _cbor_write(value)
+        language, _, old = chunk.stem.partition("_")
+        new = hashlib.sha256(data).hexdigest()[:len(old)]
+        chunk.unlink()
+        (index / "filter" / f"{language}_{new}.pf_filter").write_bytes(_gzip(data))
+        renamed[old] = new
+    entry_path = index / "pagefind-entry.json"
+    entry = json.loads(entry_path.read_text(encoding="utf-8"))
+    for language in entry["languages"].values():
+        meta_path = index / f"pagefind.{language['hash']}.pf_meta"
+        data = gzip.decompress(meta_path.read_bytes())
+        for old, new in renamed.items():
+            data = data.replace(old.encode(), new.encode())
+        prefix, _, old_hash = language["hash"].partition("_")
+        new_hash = f"{prefix}_{hashlib.sha256(data).hexdigest()[:len(old_hash)]}"
+        meta_path.unlink()
+        (index / f"pagefind.{new_hash}.pf_meta").write_bytes(_gzip(data))
+        language["hash"] = new_hash
+    entry_path.write_text(json.dumps(entry, separators=(",", ":"), ensure_ascii=False), encoding="utf-8")
