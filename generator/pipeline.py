@@ -38,6 +38,7 @@ from .render.assets import asset_names, template_path
 from .render.pdf import PdfJob, ResourceOutside, worker_render
 from .render.reference import codes_reference, format_reference, names_reference
 from .render.site.pages import SiteWarnings
+from .render.site.search import SearchIndexError
 from .report import plural, print_diagnostics
 from .validate import check_project
 
@@ -229,6 +230,10 @@ def _build(root: Path, out: Path, args, started: float) -> int:
     except ResourceOutside as refused:
         print_diagnostics(refused.diagnostics)
         print(f"build failed; {out} is left as it was", file=sys.stderr)
+        return 1
+    except SearchIndexError as failed:
+        print(f"error: {failed}", file=sys.stderr)
+        print(f"build failed: no search index; {out} is left as it was", file=sys.stderr)
         return 1
     except SiteWarnings as warned:
         from .diagnostics import printable

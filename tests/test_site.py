@@ -59,14 +59,6 @@ def page(browser):
     context.close()
 
 
-def search(page, site: str, words: str) -> list[str]:
-    """The result links of the site's own search for ``words``, as paths."""
-    page.goto(f"{site}/search.html?q={words}")
-    page.wait_for_selector("#search-results .search-summary", timeout=15000)
-    hrefs = page.eval_on_selector_all("#search-results ul.search li a", "links => links.map(a => a.getAttribute('href'))")
-    return [unquote(h) for h in hrefs]
-
-
 def page_of(project, ruleset_id: str, section: str, predicate) -> str:
     """The chapter page on which an entry of ``section`` matching ``predicate`` is printed."""
     ruleset = project.ruleset(ruleset_id)
@@ -81,26 +73,6 @@ def test_landing_page_lists_every_ruleset(page, site, project):
         assert ruleset.title in text
         assert page.locator(f"article a[href='{ruleset.id}/index.html']").count() == 1
     assert len(project.rulesets) == len([p for p in (ROOT / "rules_src").iterdir() if p.is_dir()])
-
-
-def test_search_stunned_finds_glossary_and_both_injury_systems(page, site, project):
-    results = search(page, site, "stunned")
-    pages = {r.split("#")[0] for r in results}
-    injuries_000 = page_of(project, "ordo_ineptus", "tables", lambda t: "injur" in t.id)
-    injuries_002 = page_of(project, "city_of_the_damned_combat", "tables", lambda t: "injur" in t.id)
-    assert "ordo_ineptus/glossary.html" in pages
-    assert "city_of_the_damned_combat/glossary.html" in pages
-    assert injuries_000 in pages, results
-    assert injuries_002 in pages, results
-
-
-def test_search_armor_finds_the_armour_rules(page, site, project):
-    results = search(page, site, "armor")
-    armour_page = page_of(project, "ordo_ineptus", "rules", lambda r: "armo" in r.id)
-    assert armour_page in {r.split("#")[0] for r in results}, results
-    results_morale = {r.split("#")[0] for r in search(page, site, "morale")}
-    moral_page = page_of(project, "rampant_hex", "rules", lambda r: r.id == "moral_checks")
-    assert moral_page in results_morale
 
 
 def test_glossary_link_lands_on_its_definition(page, site):

@@ -34,7 +34,7 @@ from sphinx.util.docutils import SphinxDirective
 from ...validate.checks import term_names
 from . import myst
 from .reproducible import setup_reproducible
-from .search import install_search_language
+from .search import install_search
 
 STATIC = Path(__file__).parent / "static"
 logger = logging.getLogger(__name__)
@@ -317,7 +317,7 @@ def setup(app: Sphinx) -> dict:
     app.connect("builder-inited", _init_model)
     app.connect("builder-inited", _static)
     app.connect("missing-reference", resolve_reference)
-    install_search_language(app)
+    install_search(app)
     setup_reproducible(app)
     return {"version": "1", "parallel_read_safe": False, "parallel_write_safe": True, "env_version": 1}
 

@@ -20,6 +20,7 @@ from ...report import plural
 from ..reference import codes_reference, format_reference, names_reference
 from ..present import shown_count, shown_examples
 from .myst import code, esc, label, prose, role_text
+from .search import index_site
 
 # Sections with no chapter of their own get a page each, after the chapters.
 SECTION_PAGES = {
@@ -388,7 +389,7 @@ def code_hash() -> str:
     package = Path(__file__).resolve().parents[2]
     digest = hashlib.sha256()
     for path in sorted(package.rglob("*")):
-        if path.suffix in (".py", ".css", ".js") and path.is_file():
+        if path.suffix in (".py", ".css", ".js", ".html") and path.is_file():
             digest.update(path.relative_to(package).as_posix().encode())
             digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
@@ -444,6 +445,7 @@ def build_site(project: Project, cache: Path, outdir: Path, audience: str = "pla
     if app.statuscode or warnings.getvalue().strip():  # builds that warn are broken
         entries = getattr(app.env, "rulepress_entry_lines", {})
         raise SiteWarnings(located_warnings(warnings.getvalue(), srcdir, project, cache, entries) or "sphinx-build failed")
+    index_site(html)  # Pagefind's index of the built pages, in html/_pagefind
     return SiteResult(html, len(written), warnings.getvalue())
 
 

@@ -1,0 +1,191 @@
+"""Search players can trust: the real site, indexed by Pagefind, searched in headless Chromium.
+
+The site (player and game-master) is built once for this module with the CLI (`build --only site`,
+all rulesets), served on 127.0.0.1 and searched with the search box at the top of every page.
+Expected names are written by hand from rules_src and the source texts.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from generator.cli import main
+from site_helpers import CHROMIUM, CHROMIUM_ARGS, ROOT, copy_project, require_chromium, serve
+
+COTD = "City of the Damned combat system"           # 002: defines Stunned (face down, crawl)
+ORDO = "Ordo Ineptus: the Shellendrak skirmish"     # 000: defines Stunned too (injury roll 3-4)
+TYPES = {"rule", "table", "term", "spell", "sheet", "chart", "profile", "formula", "number", "item", "hero",
+         "army", "special rule", "victory points", "turn", "chapter", "overview", "example", "page"}
+CODE_OR_FILES = re.compile(r">>>|Fraction\(|\b[\w-]+\.(?:txt|ya?ml)\b")
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("search") / "build"
+    assert main(["-C", str(ROOT), "build", "--only", "site", "--out", str(out)]) == 0
+    return out
+
+
+@pytest.fixture(scope="module")
+def site(built):
+    with serve(built / "site") as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser():
+    require_chromium()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    yield page
+    context.close()
+
+
+def results(page, words: str) -> list[dict]:
+    """Type ``words`` into the page's search box; the results shown, as dicts (type, title, where, excerpt)."""
+    page.fill(".rp-search-input", "")
+    page.fill(".rp-search-input", words)
+    page.wait_for_function("""words => {
+        const status = document.querySelector('.rp-search-status').textContent;
+        return status.includes('found in') || status.startsWith('Nothing found');
+    }""", arg=words, timeout=20000)
+    page.wait_for_timeout(300)  # a newer search may still be replacing the list
+    return page.eval_on_selector_all(".rp-result", """items => items.map(li => ({
+        type: li.querySelector('.rp-result-type').textContent,
+        title: li.querySelector('.rp-result-title').textContent,
+        where: li.querySelector('.rp-result-where').textContent,
+        ruleset: li.dataset.ruleset,
+        href: li.querySelector('a').getAttribute('href'),
+        excerpt: li.querySelector('.rp-result-excerpt').textContent}))""")
+
+
+# -- the index, built with the site ------------------------------------------------------------------
+@pytest.mark.browser
+def test_each_site_has_its_own_pagefind_index_and_no_sphinx_search(built):
+    for name in ("site", "site-gm"):
+        index = built / name / "_pagefind"
+        assert (index / "pagefind.js").is_file(), name
+        assert (index / "pagefind-entry.json").is_file(), name
+        assert not (built / name / "searchindex.js").exists(), name
+        assert not (built / name / "search.html").exists(), name
+    assert (built / "site" / "_pagefind").resolve() != (built / "site-gm" / "_pagefind").resolve()
+
+
+@pytest.mark.browser
+def test_only_the_article_is_indexed_with_its_ruleset_and_code_is_ignored(built):
+    html = (built / "site" / "city_of_the_damned_combat" / "injuries.html").read_text(encoding="utf-8")
+    assert html.count("data-pagefind-body") == 1
+    body = html[html.index("data-pagefind-body"):]
+    article_end = html.index("</article>")
+    assert html.index("data-pagefind-body") > html.index("<article")
+    assert "sidebar" not in body[: article_end - html.index("data-pagefind-body")]
+    assert f'data-ruleset="{COTD}"' in html and 'data-pagefind-filter="ruleset[data-ruleset]"' in html
+    assert 'id="rule--city-of-the-damned-combat-rules-stunned-effects"' in html  # the Stunned rule, typed
+    for tag in re.findall(r"<pre\b[^>]*>|<div class=\"highlight[^\"]*\"[^>]*>|<span class=\"source-cite\"[^>]*>", html):
+        assert "data-pagefind-ignore" in tag, tag
+    chart = (built / "site" / "warhammer_fantasy_charts" / "charts.html").read_text(encoding="utf-8")
+    grids = re.findall(r"<table class=\"[^\"]*rulepress-charts[^\"]*\"[^>]*>", chart)
+    assert grids and all("data-pagefind-ignore" in t for t in grids)
+    for author_page in ("names.html", "../index.html", "../reference/format.html"):
+        text = (built / "site" / "city_of_the_damned_combat" / author_page).read_text(encoding="utf-8")
+        assert "data-pagefind-body" not in text, author_page
+
+
+# -- searching in the browser ----------------------------------------------------------------------
+@pytest.mark.browser
+def test_stunned_from_city_of_the_damned_lists_its_own_results_first_each_typed(page, site):
+    page.goto(site + "/city_of_the_damned_combat/injuries.html")
+    found = results(page, "stunned")
+    assert len(found) >= 3, found
+    assert all(r["ruleset"] == COTD for r in found), found
+    assert all(r["type"] in TYPES for r in found), found
+    assert {"type": "rule", "title": "Stunned"} in [{"type": r["type"], "title": r["title"]} for r in found]
+    assert {"type": "term", "title": "Stunned"} in [{"type": r["type"], "title": r["title"]} for r in found]
+    assert all(r["href"].startswith("/") for r in found)
+
+    page.click(".rp-scope-all")  # one click: every ruleset
+    page.wait_for_function(f"() => [...document.querySelectorAll('.rp-result')].some(li => li.dataset.ruleset === {ORDO!r})",
+                           timeout=20000)
+    everywhere = results(page, "stunned")
+    ordo = [r for r in everywhere if r["ruleset"] == ORDO]
+    assert any(r["type"] == "term" and r["title"] == "Stunned" for r in ordo), everywhere
+    assert all(r["type"] in TYPES for r in everywhere)
+    first = page.locator(".rp-result a").first  # a result opens its section, no reload of the search page needed
+    assert first.get_attribute("href")
+
+
+@pytest.mark.browser
+def test_spelling_variants_find_the_texts_own_words(page, site):
+    page.goto(site + "/ordo_ineptus/index.html")
+    found = results(page, "armor")
+    assert any(r["title"] == "Armour saves" and r["type"] == "rule" for r in found), found
+    page.goto(site + "/rampant_hex/index.html")
+    found = results(page, "morale")
+    assert any(r["title"] == "Moral check" and r["type"] == "rule" for r in found), found
+
+
+@pytest.mark.browser
+def test_snippets_hold_no_code_or_file_names(page, site):
+    page.goto(site + "/ordo_ineptus/index.html")
+    results(page, "stunned")
+    page.click(".rp-scope-all")
+    shown = []
+    for words in ("stunned", "armour", "hits", "injury", "wound", "to hit", "example", "source", "chart", "fraction"):
+        shown += results(page, words)
+    assert len(shown) > 30
+    for result in shown:
+        text = " ".join((result["title"], result["where"], result["excerpt"]))
+        assert not CODE_OR_FILES.search(text), result
+
+
+@pytest.mark.browser
+def test_one_search_field_visible_on_a_phone_without_the_menu(browser, site):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    try:
+        page.goto(site + "/city_of_the_damned_combat/injuries.html")
+        field = page.locator(".rp-search-input")
+        assert field.count() == 1
+        assert page.locator("input.sidebar-search, form[action$='search.html']").count() == 0
+        assert field.is_visible()
+        box = field.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 390 and 0 <= box["y"] < 844, box
+        assert not page.locator(".sidebar-drawer").is_visible() or page.evaluate(
+            "() => document.querySelector('.sidebar-drawer').getBoundingClientRect().right <= 0")
+        field.tap()
+        found = results(page, "stunned")
+        assert found and all(r["ruleset"] == COTD for r in found)
+        panel = page.locator(".rp-search-panel").bounding_box()
+        assert panel["x"] >= 0 and panel["x"] + panel["width"] <= 390, panel
+    finally:
+        context.close()
+
+
+# -- a missing Pagefind is a message, not a traceback ---------------------------------------------
+def test_missing_pagefind_binary_is_a_clear_error(tmp_path):
+    """A fresh `rulepress build` told that Pagefind's binary is somewhere it is not."""
+    project = copy_project(tmp_path / "project", ["city_of_the_damned_combat"])
+    env = {**os.environ, "PAGEFIND_BINARY_PATH": str(tmp_path / "no-such-pagefind"), "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([sys.executable, "-m", "generator", "-C", str(project), "build", "--only", "site",
+                           "--audience", "player", "--out", str(tmp_path / "out")],
+                          env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "Traceback" not in done.stderr
+    assert "search index needs Pagefind" in done.stderr and "pagefind[extended]==1.5.2" in done.stderr, done.stderr
+    assert not (tmp_path / "out" / "site").exists()
