@@ -10,6 +10,7 @@ matrix's ``tracks:`` and ``movement:`` in the data.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from ..model.base import NotGiven
@@ -20,6 +21,7 @@ from .prose import Prose, gm_only
 from .present import NOT_GIVEN_TEXT, shown
 
 CARD_WIDTH, CARD_HEIGHT = 63.0, 88.0
+ROLE = re.compile(r"\{\w+\}`[^`]*`")
 MIN_MARGIN = 5.0  # what most printers leave unprinted at the page edge
 MARK_GAP, MARK_LENGTH = 1.5, 5.0
 
@@ -65,8 +67,11 @@ def sheet_layout(paper: Paper) -> dict:
 
 def _body_size(*texts, room: float = 1.0) -> str:
     """A type size class that lets a card's text fill the card: the less text (for the ``room`` it has), the larger it prints."""
-    length = sum(len(" ".join(str(t).split())) for t in texts if t) / room
-    return "xlarge" if length < 110 else "large" if length < 200 else "medium" if length < 320 else "small"
+    length = sum(len(" ".join(ROLE.sub("xx", str(t)).split())) for t in texts if t) / room  # a role prints as a short value
+    for size, under in (("xxlarge", 80), ("xlarge", 130), ("large", 200), ("medium", 320)):
+        if length < under:
+            return size
+    return "small"
 
 
 def _stat_rows(stats: list[dict]) -> list[list[dict]]:
@@ -95,7 +100,7 @@ def hero_card(ruleset: Ruleset, hero, prose: Prose) -> dict:
     facts = [fact("Cost", cell(hero.points), after="points on top of the unit it joins")]
     return {"kind": level[:1].upper() + level[1:], "class": "hero", "title": hero.name,
             "badge": {"label": "pts", "value": cell(hero.points)}, "facts": facts, "stats": [], "rules": [], "keywords": None,
-            "tracks": [], "body": prose.html(hero.ability), "note": "", "gm": gm_only(hero), "size": _body_size(hero.ability),
+            "tracks": [], "body": prose.html(hero.ability), "note": "", "gm": gm_only(hero), "size": _body_size(hero.ability, room=1.5),
             "source": source_mark(hero, ruleset)}
 
 
@@ -108,7 +113,8 @@ def troop_card(ruleset: Ruleset, matrix, row, prose: Prose) -> dict:
     stats = [{"label": c.label, "value": cell(row.values.get(c.id)), "unit": ""} for c in matrix.columns if c is not points]
     move = movement(ruleset, matrix, row)
     if move is not None:
-        stats.append({"label": "Move", "value": {"text": move["number"], "gap": move["gap"]}, "unit": move["unit"]})
+        stats.append({"label": "Move", "value": {"text": move["number"], "gap": move["gap"]}, "unit": move["unit"],
+                      "house": move["house"]})
     badge = {"label": points.label, "value": cell(row.values.get(points.id))} if points else None
     return {"kind": "Troop type", "class": "troop", "title": row.name, "badge": badge, "facts": [], "stats": _stat_rows(stats),
             "keywords": keywords, "body": "", "note": prose.inline(row.note), "tracks": tracks(ruleset, matrix),

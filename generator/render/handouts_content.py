@@ -357,9 +357,10 @@ def movement(ruleset: Ruleset, matrix, row) -> dict | None:
         return None
     stated = ruleset.value(id).value
     if isinstance(stated, NotGiven):
-        return {"text": GAP_CELL, "gap": True, "number": "", "unit": ""}
-    number, _, unit = value_text(ruleset, id).partition(" ")
-    return {"text": value_text(ruleset, id), "gap": False, "number": number, "unit": unit}
+        return {"text": GAP_CELL, "gap": True, "number": "", "unit": "", "house": False}
+    number, _, unit = str(stated).partition(" ")
+    house = ruleset.value(id).is_house_rule
+    return {"text": value_text(ruleset, id), "gap": False, "number": number, "unit": unit, "house": house}
 
 
 def has_movement(matrix) -> bool:
