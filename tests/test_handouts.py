@@ -89,7 +89,7 @@ def texts(rendered) -> dict[str, list[str]]:
 def test_every_ruleset_gets_a_booklet_and_rosters_and_cards_where_it_has_them(project, rendered):
     for ruleset in project.rulesets:
         for audience in ("player", "gm"):
-            kinds = ["handout"] + (["roster"] if ruleset.armies else []) + (["cards"] if cards(ruleset, audience) else [])
+            kinds = ["handout"] + (["roster"] if ruleset.armies or ruleset.profiles else []) + (["cards"] if cards(ruleset, audience) else [])
             for kind in kinds:
                 for paper in PAPERS:
                     assert output_name(ruleset.id, kind, audience, paper) in rendered[audience]
@@ -117,9 +117,9 @@ def test_page_sizes_and_counts(project, rendered, texts):
                 found = cards(ruleset, audience)
                 if found:
                     sheet = texts[output_name(ruleset.id, "cards", audience, paper)]
-                    assert len(sheet) == math.ceil(len(found) / 9)
+                    assert len(sheet) == 2 * math.ceil(len(found) / 9)  # each sheet of fronts, then its backs
     rampant = texts["rampant_hex-cards-a4.pdf"]
-    assert len(rampant) == 2  # 6 spells and 7 troop types: 13 cards, nine to a sheet
+    assert len(rampant) == 6  # 6 spells, 8 heroes and 7 troop types: 21 cards, nine to a sheet, each sheet with its backs
 
 
 # -- contents -------------------------------------------------------------------------------------
@@ -489,7 +489,7 @@ def test_every_card_fits_its_card(project):
                 stylesheets=[weasyprint.CSS(filename=str(s)) for s in job.stylesheets])
             count = 0
             for page in document.pages:
-                for card in (b for b in _boxes(page._page_box) if _class(b).startswith("card ")):
+                for card in (b for b in _boxes(page._page_box) if _class(b).startswith("card ") and "back" not in _class(b).split()):
                     inner = next(b for b in _boxes(card) if _class(b) == "card-inner")
                     bottom = inner.content_box_y() + inner.height
                     lines = [b for b in _boxes(inner) if type(b).__name__ == "LineBox"]

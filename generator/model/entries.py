@@ -242,6 +242,8 @@ class ProfileRow(ForAudience):
     values: MappingProxyType = field(default_factory=lambda: MappingProxyType({}), metadata={"internal": True})
     keywords: tuple[str, ...] | NotGiven = spec("Special rules with parameters, as declared in `keywords:`; `not given` if the source omits them.", (), example="[SHOOTS 12, Fear]")
     note: Markdown = spec("A remark on this row.", Markdown(""))
+    movement: str = spec("Id of the value giving how far this troop type moves, where it differs from the matrix's `movement`.", "",
+                         example="riders_move")
 
     def __getitem__(self, column: str):
         return self.values[column]
@@ -261,6 +263,19 @@ class ProfileRow(ForAudience):
 
 
 @dataclass(frozen=True, kw_only=True)
+class Track(Cited):
+    """Something the players keep count of for each unit in play (hit markers, activations, wounds), as the rules
+    say: rosters and cards print boxes for it."""
+
+    label: str = spec("What is tracked, as a column heading.", example="Hit markers")
+    boxes: Optional[int] = spec("How many boxes each unit gets, when the rules give a number (one activation a turn: 1); "
+                                "empty when the count is open, and a tally space is printed.", None, example="1")
+    per: Literal["game", "turn"] = spec("`turn` when the marks are cleared every turn, `game` when they stay.", "game")
+    term: str = spec("Id of the glossary term for what is tracked (a hit marker).", "", example="hit_marker")
+    rule: str = spec("Id of the rule that makes the players track it.", "", example="activating_units")
+
+
+@dataclass(frozen=True, kw_only=True)
 class ProfileMatrix(ForAudience):
     """A profile matrix: declared, typed, bounded columns and one row per troop type."""
 
@@ -269,6 +284,10 @@ class ProfileMatrix(ForAudience):
     rows: tuple[ProfileRow, ...] = spec("The rows, keyed by id; each cell keyed by column id; `not given` where the source omits it.")
     chapter: str = spec("The chapter (id) where the matrix is printed.", "")
     note: Markdown = spec("Prose printed under the matrix (footnotes, keys).", Markdown(""))
+    movement: str = spec("Id of the value giving how far the troop types move, when the rules give it rather than a column; "
+                         "a row's own `movement` overrides it.", "", example="move")
+    tracks: tuple[Track, ...] = spec("What players keep count of for each unit in play, keyed by id, in print order: "
+                                     "rosters and cards print boxes for each.", ())
 
     def row(self, id_or_name: str) -> ProfileRow:
         key = id_or_name.casefold().replace(" ", "_")
@@ -279,6 +298,10 @@ class ProfileMatrix(ForAudience):
 
     def column(self, id: str) -> Column:
         return next(c for c in self.columns if c.id == id)
+
+    def movement_of(self, row: ProfileRow) -> str:
+        """Id of the value giving how far ``row`` moves ("" when the data gives none)."""
+        return row.movement or self.movement
 
 
 @dataclass(frozen=True, kw_only=True)

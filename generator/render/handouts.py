@@ -2,8 +2,9 @@
 
 ``handout_jobs(project, out_dir, audience)`` lists the PDFs to render with
 :func:`generator.render.pdf.render_all`: for every ruleset and both paper sizes a
-booklet, and where the ruleset has them a roster sheet (``armies:``) and a sheet of
-cards (spells, profile rows). Content is assembled by the pure functions of
+booklet, and where the ruleset has them a roster sheet (a blank roster per profile
+matrix, then the ``armies:``) and a sheet of cards (spells, heroes, profile rows), each
+card sheet followed by its backs. Content is assembled by the pure functions of
 ``handouts_content`` and ``handouts_cards``; the templates in ``templates/handouts/``
 (the project's, else the defaults) only lay it out. Game-master outputs carry ``gm``
 in their file names and are the only ones that contain game-master-only material.
@@ -40,7 +41,7 @@ def handout_jobs(project: Project, out_dir: Path, audience: str) -> list[PdfJob]
     jobs = []
     for ruleset in project.rulesets:
         contexts = {"handout": handout_context(ruleset, audience)}
-        if any(visible(a, audience) for a in ruleset.armies):
+        if any(visible(a, audience) for a in ruleset.armies) or any(visible(m, audience) for m in ruleset.profiles):
             contexts["roster"] = roster_context(ruleset, audience)
         if cards(ruleset, audience):
             contexts["cards"] = None  # depends on the paper

@@ -1,21 +1,27 @@
-"""Cards to cut out, as plain dicts: one per spell and per troop type, placed on sheets.
+"""Cards to cut out, as plain dicts: one per spell, hero and troop type, placed on sheets.
 
 Cards are the standard 63 x 88 mm, butted edge to edge in a grid centred on the
 page (3 x 3 on both A4 and US Letter), with crop marks in the margins on every
-cut line. Positions are computed here in millimetres, so templates only place boxes.
+cut line. Each sheet of fronts is followed by a sheet of backs, its columns mirrored
+for printing on both sides. Positions are computed here in millimetres, so templates
+only place boxes. What a troop card tracks and how far it moves come from the
+matrix's ``tracks:`` and ``movement:`` in the data.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from ..model.base import NotGiven
 from ..model.ruleset import Ruleset
-from .handouts_content import cell, keyword_named, source_mark, spell_facts, visible
+from ..mechanics import armies
+from .handouts_content import cell, fact, keyword_named, movement, source_mark, spell_facts, tracks, visible
 from .prose import Prose, gm_only
 from .present import NOT_GIVEN_TEXT, shown
 
 CARD_WIDTH, CARD_HEIGHT = 63.0, 88.0
+ROLE = re.compile(r"\{\w+\}`[^`]*`")
 MIN_MARGIN = 5.0  # what most printers leave unprinted at the page edge
 MARK_GAP, MARK_LENGTH = 1.5, 5.0
 
@@ -59,39 +65,92 @@ def sheet_layout(paper: Paper) -> dict:
             "page_width": _mm(paper.width), "page_height": _mm(paper.height - 0.5)}
 
 
+def _body_size(*texts, room: float = 1.0) -> str:
+    """A type size class that lets a card's text fill the card: the less text (for the ``room`` it has), the larger it prints."""
+    length = sum(len(" ".join(ROLE.sub("xx", str(t)).split())) for t in texts if t) / room  # a role prints as a short value
+    for size, under in (("xxlarge", 80), ("xlarge", 130), ("large", 200), ("medium", 320)):
+        if length < under:
+            return size
+    return "small"
+
+
+def _stat_rows(stats: list[dict]) -> list[list[dict]]:
+    """The stats in rows of equal boxes: two to a row up to four stats, else three, so the numbers print large."""
+    per = 2 if len(stats) <= 4 else 3
+    return [stats[i:i + per] for i in range(0, len(stats), per)]
+
+
 def spell_card(ruleset: Ruleset, spell, prose: Prose) -> dict:
-    return {"kind": "Spell", "title": spell.name, "facts": spell_facts(ruleset, spell, prose.audience), "stats": [], "rules": [],
-            "keywords": None, "body": prose.html(spell.effect), "note": "", "gm": gm_only(spell),
-            "source": source_mark(spell, ruleset)}
+    """A spell: its number in a corner badge (the casting value where the game has one, else its roll on its table)."""
+    facts = spell_facts(ruleset, spell, prose.audience)
+    badge = None
+    if spell.casting_value is not None:
+        badge = {"label": "Cast", "value": cell(spell.casting_value)}
+        facts = [f for f in facts if f["label"] != "Casting value"]
+    elif spell.table and spell.roll is not None:
+        badge = {"label": ruleset.table(spell.table).dice.text, "value": {"text": str(spell.roll), "gap": False}}
+    return {"kind": "Spell", "class": "spell", "title": spell.name, "badge": badge, "facts": facts, "stats": [], "rules": [],
+            "keywords": None, "tracks": [], "body": prose.html(spell.effect), "note": "", "gm": gm_only(spell),
+            "size": _body_size(spell.effect, room=0.75 if len(facts) > 2 else 0.9), "source": source_mark(spell, ruleset)}
+
+
+def hero_card(ruleset: Ruleset, hero, prose: Prose) -> dict:
+    """A hero: level in the kind line, cost in the corner badge, the ability in large type."""
+    level = f"{hero.level} level hero" if hero.level else "Hero"
+    facts = [fact("Cost", cell(hero.points), after="points on top of the unit it joins")]
+    return {"kind": level[:1].upper() + level[1:], "class": "hero", "title": hero.name,
+            "badge": {"label": "pts", "value": cell(hero.points)}, "facts": facts, "stats": [], "rules": [], "keywords": None,
+            "tracks": [], "body": prose.html(hero.ability), "note": "", "gm": gm_only(hero), "size": _body_size(hero.ability, room=1.5),
+            "source": source_mark(hero, ruleset)}
 
 
 def troop_card(ruleset: Ruleset, matrix, row, prose: Prose) -> dict:
+    """A troop type: its profile as large numbers (movement beside it), special rules, and boxes for what the game tracks."""
     keywords = cell(row.keywords) if isinstance(row.keywords, NotGiven) else {"text": shown(row.keywords, "none"), "gap": False}
     written = () if isinstance(row.keywords, NotGiven) else row.keywords
     rules = [(name, k) for name in written if (k := keyword_named(ruleset, name)) and visible(k, prose.audience)]
-    return {"kind": "Troop type", "title": row.name, "facts": [],
-            "stats": [{"label": c.label, "value": cell(row.values.get(c.id))} for c in matrix.columns],
-            "keywords": keywords, "body": "", "note": prose.inline(row.note),
+    points = armies.points_column(matrix)
+    stats = [{"label": c.label, "value": cell(row.values.get(c.id)), "unit": ""} for c in matrix.columns if c is not points]
+    move = movement(ruleset, matrix, row)
+    if move is not None:
+        stats.append({"label": "Move", "value": {"text": move["number"], "gap": move["gap"]}, "unit": move["unit"],
+                      "house": move["house"]})
+    badge = {"label": points.label, "value": cell(row.values.get(points.id))} if points else None
+    return {"kind": "Troop type", "class": "troop", "title": row.name, "badge": badge, "facts": [], "stats": _stat_rows(stats),
+            "keywords": keywords, "body": "", "note": prose.inline(row.note), "tracks": tracks(ruleset, matrix),
             "rules": [{"name": name, "definition": prose.inline(k.definition)} for name, k in rules], "gm": gm_only(row) or gm_only(matrix),
+            "size": _body_size(row.note, *(k.definition for _n, k in rules), room=0.3),
             "source": source_mark(row, ruleset) or source_mark(matrix, ruleset)}
 
 
 def cards(ruleset: Ruleset, audience: str) -> list[dict]:
-    """Every card the audience may see: spells in table order, then troop types."""
+    """Every card the audience may see: spells in table order, heroes, then troop types."""
     prose = Prose(ruleset, audience)
     spells = sorted((s for s in ruleset.spells if visible(s, audience)), key=lambda s: (s.table, s.roll if s.roll is not None else 0))
     found = [spell_card(ruleset, s, prose) for s in spells]
+    found += [hero_card(ruleset, h, prose) for h in ruleset.heroes if visible(h, audience)]
     for matrix in ruleset.profiles:
         if visible(matrix, audience):
             found += [troop_card(ruleset, matrix, row, prose) for row in matrix.rows if visible(row, audience)]
     return found
 
 
+def back_slots(layout: dict) -> list[dict]:
+    """Where each card's back goes on the back page: the same row, the column mirrored, so a sheet printed on both
+    sides (flipped on its long edge) puts every back behind its front."""
+    cols = layout["cols"]
+    return [layout["slots"][(i // cols) * cols + (cols - 1 - i % cols)] for i in range(len(layout["slots"]))]
+
+
 def cards_context(ruleset: Ruleset, audience: str, paper: Paper) -> dict:
     layout = sheet_layout(paper)
     found = cards(ruleset, audience)
     per = layout["per_sheet"]
-    sheets = [list(zip(layout["slots"], found[i:i + per])) for i in range(0, len(found), per)]
-    return {"audience": audience, "ruleset_id": ruleset.id, "ruleset_title": ruleset.title, "layout": layout,
-            "sheets": [[{"slot": slot, "card": card} for slot, card in sheet] for sheet in sheets],
+    backs = back_slots(layout)
+    sheets = []
+    for i in range(0, len(found), per):
+        chunk = found[i:i + per]
+        sheets.append({"side": "front", "cards": [{"slot": slot, "card": card} for slot, card in zip(layout["slots"], chunk)]})
+        sheets.append({"side": "back", "cards": [{"slot": slot, "card": card} for slot, card in zip(backs, chunk)]})
+    return {"audience": audience, "ruleset_id": ruleset.id, "ruleset_title": ruleset.title, "layout": layout, "sheets": sheets,
             "count": len(found), "gap_text": NOT_GIVEN_TEXT}

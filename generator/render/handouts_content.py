@@ -20,7 +20,7 @@ from ..model.base import NotGiven
 from ..model.ruleset import Ruleset
 from .prose import HIDDEN_REFERENCE, Prose, anchor, count_examples, entry_title, gm_only
 from .present import NOT_GIVEN_TEXT, bounds_text, exact_chance_text as chance_text, points_text, roll_text, shown, source_text
-from .prose import value_html
+from .prose import value_html, value_text
 from .sheets_charts import chart_from_model
 from .site.pages import CHAPTER_ORDER, SECTION_PAGES  # a booklet reads in the site's order
 
@@ -346,6 +346,73 @@ def _count_name(name: str, ruleset: Ruleset) -> str:
     return name
 
 
+# -- what a unit does in play: movement and the things its player tracks ---------------------------
+BLANK_ROSTER_LINES = 10  # write-in lines on a blank roster: what fits one page with its build-by reference
+
+
+def movement(ruleset: Ruleset, matrix, row) -> dict | None:
+    """How far ``row`` moves, from the value the data names (None when it names none)."""
+    id = matrix.movement_of(row)
+    if not id:
+        return None
+    stated = ruleset.value(id).value
+    if isinstance(stated, NotGiven):
+        return {"text": GAP_CELL, "gap": True, "number": "", "unit": "", "house": False}
+    number, _, unit = str(stated).partition(" ")
+    house = ruleset.value(id).is_house_rule
+    return {"text": value_text(ruleset, id), "gap": False, "number": number, "unit": unit, "house": house}
+
+
+def has_movement(matrix) -> bool:
+    return bool(matrix.movement or any(row.movement for row in matrix.rows))
+
+
+def movement_key(ruleset: Ruleset, matrix, audience: str) -> str:
+    """``Move: 2 hexes; Light riders 3 hexes``: the default and each row that differs, from the data."""
+    if not has_movement(matrix):
+        return ""
+    parts = [f"{value_text(ruleset, matrix.movement)}" if matrix.movement else ""]
+    for row in matrix.rows:
+        if row.movement and row.movement != matrix.movement and visible(row, audience):
+            parts.append(f"{row.name} {value_text(ruleset, row.movement)}")
+    return "; ".join(p for p in parts if p)
+
+
+def tracks(ruleset: Ruleset, matrix) -> list[dict]:
+    """What each unit keeps count of, as the data declares it: a label, its boxes (None: a tally) and when they clear."""
+    found = []
+    for track in matrix.tracks:
+        help = ""
+        if track.term:
+            term = ruleset.get("glossary", track.term)
+            help = " ".join(str(term.definition).split())
+        found.append({"id": track.id, "label": track.label, "boxes": list(range(track.boxes)) if track.boxes else None,
+                      "per": "each turn" if track.per == "turn" else "", "help": help})
+    return found
+
+
+def blank_roster(ruleset: Ruleset, matrix, audience: str) -> dict:
+    """A roster to fill in: the matrix's columns, movement, tracking boxes, and the costs and limits to build by."""
+    points = armies.points_column(matrix)
+    rows = [row for row in matrix.rows if visible(row, audience)]
+    troops = [{"name": row.name, "points": cell(row.values.get(points.id)) if points else None,
+               "move": movement(ruleset, matrix, row)} for row in rows]
+    costs = [{"name": c.name, "points": cell(c.points), "paid": "on top of the unit" if c.added_to_unit else "once for the force"}
+             for c in ruleset.costs]
+    levels: dict[str, list] = {}
+    for hero in ruleset.heroes:
+        if visible(hero, audience):
+            levels.setdefault(str(hero.level), []).append({"name": hero.name, "points": cell(hero.points)})
+    limits = [{"title": l.title, "allowed": _limit_bounds_words(l, ruleset), "counted": limit_words(l.count, ruleset)}
+              for l in ruleset.army_limits]
+    return {"title": "Blank army roster", "matrix": named(matrix, audience),
+            "stat_labels": [c.label for c in matrix.columns if c is not points], "points_label": points.label if points else "",
+            "movement": has_movement(matrix), "movement_key": movement_key(ruleset, matrix, audience),
+            "tracks": tracks(ruleset, matrix), "lines": list(range(1, BLANK_ROSTER_LINES + 1)), "troops": troops,
+            "costs": costs, "heroes": [{"level": level, "heroes": found} for level, found in levels.items()],
+            "limits": limits, "has_models": armies.models_column(matrix) is not None}
+
+
 # -- army rosters -------------------------------------------------------------------------------
 def roster_lines(ruleset: Ruleset, army, audience: str) -> dict:
     """An army list's lines, each with its cost from the mechanics, the total and the limits."""
@@ -363,7 +430,7 @@ def roster_lines(ruleset: Ruleset, army, audience: str) -> dict:
             "upgrades": [_bought(ruleset.get("costs", u), audience) for u in unit.upgrades],
             "heroes": [_bought(ruleset.get("heroes", h), audience, f"{ruleset.get('heroes', h).level} level hero") for h in unit.heroes],
             "scrolls": [named(ruleset.get("spells", s), audience) for s in unit.scrolls],
-            "each": cell(cost.each), "total": cell(cost.total),
+            "each": cell(cost.each), "total": cell(cost.total), "move": movement(ruleset, matrix, row),
         })
     extras = [{"count": 1, **_bought(ruleset.get("costs", c), audience)} for c in army.extras]
     limits = [{"title": r.limit.title, "count": points_text(r.count), "holds": r.holds,
@@ -376,7 +443,7 @@ def roster_lines(ruleset: Ruleset, army, audience: str) -> dict:
             "agreed": points_text(agreed) if agreed is not None else None,
             "left": points_text(agreed - total) if agreed is not None else None,
             "models": armies.army_models(ruleset, army), "agreed_models": army.agreed_models,
-            "stat_labels": [c.label for c in stat_columns],
+            "stat_labels": [c.label for c in stat_columns], "movement": has_movement(matrix), "tracks": tracks(ruleset, matrix),
             "lines": lines, "extras": extras, "limits": limits, "units": sum(u.count for u in army.units)}
 
 
@@ -467,8 +534,9 @@ def _all_html(parts: list[dict]):
 
 
 def roster_context(ruleset: Ruleset, audience: str) -> dict:
-    """Every army list of the ruleset the audience may see, as roster sheets."""
+    """A blank roster per profile matrix, then every army list of the ruleset the audience may see, as roster sheets."""
     prose = Prose(ruleset, audience)
+    blanks = [blank_roster(ruleset, m, audience) for m in ruleset.profiles if visible(m, audience)]
     rosters = []
     for army in ruleset.armies:
         if not visible(army, audience):
@@ -476,4 +544,4 @@ def roster_context(ruleset: Ruleset, audience: str) -> dict:
         rosters.append({**roster_lines(ruleset, army, audience), "note": prose.html(army.note), "gm": gm_only(army),
                         "glossary": roster_glossary(ruleset, army, prose), "source": source_mark(army, ruleset)})
     return {"audience": audience, "ruleset_id": ruleset.id, "ruleset_title": ruleset.title, "rosters": rosters,
-            "gap_text": NOT_GIVEN_TEXT}
+            "blanks": blanks, "gap_text": NOT_GIVEN_TEXT}

@@ -19,7 +19,7 @@ from ..model.computed import Axis, Binding, Input, LookupRow, Setting
 from ..model.formula import Expression
 from ..model.quantity import Quantity
 from ..model.dice import DiceExpr, RollRange
-from ..model.entries import ArmyUnit, Column, Declares, Meta, ProfileRow, TableRow
+from ..model.entries import ArmyUnit, Column, Declares, Meta, ProfileRow, TableRow, Track
 from ..model.points import Points
 from ..model.ruleset import SECTIONS
 from ..source.build import is_required, schema_fields
@@ -80,7 +80,8 @@ def fields_table(cls) -> str:
 PARTS = {"Lists a ruleset declares (`ruleset: declares:`)": Declares, "Input of a formula (`inputs:`)": Input, "Named step of a formula (`let:`)": Binding,
          "Chart axis (`rows:`, `columns:`)": Axis, "Row of a lookup (`rows:`)": LookupRow,
          "Row of a roll table (`rows:`)": TableRow, "Column of a profile matrix (`columns:`)": Column,
-         "Row of a profile matrix (`rows:`)": ProfileRow, "Line of an army list (`units:`)": ArmyUnit, "Source citation (`source:`)": Source}
+         "Row of a profile matrix (`rows:`)": ProfileRow, "What units track in play (`tracks:`)": Track,
+         "Line of an army list (`units:`)": ArmyUnit, "Source citation (`source:`)": Source}
 
 
 _RST_CODE = re.compile(r"``(.+?)``(?!`)")

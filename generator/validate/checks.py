@@ -267,6 +267,39 @@ def check_army_limits(ruleset: Ruleset):
                                  "counts: " + counts + ", and any cost, hero or troop id")
 
 
+@check
+def check_play_aids(ruleset: Ruleset):
+    """A matrix's movement names a distance in `values:`, and what it tracks names real terms and rules, once each."""
+    for matrix in ruleset.profiles:
+        for owner in (matrix, *matrix.rows):
+            if not owner.movement:
+                continue
+            if (d := _ref(ruleset, "values", owner.movement, value_loc(owner, "movement"), "movement")) is not None:
+                yield d
+            elif not ruleset.is_unloaded(owner.movement, "values"):
+                stated = ruleset.value(owner.movement).value
+                if not isinstance(stated, NotGiven) and getattr(stated, "kind", "") != "distance":
+                    yield Diagnostic(Code.BAD_VALUE, f"movement `{owner.movement}` is {stated}, not a distance",
+                                     value_loc(owner, "movement"), "name a value written as a distance: 6\", 2 hexes")
+        labels: dict[str, str] = {}
+        for track in matrix.tracks:
+            for name, section in (("term", "glossary"), ("rule", "rules")):
+                target = getattr(track, name)
+                if target and (d := _ref(ruleset, section, target, value_loc(track, name), name)) is not None:
+                    yield d
+            if track.boxes is not None and not 1 <= track.boxes <= 12:
+                yield Diagnostic(Code.OUT_OF_RANGE, f"`{track.id}` asks for {track.boxes} boxes; a unit's row holds 1 to 12",
+                                 value_loc(track, "boxes"), "leave `boxes` out for an open count: a tally space is printed")
+            key = track.label.casefold()
+            if key in labels:
+                yield Diagnostic(Code.DUPLICATE_ID, f"`{track.id}` tracks {track.label!r}, as `{labels[key]}` already does",
+                                 value_loc(track, "label"), "track each thing once")
+            labels[key] = track.id
+            if not (track.term or track.rule or track.source):
+                yield Diagnostic(Code.UNKNOWN_REF, f"`{track.id}` says what is tracked but not where the rules say so",
+                                 track.loc, "name the glossary `term`, the `rule` or the `source` that makes players track it")
+
+
 def _worked(value, text: str) -> str:
     """` (units // 2)`: the expression behind a bound, unless it is the number itself."""
     text = str(text).strip()
