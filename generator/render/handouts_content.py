@@ -31,6 +31,7 @@ UNCHAPTERED = {"rules": "More rules", "tables": "More tables", "profiles": "More
 HIDDEN_TASKS_HINT = "Some tasks are hidden: the game-master tells you when you complete one."
 GAP_CELL = "not given"
 SHORT_BLOCK = 1600  # characters of HTML: a rule this short is kept whole on one page, with its notes and source
+SHORT_KINDS = ("rules", "glossary", "keywords", "spells", "heroes", "items")  # prose entries; tables break between rows
 
 
 def visible(entry, audience: str) -> bool:
@@ -175,7 +176,7 @@ class _Blocks:
         block = getattr(self, section)(entry)
         block.update(kind=section, anchor=anchor(section, entry.id), title=block.get("title", entry_title(entry)),
                      gm=gm_only(entry), source=source_mark(entry, self.ruleset))
-        block["short"] = sum(len(str(block.get(key) or "")) for key in ("body", "gm_note", "note")) < SHORT_BLOCK
+        block["short"] = section in SHORT_KINDS and sum(len(str(block.get(key) or "")) for key in ("body", "gm_note")) < SHORT_BLOCK
         return block
 
     def rules(self, rule) -> dict:
