@@ -394,8 +394,7 @@ def code_hash() -> str:
     return digest.hexdigest()[:16]
 
 
-GM_BANNER = ('<span class="gm-banner">Game-master\'s copy</span> — this site shows the hidden entries and notes '
-             'the players do not see.')
+GM_BANNER = '<span class="gm-banner">Game-master\'s copy</span> — with what players do not see'
 
 
 def sphinx_config(root: Path, audience: str, only: str = "") -> dict:
