@@ -191,6 +191,16 @@ def test_player_site_never_contains_game_master_content(built, project):
     assert [s for s in secrets if " ".join(s.split()) in gm and not s.islower()]  # the gm site has them
 
 
+def test_every_page_of_the_gm_site_carries_the_gm_banner_and_no_player_page_does(built):
+    gm_pages = sorted((built / "site-gm").rglob("*.html"))
+    assert len(gm_pages) > 20
+    for path in gm_pages:
+        text = path.read_text(encoding="utf-8")
+        assert re.search(r'class="announcement".*?Game-master\'s copy', text, re.S), path
+    for path in (built / "site").rglob("*.html"):
+        assert "Game-master's copy" not in path.read_text(encoding="utf-8"), path
+
+
 def test_hovering_a_term_previews_its_definition(page, site, project):
     requests = []
     page.on("request", lambda request: requests.append(request.url))

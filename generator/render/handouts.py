@@ -7,7 +7,8 @@ matrix, then the ``armies:``) and a sheet of cards (spells, heroes, profile rows
 card sheet followed by its backs. Content is assembled by the pure functions of
 ``handouts_content`` and ``handouts_cards``; the templates in ``templates/handouts/``
 (the project's, else the defaults) only lay it out. Game-master outputs carry ``gm``
-in their file names and are the only ones that contain game-master-only material.
+in their file names and are the only ones that contain game-master-only material; one is
+made only where the game-master sees more than the players (:func:`gm_sees_more`).
 """
 
 from __future__ import annotations
@@ -45,12 +46,29 @@ def handout_jobs(project: Project, out_dir: Path, audience: str) -> list[PdfJob]
             contexts["roster"] = roster_context(ruleset, audience)
         if cards(ruleset, audience):
             contexts["cards"] = None  # depends on the paper
+        if audience == "gm":  # a game-master's version only where the game-master sees more than the players
+            contexts = {kind: context for kind, context in contexts.items() if gm_sees_more(ruleset, kind, context)}
         for kind, context in contexts.items():
             for paper in PAPERS:
                 if kind == "cards":
                     context = cards_context(ruleset, audience, paper)
                 jobs.append(_job(env, root, kind, {**context, "paper": paper}, Path(out_dir) / output_name(ruleset.id, kind, audience, paper)))
     return jobs
+
+
+def gm_sees_more(ruleset, kind: str, gm_context: dict | None) -> bool:
+    """Whether the game-master's version of one output holds anything the players' does not: its
+    context, audience aside, differs from the players' (game-master-only entries, notes, hidden tasks)."""
+    def content(context: dict | None) -> dict:
+        return {key: value for key, value in (context or {}).items() if key not in ("audience", "description", "paper")}
+
+    if kind == "handout":
+        player = handout_context(ruleset, "player")
+    elif kind == "roster":
+        player = roster_context(ruleset, "player") if any(visible(a, "player") for a in ruleset.armies) else None
+    else:
+        return cards(ruleset, "gm") != cards(ruleset, "player")
+    return player is None or content(player) != content(gm_context)
 
 
 def created_meta() -> str:

@@ -30,6 +30,8 @@ PAGES_NOT_PRINTED = ("formulas",)  # the authors' reference: on the site, not in
 UNCHAPTERED = {"rules": "More rules", "tables": "More tables", "profiles": "More profiles"}
 HIDDEN_TASKS_HINT = "Some tasks are hidden: the game-master tells you when you complete one."
 GAP_CELL = "not given"
+SHORT_BLOCK = 1600  # characters of HTML: a rule this short is kept whole on one page, with its notes and source
+SHORT_KINDS = ("rules", "glossary", "keywords", "spells", "heroes", "items")  # prose entries; tables break between rows
 
 
 def visible(entry, audience: str) -> bool:
@@ -102,7 +104,9 @@ def placement(ruleset: Ruleset, audience: str) -> list[dict]:
         sections = ("costs", "army_limits", "armies") if key == "army" else (key,)
         groups = []
         for section in sections:
-            entries = tuple(e for e in ruleset.section(section) if (section, e.id) not in placed and visible(e, audience))
+            # charts: the ruleset's own and those of the base it extends, which it plays by (`extends:`)
+            every = ruleset.reachable(section) if section == "charts" else ruleset.section(section)
+            entries = tuple(e for e in every if (section, e.id) not in placed and visible(e, audience))
             if entries:
                 groups.append((section, entries))
                 placed.update((section, e.id) for e in entries)
@@ -117,6 +121,9 @@ def placement(ruleset: Ruleset, audience: str) -> list[dict]:
     terms = tuple(sorted((t for t in ruleset.glossary if visible(t, audience)), key=lambda t: (t.term.casefold(), t.id)))
     if terms:
         after.append({"kind": "glossary", "key": "glossary", "title": "Glossary", "intro": "", "groups": [("glossary", terms)]})
+    if any(section == "tables" for part in parts + after for section, _entries in part["groups"]):
+        after.append({"kind": "roll-tables", "key": "roll_tables", "title": "Roll tables", "intro": "", "groups": []})
+    after.append({"kind": "index", "key": "index", "title": "Index", "intro": "", "groups": []})
     for letter, part in zip("ABCDEFGHIJKLMNOPQRSTUVWXYZ", after):
         part.update(label=f"Appendix {letter}", number=letter)
     return parts + after
@@ -169,6 +176,7 @@ class _Blocks:
         block = getattr(self, section)(entry)
         block.update(kind=section, anchor=anchor(section, entry.id), title=block.get("title", entry_title(entry)),
                      gm=gm_only(entry), source=source_mark(entry, self.ruleset))
+        block["short"] = section in SHORT_KINDS and sum(len(str(block.get(key) or "")) for key in ("body", "gm_note")) < SHORT_BLOCK
         return block
 
     def rules(self, rule) -> dict:
@@ -521,7 +529,47 @@ def handout_context(ruleset: Ruleset, audience: str) -> dict:
         "source_file": meta.source, "parts": parts, "gap_text": NOT_GIVEN_TEXT,
     }
     context["examples"] = count_examples(context["summary"], *_all_html(parts))
+    context["roll_tables"] = roll_table_digest(parts)
+    context["index"] = booklet_index(parts)
+    context["description"] = _description(meta, audience)
     return context
+
+
+def _description(meta, audience: str) -> str:
+    what = "Game-master's copy of the rules booklet" if audience == "gm" else "Rules booklet"
+    return f"{what} of {meta.title}" + (f": {meta.subtitle}" if meta.subtitle else "")
+
+
+def roll_table_digest(parts: list[dict]) -> list[dict]:
+    """Every roll table the booklet prints, in print order: its dice and results, and where the full table is."""
+    return [{"title": b["title"], "anchor": b["anchor"], "dice": b["dice"], "gm": b["gm"], "ranges_gap": b["ranges_gap"],
+             "rows": [{"roll": r["roll"], "result": r["result"]} for r in b["rows"]]}
+            for part in parts for b in part["blocks"] if b["kind"] == "tables"]
+
+
+INDEX_KINDS = {"rules": "", "tables": "table", "profiles": "profiles", "spells": "spell", "glossary": "term",
+               "keywords": "special rule", "heroes": "hero", "items": "item", "armies": "army list",
+               "lookups": "table", "charts": "chart"}
+
+
+def booklet_index(parts: list[dict]) -> list[dict]:
+    """The index at the back: every printed rule, table, chart, term and spell (and each term's other
+    spellings), alphabetically, grouped by first letter; the template adds the page numbers."""
+    entries = {}
+    for part in parts:
+        for b in part["blocks"]:
+            if b["kind"] not in INDEX_KINDS or not b.get("anchor"):
+                continue
+            names = [b["title"]] + [f"{alias} (see {b['title']})" for alias in b.get("aliases", ())]
+            for name in names:
+                entries.setdefault((name.casefold(), b["anchor"]), {"name": name, "anchor": b["anchor"],
+                                                                     "kind": INDEX_KINDS[b["kind"]], "gm": b["gm"]})
+    letters: dict[str, list] = {}
+    for key in sorted(entries):
+        entry = entries[key]
+        first = entry["name"][:1].upper()
+        letters.setdefault(first if first.isalpha() else "#", []).append(entry)
+    return [{"letter": letter, "entries": found} for letter, found in letters.items()]
 
 
 def _all_html(parts: list[dict]):

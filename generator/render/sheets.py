@@ -111,8 +111,11 @@ def victory_sheets(ruleset: Ruleset) -> list[Sheet]:
     if not has_victory_points(ruleset):
         return []
     sheets = []
-    for audience in ("player", "gm"):
-        checklist = victory_checklist(ruleset, audience)
+    player, gm = victory_checklist(ruleset, "player"), victory_checklist(ruleset, "gm")
+    # a game-master's checklist only where it names more than the players' (hidden tasks, gm-only entries)
+    audiences = ("player", "gm") if player.groups != gm.groups else ("player",)
+    for audience in audiences:
+        checklist = gm if audience == "gm" else player
         suffix = "-gm" if audience == "gm" else ""
         sheets.append(Sheet(f"{ruleset.id}-victory-points{suffix}", f"{ruleset.id}-victory-points",
                             "Victory points checklist" + (" (Game Master)" if audience == "gm" else ""),

@@ -395,6 +395,9 @@ def code_hash() -> str:
     return digest.hexdigest()[:16]
 
 
+GM_BANNER = '<span class="gm-banner">Game-master\'s copy</span> — with what players do not see'
+
+
 def sphinx_config(root: Path, audience: str, only: str = "") -> dict:
     vendor = "vendor"  # sphinx-tippy adds these under _static/
     return {
@@ -419,6 +422,8 @@ def sphinx_config(root: Path, audience: str, only: str = "") -> dict:
         "tippy_props": {"placement": "auto-start", "maxWidth": 500, "interactive": True, "delay": [200, 100]},
         "suppress_warnings": ["myst.header"],
         "exclude_patterns": [],
+        # the game-master's site says so at the top of every page (furo's announcement banner)
+        "html_theme_options": {"announcement": GM_BANNER} if audience == "gm" else {},
     }
 
 
