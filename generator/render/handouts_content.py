@@ -19,7 +19,7 @@ from ..mechanics import armies
 from ..model.base import NotGiven
 from ..model.ruleset import Ruleset
 from .prose import HIDDEN_REFERENCE, Prose, anchor, count_examples, entry_title, gm_only
-from .present import GAP_KEY_PRINT, NOT_GIVEN_TEXT, bounds_text, column_head, exact_chance_text as chance_text, points_text, roll_text, shown, source_text
+from .present import GAP_KEY_PRINT, NOT_GIVEN_TEXT, bounds_text, column_head, key_text, exact_chance_text as chance_text, points_text, roll_text, shown, source_text
 from .prose import value_html
 from .sheets_charts import chart_from_model
 from .site.pages import CHAPTER_ORDER, SECTION_PAGES  # a booklet reads in the site's order
@@ -266,7 +266,7 @@ class _Blocks:
 
     def lookups(self, lookup) -> dict:
         with_values = any(row.value is not None for row in lookup.rows)
-        rows = [{"key": row.key_text, "result": row.result, "value": str(row.value) if row.value is not None else "",
+        rows = [{"key": key_text(row), "result": row.result, "value": str(row.value) if row.value is not None else "",
                  "effect": self.prose.inline(row.effect)} for row in lookup.rows]
         return {"key": lookup.key, "rows": rows, "has_value": with_values, "has_effect": any(r.effect for r in lookup.rows),
                 "note": self.prose.html(lookup.note)}

@@ -97,6 +97,11 @@ def range_text(roll) -> str:
     return f"{number(roll.low)}–{number(roll.high)}"
 
 
+def key_text(row) -> str:
+    """A lookup row's key as printed: its word, or its range with an en dash (`1–2`)."""
+    return row.match or (range_text(row.when) if row.when is not None else "")
+
+
 def roll_text(row) -> str:
     return NOT_GIVEN_TEXT if isinstance(row.roll, NotGiven) else range_text(row.roll)
 

@@ -18,7 +18,7 @@ from ..model.points import points_text
 from ..model.ruleset import Ruleset
 from .prose import _ROLE, role_as_text, value_text
 from .sheets_charts import Chart, chance_text, chart_from_model
-from .present import range_text
+from .present import key_text, range_text
 
 GAP = None  # a value the source does not give: templates print a blank box
 
@@ -265,7 +265,7 @@ def lookup_groups(ruleset: Ruleset) -> tuple[KeyGroup, ...]:
     for lookup in ruleset.reachable("lookups"):
         if visible(lookup) and _quick(ruleset, lookup, "lookups"):
             # a result is prose that wraps under its key, not a number set to the right
-            lines = tuple(KeyLine(f"{lookup.key}: {row.key_text}" if lookup.key else row.key_text, "",
+            lines = tuple(KeyLine(f"{lookup.key}: {key_text(row)}" if lookup.key else key_text(row), "",
                                   Markdown(row.result)) for row in lookup.rows)
             found.append(KeyGroup(lookup.title, lines, source=cite(lookup, ruleset.owner_of("lookups", lookup.id))))
     return tuple(found)

@@ -20,8 +20,8 @@ from ..present import GAP_DASH
 
 def picker_data(chart) -> dict:
     """A chart (sheets_charts.Chart) as the picker's data: labels and each cell's target and odds."""
-    def shown(cell) -> list[str]:
-        return [cell.text or cell.chance or GAP_DASH, cell.chance if cell.text else ""]
+    def shown(cell) -> list[str]:  # an impossible cell is its word alone ("no effect"), as in the grid
+        return [cell.text or cell.chance or GAP_DASH, cell.chance if cell.text and cell.tone != "none" else ""]
 
     return {"row_head": chart.row_head or "Row", "column_head": chart.column_head or "Column",
             "rows": [row.label for row in chart.rows],

@@ -17,7 +17,7 @@ from ...model.entries import (
 )
 from ...model.ruleset import Ruleset
 from ..present import (
-    NOT_GIVEN_TEXT, bounds_text, column_head, for_audience, given_nowhere, gm_only, points_text, roll_text, shown, source_text,
+    NOT_GIVEN_TEXT, bounds_text, column_head, for_audience, key_text, given_nowhere, gm_only, points_text, roll_text, shown, source_text,
     table_odds,
 )
 
@@ -363,7 +363,7 @@ def lookup_md(lookup, ruleset: Ruleset) -> str:
     with_values = any(row.value is not None for row in lookup.rows)
     with_effects = any(row.effect for row in lookup.rows)
     header = [esc(lookup.key or "Key"), "Result"] + (["Value"] if with_values else []) + (["Effect"] if with_effects else [])
-    rows = [[esc(row.key_text), esc(row.result)] + ([esc(row.value) if row.value is not None else "—"] if with_values else [])
+    rows = [[esc(key_text(row)), esc(row.result)] + ([esc(row.value) if row.value is not None else "—"] if with_values else [])
             + ([esc(" ".join(str(row.effect).split()))] if with_effects else []) for row in lookup.rows]
     parts = [pipe_table(header, rows)]
     if lookup.note:
