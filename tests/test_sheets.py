@@ -370,7 +370,7 @@ def test_quick_reference_tables_with_their_odds(project, texts):
                 assert table.title in text
                 if table.ranges_given and not table.dice.stats:
                     for row, chance in table.odds():
-                        assert f"{row.roll} {normalise(row.result)}" in text
+                        assert f"{str(row.roll).replace('-', '–')} {normalise(row.result)}" in text  # en-dash ranges
                         assert shown_chance(chance) in text
                 else:
                     assert "not given in the source" in text
@@ -382,7 +382,7 @@ def test_missing_roll_ranges_show_the_gap(project, texts):
     table = project.ruleset("city_of_the_damned_combat").table("injury")
     assert not table.ranges_given
     for text in both(texts, "city_of_the_damned_combat-quick-reference"):
-        assert text.count("not given in the source") >= len(table.rows)
+        assert "Roll (not given in the source)" in text  # said once, in the header; each roll is an empty box
 
 
 def two_d6_at_least(total: int) -> Fraction:

@@ -19,7 +19,7 @@ from ..mechanics import armies
 from ..model.base import NotGiven
 from ..model.ruleset import Ruleset
 from .prose import HIDDEN_REFERENCE, Prose, anchor, count_examples, entry_title, gm_only
-from .present import NOT_GIVEN_TEXT, bounds_text, exact_chance_text as chance_text, points_text, roll_text, shown, source_text
+from .present import GAP_KEY_PRINT, NOT_GIVEN_TEXT, bounds_text, column_head, key_text, exact_chance_text as chance_text, points_text, roll_text, shown, source_text
 from .prose import value_html, value_text
 from .sheets_charts import chart_from_model
 from .site.pages import CHAPTER_ORDER, SECTION_PAGES  # a booklet reads in the site's order
@@ -202,19 +202,19 @@ class _Blocks:
             notes.append(f"Totals beyond the table read as its nearest end ({table.clamp}).")
         if table.dice.stats:
             notes.append(f"The chance of each row depends on {', '.join(table.dice.stats)}.")
-        return {"dice": table.dice.text, "rows": rows, "has_effect": any(r.effect for r in table.rows),
+        return {"dice": column_head(table.dice.text, [row.roll for row in table.rows]), "rows": rows, "has_effect": any(r.effect for r in table.rows),
                 "has_chance": bool(odds), "notes": notes, "ranges_gap": not table.ranges_given,
                 "note": self.prose.html(table.note)}
 
     def profiles(self, matrix) -> dict:
         rows = []
-        for row in matrix.rows:
-            if not visible(row, self.audience):
-                continue
+        shown_rows = [row for row in matrix.rows if visible(row, self.audience)]
+        for row in shown_rows:
             keywords = cell(row.keywords) if isinstance(row.keywords, NotGiven) else {"text": shown(row.keywords), "gap": False}
             rows.append({"name": row.name, "cells": [cell(row.values.get(c.id)) for c in matrix.columns], "keywords": keywords,
                          "note": self.prose.inline(row.note), "gm": gm_only(row)})
-        return {"columns": [c.label for c in matrix.columns], "rows": rows,
+        return {"columns": [column_head(c.label, [r.values.get(c.id) for r in shown_rows]) for c in matrix.columns], "rows": rows,
+                "keywords_label": column_head("Special rules", [r.keywords for r in shown_rows]),
                 "key": [{"label": c.label, "help": c.help} for c in matrix.columns if c.help],
                 "has_gaps": any(c["gap"] for r in rows for c in [*r["cells"], r["keywords"]]),
                 "note": self.prose.html(matrix.note)}
@@ -274,7 +274,7 @@ class _Blocks:
 
     def lookups(self, lookup) -> dict:
         with_values = any(row.value is not None for row in lookup.rows)
-        rows = [{"key": row.key_text, "result": row.result, "value": str(row.value) if row.value is not None else "",
+        rows = [{"key": key_text(row), "result": row.result, "value": str(row.value) if row.value is not None else "",
                  "effect": self.prose.inline(row.effect)} for row in lookup.rows]
         return {"key": lookup.key, "rows": rows, "has_value": with_values, "has_effect": any(r.effect for r in lookup.rows),
                 "note": self.prose.html(lookup.note)}
@@ -451,7 +451,11 @@ def roster_lines(ruleset: Ruleset, army, audience: str) -> dict:
             "agreed": points_text(agreed) if agreed is not None else None,
             "left": points_text(agreed - total) if agreed is not None else None,
             "models": armies.army_models(ruleset, army), "agreed_models": army.agreed_models,
-            "stat_labels": [c.label for c in stat_columns], "movement": has_movement(matrix), "tracks": tracks(ruleset, matrix),
+            "stat_labels": [column_head(c.label, [matrix.row(u.troop).values.get(c.id) for u in army.units]) for c in stat_columns],
+            "keywords_label": column_head("Special rules", [matrix.row(u.troop).keywords for u in army.units]),
+            "gap_key": GAP_KEY_PRINT, "has_gaps": any(v["gap"] for line in lines for v in
+                                                      [*line["stats"], line["keywords"], line["troop_points"], line["each"], line["total"]]),
+            "movement": has_movement(matrix), "tracks": tracks(ruleset, matrix),
             "lines": lines, "extras": extras, "limits": limits, "units": sum(u.count for u in army.units)}
 
 

@@ -15,6 +15,27 @@ from ..model.points import points_text  # noqa: F401  (the renderers' one way to
 
 NOT_GIVEN_TEXT = "not given in the source"
 
+# -- the one gap mark ---------------------------------------------------------------------------------
+# Every output marks a value the source leaves out the same quiet way: on screen an em dash with a small
+# note mark whose tooltip is GAP_NOTE; in print an empty write-in box (no text inside). A column the
+# source gives nowhere says so once, in its header (column_head), and its cells are plain marks.
+GAP_DASH = "—"
+GAP_NOTE = NOT_GIVEN_TEXT  # the mark's tooltip, and what each output's key says it means
+GAP_NOTE_MARK = "*"  # the small note mark beside the dash on screen
+GAP_KEY_SCREEN = f"{GAP_DASH}{GAP_NOTE_MARK} {NOT_GIVEN_TEXT}: left blank rather than guessed."
+GAP_KEY_PRINT = f"{NOT_GIVEN_TEXT}: left blank rather than guessed; write it in if your group agrees on one."
+
+
+def given_nowhere(values) -> bool:
+    """True when there are values and every one of them is `not given` (a column the source gives nowhere)."""
+    values = list(values)
+    return bool(values) and all(isinstance(v, NotGiven) for v in values)
+
+
+def column_head(label: str, values) -> str:
+    """A column's header: its label, plus "(not given in the source)" when the source gives none of its values."""
+    return f"{label} ({NOT_GIVEN_TEXT})" if given_nowhere(values) else label
+
 
 def shown(value, none: str = "—") -> str:
     """A value for display; `not given` becomes a visible mark, never a guess."""
@@ -62,8 +83,27 @@ def table_odds(table: RollTable) -> dict[int, str]:
     return {index: chance_text(chance) for index, (_row, chance) in enumerate(table.odds())}
 
 
+def range_text(roll) -> str:
+    """A roll range as printed: `1–2` (en dash), `6+`, `1−` (one or less), `−2` (a minus sign)."""
+    def number(n: int) -> str:
+        return str(n).replace("-", "−")
+
+    if roll.low is not None and roll.low == roll.high:
+        return number(roll.low)
+    if roll.high is None:
+        return f"{number(roll.low)}+"
+    if roll.low is None:
+        return f"{number(roll.high)}−"
+    return f"{number(roll.low)}–{number(roll.high)}"
+
+
+def key_text(row) -> str:
+    """A lookup row's key as printed: its word, or its range with an en dash (`1–2`)."""
+    return row.match or (range_text(row.when) if row.when is not None else "")
+
+
 def roll_text(row) -> str:
-    return NOT_GIVEN_TEXT if isinstance(row.roll, NotGiven) else str(row.roll)
+    return NOT_GIVEN_TEXT if isinstance(row.roll, NotGiven) else range_text(row.roll)
 
 
 def source_text(source, ruleset) -> str:

@@ -20,6 +20,7 @@ from mdit_py_plugins.deflist import deflist_plugin
 from ..model.base import NotGiven
 from ..model.ruleset import Ruleset
 from ..validate.checks import term_names
+from .present import NOT_GIVEN_TEXT
 
 _ROLE = re.compile(r"\{(?P<role>[a-z-]+)\}`(?P<text>[^`]*)`")
 _EXPLICIT = re.compile(r"(?s)^(?P<title>.*?)\s*<(?P<target>[^<>]+)>$")
@@ -55,10 +56,16 @@ def value_text(ruleset: Ruleset, id: str) -> str:
     return shown if original is None else f"{shown} ({HOUSE_RULE}; the text: {original})"
 
 
+def gap_box() -> Markup:
+    """The one gap mark in print: an empty write-in box (thin outline, no text inside; the output's key says
+    what it means). The title is for screen readers of the HTML; WeasyPrint prints no text for it."""
+    return Markup('<span class="gap" title="{}"></span>').format(NOT_GIVEN_TEXT)
+
+
 def value_html(ruleset: Ruleset, id: str) -> Markup:
     """A value for print: a gap box when not given; a house rule marked, with the original and a footnote."""
     text, original, note = value_parts(ruleset, id)
-    shown = Markup('<span class="gap">{}</span>').format(GAP_TEXT) if text is None else escape(text)
+    shown = gap_box() if text is None else escape(text)
     if original is None:
         return Markup('<span class="value">{}</span>').format(shown)
     footnote = Markup('<span class="house-note">{}</span>').format(note) if note else ""

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from .prose import _ROLE, role_as_text  # the same role-to-text reading as the print templates
 from .sheets_charts import Cell, Chart
+from .present import NOT_GIVEN_TEXT
 from .sheets_quickref import GAP, QuickReference
 from .sheets_victory import VpChecklist
+from .site.charts import picker_md
 from .site.myst import esc, gap, pipe_table, role_text  # the site's own Markdown writers
 
 GAP_TEXT = "not given"
@@ -43,13 +45,15 @@ def chart_md(chart: Chart, level: int = 2) -> str:
     header = [esc(corner)] + [esc(f"{c} ({n})" if n else c) for c, n in zip(chart.columns, notes)]
     rows = [[f"**{esc(row.label)}**"] + [cell_md(c) for c in row.cells] for row in chart.rows]
     parts = [f"{'#' * level} {esc(chart.title)}"] if chart.title else []
+    parts.append(picker_md(chart))  # the phone's way in: pick the two values, read the target and odds
     parts.append(pipe_table(header, rows))
     parts += [prose_md(note) for note in chart.notes]
-    return "\n\n".join(parts)
+    return "\n\n".join(p for p in parts if p)
 
 
-def value_md(value: str | None) -> str:
-    return gap(GAP_TEXT) if value is GAP else esc(value)
+def value_md(value: str | None, plain: bool = False) -> str:
+    """A value, or the gap mark (plain in a column whose header says the source gives none of it)."""
+    return gap(GAP_TEXT, plain=plain) if value is GAP else esc(value)
 
 
 def quickref_md(ref: QuickReference) -> str:
@@ -68,9 +72,13 @@ def quickref_md(ref: QuickReference) -> str:
         parts.append("## Roll tables")
         for table in ref.tables:
             parts.append(f"### {esc(table.title)} ({esc(table.dice)})")
-            parts.append(pipe_table(["Roll", "Result", "Chance"], [
-                [value_md(line.roll), esc(line.result) + (f" — {esc(line.detail)}" if line.detail else ""),
-                 value_md(line.chance)] for line in table.lines]))
+            nowhere = {part: bool(table.lines) and all(getattr(line, part) is GAP for line in table.lines)
+                       for part in ("roll", "chance")}
+            head = {part: f"{label} ({NOT_GIVEN_TEXT})" if nowhere[part] else label
+                    for part, label in (("roll", "Roll"), ("chance", "Chance"))}
+            parts.append(pipe_table([esc(head["roll"]), "Result", esc(head["chance"])], [
+                [value_md(line.roll, nowhere["roll"]), esc(line.result) + (f" — {esc(line.detail)}" if line.detail else ""),
+                 value_md(line.chance, nowhere["chance"])] for line in table.lines]))
             if table.note:
                 parts.append(prose_md(table.note))
             parts.append(f"{{source}}`{role_text(table.source)}`")

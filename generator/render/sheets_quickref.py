@@ -18,6 +18,7 @@ from ..model.points import points_text
 from ..model.ruleset import Ruleset
 from .prose import _ROLE, role_as_text, value_text
 from .sheets_charts import Chart, chance_text, chart_from_model
+from .present import key_text, range_text
 
 GAP = None  # a value the source does not give: templates print a blank box
 
@@ -194,9 +195,9 @@ def quick_table(table, ruleset: Ruleset) -> QuickTable:
     spells = _spells_by_id(ruleset)
     detail = lambda row: spell_detail(spells[row.ref]) if row.ref in spells else ""  # noqa: E731
     if table.ranges_given and not table.dice.stats:
-        lines = tuple(TableLine(str(row.roll), row.result, chance_text(chance), detail(row)) for row, chance in table.odds())
+        lines = tuple(TableLine(range_text(row.roll), row.result, chance_text(chance), detail(row)) for row, chance in table.odds())
     else:  # ranges not given, or odds that depend on stats: the chance cannot be one number
-        lines = tuple(TableLine(given(row.roll), row.result, GAP if not table.ranges_given else "varies", detail(row))
+        lines = tuple(TableLine(GAP if isinstance(row.roll, NotGiven) else range_text(row.roll), row.result, GAP if not table.ranges_given else "varies", detail(row))
                       for row in table.rows)
     return QuickTable(table.title, str(table.dice), lines, table.note, table.ranges_given, cite(table, ruleset))
 
@@ -264,7 +265,7 @@ def lookup_groups(ruleset: Ruleset) -> tuple[KeyGroup, ...]:
     for lookup in ruleset.reachable("lookups"):
         if visible(lookup) and _quick(ruleset, lookup, "lookups"):
             # a result is prose that wraps under its key, not a number set to the right
-            lines = tuple(KeyLine(f"{lookup.key}: {row.key_text}" if lookup.key else row.key_text, "",
+            lines = tuple(KeyLine(f"{lookup.key}: {key_text(row)}" if lookup.key else key_text(row), "",
                                   Markdown(row.result)) for row in lookup.rows)
             found.append(KeyGroup(lookup.title, lines, source=cite(lookup, ruleset.owner_of("lookups", lookup.id))))
     return tuple(found)

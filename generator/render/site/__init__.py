@@ -33,6 +33,8 @@ from sphinx.util.docutils import SphinxDirective
 
 from ...validate.checks import term_names
 from . import myst
+from .charts import setup_charts
+from .phone import setup_phone
 from .reproducible import setup_reproducible
 from .search import install_search
 
@@ -235,7 +237,7 @@ def value_role(name, rawtext, text, lineno, inliner, options=None, content=None)
         message = inliner.reporter.error(f"rulepress: no values entry `{text.strip()}` in {ruleset.id}", line=lineno)
         return [inliner.problematic(rawtext, rawtext, message)], [message]
     if shown is None:
-        value = gap_role("gap", rawtext, myst.NOT_GIVEN_TEXT, lineno, inliner)[0][0]
+        value = gap_node()
     else:
         value = nodes.literal(shown, shown, classes=["rp-value"])  # a literal: no curly quotes in 6"
     if original is None:
@@ -247,10 +249,20 @@ def value_role(name, rawtext, text, lineno, inliner, options=None, content=None)
                          classes=["house-rule"])], []
 
 
+def gap_node(plain: bool = False) -> nodes.Node:
+    """The site's one gap mark: an em dash with a small note mark whose tooltip says "not given in the source";
+    plain (a column whose header already says so): the dash alone."""
+    from ..present import GAP_DASH, GAP_NOTE, GAP_NOTE_MARK
+
+    if plain:
+        return nodes.inline(GAP_DASH, GAP_DASH, classes=["gap", "gap-plain"])
+    note = nodes.inline(GAP_NOTE_MARK, GAP_NOTE_MARK, classes=["gap-note"])
+    return nodes.abbreviation(GAP_DASH, "", nodes.Text(GAP_DASH), note, explanation=GAP_NOTE, classes=["gap"])
+
+
 def gap_role(name, rawtext, text, lineno, inliner, options=None, content=None):
-    node = nodes.abbreviation(text, f"⚠ {text}", explanation="The source text does not give this value; Rulepress leaves it blank rather than guess.")
-    node["classes"].append("gap")
-    return [node], []
+    """{gap}`anything`: the gap mark; {gap}`plain` (or {gap}`—`): the plain mark of a column given nowhere."""
+    return [gap_node(plain=text.strip() in ("plain", "—"))], []
 
 
 def pdf_role(name, rawtext, text, lineno, inliner, options=None, content=None):
@@ -319,6 +331,8 @@ def setup(app: Sphinx) -> dict:
     app.connect("missing-reference", resolve_reference)
     install_search(app)
     setup_reproducible(app)
+    setup_charts(app)
+    setup_phone(app)
     return {"version": "1", "parallel_read_safe": False, "parallel_write_safe": True, "env_version": 1}
 
 

@@ -16,7 +16,10 @@ from ...model.entries import (
     VictoryPoints,
 )
 from ...model.ruleset import Ruleset
-from ..present import NOT_GIVEN_TEXT, bounds_text, for_audience, gm_only, points_text, roll_text, shown, source_text, table_odds
+from ..present import (
+    NOT_GIVEN_TEXT, bounds_text, column_head, for_audience, key_text, given_nowhere, gm_only, points_text, roll_text, shown, source_text,
+    table_odds,
+)
 
 HIDDEN_REFERENCE = "[game-master material]"  # what players see where gm-only material is named
 
@@ -61,13 +64,15 @@ def label(ruleset_id: str, kind: str, id: str) -> str:
     return f"{ruleset_id}-{kind}-{id}".replace("_", "-")
 
 
-def gap(text: str = NOT_GIVEN_TEXT) -> str:
-    return f"{{gap}}`{text}`"
+def gap(text: str = NOT_GIVEN_TEXT, plain: bool = False) -> str:
+    """The gap mark (site: an em dash with a note mark, see site.gap_node); plain: the dash alone, for a column
+    whose header already says the source gives none of it."""
+    return "{gap}`plain`" if plain else f"{{gap}}`{role_text(text) or NOT_GIVEN_TEXT}`"
 
 
-def cell(value) -> str:
-    """A table cell: short gap mark (the table's note says what it means)."""
-    return gap("not given") if isinstance(value, NotGiven) else esc(shown(value))
+def cell(value, plain: bool = False) -> str:
+    """A table cell: the value, or the gap mark (plain in a column given nowhere)."""
+    return gap(plain=plain) if isinstance(value, NotGiven) else esc(shown(value))
 
 
 def prose(text: str) -> str:
@@ -126,14 +131,16 @@ def ref_role(section: str, id: str, title: str = "") -> str:
 def table_md(table: RollTable, ruleset: Ruleset, audience: str = "player") -> str:
     odds = table_odds(table)
     with_effects = any(r.effect for r in table.rows)
-    header = [esc(table.dice.text), "Result"] + (["Effect"] if with_effects else []) + (["Chance"] if odds else [])
+    rolls_nowhere = given_nowhere(row.roll for row in table.rows)
+    header = [esc(column_head(table.dice.text, [row.roll for row in table.rows]))] + ["Result"] \
+        + (["Effect"] if with_effects else []) + (["Chance"] if odds else [])
     rows = []
     for index, row in enumerate(table.rows):
         ids = ruleset.ids()
         hidden = audience != "gm" and any(gm_only(e) for _s, e in ruleset.all_entries() if e.id == row.ref)
         result = esc(HIDDEN_REFERENCE) if row.ref and hidden else \
             ref_role(ids[row.ref], row.ref, row.result) if row.ref in ids else esc(row.result)
-        roll = gap("not given") if isinstance(row.roll, NotGiven) else esc(roll_text(row))
+        roll = gap(plain=rolls_nowhere) if isinstance(row.roll, NotGiven) else esc(roll_text(row))
         line = [roll, result] + ([esc(row.effect)] if with_effects else []) + ([odds[index]] if odds else [])
         rows.append(line)
     parts = [pipe_table(header, rows)]
@@ -142,7 +149,7 @@ def table_md(table: RollTable, ruleset: Ruleset, audience: str = "player") -> st
     if table.dice.stats:
         parts.append(f"The chance of each row depends on {esc(', '.join(table.dice.stats))}.")
     if not table.ranges_given:
-        parts.append(f":::{{admonition}} Gap in the source\n:class: gap\nThe source gives the results of this table "
+        parts.append(f":::{{admonition}} Gap in the source\n:class: source-gap\nThe source gives the results of this table "
                      f"but not the rolls that lead to them; they are left blank rather than guessed.\n:::")
     if table.note:
         parts.append(prose(table.note))
@@ -150,12 +157,15 @@ def table_md(table: RollTable, ruleset: Ruleset, audience: str = "player") -> st
 
 
 def profile_md(matrix: ProfileMatrix, ruleset: Ruleset, audience: str = "player") -> str:
-    header = ["Troop type"] + [esc(c.label) for c in matrix.columns] + ["Special rules"]
-    rows = []
     shown_rows = for_audience(matrix.rows, audience)
+    nowhere = {c.id: given_nowhere(row.values.get(c.id) for row in shown_rows) for c in matrix.columns}
+    keywords_nowhere = given_nowhere(row.keywords for row in shown_rows)
+    header = ["Troop type"] + [esc(column_head(c.label, [row.values.get(c.id) for row in shown_rows])) for c in matrix.columns] \
+        + [esc(column_head("Special rules", [row.keywords for row in shown_rows]))]
+    rows = []
     for row in shown_rows:
-        keywords = gap("not given") if isinstance(row.keywords, NotGiven) else esc(shown(row.keywords))
-        rows.append([f"**{esc(row.name)}**"] + [cell(row.values.get(c.id)) for c in matrix.columns] + [keywords])
+        keywords = gap(plain=keywords_nowhere) if isinstance(row.keywords, NotGiven) else esc(shown(row.keywords))
+        rows.append([f"**{esc(row.name)}**"] + [cell(row.values.get(c.id), nowhere[c.id]) for c in matrix.columns] + [keywords])
     parts = [pipe_table(header, rows)]
     key = [f"**{esc(c.label)}**: {esc(c.help)}" for c in matrix.columns if c.help]
     if key:
@@ -353,7 +363,7 @@ def lookup_md(lookup, ruleset: Ruleset) -> str:
     with_values = any(row.value is not None for row in lookup.rows)
     with_effects = any(row.effect for row in lookup.rows)
     header = [esc(lookup.key or "Key"), "Result"] + (["Value"] if with_values else []) + (["Effect"] if with_effects else [])
-    rows = [[esc(row.key_text), esc(row.result)] + ([esc(row.value) if row.value is not None else "—"] if with_values else [])
+    rows = [[esc(key_text(row)), esc(row.result)] + ([esc(row.value) if row.value is not None else "—"] if with_values else [])
             + ([esc(" ".join(str(row.effect).split()))] if with_effects else []) for row in lookup.rows]
     parts = [pipe_table(header, rows)]
     if lookup.note:

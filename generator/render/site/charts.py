@@ -1,0 +1,97 @@
+"""Charts readable on a phone: a small "your value / their value" picker above each grid.
+
+The grid stays (in its own scroll box); the picker shows the one cell a player needs: pick
+the row's value and the column's, read the target and the odds. Its data is the chart's own
+cells, embedded in the page as escaped JSON (a ``<script type="application/json">``, never
+run); static/rulepress-charts.js reads it. Nothing is fetched. Without JavaScript the picker
+shows the first pair, and the grid below holds every pair.
+"""
+
+from __future__ import annotations
+
+import json
+from html import escape
+
+from docutils import nodes
+from sphinx.util.docutils import SphinxDirective
+
+from ..present import GAP_DASH
+
+
+def picker_data(chart) -> dict:
+    """A chart (sheets_charts.Chart) as the picker's data: labels and each cell's target and odds."""
+    def shown(cell) -> list[str]:  # an impossible cell is its word alone ("no effect"), as in the grid
+        return [cell.text or cell.chance or GAP_DASH, cell.chance if cell.text and cell.tone != "none" else ""]
+
+    return {"row_head": chart.row_head or "Row", "column_head": chart.column_head or "Column",
+            "rows": [row.label for row in chart.rows],
+            "columns": [f"{c} ({n})" if n else c for c, n in zip(chart.columns, chart.column_notes or ("",) * len(chart.columns))],
+            "cells": [[shown(cell) for cell in row.cells] for row in chart.rows]}
+
+
+def picker_md(chart) -> str:
+    """MyST for the picker of a two-way chart (one with row labels); empty for a single row."""
+    if not chart.row_head or len(chart.rows) < 2:
+        return ""
+    data = json.dumps(picker_data(chart), ensure_ascii=False)
+    return f"````{{chart-picker}}\n{data}\n````"
+
+
+class chart_picker(nodes.General, nodes.Element):
+    """The picker: its data in node["data"]; written as HTML by visit_picker, skipped by other writers."""
+
+
+def _script_json(data: dict) -> str:
+    """JSON safe inside a <script> element: no `<`, `>` or `&` can end it or start markup."""
+    return json.dumps(data, ensure_ascii=False).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def _result_html(cell: list[str]) -> str:
+    target, odds = cell
+    return f'<strong class="chart-picker-target">{escape(target)}</strong>' + \
+        (f' <span class="chart-picker-odds">{escape(odds)}</span>' if odds else "")
+
+
+def visit_picker(self, node: chart_picker) -> None:
+    data = node["data"]
+    number = node["number"]
+
+    def select(name: str, head: str, labels: list[str]) -> str:
+        options = "".join(f'<option value="{i}">{escape(label)}</option>' for i, label in enumerate(labels))
+        ident = f"chart-picker-{number}-{name}"
+        return (f'<label class="chart-picker-field" for="{ident}"><span>{escape(head)}</span>'
+                f'<select id="{ident}" name="{name}">{options}</select></label>')
+
+    self.body.append(
+        '<form class="chart-picker" role="group" aria-label="Look up one pair">'
+        + select("row", data["row_head"], data["rows"]) + select("column", data["column_head"], data["columns"])
+        + f'<output class="chart-picker-result" aria-live="polite">{_result_html(data["cells"][0][0])}</output>'
+        + f'<script type="application/json" class="chart-picker-data">{_script_json(data)}</script></form>')
+    raise nodes.SkipNode
+
+
+def skip_picker(self, node: chart_picker) -> None:
+    raise nodes.SkipNode
+
+
+class ChartPicker(SphinxDirective):
+    """```{chart-picker}``` with the picker's JSON data (written by :func:`picker_md`) as its content."""
+
+    has_content = True
+
+    def run(self) -> list[nodes.Node]:
+        try:
+            data = json.loads("\n".join(self.content))
+            assert data["rows"] and data["columns"] and len(data["cells"]) == len(data["rows"])
+        except (ValueError, KeyError, AssertionError) as error:
+            return [self.state.document.reporter.error(f"rulepress: a chart picker's data is broken ({error})",
+                                                       line=self.lineno)]
+        number = self.env.new_serialno("chart-picker")
+        return [chart_picker("", data=data, number=number)]
+
+
+def setup_charts(app) -> None:
+    app.add_node(chart_picker, html=(visit_picker, None), latex=(skip_picker, None), text=(skip_picker, None),
+                 man=(skip_picker, None), texinfo=(skip_picker, None))
+    app.add_directive("chart-picker", ChartPicker, override=True)
+    app.add_js_file("rulepress-charts.js")

@@ -1,0 +1,45 @@
+"""Phone-first pages: roll ranges that never wrap, and the gap mark's key, once per page."""
+
+from __future__ import annotations
+
+import re
+
+from docutils import nodes
+from sphinx.transforms import SphinxTransform
+
+from ..present import GAP_KEY_SCREEN
+
+# A cell that is a roll range or a target, maybe with its chance: `1–2`, `6+`, `1−`, `−2`, `4+ (50%)`, `3 or less`.
+RANGE_CELL = re.compile(r"^[−-]?\d+(?:\s*[–-]\s*[−-]?\d+|\+|−| or less| or more)?(?:\s*\([^()]{1,12}\))?$")
+
+
+class RangeCells(SphinxTransform):
+    """Table cells holding a roll range get the class `range`: the stylesheet keeps them on one line."""
+
+    default_priority = 800
+
+    def apply(self, **kwargs) -> None:
+        for entry in self.document.findall(nodes.entry):
+            if RANGE_CELL.match(" ".join(entry.astext().split())):
+                entry["classes"].append("range")
+
+
+class GapKey(SphinxTransform):
+    """A page showing the noted gap mark says once, quietly at its end, what the mark means."""
+
+    default_priority = 800
+
+    def apply(self, **kwargs) -> None:
+        if not any("gap" in node["classes"] for node in self.document.findall(nodes.abbreviation)):
+            return
+        sections = list(self.document.findall(nodes.section))
+        if not sections:
+            return
+        key = nodes.paragraph(GAP_KEY_SCREEN, "", nodes.inline("", "Key: ", classes=["gap-key-label"]),
+                              nodes.Text(GAP_KEY_SCREEN), classes=["gap-key"])
+        sections[0].append(key)
+
+
+def setup_phone(app) -> None:
+    app.add_transform(RangeCells)
+    app.add_transform(GapKey)
