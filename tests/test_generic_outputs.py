@@ -204,7 +204,8 @@ def test_names_reference_lists_formulas_and_own_mechanics(built):
     assert "`to_wound(strength, toughness)`" in text
     assert "`outcome_by_difference(key)` | lookup" in text
     assert "`values.cavalry_score`" in text
-    site = page_text(built / "site" / "melee" / "names.html")
+    assert not (built / "site" / "melee" / "names.html").exists()  # author material: the game-master's site only
+    site = page_text(built / "site-gm" / "melee" / "names.html")
     assert "melee_score(infantry, cavalry)" in site and "casualties(ours, theirs)" in site
 
 
