@@ -218,7 +218,7 @@ def test_format_reference_shows_the_new_types(built):
 
 
 # -- no game in the engine -------------------------------------------------------------------------------------
-IGNORED_KEYS = {"short_title", "agreed_points", "army_limits", "victory_points", "see_also", "gm_note", "range_unit",
+IGNORED_KEYS = {"short_title", "source_title", "agreed_points", "army_limits", "victory_points", "see_also", "gm_note", "range_unit",
                 "casting_value", "added_to_unit", "at_most", "at_least"}
 GAME_WORDS = ("fantasy", "shellendrak", "rampant", "ordo", "moon", "damned")
 

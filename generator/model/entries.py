@@ -141,7 +141,7 @@ class Rule(ForAudience):
     gm_note: Markdown = spec("A remark for the game-master only; never in player outputs.", Markdown(""))
     see_also: tuple[str, ...] = spec("Ids of related rules, tables, terms or spells.", ())
     charts: tuple[str, ...] = spec("Ids of charts (its own or its base's) printed with the rule as grids, so "
-                                   "players read the chart, not a formula.", (), example="[to_hit, to_wound]")
+                                   "players read the chart, not a formula.", (), example="[hit_chart, wound_chart]")
 
 
 @dataclass(frozen=True, kw_only=True)

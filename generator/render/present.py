@@ -79,7 +79,7 @@ def source_title(ruleset, file: str = "") -> str:
 
 
 def source_text(source, ruleset) -> str:
-    """A citation for readers: the source's title and section (``City of the Damned combat system, Critical Hits``)."""
+    """A citation for readers: the source's title and section (``Skirmish at the Old Mill, FIGHTING``)."""
     if source is None:
         return ""
     name = source_title(ruleset, source.file)
