@@ -164,13 +164,15 @@ def test_parts_run_in_play_order_with_spells_after_their_table(project):
     assert kinds.index(("rules", "rules-using-magic")) < kinds.index(("tables", "tables-scroll-appeal"))
 
 
-def test_tables_print_exact_chances_gaps_and_verified_examples(texts):
+def test_tables_print_exact_chances_gaps_and_checked_examples(texts):
     rampant = " ".join(texts["rampant_hex-handout-a4.pdf"])
     assert "1/3 (33.3%)" in rampant and "1/6 (16.7%)" in rampant  # activations: 1-2 is a third
     assert "5/6 (83.3%)" in rampant  # faulty scroll: 2+ works
     assert "not given" in rampant and "not given in the source" in rampant
-    assert "✔ Verified example" in rampant
-    assert "Source: 004_7d410289ba4fa7f8.txt, “CHOOSING AN ARMY”" in rampant
+    # a worked example prints as its sentence, marked checked; its code never prints
+    assert "Three attack dice against ARMOUR 4 hit exactly once four times in nine. ✓ checked" in rampant
+    assert "hits_distribution" not in rampant and ">>>" not in rampant
+    assert "Source: Blood, Guts and Rampant Hex, CHOOSING AN ARMY" in rampant
     assert "Move The unit moves in any direction" in rampant  # MyST definition list, not ": The unit"
 
 

@@ -82,6 +82,8 @@ class Meta(Entry):
                             example="Old Mill")
     author: str = spec("Who wrote the rules.", "", example="Sprinks")
     source: str = spec("File name of the source text in `sources/`; entries cite it by default.", "", example="source.txt")
+    source_title: str = spec("The source text's title, as citations name it (never by its file name); "
+                             "defaults to the ruleset's title.", "", example="Skirmish at the Old Mill, second edition")
     summary: Markdown = spec("A paragraph introducing the rules.", Markdown(""))
     needs: tuple[str, ...] = spec("What players need to play (dice, markers, a grid...).", ())
     extends: str = spec("Id of a ruleset this one builds on: its values, formulas, tables, lookups, charts and terms "
@@ -138,6 +140,8 @@ class Rule(ForAudience):
     body: Markdown = spec("The rule text in MyST Markdown, with worked examples as fenced python blocks.", Markdown(""))
     gm_note: Markdown = spec("A remark for the game-master only; never in player outputs.", Markdown(""))
     see_also: tuple[str, ...] = spec("Ids of related rules, tables, terms or spells.", ())
+    charts: tuple[str, ...] = spec("Ids of charts (its own or its base's) printed with the rule as grids, so "
+                                   "players read the chart, not a formula.", (), example="[hit_chart, wound_chart]")
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -18,8 +18,9 @@ from fractions import Fraction
 from ..mechanics import armies
 from ..model.base import NotGiven
 from ..model.ruleset import Ruleset
-from .prose import HIDDEN_REFERENCE, Prose, anchor, count_examples, entry_title, gm_only
-from .present import GAP_KEY_PRINT, NOT_GIVEN_TEXT, bounds_text, column_head, key_text, exact_chance_text as chance_text, points_text, roll_text, shown, source_text
+from .prose import HIDDEN_REFERENCE, Prose, anchor, count_examples, gm_only
+from .present import (GAP_KEY_PRINT, NOT_GIVEN_TEXT, bounds_text, column_head, entry_title, exact_chance_text as chance_text, key_text,
+                      points_text, roll_text, shown, source_text, source_title)
 from .prose import value_html, value_text
 from .sheets_charts import chart_from_model
 from .site.pages import CHAPTER_ORDER, SECTION_PAGES  # a booklet reads in the site's order
@@ -182,6 +183,7 @@ class _Blocks:
     def rules(self, rule) -> dict:
         note = self.prose.html(rule.gm_note) if rule.gm_note and self.audience == "gm" else ""
         return {"body": self.prose.html(rule.body), "gm_note": note,
+                "charts": [chart_from_model(self.ruleset, self.ruleset.get("charts", id)) for id in rule.charts],
                 "see_also": _see_also(self.ruleset, rule.see_also, self.printed, self.audience)}
 
     def tables(self, table) -> dict:
@@ -530,7 +532,7 @@ def handout_context(ruleset: Ruleset, audience: str) -> dict:
         "overlay": meta.overlay,
         "author": meta.author, "summary": prose.html(meta.summary), "needs": list(meta.needs),
         "sequences": [{"name": name, "phases": steps} for name, steps in sequences.items()],
-        "source_file": meta.source, "parts": parts, "gap_text": NOT_GIVEN_TEXT,
+        "source_title": source_title(ruleset) if meta.source or meta.overlay else "", "parts": parts, "gap_text": NOT_GIVEN_TEXT,
     }
     context["examples"] = count_examples(context["summary"], *_all_html(parts))
     context["roll_tables"] = roll_table_digest(parts)

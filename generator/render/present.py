@@ -106,11 +106,45 @@ def roll_text(row) -> str:
     return NOT_GIVEN_TEXT if isinstance(row.roll, NotGiven) else range_text(row.roll)
 
 
+def source_title(ruleset, file: str = "") -> str:
+    """The title a citation names a source text by: never its file name.
+
+    The ruleset's `source_title` for its own source (an overlay's is its base's), else the ruleset's title."""
+    meta = ruleset.meta
+    if meta.overlay and not meta.source and getattr(ruleset, "base", None) is not None:
+        return source_title(ruleset.base, file)
+    if file and meta.source and file != meta.source:
+        return "the source text"  # a second text with no title in the data; its file name is not for readers
+    return meta.source_title or meta.title
+
+
 def source_text(source, ruleset) -> str:
+    """A citation for readers: the source's title and section (``Skirmish at the Old Mill, FIGHTING``)."""
     if source is None:
         return ""
-    name = source.file or ruleset.meta.source
-    return f"{name}, “{source.section}”" if source.section else name
+    name = source_title(ruleset, source.file)
+    return f"{name}, {source.section}" if source.section else name
+
+
+# -- references: the one place a reference's display text comes from ------------------------------
+def entry_title(entry) -> str:
+    """What an entry is called where it is shown or named: its title, name or term; its id only if it has none."""
+    for name in ("title", "name", "term", "label"):
+        if getattr(entry, name, ""):
+            return getattr(entry, name)
+    return entry.id
+
+
+def reference_title(entry, written: str = "") -> str:
+    """The text of a reference to ``entry`` written as ``written`` (a role's target, a see-also id).
+
+    A glossary term named by one of its spellings keeps that spelling (the sentence's grammar needs it);
+    any reference by id shows the entry's title, never the id."""
+    term = getattr(entry, "term", "")
+    if term and written and written != entry.id and written.casefold() in {term.casefold(),
+                                                                           *(a.casefold() for a in getattr(entry, "aliases", ()))}:
+        return written
+    return entry_title(entry)
 
 
 # -- audiences --------------------------------------------------------------------------------------

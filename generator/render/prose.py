@@ -21,6 +21,8 @@ from ..model.base import NotGiven
 from ..model.ruleset import Ruleset
 from ..validate.checks import term_names
 from .present import NOT_GIVEN_TEXT
+from .present import entry_title, reference_title
+from .worked import CHECKED_TEXT, CHECKED_TITLE, for_readers
 
 _ROLE = re.compile(r"\{(?P<role>[a-z-]+)\}`(?P<text>[^`]*)`")
 _EXPLICIT = re.compile(r"(?s)^(?P<title>.*?)\s*<(?P<target>[^<>]+)>$")
@@ -72,19 +74,12 @@ def value_html(ruleset: Ruleset, id: str) -> Markup:
     return Markup('<span class="house-rule" title="{note}"><span class="value">{shown}</span> '
                   '<span class="house-original">({house}; the text: {original})</span></span>{footnote}').format(
         note=note, shown=shown, house=HOUSE_RULE, original=original, footnote=footnote)
-VERIFIED_PRE = '<pre class="verified-example"><code class="language-python">'
+CHECKED_HTML = Markup('<span class="checked" title="{}">{}</span>').format(CHECKED_TITLE, CHECKED_TEXT)
 
 
 def anchor(section: str, id: str) -> str:
     """The HTML id an entry is printed under."""
     return f"{section}-{id}".replace("_", "-")
-
-
-def entry_title(entry) -> str:
-    for name in ("title", "name", "term"):
-        if getattr(entry, name, ""):
-            return getattr(entry, name)
-    return entry.id
 
 
 def gm_only(entry) -> bool:
@@ -100,11 +95,12 @@ class Prose:
     printed: frozenset[str] = field(default_factory=frozenset)
 
     def html(self, text: str) -> Markup:
-        made: list[str] = []
-        source = _ROLE.sub(lambda m: self._role(m, made), _untokened(text))
+        """Prose for print: a worked example is its sentence, marked checked; its code never prints."""
+        made: list[str] = [f" {CHECKED_HTML}"]
+        source = for_readers(_untokened(text), "\ue0000\ue001")
+        source = _ROLE.sub(lambda m: self._role(m, made), source)
         html = _md.render(source)
-        html = _TOKEN.sub(lambda m: made[int(m[1])], html)
-        return Markup(html.replace('<pre><code class="language-python">', VERIFIED_PRE))
+        return Markup(_TOKEN.sub(lambda m: made[int(m[1])], html))
 
     def inline(self, text: str) -> Markup:
         made: list[str] = []
@@ -127,7 +123,7 @@ class Prose:
         entry, section = self._target(role, target)
         if entry is not None and gm_only(entry) and self.audience != "gm":
             return HIDDEN_REFERENCE
-        shown = title or (target if role == "term" or entry is None else entry_title(entry))
+        shown = title or (target if entry is None else reference_title(entry, target))
         escaped = _MARKDOWN_PUNCTUATION.sub(r"\\\1", shown)
         if entry is not None and anchor(section, entry.id) in self.printed:
             return f"[{escaped}](#{anchor(section, entry.id)})"
@@ -161,7 +157,8 @@ def role_as_text(match: re.Match, ruleset: Ruleset | None = None) -> str:
         section = _ROLE_SECTIONS.get(match["role"])
         if section and not _EXPLICIT.match(match["text"]):
             try:
-                return entry_title(ruleset.get(section, target))
+                id = term_names(ruleset).get(target.casefold(), target) if section == "glossary" else target
+                return reference_title(ruleset.get(section, id), target)
             except KeyError:
                 pass
     explicit = _EXPLICIT.match(match["text"])
@@ -172,5 +169,5 @@ def role_as_text(match: re.Match, ruleset: Ruleset | None = None) -> str:
 
 
 def count_examples(*html: str) -> int:
-    """How many worked examples some rendered prose prints."""
-    return sum(str(h).count(VERIFIED_PRE) for h in html)
+    """How many checked worked examples some rendered prose prints (each as its sentence, marked)."""
+    return sum(str(h).count(str(CHECKED_HTML)) for h in html)

@@ -131,7 +131,9 @@ QUICKREF_DENSE_AT = 60  # estimated lines in a column beyond which the quick ref
 
 def quick_reference_sheet(ruleset: Ruleset) -> Sheet:
     ref = quick_reference(ruleset)
-    sources = (f"{ruleset.title} ({ruleset.meta.source})",) if ruleset.meta.source else (ruleset.title,)
+    from .present import source_title
+
+    sources = (source_title(ruleset),)
     return Sheet(f"{ruleset.id}-quick-reference", f"{ruleset.id}-quick-reference", "Quick reference",
                  "sheets/quick-reference.html.j2", sources, MappingProxyType({"ref": ref}), subtitle=ruleset.title,
                  layout="quickref" + (" dense" if ref.longest_column > QUICKREF_DENSE_AT else ""),

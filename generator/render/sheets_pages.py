@@ -8,6 +8,7 @@ own. Gaps use the site's ``{gap}`` role and sources its ``{source}`` role.
 from __future__ import annotations
 
 from .prose import _ROLE, role_as_text  # the same role-to-text reading as the print templates
+from .worked import for_readers
 from .sheets_charts import Cell, Chart
 from .present import NOT_GIVEN_TEXT
 from .sheets_quickref import GAP, QuickReference
@@ -23,7 +24,8 @@ _RULESET = None  # the ruleset whose sheet is being written: {value} roles print
 
 def prose_md(text: str, inline: bool = False) -> str:
     """Author prose with roles as plain text; ``inline`` puts it on one line, safe in a table cell."""
-    text = _ROLE.sub(lambda m: esc(role_as_text(m, _RULESET)), text or "").strip()
+    text = _ROLE.sub(lambda m: esc(role_as_text(m, _RULESET)), text or "")
+    text = for_readers(text, "" if inline else " {checked}`✓`").strip()  # a worked example is its sentence
     return " ".join(text.split()).replace("|", "\\|") if inline else text
 
 

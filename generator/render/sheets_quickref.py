@@ -17,6 +17,7 @@ from ..model.base import Markdown, NotGiven
 from ..model.points import points_text
 from ..model.ruleset import Ruleset
 from .prose import _ROLE, role_as_text, value_text
+from .worked import for_readers
 from .sheets_charts import Chart, chance_text, chart_from_model
 from .present import key_text, range_text
 
@@ -276,7 +277,7 @@ def chart_groups(ruleset: Ruleset) -> tuple[KeyGroup, ...]:
     for chart in ruleset.reachable("charts"):
         if visible(chart) and _quick(ruleset, chart, "charts"):
             shown = chart_from_model(ruleset, chart)
-            notes = tuple(_ROLE.sub(lambda m: role_as_text(m, ruleset), note) for note in shown.notes)
+            notes = tuple(_ROLE.sub(lambda m: role_as_text(m, ruleset), for_readers(note, "")) for note in shown.notes)
             shown = Chart("", shown.row_head, shown.column_head, shown.columns, shown.rows, notes,
                           shown.column_notes, shown.id)
             found.append(KeyGroup(chart.title, charts=(shown,), source=cite(chart, ruleset.owner_of("charts", chart.id))))

@@ -57,6 +57,10 @@ def check_references(ruleset: Ruleset):
             if target not in all_ids and not ruleset.is_unloaded(target):
                 yield Diagnostic(Code.UNKNOWN_REF, f"see_also `{target}` names no entry",
                                  entry.locs.get(f"see_also[{index}]", value_loc(entry, "see_also")), did_you_mean(target, all_ids))
+        for index, target in enumerate(getattr(entry, "charts", ()) if section == "rules" else ()):
+            if (d := _ref(ruleset, "charts", target, entry.locs.get(f"charts[{index}]", value_loc(entry, "charts")),
+                          "charts")) is not None:
+                yield d
         if isinstance(entry, RollTable):
             for row in entry.rows:
                 if row.ref and row.ref not in all_ids and not ruleset.is_unloaded(row.ref):

@@ -219,3 +219,17 @@ def check_prose_safety(ruleset: Ruleset):
                 continue
             for finding in prose_findings(text):
                 yield Diagnostic(finding.code, finding.message, _location(loc, text, finding), finding.hint)
+
+
+@check
+def check_examples_stated(ruleset: Ruleset):
+    """Every worked example follows a sentence: players read that sentence, marked checked, never the code."""
+    from ..render.worked import unstated
+
+    for entry in (ruleset.meta, *(e for _s, e in ruleset.all_entries())):
+        for text, loc in markdown_texts(entry):
+            for line in unstated(text):
+                where = loc.at(text, sum(len(row) + 1 for row in text.split("\n")[:line])) \
+                    if isinstance(loc, BlockLocation) else loc
+                yield Diagnostic(Code.EXAMPLE_UNSTATED, "a worked example follows no sentence: players, who never see "
+                                 "its code, would read nothing of it", where)

@@ -32,6 +32,7 @@ from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
 from ...validate.checks import term_names
+from ..present import entry_title, reference_title
 from . import myst
 from .charts import setup_charts
 from .phone import setup_phone
@@ -138,8 +139,26 @@ def render_entry(ruleset, section: str, entry, audience: str, chapter: str | Non
     return writers[section](entry)
 
 
+class how_checked(nodes.General, nodes.Element):
+    """A worked example's code, for the curious: a closed box after the sentence it checks."""
+
+
+def _visit_how_checked(self, node) -> None:
+    # data-pagefind-ignore: search indexes the sentence players read, never the code
+    self.body.append(f'<details class="how-checked" data-pagefind-ignore><summary>{node["summary"]}</summary>')
+
+
+def _depart_how_checked(self, node) -> None:
+    self.body.append("</details>")
+
+
+def _skip_how_checked(self, node) -> None:
+    raise nodes.SkipNode
+
+
 class VerifiedExample(SphinxDirective):
-    """A worked example, shown as verified: `rulepress build` fails if any example fails.
+    """A worked example's code, in a closed "How this is checked" box: players read the sentence before it
+    (marked checked by :func:`..worked.for_readers`); `rulepress build` fails if any example fails.
 
     An overlay's pages show its base's examples, which prove the original text, not the house rules.
     """
@@ -151,9 +170,10 @@ class VerifiedExample(SphinxDirective):
     def run(self) -> list[nodes.Node]:
         code = "\n".join(self.content)
         literal = nodes.literal_block(code, code, language="pycon")
-        badge = nodes.paragraph("", "", nodes.inline("", "✔ Verified example", classes=["verified-badge"]),
-                                nodes.inline("", self._note(), classes=["verified-note"]))
-        return [nodes.container("", badge, literal, classes=["verified-example"])]
+        note = nodes.paragraph("", self._note(), classes=["verified-note"])
+        box = how_checked("", note, literal, classes=["verified-example"])
+        box["summary"] = "How this is checked"
+        return [box]
 
     def _note(self) -> str:
         try:
@@ -161,8 +181,15 @@ class VerifiedExample(SphinxDirective):
         except (KeyError, RuntimeError):
             overlay = False
         if overlay:
-            return " — of the original text: run against its values, not these house rules"
-        return " — run against the rules model by every build"
+            return "Run against the original text's values, not these house rules, on every build:"
+        return "Run against the rules model on every build; a build with a failing example is refused:"
+
+
+def checked_role(name, rawtext, text, lineno, inliner, options=None, content=None):
+    """{checked}`✓`: the quiet mark after a sentence whose result a worked example checks."""
+    from ..worked import CHECKED_TEXT, CHECKED_TITLE
+
+    return [nodes.abbreviation(rawtext, CHECKED_TEXT, explanation=CHECKED_TITLE, classes=["checked"])], []
 
 
 # -- roles ------------------------------------------------------------------------------------
@@ -191,7 +218,7 @@ def _xref_role(kind: str):
             return [inliner.problematic(rawtext, rawtext, message)], [message]
         if env.config.rulepress_audience != "gm" and myst.gm_only(entry):  # check refuses this; never show it anyway
             return [nodes.inline(myst.HIDDEN_REFERENCE, myst.HIDDEN_REFERENCE, classes=["gm-hidden"])], []
-        shown = title or (target if kind == "term" else _title(entry))
+        shown = title or reference_title(entry, target)
         owner = ruleset.owner_of(section, entry.id) if section in ("formulas", "charts", "lookups") else ruleset
         node = addnodes.pending_xref(rawtext, nodes.inline(shown, shown, classes=["xref", f"rp-{kind}"]),
                                      refdomain="", reftype="rulepress", reftarget=myst.label(owner.id, section, entry.id),
@@ -216,11 +243,7 @@ def resolve_reference(app: Sphinx, env, node, contnode):
     return make_refnode(app.builder, node["refdoc"], docname, labelid, contnode)
 
 
-def _title(entry) -> str:
-    for field in ("title", "name", "term"):
-        if getattr(entry, field, ""):
-            return getattr(entry, field)
-    return entry.id
+_title = entry_title  # the one function for an entry's display text (present.py)
 
 
 def value_role(name, rawtext, text, lineno, inliner, options=None, content=None):
@@ -315,6 +338,10 @@ def setup(app: Sphinx) -> dict:
     # override=True throughout: docutils keeps roles globally, and a build runs Sphinx twice (player, gm)
     app.add_directive("rulepress", RulepressDirective, override=True)
     app.add_directive("verified-example", VerifiedExample, override=True)
+    app.add_node(how_checked, override=True, html=(_visit_how_checked, _depart_how_checked),
+                 latex=(_skip_how_checked, None), text=(_skip_how_checked, None), man=(_skip_how_checked, None),
+                 texinfo=(_skip_how_checked, None))
+    app.add_role("checked", checked_role, override=True)
     app.add_role("value", value_role, override=True)
     for kind in ("rule", "table", "spell", "profile", "entry", "formula", "chart", "lookup"):
         app.add_role(kind, _xref_role(kind), override=True)

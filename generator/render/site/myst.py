@@ -17,14 +17,14 @@ from ...model.entries import (
 )
 from ...model.ruleset import Ruleset
 from ..present import (
-    NOT_GIVEN_TEXT, bounds_text, column_head, for_audience, key_text, given_nowhere, gm_only, points_text, roll_text, shown, source_text,
-    table_odds,
+    NOT_GIVEN_TEXT, bounds_text, column_head, entry_title, for_audience, key_text, given_nowhere, gm_only, points_text, roll_text,
+    shown, source_text, table_odds,
 )
+from ..worked import for_readers
 
 HIDDEN_REFERENCE = "[game-master material]"  # what players see where gm-only material is named
 
 _SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+\-.!|~&$:^])")
-_EXAMPLE_FENCE = re.compile(r"^(?P<indent>\s*)(?P<fence>```+|~~~+)\s*python\s*$", re.M)
 
 
 def esc(text) -> str:
@@ -76,8 +76,14 @@ def cell(value, plain: bool = False) -> str:
 
 
 def prose(text: str) -> str:
-    """Author prose, with worked examples marked as verified examples."""
-    return _EXAMPLE_FENCE.sub(lambda m: f"{m['indent']}{m['fence']}{{verified-example}}", text.strip())
+    """Author prose for readers: each worked example's sentence marked checked, its code in a closed
+    "How this is checked" box (the ``verified-example`` directive)."""
+    return for_readers(str(text).strip(), " {checked}`✓`", keep_code="verified-example")
+
+
+def inline_prose(text) -> str:
+    """Author prose in a table cell: roles kept (so they render), on one line, pipes escaped."""
+    return " ".join(str(text or "").split()).replace("|", "\\|")
 
 
 def source_line(entry, ruleset: Ruleset) -> str:
@@ -96,7 +102,8 @@ def pipe_table(header: list[str], rows: list[list[str]]) -> str:
 
 
 def rule_md(rule: Rule, ruleset: Ruleset, audience: str) -> str:
-    parts = [prose(rule.body)]
+    parts = [prose(rule.body)] + [chart_grid_md(ruleset.get("charts", id), ruleset, heading=True)
+                                    for id in rule.charts]
     links = see_also_links(ruleset, rule.see_also, audience)
     if links:
         parts.append("See also: " + ", ".join(links) + ".")
@@ -114,7 +121,7 @@ def see_also_links(ruleset: Ruleset, ids, audience: str) -> list[str]:
             continue
         if audience != "gm" and any(gm_only(e) for _s, e in ruleset.all_entries() if e.id == id):
             continue
-        links.append(ref_role(kinds[id], id))
+        links.append(ref_role(kinds[id], id, entry_title(ruleset.get(kinds[id], id))))
     return links
 
 
@@ -141,7 +148,7 @@ def table_md(table: RollTable, ruleset: Ruleset, audience: str = "player") -> st
         result = esc(HIDDEN_REFERENCE) if row.ref and hidden else \
             ref_role(ids[row.ref], row.ref, row.result) if row.ref in ids else esc(row.result)
         roll = gap(plain=rolls_nowhere) if isinstance(row.roll, NotGiven) else esc(roll_text(row))
-        line = [roll, result] + ([esc(row.effect)] if with_effects else []) + ([odds[index]] if odds else [])
+        line = [roll, result] + ([inline_prose(row.effect)] if with_effects else []) + ([odds[index]] if odds else [])
         rows.append(line)
     parts = [pipe_table(header, rows)]
     if table.clamp is not None:
@@ -170,7 +177,7 @@ def profile_md(matrix: ProfileMatrix, ruleset: Ruleset, audience: str = "player"
     key = [f"**{esc(c.label)}**: {esc(c.help)}" for c in matrix.columns if c.help]
     if key:
         parts.append("\n".join(f"- {k}" for k in key))
-    notes = [f"- **{esc(r.name)}**: {esc(r.note)}" for r in shown_rows if r.note]
+    notes = [f"- **{esc(r.name)}**: {inline_prose(r.note)}" for r in shown_rows if r.note]
     if notes:
         parts.append("\n".join(notes))
     if matrix.note:
@@ -278,7 +285,7 @@ def victory_md(entries: list[VictoryPoints], ruleset: Ruleset, audience: str) ->
         if vp.gm_only and audience != "gm":
             continue
         name = esc(vp.name) + (" *(hidden task)*" if vp.hidden else "")
-        rows.append([esc(vp.kind), name, cell(vp.points), esc(" ".join(vp.condition.split())) or "—"])
+        rows.append([esc(vp.kind), name, cell(vp.points), inline_prose(vp.condition) or "—"])
     return pipe_table(["Kind", "Scores for", "Victory points", "When"], rows) if rows else ""
 
 
@@ -364,22 +371,28 @@ def lookup_md(lookup, ruleset: Ruleset) -> str:
     with_effects = any(row.effect for row in lookup.rows)
     header = [esc(lookup.key or "Key"), "Result"] + (["Value"] if with_values else []) + (["Effect"] if with_effects else [])
     rows = [[esc(key_text(row)), esc(row.result)] + ([esc(row.value) if row.value is not None else "—"] if with_values else [])
-            + ([esc(" ".join(str(row.effect).split()))] if with_effects else []) for row in lookup.rows]
+            + ([inline_prose(row.effect)] if with_effects else []) for row in lookup.rows]
     parts = [pipe_table(header, rows)]
     if lookup.note:
         parts.append(prose(lookup.note))
     return "\n\n".join(parts) + source_line(lookup, ruleset)
 
 
-def chart_entry_md(chart, ruleset: Ruleset) -> str:
-    """A chart as a grid with the exact odds of every cell, computed by the ruleset that defines it."""
+def chart_grid_md(chart, ruleset: Ruleset, heading: bool = False) -> str:
+    """A chart's grid with the exact odds of every cell, computed by the ruleset that defines it (with its title
+    when ``heading``: a chart printed inside a rule)."""
     from ..sheets_charts import chart_from_model
     from ..sheets_pages import chart_md
 
     shown = chart_from_model(ruleset, chart)
     grid = chart_md(type(shown)("", shown.row_head, shown.column_head, shown.columns, shown.rows, (),
                                 shown.column_notes, shown.id))
-    parts = [grid]
+    return f"**{esc(shown.title)}**\n\n{grid}" if heading else grid
+
+
+def chart_entry_md(chart, ruleset: Ruleset) -> str:
+    """A chart as a grid with the exact odds of every cell, computed by the ruleset that defines it."""
+    parts = [chart_grid_md(chart, ruleset)]
     if chart.note:
         parts.append(prose(chart.note))
     return "\n\n".join(parts) + source_line(chart, ruleset)

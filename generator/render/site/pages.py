@@ -18,7 +18,7 @@ from ...model.ruleset import Ruleset
 from ...source.project import Project
 from ...report import plural
 from ..reference import codes_reference, format_reference, names_reference
-from ..present import shown_count, shown_examples
+from ..present import entry_title, shown_count, shown_examples, source_title
 from .myst import code, esc, label, prose, role_text
 from .search import index_site
 
@@ -69,11 +69,9 @@ CHAPTER_ORDER = ("profiles", "rules", "tables", "spells", "lookups", "charts", "
 TABLE_SECTIONS = ("costs", "army_limits", "victory_points", "values")  # shown as one table per chapter
 
 
-def _title_of(entry) -> str:
-    for name in ("title", "name", "term"):
-        if getattr(entry, name, ""):
-            return getattr(entry, name)
-    return entry.id
+_title_of = entry_title  # the one function for an entry's display text (present.py)
+
+AUTHOR_AUDIENCE = "gm"  # the site that carries the authors' pages: worked-example lists, names, format and codes
 
 
 def _chapter_of(ruleset: Ruleset, section: str, entry) -> str:
@@ -218,8 +216,8 @@ def ruleset_index(ruleset: Ruleset, toc: list[str], downloads: list[tuple[str, s
         parts.append("## Downloads\n\n" + "\n".join(f"- {{pdf}}`{role_text(title)} <{href}>`" for title, href in downloads))
     parts.append("## Contents\n\n```{toctree}\n:maxdepth: 1\n\n" + "\n".join(toc) + "\n```")
     if meta.source:
-        parts.append(f"{{source}}`{role_text(meta.source)}` — the source text this ruleset encodes, kept in "
-                     f"{code(f'rules_src/{ruleset.id}/sources/')}.")
+        parts.append(f"{{source}}`{role_text(source_title(ruleset))}` — the source text this ruleset encodes; "
+                     "every entry says which section of it it comes from.")
     return "\n\n".join(parts)
 
 
@@ -249,10 +247,12 @@ def landing(project: Project, audience: str, sheets: bool = False) -> str:
     if sheets:
         parts.append("## Cheat sheets\n\nOne-page charts and quick references, every number computed by the rules model: "
                      "[all cheat sheets](sheets/index.md).")
+    authors = audience == AUTHOR_AUDIENCE
     parts.append("```{toctree}\n:hidden:\n:maxdepth: 1\n\n" + "\n".join(f"{r.id}/index" for r in project.rulesets)
-                 + ("\nsheets/index" if sheets else "") + "\nreference/format\nreference/codes\n```")
-    parts.append("For rules authors: the [data format reference](reference/format.md) and the "
-                 "[diagnostic codes](reference/codes.md).")
+                 + ("\nsheets/index" if sheets else "") + ("\nreference/format\nreference/codes" if authors else "") + "\n```")
+    if authors:
+        parts.append("For rules authors: the [data format reference](reference/format.md) and the "
+                     "[diagnostic codes](reference/codes.md).")
     return "\n\n".join(parts)
 
 
@@ -262,8 +262,9 @@ def site_pages(project: Project, audience: str, downloads: dict[str, list[tuple[
                  for owner, links in (downloads or {}).items()}
     sheet_names = add_sheet_pages(pages, project, audience, downloads)
     pages.add("index.md", landing(project, audience, bool(sheet_names)))
-    pages.add("reference/format.md", format_reference())
-    pages.add("reference/codes.md", codes_reference())
+    if audience == AUTHOR_AUDIENCE:  # author material: never on the players' site
+        pages.add("reference/format.md", format_reference())
+        pages.add("reference/codes.md", codes_reference())
     for ruleset in project.rulesets:
         placed: set = set()
         toc = []  # docnames; `titles` gives the navigation its short titles (pages' own name the ruleset)
@@ -281,9 +282,11 @@ def site_pages(project: Project, audience: str, downloads: dict[str, list[tuple[
                 pages.add(f"{ruleset.id}/{name}.md", text)
                 toc.append(name)
                 titles[name] = SECTION_PAGES[key]
+        authors = audience == AUTHOR_AUDIENCE
         for name, text, title in (("glossary", glossary_page(ruleset, audience), "Glossary"),
-                                  ("examples", examples_page(ruleset, audience), "Worked examples"),
-                                  ("names", names_page(ruleset, project.root, audience), "Names for worked examples")):
+                                  ("examples", examples_page(ruleset, audience) if authors else None, "Worked examples"),
+                                  ("names", names_page(ruleset, project.root, audience) if authors else None,
+                                   "Names for worked examples")):
             if text:
                 pages.add(f"{ruleset.id}/{name}.md", text)
                 toc.append(name)

@@ -1,0 +1,78 @@
+"""Worked examples for readers: the sentence before an example, marked checked; its code only where authors look.
+
+A worked example is a fenced ``python`` block of ``>>>`` lines in prose. The code is the source of truth
+and runs on every check, but players read the sentence written right before it, which states the checked
+result in words. Every renderer (site, sheets, booklets, rosters, cards) goes through :func:`for_readers`:
+the sentence gets a small "checked" mark, and the code is either kept for the site's closed "How this is
+checked" box or left out (print). :func:`unstated` finds examples that follow no sentence, for ``check``.
+"""
+
+from __future__ import annotations
+
+import re
+
+CHECKED_TEXT = "✓ checked"
+CHECKED_TITLE = "checked against the rules on every build"
+
+_OPEN = re.compile(r"^(?P<indent>[ ]*)(?P<fence>`{3,}|~{3,})\s*(?:\{code-block\}\s*)?python\s*$")
+_NOT_A_SENTENCE = re.compile(r"^\s*(\||#|`{3,}|~{3,}|:{3,}|\(.*\)=\s*$)")
+
+
+def _blocks(lines: list[str]):
+    """(open index, close index, indent, fence) of each fenced python block holding ``>>>`` lines."""
+    index = 0
+    while index < len(lines):
+        opened = _OPEN.match(lines[index])
+        if not opened:
+            index += 1
+            continue
+        indent, fence = opened["indent"], opened["fence"]
+        close = re.compile(rf"^{indent}{re.escape(fence[0])}{{{len(fence)},}}\s*$")
+        end = index + 1
+        while end < len(lines) and not close.match(lines[end]):
+            end += 1
+        if any(">>>" in line for line in lines[index + 1:end]):
+            yield index, end, indent, fence
+        index = end + 1
+
+
+def _sentence_before(lines: list[str], index: int, examples: set[int]) -> int | None:
+    """The line of prose an example at ``index`` follows (the end of the paragraph before it), or None."""
+    before = index - 1
+    while before >= 0 and not lines[before].strip():
+        before -= 1
+    if before < 0 or before in examples or _NOT_A_SENTENCE.match(lines[before]):
+        return None
+    return before
+
+
+def for_readers(text: str, mark: str, keep_code: str | None = None) -> str:
+    """Prose with each worked example's sentence ending in ``mark`` (a trailing colon becomes a full stop).
+
+    The code is dropped, or, with ``keep_code`` (a directive name such as ``verified-example``), kept as that
+    directive for a renderer that hides it behind a toggle. An example that follows no sentence gets no mark.
+    """
+    lines = str(text or "").split("\n")
+    found = list(_blocks(lines))
+    if not found:
+        return str(text or "")
+    closes = {end for _start, end, _i, _f in found}
+    out = list(lines)
+    removed: set[int] = set()
+    for start, end, indent, fence in found:
+        sentence = _sentence_before(lines, start, closes)
+        if sentence is not None:
+            out[sentence] = re.sub(r"\s*:\s*$", ".", out[sentence].rstrip()) + mark
+        if keep_code:
+            out[start] = f"{indent}{fence}{{{keep_code}}}"
+        else:
+            removed.update(range(start, min(end, len(lines) - 1) + 1))
+    return "\n".join(line for number, line in enumerate(out) if number not in removed)
+
+
+def unstated(text: str) -> list[int]:
+    """0-based lines of the examples in ``text`` that follow no sentence (players would read nothing of them)."""
+    lines = str(text or "").split("\n")
+    found = list(_blocks(lines))
+    closes = {end for _start, end, _i, _f in found}
+    return [start for start, _end, _i, _f in found if _sentence_before(lines, start, closes) is None]
