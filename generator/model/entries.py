@@ -12,7 +12,7 @@ from types import MappingProxyType
 from typing import Annotated, ClassVar, Literal, Optional
 
 from ..diagnostics import Location
-from .base import NOWHERE, Audience, Bounds, Markdown, NotGiven, Source, spec
+from .base import NOWHERE, Audience, Bounds, Markdown, NotGiven, QuickMark, Source, quick_field, spec
 from .dice import DiceExpr, RollRange
 from .points import Points
 
@@ -126,6 +126,7 @@ class Phase(ForAudience):
     sequence: str = spec("Which sequence the phase belongs to, for rulesets with several.", "turn", example="player turn")
     summary: Markdown = spec("What happens in the phase, in a sentence or two.", Markdown(""))
     chapter: str = spec("The chapter (id) whose rules describe the phase.", "")
+    quick_reference: bool | QuickMark = quick_field("phase (in its turn sequence)", True)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -138,6 +139,7 @@ class Rule(ForAudience):
     body: Markdown = spec("The rule text in MyST Markdown, with worked examples as fenced python blocks.", Markdown(""))
     gm_note: Markdown = spec("A remark for the game-master only; never in player outputs.", Markdown(""))
     see_also: tuple[str, ...] = spec("Ids of related rules, tables, terms or spells.", ())
+    quick_reference: bool | QuickMark = quick_field("rule (its body, or the summary)")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -182,6 +184,7 @@ class RollTable(ForAudience):
     chapter: str = spec("The chapter (id) where the table is printed.", "")
     phase: str = spec("The phase (id) in which the table is rolled.", "")
     note: Markdown = spec("Prose printed under the table.", Markdown(""))
+    quick_reference: bool | QuickMark = quick_field("roll table (with its odds)", True)
 
     @property
     def ranges_given(self) -> bool:
@@ -269,6 +272,7 @@ class ProfileMatrix(ForAudience):
     rows: tuple[ProfileRow, ...] = spec("The rows, keyed by id; each cell keyed by column id; `not given` where the source omits it.")
     chapter: str = spec("The chapter (id) where the matrix is printed.", "")
     note: Markdown = spec("Prose printed under the matrix (footnotes, keys).", Markdown(""))
+    quick_reference: bool | QuickMark = quick_field("profile matrix", True)
 
     def row(self, id_or_name: str) -> ProfileRow:
         key = id_or_name.casefold().replace(" ", "_")
@@ -294,6 +298,7 @@ class Spell(ForAudience):
     target: str = spec("Who or what it may be cast on.", "")
     effect: Markdown = spec("What the spell does.")
     duration: str = spec("How long the effect lasts.", "", example="rest of the turn")
+    quick_reference: bool | QuickMark = quick_field("spell (its range, duration and effect, or the summary)", True)
     chapter: str = spec("The chapter (id) where it is printed; without one it gets a page of its kind.", "")
 
 

@@ -64,6 +64,8 @@ class PdfJob:
     template: str = ""  # project-relative path of the template, for located errors
     title: str = ""
     stylesheets: tuple[Path, ...] = field(default_factory=tuple)
+    # CSS texts, largest type first: the first one whose document takes one page is kept (the last one otherwise)
+    fit: tuple[str, ...] = ()
 
 
 def _created() -> str | None:
@@ -116,7 +118,7 @@ def render_pdf(job: PdfJob, root: Path) -> Path:
     html = dated(job.html)
     document = weasyprint.HTML(string=html, base_url=job.base_dir.resolve().as_uri() + "/", url_fetcher=fetcher)
     stylesheets = [weasyprint.CSS(filename=str(s), url_fetcher=fetcher) for s in job.stylesheets]
-    rendered = document.render(stylesheets=stylesheets)
+    rendered = _fitted(document, stylesheets, job.fit) if job.fit else document.render(stylesheets=stylesheets)
     if refused:
         raise ResourceOutside([Diagnostic(Code.RESOURCE_OUTSIDE, f"`{url}` is outside the project; rendering refused it",
                                           _locate(url, job, root)) for url in dict.fromkeys(refused)])
@@ -125,6 +127,27 @@ def render_pdf(job: PdfJob, root: Path) -> Path:
     job.target.parent.mkdir(parents=True, exist_ok=True)
     rendered.write_pdf(job.target, pdf_identifier=identifier)
     return job.target
+
+
+def _fitted(document, stylesheets, fit: tuple[str, ...]):
+    """The document with the first of ``fit`` (largest type first) that keeps it to one page.
+
+    A binary search: a larger type never takes fewer pages, so few layouts are made.
+    """
+    import weasyprint
+
+    def render(index):
+        return document.render(stylesheets=[*stylesheets, weasyprint.CSS(string=fit[index])])
+
+    low, high, best = 0, len(fit) - 1, None
+    while low <= high:
+        middle = (low + high) // 2
+        rendered = render(middle)
+        if len(rendered.pages) == 1:
+            best, high = rendered, middle - 1
+        else:
+            low = middle + 1
+    return best if best is not None else render(len(fit) - 1)
 
 
 def _fixed_font_dates() -> None:

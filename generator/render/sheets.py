@@ -54,6 +54,7 @@ class Sheet:
     audience: str = "player"
     subtitle: str = ""
     layout: str = ""  # CSS class for the sheet's layout
+    fit: tuple[str, ...] = ()  # CSS texts tried largest type first, see PdfJob.fit
     page_title: str = ""  # heading of the site page, when the title alone is not enough
     ruleset: str = ""  # the ruleset the sheet belongs to
 
@@ -123,7 +124,8 @@ def victory_sheets(ruleset: Ruleset) -> list[Sheet]:
     return sheets
 
 
-QUICKREF_DENSE_AT = 60  # estimated lines in a column beyond which the quick reference uses its denser layout
+# body sizes a quick reference tries, largest first: the largest that keeps it to one page is printed
+QUICKREF_SIZES = tuple(f"{tenths / 10:g}pt" for tenths in range(120, 79, -2))
 
 
 def quick_reference_sheet(ruleset: Ruleset) -> Sheet:
@@ -131,8 +133,9 @@ def quick_reference_sheet(ruleset: Ruleset) -> Sheet:
     sources = (f"{ruleset.title} ({ruleset.meta.source})",) if ruleset.meta.source else (ruleset.title,)
     return Sheet(f"{ruleset.id}-quick-reference", f"{ruleset.id}-quick-reference", "Quick reference",
                  "sheets/quick-reference.html.j2", sources, MappingProxyType({"ref": ref}), subtitle=ruleset.title,
-                 layout="quickref" + (" dense" if ref.longest_column > QUICKREF_DENSE_AT else ""),
-                 page_title=f"{ruleset.title}: quick reference", ruleset=ruleset.id)
+                 layout="quickref",
+                 page_title=f"{ruleset.title}: quick reference", ruleset=ruleset.id,
+                 fit=tuple(f".sheet.quickref {{ font-size: {size}; }}" for size in QUICKREF_SIZES))
 
 
 def quick_reference_sheets(ruleset: Ruleset) -> list[Sheet]:
@@ -163,7 +166,7 @@ def sheet_jobs(project: Project, out_dir: Path) -> list[PdfJob]:
     return [PdfJob(html=sheet_html(sheet, paper, project), target=out_dir / f"{sheet.name}-{paper.id}.pdf",
                    base_dir=root / PROJECT_TEMPLATES / "sheets", template=f"{PROJECT_TEMPLATES}/{sheet.template}",
                    title=f"{sheet.title} — {sheet.subtitle}" if sheet.subtitle else sheet.title,
-                   stylesheets=(template_path(root, STYLESHEET),))
+                   stylesheets=(template_path(root, STYLESHEET),), fit=sheet.fit)
             for sheet in sheets(project) for paper in PAPERS]
 
 
