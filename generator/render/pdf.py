@@ -64,7 +64,8 @@ class PdfJob:
     template: str = ""  # project-relative path of the template, for located errors
     title: str = ""
     stylesheets: tuple[Path, ...] = field(default_factory=tuple)
-    # CSS texts, largest type first: the first one whose document takes one page is kept (the last one otherwise)
+    # CSS texts for a one-page sheet: the first is the planned type; when the page overflows with it,
+    # the second (smaller type) is laid out instead. At most one extra layout, never a search.
     fit: tuple[str, ...] = ()
 
 
@@ -130,24 +131,20 @@ def render_pdf(job: PdfJob, root: Path) -> Path:
 
 
 def _fitted(document, stylesheets, fit: tuple[str, ...]):
-    """The document with the first of ``fit`` (largest type first) that keeps it to one page.
+    """The document laid out with ``fit[0]``; if that takes more than one page, with ``fit[1]`` instead.
 
-    A binary search: a larger type never takes fewer pages, so few layouts are made.
+    The sheet plans its type from the length of its text (see sheets.quick_reference_sheet), so the
+    first layout is nearly always kept: one layout, at most two, however long the text.
     """
     import weasyprint
 
-    def render(index):
-        return document.render(stylesheets=[*stylesheets, weasyprint.CSS(string=fit[index])])
+    def render(css):
+        return document.render(stylesheets=[*stylesheets, weasyprint.CSS(string=css)])
 
-    low, high, best = 0, len(fit) - 1, None
-    while low <= high:
-        middle = (low + high) // 2
-        rendered = render(middle)
-        if len(rendered.pages) == 1:
-            best, high = rendered, middle - 1
-        else:
-            low = middle + 1
-    return best if best is not None else render(len(fit) - 1)
+    rendered = render(fit[0])
+    if len(rendered.pages) > 1 and len(fit) > 1:
+        rendered = render(fit[1])
+    return rendered
 
 
 def _fixed_font_dates() -> None:

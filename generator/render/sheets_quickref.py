@@ -152,26 +152,9 @@ class QuickReference:
                 + tuple(("table", t) for t in self.tables if id(t) not in in_chapters)
                 + tuple(("matrix", m) for m in self.matrices) + tuple(("keys", k) for k in self.keys))
 
-    @property
-    def longest_column(self) -> int:
-        """Estimated lines of the longer column, to pick a denser layout when the page is full."""
-        return max(sum(block_lines(kind, block) for kind, block in column) for column in self.columns())
-
-    def columns(self) -> tuple[tuple[tuple[str, object], ...], tuple[tuple[str, object], ...]]:
-        """The blocks split in two columns of about equal length, reading order kept.
-
-        Done here rather than by CSS columns, whose balancing makes WeasyPrint lay the
-        page out many times over.
-        """
-        blocks = self.blocks
-        lines = [block_lines(kind, block) for kind, block in blocks]
-        total, running, cut = sum(lines), 0, len(blocks)
-        for index, count in enumerate(lines):
-            if running + count / 2 > total / 2:
-                cut = index
-                break
-            running += count
-        return blocks[:cut], blocks[cut:]
+    def estimated_lines(self) -> int:
+        """Estimated printed lines of 8 pt text in a half-page column, every block together."""
+        return sum(block_lines(kind, block) for kind, block in self.blocks)
 
 
 COLUMN_CHARACTERS = 48  # characters of 8 pt text on one line of a half-page column
