@@ -311,6 +311,7 @@ class Item(ForAudience):
     rules: Markdown = spec("What it does.")
     keywords: tuple[str, ...] = spec("Keywords it grants, as declared in `keywords:`.", ())
     points: Optional[Points] | NotGiven = spec("Its cost, if the ruleset has points (whole or a fraction such as 1½).", None)
+    quick_reference: bool | QuickMark = quick_field("item (its points and rules, in the points list)", True)
     chapter: str = spec("The chapter (id) where it is printed; without one it gets a page of its kind.", "")
 
 
@@ -323,6 +324,7 @@ class Hero(ForAudience):
                       example="high")
     ability: Markdown = spec("What the hero gives the unit or force.")
     points: Annotated[Points, Bounds(0)] | NotGiven = spec("What the hero costs on top of the unit.", example="2")
+    quick_reference: bool | QuickMark = quick_field("hero (its points and ability, in the points list)", True)
     chapter: str = spec("The chapter (id) where it is printed; without one it gets a page of its kind.", "")
 
 
@@ -333,6 +335,7 @@ class Cost(Cited):
     name: str = spec("What is bought.", example="Command unit")
     points: Annotated[Points, Bounds(0)] | NotGiven = spec("What it costs (whole or a fraction such as 1½).", example="3")
     added_to_unit: bool = spec("True when it is paid on top of a unit's own cost.", False)
+    quick_reference: bool | QuickMark = quick_field("cost (in the points list)", True)
     chapter: str = spec("The chapter (id) where it is printed; without one it gets a page of its kind.", "")
 
 
@@ -347,6 +350,7 @@ class ArmyLimit(Cited):
     at_most: str = spec("The most allowed: an expression over the army's counts (`//` divides rounding down, `/` exactly). "
                         "A limit needs `at_most`, `at_least` or both.", "", example="units // 2")
     at_least: str = spec("The fewest allowed: an expression over the army's counts, as for `at_most`.", "", example="units / 3")
+    quick_reference: bool | QuickMark = quick_field("army limit", True)
     chapter: str = spec("The chapter (id) where it is printed; without one it gets a page of its kind.", "")
 
 

@@ -266,22 +266,22 @@ def matrices(ruleset: Ruleset) -> tuple[Matrix, ...]:
     for matrix in filter(marked, ruleset.profiles):
         rows = tuple((row.name, tuple(given(row[c.id]) for c in matrix.columns)) for row in matrix.rows if visible(row))
         # the note's first paragraph only: a quick reference points at the rules, the booklet prints them whole
-        note = Markdown(matrix.note.strip().split("\n\n")[0])
-        found.append(Matrix(matrix.title, tuple(c.label for c in matrix.columns), rows, note, cite(matrix, ruleset)))
+        note = summary(matrix, matrix.note.strip().split("\n\n")[0])
+        found.append(Matrix(sheet_title(matrix, matrix.title), tuple(c.label for c in matrix.columns), rows, note, cite(matrix, ruleset)))
     return tuple(found)
 
 
 def points_group(ruleset: Ruleset) -> KeyGroup | None:
-    lines = [KeyLine(cost.name, given(cost.points, " pts")) for cost in ruleset.costs]
+    lines = [KeyLine(cost.name, given(cost.points, " pts")) for cost in ruleset.costs if marked(cost)]
     lines += [KeyLine(f"{hero.name} ({hero.level} level hero)", given(hero.points, " pts"), hero.ability)
-              for hero in ruleset.heroes if visible(hero)]
+              for hero in ruleset.heroes if marked(hero)]
     lines += [KeyLine(item.name, given(item.points, " pts"), item.rules) for item in ruleset.items
-              if visible(item) and item.points is not None]
+              if marked(item) and item.points is not None]
     return KeyGroup("Points", tuple(lines)) if lines else None
 
 
 def limits_group(ruleset: Ruleset) -> KeyGroup | None:
-    lines = tuple(KeyLine(limit.title, "") for limit in ruleset.army_limits)
+    lines = tuple(KeyLine(limit.title, "") for limit in ruleset.army_limits if marked(limit))
     return KeyGroup("Army limits", lines) if lines else None
 
 
