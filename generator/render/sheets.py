@@ -102,7 +102,8 @@ def data_sheets(ruleset: Ruleset) -> list[Sheet]:
         charts_ = charts.charts_of(ruleset, entry.charts)
         sources = _sources(ruleset, *entry.cites) or (ruleset.title,)
         found.append(Sheet(name, name, entry.title, "sheets/charts.html.j2", sources,
-                           MappingProxyType({"charts": charts_, "extras": tuple(str(n) for n in entry.notes)}),
+                           MappingProxyType({"charts": charts_, "extras": tuple(str(n) for n in entry.notes),
+                                             "uses": charts.legend_uses(charts_)}),
                            audience=entry.audience, subtitle=ruleset.title, layout=entry.layout,
                            page_title=f"{ruleset.title}: {entry.title}", ruleset=ruleset.id))
     return found
