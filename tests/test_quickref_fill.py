@@ -75,3 +75,21 @@ def test_quick_reference_fills_one_page(sheets, ruleset, paper):
     if ruleset.startswith("rampant_hex"):
         for spell, effect in SPELLS.items():
             assert spell in flat and effect in flat, spell
+
+
+def test_fitting_lays_a_sheet_out_at_most_twice():
+    """Build speed: the planned type is laid out once, and a smaller one only if that overflows; never a search."""
+    from generator.render.pdf import _fitted
+
+    class Document:
+        def __init__(self, pages):
+            self.pages, self.layouts = pages, []
+
+        def render(self, stylesheets):
+            self.layouts.append(stylesheets[-1])
+            return self
+
+    for pages, layouts in (([1], 1), ([1, 2], 2)):
+        document = Document(pages)
+        _fitted(document, [], (".sheet { font-size: 9pt; }", ".sheet { font-size: 8pt; }"))
+        assert len(document.layouts) == layouts
