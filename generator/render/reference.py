@@ -104,7 +104,7 @@ QUICK_MARK_DOC = (
     "table (turn sequence, the rolls and their tables, the key values) and take lists that crowd off with `false`. "
     "Checks: `quickref-too-long` (a text or summary over the limit), `quickref-gm` (a game-master entry marked).\n\n"
     "```yaml\nrules:\n  hitting:\n    quick_reference: {summary: \"Roll a D6 per attack: {value}`hit_target` hits.\"}\n"
-    "heroes:\n  warrior_hero:\n    quick_reference: false   # on the roster, not the quick reference\n```")
+    "costs:\n  banner:\n    quick_reference: false   # on the roster, not the quick reference\n```")
 
 
 def format_reference() -> str:

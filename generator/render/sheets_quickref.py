@@ -33,6 +33,14 @@ def visible(entry) -> bool:
     return getattr(entry, "audience", "player") != "gm" and not getattr(entry, "gm_only", False)
 
 
+_RANGE = re.compile(r"(?<=\d)-(?=\d)")
+
+
+def ranged(text: str) -> str:
+    """Roll ranges with an en dash, as every output prints them: `1–2`, never `1-2`."""
+    return _RANGE.sub("\u2013", text)
+
+
 def given(value, suffix: str = "") -> str | None:
     """Display text for a value, or GAP when the source leaves it out."""
     if isinstance(value, NotGiven) or value is None:
@@ -252,10 +260,10 @@ def quick_table(table, ruleset: Ruleset) -> QuickTable:
     detail = lambda row: spell_detail(spells[row.ref]) if row.ref in spells and marked(spells[row.ref]) else ""  # noqa: E731
     effect = lambda row: spell_effect(spells[row.ref]) if row.ref in spells else Markdown("")  # noqa: E731
     if table.ranges_given and not table.dice.stats:
-        lines = tuple(TableLine(str(row.roll), row.result, chance_text(chance), detail(row), effect(row))
+        lines = tuple(TableLine(ranged(str(row.roll)), row.result, chance_text(chance), detail(row), effect(row))
                       for row, chance in table.odds())
     else:  # ranges not given, or odds that depend on stats: the chance cannot be one number
-        lines = tuple(TableLine(given(row.roll), row.result, GAP if not table.ranges_given else "varies", detail(row),
+        lines = tuple(TableLine(given(row.roll) and ranged(given(row.roll)), row.result, GAP if not table.ranges_given else "varies", detail(row),
                                 effect(row)) for row in table.rows)
     return QuickTable(sheet_title(table, table.title), str(table.dice), lines, summary(table, table.note),
                       table.ranges_given, cite(table, ruleset))
@@ -324,7 +332,7 @@ def lookup_groups(ruleset: Ruleset) -> tuple[KeyGroup, ...]:
     for lookup in ruleset.reachable("lookups"):
         if visible(lookup) and _quick(ruleset, lookup, "lookups"):
             # a result is prose that wraps under its key, not a number set to the right
-            lines = tuple(KeyLine(f"{lookup.key}: {row.key_text}" if lookup.key else row.key_text, "",
+            lines = tuple(KeyLine(ranged(f"{lookup.key}: {row.key_text}" if lookup.key else row.key_text), "",
                                   Markdown(row.result)) for row in lookup.rows)
             found.append(KeyGroup(sheet_title(lookup, lookup.title), lines,
                                   source=cite(lookup, ruleset.owner_of("lookups", lookup.id))))
