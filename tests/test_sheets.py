@@ -12,6 +12,7 @@ found by their title. Game-master-only victory points never reach a player sheet
 from __future__ import annotations
 
 import math
+import re
 from fractions import Fraction
 from pathlib import Path
 
@@ -515,3 +516,9 @@ def test_downloads_list_no_gm_sheet_for_players(project, tmp_path):
     for stem in titled(project, TO_WOUND):
         owner = next(s.ruleset for s in sheets(project) if s.name == stem)
         assert f"sheets/{stem}-a4.pdf" in {h for _t, h in player[owner]}
+
+
+def test_sheets_name_sources_by_title_never_by_file(texts):
+    """Issue 12: a player reads `Blood, Guts and Rampant Hex § COMBAT`, never a hashed file name like 004_7d41...txt."""
+    for name, text in texts.items():
+        assert not re.search(r"\b\d{3}_[0-9a-f]{16}\.txt\b", text), name

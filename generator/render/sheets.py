@@ -156,7 +156,7 @@ def fit_css(sheet: "Sheet", paper: Paper) -> tuple[str, ...]:
 
 def quick_reference_sheet(ruleset: Ruleset) -> Sheet:
     ref = quick_reference(ruleset)
-    sources = (f"{ruleset.title} ({ruleset.meta.source})",) if ruleset.meta.source else (ruleset.title,)
+    sources = (ruleset.title,)  # named by its title, never by the source file's (hashed) name
     return Sheet(f"{ruleset.id}-quick-reference", f"{ruleset.id}-quick-reference", "Quick reference",
                  "sheets/quick-reference.html.j2", sources, MappingProxyType({"ref": ref}), subtitle=ruleset.title,
                  layout="quickref",
