@@ -100,6 +100,8 @@ class Code(enum.Enum):
     OVERLAY_CHANGE = ("overlay-change", "an overlay that changes an entry its base does not have, or adds anything but values", "change only values the base ruleset has, with the same id")
     MECHANIC_LITERAL = ("mechanic-literal", "a number other than 0 and 1 written in a ruleset's own mechanics, where it cannot follow the data", "name the number in `values:` and read it with `values.id`")
     MECHANIC_ERROR = ("mechanic-error", "a ruleset's own mechanics module that does not load", "fix the Python error the message names")
+    QUICKREF_TOO_LONG = ("quickref-too-long", "an entry marked for the quick reference whose text (a rule's body, or the summary written for the sheet) is too long for one page of them", "write `quick_reference: {summary: ...}`: the procedure in a sentence or two, as the source says it")
+    QUICKREF_GM = ("quickref-gm", "a game-master-only entry marked for the quick reference, which players get", "remove the mark, or make the entry `audience: player`")
     # -- examples and build -------------------------------------------------------
     EXAMPLE_FAILED = ("example-failed", "a worked example whose stated result differs from the model", "fix the model if the text is right, or the example if it misquotes the text")
     EXAMPLE_UNSTATED = ("example-unstated", "a worked example that follows no sentence (it opens the text, or comes right after a heading, a table or another example): players never see its code, so they would read nothing of it", "write the sentence before the example that states its checked result in words")

@@ -12,6 +12,7 @@ found by their title. Game-master-only victory points never reach a player sheet
 from __future__ import annotations
 
 import math
+import re
 from fractions import Fraction
 from pathlib import Path
 
@@ -171,8 +172,9 @@ def rampant_hex_rows() -> dict[str, list[str]]:
 
 
 # Sheets that come from `sheets:` data are found by their title, whichever ruleset holds them.
-TO_HIT, TO_WOUND, ARMOUR, SHOOTING, COMBAT_ODDS = (
-    "Close combat to-hit chart", "To-wound chart", "Armour saves", "Shooting to-hit chart", "Combat and moral odds")
+TO_HIT, TO_WOUND, ARMOUR, SHOOTING, COMBAT_ODDS, TO_HIT_AND_WOUND = (
+    "Close combat to-hit chart", "To-wound chart", "Armour saves", "Shooting to-hit chart", "Combat and moral odds",
+    "To-hit and to-wound charts")
 
 
 def titled(project, title: str, audience: str = "player") -> list[str]:
@@ -194,7 +196,7 @@ def victory_stem(project, ruleset_id: str, audience: str = "player") -> str:
 # -- what exists -----------------------------------------------------------------------------------------
 def test_every_sheet_in_both_sizes(project, tmp_path):
     names = {job.target.name for job in sheet_jobs(project, tmp_path)}
-    stems = {stem for title in (TO_HIT, TO_WOUND, ARMOUR, SHOOTING, COMBAT_ODDS) for stem in titled(project, title)}
+    stems = {stem for title in (TO_HIT, TO_WOUND, ARMOUR, SHOOTING, COMBAT_ODDS, TO_HIT_AND_WOUND) for stem in titled(project, title)}
     assert len(stems) >= 5, "every chart sheet comes from `sheets:` data"
     stems |= {victory_stem(project, "ordo_ineptus"), victory_stem(project, "ordo_ineptus", "gm")}
     stems |= {f"{r.id}-quick-reference" for r in project.rulesets if r.meta.kind != "base"}
@@ -290,6 +292,33 @@ def test_to_wound_chart_every_cell_with_no_effect(texts, project):
         assert "no effect" in text
 
 
+def test_to_hit_and_to_wound_on_one_page(texts, project, rendered):
+    """Issue 12: both charts on one sheet, every cell as the mechanics above compute it, one page in both papers."""
+    stems = titled(project, TO_HIT_AND_WOUND)
+    assert stems
+    for stem in stems:
+        for paper in PAPERS:
+            assert len(PdfReader(rendered[f"{stem}-{paper.id}.pdf"]).pages) == 1
+    for text in sheet_texts(texts, project, TO_HIT_AND_WOUND):
+        for row in to_hit_rows() + to_wound_rows():
+            assert row in text
+
+
+# which legend entries each chart sheet may show, by hand: the to-hit chart has no impossible cell
+# (the worst is a 5+), the to-wound chart has "no effect" cells; the close combat charts frame equal stats
+LEGEND = {"bold on grey": "good", "plain: between": "even", "italic: 1 in 3 or worse": "poor",
+          "hatched: cannot succeed": "none", "thick frame: equal values": "marked"}
+USES = {TO_HIT: {"good", "even", "poor", "marked"}, TO_WOUND: {"good", "even", "poor", "none", "marked"},
+        TO_HIT_AND_WOUND: {"good", "even", "poor", "none", "marked"}}
+
+
+def test_legends_list_only_what_the_chart_uses(texts, project):
+    for title, uses in USES.items():
+        for text in sheet_texts(texts, project, title):
+            for words, kind in LEGEND.items():
+                assert (words in text) == (kind in uses), (title, words)
+
+
 def test_armour_chart_rows_with_and_without_armour_piercing(texts, project):
     for text in sheet_texts(texts, project, ARMOUR):
         for row in armour_rows() + armour_rows(worse=1):  # armour piercing: one worse still
@@ -364,7 +393,7 @@ def test_quick_reference_tables_with_their_odds(project, texts):
                 if phase.audience != "gm":
                     assert normalise(phase.title) in text
             for table in ruleset.tables:
-                if table.audience == "gm":
+                if table.audience == "gm" or table.quick_reference is False:  # the author took it off the sheet
                     assert table.title not in text
                     continue
                 assert table.title in text
@@ -372,7 +401,7 @@ def test_quick_reference_tables_with_their_odds(project, texts):
                     for row, chance in table.odds():
                         assert f"{str(row.roll).replace('-', '–')} {normalise(row.result)}" in text  # en-dash ranges
                         assert shown_chance(chance) in text
-                else:
+                else:  # the key explains the write-in box once
                     assert "not given in the source" in text
 
 
@@ -383,6 +412,10 @@ def test_missing_roll_ranges_show_the_gap(project, texts):
     assert not table.ranges_given
     for text in both(texts, "city_of_the_damned_combat-quick-reference"):
         assert "Roll (not given in the source)" in text  # said once, in the header; each roll is an empty box
+        for row in table.rows:
+            assert normalise(row.result) in text
+            before = text.split(normalise(row.result))[0].split()[-1]
+            assert not before[:1].isdigit(), (row.result, before)
 
 
 def two_d6_at_least(total: int) -> Fraction:
@@ -390,12 +423,12 @@ def two_d6_at_least(total: int) -> Fraction:
 
 
 def test_quick_reference_numbers_from_data(texts):
-    """000: casting is the difficulty or more on 2D6; a search succeeds on any 5 or 6; the timer is 2 minutes."""
+    """000: casting is the difficulty or more on 2D6; a search roll succeeds on a 5 or 6; a 2 minute timer."""
     for text in both(texts, "ordo_ineptus-quick-reference"):
         # the cells of one row may run together in the text layer: compare without spaces
         assert "".join(shown_chance(two_d6_at_least(d)) for d in range(3, 8)) in text.replace(" ", "")
-        assert "".join(shown_chance(1 - Fraction(4, 6) ** n) for n in range(1, 7)) in text.replace(" ", "")
-        assert "2 minutes" in text
+        assert "5–6 Success 33.3%" in text
+        assert "2 minute timer" in text
 
 
 def test_quick_reference_leaves_out_gm_entries(project):
@@ -438,7 +471,7 @@ def test_pages_hold_the_charts_as_pipe_tables(project):
             "| 6\\+ (16\\.7%) | *no effect* |") in wound
     assert "{source}`" in wound
     quick = pages["rampant_hex-quick-reference"]
-    assert "| 1\\-2 | 2 activations | 33\\.3% |" in quick
+    assert "| 1–2 | 2 activations | 33\\.3% |" in quick
 
 
 def test_page_text_is_escaped():
@@ -481,3 +514,9 @@ def test_downloads_list_no_gm_sheet_for_players(project, tmp_path):
     for stem in titled(project, TO_WOUND):
         owner = next(s.ruleset for s in sheets(project) if s.name == stem)
         assert f"sheets/{stem}-a4.pdf" in {h for _t, h in player[owner]}
+
+
+def test_sheets_name_sources_by_title_never_by_file(texts):
+    """Issue 12: a player reads `Blood, Guts and Rampant Hex § COMBAT`, never a hashed file name like 004_7d41...txt."""
+    for name, text in texts.items():
+        assert not re.search(r"\b\d{3}_[0-9a-f]{16}\.txt\b", text), name

@@ -76,6 +76,29 @@ class Source:
         return f"{self.file} § {self.section}" if self.section else self.file
 
 
+@dataclass(frozen=True)
+class QuickMark:
+    """How an entry goes on the quick reference when `true` is not enough: what the sheet prints of it."""
+
+    summary: Markdown = spec("What the quick reference prints instead of the entry's full text (a rule's body, a "
+                             "spell's effect, a phase's summary): the procedure in a sentence or two, as the source "
+                             "says it.", Markdown(""), example="Roll a D6 and add the attacker's Strength...")
+    title: str = spec("A shorter heading for the sheet.", "", example="Injuries")
+    loc: Location = field(default=NOWHERE, compare=False, repr=False, metadata={"internal": True})
+    locs: MappingProxyType = field(default_factory=lambda: MappingProxyType({}), compare=False, repr=False, metadata={"internal": True})
+
+
+QUICK_REFERENCE_FORMS = "`true`, `false` or a mapping with `summary:` (and `title:`)"
+
+
+def quick_field(kind: str, default: bool = False):
+    """The `quick_reference:` mark of an entry kind; `default` is whether the kind is printed unmarked."""
+    shown = "printed unless `false`" if default else "left off unless marked"
+    return spec(f"Put the {kind} on the ruleset's quick reference ({shown}): `true`, or "
+                f"`{{summary: ...}}` to print a short summary instead of the full text.", default,
+                example="{summary: Roll a D6 for each hit.}")
+
+
 def value_loc(entry, name: str) -> Location:
     """Where field ``name`` of ``entry`` was written, else where the entry was."""
     return entry.locs.get(name, entry.loc)

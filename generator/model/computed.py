@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar, Literal, Optional
 
-from .base import Markdown, NotGiven, spec
+from .base import Markdown, NotGiven, QuickMark, quick_field, spec
 from .dice import RollRange
 from .entries import Cited, Entry, ForAudience, Located
 from .formula import Expression
@@ -39,7 +39,7 @@ class Value(ForAudience):
         "The kind of value, when the way it is written does not say it.", "")
     label: str = spec("What the value is, in a few words, for the reference and the quick reference.", "",
                       example="Crawl distance when Stunned")
-    quick_reference: bool = spec("Print it on the ruleset's quick reference.", False)
+    quick_reference: bool | QuickMark = quick_field("value")
     # set by an overlay: the value before the house rule changed it
     original: Optional[Quantity] | NotGiven = field(default=None, metadata={"internal": True})
     house_note: Markdown = spec("In an overlay: why the house rule changes the value.", Markdown(""))
@@ -138,7 +138,7 @@ class Chart(ForAudience):
                                  "say) rather than exact.", None, example="2")
     note: Markdown = spec("Prose printed under the chart.", Markdown(""))
     chapter: str = spec("The chapter (id) where it is printed.", "")
-    quick_reference: bool = spec("Print it on the ruleset's quick reference.", False)
+    quick_reference: bool | QuickMark = quick_field("chart")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -178,7 +178,7 @@ class Lookup(ForAudience):
                                        "and `result`.")
     chapter: str = spec("The chapter (id) where the table is printed.", "")
     note: Markdown = spec("Prose printed under the table.", Markdown(""))
-    quick_reference: bool = spec("Print it on the ruleset's quick reference.", False)
+    quick_reference: bool | QuickMark = quick_field("lookup")
 
     def row(self, key) -> LookupRow:
         """The row for a number or a word."""

@@ -12,7 +12,7 @@ from types import MappingProxyType
 from typing import Annotated, ClassVar, Literal, Optional
 
 from ..diagnostics import Location
-from .base import NOWHERE, Audience, Bounds, Markdown, NotGiven, Source, spec
+from .base import NOWHERE, Audience, Bounds, Markdown, NotGiven, QuickMark, Source, quick_field, spec
 from .dice import DiceExpr, RollRange
 from .points import Points
 
@@ -128,6 +128,7 @@ class Phase(ForAudience):
     sequence: str = spec("Which sequence the phase belongs to, for rulesets with several.", "turn", example="player turn")
     summary: Markdown = spec("What happens in the phase, in a sentence or two.", Markdown(""))
     chapter: str = spec("The chapter (id) whose rules describe the phase.", "")
+    quick_reference: bool | QuickMark = quick_field("phase (in its turn sequence)", True)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -142,6 +143,7 @@ class Rule(ForAudience):
     see_also: tuple[str, ...] = spec("Ids of related rules, tables, terms or spells.", ())
     charts: tuple[str, ...] = spec("Ids of charts (its own or its base's) printed with the rule as grids, so "
                                    "players read the chart, not a formula.", (), example="[hit_chart, wound_chart]")
+    quick_reference: bool | QuickMark = quick_field("rule (its body, or the summary)")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -186,6 +188,7 @@ class RollTable(ForAudience):
     chapter: str = spec("The chapter (id) where the table is printed.", "")
     phase: str = spec("The phase (id) in which the table is rolled.", "")
     note: Markdown = spec("Prose printed under the table.", Markdown(""))
+    quick_reference: bool | QuickMark = quick_field("roll table (with its odds)", True)
 
     @property
     def ranges_given(self) -> bool:
@@ -292,6 +295,7 @@ class ProfileMatrix(ForAudience):
                          "a row's own `movement` overrides it.", "", example="move")
     tracks: tuple[Track, ...] = spec("What players keep count of for each unit in play, keyed by id, in print order: "
                                      "rosters and cards print boxes for each.", ())
+    quick_reference: bool | QuickMark = quick_field("profile matrix", True)
 
     def row(self, id_or_name: str) -> ProfileRow:
         key = id_or_name.casefold().replace(" ", "_")
@@ -321,6 +325,7 @@ class Spell(ForAudience):
     target: str = spec("Who or what it may be cast on.", "")
     effect: Markdown = spec("What the spell does.")
     duration: str = spec("How long the effect lasts.", "", example="rest of the turn")
+    quick_reference: bool | QuickMark = quick_field("spell (its range, duration and effect, or the summary)", True)
     chapter: str = spec("The chapter (id) where it is printed; without one it gets a page of its kind.", "")
 
 
@@ -333,6 +338,7 @@ class Item(ForAudience):
     rules: Markdown = spec("What it does.")
     keywords: tuple[str, ...] = spec("Keywords it grants, as declared in `keywords:`.", ())
     points: Optional[Points] | NotGiven = spec("Its cost, if the ruleset has points (whole or a fraction such as 1½).", None)
+    quick_reference: bool | QuickMark = quick_field("item (its points and rules, in the points list)", True)
     chapter: str = spec("The chapter (id) where it is printed; without one it gets a page of its kind.", "")
 
 
@@ -345,6 +351,7 @@ class Hero(ForAudience):
                       example="high")
     ability: Markdown = spec("What the hero gives the unit or force.")
     points: Annotated[Points, Bounds(0)] | NotGiven = spec("What the hero costs on top of the unit.", example="2")
+    quick_reference: bool | QuickMark = quick_field("hero (its points and ability, in the points list)", True)
     chapter: str = spec("The chapter (id) where it is printed; without one it gets a page of its kind.", "")
 
 
@@ -355,6 +362,7 @@ class Cost(Cited):
     name: str = spec("What is bought.", example="Command unit")
     points: Annotated[Points, Bounds(0)] | NotGiven = spec("What it costs (whole or a fraction such as 1½).", example="3")
     added_to_unit: bool = spec("True when it is paid on top of a unit's own cost.", False)
+    quick_reference: bool | QuickMark = quick_field("cost (in the points list)", True)
     chapter: str = spec("The chapter (id) where it is printed; without one it gets a page of its kind.", "")
 
 
@@ -369,6 +377,7 @@ class ArmyLimit(Cited):
     at_most: str = spec("The most allowed: an expression over the army's counts (`//` divides rounding down, `/` exactly). "
                         "A limit needs `at_most`, `at_least` or both.", "", example="units // 2")
     at_least: str = spec("The fewest allowed: an expression over the army's counts, as for `at_most`.", "", example="units / 3")
+    quick_reference: bool | QuickMark = quick_field("army limit", True)
     chapter: str = spec("The chapter (id) where it is printed; without one it gets a page of its kind.", "")
 
 

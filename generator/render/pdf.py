@@ -64,6 +64,9 @@ class PdfJob:
     template: str = ""  # project-relative path of the template, for located errors
     title: str = ""
     stylesheets: tuple[Path, ...] = field(default_factory=tuple)
+    # CSS texts for a one-page sheet: the first is the planned type; when the page overflows with it,
+    # the second (smaller type) is laid out instead. At most one extra layout, never a search.
+    fit: tuple[str, ...] = ()
 
 
 def _created() -> str | None:
@@ -116,7 +119,7 @@ def render_pdf(job: PdfJob, root: Path) -> Path:
     html = dated(job.html)
     document = weasyprint.HTML(string=html, base_url=job.base_dir.resolve().as_uri() + "/", url_fetcher=fetcher)
     stylesheets = [weasyprint.CSS(filename=str(s), url_fetcher=fetcher) for s in job.stylesheets]
-    rendered = document.render(stylesheets=stylesheets)
+    rendered = _fitted(document, stylesheets, job.fit) if job.fit else document.render(stylesheets=stylesheets)
     if refused:
         raise ResourceOutside([Diagnostic(Code.RESOURCE_OUTSIDE, f"`{url}` is outside the project; rendering refused it",
                                           _locate(url, job, root)) for url in dict.fromkeys(refused)])
@@ -125,6 +128,23 @@ def render_pdf(job: PdfJob, root: Path) -> Path:
     job.target.parent.mkdir(parents=True, exist_ok=True)
     rendered.write_pdf(job.target, pdf_identifier=identifier)
     return job.target
+
+
+def _fitted(document, stylesheets, fit: tuple[str, ...]):
+    """The document laid out with ``fit[0]``; if that takes more than one page, with ``fit[1]`` instead.
+
+    The sheet plans its type from the length of its text (see sheets.quick_reference_sheet), so the
+    first layout is nearly always kept: one layout, at most two, however long the text.
+    """
+    import weasyprint
+
+    def render(css):
+        return document.render(stylesheets=[*stylesheets, weasyprint.CSS(string=css)])
+
+    rendered = render(fit[0])
+    if len(rendered.pages) > 1 and len(fit) > 1:
+        rendered = render(fit[1])
+    return rendered
 
 
 def _fixed_font_dates() -> None:

@@ -14,7 +14,7 @@ from typing import Annotated, Literal, Union, get_args, get_origin
 from ..diagnostics import Code
 import re
 
-from ..model.base import Bounds, Markdown, NotGiven, Source
+from ..model.base import QUICK_REFERENCE_FORMS, Bounds, Markdown, NotGiven, QuickMark, Source
 from ..model.computed import Axis, Binding, Input, LookupRow, Setting
 from ..model.formula import Expression
 from ..model.quantity import Quantity
@@ -43,7 +43,8 @@ def type_name(tp) -> str:
              Points: "points (3, 1½, 1 1/2, 3/2 or 1.5)",
              Quantity: "quantity (`2`, `1½`, `6\"`, `3 hexes`, `4+`, `2D6`, `2 minutes`)",
              Expression: "expression (text: `strength - toughness`)",
-             Axis: "chart axis (below)", Setting: "value (the input held at it)"}
+             Axis: "chart axis (below)", Setting: "value (the input held at it)",
+             QuickMark: "`{summary:, title:}` (quick reference mark, below)"}
     if tp in names:
         return names[tp]
     if dataclasses.is_dataclass(tp):
@@ -81,6 +82,7 @@ PARTS = {"Lists a ruleset declares (`ruleset: declares:`)": Declares, "Input of 
          "Chart axis (`rows:`, `columns:`)": Axis, "Row of a lookup (`rows:`)": LookupRow,
          "Row of a roll table (`rows:`)": TableRow, "Column of a profile matrix (`columns:`)": Column,
          "Row of a profile matrix (`rows:`)": ProfileRow, "What units track in play (`tracks:`)": Track,
+         "Quick reference mark (`quick_reference:`)": QuickMark,
          "Line of an army list (`units:`)": ArmyUnit, "Source citation (`source:`)": Source}
 
 
@@ -93,6 +95,20 @@ def doc(cls) -> str:
     return _RST_CODE.sub(lambda m: f"`` {m[1]} ``" if "`" in m[1] else f"`{m[1]}`", text)
 
 
+QUICK_MARK_DOC = (
+    "What goes on a ruleset's one-page quick reference is the author's choice, written on each entry as "
+    f"`quick_reference:`: {QUICK_REFERENCE_FORMS}. `true` prints the entry whole (a rule's body without its "
+    "worked examples, a spell's range, duration and effect); `false` leaves it off; a mapping prints `summary:` "
+    "instead of the full text and `title:` instead of the heading. Phases, roll tables, profile matrices, spells, "
+    "points costs, heroes, items and army limits are printed unless `false`; rules, values, lookups and charts only "
+    "when marked. Marked rules follow the turn sequence chapter by chapter. The sheet is one page in A4 and US Letter "
+    "with type of 8 pt or more, sized from the length of what is marked: mark the procedures a player needs at the "
+    "table (turn sequence, the rolls and their tables, the key values) and take lists that crowd off with `false`. "
+    "Checks: `quickref-too-long` (a text or summary over the limit), `quickref-gm` (a game-master entry marked).\n\n"
+    "```yaml\nrules:\n  hitting:\n    quick_reference: {summary: \"Roll a D6 per attack: {value}`hit_target` hits.\"}\n"
+    "costs:\n  banner:\n    quick_reference: false   # on the roster, not the quick reference\n```")
+
+
 def format_reference() -> str:
     out = ["# Rules data format reference", "",
            "Generated from the model's schema. Every file in `rules_src/<ruleset>/` is a mapping of sections; "
@@ -101,7 +117,8 @@ def format_reference() -> str:
     for name, cls in SECTIONS.items():
         out += [f"## `{name}:`", "", doc(cls), "", fields_table(cls), ""]
     for title, cls in PARTS.items():
-        extra = " Its cells are keyed by column id, typed by the column's `type`, `min` and `max`." if cls is ProfileRow else ""
+        extra = {ProfileRow: " Its cells are keyed by column id, typed by the column's `type`, `min` and `max`.",
+                 QuickMark: QUICK_MARK_DOC}.get(cls, "")
         out += [f"## {title}", "", fields_table(cls) + ("\n\n" + extra.strip() if extra else ""), ""]
     return "\n".join(out)
 

@@ -54,6 +54,7 @@ class Sheet:
     audience: str = "player"
     subtitle: str = ""
     layout: str = ""  # CSS class for the sheet's layout
+    type_pt: float = 0  # planned body size on A4 of a sheet fitted to one page (see PdfJob.fit); 0: as the CSS says
     page_title: str = ""  # heading of the site page, when the title alone is not enough
     ruleset: str = ""  # the ruleset the sheet belongs to
 
@@ -101,7 +102,8 @@ def data_sheets(ruleset: Ruleset) -> list[Sheet]:
         charts_ = charts.charts_of(ruleset, entry.charts)
         sources = _sources(ruleset, *entry.cites) or (ruleset.title,)
         found.append(Sheet(name, name, entry.title, "sheets/charts.html.j2", sources,
-                           MappingProxyType({"charts": charts_, "extras": tuple(str(n) for n in entry.notes)}),
+                           MappingProxyType({"charts": charts_, "extras": tuple(str(n) for n in entry.notes),
+                                             "uses": charts.legend_uses(charts_)}),
                            audience=entry.audience, subtitle=ruleset.title, layout=entry.layout,
                            page_title=f"{ruleset.title}: {entry.title}", ruleset=ruleset.id))
     return found
@@ -126,7 +128,33 @@ def victory_sheets(ruleset: Ruleset) -> list[Sheet]:
     return sheets
 
 
-QUICKREF_DENSE_AT = 60  # estimated lines in a column beyond which the quick reference uses its denser layout
+QUICKREF_MIN_PT, QUICKREF_MAX_PT = 8.0, 12.0  # body type of a quick reference, never below 8 pt
+QUICKREF_FALLBACK = 0.9  # when the planned type overflows the page, the one extra layout is this much smaller
+
+
+def quickref_type(ref) -> float:
+    """The body size (pt, A4) at which the reference's text about fills its page, from its estimated lines.
+
+    Printed area grows with the square of the type, so the size goes with the square root of the
+    room over the text. One number per sheet, planned before any layout: no search.
+    """
+    needed = ref.estimated_lines()  # lines of 8 pt text in one half-page column, both columns together
+    room = 2 * QUICKREF_LINES_AT_8PT
+    size = QUICKREF_MIN_PT * (room / max(needed, 1)) ** 0.5
+    return round(min(QUICKREF_MAX_PT, max(QUICKREF_MIN_PT, size)), 1)
+
+
+QUICKREF_LINES_AT_8PT = 60  # lines of 8 pt text one A4 column holds under the sheet's heading
+
+
+def fit_css(sheet: "Sheet", paper: Paper) -> tuple[str, ...]:
+    """The planned type for this paper and the smaller one tried if it overflows (see PdfJob.fit)."""
+    if not sheet.type_pt:
+        return ()
+    scale = (paper.width_pt * paper.height_pt / (PAPERS[0].width_pt * PAPERS[0].height_pt)) ** 0.5
+    planned = max(QUICKREF_MIN_PT, round(sheet.type_pt * scale, 1))
+    fallback = max(QUICKREF_MIN_PT, round(planned * QUICKREF_FALLBACK, 1))
+    return tuple(f".sheet.{sheet.layout} {{ font-size: {size:g}pt; }}" for size in dict.fromkeys((planned, fallback)))
 
 
 def quick_reference_sheet(ruleset: Ruleset) -> Sheet:
@@ -136,8 +164,9 @@ def quick_reference_sheet(ruleset: Ruleset) -> Sheet:
     sources = (source_title(ruleset),)
     return Sheet(f"{ruleset.id}-quick-reference", f"{ruleset.id}-quick-reference", "Quick reference",
                  "sheets/quick-reference.html.j2", sources, MappingProxyType({"ref": ref}), subtitle=ruleset.title,
-                 layout="quickref" + (" dense" if ref.longest_column > QUICKREF_DENSE_AT else ""),
-                 page_title=f"{ruleset.title}: quick reference", ruleset=ruleset.id)
+                 layout="quickref",
+                 page_title=f"{ruleset.title}: quick reference", ruleset=ruleset.id,
+                 type_pt=quickref_type(ref))
 
 
 def quick_reference_sheets(ruleset: Ruleset) -> list[Sheet]:
@@ -168,7 +197,7 @@ def sheet_jobs(project: Project, out_dir: Path) -> list[PdfJob]:
     return [PdfJob(html=sheet_html(sheet, paper, project), target=out_dir / f"{sheet.name}-{paper.id}.pdf",
                    base_dir=root / PROJECT_TEMPLATES / "sheets", template=f"{PROJECT_TEMPLATES}/{sheet.template}",
                    title=f"{sheet.title} — {sheet.subtitle}" if sheet.subtitle else sheet.title,
-                   stylesheets=(template_path(root, STYLESHEET),))
+                   stylesheets=(template_path(root, STYLESHEET),), fit=fit_css(sheet, paper))
             for sheet in sheets(project) for paper in PAPERS]
 
 

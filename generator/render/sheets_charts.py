@@ -56,6 +56,22 @@ class Chart:
         return next(r for r in self.rows if r.label == row).cells[self.columns.index(column)]
 
 
+@dataclass(frozen=True)
+class LegendUses:
+    """What a sheet's legend explains: only the tones and marks its charts print."""
+
+    tones: frozenset[str]
+    marked: bool
+
+    def __bool__(self) -> bool:
+        return bool(self.tones - {"plain"}) or self.marked
+
+
+def legend_uses(charts) -> LegendUses:
+    cells = [cell for chart in charts for row in chart.rows for cell in row.cells]
+    return LegendUses(frozenset(cell.tone for cell in cells), any(cell.marked for cell in cells))
+
+
 def tone(probability: Fraction) -> str:
     """How good a chance is, in the bands the sheet legend names."""
     if probability == 0:

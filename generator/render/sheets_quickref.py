@@ -1,4 +1,10 @@
-"""A ruleset's quick reference as plain data: turn sequence, roll tables with odds, key numbers.
+"""A ruleset's quick reference as plain data: turn sequence, core rules, roll tables with odds, key numbers.
+
+What goes on it is the author's choice, written in the data as each entry's ``quick_reference:``
+mark (``true``, ``false``, or ``{summary: ...}`` to print a short summary instead of the full
+text). Phases, roll tables, profile matrices and spells go on unless marked ``false``; rules,
+values, lookups and charts only when marked. Marked rules follow the turn sequence, chapter by
+chapter, each chapter's marked roll tables after its rules.
 
 Player-visible material only: entries with ``audience: gm`` never enter. A roll table
 whose ranges the source leaves out keeps its rows with the roll (and chance) as a gap;
@@ -10,10 +16,11 @@ rule's value shows the original.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ..model.base import Markdown, NotGiven
+from ..model.base import Markdown, NotGiven, QuickMark
 from ..model.points import points_text
 from ..model.ruleset import Ruleset
 from .prose import _ROLE, role_as_text, value_text
@@ -26,6 +33,14 @@ GAP = None  # a value the source does not give: templates print a blank box
 
 def visible(entry) -> bool:
     return getattr(entry, "audience", "player") != "gm" and not getattr(entry, "gm_only", False)
+
+
+_RANGE = re.compile(r"(?<=\d)-(?=\d)")
+
+
+def ranged(text: str) -> str:
+    """Roll ranges with an en dash, as every output prints them: `1–2`, never `1-2`."""
+    return _RANGE.sub("\u2013", text)
 
 
 def given(value, suffix: str = "") -> str | None:
@@ -68,6 +83,20 @@ class TableLine:
     result: str
     chance: str | None
     detail: str = ""  # the spell a result names: its range and duration
+    effect: Markdown = Markdown("")  # ... and what it does
+
+
+@dataclass(frozen=True)
+class RuleLine:
+    title: str
+    text: Markdown  # the summary written for the sheet, else the rule's body without its worked examples
+
+
+@dataclass(frozen=True)
+class RuleGroup:
+    title: str  # the chapter's
+    rules: tuple[RuleLine, ...]
+    source: str
 
 
 @dataclass(frozen=True)
@@ -114,6 +143,7 @@ class QuickReference:
     tables: tuple[QuickTable, ...]
     matrices: tuple[Matrix, ...]
     keys: tuple[KeyGroup, ...]
+    chapters: tuple[tuple[RuleGroup | None, tuple[QuickTable, ...]], ...] = ()  # marked rules and tables by chapter
 
     @property
     def has_gaps(self) -> bool:
@@ -125,29 +155,16 @@ class QuickReference:
     @property
     def blocks(self) -> tuple[tuple[str, object], ...]:
         """The printed blocks in reading order: ("sequence", Sequence), ("table", QuickTable)..."""
-        return (tuple(("sequence", s) for s in self.sequences) + tuple(("table", t) for t in self.tables)
+        placed = [block for group, tables in self.chapters for block in
+                  ((("rules", group),) if group else ()) + tuple(("table", t) for t in tables)]
+        in_chapters = {id(t) for _group, tables in self.chapters for t in tables}
+        return (tuple(("sequence", s) for s in self.sequences) + tuple(placed)
+                + tuple(("table", t) for t in self.tables if id(t) not in in_chapters)
                 + tuple(("matrix", m) for m in self.matrices) + tuple(("keys", k) for k in self.keys))
 
-    @property
-    def longest_column(self) -> int:
-        """Estimated lines of the longer column, to pick a denser layout when the page is full."""
-        return max(sum(block_lines(kind, block) for kind, block in column) for column in self.columns())
-
-    def columns(self) -> tuple[tuple[tuple[str, object], ...], tuple[tuple[str, object], ...]]:
-        """The blocks split in two columns of about equal length, reading order kept.
-
-        Done here rather than by CSS columns, whose balancing makes WeasyPrint lay the
-        page out many times over.
-        """
-        blocks = self.blocks
-        lines = [block_lines(kind, block) for kind, block in blocks]
-        total, running, cut = sum(lines), 0, len(blocks)
-        for index, count in enumerate(lines):
-            if running + count / 2 > total / 2:
-                cut = index
-                break
-            running += count
-        return blocks[:cut], blocks[cut:]
+    def estimated_lines(self) -> int:
+        """Estimated printed lines of 8 pt text in a half-page column, every block together."""
+        return sum(block_lines(kind, block) for kind, block in self.blocks)
 
 
 COLUMN_CHARACTERS = 48  # characters of 8 pt text on one line of a half-page column
@@ -161,8 +178,10 @@ def block_lines(kind: str, block) -> int:
     """Estimated printed lines of one block (a heading counts two)."""
     if kind == "sequence":
         return 2 + sum(1 + _text_lines(p.summary, 56) for p in block.phases)
+    if kind == "rules":
+        return 2 + sum(1 + _text_lines(rule.text) for rule in block.rules)
     if kind == "table":
-        return 4 + sum(max(1, _text_lines(f"{line.result} {line.detail}", 34)) for line in block.lines) + _text_lines(block.note)
+        return 4 + sum(max(1, _text_lines(f"{line.result} {line.detail} {line.effect}", 34)) for line in block.lines) + _text_lines(block.note)
     if kind == "matrix":
         return 3 + _text_lines(block.title) + len(block.rows) + _text_lines(block.note)
     return (2 + sum(max(1, _text_lines(line.label, 40)) + _text_lines(line.detail, 50) for line in block.lines)
@@ -170,10 +189,51 @@ def block_lines(kind: str, block) -> int:
 
 
 # -- from the model ------------------------------------------------------------------------------
+def marked(entry) -> bool:
+    """On the quick reference: a player entry whose mark (or its kind's default) says so."""
+    return visible(entry) and bool(getattr(entry, "quick_reference", False))
+
+
+def summary(entry, full: str = "") -> Markdown:
+    """The summary the mark gives for the sheet, else the entry's own text."""
+    mark = getattr(entry, "quick_reference", False)
+    return Markdown(mark.summary) if isinstance(mark, QuickMark) and mark.summary else Markdown(full)
+
+
+def sheet_title(entry, full: str) -> str:
+    mark = getattr(entry, "quick_reference", False)
+    return mark.title if isinstance(mark, QuickMark) and mark.title else full
+
+
+_EXAMPLE = re.compile(r"(?ms)^[ \t]*(```|~~~)[^\n]*\n.*?^[ \t]*\1[ \t]*$\n?")
+
+
+def without_examples(text: str) -> Markdown:
+    """Prose without its worked examples (fenced blocks): a sheet prints the rule, never the check."""
+    return Markdown(re.sub(r"\n{3,}", "\n\n", _EXAMPLE.sub("", text)).strip())
+
+
 def sequences(ruleset: Ruleset) -> tuple[Sequence, ...]:
-    names = list(dict.fromkeys(p.sequence for p in ruleset.phases if visible(p)))
-    return tuple(Sequence(name, tuple(PhaseLine(p.title, p.summary) for p in ruleset.phases
-                                      if visible(p) and p.sequence == name)) for name in names)
+    names = list(dict.fromkeys(p.sequence for p in ruleset.phases if marked(p)))
+    return tuple(Sequence(name, tuple(PhaseLine(sheet_title(p, p.title), summary(p, p.summary)) for p in ruleset.phases
+                                      if marked(p) and p.sequence == name)) for name in names)
+
+
+def chapter_groups(ruleset: Ruleset, tables: dict[str, QuickTable]) -> tuple[tuple[RuleGroup | None, tuple[QuickTable, ...]], ...]:
+    """The marked rules of each chapter, in chapter order, each chapter's marked tables after them."""
+    found = []
+    for chapter in ruleset.chapters:
+        rules = [rule for rule in ruleset.rules if rule.chapter == chapter.id and marked(rule)]
+        group = None
+        if rules:
+            lines = tuple(RuleLine(sheet_title(rule, rule.title), summary(rule, without_examples(rule.body))) for rule in rules)
+            sections = list(dict.fromkeys(_section_of(rule) for rule in rules if _section_of(rule)))
+            group = RuleGroup(chapter.title, lines,
+                              f"{ruleset.title} § " + "; § ".join(sections) if sections else ruleset.title)
+        own = tuple(tables[t.id] for t in ruleset.tables if t.id in tables and t.chapter == chapter.id)
+        if group or own:
+            found.append((group, own))
+    return tuple(found)
 
 
 def spell_detail(spell) -> str:
@@ -192,53 +252,61 @@ def _spells_by_id(ruleset: Ruleset) -> dict[str, object]:
     return {spell.id: spell for spell in ruleset.spells if visible(spell)}
 
 
+def spell_effect(spell) -> Markdown:
+    """What a spell does, as the sheet prints it: the mark's summary, else its effect."""
+    return summary(spell, spell.effect) if marked(spell) else Markdown("")
+
+
 def quick_table(table, ruleset: Ruleset) -> QuickTable:
     spells = _spells_by_id(ruleset)
-    detail = lambda row: spell_detail(spells[row.ref]) if row.ref in spells else ""  # noqa: E731
+    detail = lambda row: spell_detail(spells[row.ref]) if row.ref in spells and marked(spells[row.ref]) else ""  # noqa: E731
+    effect = lambda row: spell_effect(spells[row.ref]) if row.ref in spells else Markdown("")  # noqa: E731
     if table.ranges_given and not table.dice.stats:
-        lines = tuple(TableLine(range_text(row.roll), row.result, chance_text(chance), detail(row)) for row, chance in table.odds())
+        lines = tuple(TableLine(range_text(row.roll), row.result, chance_text(chance), detail(row), effect(row))
+                      for row, chance in table.odds())
     else:  # ranges not given, or odds that depend on stats: the chance cannot be one number
-        lines = tuple(TableLine(GAP if isinstance(row.roll, NotGiven) else range_text(row.roll), row.result, GAP if not table.ranges_given else "varies", detail(row))
-                      for row in table.rows)
-    return QuickTable(table.title, str(table.dice), lines, table.note, table.ranges_given, cite(table, ruleset))
+        lines = tuple(TableLine(GAP if isinstance(row.roll, NotGiven) else range_text(row.roll), row.result,
+                                GAP if not table.ranges_given else "varies", detail(row), effect(row)) for row in table.rows)
+    return QuickTable(sheet_title(table, table.title), str(table.dice), lines, summary(table, table.note),
+                      table.ranges_given, cite(table, ruleset))
 
 
 def matrices(ruleset: Ruleset) -> tuple[Matrix, ...]:
     found = []
-    for matrix in filter(visible, ruleset.profiles):
+    for matrix in filter(marked, ruleset.profiles):
         rows = tuple((row.name, tuple(given(row[c.id]) for c in matrix.columns)) for row in matrix.rows if visible(row))
         # the note's first paragraph only: a quick reference points at the rules, the booklet prints them whole
-        note = Markdown(matrix.note.strip().split("\n\n")[0])
-        found.append(Matrix(matrix.title, tuple(c.label for c in matrix.columns), rows, note, cite(matrix, ruleset)))
+        note = summary(matrix, matrix.note.strip().split("\n\n")[0])
+        found.append(Matrix(sheet_title(matrix, matrix.title), tuple(c.label for c in matrix.columns), rows, note, cite(matrix, ruleset)))
     return tuple(found)
 
 
 def points_group(ruleset: Ruleset) -> KeyGroup | None:
-    lines = [KeyLine(cost.name, given(cost.points, " pts")) for cost in ruleset.costs]
+    lines = [KeyLine(cost.name, given(cost.points, " pts")) for cost in ruleset.costs if marked(cost)]
     lines += [KeyLine(f"{hero.name} ({hero.level} level hero)", given(hero.points, " pts"), hero.ability)
-              for hero in ruleset.heroes if visible(hero)]
+              for hero in ruleset.heroes if marked(hero)]
     lines += [KeyLine(item.name, given(item.points, " pts"), item.rules) for item in ruleset.items
-              if visible(item) and item.points is not None]
+              if marked(item) and item.points is not None]
     return KeyGroup("Points", tuple(lines)) if lines else None
 
 
 def limits_group(ruleset: Ruleset) -> KeyGroup | None:
-    lines = tuple(KeyLine(limit.title, "") for limit in ruleset.army_limits)
+    lines = tuple(KeyLine(limit.title, "") for limit in ruleset.army_limits if marked(limit))
     return KeyGroup("Army limits", lines) if lines else None
 
 
 def spells_group(ruleset: Ruleset) -> KeyGroup | None:
     """Spells no visible roll table names (those are listed with their table's rows)."""
-    on_tables = {row.ref for table in ruleset.tables if visible(table) for row in table.rows}
-    lines = tuple(KeyLine(spell.name, "", Markdown(spell_detail(spell))) for spell in filter(visible, ruleset.spells)
-                  if spell.id not in on_tables)
+    on_tables = {row.ref for table in ruleset.tables if marked(table) for row in table.rows}
+    lines = tuple(KeyLine(spell.name, "", Markdown("; ".join(filter(None, (spell_detail(spell), spell_effect(spell))))))
+                  for spell in filter(marked, ruleset.spells) if spell.id not in on_tables)
     return KeyGroup("Spells", lines) if lines else None
 
 
 # -- values, lookups and charts marked `quick_reference: true` -------------------------------------
 def _quick(ruleset: Ruleset, entry, section: str) -> bool:
     """Marked for the quick reference, or a value a house rule changes."""
-    if getattr(entry, "quick_reference", False):
+    if marked(entry):
         return True
     return section == "values" and entry.is_house_rule  # an overlay's quick reference shows every house rule
 
@@ -253,8 +321,8 @@ def value_groups(ruleset: Ruleset) -> tuple[KeyGroup, ...]:
     values = [v for v in ruleset.reachable("values") if visible(v) and _quick(ruleset, v, "values")]
     if not values:
         return ()
-    lines = tuple(KeyLine(value.label or value.id.replace("_", " ").capitalize(),
-                          None if isinstance(value.value, NotGiven) else value_text(ruleset, value.id))
+    lines = tuple(KeyLine(sheet_title(value, value.label or value.id.replace("_", " ").capitalize()),
+                          None if isinstance(value.value, NotGiven) else value_text(ruleset, value.id), summary(value))
                   for value in values)
     sections = list(dict.fromkeys(_section_of(value) for value in values if _section_of(value)))
     source = f"{ruleset.title} § " + "; § ".join(sections) if sections else ruleset.title
@@ -268,7 +336,8 @@ def lookup_groups(ruleset: Ruleset) -> tuple[KeyGroup, ...]:
             # a result is prose that wraps under its key, not a number set to the right
             lines = tuple(KeyLine(f"{lookup.key}: {key_text(row)}" if lookup.key else key_text(row), "",
                                   Markdown(row.result)) for row in lookup.rows)
-            found.append(KeyGroup(lookup.title, lines, source=cite(lookup, ruleset.owner_of("lookups", lookup.id))))
+            found.append(KeyGroup(sheet_title(lookup, lookup.title), lines,
+                                  source=cite(lookup, ruleset.owner_of("lookups", lookup.id))))
     return tuple(found)
 
 
@@ -278,9 +347,11 @@ def chart_groups(ruleset: Ruleset) -> tuple[KeyGroup, ...]:
         if visible(chart) and _quick(ruleset, chart, "charts"):
             shown = chart_from_model(ruleset, chart)
             notes = tuple(_ROLE.sub(lambda m: role_as_text(m, ruleset), for_readers(note, "")) for note in shown.notes)
+            if summary(chart):
+                notes = (_ROLE.sub(lambda m: role_as_text(m, ruleset), summary(chart)),)
             shown = Chart("", shown.row_head, shown.column_head, shown.columns, shown.rows, notes,
                           shown.column_notes, shown.id)
-            found.append(KeyGroup(chart.title, charts=(shown,), source=cite(chart, ruleset.owner_of("charts", chart.id))))
+            found.append(KeyGroup(sheet_title(chart, chart.title), charts=(shown,), source=cite(chart, ruleset.owner_of("charts", chart.id))))
     return tuple(found)
 
 
@@ -289,7 +360,8 @@ def data_groups(ruleset: Ruleset) -> tuple[KeyGroup, ...]:
 
 
 def quick_reference(ruleset: Ruleset) -> QuickReference:
-    tables = tuple(quick_table(t, ruleset) for t in ruleset.tables if visible(t))
+    by_id = {t.id: quick_table(t, ruleset) for t in ruleset.tables if marked(t)}
     keys = tuple(g for g in (points_group(ruleset), limits_group(ruleset), spells_group(ruleset)) if g)
     return QuickReference(ruleset.id, ruleset.title, ruleset.meta.subtitle, ruleset.meta.needs, sequences(ruleset),
-                          tables, matrices(ruleset), keys + data_groups(ruleset))
+                          tuple(by_id.values()), matrices(ruleset), keys + data_groups(ruleset),
+                          chapter_groups(ruleset, by_id))

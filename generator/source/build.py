@@ -17,7 +17,7 @@ from types import MappingProxyType
 from typing import Any, Annotated, Literal, Union, get_args, get_origin
 
 from ..diagnostics import Code, Diagnostics, did_you_mean
-from ..model.base import Bounds, Markdown, NotGiven, Source
+from ..model.base import QUICK_REFERENCE_FORMS, Bounds, Markdown, NotGiven, QuickMark, Source
 from ..model.dice import DiceExpr, DiceSyntaxError, DiceTooLarge, RollRange
 from ..model.entries import Column, Entry, ProfileMatrix, ProfileRow
 from ..model.computed import Value
@@ -246,6 +246,13 @@ class Builder:
         if NotGiven in options and _looks_not_given(node):
             return self._not_given(node, key)
         real = [o for o in options if o not in (type(None), NotGiven)]
+        if QuickMark in real:  # `quick_reference: true`, or a mapping whose errors are reported where they are
+            if isinstance(node, Scalar) and isinstance(node.value, bool):
+                return node.value
+            if isinstance(node, Mapping):
+                return self.dataclass(QuickMark, node)
+            return self.error(Code.WRONG_TYPE, f"`{key}` must be {QUICK_REFERENCE_FORMS}, not {describe(node)}", node,
+                              "write `quick_reference: true`, or `quick_reference: {summary: ...}`")
         if len(real) == 1:
             return self.value(real[0], node, key)
         for option in real:  # pragma: no cover - the schema has no such unions yet

@@ -11,7 +11,7 @@ from typing import Callable, Iterable
 
 from ..diagnostics import BlockLocation, Code, Diagnostic, Location, did_you_mean
 from ..mechanics import armies
-from ..model.base import NotGiven, Source, value_loc
+from ..model.base import NotGiven, QuickMark, Source, value_loc
 from ..model.dice import RollRange
 from ..model.computed import Chart, Formula, Sheet
 from ..model.entries import ArmyLimit, ArmyList, Item, ProfileMatrix, RollTable, Spell
@@ -467,6 +467,8 @@ def _prose_fields(entry):
                         yield entry, f"{name}[{index}]" if f"{name}[{index}]" in entry.locs else name, item
                 elif hasattr(item, "locs"):
                     yield from _prose_fields(item)
+        elif isinstance(value, QuickMark):  # a quick-reference summary is player prose like any other
+            yield from _prose_fields(value)
 
 
 def _at(owner, name: str, text: str, offset: int) -> Location:
@@ -643,3 +645,35 @@ def check_audience(ruleset: Ruleset):
     for vp in ruleset.victory_points:
         if vp.hidden and vp.audience != "gm":
             yield Diagnostic(Code.HIDDEN_NOT_GM, f"hidden task `{vp.id}` must be `audience: gm`", value_loc(vp, "hidden"))
+
+
+# -- the quick reference ------------------------------------------------------------------------
+QUICK_TEXT_LIMIT = 600  # characters of prose (worked examples left out) one entry may print on the quick reference
+
+
+def _readable(text: str) -> str:
+    """Prose as the sheet prints it: worked examples and markup left out, spaces collapsed."""
+    text = re.sub(r"(?ms)^(```|~~~).*?^\1[^\n]*$", "", text)
+    return " ".join(re.sub(r"\{[a-z]+\}`([^`<]*?)(?:\s*<[^>]*>)?`", r"\1", text).split())
+
+
+@check
+def check_quick_reference(ruleset: Ruleset):
+    """Marks for the quick reference: on player entries only, with text short enough for the sheet."""
+    for section, entry in ruleset.all_entries():
+        mark = getattr(entry, "quick_reference", False)
+        if not mark or not isinstance(mark, QuickMark) and not entry.locs.get("quick_reference"):
+            continue  # not marked, or printed by default without being written
+        loc = value_loc(entry, "quick_reference")
+        if _gm_only(entry):
+            yield Diagnostic(Code.QUICKREF_GM, f"`{entry.id}` is for the game-master but marked for the players' quick "
+                             "reference", loc)
+            continue
+        summary = mark.summary if isinstance(mark, QuickMark) else ""
+        if isinstance(mark, QuickMark) and summary and len(_readable(summary)) > QUICK_TEXT_LIMIT:
+            yield Diagnostic(Code.QUICKREF_TOO_LONG, f"the quick-reference summary of `{entry.id}` is "
+                             f"{len(_readable(summary))} characters; the sheet takes {QUICK_TEXT_LIMIT}",
+                             value_loc(mark, "summary"))
+        elif section == "rules" and not summary and len(_readable(entry.body)) > QUICK_TEXT_LIMIT:
+            yield Diagnostic(Code.QUICKREF_TOO_LONG, f"rule `{entry.id}` is marked for the quick reference, but its body "
+                             f"is {len(_readable(entry.body))} characters; the sheet takes {QUICK_TEXT_LIMIT}", loc)
