@@ -23,8 +23,8 @@ def checked(tmp_path: Path, text: str) -> list[str]:
 
 def test_the_registered_checks():
     assert list(CHECKS) == ["references", "spells", "tables", "keywords", "declared_kinds", "sources", "army_limits", "play_aids",
-                            "armies", "glossary_terms", "prose_links", "gm_references", "audience",
-                            "formulas", "lookups", "charts", "sheets", "name_clashes", "prose_safety"]
+                            "armies", "glossary_terms", "prose_links", "gm_references", "audience", "quick_reference",
+                            "formulas", "lookups", "charts", "sheets", "name_clashes", "prose_safety", "examples_stated"]
 
 
 def test_links_accept_explicit_titles_aliases_and_any_case(tmp_path):

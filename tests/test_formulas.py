@@ -284,9 +284,9 @@ formulas:
 def test_the_examples_of_one_rule_share_a_namespace(tmp_path, capsys):
     from generator.cli import main
 
-    body = ("      ```python\n      >>> helper = lambda n: n * 2\n      >>> helper(2)\n      4\n      ```\n\n"
-            "      ```python\n      >>> helper(3)\n      6\n      ```\n")
-    other = "      ```python\n      >>> helper(1)\n      2\n      ```\n"
+    body = ("      Doubling 2 gives 4:\n\n      ```python\n      >>> helper = lambda n: n * 2\n      >>> helper(2)\n      4\n      ```\n\n"
+            "      and 3 gives 6:\n\n      ```python\n      >>> helper(3)\n      6\n      ```\n")
+    other = "      Doubling 1 gives 2:\n\n      ```python\n      >>> helper(1)\n      2\n      ```\n"
     rules = ("ruleset: {title: Shared}\nchapters: {c: {title: C}}\nrules:\n"
              f"  first:\n    title: First\n    chapter: c\n    body: |\n{body}"
              f"  second:\n    title: Second\n    chapter: c\n    body: |\n{other}")

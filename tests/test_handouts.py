@@ -514,5 +514,5 @@ def test_every_card_fits_its_card(project):
 def test_cards_show_gaps_as_gaps(texts):
     sheet = " ".join(texts["rampant_hex-cards-a4.pdf"])
     assert "Light riders" in sheet
-    assert "Light foot ATTACK ARMOUR MORAL PTS 4 Special rules:" in " ".join(sheet.split())  # the gaps: empty boxes
+    assert "Light foot ATTACK ARMOUR MORAL Move 2 hexes Special rules:" in " ".join(sheet.split())  # the gaps: empty boxes
     assert "Olde reddes mystte" in sheet and "Spells (D6), roll 1, 1/6 (16.7%)" in sheet

@@ -257,10 +257,10 @@ def test_no_pdf_holds_the_old_loud_gap_marks(pdf_texts):
     assert "Light foot 4 Heavy foot 5 Skirmishers 4 Monsters 6 Levy 2 Light riders" in booklet
     assert f"ATTACK ({NOT_GIVEN}) ARMOUR ({NOT_GIVEN}) MORAL ({NOT_GIVEN}) PTS" in booklet
     roster = pdf_texts["rampant_hex-roster-a4.pdf"]
-    assert "2× Light foot (4 pts) 4 8 2× Heavy foot (5 pts) 5 10" in roster
+    assert "2× Light foot (4 pts) 2 hexes 4 8 2× Heavy foot (5 pts) 2 hexes 5 10" in roster
     assert f"value {NOT_GIVEN}" in roster  # the roster's key, once
     # On the cards the only "not given" left is the author's own words for a duration the text leaves out
     # (magic: Sorcreenes spelle of inexplicable speede, "not given (the extra hex is part of a move ...)").
     cards = pdf_texts["rampant_hex-cards-a4.pdf"]
     assert len(re.findall(r"not given(?! in the source)", cards)) == 1
-    assert "Light foot ATTACK ARMOUR MORAL PTS 4 Special rules:" in cards
+    assert "Light foot ATTACK ARMOUR MORAL Move 2 hexes Special rules:" in cards

@@ -116,7 +116,9 @@ def test_kill_9_leaves_no_worker_and_the_next_build_cleans_up(project):
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads processes from /proc")
-def test_ctrl_c_stops_cleanly_and_leaves_build_as_it_was(project):
+def test_ctrl_c_stops_cleanly_and_leaves_build_as_it_was(tmp_path):
+    project = tmp_path / "samples"  # the sample rulesets: their sites and booklets take long enough to interrupt
+    shutil.copytree(ROOT / "rules_src", project / "rules_src")
     first = rulepress(project, "build", "--only", "sheets")
     assert first.returncode == 0, first.stderr
     before = digest(project / "build")

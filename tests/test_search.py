@@ -102,8 +102,10 @@ def test_only_the_article_is_indexed_with_its_ruleset_and_code_is_ignored(built)
     chart = (built / "site" / "warhammer_fantasy_charts" / "charts.html").read_text(encoding="utf-8")
     grids = re.findall(r"<table class=\"[^\"]*rulepress-charts[^\"]*\"[^>]*>", chart)
     assert grids and all("data-pagefind-ignore" in t for t in grids)
-    for author_page in ("names.html", "../index.html", "../reference/format.html"):
-        text = (built / "site" / "city_of_the_damned_combat" / author_page).read_text(encoding="utf-8")
+    assert "data-pagefind-body" not in (built / "site" / "index.html").read_text(encoding="utf-8")
+    for author_page in ("names.html", "../reference/format.html"):  # author pages: on the GM site only, never indexed
+        assert not (built / "site" / "city_of_the_damned_combat" / author_page).exists(), author_page
+        text = (built / "site-gm" / "city_of_the_damned_combat" / author_page).read_text(encoding="utf-8")
         assert "data-pagefind-body" not in text, author_page
 
 

@@ -250,7 +250,7 @@ class ProfileRow(ForAudience):
     keywords: tuple[str, ...] | NotGiven = spec("Special rules with parameters, as declared in `keywords:`; `not given` if the source omits them.", (), example="[SHOOTS 12, Fear]")
     note: Markdown = spec("A remark on this row.", Markdown(""))
     movement: str = spec("Id of the value giving how far this troop type moves, where it differs from the matrix's `movement`.", "",
-                         example="riders_move")
+                         example="mounted_move")
 
     def __getitem__(self, column: str):
         return self.values[column]
@@ -278,8 +278,8 @@ class Track(Cited):
     boxes: Optional[int] = spec("How many boxes each unit gets, when the rules give a number (one activation a turn: 1); "
                                 "empty when the count is open, and a tally space is printed.", None, example="1")
     per: Literal["game", "turn"] = spec("`turn` when the marks are cleared every turn, `game` when they stay.", "game")
-    term: str = spec("Id of the glossary term for what is tracked (a hit marker).", "", example="hit_marker")
-    rule: str = spec("Id of the rule that makes the players track it.", "", example="activating_units")
+    term: str = spec("Id of the glossary term for what is tracked (a wound marker).", "", example="wound_marker")
+    rule: str = spec("Id of the rule that makes the players track it.", "", example="taking_turns")
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -177,7 +177,9 @@ class _Blocks:
         block = getattr(self, section)(entry)
         block.update(kind=section, anchor=anchor(section, entry.id), title=block.get("title", entry_title(entry)),
                      gm=gm_only(entry), source=source_mark(entry, self.ruleset))
-        block["short"] = section in SHORT_KINDS and sum(len(str(block.get(key) or "")) for key in ("body", "gm_note")) < SHORT_BLOCK
+        # a rule that prints charts may break between them (each grid stays whole), or it would leave a page near empty
+        block["short"] = (section in SHORT_KINDS and not block.get("charts")
+                          and sum(len(str(block.get(key) or "")) for key in ("body", "gm_note")) < SHORT_BLOCK)
         return block
 
     def rules(self, rule) -> dict:
@@ -567,9 +569,11 @@ def booklet_index(parts: list[dict]) -> list[dict]:
             if b["kind"] not in INDEX_KINDS or not b.get("anchor"):
                 continue
             names = [b["title"]] + [f"{alias} (see {b['title']})" for alias in b.get("aliases", ())]
-            for name in names:
+            kind = INDEX_KINDS[b["kind"]]
+            for name in names:  # "Injury Table", not "Injury Table table": a kind the name already says is left out
+                said = kind and name.casefold().split(" (see ")[0].endswith(kind.split()[-1])
                 entries.setdefault((name.casefold(), b["anchor"]), {"name": name, "anchor": b["anchor"],
-                                                                     "kind": INDEX_KINDS[b["kind"]], "gm": b["gm"]})
+                                                                     "kind": "" if said else kind, "gm": b["gm"]})
     letters: dict[str, list] = {}
     for key in sorted(entries):
         entry = entries[key]

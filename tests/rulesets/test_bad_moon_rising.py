@@ -44,13 +44,11 @@ def test_values_from_the_text():
 
 
 def test_quick_reference_marks():
-    marked = {v.id for v in rules.values if v.quick_reference}
-    assert {"push_back_per_point", "push_back_halving_strength", "push_back_halving", "confusion_test_full_ranks",
-            "confusion_leadership_per_rank", "confusion_tests_per_phase", "friends_breaking_range"} <= marked
-    assert rules.lookup("wedge_inch_cost").quick_reference
-    assert rules.lookup("pushed_into").quick_reference
-    chart = rules.chart("wedge_complete_ranks_chart")
-    assert chart.quick_reference and (chart.rows.range.low, chart.rows.range.high) == (1, 7)
+    """The sheet carries the text's core procedures (001): push back, Confusion and the wedge, with the phases."""
+    marked = {e.id for _section, e in rules.all_entries() if getattr(e, "quick_reference", False)}
+    assert {"push_back_distance", "push_back_halving", "who_may_push_back", "confusion_circumstances",
+            "confused_movement", "confused_in_combat", "wedge_formation", "wedge_combat"} <= marked
+    assert {"push_backs", "step_6_pursue", "step_7_redress_ranks"} <= {p.id for p in rules.phases if p.quick_reference}
 
 
 def test_own_names_do_not_shadow():

@@ -53,11 +53,10 @@ def test_values_as_the_text_states_them():
 
 
 def test_quick_reference_marks():
-    """What the quick reference printed from these rules: the timer, the campaign reward, casting, spells."""
-    for id in ("player_timer", "campaign_bonus_vp", "casting_dice"):
-        assert rules.value(id).quick_reference, id
-    assert rules.lookup("spells_per_turn").quick_reference
-    assert rules.get("charts", "spells_chart").quick_reference
+    """The sheet carries the turn, armour, psychology, the injury and critical tables and the spells (000)."""
+    marked = {e.id for _section, e in rules.all_entries() if getattr(e, "quick_reference", False)}
+    assert {"recovery", "movement", "shooting", "hand_to_hand_combat", "armour", "fear_tests", "terror_tests",
+            "critical_hit_table", "injury_table", "spells_chart"} <= marked
 
 
 # -- the round ------------------------------------------------------------------------------------

@@ -243,7 +243,7 @@ def test_shooting_rules():
 
 
 def test_quick_reference_and_sheets():
-    assert rules.value("critical_roll").quick_reference
+    assert rules.table("critical_hit_table").quick_reference  # the critical roll reaches the sheet with its table
     assert values.critical_roll == 6
     assert {s.id for s in rules.sheets} >= {"to_hit", "to_wound", "armour_saves", "shooting"}
     assert rules.meta.extends == "warhammer_fantasy_charts"

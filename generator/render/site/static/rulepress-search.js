@@ -53,7 +53,9 @@ function excerpt(html) {
     if (part === "<mark>") marked = true;
     else if (part === "</mark>") marked = false;
     else if (part) {
-      const text = new DOMParser().parseFromString(part, "text/html").documentElement.textContent;
+      const decode = document.createElement("textarea");  // entities to text; keeps the spaces
+      decode.innerHTML = part;
+      const text = decode.value;
       node.append(marked ? element("mark", "", text) : document.createTextNode(text));
     }
   }
@@ -132,7 +134,7 @@ class SearchBox {
   show(query, pages, total) {
     const where = this.scoped ? this.box.dataset.short : "all rulesets";
     this.status.textContent = total
-      ? `${total} page${total === 1 ? "" : "s"} in ${where}`
+      ? `${total} page${total === 1 ? "" : "s"} found in ${where}`
       : `Nothing found for “${query}” in ${where}.`;
     const items = [];
     for (const data of pages) {
