@@ -106,7 +106,7 @@ def mechanics(project: Path, ruleset: str) -> dict:
 
 def test_rampant_hex_riders_move(built, project):
     assert "or 4 hexes if they are riders" in site_text(built, "rampant_hex", "activation")
-    assert "How far riders move (or charge) 4 hexes" in pdf_text(built / "sheets" / "rampant_hex-quick-reference-a4.pdf")
+    assert "Move up to 2 hexes (4 hexes for riders)" in pdf_text(built / "sheets" / "rampant_hex-quick-reference-a4.pdf")
     move_hexes = mechanics(project, "rampant_hex")["move_hexes"]
     assert (move_hexes(riders=True, extra_hex=False), move_hexes(riders=True, extra_hex=True)) == (4, 5)
 
@@ -114,7 +114,7 @@ def test_rampant_hex_riders_move(built, project):
 def test_ordo_ineptus_critical_roll(built, project):
     assert "Whenever a 5 is rolled to wound" in site_text(built, "ordo_ineptus", "damage")
     assert "A 5 to wound is a critical hit" in pdf_text(built / "sheets" / "ordo_ineptus-to-wound-a4.pdf")
-    assert "The roll to wound that is a critical hit 5" in pdf_text(built / "sheets" / "ordo_ineptus-quick-reference-a4.pdf")
+    assert "Rolled whenever a 5 is rolled to wound." in pdf_text(built / "sheets" / "ordo_ineptus-quick-reference-a4.pdf")
     # a critical is now a 5 rolled to wound that wounds: S3 against T3 wounds on 4+, so 1 face of 6;
     # S2 against T4 wounds on a 6 only, so a 5 is no wound and no critical
     critical_hit_chance = mechanics(project, "ordo_ineptus")["critical_hit_chance"]
