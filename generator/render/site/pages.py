@@ -230,9 +230,10 @@ def landing(project: Project, audience: str, sheets: bool = False) -> str:
     for ruleset in project.rulesets:
         if ruleset.meta.kind == "base":
             continue
-        facts = ", ".join(plural(n, word) for n, word in ((shown_count(ruleset, "rules", audience), "rule"),
-                                                          (shown_count(ruleset, "tables", audience), "table"),
-                                                          (len(shown_examples(ruleset, audience)), "verified example")))
+        counted = [(shown_count(ruleset, "rules", audience), "rule"), (shown_count(ruleset, "tables", audience), "table")]
+        if audience == "gm":  # worked examples are author material: players read their sentences, not a count
+            counted.append((len(shown_examples(ruleset, audience)), "verified example"))
+        facts = ", ".join(plural(n, word) for n, word in counted)
         if ruleset.meta.overlay:
             facts = f"house rules on {esc(_title_by_id(project, ruleset.meta.extends))}: changes " \
                     f"{plural(house_rules_count(ruleset), 'value')}"
