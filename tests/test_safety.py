@@ -39,8 +39,11 @@ def rulepress(project: Path, *args, cwd: Path | None = None, **extra) -> subproc
 
 
 def start(project: Path, *args) -> subprocess.Popen:
+    """The command as a terminal starts it: its own process group, and Ctrl-C not ignored (a test run started in
+    the background of a shell ignores SIGINT, and a child would inherit that)."""
     return subprocess.Popen([sys.executable, "-m", "generator", "-C", str(project), *args], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, cwd=project.parent, env=env(), start_new_session=True)
+                            stderr=subprocess.PIPE, text=True, cwd=project.parent, env=env(), start_new_session=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
 
 
 def digest(folder: Path) -> dict[str, str]:
