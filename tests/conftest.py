@@ -21,3 +21,11 @@ def pytest_runtest_makereport(item, call):
         reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
         report.outcome = "failed"
         report.longrepr = f"skipped on CI, where nothing may skip: {reason}"
+
+
+def pytest_collection_modifyitems(config, items):
+    """A test is a browser test exactly when it uses Chromium (the `browser` or `page` fixtures):
+    deselecting `-m "not browser"` then drops no test that needs no browser."""
+    for item in items:
+        if {"browser", "page", "phone"} & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.browser)
