@@ -102,6 +102,7 @@ class Code(enum.Enum):
     MECHANIC_ERROR = ("mechanic-error", "a ruleset's own mechanics module that does not load", "fix the Python error the message names")
     # -- examples and build -------------------------------------------------------
     EXAMPLE_FAILED = ("example-failed", "a worked example whose stated result differs from the model", "fix the model if the text is right, or the example if it misquotes the text")
+    EXAMPLE_UNCHECKED = ("example-unchecked", "a worked-example statement whose result nothing checks: a call with no stated result, or a setup line (an assignment or import) that no later statement of its block checks", "state the result on the line after the `>>>`, or end the block with a statement whose result is stated")
     RESOURCE_OUTSIDE = ("resource-outside", "a template, image or stylesheet that points outside the project or to the network", "use a file inside the project")
     PROSE_DIRECTIVE = ("prose-directive", "a MyST directive in prose that is not on the allow-list (`{include}`, `{eval-rst}`, `{raw}`, `{image}`, `{toctree}`, `{math}`...), which could read files, run reStructuredText or load scripts", "write prose; use a fenced python block for a worked example, or an admonition such as note or warning")
     PROSE_ROLE = ("prose-role", "a MyST role in prose that is not one of Rulepress's (term, rule, table, spell, profile, entry, gap, source, pdf, value, formula, chart, lookup)", "use one of Rulepress's roles, or plain text")

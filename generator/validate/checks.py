@@ -606,3 +606,35 @@ def check_audience(ruleset: Ruleset):
     for vp in ruleset.victory_points:
         if vp.hidden and vp.audience != "gm":
             yield Diagnostic(Code.HIDDEN_NOT_GM, f"hidden task `{vp.id}` must be `audience: gm`", value_loc(vp, "hidden"))
+
+
+# A statement that only sets up names: it checks nothing itself, but a later statement may use it.
+_SETUP = ("Assign", "AnnAssign", "AugAssign", "Import", "ImportFrom", "FunctionDef")
+
+
+@check
+def check_examples_assert(ruleset: Ruleset):
+    """Every `>>>` statement of a worked example checks something: it states its result, is an `assert`, or
+    sets up names for a later statement of its block that states one. A bare `>>> f(x)` whose output is
+    empty passes doctest whatever f returns, so it would prove nothing."""
+    import ast
+    import doctest
+
+    for example in ruleset.examples:
+        if example.ruleset != ruleset.id:
+            continue  # a base's examples are checked with the base
+        statements = doctest.DocTestParser().get_examples(example.source)
+        for index, statement in enumerate(statements):
+            if statement.want.strip():
+                continue
+            try:
+                kinds = {type(node).__name__ for node in ast.parse(statement.source).body}
+            except SyntaxError:
+                continue  # doctest reports it when the example runs
+            checked_later = any(later.want.strip() for later in statements[index + 1:])
+            if kinds and kinds <= {"Assert"} or kinds and kinds <= set(_SETUP) and checked_later:
+                continue
+            what = "sets up names no later statement checks" if kinds <= set(_SETUP) else "states no result"
+            yield Diagnostic(Code.EXAMPLE_UNCHECKED,
+                             f"{example.entry}: `{statement.source.strip()[:60]}` {what}",
+                             Location(example.path, example.line + statement.lineno, example.indent + statement.indent + 1))
