@@ -6,8 +6,9 @@ fresh project as ``rules_src/broken/`` next to the valid base in ``tests/broken/
 and ``rulepress check`` must print exactly ``tests/broken/<case>.expected`` to stderr.
 A folder's ``_rules_src/`` holds other rulesets the case needs (a base, a ruleset to overlay).
 
-Set ``RULEPRESS_UPDATE_GOLDEN=1`` to rewrite the golden files from the current output;
-read every rewritten file before committing it.
+Set ``RULEPRESS_UPDATE_GOLDEN=1`` to write a golden that differs from the current output:
+the case then fails all the same, so the new file is reviewed as a diff (``git diff
+tests/broken``) before it is committed. CI refuses update mode.
 """
 
 from __future__ import annotations
@@ -22,10 +23,13 @@ import pytest
 from generator.cli import main
 from generator.diagnostics import Code
 
-BROKEN = Path(__file__).parent / "broken"
+# The corpus may be read from a copy (tests/test_golden_review.py reviews update mode on one).
+BROKEN = Path(os.environ.get("RULEPRESS_BROKEN_CORPUS") or Path(__file__).parent / "broken")
 BASE = BROKEN / "_base"
 RULESET = "broken"
 UPDATE = os.environ.get("RULEPRESS_UPDATE_GOLDEN") == "1"
+if UPDATE and os.environ.get("CI"):
+    raise pytest.UsageError("CI refuses RULEPRESS_UPDATE_GOLDEN: goldens are reviewed, never regenerated on CI")
 
 # Codes rules data cannot trigger: they need templates or a build to go wrong.
 # symlink-outside needs a symbolic link, which the corpus's copy into a project does not keep
@@ -103,8 +107,9 @@ def test_broken_case(case, tmp_path, capsys):
     assert code == (1 if "error[" in err else 0)  # a case of warnings alone passes, and says them
     assert "Traceback" not in out + err
     golden = BROKEN / f"{case}.expected"
-    if UPDATE:
+    if UPDATE and (not golden.exists() or golden.read_text(encoding="utf-8") != err):
         golden.write_text(err, encoding="utf-8")
+        pytest.fail(f"wrote {golden.name}: review it with `git diff`, then run again without RULEPRESS_UPDATE_GOLDEN")
     assert err == golden.read_text(encoding="utf-8")
 
     lines = err.splitlines()

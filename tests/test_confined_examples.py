@@ -42,7 +42,7 @@ def loaded(project: Path):
 
 
 def test_a_crash_is_located_and_the_later_examples_still_run(tmp_path):
-    project = project_with(tmp_path, [">>> x = 2", ">>> import os\n>>> os._exit(3)", ">>> 2 + 2\n4", ">>> 1 + 1\n3"])
+    project = project_with(tmp_path, [">>> x = 2\n>>> x\n2", ">>> import os\n>>> assert os._exit(3)", ">>> 2 + 2\n4", ">>> 1 + 1\n3"])
     result, ruleset = loaded(project)
     assert result.ok
     outcome = run_confined(ruleset, project, seconds=5)

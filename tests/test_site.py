@@ -17,7 +17,6 @@ from generator.cli import main
 from generator.source.project import load_project
 from site_helpers import CHROMIUM, CHROMIUM_ARGS, ROOT, copy_project, require_chromium, serve
 
-pytestmark = pytest.mark.browser
 
 
 @pytest.fixture(scope="session")
