@@ -1,0 +1,192 @@
+"""The check cache: what `rulepress check` found, kept by content hash between runs.
+
+Kept under ``.rulepress-cache/check/`` in the project, in three kinds of slot:
+
+* ``output-…``: the whole printed output of a check (its diagnostics, summary lines and exit
+  status), keyed by every file under rules_src/ (and the links of templates/, which a check
+  judges). An unchanged project prints it back without loading the model or any renderer.
+* ``rules-<ruleset>``: a ruleset's diagnostics (its checks and its mechanics), keyed by the
+  files of its folder and of the bases it extends.
+* ``examples-<ruleset>``: a ruleset's example run, keyed the same way.
+
+Every key also holds the generator's version and code and the Python version, so a new
+generator never trusts an old entry. A slot is one JSON file written atomically (a temporary
+file renamed over it); a missing, unreadable or corrupt slot, or one with another key, is a
+miss and is rebuilt, so the folder is safe to delete at any time. Results that may depend on
+the machine rather than the files (an example or a mechanic that failed, perhaps by running
+out of time) are never stored: they run again on the next check.
+
+This module imports only the standard library: a check served from the cache pays for
+hashing the files and reading one slot, nothing else.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+from . import __version__
+
+CHECK_DIR = Path(".rulepress-cache") / "check"
+RULES_DIR = "rules_src"
+TEMPLATES_DIR = "templates"
+GENERATOR = Path(__file__).resolve().parent
+_CODE_SUFFIXES = (".py", ".css", ".js", ".html")
+_generator_hash: str | None = None
+
+
+def generator_hash() -> str:
+    """The generator's version and its code (as ``render.site.pages.code_hash`` hashes it), once per process."""
+    global _generator_hash
+    if _generator_hash is None:
+        digest = hashlib.sha256()
+        package = GENERATOR.parent
+        for path in sorted(GENERATOR.rglob("*")):
+            if path.suffix in _CODE_SUFFIXES and path.is_file():
+                digest.update(path.relative_to(package).as_posix().encode())
+                digest.update(path.read_bytes())
+        _generator_hash = f"{__version__}-{digest.hexdigest()[:16]}"
+    return _generator_hash
+
+
+def _environment() -> str:
+    """What every key starts with: the generator and the Python that ran the check."""
+    return f"{generator_hash()}|{sys.version}|{sys.implementation.cache_tag}"
+
+
+def tree_digest(top: Path, digest=None):
+    """Hash every name, link and file under ``top`` (links followed once, as the loader reads them;
+    a link's target text is hashed too, since where it leads decides whether it is read)."""
+    digest = digest or hashlib.sha256()
+    digest.update(f"\0top {top.name}".encode())
+    if top.is_symlink():
+        digest.update(f"\0link {os.readlink(top)}".encode())
+    if not top.is_dir():
+        digest.update(b"\0file" if top.is_file() else b"\0none")
+        if top.is_file():
+            digest.update(_read(top))
+        return digest
+    seen: set[str] = set()
+    for folder, dirs, files in os.walk(top, followlinks=True):
+        real = os.path.realpath(folder)
+        if real in seen:  # a loop of links: the loader refuses it; hash its name only
+            dirs[:] = []
+            continue
+        seen.add(real)
+        dirs.sort()
+        for name in sorted(files + dirs):
+            path = Path(folder) / name
+            digest.update(f"\0{path.relative_to(top).as_posix()}".encode("utf-8", "surrogateescape"))
+            if path.is_symlink():
+                digest.update(f"\0link {os.readlink(path)}".encode("utf-8", "surrogateescape"))
+            if name in files:
+                digest.update(b"\0" + (_read(path) if path.is_file() else b"<not a file>"))
+    return digest
+
+
+def _read(path: Path) -> bytes:
+    try:
+        return hashlib.sha256(path.read_bytes()).digest()
+    except OSError as error:  # unreadable now: the check reports it; the key just says so
+        return f"<unreadable {error.errno}>".encode()
+
+
+def _links(top: Path) -> str:
+    """The links under ``top`` (templates/): a check judges only where they lead."""
+    found = []
+    if top.is_symlink():
+        found.append(f"{top.name}->{os.readlink(top)}")
+    if top.is_dir():
+        for folder, dirs, files in os.walk(top):
+            for name in sorted(dirs + files):
+                path = Path(folder) / name
+                if path.is_symlink():
+                    found.append(f"{path.relative_to(top).as_posix()}->{os.readlink(path)}")
+    return "\n".join(sorted(found))
+
+
+class CheckCache:
+    """The slots of one project. ``reading=False`` (``check --all``) computes everything again
+    and stores it, so the next check is served from what this one found."""
+
+    def __init__(self, root: Path, reading: bool = True):
+        self.root = Path(root).resolve()
+        self.folder = self.root / CHECK_DIR
+        self.reading = reading
+        self._folders: dict[str, str] = {}
+
+    # -- keys -------------------------------------------------------------------------------------------
+    def project_key(self, only: str | None, examples: bool) -> str:
+        digest = tree_digest(self.root / RULES_DIR)
+        digest.update(f"\0templates\0{_links(self.root / TEMPLATES_DIR)}".encode("utf-8", "surrogateescape"))
+        digest.update(f"\0{_environment()}\0only={only}\0examples={examples}\0root={self.root}".encode("utf-8", "surrogateescape"))
+        return digest.hexdigest()
+
+    def ruleset_key(self, ruleset) -> str:
+        """Keyed by the folders of ``ruleset`` and of every base it extends (its whole chain)."""
+        digest = hashlib.sha256(_environment().encode())
+        chain, seen = ruleset, set()
+        while chain is not None and chain.id not in seen:
+            seen.add(chain.id)
+            digest.update(f"\0ruleset {chain.id}\0{self._folder_digest(chain.id)}".encode())
+            chain = chain.base
+        return digest.hexdigest()
+
+    def _folder_digest(self, id: str) -> str:
+        if id not in self._folders:
+            self._folders[id] = tree_digest(self.root / RULES_DIR / id).hexdigest()
+        return self._folders[id]
+
+    # -- slots ------------------------------------------------------------------------------------------
+    def get(self, slot: str, key: str):
+        """What ``slot`` holds for ``key``, or None (not reading, missing, corrupt or another key)."""
+        if not self.reading:
+            return None
+        try:
+            stored = json.loads((self.folder / f"{slot}.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError, UnicodeDecodeError):
+            return None
+        if not isinstance(stored, dict) or stored.get("key") != key or "value" not in stored:
+            return None
+        return stored["value"]
+
+    def put(self, slot: str, key: str, value) -> None:
+        """Store atomically; a cache that cannot be written is no error (the next check computes again)."""
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            handle, temporary = tempfile.mkstemp(prefix=f".{slot}-", suffix=".tmp", dir=self.folder)
+            try:
+                with os.fdopen(handle, "w", encoding="utf-8") as out:
+                    json.dump({"key": key, "value": value}, out)
+                os.replace(temporary, self.folder / f"{slot}.json")
+            except BaseException:
+                Path(temporary).unlink(missing_ok=True)
+                raise
+        except (OSError, ValueError):
+            pass
+
+
+def output_slot(only: str | None, examples: bool) -> str:
+    return f"output-{only or 'all'}{'' if examples else '-no-examples'}"
+
+
+# -- diagnostics to and from JSON -------------------------------------------------------------------------
+def dump_diagnostics(diagnostics) -> list:
+    return [[type(d.location).__name__, d.location.path, d.location.line, d.location.column,
+             d.code.value, d.message, d.hint, d.severity.value] for d in diagnostics]
+
+
+def load_diagnostics(rows) -> list | None:
+    """The diagnostics ``rows`` hold, or None when they do not read back (a corrupt slot)."""
+    from .diagnostics import BlockLocation, Code, Diagnostic, Location, Severity
+
+    kinds = {"Location": Location, "BlockLocation": BlockLocation}
+    try:
+        return [Diagnostic(Code(code), message, kinds[kind](path, line, column), hint, Severity(severity))
+                for kind, path, line, column, code, message, hint, severity in rows]
+    except (KeyError, ValueError, TypeError):
+        return None
