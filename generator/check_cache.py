@@ -126,17 +126,32 @@ class CheckCache:
         digest.update(f"\0{_environment()}\0only={only}\0examples={examples}\0root={self.root}".encode("utf-8", "surrogateescape"))
         return digest.hexdigest()
 
-    def ruleset_key(self, ruleset) -> str:
-        """Keyed by the folders of ``ruleset`` and of every base it extends (its whole chain)."""
+    def ruleset_key(self, ruleset, others=()) -> str:
+        """Keyed by the folders of ``ruleset`` and of every base it extends, by name (an overlay holds its
+        base applied, not attached). A base whose own base cannot be told from ``others`` (the project's
+        rulesets) keys by every folder of rules_src/: rarely reused, never stale."""
+        known = {other.id: other for other in others}
         digest = hashlib.sha256(_environment().encode())
-        chain, seen = ruleset, set()
-        while chain is not None and chain.id not in seen:
-            seen.add(chain.id)
-            digest.update(f"\0ruleset {chain.id}\0{self._folder_digest(chain.id)}".encode())
-            chain = chain.base
+        current, seen = ruleset, {ruleset.id}
+        digest.update(f"\0ruleset {ruleset.id}\0{self._folder_digest(ruleset.id)}".encode())
+        while current.meta.extends:
+            base = current.meta.extends
+            if base in seen:
+                break  # a loop: every folder in it is hashed already
+            seen.add(base)
+            digest.update(f"\0base {base}\0{self._folder_digest(base)}".encode("utf-8", "surrogateescape"))
+            following = current.base if current.base is not None and current.base.id == base else known.get(base)
+            if following is None:
+                digest.update(f"\0every folder\0{self._folder_digest('')}".encode())
+                break
+            current = following
         return digest.hexdigest()
 
     def _folder_digest(self, id: str) -> str:
+        """The digest of rules_src/<id> (of rules_src/ itself for ""); a name that is no plain folder name
+        (``extends: ../..``) is hashed as text, never followed."""
+        if id in (".", "..") or "/" in id or "\0" in id:
+            return f"<no folder {id}>"
         if id not in self._folders:
             self._folders[id] = tree_digest(self.root / RULES_DIR / id).hexdigest()
         return self._folders[id]

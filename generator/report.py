@@ -62,14 +62,13 @@ def _check(root: Path, only, run_examples: bool, cache, errors, out) -> tuple[in
 
     result = check_project(root, only, cache)
     diagnostics = list(result.diagnostics)
-    runs = []
+    runs, rulesets = [], result.project.rulesets
     if result.ok and run_examples:
         for ruleset in result.project.rulesets:
-            run = run_examples_cached(ruleset, result.project.root, cache)
+            run = run_examples_cached(ruleset, result.project.root, cache, rulesets)
             runs.append(run)
             diagnostics.extend(run.failures)
     print_diagnostics(diagnostics, errors)
-    rulesets = result.project.rulesets
     for run in runs:
         status = "all pass" if not run.failures else f"{len(run.failures)} failed"
         print(printable(f"{run.ruleset}: {plural(run.total, 'example')}, {status}"), file=out)

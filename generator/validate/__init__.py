@@ -30,18 +30,19 @@ def check_project(root: Path, only: str | None = None, cache=None) -> CheckResul
     for ruleset in project.rulesets:
         if ruleset.meta.extends and ruleset.base is None and not ruleset.meta.overlay:
             continue  # its base is missing (reported at `extends:`): what it names there would cascade
-        diagnostics.extend(_ruleset_problems(project.root, ruleset, cache))
+        diagnostics.extend(_ruleset_problems(project, ruleset, cache))
     # an overlay is checked with its base's entries, so a problem of the base would be told twice
     unique = Diagnostics(dict.fromkeys(diagnostics))
     return CheckResult(project, Diagnostics(unique.sorted()))
 
 
-def _ruleset_problems(root: Path, ruleset, cache) -> list:
+def _ruleset_problems(project: Project, ruleset, cache) -> list:
+    root = project.root
     if cache is None:
         return list(run_checks(ruleset)) + mechanics_problems(root, ruleset)
     from ..check_cache import dump_diagnostics, load_diagnostics
 
-    slot, key = f"rules-{ruleset.id}", cache.ruleset_key(ruleset)
+    slot, key = f"rules-{ruleset.id}", cache.ruleset_key(ruleset, project.rulesets)
     stored = cache.get(slot, key)
     found = load_diagnostics(stored) if stored is not None else None
     if found is not None:
