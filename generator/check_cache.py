@@ -53,46 +53,72 @@ def generator_hash() -> str:
     return _generator_hash
 
 
+SETTINGS = ("RULEPRESS_MAX_FILE_BYTES", "RULEPRESS_EXAMPLE_SECONDS", "RULEPRESS_EXAMPLE_MEMORY_MB")  # limits a check obeys
+LARGE = 64 * 1024 * 1024  # a rules file this large is refused by its size alone: hashed by size, never read
+
+
 def _environment() -> str:
-    """What every key starts with: the generator and the Python that ran the check."""
-    return f"{generator_hash()}|{sys.version}|{sys.implementation.cache_tag}"
+    """What every key starts with: the generator, the Python that ran the check and the limits it obeyed."""
+    settings = "|".join(f"{name}={os.environ.get(name)}" for name in SETTINGS)
+    return f"{generator_hash()}|{sys.version}|{sys.implementation.cache_tag}|{settings}"
 
 
-def tree_digest(top: Path, digest=None):
-    """Hash every name, link and file under ``top`` (links followed once, as the loader reads them;
-    a link's target text is hashed too, since where it leads decides whether it is read)."""
+def tree_digest(top: Path, root: Path, digest=None):
+    """Hash every name, link and file under ``top`` as the loader reads them: links inside the project
+    ``root`` followed (once), a link leading outside hashed by its text alone (the check refuses it
+    without reading it, so what it leads to must not be read here either)."""
     digest = digest or hashlib.sha256()
-    digest.update(f"\0top {top.name}".encode())
+    digest.update(f"\0top {top.name}".encode("utf-8", "surrogateescape"))
     if top.is_symlink():
-        digest.update(f"\0link {os.readlink(top)}".encode())
+        digest.update(f"\0link {os.readlink(top)}".encode("utf-8", "surrogateescape"))
+        if not _inside(top, root):
+            return digest
     if not top.is_dir():
-        digest.update(b"\0file" if top.is_file() else b"\0none")
-        if top.is_file():
-            digest.update(_read(top))
+        digest.update(_file(top))
         return digest
     seen: set[str] = set()
     for folder, dirs, files in os.walk(top, followlinks=True):
         real = os.path.realpath(folder)
-        if real in seen:  # a loop of links: the loader refuses it; hash its name only
+        if real in seen:  # a loop of links: the loader refuses it; its names are hashed already
             dirs[:] = []
             continue
         seen.add(real)
-        dirs.sort()
+        dirs[:] = sorted(name for name in dirs if _inside(Path(folder) / name, root))
         for name in sorted(files + dirs):
             path = Path(folder) / name
             digest.update(f"\0{path.relative_to(top).as_posix()}".encode("utf-8", "surrogateescape"))
             if path.is_symlink():
                 digest.update(f"\0link {os.readlink(path)}".encode("utf-8", "surrogateescape"))
             if name in files:
-                digest.update(b"\0" + (_read(path) if path.is_file() else b"<not a file>"))
+                digest.update(_file(path) if _inside(path, root) else b"\0outside")
     return digest
 
 
-def _read(path: Path) -> bytes:
+def _number(text: str | None) -> int:
     try:
-        return hashlib.sha256(path.read_bytes()).digest()
+        return int((text or "0")[:12])
+    except ValueError:
+        return 0
+
+
+def _inside(path: Path, root: Path) -> bool:
+    try:
+        return Path(os.path.realpath(path)).is_relative_to(root)
+    except (OSError, ValueError):
+        return False
+
+
+def _file(path: Path) -> bytes:
+    """A regular file's content hash (its size alone when too large to be read); anything else says what it is."""
+    try:
+        if not path.is_file():
+            return b"\0not a file" if path.exists() else b"\0none"
+        size = path.stat().st_size
+        if size > max(LARGE, _number(os.environ.get("RULEPRESS_MAX_FILE_BYTES"))):
+            return f"\0large {size}".encode()
+        return b"\0file" + hashlib.sha256(path.read_bytes()).digest()
     except OSError as error:  # unreadable now: the check reports it; the key just says so
-        return f"<unreadable {error.errno}>".encode()
+        return f"\0unreadable {error.errno}".encode()
 
 
 def _links(top: Path) -> str:
@@ -121,7 +147,7 @@ class CheckCache:
 
     # -- keys -------------------------------------------------------------------------------------------
     def project_key(self, only: str | None, examples: bool) -> str:
-        digest = tree_digest(self.root / RULES_DIR)
+        digest = tree_digest(self.root / RULES_DIR, self.root)
         digest.update(f"\0templates\0{_links(self.root / TEMPLATES_DIR)}".encode("utf-8", "surrogateescape"))
         digest.update(f"\0{_environment()}\0only={only}\0examples={examples}\0root={self.root}".encode("utf-8", "surrogateescape"))
         return digest.hexdigest()
@@ -153,7 +179,7 @@ class CheckCache:
         if id in (".", "..") or "/" in id or "\0" in id:
             return f"<no folder {id}>"
         if id not in self._folders:
-            self._folders[id] = tree_digest(self.root / RULES_DIR / id).hexdigest()
+            self._folders[id] = tree_digest(self.root / RULES_DIR / id, self.root).hexdigest()
         return self._folders[id]
 
     # -- slots ------------------------------------------------------------------------------------------
