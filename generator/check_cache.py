@@ -185,7 +185,7 @@ class CheckCache:
     # -- slots ------------------------------------------------------------------------------------------
     def get(self, slot: str, key: str):
         """What ``slot`` holds for ``key``, or None (not reading, missing, corrupt or another key)."""
-        if not self.reading:
+        if not self.reading or not self._own_folder():
             return None
         try:
             stored = json.loads((self.folder / f"{slot}.json").read_text(encoding="utf-8"))
@@ -198,6 +198,8 @@ class CheckCache:
     def put(self, slot: str, key: str, value) -> None:
         """Store atomically; a cache that cannot be written is no error (the next check computes again)."""
         try:
+            if not self._own_folder():
+                return
             self.folder.mkdir(parents=True, exist_ok=True)
             handle, temporary = tempfile.mkstemp(prefix=f".{slot}-", suffix=".tmp", dir=self.folder)
             try:
@@ -209,6 +211,12 @@ class CheckCache:
                 raise
         except (OSError, ValueError):
             pass
+
+
+    def _own_folder(self) -> bool:
+        """Whether the cache folder is the project's own: a `.rulepress-cache` or `check` that is a link
+        (shipped with rules from elsewhere) could lead anywhere, so it is neither read nor written."""
+        return not (self.folder.is_symlink() or self.folder.parent.is_symlink())
 
 
 def output_slot(only: str | None, examples: bool) -> str:

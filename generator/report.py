@@ -41,7 +41,7 @@ def run_check(root: Path, only: str | None = None, run_examples: bool = True, ev
 
 def _replayed(stored) -> bool:
     if not (isinstance(stored, dict) and isinstance(stored.get("stderr"), str) and isinstance(stored.get("stdout"), str)
-            and stored.get("status") in (0, 1)):
+            and type(stored.get("status")) is int and stored["status"] in (0, 1)):
         return False
     _print(stored["stderr"], stored["stdout"])
     return True

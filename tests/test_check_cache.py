@@ -204,3 +204,13 @@ def test_check_on_the_samples_prints_the_same_cached_and_loads_no_renderer(tmp_p
     assert (warm.returncode, warm.stdout, warm.stderr) == (cold.returncode, cold.stdout, cold.stderr)
     assert (forced.returncode, forced.stdout, forced.stderr) == (cold.returncode, cold.stdout, cold.stderr)
     assert cold.stdout.endswith(" 0 errors\n") and "rampant_hex: 25 examples, all pass\n" in cold.stdout
+
+
+def test_a_linked_cache_folder_is_neither_read_nor_written(project, capsys, tmp_path):
+    """Rules from elsewhere may ship `.rulepress-cache/check` as a link: nothing is written through it."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (project / ".rulepress-cache").mkdir()
+    (project / ".rulepress-cache" / "check").symlink_to(elsewhere)
+    assert check(project, capsys) == (0, PASSING, "")
+    assert list(elsewhere.iterdir()) == []
