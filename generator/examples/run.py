@@ -31,8 +31,8 @@ def run_examples(ruleset: Ruleset, root=None) -> ExampleRun:
 
 def run_examples_cached(ruleset: Ruleset, root, cache, others=()) -> ExampleRun:
     """``run_examples``, or what it gave last time if ``cache`` holds a passing run for the same files
-    of the ruleset (its mechanics, its bases': ``others`` are the project's rulesets) and the same generator. A failing run is not stored:
-    an example that ran out of time on a busy machine runs again."""
+    of the ruleset (its mechanics, its bases'; ``others`` are the project's rulesets) and the same
+    generator. A failing run is not stored: an example that ran out of time on a busy machine runs again."""
     if cache is None:
         return run_examples(ruleset, root)
     slot, key = f"examples-{ruleset.id}", cache.ruleset_key(ruleset, others)
