@@ -9,17 +9,21 @@ STAMP  := $(VENV)/.rulepress-installed
 
 .PHONY: build test check browser clean pictures
 
+# Set-up steps are one line each; pip is quiet (its errors still show), the build prints a progress
+# bar and its summary: no library logs on a first run.
 $(STAMP): pyproject.toml constraints.txt
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "rulepress needs Python 3.11 or newer; set PYTHON=python3.11")'
-	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --disable-pip-version-check -c constraints.txt -e '.[test]'
-	touch $@
+	@test -x $(PY) || { echo "set-up: creating $(VENV)/ with $(PYTHON)"; $(PYTHON) -m venv $(VENV); }
+	@echo "set-up: installing rulepress and its packages into $(VENV)/ (pinned by constraints.txt)"
+	@$(PY) -m pip install --quiet --disable-pip-version-check --no-input -c constraints.txt -e '.[test]'
+	@touch $@
 
 build: $(STAMP)
-	$(VENV)/bin/rulepress build
+	@echo "building rules_src/ into build/"
+	@$(VENV)/bin/rulepress build
 
 check: $(STAMP)
-	$(VENV)/bin/rulepress check
+	@$(VENV)/bin/rulepress check
 
 browser:
 	@bash scripts/ensure-chromium.sh

@@ -76,6 +76,23 @@ def yaml_floor(project: Path) -> None:
         yaml.load(path.read_bytes(), Loader=yaml.CSafeLoader)
 
 
+FLOOR_PROCESS = ("import sys, yaml, pathlib\n"
+                 "for path in sorted((pathlib.Path(sys.argv[1]) / 'rules_src').rglob('*.yaml')):\n"
+                 "    yaml.load(path.read_bytes(), Loader=yaml.CSafeLoader)\n")
+
+
+def check_processes(project: Path, repeat: int, *args: str) -> tuple[float, float]:
+    """Medians of a whole `rulepress check` process and of its floor, a process that imports yaml and
+    CSafeLoads the same files, run side by side (alternating) so both see the same load."""
+    floors, checks = [], []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        subprocess.run([sys.executable, "-c", FLOOR_PROCESS, str(project)], check=True)
+        floors.append(time.perf_counter() - start)
+        checks.append(rulepress(project, "check", *args))
+    return statistics.median(floors), statistics.median(checks)
+
+
 def refuse(path: Path) -> None:
     from generator.diagnostics import Diagnostics
     from generator.source.yamlnodes import parse_text
@@ -191,7 +208,13 @@ def main(argv: list[str] | None = None) -> int:
         table.add("bare YAML parse (CSafeLoader), floor of check", floor)
         table.add("check: load + validate (no examples)", loading, f"{loading / floor:.1f}x floor", verdict(loading <= 2 * floor, "at most 2x"))
         table.add("check: load + validate + every example", check, f"{check / floor:.1f}x floor", verdict(check <= 2 * floor, "at most 2x"))
-        table.add("rulepress check (CLI, with Python start)", rulepress(project, "check"))
+        process_floor, forced = check_processes(project, repeat, "--all")  # --all: nothing from the check cache
+        _floor, cached = check_processes(project, repeat)  # the project as the last check saw it
+        table.add("bare YAML parse as a process (python + import yaml), floor of rulepress check", process_floor)
+        table.add("rulepress check --all (process: every ruleset checked, every example run)", forced,
+                  f"{forced / process_floor:.1f}x floor")
+        table.add("rulepress check, nothing changed (process, from the check cache)", cached,
+                  f"{cached / process_floor:.2f}x floor", verdict(cached <= 2 * process_floor, "at most 2x"))
         for name in ("alias_bomb", "python_tag"):
             refused = timed(lambda: refuse(ROOT / "tests" / "broken" / f"{name}.yaml"), repeat * 10)
             table.add(f"refuse tests/broken/{name}.yaml", refused, "", verdict(refused < 1, "under a second"))

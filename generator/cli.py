@@ -67,6 +67,8 @@ def _parser() -> argparse.ArgumentParser:
     check = commands.add_parser("check", help="validate rules_src/ and run every worked example")
     check.add_argument("--ruleset", help="check only this ruleset")
     check.add_argument("--no-examples", action="store_true", help="skip running the worked examples")
+    check.add_argument("--all", action="store_true", dest="everything",
+                       help="check everything again and run every example, trusting nothing cached")
     build = commands.add_parser("build", help="check, then build every output into build/")
     build.add_argument("--ruleset", help="build only this ruleset")
     build.add_argument("--only", choices=["site", "sheets", "handouts"], action="append", help="build only these outputs")
@@ -184,7 +186,7 @@ def _run(parser, args) -> int:
     if args.command == "check":
         from .report import run_check
 
-        return run_check(root, args.ruleset, run_examples=not args.no_examples)
+        return run_check(root, args.ruleset, run_examples=not args.no_examples, everything=args.everything)
     if args.command == "build":
         from .pipeline import run_build
 

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import __version__
-from .examples.run import run_examples
+from .examples.run import run_examples_cached
 from .render.assets import asset_names, template_path
 from .render.pdf import PdfJob, ResourceOutside, worker_render
 from .render.reference import codes_reference, format_reference, names_reference
@@ -212,8 +212,12 @@ def _clean_stale(out: Path) -> None:
 
 
 def _build(root: Path, out: Path, args, started: float) -> int:
-    result = check_project(root)
-    failures = [f for ruleset in result.project.rulesets for f in run_examples(ruleset, result.project.root).failures] if result.ok else []
+    from .check_cache import CheckCache
+
+    cache = CheckCache(root)  # the project is loaded whole; what an unchanged ruleset found is reused
+    result = check_project(root, cache=cache)
+    failures = [f for ruleset in result.project.rulesets
+                for f in run_examples_cached(ruleset, result.project.root, cache, result.project.rulesets).failures] if result.ok else []
     if not result.ok or failures:
         print_diagnostics(list(result.diagnostics) + failures)
         print(f"build failed: {plural(len(result.diagnostics.errors) + len(failures), 'error')}; {out} is left as it was",

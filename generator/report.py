@@ -1,13 +1,15 @@
-"""`rulepress check`: diagnostics first, then a one-line summary per run."""
+"""`rulepress check`: diagnostics first, then a one-line summary per run.
+
+Imports stay light here: a check whose project and generator are unchanged prints back what the
+check cache holds (``check_cache``) without loading the model, the checks or the examples."""
 
 from __future__ import annotations
 
+import io
 import sys
 from pathlib import Path
 
 from .diagnostics import Diagnostic, printable
-from .examples.run import run_examples as run_ruleset_examples
-from .validate import check_project
 
 
 def plural(count: int, word: str) -> str:
@@ -20,26 +22,68 @@ def print_diagnostics(diagnostics: list[Diagnostic], stream=None) -> None:
         print(diagnostic.format(), file=stream)
 
 
-def run_check(root: Path, only: str | None = None, run_examples: bool = True) -> int:
-    result = check_project(root, only)
+def run_check(root: Path, only: str | None = None, run_examples: bool = True, everything: bool = False) -> int:
+    """Check the project; ``everything`` (``check --all``) trusts no cached result and runs every example."""
+    from .check_cache import CheckCache, output_slot
+
+    cache = CheckCache(root, reading=not everything)
+    slot, key = output_slot(only, run_examples), cache.project_key(only, run_examples)
+    stored = cache.get(slot, key)
+    if _replayed(stored):
+        return stored["status"]
+    errors, out = io.StringIO(), io.StringIO()
+    status, settled = _check(root, only, run_examples, cache, errors, out)
+    _print(errors.getvalue(), out.getvalue())
+    if settled:
+        cache.put(slot, key, {"stderr": errors.getvalue(), "stdout": out.getvalue(), "status": status})
+    return status
+
+
+def _replayed(stored) -> bool:
+    if not (isinstance(stored, dict) and isinstance(stored.get("stderr"), str) and isinstance(stored.get("stdout"), str)
+            and type(stored.get("status")) is int and stored["status"] in (0, 1)):
+        return False
+    _print(stored["stderr"], stored["stdout"])
+    return True
+
+
+def _print(errors: str, out: str) -> None:
+    sys.stderr.write(errors)
+    sys.stderr.flush()
+    sys.stdout.write(out)
+    sys.stdout.flush()
+
+
+def _check(root: Path, only, run_examples: bool, cache, errors, out) -> tuple[int, bool]:
+    """Check into ``errors`` and ``out``: the exit status, and whether the result depends only on the
+    files (nothing failed that might pass on a less busy machine), so it may be stored."""
+    from .examples.run import run_examples_cached
+    from .validate import check_project
+
+    result = check_project(root, only, cache)
     diagnostics = list(result.diagnostics)
-    runs = []
+    runs, rulesets = [], result.project.rulesets
     if result.ok and run_examples:
         for ruleset in result.project.rulesets:
-            run = run_ruleset_examples(ruleset, result.project.root)
+            run = run_examples_cached(ruleset, result.project.root, cache, rulesets)
             runs.append(run)
             diagnostics.extend(run.failures)
-    print_diagnostics(diagnostics)
-    sys.stderr.flush()
-    rulesets = result.project.rulesets
+    print_diagnostics(diagnostics, errors)
     for run in runs:
         status = "all pass" if not run.failures else f"{len(run.failures)} failed"
-        print(printable(f"{run.ruleset}: {plural(run.total, 'example')}, {status}"))
+        print(printable(f"{run.ruleset}: {plural(run.total, 'example')}, {status}"), file=out)
     tables = sum(len(r.tables) for r in rulesets)
     profiles = sum(len(m.rows) for r in rulesets for m in r.profiles)
     examples = sum(len(r.examples) for r in rulesets)
-    errors = len([d for d in diagnostics if d.severity.value == "error"])
+    error_count = len([d for d in diagnostics if d.severity.value == "error"])
     print(f"{plural(len(rulesets), 'ruleset')}, {plural(tables, 'table')}, {plural(profiles, 'profile')}, "
-          f"{plural(examples, 'example')}, {plural(errors, 'error')}")
-    return 1 if errors else 0
+          f"{plural(examples, 'example')}, {plural(error_count, 'error')}", file=out)
+    settled = not any(run.failures for run in runs) and _mechanics_settled(result)
+    return (1 if error_count else 0), settled
 
+
+def _mechanics_settled(result) -> bool:
+    """No diagnostic came from loading a ruleset's mechanics (a child that may have run out of time)."""
+    from .diagnostics import Code
+
+    return not any(d.code in (Code.MECHANIC_ERROR, Code.EXAMPLE_FAILED) for d in result.diagnostics)

@@ -23,16 +23,35 @@ class CheckResult:
         return not self.diagnostics.errors
 
 
-def check_project(root: Path, only: str | None = None) -> CheckResult:
+def check_project(root: Path, only: str | None = None, cache=None) -> CheckResult:
+    """Load and check the project; with a ``CheckCache``, each ruleset whose files (and bases') and
+    generator are unchanged gives back what it found last time instead of being checked again."""
     project, diagnostics = load_project(root, only)
     for ruleset in project.rulesets:
         if ruleset.meta.extends and ruleset.base is None and not ruleset.meta.overlay:
             continue  # its base is missing (reported at `extends:`): what it names there would cascade
-        diagnostics.extend(run_checks(ruleset))
-        diagnostics.extend(mechanics_problems(project.root, ruleset))
+        diagnostics.extend(_ruleset_problems(project, ruleset, cache))
     # an overlay is checked with its base's entries, so a problem of the base would be told twice
     unique = Diagnostics(dict.fromkeys(diagnostics))
     return CheckResult(project, Diagnostics(unique.sorted()))
+
+
+def _ruleset_problems(project: Project, ruleset, cache) -> list:
+    root = project.root
+    if cache is None:
+        return list(run_checks(ruleset)) + mechanics_problems(root, ruleset)
+    from ..check_cache import dump_diagnostics, load_diagnostics
+
+    slot, key = f"rules-{ruleset.id}", cache.ruleset_key(ruleset, project.rulesets)
+    stored = cache.get(slot, key)
+    found = load_diagnostics(stored) if stored is not None else None
+    if found is not None:
+        return found
+    checks = list(run_checks(ruleset))
+    mechanics = mechanics_problems(root, ruleset)
+    if not mechanics:  # a mechanic that failed (perhaps only out of time) is loaded again next time
+        cache.put(slot, key, dump_diagnostics(checks))
+    return checks + mechanics
 
 
 def mechanics_problems(root: Path, ruleset) -> list:

@@ -1,0 +1,241 @@
+"""The check cache: what `rulepress check` found, kept by content hash between runs.
+
+Kept under ``.rulepress-cache/check/`` in the project, in three kinds of slot:
+
+* ``output-…``: the whole printed output of a check (its diagnostics, summary lines and exit
+  status), keyed by every file under rules_src/ (and the links of templates/, which a check
+  judges). An unchanged project prints it back without loading the model or any renderer.
+* ``rules-<ruleset>``: a ruleset's diagnostics (its checks and its mechanics), keyed by the
+  files of its folder and of the bases it extends.
+* ``examples-<ruleset>``: a ruleset's example run, keyed the same way.
+
+Every key also holds the generator's version and code and the Python version, so a new
+generator never trusts an old entry. A slot is one JSON file written atomically (a temporary
+file renamed over it); a missing, unreadable or corrupt slot, or one with another key, is a
+miss and is rebuilt, so the folder is safe to delete at any time. Results that may depend on
+the machine rather than the files (an example or a mechanic that failed, perhaps by running
+out of time) are never stored: they run again on the next check.
+
+This module imports only the standard library: a check served from the cache pays for
+hashing the files and reading one slot, nothing else.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+from . import __version__
+
+CHECK_DIR = Path(".rulepress-cache") / "check"
+RULES_DIR = "rules_src"
+TEMPLATES_DIR = "templates"
+GENERATOR = Path(__file__).resolve().parent
+_CODE_SUFFIXES = (".py", ".css", ".js", ".html")
+_generator_hash: str | None = None
+
+
+def generator_hash() -> str:
+    """The generator's version and its code (as ``render.site.pages.code_hash`` hashes it), once per process."""
+    global _generator_hash
+    if _generator_hash is None:
+        digest = hashlib.sha256()
+        package = GENERATOR.parent
+        for path in sorted(GENERATOR.rglob("*")):
+            if path.suffix in _CODE_SUFFIXES and path.is_file():
+                digest.update(path.relative_to(package).as_posix().encode())
+                digest.update(path.read_bytes())
+        _generator_hash = f"{__version__}-{digest.hexdigest()[:16]}"
+    return _generator_hash
+
+
+SETTINGS = ("RULEPRESS_MAX_FILE_BYTES", "RULEPRESS_EXAMPLE_SECONDS", "RULEPRESS_EXAMPLE_MEMORY_MB")  # limits a check obeys
+LARGE = 64 * 1024 * 1024  # a rules file this large is refused by its size alone: hashed by size, never read
+
+
+def _environment() -> str:
+    """What every key starts with: the generator, the Python that ran the check and the limits it obeyed."""
+    settings = "|".join(f"{name}={os.environ.get(name)}" for name in SETTINGS)
+    return f"{generator_hash()}|{sys.version}|{sys.implementation.cache_tag}|{settings}"
+
+
+def tree_digest(top: Path, root: Path, digest=None):
+    """Hash every name, link and file under ``top`` as the loader reads them: links inside the project
+    ``root`` followed (once), a link leading outside hashed by its text alone (the check refuses it
+    without reading it, so what it leads to must not be read here either)."""
+    digest = digest or hashlib.sha256()
+    digest.update(f"\0top {top.name}".encode("utf-8", "surrogateescape"))
+    if top.is_symlink():
+        digest.update(f"\0link {os.readlink(top)}".encode("utf-8", "surrogateescape"))
+        if not _inside(top, root):
+            return digest
+    if not top.is_dir():
+        digest.update(_file(top))
+        return digest
+    seen: set[str] = set()
+    for folder, dirs, files in os.walk(top, followlinks=True):
+        real = os.path.realpath(folder)
+        if real in seen:  # a loop of links: the loader refuses it; its names are hashed already
+            dirs[:] = []
+            continue
+        seen.add(real)
+        dirs[:] = sorted(name for name in dirs if _inside(Path(folder) / name, root))
+        for name in sorted(files + dirs):
+            path = Path(folder) / name
+            digest.update(f"\0{path.relative_to(top).as_posix()}".encode("utf-8", "surrogateescape"))
+            if path.is_symlink():
+                digest.update(f"\0link {os.readlink(path)}".encode("utf-8", "surrogateescape"))
+            if name in files:
+                digest.update(_file(path) if _inside(path, root) else b"\0outside")
+    return digest
+
+
+def _number(text: str | None) -> int:
+    try:
+        return int((text or "0")[:12])
+    except ValueError:
+        return 0
+
+
+def _inside(path: Path, root: Path) -> bool:
+    try:
+        return Path(os.path.realpath(path)).is_relative_to(root)
+    except (OSError, ValueError):
+        return False
+
+
+def _file(path: Path) -> bytes:
+    """A regular file's content hash (its size alone when too large to be read); anything else says what it is."""
+    try:
+        if not path.is_file():
+            return b"\0not a file" if path.exists() else b"\0none"
+        size = path.stat().st_size
+        if size > max(LARGE, _number(os.environ.get("RULEPRESS_MAX_FILE_BYTES"))):
+            return f"\0large {size}".encode()
+        return b"\0file" + hashlib.sha256(path.read_bytes()).digest()
+    except OSError as error:  # unreadable now: the check reports it; the key just says so
+        return f"\0unreadable {error.errno}".encode()
+
+
+def _links(top: Path) -> str:
+    """The links under ``top`` (templates/): a check judges only where they lead."""
+    found = []
+    if top.is_symlink():
+        found.append(f"{top.name}->{os.readlink(top)}")
+    if top.is_dir():
+        for folder, dirs, files in os.walk(top):
+            for name in sorted(dirs + files):
+                path = Path(folder) / name
+                if path.is_symlink():
+                    found.append(f"{path.relative_to(top).as_posix()}->{os.readlink(path)}")
+    return "\n".join(sorted(found))
+
+
+class CheckCache:
+    """The slots of one project. ``reading=False`` (``check --all``) computes everything again
+    and stores it, so the next check is served from what this one found."""
+
+    def __init__(self, root: Path, reading: bool = True):
+        self.root = Path(root).resolve()
+        self.folder = self.root / CHECK_DIR
+        self.reading = reading
+        self._folders: dict[str, str] = {}
+
+    # -- keys -------------------------------------------------------------------------------------------
+    def project_key(self, only: str | None, examples: bool) -> str:
+        digest = tree_digest(self.root / RULES_DIR, self.root)
+        digest.update(f"\0templates\0{_links(self.root / TEMPLATES_DIR)}".encode("utf-8", "surrogateescape"))
+        digest.update(f"\0{_environment()}\0only={only}\0examples={examples}\0root={self.root}".encode("utf-8", "surrogateescape"))
+        return digest.hexdigest()
+
+    def ruleset_key(self, ruleset, others=()) -> str:
+        """Keyed by the folders of ``ruleset`` and of every base it extends, by name (an overlay holds its
+        base applied, not attached). A base whose own base cannot be told from ``others`` (the project's
+        rulesets) keys by every folder of rules_src/: rarely reused, never stale."""
+        known = {other.id: other for other in others}
+        digest = hashlib.sha256(_environment().encode())
+        current, seen = ruleset, {ruleset.id}
+        digest.update(f"\0ruleset {ruleset.id}\0{self._folder_digest(ruleset.id)}".encode())
+        while current.meta.extends:
+            base = current.meta.extends
+            if base in seen:
+                break  # a loop: every folder in it is hashed already
+            seen.add(base)
+            digest.update(f"\0base {base}\0{self._folder_digest(base)}".encode("utf-8", "surrogateescape"))
+            following = current.base if current.base is not None and current.base.id == base else known.get(base)
+            if following is None:
+                digest.update(f"\0every folder\0{self._folder_digest('')}".encode())
+                break
+            current = following
+        return digest.hexdigest()
+
+    def _folder_digest(self, id: str) -> str:
+        """The digest of rules_src/<id> (of rules_src/ itself for ""); a name that is no plain folder name
+        (``extends: ../..``) is hashed as text, never followed."""
+        if id in (".", "..") or "/" in id or "\0" in id:
+            return f"<no folder {id}>"
+        if id not in self._folders:
+            self._folders[id] = tree_digest(self.root / RULES_DIR / id, self.root).hexdigest()
+        return self._folders[id]
+
+    # -- slots ------------------------------------------------------------------------------------------
+    def get(self, slot: str, key: str):
+        """What ``slot`` holds for ``key``, or None (not reading, missing, corrupt or another key)."""
+        if not self.reading or not self._own_folder():
+            return None
+        try:
+            stored = json.loads((self.folder / f"{slot}.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError, UnicodeDecodeError):
+            return None
+        if not isinstance(stored, dict) or stored.get("key") != key or "value" not in stored:
+            return None
+        return stored["value"]
+
+    def put(self, slot: str, key: str, value) -> None:
+        """Store atomically; a cache that cannot be written is no error (the next check computes again)."""
+        try:
+            if not self._own_folder():
+                return
+            self.folder.mkdir(parents=True, exist_ok=True)
+            handle, temporary = tempfile.mkstemp(prefix=f".{slot}-", suffix=".tmp", dir=self.folder)
+            try:
+                with os.fdopen(handle, "w", encoding="utf-8") as out:
+                    json.dump({"key": key, "value": value}, out)
+                os.replace(temporary, self.folder / f"{slot}.json")
+            except BaseException:
+                Path(temporary).unlink(missing_ok=True)
+                raise
+        except (OSError, ValueError):
+            pass
+
+
+    def _own_folder(self) -> bool:
+        """Whether the cache folder is the project's own: a `.rulepress-cache` or `check` that is a link
+        (shipped with rules from elsewhere) could lead anywhere, so it is neither read nor written."""
+        return not (self.folder.is_symlink() or self.folder.parent.is_symlink())
+
+
+def output_slot(only: str | None, examples: bool) -> str:
+    return f"output-{only or 'all'}{'' if examples else '-no-examples'}"
+
+
+# -- diagnostics to and from JSON -------------------------------------------------------------------------
+def dump_diagnostics(diagnostics) -> list:
+    return [[type(d.location).__name__, d.location.path, d.location.line, d.location.column,
+             d.code.value, d.message, d.hint, d.severity.value] for d in diagnostics]
+
+
+def load_diagnostics(rows) -> list | None:
+    """The diagnostics ``rows`` hold, or None when they do not read back (a corrupt slot)."""
+    from .diagnostics import BlockLocation, Code, Diagnostic, Location, Severity
+
+    kinds = {"Location": Location, "BlockLocation": BlockLocation}
+    try:
+        return [Diagnostic(Code(code), message, kinds[kind](path, line, column), hint, Severity(severity))
+                for kind, path, line, column, code, message, hint, severity in rows]
+    except (KeyError, ValueError, TypeError):
+        return None

@@ -1,0 +1,216 @@
+"""The check cache (generator/check_cache.py): a check of unchanged files prints what the last one
+printed without checking again; a changed file, mechanic or generator checks again what it touches;
+a deleted or corrupt cache changes nothing but the time; `check --all` runs every example."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import generator.examples.run as example_runs
+import generator.validate as validate
+from generator import check_cache
+from generator.cli import main
+from generator.scaffold import scaffold
+
+ROOT = Path(__file__).resolve().parents[1]
+RENDERERS = ("sphinx", "weasyprint", "jinja2")
+
+
+@pytest.fixture
+def project(tmp_path):
+    """Two independent rulesets from `rulepress new` (demo and other), each with its house-rules overlay."""
+    root = tmp_path / "project"
+    (root / "rules_src").mkdir(parents=True)
+    scaffold(root, "demo", None)
+    scaffold(root, "other", None)
+    return root
+
+
+@pytest.fixture
+def counted(monkeypatch):
+    """Which rulesets were checked and which had their examples run, in this process."""
+    seen = {"checked": [], "examples": []}
+    run_checks, run_examples = validate.run_checks, example_runs.run_examples
+
+    def counting_checks(ruleset):
+        seen["checked"].append(ruleset.id)
+        return run_checks(ruleset)
+
+    def counting_examples(ruleset, root=None):
+        seen["examples"].append(ruleset.id)
+        return run_examples(ruleset, root)
+
+    monkeypatch.setattr(validate, "run_checks", counting_checks)
+    monkeypatch.setattr(example_runs, "run_examples", counting_examples)
+    yield seen
+    seen["checked"].clear()
+    seen["examples"].clear()
+
+
+def check(root: Path, capsys, *extra: str) -> tuple[int, str, str]:
+    status = main(["-C", str(root), "check", *extra])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def forget(counted) -> None:
+    counted["checked"].clear()
+    counted["examples"].clear()
+
+
+PASSING = ("demo: 2 examples, all pass\ndemo_house_rules: 0 examples, all pass\n"
+           "other: 2 examples, all pass\nother_house_rules: 0 examples, all pass\n"
+           "4 rulesets, 8 tables, 8 profiles, 4 examples, 0 errors\n")
+
+
+def test_an_unchanged_project_is_printed_back_without_checking(project, capsys, counted):
+    first = check(project, capsys)
+    assert first == (0, PASSING, "")
+    assert sorted(counted["checked"]) == ["demo", "demo_house_rules", "other", "other_house_rules"]
+    forget(counted)
+    assert check(project, capsys) == first
+    assert counted == {"checked": [], "examples": []}
+
+
+def test_a_changed_yaml_file_checks_its_ruleset_and_its_overlay_again(project, capsys, counted):
+    check(project, capsys)
+    forget(counted)
+    melee = project / "rules_src" / "demo" / "melee.yaml"
+    melee.write_text(melee.read_text(encoding="utf-8").replace(
+        "melee_score(2, 0))\n      4\n", "melee_score(2, 0))\n      5\n"), encoding="utf-8")
+    status, out, err = check(project, capsys)
+    assert status == 1
+    assert "demo: 2 examples, 1 failed\n" in out and "other: 2 examples, all pass\n" in out
+    assert "gave 4, the text says 5" in err and "rules_src/demo/melee.yaml:" in err
+    assert sorted(counted["checked"]) == ["demo", "demo_house_rules"]  # other's files did not change
+    assert sorted(counted["examples"]) == ["demo", "demo_house_rules"]
+    forget(counted)
+    assert check(project, capsys) == (status, out, err)  # a failing example is never stored: it runs again
+    assert counted["examples"] == ["demo"]
+
+
+def test_a_changed_mechanic_runs_its_examples_again(project, capsys, counted):
+    check(project, capsys)
+    forget(counted)
+    mechanics = project / "rules_src" / "demo" / "mechanics.py"
+    mechanics.write_text(mechanics.read_text(encoding="utf-8").replace("// 1)", "// 1) + 1"), encoding="utf-8")
+    status, out, err = check(project, capsys)
+    assert status == 1
+    assert "demo: 2 examples, 1 failed\n" in out
+    assert "gave 5, the text says 4" in err
+    assert sorted(counted["examples"]) == ["demo", "demo_house_rules"]
+
+
+def test_a_changed_generator_trusts_nothing_cached(project, capsys, counted, monkeypatch):
+    first = check(project, capsys)
+    forget(counted)
+    monkeypatch.setattr(check_cache, "_generator_hash", "0.1.0-another-generator")
+    assert check(project, capsys) == first
+    assert sorted(counted["checked"]) == ["demo", "demo_house_rules", "other", "other_house_rules"]
+    assert sorted(counted["examples"]) == ["demo", "demo_house_rules", "other", "other_house_rules"]
+
+
+def test_a_deleted_cache_gives_the_same_output(project, capsys):
+    first = check(project, capsys)
+    shutil.rmtree(project / ".rulepress-cache")
+    assert check(project, capsys) == first
+    assert (project / ".rulepress-cache" / "check").is_dir()  # rebuilt
+
+
+@pytest.mark.parametrize("garbage", ["", "{not json", "[1, 2]", '{"key": 3}', "\udcff"])
+def test_a_corrupt_cache_gives_the_same_output(project, capsys, counted, garbage):
+    first = check(project, capsys)
+    slots = sorted((project / ".rulepress-cache" / "check").glob("*.json"))
+    assert len(slots) == 9  # the output, and each ruleset's diagnostics and example run
+    for slot in slots:
+        slot.write_bytes(garbage.encode("utf-8", "surrogateescape"))
+    forget(counted)
+    assert check(project, capsys) == first
+    assert sorted(counted["checked"]) == ["demo", "demo_house_rules", "other", "other_house_rules"]
+    assert check(project, capsys) == first  # and it was rebuilt
+
+
+def test_a_slot_holding_a_right_key_and_a_wrong_value_is_checked_again(project, capsys, counted):
+    first = check(project, capsys)
+    folder = project / ".rulepress-cache" / "check"
+    for slot in folder.glob("*.json"):
+        key = json.loads(slot.read_text(encoding="utf-8"))["key"]
+        slot.write_text(json.dumps({"key": key, "value": [["Nowhere", "x", 1, 1, "no-such-code", "", None, "?"]]}),
+                        encoding="utf-8")
+    forget(counted)
+    assert check(project, capsys) == first
+    assert sorted(counted["checked"]) == ["demo", "demo_house_rules", "other", "other_house_rules"]
+
+
+def test_check_all_runs_every_example_and_checks_every_ruleset(project, capsys, counted):
+    first = check(project, capsys)
+    forget(counted)
+    assert check(project, capsys, "--all") == first
+    assert sorted(counted["examples"]) == ["demo", "demo_house_rules", "other", "other_house_rules"]
+    assert sorted(counted["checked"]) == ["demo", "demo_house_rules", "other", "other_house_rules"]
+
+
+def test_no_examples_and_one_ruleset_are_cached_apart(project, capsys, counted):
+    everything = check(project, capsys)
+    only = check(project, capsys, "--ruleset", "other", "--no-examples")
+    assert only == (0, "1 ruleset, 2 tables, 2 profiles, 2 examples, 0 errors\n", "")  # other alone
+    assert check(project, capsys) == everything
+    assert check(project, capsys, "--ruleset", "other", "--no-examples") == only
+
+
+def test_the_build_sees_a_cached_failure_too(project, capsys, tmp_path):
+    """The build checks with the same cache: a ruleset made wrong after a passing check refuses the build."""
+    check(project, capsys)
+    melee = project / "rules_src" / "demo" / "melee.yaml"
+    melee.write_text(melee.read_text(encoding="utf-8").replace("'Taken prisoner'", "'Set free'"), encoding="utf-8")
+    status = main(["-C", str(project), "build", "--only", "sheets", "--out", str(tmp_path / "out")])
+    err = capsys.readouterr().err
+    assert status == 1 and "the text says 'Set free'" in err and "build failed" in err
+    assert not (tmp_path / "out").exists()
+
+
+# -- the whole process, on the sample rules ----------------------------------------------------------------
+RUN_AND_LIST = """
+import sys
+from generator.cli import main
+status = main(sys.argv[2:])
+loaded = sorted({name.split(".")[0] for name in sys.modules} & set(sys.argv[1].split(",")))
+print("renderers loaded:", loaded, file=sys.stderr)
+sys.exit(status)
+"""
+
+
+def check_process(project: Path, *extra: str) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    return subprocess.run([sys.executable, "-c", RUN_AND_LIST, ",".join(RENDERERS), "-C", str(project), "check", *extra],
+                          capture_output=True, text=True, env=env, cwd=project, timeout=300)
+
+
+def test_check_on_the_samples_prints_the_same_cached_and_loads_no_renderer(tmp_path):
+    project = tmp_path / "samples"
+    shutil.copytree(ROOT / "rules_src", project / "rules_src")
+    cold = check_process(project)
+    warm = check_process(project)
+    forced = check_process(project, "--all")
+    assert cold.returncode == 0, cold.stderr
+    assert cold.stderr.endswith("renderers loaded: []\n"), cold.stderr
+    assert (warm.returncode, warm.stdout, warm.stderr) == (cold.returncode, cold.stdout, cold.stderr)
+    assert (forced.returncode, forced.stdout, forced.stderr) == (cold.returncode, cold.stdout, cold.stderr)
+    assert cold.stdout.endswith(" 0 errors\n") and "rampant_hex: 25 examples, all pass\n" in cold.stdout
+
+
+def test_a_linked_cache_folder_is_neither_read_nor_written(project, capsys, tmp_path):
+    """Rules from elsewhere may ship `.rulepress-cache/check` as a link: nothing is written through it."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (project / ".rulepress-cache").mkdir()
+    (project / ".rulepress-cache" / "check").symlink_to(elsewhere)
+    assert check(project, capsys) == (0, PASSING, "")
+    assert list(elsewhere.iterdir()) == []
