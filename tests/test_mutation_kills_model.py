@@ -256,3 +256,11 @@ def test_dice_function_caps():
     with pytest.raises(F.FormulaError):
         F._as_die("x")
     assert _odds(F._as_die(3)) == {3: 1}
+
+
+def test_a_dice_syntax_error_points_at_the_start_unless_told():
+    assert DiceSyntaxError("m").offset == 0
+    assert DiceSyntaxError("m", 4).offset == 4
+    with pytest.raises(DiceSyntaxError) as caught:
+        RollRange.parse("4-2")
+    assert caught.value.offset == 0

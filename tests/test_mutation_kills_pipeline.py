@@ -122,3 +122,20 @@ def test_a_bad_source_date_epoch_refuses_the_build(tmp_path, monkeypatch, capsys
     assert pipeline.run_build(tmp_path, SimpleNamespace(out=None)) == 2
     assert "SOURCE_DATE_EPOCH='yesterday' is not a number" in capsys.readouterr().err
     assert not (tmp_path / "build").exists()
+
+
+def test_a_build_with_broken_rules_fails_and_writes_nothing(tmp_path, capsys):
+    (tmp_path / "rules_src" / "x").mkdir(parents=True)
+    (tmp_path / "rules_src" / "x" / "ruleset.yaml").write_text("id: [")
+    assert pipeline.run_build(tmp_path, SimpleNamespace(out=None, only=None, ruleset=None)) == 1
+    assert "build failed: 2 errors" in capsys.readouterr().err
+    assert not (tmp_path / "build").exists()
+
+
+def test_of_several_half_swapped_builds_the_first_by_name_comes_back(tmp_path):
+    for pid in (5, 3, 1, 4, 2):
+        (tmp_path / f".build.old-{pid}").mkdir()
+        (tmp_path / f".build.old-{pid}" / "pid").write_text(str(pid))
+    pipeline._clean_stale(tmp_path / "build")
+    assert (tmp_path / "build" / "pid").read_text() == "1"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["build"]

@@ -51,3 +51,24 @@ def test_inputs_are_shown_as_names_and_values():
     assert computed._shown({}) == "no inputs"
     assert computed._shown({"S": 4, "T": 3}) == "S=4, T=3"
     assert computed._shown({"a": "x"}) == "a=x"
+
+
+def test_a_keyword_splits_from_its_trailing_numbers():
+    from generator.validate.checks import split_keyword
+
+    assert split_keyword("Poison") == ("Poison", ())
+    assert split_keyword("Fear 2") == ("Fear", ("2",))
+    assert split_keyword("Regenerate 4 -1") == ("Regenerate", ("4", "-1"))
+    assert split_keyword("7") == ("7", ())  # a lone number is the keyword's name, not its parameter
+    assert split_keyword("Big 2 Gun 3") == ("Big 2 Gun", ("3",))
+
+
+def test_markdown_fields_are_found_inside_optional_and_union_types():
+    from typing import Optional, Union
+
+    from generator.model.base import Markdown
+
+    assert prose._is_markdown(Markdown)
+    assert prose._is_markdown(Optional[Markdown])
+    assert prose._is_markdown(Union[int, tuple[Markdown, ...]])
+    assert not prose._is_markdown(str) and not prose._is_markdown(Optional[int])
