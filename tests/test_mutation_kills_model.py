@@ -264,3 +264,22 @@ def test_a_dice_syntax_error_points_at_the_start_unless_told():
     with pytest.raises(DiceSyntaxError) as caught:
         RollRange.parse("4-2")
     assert caught.value.offset == 0
+
+
+def test_a_value_the_text_does_not_give_says_so_when_used(tmp_path):
+    from generator.model.calculate import NotGivenValue, calculator
+    from generator.source.project import load_project
+
+    folder = tmp_path / "rules_src" / "game"
+    folder.mkdir(parents=True)
+    (folder / "ruleset.yaml").write_text(
+        "ruleset: {title: A game}\nvalues:\n  reach: {value: 3 hexes, label: Reach}\n"
+        "  rally: {value: not given, label: Rally}\n", encoding="utf-8")
+    project, diagnostics = load_project(tmp_path)
+    assert not diagnostics.errors, [d.format() for d in diagnostics.errors]
+    values = calculator(project.ruleset("game")).values()
+    assert values.reach == 3
+    with pytest.raises(NotGivenValue, match="does not give the value `rally`"):
+        values.rally + 1
+    with pytest.raises(AttributeError, match="has no value `nothing`"):
+        values.nothing
