@@ -139,3 +139,10 @@ def test_of_several_half_swapped_builds_the_first_by_name_comes_back(tmp_path):
     pipeline._clean_stale(tmp_path / "build")
     assert (tmp_path / "build" / "pid").read_text() == "1"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["build"]
+
+
+def test_a_stray_file_before_a_stale_folder_does_not_stop_the_cleaning(tmp_path):
+    (tmp_path / ".a-stray-file").write_text("x")  # sorts before the staging folder
+    (tmp_path / ".build-staging-abcd1234").mkdir()
+    pipeline._clean_stale(tmp_path / "build")
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".a-stray-file"]
