@@ -1,13 +1,14 @@
 # Two commands do everything on a fresh Debian machine with Python 3.11+:
 #   make build   set up .venv if needed, then build every output from rules_src/ into build/
 #   make test    set up what the tests need (venv, test packages, chromium), then run them all
+#   make mutation  mutation testing of the model, validation, pipeline and generic mechanics: killed / total
 #   make pictures  PNGs of each output kind from build/ into docs/pictures/ (builds first if build/ is missing)
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.rulepress-installed
 
-.PHONY: build test check browser clean pictures
+.PHONY: build test check browser clean pictures mutation
 
 # Set-up steps are one line each; pip is quiet (its errors still show), the build prints a progress
 # bar and its summary: no library logs on a first run.
@@ -30,6 +31,18 @@ browser:
 
 test: $(STAMP) browser
 	$(PY) -m pytest
+
+# mutmut's settings (what it mutates, which fast tests it runs) are in pyproject.toml [tool.mutmut];
+# its working copy mutants/ is git-ignored. Two workers: the machine is shared.
+MUTATION_STAMP := $(VENV)/.rulepress-mutation-installed
+$(MUTATION_STAMP): $(STAMP)
+	$(PY) -m pip install --quiet --disable-pip-version-check -c constraints.txt -e '.[test,mutation]'
+	touch $@
+
+mutation: $(MUTATION_STAMP)
+	rm -rf mutants
+	$(VENV)/bin/mutmut run --max-children 2 > mutants.log 2>&1 || (tail -n 40 mutants.log; exit 1)
+	$(PY) scripts/mutation_report.py
 
 pictures: $(STAMP) browser
 	test -d build/site || $(MAKE) build
