@@ -110,11 +110,12 @@ def load_only(project: Path) -> None:
 # -- floors of the build ---------------------------------------------------------------------------------
 def sphinx_floor(project: Path, work: Path) -> float:
     """Bare sphinx-build of the very pages the build generated, with the same configuration."""
+    from generator.pipeline import site_cache
     from generator.render.site.pages import sphinx_config
 
     source = work / "sphinx-src"
     shutil.rmtree(source, ignore_errors=True)
-    shutil.copytree(project / ".rulepress-cache" / "site" / "src", source)
+    shutil.copytree(site_cache(project, project / "build", "site") / "src", source)
     config = sphinx_config(project, "player")
     (source / "conf.py").write_text("\n".join(f"{key} = {value!r}" for key, value in config.items()) + "\n", encoding="utf-8")
     out = work / "sphinx-out"
@@ -243,6 +244,21 @@ def main(argv: list[str] | None = None) -> int:
         one_file = statistics.median(change_one_file(text) for text in (edited, original, edited, original, edited))
         table.add("one-file change rebuild (rampant_hex/tables.yaml)", one_file, f"{100 * one_file / clean:.1f}% of clean",
                   verdict(one_file <= 0.25 * clean, "at most 25%"))
+
+        rules = project / "rules_src" / "rampant_hex" / "rules.yaml"
+        prose = rules.read_text(encoding="utf-8")
+        worded = prose.replace("plenty of miniatures", "plenty of painted miniatures", 1)
+        assert worded != prose
+
+        def change_one_word(text: str) -> float:
+            rules.write_text(text, encoding="utf-8")
+            return rulepress(project, "build")
+
+        one_word = statistics.median(change_one_word(text) for text in (worded, prose, worded, prose, worded))
+        rules.write_text(prose, encoding="utf-8")
+        rulepress(project, "build")  # back to the clean build's text for what follows
+        table.add("a one-word prose edit in one rule, rebuilt (rampant_hex/rules.yaml)", one_word,
+                  f"{100 * one_word / clean:.1f}% of clean", verdict(one_word <= 0.10 * clean, "at most 10%"))
 
         for only in ("sheets", "handouts", ""):
             sequential, pooled, count = pool_against_sequential(project, work / f"pool-{only or 'all'}", only)

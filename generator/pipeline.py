@@ -10,10 +10,13 @@
 * **No orphans**: workers die with the build (``PR_SET_PDEATHSIG`` on Linux, else they watch
   it), and every site is built in a fresh process (Sphinx registers roles process-wide).
 * **Incremental**: every PDF is keyed by a hash of its HTML, the stylesheets and
-  assets it uses (the project's own, else the package defaults) and the generator's
+  assets it links (the project's own, else the package defaults) and the generator's
   code; an unchanged key reuses the previous file (a hard link), so a no-change build
   renders nothing. The site is keyed likewise as a whole and, when
-  it changed, rebuilt by Sphinx's own incremental build.
+  it changed, rebuilt by Sphinx's own incremental build, whose cache is kept in the project
+  (``.rulepress-cache/out-<hash of the out folder>/``): each directive depends on a hash of
+  what it shows, so Sphinx reads again only the pages a change shows on, and every page whose
+  bytes did not change stays the previous build's very file.
 """
 
 from __future__ import annotations
@@ -123,15 +126,69 @@ def code_hash() -> str:
     return f"{__version__}-{generator_hash()}"
 
 
+def site_cache(root: Path, out: Path, name: str) -> Path:
+    """Where Sphinx keeps ``name`` (site, site-gm) between builds of ``root`` into ``out``: inside the
+    project, one folder per output folder, so two projects (or two --out folders of one) never share
+    pages; a cache beside the output folder would be shared by every project building into it."""
+    where = hashlib.sha256(str(Path(out).resolve()).encode()).hexdigest()[:16]
+    return Path(root).resolve() / CACHE_DIR / f"out-{where}" / name
+
+
 def job_key(job: PdfJob, code: str, root: Path) -> str:
     digest = hashlib.sha256(code.encode())
     digest.update(job.html.encode("utf-8"))
+    for text in job.fit:
+        digest.update(b"\0fit\0" + text.encode("utf-8"))
     for sheet in job.stylesheets:
         digest.update(Path(sheet).read_bytes())
-    for name in asset_names(root):  # images and stylesheets the HTML links: the project's, else the defaults
-        digest.update(name.encode())
-        digest.update(template_path(root, name).read_bytes())
+    linked = linked_assets(job, root)
+    # the files this job's HTML and stylesheets link (the project's, else the defaults); every asset
+    # when one link cannot be named, so a change is never missed
+    for name in linked if linked is not None else asset_names(root):
+        path = template_path(root, name)
+        digest.update(name.encode() + b"\0" + str(path).encode() + b"\0")
+        digest.update(path.read_bytes() if path.is_file() else b"missing")
     return digest.hexdigest()
+
+
+_CSS_LINK = re.compile(r"""@import\s+["']([^"']+)["']|url\(\s*["']?([^"')]+?)["']?\s*\)""")
+_HTML_LINK = re.compile(r"""(?:\bsrc|<link\b[^>]*?\bhref)\s*=\s*["']([^"']+)["']""")  # what the renderer fetches; <a href> it does not
+
+
+def linked_assets(job: PdfJob, root: Path) -> list[str] | None:
+    """The names under templates/ of every file the job's HTML and stylesheets link (``src``,
+    ``href``, ``url()``, ``@import``, followed through the stylesheets they import), sorted;
+    None when a link names something that is not such a file."""
+    from .render.assets import PROJECT_TEMPLATES, default_templates
+
+    bases = (Path(root).resolve() / PROJECT_TEMPLATES, default_templates())
+    found: set[str] = set()
+    pending = [(url, Path(job.base_dir)) for url in _HTML_LINK.findall(job.html)]
+    pending += [(a or b, Path(job.base_dir)) for a, b in _CSS_LINK.findall(job.html)]
+    pending += [(a or b, Path(sheet).parent) for sheet in job.stylesheets for a, b in _CSS_LINK.findall(_text(sheet))]
+    while pending:
+        url, folder = pending.pop()
+        if url.startswith(("#", "data:")):
+            continue  # a place in the page, or the bytes themselves: in the HTML already
+        if ":" in url.split("/")[0]:
+            return None  # file:, http: and the like: the renderer refuses or fetches them; key by everything
+        target = (folder / url.split("#")[0].split("?")[0]).resolve()
+        name = next((target.relative_to(base).as_posix() for base in bases if target.is_relative_to(base)), None)
+        if name is None:
+            return None
+        if name not in found:
+            found.add(name)
+            if name.endswith(".css"):
+                path = template_path(root, name)
+                pending += [(a or b, path.parent) for a, b in _CSS_LINK.findall(_text(path))]
+    return sorted(found)
+
+
+def _text(path) -> str:
+    try:
+        return Path(path).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""
 
 
 def run_build(root: Path, args) -> int:
@@ -325,7 +382,9 @@ class _Builder:
         with _progress("building", len(tasks)) as advance:
             results = _run_tasks(tasks, self.workers, advance)
         for (name, _args), outdir in zip(sites, results):
-            shutil.copytree(outdir, self.staging / name, ignore=shutil.ignore_patterns(".buildinfo", ".doctrees"))
+            previous = self.out / name
+            shutil.copytree(outdir, self.staging / name, ignore=shutil.ignore_patterns(".buildinfo", ".doctrees"),
+                            copy_function=lambda source, target: _keep_if_same(source, target, previous, Path(outdir)))
         self.summary.rendering = time.perf_counter() - started
         for kind in ("site", "sheets", "handouts"):
             count = len(sites) if kind == "site" else sum(1 for k, _job in pdfs if k == kind)
@@ -415,7 +474,7 @@ class _Builder:
                 shutil.copytree(self.out / name, self.staging / name, copy_function=_link_or_copy)
                 self.summary.reused["site"] = self.summary.reused.get("site", 0) + 1
                 continue
-            cache = self.out.parent / CACHE_DIR / name
+            cache = site_cache(self.root, self.out, name)
             todo.append((name, (str(self.root), str(cache), str(cache.with_name(name + "-html")), audience, downloads)))
         return todo
 
@@ -586,6 +645,21 @@ def _stop(pool) -> None:
         process.join(timeout=5)
         if process.is_alive():
             process.kill()
+
+
+def _keep_if_same(source, target, previous: Path, built: Path) -> None:
+    """Stage a file of Sphinx's output: the previous build's own file (a hard link) where its bytes
+    are the same, so a page the change did not touch keeps its identity; else a copy. Never a link
+    into Sphinx's output folder, which Sphinx rewrites in place on the next build."""
+    before = previous / Path(source).relative_to(built)
+    try:
+        same = before.is_file() and before.stat().st_size == os.stat(source).st_size and before.read_bytes() == Path(source).read_bytes()
+    except OSError:
+        same = False
+    if same:
+        _link_or_copy(before, target)
+    else:
+        shutil.copy2(source, target)
 
 
 def _link_or_copy(source, target) -> None:

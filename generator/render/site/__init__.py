@@ -111,6 +111,12 @@ class RulepressDirective(SphinxDirective):
         return list(container.children)
 
     def _files(self, ruleset, entry):
+        from .pages import input_path
+
+        shown = input_path(Path(self.env.srcdir), ruleset.id, self.arguments[0], entry.id if entry is not None else "",
+                           self.options.get("chapter") or "")
+        if shown.is_file():  # written by build_site: what this directive shows, so only its own change re-reads the page
+            return [shown]
         root = _model(self.env).root
         if entry is not None:
             return [root / entry.loc.path]

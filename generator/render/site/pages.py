@@ -379,6 +379,69 @@ def write_pages(pages: Pages, srcdir: Path) -> tuple[list[str], list[str]]:
     return written, removed
 
 
+_DIRECTIVE = re.compile(r"^```\{rulepress\} (?P<section>\S+)(?: (?P<id>\S+))?\n(?P<options>(?::[a-z]+: .*\n)*)```", re.M)
+
+
+def input_path(srcdir: Path, ruleset_id: str, section: str, id: str = "", chapter: str = "") -> Path:
+    """The file whose change means one ``rulepress`` directive must be read again: beside the pages,
+    named by what the directive shows."""
+    import hashlib
+
+    name = hashlib.sha256(f"{ruleset_id}\0{section}\0{id}\0{chapter}".encode()).hexdigest()[:24]
+    return Path(srcdir).parent / "inputs" / ruleset_id / f"{name}.sha"
+
+
+def write_inputs(project: Project, pages: Pages, srcdir: Path, audience: str) -> int:
+    """For every ``rulepress`` directive of the pages, a file holding a hash of what it shows (its
+    MyST, and what the roles in it read: names, titles and values of its ruleset), rewritten only
+    when that hash changes. A directive depends on this file rather than on its whole YAML file,
+    so a word changed in one rule makes Sphinx read again only the page that shows it (and the
+    pages of an overlay that shows it too). Returns how many files changed."""
+    from . import render_entry
+
+    contexts: dict[str, str] = {}
+    changed = 0
+    for relative, text in pages.files.items():
+        for match in _DIRECTIVE.finditer(text):
+            options = dict(re.findall(r"^:([a-z]+): (.*)$", match["options"], re.M))
+            section, id, chapter = match["section"], match["id"] or "", options.get("chapter")
+            try:
+                ruleset = project.ruleset(options.get("ruleset") or relative.split("/")[0])
+                entry = ruleset.get(section, id) if id else None
+                shown = render_entry(ruleset, section, entry, audience, chapter)
+            except KeyError:  # the directive itself says what is wrong; it depends on its YAML files
+                continue
+            if ruleset.id not in contexts:
+                contexts[ruleset.id] = _role_inputs(ruleset)
+            changed += _write_if_changed(input_path(srcdir, ruleset.id, section, id, chapter or ""),
+                                         _sha(audience, contexts[ruleset.id], shown))
+    return changed
+
+
+def _role_inputs(ruleset: Ruleset) -> str:
+    """A hash of what the roles inside a directive's text read from its ruleset: every entry's
+    id, title and audience (links and their text), the values (``{value}``) and the meta (banners)."""
+    from .myst import gm_only
+
+    named = [(section, e.id, entry_title(e), getattr(e, "term", ""), getattr(e, "spellings", ()),
+              getattr(e, "audience", ""), gm_only(e)) for section, e in ruleset.all_entries()]
+    return _sha(repr(named), repr(ruleset.values), repr(ruleset.meta))
+
+
+def _sha(*parts: str) -> str:
+    import hashlib
+
+    return hashlib.sha256("\0".join(parts).encode()).hexdigest()
+
+
+def _write_if_changed(path: Path, text: str) -> int:
+    if path.is_file() and path.read_text(encoding="utf-8") == text:
+        return 0  # the same mtime: Sphinx reads no page for it
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return 1
+
+
 @dataclass(frozen=True)
 class SiteResult:
     outdir: Path
@@ -437,7 +500,9 @@ def build_site(project: Project, cache: Path, outdir: Path, audience: str = "pla
     from sphinx.application import Sphinx
 
     srcdir, doctrees, html = cache / "src", cache / "doctrees", outdir
-    written, removed = write_pages(site_pages(project, audience, downloads), srcdir)
+    pages = site_pages(project, audience, downloads)
+    written, removed = write_pages(pages, srcdir)
+    write_inputs(project, pages, srcdir, audience)
     if removed:  # Sphinx keeps the HTML of deleted pages; start that output afresh
         shutil.rmtree(html, ignore_errors=True)
         shutil.rmtree(doctrees, ignore_errors=True)
