@@ -239,7 +239,9 @@ def main(argv: list[str] | None = None) -> int:
     uncaught: list[Mutation] = []
     by: dict[str, int] = {}
     with context.Pool(args.jobs, initializer=_make_copy) as pool:
-        for mutation, caught in pool.imap_unordered(_try, mutations, chunksize=4):
+        for done, (mutation, caught) in enumerate(pool.imap_unordered(_try, mutations, chunksize=4), 1):
+            if done % 25 == 0:
+                print(f"  {done} / {len(mutations)} tried, {len(uncaught)} not caught so far", file=sys.stderr, flush=True)
             if caught is None:
                 uncaught.append(mutation)
             else:
