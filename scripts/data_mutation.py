@@ -177,11 +177,12 @@ def _oracles_fail(copy: Path, ruleset: str) -> str | None:
 
 
 _COPY: Path | None = None
+_COPIES = Path(tempfile.mkdtemp(prefix="rulepress-data-mutation-"))  # every copy, removed at the end
 
 
 def _make_copy() -> None:
     global _COPY
-    _COPY = Path(tempfile.mkdtemp(prefix="rulepress-data-mutation-"))
+    _COPY = Path(tempfile.mkdtemp(dir=_COPIES))
     for name in ("rules_src", "tests", "conftest.py", "pyproject.toml"):
         source = ROOT / name
         if source.is_dir():
@@ -258,4 +259,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    finally:
+        shutil.rmtree(_COPIES, ignore_errors=True)
