@@ -2,13 +2,15 @@
 #   make build   set up .venv if needed, then build every output from rules_src/ into build/
 #   make test    set up what the tests need (venv, test packages, chromium), then run them all
 #   make mutation  mutation testing of the model, validation, pipeline and generic mechanics: killed / total
+#   make coverage  the whole suite under coverage.py (branch, child processes too), then the total for generator/
+#   make data-mutation  change each value of the sample rules one at a time; list every change no test caught
 #   make pictures  PNGs of each output kind from build/ into docs/pictures/ (builds first if build/ is missing)
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.rulepress-installed
 
-.PHONY: build test check browser clean pictures mutation
+.PHONY: build test check browser clean pictures mutation coverage data-mutation
 
 # Set-up steps are one line each; pip is quiet (its errors still show), the build prints a progress
 # bar and its summary: no library logs on a first run.
@@ -43,6 +45,15 @@ mutation: $(MUTATION_STAMP)
 	rm -rf mutants
 	$(VENV)/bin/mutmut run --max-children 2 > mutants.log 2>&1 || (tail -n 40 mutants.log; exit 1)
 	$(PY) scripts/mutation_report.py
+
+coverage: $(STAMP) browser
+	rm -f .coverage .coverage.*
+	$(PY) -m coverage run -m pytest -p no:cacheprovider
+	$(PY) -m coverage combine --quiet
+	$(PY) -m coverage report
+
+data-mutation: $(STAMP)
+	$(PY) scripts/data_mutation.py
 
 pictures: $(STAMP) browser
 	test -d build/site || $(MAKE) build

@@ -218,3 +218,26 @@ def test_building_one_audience_keeps_the_other(small, capsys):
     before = gm_index.stat().st_ino
     assert main(["-C", str(small), "build", "--only", "site", "--audience", "player"]) == 0
     assert gm_index.stat().st_ino == before  # carried over untouched
+
+
+def _gm_notes(data) -> list[str]:
+    """Every `gm_note` anywhere in an exported ruleset, however deep."""
+    if isinstance(data, dict):
+        return [v for k, v in data.items() if k == "gm_note" and v] + [n for v in data.values() for n in _gm_notes(v)]
+    if isinstance(data, list):
+        return [n for v in data for n in _gm_notes(v)]
+    return []
+
+
+def test_player_export_carries_no_gm_note(tmp_path):
+    """The two notes Ordo Ineptus keeps for the game-master (damage.yaml, turn.yaml) are in the gm export only."""
+    notes = ["I have plenty more where they came from", "Have sticky tabs available for players"]
+    player, gm = tmp_path / "player", tmp_path / "gm"
+    assert main(["-C", str(ROOT), "export", "--out", str(player)]) == 0
+    assert main(["-C", str(ROOT), "export", "--out", str(gm), "--audience", "gm"]) == 0
+    for path in sorted(set(player.glob("*.json")) - {player / "ruleset.schema.json"}):
+        text = path.read_text(encoding="utf-8")
+        assert _gm_notes(json.loads(text)) == [], path.name
+        assert not [note for note in notes if note in " ".join(text.split())], path.name
+    ordo = json.loads((gm / "ordo_ineptus-gm.json").read_text(encoding="utf-8"))
+    assert [note for note in notes if any(note in " ".join(n.split()) for n in _gm_notes(ordo))] == notes

@@ -1,0 +1,100 @@
+"""`rulepress new`, then a full build (every output, both audiences) in an empty folder, read back for real:
+the PDFs with pypdf, the site's HTML as written. Raw HTML is put into the new project's data first, so the same
+build shows that the site prints it as text. Expected names and strings are written here by hand.
+"""
+
+from __future__ import annotations
+
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pypdf
+import pytest
+
+from generator.cli import main
+
+IMG = "<img src=x onerror=alert(1)>"
+SCRIPT = "<script>alert(2)</script>"
+SIZES = ("a4", "letter")
+# What `rulepress new sample` must lead to: every sheet and handout of the sample and its house-rules overlay.
+SHEETS = ("quick-reference", "to-wound", "victory-points", "victory-points-gm")
+HANDOUTS = ("handout", "handout-gm", "roster", "cards")
+RULESETS = ("sample", "sample_house_rules")
+
+
+def expected(folder: str, kinds: tuple[str, ...]) -> set[str]:
+    return {f"{folder}/{ruleset}-{kind}-{size}.pdf" for ruleset in RULESETS for kind in kinds for size in SIZES}
+
+
+def replace_once(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert text.count(old) == 1, old
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("empty")
+    assert main(["-C", str(folder), "new", "sample"]) == 0
+    sample = folder / "rules_src" / "sample"
+    replace_once(sample / "magic.yaml", "result: No spell}", f'result: "{IMG} No spell"}}')
+    replace_once(sample / "melee.yaml", "label: Roll needed to hit,", f'label: "Roll {SCRIPT} needed to hit",')
+    assert main(["-C", str(folder), "build"]) == 0
+    return folder
+
+
+class _Links(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.downloads: list[str] = []
+        self.tags: list[tuple[str, dict]] = []
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        self.tags.append((tag, attrs))
+        if tag == "a" and "pdf-download" in (attrs.get("class") or "").split():
+            self.downloads.append(attrs["href"])
+
+
+def parsed(page: Path) -> _Links:
+    links = _Links()
+    links.feed(page.read_text(encoding="utf-8"))
+    return links
+
+
+def test_new_then_a_full_build_writes_every_output(project):
+    build = project / "build"
+    assert (build / "site" / "index.html").is_file() and (build / "site-gm" / "index.html").is_file()
+    written = {p.relative_to(build).as_posix() for p in build.glob("*/*.pdf")}
+    assert written == expected("sheets", SHEETS) | expected("handouts", HANDOUTS)
+    for name in written:
+        reader = pypdf.PdfReader(build / name)
+        assert len(reader.pages) >= 1
+    assert "Sample" in "".join(page.extract_text() for page in pypdf.PdfReader(build / "sheets/sample-quick-reference-a4.pdf").pages)
+
+
+@pytest.mark.parametrize("site, audience", [("site", "player"), ("site-gm", "gm")])
+def test_every_pdf_download_link_opens_a_pdf_of_its_audience(project, site, audience):
+    build = project / "build"
+    linked = set()
+    for page in (build / site).rglob("*.html"):
+        for href in parsed(page).downloads:
+            target = (page.parent / href).resolve()
+            assert target.is_file(), f"{page.relative_to(build)} links {href}, which the build did not write"
+            assert pypdf.PdfReader(target).pages
+            linked.add(target.relative_to(build.resolve()).as_posix())
+    everything = expected("sheets", SHEETS) | expected("handouts", HANDOUTS)
+    players = {name for name in everything if "-gm-" not in name}
+    assert linked == (players if audience == "player" else everything)
+
+
+@pytest.mark.parametrize("site", ["site", "site-gm"])
+def test_raw_html_in_the_data_is_printed_as_text_never_as_markup(project, site):
+    pages = sorted((project / "build" / site).rglob("*.html"))
+    text = "".join(page.read_text(encoding="utf-8") for page in pages)
+    assert IMG not in text and SCRIPT not in text
+    assert "&lt;img src=x onerror=alert(1)&gt;" in text
+    assert "&lt;script&gt;alert(2)&lt;/script&gt;" in text
+    for page in pages:
+        tags = parsed(page).tags
+        assert not [attrs for tag, attrs in tags if "onerror" in attrs], page
