@@ -23,13 +23,19 @@ class CheckResult:
         return not self.diagnostics.errors
 
 
-def check_project(root: Path, only: str | None = None) -> CheckResult:
+def check_ruleset(root: Path, ruleset) -> list:
+    """Every check of one loaded ruleset, its own mechanics included."""
+    return list(run_checks(ruleset)) + list(mechanics_problems(root, ruleset))
+
+
+def check_project(root: Path, only: str | None = None, checker=check_ruleset) -> CheckResult:
+    """Load and check the project; ``checker(root, ruleset)`` checks one ruleset (serve passes one
+    that remembers its answers by content)."""
     project, diagnostics = load_project(root, only)
     for ruleset in project.rulesets:
         if ruleset.meta.extends and ruleset.base is None and not ruleset.meta.overlay:
             continue  # its base is missing (reported at `extends:`): what it names there would cascade
-        diagnostics.extend(run_checks(ruleset))
-        diagnostics.extend(mechanics_problems(project.root, ruleset))
+        diagnostics.extend(checker(project.root, ruleset))
     # an overlay is checked with its base's entries, so a problem of the base would be told twice
     unique = Diagnostics(dict.fromkeys(diagnostics))
     return CheckResult(project, Diagnostics(unique.sorted()))
