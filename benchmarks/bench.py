@@ -66,7 +66,7 @@ def check_in_process(project: Path) -> None:
     result = check_project(project)
     assert result.ok, result.diagnostics[:3]
     for ruleset in result.project.rulesets:
-        assert not run_examples(ruleset).failures
+        assert not run_examples(ruleset, result.project.root).failures
 
 
 def yaml_floor(project: Path) -> None:

@@ -22,6 +22,7 @@ import hashlib
 import html
 import http.server
 import io
+import queue
 import sys
 import threading
 from contextlib import redirect_stderr
@@ -245,7 +246,7 @@ def watched(root: Path) -> list[Path]:
 
 def serve(root: Path, host: str = "127.0.0.1", port: int = 8000, only: list[str] | None = None,
           poll: float = 0.5, rounds: int | None = None, stop: threading.Event | None = None) -> int:
-    """Serve until interrupted (or for ``rounds`` quiet spells of ``poll`` seconds, or until ``stop`` is set: for tests)."""
+    """Serve until interrupted (or for ``rounds`` waits of ``poll`` seconds, or until ``stop`` is set: for tests)."""
     from .pipeline import INTERRUPTED
 
     args = SimpleNamespace(out=None, ruleset=None, only=only or ["site"], audience="player", jobs=None,
@@ -257,36 +258,63 @@ def serve(root: Path, host: str = "127.0.0.1", port: int = 8000, only: list[str]
         cause = getattr(error, "strerror", None) or str(error)
         print(f"rulepress: error: cannot serve on {host}:{port}: {cause}", file=sys.stderr)
         return 1
+    halt = threading.Event()
     try:
+        changes = start_watching(root, halt)  # before the first build: a save during it is built next
         build_and_tell(root, args, state, first=True)
     except KeyboardInterrupt:
+        halt.set()
         server.server_close()
         return INTERRUPTED
     except BaseException:
+        halt.set()
         server.server_close()
         raise
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    print(f"serving {root / 'build'} at http://{host}:{server.server_address[1]}/ — edit rules_src/ and the page reloads; Ctrl-C stops")
+    print(f"serving {root / 'build'} at http://{host}:{server.server_address[1]}/ — edit rules_src/ and the page reloads; Ctrl-C stops",
+          flush=True)
     try:
-        _watch(root, args, state, poll, rounds, stop)
+        _rebuild_on_change(root, args, state, changes, poll, rounds, stop)
     except KeyboardInterrupt:
         pass
     finally:
+        halt.set()
         state.close()
         server.shutdown()
         server.server_close()
     return 0
 
 
-def _watch(root: Path, args, state: _State, poll: float, rounds: int | None, stop: threading.Event | None) -> None:
+def start_watching(root: Path, halt: threading.Event) -> queue.Queue:
+    """A queue that receives each set of changes watchfiles sees under rules_src/ and templates/, from a
+    thread that runs until ``halt``; returns once the watcher is in place, so no save is missed."""
     import watchfiles
 
+    changes: queue.Queue = queue.Queue()
+    ready = threading.Event()
+
+    def watch() -> None:
+        for found in watchfiles.watch(*watched(root), step=STEP_MS, debounce=1000, rust_timeout=200,
+                                      yield_on_timeout=True, stop_event=halt, raise_interrupt=False):
+            ready.set()  # the first (empty) answer comes once the watcher is registered
+            if found:
+                changes.put(found)
+
+    threading.Thread(target=watch, name="rulepress-watch", daemon=True).start()
+    ready.wait(timeout=60)
+    return changes
+
+
+def _rebuild_on_change(root: Path, args, state: _State, changes: queue.Queue, poll: float, rounds: int | None,
+                       stop: threading.Event | None) -> None:
     count = 0
-    for changes in watchfiles.watch(*watched(root), step=STEP_MS, debounce=1000, rust_timeout=int(poll * 1000),
-                                    yield_on_timeout=True, stop_event=stop, raise_interrupt=True):
+    while (rounds is None or count < rounds) and not (stop is not None and stop.is_set()):
         count += 1
-        if changes:
-            print("change seen; rebuilding...", flush=True)
-            build_and_tell(root, args, state)
-        if rounds is not None and count >= rounds:
-            break
+        try:
+            changes.get(timeout=poll)
+        except queue.Empty:
+            continue
+        while not changes.empty():  # everything seen so far is one rebuild
+            changes.get_nowait()
+        print("change seen; rebuilding...", flush=True)
+        build_and_tell(root, args, state)
