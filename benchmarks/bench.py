@@ -239,10 +239,11 @@ class Table:
 
     def add(self, what: str, seconds: float, against: str = "", verdict: str = "") -> None:
         shown = f"{seconds * 1000:7.1f} ms" if seconds < 1 else f"{seconds:8.2f} s"
-        self.rows.append((what, shown, against, verdict))
+        self.note(what, shown, against, verdict)
 
     def note(self, what: str, value: str, against: str = "", verdict: str = "") -> None:
         self.rows.append((what, value, against, verdict))
+        print(" | ".join(part for part in self.rows[-1] if part), file=sys.stderr, flush=True)  # a long run shows each row as it comes
 
     def print(self) -> None:
         widths = [max(len(r[i]) for r in self.rows + [("measurement", "time", "compared with", "target")]) for i in range(4)]
