@@ -269,12 +269,7 @@ def _clean_stale(out: Path) -> None:
 
 
 def _build(root: Path, out: Path, args, started: float) -> int:
-    from .check_cache import CheckCache
-
-    cache = CheckCache(root)  # the project is loaded whole; what an unchanged ruleset found is reused
-    result = check_project(root, cache=cache)
-    failures = [f for ruleset in result.project.rulesets
-                for f in run_examples_cached(ruleset, result.project.root, cache, result.project.rulesets).failures] if result.ok else []
+    result, failures = (getattr(args, "checker", None) or check_with_examples)(root)
     if not result.ok or failures:
         print_diagnostics(list(result.diagnostics) + failures)
         print(f"build failed: {plural(len(result.diagnostics.errors) + len(failures), 'error')}; {out} is left as it was",
@@ -306,6 +301,19 @@ def _build(root: Path, out: Path, args, started: float) -> int:
         shutil.rmtree(staging, ignore_errors=True)
     print(f"built {len(project.rulesets)} rulesets into {out} in {time.perf_counter() - started:.1f}s — {builder.summary.line()}")
     return 0
+
+
+def check_with_examples(root: Path):
+    """Every check, then every worked example (only when the checks passed): (result, failures), each
+    ruleset's from the check cache when nothing it reads changed. `rulepress serve` passes its own checker,
+    which remembers what it checked in memory."""
+    from .check_cache import CheckCache
+
+    cache = CheckCache(root)  # the project is loaded whole; what an unchanged ruleset found is reused
+    result = check_project(root, cache=cache)
+    failures = [f for ruleset in result.project.rulesets
+                for f in run_examples_cached(ruleset, result.project.root, cache, result.project.rulesets).failures] if result.ok else []
+    return result, failures
 
 
 def _export(root: Path, out: Path, args, started: float) -> int:
@@ -377,10 +385,13 @@ class _Builder:
     def render(self, pdfs: list[tuple[str, PdfJob]], sites: list[tuple[str, tuple]]) -> None:
         """Sites and PDFs in one process pool, the long site builds first, so the cores stay busy."""
         started = time.perf_counter()
-        tasks = [(_site_worker, args) for _name, args in sites]
+        warm_site = getattr(self.args, "site_builder", None)  # serve's: Sphinx stays loaded in its process
+        tasks = [] if warm_site else [(_site_worker, args) for _name, args in sites]
         tasks += [(worker_render, (job, self.root)) for _kind, job in sorted(pdfs, key=lambda kj: -len(kj[1].html))]
         with _progress("building", len(tasks)) as advance:
             results = _run_tasks(tasks, self.workers, advance)
+        if warm_site:
+            results = [warm_site(self.project, args) for _name, args in sites]
         for (name, _args), outdir in zip(sites, results):
             previous = self.out / name
             shutil.copytree(outdir, self.staging / name, ignore=shutil.ignore_patterns(".buildinfo", ".doctrees"),

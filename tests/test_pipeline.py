@@ -152,7 +152,7 @@ def test_serve_rebuilds_on_save_and_tells_the_page(small):
     import threading
     import urllib.request
 
-    from generator.serve import RELOAD_PATH, serve
+    from generator.serve import EVENTS_PATH, RELOAD_PATH, serve
 
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -172,7 +172,7 @@ def test_serve_rebuilds_on_save_and_tells_the_page(small):
         except OSError:
             time.sleep(0.2)
     assert first == "0:ok"
-    assert RELOAD_PATH in fetch("/site/index.html")  # the page polls for rebuilds
+    assert EVENTS_PATH in fetch("/site/index.html")  # the page listens for rebuilds
     tables = small / "rules_src" / "rampant_hex" / "tables.yaml"
     tables.write_text(tables.read_text(encoding="utf-8").replace("The player must complete", "Players must complete"),
                       encoding="utf-8")

@@ -23,14 +23,21 @@ class CheckResult:
         return not self.diagnostics.errors
 
 
-def check_project(root: Path, only: str | None = None, cache=None) -> CheckResult:
-    """Load and check the project; with a ``CheckCache``, each ruleset whose files (and bases') and
-    generator are unchanged gives back what it found last time instead of being checked again."""
+def check_ruleset(root: Path, ruleset) -> list:
+    """Every check of one loaded ruleset, its own mechanics included."""
+    return list(run_checks(ruleset)) + list(mechanics_problems(root, ruleset))
+
+
+def check_project(root: Path, only: str | None = None, cache=None, checker=None) -> CheckResult:
+    """Load and check the project. With a ``CheckCache``, each ruleset whose files (and bases') and
+    generator are unchanged gives back what it found last time instead of being checked again;
+    ``checker(root, ruleset)`` checks one ruleset instead (serve passes one that remembers in memory)."""
     project, diagnostics = load_project(root, only)
     for ruleset in project.rulesets:
         if ruleset.meta.extends and ruleset.base is None and not ruleset.meta.overlay:
             continue  # its base is missing (reported at `extends:`): what it names there would cascade
-        diagnostics.extend(_ruleset_problems(project, ruleset, cache))
+        found = checker(project.root, ruleset) if checker else _ruleset_problems(project, ruleset, cache)
+        diagnostics.extend(found)
     # an overlay is checked with its base's entries, so a problem of the base would be told twice
     unique = Diagnostics(dict.fromkeys(diagnostics))
     return CheckResult(project, Diagnostics(unique.sorted()))

@@ -19,6 +19,7 @@ pages whose data changed.
 from __future__ import annotations
 
 import re
+from contextlib import contextmanager
 from functools import cached_property
 from pathlib import Path
 
@@ -62,10 +63,25 @@ class Model:
 
 
 _MODELS: dict[str, Model] = {}  # by Sphinx source folder; set up when the builder starts
+_CHECKED: dict[str, object] = {}  # by project root: a project its caller has just checked (serve's warm builds)
+
+
+@contextmanager
+def checked_project(project):
+    """Within this block, Sphinx runs on ``project``'s root use ``project`` instead of checking it again."""
+    key = str(Path(project.root).resolve())
+    _CHECKED[key] = project
+    try:
+        yield
+    finally:
+        _CHECKED.pop(key, None)
 
 
 def _init_model(app: Sphinx) -> None:
-    _MODELS[str(app.srcdir)] = Model(Path(app.config.rulepress_root).resolve(), app.config.rulepress_ruleset or None)
+    model = Model(Path(app.config.rulepress_root).resolve(), app.config.rulepress_ruleset or None)
+    if model.only is None and str(model.root) in _CHECKED:
+        model.__dict__["project"] = _CHECKED[str(model.root)]  # what the cached property would have computed
+    _MODELS[str(app.srcdir)] = model
 
 
 def _model(env) -> Model:
