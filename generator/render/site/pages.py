@@ -487,7 +487,9 @@ def sphinx_config(root: Path, audience: str, only: str = "") -> dict:
         "tippy_enable_wikitips": False,
         "tippy_enable_doitips": False,
         "tippy_props": {"placement": "auto-start", "maxWidth": 500, "interactive": True, "delay": [200, 100]},
-        "suppress_warnings": ["myst.header"],
+        # app.add_*: a warm `serve` builds in a process where Sphinx ran before, and its nodes, roles and
+        # directives are registered again; that is not a problem of the rules text
+        "suppress_warnings": ["myst.header", "app.add_node", "app.add_directive", "app.add_role"],
         "exclude_patterns": [],
         # the game-master's site says so at the top of every page (furo's announcement banner)
         "html_theme_options": {"announcement": GM_BANNER} if audience == "gm" else {},
