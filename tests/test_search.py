@@ -142,6 +142,22 @@ def test_spelling_variants_find_the_texts_own_words(page, site):
     assert any(r["title"] == "Moral check" and r["type"] == "rule" for r in found), found
 
 
+def test_a_games_own_spellings_come_from_its_glossary_not_the_engine(built):
+    """The engine knows ordinary English spellings only; Rampant Hex's "Moral" is found as "morale"
+    because its glossary lists Morale as an alias, and a term with no alias adds nothing."""
+    from generator.render.site.search import VARIANTS, glossary_variants
+    from types import SimpleNamespace as Term
+
+    assert "morale" not in VARIANTS and "moral" not in VARIANTS
+    terms = [Term(term="Moral", aliases=("Morale", "Moral check", "Morale check")),
+             Term(term="Wizard's duel", aliases=("Wizards duel", "Duel")),
+             Term(term="Hit marker", aliases=())]
+    assert glossary_variants(terms) == {"moral": "morale", "wizard's": "wizards"}
+    script = (built / "site" / "_static" / "rulepress-variants.js").read_text(encoding="utf-8")
+    shown = __import__("json").loads(script.split("=", 1)[1].strip().rstrip(";"))
+    assert shown["morale"] == "moral" and shown["moral"] == "morale" and shown["armor"] == "armour"
+
+
 @pytest.mark.browser
 def test_snippets_hold_no_code_or_file_names(page, site):
     page.goto(site + "/ordo_ineptus/index.html")

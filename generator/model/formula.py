@@ -6,8 +6,8 @@ with :mod:`ast` and evaluated by walking an allow-list of nodes: numbers, names
 ``and``/``or``/``not``, ``a if condition else b``, tuples for ``in``, and calls of
 the functions in :data:`FUNCTIONS`, of formulas and of tables by id. Dice are
 written as the rules write them (``D6``, ``2D6``, ``D3``) and become icepool dice,
-so ``count(attack, D6 > armour)`` is the exact distribution of hits and
-``chance(highest(moral, D6) > markers)`` the exact chance of passing.
+so ``count(dice, D6 > target)`` is the exact distribution of successes and
+``chance(highest(nerve, D6) > tokens)`` the exact chance of passing.
 
 Nothing else is reachable: no attributes, no subscripts, no imports, no ``**``;
 numbers are capped so that no expression can grow without end.

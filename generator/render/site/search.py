@@ -12,8 +12,10 @@ Pages are marked for Pagefind as Sphinx writes them:
 
 After Sphinx, :func:`index_site` runs Pagefind's own binary (the ``pagefind[extended]`` package) on the
 built folder alone; the index lands in ``<site>/_pagefind``. Pagefind has no synonyms, so the search
-box (``static/rulepress-search.js``) also searches each spelling variant below and merges the results:
-"armor" finds the texts' "armour", "morale" their "moral".
+box (``static/rulepress-search.js``) also searches each spelling variant and merges the results: the
+common British and American spellings below ("armor" finds the texts' "armour"), and the one-word
+differences between each glossary term and its aliases, so a ruleset that lists "Morale" as an alias of
+its "Moral" finds one from the other.
 """
 
 from __future__ import annotations
@@ -31,10 +33,10 @@ from sphinx.application import Sphinx
 TEMPLATES = Path(__file__).parent / "templates"
 INDEX_DIR = "_pagefind"  # beside the pages, served by the site itself
 
-# spelling variant -> the other spelling; the search box tries both ways.
+# spelling variant -> the other spelling; the search box tries both ways. Ordinary English only:
+# a game's own spellings come from its glossary's aliases.
 VARIANTS = {
     "armor": "armour", "armors": "armours", "armored": "armoured",
-    "morale": "moral", "morales": "morals",
     "color": "colour", "colors": "colours", "colored": "coloured",
     "maneuver": "manoeuvre", "maneuvers": "manoeuvres",
     "defense": "defence", "honor": "honour", "valor": "valour",
@@ -143,9 +145,53 @@ def ignore_for_search(html: str) -> str:
     return _IGNORED.sub(mark, html)
 
 
-def variants_json() -> str:
-    both = {**VARIANTS, **{b: a for a, b in VARIANTS.items()}}
+def glossary_variants(terms) -> dict[str, str]:
+    """Word -> other spelling, from glossary aliases that differ from their term in one word only
+    ("Morale check" for "Moral check" gives morale -> moral)."""
+    found: dict[str, str] = {}
+    for term in terms:
+        words = term.term.lower().split()
+        for alias in term.aliases:
+            other = alias.lower().split()
+            changed = [(a, b) for a, b in zip(words, other) if a != b]
+            if len(other) == len(words) and len(changed) == 1:
+                found.setdefault(*changed[0])
+    return found
+
+
+def variants_json(terms=()) -> str:
+    """Every spelling pair, both ways; the engine's common ones win over a glossary's."""
+    pairs = {**glossary_variants(terms), **VARIANTS}
+    both = {**{b: a for a, b in pairs.items()}, **pairs}
     return json.dumps(both, sort_keys=True)
+
+
+VARIANTS_FILE = "rulepress-variants.js"
+
+
+def _write_variants(app: Sphinx, exception) -> None:
+    """The spellings as a static script, written on every build: a changed alias reaches pages Sphinx
+    did not rewrite. Left as it is when unchanged, so an unchanged site keeps its files."""
+    if exception is not None or app.builder.format != "html":
+        return
+    target = Path(app.outdir, "_static", VARIANTS_FILE)
+    text = f"window.RULEPRESS_VARIANTS = {variants_json(_glossary_terms(app))};\n"
+    if not target.is_file() or target.read_text(encoding="utf-8") != text:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+
+
+def _glossary_terms(app: Sphinx) -> list:
+    """The glossary terms the site shows (a player site leaves out the game-master's)."""
+    try:
+        from . import _model
+
+        project = _model(app.env).project
+    except (KeyError, RuntimeError, AttributeError):
+        return []
+    from ..present import for_audience
+
+    return [term for ruleset in project.rulesets for term in for_audience(ruleset.glossary, app.config.rulepress_audience)]
 
 
 def install_search(app: Sphinx) -> None:
@@ -153,6 +199,7 @@ def install_search(app: Sphinx) -> None:
     app.connect("builder-inited", _no_sphinx_search)
     app.connect("doctree-resolved", mark_headings)
     app.connect("html-page-context", mark_page)
+    app.connect("build-finished", _write_variants)
 
 
 def _templates(app: Sphinx, config) -> None:
@@ -163,7 +210,7 @@ def _no_sphinx_search(app: Sphinx) -> None:
     """One search on the site: Pagefind's. Sphinx writes no search page or index of its own."""
     if hasattr(app.builder, "search"):
         app.builder.search = False
-    app.add_js_file(None, body=f"window.RULEPRESS_VARIANTS = {variants_json()};", priority=900)
+    app.add_js_file(VARIANTS_FILE, priority=900)
     app.add_js_file("rulepress-search.js", type="module", priority=901)
     app.add_css_file("rulepress-search.css")
 

@@ -1,7 +1,7 @@
 // Rulepress search box: Pagefind's index of this site (_pagefind/, built with the site, served by it).
 // Results appear as you type, scoped to the ruleset being read, with "All rulesets" one click away.
 // Each result shows its type (rule, table, term, spell, sheet...): the part of its heading id before "--".
-// Pagefind has no synonyms, so each spelling variant (armor/armour, morale/moral) is searched too.
+// Pagefind has no synonyms, so each spelling variant (armor/armour, and the glossaries' aliases) is searched too.
 const VARIANTS = window.RULEPRESS_VARIANTS || {};
 const ROOT = new URL(document.documentElement.dataset.content_root || "./", document.baseURI);
 const SHOWN_PAGES = 8;
