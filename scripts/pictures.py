@@ -24,23 +24,17 @@ reduced to a 256-colour palette with Pillow to keep them small.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import fnmatch
-import functools
-import http.server
 import io
 import re
 import sys
-import threading
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+sys.path.insert(0, str(ROOT / "tests"))
+from site_helpers import CHROMIUM, CHROMIUM_ARGS, DESKTOP, PHONE, serve  # noqa: E402  the browser the tests use
+
 PDF_WIDTH = 900           # px: reads well in a README at its usual column width
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1280, "height": 800}
 CHART_MAX_HEIGHT = 1400   # px: a chart section taller than this is cut (the top holds the key)
 
 # Rulesets tried first, in order, when several files match a pattern; any other ruleset follows.
@@ -109,7 +103,7 @@ def _site_pictures(build: Path, done) -> None:
             done(kind, None, None, "playwright is not installed (pip install playwright)")
         return
 
-    with _serve(site) as url, sync_playwright() as pw:
+    with serve(site) as url, sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         try:
             if page is None:
@@ -162,24 +156,6 @@ def _first_page(site: Path, patterns: list[str]) -> str | None:
         if hits:
             return hits[0]
     return None
-
-
-@contextlib.contextmanager
-def _serve(folder: Path):
-    handler = functools.partial(_QuietHandler, directory=str(folder))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
-
-
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args) -> None:
-        pass
 
 
 # ---------------------------------------------------------------------------------------- PDFs

@@ -29,3 +29,35 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if {"browser", "page", "phone"} & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.browser)
+
+
+# -- Chromium, one for the whole run --------------------------------------------------------------
+@pytest.fixture(scope="session")
+def browser():
+    from site_helpers import chromium
+
+    with chromium() as launched:
+        yield launched
+
+
+def _tab(browser, viewport):
+
+    context = browser.new_context(viewport=viewport)
+    yield context.new_page()
+    context.close()
+
+
+@pytest.fixture
+def page(browser):
+    """A desktop-sized tab."""
+    from site_helpers import DESKTOP
+
+    yield from _tab(browser, DESKTOP)
+
+
+@pytest.fixture
+def phone(browser):
+    """A tab the size of a phone (390 px wide)."""
+    from site_helpers import PHONE
+
+    yield from _tab(browser, PHONE)

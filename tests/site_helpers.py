@@ -16,6 +16,8 @@ CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync"]
 ROOT = Path(__file__).resolve().parents[1]
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
 
 
 def require_chromium() -> None:
@@ -25,6 +27,20 @@ def require_chromium() -> None:
     if os.environ.get("CI"):
         pytest.fail("/usr/bin/chromium is missing on CI; `make test` installs it (scripts/ensure-chromium.sh)")
     pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
+
+
+@contextmanager
+def chromium():
+    """Debian's headless Chromium driven by Playwright, for the duration of the block."""
+    require_chromium()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
 
 
 @contextmanager

@@ -15,10 +15,8 @@ from pathlib import Path
 import pytest
 
 from generator.cli import main
-from site_helpers import CHROMIUM, CHROMIUM_ARGS, ROOT, require_chromium, serve
+from site_helpers import PHONE, DESKTOP, ROOT, serve
 
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1280, "height": 900}
 NOT_GIVEN = "not given in the source"
 
 
@@ -41,25 +39,6 @@ def pages(built) -> list[str]:
 def site(built):
     with serve(built) as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser():
-    require_chromium()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
-
-
-@pytest.fixture
-def phone(browser):
-    context = browser.new_context(viewport=PHONE)
-    page = context.new_page()
-    yield page
-    context.close()
 
 
 # Everything whose right edge is past the screen, unless it sits inside a scroll box of the page's own text

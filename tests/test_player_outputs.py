@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from generator.cli import main
-from site_helpers import CHROMIUM, CHROMIUM_ARGS, ROOT, require_chromium, serve
+from site_helpers import ROOT, serve
 
 pytestmark = pytest.mark.browser
 
@@ -59,17 +59,6 @@ def built(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("player") / "build"
     assert main(["-C", str(ROOT), "build", "--audience", "player", "--out", str(out)]) == 0
     return out
-
-
-@pytest.fixture(scope="module")
-def browser():
-    require_chromium()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
 
 
 @pytest.fixture(scope="module")

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from generator.cli import main
-from site_helpers import CHROMIUM, CHROMIUM_ARGS, ROOT, copy_project, require_chromium, serve
+from site_helpers import ROOT, copy_project, serve
 
 COTD = "City of the Damned combat system"           # 002: defines Stunned (face down, crawl)
 ORDO = "Ordo Ineptus: the Shellendrak skirmish"     # 000: defines Stunned too (injury roll 3-4)
@@ -36,25 +36,6 @@ def built(tmp_path_factory) -> Path:
 def site(built):
     with serve(built / "site") as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser():
-    require_chromium()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
-
-
-@pytest.fixture
-def page(browser):
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    yield page
-    context.close()
 
 
 def results(page, words: str) -> list[dict]:

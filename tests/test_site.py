@@ -15,8 +15,7 @@ import pytest
 
 from generator.cli import main
 from generator.source.project import load_project
-from site_helpers import CHROMIUM, CHROMIUM_ARGS, ROOT, copy_project, require_chromium, serve
-
+from site_helpers import ROOT, copy_project, serve
 
 
 @pytest.fixture(scope="session")
@@ -34,28 +33,9 @@ def project():
 
 
 @pytest.fixture(scope="session")
-def browser():
-    require_chromium()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
-
-
-@pytest.fixture(scope="session")
 def site(built):
     with serve(built / "site") as url:
         yield url
-
-
-@pytest.fixture
-def page(browser):
-    context = browser.new_context()
-    page = context.new_page()
-    yield page
-    context.close()
 
 
 def page_of(project, ruleset_id: str, section: str, predicate) -> str:
