@@ -209,6 +209,16 @@ def _axis_ok(chart: Chart, axis, calc, found: list, name: str) -> bool:
     return True
 
 
+def _repeated(values) -> str | None:
+    """The first value an axis lists a second time, as the author wrote it."""
+    seen = set()
+    for value in values:
+        if value in seen:
+            return str(value)
+        seen.add(value)
+    return None
+
+
 def chart_problems(ruleset: Ruleset, chart: Chart, calc) -> list[Diagnostic]:
     found, cell_inputs = [], {}
     formulas = {f.id: f for f in ruleset.reachable("formulas")}
@@ -234,6 +244,11 @@ def chart_problems(ruleset: Ruleset, chart: Chart, calc) -> list[Diagnostic]:
         if axis.labels and len(axis.labels) != len(axis_values(chart, axis)):
             found.append(Diagnostic(Code.BAD_CHART, f"the {name} of `{chart.id}` have {len(axis.labels)} labels for "
                                     f"{len(axis_values(chart, axis))} values", value_loc(axis, "labels")))
+        repeated = _repeated(axis.values)
+        if repeated is not None:
+            found.append(Diagnostic(Code.BAD_CHART, f"the {name} of `{chart.id}` list {repeated} twice",
+                                    value_loc(axis, "values"), "list each value once: a repeated value is usually a typo "
+                                    "for one the chart now leaves out"))
     for setting in chart.fixed:
         if setting.id not in inputs:
             found.append(Diagnostic(Code.BAD_CHART, f"`{chart.id}` fixes `{setting.id}`, which is not an input of "
