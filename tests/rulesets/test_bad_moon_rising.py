@@ -381,6 +381,14 @@ def test_no_test_after_failed_panic_or_when_immune():
     assert ns["confusion_test_after_casualties"](10, immune_to_psychology=True, **kwargs) is None
 
 
+def test_a_unit_without_a_rear_rank_is_its_full_ranks():
+    """Three full ranks of five are 15 models: a 16th casualty cannot be removed, a 15th can."""
+    test = ns["confusion_test_after_casualties"]
+    with pytest.raises(ValueError, match="15 models"):
+        test(16, rank_width=5, full_ranks=3)
+    test(15, rank_width=5, full_ranks=3)
+
+
 def test_disruption_rejects_impossible_units():
     with pytest.raises(ValueError):
         ns["confusion_test_after_casualties"](18, rank_width=5, full_ranks=3, rear_rank=2)

@@ -242,3 +242,11 @@ def test_search_success_against_enumeration(models, heroes, lords):
     by_rule = count(dice(n), lambda *rolls: any(roll in (5, 6) for roll in rolls)) if n else Fraction(0)
     by_table = count(dice(n), lambda *rolls: ns["search_succeeds"](rolls)) if n else Fraction(0)
     assert ns["search_success_chance"](models, heroes, lords) == by_rule == by_table
+
+
+def test_two_jokers_in_one_deck_both_go_when_they_wish():
+    """000: "Anyone holding a joker can go any time": a deck's two jokers may both be drawn, and
+    neither holder is in the call."""
+    draws = {"Ann": "Joker", "Bob": "joker", "GM": "A♠"}
+    assert ns["turn_order"](draws) == (("GM",),)
+    assert sorted(ns["joker_holders"](draws)) == ["Ann", "Bob"]

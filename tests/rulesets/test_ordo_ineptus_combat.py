@@ -151,7 +151,9 @@ def test_000_critical_hit_table():
     for roll in (4, 5):
         effect = critical_hit_effect(roll)
         assert (effect.save_penalty, effect.wound_multiplier, effect.killing_blow) == (2, 2, False)
-    assert critical_hit_effect(6).killing_blow
+    # the 6 is a Killing Blow and nothing else: the text reduces no save and doubles no wounds for it
+    effect = critical_hit_effect(6)
+    assert (effect.save_penalty, effect.wound_multiplier, effect.killing_blow) == (0, 1, True)
     for bad in (0, 7):
         with pytest.raises(ValueError):
             critical_hit_effect(bad)
