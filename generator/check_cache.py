@@ -8,6 +8,14 @@ Kept under ``.rulepress-cache/check/`` in the project, in three kinds of slot:
 * ``rules-<ruleset>``: a ruleset's diagnostics (its checks and its mechanics), keyed by the
   files of its folder and of the bases it extends.
 * ``examples-<ruleset>``: a ruleset's example run, keyed the same way.
+* ``memo-<kind>``: what one costly check of one item found (``formulas``: a formula tried with
+  every input; ``charts``: every cell of a chart computed; ``prose``: a text judged for what prose
+  may hold), by a hash of exactly what that check reads (``validate.memo`` says what: a formula's
+  definition and every value, table, lookup and formula it reaches; a chart's and its formulas';
+  a text). A ruleset whose files changed is checked again, but each item whose content did not
+  change gives back what it found, wherever it now stands in its file: what is stored holds no
+  location, and the diagnostic is located anew. An overlay's items that are its base's share
+  their entries. Entries not used by the last check are kept up to a limit, oldest dropped.
 
 Every key also holds the generator's version and code and the Python version, so a new
 generator never trusts an old entry. A slot is one JSON file written atomically (a temporary
@@ -217,6 +225,44 @@ class CheckCache:
         """Whether the cache folder is the project's own: a `.rulepress-cache` or `check` that is a link
         (shipped with rules from elsewhere) could lead anywhere, so it is neither read nor written."""
         return not (self.folder.is_symlink() or self.folder.parent.is_symlink())
+
+
+class Memo:
+    """The ``memo-<kind>`` slots of one check: read once, written once (``save``) with what this check
+    used first, then what earlier checks left, up to ``KEPT`` entries a kind. Not reading (``check
+    --all``) starts empty, so every item is checked again, and is saved for the next check."""
+
+    KEPT = 20000
+
+    def __init__(self, cache: CheckCache):
+        self.cache = cache
+        self.key = hashlib.sha256(f"memo\0{_environment()}".encode("utf-8", "surrogateescape")).hexdigest()
+        self._stored: dict[str, dict] = {}
+        self._used: dict[str, dict] = {}
+
+    def get(self, kind: str, key: str):
+        """What ``kind``'s check found for ``key``, or None."""
+        if kind not in self._stored:
+            stored = self.cache.get(f"memo-{kind}", self.key)
+            self._stored[kind] = stored if isinstance(stored, dict) else {}
+        found = self._used.get(kind, {}).get(key, self._stored[kind].get(key))
+        if found is not None:
+            self._used.setdefault(kind, {})[key] = found
+        return found
+
+    def put(self, kind: str, key: str, value) -> None:
+        self._used.setdefault(kind, {})[key] = value
+
+    def save(self) -> None:
+        for kind, used in self._used.items():
+            if used.keys() - self._stored.get(kind, {}).keys():
+                kept = dict(used)
+                for key, value in self._stored.get(kind, {}).items():
+                    if len(kept) >= self.KEPT:
+                        break
+                    kept.setdefault(key, value)
+                self.cache.put(f"memo-{kind}", self.key, kept)
+                self._stored[kind] = kept
 
 
 def output_slot(only: str | None, examples: bool) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -11,6 +12,7 @@ from . import computed  # noqa: F401 - registers the checks of values, formulas,
 from . import prose  # noqa: F401 - registers the check of what prose may hold
 from ..examples.own_mechanics import literal_warnings
 from .checks import run_checks
+from .memo import remembering
 
 
 @dataclass(frozen=True)
@@ -30,14 +32,16 @@ def check_ruleset(root: Path, ruleset) -> list:
 
 def check_project(root: Path, only: str | None = None, cache=None, checker=None) -> CheckResult:
     """Load and check the project. With a ``CheckCache``, each ruleset whose files (and bases') and
-    generator are unchanged gives back what it found last time instead of being checked again;
+    generator are unchanged gives back what it found last time instead of being checked again, and a
+    ruleset checked again pays its costly checks only for items whose content changed (``memo``);
     ``checker(root, ruleset)`` checks one ruleset instead (serve passes one that remembers in memory)."""
     project, diagnostics = load_project(root, only)
-    for ruleset in project.rulesets:
-        if ruleset.meta.extends and ruleset.base is None and not ruleset.meta.overlay:
-            continue  # its base is missing (reported at `extends:`): what it names there would cascade
-        found = checker(project.root, ruleset) if checker else _ruleset_problems(project, ruleset, cache)
-        diagnostics.extend(found)
+    with remembering(cache) if cache is not None and not checker else nullcontext():
+        for ruleset in project.rulesets:
+            if ruleset.meta.extends and ruleset.base is None and not ruleset.meta.overlay:
+                continue  # its base is missing (reported at `extends:`): what it names there would cascade
+            found = checker(project.root, ruleset) if checker else _ruleset_problems(project, ruleset, cache)
+            diagnostics.extend(found)
     # an overlay is checked with its base's entries, so a problem of the base would be told twice
     unique = Diagnostics(dict.fromkeys(diagnostics))
     return CheckResult(project, Diagnostics(unique.sorted()))
