@@ -112,24 +112,27 @@ def count(dice: int, each) -> icepool.Die:
 def highest(dice: int, die=None) -> icepool.Die:
     """The highest of ``dice`` rolls of ``die`` (a D6 by default); 0 when no die is rolled."""
     size = _pool_size(dice)
-    return _as_die(die if die is not None else icepool.d6).pool(size).highest(1).sum() if size else icepool.Die([0])
+    return _remembered_roll("highest", (size, die), lambda: _as_die(die if die is not None else icepool.d6).pool(size)
+                            .highest(1).sum() if size else icepool.Die([0]))
 
 
 def lowest(dice: int, die=None) -> icepool.Die:
     """The lowest of ``dice`` rolls of ``die`` (a D6 by default); 0 when no die is rolled."""
     size = _pool_size(dice)
-    return _as_die(die if die is not None else icepool.d6).pool(size).lowest(1).sum() if size else icepool.Die([0])
+    return _remembered_roll("lowest", (size, die), lambda: _as_die(die if die is not None else icepool.d6).pool(size)
+                            .lowest(1).sum() if size else icepool.Die([0]))
 
 
 def total(dice: int, die) -> icepool.Die:
     """The sum of ``dice`` rolls of ``die``."""
-    return _pool_size(dice) @ _as_die(die)
+    size = _pool_size(dice)
+    return _remembered_roll("total", (size, die), lambda: size @ _as_die(die))
 
 
 def chance(value) -> Fraction:
     """The exact chance that a condition holds: of a roll's true outcomes, 1 or 0 for a plain condition."""
-    if isinstance(value, icepool.Die):
-        return sum((value.probability(o) for o in value.outcomes() if o), Fraction(0))
+    if _is_roll(value):
+        return _remembered_roll("chance", (value,), lambda: sum((value.probability(o) for o in value.outcomes() if o), Fraction(0)))
     if isinstance(value, bool):
         return Fraction(int(value))
     if isinstance(value, (int, Fraction)) and 0 <= value <= 1:
