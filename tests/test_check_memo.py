@@ -7,6 +7,7 @@ formula tried with every input), ``cell_failure`` (every cell of a chart) and ``
 from __future__ import annotations
 
 import json
+import shutil
 from collections import Counter
 from pathlib import Path
 
@@ -222,3 +223,32 @@ def test_a_remembered_failure_is_located_where_the_formula_now_stands(project, c
     assert tried["formulas"] == Counter()
     assert "melee.yaml:15:3: error[bad-formula]: `twice_the_score` gives" in err and "melee.yaml:13:" not in err
     assert check(project, capsys, "--all") == (status, out, err)
+
+
+SAMPLES = Path(__file__).resolve().parents[1] / "rules_src"
+EDITS = {  # one file changed, as an author edits (the benchmark's edits)
+    "prose": ("rampant_hex/rules.yaml", "plenty of miniatures", "plenty of painted miniatures"),
+    "value": ("rampant_hex/values.yaml", "value: 2\n    label: An Expert Ranger adds this to the roll for the table edge",
+              "value: 3\n    label: An Expert Ranger adds this to the roll for the table edge"),
+    "formula": ("rampant_hex/formulas.yaml", "expr: roll > armour", "expr: roll >= armour"),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(EDITS))
+def test_on_the_samples_a_check_after_one_edit_prints_what_check_all_prints(tmp_path, capsys, tried, kind):
+    project = tmp_path / "samples"
+    shutil.copytree(SAMPLES, project / "rules_src")
+    assert check(project, capsys)[0] == 0
+    source, old, new = EDITS[kind]
+    edit(project / "rules_src" / source, old, new)
+    forget(tried)
+    remembered = check(project, capsys)
+    formulas, texts = set(tried["formulas"]), len(tried["prose"])
+    assert remembered == check(project, capsys, "--all")  # byte for byte, nothing trusted from the cache
+    if kind == "value":
+        assert remembered[0] == 1 and "gave (3, 0), the text says (2, 0)" in remembered[2]
+        assert formulas == {"ranger_bonus"}  # the one formula that reads expert_ranger_setup_bonus
+    if kind == "prose":
+        assert remembered[0] == 0 and formulas == set() and texts == 1
+    if kind == "formula":
+        assert "scores_a_hit" in formulas and "hits" not in formulas

@@ -14,6 +14,11 @@ moved in its file (a longer rule above it) still hits, and its diagnostic is loc
 also holds the generator (``check_cache.Memo``), so a new generator checks everything again.
 
 Outside ``remembering(cache)`` (a check without a cache, ``serve``'s checker) nothing is remembered.
+
+Worked examples are not kept one by one: an example's namespace holds ``rules`` (the whole ruleset,
+prose and all), callables whose closures lead to it, and ``open`` on any file of its ruleset's folder,
+so what one example can read is its ruleset's folder and its bases', which is what the
+``examples-<ruleset>`` slot of ``check_cache`` is keyed by already.
 """
 
 from __future__ import annotations
