@@ -1,6 +1,6 @@
 """The check cache: what `rulepress check` found, kept by content hash between runs.
 
-Kept under ``.rulepress-cache/check/`` in the project, in three kinds of slot:
+Kept under ``.rulepress-cache/check/`` in the project, in four kinds of slot:
 
 * ``output-…``: the whole printed output of a check (its diagnostics, summary lines and exit
   status), keyed by every file under rules_src/ (and the links of templates/, which a check
@@ -15,7 +15,7 @@ Kept under ``.rulepress-cache/check/`` in the project, in three kinds of slot:
   a text). A ruleset whose files changed is checked again, but each item whose content did not
   change gives back what it found, wherever it now stands in its file: what is stored holds no
   location, and the diagnostic is located anew. An overlay's items that are its base's share
-  their entries. Entries not used by the last check are kept up to a limit, oldest dropped.
+  their entries. Entries the last check did not use are kept up to a limit, oldest dropped.
 
 Every key also holds the generator's version and code and the Python version, so a new
 generator never trusts an old entry. A slot is one JSON file written atomically (a temporary
@@ -31,6 +31,7 @@ hashing the files and reading one slot, nothing else.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import os
 import sys
@@ -229,10 +230,11 @@ class CheckCache:
 
 class Memo:
     """The ``memo-<kind>`` slots of one check: read once, written once (``save``) with what this check
-    used first, then what earlier checks left, up to ``KEPT`` entries a kind. Not reading (``check
-    --all``) starts empty, so every item is checked again, and is saved for the next check."""
+    used, then up to ``OLDER`` entries earlier checks left (an edit undone, the rulesets a `check
+    --ruleset` did not load), so a slot grows with the project, not with its history. Not reading
+    (``check --all``) starts empty, so every item is checked again, and is saved for the next check."""
 
-    KEPT = 20000
+    OLDER = 5000
 
     def __init__(self, cache: CheckCache):
         self.cache = cache
@@ -257,10 +259,9 @@ class Memo:
         for kind, used in self._used.items():
             if used.keys() - self._stored.get(kind, {}).keys():
                 kept = dict(used)
-                for key, value in self._stored.get(kind, {}).items():
-                    if len(kept) >= self.KEPT:
-                        break
-                    kept.setdefault(key, value)
+                older = (item for item in self._stored.get(kind, {}).items() if item[0] not in used)
+                for key, value in itertools.islice(older, self.OLDER):
+                    kept[key] = value
                 self.cache.put(f"memo-{kind}", self.key, kept)
                 self._stored[kind] = kept
 
