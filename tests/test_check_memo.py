@@ -252,3 +252,20 @@ def test_on_the_samples_a_check_after_one_edit_prints_what_check_all_prints(tmp_
         assert remembered[0] == 0 and formulas == set() and texts == 1
     if kind == "formula":
         assert "scores_a_hit" in formulas and "hits" not in formulas
+
+
+def test_a_check_through_a_checker_uses_the_memo_too(project, tried):
+    """serve checks each ruleset through its own checker: a ruleset it checks again pays only for what changed."""
+    from generator.validate import check_project, check_ruleset
+
+    def checker(root, ruleset):
+        return check_ruleset(root, ruleset)
+
+    first = check_project(project, checker=checker)
+    assert set(tried["formulas"]) == FORMULAS
+    forget(tried)
+    assert check_project(project, checker=checker).diagnostics == first.diagnostics
+    assert tried["formulas"] == Counter() and tried["prose"] == []
+    edit(melee(project), "clamp(4 - difference, 2, 6)", "clamp(5 - difference, 2, 6)")
+    check_project(project, checker=checker)
+    assert set(tried["formulas"]) == {"to_wound"}

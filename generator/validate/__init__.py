@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,9 +33,10 @@ def check_project(root: Path, only: str | None = None, cache=None, checker=None)
     """Load and check the project. With a ``CheckCache``, each ruleset whose files (and bases') and
     generator are unchanged gives back what it found last time instead of being checked again, and a
     ruleset checked again pays its costly checks only for items whose content changed (``memo``);
-    ``checker(root, ruleset)`` checks one ruleset instead (serve passes one that remembers in memory)."""
+    ``checker(root, ruleset)`` checks one ruleset instead (serve passes one that remembers in memory); its
+    costly checks use the project's memo all the same."""
     project, diagnostics = load_project(root, only)
-    with remembering(cache) if cache is not None and not checker else nullcontext():
+    with remembering(_memo_cache(project.root, cache, checker)):
         for ruleset in project.rulesets:
             if ruleset.meta.extends and ruleset.base is None and not ruleset.meta.overlay:
                 continue  # its base is missing (reported at `extends:`): what it names there would cascade
@@ -45,6 +45,18 @@ def check_project(root: Path, only: str | None = None, cache=None, checker=None)
     # an overlay is checked with its base's entries, so a problem of the base would be told twice
     unique = Diagnostics(dict.fromkeys(diagnostics))
     return CheckResult(project, Diagnostics(unique.sorted()))
+
+
+def _memo_cache(root: Path, cache, checker):
+    """The check cache whose memo the costly checks use: the one given, else the project's own when a
+    ``checker`` (serve's) checks the rulesets; none for a bare load-and-check (an export, a namespace)."""
+    if cache is not None:
+        return cache
+    if checker is not None:
+        from ..check_cache import CheckCache
+
+        return CheckCache(root)
+    return None
 
 
 def _ruleset_problems(project: Project, ruleset, cache) -> list:

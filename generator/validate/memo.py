@@ -13,7 +13,8 @@ Keys are made from the model as loaded, without its locations (``canonical``), s
 moved in its file (a longer rule above it) still hits, and its diagnostic is located anew. Every key
 also holds the generator (``check_cache.Memo``), so a new generator checks everything again.
 
-Outside ``remembering(cache)`` (a check without a cache, ``serve``'s checker) nothing is remembered.
+Outside ``remembering(cache)`` (``check_project`` without a cache or a checker: an export, the names
+of an example's namespace) nothing is remembered.
 
 Worked examples are not kept one by one: an example's namespace holds ``rules`` (the whole ruleset,
 prose and all), callables whose closures lead to it, and ``open`` on any file of its ruleset's folder,
@@ -42,7 +43,11 @@ SCOPE_SECTIONS = ("values", "tables", "lookups", "formulas")  # what a formula's
 
 @contextmanager
 def remembering(cache):
-    """Within it, costly checks read and fill ``cache``'s memo (a ``check_cache.CheckCache``); saved on leaving."""
+    """Within it, costly checks read and fill ``cache``'s memo (a ``check_cache.CheckCache``; None: no memo),
+    saved on leaving."""
+    if cache is None:
+        yield None
+        return
     from ..check_cache import Memo
 
     memo = Memo(cache)
