@@ -93,31 +93,35 @@ def check_processes(project: Path, repeat: int, *args: str) -> tuple[float, floa
     return statistics.median(floors), statistics.median(checks)
 
 
-# one file changed, as an author edits: a word of a rule's prose, or a value that formulas and examples read
-PROSE_EDIT = ("rules_src/rampant_hex/rules.yaml", "plenty of miniatures", "plenty of painted miniatures")
+# one file changed, as an author edits: a word of a rule's prose, or a value that formulas and examples read.
+# Each edit writes text no check has seen (``{}`` takes a new word or number each time): an edit undone would
+# find what the check before the last one stored, which is not what an author's next edit finds.
+PROSE_EDIT = ("rules_src/rampant_hex/rules.yaml", "plenty of miniatures", "plenty of {} miniatures",
+              ("painted", "based", "metal", "plastic", "old", "new", "tall", "small", "bright", "dull", "fine",
+               "rough", "cheap", "rare", "spare", "loaned", "borrowed", "varnished", "primed", "boxed", "loose"))
 VALUE_EDIT = ("rules_src/rampant_hex/values.yaml",
               "value: 2\n    label: An Expert Ranger adds this to the roll for the table edge",
-              "value: 3\n    label: An Expert Ranger adds this to the roll for the table edge")
+              "value: {}\n    label: An Expert Ranger adds this to the roll for the table edge", tuple(range(3, 24)))
 
 
-def check_after_edit(project: Path, edit: tuple[str, str, str], repeat: int) -> tuple[float, float]:
+def check_after_edit(project: Path, edit: tuple, repeat: int) -> tuple[float, float]:
     """Medians of the floor process and of `rulepress check` right after one file was edited, side by side
-    (alternating). The edit is made and undone in turn, so each check sees exactly one changed file; the
-    check before the first edit leaves the cache as an author's last check did. A changed value makes the
-    examples that state the old one fail (exit status 1), as they should: that check is timed too."""
-    source, old, new = edit
+    (alternating). Each check sees exactly one file changed since the check before it, into text never
+    checked before. A changed value makes the examples that state the old one fail (exit status 1), as
+    they should: that check is timed too."""
+    source, old, new, fillers = edit
     path = project / source
     original = path.read_text(encoding="utf-8")
     assert old in original, f"{old!r} is not in {path}"
-    edited = original.replace(old, new, 1)
+    assert repeat <= len(fillers), f"{len(fillers)} edits of {source} prepared, not {repeat}"
     rulepress(project, "check")
     floors, checks = [], []
     try:
-        for index in range(repeat):
+        for filler in fillers[:repeat]:
             start = time.perf_counter()
             subprocess.run([sys.executable, "-c", FLOOR_PROCESS, str(project)], check=True)
             floors.append(time.perf_counter() - start)
-            path.write_text(edited if index % 2 == 0 else original, encoding="utf-8")
+            path.write_text(original.replace(old, new.format(filler), 1), encoding="utf-8")
             checks.append(rulepress(project, "check", statuses=(0, 1)))
     finally:
         path.write_text(original, encoding="utf-8")
