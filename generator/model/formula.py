@@ -106,7 +106,8 @@ def _pool_size(count) -> int:
 def count(dice: int, each) -> icepool.Die:
     """How many of ``dice`` rolls succeed, ``each`` being one die's success (``D6 > armour``)."""
     size = _pool_size(dice)
-    return _remembered_roll("count", (size, each), lambda: size @ _as_die(each).map(lambda outcome: int(bool(outcome))))
+    return _remembered_roll("count", (size, each),
+                            lambda: size @ _as_die(each).map(lambda outcome: int(bool(outcome))))
 
 
 def highest(dice: int, die=None) -> icepool.Die:
@@ -132,7 +133,8 @@ def total(dice: int, die) -> icepool.Die:
 def chance(value) -> Fraction:
     """The exact chance that a condition holds: of a roll's true outcomes, 1 or 0 for a plain condition."""
     if _is_roll(value):
-        return _remembered_roll("chance", (value,), lambda: sum((value.probability(o) for o in value.outcomes() if o), Fraction(0)))
+        return _remembered_roll("chance", (value,),
+                                lambda: sum((value.probability(o) for o in value.outcomes() if o), Fraction(0)))
     if isinstance(value, bool):
         return Fraction(int(value))
     if isinstance(value, (int, Fraction)) and 0 <= value <= 1:

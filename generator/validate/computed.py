@@ -84,7 +84,8 @@ def _lazy_reach(ruleset: Ruleset):
 
 def _try_every_input(formula: Formula, calc, reach=None):
     """The formula's first failure over every combination of its inputs, located; remembered by what it reads."""
-    failure = remembered("formulas", lambda: (reach or _lazy_reach(calc.ruleset))().key("formula", formula, formula_names(formula)),
+    reach = reach or _lazy_reach(calc.ruleset)
+    failure = remembered("formulas", lambda: reach().key("formula", formula, formula_names(formula)),
                          lambda: first_failure(formula, calc), _dump_failure, _load_failure)
     if failure is not None:
         field, message, hint = failure
@@ -96,6 +97,8 @@ def _dump_failure(failure):
 
 
 def _load_failure(stored):
+    if not isinstance(stored, list):
+        raise ValueError("not a formula's failure")
     if stored == ["none"]:
         return None
     field, message, hint = stored
@@ -284,7 +287,8 @@ def chart_problems(ruleset: Ruleset, chart: Chart, calc, reach=None) -> list[Dia
                                     chart.loc, f"add `fixed: {{{spec.id}: ...}}`"))
     if found:
         return found
-    failure = remembered("charts", lambda: (reach or _lazy_reach(ruleset))().key("chart", chart, words(chart)),
+    reach = reach or _lazy_reach(ruleset)
+    failure = remembered("charts", lambda: reach().key("chart", chart, words(chart)),
                          lambda: cell_failure(chart, formula, formulas.get(chart.chance), calc),
                          lambda message: [message], _load_message)
     if failure is not None:
@@ -294,7 +298,7 @@ def chart_problems(ruleset: Ruleset, chart: Chart, calc, reach=None) -> list[Dia
 
 def _load_message(stored):
     [message] = stored
-    if not isinstance(message, (str, type(None))):
+    if not isinstance(stored, list) or not isinstance(message, (str, type(None))):
         raise ValueError("not a chart's failure")
     return message
 

@@ -229,6 +229,8 @@ def _remembered_findings(text: str) -> list[Finding]:
 
 
 def _load_findings(stored) -> list[Finding]:
+    if not isinstance(stored, list):
+        raise ValueError("not findings")
     found = []
     for code, message, line, column, hint in stored:
         if not (isinstance(message, str) and type(line) is int and type(column) is int and isinstance(hint, str)):
