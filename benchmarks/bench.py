@@ -48,12 +48,12 @@ def copy_project(target: Path, copies: int = 1) -> Path:
     return target
 
 
-def rulepress(project: Path, *args: str) -> float:
+def rulepress(project: Path, *args: str, statuses=(0,)) -> float:
     command = [sys.executable, "-m", "generator", "-C", str(project), *args]
     start = time.perf_counter()
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
     elapsed = time.perf_counter() - start
-    if done.returncode != 0:
+    if done.returncode not in statuses:
         raise SystemExit(f"{' '.join(args)} failed:\n{done.stdout}\n{done.stderr}")
     return elapsed
 
@@ -90,6 +90,41 @@ def check_processes(project: Path, repeat: int, *args: str) -> tuple[float, floa
         subprocess.run([sys.executable, "-c", FLOOR_PROCESS, str(project)], check=True)
         floors.append(time.perf_counter() - start)
         checks.append(rulepress(project, "check", *args))
+    return statistics.median(floors), statistics.median(checks)
+
+
+# one file changed, as an author edits: a word of a rule's prose, or a value that formulas and examples read.
+# Each edit writes text no check has seen (``{}`` takes a new word or number each time): an edit undone would
+# find what the check before the last one stored, which is not what an author's next edit finds.
+PROSE_EDIT = ("rules_src/rampant_hex/rules.yaml", "plenty of miniatures", "plenty of {} miniatures",
+              ("painted", "based", "metal", "plastic", "old", "new", "tall", "small", "bright", "dull", "fine",
+               "rough", "cheap", "rare", "spare", "loaned", "borrowed", "varnished", "primed", "boxed", "loose"))
+VALUE_EDIT = ("rules_src/rampant_hex/values.yaml",
+              "value: 2\n    label: An Expert Ranger adds this to the roll for the table edge",
+              "value: {}\n    label: An Expert Ranger adds this to the roll for the table edge", tuple(range(3, 24)))
+
+
+def check_after_edit(project: Path, edit: tuple, repeat: int) -> tuple[float, float]:
+    """Medians of the floor process and of `rulepress check` right after one file was edited, side by side
+    (alternating). Each check sees exactly one file changed since the check before it, into text never
+    checked before. A changed value makes the examples that state the old one fail (exit status 1), as
+    they should: that check is timed too."""
+    source, old, new, fillers = edit
+    path = project / source
+    original = path.read_text(encoding="utf-8")
+    assert old in original, f"{old!r} is not in {path}"
+    assert repeat <= len(fillers), f"{len(fillers)} edits of {source} prepared, not {repeat}"
+    rulepress(project, "check")
+    floors, checks = [], []
+    try:
+        for filler in fillers[:repeat]:
+            start = time.perf_counter()
+            subprocess.run([sys.executable, "-c", FLOOR_PROCESS, str(project)], check=True)
+            floors.append(time.perf_counter() - start)
+            path.write_text(original.replace(old, new.format(filler), 1), encoding="utf-8")
+            checks.append(rulepress(project, "check", statuses=(0, 1)))
+    finally:
+        path.write_text(original, encoding="utf-8")
     return statistics.median(floors), statistics.median(checks)
 
 
@@ -301,6 +336,10 @@ def main(argv: list[str] | None = None) -> int:
                   f"{forced / process_floor:.1f}x floor")
         table.add("rulepress check, nothing changed (process, from the check cache)", cached,
                   f"{cached / process_floor:.2f}x floor", verdict(cached <= 2 * process_floor, "at most 2x"))
+        for what, edit in (("a one-word prose edit", PROSE_EDIT), ("one value changed", VALUE_EDIT)):
+            edit_floor, edited = check_after_edit(project, edit, repeat * 2 + 1)
+            table.add(f"rulepress check after {what} (one file changed: {edit[0].removeprefix('rules_src/')})", edited,
+                      f"{edited / edit_floor:.2f}x floor {edit_floor * 1000:.0f} ms", verdict(edited <= 2 * edit_floor, "at most 2x"))
         for name in ("alias_bomb", "python_tag"):
             refused = timed(lambda: refuse(ROOT / "tests" / "broken" / f"{name}.yaml"), repeat * 10)
             table.add(f"refuse tests/broken/{name}.yaml", refused, "", verdict(refused < 1, "under a second"))

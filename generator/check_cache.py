@@ -1,6 +1,6 @@
 """The check cache: what `rulepress check` found, kept by content hash between runs.
 
-Kept under ``.rulepress-cache/check/`` in the project, in three kinds of slot:
+Kept under ``.rulepress-cache/check/`` in the project, in four kinds of slot:
 
 * ``output-…``: the whole printed output of a check (its diagnostics, summary lines and exit
   status), keyed by every file under rules_src/ (and the links of templates/, which a check
@@ -8,6 +8,14 @@ Kept under ``.rulepress-cache/check/`` in the project, in three kinds of slot:
 * ``rules-<ruleset>``: a ruleset's diagnostics (its checks and its mechanics), keyed by the
   files of its folder and of the bases it extends.
 * ``examples-<ruleset>``: a ruleset's example run, keyed the same way.
+* ``memo-<kind>``: what one costly check of one item found (``formulas``: a formula tried with
+  every input; ``charts``: every cell of a chart computed; ``prose``: a text judged for what prose
+  may hold), by a hash of exactly what that check reads (``validate.memo`` says what: a formula's
+  definition and every value, table, lookup and formula it reaches; a chart's and its formulas';
+  a text). A ruleset whose files changed is checked again, but each item whose content did not
+  change gives back what it found, wherever it now stands in its file: what is stored holds no
+  location, and the diagnostic is located anew. An overlay's items that are its base's share
+  their entries. Entries the last check did not use are kept up to a limit, oldest dropped.
 
 Every key also holds the generator's version and code and the Python version, so a new
 generator never trusts an old entry. A slot is one JSON file written atomically (a temporary
@@ -23,6 +31,7 @@ hashing the files and reading one slot, nothing else.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import os
 import sys
@@ -217,6 +226,44 @@ class CheckCache:
         """Whether the cache folder is the project's own: a `.rulepress-cache` or `check` that is a link
         (shipped with rules from elsewhere) could lead anywhere, so it is neither read nor written."""
         return not (self.folder.is_symlink() or self.folder.parent.is_symlink())
+
+
+class Memo:
+    """The ``memo-<kind>`` slots of one check: read once, written once (``save``) with what this check
+    used, then up to ``OLDER`` entries earlier checks left (an edit undone, the rulesets a `check
+    --ruleset` did not load), so a slot grows with the project, not with its history. Not reading
+    (``check --all``) starts empty, so every item is checked again, and is saved for the next check."""
+
+    OLDER = 5000
+
+    def __init__(self, cache: CheckCache):
+        self.cache = cache
+        self.key = hashlib.sha256(f"memo\0{_environment()}".encode("utf-8", "surrogateescape")).hexdigest()
+        self._stored: dict[str, dict] = {}
+        self._used: dict[str, dict] = {}
+
+    def get(self, kind: str, key: str):
+        """What ``kind``'s check found for ``key``, or None."""
+        if kind not in self._stored:
+            stored = self.cache.get(f"memo-{kind}", self.key)
+            self._stored[kind] = stored if isinstance(stored, dict) else {}
+        found = self._used.get(kind, {}).get(key, self._stored[kind].get(key))
+        if found is not None:
+            self._used.setdefault(kind, {})[key] = found
+        return found
+
+    def put(self, kind: str, key: str, value) -> None:
+        self._used.setdefault(kind, {})[key] = value
+
+    def save(self) -> None:
+        for kind, used in self._used.items():
+            if used.keys() - self._stored.get(kind, {}).keys():
+                kept = dict(used)
+                older = (item for item in self._stored.get(kind, {}).items() if item[0] not in used)
+                for key, value in itertools.islice(older, self.OLDER):
+                    kept[key] = value
+                self.cache.put(f"memo-{kind}", self.key, kept)
+                self._stored[kind] = kept
 
 
 def output_slot(only: str | None, examples: bool) -> str:

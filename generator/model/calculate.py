@@ -16,7 +16,7 @@ import icepool
 from .base import NotGiven
 from .computed import Formula, Input, Lookup, plain
 from .entries import RollTable
-from .formula import FormulaError
+from .formula import FormulaError, _is_roll
 from .quantity import Quantity
 from .ruleset import Ruleset
 
@@ -121,7 +121,7 @@ def _input(formula: Formula, spec: Input, given: dict):
             raise FormulaError(f"{formula.id} needs the input `{spec.id}` ({spec.label})")
         return plain(spec.default)
     value = given[spec.id]
-    if isinstance(value, icepool.Die):
+    if _is_roll(value):
         return value
     if spec.type == "bool":
         if not isinstance(value, bool):

@@ -42,12 +42,51 @@ class FormulaError(ValueError):
         self.offset = offset
 
 
+_NOT_ROLLS = frozenset({int, bool, Fraction, str, type(None), tuple})
+
+
+def _is_roll(value) -> bool:
+    """``isinstance(value, icepool.Die)``, quick for plain numbers (icepool's protocol check is slow for them)."""
+    return type(value) not in _NOT_ROLLS and isinstance(value, icepool.Die)
+
+
+_ROLLS: dict[tuple, tuple] = {}  # dice made from dice and numbers, by what they were made from
+_ROLLS_KEPT = 20000
+
+
+def _part(value):
+    """How ``value`` enters a key of ``_ROLLS``: a die by identity (it is held with the entry, so its id is
+    not reused while the entry lives), anything else by its type and value (so 1, True and 1/1 differ)."""
+    if _is_roll(value):
+        return "die", id(value)
+    if value is None or type(value) in (int, bool, Fraction, str):
+        return type(value), value
+    raise TypeError("not remembered")  # a tuple (`in`) or anything else: made every time
+
+
+def _remembered_roll(name, parts: tuple, make):
+    """``make()``, or what it gave before for the same ``parts``: trying a formula with every input combines
+    the same dice with the same numbers again and again, and a die is immutable, so one is built once."""
+    try:
+        key = (name, *(_part(value) for value in parts))
+        found = _ROLLS.get(key)
+    except TypeError:  # something unhashable: just make it
+        return make()
+    if found is not None and all(held is value for held, value in zip(found[0], parts)):
+        return found[1]
+    made = make()
+    if len(_ROLLS) >= _ROLLS_KEPT:
+        _ROLLS.clear()
+    _ROLLS[key] = (parts, made)
+    return made
+
+
 def _dice(count: int, sides: int) -> icepool.Die:
     if not 1 <= sides <= MAX_SIDES:
         raise FormulaError(f"a die has 1 to {MAX_SIDES} sides, not {sides}")
     if not 0 <= count <= MAX_DICE:
         raise FormulaError(f"a roll has 0 to {MAX_DICE} dice, not {count}")
-    return count @ icepool.d(sides)
+    return _remembered_roll("dice", (count, sides), lambda: count @ icepool.d(sides))
 
 
 def _as_die(value) -> icepool.Die:
@@ -66,31 +105,36 @@ def _pool_size(count) -> int:
 
 def count(dice: int, each) -> icepool.Die:
     """How many of ``dice`` rolls succeed, ``each`` being one die's success (``D6 > armour``)."""
-    one = _as_die(each).map(lambda outcome: int(bool(outcome)))
-    return _pool_size(dice) @ one
+    size = _pool_size(dice)
+    return _remembered_roll("count", (size, each),
+                            lambda: size @ _as_die(each).map(lambda outcome: int(bool(outcome))))
 
 
 def highest(dice: int, die=None) -> icepool.Die:
     """The highest of ``dice`` rolls of ``die`` (a D6 by default); 0 when no die is rolled."""
     size = _pool_size(dice)
-    return _as_die(die if die is not None else icepool.d6).pool(size).highest(1).sum() if size else icepool.Die([0])
+    return _remembered_roll("highest", (size, die), lambda: _as_die(die if die is not None else icepool.d6).pool(size)
+                            .highest(1).sum() if size else icepool.Die([0]))
 
 
 def lowest(dice: int, die=None) -> icepool.Die:
     """The lowest of ``dice`` rolls of ``die`` (a D6 by default); 0 when no die is rolled."""
     size = _pool_size(dice)
-    return _as_die(die if die is not None else icepool.d6).pool(size).lowest(1).sum() if size else icepool.Die([0])
+    return _remembered_roll("lowest", (size, die), lambda: _as_die(die if die is not None else icepool.d6).pool(size)
+                            .lowest(1).sum() if size else icepool.Die([0]))
 
 
 def total(dice: int, die) -> icepool.Die:
     """The sum of ``dice`` rolls of ``die``."""
-    return _pool_size(dice) @ _as_die(die)
+    size = _pool_size(dice)
+    return _remembered_roll("total", (size, die), lambda: size @ _as_die(die))
 
 
 def chance(value) -> Fraction:
     """The exact chance that a condition holds: of a roll's true outcomes, 1 or 0 for a plain condition."""
-    if isinstance(value, icepool.Die):
-        return sum((value.probability(o) for o in value.outcomes() if o), Fraction(0))
+    if _is_roll(value):
+        return _remembered_roll("chance", (value,),
+                                lambda: sum((value.probability(o) for o in value.outcomes() if o), Fraction(0)))
     if isinstance(value, bool):
         return Fraction(int(value))
     if isinstance(value, (int, Fraction)) and 0 <= value <= 1:
@@ -245,6 +289,13 @@ def _normal(value):
     return value
 
 
+def _operation(function, left, right):
+    """``function(left, right)``; with a die on either side, the die it made before for the same operands."""
+    if _is_roll(left) or _is_roll(right):
+        return _remembered_roll(function, (left, right), lambda: function(left, right))
+    return function(left, right)
+
+
 def _eval(node: ast.expr, scope: Mapping[str, object]):
     if isinstance(node, ast.Constant):
         return node.value
@@ -270,14 +321,14 @@ def _eval(node: ast.expr, scope: Mapping[str, object]):
         return result
     if isinstance(node, ast.IfExp):
         test = _eval(node.test, scope)
-        if isinstance(test, icepool.Die):
+        if _is_roll(test):
             return where(test, _eval(node.body, scope), _eval(node.orelse, scope))
         return _eval(node.body if test else node.orelse, scope)
     if isinstance(node, ast.BinOp):
         left, right = _eval(node.left, scope), _eval(node.right, scope)
-        if isinstance(node.op, ast.Div) and not isinstance(left, icepool.Die) and not isinstance(right, icepool.Die):
+        if isinstance(node.op, ast.Div) and not _is_roll(left) and not _is_roll(right):
             return _checked(Fraction(left) / Fraction(right))
-        return _checked(_BINARY[type(node.op)](left, right))
+        return _checked(_operation(_BINARY[type(node.op)], left, right))
     if isinstance(node, ast.Compare):
         left = _eval(node.left, scope)
         for op, comparator in zip(node.ops, node.comparators):
@@ -286,8 +337,8 @@ def _eval(node: ast.expr, scope: Mapping[str, object]):
                 held = left in (right if isinstance(right, tuple) else (right,))
                 result = held if isinstance(op, ast.In) else not held
             else:
-                result = _COMPARE[type(op)](left, right)
-            if isinstance(result, icepool.Die) or not result:
+                result = _operation(_COMPARE[type(op)], left, right)
+            if _is_roll(result) or not result:
                 return result  # a roll's comparison is a roll of true and false; chains stop there
             left = right
         return True

@@ -19,6 +19,7 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Iterator, Union
 
@@ -78,9 +79,9 @@ class Scalar:
     body: BlockLocation | None = None  # for block scalars: where the text itself starts
     refused: bool = False  # a diagnostic already refused this value (a number beyond the cap): build nothing from it
 
-    @property
+    @cached_property
     def text(self) -> str:
-        """The value as text, for keys and names."""
+        """The value as text, for keys and names (asked for again and again: kept)."""
         if self.value is None:
             return ""
         if isinstance(self.value, bool):
@@ -99,10 +100,15 @@ class Mapping:
     loc: Location
 
     def get(self, key: str) -> "Node | None":
+        return self._by_key.get(key)
+
+    @cached_property
+    def _by_key(self) -> dict:
+        """Each key's node (the first, if a key is written twice), made once: a mapping is asked for many keys."""
+        found: dict = {}
         for k, v in self.items:
-            if k.text == key:
-                return v
-        return None
+            found.setdefault(k.text, v)
+        return found
 
     def keys(self) -> list[str]:
         return [k.text for k, _ in self.items]

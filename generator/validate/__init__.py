@@ -11,6 +11,7 @@ from . import computed  # noqa: F401 - registers the checks of values, formulas,
 from . import prose  # noqa: F401 - registers the check of what prose may hold
 from ..examples.own_mechanics import literal_warnings
 from .checks import run_checks
+from .memo import remembering
 
 
 @dataclass(frozen=True)
@@ -30,17 +31,32 @@ def check_ruleset(root: Path, ruleset) -> list:
 
 def check_project(root: Path, only: str | None = None, cache=None, checker=None) -> CheckResult:
     """Load and check the project. With a ``CheckCache``, each ruleset whose files (and bases') and
-    generator are unchanged gives back what it found last time instead of being checked again;
-    ``checker(root, ruleset)`` checks one ruleset instead (serve passes one that remembers in memory)."""
+    generator are unchanged gives back what it found last time instead of being checked again, and a
+    ruleset checked again pays its costly checks only for items whose content changed (``memo``);
+    ``checker(root, ruleset)`` checks one ruleset instead (serve passes one that remembers in memory); its
+    costly checks use the project's memo all the same."""
     project, diagnostics = load_project(root, only)
-    for ruleset in project.rulesets:
-        if ruleset.meta.extends and ruleset.base is None and not ruleset.meta.overlay:
-            continue  # its base is missing (reported at `extends:`): what it names there would cascade
-        found = checker(project.root, ruleset) if checker else _ruleset_problems(project, ruleset, cache)
-        diagnostics.extend(found)
+    with remembering(_memo_cache(project.root, cache, checker)):
+        for ruleset in project.rulesets:
+            if ruleset.meta.extends and ruleset.base is None and not ruleset.meta.overlay:
+                continue  # its base is missing (reported at `extends:`): what it names there would cascade
+            found = checker(project.root, ruleset) if checker else _ruleset_problems(project, ruleset, cache)
+            diagnostics.extend(found)
     # an overlay is checked with its base's entries, so a problem of the base would be told twice
     unique = Diagnostics(dict.fromkeys(diagnostics))
     return CheckResult(project, Diagnostics(unique.sorted()))
+
+
+def _memo_cache(root: Path, cache, checker):
+    """The check cache whose memo the costly checks use: the one given, else the project's own when a
+    ``checker`` (serve's) checks the rulesets; none for a bare load-and-check (an export, a namespace)."""
+    if cache is not None:
+        return cache
+    if checker is not None:
+        from ..check_cache import CheckCache
+
+        return CheckCache(root)
+    return None
 
 
 def _ruleset_problems(project: Project, ruleset, cache) -> list:

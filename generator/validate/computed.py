@@ -19,6 +19,7 @@ from ..model.computed import Chart, Formula, Input, Lookup, plain
 from ..model.formula import FUNCTIONS, CONSTANTS, Expression, FormulaError
 from ..model.ruleset import Ruleset
 from .checks import _spans, check
+from .memo import Reach, formula_names, remembered, words
 
 EXHAUSTIVE = 400  # combinations of inputs a formula is tried with
 
@@ -48,6 +49,7 @@ def input_values(spec: Input) -> list | None:
 def check_formulas(ruleset: Ruleset):
     known = _known_names(ruleset)
     calc = calculator(ruleset)
+    reach = _lazy_reach(ruleset)
     for formula in ruleset.formulas:
         names = known | {i.id for i in formula.inputs}
         bad = False
@@ -65,26 +67,63 @@ def check_formulas(ruleset: Ruleset):
                 yield Diagnostic(Code.BAD_FORMULA, f"`{name}` in `{formula.id}` is not an input, a value, a `let` name, "
                                  "a formula, a table or a function", value_loc(formula, "expr"), did_you_mean(name, names))
         if not bad:
-            yield from _try_every_input(formula, calc)
+            yield from _try_every_input(formula, calc, reach)
 
 
-def _try_every_input(formula: Formula, calc):
+def _lazy_reach(ruleset: Ruleset):
+    """The ruleset's ``memo.Reach``, made on first use (only a check that remembers needs it)."""
+    made = []
+
+    def reach() -> Reach:
+        if not made:
+            made.append(Reach(ruleset))
+        return made[0]
+
+    return reach
+
+
+def _try_every_input(formula: Formula, calc, reach=None):
+    """The formula's first failure over every combination of its inputs, located; remembered by what it reads."""
+    reach = reach or _lazy_reach(calc.ruleset)
+    failure = remembered("formulas", lambda: reach().key("formula", formula, formula_names(formula)),
+                         lambda: first_failure(formula, calc), _dump_failure, _load_failure)
+    if failure is not None:
+        field, message, hint = failure
+        yield Diagnostic(Code.BAD_FORMULA, message, value_loc(formula, field), hint)
+
+
+def _dump_failure(failure):
+    return ["none"] if failure is None else list(failure)
+
+
+def _load_failure(stored):
+    if not isinstance(stored, list):
+        raise ValueError("not a formula's failure")
+    if stored == ["none"]:
+        return None
+    field, message, hint = stored
+    if field not in ("expr", "result") or not isinstance(message, str) or not isinstance(hint, (str, type(None))):
+        raise ValueError("not a formula's failure")
+    return field, message, hint
+
+
+def first_failure(formula: Formula, calc) -> tuple[str, str, str | None] | None:
+    """(the field at fault, message, hint) for the first combination of inputs the formula fails for or
+    gives a result of another kind than it declares; None when every one computes (or there are too many)."""
     ranges = [input_values(i) for i in formula.inputs]
     if any(r is None for r in ranges) or _product(ranges) > EXHAUSTIVE:
-        return
+        return None
     for combination in itertools.product(*ranges):
         inputs = dict(zip((i.id for i in formula.inputs), combination))
         try:
             result = calc.evaluate(formula, **inputs)
         except FormulaError as error:
-            yield Diagnostic(Code.BAD_FORMULA, f"`{formula.id}` fails for {_shown(inputs)}: {error}",
-                             value_loc(formula, "expr"))
-            return
+            return "expr", f"`{formula.id}` fails for {_shown(inputs)}: {error}", None
         problem = result_problem(formula, result)
         if problem:
-            yield Diagnostic(Code.BAD_FORMULA, f"`{formula.id}` gives {problem} for {_shown(inputs)}",
-                             value_loc(formula, "result"), f"declare `result:` as what the expression gives")
-            return
+            return ("result", f"`{formula.id}` gives {problem} for {_shown(inputs)}",
+                    "declare `result:` as what the expression gives")
+    return None
 
 
 def result_problem(formula: Formula, result) -> str:
@@ -194,8 +233,9 @@ def axis_values(chart: Chart, axis, scope=None) -> list:
 @check
 def check_charts(ruleset: Ruleset):
     calc = calculator(ruleset)
+    reach = _lazy_reach(ruleset)
     for chart in ruleset.charts:
-        yield from chart_problems(ruleset, chart, calc)
+        yield from chart_problems(ruleset, chart, calc, reach)
 
 
 def _axis_ok(chart: Chart, axis, calc, found: list, name: str) -> bool:
@@ -219,7 +259,7 @@ def _repeated(values) -> str | None:
     return None
 
 
-def chart_problems(ruleset: Ruleset, chart: Chart, calc) -> list[Diagnostic]:
+def chart_problems(ruleset: Ruleset, chart: Chart, calc, reach=None) -> list[Diagnostic]:
     found, cell_inputs = [], {}
     formulas = {f.id: f for f in ruleset.reachable("formulas")}
     for field in ("formula", "chance"):
@@ -262,15 +302,33 @@ def chart_problems(ruleset: Ruleset, chart: Chart, calc) -> list[Diagnostic]:
                                     chart.loc, f"add `fixed: {{{spec.id}: ...}}`"))
     if found:
         return found
+    reach = reach or _lazy_reach(ruleset)
+    failure = remembered("charts", lambda: reach().key("chart", chart, words(chart)),
+                         lambda: cell_failure(chart, formula, formulas.get(chart.chance), calc),
+                         lambda message: [message], _load_message)
+    if failure is not None:
+        found.append(Diagnostic(Code.BAD_CHART, failure, value_loc(chart, "formula")))
+    return found
+
+
+def _load_message(stored):
+    [message] = stored
+    if not isinstance(stored, list) or not isinstance(message, (str, type(None))):
+        raise ValueError("not a chart's failure")
+    return message
+
+
+def cell_failure(chart: Chart, formula: Formula, chance: Formula | None, calc) -> str | None:
+    """Why some cell of the chart does not compute (its formula's or its chance's), or None."""
+    cell_inputs = {}
     try:
         for cell_inputs in chart_cells(chart, calc.scope):
             calc.evaluate(formula, **cell_inputs)
-            if chart.chance:
-                calc.evaluate(formulas[chart.chance], **cell_inputs)
+            if chance is not None:
+                calc.evaluate(chance, **cell_inputs)
     except FormulaError as error:
-        found.append(Diagnostic(Code.BAD_CHART, f"`{chart.id}` cannot compute its cell for {_shown(cell_inputs)}: {error}",
-                                value_loc(chart, "formula")))
-    return found
+        return f"`{chart.id}` cannot compute its cell for {_shown(cell_inputs)}: {error}"
+    return None
 
 
 @check

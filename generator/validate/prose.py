@@ -30,6 +30,7 @@ from ..diagnostics import BlockLocation, Code, Diagnostic, Location
 from ..model.base import Markdown, value_loc
 from ..model.ruleset import Ruleset
 from .checks import check
+from .memo import remembered, text_key
 
 ROLES = frozenset({"term", "rule", "table", "spell", "profile", "entry", "gap", "source", "pdf", "value", "formula",
                    "chart", "lookup"})
@@ -217,8 +218,25 @@ def check_prose_safety(ruleset: Ruleset):
         for text, loc in markdown_texts(entry):
             if not text.strip():
                 continue
-            for finding in prose_findings(text):
+            for finding in _remembered_findings(text):
                 yield Diagnostic(finding.code, finding.message, _location(loc, text, finding), finding.hint)
+
+
+def _remembered_findings(text: str) -> list[Finding]:
+    """``prose_findings``, kept by the text's hash (a finding is where it is in the text, not in the file)."""
+    return remembered("prose", lambda: text_key(text), lambda: prose_findings(text),
+                      lambda found: [[f.code.value, f.message, f.line, f.column, f.hint] for f in found], _load_findings)
+
+
+def _load_findings(stored) -> list[Finding]:
+    if not isinstance(stored, list):
+        raise ValueError("not findings")
+    found = []
+    for code, message, line, column, hint in stored:
+        if not (isinstance(message, str) and type(line) is int and type(column) is int and isinstance(hint, str)):
+            raise ValueError("not a finding")
+        found.append(Finding(Code(code), message, line, column, hint))
+    return found
 
 
 @check
