@@ -143,8 +143,6 @@ def test_a_bad_source_date_epoch_is_refused_before_any_command_runs(capsys, proj
 def test_the_last_second_a_date_can_show_is_accepted(capsys, project, monkeypatch):
     monkeypatch.setenv("SOURCE_DATE_EPOCH", " 253402300799 ")
     assert main(["-C", str(project), "codes"]) == 0
-
-
     assert os.environ["SOURCE_DATE_EPOCH"] == "253402300799"  # read once, stripped, for the workers
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "253402300800")
     assert main(["-C", str(project), "codes"]) == EXIT_USAGE
