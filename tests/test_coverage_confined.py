@@ -40,3 +40,12 @@ def test_names_that_cannot_be_listed_come_back_as_one_row():
     assert rows == [["object", "(names)", "the names could not be listed: ZeroDivisionError"]]
     listed = confined._names(SimpleNamespace(names_in=lambda r, n: [("value", "values.move", "Move: 6\"")]), None, {})
     assert listed == [["value", "values.move", "Move: 6\""]]
+
+
+def test_the_memory_now_grows_with_what_the_process_holds():
+    """The child's memory limit starts from its size at the fork: the size read must follow allocations."""
+    before = confined._memory_now()
+    held = bytearray(256 * 1024 * 1024)
+    after = confined._memory_now()
+    assert before > 0 and after - before >= 256 * 1024 * 1024
+    del held
