@@ -62,4 +62,4 @@ def test_limit_bounds_are_the_bounds_the_rules_write(project):
 def test_a_ruleset_without_an_army_matrix_says_so(project):
     with pytest.raises(LookupError) as caught:
         army_matrix(project.ruleset("ordo_ineptus"))
-    assert str(caught.value).startswith("ordo_ineptus has none profile matrices with a points or models column")
+    assert str(caught.value) == "ordo_ineptus has no profile matrices with a points or models column: name one with matrix="
