@@ -47,7 +47,7 @@ mutation: $(MUTATION_STAMP)
 	$(PY) scripts/mutation_report.py
 
 coverage: $(STAMP) browser
-	rm -f .coverage .coverage.*
+	rm -rf .coverage-data && mkdir .coverage-data
 	$(PY) -m coverage run -m pytest -p no:cacheprovider
 	$(PY) -m coverage combine --quiet
 	$(PY) -m coverage report

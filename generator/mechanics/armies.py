@@ -143,7 +143,7 @@ def army_matrix(ruleset: Ruleset, matrix: str = "") -> ProfileMatrix:
         return ruleset.profile(matrix)
     found = [m for m in ruleset.profiles if points_column(m)] or [m for m in ruleset.profiles if models_column(m)]
     if len(found) != 1:
-        which = f"{len(found)} ({', '.join(m.id for m in found)})" if found else "none"
+        which = f"{len(found)} ({', '.join(m.id for m in found)})" if found else "no"
         raise LookupError(f"{ruleset.id} has {which} profile matrices with a points or models column: name one with matrix=")
     return found[0]
 

@@ -96,35 +96,3 @@ def _title(kind: str, context: dict) -> str:
     what = {"handout": "rules handout", "roster": "army rosters", "cards": "cards"}[kind]
     gm = " (game-master)" if context["audience"] == "gm" else ""
     return f"{name}: {what}{gm}, {context['paper'].name}"
-
-
-def main(argv: list[str] | None = None) -> int:
-    """``python -m generator.render.handouts [--out DIR] [--ruleset ID] [--workers N]``: render and time every handout."""
-    import argparse
-    import time
-
-    from pypdf import PdfReader
-
-    from ..validate import check_project
-    from .pdf import render_all
-
-    parser = argparse.ArgumentParser(prog="python -m generator.render.handouts", description=main.__doc__)
-    parser.add_argument("--project", type=Path, default=Path("."))
-    parser.add_argument("--out", type=Path, default=Path("build/handouts"))
-    parser.add_argument("--ruleset", default=None)
-    parser.add_argument("--workers", type=int, default=None)
-    args = parser.parse_args(argv)
-    result = check_project(args.project, args.ruleset)
-    if not result.ok:
-        print("rules_src has errors; run `rulepress check`")
-        return 1
-    started = time.perf_counter()
-    jobs = [job for audience in AUDIENCES for job in handout_jobs(result.project, args.out, audience)]
-    for target, seconds in render_all(jobs, args.project.resolve(), args.workers):
-        print(f"{Path(target).name:50} {len(PdfReader(target).pages):3} pages {seconds:6.2f} s")
-    print(f"{len(jobs)} PDFs in {time.perf_counter() - started:.1f} s")
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

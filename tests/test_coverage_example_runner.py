@@ -1,0 +1,37 @@
+"""How a worked example's failure is worded. The runner is the one the confined child uses; here it runs
+in-process on hand-written `>>>` blocks so each message can be read exactly."""
+
+from __future__ import annotations
+
+import doctest
+import io
+
+from generator.examples.run import OPTIONS, Collecting
+
+
+def problems(source: str) -> list[tuple[int, str]]:
+    test = doctest.DocTestParser().get_doctest(source, {}, "example", "rules.yaml", 0)
+    runner = Collecting(optionflags=OPTIONS)
+    runner.run(test, out=io.StringIO().write)
+    return [(example.lineno, text) for example, text in runner.problems]
+
+
+def test_a_wrong_result_names_the_statement_what_it_gave_and_what_the_text_says():
+    assert problems(">>> 1 + 1\n3\n") == [(0, "`1 + 1` gave 2, the text says 3")]
+
+
+def test_a_statement_that_prints_nothing_where_the_text_expects_something():
+    assert problems(">>> x = 1\n1\n") == [(0, "`x = 1` gave nothing, the text says 1")]
+
+
+def test_a_result_where_the_text_expects_nothing():
+    assert problems(">>> 2 * 3\n") == [(0, "`2 * 3` gave 6, the text says nothing")]
+
+
+def test_an_exception_names_its_kind_and_message():
+    assert problems(">>> 1 / 0\n1\n") == [(0, "`1 / 0` raised ZeroDivisionError: division by zero")]
+
+
+def test_whitespace_and_ellipsis_are_forgiven_and_every_statement_is_judged():
+    source = ">>> [1,  2]\n[1, 2]\n>>> 'a long text'\n'a ...'\n>>> 3\n4\n"
+    assert problems(source) == [(4, "`3` gave 3, the text says 4")]
