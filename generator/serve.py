@@ -205,9 +205,9 @@ def warm_site(project, args) -> str:
     from .render.site import checked_project
     from .render.site.pages import build_site
 
-    _root, cache, outdir, audience, downloads = args
+    _root, cache, outdir, audience, downloads, pages = args
     with docutils_namespace(), checked_project(project):
-        return str(build_site(project, Path(cache), Path(outdir), audience, downloads).outdir)
+        return str(build_site(project, Path(cache), Path(outdir), audience, downloads, pages=pages).outdir)
 
 
 class _Tee(io.TextIOBase):

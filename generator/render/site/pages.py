@@ -346,12 +346,14 @@ def _paper_title(href: str) -> str:
     return f"{paper}{' (game-master)' if '-gm-' in href else ''}"
 
 
-def site_key(project: Project, audience: str, downloads: dict | None, code: str) -> str:
-    """A hash of everything the site is made from: pages, rules data, downloads, code."""
+def site_key(project: Project, audience: str, downloads: dict | None, code: str, pages: Pages | None = None) -> str:
+    """A hash of everything the site is made from: pages (``site_pages``'s, made here unless given), rules
+    data, downloads, code."""
     import hashlib
 
     digest = hashlib.sha256(f"{audience}\n{code}\n{sorted((downloads or {}).items())}".encode())
-    for relative, text in sorted(site_pages(project, audience, downloads).files.items()):
+    pages = pages if pages is not None else site_pages(project, audience, downloads)
+    for relative, text in sorted(pages.files.items()):
         digest.update(relative.encode() + b"\0" + text.encode())
     for ruleset in project.rulesets:
         for file in ruleset.files:
@@ -497,12 +499,13 @@ def sphinx_config(root: Path, audience: str, only: str = "") -> dict:
 
 
 def build_site(project: Project, cache: Path, outdir: Path, audience: str = "player",
-               downloads: dict | None = None, only: str = "") -> SiteResult:
-    """Build the HTML site incrementally in ``cache`` and return where it is; warnings are errors."""
+               downloads: dict | None = None, only: str = "", pages: Pages | None = None) -> SiteResult:
+    """Build the HTML site incrementally in ``cache`` and return where it is; warnings are errors.
+    ``pages``: ``site_pages(project, audience, downloads)`` when the caller made them already (for the site's key)."""
     from sphinx.application import Sphinx
 
     srcdir, doctrees, html = cache / "src", cache / "doctrees", outdir
-    pages = site_pages(project, audience, downloads)
+    pages = pages if pages is not None else site_pages(project, audience, downloads)
     written, removed = write_pages(pages, srcdir)
     write_inputs(project, pages, srcdir, audience)
     if removed:  # Sphinx keeps the HTML of deleted pages; start that output afresh
