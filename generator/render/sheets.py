@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import MappingProxyType
+from types import MappingProxyType, SimpleNamespace
 from typing import Callable
 
 from ..model.ruleset import Ruleset
@@ -190,15 +190,17 @@ def sheet_html(sheet: Sheet, paper: Paper, project: Project) -> str:
     return template.render(sheet=sheet, paper=paper, computed_by=COMPUTED_BY, prose=prose, gap=GAP, **sheet.context)
 
 
-def sheet_jobs(project: Project, out_dir: Path) -> list[PdfJob]:
-    """A PdfJob per sheet and paper size: ``out_dir/<sheet>-<a4|letter>.pdf``."""
+def sheet_jobs(project: Project, out_dir: Path, rulesets: set[str] | None = None) -> list[PdfJob]:
+    """A PdfJob per sheet and paper size: ``out_dir/<sheet>-<a4|letter>.pdf`` (of the ``rulesets`` named, when given)."""
     root = Path(project.root).resolve()
     out_dir = Path(out_dir)
+    chosen = project if rulesets is None else SimpleNamespace(
+        rulesets=[r for r in project.rulesets if r.id in rulesets], root=project.root)
     return [PdfJob(html=sheet_html(sheet, paper, project), target=out_dir / f"{sheet.name}-{paper.id}.pdf",
                    base_dir=root / PROJECT_TEMPLATES / "sheets", template=f"{PROJECT_TEMPLATES}/{sheet.template}",
                    title=f"{sheet.title} — {sheet.subtitle}" if sheet.subtitle else sheet.title,
                    stylesheets=(template_path(root, STYLESHEET),), fit=fit_css(sheet, paper))
-            for sheet in sheets(project) for paper in PAPERS]
+            for sheet in sheets(chosen) for paper in PAPERS]
 
 
 def sheet_downloads(project: Project, audience: str) -> dict[str, list[tuple[str, str]]]:
