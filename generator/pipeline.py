@@ -41,7 +41,7 @@ from .render.assets import asset_names, template_path
 from .render.pdf import PdfJob, ResourceOutside, worker_render
 from .render.reference import codes_reference, format_reference, names_reference
 from .render.site.pages import SiteWarnings
-from .render.site.search import SearchIndexError
+from .render.site.search import INDEX_DIR, SearchIndexError, index_site
 from .report import plural, print_diagnostics
 from .validate import check_project
 
@@ -392,15 +392,28 @@ class _Builder:
             results = _run_tasks(tasks, self.workers, advance)
         if warm_site:
             results = [warm_site(self.project, args) for _name, args in sites]
+        later = getattr(self.args, "index_later", False)  # serve's: the page first, the search index after it
         for (name, _args), outdir in zip(sites, results):
             previous = self.out / name
-            shutil.copytree(outdir, self.staging / name, ignore=shutil.ignore_patterns(".buildinfo", ".doctrees"),
+            skipped = (".buildinfo", ".doctrees", *((INDEX_DIR,) if later else ()))
+            shutil.copytree(outdir, self.staging / name, ignore=shutil.ignore_patterns(*skipped),
                             copy_function=lambda source, target: _keep_if_same(source, target, previous, Path(outdir)))
+            if later:
+                self.previous_index(name)
         self.summary.rendering = time.perf_counter() - started
         for kind in ("site", "sheets", "handouts"):
             count = len(sites) if kind == "site" else sum(1 for k, _job in pdfs if k == kind)
             if count or self.wanted(kind):
                 self.summary.written[kind] = count
+
+    def previous_index(self, name: str) -> None:
+        """The search index of the previous build of site ``name`` (its very files), until `serve` swaps in
+        the new one (``index_copy``); Pagefind's own index when there is none yet."""
+        previous = self.out / name / INDEX_DIR
+        if previous.is_dir():
+            shutil.copytree(previous, self.staging / name / INDEX_DIR, copy_function=_link_or_copy)
+        else:
+            index_site(self.staging / name)
 
     # -- PDFs ------------------------------------------------------------------------------
     def jobs(self, kind: str, rulesets: set[str] | None = None) -> list[PdfJob]:
@@ -549,6 +562,42 @@ class _Builder:
                 title = pdf.stem.removeprefix(owner + "-").replace("-", " ").replace(" a4", " (A4)").replace(" letter", " (US Letter)")
                 found.setdefault(owner, []).append((title[:1].upper() + title[1:], f"{kind}/{pdf.name}"))
         return found
+
+
+def copy_for_index(out: Path, name: str = "site") -> Path | None:
+    """A copy of the build ``out`` (hard links) without site ``name``'s search index, for ``index_copy``;
+    None when ``out`` has no such site. The caller makes sure no build swaps ``out`` meanwhile."""
+    if not (out / name / "index.html").is_file():
+        return None
+    staging = _new_staging(out)
+    try:
+        shutil.copytree(out, staging, dirs_exist_ok=True, copy_function=_link_or_copy,
+                        ignore=lambda folder, _names: [INDEX_DIR] if Path(folder) == out / name else [])
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    return staging
+
+
+def index_copy(staging: Path, name: str = "site") -> None:
+    """Pagefind's index of the copy's site, written into the copy alone (the build it was copied from is
+    never half-indexed); the copy is removed when Pagefind fails."""
+    try:
+        index_site(staging / name)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+
+
+def swap_index(staging: Path, out: Path) -> None:
+    """Swap in what ``index_copy`` made, locked like a build; a build holding the lock wins (the copy is dropped)."""
+    try:
+        with build_lock(out):
+            _swap(staging, out)
+    except BuildLocked:
+        pass
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
 
 
 def _site_worker(args) -> str:

@@ -179,7 +179,34 @@ BUILDERS: tuple[Callable[[Ruleset], list[Sheet]], ...] = (data_sheets, victory_s
 
 def sheets(project: Project) -> list[Sheet]:
     """Every sheet the project's rulesets call for, player and gm versions both."""
-    return [sheet for ruleset in project.rulesets for build in BUILDERS for sheet in build(ruleset)]
+    return [sheet for ruleset in project.rulesets for sheet in _sheets_of(project.root, ruleset)]
+
+
+_MADE: dict[str, tuple[Sheet, ...]] = {}  # by the bytes of a ruleset's files (and its bases') and the generator
+
+
+def _sheets_of(root, ruleset: Ruleset) -> tuple[Sheet, ...]:
+    """One ruleset's sheets (frozen, so shared safely), made once per process for the same files: a build
+    asks for them for each site, the PDFs and the downloads, and `serve` on every save; their charts are the cost."""
+    from ..check_cache import generator_hash
+    from ..serve import ruleset_key
+
+    key = ruleset_key(root, ruleset, generator_hash()) if _from_files(root, ruleset) else None
+    if key is None or key not in _MADE:
+        made = tuple(sheet for build in BUILDERS for sheet in build(ruleset))
+        if key is None:
+            return made
+        _MADE[key] = made
+    return _MADE[key]
+
+
+def _from_files(root, ruleset: Ruleset) -> bool:
+    """Whether a ruleset (and each base) was loaded from files that still exist: only then do its files name it."""
+    while ruleset is not None:
+        if not ruleset.files or not all((Path(root) / name).is_file() for name in ruleset.files):
+            return False
+        ruleset = ruleset.base
+    return True
 
 
 # -- PDF -------------------------------------------------------------------------------------------------------
