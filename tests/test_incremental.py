@@ -184,3 +184,11 @@ def test_nothing_changed_lays_out_no_pdf(project, monkeypatch):
     build(project)
     assert asked == []
     assert identities(project) == before  # every page and PDF the previous build's very file
+
+
+def test_the_site_cache_keeps_the_theme_templates_compiled(project):
+    from generator.render.site import TEMPLATE_BYTECODE
+
+    for site in SITES:
+        folder = pipeline.site_cache(project, project / "build", site) / TEMPLATE_BYTECODE
+        assert len(list(folder.glob("__jinja2_*.cache"))) > 5, folder  # furo's page, base, sidebar... templates
