@@ -283,8 +283,8 @@ class SearchIndex:
                 else:
                     shutil.rmtree(staging, ignore_errors=True)
         except (SearchIndexError, OSError) as failed:  # a build removed the copy, or Pagefind failed: the next build tries again
-            if self.state.build == build:
-                print(f"rulepress: the search index was not renewed: {failed}", file=sys.stderr, flush=True)
+            if self.state.build == build:  # to the terminal, never into a build's overlay text (stderr is teed then)
+                print(f"rulepress: the search index was not renewed: {failed}", file=sys.__stderr__, flush=True)
 
     def wait(self, timeout: float | None = None) -> None:
         if self.thread is not None:
