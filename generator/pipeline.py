@@ -41,7 +41,7 @@ from .render.assets import asset_names, template_path
 from .render.pdf import PdfJob, ResourceOutside, worker_render
 from .render.reference import codes_reference, format_reference, names_reference
 from .render.site.pages import SiteWarnings
-from .render.site.search import SearchIndexError
+from .render.site.search import INDEX_DIR, SearchIndexError, index_site
 from .report import plural, print_diagnostics
 from .validate import check_project
 
@@ -371,7 +371,7 @@ class _Builder:
         pdfs: list[tuple[str, PdfJob]] = []
         for kind in ("sheets", "handouts"):
             if self.wanted(kind):
-                pdfs += [(kind, job) for job in self.plan(kind, self.jobs(kind))]
+                pdfs += [(kind, job) for job in self.changed_jobs(kind)]
                 self.carry(kind, skip=set(self.manifest))
             else:
                 self.carry(kind)
@@ -392,32 +392,92 @@ class _Builder:
             results = _run_tasks(tasks, self.workers, advance)
         if warm_site:
             results = [warm_site(self.project, args) for _name, args in sites]
+        later = getattr(self.args, "index_later", False)  # serve's: the page first, the search index after it
         for (name, _args), outdir in zip(sites, results):
             previous = self.out / name
-            shutil.copytree(outdir, self.staging / name, ignore=shutil.ignore_patterns(".buildinfo", ".doctrees"),
+            skipped = (".buildinfo", ".doctrees", *((INDEX_DIR,) if later else ()))
+            shutil.copytree(outdir, self.staging / name, ignore=shutil.ignore_patterns(*skipped),
                             copy_function=lambda source, target: _keep_if_same(source, target, previous, Path(outdir)))
+            if later:
+                self.previous_index(name)
         self.summary.rendering = time.perf_counter() - started
         for kind in ("site", "sheets", "handouts"):
             count = len(sites) if kind == "site" else sum(1 for k, _job in pdfs if k == kind)
             if count or self.wanted(kind):
                 self.summary.written[kind] = count
 
+    def previous_index(self, name: str) -> None:
+        """The search index of the previous build of site ``name`` (its very files), until `serve` swaps in
+        the new one (``index_copy``); Pagefind's own index when there is none yet."""
+        previous = self.out / name / INDEX_DIR
+        if previous.is_dir():
+            shutil.copytree(previous, self.staging / name / INDEX_DIR, copy_function=_link_or_copy)
+        else:
+            index_site(self.staging / name)
+
     # -- PDFs ------------------------------------------------------------------------------
-    def jobs(self, kind: str) -> list[PdfJob]:
+    def jobs(self, kind: str, rulesets: set[str] | None = None) -> list[PdfJob]:
+        """The PDFs of ``kind`` this build makes (of the ``rulesets`` named, when given), their HTML rendered."""
         folder = self.staging / kind
         if kind == "sheets":
             from .render.sheets import sheet_jobs
 
-            jobs = sheet_jobs(self.project, folder)
+            jobs = sheet_jobs(self.project, folder, rulesets)
             if getattr(self.args, "audience", None) == "player":
                 jobs = [j for j in jobs if "-gm" not in j.target.name]
         else:
             from .render.handouts import handout_jobs
 
-            jobs = [job for audience in self.audiences() for job in handout_jobs(self.project, folder, audience)]
+            jobs = [job for audience in self.audiences() for job in handout_jobs(self.project, folder, audience, rulesets)]
         if self.args.ruleset:
             jobs = [j for j in jobs if self.owner(j.target.name) == self.args.ruleset]
         return jobs
+
+    def changed_jobs(self, kind: str) -> list[PdfJob]:
+        """The jobs of ``kind`` to render. A ruleset whose inputs (``inputs_key``) are those of the previous
+        build keeps its previous PDFs without its HTML being made at all; the others' jobs are made and
+        then keyed by their HTML (``plan``), so a prose edit re-renders only the PDFs that print it."""
+        changed = set()
+        for ruleset in self.project.rulesets:
+            if self.args.ruleset and ruleset.id != self.args.ruleset:
+                continue
+            slot, key = f"{kind}/.inputs-{ruleset.id}", self.inputs_key(kind, ruleset)
+            previous = [name for name in self.old if name.startswith(kind + "/") and name.endswith(".pdf")
+                        and self.owner(name.split("/", 1)[1]) == ruleset.id]
+            if self.old.get(slot) == key and all((self.out / name).is_file() for name in previous):
+                for name in previous:
+                    (self.staging / name).parent.mkdir(parents=True, exist_ok=True)
+                    _link_or_copy(self.out / name, self.staging / name)
+                    self.manifest[name] = self.old[name]
+                    self.summary.reused[kind] = self.summary.reused.get(kind, 0) + 1
+            else:
+                changed.add(ruleset.id)
+            self.manifest[slot] = key
+        return self.plan(kind, self.jobs(kind, changed)) if changed else []
+
+    def inputs_key(self, kind: str, ruleset) -> str:
+        """A hash of everything one ruleset's PDFs of ``kind`` are made from: the files of the ruleset and of
+        its bases (``serve.ruleset_key``), every template and asset (the project's and the defaults, by
+        content), the audiences this build makes, SOURCE_DATE_EPOCH and the generator's code."""
+        from .serve import ruleset_key
+
+        digest = hashlib.sha256(f"{kind}\0{self.audiences()}\0{getattr(self.args, 'audience', None)}\0"
+                                f"{os.environ.get('SOURCE_DATE_EPOCH', '')}\0".encode())
+        digest.update(ruleset_key(self.root, ruleset, self.code).encode())
+        digest.update(self.templates_digest())
+        return digest.hexdigest()
+
+    def templates_digest(self) -> bytes:
+        if not hasattr(self, "_templates"):
+            from .render.assets import PROJECT_TEMPLATES, default_templates
+
+            digest = hashlib.sha256()
+            for folder in (Path(self.root).resolve() / PROJECT_TEMPLATES, default_templates()):
+                for path in sorted(folder.rglob("*")) if folder.is_dir() else ():
+                    if path.is_file():
+                        digest.update(str(path).encode() + b"\0" + path.read_bytes() + b"\0")
+            self._templates = digest.digest()
+        return self._templates
 
     def owner(self, name: str) -> str:
         """The ruleset a PDF belongs to: the longest id its name starts with, then a dash (so that
@@ -473,20 +533,21 @@ class _Builder:
     # -- site ------------------------------------------------------------------------------
     def plan_sites(self, pdfs: list[tuple[str, PdfJob]]) -> list[tuple[str, tuple]]:
         """The sites whose key changed, as (name, worker arguments); unchanged ones are linked."""
-        from .render.site.pages import site_key
+        from .render.site.pages import site_key, site_pages
 
         downloads = self.downloads([job.target for _kind, job in pdfs])
         todo = []
         for audience in self.audiences():
             name = "site" if audience == "player" else "site-gm"
-            key = site_key(self.project, audience, downloads, self.code)
+            pages = site_pages(self.project, audience, downloads)  # once: the key, then Sphinx's pages
+            key = site_key(self.project, audience, downloads, self.code, pages)
             self.manifest[name + "/"] = key
             if self.old.get(name + "/") == key and (self.out / name / "index.html").is_file():
                 shutil.copytree(self.out / name, self.staging / name, copy_function=_link_or_copy)
                 self.summary.reused["site"] = self.summary.reused.get("site", 0) + 1
                 continue
             cache = site_cache(self.root, self.out, name)
-            todo.append((name, (str(self.root), str(cache), str(cache.with_name(name + "-html")), audience, downloads)))
+            todo.append((name, (str(self.root), str(cache), str(cache.with_name(name + "-html")), audience, downloads, pages)))
         return todo
 
     def downloads(self, coming: list[Path]) -> dict[str, list[tuple[str, str]]]:
@@ -503,6 +564,42 @@ class _Builder:
         return found
 
 
+def copy_for_index(out: Path, name: str = "site") -> Path | None:
+    """A copy of the build ``out`` (hard links) without site ``name``'s search index, for ``index_copy``;
+    None when ``out`` has no such site. The caller makes sure no build swaps ``out`` meanwhile."""
+    if not (out / name / "index.html").is_file():
+        return None
+    staging = _new_staging(out)
+    try:
+        shutil.copytree(out, staging, dirs_exist_ok=True, copy_function=_link_or_copy,
+                        ignore=lambda folder, _names: [INDEX_DIR] if Path(folder) == out / name else [])
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    return staging
+
+
+def index_copy(staging: Path, name: str = "site") -> None:
+    """Pagefind's index of the copy's site, written into the copy alone (the build it was copied from is
+    never half-indexed); the copy is removed when Pagefind fails."""
+    try:
+        index_site(staging / name)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+
+
+def swap_index(staging: Path, out: Path) -> None:
+    """Swap in what ``index_copy`` made, locked like a build; a build holding the lock wins (the copy is dropped)."""
+    try:
+        with build_lock(out):
+            _swap(staging, out)
+    except BuildLocked:
+        pass
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+
+
 def _site_worker(args) -> str:
     """Build one site in a fresh process forked from the worker: Sphinx and MyST register roles
     process-wide, so two Sphinx applications must not share a process (with ``--jobs 1`` one
@@ -513,9 +610,15 @@ def _site_worker(args) -> str:
 def _build_one_site(args) -> str:
     from .render.site.pages import build_site
 
-    root, cache, outdir, audience, downloads = args
-    project = check_project(Path(root)).project
-    return str(build_site(project, Path(cache), Path(outdir), audience, downloads).outdir)
+    from .check_cache import CheckCache
+    from .render.site import checked_project
+
+    root, cache, outdir, audience, downloads, pages = args
+    # the build checked the project a moment ago and stored what it found: loaded again here, its checks come
+    # from the check cache; and Sphinx's extension uses this project rather than checking it once more
+    project = check_project(Path(root), cache=CheckCache(Path(root))).project
+    with checked_project(project):
+        return str(build_site(project, Path(cache), Path(outdir), audience, downloads, pages=pages).outdir)
 
 
 def _in_fresh_process(function, args):

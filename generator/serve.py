@@ -10,6 +10,9 @@ Kept warm between rebuilds, so a save reaches the page in about a second:
   once, each build inside ``docutils_namespace`` (which undoes the roles and directives a Sphinx
   application registers process-wide); Sphinx's own incremental build re-reads only the pages
   whose text or YAML changed. The build is still staged and swapped in whole (pipeline.py).
+* **The page first**: the site is staged with the previous build's search index and swapped in, the browser
+  reloads; Pagefind then indexes a copy of build/ (hard links) and that copy is swapped in whole
+  (``SearchIndex``), unless a newer build came meanwhile.
 * **Reload at once**: pages get a small script, injected while serving, that listens to a
   server-sent event stream and reloads when a build has finished; a failed build puts an overlay on
   the page with what the terminal printed (escaped), and the next good save takes it away.
@@ -23,6 +26,7 @@ import html
 import http.server
 import io
 import queue
+import shutil
 import sys
 import threading
 from contextlib import redirect_stderr
@@ -205,9 +209,9 @@ def warm_site(project, args) -> str:
     from .render.site import checked_project
     from .render.site.pages import build_site
 
-    _root, cache, outdir, audience, downloads = args
-    with docutils_namespace(), checked_project(project):
-        return str(build_site(project, Path(cache), Path(outdir), audience, downloads).outdir)
+    _root, cache, outdir, audience, downloads, pages = args
+    with docutils_namespace(), checked_project(project):  # Pagefind runs after the page is on disk (SearchIndex)
+        return str(build_site(project, Path(cache), Path(outdir), audience, downloads, pages=pages, index=False).outdir)
 
 
 class _Tee(io.TextIOBase):
@@ -227,17 +231,64 @@ class _Tee(io.TextIOBase):
         return False  # no progress bar: it would draw into the copy
 
 
-def build_and_tell(root: Path, args, state: _State, first: bool = False) -> int:
-    """One warm build; ``state`` learns its outcome and what it printed."""
+def build_and_tell(root: Path, args, state: _State, first: bool = False, index: "SearchIndex | None" = None) -> int:
+    """One warm build; ``state`` learns its outcome and what it printed (the browser reloads at once);
+    then, after a good build, ``index`` makes the site's search index again, behind the page."""
     from .pipeline import INTERRUPTED, run_build
 
     tee = _Tee(sys.stderr)
-    with redirect_stderr(tee):
+    with redirect_stderr(tee), (index.swaps if index else _NO_LOCK):
         code = run_build(root, args)
     if code == INTERRUPTED:  # Ctrl-C during a build stops serve too
         raise KeyboardInterrupt
     state.finished(code == 0, tee.copy.getvalue().strip(), first)
+    if code == 0 and index:
+        index.start(state.build)
     return code
+
+
+_NO_LOCK = threading.Lock()  # a lock nobody else holds: build_and_tell without a SearchIndex
+
+
+class SearchIndex:
+    """Pagefind's index of the served site, made again after each good build on a copy of build/ (hard
+    links) and swapped in whole, so a save reaches the page without waiting for it and no reader ever
+    sees half an index. A build started meanwhile wins: the index of a build that is no longer the last
+    is dropped (the next build's index follows it)."""
+
+    def __init__(self, out: Path, state: _State):
+        self.out, self.state = out, state
+        self.swaps = threading.Lock()  # held by a build, and by this while it copies or swaps build/
+        self.thread: threading.Thread | None = None
+
+    def start(self, build: int) -> None:
+        self.thread = threading.Thread(target=self._index, args=(build,), name="rulepress-search-index", daemon=True)
+        self.thread.start()
+
+    def _index(self, build: int) -> None:
+        from .pipeline import copy_for_index, index_copy, swap_index
+        from .render.site.search import SearchIndexError
+
+        try:
+            with self.swaps:
+                if self.state.build != build:
+                    return
+                staging = copy_for_index(self.out)
+            if staging is None:
+                return
+            index_copy(staging)
+            with self.swaps:
+                if self.state.build == build:
+                    swap_index(staging, self.out)
+                else:
+                    shutil.rmtree(staging, ignore_errors=True)
+        except (SearchIndexError, OSError) as failed:  # a build removed the copy, or Pagefind failed: the next build tries again
+            if self.state.build == build:  # to the terminal, never into a build's overlay text (stderr is teed then)
+                print(f"rulepress: the search index was not renewed: {failed}", file=sys.__stderr__, flush=True)
+
+    def wait(self, timeout: float | None = None) -> None:
+        if self.thread is not None:
+            self.thread.join(timeout)
 
 
 def watched(root: Path) -> list[Path]:
@@ -250,8 +301,9 @@ def serve(root: Path, host: str = "127.0.0.1", port: int = 8000, only: list[str]
     from .pipeline import INTERRUPTED
 
     args = SimpleNamespace(out=None, ruleset=None, only=only or ["site"], audience="player", jobs=None,
-                           checker=RememberedChecks(), site_builder=warm_site)
+                           checker=RememberedChecks(), site_builder=warm_site, index_later=True)
     state = _State()
+    index = SearchIndex(root / "build", state)
     try:  # listen first: a busy port or a wrong address is said at once, before a build
         server = _Server((host, port), _handler(root / "build", state))
     except (OSError, OverflowError) as error:
@@ -261,7 +313,7 @@ def serve(root: Path, host: str = "127.0.0.1", port: int = 8000, only: list[str]
     halt = threading.Event()
     try:
         changes = start_watching(root, halt)  # before the first build: a save during it is built next
-        build_and_tell(root, args, state, first=True)
+        build_and_tell(root, args, state, first=True, index=index)
     except KeyboardInterrupt:
         halt.set()
         server.server_close()
@@ -274,12 +326,13 @@ def serve(root: Path, host: str = "127.0.0.1", port: int = 8000, only: list[str]
     print(f"serving {root / 'build'} at http://{host}:{server.server_address[1]}/ — edit rules_src/ and the page reloads; Ctrl-C stops",
           flush=True)
     try:
-        _rebuild_on_change(root, args, state, changes, poll, rounds, stop)
+        _rebuild_on_change(root, args, state, changes, poll, rounds, stop, index)
     except KeyboardInterrupt:
         pass
     finally:
         halt.set()
         state.close()
+        index.wait(timeout=60)  # never leave a half-made copy of build/ behind
         server.shutdown()
         server.server_close()
     return 0
@@ -306,7 +359,7 @@ def start_watching(root: Path, halt: threading.Event) -> queue.Queue:
 
 
 def _rebuild_on_change(root: Path, args, state: _State, changes: queue.Queue, poll: float, rounds: int | None,
-                       stop: threading.Event | None) -> None:
+                       stop: threading.Event | None, index: SearchIndex | None = None) -> None:
     count = 0
     while (rounds is None or count < rounds) and not (stop is not None and stop.is_set()):
         count += 1
@@ -317,4 +370,4 @@ def _rebuild_on_change(root: Path, args, state: _State, changes: queue.Queue, po
         while not changes.empty():  # everything seen so far is one rebuild
             changes.get_nowait()
         print("change seen; rebuilding...", flush=True)
-        build_and_tell(root, args, state)
+        build_and_tell(root, args, state, index=index)

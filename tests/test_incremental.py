@@ -134,3 +134,61 @@ def test_a_stylesheet_no_pdf_links_re_renders_no_pdf(project):
     after = identities(project)
     assert {name: after[name] for name in after if name.endswith(".pdf")} == {
         name: before[name] for name in before if name.endswith(".pdf")}
+
+
+def _spy_on_pdf_jobs(monkeypatch) -> list[tuple[str, object]]:
+    """Record (kind, rulesets asked for) each time the build lays out PDFs' HTML."""
+    from generator.render import handouts, sheets
+
+    asked: list[tuple[str, object]] = []
+    real_handouts, real_sheets = handouts.handout_jobs, sheets.sheet_jobs
+
+    def handout_jobs(project, folder, audience, rulesets=None):
+        asked.append(("handouts", rulesets))
+        return real_handouts(project, folder, audience, rulesets)
+
+    def sheet_jobs(project, folder, rulesets=None):
+        asked.append(("sheets", rulesets))
+        return real_sheets(project, folder, rulesets)
+
+    monkeypatch.setattr(handouts, "handout_jobs", handout_jobs)
+    monkeypatch.setattr(sheets, "sheet_jobs", sheet_jobs)
+    return asked
+
+
+def test_the_pdfs_of_a_ruleset_whose_files_did_not_change_are_not_laid_out_again(project, monkeypatch):
+    asked = _spy_on_pdf_jobs(monkeypatch)
+    edit(project, "melee_two", "title: Mêlée two", "title: Mêlée the second")
+    before = identities(project)
+    build(project)
+    # melee_two alone: no ruleset extends it (written from the fixture)
+    assert sorted(kind for kind, _ in asked) == ["handouts", "handouts", "sheets"]  # player and gm handouts, sheets
+    assert all(rulesets == {"melee_two"} for _kind, rulesets in asked), asked
+    after = identities(project)
+    assert [n for n in before if n.endswith(".pdf") and n.split("/")[1].startswith(("melee-", "melee_house-"))
+            and after[n] != before[n]] == []
+    assert "Mêlée the second" in text(project / "build" / "handouts" / "melee_two-handout-a4.pdf")
+
+
+def test_a_change_to_a_base_lays_out_the_pdfs_of_the_rulesets_that_extend_it(project, monkeypatch):
+    asked = _spy_on_pdf_jobs(monkeypatch)
+    edit(project, "melee", "A cavalryman scores {value}", "A horseman scores {value}")
+    build(project)
+    # melee_house extends melee (its ruleset.yaml says `extends: melee`); melee_two is a copy, not an extension
+    assert asked and all(rulesets == {"melee", "melee_house"} for _kind, rulesets in asked), asked
+
+
+def test_nothing_changed_lays_out_no_pdf(project, monkeypatch):
+    asked = _spy_on_pdf_jobs(monkeypatch)
+    before = identities(project)
+    build(project)
+    assert asked == []
+    assert identities(project) == before  # every page and PDF the previous build's very file
+
+
+def test_the_site_cache_keeps_the_theme_templates_compiled(project):
+    from generator.render.site import TEMPLATE_BYTECODE
+
+    for site in SITES:
+        folder = pipeline.site_cache(project, project / "build", site) / TEMPLATE_BYTECODE
+        assert len(list(folder.glob("__jinja2_*.cache"))) > 5, folder  # furo's page, base, sidebar... templates

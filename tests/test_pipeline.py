@@ -241,3 +241,84 @@ def test_player_export_carries_no_gm_note(tmp_path):
         assert not [note for note in notes if note in " ".join(text.split())], path.name
     ordo = json.loads((gm / "ordo_ineptus-gm.json").read_text(encoding="utf-8"))
     assert [note for note in notes if any(note in " ".join(n.split()) for n in _gm_notes(ordo))] == notes
+
+
+# -- serve's search index, made after the page (no rendering: folders made by hand) ------------------------
+def _hand_made_build(tmp_path: Path) -> Path:
+    out = tmp_path / "build"
+    (out / "site" / "_pagefind").mkdir(parents=True)
+    (out / "site" / "index.html").write_text("<p>new words</p>", encoding="utf-8")
+    (out / "site" / "_pagefind" / "pagefind.js").write_text("old index", encoding="utf-8")
+    (out / "sheets").mkdir()
+    (out / "sheets" / "a-a4.pdf").write_bytes(b"%PDF a sheet")
+    (out / pipeline.MANIFEST).write_text("{}", encoding="utf-8")
+    return out
+
+
+def _fake_pagefind(site: Path) -> Path:
+    assert not (site / "_pagefind").exists()  # the copy holds no part of the old index to be mixed with the new
+    (site / "_pagefind").mkdir()
+    (site / "_pagefind" / "pagefind.js").write_text("new index of " + (site / "index.html").read_text(encoding="utf-8"),
+                                                     encoding="utf-8")
+    return site / "_pagefind"
+
+
+def test_a_new_search_index_is_made_on_a_copy_and_swapped_in_whole(tmp_path, monkeypatch):
+    monkeypatch.setattr(pipeline, "index_site", _fake_pagefind)
+    out = _hand_made_build(tmp_path)
+    page, sheet = (out / "site" / "index.html").stat().st_ino, (out / "sheets" / "a-a4.pdf").stat().st_ino
+    staging = pipeline.copy_for_index(out)
+    pipeline.index_copy(staging)
+    assert (out / "site" / "_pagefind" / "pagefind.js").read_text(encoding="utf-8") == "old index"  # not yet swapped
+    pipeline.swap_index(staging, out)
+    assert (out / "site" / "_pagefind" / "pagefind.js").read_text(encoding="utf-8") == "new index of <p>new words</p>"
+    assert (out / "site" / "index.html").stat().st_ino == page  # the very files, linked
+    assert (out / "sheets" / "a-a4.pdf").stat().st_ino == sheet
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".rulepress-cache", "build"]  # no copy left behind
+
+
+def test_a_search_index_whose_pagefind_failed_leaves_the_build_and_no_copy(tmp_path, monkeypatch):
+    def failing(site):
+        raise pipeline.SearchIndexError("Pagefind exited with 1")
+
+    monkeypatch.setattr(pipeline, "index_site", failing)
+    out = _hand_made_build(tmp_path)
+    staging = pipeline.copy_for_index(out)
+    with pytest.raises(pipeline.SearchIndexError):
+        pipeline.index_copy(staging)
+    assert (out / "site" / "_pagefind" / "pagefind.js").read_text(encoding="utf-8") == "old index"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["build"]
+
+
+def test_a_search_index_is_dropped_when_a_build_holds_the_lock(tmp_path, monkeypatch):
+    monkeypatch.setattr(pipeline, "index_site", _fake_pagefind)
+    out = _hand_made_build(tmp_path)
+    staging = pipeline.copy_for_index(out)
+    pipeline.index_copy(staging)
+    with pipeline.build_lock(out):  # a build runs (in this test, this process holds its lock)
+        import threading
+
+        dropped = threading.Thread(target=pipeline.swap_index, args=(staging, out))
+        dropped.start()
+        dropped.join()
+    assert (out / "site" / "_pagefind" / "pagefind.js").read_text(encoding="utf-8") == "old index"
+    assert not staging.exists()
+
+
+def test_a_build_for_serve_keeps_the_previous_search_index_and_makes_one_when_there_is_none(tmp_path, monkeypatch):
+    monkeypatch.setattr(pipeline, "index_site", _fake_pagefind)
+    out = _hand_made_build(tmp_path)
+    previous = (out / "site" / "_pagefind" / "pagefind.js").stat().st_ino
+    staging = tmp_path / "staging"
+    (staging / "site").mkdir(parents=True)
+    (staging / "site" / "index.html").write_text("<p>newer words</p>", encoding="utf-8")
+    builder = pipeline._Builder.__new__(pipeline._Builder)
+    builder.out, builder.staging = out, staging
+    builder.previous_index("site")
+    assert (staging / "site" / "_pagefind" / "pagefind.js").stat().st_ino == previous
+    empty = tmp_path / "empty-out"
+    builder.out = empty
+    (staging / "site-gm").mkdir()
+    (staging / "site-gm" / "index.html").write_text("<p>gm</p>", encoding="utf-8")
+    builder.previous_index("site-gm")
+    assert (staging / "site-gm" / "_pagefind" / "pagefind.js").read_text(encoding="utf-8") == "new index of <p>gm</p>"

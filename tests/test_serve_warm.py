@@ -151,6 +151,37 @@ def test_the_reload_event_arrives_after_the_page_is_written(served):
         served.wait_for_build_after(before + 1)
 
 
+def _indexed(project: Path, text: str) -> bool:
+    """Whether Pagefind's index of the built site holds ``text`` (its page fragments are gzipped JSON)."""
+    import gzip
+
+    index = project / "build" / "site" / "_pagefind"
+    try:
+        return (index / "pagefind.js").is_file() and any(
+            text.encode("utf-8") in gzip.decompress(path.read_bytes()) for path in (index / "fragment").iterdir())
+    except OSError:  # between the two renames of a swap
+        return False
+
+
+def _copies(project: Path) -> list[str]:
+    return sorted(p.name for p in project.iterdir() if p.name.startswith((".build-staging-", ".build.old-")))
+
+
+def test_the_search_index_follows_the_page_and_is_swapped_in_whole(served):
+    page = served.page_with(SENTENCE)
+    before = served.build_number()
+    served.save(served.original.replace(SENTENCE, "A trooper scores", 1))
+    try:
+        served.wait_until(lambda: _holds(page, "A trooper scores"), "the edit never reached the page on disk")
+        served.wait_until(lambda: _indexed(served.project, "A trooper scores"), "the search index never learned the edit")
+        assert _holds(page, "A trooper scores")  # the index was swapped in with the page of the same build
+        served.wait_until(lambda: _copies(served.project) == [], "a copy of build/ was left behind")
+    finally:
+        served.save(served.original)
+        served.wait_for_build_after(before + 1)
+    served.wait_until(lambda: not _indexed(served.project, "A trooper scores"), "the index kept an undone edit")
+
+
 def _next_event(stream) -> tuple[str, str]:
     """The next server-sent event's name and data (keep-alive comments skipped)."""
     name, data = "", ""

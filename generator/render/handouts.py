@@ -33,14 +33,17 @@ def output_name(ruleset_id: str, kind: str, audience: str, paper: Paper) -> str:
     return "-".join(parts) + ".pdf"
 
 
-def handout_jobs(project: Project, out_dir: Path, audience: str) -> list[PdfJob]:
-    """Every handout, roster and card sheet of the project for one audience, in both paper sizes."""
+def handout_jobs(project: Project, out_dir: Path, audience: str, rulesets: set[str] | None = None) -> list[PdfJob]:
+    """Every handout, roster and card sheet of the project for one audience, in both paper sizes
+    (of the ``rulesets`` named, when given)."""
     if audience not in AUDIENCES:
         raise ValueError(f"audience must be one of {AUDIENCES}, not {audience!r}")
     root = Path(project.root).resolve()
     env = jinja_env(root)
     jobs = []
     for ruleset in project.rulesets:
+        if rulesets is not None and ruleset.id not in rulesets:
+            continue
         contexts = {"handout": handout_context(ruleset, audience)}
         if any(visible(a, audience) for a in ruleset.armies) or any(visible(m, audience) for m in ruleset.profiles):
             contexts["roster"] = roster_context(ruleset, audience)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import MappingProxyType
+from types import MappingProxyType, SimpleNamespace
 from typing import Callable
 
 from ..model.ruleset import Ruleset
@@ -179,7 +179,34 @@ BUILDERS: tuple[Callable[[Ruleset], list[Sheet]], ...] = (data_sheets, victory_s
 
 def sheets(project: Project) -> list[Sheet]:
     """Every sheet the project's rulesets call for, player and gm versions both."""
-    return [sheet for ruleset in project.rulesets for build in BUILDERS for sheet in build(ruleset)]
+    return [sheet for ruleset in project.rulesets for sheet in _sheets_of(project.root, ruleset)]
+
+
+_MADE: dict[str, tuple[Sheet, ...]] = {}  # by the bytes of a ruleset's files (and its bases') and the generator
+
+
+def _sheets_of(root, ruleset: Ruleset) -> tuple[Sheet, ...]:
+    """One ruleset's sheets (frozen, so shared safely), made once per process for the same files: a build
+    asks for them for each site, the PDFs and the downloads, and `serve` on every save; their charts are the cost."""
+    from ..check_cache import generator_hash
+    from ..serve import ruleset_key
+
+    key = ruleset_key(root, ruleset, generator_hash()) if _from_files(root, ruleset) else None
+    if key is None or key not in _MADE:
+        made = tuple(sheet for build in BUILDERS for sheet in build(ruleset))
+        if key is None:
+            return made
+        _MADE[key] = made
+    return _MADE[key]
+
+
+def _from_files(root, ruleset: Ruleset) -> bool:
+    """Whether a ruleset (and each base) was loaded from files that still exist: only then do its files name it."""
+    while ruleset is not None:
+        if not ruleset.files or not all((Path(root) / name).is_file() for name in ruleset.files):
+            return False
+        ruleset = ruleset.base
+    return True
 
 
 # -- PDF -------------------------------------------------------------------------------------------------------
@@ -190,15 +217,17 @@ def sheet_html(sheet: Sheet, paper: Paper, project: Project) -> str:
     return template.render(sheet=sheet, paper=paper, computed_by=COMPUTED_BY, prose=prose, gap=GAP, **sheet.context)
 
 
-def sheet_jobs(project: Project, out_dir: Path) -> list[PdfJob]:
-    """A PdfJob per sheet and paper size: ``out_dir/<sheet>-<a4|letter>.pdf``."""
+def sheet_jobs(project: Project, out_dir: Path, rulesets: set[str] | None = None) -> list[PdfJob]:
+    """A PdfJob per sheet and paper size: ``out_dir/<sheet>-<a4|letter>.pdf`` (of the ``rulesets`` named, when given)."""
     root = Path(project.root).resolve()
     out_dir = Path(out_dir)
+    chosen = project if rulesets is None else SimpleNamespace(
+        rulesets=[r for r in project.rulesets if r.id in rulesets], root=project.root)
     return [PdfJob(html=sheet_html(sheet, paper, project), target=out_dir / f"{sheet.name}-{paper.id}.pdf",
                    base_dir=root / PROJECT_TEMPLATES / "sheets", template=f"{PROJECT_TEMPLATES}/{sheet.template}",
                    title=f"{sheet.title} — {sheet.subtitle}" if sheet.subtitle else sheet.title,
                    stylesheets=(template_path(root, STYLESHEET),), fit=fit_css(sheet, paper))
-            for sheet in sheets(project) for paper in PAPERS]
+            for sheet in sheets(chosen) for paper in PAPERS]
 
 
 def sheet_downloads(project: Project, audience: str) -> dict[str, list[tuple[str, str]]]:

@@ -377,6 +377,7 @@ def setup(app: Sphinx) -> dict:
     app.add_transform(MathToText)
     app.connect("builder-inited", _init_model)
     app.connect("builder-inited", _static)
+    app.connect("builder-inited", _compiled_templates_kept)
     app.connect("missing-reference", resolve_reference)
     install_search(app)
     setup_reproducible(app)
@@ -388,3 +389,19 @@ def setup(app: Sphinx) -> dict:
 def _static(app: Sphinx) -> None:
     app.config.html_static_path = [*app.config.html_static_path, str(STATIC)]
     app.add_css_file("rulepress.css")
+
+
+TEMPLATE_BYTECODE = "templates-bytecode"  # beside the doctrees in the site cache
+
+
+def _compiled_templates_kept(app: Sphinx) -> None:
+    """The theme's Jinja templates compiled once and kept in the site cache: each build makes a new Sphinx
+    application, which would otherwise compile furo's templates again (most of a small rebuild's writing).
+    Jinja keys each entry by the template's source and its own version, so the cache is safe to delete."""
+    from jinja2 import FileSystemBytecodeCache
+
+    environment = getattr(getattr(app.builder, "templates", None), "environment", None)
+    if environment is not None and environment.bytecode_cache is None:
+        folder = Path(app.doctreedir).parent / TEMPLATE_BYTECODE
+        folder.mkdir(parents=True, exist_ok=True)
+        environment.bytecode_cache = FileSystemBytecodeCache(str(folder))

@@ -346,12 +346,14 @@ def _paper_title(href: str) -> str:
     return f"{paper}{' (game-master)' if '-gm-' in href else ''}"
 
 
-def site_key(project: Project, audience: str, downloads: dict | None, code: str) -> str:
-    """A hash of everything the site is made from: pages, rules data, downloads, code."""
+def site_key(project: Project, audience: str, downloads: dict | None, code: str, pages: Pages | None = None) -> str:
+    """A hash of everything the site is made from: pages (``site_pages``'s, made here unless given), rules
+    data, downloads, code."""
     import hashlib
 
     digest = hashlib.sha256(f"{audience}\n{code}\n{sorted((downloads or {}).items())}".encode())
-    for relative, text in sorted(site_pages(project, audience, downloads).files.items()):
+    pages = pages if pages is not None else site_pages(project, audience, downloads)
+    for relative, text in sorted(pages.files.items()):
         digest.update(relative.encode() + b"\0" + text.encode())
     for ruleset in project.rulesets:
         for file in ruleset.files:
@@ -391,31 +393,59 @@ def input_path(srcdir: Path, ruleset_id: str, section: str, id: str = "", chapte
     return Path(srcdir).parent / "inputs" / ruleset_id / f"{name}.sha"
 
 
+_INPUTS_WRITTEN: dict[tuple[str, str, str], str] = {}  # (srcdir, audience, ruleset id) -> what its inputs were written from
+
+
 def write_inputs(project: Project, pages: Pages, srcdir: Path, audience: str) -> int:
     """For every ``rulepress`` directive of the pages, a file holding a hash of what it shows (its
     MyST, and what the roles in it read: names, titles and values of its ruleset), rewritten only
     when that hash changes. A directive depends on this file rather than on its whole YAML file,
     so a word changed in one rule makes Sphinx read again only the page that shows it (and the
-    pages of an overlay that shows it too). Returns how many files changed."""
+    pages of an overlay that shows it too). Returns how many files changed.
+
+    A process that builds again (`serve`) skips a ruleset whose files (and bases', and the generator)
+    and directives are those it wrote the inputs from last time: rendering every entry is the cost."""
     from . import render_entry
 
-    contexts: dict[str, str] = {}
     changed = 0
-    for relative, text in pages.files.items():
-        for match in _DIRECTIVE.finditer(text):
-            options = dict(re.findall(r"^:([a-z]+): (.*)$", match["options"], re.M))
-            section, id, chapter = match["section"], match["id"] or "", options.get("chapter")
+    for ruleset_id, directives in _directives_by_ruleset(project, pages).items():
+        ruleset = project.ruleset(ruleset_id)
+        memo, key = (str(srcdir), audience, ruleset.id), _inputs_source(project, ruleset, directives)
+        if _INPUTS_WRITTEN.get(memo) == key and input_path(srcdir, ruleset.id, "", "").parent.is_dir():
+            continue
+        _INPUTS_WRITTEN.pop(memo, None)
+        context = _role_inputs(ruleset)
+        for section, id, chapter in directives:
             try:
-                ruleset = project.ruleset(options.get("ruleset") or relative.split("/")[0])
                 entry = ruleset.get(section, id) if id else None
                 shown = render_entry(ruleset, section, entry, audience, chapter)
             except KeyError:  # the directive itself says what is wrong; it depends on its YAML files
                 continue
-            if ruleset.id not in contexts:
-                contexts[ruleset.id] = _role_inputs(ruleset)
             changed += _write_if_changed(input_path(srcdir, ruleset.id, section, id, chapter or ""),
-                                         _sha(audience, contexts[ruleset.id], shown))
+                                         _sha(audience, context, shown))
+        _INPUTS_WRITTEN[memo] = key
     return changed
+
+
+def _directives_by_ruleset(project: Project, pages: Pages) -> dict:
+    """Ruleset id -> the (section, id, chapter) of every ``rulepress`` directive showing it, in page order."""
+    found: dict = {}
+    for relative, text in pages.files.items():
+        for match in _DIRECTIVE.finditer(text):
+            options = dict(re.findall(r"^:([a-z]+): (.*)$", match["options"], re.M))
+            try:
+                ruleset = project.ruleset(options.get("ruleset") or relative.split("/")[0])
+            except KeyError:
+                continue
+            found.setdefault(ruleset.id, []).append((match["section"], match["id"] or "", options.get("chapter")))
+    return found
+
+
+def _inputs_source(project: Project, ruleset: Ruleset, directives: list) -> str:
+    from ...check_cache import generator_hash
+    from ...serve import ruleset_key
+
+    return _sha(ruleset_key(project.root, ruleset, generator_hash()), repr(directives))
 
 
 def _role_inputs(ruleset: Ruleset) -> str:
@@ -497,12 +527,14 @@ def sphinx_config(root: Path, audience: str, only: str = "") -> dict:
 
 
 def build_site(project: Project, cache: Path, outdir: Path, audience: str = "player",
-               downloads: dict | None = None, only: str = "") -> SiteResult:
-    """Build the HTML site incrementally in ``cache`` and return where it is; warnings are errors."""
+               downloads: dict | None = None, only: str = "", pages: Pages | None = None, index: bool = True) -> SiteResult:
+    """Build the HTML site incrementally in ``cache`` and return where it is; warnings are errors.
+    ``pages``: ``site_pages(project, audience, downloads)`` when the caller made them already (for the site's key);
+    ``index``: False leaves Pagefind's index to the caller."""
     from sphinx.application import Sphinx
 
     srcdir, doctrees, html = cache / "src", cache / "doctrees", outdir
-    pages = site_pages(project, audience, downloads)
+    pages = pages if pages is not None else site_pages(project, audience, downloads)
     written, removed = write_pages(pages, srcdir)
     write_inputs(project, pages, srcdir, audience)
     if removed:  # Sphinx keeps the HTML of deleted pages; start that output afresh
@@ -521,7 +553,8 @@ def build_site(project: Project, cache: Path, outdir: Path, audience: str = "pla
     if app.statuscode or warnings.getvalue().strip():  # builds that warn are broken
         entries = getattr(app.env, "rulepress_entry_lines", {})
         raise SiteWarnings(located_warnings(warnings.getvalue(), srcdir, project, cache, entries) or "sphinx-build failed")
-    index_site(html)  # Pagefind's index of the built pages, in html/_pagefind
+    if index:  # (serve indexes later, after the page is on disk)
+        index_site(html)  # Pagefind's index of the built pages, in html/_pagefind
     return SiteResult(html, len(written), warnings.getvalue())
 
 

@@ -199,7 +199,16 @@ def install_search(app: Sphinx) -> None:
     app.connect("builder-inited", _no_sphinx_search)
     app.connect("doctree-resolved", mark_headings)
     app.connect("html-page-context", mark_page)
+    app.connect("env-updated", _variants_before_pages)
     app.connect("build-finished", _write_variants)
+
+
+def _variants_before_pages(app: Sphinx, env) -> list:
+    """The spellings written before any page is: a page links its scripts with a checksum of the file
+    (``?v=``), so a file written only after the pages would give a first build's pages links that the
+    next build changes, and pages Sphinx writes again would differ from untouched ones for no reason."""
+    _write_variants(app, None)
+    return []
 
 
 def _templates(app: Sphinx, config) -> None:
