@@ -197,33 +197,24 @@ def _next_event(stream) -> tuple[str, str]:
             return name, data
 
 
-def test_the_open_page_reloads_itself_shows_the_overlay_and_recovers_in_chromium(served):
+def test_the_open_page_reloads_itself_shows_the_overlay_and_recovers_in_chromium(served, page):
     """The script serve puts in the page, run by a real browser: no reload by hand anywhere."""
-    from site_helpers import CHROMIUM, CHROMIUM_ARGS, require_chromium
-
-    require_chromium()
-    from playwright.sync_api import sync_playwright
-
     page_file = served.page_with(SENTENCE)
     relative = "/" + page_file.relative_to(served.project / "build").as_posix()
     wrong = served.original.replace(">>> melee_score(infantry=2, cavalry=2)\n      5\n",
                                     ">>> melee_score(infantry=2, cavalry=2)\n      8\n", 1)
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            page = browser.new_page()
-            page.goto(served.url(relative))
-            assert page.locator("#rulepress-overlay").count() == 0
-            before = served.build_number()
-            served.save(wrong)
-            overlay = page.locator("#rulepress-overlay")
-            overlay.wait_for(state="visible", timeout=PATIENCE * 1000)
-            assert "rules_src/melee/ruleset.yaml:" in overlay.inner_text()
-            assert "the text says 8" in overlay.inner_text()
-            served.save(served.original.replace(SENTENCE, "A dragoon scores", 1))
-            page.get_by_text("A dragoon scores").wait_for(timeout=PATIENCE * 1000)
-            assert page.locator("#rulepress-overlay").count() == 0
-        finally:
-            browser.close()
-            served.save(served.original)
-            served.wait_for_build_after(before + 2)
+    try:
+        page.goto(served.url(relative))
+        assert page.locator("#rulepress-overlay").count() == 0
+        before = served.build_number()
+        served.save(wrong)
+        overlay = page.locator("#rulepress-overlay")
+        overlay.wait_for(state="visible", timeout=PATIENCE * 1000)
+        assert "rules_src/melee/ruleset.yaml:" in overlay.inner_text()
+        assert "the text says 8" in overlay.inner_text()
+        served.save(served.original.replace(SENTENCE, "A dragoon scores", 1))
+        page.get_by_text("A dragoon scores").wait_for(timeout=PATIENCE * 1000)
+        assert page.locator("#rulepress-overlay").count() == 0
+    finally:
+        served.save(served.original)
+        served.wait_for_build_after(before + 2)
