@@ -351,3 +351,54 @@ def test_an_example_counts_its_statements():
 
     source = ">>> a = 1\n>>> a + 1\n2\n  >>> b\n... c\n# >>> not one\n"
     assert Example(ruleset="x", entry="rules.r", path="p", line=1, source=source).statements == 3
+
+
+# -- the field and function builders, called directly (the model calls them while it is imported) --
+
+def test_a_spec_field_carries_its_help_example_and_key():
+    import dataclasses
+
+    from generator.model.base import spec
+
+    made = spec("How far it moves.", 3, example="6\"", key="move")
+    assert made.default == 3 and dict(made.metadata) == {"help": "How far it moves.", "example": "6\"", "key": "move"}
+    bare = spec("Required.")
+    assert bare.default is dataclasses.MISSING and dict(bare.metadata) == {"help": "Required.", "example": None, "key": None}
+    assert spec("A tuple is fine.", ()).default == ()
+    for mutable in ([], {}, set()):
+        with pytest.raises(TypeError, match="^use a tuple for defaults$"):
+            spec("Mutable.", mutable)
+
+
+def test_the_quick_reference_field_explains_its_default():
+    from generator.model.base import quick_field
+
+    shown = quick_field("rule", True)
+    assert shown.default is True and dict(shown.metadata) == {
+        "help": "Put the rule on the ruleset's quick reference (printed unless `false`): `true`, or "
+                "`{summary: ...}` to print a short summary instead of the full text.",
+        "example": "{summary: Roll a D6 for each hit.}", "key": None}
+    hidden = quick_field("spell")
+    assert hidden.default is False and hidden.metadata["help"] == (
+        "Put the spell on the ruleset's quick reference (left off unless marked): `true`, or "
+        "`{summary: ...}` to print a short summary instead of the full text.")
+
+
+def test_an_entry_id_field_is_internal_and_empty_by_default():
+    from generator.model.entries import _id
+
+    made = _id()
+    assert made.default == "" and dict(made.metadata) == {"internal": True}
+
+
+def test_floor_and_ceil_round_exact_numbers_and_every_face_of_a_die():
+    import math
+
+    import icepool
+
+    from generator.model.formula import _round
+
+    floor, ceil = _round(math.floor), _round(math.ceil)
+    assert floor(Fraction(7, 2)) == 3 and ceil(Fraction(7, 2)) == 4 and floor(-0.5) == -1 and ceil(2) == 2
+    halves = icepool.Die([Fraction(1, 2), Fraction(3, 2), Fraction(3, 2)])
+    assert floor(halves) == icepool.Die([0, 1, 1]) and ceil(halves) == icepool.Die([1, 2, 2])

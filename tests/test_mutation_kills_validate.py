@@ -72,3 +72,17 @@ def test_markdown_fields_are_found_inside_optional_and_union_types():
     assert prose._is_markdown(Optional[Markdown])
     assert prose._is_markdown(Union[int, tuple[Markdown, ...]])
     assert not prose._is_markdown(str) and not prose._is_markdown(Optional[int])
+
+
+def test_a_check_registers_under_its_name_without_the_prefix():
+    from generator.validate import checks
+
+    def check_mutation_probe(ruleset, diagnostics):
+        return None
+
+    try:
+        assert checks.check(check_mutation_probe) is check_mutation_probe
+        assert checks.CHECKS["mutation_probe"] is check_mutation_probe
+        assert "check_mutation_probe" not in checks.CHECKS
+    finally:
+        checks.CHECKS.pop("mutation_probe", None)
