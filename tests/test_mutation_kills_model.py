@@ -402,3 +402,70 @@ def test_floor_and_ceil_round_exact_numbers_and_every_face_of_a_die():
     assert floor(Fraction(7, 2)) == 3 and ceil(Fraction(7, 2)) == 4 and floor(-0.5) == -1 and ceil(2) == 2
     halves = icepool.Die([Fraction(1, 2), Fraction(3, 2), Fraction(3, 2)])
     assert floor(halves) == icepool.Die([0, 1, 1]) and ceil(halves) == icepool.Die([1, 2, 2])
+
+
+def test_the_location_fields_are_internal_and_left_out_of_comparison():
+    from types import MappingProxyType
+
+    from generator.model.base import NOWHERE, located
+    from generator.model.entries import _locs
+
+    loc, locs = located()
+    assert (loc.default, loc.compare, loc.repr, dict(loc.metadata)) == (NOWHERE, False, False, {"internal": True})
+    assert (locs.compare, locs.repr, dict(locs.metadata)) == (False, False, {"internal": True})
+    assert locs.default_factory() == MappingProxyType({}) and isinstance(locs.default_factory(), MappingProxyType)
+    own = _locs()
+    assert (own.compare, own.repr, dict(own.metadata)) == (False, False, {"internal": True})
+    assert own.default_factory() == {} and isinstance(own.default_factory(), MappingProxyType)
+
+
+def test_a_source_prints_as_file_and_section():
+    from generator.model.base import Source
+
+    assert str(Source(file="rules.txt", section="FIGHTING")) == "rules.txt § FIGHTING"
+    assert str(Source(file="rules.txt")) == "rules.txt"
+
+
+def test_a_rows_keywords_give_their_parameters():
+    from generator.model.base import NotGiven
+    from generator.model.entries import ProfileRow
+
+    row = ProfileRow(id="gun", name="Great gun", keywords=("SHOOTS 12", "Fear", "Range -1 2", "Big Gun 3", "7"))
+    assert row.keyword("shoots") == (12,) and row.keyword("FEAR") == () and row.keyword("range") == (-1, 2)
+    assert row.keyword("big gun") == (3,) and row.keyword("Charge") is None and row.keyword("") == (7,)
+    with pytest.raises(LookupError, match="^the source does not give the special rules of Great gun$"):
+        ProfileRow(id="x", name="Great gun", keywords=NotGiven()).keyword("fear")
+
+
+def test_a_matrix_finds_rows_columns_and_how_far_a_row_moves():
+    from generator.model.entries import Column, ProfileMatrix, ProfileRow
+
+    foot = ProfileRow(id="heavy_foot", name="Heavy foot")
+    horse = ProfileRow(id="knights", name="Mounted knights", movement="mounted_move")
+    matrix = ProfileMatrix(id="troops", title="Troops", movement="move",
+                           columns=(Column(id="attack", label="ATTACK"), Column(id="armour", label="ARMOUR")),
+                           rows=(foot, horse))
+    assert matrix.column("armour").label == "ARMOUR" and matrix.column("attack").label == "ATTACK"
+    assert matrix.movement_of(foot) == "move" and matrix.movement_of(horse) == "mounted_move"
+    assert matrix.row("Heavy foot") is foot and matrix.row("heavy foot") is foot and matrix.row("KNIGHTS") is horse
+    assert matrix.row("mounted knights") is horse
+    with pytest.raises(KeyError):
+        matrix.row("archers")
+
+
+def test_long_dice_text_is_cut_to_forty_characters_in_messages():
+    from generator.model.dice import _short
+
+    assert _short("x" * 40) == "x" * 40
+    assert _short("y" * 41) == "y" * 39 + "…"
+
+
+def test_a_missing_value_says_so_and_dunder_lookups_stay_plain():
+    from generator.model.calculate import Values
+
+    values = Values(move=6)
+    assert values.move == 6
+    with pytest.raises(AttributeError, match="^the ruleset has no value `charge`$"):
+        values.charge
+    with pytest.raises(AttributeError, match="^__deepcopy_hook__$"):
+        values.__deepcopy_hook__

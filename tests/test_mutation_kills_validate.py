@@ -86,3 +86,11 @@ def test_a_check_registers_under_its_name_without_the_prefix():
         assert "check_mutation_probe" not in checks.CHECKS
     finally:
         checks.CHECKS.pop("mutation_probe", None)
+
+
+def test_a_rulesets_problems_are_its_checks_then_its_mechanics(monkeypatch, tmp_path):
+    import generator.validate as validate
+
+    monkeypatch.setattr(validate, "run_checks", lambda ruleset: iter([f"check of {ruleset}"]))
+    monkeypatch.setattr(validate, "mechanics_problems", lambda root, ruleset: (f"mechanics of {ruleset} in {root.name}",))
+    assert validate.check_ruleset(tmp_path, "abc") == ["check of abc", f"mechanics of abc in {tmp_path.name}"]
