@@ -423,3 +423,175 @@ def test_the_progress_bar_is_silent_off_a_terminal(monkeypatch):
     monkeypatch.setattr("sys.stderr", SimpleNamespace(isatty=lambda: False))
     with pipeline._progress("building", 3) as advance:
         assert advance() is None and advance("ignored") is None
+
+
+def test_the_pool_runs_each_task_and_gives_results_in_task_order():
+    done = []
+    assert pipeline._run_tasks([(abs, -3), (len, "abcd"), (str.upper, "x")], 1, lambda: done.append(1)) == [3, 4, "X"]
+    assert len(done) == 3
+    with pytest.raises(ValueError, match="invalid literal"):
+        pipeline._run_tasks([(int, "seven"), (abs, 1)], None, lambda: None)
+
+
+def test_a_worker_ignores_ctrl_c_ends_with_the_build_and_warms_up(monkeypatch):
+    import signal
+
+    calls = []
+    monkeypatch.setattr(pipeline, "die_with_parent", lambda *args: calls.append(("die_with_parent", args)))
+    monkeypatch.setattr(pipeline, "watch", lambda *args: calls.append(("watch", args)))
+    monkeypatch.setattr("generator.render.pdf._warm_worker", lambda: calls.append(("warm", ())))
+    previous = signal.getsignal(signal.SIGINT)
+    try:
+        pipeline._worker_init(os.getpid())
+        assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert calls == [("die_with_parent", ()), ("watch", (os.getpid(),)), ("warm", ())]
+
+
+def _ended_pid() -> int:
+    import subprocess
+
+    child = subprocess.Popen(["true"])
+    child.wait()
+    return child.pid
+
+
+def test_a_worker_whose_build_already_ended_exits_at_once(monkeypatch):
+    import signal
+
+    monkeypatch.setattr(pipeline, "die_with_parent", lambda *args: None)
+    monkeypatch.setattr(pipeline, "watch", lambda *args: pytest.fail("watched an ended build"))
+
+    def exit_(code):
+        raise SystemExit(code)
+
+    monkeypatch.setattr(os, "_exit", exit_)
+    previous = signal.getsignal(signal.SIGINT)
+    try:
+        with pytest.raises(SystemExit) as exited:
+            pipeline._worker_init(_ended_pid())
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert exited.value.code == 1
+
+
+def test_the_watcher_exits_once_the_watched_process_has_ended(monkeypatch):
+    import threading
+    import time
+
+    exits, never = [], threading.Event()
+
+    def exit_(code):
+        exits.append(code)
+        never.wait()  # the watching thread stops here for good (a daemon: it ends with the tests)
+
+    monkeypatch.setattr(os, "_exit", exit_)
+    ended = _ended_pid()
+    pipeline.watch(ended, every=0.01)
+    deadline = time.monotonic() + 5
+    while not exits and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert exits == [1]
+    assert [t.daemon for t in threading.enumerate() if t.name == f"watch-{ended}"] == [True]
+
+
+def _pdeathsig() -> int:
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    signal_number = ctypes.c_int(0)
+    assert libc.prctl(2, ctypes.byref(signal_number), 0, 0, 0) == 0  # PR_GET_PDEATHSIG
+    return signal_number.value
+
+
+def test_a_process_asks_the_kernel_to_end_it_with_its_parent(monkeypatch):
+    import ctypes
+    import signal
+
+    monkeypatch.setattr(pipeline, "watch", lambda *args: pytest.fail("watched although the kernel will end it"))
+    before = _pdeathsig()
+    try:
+        pipeline.die_with_parent(os.getppid())
+        assert _pdeathsig() == signal.SIGKILL
+    finally:
+        ctypes.CDLL(None).prctl(1, before, 0, 0, 0)  # PR_SET_PDEATHSIG back as it was
+    assert _pdeathsig() == before
+
+
+def test_a_process_whose_parent_already_changed_exits(monkeypatch):
+    import ctypes
+
+    def exit_(code):
+        raise SystemExit(code)
+
+    monkeypatch.setattr(os, "_exit", exit_)
+    before = _pdeathsig()
+    try:
+        with pytest.raises(SystemExit) as exited:
+            pipeline.die_with_parent(os.getppid() + 100000)
+    finally:
+        ctypes.CDLL(None).prctl(1, before, 0, 0, 0)
+    assert exited.value.code == 1
+
+
+def test_without_the_kernels_help_a_thread_watches_the_parent(monkeypatch):
+    import ctypes
+
+    watched = []
+    monkeypatch.setattr(pipeline, "watch", lambda pid: watched.append(pid))
+    monkeypatch.setattr(pipeline.sys, "platform", "darwin")
+    pipeline.die_with_parent(4242)
+    monkeypatch.setattr(pipeline.sys, "platform", "linux")
+
+    def no_libc(*args, **kwargs):
+        raise OSError("no libc")
+
+    monkeypatch.setattr(ctypes, "CDLL", no_libc)
+    pipeline.die_with_parent(4343)
+    pipeline.die_with_parent()
+    assert watched == [4242, 4343, os.getppid()]
+
+
+def test_a_site_is_built_from_a_fresh_check_in_a_fresh_process(monkeypatch, tmp_path):
+    import generator.render.site.pages as pages
+
+    checked, built = [], []
+    monkeypatch.setattr(pipeline, "check_project", lambda root: checked.append(root) or SimpleNamespace(project="P"))
+    monkeypatch.setattr(pages, "build_site", lambda project, cache, outdir, audience, downloads: built.append(
+        (project, cache, outdir, audience, downloads)) or SimpleNamespace(outdir=outdir / "html"))
+    args = (str(tmp_path), "/c/site", "/c/site-html", "gm", {"x": []})
+    assert pipeline._build_one_site(args) == "/c/site-html/html"
+    assert checked == [tmp_path] and built == [("P", Path("/c/site"), Path("/c/site-html"), "gm", {"x": []})]
+    ran = []
+    monkeypatch.setattr(pipeline, "_in_fresh_process", lambda function, given: ran.append((function, given)) or "out")
+    assert pipeline._site_worker(args) == "out" and ran == [(pipeline._build_one_site, args)]
+
+
+def test_check_with_examples_runs_each_rulesets_examples_only_when_the_checks_pass(monkeypatch, tmp_path):
+    import generator.check_cache as check_cache
+
+    class Cache:
+        def __init__(self, root):
+            self.root = root
+
+    rulesets = [SimpleNamespace(id="a"), SimpleNamespace(id="b")]
+    project = SimpleNamespace(root=tmp_path / "resolved", rulesets=rulesets)
+    asked = []
+    monkeypatch.setattr(check_cache, "CheckCache", Cache)
+
+    def examples(ruleset, root, cache, every):
+        asked.append((ruleset.id, root, type(cache), every))
+        return SimpleNamespace(failures=[f"{ruleset.id}1", f"{ruleset.id}2"])
+
+    monkeypatch.setattr(pipeline, "run_examples_cached", examples)
+    good = SimpleNamespace(ok=True, project=project)
+    monkeypatch.setattr(pipeline, "check_project", lambda root, cache: asked.append(("check", root, cache.root)) or good)
+    assert pipeline.check_with_examples(tmp_path) == (good, ["a1", "a2", "b1", "b2"])
+    assert asked == [("check", tmp_path, tmp_path), ("a", tmp_path / "resolved", Cache, rulesets),
+                     ("b", tmp_path / "resolved", Cache, rulesets)]
+    asked.clear()
+    bad = SimpleNamespace(ok=False, project=project)
+    monkeypatch.setattr(pipeline, "check_project", lambda root, cache: bad)
+    assert pipeline.check_with_examples(tmp_path) == (bad, [])
+    assert asked == []
