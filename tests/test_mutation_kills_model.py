@@ -469,3 +469,20 @@ def test_a_missing_value_says_so_and_dunder_lookups_stay_plain():
         values.charge
     with pytest.raises(AttributeError, match="^__deepcopy_hook__$"):
         values.__deepcopy_hook__
+
+
+def test_dice_and_text_quantities_print_as_written_and_dice_stay_plural():
+    assert str(Quantity("dice", "2D6", "dice")) == "2D6"
+    assert str(Quantity("text", "all of them", "models")) == "all of them"
+    assert str(Quantity("count", 1, "dice")) == "1 dice"
+    assert str(Quantity("count", 1, "models")) == "1 model"
+
+
+def test_a_formula_error_shows_rolls_fractions_and_other_values_plainly():
+    import icepool
+
+    from generator.model.formula import _show
+
+    assert _show(icepool.d6) == "a roll"
+    assert _show(Fraction(1, 2)) == "1/2"
+    assert _show("x") == "'x'" and _show(3) == "3"

@@ -315,11 +315,14 @@ def test_a_build_keeps_what_export_wrote(project, renderers, capsys):
                                               for name in ("ruleset.schema.json", "melee.json", "melee_house.json"))
     assert build(project, renderers) == 0
     assert files(project / "build" / "export") == ["melee.json", "melee_house.json", "ruleset.schema.json"]
+    before = inodes(project)
     assert pipeline.run_export(project, SimpleNamespace(out=None, audience="gm")) == 0
     assert files(project / "build" / "export") == [
         "melee-gm.json", "melee.json", "melee_house-gm.json", "melee_house.json", "ruleset.schema.json"]
     assert (project / "build" / "export" / "ruleset.schema.json").read_text() == "ruleset.schema.json for gm"
     assert [n for n in files(project / "build") if n.endswith(".pdf")] == ALL_PDFS  # the build is kept whole
+    assert {n: i for n, i in inodes(project).items() if n.endswith(".pdf")} == \
+        {n: i for n, i in before.items() if n.endswith(".pdf")}  # linked, not copied
     assert json.loads((project / "build" / ".manifest.json").read_text())  # the build's manifest, not "{}"
     assert sorted(p.name for p in project.iterdir()) == [".rulepress-cache", "build", "rules_src"]
 
@@ -349,6 +352,30 @@ def test_export_of_broken_rules_fails_and_writes_nothing(project, renderers, mon
     assert capsys.readouterr().err == "".join(d.format() + "\n" for d in broken) + \
         f"export failed: 2 errors; {project / 'build'} is left as it was\n"
     assert not (project / "build").exists()
+
+
+def test_an_export_that_fails_halfway_leaves_no_staging_behind(project, renderers, monkeypatch, capsys):
+    assert build(project, renderers) == 0
+    before = inodes(project)
+
+    def full(project, out, audience="player"):
+        out.mkdir(exist_ok=True)
+        (out / "half.json").write_text("{")
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr("generator.render.export.export", full)
+    assert pipeline.run_export(project, SimpleNamespace(out=None, audience="player")) == 1
+    assert "No space left on device" in capsys.readouterr().err
+    assert inodes(project) == before
+    assert sorted(p.name for p in project.iterdir()) == [".rulepress-cache", "build", "rules_src"]
+
+
+def test_a_builder_whose_arguments_name_no_audience_makes_both(tmp_path):
+    project = SimpleNamespace(root=tmp_path, rulesets=[SimpleNamespace(id="mini")])
+    made = pipeline._Builder(project, tmp_path / "build", tmp_path / "staging", {},
+                             SimpleNamespace(out=None, ruleset=None, only=None))
+    assert made.audiences() == ["player", "gm"] and made.workers is None
+    assert made._carry_pdf("handouts/mini-gm-cards-a4.pdf") is False
 
 
 def _failing_site(error):

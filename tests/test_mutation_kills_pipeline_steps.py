@@ -595,3 +595,9 @@ def test_check_with_examples_runs_each_rulesets_examples_only_when_the_checks_pa
     monkeypatch.setattr(pipeline, "check_project", lambda root, cache: bad)
     assert pipeline.check_with_examples(tmp_path) == (bad, [])
     assert asked == []
+
+
+def test_stopping_a_pool_without_workers_does_nothing_more():
+    shutdowns = []
+    pipeline._stop(SimpleNamespace(shutdown=lambda **kw: shutdowns.append(kw)))
+    assert shutdowns == [{"wait": False, "cancel_futures": True}]
