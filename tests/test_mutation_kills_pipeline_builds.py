@@ -50,6 +50,7 @@ class Stand:
         self.project = SimpleNamespace(root=root, rulesets=[SimpleNamespace(id="melee"), SimpleNamespace(id="melee_house")])
         self.html: dict[str, str] = {}
         self.site_version = {"player": 1, "gm": 1}
+        self.tasks, self.workers, self.site_args, self.site_projects, self.keyed, self.progress = [], [], [], [], [], []
 
     def checker(self, root):
         assert root == self.project.root
@@ -67,24 +68,38 @@ class Stand:
         return [self._job(folder, f"{r.id}-{name}.pdf") for r in project.rulesets for name in names]
 
     def site_key(self, project, audience, downloads, code):
+        self.keyed.append(project)
         return f"{audience} {self.site_version[audience]} {code} {sorted(downloads.items())}"
 
     def run_tasks(self, tasks, workers, advance):
-        for function, (job, _root) in tasks:
+        self.workers.append(workers)
+        results = []
+        for function, args in tasks:
+            advance()
+            if function is pipeline._site_worker:  # a site in the pool: what serve's hook would build
+                self.tasks.append(f"site {args[3]}")
+                results.append(self.site(self.project, args))
+                continue
             assert function is pipeline.worker_render
+            job, _root = args
+            self.tasks.append(job.target.name)
             job.target.write_text(f"rendered {job.target.name}")
             self.pdfs.append(f"{job.target.parent.name}/{job.target.name}")
-            advance()
-        return [None] * len(tasks)
+            results.append(None)
+        return results
 
     def site(self, project, args):
         root, cache, html, audience, downloads = args
         self.sites.append(audience)
+        self.site_args.append(args)
+        self.site_projects.append(project)
         self.downloads[audience] = downloads
         outdir = self.folder / f"sphinx-{audience}"
         outdir.mkdir(parents=True, exist_ok=True)
         (outdir / "index.html").write_text(f"the {audience} site")
         (outdir / ".buildinfo").write_text("Sphinx's own")
+        (outdir / ".doctrees").mkdir(exist_ok=True)
+        (outdir / ".doctrees" / "index.doctree").write_text("Sphinx's own")
         return str(outdir)
 
     def export(self, project, out, audience="player"):
@@ -524,3 +539,84 @@ def test_downloads_name_staged_and_coming_pdfs_by_owner(tmp_path):
         "mini": [("Cards (A4)", "handouts/mini-cards-a4.pdf")],
         "": [("General", "handouts/general.pdf")],
     }
+
+
+# -- what the builder hands the renderers, and what it writes around them ------------------------
+
+def test_the_manifest_is_sorted_json_one_space_deep(project, renderers):
+    renderers.project.rulesets = []
+    assert build(project, renderers, only=["site"]) == 0
+    keys = manifest(project)
+    assert (project / "build" / ".manifest.json").read_text() == \
+        '{\n "site-gm/": "%s",\n "site/": "%s"\n}' % (keys["site-gm/"], keys["site/"])
+
+
+def test_the_build_and_rendering_times_are_real_seconds(project, renderers, capsys):
+    import re
+
+    assert build(project, renderers) == 0
+    out = capsys.readouterr().out
+    took = re.fullmatch(r"built 2 rulesets into .* in (\d+\.\d)s — .* \(rendering (\d+\.\d)s\)\n", out)
+    assert took and float(took.group(1)) < 600 and float(took.group(2)) < 600
+
+
+def test_without_serves_hook_sites_go_to_the_pool_first_then_the_longest_pdfs(project, renderers):
+    renderers.html.update({"melee-roster-a4.pdf": "<p>" + "long " * 50 + "</p>",
+                           "melee_house-cards-letter.pdf": "<p>" + "longer " * 60 + "</p>"})
+    args = dict(out=None, ruleset=None, only=None, audience=None, jobs=3, checker=renderers.checker)
+    assert pipeline.run_build(project, SimpleNamespace(**args)) == 0
+    assert renderers.tasks[:4] == ["site player", "site gm", "melee_house-cards-letter.pdf", "melee-roster-a4.pdf"]
+    assert len(renderers.tasks) == 2 + len(ALL_PDFS) and renderers.workers == [3]
+    assert files(project / "build" / "site") == ["index.html"]  # neither .buildinfo nor .doctrees
+    assert (project / "build" / "site" / "index.html").read_text() == "the player site"
+
+
+def test_the_site_builder_is_given_the_project_its_cache_and_its_html_folder(project, renderers):
+    assert build(project, renderers, audience="gm") == 0
+    cache = pipeline.site_cache(project, project / "build", "site-gm")
+    assert renderers.site_projects == [renderers.project] and renderers.keyed == [renderers.project]
+    root, cache_dir, html, audience, downloads = renderers.site_args[0]
+    assert (root, cache_dir, html, audience) == (str(project), str(cache), str(cache.with_name("site-gm-html")), "gm")
+    assert manifest(project)["site-gm/"].startswith(f"gm 1 {pipeline.code_hash()} ")
+    assert files(project / "build" / "site-gm") == ["index.html"]
+
+
+def test_only_the_site_builds_the_sites_and_carries_every_pdf(project, renderers):
+    assert build(project, renderers) == 0
+    set_keys(project, **{"site/": "stale", "sheets/melee-wound-sheet-a4.pdf": "stale"})
+    assert build(project, renderers, only=["site"]) == 0
+    assert renderers.sites == ["player"] and renderers.pdfs == []
+    assert manifest(project)["sheets/melee-wound-sheet-a4.pdf"] == "stale"
+
+
+def test_a_kind_asked_for_and_made_of_nothing_still_shows_in_the_summary(project, renderers, capsys):
+    renderers.project.rulesets = []
+    assert build(project, renderers, only=["sheets"]) == 0
+    assert summary_line(capsys.readouterr().out) == "sheets: 0 written, 0 unchanged"
+
+
+def test_the_gm_audience_rerenders_a_changed_sheet_and_never_carries_its_old_file(project, renderers, capsys):
+    assert build(project, renderers) == 0
+    old_page = project / "build" / "sheets" / "melee-wound-sheet-a4.pdf"
+    old_inode = old_page.stat().st_ino
+    renderers.html["melee-wound-sheet-a4.pdf"] = "<p>a changed wound sheet</p>"
+    capsys.readouterr()
+    assert build(project, renderers, audience="gm") == 0
+    assert renderers.pdfs == ["sheets/melee-wound-sheet-a4.pdf"]
+    assert summary_line(capsys.readouterr().out).split("; ")[1] == "sheets: 1 written, 7 unchanged"
+    assert (project / "build" / "sheets" / "melee-wound-sheet-a4.pdf").stat().st_ino != old_inode
+
+
+def test_the_progress_bar_counts_every_task(project, renderers, monkeypatch):
+    from contextlib import contextmanager
+
+    shown = []
+
+    @contextmanager
+    def progress(description, total):
+        shown.append((description, total))
+        yield lambda *_: None
+
+    monkeypatch.setattr(pipeline, "_progress", progress)
+    assert build(project, renderers, only=["sheets"]) == 0
+    assert shown == [("building", 8)]

@@ -155,12 +155,12 @@ def test_linked_assets_follows_src_link_href_url_and_imports(tmp_path):
     (templates / "css").mkdir(parents=True)
     (templates / "css" / "main.css").write_text('@import "parts.css"; body { background: url(../paper.png) }')
     (templates / "css" / "parts.css").write_text("h1 { background: url('head.png#top') }")
-    html = ('<img src="a.png?v=2"><link rel="stylesheet" href="css/main.css"><a href="not-fetched.html">x</a>'
+    html = ('<img src="first.png"><img src="a.png?v=2"><link rel="stylesheet" href="css/main.css"><a href="not-fetched.html">x</a>'
             '<p style=\'x: url("b.png")\'></p>'
             '<img src="#place"><img src="data:image/png;base64,AAAA"><img src="a.png">')
     job = _job(tmp_path, html)
     assert pipeline.linked_assets(job, tmp_path) == [
-        "a.png", "b.png", "css/head.png", "css/main.css", "css/parts.css", "paper.png"]
+        "a.png", "b.png", "css/head.png", "css/main.css", "css/parts.css", "first.png", "paper.png"]
 
 
 def test_linked_assets_follows_the_stylesheets_given_beside_the_html(tmp_path):
@@ -212,8 +212,8 @@ def test_locked_runs_the_work_on_the_resolved_default_folder(tmp_path, monkeypat
     assert not (tmp_path / ".build-staging-abcd1234").exists()
     assert (tmp_path / ".rulepress-cache" / "build.lock").read_text() == ""
     calls.clear()
-    assert pipeline._locked(tmp_path, SimpleNamespace(out=Path("deep/out")), _work_recorder(calls)) == 0
-    assert calls[0][1] == tmp_path / "deep" / "out"
+    assert pipeline._locked(tmp_path, SimpleNamespace(out=Path("deep/er/out")), _work_recorder(calls)) == 0
+    assert calls[0][1] == tmp_path / "deep" / "er" / "out"
 
 
 def test_locked_refuses_a_bad_out_folder(tmp_path, capsys):
@@ -601,3 +601,31 @@ def test_stopping_a_pool_without_workers_does_nothing_more():
     shutdowns = []
     pipeline._stop(SimpleNamespace(shutdown=lambda **kw: shutdowns.append(kw)))
     assert shutdowns == [{"wait": False, "cancel_futures": True}]
+
+
+def test_the_swap_holds_ctrl_c_and_term_until_both_renames_are_done(tmp_path, monkeypatch):
+    import signal
+
+    masks = []
+    monkeypatch.setattr(signal, "pthread_sigmask", lambda how, signals: masks.append((how, set(signals))))
+    (tmp_path / "staged").mkdir()
+    pipeline._swap(tmp_path / "staged", tmp_path / "build")
+    assert masks == [(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM}), (signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})]
+
+
+def test_a_swap_that_fails_puts_the_previous_build_back(tmp_path):
+    out = tmp_path / "build"
+    out.mkdir()
+    (out / "index.html").write_text("previous")
+    with pytest.raises(FileNotFoundError) as failed:
+        pipeline._swap(tmp_path / "no-staging", out)
+    assert failed.value.filename == str(tmp_path / "no-staging")
+    assert (out / "index.html").read_text() == "previous"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["build"]
+
+
+def test_a_first_swap_that_fails_leaves_nothing(tmp_path):
+    with pytest.raises(FileNotFoundError) as failed:
+        pipeline._swap(tmp_path / "no-staging", tmp_path / "build")
+    assert failed.value.filename == str(tmp_path / "no-staging")
+    assert list(tmp_path.iterdir()) == []
