@@ -486,3 +486,24 @@ def test_a_formula_error_shows_rolls_fractions_and_other_values_plainly():
     assert _show(icepool.d6) == "a roll"
     assert _show(Fraction(1, 2)) == "1/2"
     assert _show("x") == "'x'" and _show(3) == "3"
+
+
+def test_a_table_rows_value_is_its_number_else_its_result():
+    from types import SimpleNamespace
+
+    from generator.model.calculate import _row_value
+
+    assert _row_value(SimpleNamespace(value=Quantity.parse("3"), result="three")) == 3
+    assert _row_value(SimpleNamespace(value=0, result="zero")) == 0
+    assert _row_value(SimpleNamespace(value=None, result="none")) == "none"
+    assert _row_value(SimpleNamespace(result="no value field")) == "no value field"
+
+
+def test_each_needs_something_to_call():
+    import icepool
+
+    from generator.model.formula import FormulaError, each
+
+    with pytest.raises(FormulaError, match=r"^each\(\) takes a roll and a formula, table or lookup$"):
+        each(icepool.d6, 3)
+    assert each(icepool.d6, lambda outcome, extra: outcome + extra, 10) == icepool.d6 + 10

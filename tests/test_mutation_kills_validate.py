@@ -94,3 +94,78 @@ def test_a_rulesets_problems_are_its_checks_then_its_mechanics(monkeypatch, tmp_
     monkeypatch.setattr(validate, "run_checks", lambda ruleset: iter([f"check of {ruleset}"]))
     monkeypatch.setattr(validate, "mechanics_problems", lambda root, ruleset: (f"mechanics of {ruleset} in {root.name}",))
     assert validate.check_ruleset(tmp_path, "abc") == ["check of abc", f"mechanics of abc in {tmp_path.name}"]
+
+
+# -- chart axes, on stand-ins for the chart and its axes (only these attributes are read) -------------
+
+def _written(value):
+    """An axis value as the loader gives it: a quantity (a word is text)."""
+    from generator.model.quantity import Quantity
+
+    return Quantity("text", value) if isinstance(value, str) else Quantity("number", value)
+
+
+def _axis(values=(), low=None, high=None, ranged=True, input="x"):
+    from types import MappingProxyType, SimpleNamespace
+
+    from generator.diagnostics import Location
+
+    span = SimpleNamespace(low=low, high=high) if ranged else None
+    return SimpleNamespace(values=tuple(_written(v) for v in values), range=span, input=input, loc=Location("rules_src/r/charts.yaml", 3),
+                           locs=MappingProxyType({"values": Location("rules_src/r/charts.yaml", 7, 11)}))
+
+
+def test_an_axis_takes_its_values_or_its_whole_range():
+    from generator.validate.computed import axis_values
+
+    assert axis_values(None, _axis(low=2, high=4)) == [2, 3, 4]
+    assert axis_values(None, _axis(low=None, high=4)) == []
+    assert axis_values(None, _axis(low=2, high=None)) == []
+    assert axis_values(None, _axis(ranged=False)) == []
+    assert axis_values(None, _axis(values=("a", "cover + moving"), low=1, high=2), {"cover": 1, "moving": 2}) == ["a", 3]
+
+
+def test_an_axis_word_is_computed_only_when_every_name_it_uses_is_a_value():
+    from generator.validate.computed import _axis_value
+
+    assert _axis_value(_written("cover + moving"), {"cover": 1, "moving": 2}) == 3
+    assert _axis_value(_written("cover + moving"), {"cover": 1, "moving": 2, "other": 5}) == 3
+    assert _axis_value(_written("cover + wind"), {"cover": 1}) == "cover + wind"
+    assert _axis_value(_written("cover +"), {"cover": 1}) == "cover +"
+    assert _axis_value(_written("cover"), None) == "cover"
+    assert _axis_value(_written(4), {"cover": 1}) == 4
+
+
+def test_every_cell_of_a_chart_gets_its_row_column_and_fixed_inputs():
+    from types import SimpleNamespace
+
+    from generator.validate.computed import chart_cells
+
+    chart = SimpleNamespace(fixed=(SimpleNamespace(id="range", value=_written(12)),),
+                            rows=_axis(values=("cover",), input="row"), columns=_axis(values=("cover", "open"), input="col"))
+    assert list(chart_cells(chart, {"cover": 2})) == [{"col": 2, "range": 12, "row": 2}, {"col": "open", "range": 12, "row": 2}]
+    one_row = SimpleNamespace(fixed=(), rows=None, columns=_axis(low=1, high=2, input="col"))
+    assert list(chart_cells(one_row)) == [{"col": 1}, {"col": 2}]
+
+
+def test_an_axis_value_that_does_not_compute_is_a_located_chart_error():
+    from types import SimpleNamespace
+
+    from generator.diagnostics import Code, Location
+    from generator.validate.computed import _axis_ok
+
+    found = []
+    chart = SimpleNamespace(id="to_hit")
+    assert _axis_ok(chart, _axis(values=("a / 0",)), SimpleNamespace(scope={"a": 1}), found, "rows") is False
+    assert [(d.code, d.message, d.location) for d in found] == [
+        (Code.BAD_CHART, "a value of the rows of `to_hit` does not compute: `a / 0` divides by zero",
+         Location("rules_src/r/charts.yaml", 7, 11))]
+    assert _axis_ok(chart, _axis(values=("a + 1",)), SimpleNamespace(scope={"a": 1}), found, "rows") is True
+    assert len(found) == 1
+
+
+def test_prose_is_read_without_its_worked_examples_and_markup():
+    from generator.validate.checks import _readable
+
+    text = "Roll a die.\n```python\n>>> 1 + 1\n2\n```\nThen   {term}`hit <hits>` it.\n~~~\nx\n~~~\nEnd."
+    assert _readable(text) == "Roll a die. Then hit it. End."
