@@ -169,3 +169,97 @@ def test_prose_is_read_without_its_worked_examples_and_markup():
 
     text = "Roll a die.\n```python\n>>> 1 + 1\n2\n```\nThen   {term}`hit <hits>` it.\n~~~\nx\n~~~\nEnd."
     assert _readable(text) == "Roll a die. Then hit it. End."
+
+
+def _chart(rows=None, columns=None, fixed=(), formula="to_wound", chance=""):
+    from types import MappingProxyType, SimpleNamespace
+
+    from generator.diagnostics import Location
+
+    at = Location("rules_src/r/charts.yaml", 20)
+    locs = MappingProxyType({"formula": Location("rules_src/r/charts.yaml", 21, 14),
+                             "chance": Location("rules_src/r/charts.yaml", 22, 13)})
+    return SimpleNamespace(id="wounds", formula=formula, chance=chance, rows=rows, columns=columns, fixed=tuple(fixed),
+                           loc=at, locs=locs)
+
+
+def _labelled(axis, input, labels=()):
+    from types import MappingProxyType
+
+    from generator.diagnostics import Location
+
+    axis.input, axis.labels = input, tuple(labels)
+    axis.locs = MappingProxyType({**axis.locs, "input": Location("rules_src/r/charts.yaml", 30, 12),
+                                  "labels": Location("rules_src/r/charts.yaml", 31, 13)})
+    return axis
+
+
+def _problems(chart, evaluate=lambda formula, **cell: 1, scope=None):
+    from types import SimpleNamespace
+
+    from generator.validate.computed import chart_problems
+
+    inputs = (SimpleNamespace(id="strength", default=None, optional=False),
+              SimpleNamespace(id="toughness", default=None, optional=False))
+    formulas = (SimpleNamespace(id="to_wound", inputs=inputs), SimpleNamespace(id="odds", inputs=inputs))
+    ruleset = SimpleNamespace(reachable=lambda section: formulas if section == "formulas" else ())
+    calc = SimpleNamespace(scope=scope or {"a": 1}, evaluate=evaluate)
+    return [(d.code.code, d.message, str(d.location), d.hint) for d in chart_problems(ruleset, chart, calc)]
+
+
+def test_a_chart_naming_an_unknown_formula_says_which_and_suggests_one():
+    assert _problems(_chart(formula="to_wund", chance="xyz")) == [
+        ("unknown-ref", "chart `wounds` names formula `to_wund`, which is not in `formulas:`",
+         "rules_src/r/charts.yaml:21:14", "did you mean `to_wound`?"),
+        ("unknown-ref", "chart `wounds` names formula `xyz`, which is not in `formulas:`", "rules_src/r/charts.yaml:22:13", None),
+    ]
+
+
+def test_a_charts_axes_must_vary_inputs_and_have_values_and_matching_labels():
+    rows = _labelled(_axis(values=(1, 2)), "strenght")
+    columns = _labelled(_axis(low=1, high=None), "toughness", labels=("one",))
+    assert _problems(_chart(rows=rows, columns=columns)) == [
+        ("bad-chart", "the rows of `wounds` vary `strenght`, which is not an input of `to_wound`",
+         "rules_src/r/charts.yaml:30:12", "did you mean `strength`?"),
+        ("bad-chart", "the columns of `wounds` need `values:` or a closed `range:`", "rules_src/r/charts.yaml:3:1", None),
+        ("bad-chart", "the columns of `wounds` have 1 labels for 0 values", "rules_src/r/charts.yaml:31:13", None),
+    ]
+
+
+def test_an_axis_that_does_not_compute_leaves_the_other_axis_checked():
+    rows = _labelled(_axis(values=("a / 0", "a")), "strength", labels=("x",))
+    columns = _labelled(_axis(ranged=False), "toughness")
+    assert _problems(_chart(rows=rows, columns=columns)) == [
+        ("bad-chart", "a value of the rows of `wounds` does not compute: `a / 0` divides by zero",
+         "rules_src/r/charts.yaml:7:11", None),  # and its labels are not counted against values it lacks
+        ("bad-chart", "the columns of `wounds` need `values:` or a closed `range:`", "rules_src/r/charts.yaml:3:1", None),
+    ]
+
+
+def test_a_chart_without_rows_names_its_columns_and_its_fixed_inputs():
+    from types import SimpleNamespace
+
+    from generator.diagnostics import Location
+
+    columns = _labelled(_axis(ranged=False), "toughnes")
+    fixed = SimpleNamespace(id="strenght", value=_written(3), loc=Location("rules_src/r/charts.yaml", 40, 5))
+    assert _problems(_chart(columns=columns, fixed=[fixed])) == [
+        ("bad-chart", "the columns of `wounds` vary `toughnes`, which is not an input of `to_wound`",
+         "rules_src/r/charts.yaml:30:12", "did you mean `toughness`?"),
+        ("bad-chart", "`wounds` fixes `strenght`, which is not an input of `to_wound`", "rules_src/r/charts.yaml:40:5",
+         "did you mean `strength`?"),
+    ]
+
+
+def test_a_cell_that_does_not_compute_is_named_by_its_inputs():
+    from generator.model.formula import FormulaError
+
+    def evaluate(formula, **cell):
+        if cell == {"toughness": 2, "strength": 1}:
+            raise FormulaError("no such wound")
+        return 1
+
+    rows, columns = _labelled(_axis(values=(1,)), "strength"), _labelled(_axis(values=(1, 2)), "toughness")
+    assert _problems(_chart(rows=rows, columns=columns), evaluate) == [
+        ("bad-chart", "`wounds` cannot compute its cell for toughness=2, strength=1: no such wound",
+         "rules_src/r/charts.yaml:21:14", None)]
