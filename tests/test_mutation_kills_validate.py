@@ -263,3 +263,61 @@ def test_a_cell_that_does_not_compute_is_named_by_its_inputs():
     assert _problems(_chart(rows=rows, columns=columns), evaluate) == [
         ("bad-chart", "`wounds` cannot compute its cell for toughness=2, strength=1: no such wound",
          "rules_src/r/charts.yaml:21:14", None)]
+
+
+# -- lookups: every row a number range or a word, no number twice, none missing -------------------
+
+def _lookup_row(line, when=None, match=""):
+    from types import MappingProxyType, SimpleNamespace
+
+    from generator.diagnostics import Location
+    from generator.model.dice import RollRange
+
+    return SimpleNamespace(when=RollRange.parse(when) if when is not None else None, match=match,
+                           loc=Location("rules_src/r/lookups.yaml", line),
+                           locs=MappingProxyType({"when": Location("rules_src/r/lookups.yaml", line, 9),
+                                                  "match": Location("rules_src/r/lookups.yaml", line, 10)}))
+
+
+def _coverage(rows, over=None):
+    from types import MappingProxyType, SimpleNamespace
+
+    from generator.diagnostics import Location
+    from generator.model.dice import RollRange
+    from generator.validate.computed import lookup_coverage
+
+    lookup = SimpleNamespace(id="outcome", rows=tuple(rows), over=RollRange.parse(over) if over else None,
+                             loc=Location("rules_src/r/lookups.yaml", 1),
+                             locs=MappingProxyType({"rows": Location("rules_src/r/lookups.yaml", 2, 3)}))
+    return [(d.code.code, d.message, str(d.location)) for d in lookup_coverage(lookup)]
+
+
+def test_a_lookup_row_is_a_range_or_a_word_and_no_word_twice():
+    assert _coverage([_lookup_row(5), _lookup_row(6, when="1-2", match="rout"), _lookup_row(7, match="Rout"),
+                      _lookup_row(8, match="hold")]) == [
+        ("bad-value", "each row of `outcome` has either `when:` (a number or range) or `match:` (a word)",
+         "rules_src/r/lookups.yaml:5:1"),
+        ("bad-value", "each row of `outcome` has either `when:` (a number or range) or `match:` (a word)",
+         "rules_src/r/lookups.yaml:6:1"),
+        ("table-overlap", "`outcome` answers `Rout` twice", "rules_src/r/lookups.yaml:7:10"),
+    ]
+    assert _coverage([_lookup_row(5, match="rout"), _lookup_row(6, match="hold")]) == []
+
+
+def test_a_lookup_over_a_range_has_each_number_once():
+    rows = [_lookup_row(5, when="3+"), _lookup_row(6, when="1-2"), _lookup_row(7, when="2")]
+    assert _coverage(rows, over="0-4") == [
+        ("table-overlap", "row `2` of `outcome` covers 2 again", "rules_src/r/lookups.yaml:7:9"),
+        ("table-gap", "`outcome` has no row for 0 of 0-4", "rules_src/r/lookups.yaml:2:3"),
+    ]
+    assert _coverage([_lookup_row(5, when="0-"), _lookup_row(6, when="1-2"), _lookup_row(7, when="3+")], over="-2-6") == []
+    assert _coverage([_lookup_row(5, when="1-2"), _lookup_row(6, when="5-6")], over="1-6") == [
+        ("table-gap", "`outcome` has no row for 3-4 of 1-6", "rules_src/r/lookups.yaml:2:3")]
+
+
+def test_a_lookup_over_no_range_only_minds_overlaps_between_its_rows():
+    assert _coverage([_lookup_row(5, when="0-"), _lookup_row(6, when="3+")]) == []
+    assert _coverage([_lookup_row(5, when="0-"), _lookup_row(6, when="-1")]) == [
+        ("table-overlap", "row `-1` of `outcome` covers -1 again", "rules_src/r/lookups.yaml:6:9")]
+    assert _coverage([_lookup_row(5, when="3+"), _lookup_row(6, when="5+")]) == [
+        ("table-overlap", "row `5+` of `outcome` covers 5-6 again", "rules_src/r/lookups.yaml:6:9")]
