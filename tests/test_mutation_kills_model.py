@@ -507,3 +507,71 @@ def test_each_needs_something_to_call():
     with pytest.raises(FormulaError, match=r"^each\(\) takes a roll and a formula, table or lookup$"):
         each(icepool.d6, 3)
     assert each(icepool.d6, lambda outcome, extra: outcome + extra, 10) == icepool.d6 + 10
+
+
+# -- a formula's inputs and their messages, on stand-in formulas (only these attributes are read) -------
+
+def _spec(id="a", type="int", **given):
+    from types import SimpleNamespace
+
+    fields = dict(id=id, label=id.upper(), type=type, optional=False, default=None, choices=(), min=None, max=None)
+    fields.update(given)
+    return SimpleNamespace(**fields)
+
+
+def _formula(*specs, id="f"):
+    from types import SimpleNamespace
+
+    return SimpleNamespace(id=id, inputs=specs, let=(), expr=SimpleNamespace(evaluate=lambda scope: scope))
+
+
+def _input_error(spec, **given):
+    from generator.model.calculate import _input
+    from generator.model.formula import FormulaError
+
+    with pytest.raises(FormulaError) as error:
+        _input(_formula(spec), spec, given)
+    return str(error.value)
+
+
+def test_each_kind_of_wrong_input_is_named_in_its_message():
+    import icepool
+
+    from generator.model.calculate import _input
+
+    assert _input_error(_spec()) == "f needs the input `a` (A)"
+    assert _input_error(_spec(type="bool"), a=1) == "`a` of f is true or false, not 1"
+    assert _input_error(_spec(type="text", choices=("left", "right")), a="up") == "`a` of f is one of left, right, not 'up'"
+    assert _input_error(_spec(type="text", choices=("left", "right")), a=3) == "`a` of f is one of left, right, not 3"
+    assert _input_error(_spec(type="text"), a=3) == "`a` of f is a text, not 3"
+    assert _input_error(_spec(), a=True) == "`a` of f is a number, not True"
+    assert _input_error(_spec(), a="3") == "`a` of f is a number, not '3'"
+    assert _input_error(_spec(), a=Fraction(1, 2)) == "`a` of f is a whole number, not 1/2"
+    assert _input_error(_spec(min=1, max=6), a=7) == "`a` of f runs from 1 to 6, not 7"
+    assert _input_error(_spec(min=1), a=0) == "`a` of f runs at least 1, not 0"
+    assert _input_error(_spec(max=6), a=9) == "`a` of f runs at most 6, not 9"
+    assert _input(_formula(), _spec(type="number", min=1, max=6), {"a": Fraction(7, 2)}) == Fraction(7, 2)
+    assert _input(_formula(), _spec(type="text", choices=("left",)), {"a": "left"}) == "left"
+    assert _input(_formula(), _spec(type="bool"), {"a": False}) is False
+    assert _input(_formula(), _spec(optional=True), {"a": None}) is None
+    assert _input(_formula(), _spec(default=Quantity.parse("4")), {}) == 4
+    assert _input(_formula(), _spec(min=10), {"a": icepool.d6}) is icepool.d6
+
+
+def test_a_formula_call_names_its_inputs_when_the_arguments_are_wrong():
+    from generator.model.calculate import Calculator
+    from generator.model.formula import FormulaError
+
+    calc = Calculator.__new__(Calculator)
+    calc.scope = {"move": 6}
+    two = _formula(_spec("a"), _spec("b"))
+    assert calc.evaluate(two, 1, b=2) == {"move": 6, "a": 1, "b": 2}
+    for args, kwargs, message in [((1, 2, 3), {}, "f takes 2 inputs (a, b), not 3"),
+                                  ((), {"c": 1}, "f has no input `c`; its inputs are a, b"),
+                                  ((1,), {"a": 1}, "f got `a` twice")]:
+        with pytest.raises(FormulaError) as error:
+            calc.evaluate(two, *args, **kwargs)
+        assert str(error.value) == message
+    with pytest.raises(FormulaError) as error:
+        calc.evaluate(_formula(id="g"), c=1)
+    assert str(error.value) == "g has no input `c`; its inputs are none"
