@@ -575,3 +575,58 @@ def test_a_formula_call_names_its_inputs_when_the_arguments_are_wrong():
     with pytest.raises(FormulaError) as error:
         calc.evaluate(_formula(id="g"), c=1)
     assert str(error.value) == "g has no input `c`; its inputs are none"
+
+
+def test_a_lookup_row_is_found_by_word_or_number_never_by_a_bool():
+    from types import SimpleNamespace
+
+    from generator.model.computed import Lookup
+    from generator.model.dice import RollRange
+
+    rout, close = SimpleNamespace(match="Rout", when=None), SimpleNamespace(match="", when=RollRange.parse("1-2"))
+    table = SimpleNamespace(title="Outcome", rows=(rout, close))
+    assert Lookup.row(table, " rout ") is rout and Lookup.row(table, 2) is close
+    for key, shown in (("hold", "'hold'"), (True, "True"), (5, "5")):
+        with pytest.raises(LookupError, match=f"^Outcome has no row for {shown}$"):
+            Lookup.row(table, key)
+
+
+def test_clamp_keeps_numbers_and_every_face_of_a_roll_within_bounds():
+    import icepool
+
+    from generator.model.formula import clamp
+
+    assert clamp(7, 1, 6) == 6 and clamp(-1, 1, 6) == 1 and clamp(Fraction(5, 2), 1, 6) == Fraction(5, 2)
+    assert clamp(icepool.d6, 2, 5) == icepool.Die({2: 2, 3: 1, 4: 1, 5: 2})
+
+
+def test_a_formula_error_keeps_where_in_the_text_it_is():
+    from generator.model.formula import FormulaError
+
+    assert FormulaError("bad", 4).offset == 4 and FormulaError("bad").offset == 0 and str(FormulaError("bad", 4)) == "bad"
+
+
+def test_formulas_tables_and_lookups_are_functions_that_describe_themselves():
+    import inspect
+    from types import SimpleNamespace
+
+    import icepool
+
+    from generator.model.calculate import Calculator, _lookup_reader, _table_reader
+
+    calc = Calculator.__new__(Calculator)
+    calc.scope = {}
+    formula = _formula(_spec("strength"), _spec("toughness"), id="to_wound")
+    formula.title = "To wound"
+    call = calc.function(formula)
+    assert (call.__name__, call.__qualname__, call.__doc__) == ("to_wound", "to_wound", "To wound")
+    assert str(inspect.signature(call)) == "(strength, toughness)"
+    table = SimpleNamespace(id="injury", title="Injuries", lookup=lambda total: SimpleNamespace(value=None, result=f"r{total}"))
+    read = _table_reader(table)
+    assert (read.__name__, read.__doc__) == ("injury", "The row of Injuries for a rolled total (or a roll): its value, else its result.")
+    lookup = SimpleNamespace(id="outcome", title="Outcome", key="Difference", read=lambda key: key * 10)
+    read = _lookup_reader(lookup)
+    assert (read.__name__, read.__doc__) == ("outcome", "The row of Outcome for a difference: its value, else its result.")
+    assert read(2) == 20 and read(icepool.d6) == icepool.Die([10, 20, 30, 40, 50, 60])
+    lookup.key = ""
+    assert _lookup_reader(lookup).__doc__ == "The row of Outcome for a key: its value, else its result."

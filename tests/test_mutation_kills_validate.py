@@ -5,6 +5,8 @@ Columns and messages are counted by hand in the texts below (0-based, as Finding
 
 from __future__ import annotations
 
+import pytest
+
 from generator.diagnostics import Code
 from generator.validate import computed, prose
 from generator.validate.prose import prose_findings
@@ -321,3 +323,43 @@ def test_a_lookup_over_no_range_only_minds_overlaps_between_its_rows():
         ("table-overlap", "row `-1` of `outcome` covers -1 again", "rules_src/r/lookups.yaml:6:9")]
     assert _coverage([_lookup_row(5, when="3+"), _lookup_row(6, when="5+")]) == [
         ("table-overlap", "row `5+` of `outcome` covers 5-6 again", "rules_src/r/lookups.yaml:6:9")]
+
+
+@pytest.mark.parametrize("text, found", [
+    (":::note\nSee {raw}`x`.\n:::", [("prose-role", "the role `{raw}` is not allowed in prose", 1, 4)]),
+    ("```{note} Title {raw}`y`\nBody {raw}`z`.\n```", [("prose-role", "the role `{raw}` is not allowed in prose", 0, 16),
+                                                        ("prose-role", "the role `{raw}` is not allowed in prose", 1, 5)]),
+    ("Intro.\n\n```{warning}\nSee {raw}`w`.\n```", [("prose-role", "the role `{raw}` is not allowed in prose", 3, 4)]),
+    ("```{include} a.md\n```", [("prose-directive", "the directive `{include}` is not allowed in prose", 0, 3)]),
+    ("```python\n{raw}`x`\n```", []),
+    ("```{note\n{raw}`x`\n```", []),
+    ("```note} x\n{raw}`q`\n```", []),
+    ("```\n{raw}`q`\n```", []),
+])
+def test_a_fence_is_read_as_myst_reads_it(text, found):
+    assert [(f.code.code, f.message, f.line, f.column) for f in prose_findings(text)] == found
+
+
+def test_a_location_names_the_item_of_a_list_when_it_was_written():
+    from types import MappingProxyType, SimpleNamespace
+
+    from generator.diagnostics import Location
+    from generator.validate.checks import _loc_of
+
+    item0, item2, rows, entry = (Location("r.yaml", n) for n in (10, 12, 9, 1))
+    owner = SimpleNamespace(loc=entry, locs=MappingProxyType({"rows[0]": item0, "rows[2]": item2, "rows": rows}))
+    assert _loc_of(owner, "rows", 2) == item2 and _loc_of(owner, "rows", 0) == item0
+    assert _loc_of(owner, "rows", 5) == rows and _loc_of(owner, "rows") == rows and _loc_of(owner, "cols") == entry
+
+
+def test_a_bare_id_prefers_the_game_masters_entry():
+    from types import SimpleNamespace
+
+    from generator.validate.checks import _any_entry
+
+    player, gm, other = (SimpleNamespace(id="ambush", audience="player"), SimpleNamespace(id="ambush", audience="gm"),
+                         SimpleNamespace(id="other", audience="player"))
+    ruleset = SimpleNamespace(all_entries=lambda: [("rules", other), ("rules", player), ("glossary", gm)])
+    assert _any_entry(ruleset, "ambush") is gm
+    assert _any_entry(SimpleNamespace(all_entries=lambda: [("rules", other), ("rules", player)]), "ambush") is player
+    assert _any_entry(ruleset, "nothing") is None
