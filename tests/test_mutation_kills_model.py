@@ -630,3 +630,12 @@ def test_formulas_tables_and_lookups_are_functions_that_describe_themselves():
     assert read(2) == 20 and read(icepool.d6) == icepool.Die([10, 20, 30, 40, 50, 60])
     lookup.key = ""
     assert _lookup_reader(lookup).__doc__ == "The row of Outcome for a key: its value, else its result."
+
+
+def test_a_formulas_signature_lists_required_inputs_first_and_the_rest_by_keyword():
+    from generator.model.calculate import _signature
+
+    formula = _formula(_spec("a"), _spec("b", default=Quantity.parse("2")), _spec("c"), _spec("d", optional=True))
+    assert str(_signature(formula)) == "(a, b=2, d=None, *, c)"
+    assert str(_signature(_formula(_spec("x"), _spec("y")))) == "(x, y)"
+    assert str(_signature(_formula(_spec("x", optional=True), _spec("y")))) == "(x=None, *, y)"
