@@ -639,3 +639,10 @@ def test_a_formulas_signature_lists_required_inputs_first_and_the_rest_by_keywor
     assert str(_signature(formula)) == "(a, b=2, d=None, *, c)"
     assert str(_signature(_formula(_spec("x"), _spec("y")))) == "(x, y)"
     assert str(_signature(_formula(_spec("x", optional=True), _spec("y")))) == "(x=None, *, y)"
+
+
+def test_the_owner_of_an_entry_is_found_through_every_base():
+    grand = _ruleset("grand", values=("old",))
+    base = _ruleset("base", base=grand, values=("move",))
+    child = _ruleset("child", base=base)
+    assert child.owner_of("values", "old") is grand and child.owner_of("values", "move") is base

@@ -620,3 +620,30 @@ def test_the_progress_bar_counts_every_task(project, renderers, monkeypatch):
     monkeypatch.setattr(pipeline, "_progress", progress)
     assert build(project, renderers, only=["sheets"]) == 0
     assert shown == [("building", 8)]
+
+
+def test_a_pdf_belongs_to_the_longest_id_even_when_ids_hold_dashes(tmp_path):
+    choose = builder(tmp_path, ids=("a", "a-b", "a-b-c"))
+    assert choose.owner("a-b-c-sheet.pdf") == "a-b-c" and choose.owner("a-b-sheet.pdf") == "a-b"
+    assert choose.owner("a-sheet.pdf") == "a"
+    assert builder(tmp_path, ids=("a-b", "a")).owner("a-b-x.pdf") == "a-b"
+
+
+def test_jobs_without_an_audience_argument_keep_every_sheet(tmp_path, monkeypatch):
+    job = PdfJob(html="", target=tmp_path / "staging" / "sheets" / "mini-gm-notes-a4.pdf", base_dir=tmp_path)
+    monkeypatch.setattr("generator.render.sheets.sheet_jobs", lambda project, folder: [job])
+    project = SimpleNamespace(root=tmp_path, rulesets=[SimpleNamespace(id="mini")])
+    made = pipeline._Builder(project, tmp_path / "build", tmp_path / "staging", {},
+                             SimpleNamespace(out=None, ruleset=None, only=None))
+    assert made.jobs("sheets") == [job]
+
+
+def test_a_pdf_this_build_no_longer_makes_is_dropped_unless_it_was_not_asked_for(project, renderers):
+    assert build(project, renderers) == 0
+    for stale in ("sheets/melee-old-a4.pdf", "handouts/melee-old-a4.pdf", "handouts/melee-older-a4.pdf"):
+        (project / "build" / stale).write_text("from a sheet since removed")
+    assert build(project, renderers, ruleset="melee_house") == 0  # melee's were not asked for: kept
+    assert {"sheets/melee-old-a4.pdf", "handouts/melee-old-a4.pdf", "handouts/melee-older-a4.pdf"} <= \
+        set(files(project / "build"))
+    assert build(project, renderers) == 0  # everything asked for: what no job makes is gone
+    assert [n for n in files(project / "build") if n.endswith(".pdf")] == ALL_PDFS

@@ -629,3 +629,17 @@ def test_a_first_swap_that_fails_leaves_nothing(tmp_path):
         pipeline._swap(tmp_path / "no-staging", tmp_path / "build")
     assert failed.value.filename == str(tmp_path / "no-staging")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_watching_a_live_process_sends_it_no_signal():
+    import subprocess
+    import time
+
+    child = subprocess.Popen(["sleep", "30"])
+    try:
+        pipeline.watch(child.pid, every=0.01)
+        time.sleep(0.2)
+        assert child.poll() is None  # still running: the watcher only asks whether it exists
+    finally:
+        child.kill()
+        child.wait()

@@ -363,3 +363,13 @@ def test_a_bare_id_prefers_the_game_masters_entry():
     assert _any_entry(ruleset, "ambush") is gm
     assert _any_entry(SimpleNamespace(all_entries=lambda: [("rules", other), ("rules", player)]), "ambush") is player
     assert _any_entry(ruleset, "nothing") is None
+
+
+def test_a_lookup_over_an_open_range_still_finds_its_gaps():
+    assert _coverage([_lookup_row(5, when="3-4"), _lookup_row(6, when="6+")], over="3+") == [
+        ("table-gap", "`outcome` has no row for 5 of 3+", "rules_src/r/lookups.yaml:2:3")]
+
+
+def test_an_overlap_below_every_bound_is_told_from_one_below_the_lowest():
+    assert _coverage([_lookup_row(5, when="1-"), _lookup_row(6, when="0-")]) == [
+        ("table-overlap", "row `0 or less` of `outcome` covers -1-0 again", "rules_src/r/lookups.yaml:6:9")]
