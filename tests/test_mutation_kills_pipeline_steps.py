@@ -631,15 +631,27 @@ def test_a_first_swap_that_fails_leaves_nothing(tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
-def test_watching_a_live_process_sends_it_no_signal():
+def test_watching_a_live_process_sends_it_no_signal(monkeypatch):
     import subprocess
+    import threading
     import time
 
+    exits, never = [], threading.Event()
+
+    def exit_(code):
+        exits.append(code)
+        never.wait()  # the watching thread stops here for good (a daemon: it ends with the tests)
+
+    monkeypatch.setattr(os, "_exit", exit_)
     child = subprocess.Popen(["sleep", "30"])
     try:
         pipeline.watch(child.pid, every=0.01)
         time.sleep(0.2)
-        assert child.poll() is None  # still running: the watcher only asks whether it exists
+        assert child.poll() is None and exits == []  # still running: the watcher only asks whether it exists
     finally:
         child.kill()
         child.wait()
+    deadline = time.monotonic() + 5
+    while not exits and time.monotonic() < deadline:  # it has ended: the watcher exits (here, it stops)
+        time.sleep(0.01)
+    assert exits == [1]
