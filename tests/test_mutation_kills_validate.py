@@ -335,8 +335,10 @@ def test_a_lookup_over_no_range_only_minds_overlaps_between_its_rows():
     ("```{note\n{raw}`x`\n```", []),
     ("```note} x\n{raw}`q`\n```", []),
     ("```\n{raw}`q`\n```", []),
+    ("~~~{note} Title {raw}`y`\nBody.\n~~~", [("prose-role", "the role `{raw}` is not allowed in prose", 0, 16)]),
+    ("~~~{note} A long {raw}`y` title\nBody.\n~~~", [("prose-role", "the role `{raw}` is not allowed in prose", 0, 17)]),
 ], ids=["colon-fence", "admonition-title-and-body", "admonition-after-prose", "directive", "python-code", "open-brace-only",
-        "close-brace-only", "bare-fence"])  # ids without `::`, which a pytest node id cannot hold
+        "close-brace-only", "bare-fence", "tilde-title", "tilde-title-of-several-words"])  # ids without `::`, which a pytest node id cannot hold
 def test_a_fence_is_read_as_myst_reads_it(text, found):
     assert [(f.code.code, f.message, f.line, f.column) for f in prose_findings(text)] == found
 
