@@ -43,7 +43,9 @@ $(MUTATION_STAMP): $(STAMP)
 
 mutation: $(MUTATION_STAMP)
 	rm -rf mutants
+	@date -u +"mutation run started %H:%M:%S UTC; load: $$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
 	$(VENV)/bin/mutmut run --max-children 2 > mutants.log 2>&1 || (tail -n 40 mutants.log; exit 1)
+	@date -u +"mutation run ended %H:%M:%S UTC; load: $$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
 	$(PY) scripts/mutation_report.py
 
 coverage: $(STAMP) browser

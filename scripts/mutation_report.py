@@ -2,13 +2,15 @@
 
 mutmut keeps each mutated file's verdicts in ``mutants/<path>.meta`` (JSON, ``exit_code_by_key``:
 mutant name to the exit code of its tests). A mutant is killed when its tests failed (exit 1 or 3)
-or ran out of time (a mutant that loops forever is caught too); survivors are listed, with why
-each is kept, in docs/mutation-survivors.md.
+or ran out of time (a mutant that loops forever is caught too). Every mutant that is not killed
+must be named, with why it is kept, in docs/mutation-survivors.md: the report lists those that are
+not. ``--markdown`` prints the table that file holds, from the same numbers.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections import Counter
 from pathlib import Path
@@ -16,6 +18,8 @@ from pathlib import Path
 KILLED = {1, 3}
 TIMEOUT = {36, 24, -24, 152, 255}
 NO_TESTS = {5, 33}
+KINDS = ("survived", "no tests", "suspicious", "not checked")
+EXPLAINED = Path("docs/mutation-survivors.md")
 
 
 def verdict(exit_code: int | None) -> str:
@@ -32,30 +36,63 @@ def module_name(meta: Path, root: Path) -> str:
     return meta.relative_to(root).as_posix().removesuffix(".meta")
 
 
-def tally(root: Path) -> dict[str, Counter]:
-    by_module: dict[str, Counter] = {}
+def verdicts(root: Path) -> dict[str, dict[str, str]]:
+    """Per mutated file, each mutant's verdict."""
+    by_module = {}
     for meta in sorted(root.rglob("*.py.meta")):
         codes = json.loads(meta.read_text())["exit_code_by_key"]
-        by_module[module_name(meta, root)] = Counter(verdict(code) for code in codes.values())
+        if codes:
+            by_module[module_name(meta, root)] = {name: verdict(code) for name, code in codes.items()}
     return by_module
 
 
 def line(name: str, counts: Counter) -> str:
     total = sum(counts.values())
     score = 100 * counts["killed"] / total if total else 0
-    others = ", ".join(f"{counts[k]} {k}" for k in ("survived", "no tests", "suspicious", "not checked") if counts[k])
+    others = ", ".join(f"{counts[k]} {k}" for k in KINDS if counts[k])
     return f"{name:<40} {counts['killed']:>5} / {total:<5} killed  {score:5.1f}%   {others}"
 
 
-def main(root: str = "mutants") -> int:
-    by_module = tally(Path(root))
+def markdown(by_module: dict[str, Counter]) -> str:
+    rows = ["| module | mutants | killed | survived | no tests | score |", "|---|---|---|---|---|---|"]
+    for name, counts in [*by_module.items(), ("**all**", sum(by_module.values(), Counter()))]:
+        total = sum(counts.values())
+        shown = f"`{name}`" if not name.startswith("*") else name
+        rows.append(f"| {shown} | {total} | {counts['killed']} | {counts['survived']} | {counts['no tests']} | "
+                    f"{100 * counts['killed'] / total:.1f}% |")
+    return "\n".join(rows)
+
+
+def unexplained(by_module: dict[str, dict[str, str]], explained: Path) -> list[str]:
+    """Mutants not killed whose name (or the function it mutates) docs/mutation-survivors.md does not give."""
+    text = explained.read_text(encoding="utf-8") if explained.is_file() else ""
+    named = set(re.findall(r"`([\w.ǁ]+)`", text))
+    missing = []
+    for mutants in by_module.values():
+        for name, kind in mutants.items():
+            function = re.sub(r"__mutmut_\d+$", "", name)
+            if kind != "killed" and name not in named and function not in named:
+                missing.append(name)
+    return sorted(missing)
+
+
+def main(*args: str) -> int:
+    root = Path(next((a for a in args if not a.startswith("--")), "mutants"))
+    by_module = verdicts(root)
     if not by_module:
         print(f"no mutation results under {root}/: run `make mutation`", file=sys.stderr)
         return 1
-    for name, counts in by_module.items():
-        print(line(name, counts))
-    print(line("all", sum(by_module.values(), Counter())))
-    print("survivors: `.venv/bin/mutmut results`; each is killed by a test or explained in docs/mutation-survivors.md")
+    counts = {name: Counter(mutants.values()) for name, mutants in by_module.items()}
+    if "--markdown" in args:
+        print(markdown(counts))
+        return 0
+    for name, module_counts in counts.items():
+        print(line(name, module_counts))
+    print(line("all", sum(counts.values(), Counter())))
+    missing = unexplained(by_module, EXPLAINED)
+    print(f"not killed and not explained in {EXPLAINED}: {len(missing)}")
+    for name in missing:
+        print(f"  {name}")
     return 0
 
 

@@ -58,13 +58,13 @@ def test_number_text_prints_fractions_as_people_write_them():
 
 
 # -- the language against brute force ----------------------------------------------------------
-@pytest.mark.parametrize("attack, armour", itertools.product(range(1, 5), range(1, 6)))
+@pytest.mark.parametrize("attack, armour", list(itertools.product(range(1, 5), range(1, 6))))
 def test_count_is_the_enumerated_number_of_successes(attack, armour):
     exactly_one = sum(1 for rolls in itertools.product(FACES, repeat=attack) if sum(r > armour for r in rolls) == 1)
     assert ev("chance(count(attack, D6 > armour) == 1)", attack=attack, armour=armour) == Fraction(exactly_one, 6 ** attack)
 
 
-@pytest.mark.parametrize("dice, markers", itertools.product(range(1, 4), range(0, 7)))
+@pytest.mark.parametrize("dice, markers", list(itertools.product(range(1, 4), range(0, 7))))
 def test_highest_is_the_enumerated_best_die(dice, markers):
     passing = sum(1 for rolls in itertools.product(FACES, repeat=dice) if max(rolls) > markers)
     assert ev("chance(highest(dice, D6) > markers)", dice=dice, markers=markers) == Fraction(passing, 6 ** dice)

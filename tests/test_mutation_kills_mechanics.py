@@ -57,3 +57,14 @@ def test_an_unpriced_cost_counts_as_nothing():
 
     assert armies._points(Entry(NotGiven())) == 0
     assert armies._points(Entry(3)) == 3
+
+
+def test_an_army_limits_bounds_are_listed_as_written():
+    from types import SimpleNamespace
+
+    from generator.mechanics.armies import limit_bounds
+
+    assert limit_bounds(SimpleNamespace(at_least="2", at_most="half")) == (("at least", "2"), ("at most", "half"))
+    assert limit_bounds(SimpleNamespace(at_least=" ", at_most="3")) == (("at most", "3"),)
+    assert limit_bounds(SimpleNamespace(at_least=1, at_most="")) == (("at least", 1),)
+    assert limit_bounds(SimpleNamespace(at_least="", at_most="")) == ()

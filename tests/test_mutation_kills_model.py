@@ -283,3 +283,366 @@ def test_a_value_the_text_does_not_give_says_so_when_used(tmp_path):
         values.rally + 1
     with pytest.raises(AttributeError, match="has no value `nothing`"):
         values.nothing
+
+
+# -- the ruleset aggregate, on entries stood in for (only their ids matter to it) ---------------
+
+def _ruleset(id, base=None, **sections):
+    from types import SimpleNamespace
+
+    from generator.model.ruleset import Ruleset
+
+    entries = {name: tuple(SimpleNamespace(id=i, name=f"{id}:{i}") for i in ids) for name, ids in sections.items()}
+    return Ruleset(id=id, meta=SimpleNamespace(title=f"The {id} rules"), base=base, **entries)
+
+
+def test_a_ruleset_finds_its_own_entries_then_its_bases_shared_ones():
+    base = _ruleset("base", values=("move", "save"), rules=("charge",), glossary=("hit",))
+    child = _ruleset("child", base=base, values=("save",), rules=("rally",))
+    assert child.title == "The child rules"
+    assert child.get("values", "save").name == "child:save"
+    assert child.get("values", "move").name == "base:move"
+    assert child.get("glossary", "hit").name == "base:hit"
+    with pytest.raises(KeyError, match="^'child has no rules entry `charge`'$"):
+        child.get("rules", "charge")  # rules are not shared
+    with pytest.raises(KeyError, match="^'child has no values entry `nothing`'$"):
+        child.get("values", "nothing")
+    with pytest.raises(KeyError, match="^'no section `meta`'$"):
+        child.section("meta")
+    assert [e.name for e in child.reachable("values")] == ["child:save", "base:move"]
+    assert [e.name for e in child.reachable("rules")] == ["child:rally"]
+    assert [e.name for e in base.reachable("values")] == ["base:move", "base:save"]
+    assert child.owner_of("values", "save") is child and child.owner_of("values", "move") is base
+    assert child.owner_of("values", "nothing") is base and base.owner_of("values", "nothing") is base
+
+
+def test_each_kind_of_entry_is_looked_up_in_its_own_section():
+    sections = {"values": "v", "formulas": "f", "charts": "c", "lookups": "l", "tables": "t", "profiles": "p",
+                "rules": "r", "spells": "s", "glossary": "g"}
+    rules = _ruleset("x", **{section: (id, "other") for section, id in sections.items()})
+    found = [rules.value("v"), rules.formula("f"), rules.chart("c"), rules.lookup("l"), rules.table("t"),
+             rules.profile("p"), rules.rule("r"), rules.spell("s"), rules.term("g")]
+    assert [e.name for e in found] == ["x:v", "x:f", "x:c", "x:l", "x:t", "x:p", "x:r", "x:s", "x:g"]
+    with pytest.raises(KeyError):
+        rules.value("f")
+
+
+def test_a_rulesets_entries_ids_and_counts_follow_reading_order():
+    rules = _ruleset("x", values=("a", "b"), chapters=("intro",), sheets=("qr",), rules=("r1",))
+    assert [(s, e.id) for s, e in rules.all_entries()] == [
+        ("chapters", "intro"), ("rules", "r1"), ("values", "a"), ("values", "b"), ("sheets", "qr")]
+    assert rules.ids() == {"intro": "chapters", "r1": "rules", "a": "values", "b": "values", "qr": "sheets"}
+    assert list(rules.counts().items()) == list({"chapters": 1, "phases": 0, "rules": 1, "glossary": 0, "keywords": 0, "tables": 0,
+                              "profiles": 0, "spells": 0, "items": 0, "heroes": 0, "costs": 0, "army_limits": 0,
+                              "armies": 0, "victory_points": 0, "values": 2, "formulas": 0, "lookups": 0,
+                              "charts": 0, "sheets": 1}.items())  # in reading order
+
+
+def test_unloaded_entries_are_known_by_id_and_section():
+    from dataclasses import replace
+
+    rules = replace(_ruleset("x"), unloaded=frozenset({("values", "broken")}))
+    assert rules.is_unloaded("broken") and rules.is_unloaded("broken", "values")
+    assert not rules.is_unloaded("broken", "rules") and not rules.is_unloaded("other")
+
+
+def test_an_example_counts_its_statements():
+    from generator.model.ruleset import Example
+
+    source = ">>> a = 1\n>>> a + 1\n2\n  >>> b\n... c\n# >>> not one\n"
+    assert Example(ruleset="x", entry="rules.r", path="p", line=1, source=source).statements == 3
+
+
+# -- the field and function builders, called directly (the model calls them while it is imported) --
+
+def test_a_spec_field_carries_its_help_example_and_key():
+    import dataclasses
+
+    from generator.model.base import spec
+
+    made = spec("How far it moves.", 3, example="6\"", key="move")
+    assert made.default == 3 and dict(made.metadata) == {"help": "How far it moves.", "example": "6\"", "key": "move"}
+    bare = spec("Required.")
+    assert bare.default is dataclasses.MISSING and dict(bare.metadata) == {"help": "Required.", "example": None, "key": None}
+    assert spec("A tuple is fine.", ()).default == ()
+    for mutable in ([], {}, set()):
+        with pytest.raises(TypeError, match="^use a tuple for defaults$"):
+            spec("Mutable.", mutable)
+
+
+def test_the_quick_reference_field_explains_its_default():
+    from generator.model.base import quick_field
+
+    shown = quick_field("rule", True)
+    assert shown.default is True and dict(shown.metadata) == {
+        "help": "Put the rule on the ruleset's quick reference (printed unless `false`): `true`, or "
+                "`{summary: ...}` to print a short summary instead of the full text.",
+        "example": "{summary: Roll a D6 for each hit.}", "key": None}
+    hidden = quick_field("spell")
+    assert hidden.default is False and hidden.metadata["help"] == (
+        "Put the spell on the ruleset's quick reference (left off unless marked): `true`, or "
+        "`{summary: ...}` to print a short summary instead of the full text.")
+
+
+def test_an_entry_id_field_is_internal_and_empty_by_default():
+    from generator.model.entries import _id
+
+    made = _id()
+    assert made.default == "" and dict(made.metadata) == {"internal": True}
+
+
+def test_floor_and_ceil_round_exact_numbers_and_every_face_of_a_die():
+    import math
+
+    import icepool
+
+    from generator.model.formula import _round
+
+    floor, ceil = _round(math.floor), _round(math.ceil)
+    assert floor(Fraction(7, 2)) == 3 and ceil(Fraction(7, 2)) == 4 and floor(-0.5) == -1 and ceil(2) == 2
+    halves = icepool.Die([Fraction(1, 2), Fraction(3, 2), Fraction(3, 2)])
+    assert floor(halves) == icepool.Die([0, 1, 1]) and ceil(halves) == icepool.Die([1, 2, 2])
+
+
+def test_the_location_fields_are_internal_and_left_out_of_comparison():
+    from types import MappingProxyType
+
+    from generator.model.base import NOWHERE, located
+    from generator.model.entries import _locs
+
+    loc, locs = located()
+    assert (loc.default, loc.compare, loc.repr, dict(loc.metadata)) == (NOWHERE, False, False, {"internal": True})
+    assert (locs.compare, locs.repr, dict(locs.metadata)) == (False, False, {"internal": True})
+    assert locs.default_factory() == MappingProxyType({}) and isinstance(locs.default_factory(), MappingProxyType)
+    own = _locs()
+    assert (own.compare, own.repr, dict(own.metadata)) == (False, False, {"internal": True})
+    assert own.default_factory() == {} and isinstance(own.default_factory(), MappingProxyType)
+
+
+def test_a_source_prints_as_file_and_section():
+    from generator.model.base import Source
+
+    assert str(Source(file="rules.txt", section="FIGHTING")) == "rules.txt § FIGHTING"
+    assert str(Source(file="rules.txt")) == "rules.txt"
+
+
+def test_a_rows_keywords_give_their_parameters():
+    from generator.model.base import NotGiven
+    from generator.model.entries import ProfileRow
+
+    row = ProfileRow(id="gun", name="Great gun", keywords=("SHOOTS 12", "Fear", "Range -1 2", "Big Gun 3", "7"))
+    assert row.keyword("shoots") == (12,) and row.keyword("FEAR") == () and row.keyword("range") == (-1, 2)
+    assert row.keyword("big gun") == (3,) and row.keyword("Charge") is None and row.keyword("") == (7,)
+    with pytest.raises(LookupError, match="^the source does not give the special rules of Great gun$"):
+        ProfileRow(id="x", name="Great gun", keywords=NotGiven()).keyword("fear")
+
+
+def test_a_matrix_finds_rows_columns_and_how_far_a_row_moves():
+    from generator.model.entries import Column, ProfileMatrix, ProfileRow
+
+    foot = ProfileRow(id="heavy_foot", name="Heavy foot")
+    horse = ProfileRow(id="knights", name="Mounted knights", movement="mounted_move")
+    matrix = ProfileMatrix(id="troops", title="Troops", movement="move",
+                           columns=(Column(id="attack", label="ATTACK"), Column(id="armour", label="ARMOUR")),
+                           rows=(foot, horse))
+    assert matrix.column("armour").label == "ARMOUR" and matrix.column("attack").label == "ATTACK"
+    assert matrix.movement_of(foot) == "move" and matrix.movement_of(horse) == "mounted_move"
+    assert matrix.row("Heavy foot") is foot and matrix.row("heavy foot") is foot and matrix.row("KNIGHTS") is horse
+    assert matrix.row("mounted knights") is horse
+    with pytest.raises(KeyError):
+        matrix.row("archers")
+
+
+def test_long_dice_text_is_cut_to_forty_characters_in_messages():
+    from generator.model.dice import _short
+
+    assert _short("x" * 40) == "x" * 40
+    assert _short("y" * 41) == "y" * 39 + "…"
+
+
+def test_a_missing_value_says_so_and_dunder_lookups_stay_plain():
+    from generator.model.calculate import Values
+
+    values = Values(move=6)
+    assert values.move == 6
+    with pytest.raises(AttributeError, match="^the ruleset has no value `charge`$"):
+        values.charge
+    with pytest.raises(AttributeError, match="^__deepcopy_hook__$"):
+        values.__deepcopy_hook__
+
+
+def test_dice_and_text_quantities_print_as_written_and_dice_stay_plural():
+    assert str(Quantity("dice", "2D6", "dice")) == "2D6"
+    assert str(Quantity("text", "all of them", "models")) == "all of them"
+    assert str(Quantity("count", 1, "dice")) == "1 dice"
+    assert str(Quantity("count", 1, "models")) == "1 model"
+
+
+def test_a_formula_error_shows_rolls_fractions_and_other_values_plainly():
+    import icepool
+
+    from generator.model.formula import _show
+
+    assert _show(icepool.d6) == "a roll"
+    assert _show(Fraction(1, 2)) == "1/2"
+    assert _show("x") == "'x'" and _show(3) == "3"
+
+
+def test_a_table_rows_value_is_its_number_else_its_result():
+    from types import SimpleNamespace
+
+    from generator.model.calculate import _row_value
+
+    assert _row_value(SimpleNamespace(value=Quantity.parse("3"), result="three")) == 3
+    assert _row_value(SimpleNamespace(value=0, result="zero")) == 0
+    assert _row_value(SimpleNamespace(value=None, result="none")) == "none"
+    assert _row_value(SimpleNamespace(result="no value field")) == "no value field"
+
+
+def test_each_needs_something_to_call():
+    import icepool
+
+    from generator.model.formula import FormulaError, each
+
+    with pytest.raises(FormulaError, match=r"^each\(\) takes a roll and a formula, table or lookup$"):
+        each(icepool.d6, 3)
+    assert each(icepool.d6, lambda outcome, extra: outcome + extra, 10) == icepool.d6 + 10
+
+
+# -- a formula's inputs and their messages, on stand-in formulas (only these attributes are read) -------
+
+def _spec(id="a", type="int", **given):
+    from types import SimpleNamespace
+
+    fields = dict(id=id, label=id.upper(), type=type, optional=False, default=None, choices=(), min=None, max=None)
+    fields.update(given)
+    return SimpleNamespace(**fields)
+
+
+def _formula(*specs, id="f"):
+    from types import SimpleNamespace
+
+    return SimpleNamespace(id=id, inputs=specs, let=(), expr=SimpleNamespace(evaluate=lambda scope: scope))
+
+
+def _input_error(spec, **given):
+    from generator.model.calculate import _input
+    from generator.model.formula import FormulaError
+
+    with pytest.raises(FormulaError) as error:
+        _input(_formula(spec), spec, given)
+    return str(error.value)
+
+
+def test_each_kind_of_wrong_input_is_named_in_its_message():
+    import icepool
+
+    from generator.model.calculate import _input
+
+    assert _input_error(_spec()) == "f needs the input `a` (A)"
+    assert _input_error(_spec(type="bool"), a=1) == "`a` of f is true or false, not 1"
+    assert _input_error(_spec(type="text", choices=("left", "right")), a="up") == "`a` of f is one of left, right, not 'up'"
+    assert _input_error(_spec(type="text", choices=("left", "right")), a=3) == "`a` of f is one of left, right, not 3"
+    assert _input_error(_spec(type="text"), a=3) == "`a` of f is a text, not 3"
+    assert _input_error(_spec(), a=True) == "`a` of f is a number, not True"
+    assert _input_error(_spec(), a="3") == "`a` of f is a number, not '3'"
+    assert _input_error(_spec(), a=Fraction(1, 2)) == "`a` of f is a whole number, not 1/2"
+    assert _input_error(_spec(min=1, max=6), a=7) == "`a` of f runs from 1 to 6, not 7"
+    assert _input_error(_spec(min=1), a=0) == "`a` of f runs at least 1, not 0"
+    assert _input_error(_spec(max=6), a=9) == "`a` of f runs at most 6, not 9"
+    assert _input(_formula(), _spec(type="number", min=1, max=6), {"a": Fraction(7, 2)}) == Fraction(7, 2)
+    assert _input(_formula(), _spec(type="text", choices=("left",)), {"a": "left"}) == "left"
+    assert _input(_formula(), _spec(type="bool"), {"a": False}) is False
+    assert _input(_formula(), _spec(optional=True), {"a": None}) is None
+    assert _input(_formula(), _spec(default=Quantity.parse("4")), {}) == 4
+    assert _input(_formula(), _spec(min=10), {"a": icepool.d6}) is icepool.d6
+
+
+def test_a_formula_call_names_its_inputs_when_the_arguments_are_wrong():
+    from generator.model.calculate import Calculator
+    from generator.model.formula import FormulaError
+
+    calc = Calculator.__new__(Calculator)
+    calc.scope = {"move": 6}
+    two = _formula(_spec("a"), _spec("b"))
+    assert calc.evaluate(two, 1, b=2) == {"move": 6, "a": 1, "b": 2}
+    for args, kwargs, message in [((1, 2, 3), {}, "f takes 2 inputs (a, b), not 3"),
+                                  ((), {"c": 1}, "f has no input `c`; its inputs are a, b"),
+                                  ((1,), {"a": 1}, "f got `a` twice")]:
+        with pytest.raises(FormulaError) as error:
+            calc.evaluate(two, *args, **kwargs)
+        assert str(error.value) == message
+    with pytest.raises(FormulaError) as error:
+        calc.evaluate(_formula(id="g"), c=1)
+    assert str(error.value) == "g has no input `c`; its inputs are none"
+
+
+def test_a_lookup_row_is_found_by_word_or_number_never_by_a_bool():
+    from types import SimpleNamespace
+
+    from generator.model.computed import Lookup
+    from generator.model.dice import RollRange
+
+    rout, close = SimpleNamespace(match="Rout", when=None), SimpleNamespace(match="", when=RollRange.parse("1-2"))
+    table = SimpleNamespace(title="Outcome", rows=(rout, close))
+    assert Lookup.row(table, " rout ") is rout and Lookup.row(table, 2) is close
+    for key, shown in (("hold", "'hold'"), (True, "True"), (5, "5")):
+        with pytest.raises(LookupError, match=f"^Outcome has no row for {shown}$"):
+            Lookup.row(table, key)
+
+
+def test_clamp_keeps_numbers_and_every_face_of_a_roll_within_bounds():
+    import icepool
+
+    from generator.model.formula import clamp
+
+    assert clamp(7, 1, 6) == 6 and clamp(-1, 1, 6) == 1 and clamp(Fraction(5, 2), 1, 6) == Fraction(5, 2)
+    assert clamp(icepool.d6, 2, 5) == icepool.Die({2: 2, 3: 1, 4: 1, 5: 2})
+
+
+def test_a_formula_error_keeps_where_in_the_text_it_is():
+    from generator.model.formula import FormulaError
+
+    assert FormulaError("bad", 4).offset == 4 and FormulaError("bad").offset == 0 and str(FormulaError("bad", 4)) == "bad"
+
+
+def test_formulas_tables_and_lookups_are_functions_that_describe_themselves():
+    import inspect
+    from types import SimpleNamespace
+
+    import icepool
+
+    from generator.model.calculate import Calculator, _lookup_reader, _table_reader
+
+    calc = Calculator.__new__(Calculator)
+    calc.scope = {}
+    formula = _formula(_spec("strength"), _spec("toughness"), id="to_wound")
+    formula.title = "To wound"
+    call = calc.function(formula)
+    assert (call.__name__, call.__qualname__, call.__doc__) == ("to_wound", "to_wound", "To wound")
+    assert str(inspect.signature(call)) == "(strength, toughness)"
+    table = SimpleNamespace(id="injury", title="Injuries", lookup=lambda total: SimpleNamespace(value=None, result=f"r{total}"))
+    read = _table_reader(table)
+    assert (read.__name__, read.__doc__) == ("injury", "The row of Injuries for a rolled total (or a roll): its value, else its result.")
+    lookup = SimpleNamespace(id="outcome", title="Outcome", key="Difference", read=lambda key: key * 10)
+    read = _lookup_reader(lookup)
+    assert (read.__name__, read.__doc__) == ("outcome", "The row of Outcome for a difference: its value, else its result.")
+    assert read(2) == 20 and read(icepool.d6) == icepool.Die([10, 20, 30, 40, 50, 60])
+    lookup.key = ""
+    assert _lookup_reader(lookup).__doc__ == "The row of Outcome for a key: its value, else its result."
+
+
+def test_a_formulas_signature_lists_required_inputs_first_and_the_rest_by_keyword():
+    from generator.model.calculate import _signature
+
+    formula = _formula(_spec("a"), _spec("b", default=Quantity.parse("2")), _spec("c"), _spec("d", optional=True))
+    assert str(_signature(formula)) == "(a, b=2, d=None, *, c)"
+    assert str(_signature(_formula(_spec("x"), _spec("y")))) == "(x, y)"
+    assert str(_signature(_formula(_spec("x", optional=True), _spec("y")))) == "(x=None, *, y)"
+
+
+def test_the_owner_of_an_entry_is_found_through_every_base():
+    grand = _ruleset("grand", values=("old",))
+    base = _ruleset("base", base=grand, values=("move",))
+    child = _ruleset("child", base=base)
+    assert child.owner_of("values", "old") is grand and child.owner_of("values", "move") is base

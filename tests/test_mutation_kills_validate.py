@@ -5,6 +5,8 @@ Columns and messages are counted by hand in the texts below (0-based, as Finding
 
 from __future__ import annotations
 
+import pytest
+
 from generator.diagnostics import Code
 from generator.validate import computed, prose
 from generator.validate.prose import prose_findings
@@ -72,3 +74,305 @@ def test_markdown_fields_are_found_inside_optional_and_union_types():
     assert prose._is_markdown(Optional[Markdown])
     assert prose._is_markdown(Union[int, tuple[Markdown, ...]])
     assert not prose._is_markdown(str) and not prose._is_markdown(Optional[int])
+
+
+def test_a_check_registers_under_its_name_without_the_prefix():
+    from generator.validate import checks
+
+    def check_mutation_probe(ruleset, diagnostics):
+        return None
+
+    try:
+        assert checks.check(check_mutation_probe) is check_mutation_probe
+        assert checks.CHECKS["mutation_probe"] is check_mutation_probe
+        assert "check_mutation_probe" not in checks.CHECKS
+    finally:
+        checks.CHECKS.pop("mutation_probe", None)
+
+
+def test_a_rulesets_problems_are_its_checks_then_its_mechanics(monkeypatch, tmp_path):
+    import generator.validate as validate
+
+    monkeypatch.setattr(validate, "run_checks", lambda ruleset: iter([f"check of {ruleset}"]))
+    monkeypatch.setattr(validate, "mechanics_problems", lambda root, ruleset: (f"mechanics of {ruleset} in {root.name}",))
+    assert validate.check_ruleset(tmp_path, "abc") == ["check of abc", f"mechanics of abc in {tmp_path.name}"]
+
+
+# -- chart axes, on stand-ins for the chart and its axes (only these attributes are read) -------------
+
+def _written(value):
+    """An axis value as the loader gives it: a quantity (a word is text)."""
+    from generator.model.quantity import Quantity
+
+    return Quantity("text", value) if isinstance(value, str) else Quantity("number", value)
+
+
+def _axis(values=(), low=None, high=None, ranged=True, input="x"):
+    from types import MappingProxyType, SimpleNamespace
+
+    from generator.diagnostics import Location
+
+    span = SimpleNamespace(low=low, high=high) if ranged else None
+    return SimpleNamespace(values=tuple(_written(v) for v in values), range=span, input=input, loc=Location("rules_src/r/charts.yaml", 3),
+                           locs=MappingProxyType({"values": Location("rules_src/r/charts.yaml", 7, 11)}))
+
+
+def test_an_axis_takes_its_values_or_its_whole_range():
+    from generator.validate.computed import axis_values
+
+    assert axis_values(None, _axis(low=2, high=4)) == [2, 3, 4]
+    assert axis_values(None, _axis(low=None, high=4)) == []
+    assert axis_values(None, _axis(low=2, high=None)) == []
+    assert axis_values(None, _axis(ranged=False)) == []
+    assert axis_values(None, _axis(values=("a", "cover + moving"), low=1, high=2), {"cover": 1, "moving": 2}) == ["a", 3]
+
+
+def test_an_axis_word_is_computed_only_when_every_name_it_uses_is_a_value():
+    from generator.validate.computed import _axis_value
+
+    assert _axis_value(_written("cover + moving"), {"cover": 1, "moving": 2}) == 3
+    assert _axis_value(_written("cover + moving"), {"cover": 1, "moving": 2, "other": 5}) == 3
+    assert _axis_value(_written("cover + wind"), {"cover": 1}) == "cover + wind"
+    assert _axis_value(_written("cover +"), {"cover": 1}) == "cover +"
+    assert _axis_value(_written("cover"), None) == "cover"
+    assert _axis_value(_written(4), {"cover": 1}) == 4
+
+
+def test_every_cell_of_a_chart_gets_its_row_column_and_fixed_inputs():
+    from types import SimpleNamespace
+
+    from generator.validate.computed import chart_cells
+
+    chart = SimpleNamespace(fixed=(SimpleNamespace(id="range", value=_written(12)),),
+                            rows=_axis(values=("cover",), input="row"), columns=_axis(values=("cover", "open"), input="col"))
+    assert list(chart_cells(chart, {"cover": 2})) == [{"col": 2, "range": 12, "row": 2}, {"col": "open", "range": 12, "row": 2}]
+    one_row = SimpleNamespace(fixed=(), rows=None, columns=_axis(low=1, high=2, input="col"))
+    assert list(chart_cells(one_row)) == [{"col": 1}, {"col": 2}]
+
+
+def test_an_axis_value_that_does_not_compute_is_a_located_chart_error():
+    from types import SimpleNamespace
+
+    from generator.diagnostics import Code, Location
+    from generator.validate.computed import _axis_ok
+
+    found = []
+    chart = SimpleNamespace(id="to_hit")
+    assert _axis_ok(chart, _axis(values=("a / 0",)), SimpleNamespace(scope={"a": 1}), found, "rows") is False
+    assert [(d.code, d.message, d.location) for d in found] == [
+        (Code.BAD_CHART, "a value of the rows of `to_hit` does not compute: `a / 0` divides by zero",
+         Location("rules_src/r/charts.yaml", 7, 11))]
+    assert _axis_ok(chart, _axis(values=("a + 1",)), SimpleNamespace(scope={"a": 1}), found, "rows") is True
+    assert len(found) == 1
+
+
+def test_prose_is_read_without_its_worked_examples_and_markup():
+    from generator.validate.checks import _readable
+
+    text = "Roll a die.\n```python\n>>> 1 + 1\n2\n```\nThen   {term}`hit <hits>` it.\n~~~\nx\n~~~\nEnd."
+    assert _readable(text) == "Roll a die. Then hit it. End."
+
+
+def _chart(rows=None, columns=None, fixed=(), formula="to_wound", chance=""):
+    from types import MappingProxyType, SimpleNamespace
+
+    from generator.diagnostics import Location
+
+    at = Location("rules_src/r/charts.yaml", 20)
+    locs = MappingProxyType({"formula": Location("rules_src/r/charts.yaml", 21, 14),
+                             "chance": Location("rules_src/r/charts.yaml", 22, 13)})
+    return SimpleNamespace(id="wounds", formula=formula, chance=chance, rows=rows, columns=columns, fixed=tuple(fixed),
+                           loc=at, locs=locs)
+
+
+def _labelled(axis, input, labels=()):
+    from types import MappingProxyType
+
+    from generator.diagnostics import Location
+
+    axis.input, axis.labels = input, tuple(labels)
+    axis.locs = MappingProxyType({**axis.locs, "input": Location("rules_src/r/charts.yaml", 30, 12),
+                                  "labels": Location("rules_src/r/charts.yaml", 31, 13)})
+    return axis
+
+
+def _problems(chart, evaluate=lambda formula, **cell: 1, scope=None):
+    from types import SimpleNamespace
+
+    from generator.validate.computed import chart_problems
+
+    inputs = (SimpleNamespace(id="strength", default=None, optional=False),
+              SimpleNamespace(id="toughness", default=None, optional=False))
+    formulas = (SimpleNamespace(id="to_wound", inputs=inputs), SimpleNamespace(id="odds", inputs=inputs))
+    ruleset = SimpleNamespace(reachable=lambda section: formulas if section == "formulas" else ())
+    calc = SimpleNamespace(scope=scope or {"a": 1}, evaluate=evaluate)
+    return [(d.code.code, d.message, str(d.location), d.hint) for d in chart_problems(ruleset, chart, calc)]
+
+
+def test_a_chart_naming_an_unknown_formula_says_which_and_suggests_one():
+    assert _problems(_chart(formula="to_wund", chance="xyz")) == [
+        ("unknown-ref", "chart `wounds` names formula `to_wund`, which is not in `formulas:`",
+         "rules_src/r/charts.yaml:21:14", "did you mean `to_wound`?"),
+        ("unknown-ref", "chart `wounds` names formula `xyz`, which is not in `formulas:`", "rules_src/r/charts.yaml:22:13", None),
+    ]
+
+
+def test_a_charts_axes_must_vary_inputs_and_have_values_and_matching_labels():
+    rows = _labelled(_axis(values=(1, 2)), "strenght")
+    columns = _labelled(_axis(low=1, high=None), "toughness", labels=("one",))
+    assert _problems(_chart(rows=rows, columns=columns)) == [
+        ("bad-chart", "the rows of `wounds` vary `strenght`, which is not an input of `to_wound`",
+         "rules_src/r/charts.yaml:30:12", "did you mean `strength`?"),
+        ("bad-chart", "the columns of `wounds` need `values:` or a closed `range:`", "rules_src/r/charts.yaml:3:1", None),
+        ("bad-chart", "the columns of `wounds` have 1 labels for 0 values", "rules_src/r/charts.yaml:31:13", None),
+    ]
+
+
+def test_an_axis_that_does_not_compute_leaves_the_other_axis_checked():
+    rows = _labelled(_axis(values=("a / 0", "a")), "strength", labels=("x",))
+    columns = _labelled(_axis(ranged=False), "toughness")
+    assert _problems(_chart(rows=rows, columns=columns)) == [
+        ("bad-chart", "a value of the rows of `wounds` does not compute: `a / 0` divides by zero",
+         "rules_src/r/charts.yaml:7:11", None),  # and its labels are not counted against values it lacks
+        ("bad-chart", "the columns of `wounds` need `values:` or a closed `range:`", "rules_src/r/charts.yaml:3:1", None),
+    ]
+
+
+def test_a_chart_without_rows_names_its_columns_and_its_fixed_inputs():
+    from types import SimpleNamespace
+
+    from generator.diagnostics import Location
+
+    columns = _labelled(_axis(ranged=False), "toughnes")
+    fixed = SimpleNamespace(id="strenght", value=_written(3), loc=Location("rules_src/r/charts.yaml", 40, 5))
+    assert _problems(_chart(columns=columns, fixed=[fixed])) == [
+        ("bad-chart", "the columns of `wounds` vary `toughnes`, which is not an input of `to_wound`",
+         "rules_src/r/charts.yaml:30:12", "did you mean `toughness`?"),
+        ("bad-chart", "`wounds` fixes `strenght`, which is not an input of `to_wound`", "rules_src/r/charts.yaml:40:5",
+         "did you mean `strength`?"),
+    ]
+
+
+def test_a_cell_that_does_not_compute_is_named_by_its_inputs():
+    from generator.model.formula import FormulaError
+
+    def evaluate(formula, **cell):
+        if cell == {"toughness": 2, "strength": 1}:
+            raise FormulaError("no such wound")
+        return 1
+
+    rows, columns = _labelled(_axis(values=(1,)), "strength"), _labelled(_axis(values=(1, 2)), "toughness")
+    assert _problems(_chart(rows=rows, columns=columns), evaluate) == [
+        ("bad-chart", "`wounds` cannot compute its cell for toughness=2, strength=1: no such wound",
+         "rules_src/r/charts.yaml:21:14", None)]
+
+
+# -- lookups: every row a number range or a word, no number twice, none missing -------------------
+
+def _lookup_row(line, when=None, match=""):
+    from types import MappingProxyType, SimpleNamespace
+
+    from generator.diagnostics import Location
+    from generator.model.dice import RollRange
+
+    return SimpleNamespace(when=RollRange.parse(when) if when is not None else None, match=match,
+                           loc=Location("rules_src/r/lookups.yaml", line),
+                           locs=MappingProxyType({"when": Location("rules_src/r/lookups.yaml", line, 9),
+                                                  "match": Location("rules_src/r/lookups.yaml", line, 10)}))
+
+
+def _coverage(rows, over=None):
+    from types import MappingProxyType, SimpleNamespace
+
+    from generator.diagnostics import Location
+    from generator.model.dice import RollRange
+    from generator.validate.computed import lookup_coverage
+
+    lookup = SimpleNamespace(id="outcome", rows=tuple(rows), over=RollRange.parse(over) if over else None,
+                             loc=Location("rules_src/r/lookups.yaml", 1),
+                             locs=MappingProxyType({"rows": Location("rules_src/r/lookups.yaml", 2, 3)}))
+    return [(d.code.code, d.message, str(d.location)) for d in lookup_coverage(lookup)]
+
+
+def test_a_lookup_row_is_a_range_or_a_word_and_no_word_twice():
+    assert _coverage([_lookup_row(5), _lookup_row(6, when="1-2", match="rout"), _lookup_row(7, match="Rout"),
+                      _lookup_row(8, match="hold")]) == [
+        ("bad-value", "each row of `outcome` has either `when:` (a number or range) or `match:` (a word)",
+         "rules_src/r/lookups.yaml:5:1"),
+        ("bad-value", "each row of `outcome` has either `when:` (a number or range) or `match:` (a word)",
+         "rules_src/r/lookups.yaml:6:1"),
+        ("table-overlap", "`outcome` answers `Rout` twice", "rules_src/r/lookups.yaml:7:10"),
+    ]
+    assert _coverage([_lookup_row(5, match="rout"), _lookup_row(6, match="hold")]) == []
+
+
+def test_a_lookup_over_a_range_has_each_number_once():
+    rows = [_lookup_row(5, when="3+"), _lookup_row(6, when="1-2"), _lookup_row(7, when="2")]
+    assert _coverage(rows, over="0-4") == [
+        ("table-overlap", "row `2` of `outcome` covers 2 again", "rules_src/r/lookups.yaml:7:9"),
+        ("table-gap", "`outcome` has no row for 0 of 0-4", "rules_src/r/lookups.yaml:2:3"),
+    ]
+    assert _coverage([_lookup_row(5, when="0-"), _lookup_row(6, when="1-2"), _lookup_row(7, when="3+")], over="-2-6") == []
+    assert _coverage([_lookup_row(5, when="1-2"), _lookup_row(6, when="5-6")], over="1-6") == [
+        ("table-gap", "`outcome` has no row for 3-4 of 1-6", "rules_src/r/lookups.yaml:2:3")]
+
+
+def test_a_lookup_over_no_range_only_minds_overlaps_between_its_rows():
+    assert _coverage([_lookup_row(5, when="0-"), _lookup_row(6, when="3+")]) == []
+    assert _coverage([_lookup_row(5, when="0-"), _lookup_row(6, when="-1")]) == [
+        ("table-overlap", "row `-1` of `outcome` covers -1 again", "rules_src/r/lookups.yaml:6:9")]
+    assert _coverage([_lookup_row(5, when="3+"), _lookup_row(6, when="5+")]) == [
+        ("table-overlap", "row `5+` of `outcome` covers 5-6 again", "rules_src/r/lookups.yaml:6:9")]
+
+
+@pytest.mark.parametrize("text, found", [
+    (":::note\nSee {raw}`x`.\n:::", [("prose-role", "the role `{raw}` is not allowed in prose", 1, 4)]),
+    ("```{note} Title {raw}`y`\nBody {raw}`z`.\n```", [("prose-role", "the role `{raw}` is not allowed in prose", 0, 16),
+                                                        ("prose-role", "the role `{raw}` is not allowed in prose", 1, 5)]),
+    ("Intro.\n\n```{warning}\nSee {raw}`w`.\n```", [("prose-role", "the role `{raw}` is not allowed in prose", 3, 4)]),
+    ("```{include} a.md\n```", [("prose-directive", "the directive `{include}` is not allowed in prose", 0, 3)]),
+    ("```python\n{raw}`x`\n```", []),
+    ("```{note\n{raw}`x`\n```", []),
+    ("```note} x\n{raw}`q`\n```", []),
+    ("```\n{raw}`q`\n```", []),
+    ("~~~{note} Title {raw}`y`\nBody.\n~~~", [("prose-role", "the role `{raw}` is not allowed in prose", 0, 16)]),
+    ("~~~{note} A long {raw}`y` title\nBody.\n~~~", [("prose-role", "the role `{raw}` is not allowed in prose", 0, 17)]),
+], ids=["colon-fence", "admonition-title-and-body", "admonition-after-prose", "directive", "python-code", "open-brace-only",
+        "close-brace-only", "bare-fence", "tilde-title", "tilde-title-of-several-words"])  # ids without `::`, which a pytest node id cannot hold
+def test_a_fence_is_read_as_myst_reads_it(text, found):
+    assert [(f.code.code, f.message, f.line, f.column) for f in prose_findings(text)] == found
+
+
+def test_a_location_names_the_item_of_a_list_when_it_was_written():
+    from types import MappingProxyType, SimpleNamespace
+
+    from generator.diagnostics import Location
+    from generator.validate.checks import _loc_of
+
+    item0, item2, rows, entry = (Location("r.yaml", n) for n in (10, 12, 9, 1))
+    owner = SimpleNamespace(loc=entry, locs=MappingProxyType({"rows[0]": item0, "rows[2]": item2, "rows": rows}))
+    assert _loc_of(owner, "rows", 2) == item2 and _loc_of(owner, "rows", 0) == item0
+    assert _loc_of(owner, "rows", 5) == rows and _loc_of(owner, "rows") == rows and _loc_of(owner, "cols") == entry
+
+
+def test_a_bare_id_prefers_the_game_masters_entry():
+    from types import SimpleNamespace
+
+    from generator.validate.checks import _any_entry
+
+    player, gm, other = (SimpleNamespace(id="ambush", audience="player"), SimpleNamespace(id="ambush", audience="gm"),
+                         SimpleNamespace(id="other", audience="player"))
+    ruleset = SimpleNamespace(all_entries=lambda: [("rules", other), ("rules", player), ("glossary", gm)])
+    assert _any_entry(ruleset, "ambush") is gm
+    assert _any_entry(SimpleNamespace(all_entries=lambda: [("rules", other), ("rules", player)]), "ambush") is player
+    assert _any_entry(ruleset, "nothing") is None
+
+
+def test_a_lookup_over_an_open_range_still_finds_its_gaps():
+    assert _coverage([_lookup_row(5, when="3-4"), _lookup_row(6, when="6+")], over="3+") == [
+        ("table-gap", "`outcome` has no row for 5 of 3+", "rules_src/r/lookups.yaml:2:3")]
+
+
+def test_an_overlap_below_every_bound_is_told_from_one_below_the_lowest():
+    assert _coverage([_lookup_row(5, when="1-"), _lookup_row(6, when="0-")]) == [
+        ("table-overlap", "row `0 or less` of `outcome` covers -1-0 again", "rules_src/r/lookups.yaml:6:9")]
