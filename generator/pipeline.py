@@ -379,6 +379,8 @@ class _Builder:
         for audience, name in (("player", "site"), ("gm", "site-gm")):
             if not self.wanted("site") or audience not in self.audiences():
                 self.carry(name)  # what this build was not asked for stays as it was
+                if name + "/" in self.old:  # and keeps its key, or the next full build would make it again
+                    self.manifest[name + "/"] = self.old[name + "/"]
         self.carry("export")  # `rulepress export` writes it; a build keeps it
         self.render(pdfs, sites)
 

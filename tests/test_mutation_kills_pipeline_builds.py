@@ -41,13 +41,28 @@ EVERY_FILE = sorted(ALL_PDFS + [".manifest.json", "reference/codes.md", "referen
                                 "site-gm/index.html", "site/index.html"])
 
 
+def stand_ruleset(root: Path, id: str) -> SimpleNamespace:
+    """A ruleset as the PDFs' input key reads it: one file of its own."""
+    path = root / "rules_src" / id / "ruleset.yaml"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if not path.exists():
+        path.write_text(f"{id}: 1\n")
+    return SimpleNamespace(id=id, files=(f"rules_src/{id}/ruleset.yaml",), mechanics=(), sources={}, base=None)
+
+
+def edit(root: Path, id: str) -> None:
+    """Change a ruleset's file, as an author does before its PDFs' pages change."""
+    path = root / "rules_src" / id / "ruleset.yaml"
+    path.write_text(path.read_text() + "# edited\n")
+
+
 class Stand:
     """Stands in for the checked project and every renderer; notes what each build asked of them.
     ``html`` holds what a PDF's page would be: change one to change that PDF's key."""
 
     def __init__(self, root: Path, folder: Path):
         self.folder, self.pdfs, self.sites, self.downloads = folder, [], [], {}
-        self.project = SimpleNamespace(root=root, rulesets=[SimpleNamespace(id="melee"), SimpleNamespace(id="melee_house")])
+        self.project = SimpleNamespace(root=root, rulesets=[stand_ruleset(root, "melee"), stand_ruleset(root, "melee_house")])
         self.html: dict[str, str] = {}
         self.site_version = {"player": 1, "gm": 1}
         self.tasks, self.workers, self.site_args, self.site_projects, self.keyed, self.progress = [], [], [], [], [], []
@@ -60,14 +75,16 @@ class Stand:
         html = self.html.get(name, f"<p>{name}</p>")
         return PdfJob(html=html, target=folder / name, base_dir=self.project.root / "templates")
 
-    def sheet_jobs(self, project, folder):
-        return [self._job(folder, f"{r.id}-{name}.pdf") for r in project.rulesets for name in SHEETS]
+    def sheet_jobs(self, project, folder, rulesets=None):
+        return [self._job(folder, f"{r.id}-{name}.pdf") for r in project.rulesets for name in SHEETS
+                if rulesets is None or r.id in rulesets]
 
-    def handout_jobs(self, project, folder, audience):
+    def handout_jobs(self, project, folder, audience, rulesets=None):
         names = HANDOUTS if audience == "player" else GM_HANDOUTS
-        return [self._job(folder, f"{r.id}-{name}.pdf") for r in project.rulesets for name in names]
+        return [self._job(folder, f"{r.id}-{name}.pdf") for r in project.rulesets for name in names
+                if rulesets is None or r.id in rulesets]
 
-    def site_key(self, project, audience, downloads, code):
+    def site_key(self, project, audience, downloads, code, pages=None):
         self.keyed.append(project)
         return f"{audience} {self.site_version[audience]} {code} {sorted(downloads.items())}"
 
@@ -89,7 +106,7 @@ class Stand:
         return results
 
     def site(self, project, args):
-        root, cache, html, audience, downloads = args
+        root, cache, html, audience, downloads, _pages = args
         self.sites.append(audience)
         self.site_args.append(args)
         self.site_projects.append(project)
@@ -129,6 +146,7 @@ def renderers(project, tmp_path, monkeypatch):
     monkeypatch.setattr("generator.render.sheets.sheet_jobs", stand.sheet_jobs)
     monkeypatch.setattr("generator.render.handouts.handout_jobs", stand.handout_jobs)
     monkeypatch.setattr("generator.render.site.pages.site_key", stand.site_key)
+    monkeypatch.setattr("generator.render.site.pages.site_pages", lambda project, audience, downloads=None: f"{audience} pages")
     monkeypatch.setattr("generator.render.export.export", stand.export)
     monkeypatch.setattr(pipeline, "check_project", lambda root: stand.checker(root)[0])
     return stand
@@ -173,7 +191,8 @@ def test_a_first_build_renders_every_pdf_and_both_sites(project, renderers, caps
     assert sorted(renderers.pdfs) == ALL_PDFS
     assert renderers.sites == ["player", "gm"]
     assert files(project / "build") == EVERY_FILE
-    assert sorted(manifest(project)) == sorted(ALL_PDFS + ["site/", "site-gm/"])
+    inputs = [f"{kind}/.inputs-{id}" for kind in ("sheets", "handouts") for id in ("melee", "melee_house")]
+    assert sorted(manifest(project)) == sorted(ALL_PDFS + inputs + ["site/", "site-gm/"])
     assert (project / "build" / "sheets" / "melee-wound-sheet-a4.pdf").read_text() == "rendered melee-wound-sheet-a4.pdf"
     assert (project / "build" / "site-gm" / "index.html").read_text() == "the gm site"
     assert (project / "build" / "reference" / "names-melee_house.md").read_text() == "names of melee_house in project"
@@ -224,6 +243,7 @@ def test_only_a_pdf_whose_page_changed_or_whose_file_is_gone_is_rendered_again(p
     assert build(project, renderers) == 0
     keys = manifest(project)
     renderers.html["melee-wound-sheet-a4.pdf"] = "<p>a changed wound sheet</p>"
+    edit(project, "melee")
     (project / "build" / "handouts" / "melee_house-roster-letter.pdf").unlink()
     capsys.readouterr()
     assert build(project, renderers) == 0
@@ -270,7 +290,8 @@ def test_ruleset_renders_only_its_own_pdfs_even_when_another_id_starts_with_it(p
 
 def test_ruleset_carries_the_other_rulesets_pdfs_with_their_keys(project, renderers):
     assert build(project, renderers) == 0
-    set_keys(project, **{"sheets/melee-wound-sheet-a4.pdf": "stale", "sheets/melee_house-wound-sheet-a4.pdf": "stale"})
+    set_keys(project, **{"sheets/melee-wound-sheet-a4.pdf": "stale", "sheets/melee_house-wound-sheet-a4.pdf": "stale",
+                         "sheets/.inputs-melee": "stale"})
     kept = inodes(project)["sheets/melee_house-wound-sheet-a4.pdf"]
     assert build(project, renderers, ruleset="melee") == 0
     assert renderers.pdfs == ["sheets/melee-wound-sheet-a4.pdf"]
@@ -282,7 +303,7 @@ def test_ruleset_carries_the_other_rulesets_pdfs_with_their_keys(project, render
 def test_only_sheets_keeps_the_handouts_and_sites_as_they_were(project, renderers, capsys):
     assert build(project, renderers) == 0
     set_keys(project, **{"sheets/melee-wound-sheet-a4.pdf": "stale", "handouts/melee-cards-a4.pdf": "stale",
-                         "site/": "stale"})
+                         "site/": "stale", "sheets/.inputs-melee": "stale", "handouts/.inputs-melee": "stale"})
     before = inodes(project)
     capsys.readouterr()
     assert build(project, renderers, only=["sheets"]) == 0
@@ -307,6 +328,18 @@ def test_the_player_audience_makes_player_pdfs_and_keeps_the_gm_ones(project, re
     assert after["site-gm/index.html"] == before["site-gm/index.html"]
     assert after["handouts/melee-gm-notes-a4.pdf"] == before["handouts/melee-gm-notes-a4.pdf"]
     assert manifest(project)["handouts/melee-gm-notes-a4.pdf"] == "stale"
+
+
+def test_a_site_left_out_by_audience_or_only_keeps_its_key_so_the_next_full_build_reuses_it(project, renderers):
+    assert build(project, renderers) == 0
+    keys = {name: manifest(project)[name] for name in ("site/", "site-gm/")}
+    assert build(project, renderers, audience="player") == 0
+    assert manifest(project)["site-gm/"] == keys["site-gm/"]
+    assert build(project, renderers, only="sheets") == 0
+    assert {name: manifest(project)[name] for name in keys} == keys
+    renderers.sites.clear()
+    assert build(project, renderers) == 0
+    assert renderers.sites == []
 
 
 def test_the_gm_audience_makes_gm_pdfs_and_keeps_the_player_ones(project, renderers):
@@ -509,9 +542,9 @@ def test_the_jobs_of_a_kind_follow_audience_and_ruleset(tmp_path, monkeypatch):
 
     sheets = [job("mini-sheet-a4.pdf"), job("mini-gm-sheet-a4.pdf"), job("mini_two-sheet-a4.pdf")]
     asked = []
-    monkeypatch.setattr("generator.render.sheets.sheet_jobs", lambda project, folder: asked.append(folder) or sheets)
+    monkeypatch.setattr("generator.render.sheets.sheet_jobs", lambda project, folder, rulesets=None: asked.append(folder) or sheets)
     monkeypatch.setattr("generator.render.handouts.handout_jobs",
-                        lambda project, folder, audience: asked.append((folder, audience)) or [job(f"mini-{audience}.pdf")])
+                        lambda project, folder, audience, rulesets=None: asked.append((folder, audience)) or [job(f"mini-{audience}.pdf")])
 
     def names(made, kind):
         return [j.target.name for j in made.jobs(kind)]
@@ -575,7 +608,8 @@ def test_the_site_builder_is_given_the_project_its_cache_and_its_html_folder(pro
     assert build(project, renderers, audience="gm") == 0
     cache = pipeline.site_cache(project, project / "build", "site-gm")
     assert renderers.site_projects == [renderers.project] and renderers.keyed == [renderers.project]
-    root, cache_dir, html, audience, downloads = renderers.site_args[0]
+    root, cache_dir, html, audience, downloads, pages = renderers.site_args[0]
+    assert pages == "gm pages"
     assert (root, cache_dir, html, audience) == (str(project), str(cache), str(cache.with_name("site-gm-html")), "gm")
     assert manifest(project)["site-gm/"].startswith(f"gm 1 {pipeline.code_hash()} ")
     assert files(project / "build" / "site-gm") == ["index.html"]
@@ -600,6 +634,7 @@ def test_the_gm_audience_rerenders_a_changed_sheet_and_never_carries_its_old_fil
     old_page = project / "build" / "sheets" / "melee-wound-sheet-a4.pdf"
     old_inode = old_page.stat().st_ino
     renderers.html["melee-wound-sheet-a4.pdf"] = "<p>a changed wound sheet</p>"
+    edit(project, "melee")
     capsys.readouterr()
     assert build(project, renderers, audience="gm") == 0
     assert renderers.pdfs == ["sheets/melee-wound-sheet-a4.pdf"]
@@ -631,7 +666,7 @@ def test_a_pdf_belongs_to_the_longest_id_even_when_ids_hold_dashes(tmp_path):
 
 def test_jobs_without_an_audience_argument_keep_every_sheet(tmp_path, monkeypatch):
     job = PdfJob(html="", target=tmp_path / "staging" / "sheets" / "mini-gm-notes-a4.pdf", base_dir=tmp_path)
-    monkeypatch.setattr("generator.render.sheets.sheet_jobs", lambda project, folder: [job])
+    monkeypatch.setattr("generator.render.sheets.sheet_jobs", lambda project, folder, rulesets=None: [job])
     project = SimpleNamespace(root=tmp_path, rulesets=[SimpleNamespace(id="mini")])
     made = pipeline._Builder(project, tmp_path / "build", tmp_path / "staging", {},
                              SimpleNamespace(out=None, ruleset=None, only=None))

@@ -557,12 +557,15 @@ def test_a_site_is_built_from_a_fresh_check_in_a_fresh_process(monkeypatch, tmp_
     import generator.render.site.pages as pages
 
     checked, built = [], []
-    monkeypatch.setattr(pipeline, "check_project", lambda root: checked.append(root) or SimpleNamespace(project="P"))
-    monkeypatch.setattr(pages, "build_site", lambda project, cache, outdir, audience, downloads: built.append(
-        (project, cache, outdir, audience, downloads)) or SimpleNamespace(outdir=outdir / "html"))
-    args = (str(tmp_path), "/c/site", "/c/site-html", "gm", {"x": []})
+    checked_project = SimpleNamespace(root=tmp_path)
+    monkeypatch.setattr(pipeline, "check_project", lambda root, cache=None: checked.append((root, type(cache).__name__))
+                        or SimpleNamespace(project=checked_project))
+    monkeypatch.setattr(pages, "build_site", lambda project, cache, outdir, audience, downloads, pages=None: built.append(
+        (project, cache, outdir, audience, downloads, pages)) or SimpleNamespace(outdir=outdir / "html"))
+    args = (str(tmp_path), "/c/site", "/c/site-html", "gm", {"x": []}, "the pages")
     assert pipeline._build_one_site(args) == "/c/site-html/html"
-    assert checked == [tmp_path] and built == [("P", Path("/c/site"), Path("/c/site-html"), "gm", {"x": []})]
+    assert checked == [(tmp_path, "CheckCache")]  # through the check cache the build just filled
+    assert built == [(checked_project, Path("/c/site"), Path("/c/site-html"), "gm", {"x": []}, "the pages")]
     ran = []
     monkeypatch.setattr(pipeline, "_in_fresh_process", lambda function, given: ran.append((function, given)) or "out")
     assert pipeline._site_worker(args) == "out" and ran == [(pipeline._build_one_site, args)]
