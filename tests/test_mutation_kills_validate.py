@@ -529,3 +529,34 @@ def test_every_way_of_naming_a_game_master_entry_is_found_where_it_is_written(tm
     "99:14: `cheat` is for players but names game-master-only `gm_chart`",
     "100:13: `cheat` is for players but names game-master-only `secret`",
     ]
+
+
+# -- the {pdf} role and what an image's alt text holds -------------------------------------------------
+
+PDF_HINT = "name a PDF of the build, such as `sheets/x-a4.pdf`"
+IMAGE_HINT = "describe it in words; a ruleset's outputs show no image named in its prose"
+
+
+def _not_a_pdf(target):
+    return f"`{{pdf}}` names `{target}`, which is not a PDF of the build"
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("{pdf}`sheets/x-a4.pdf`", []),
+    ("{pdf}`the sheet <sheets/x-a4.pdf>`", []),  # an explicit title: the target between <> is checked
+    ("a {pdf}`x.txt`", [(Code.PROSE_LINK, _not_a_pdf("x.txt"), 0, 2, PDF_HINT)]),
+    ("{pdf}`a <b.doc>`", [(Code.PROSE_LINK, _not_a_pdf("b.doc"), 0, 0, PDF_HINT)]),
+    # the first {pdf} is passed over, so the second one's finding is placed at its own column
+    ("{pdf}`ok.pdf` and {pdf}`../x.pdf`", [(Code.PROSE_LINK, _not_a_pdf("../x.pdf"), 0, 18, PDF_HINT)]),
+    # a role inside an image's alt text is found too, on the image's line
+    ("one\n\ntwo ![a {foo}`x`](a.png)", [
+        (Code.PROSE_IMAGE, "an image (`a.png`): prose may not show images", 2, 4, IMAGE_HINT),
+        (Code.PROSE_ROLE, "the role `{foo}` is not allowed in prose", 2, 8, prose.ROLES_HINT)]),
+], ids=["pdf", "pdf-titled", "not-pdf", "titled-not-pdf", "second-pdf", "role-in-image"])
+def test_a_pdf_role_names_a_pdf_of_the_build(text, expected):
+    assert [(f.code, f.message, f.line, f.column, f.hint) for f in prose_findings(text)] == expected
+
+
+def test_the_roles_hint_lists_every_allowed_role():
+    assert prose.ROLES_HINT == ("roles: {chart}, {entry}, {formula}, {gap}, {lookup}, {pdf}, {profile}, {rule}, {source}, "
+                                "{spell}, {table}, {term}, {value}")
