@@ -646,3 +646,38 @@ def test_the_owner_of_an_entry_is_found_through_every_base():
     base = _ruleset("base", base=grand, values=("move",))
     child = _ruleset("child", base=base)
     assert child.owner_of("values", "old") is grand and child.owner_of("values", "move") is base
+
+
+# -- what an expression may hold: each refusal's message and the column it points at (0-based, counted by hand)
+
+NOT_ALLOWED = "is not allowed in a formula (no attributes, subscripts, lambdas or comprehensions)"
+
+
+@pytest.mark.parametrize("text, message, offset", [
+    ("1 + 2 ** 3", "`**` is not allowed in a formula", 4),
+    ("a and b << 2", "`<<` is not allowed in a formula", 6),
+    ("x is y", "compare with == != < <= > >= or `in`", 0),
+    ("1 + 2.5", "`2.5` is not a whole number up to 1,000,000,000,000 or a text", 4),
+    ("1000000000001", "`1000000000001` is not a whole number up to 1,000,000,000,000 or a text", 0),
+    ("-1000000000001", "`1000000000001` is not a whole number up to 1,000,000,000,000 or a text", 1),
+    ("x + a.b(1)", "only functions, formulas and tables can be called, by name", 4),
+    ("f(**k)", "write arguments one by one", 0),
+    ("1 + f(*a)", "write arguments one by one", 4),
+    ("x + y[1]", f"`y[1]` {NOT_ALLOWED}", 4),
+    ("1 + (lambda: 1)", f"`lambda: 1` {NOT_ALLOWED}", 5),
+    ("2 + ~x", "`~` is not allowed in a formula", 4),
+], ids=["power", "shift", "is", "decimal", "too-big", "too-small", "method", "kwargs", "starred", "subscript", "lambda",
+        "invert"])
+def test_a_refused_expression_says_why_and_where(text, message, offset):
+    from generator.model.formula import Expression, FormulaError
+
+    with pytest.raises(FormulaError) as error:
+        Expression.parse(text)
+    assert (str(error.value), error.value.offset) == (message, offset)
+
+
+@pytest.mark.parametrize("text", ["1000000000000", "-1000000000000", "x + None", "x in (1, 2)", "x not in [1]", "f(a=1)"])
+def test_an_allowed_expression_parses(text):
+    from generator.model.formula import Expression
+
+    assert Expression.parse(text).text == text
