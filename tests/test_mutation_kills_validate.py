@@ -560,3 +560,51 @@ def test_a_pdf_role_names_a_pdf_of_the_build(text, expected):
 def test_the_roles_hint_lists_every_allowed_role():
     assert prose.ROLES_HINT == ("roles: {chart}, {entry}, {formula}, {gap}, {lookup}, {pdf}, {profile}, {rule}, {source}, "
                                 "{spell}, {table}, {term}, {value}")
+
+
+# -- an army whose matrix did not load, and a scroll that names no spell ----------------------------------
+
+ARMY_REFS = """profiles:
+  broken:
+    columns:
+      pts: {label: Pts, type: points, min: 0}
+    rows:
+      ogre: {name: Ogre, pts: 5}
+  troops:
+    title: Troops
+    columns:
+      pts: {label: Pts, type: points, min: 0}
+    rows:
+      man: {name: Man, pts: 5}
+armies:
+  host:
+    title: Host
+    matrix: broken
+    agreed_points: 10
+    units:
+      - {troop: ogre, count: 1, points: 5}
+  band:
+    title: Band
+    matrix: troops
+    agreed_points: 10
+    units:
+      - {troop: man, count: 1, points: 5, scrolls: [nope]}
+"""
+
+
+def test_an_army_on_a_matrix_that_did_not_load_is_not_checked_further(tmp_path):
+    import shutil
+    from pathlib import Path
+
+    from generator.validate import check_project
+
+    folder = tmp_path / "rules_src" / "x"
+    shutil.copytree(Path(__file__).parent / "broken" / "_base", folder)
+    (folder / "case.yaml").write_text(ARMY_REFS, encoding="utf-8")
+    found = [(d.code, d.message, d.location.line, d.location.column, d.hint) for d in check_project(tmp_path).diagnostics]
+    # 1-based line:column counted by hand in ARMY_REFS
+    assert found == [
+        (Code.MISSING_FIELD, "profile matrix `broken` needs the field `title`", 2, 3, "title: The matrix's heading."),
+        (Code.UNKNOWN_REF, "matrix `broken` has errors of its own, so `host` cannot be checked", 16, 13, "fix the matrix first"),
+        (Code.UNKNOWN_REF, "scroll `nope` is not in `spells:`", 25, 53, None),
+    ]
