@@ -608,3 +608,28 @@ def test_an_army_on_a_matrix_that_did_not_load_is_not_checked_further(tmp_path):
         (Code.UNKNOWN_REF, "matrix `broken` has errors of its own, so `host` cannot be checked", 16, 13, "fix the matrix first"),
         (Code.UNKNOWN_REF, "scroll `nope` is not in `spells:`", 25, 53, None),
     ]
+
+
+# -- placing a finding: the first needle from a line or a cursor, else the line's first non-space -------
+
+@pytest.mark.parametrize("lines, where, needle, expected", [
+    (["xy  xy"], 0, "xy", (0, 0)),          # from a line: its whole text is searched
+    (["a", "xy"], 0, "xy", (1, 0)),         # later lines are searched from their start
+    (["ab", "cd"], 1, "ab", (1, 0)),        # never before the line given: not found, the line's start
+    (["a", "  b"], 5, "zz", (1, 2)),        # past the end: the last line, at its first non-space
+    (["  a", "b"], -1, "zz", (0, 2)),       # before the start: the first line
+    (["  a"], 3, "zz", (0, 2)),
+    ([], 0, "zz", (0, 0)),                  # no text at all
+])
+def test_a_needle_is_sought_from_the_line_given(lines, where, needle, expected):
+    assert prose._seek(lines, where, needle) == expected
+
+
+def test_a_cursor_moves_past_what_it_found_and_stays_when_nothing_is():
+    cursor = [0, 0]
+    assert prose._seek(["", "  ab ab"], cursor, "ab") == (1, 2)
+    assert cursor == [1, 4]
+    assert prose._seek(["", "  ab ab"], cursor, "ab") == (1, 5)  # the second one, from the cursor's column
+    assert cursor == [1, 7]
+    assert prose._seek(["", "  ab ab"], cursor, "ab") == (1, 2)  # none left: the line's first non-space
+    assert cursor == [1, 7]
