@@ -633,3 +633,42 @@ def test_a_cursor_moves_past_what_it_found_and_stays_when_nothing_is():
     assert cursor == [1, 7]
     assert prose._seek(["", "  ab ab"], cursor, "ab") == (1, 2)  # none left: the line's first non-space
     assert cursor == [1, 7]
+
+
+# -- what a prose role names: a term by any spelling, `entry` by section.id, other roles in their own section
+
+ROLE_CASE = """
+glossary:
+  knocked_down: {term: Knocked Down, aliases: [Knocked over], definition: Lying down.}
+rules:
+  falling: {title: Falling, chapter: basics, body: Down.}
+"""
+
+
+@pytest.mark.parametrize("role, target, expected", [
+    ("term", "Knocked over", ("Term", "knocked_down")),
+    ("term", "KNOCKED DOWN", ("Term", "knocked_down")),
+    ("term", "nothing", None),
+    ("entry", "rules.falling", ("Rule", "falling")),
+    ("entry", "glossary.knocked_down", ("Term", "knocked_down")),
+    ("entry", "nosuch.falling", None),
+    ("entry", "rules", None),
+    ("rule", "falling", ("Rule", "falling")),
+    ("rule", "knocked_down", None),     # ids are looked up in the role's own section only
+    ("table", "falling", None),
+])
+def test_a_role_names_the_entry_of_its_own_section(tmp_path, role, target, expected):
+    import shutil
+    from pathlib import Path
+
+    from generator.source.project import load_project
+    from generator.validate import checks
+
+    folder = tmp_path / "rules_src" / "x"
+    shutil.copytree(Path(__file__).parent / "broken" / "_base", folder)
+    (folder / "case.yaml").write_text(ROLE_CASE, encoding="utf-8")
+    project, diagnostics = load_project(tmp_path)
+    assert list(diagnostics) == []
+    ruleset = project.rulesets[0]
+    found = checks._role_entry(ruleset, role, target, checks.term_names(ruleset))
+    assert (None if found is None else (type(found).__name__, found.id)) == expected
