@@ -672,3 +672,32 @@ def test_a_role_names_the_entry_of_its_own_section(tmp_path, role, target, expec
     ruleset = project.rulesets[0]
     found = checks._role_entry(ruleset, role, target, checks.term_names(ruleset))
     assert (None if found is None else (type(found).__name__, found.id)) == expected
+
+
+# -- the values a formula's input is checked over ------------------------------------------------------
+
+def _input(**fields):
+    from generator.model.computed import Input
+
+    return Input(id="n", label="N", **fields)
+
+
+@pytest.mark.parametrize("fields, expected", [
+    ({"min": 1, "max": 3}, [1, 2, 3]),
+    ({"min": -1, "max": 1, "optional": True}, [None, -1, 0, 1]),
+    ({"type": "bool"}, [False, True]),
+    ({"type": "bool", "optional": True}, [None, False, True]),
+    ({"type": "text", "choices": ("left", "right")}, ["left", "right"]),
+    ({"type": "text", "choices": ("up",), "optional": True}, [None, "up"]),
+    ({"type": "text"}, None),                               # a text without choices: unbounded
+    ({"type": "text", "optional": True}, None),
+    ({"min": 1}, None), ({"max": 1}, None),                 # half-bounded
+    ({"min": 0, "max": 100}, list(range(0, 101))),          # 101 values: still enumerated
+    ({"min": 5, "max": 105}, list(range(5, 106))),
+    ({"min": 0, "max": 101}, None),                         # 102 values: too many
+    ({"min": 0, "max": 101, "optional": True}, None),
+])
+def test_an_inputs_values_are_every_one_it_takes_or_none(fields, expected):
+    from generator.validate.computed import input_values
+
+    assert input_values(_input(**fields)) == expected
