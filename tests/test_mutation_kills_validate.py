@@ -701,3 +701,43 @@ def test_an_inputs_values_are_every_one_it_takes_or_none(fields, expected):
     from generator.validate.computed import input_values
 
     assert input_values(_input(**fields)) == expected
+
+
+# -- every Markdown text of an entry, its rows' too, each where it is written ---------------------------
+
+MARKDOWN_CASE = """tables:
+  t:
+    title: T
+    dice: D6
+    rows:
+      - {roll: 1-3, result: X, effect: "Row one."}
+      - {roll: 4-6, result: Y}
+sheets:
+  s:
+    title: S
+    charts: []
+    notes: ["First.", "Second."]
+"""
+
+
+def test_markdown_texts_reach_rows_and_each_item_of_a_list(tmp_path):
+    import shutil
+    from pathlib import Path
+
+    from generator.source.project import load_project
+
+    folder = tmp_path / "rules_src" / "x"
+    shutil.copytree(Path(__file__).parent / "broken" / "_base", folder)
+    (folder / "case.yaml").write_text(MARKDOWN_CASE, encoding="utf-8")
+    project, diagnostics = load_project(tmp_path)
+    assert list(diagnostics) == []
+    ruleset = project.rulesets[0]
+
+    def texts(section, id):
+        return [(text, loc.line, loc.column) for text, loc in prose.markdown_texts(ruleset.get(section, id))]
+
+    # 1-based line:column counted by hand in MARKDOWN_CASE; a field left out is "" at its owner's place
+    assert texts("tables", "t") == [("", 2, 3), ("Row one.", 6, 40), ("", 7, 9)]
+    assert texts("sheets", "s") == [("First.", 12, 13), ("Second.", 12, 23)]
+    assert list(prose.markdown_texts(ruleset.get("sheets", "s").__class__)) == []  # a class is not an entry
+    assert list(prose.markdown_texts("text")) == []
