@@ -741,3 +741,57 @@ def test_markdown_texts_reach_rows_and_each_item_of_a_list(tmp_path):
     assert texts("sheets", "s") == [("First.", 12, 13), ("Second.", 12, 23)]
     assert list(prose.markdown_texts(ruleset.get("sheets", "s").__class__)) == []  # a class is not an entry
     assert list(prose.markdown_texts("text")) == []
+
+
+# -- a head-count army: stated models against the matrix's, and lines whose models nobody gives -------
+
+HEAD_COUNT = """profiles:
+  troops:
+    title: Troops
+    columns:
+      models: {label: Models, type: models, min: 1}
+      pts: {label: Pts, type: points, min: 0}
+    rows:
+      man: {name: Man, models: 3, pts: 5}
+      odd: {name: Odd, models: not given, pts: 5}
+  plain:
+    title: Plain
+    columns:
+      pts: {label: Pts, type: points, min: 0}
+    rows:
+      elf: {name: Elf, pts: 5}
+armies:
+  host:
+    title: Host
+    matrix: troops
+    agreed_models: 20
+    units:
+      - {troop: man, count: 2, points: 10, models: 5}
+      - {troop: odd, count: 1, points: 5}
+  band:
+    title: Band
+    matrix: plain
+    agreed_models: 20
+    units:
+      - {troop: elf, count: 1, points: 5}
+"""
+
+
+def test_a_head_count_armys_models_are_checked_line_by_line(tmp_path):
+    import shutil
+    from pathlib import Path
+
+    from generator.validate import check_project
+
+    folder = tmp_path / "rules_src" / "x"
+    shutil.copytree(Path(__file__).parent / "broken" / "_base", folder)
+    (folder / "case.yaml").write_text(HEAD_COUNT, encoding="utf-8")
+    found = [(d.code, d.message, d.location.line, d.location.column, d.hint) for d in check_project(tmp_path).diagnostics]
+    # 1-based line:column counted by hand in HEAD_COUNT; 2 men of 3 models each are 6
+    assert found == [
+        (Code.POINTS_MISMATCH, "2x man is 6 models, not 5", 22, 52, "2 x 3 = 6"),
+        (Code.MISSING_FIELD, "`host` is balanced by head-count, but the models of `odd` are not known", 23, 17,
+         "`troops` says `not given`: state the line's models, as in `models: 10`"),
+        (Code.MISSING_FIELD, "`band` is balanced by head-count, but the models of `elf` are not known", 29, 17,
+         "`plain` has no `models` column: state the line's models, as in `models: 10`"),
+    ]
