@@ -657,6 +657,7 @@ NOT_ALLOWED = "is not allowed in a formula (no attributes, subscripts, lambdas o
     ("1 + 2 ** 3", "`**` is not allowed in a formula", 4),
     ("a and b << 2", "`<<` is not allowed in a formula", 6),
     ("x is y", "compare with == != < <= > >= or `in`", 0),
+    ("1 + (x is y)", "compare with == != < <= > >= or `in`", 5),
     ("1 + 2.5", "`2.5` is not a whole number up to 1,000,000,000,000 or a text", 4),
     ("1000000000001", "`1000000000001` is not a whole number up to 1,000,000,000,000 or a text", 0),
     ("-1000000000001", "`1000000000001` is not a whole number up to 1,000,000,000,000 or a text", 1),
@@ -666,7 +667,7 @@ NOT_ALLOWED = "is not allowed in a formula (no attributes, subscripts, lambdas o
     ("x + y[1]", f"`y[1]` {NOT_ALLOWED}", 4),
     ("1 + (lambda: 1)", f"`lambda: 1` {NOT_ALLOWED}", 5),
     ("2 + ~x", "`~` is not allowed in a formula", 4),
-], ids=["power", "shift", "is", "decimal", "too-big", "too-small", "method", "kwargs", "starred", "subscript", "lambda",
+], ids=["power", "shift", "is", "is-inside", "decimal", "too-big", "too-small", "method", "kwargs", "starred", "subscript", "lambda",
         "invert"])
 def test_a_refused_expression_says_why_and_where(text, message, offset):
     from generator.model.formula import Expression, FormulaError
@@ -695,7 +696,7 @@ EVAL_SCOPE = {"x": 3, "a": 0, "b": 5, "c": 2, "f": lambda a, b=0: a - b, "n": 7}
     ("x if a else b", 5),
     ("x in (1, 2, 3)", True), ("x not in (1, 2)", True), ("x not in (1, 2, 3)", False), ("x in 3", True),
     ("1 < x < 4", True), ("1 < x < 3", False),
-    ("f(5, b=2)", 3),
+    ("f(5, b=2)", 3), ("f(5, b=c)", 3),
 ])
 def test_an_expression_evaluates_as_worked_by_hand(text, expected):
     from generator.model.formula import Expression
@@ -708,6 +709,8 @@ def test_a_conditional_on_a_roll_weighs_both_branches():
 
     # D6 >= 4 is even odds, so each branch weighs 1/2
     assert _odds(Expression.parse("1 if D6 >= 4 else 2").evaluate({})) == {1: Fraction(1, 2), 2: Fraction(1, 2)}
+    # the branches read the scope too
+    assert _odds(Expression.parse("x if D6 >= 4 else c").evaluate(EVAL_SCOPE)) == {3: Fraction(1, 2), 2: Fraction(1, 2)}
     # half the time -D6 (each of -6..-1 at 1/12), half the time +D6 (each of 1..6 at 1/12)
     assert _odds(Expression.parse("-D6 if D6 >= 4 else +D6").evaluate({})) == {
         v: Fraction(1, 12) for v in (-6, -5, -4, -3, -2, -1, 1, 2, 3, 4, 5, 6)}
