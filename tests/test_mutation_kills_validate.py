@@ -795,3 +795,32 @@ def test_a_head_count_armys_models_are_checked_line_by_line(tmp_path):
         (Code.MISSING_FIELD, "`band` is balanced by head-count, but the models of `elf` are not known", 29, 17,
          "`plain` has no `models` column: state the line's models, as in `models: 10`"),
     ]
+
+
+# -- a formula's result against its declared kind ------------------------------------------------------
+
+TARGET_WORDS = "not a target roll (a whole number, or None when it cannot succeed)"
+
+
+@pytest.mark.parametrize("kind, result, expected", [
+    ("target", 4, ""), ("target", None, ""),
+    ("target", True, f"True, {TARGET_WORDS}"), ("target", "x", f"'x', {TARGET_WORDS}"),
+    ("chance", "half", "'half', not a chance from 0 to 1"), ("chance", 2, "2, not a chance from 0 to 1"),
+    ("chance", 1, ""),
+    ("bool", True, ""), ("bool", 1, "1, not true or false"),
+    ("roll", "d6", ""),  # replaced by a real die below
+    ("roll", 3, "3, not a roll"),
+    ("number", 3, ""), ("number", "die", "a roll, not a number"), ("number", True, "True, not a number"),
+    ("distance", "x", "'x', not a number"), ("distance", 2, ""),
+    ("text", 3, ""),
+])
+def test_a_result_that_does_not_fit_its_kind_says_what_it_is(kind, result, expected):
+    from types import SimpleNamespace
+
+    import icepool
+
+    from generator.validate.computed import result_problem
+
+    if (kind, result) in (("roll", "d6"), ("number", "die")):
+        result = icepool.d6
+    assert result_problem(SimpleNamespace(result=kind), result) == expected
