@@ -824,3 +824,30 @@ def test_a_result_that_does_not_fit_its_kind_says_what_it_is(kind, result, expec
     if (kind, result) in (("roll", "d6"), ("number", "die")):
         result = icepool.d6
     assert result_problem(SimpleNamespace(result=kind), result) == expected
+
+
+# -- an army that names an entry which failed to load (its points are not added up) ---------------------
+
+def _army(matrix="m", extras=(), upgrades=(), heroes=(), scrolls=()):
+    from types import SimpleNamespace
+
+    unit = SimpleNamespace(upgrades=upgrades, heroes=heroes, scrolls=scrolls)
+    return SimpleNamespace(matrix=matrix, extras=extras, units=[SimpleNamespace(upgrades=(), heroes=(), scrolls=()), unit])
+
+
+@pytest.mark.parametrize("unloaded, army, expected", [
+    ({("profiles", "m")}, _army(), True),
+    ({("costs", "banner")}, _army(extras=("banner",)), True),
+    ({("costs", "banner")}, _army(upgrades=("banner",)), True),
+    ({("heroes", "h")}, _army(heroes=("h",)), True),
+    ({("spells", "s")}, _army(scrolls=("s",)), True),
+    (set(), _army(extras=("banner",), upgrades=("banner",), heroes=("h",), scrolls=("s",)), False),
+    # the same id failing in another section is not this army's
+    ({("heroes", "m"), ("spells", "banner"), ("costs", "h"), ("profiles", "s")},
+     _army(extras=("banner",), upgrades=("banner",), heroes=("h",), scrolls=("s",)), False),
+])
+def test_an_army_names_an_unloaded_entry_only_in_that_entrys_section(unloaded, army, expected):
+    from generator.model.ruleset import Ruleset
+    from generator.validate.checks import _names_unloaded
+
+    assert _names_unloaded(Ruleset(id="x", meta=None, unloaded=frozenset(unloaded)), army) is expected
