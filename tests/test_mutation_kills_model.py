@@ -646,3 +646,83 @@ def test_the_owner_of_an_entry_is_found_through_every_base():
     base = _ruleset("base", base=grand, values=("move",))
     child = _ruleset("child", base=base)
     assert child.owner_of("values", "old") is grand and child.owner_of("values", "move") is base
+
+
+# -- what an expression may hold: each refusal's message and the column it points at (0-based, counted by hand)
+
+NOT_ALLOWED = "is not allowed in a formula (no attributes, subscripts, lambdas or comprehensions)"
+
+
+@pytest.mark.parametrize("text, message, offset", [
+    ("1 + 2 ** 3", "`**` is not allowed in a formula", 4),
+    ("a and b << 2", "`<<` is not allowed in a formula", 6),
+    ("x is y", "compare with == != < <= > >= or `in`", 0),
+    ("1 + (x is y)", "compare with == != < <= > >= or `in`", 5),
+    ("1 + 2.5", "`2.5` is not a whole number up to 1,000,000,000,000 or a text", 4),
+    ("1000000000001", "`1000000000001` is not a whole number up to 1,000,000,000,000 or a text", 0),
+    ("-1000000000001", "`1000000000001` is not a whole number up to 1,000,000,000,000 or a text", 1),
+    ("x + a.b(1)", "only functions, formulas and tables can be called, by name", 4),
+    ("f(**k)", "write arguments one by one", 0),
+    ("1 + f(*a)", "write arguments one by one", 4),
+    ("x + y[1]", f"`y[1]` {NOT_ALLOWED}", 4),
+    ("1 + (lambda: 1)", f"`lambda: 1` {NOT_ALLOWED}", 5),
+    ("2 + ~x", "`~` is not allowed in a formula", 4),
+], ids=["power", "shift", "is", "is-inside", "decimal", "too-big", "too-small", "method", "kwargs", "starred", "subscript", "lambda",
+        "invert"])
+def test_a_refused_expression_says_why_and_where(text, message, offset):
+    from generator.model.formula import Expression, FormulaError
+
+    with pytest.raises(FormulaError) as error:
+        Expression.parse(text)
+    assert (str(error.value), error.value.offset) == (message, offset)
+
+
+@pytest.mark.parametrize("text", ["1000000000000", "-1000000000000", "x + None", "x in (1, 2)", "x not in [1]", "f(a=1)"])
+def test_an_allowed_expression_parses(text):
+    from generator.model.formula import Expression
+
+    assert Expression.parse(text).text == text
+
+
+# -- evaluation: each kind of node on plain numbers, the values worked out by hand --------------------
+
+EVAL_SCOPE = {"x": 3, "a": 0, "b": 5, "c": 2, "f": lambda a, b=0: a - b, "n": 7}
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("-x", -3), ("+x", 3), ("not a", True),
+    ("(x, 2)", (3, 2)), ("[x]", (3,)),
+    ("a and b", 0), ("c and b", 5), ("a or b", 5), ("c or b", 2), ("c and b and a", 0),
+    ("x if a else b", 5),
+    ("x in (1, 2, 3)", True), ("x not in (1, 2)", True), ("x not in (1, 2, 3)", False), ("x in 3", True),
+    ("1 < x < 4", True), ("1 < x < 3", False),
+    ("f(5, b=2)", 3), ("f(5, b=c)", 3),
+])
+def test_an_expression_evaluates_as_worked_by_hand(text, expected):
+    from generator.model.formula import Expression
+
+    assert Expression.parse(text).evaluate(EVAL_SCOPE) == expected
+
+
+def test_a_conditional_on_a_roll_weighs_both_branches():
+    from generator.model.formula import Expression
+
+    # D6 >= 4 is even odds, so each branch weighs 1/2
+    assert _odds(Expression.parse("1 if D6 >= 4 else 2").evaluate({})) == {1: Fraction(1, 2), 2: Fraction(1, 2)}
+    # the branches read the scope too
+    assert _odds(Expression.parse("x if D6 >= 4 else c").evaluate(EVAL_SCOPE)) == {3: Fraction(1, 2), 2: Fraction(1, 2)}
+    # half the time -D6 (each of -6..-1 at 1/12), half the time +D6 (each of 1..6 at 1/12)
+    assert _odds(Expression.parse("-D6 if D6 >= 4 else +D6").evaluate({})) == {
+        v: Fraction(1, 12) for v in (-6, -5, -4, -3, -2, -1, 1, 2, 3, 4, 5, 6)}
+
+
+@pytest.mark.parametrize("text, message", [
+    ("y + 1", "`y` is not an input, a value or a `let` name here"),
+    ("n(2)", "`n` is not a function, a formula or a table"),
+])
+def test_an_unknown_name_or_function_says_which(text, message):
+    from generator.model.formula import Expression, FormulaError
+
+    with pytest.raises(FormulaError) as error:
+        Expression.parse(text).evaluate(EVAL_SCOPE)
+    assert str(error.value) == message

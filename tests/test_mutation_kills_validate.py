@@ -376,3 +376,478 @@ def test_a_lookup_over_an_open_range_still_finds_its_gaps():
 def test_an_overlap_below_every_bound_is_told_from_one_below_the_lowest():
     assert _coverage([_lookup_row(5, when="1-"), _lookup_row(6, when="0-")]) == [
         ("table-overlap", "row `0 or less` of `outcome` covers -1-0 again", "rules_src/r/lookups.yaml:6:9")]
+
+
+# -- game-master-only entries named by player entries, every way one entry can name another ------------
+
+# Every player entry below names a game-master-only one once per way of naming (a row's `ref`, a
+# keyword with trailing numbers, a spell's table, an army's matrix, troop, heroes and scrolls, a
+# limit's counts, a formula's values, formulas, lookups and tables, a chart's formulas and axis
+# values, a sheet's charts and cites, prose roles). Not reported: the gm_note (the game-master's own
+# text), the game-master-only row `gm_spy`'s note, `Gm Fear X2` (`X2` is not a number),
+# `Xgm_val` (not the value's name; alone on the columns) and the axis value `true`.
+GM_NAMED = """rules:
+  secret: {title: Secret, chapter: basics, audience: gm, body: Hidden.}
+  open: {title: Open, chapter: basics, gm_note: "Only {rule}`secret`.", body: "Read {rule}`secret`."}
+keywords:
+  gm_fear: {name: Gm Fear, audience: gm, definition: Hidden., chapter: basics}
+tables:
+  gm_table:
+    title: Gm table
+    dice: D6
+    audience: gm
+    rows:
+      - {roll: 1-6, result: X}
+  player_t:
+    title: Player table
+    dice: D6
+    rows:
+      - {roll: 1-3, result: X, ref: secret}
+      - {roll: 4-6, result: Y, effect: "See {rule}`secret`."}
+profiles:
+  troops:
+    title: Troops
+    columns:
+      pts: {label: Pts, type: points, min: 0}
+    rows:
+      ogre: {name: Ogre, pts: 5, keywords: [GM FEAR 2 -1]}
+      gm_spy: {name: Spy, pts: 5, audience: gm, keywords: [Gm Fear], note: "Is {rule}`secret`."}
+  gm_matrix:
+    title: Gm matrix
+    audience: gm
+    columns:
+      pts: {label: Pts, type: points, min: 0}
+    rows:
+      brute: {name: Brute, pts: 5}
+items:
+  amulet: {name: Amulet, rules: Shiny., keywords: [Gm Fear, Gm Fear X2]}
+spells:
+  bolt: {name: Bolt, table: gm_table, roll: 1, effect: Zap.}
+  gm_bolt: {name: Gm bolt, audience: gm, effect: Zap.}
+heroes:
+  gm_hero: {name: Gm hero, level: low, points: 2, ability: Hides., audience: gm}
+armies:
+  host:
+    title: Host
+    matrix: troops
+    agreed_points: 10
+    units:
+      - {troop: gm_spy, count: 1, points: 5, heroes: [gm_hero], scrolls: [gm_bolt]}
+  host2:
+    title: Host two
+    matrix: gm_matrix
+    agreed_points: 10
+    units:
+      - {troop: brute, count: 1, points: 5}
+army_limits:
+  cap:
+    title: Cap
+    count: gm_hero
+    at_most: gm_spy + 1
+values:
+  gm_val: {value: 2, label: Gm value, audience: gm}
+formulas:
+  gm_f:
+    title: Gm formula
+    audience: gm
+    inputs:
+      a: {label: A, min: 1, max: 3}
+      b: {label: B, min: 1, max: 3}
+    expr: a + b
+  score:
+    title: Score
+    inputs:
+      a: {label: A, min: 1, max: 3}
+      b: {label: B, min: 1, max: 3}
+    expr: gm_val + gm_f(a, b) + gm_lookup(a) + gm_table(a)
+    description: "As {rule}`secret` says."
+lookups:
+  gm_lookup:
+    title: Gm lookup
+    key: K
+    audience: gm
+    rows:
+      - {when: 1-6, result: X}
+charts:
+  grid:
+    title: Grid
+    formula: gm_f
+    chance: gm_f
+    rows: {input: a, values: [gm_val, 2, Xgm_val, true]}
+    columns: {input: b, values: [1, Xgm_val], note_formula: gm_f}
+  gm_chart:
+    title: Gm chart
+    audience: gm
+    formula: gm_f
+    rows: {input: a, range: 1-3}
+    columns: {input: b, range: 1-3}
+sheets:
+  cheat:
+    title: Cheat
+    charts: [gm_chart]
+    cites: [secret]
+"""
+
+
+def _gm_references(tmp_path):
+    import shutil
+    from pathlib import Path
+
+    from generator.validate import check_project
+
+    folder = tmp_path / "rules_src" / "x"
+    shutil.copytree(Path(__file__).parent / "broken" / "_base", folder)
+    (folder / "case.yaml").write_text(GM_NAMED, encoding="utf-8")
+    return [f"{d.location.line}:{d.location.column}: {d.message}" for d in check_project(tmp_path).diagnostics
+            if d.code is Code.GM_REFERENCE]
+
+
+def test_every_way_of_naming_a_game_master_entry_is_found_where_it_is_written(tmp_path):
+    # line:column counted by hand in GM_NAMED, 1-based
+    assert _gm_references(tmp_path) == [
+    "3:79: `open` is for players but names game-master-only `secret`",
+    "17:37: `player_t` is for players but names game-master-only `secret`",
+    "18:40: `player_t` is for players but names game-master-only `secret`",
+    "25:45: `troops` is for players but names game-master-only `gm_fear`",
+    "35:52: `amulet` is for players but names game-master-only `gm_fear`",
+    "37:29: `bolt` is for players but names game-master-only `gm_table`",
+    "47:17: `host` is for players but names game-master-only `gm_spy`",
+    "47:55: `host` is for players but names game-master-only `gm_hero`",
+    "47:75: `host` is for players but names game-master-only `gm_bolt`",
+    "50:13: `host2` is for players but names game-master-only `gm_matrix`",
+    "57:12: `cap` is for players but names game-master-only `gm_hero`",
+    "58:14: `cap` is for players but names game-master-only `gm_spy`",
+    "74:11: `score` is for players but names game-master-only `gm_f`",
+    "74:11: `score` is for players but names game-master-only `gm_lookup`",
+    "74:11: `score` is for players but names game-master-only `gm_table`",
+    "74:11: `score` is for players but names game-master-only `gm_val`",
+    "75:18: `score` is for players but names game-master-only `secret`",
+    "86:14: `grid` is for players but names game-master-only `gm_f`",
+    "87:13: `grid` is for players but names game-master-only `gm_f`",
+    "88:30: `grid` is for players but names game-master-only `gm_val`",
+    "89:61: `grid` is for players but names game-master-only `gm_f`",
+    "99:14: `cheat` is for players but names game-master-only `gm_chart`",
+    "100:13: `cheat` is for players but names game-master-only `secret`",
+    ]
+
+
+# -- the {pdf} role and what an image's alt text holds -------------------------------------------------
+
+PDF_HINT = "name a PDF of the build, such as `sheets/x-a4.pdf`"
+IMAGE_HINT = "describe it in words; a ruleset's outputs show no image named in its prose"
+
+
+def _not_a_pdf(target):
+    return f"`{{pdf}}` names `{target}`, which is not a PDF of the build"
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("{pdf}`sheets/x-a4.pdf`", []),
+    ("{pdf}`the sheet <sheets/x-a4.pdf>`", []),  # an explicit title: the target between <> is checked
+    ("a {pdf}`x.txt`", [(Code.PROSE_LINK, _not_a_pdf("x.txt"), 0, 2, PDF_HINT)]),
+    ("{pdf}`a <b.doc>`", [(Code.PROSE_LINK, _not_a_pdf("b.doc"), 0, 0, PDF_HINT)]),
+    # the first {pdf} is passed over, so the second one's finding is placed at its own column
+    ("{pdf}`ok.pdf` and {pdf}`../x.pdf`", [(Code.PROSE_LINK, _not_a_pdf("../x.pdf"), 0, 18, PDF_HINT)]),
+    # a role inside an image's alt text is found too, on the image's line
+    ("one\n\ntwo ![a {foo}`x`](a.png)", [
+        (Code.PROSE_IMAGE, "an image (`a.png`): prose may not show images", 2, 4, IMAGE_HINT),
+        (Code.PROSE_ROLE, "the role `{foo}` is not allowed in prose", 2, 8, prose.ROLES_HINT)]),
+], ids=["pdf", "pdf-titled", "not-pdf", "titled-not-pdf", "second-pdf", "role-in-image"])
+def test_a_pdf_role_names_a_pdf_of_the_build(text, expected):
+    assert [(f.code, f.message, f.line, f.column, f.hint) for f in prose_findings(text)] == expected
+
+
+def test_the_roles_hint_lists_every_allowed_role():
+    assert prose.ROLES_HINT == ("roles: {chart}, {entry}, {formula}, {gap}, {lookup}, {pdf}, {profile}, {rule}, {source}, "
+                                "{spell}, {table}, {term}, {value}")
+
+
+# -- an army whose matrix did not load, and a scroll that names no spell ----------------------------------
+
+ARMY_REFS = """profiles:
+  broken:
+    columns:
+      pts: {label: Pts, type: points, min: 0}
+    rows:
+      ogre: {name: Ogre, pts: 5}
+  troops:
+    title: Troops
+    columns:
+      pts: {label: Pts, type: points, min: 0}
+    rows:
+      man: {name: Man, pts: 5}
+armies:
+  host:
+    title: Host
+    matrix: broken
+    agreed_points: 10
+    units:
+      - {troop: ogre, count: 1, points: 5}
+  band:
+    title: Band
+    matrix: troops
+    agreed_points: 10
+    units:
+      - {troop: man, count: 1, points: 5, scrolls: [nope]}
+"""
+
+
+def test_an_army_on_a_matrix_that_did_not_load_is_not_checked_further(tmp_path):
+    import shutil
+    from pathlib import Path
+
+    from generator.validate import check_project
+
+    folder = tmp_path / "rules_src" / "x"
+    shutil.copytree(Path(__file__).parent / "broken" / "_base", folder)
+    (folder / "case.yaml").write_text(ARMY_REFS, encoding="utf-8")
+    found = [(d.code, d.message, d.location.line, d.location.column, d.hint) for d in check_project(tmp_path).diagnostics]
+    # 1-based line:column counted by hand in ARMY_REFS
+    assert found == [
+        (Code.MISSING_FIELD, "profile matrix `broken` needs the field `title`", 2, 3, "title: The matrix's heading."),
+        (Code.UNKNOWN_REF, "matrix `broken` has errors of its own, so `host` cannot be checked", 16, 13, "fix the matrix first"),
+        (Code.UNKNOWN_REF, "scroll `nope` is not in `spells:`", 25, 53, None),
+    ]
+
+
+# -- placing a finding: the first needle from a line or a cursor, else the line's first non-space -------
+
+@pytest.mark.parametrize("lines, where, needle, expected", [
+    (["xy  xy"], 0, "xy", (0, 0)),          # from a line: its whole text is searched
+    (["a", "xy"], 0, "xy", (1, 0)),         # later lines are searched from their start
+    (["ab", "cd"], 1, "ab", (1, 0)),        # never before the line given: not found, the line's start
+    (["a", "  b"], 5, "zz", (1, 2)),        # past the end: the last line, at its first non-space
+    (["  a", "b"], -1, "zz", (0, 2)),       # before the start: the first line
+    (["  a"], 3, "zz", (0, 2)),
+    ([], 0, "zz", (0, 0)),                  # no text at all
+])
+def test_a_needle_is_sought_from_the_line_given(lines, where, needle, expected):
+    assert prose._seek(lines, where, needle) == expected
+
+
+def test_a_cursor_moves_past_what_it_found_and_stays_when_nothing_is():
+    cursor = [0, 0]
+    assert prose._seek(["", "  ab ab"], cursor, "ab") == (1, 2)
+    assert cursor == [1, 4]
+    assert prose._seek(["", "  ab ab"], cursor, "ab") == (1, 5)  # the second one, from the cursor's column
+    assert cursor == [1, 7]
+    assert prose._seek(["", "  ab ab"], cursor, "ab") == (1, 2)  # none left: the line's first non-space
+    assert cursor == [1, 7]
+
+
+# -- what a prose role names: a term by any spelling, `entry` by section.id, other roles in their own section
+
+ROLE_CASE = """
+glossary:
+  knocked_down: {term: Knocked Down, aliases: [Knocked over], definition: Lying down.}
+rules:
+  falling: {title: Falling, chapter: basics, body: Down.}
+"""
+
+
+@pytest.mark.parametrize("role, target, expected", [
+    ("term", "Knocked over", ("Term", "knocked_down")),
+    ("term", "KNOCKED DOWN", ("Term", "knocked_down")),
+    ("term", "nothing", None),
+    ("entry", "rules.falling", ("Rule", "falling")),
+    ("entry", "glossary.knocked_down", ("Term", "knocked_down")),
+    ("entry", "nosuch.falling", None),
+    ("entry", "rules", None),
+    ("rule", "falling", ("Rule", "falling")),
+    ("rule", "knocked_down", None),     # ids are looked up in the role's own section only
+    ("table", "falling", None),
+])
+def test_a_role_names_the_entry_of_its_own_section(tmp_path, role, target, expected):
+    import shutil
+    from pathlib import Path
+
+    from generator.source.project import load_project
+    from generator.validate import checks
+
+    folder = tmp_path / "rules_src" / "x"
+    shutil.copytree(Path(__file__).parent / "broken" / "_base", folder)
+    (folder / "case.yaml").write_text(ROLE_CASE, encoding="utf-8")
+    project, diagnostics = load_project(tmp_path)
+    assert list(diagnostics) == []
+    ruleset = project.rulesets[0]
+    found = checks._role_entry(ruleset, role, target, checks.term_names(ruleset))
+    assert (None if found is None else (type(found).__name__, found.id)) == expected
+
+
+# -- the values a formula's input is checked over ------------------------------------------------------
+
+def _input(**fields):
+    from generator.model.computed import Input
+
+    return Input(id="n", label="N", **fields)
+
+
+@pytest.mark.parametrize("fields, expected", [
+    ({"min": 1, "max": 3}, [1, 2, 3]),
+    ({"min": -1, "max": 1, "optional": True}, [None, -1, 0, 1]),
+    ({"type": "bool"}, [False, True]),
+    ({"type": "bool", "optional": True}, [None, False, True]),
+    ({"type": "text", "choices": ("left", "right")}, ["left", "right"]),
+    ({"type": "text", "choices": ("up",), "optional": True}, [None, "up"]),
+    ({"type": "text"}, None),                               # a text without choices: unbounded
+    ({"type": "text", "optional": True}, None),
+    ({"min": 1}, None), ({"max": 1}, None),                 # half-bounded
+    ({"min": 0, "max": 100}, list(range(0, 101))),          # 101 values: still enumerated
+    ({"min": 5, "max": 105}, list(range(5, 106))),
+    ({"min": 0, "max": 101}, None),                         # 102 values: too many
+    ({"min": 0, "max": 101, "optional": True}, None),
+])
+def test_an_inputs_values_are_every_one_it_takes_or_none(fields, expected):
+    from generator.validate.computed import input_values
+
+    assert input_values(_input(**fields)) == expected
+
+
+# -- every Markdown text of an entry, its rows' too, each where it is written ---------------------------
+
+MARKDOWN_CASE = """tables:
+  t:
+    title: T
+    dice: D6
+    rows:
+      - {roll: 1-3, result: X, effect: "Row one."}
+      - {roll: 4-6, result: Y}
+sheets:
+  s:
+    title: S
+    charts: []
+    notes: ["First.", "Second."]
+"""
+
+
+def test_markdown_texts_reach_rows_and_each_item_of_a_list(tmp_path):
+    import shutil
+    from pathlib import Path
+
+    from generator.source.project import load_project
+
+    folder = tmp_path / "rules_src" / "x"
+    shutil.copytree(Path(__file__).parent / "broken" / "_base", folder)
+    (folder / "case.yaml").write_text(MARKDOWN_CASE, encoding="utf-8")
+    project, diagnostics = load_project(tmp_path)
+    assert list(diagnostics) == []
+    ruleset = project.rulesets[0]
+
+    def texts(section, id):
+        return [(text, loc.line, loc.column) for text, loc in prose.markdown_texts(ruleset.get(section, id))]
+
+    # 1-based line:column counted by hand in MARKDOWN_CASE; a field left out is "" at its owner's place
+    assert texts("tables", "t") == [("", 2, 3), ("Row one.", 6, 40), ("", 7, 9)]
+    assert texts("sheets", "s") == [("First.", 12, 13), ("Second.", 12, 23)]
+    assert list(prose.markdown_texts(ruleset.get("sheets", "s").__class__)) == []  # a class is not an entry
+    assert list(prose.markdown_texts("text")) == []
+
+
+# -- a head-count army: stated models against the matrix's, and lines whose models nobody gives -------
+
+HEAD_COUNT = """profiles:
+  troops:
+    title: Troops
+    columns:
+      models: {label: Models, type: models, min: 1}
+      pts: {label: Pts, type: points, min: 0}
+    rows:
+      man: {name: Man, models: 3, pts: 5}
+      odd: {name: Odd, models: not given, pts: 5}
+  plain:
+    title: Plain
+    columns:
+      pts: {label: Pts, type: points, min: 0}
+    rows:
+      elf: {name: Elf, pts: 5}
+armies:
+  host:
+    title: Host
+    matrix: troops
+    agreed_models: 20
+    units:
+      - {troop: man, count: 2, points: 10, models: 5}
+      - {troop: odd, count: 1, points: 5}
+  band:
+    title: Band
+    matrix: plain
+    agreed_models: 20
+    units:
+      - {troop: elf, count: 1, points: 5}
+"""
+
+
+def test_a_head_count_armys_models_are_checked_line_by_line(tmp_path):
+    import shutil
+    from pathlib import Path
+
+    from generator.validate import check_project
+
+    folder = tmp_path / "rules_src" / "x"
+    shutil.copytree(Path(__file__).parent / "broken" / "_base", folder)
+    (folder / "case.yaml").write_text(HEAD_COUNT, encoding="utf-8")
+    found = [(d.code, d.message, d.location.line, d.location.column, d.hint) for d in check_project(tmp_path).diagnostics]
+    # 1-based line:column counted by hand in HEAD_COUNT; 2 men of 3 models each are 6
+    assert found == [
+        (Code.POINTS_MISMATCH, "2x man is 6 models, not 5", 22, 52, "2 x 3 = 6"),
+        (Code.MISSING_FIELD, "`host` is balanced by head-count, but the models of `odd` are not known", 23, 17,
+         "`troops` says `not given`: state the line's models, as in `models: 10`"),
+        (Code.MISSING_FIELD, "`band` is balanced by head-count, but the models of `elf` are not known", 29, 17,
+         "`plain` has no `models` column: state the line's models, as in `models: 10`"),
+    ]
+
+
+# -- a formula's result against its declared kind ------------------------------------------------------
+
+TARGET_WORDS = "not a target roll (a whole number, or None when it cannot succeed)"
+
+
+@pytest.mark.parametrize("kind, result, expected", [
+    ("target", 4, ""), ("target", None, ""),
+    ("target", True, f"True, {TARGET_WORDS}"), ("target", "x", f"'x', {TARGET_WORDS}"),
+    ("chance", "half", "'half', not a chance from 0 to 1"), ("chance", 2, "2, not a chance from 0 to 1"),
+    ("chance", 1, ""),
+    ("bool", True, ""), ("bool", 1, "1, not true or false"),
+    ("roll", "d6", ""),  # replaced by a real die below
+    ("roll", 3, "3, not a roll"),
+    ("number", 3, ""), ("number", "die", "a roll, not a number"), ("number", True, "True, not a number"),
+    ("distance", "x", "'x', not a number"), ("distance", 2, ""),
+    ("text", 3, ""),
+])
+def test_a_result_that_does_not_fit_its_kind_says_what_it_is(kind, result, expected):
+    from types import SimpleNamespace
+
+    import icepool
+
+    from generator.validate.computed import result_problem
+
+    if (kind, result) in (("roll", "d6"), ("number", "die")):
+        result = icepool.d6
+    assert result_problem(SimpleNamespace(result=kind), result) == expected
+
+
+# -- an army that names an entry which failed to load (its points are not added up) ---------------------
+
+def _army(matrix="m", extras=(), upgrades=(), heroes=(), scrolls=()):
+    from types import SimpleNamespace
+
+    unit = SimpleNamespace(upgrades=upgrades, heroes=heroes, scrolls=scrolls)
+    return SimpleNamespace(matrix=matrix, extras=extras, units=[SimpleNamespace(upgrades=(), heroes=(), scrolls=()), unit])
+
+
+@pytest.mark.parametrize("unloaded, army, expected", [
+    ({("profiles", "m")}, _army(), True),
+    ({("costs", "banner")}, _army(extras=("banner",)), True),
+    ({("costs", "banner")}, _army(upgrades=("banner",)), True),
+    ({("heroes", "h")}, _army(heroes=("h",)), True),
+    ({("spells", "s")}, _army(scrolls=("s",)), True),
+    (set(), _army(extras=("banner",), upgrades=("banner",), heroes=("h",), scrolls=("s",)), False),
+    # the same id failing in another section is not this army's
+    ({("heroes", "m"), ("spells", "banner"), ("costs", "h"), ("profiles", "s")},
+     _army(extras=("banner",), upgrades=("banner",), heroes=("h",), scrolls=("s",)), False),
+])
+def test_an_army_names_an_unloaded_entry_only_in_that_entrys_section(unloaded, army, expected):
+    from generator.model.ruleset import Ruleset
+    from generator.validate.checks import _names_unloaded
+
+    assert _names_unloaded(Ruleset(id="x", meta=None, unloaded=frozenset(unloaded)), army) is expected
