@@ -3,7 +3,7 @@
 Use it in any Sphinx project with ``extensions = ["myst_parser", "generator.render.site"]``
 and ``rulepress_root = "/path/to/project"`` (the folder holding ``rules_src/``). Then::
 
-    ```{rulepress} tables activations
+    ```{rulepress} tables my_table
     :ruleset: my_game
     ```
 

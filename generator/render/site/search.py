@@ -14,8 +14,8 @@ After Sphinx, :func:`index_site` runs Pagefind's own binary (the ``pagefind[exte
 built folder alone; the index lands in ``<site>/_pagefind``. Pagefind has no synonyms, so the search
 box (``static/rulepress-search.js``) also searches each spelling variant and merges the results: the
 common British and American spellings below ("armor" finds the texts' "armour"), and the one-word
-differences between each glossary term and its aliases, so a ruleset that lists "Morale" as an alias of
-its "Moral" finds one from the other.
+differences between each glossary term and its aliases, so a ruleset that lists "Grey" as an alias of
+its "Gray" finds one from the other.
 """
 
 from __future__ import annotations
@@ -147,7 +147,7 @@ def ignore_for_search(html: str) -> str:
 
 def glossary_variants(terms) -> dict[str, str]:
     """Word -> other spelling, from glossary aliases that differ from their term in one word only
-    ("Morale check" for "Moral check" gives morale -> moral)."""
+    ("Grey knight" for "Gray knight" gives gray -> grey)."""
     found: dict[str, str] = {}
     for term in terms:
         words = term.term.lower().split()
