@@ -48,17 +48,22 @@ _CODE_SUFFIXES = (".py", ".css", ".js", ".html")
 _generator_hash: str | None = None
 
 
+def code_digest() -> str:
+    """A hash of the generator's code and static files, read now (a long-lived ``serve`` re-reads it)."""
+    digest = hashlib.sha256()
+    package = GENERATOR.parent
+    for path in sorted(GENERATOR.rglob("*")):
+        if path.suffix in _CODE_SUFFIXES and path.is_file():
+            digest.update(path.relative_to(package).as_posix().encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
 def generator_hash() -> str:
-    """The generator's version and its code (as ``render.site.pages.code_hash`` hashes it), once per process."""
+    """The generator's version and its code, once per process."""
     global _generator_hash
     if _generator_hash is None:
-        digest = hashlib.sha256()
-        package = GENERATOR.parent
-        for path in sorted(GENERATOR.rglob("*")):
-            if path.suffix in _CODE_SUFFIXES and path.is_file():
-                digest.update(path.relative_to(package).as_posix().encode())
-                digest.update(path.read_bytes())
-        _generator_hash = f"{__version__}-{digest.hexdigest()[:16]}"
+        _generator_hash = f"{__version__}-{code_digest()}"
     return _generator_hash
 
 

@@ -481,15 +481,9 @@ class SiteResult:
 
 def code_hash() -> str:
     """A hash of the generator's own code and static files: changing them rebuilds every page."""
-    import hashlib
+    from ...check_cache import code_digest
 
-    package = Path(__file__).resolve().parents[2]
-    digest = hashlib.sha256()
-    for path in sorted(package.rglob("*")):
-        if path.suffix in (".py", ".css", ".js", ".html") and path.is_file():
-            digest.update(path.relative_to(package).as_posix().encode())
-            digest.update(path.read_bytes())
-    return digest.hexdigest()[:16]
+    return code_digest()
 
 
 GM_BANNER = '<span class="gm-banner">Game-master\'s copy</span> — with what players do not see'
