@@ -88,6 +88,24 @@ def test_division_is_exact_and_whole_results_are_ints():
     assert ev("floor(7 / 2)") == 3 and ev("ceil(7 / 2)") == 4
 
 
+@pytest.mark.parametrize("text, faces", [
+    ("D6 / 2", {Fraction(face, 2) for face in FACES}),
+    ("2 / D6", {Fraction(2, face) for face in FACES}),
+    ("D6 / D6", {Fraction(a, b) for a, b in itertools.product(FACES, FACES)}),
+])
+def test_a_roll_divided_keeps_exact_outcomes_never_floats(text, faces):
+    roll = ev(text)
+    assert set(roll.outcomes()) == faces
+    assert all(type(outcome) in (int, Fraction) for outcome in roll.outcomes())
+
+
+def test_the_mean_and_chances_of_a_divided_roll_are_exact():
+    assert ev("mean(D6 / 2)") == Fraction(7, 4)  # (1 + 2 + ... + 6) / 6 / 2
+    assert ev("chance(D6 / 2 > 2)") == Fraction(1, 3)  # 5 and 6
+    ratios = [Fraction(a, b) for a, b in itertools.product(FACES, FACES)]
+    assert ev("mean(D6 / D6)") == sum(ratios, Fraction(0)) / 36
+
+
 def test_conditions_and_impossible_results():
     rule = "None if toughness - strength >= 4 else clamp(4 - strength + toughness, 2, 6)"
     assert [ev(rule, strength=1, toughness=t) for t in (1, 2, 3, 4, 5)] == [4, 5, 6, 6, None]

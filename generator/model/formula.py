@@ -296,6 +296,22 @@ def _operation(function, left, right):
     return function(left, right)
 
 
+def _exactly(value):
+    """``value`` with a roll's outcomes as fractions, so that dividing it never gives a float."""
+    return value.map(Fraction) if _is_roll(value) else Fraction(value)
+
+
+def _exact_quotient(left, right):
+    return _exactly(left) / _exactly(right)
+
+
+def _divide(left, right):
+    """``left / right`` exactly: numbers as fractions, and a roll outcome by outcome, as fractions too."""
+    if _is_roll(left) or _is_roll(right):
+        return _operation(_exact_quotient, left, right)
+    return Fraction(left) / Fraction(right)
+
+
 def _eval(node: ast.expr, scope: Mapping[str, object]):
     if isinstance(node, ast.Constant):
         return node.value
@@ -326,8 +342,8 @@ def _eval(node: ast.expr, scope: Mapping[str, object]):
         return _eval(node.body if test else node.orelse, scope)
     if isinstance(node, ast.BinOp):
         left, right = _eval(node.left, scope), _eval(node.right, scope)
-        if isinstance(node.op, ast.Div) and not _is_roll(left) and not _is_roll(right):
-            return _checked(Fraction(left) / Fraction(right))
+        if isinstance(node.op, ast.Div):
+            return _checked(_divide(left, right))
         return _checked(_operation(_BINARY[type(node.op)], left, right))
     if isinstance(node, ast.Compare):
         left = _eval(node.left, scope)
