@@ -63,19 +63,47 @@ def markdown(by_module: dict[str, Counter]) -> str:
     return "\n".join(rows)
 
 
-def unexplained(by_module: dict[str, dict[str, str]], explained: Path) -> list[str]:
-    """Mutants not killed whose name (or the function it mutates) docs/mutation-survivors.md does not give."""
+def explanations(explained: Path) -> dict[str, str]:
+    """Each mutant docs/mutation-survivors.md explains, with the changed line it quotes for it."""
     text = explained.read_text(encoding="utf-8") if explained.is_file() else ""
     # a section headed OPEN lists mutants still to analyse, one headed Killed claims a kill the next run
     # must show: naming a survivor in either explains nothing
     sections = re.split(r"^(?=#{1,6} )", text, flags=re.M)
     kept = "".join(section for section in sections if not re.match(r"#{1,6} (OPEN|Killed)", section))
-    named = set(re.findall(r"`([\w.ǁ]+)`", kept))
+    return dict(re.findall(r"^- `([\w.ǁ]+)` \([^)]*\): ``(.*?) ?``\s*$", kept, flags=re.M))
+
+
+def _squeezed(text: str) -> str:
+    """Spaces squeezed, and backticks as quotes (a quote in a Markdown code span cannot hold a backtick)."""
+    return " ".join(text.replace("`", "'").split())
+
+
+def changed_lines(root: Path, name: str) -> list[str]:
+    """The lines mutant ``name`` holds that its original function does not, read from mutmut's copy."""
+    at = re.search(r"\.x[_ǁ]", name).start()
+    module, function = name[:at], name[at + 1:]
+    source = (root / (module.replace(".", "/") + ".py")).read_text(encoding="utf-8")
+
+    def body(suffix: str) -> list[str]:
+        found = re.search(rf"^([ \t]*)def {re.escape(suffix)}\(.*?(?=^\1?\S|\Z)", source, flags=re.M | re.S)
+        # the signature too (a default may be mutated), written `def f(` as the explanations quote it
+        return found.group(0).replace(f"def {suffix}(", "def f(", 1).splitlines() if found else []
+
+    original = set(body(re.sub(r"__mutmut_\d+$", "__mutmut_orig", function)))
+    return [line for line in body(function) if line not in original]
+
+
+def unexplained(by_module: dict[str, dict[str, str]], explained: Path, root: Path) -> list[str]:
+    """Mutants not killed that docs/mutation-survivors.md does not name, or names with a line the mutant
+    does not change (an explanation left over from before the function's mutants were renumbered)."""
+    quoted = explanations(explained)
     missing = []
     for mutants in by_module.values():
         for name, kind in mutants.items():
-            function = re.sub(r"__mutmut_\d+$", "", name)
-            if kind != "killed" and name not in named and function not in named:
+            if kind == "killed":
+                continue
+            quote = _squeezed(quoted.get(name, ""))
+            if not quote or not any(quote in _squeezed(line) for line in changed_lines(root, name)):
                 missing.append(name)
     return sorted(missing)
 
@@ -93,7 +121,7 @@ def main(*args: str) -> int:
     for name, module_counts in counts.items():
         print(line(name, module_counts))
     print(line("all", sum(counts.values(), Counter())))
-    missing = unexplained(by_module, EXPLAINED)
+    missing = unexplained(by_module, EXPLAINED, root)
     print(f"not killed and not explained in {EXPLAINED}: {len(missing)}")
     for name in missing:
         print(f"  {name}")
