@@ -63,7 +63,9 @@ def test_points_are_whole_or_exact_fractions():
     ("1 hexes", "", "distance", 1, "hexes", "1 hex"),
     ("2 minutes", "", "count", 2, "minutes", "2 minutes"),
     ("1 minute", "", "count", 1, "minutes", "1 minute"),
-    ("1 dice", "", "count", 1, "dice", "1 dice"),
+    ("1 dice", "", "count", 1, "dice", "1 die"),
+    ("1 die", "", "count", 1, "dice", "1 die"),
+    ("1 tokens", "", "count", 1, "tokens", "1 token"),
     ("10 cm", "", "distance", 10, "cm", "10 cm"),
     ("5 mm", "", "distance", 5, "mm", "5 mm"),
     ("4 squares", "", "distance", 4, "squares", "4 squares"),
@@ -471,10 +473,11 @@ def test_a_missing_value_says_so_and_dunder_lookups_stay_plain():
         values.__deepcopy_hook__
 
 
-def test_dice_and_text_quantities_print_as_written_and_dice_stay_plural():
+def test_dice_and_text_quantities_print_as_written_and_one_die_is_a_die():
     assert str(Quantity("dice", "2D6", "dice")) == "2D6"
     assert str(Quantity("text", "all of them", "models")) == "all of them"
-    assert str(Quantity("count", 1, "dice")) == "1 dice"
+    assert str(Quantity("count", 1, "dice")) == "1 die"
+    assert str(Quantity("count", 2, "dice")) == "2 dice"
     assert str(Quantity("count", 1, "models")) == "1 model"
 
 

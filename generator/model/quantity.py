@@ -25,6 +25,7 @@ _UNITS = {'"': "inches", "″": "inches", "in": "inches", "inch": "inches", "inc
           "turns": "turns", "round": "rounds", "rounds": "rounds", "model": "models", "models": "models",
           "point": "points", "points": "points", "pts": "points", "die": "dice", "dice": "dice", "square": "squares",
           "squares": "squares", "%": "percent"}
+_SINGULAR = {"dice": "die", "hexes": "hex"}  # plurals that are not the singular and an s (inches print as ")
 KINDS = ("number", "distance", "target", "dice", "count", "text")
 
 
@@ -145,8 +146,6 @@ class Quantity:
         if self.unit == "percent":
             return f"{number}%"
         unit = self.unit
-        if self.magnitude == 1 and unit.endswith("es") and unit[:-2] in ("hex",):
-            unit = unit[:-2]
-        elif self.magnitude == 1 and unit.endswith("s") and unit not in ("dice",):
-            unit = unit[:-1]
+        if self.magnitude == 1:
+            unit = _SINGULAR.get(unit) or unit.removesuffix("s")
         return f"{number} {unit}"
