@@ -99,6 +99,14 @@ def test_a_roll_divided_keeps_exact_outcomes_never_floats(text, faces):
     assert all(type(outcome) in (int, Fraction) for outcome in roll.outcomes())
 
 
+def test_an_expression_nested_past_the_limit_is_refused_before_it_is_evaluated():
+    assert ev("+".join(["1"] * 150)) == 150  # a long sum nests one addition inside the next
+    assert ev("-" * 150 + "1") == 1
+    for deep in ("+".join(["1"] * 900), "-" * 1999 + "1"):
+        with pytest.raises(FormulaError, match="nests more than 200 operations deep; split it with `let:`$"):
+            Expression.parse(deep)
+
+
 def test_the_mean_and_chances_of_a_divided_roll_are_exact():
     assert ev("mean(D6 / 2)") == Fraction(7, 4)  # (1 + 2 + ... + 6) / 6 / 2
     assert ev("chance(D6 / 2 > 2)") == Fraction(1, 3)  # 5 and 6

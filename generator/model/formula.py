@@ -31,6 +31,7 @@ MAX_NUMBER = 10**12  # the largest number an expression may reach
 MAX_DICE = 100  # dice in one pool
 MAX_SIDES = 1000  # sides of one die
 MAX_LENGTH = 2000  # characters of one expression
+MAX_DEPTH = 200  # operations nested in one expression: evaluating it stays far inside Python's recursion limit
 _DICE = re.compile(r"(?<![\w.])(\d*)[dD](\d+)(?![\w.])")
 
 
@@ -231,6 +232,8 @@ class Expression:
             raise FormulaError(f"`{text}` is not an expression: {error.msg}", max(0, (error.offset or 1) - 1)) from None
         except (ValueError, RecursionError, MemoryError):
             raise FormulaError(f"`{text[:40]}` is too deeply nested") from None
+        if _depth(tree) > MAX_DEPTH:
+            raise FormulaError(f"`{text[:40]}` nests more than {MAX_DEPTH} operations deep; split it with `let:`")
         names, calls = set(), set()
         for node in ast.walk(tree):
             _allow(node, text)
@@ -251,6 +254,16 @@ class Expression:
             raise FormulaError(f"`{self.text}` divides by zero") from None
         except (TypeError, ValueError, ArithmeticError, LookupError) as error:
             raise FormulaError(f"`{self.text}` failed: {error}") from None
+
+
+def _depth(tree: ast.AST) -> int:
+    """How deep the tree nests, counted without recursion (the tree may be deeper than Python's stack)."""
+    deepest, stack = 0, [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        deepest = max(deepest, depth)
+        stack.extend((child, depth + 1) for child in ast.iter_child_nodes(node))
+    return deepest
 
 
 def _allow(node: ast.AST, text: str) -> None:
