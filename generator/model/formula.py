@@ -257,8 +257,9 @@ class Expression:
 
 
 def _depth(tree: ast.AST) -> int:
-    """How deep the tree nests, counted without recursion (the tree may be deeper than Python's stack)."""
-    deepest, stack = 0, [(tree, 1)]
+    """How many operations deep the tree nests (a lone number: 0), counted without recursion: the tree
+    may be deeper than Python's stack."""
+    deepest, stack = 0, [(tree, 0)]
     while stack:
         node, depth = stack.pop()
         deepest = max(deepest, depth)
