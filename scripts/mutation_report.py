@@ -65,7 +65,8 @@ def markdown(by_module: dict[str, Counter]) -> str:
 
 def explanations(explained: Path) -> dict[str, str]:
     """Each mutant docs/mutation-survivors.md explains, with the changed line it quotes for it."""
-    text = explained.read_text(encoding="utf-8") if explained.is_file() else ""
+    parts = [explained, *sorted(explained.parent.glob("survivors/*.md"))]  # docs/survivors/<area>.md too
+    text = "\n".join(part.read_text(encoding="utf-8") for part in parts if part.is_file())
     # a section headed OPEN lists mutants still to analyse, one headed Killed claims a kill the next run
     # must show: naming a survivor in either explains nothing
     sections = re.split(r"^(?=#{1,6} )", text, flags=re.M)
