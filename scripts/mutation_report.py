@@ -83,7 +83,10 @@ def changed_lines(root: Path, name: str) -> list[str]:
     """The lines mutant ``name`` holds that its original function does not, read from mutmut's copy."""
     at = re.search(r"\.x[_ǁ]", name).start()
     module, function = name[:at], name[at + 1:]
-    source = (root / (module.replace(".", "/") + ".py")).read_text(encoding="utf-8")
+    path = root / (module.replace(".", "/") + ".py")
+    if not path.is_file():  # a package's own mutants are in its __init__.py
+        path = root / module.replace(".", "/") / "__init__.py"
+    source = path.read_text(encoding="utf-8")
 
     def body(suffix: str) -> list[str]:
         found = re.search(rf"^([ \t]*)def {re.escape(suffix)}\(.*?(?=^\1?\S|\Z)", source, flags=re.M | re.S)
