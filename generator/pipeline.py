@@ -308,7 +308,9 @@ def check_with_examples(root: Path):
     ruleset's from the check cache when nothing it reads changed. `rulepress serve` passes its own checker,
     which remembers what it checked in memory."""
     from .check_cache import CheckCache
+    from .examples.walled import prestart
 
+    prestart(root)
     cache = CheckCache(root)  # the project is loaded whole; what an unchanged ruleset found is reused
     result = check_project(root, cache=cache)
     failures = [f for ruleset in result.project.rulesets
