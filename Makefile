@@ -21,7 +21,7 @@ $(STAMP): pyproject.toml constraints.txt
 	@$(PY) -m pip install --quiet --disable-pip-version-check --no-input -c constraints.txt -e '.[test]'
 	@touch $@
 
-build: $(STAMP)
+build: $(STAMP) wall
 	@echo "building rules_src/ into build/"
 	@$(VENV)/bin/rulepress build
 
