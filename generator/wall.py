@@ -8,7 +8,8 @@ in ``examples.confined`` stays inside as a second fence.
 
 Where the wall is used is the machine owner's choice, never the project's: ``RULEPRESS_WALL`` is
 ``auto`` (the default: the wall where ``bwrap`` works, said once when it does not), ``required`` (what
-``--untrusted`` sets: nothing runs without it) or ``off``. ``RULEPRESS_BWRAP`` names the ``bwrap`` to use.
+``--untrusted`` sets: nothing runs without it) or ``off``; the wall itself sets ``inside`` for what it runs
+(a walled renderer runs the fence alone, quietly). ``RULEPRESS_BWRAP`` names the ``bwrap`` to use.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ class Status:
 
 def policy() -> str:
     chosen = os.environ.get("RULEPRESS_WALL", "auto").strip().lower() or "auto"
-    return chosen if chosen in ("auto", "required", "off") else "required"  # a typo never lowers the wall
+    return chosen if chosen in ("auto", "required", "off", "inside") else "required"  # a typo never lowers the wall
 
 
 def require() -> None:
@@ -75,7 +76,7 @@ def in_use() -> bool:
     """Whether rules code and renderers go behind the wall in this run (``WallMissing`` when it is
     required and cannot be had; a note, once, when it is only missing)."""
     chosen = policy()
-    if chosen == "off":
+    if chosen in ("off", "inside"):
         return False
     found = status()
     if found.usable:
@@ -150,8 +151,8 @@ def command(argv: list[str], *, read: list[Path] = (), write: list[Path] = (), e
         line += ["--ro-bind", path, path]
     for path in dict.fromkeys(str(Path(p).resolve()) for p in write):
         line += ["--bind", path, path]
-    variables = {"PATH": "/usr/bin:/bin", "HOME": "/tmp", "PYTHONDONTWRITEBYTECODE": "1",
-                 "PYTHONPATH": str(Path(__file__).resolve().parents[1]), **passed_on(), **(env or {})}
+    variables = {**passed_on(), "PATH": "/usr/bin:/bin", "HOME": "/tmp", "PYTHONDONTWRITEBYTECODE": "1",
+                 "PYTHONPATH": str(Path(__file__).resolve().parents[1]), "RULEPRESS_WALL": "inside", **(env or {})}
     for name, value in variables.items():
         line += ["--setenv", name, value]
     if cwd is not None:
