@@ -418,18 +418,13 @@ class _Builder:
                 self.summary.written[kind] = count
 
     def run_tasks(self, tasks: list, advance) -> list:
-        """The renders, behind the wall when this run uses it: they read the project and write only the
-        staging folder and this output's site cache."""
-        if not tasks or not wall.in_use():
-            return _run_tasks(tasks, self.workers, advance)
-        from .pool import run_walled
+        """The renders, behind the wall when this run uses it: they read the project and the default
+        templates, and write only the staging folder and this output's site caches."""
         from .render.assets import default_templates
 
         site_caches = site_cache(self.root, self.out, "site").parent
-        site_caches.mkdir(parents=True, exist_ok=True)
-        workers = self.workers or min(len(tasks), os.cpu_count() or 1)
-        return run_walled(tasks, workers, advance, read=[self.root, default_templates()],
-                          write=[self.staging, site_caches])
+        return _run_tasks(tasks, self.workers, advance,
+                          walled=([self.root, default_templates()], [self.staging, site_caches]))
 
     def previous_index(self, name: str) -> None:
         """The search index of the previous build of site ``name`` (its very files), until `serve` swaps in
@@ -746,10 +741,18 @@ def _call(task):
     return result
 
 
-def _run_tasks(tasks: list, workers: int | None, advance) -> list:
-    """Run (function, args) tasks in a process pool; results in task order."""
+def _run_tasks(tasks: list, workers: int | None, advance, walled: tuple | None = None) -> list:
+    """Run (function, args) tasks in a process pool; results in task order. With ``walled`` (what the
+    tasks read, what they write) and the wall in use, the pool is walled workers (``pool``)."""
     if not tasks:
         return []
+    if walled is not None and wall.in_use():
+        from .pool import run_walled
+
+        read, write = walled
+        for folder in write:
+            Path(folder).mkdir(parents=True, exist_ok=True)
+        return run_walled(tasks, workers or min(len(tasks), os.cpu_count() or 1), advance, read=read, write=write)
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
