@@ -1,6 +1,6 @@
 # Two commands do everything on a fresh Debian machine with Python 3.11+:
 #   make build   set up .venv if needed, then build every output from rules_src/ into build/
-#   make test    set up what the tests need (venv, test packages, chromium), then run them all
+#   make test    set up what the tests need (venv, test packages, chromium, bubblewrap), then run them all
 #   make mutation  mutation testing of the model, validation, pipeline and generic mechanics: killed / total
 #   make coverage  the whole suite under coverage.py (branch, child processes too), then the total for generator/
 #   make data-mutation  change each value of the sample rules one at a time; list every change no test caught
@@ -10,7 +10,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.rulepress-installed
 
-.PHONY: build test check browser clean pictures mutation coverage data-mutation
+.PHONY: build test check browser wall clean pictures mutation coverage data-mutation
 
 # Set-up steps are one line each; pip is quiet (its errors still show), the build prints a progress
 # bar and its summary: no library logs on a first run.
@@ -21,7 +21,7 @@ $(STAMP): pyproject.toml constraints.txt
 	@$(PY) -m pip install --quiet --disable-pip-version-check --no-input -c constraints.txt -e '.[test]'
 	@touch $@
 
-build: $(STAMP)
+build: $(STAMP) wall
 	@echo "building rules_src/ into build/"
 	@$(VENV)/bin/rulepress build
 
@@ -31,7 +31,10 @@ check: $(STAMP)
 browser:
 	@bash scripts/ensure-chromium.sh
 
-test: $(STAMP) browser
+wall:
+	@bash scripts/ensure-wall.sh
+
+test: $(STAMP) browser wall
 	$(PY) -m pytest
 
 # mutmut's settings (what it mutates, which fast tests it runs) are in pyproject.toml [tool.mutmut];

@@ -87,6 +87,9 @@ def _parser() -> argparse.ArgumentParser:
                         help="output folder (default: build/export, kept by later builds); a new or empty folder, or one an export wrote")
     export.add_argument("--audience", choices=["player", "gm"], default="player")
     commands.add_parser("codes", help="list every diagnostic code and what it catches")
+    for command in (check, build, serve, export):
+        command.add_argument("--untrusted", action="store_true",
+                             help="rules someone else wrote: refuse to run without the operating-system wall")
     return parser
 
 
@@ -150,6 +153,14 @@ def _run(parser, args) -> int:
         _say(f"rulepress: error: {problem}")
         return EXIT_USAGE
     root = args.project.resolve()
+    if getattr(args, "untrusted", False):
+        from . import wall
+
+        wall.require()
+        found = wall.status()
+        if not found.usable:
+            _say(f"rulepress: error: --untrusted needs the operating-system wall, and {found.reason}")
+            return EXIT_USAGE
     if args.command == "codes":
         from .diagnostics import Code
 

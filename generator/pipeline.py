@@ -35,8 +35,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import __version__
+from . import __version__, wall
 from .examples.run import run_examples_cached
+from .pool import RenderFailed
 from .render.assets import asset_names, template_path
 from .render.pdf import PdfJob, ResourceOutside, worker_render
 from .render.reference import codes_reference, format_reference, names_reference
@@ -297,6 +298,12 @@ def _build(root: Path, out: Path, args, started: float) -> int:
         print(printable(str(warned)), file=sys.stderr)
         print(f"build failed: the site build warned; {out} is left as it was", file=sys.stderr)
         return 1
+    except RenderFailed as failed:
+        from .diagnostics import printable
+
+        print(f"error: {printable(str(failed))}", file=sys.stderr)
+        print(f"build failed: a render did not finish; {out} is left as it was", file=sys.stderr)
+        return 1
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     print(f"built {len(project.rulesets)} rulesets into {out} in {time.perf_counter() - started:.1f}s — {builder.summary.line()}")
@@ -308,7 +315,9 @@ def check_with_examples(root: Path):
     ruleset's from the check cache when nothing it reads changed. `rulepress serve` passes its own checker,
     which remembers what it checked in memory."""
     from .check_cache import CheckCache
+    from .examples.walled import prestart
 
+    prestart(root)
     cache = CheckCache(root)  # the project is loaded whole; what an unchanged ruleset found is reused
     result = check_project(root, cache=cache)
     failures = [f for ruleset in result.project.rulesets
@@ -391,7 +400,7 @@ class _Builder:
         tasks = [] if warm_site else [(_site_worker, args) for _name, args in sites]
         tasks += [(worker_render, (job, self.root)) for _kind, job in sorted(pdfs, key=lambda kj: -len(kj[1].html))]
         with _progress("building", len(tasks)) as advance:
-            results = _run_tasks(tasks, self.workers, advance)
+            results = self.run_tasks(tasks, advance)
         if warm_site:
             results = [warm_site(self.project, args) for _name, args in sites]
         later = getattr(self.args, "index_later", False)  # serve's: the page first, the search index after it
@@ -407,6 +416,15 @@ class _Builder:
             count = len(sites) if kind == "site" else sum(1 for k, _job in pdfs if k == kind)
             if count or self.wanted(kind):
                 self.summary.written[kind] = count
+
+    def run_tasks(self, tasks: list, advance) -> list:
+        """The renders, behind the wall when this run uses it: they read the project and the default
+        templates, and write only the staging folder and this output's site caches."""
+        from .render.assets import default_templates
+
+        site_caches = site_cache(self.root, self.out, "site").parent
+        return _run_tasks(tasks, self.workers, advance,
+                          walled=([self.root, default_templates()], [self.staging, site_caches]))
 
     def previous_index(self, name: str) -> None:
         """The search index of the previous build of site ``name`` (its very files), until `serve` swaps in
@@ -612,13 +630,13 @@ def _site_worker(args) -> str:
 def _build_one_site(args) -> str:
     from .render.site.pages import build_site
 
-    from .check_cache import CheckCache
     from .render.site import checked_project
+    from .source.project import load_project
 
     root, cache, outdir, audience, downloads, pages = args
-    # the build checked the project a moment ago and stored what it found: loaded again here, its checks come
-    # from the check cache; and Sphinx's extension uses this project rather than checking it once more
-    project = check_project(Path(root), cache=CheckCache(Path(root))).project
+    # the build checked the project a moment ago: loaded again here (the same files give the same model), and
+    # Sphinx's extension uses this project rather than checking it once more
+    project = load_project(Path(root))[0]
     with checked_project(project):
         return str(build_site(project, Path(cache), Path(outdir), audience, downloads, pages=pages).outdir)
 
@@ -723,10 +741,18 @@ def _call(task):
     return result
 
 
-def _run_tasks(tasks: list, workers: int | None, advance) -> list:
-    """Run (function, args) tasks in a process pool; results in task order."""
+def _run_tasks(tasks: list, workers: int | None, advance, walled: tuple | None = None) -> list:
+    """Run (function, args) tasks in a process pool; results in task order. With ``walled`` (what the
+    tasks read, what they write) and the wall in use, the pool is walled workers (``pool``)."""
     if not tasks:
         return []
+    if walled is not None and wall.in_use():
+        from .pool import run_walled
+
+        read, write = walled
+        for folder in write:
+            Path(folder).mkdir(parents=True, exist_ok=True)
+        return run_walled(tasks, workers or min(len(tasks), os.cpu_count() or 1), advance, read=read, write=write)
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 

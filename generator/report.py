@@ -58,8 +58,10 @@ def _check(root: Path, only, run_examples: bool, cache, errors, out) -> tuple[in
     """Check into ``errors`` and ``out``: the exit status, and whether the result depends only on the
     files (nothing failed that might pass on a less busy machine), so it may be stored."""
     from .examples.run import run_examples_cached
+    from .examples.walled import prestart
     from .validate import check_project
 
+    prestart(root)
     result = check_project(root, only, cache)
     diagnostics = list(result.diagnostics)
     runs, rulesets = [], result.project.rulesets

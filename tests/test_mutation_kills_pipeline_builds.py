@@ -88,7 +88,7 @@ class Stand:
         self.keyed.append(project)
         return f"{audience} {self.site_version[audience]} {code} {sorted(downloads.items())}"
 
-    def run_tasks(self, tasks, workers, advance):
+    def run_tasks(self, tasks, workers, advance, walled=None):
         self.workers.append(workers)
         results = []
         for function, args in tasks:

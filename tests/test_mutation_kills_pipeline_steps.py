@@ -553,18 +553,18 @@ def test_without_the_kernels_help_a_thread_watches_the_parent(monkeypatch):
     assert watched == [4242, 4343, os.getppid()]
 
 
-def test_a_site_is_built_from_a_fresh_check_in_a_fresh_process(monkeypatch, tmp_path):
+def test_a_site_is_built_from_the_project_loaded_again_in_a_fresh_process(monkeypatch, tmp_path):
     import generator.render.site.pages as pages
+    import generator.source.project as source
 
     checked, built = [], []
     checked_project = SimpleNamespace(root=tmp_path)
-    monkeypatch.setattr(pipeline, "check_project", lambda root, cache=None: checked.append((root, type(cache).__name__))
-                        or SimpleNamespace(project=checked_project))
+    monkeypatch.setattr(source, "load_project", lambda root: checked.append(root) or (checked_project, []))
     monkeypatch.setattr(pages, "build_site", lambda project, cache, outdir, audience, downloads, pages=None: built.append(
         (project, cache, outdir, audience, downloads, pages)) or SimpleNamespace(outdir=outdir / "html"))
     args = (str(tmp_path), "/c/site", "/c/site-html", "gm", {"x": []}, "the pages")
     assert pipeline._build_one_site(args) == "/c/site-html/html"
-    assert checked == [(tmp_path, "CheckCache")]  # through the check cache the build just filled
+    assert checked == [tmp_path]  # loaded, not checked again: the build checked it a moment ago
     assert built == [(checked_project, Path("/c/site"), Path("/c/site-html"), "gm", {"x": []}, "the pages")]
     ran = []
     monkeypatch.setattr(pipeline, "_in_fresh_process", lambda function, given: ran.append((function, given)) or "out")

@@ -34,7 +34,7 @@ def test_no_change_build_renders_nothing(small, capsys, monkeypatch):
     assert "site: 1 written" in summary_of(capsys)
     first = {p: p.stat().st_ino for p in (small / "build" / "site").rglob("*.html")}
 
-    def nothing_to_do(tasks, workers, advance):
+    def nothing_to_do(tasks, workers, advance, walled=None):
         assert tasks == [], "something was rendered although nothing changed"
         return []
 
@@ -202,7 +202,7 @@ def test_a_site_that_warns_is_refused(small, tmp_path, monkeypatch):
 def test_a_site_that_warns_is_not_published(small, capsys, monkeypatch):
     from generator.render.site.pages import SiteWarnings
 
-    def warned(tasks, workers, advance):
+    def warned(tasks, workers, advance, walled=None):
         raise SiteWarnings("index.md:3: WARNING: something is off")
 
     monkeypatch.setattr(pipeline, "_run_tasks", warned)

@@ -38,7 +38,9 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from .. import wall
 from ..diagnostics import Code, Diagnostic, Location
+from .judge import judge
 
 MESSAGE_CAP = 2000  # characters of one failure message sent back
 OUTPUT_CAP = 8 * 1024 * 1024  # bytes a child may send back in all
@@ -80,8 +82,19 @@ def mechanics_files(ruleset) -> list[str]:
 
 def run_confined(ruleset, root, *, examples: bool = True, names: bool = False, seconds: float | None = None) -> Outcome:
     """Load ``ruleset``'s mechanics, run its examples (``examples``) and list the names they can use
-    (``names``), all in confined children; what went wrong comes back as located diagnostics."""
+    (``names``), all in confined children, behind the operating-system wall when this run uses it (see
+    ``wall``); what went wrong comes back as located diagnostics."""
     seconds = seconds_allowed() if seconds is None else seconds
+    if root is not None and wall.in_use():
+        from .walled import host_for
+
+        return host_for(Path(root)).run(ruleset, examples=examples, names=names, seconds=seconds)
+    return run_here(ruleset, root, examples=examples, names=names, seconds=seconds)
+
+
+def run_here(ruleset, root, *, examples: bool, names: bool, seconds: float, sweep=None) -> Outcome:
+    """``run_confined`` in children of this process (the walled host's, or the fence alone). ``sweep``,
+    called after each child, ends whatever process it left (the walled host can: it owns its namespace)."""
     deadline = time.monotonic() + seconds
     listed = list(ruleset.examples) if examples else []
     mechanics: list[Diagnostic] = []
@@ -92,6 +105,8 @@ def run_confined(ruleset, root, *, examples: bool = True, names: bool = False, s
     first = True
     while True:
         result = _one_child(ruleset, root, start, examples, names and found_names is None, deadline, seconds)
+        if sweep is not None:
+            sweep()
         mechanics += [d for d in result.mechanics if first or not mechanics]
         failures += result.failures
         found_names = result.names if result.names is not None else found_names
@@ -190,7 +205,9 @@ def _reap(pid: int, deadline: float, kill: bool) -> tuple[int | None, bool]:
         return None, late
 
 
-def _how_it_ended(status, timed_out: bool, too_much: bool, seconds: float) -> str:
+def _how_it_ended(status, timed_out: bool, too_much: bool, seconds: float, lingering: bool = False) -> str:
+    if lingering:
+        return "left a thread running after it ended, so its result was not taken"
     if timed_out:
         return f"did not finish in {seconds:g} s (the time limit for a ruleset's examples and mechanics)"
     if too_much:
@@ -227,6 +244,7 @@ def _judge(ruleset, listed, messages, status, timed_out, too_much, seconds, star
     loaded = done = False
     running = None  # index of the example started and not finished
     told: list[int] = []
+    lingering = False
     for message in messages:
         if not isinstance(message, dict):
             continue
@@ -238,26 +256,37 @@ def _judge(ruleset, listed, messages, status, timed_out, too_much, seconds, star
         elif message.get("loaded") is True:
             loaded = True
         elif isinstance(message.get("start"), int) and 0 <= message["start"] < len(listed):
+            if running is not None or message["start"] in told:
+                too_much = True  # two examples at once, or one twice: more than its results
+                break
             running = message["start"]
+        elif isinstance(message.get("lingering"), int):
+            lingering = message["lingering"] == running
+            too_much = too_much or not lingering
+            break
         elif isinstance(message.get("example"), int) and 0 <= message["example"] < len(listed):
-            example = listed[message["example"]]
-            for item in message.get("failures") or []:
-                lineno, indent, text = _fields(item, 3)
-                if text is None:
-                    continue
+            if message["example"] != running:
+                too_much = True  # a result for an example that is not the one running
+                break
+            example = listed[running]
+            error = message.get("error")
+            problems = [(0, 0, error)] if isinstance(error, str) else judge(example.source, message.get("events"))
+            if problems is None:
+                too_much = True
+                break
+            for lineno, indent, text in problems:
                 failures.append(Diagnostic(Code.EXAMPLE_FAILED, f"{example.entry}: {_capped(text)}",
-                                           Location(example.path, example.line + _int(lineno, 0),
-                                                    example.indent + _int(indent, 0) + 1)))
-            told.append(message["example"])
+                                           Location(example.path, example.line + lineno, example.indent + indent + 1)))
+            told.append(running)
             running = None
         elif "names" in message and isinstance(message["names"], list):
             names = tuple(tuple(str(part) for part in item[:3]) for item in message["names"]
                           if isinstance(item, list) and len(item) >= 3)
         elif message.get("done") is True:
-            done = True
+            done = running is None
     if done and not timed_out and not too_much:
         return _Result(mechanics, failures, names, None)
-    how = _how_it_ended(status, timed_out, too_much, seconds)
+    how = _how_it_ended(status, timed_out, too_much, seconds, lingering)
     if not loaded or (running is None and not listed):
         shown = files[0] if files else None
         if shown is not None:
@@ -304,7 +333,7 @@ def _child(ruleset, root, scratch: str, write: int, start: int, examples: bool, 
     from ..render import reference
     from .namespace import namespace_for
     from .own_mechanics import MechanicsError
-    from .run import OPTIONS, Collecting
+    from .judge import OPTIONS, Recording
 
     root_path = Path(root).resolve() if root is not None else None
 
@@ -313,7 +342,7 @@ def _child(ruleset, root, scratch: str, write: int, start: int, examples: bool, 
         while data:
             data = data[os.write(write, data):]
 
-    read_dirs = list(_python_dirs())
+    read_dirs = list(wall.python_dirs())
     if root_path is not None:
         read_dirs += [os.path.realpath(root_path / "rules_src" / r.id) for r in chain(ruleset)]
     _confine(scratch, write, seconds)
@@ -340,14 +369,27 @@ def _child(ruleset, root, scratch: str, write: int, start: int, examples: bool, 
             globs = shared.setdefault(example.entry, dict(fresh))
             try:
                 test = parser.get_doctest(example.source, globs, example.entry, example.path, example.line - 1)
-                runner = Collecting(optionflags=OPTIONS)
+                runner = Recording(optionflags=OPTIONS)
                 runner.run(test, out=io.StringIO().write, clear_globs=False)
                 globs.update(test.globs)  # doctest ran on a copy: the entry's next block sees what this one set
-                problems = [[failed.lineno, failed.indent, _capped(text)] for failed, text in runner.problems]
+                result = {"events": [[part if isinstance(part, str) else "" for part in e] for e in runner.events]}
             except Exception as error:  # noqa: BLE001 - a malformed example is that example's failure
-                problems = [[0, 0, _capped(f"could not run: {type(error).__name__}: {error}")]]
-            send({"example": index, "failures": problems})
+                result = {"error": _capped(f"could not run: {type(error).__name__}: {error}")}
+            if _threads() > 1:  # what it started could still change what the next example prints
+                send({"lingering": index})
+                return
+            send({"example": index, **result})
     send({"done": True})
+
+
+def _threads() -> int:
+    """Threads of this process, as the kernel counts them (a thread made with ``_thread`` included)."""
+    try:
+        return os.stat("/proc/self/task").st_nlink - 2
+    except OSError:
+        import threading
+
+        return threading.active_count()
 
 
 def _names(reference, ruleset, namespace) -> list:
@@ -382,34 +424,10 @@ def _prepared() -> None:
     from ..render import prose, reference  # noqa: F401
     from .namespace import mechanics_namespace
     from .own_mechanics import MechanicsError  # noqa: F401
-    from .run import OPTIONS, Collecting  # noqa: F401
+    from .judge import OPTIONS, Recording  # noqa: F401
 
     mechanics_namespace()
-    _python_dirs()
-
-
-@functools.cache
-def _python_dirs() -> tuple[str, ...]:
-    import sysconfig
-
-    import icepool
-
-    import generator
-
-    found = set()
-    for prefix in {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}:
-        for key in ("stdlib", "platstdlib", "purelib", "platlib"):
-            try:
-                found.add(sysconfig.get_path(key, vars={"base": prefix, "platbase": prefix,
-                                                         "installed_base": prefix, "installed_platbase": prefix}))
-            except KeyError:
-                pass
-    for key in ("stdlib", "platstdlib", "purelib", "platlib"):
-        found.add(sysconfig.get_path(key))
-    found.add(str(Path(generator.__file__).parent))
-    found.add(str(Path(icepool.__file__).parent))
-    found.update(p for p in sys.path if p.endswith(".zip"))
-    return tuple(os.path.realpath(p) for p in found if p)
+    wall.python_dirs()
 
 
 def _confine(scratch: str, keep: int, seconds: float) -> None:

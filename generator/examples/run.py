@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import doctest
-import io
 from dataclasses import dataclass
 
 from ..diagnostics import Diagnostic
 from ..model.ruleset import Ruleset
 from .confined import run_confined
-
-OPTIONS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
+from .judge import OPTIONS, Collecting  # noqa: F401 - where examples were judged before
 
 
 @dataclass(frozen=True)
@@ -43,17 +40,3 @@ def run_examples_cached(ruleset: Ruleset, root, cache, others=()) -> ExampleRun:
     if not run.failures:
         cache.put(slot, key, run.total)
     return run
-
-
-class Collecting(doctest.DocTestRunner):
-    def __init__(self, **kwargs):
-        super().__init__(verbose=False, **kwargs)
-        self.problems: list[tuple[doctest.Example, str]] = []
-
-    def report_failure(self, out, test, example, got):
-        want = example.want.strip() or "nothing"
-        self.problems.append((example, f"`{example.source.strip()}` gave {got.strip() or 'nothing'}, the text says {want}"))
-
-    def report_unexpected_exception(self, out, test, example, exc_info):
-        kind, value, _tb = exc_info
-        self.problems.append((example, f"`{example.source.strip()}` raised {kind.__name__}: {value}"))

@@ -1,0 +1,92 @@
+"""Judging a worked example: what its statements gave, against the text, decided where its code cannot reach.
+
+The confined child runs an example with ``Recording``, which keeps what each statement printed or raised and
+decides nothing; ``judge`` compares that, in the process that parsed the example itself, with the text. A
+mechanic that patches doctest, or an example that forges a verdict, changes nothing the judge reads.
+"""
+
+from __future__ import annotations
+
+import doctest
+
+OPTIONS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
+
+
+class Collecting(doctest.DocTestRunner):
+    def __init__(self, **kwargs):
+        super().__init__(verbose=False, **kwargs)
+        self.problems: list[tuple[doctest.Example, str]] = []
+
+    def report_failure(self, out, test, example, got):
+        self.problems.append((example, gave_text(example, got)))
+
+    def report_unexpected_exception(self, out, test, example, exc_info):
+        kind, value, _tb = exc_info
+        self.problems.append((example, raised_text(example, f"{kind.__name__}: {value}")))
+
+
+def gave_text(example: doctest.Example, got: str) -> str:
+    want = example.want.strip() or "nothing"
+    return f"`{example.source.strip()}` gave {got.strip() or 'nothing'}, the text says {want}"
+
+
+def raised_text(example: doctest.Example, raised: str) -> str:
+    return f"`{example.source.strip()}` raised {raised}"
+
+
+class _Recorder(doctest.OutputChecker):
+    """Passes everything, keeping what each statement gave: the judgement is made elsewhere."""
+
+    def __init__(self, events: list):
+        self.events = events
+
+    def check_output(self, want, got, optionflags):
+        self.events.append(["gave", got, want])  # want: which text doctest compared, the result or the exception
+        return True
+
+
+class Recording(doctest.DocTestRunner):
+    """Runs an example's statements and keeps, for each one run, what it printed (``gave``) or the
+    exception it raised (``raised``), in order. It decides nothing: ``judge`` does, in a process the
+    example's code cannot reach, against the text it parsed itself."""
+
+    def __init__(self, **kwargs):
+        self.events: list[list] = []
+        super().__init__(checker=_Recorder(self.events), verbose=False, **kwargs)
+
+    def report_unexpected_exception(self, out, test, example, exc_info):
+        kind, value, _tb = exc_info
+        self.events.append(["raised", f"{kind.__name__}: {value}"])
+
+
+def statements(source: str, name: str = "example") -> list[doctest.Example]:
+    return doctest.DocTestParser().get_examples(source, name)
+
+
+def judge(source: str, events) -> list[tuple[int, int, str]] | None:
+    """(line, indent, problem) for each statement of the example ``source`` whose recorded event does not
+    match its text; None when ``events`` are not one well-formed event per statement run."""
+    checker = doctest.OutputChecker()
+    run = []
+    for example in statements(source):
+        flags = OPTIONS
+        for flag, on in example.options.items():
+            flags = flags | flag if on else flags & ~flag
+        if not flags & doctest.SKIP:
+            run.append((example, flags))
+    if not isinstance(events, list) or len(events) != len(run):
+        return None
+    problems = []
+    for (example, flags), event in zip(run, events):
+        if not (isinstance(event, list) and len(event) in (2, 3) and event[0] in ("gave", "raised")
+                and all(isinstance(part, str) for part in event[1:])):
+            return None
+        kind, text, compared = (*event, "")[:3]
+        if kind == "raised":
+            problems.append((example.lineno, example.indent, raised_text(example, text)))
+            continue
+        raised = example.exc_msg is not None and compared == example.exc_msg  # it raised the kind the text expects
+        want = example.exc_msg if raised else example.want
+        if not checker.check_output(want, text, flags):
+            problems.append((example.lineno, example.indent, gave_text(example, text)))
+    return problems

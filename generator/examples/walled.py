@@ -1,0 +1,219 @@
+"""Worked examples and mechanics behind the wall: one walled host per command, asked once per ruleset.
+
+The host is ``python -m generator.examples.walled ROOT`` started inside the wall (``generator.wall``): it
+reads the project read-only, loads it itself, and answers each request (a ruleset's examples, its
+mechanics, its names) with ``confined.run_here``, so rules code still runs only in the host's confined
+children, behind the audit hook as well. The host itself runs no rules code; it cannot be read or written
+by its children (it is not dumpable), and after each child it ends every other process in its namespace,
+so nothing an example started outlives it. The command's own process only reads the host's answers.
+"""
+
+from __future__ import annotations
+
+import atexit
+import json
+import os
+import select
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from .. import wall
+from ..diagnostics import Code, Diagnostic, Location
+from .confined import Outcome, memory_allowed, run_here
+
+ANSWER_MARGIN = 60.0  # seconds a host may take beyond a ruleset's own time: starting, loading the project
+_HOSTS: dict[tuple[int, str], "Host"] = {}  # one live host per process and project: started on first use
+
+
+def host_for(root: Path) -> "Host":
+    key = (os.getpid(), str(root.resolve()))  # a forked worker starts its own: the pipes are not shared
+    found = _HOSTS.get(key)
+    if found is None or not found.alive():
+        found = _HOSTS[key] = Host(root.resolve())
+    return found
+
+
+def prestart(root: Path) -> None:
+    """Start the walled host now, when this run uses the wall, so that it loads while the checks run."""
+    try:
+        if wall.in_use():
+            host_for(root)
+    except wall.WallMissing:
+        pass  # said where the wall is first needed
+
+
+class Host:
+    """The command's side of a walled host: requests in, outcomes out, a host that fails ended."""
+
+    def __init__(self, root: Path):
+        self.root = root
+        self.errors = tempfile.TemporaryFile()
+        argv = [sys.executable, "-m", "generator.examples.walled", str(root)]
+        self.process = subprocess.Popen(
+            wall.command(argv, read=[root]), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.errors,
+            preexec_fn=wall.limits(memory_allowed() + 3 * 1024**3, 24 * 3600), close_fds=True, cwd="/")
+        atexit.register(self.close)
+
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
+    def run(self, ruleset, *, examples: bool, names: bool, seconds: float) -> Outcome:
+        request = {"ruleset": ruleset.id, "examples": examples, "names": names, "seconds": seconds}
+        answer = self._ask(request, seconds + ANSWER_MARGIN)
+        found = _outcome(answer) if isinstance(answer, dict) else None
+        if found is None:
+            self.close()
+            return _failed(ruleset, examples, f"the wall around the examples of `{ruleset.id}` {self._why(answer)}")
+        return found
+
+    def _ask(self, request: dict, seconds: float):
+        try:
+            self.process.stdin.write((json.dumps(request) + "\n").encode())
+            self.process.stdin.flush()
+        except (BrokenPipeError, OSError):
+            return None
+        deadline, line = time.monotonic() + seconds, b""
+        out = self.process.stdout.fileno()
+        while not line.endswith(b"\n"):
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([out], [], [], left)[0]:
+                return "timeout"
+            chunk = os.read(out, 1 << 20)
+            if not chunk:
+                return None
+            line += chunk
+        try:
+            return json.loads(line)
+        except ValueError:
+            return None
+
+    def _why(self, answer) -> str:
+        if answer == "timeout":
+            return "did not answer in time"
+        self.errors.seek(0)
+        said = [line for line in self.errors.read()[-4000:].decode(errors="replace").splitlines() if line.strip()]
+        return "ended without an answer" + (f" ({said[-1].strip()[:300]})" if said else "")
+
+    def close(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            pass
+        for stream in (self.process.stdin, self.process.stdout):
+            try:
+                stream.close()
+            except OSError:
+                pass
+
+
+def _failed(ruleset, examples: bool, message: str) -> Outcome:
+    where = (ruleset.examples[0] if examples and ruleset.examples else None)
+    location = (Location(where.path, where.line, where.indent + 1) if where is not None
+                else Location(ruleset.mechanics[0] if ruleset.mechanics else f"rules_src/{ruleset.id}/ruleset.yaml", 1, 1))
+    code = Code.EXAMPLE_FAILED if where is not None or not ruleset.mechanics else Code.MECHANIC_ERROR
+    return Outcome(failures=(Diagnostic(code, message, location, "run the check again; if it keeps failing, "
+                                                                 "check that bubblewrap works on this machine"),))
+
+
+def _outcome(answer: dict) -> Outcome | None:
+    from ..check_cache import load_diagnostics
+
+    mechanics, failures = load_diagnostics(answer.get("mechanics")), load_diagnostics(answer.get("failures"))
+    names = answer.get("names")
+    if mechanics is None or failures is None or not (names is None or isinstance(names, list)):
+        return None
+    shown = None if names is None else tuple(tuple(str(part) for part in row[:3]) for row in names
+                                             if isinstance(row, list) and len(row) >= 3)
+    return Outcome(tuple(mechanics), tuple(failures), shown)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Inside the wall
+
+
+def main(argv: list[str]) -> int:
+    from ..check_cache import dump_diagnostics
+
+    if not inside():
+        print("generator.examples.walled runs only inside the wall (see generator.wall)", file=sys.stderr)
+        return 2
+    root = Path(argv[0])
+    replies = os.fdopen(os.dup(1), "w", encoding="utf-8")
+    null = os.open(os.devnull, os.O_RDWR)
+    os.dup2(null, 1)  # only the replies reach the command; nothing printed by accident joins them
+    _not_dumpable()
+    projects: dict = {}
+    _project(root, projects)  # while the command checks: the first request finds it loaded
+    for line in sys.stdin:
+        request = json.loads(line)
+        ruleset = _ruleset(root, request["ruleset"], projects)
+        outcome = run_here(ruleset, root, examples=bool(request["examples"]), names=bool(request["names"]),
+                           seconds=float(request["seconds"]), sweep=_sweep)
+        replies.write(json.dumps({"mechanics": dump_diagnostics(outcome.mechanics),
+                                  "failures": dump_diagnostics(outcome.failures),
+                                  "names": None if outcome.names is None else [list(n) for n in outcome.names]}) + "\n")
+        replies.flush()
+    return 0
+
+
+def _ruleset(root: Path, ruleset_id: str, projects: dict):
+    return _project(root, projects).ruleset(ruleset_id)
+
+
+def _project(root: Path, projects: dict):
+    """The project as the files now say (loaded again when any file under rules_src/ changed)."""
+    from ..source.project import load_project
+
+    key = _fingerprint(root)
+    if key not in projects:
+        projects.clear()
+        projects[key] = load_project(root)[0]
+    return projects[key]
+
+
+def _fingerprint(root: Path) -> tuple:
+    found = []
+    for folder, _dirs, files in os.walk(root / "rules_src"):
+        for name in files:
+            try:
+                stat = os.stat(os.path.join(folder, name))
+            except OSError:
+                continue
+            found.append((folder, name, stat.st_mtime_ns, stat.st_size))
+    return tuple(sorted(found))
+
+
+def inside() -> bool:
+    """Whether this process is in a namespace of its own that bwrap started (then it may end the others)."""
+    try:
+        return Path("/proc/1/comm").read_text().strip() == "bwrap" and os.getppid() == 1
+    except OSError:
+        return False
+
+
+def _not_dumpable() -> None:
+    """No child may read the host's memory or open its descriptors through /proc."""
+    import ctypes
+
+    ctypes.CDLL(None, use_errno=True).prctl(4, 0)  # PR_SET_DUMPABLE, 0
+
+
+def _sweep() -> None:
+    """End every process of the namespace but its init and this host: whatever a child left behind."""
+    me = os.getpid()
+    for name in os.listdir("/proc"):
+        if name.isdigit() and int(name) not in (1, me):
+            try:
+                os.kill(int(name), signal.SIGKILL)
+            except OSError:
+                pass
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

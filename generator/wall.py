@@ -1,0 +1,180 @@
+"""The wall: rules code and renderers run in an operating-system sandbox (bubblewrap), not only behind a fence.
+
+What runs behind the wall sees a read-only copy of the project and of the Python that runs Rulepress, a
+size-capped ``/tmp``, the folders it was given to write and nothing else of this machine: no network (its
+own network namespace), no other process (its own PID namespace, ended with its parent), no environment
+but what is passed on purpose, no capabilities, and resource limits set before it starts. The audit hook
+in ``examples.confined`` stays inside as a second fence.
+
+Where the wall is used is the machine owner's choice, never the project's: ``RULEPRESS_WALL`` is
+``auto`` (the default: the wall where ``bwrap`` works, said once when it does not), ``required`` (what
+``--untrusted`` sets: nothing runs without it) or ``off``; the wall itself sets ``inside`` for what it runs
+(a walled renderer runs the fence alone, quietly). ``RULEPRESS_BWRAP`` names the ``bwrap`` to use.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+PACKAGE = "bubblewrap"  # Debian's package that brings bwrap
+SCRATCH_BYTES = 512 * 1024 * 1024  # the size of the walled /tmp
+PASSED_ON = ("RULEPRESS_", "SOURCE_DATE_EPOCH", "LANG", "LC_ALL", "TZ")  # what the machine owner set for a run
+_SYSTEM = ("/usr", "/etc/fonts", "/etc/ld.so.cache", "/etc/alternatives", "/var/cache/fontconfig")
+
+
+class WallMissing(Exception):
+    """The wall is required (``--untrusted``) and this machine cannot raise it."""
+
+
+@dataclass(frozen=True)
+class Status:
+    usable: bool
+    reason: str = ""  # why not, in one line, with what to install
+
+
+def policy() -> str:
+    chosen = os.environ.get("RULEPRESS_WALL", "auto").strip().lower() or "auto"
+    return chosen if chosen in ("auto", "required", "off", "inside") else "required"  # a typo never lowers the wall
+
+
+def require() -> None:
+    """``--untrusted``: from here on, this process and its children run nothing without the wall."""
+    os.environ["RULEPRESS_WALL"] = "required"
+
+
+def bwrap() -> str | None:
+    named = os.environ.get("RULEPRESS_BWRAP")
+    return (named if named and os.access(named, os.X_OK) else None) if named else shutil.which("bwrap")
+
+
+@functools.cache
+def _probe(program: str | None) -> Status:
+    if program is None:
+        return Status(False, f"bubblewrap (bwrap) is not installed: apt-get install {PACKAGE}")
+    try:
+        run = subprocess.run([program, *_namespaces(), "--ro-bind", "/", "/", "--", "/bin/true"],
+                             capture_output=True, timeout=20, env={})
+    except (OSError, subprocess.TimeoutExpired) as error:
+        return Status(False, f"bubblewrap ({program}) cannot start: {error}")
+    if run.returncode != 0:
+        said = (run.stderr.decode(errors="replace").strip().splitlines() or ["no reason given"])[-1]
+        return Status(False, f"bubblewrap cannot make a sandbox here ({said}): user namespaces may be off")
+    return Status(True)
+
+
+def status() -> Status:
+    return _probe(bwrap())
+
+
+def in_use() -> bool:
+    """Whether rules code and renderers go behind the wall in this run (``WallMissing`` when it is
+    required and cannot be had; a note, once, when it is only missing)."""
+    chosen = policy()
+    if chosen in ("off", "inside"):
+        return False
+    found = status()
+    if found.usable:
+        return True
+    if chosen == "required":
+        raise WallMissing(f"--untrusted needs the operating-system wall, and {found.reason}")
+    _note_once(found.reason)
+    return False
+
+
+@functools.cache
+def _note_once(reason: str) -> None:
+    if not os.environ.get("RULEPRESS_WALL_NOTED"):
+        os.environ["RULEPRESS_WALL_NOTED"] = "1"  # workers and later calls of this run stay quiet
+        print(f"rulepress: note: rules code runs behind the audit-hook fence only, without the wall ({reason})",
+              file=sys.stderr, flush=True)
+
+
+def _namespaces() -> list[str]:
+    return ["--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL"]
+
+
+@functools.cache
+def python_dirs() -> tuple[str, ...]:
+    """What Python needs to read to run Rulepress: its installation, its packages and Rulepress itself."""
+    import sysconfig
+
+    import icepool
+
+    import generator
+
+    found = set()
+    for prefix in {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}:
+        for key in ("stdlib", "platstdlib", "purelib", "platlib"):
+            try:
+                found.add(sysconfig.get_path(key, vars={"base": prefix, "platbase": prefix,
+                                                         "installed_base": prefix, "installed_platbase": prefix}))
+            except KeyError:
+                pass
+    for key in ("stdlib", "platstdlib", "purelib", "platlib"):
+        found.add(sysconfig.get_path(key))
+    found.add(str(Path(generator.__file__).parent))
+    found.add(str(Path(icepool.__file__).parent))
+    found.update(p for p in sys.path if p.endswith(".zip"))
+    return tuple(os.path.realpath(p) for p in found if p)
+
+
+def _interpreter() -> list[str]:
+    """The interpreter and the venv around it (``pyvenv.cfg`` tells it where its packages are)."""
+    found = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}
+    return sorted(p for p in found if p and p != "/usr")
+
+
+def command(argv: list[str], *, read: list[Path] = (), write: list[Path] = (), env: dict[str, str] | None = None,
+            cwd: Path | None = None) -> list[str]:
+    """``argv`` run behind the wall: it reads ``read`` (the project, say) and Python, writes ``write`` and
+    its own ``/tmp``, and sees only the environment in ``env`` (plus a neutral PATH and HOME)."""
+    line = [bwrap() or "bwrap", *_namespaces(), "--clearenv", "--proc", "/proc", "--dev", "/dev",
+            "--size", str(SCRATCH_BYTES), "--tmpfs", "/tmp"]
+    for name in ("bin", "lib", "lib64", "sbin"):
+        target = Path("/") / name
+        if target.is_symlink():
+            line += ["--symlink", os.readlink(target), str(target)]
+        elif target.is_dir():
+            line += ["--ro-bind", str(target), str(target)]
+    for path in _SYSTEM:
+        if Path(path).exists():
+            line += ["--ro-bind", path, path]
+    for path in dict.fromkeys([*_interpreter(), *python_dirs(), *(str(Path(p).resolve()) for p in read)]):
+        if not Path(path).exists():
+            continue
+        line += ["--ro-bind", path, path]
+    for path in dict.fromkeys(str(Path(p).resolve()) for p in write):
+        line += ["--bind", path, path]
+    variables = {**passed_on(), "PATH": "/usr/bin:/bin", "HOME": "/tmp", "PYTHONDONTWRITEBYTECODE": "1",
+                 "PYTHONPATH": str(Path(__file__).resolve().parents[1]), "RULEPRESS_WALL": "inside", **(env or {})}
+    for name, value in variables.items():
+        line += ["--setenv", name, value]
+    if cwd is not None:
+        line += ["--chdir", str(Path(cwd).resolve())]
+    return [*line, "--", *argv]
+
+
+def passed_on() -> dict[str, str]:
+    return {name: value for name, value in os.environ.items() if name.startswith(PASSED_ON)}
+
+
+def limits(memory_bytes: int, cpu_seconds: int, file_bytes: int = 256 * 1024 * 1024):
+    """A ``preexec_fn`` setting the walled process's limits before bwrap starts (they pass through exec)."""
+
+    def apply() -> None:
+        import resource
+
+        for kind, value in ((resource.RLIMIT_AS, memory_bytes), (resource.RLIMIT_CPU, cpu_seconds),
+                            (resource.RLIMIT_FSIZE, file_bytes), (resource.RLIMIT_CORE, 0)):
+            try:
+                resource.setrlimit(kind, (value, value))
+            except (ValueError, OSError):
+                pass
+
+    return apply
