@@ -42,3 +42,37 @@ def forge_output(project: Path, stdout: str, stderr: str = "") -> None:
     cache = CheckCache(project)
     cache.put(output_slot(None, True), cache.project_key(None, True), {"stdout": stdout, "stderr": stderr, "status": 0})
     assert (project / CHECK / f"{output_slot(None, True)}.json").is_file()
+
+
+class Payload:
+    """Unpickled, it prints the secret from outside and leaves a file in the project (both caught by
+    the harness: the secret in a message, a changed project)."""
+
+    def __init__(self, secret: Path, marker: Path):
+        self.code = (f"import sys; sys.stderr.write(open({str(secret)!r}).read()); "
+                     f"open({str(marker)!r}, 'w').write('the cache ran code')")
+
+    def __reduce__(self):
+        return (exec, (self.code,))
+
+
+def payload(project: Path) -> bytes:
+    import pickle
+
+    outside = Path(sys.argv[2]).resolve()
+    return pickle.dumps(Payload(outside / "secret.txt", project / "rules_src" / "game" / "PWNED.txt"))
+
+
+def site_cache(project: Path, name: str = "site") -> Path:
+    """Where `rulepress build` keeps site ``name``'s Sphinx cache for builds into build/ (README:
+    ``.rulepress-cache/out-<hash of the out folder>/``)."""
+    from generator.pipeline import site_cache as where
+
+    return where(project, project / "build", name)
+
+
+def build_site_as_contributor(project: Path) -> None:
+    import subprocess
+
+    subprocess.run([sys.executable, "-m", "generator", "-C", str(project), "build", "--only", "site", "--audience", "player"],
+                   check=True, capture_output=True, timeout=170)
