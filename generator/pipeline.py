@@ -16,7 +16,9 @@
   it changed, rebuilt by Sphinx's own incremental build, whose cache is kept in the project
   (``.rulepress-cache/out-<hash of the out folder>/``): each directive depends on a hash of
   what it shows, so Sphinx reads again only the pages a change shows on, and every page whose
-  bytes did not change stays the previous build's very file.
+  bytes did not change stays the previous build's very file. That cache holds pickles (Sphinx's
+  environment, Jinja's compiled templates): it is sealed by this process after a successful build
+  and handed to Sphinx again only if it verifies (``cache_seal``), else removed first.
 """
 
 from __future__ import annotations
