@@ -18,9 +18,12 @@ Kept under ``.rulepress-cache/check/`` in the project, in four kinds of slot:
   their entries. Entries the last check did not use are kept up to a limit, oldest dropped.
 
 Every key also holds the generator's version and code and the Python version, so a new
-generator never trusts an old entry. A slot is one JSON file written atomically (a temporary
-file renamed over it); a missing, unreadable or corrupt slot, or one with another key, is a
-miss and is rebuilt, so the folder is safe to delete at any time. Results that may depend on
+generator never trusts an old entry. Most of a key is what anyone holding the project can compute, so
+a key proves nothing about who wrote a slot: each slot also carries a MAC made with this machine's
+key, kept outside the project (``cache_seal``), and a slot without this machine's MAC (one shipped
+with the project, written elsewhere or edited) is a miss. A slot is one JSON file written atomically
+(a temporary file renamed over it); a missing, unreadable, corrupt or unauthenticated slot, or one
+with another key, is a miss and is rebuilt, so the folder is safe to delete at any time. Results that may depend on
 the machine rather than the files (an example or a mechanic that failed, perhaps by running
 out of time) are never stored: they run again on the next check.
 
@@ -39,6 +42,7 @@ import tempfile
 from pathlib import Path
 
 from . import __version__
+from .cache_seal import sign, unsign
 
 CHECK_DIR = Path(".rulepress-cache") / "check"
 RULES_DIR = "rules_src"
@@ -202,7 +206,8 @@ class CheckCache:
         if not self.reading or not self._own_folder():
             return None
         try:
-            stored = json.loads((self.folder / f"{slot}.json").read_text(encoding="utf-8"))
+            data = unsign(f"check {slot}", (self.folder / f"{slot}.json").read_bytes(), self.root)
+            stored = json.loads(data.decode("utf-8")) if data is not None else None
         except (OSError, ValueError, UnicodeDecodeError):
             return None
         if not isinstance(stored, dict) or stored.get("key") != key or "value" not in stored:
@@ -212,13 +217,14 @@ class CheckCache:
     def put(self, slot: str, key: str, value) -> None:
         """Store atomically; a cache that cannot be written is no error (the next check computes again)."""
         try:
-            if not self._own_folder():
-                return
+            blob = sign(f"check {slot}", json.dumps({"key": key, "value": value}).encode("utf-8"), self.root)
+            if blob is None or not self._own_folder():
+                return  # no key: nothing this machine could vouch for later
             self.folder.mkdir(parents=True, exist_ok=True)
             handle, temporary = tempfile.mkstemp(prefix=f".{slot}-", suffix=".tmp", dir=self.folder)
             try:
-                with os.fdopen(handle, "w", encoding="utf-8") as out:
-                    json.dump({"key": key, "value": value}, out)
+                with os.fdopen(handle, "wb") as out:
+                    out.write(blob)
                 os.replace(temporary, self.folder / f"{slot}.json")
             except BaseException:
                 Path(temporary).unlink(missing_ok=True)

@@ -16,7 +16,9 @@
   it changed, rebuilt by Sphinx's own incremental build, whose cache is kept in the project
   (``.rulepress-cache/out-<hash of the out folder>/``): each directive depends on a hash of
   what it shows, so Sphinx reads again only the pages a change shows on, and every page whose
-  bytes did not change stays the previous build's very file.
+  bytes did not change stays the previous build's very file. That cache holds pickles (Sphinx's
+  environment, Jinja's compiled templates): it is sealed by this process after a successful build
+  and handed to Sphinx again only if it verifies (``cache_seal``), else removed first.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import __version__, wall
+from .cache_seal import real_folder, seal, verify_or_wipe, wipe
 from .examples.run import run_examples_cached
 from .pool import RenderFailed
 from .render.assets import asset_names, template_path
@@ -98,10 +101,9 @@ class Summary:
 @contextmanager
 def build_lock(out: Path):
     """Hold an exclusive lock for builds into ``out``; raise BuildLocked if another build has it."""
-    lock_dir = out.parent / CACHE_DIR
-    lock_dir.mkdir(parents=True, exist_ok=True)
+    lock_dir = real_folder(out.parent / CACHE_DIR, out.parent)  # never a shipped link leading elsewhere
     path = lock_dir / f"{out.name}.lock" if out.name != "build" else lock_dir / "build.lock"
-    with open(path, "a+") as handle:
+    with _open_lock(path) as handle:
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -120,6 +122,18 @@ def build_lock(out: Path):
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
+def _open_lock(path: Path):
+    """The lock file, opened for writing without following a link: a shipped ``build.lock`` linking to
+    another file would have that file truncated; such a link is removed."""
+    flags = os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW
+    try:
+        handle = os.open(path, flags, 0o644)
+    except OSError:
+        wipe(path)
+        handle = os.open(path, flags, 0o644)
+    return os.fdopen(handle, "r+")
+
+
 def code_hash() -> str:
     """The generator's version and code: any change re-renders."""
     from .render.site.pages import code_hash as generator_hash
@@ -133,6 +147,29 @@ def site_cache(root: Path, out: Path, name: str) -> Path:
     pages; a cache beside the output folder would be shared by every project building into it."""
     where = hashlib.sha256(str(Path(out).resolve()).encode()).hexdigest()[:16]
     return Path(root).resolve() / CACHE_DIR / f"out-{where}" / name
+
+
+def site_cache_folders(cache: Path) -> tuple[Path, Path]:
+    """The two folders of one site's Sphinx cache: sources, doctrees and compiled templates; Sphinx's output."""
+    return cache, cache.with_name(cache.name + "-html")
+
+
+def trust_site_cache(root: Path, cache: Path) -> None:
+    """Before Sphinx is given a site's cache: it unpickles the environment and Jinja loads compiled
+    templates from there, so each is kept only if this machine sealed it as it is (``cache_seal``);
+    otherwise both folders are removed, and Sphinx builds that site afresh. Links standing for the
+    folders above (``.rulepress-cache`` leading elsewhere) are removed first, so nothing is written
+    through them."""
+    real_folder(cache.parent, Path(root).resolve())
+    folders = site_cache_folders(cache)
+    if not all([verify_or_wipe(folder, root) for folder in folders]):  # a list: every folder is verified
+        for folder in folders:
+            wipe(folder)
+
+
+def seal_site_cache(root: Path, cache: Path) -> None:
+    for folder in site_cache_folders(cache):
+        seal(folder, root)
 
 
 def job_key(job: PdfJob, code: str, root: Path) -> str:
@@ -403,6 +440,8 @@ class _Builder:
             results = self.run_tasks(tasks, advance)
         if warm_site:
             results = [warm_site(self.project, args) for _name, args in sites]
+        for _name, args in sites:  # written by this machine's Sphinx: vouched for, so the next build may load it
+            seal_site_cache(self.root, Path(args[1]))
         later = getattr(self.args, "index_later", False)  # serve's: the page first, the search index after it
         for (name, _args), outdir in zip(sites, results):
             previous = self.out / name
@@ -567,6 +606,7 @@ class _Builder:
                 self.summary.reused["site"] = self.summary.reused.get("site", 0) + 1
                 continue
             cache = site_cache(self.root, self.out, name)
+            trust_site_cache(self.root, cache)
             todo.append((name, (str(self.root), str(cache), str(cache.with_name(name + "-html")), audience, downloads, pages)))
         return todo
 

@@ -90,9 +90,21 @@ def player_outputs(build: Path) -> list[Path]:
     return found
 
 
+def attacker_setup(case: str, expect: dict, project: Path, tmp_path: Path) -> None:
+    """``setup: forge.py`` in expect.yaml: a script of the case's, run first as the contributor on their
+    own machine (its own cache key, in its own state folder), given the project and outside/ folders:
+    what it leaves in the project (a cache it made, say) is what the command then meets."""
+    if not expect.get("setup"):
+        return
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "XDG_STATE_HOME": str(tmp_path / "attacker-state")}
+    subprocess.run([sys.executable, str(ATTACKS / case / expect["setup"]), str(project), str(tmp_path / "outside")],
+                   check=True, cwd=tmp_path, env=env, timeout=expect.get("timeout", 120))
+
+
 @pytest.mark.parametrize("case", CASES)
 def test_attack(case, tmp_path):
     project, expect = prepare(case, tmp_path)
+    attacker_setup(case, expect, project, tmp_path)
     build = project / "build"
     build.mkdir(exist_ok=True)
     (build / "earlier-output.txt").write_text("a previous build's file\n", encoding="utf-8")

@@ -16,6 +16,7 @@ import pytest
 import generator.examples.run as example_runs
 import generator.validate as validate
 from generator import check_cache
+from generator.cache_seal import sign
 from generator.cli import main
 from generator.scaffold import scaffold
 
@@ -142,10 +143,10 @@ def test_a_corrupt_cache_gives_the_same_output(project, capsys, counted, garbage
 def test_a_slot_holding_a_right_key_and_a_wrong_value_is_checked_again(project, capsys, counted):
     first = check(project, capsys)
     folder = project / ".rulepress-cache" / "check"
-    for slot in folder.glob("*.json"):
-        key = json.loads(slot.read_text(encoding="utf-8"))["key"]
-        slot.write_text(json.dumps({"key": key, "value": [["Nowhere", "x", 1, 1, "no-such-code", "", None, "?"]]}),
-                        encoding="utf-8")
+    for slot in folder.glob("*.json"):  # signed by this machine (so trusted), holding what does not read back
+        key = json.loads(slot.read_bytes().split(b"\n", 1)[1])["key"]
+        value = json.dumps({"key": key, "value": [["Nowhere", "x", 1, 1, "no-such-code", "", None, "?"]]})
+        slot.write_bytes(sign(f"check {slot.stem}", value.encode(), project))
     forget(counted)
     assert check(project, capsys) == first
     assert sorted(counted["checked"]) == ["demo", "demo_house_rules", "other", "other_house_rules"]

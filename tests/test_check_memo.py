@@ -16,6 +16,7 @@ import pytest
 import generator.validate.computed as computed
 import generator.validate.prose as prose
 from generator import check_cache
+from generator.cache_seal import sign
 from generator.cli import main
 from generator.scaffold import scaffold
 
@@ -204,10 +205,10 @@ def test_a_memo_entry_with_a_wrong_value_is_a_miss(project, capsys, tried):
     (folder / "output-all.json").unlink()
     for slot in ("rules-demo", "rules-demo_house_rules"):
         (folder / f"{slot}.json").unlink()
-    for memo in folder.glob("memo-*.json"):
-        stored = json.loads(memo.read_text(encoding="utf-8"))
+    for memo in folder.glob("memo-*.json"):  # signed by this machine (so trusted), holding what does not read back
+        stored = json.loads(memo.read_bytes().split(b"\n", 1)[1])
         stored["value"] = {key: [["nonsense", 1, 2, 3, 4, 5]] for key in stored["value"]}
-        memo.write_text(json.dumps(stored), encoding="utf-8")
+        memo.write_bytes(sign(f"check {memo.stem}", json.dumps(stored).encode(), project))
     assert check(project, capsys) == first
     assert set(tried["formulas"]) == FORMULAS and tried["prose"]
 

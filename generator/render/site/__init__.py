@@ -378,6 +378,7 @@ def setup(app: Sphinx) -> dict:
     app.connect("builder-inited", _init_model)
     app.connect("builder-inited", _static)
     app.connect("builder-inited", _compiled_templates_kept)
+    app.connect("builder-inited", _no_file_insertion)
     app.connect("missing-reference", resolve_reference)
     install_search(app)
     setup_reproducible(app)
@@ -389,6 +390,16 @@ def setup(app: Sphinx) -> dict:
 def _static(app: Sphinx) -> None:
     app.config.html_static_path = [*app.config.html_static_path, str(STATIC)]
     app.add_css_file("rulepress.css")
+
+
+LOCKED_SETTINGS = {"file_insertion_enabled": False, "raw_enabled": False}
+
+
+def _no_file_insertion(app: Sphinx) -> None:
+    """Behind the prose allow-list (``validate.prose``), docutils itself refuses to insert files
+    (``include``, ``csv-table :file:``) or raw output into any page. ``build_site`` also keeps docutils
+    from reading a ``docutils.conf`` (the working folder's would be the project's), which could turn them on."""
+    app.env.settings.update(LOCKED_SETTINGS)
 
 
 TEMPLATE_BYTECODE = "templates-bytecode"  # beside the doctrees in the site cache

@@ -9,6 +9,7 @@ which the directives register as dependencies).
 from __future__ import annotations
 
 import io
+import os
 import re
 import shutil
 from dataclasses import dataclass, field
@@ -535,6 +536,7 @@ def build_site(project: Project, cache: Path, outdir: Path, audience: str = "pla
         shutil.rmtree(html, ignore_errors=True)
         shutil.rmtree(doctrees, ignore_errors=True)
     status, warnings = io.StringIO(), io.StringIO()
+    os.environ["DOCUTILSCONFIG"] = os.devnull  # no docutils.conf (./, ~/, /etc/) overrides the extension's settings
     app = Sphinx(str(srcdir), None, str(html), str(doctrees), "html", confoverrides=sphinx_config(project.root, audience, only),
                  status=status, warning=warnings, warningiserror=True, keep_going=True)
     try:
