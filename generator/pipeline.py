@@ -51,6 +51,7 @@ from .validate import check_project
 
 CACHE_DIR = ".rulepress-cache"
 MANIFEST = ".manifest.json"
+MANIFEST_MAC = ".manifest.mac"  # its MAC with this machine's key (``cache_seal``)
 OUTPUTS = ("site", "sheets", "handouts")
 INTERRUPTED = 130  # the exit status of a build stopped by Ctrl-C (128 + SIGINT)
 
@@ -319,7 +320,7 @@ def _build(root: Path, out: Path, args, started: float) -> int:
     builder = _Builder(project, out, staging, old, args)
     try:
         builder.run()
-        (staging / MANIFEST).write_text(json.dumps(builder.manifest, indent=1, sort_keys=True), encoding="utf-8")
+        write_manifest(staging, builder.manifest, out)
         _swap(staging, out)
     except ResourceOutside as refused:
         print_diagnostics(refused.diagnostics)
@@ -866,10 +867,38 @@ def _progress(description: str, total: int):
 
 
 def _read_manifest(out: Path) -> dict[str, str]:
+    """What the build in ``out`` was made from, if this machine wrote it there: a manifest shipped with
+    the project (or copied from elsewhere) is no build of ours, so nothing it names is reused."""
+    from .cache_seal import unsign
+
     try:
-        return json.loads((out / MANIFEST).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        data = (out / MANIFEST).read_bytes()
+        signed = (out / MANIFEST_MAC).read_bytes()
+    except OSError:
         return {}
+    if unsign(_manifest_label(out), signed.strip() + b"\n" + data) != data:
+        return {}
+    try:
+        found = json.loads(data)
+    except ValueError:
+        return {}
+    return found if isinstance(found, dict) else {}
+
+
+def write_manifest(folder: Path, entries: dict, out: Path | None = None) -> None:
+    """``entries`` as the manifest of ``folder`` (a staging folder that becomes ``out``), signed with this
+    machine's key so only this machine's next build reuses what it names."""
+    from .cache_seal import sign
+
+    data = json.dumps(entries, indent=1, sort_keys=True).encode("utf-8")
+    (folder / MANIFEST).write_bytes(data)
+    signed = sign(_manifest_label(out or folder), data)
+    if signed is not None:
+        (folder / MANIFEST_MAC).write_bytes(signed.partition(b"\n")[0] + b"\n")
+
+
+def _manifest_label(out: Path) -> str:
+    return f"manifest {Path(out).resolve()}"
 
 
 def _swap(staging: Path, out: Path) -> None:

@@ -36,7 +36,7 @@ def pdfs_of(ruleset: str, gm: bool = True) -> list[str]:
 
 
 ALL_PDFS = sorted(pdfs_of("melee") + pdfs_of("melee_house"))
-EVERY_FILE = sorted(ALL_PDFS + [".manifest.json", "reference/codes.md", "reference/format.md",
+EVERY_FILE = sorted(ALL_PDFS + [".manifest.json", ".manifest.mac", "reference/codes.md", "reference/format.md",
                                 "reference/names-melee.md", "reference/names-melee_house.md",
                                 "site-gm/index.html", "site/index.html"])
 
@@ -173,13 +173,13 @@ def set_keys(root: Path, **keys) -> None:
     entries = manifest(root)
     for relative, key in keys.items():
         entries[relative] = key
-    (root / "build" / ".manifest.json").write_text(json.dumps(entries))
+    pipeline.write_manifest(root / "build", entries)
 
 
 def inodes(root: Path) -> dict[str, int]:
     """The identity of every PDF and site page (the reference pages are written anew each build)."""
     return {name: (root / "build" / name).stat().st_ino for name in files(root / "build")
-            if name.endswith((".pdf", ".html", ".json")) and name != ".manifest.json"}
+            if name.endswith((".pdf", ".html", ".json")) and name not in (".manifest.json", ".manifest.mac")}
 
 
 def summary_line(out: str) -> str:
@@ -353,7 +353,7 @@ def test_the_gm_audience_makes_gm_pdfs_and_keeps_the_player_ones(project, render
 def test_a_project_without_rulesets_builds_its_reference_pages(project, renderers):
     renderers.project.rulesets = []
     assert build(project, renderers, only=["sheets"]) == 0
-    assert files(project / "build") == [".manifest.json", "reference/codes.md", "reference/format.md"]
+    assert files(project / "build") == [".manifest.json", ".manifest.mac", "reference/codes.md", "reference/format.md"]
     assert manifest(project) == {}
 
 
