@@ -10,6 +10,7 @@ from ..source.project import Project, load_project
 from . import computed  # noqa: F401 - registers the checks of values, formulas, lookups, charts and sheets
 from . import prose  # noqa: F401 - registers the check of what prose may hold
 from ..examples.own_mechanics import literal_warnings
+from ..render.jinja import template_problems
 from .checks import run_checks
 from .memo import remembering
 
@@ -42,6 +43,7 @@ def check_project(root: Path, only: str | None = None, cache=None, checker=None)
                 continue  # its base is missing (reported at `extends:`): what it names there would cascade
             found = checker(project.root, ruleset) if checker else _ruleset_problems(project, ruleset, cache)
             diagnostics.extend(found)
+    diagnostics.extend(template_problems(project.root))  # the project's templates are project files too
     # an overlay is checked with its base's entries, so a problem of the base would be told twice
     unique = Diagnostics(dict.fromkeys(diagnostics))
     return CheckResult(project, Diagnostics(unique.sorted()))
