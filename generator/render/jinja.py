@@ -12,6 +12,7 @@ text are counted against both. Every failure is a :class:`TemplateFailed` holdin
 from __future__ import annotations
 
 import functools
+import os
 import re
 import threading
 import time
@@ -458,8 +459,7 @@ def template_problems(root: Path) -> list[Diagnostic]:
     if not own.is_dir() or own.is_symlink() and not own.resolve().is_relative_to(Path(root).resolve()):
         return []  # a templates/ linking outside is refused as symlink-outside
     environment, found = jinja_env(Path(root)), []
-    for path in sorted(own.rglob("*.j2")):
-        name = path.relative_to(own).as_posix()
+    for name in _template_names(own):
         try:
             source, filename, _uptodate = environment.loader.get_source(environment, name)
             tree = environment.parse(source, name, filename)
@@ -468,6 +468,12 @@ def template_problems(root: Path) -> list[Diagnostic]:
             continue
         found += _named_problems(tree, Path(root), name)
     return found
+
+
+def _template_names(own: Path) -> list[str]:
+    """Every ``.j2`` under ``own``, by name; linked folders are not entered (a link is judged where it leads)."""
+    return sorted((Path(folder) / name).relative_to(own).as_posix()
+                  for folder, _dirs, files in os.walk(own) for name in files if name.endswith(".j2"))
 
 
 def _named_problems(tree: nodes.Template, root: Path, name: str) -> list[Diagnostic]:
