@@ -3,8 +3,8 @@
 Kept under ``.rulepress-cache/check/`` in the project, in four kinds of slot:
 
 * ``output-…``: the whole printed output of a check (its diagnostics, summary lines and exit
-  status), keyed by every file under rules_src/ (and the links of templates/, which a check
-  judges). An unchanged project prints it back without loading the model or any renderer.
+  status), keyed by every file under rules_src/ and templates/ (a check reads the project's
+  templates too). An unchanged project prints it back without loading the model or any renderer.
 * ``rules-<ruleset>``: a ruleset's diagnostics (its checks and its mechanics), keyed by the
   files of its folder and of the bases it extends.
 * ``examples-<ruleset>``: a ruleset's example run, keyed the same way.
@@ -139,20 +139,6 @@ def _file(path: Path) -> bytes:
         return f"\0unreadable {error.errno}".encode()
 
 
-def _links(top: Path) -> str:
-    """The links under ``top`` (templates/): a check judges only where they lead."""
-    found = []
-    if top.is_symlink():
-        found.append(f"{top.name}->{os.readlink(top)}")
-    if top.is_dir():
-        for folder, dirs, files in os.walk(top):
-            for name in sorted(dirs + files):
-                path = Path(folder) / name
-                if path.is_symlink():
-                    found.append(f"{path.relative_to(top).as_posix()}->{os.readlink(path)}")
-    return "\n".join(sorted(found))
-
-
 class CheckCache:
     """The slots of one project. ``reading=False`` (``check --all``) computes everything again
     and stores it, so the next check is served from what this one found."""
@@ -166,7 +152,7 @@ class CheckCache:
     # -- keys -------------------------------------------------------------------------------------------
     def project_key(self, only: str | None, examples: bool) -> str:
         digest = tree_digest(self.root / RULES_DIR, self.root)
-        digest.update(f"\0templates\0{_links(self.root / TEMPLATES_DIR)}".encode("utf-8", "surrogateescape"))
+        digest = tree_digest(self.root / TEMPLATES_DIR, self.root, digest)
         digest.update(f"\0{_environment()}\0only={only}\0examples={examples}\0root={self.root}".encode("utf-8", "surrogateescape"))
         return digest.hexdigest()
 

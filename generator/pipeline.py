@@ -42,6 +42,7 @@ from .cache_seal import real_folder, seal, verify_or_wipe, wipe
 from .examples.run import run_examples_cached
 from .pool import RenderFailed
 from .render.assets import asset_names, template_path
+from .render.jinja import TemplateFailed
 from .render.pdf import PdfJob, ResourceOutside, worker_render
 from .render.reference import codes_reference, format_reference, names_reference
 from .render.site.pages import SiteWarnings
@@ -326,6 +327,10 @@ def _build(root: Path, out: Path, args, started: float) -> int:
         print_diagnostics(refused.diagnostics)
         print(f"build failed; {out} is left as it was", file=sys.stderr)
         return 1
+    except TemplateFailed as failed:
+        print_diagnostics(failed.diagnostics)
+        print(f"build failed: {plural(len(failed.diagnostics), 'template error')}; {out} is left as it was", file=sys.stderr)
+        return 1
     except SearchIndexError as failed:
         print(f"error: {failed}", file=sys.stderr)
         print(f"build failed: no search index; {out} is left as it was", file=sys.stderr)
@@ -416,12 +421,19 @@ class _Builder:
         for ruleset in self.project.rulesets:  # the names each ruleset's worked examples can use
             (reference / f"names-{ruleset.id}.md").write_text(names_reference(ruleset, self.project.root), encoding="utf-8")
         pdfs: list[tuple[str, PdfJob]] = []
+        failed = []  # every template's failure, sheets and handouts, before any PDF is rendered
         for kind in ("sheets", "handouts"):
             if self.wanted(kind):
-                pdfs += [(kind, job) for job in self.changed_jobs(kind)]
+                try:
+                    pdfs += [(kind, job) for job in self.changed_jobs(kind)]
+                except TemplateFailed as failure:
+                    failed += failure.diagnostics
+                    continue
                 self.carry(kind, skip=set(self.manifest))
             else:
                 self.carry(kind)
+        if failed:
+            raise TemplateFailed(failed)
         sites = self.plan_sites(pdfs) if self.wanted("site") else []
         for audience, name in (("player", "site"), ("gm", "site-gm")):
             if not self.wanted("site") or audience not in self.audiences():

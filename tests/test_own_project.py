@@ -14,7 +14,8 @@ import pytest
 from pypdf import PdfReader
 
 from generator.cli import main
-from generator.render.assets import default_templates, jinja_env, readable, template_path
+from generator.render.assets import default_templates, readable, template_path
+from generator.render.jinja import jinja_env
 
 ROOT = Path(__file__).resolve().parents[1]
 SHEETS_ONLY = ("--only", "sheets", "--audience", "player")

@@ -6,8 +6,6 @@ from __future__ import annotations
 import functools
 from pathlib import Path
 
-import jinja2
-
 PROJECT_TEMPLATES = "templates"  # in the project root, and shown in diagnostics
 
 
@@ -44,31 +42,3 @@ def readable(path: Path, root: Path) -> Path | None:
             break
     inside = path.is_relative_to(root) or path.is_relative_to(defaults)
     return path if inside and path.is_file() else None
-
-
-class _Defaults(jinja2.FileSystemLoader):
-    """The default templates; a default goes stale once the project adds its own (serve)."""
-
-    def __init__(self, project: Path):
-        super().__init__(str(default_templates()))
-        self.project = project
-
-    def get_source(self, environment, name):
-        source, filename, uptodate = super().get_source(environment, name)
-        own = self.project.joinpath(*jinja2.loaders.split_template_path(name))
-        return source, filename, lambda: uptodate() and not own.is_file()
-
-
-@functools.cache
-def jinja_env(root: Path) -> jinja2.Environment:
-    """Templates from the project's ``templates/``, then the defaults: strict, autoescaped;
-    one environment per project, so each template is compiled once per run."""
-    own = Path(root) / PROJECT_TEMPLATES
-    loader = jinja2.ChoiceLoader([jinja2.FileSystemLoader(str(own)), _Defaults(own)])
-    return jinja2.Environment(
-        loader=loader,
-        undefined=jinja2.StrictUndefined,
-        autoescape=jinja2.select_autoescape(["html", "htm", "xml", "j2"], default_for_string=True, default=True),
-        trim_blocks=True,
-        lstrip_blocks=True,
-    )

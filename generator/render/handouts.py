@@ -20,7 +20,8 @@ from pathlib import Path
 from ..source.project import Project
 from .handouts_cards import PAPERS, Paper, cards, cards_context
 from .handouts_content import AUDIENCES, handout_context, roster_context, visible
-from .assets import PROJECT_TEMPLATES, jinja_env, template_path
+from .assets import PROJECT_TEMPLATES, template_path
+from .jinja import Renderings
 from .pdf import PdfJob
 
 TEMPLATE_DIR = "handouts"
@@ -35,12 +36,11 @@ def output_name(ruleset_id: str, kind: str, audience: str, paper: Paper) -> str:
 
 def handout_jobs(project: Project, out_dir: Path, audience: str, rulesets: set[str] | None = None) -> list[PdfJob]:
     """Every handout, roster and card sheet of the project for one audience, in both paper sizes
-    (of the ``rulesets`` named, when given)."""
+    (of the ``rulesets`` named, when given). Raises TemplateFailed with every template's failure."""
     if audience not in AUDIENCES:
         raise ValueError(f"audience must be one of {AUDIENCES}, not {audience!r}")
     root = Path(project.root).resolve()
-    env = jinja_env(root)
-    jobs = []
+    renderings, jobs = Renderings(root), []
     for ruleset in project.rulesets:
         if rulesets is not None and ruleset.id not in rulesets:
             continue
@@ -55,7 +55,10 @@ def handout_jobs(project: Project, out_dir: Path, audience: str, rulesets: set[s
             for paper in PAPERS:
                 if kind == "cards":
                     context = cards_context(ruleset, audience, paper)
-                jobs.append(_job(env, root, kind, {**context, "paper": paper}, Path(out_dir) / output_name(ruleset.id, kind, audience, paper)))
+                job = _job(renderings, root, kind, {**context, "paper": paper}, Path(out_dir) / output_name(ruleset.id, kind, audience, paper))
+                if job is not None:
+                    jobs.append(job)
+    renderings.raise_failures()
     return jobs
 
 
@@ -84,10 +87,14 @@ def created_meta() -> str:
     return f'<meta name="dcterms.created" content="{created}">'
 
 
-def _job(env, root: Path, kind: str, context: dict, target: Path) -> PdfJob:
+def _job(renderings: Renderings, root: Path, kind: str, context: dict, target: Path) -> PdfJob | None:
+    """The job of one document; None when its template failed (``renderings`` keeps why)."""
     template = f"{TEMPLATE_DIR}/{kind}.html.j2"
     folder = root / PROJECT_TEMPLATES / TEMPLATE_DIR  # relative URLs: the fetcher falls back to the defaults
-    html = env.get_template(template).render(**context).replace("<head>", "<head>" + created_meta(), 1)
+    html = renderings.render(template, context)
+    if html is None:
+        return None
+    html = html.replace("<head>", "<head>" + created_meta(), 1)
     stylesheets = tuple(template_path(root, f"{TEMPLATE_DIR}/{name}.css") for name in ("print", kind))
     title = _title(kind, context)
     return PdfJob(html=html, target=target, base_dir=folder, template=f"{PROJECT_TEMPLATES}/{template}", title=title,

@@ -7,8 +7,8 @@
 * Output is deterministic: no creation date unless ``SOURCE_DATE_EPOCH`` sets one,
   a fixed document identifier, and font subsets stamped with that date (not the render's time,
   as fontTools does without HarfBuzz-Subset), so the same sources give byte-identical PDFs.
-* Templates are Jinja2 with ``StrictUndefined`` and autoescaping, so a missing value
-  fails loudly and text from data can never become markup.
+* Templates are Jinja2 in its immutable sandbox (:mod:`.jinja`), with ``StrictUndefined`` and
+  autoescaping, so a missing value fails loudly and text from data can never become markup.
 """
 
 from __future__ import annotations

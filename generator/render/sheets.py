@@ -22,7 +22,8 @@ from ..model.ruleset import Ruleset
 from ..source.project import Project
 from . import sheets_charts as charts
 from .prose import Prose
-from .assets import PROJECT_TEMPLATES, jinja_env, template_path
+from .assets import PROJECT_TEMPLATES, template_path
+from .jinja import Renderings, render
 from .pdf import PdfJob
 from .sheets_pages import sheet_markdown
 from .sheets_quickref import GAP, cite, quick_reference, visible
@@ -210,24 +211,35 @@ def _from_files(root, ruleset: Ruleset) -> bool:
 
 
 # -- PDF -------------------------------------------------------------------------------------------------------
-def sheet_html(sheet: Sheet, paper: Paper, project: Project) -> str:
-    template = jinja_env(Path(project.root).resolve()).get_template(sheet.template)
+def sheet_context(sheet: Sheet, paper: Paper, project: Project) -> dict:
     ruleset = project.ruleset(sheet.ruleset)
     prose = Prose(ruleset, sheet.audience).html  # gm-only names masked on player sheets
-    return template.render(sheet=sheet, paper=paper, computed_by=COMPUTED_BY, prose=prose, gap=GAP, **sheet.context)
+    return dict(sheet=sheet, paper=paper, computed_by=COMPUTED_BY, prose=prose, gap=GAP, **sheet.context)
+
+
+def sheet_html(sheet: Sheet, paper: Paper, project: Project) -> str:
+    """The sheet's HTML; TemplateFailed (located) when its template cannot make it."""
+    return render(Path(project.root).resolve(), sheet.template, sheet_context(sheet, paper, project))
 
 
 def sheet_jobs(project: Project, out_dir: Path, rulesets: set[str] | None = None) -> list[PdfJob]:
-    """A PdfJob per sheet and paper size: ``out_dir/<sheet>-<a4|letter>.pdf`` (of the ``rulesets`` named, when given)."""
+    """A PdfJob per sheet and paper size: ``out_dir/<sheet>-<a4|letter>.pdf`` (of the ``rulesets`` named, when given).
+    Raises TemplateFailed with every template's failure."""
     root = Path(project.root).resolve()
     out_dir = Path(out_dir)
     chosen = project if rulesets is None else SimpleNamespace(
         rulesets=[r for r in project.rulesets if r.id in rulesets], root=project.root)
-    return [PdfJob(html=sheet_html(sheet, paper, project), target=out_dir / f"{sheet.name}-{paper.id}.pdf",
-                   base_dir=root / PROJECT_TEMPLATES / "sheets", template=f"{PROJECT_TEMPLATES}/{sheet.template}",
-                   title=f"{sheet.title} — {sheet.subtitle}" if sheet.subtitle else sheet.title,
-                   stylesheets=(template_path(root, STYLESHEET),), fit=fit_css(sheet, paper))
-            for sheet in sheets(chosen) for paper in PAPERS]
+    renderings, jobs = Renderings(root), []
+    for sheet in sheets(chosen):
+        for paper in PAPERS:
+            html = renderings.render(sheet.template, sheet_context(sheet, paper, project))
+            if html is not None:
+                jobs.append(PdfJob(html=html, target=out_dir / f"{sheet.name}-{paper.id}.pdf",
+                                   base_dir=root / PROJECT_TEMPLATES / "sheets", template=f"{PROJECT_TEMPLATES}/{sheet.template}",
+                                   title=f"{sheet.title} — {sheet.subtitle}" if sheet.subtitle else sheet.title,
+                                   stylesheets=(template_path(root, STYLESHEET),), fit=fit_css(sheet, paper)))
+    renderings.raise_failures()
+    return jobs
 
 
 def sheet_downloads(project: Project, audience: str) -> dict[str, list[tuple[str, str]]]:

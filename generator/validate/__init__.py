@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..diagnostics import Diagnostics
-from ..source.project import Project, load_project
+from ..source.project import TEMPLATES_DIR, Project, load_project
 from . import computed  # noqa: F401 - registers the checks of values, formulas, lookups, charts and sheets
 from . import prose  # noqa: F401 - registers the check of what prose may hold
 from ..examples.own_mechanics import literal_warnings
@@ -42,9 +43,20 @@ def check_project(root: Path, only: str | None = None, cache=None, checker=None)
                 continue  # its base is missing (reported at `extends:`): what it names there would cascade
             found = checker(project.root, ruleset) if checker else _ruleset_problems(project, ruleset, cache)
             diagnostics.extend(found)
+    diagnostics.extend(_template_problems(project.root))
     # an overlay is checked with its base's entries, so a problem of the base would be told twice
     unique = Diagnostics(dict.fromkeys(diagnostics))
     return CheckResult(project, Diagnostics(unique.sorted()))
+
+
+def _template_problems(root: Path) -> list:
+    """What is wrong in the project's own templates, which are project files too. Jinja is loaded only
+    for a project that has some, so checking rules alone loads no renderer."""
+    if not any(name.endswith(".j2") for _folder, _dirs, files in os.walk(root / TEMPLATES_DIR) for name in files):
+        return []
+    from ..render.jinja import template_problems  # deferred: Jinja is a renderer's dependency
+
+    return template_problems(root)
 
 
 def _memo_cache(root: Path, cache, checker):
