@@ -48,10 +48,10 @@ def copy_project(target: Path, copies: int = 1) -> Path:
     return target
 
 
-def rulepress(project: Path, *args: str, statuses=(0,)) -> float:
+def rulepress(project: Path, *args: str, statuses=(0,), env: dict | None = None) -> float:
     command = [sys.executable, "-m", "generator", "-C", str(project), *args]
     start = time.perf_counter()
-    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, env={**os.environ, **(env or {})})
     elapsed = time.perf_counter() - start
     if done.returncode not in statuses:
         raise SystemExit(f"{' '.join(args)} failed:\n{done.stdout}\n{done.stderr}")
@@ -311,11 +311,31 @@ def verdict(ok: bool, text: str) -> str:
     return ("met: " if ok else "NOT met: ") + text
 
 
+def wall_against_fence(project: Path, repeat: int) -> tuple[float, float]:
+    """Medians of `rulepress check --all` behind the wall (bubblewrap) and with the audit-hook fence alone
+    (``RULEPRESS_WALL=off``, what check did before the wall), side by side (alternating)."""
+    walled, fenced = [], []
+    for _ in range(repeat):
+        walled.append(rulepress(project, "check", "--all", env={"RULEPRESS_WALL": "required"}))
+        fenced.append(rulepress(project, "check", "--all", env={"RULEPRESS_WALL": "off"}))
+    return statistics.median(walled), statistics.median(fenced)
+
+
+def wall_rows(table: "Table", project: Path, repeat: int) -> None:
+    walled, fenced = wall_against_fence(project, repeat)
+    table.add("rulepress check --all, the fence alone (RULEPRESS_WALL=off: check before the wall)", fenced)
+    table.add("rulepress check --all behind the wall (bubblewrap)", walled, f"{walled / fenced:.2f}x the fence alone",
+              verdict(walled <= 1.5 * fenced, "at most 1.5x"))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer repeats; skip the 10x build")
     parser.add_argument("--full", action="store_true", help="also build the 100x corpus (hours on 2 cores)")
+    parser.add_argument("--wall", action="store_true", help="only the wall's rows: check behind it and without it")
     args = parser.parse_args(argv)
+    if args.wall:
+        return wall_only(7 if not args.quick else 3)
     repeat = 3 if args.quick else 7
     table = Table()
     load_before = os.getloadavg()
@@ -336,6 +356,7 @@ def main(argv: list[str] | None = None) -> int:
                   f"{forced / process_floor:.1f}x floor")
         table.add("rulepress check, nothing changed (process, from the check cache)", cached,
                   f"{cached / process_floor:.2f}x floor", verdict(cached <= 2 * process_floor, "at most 2x"))
+        wall_rows(table, project, repeat)
         for what, edit in (("a one-word prose edit", PROSE_EDIT), ("one value changed", VALUE_EDIT)):
             edit_floor, edited = check_after_edit(project, edit, repeat * 2 + 1)
             table.add(f"rulepress check after {what} (one file changed: {edit[0].removeprefix('rules_src/')})", edited,
@@ -408,6 +429,18 @@ def main(argv: list[str] | None = None) -> int:
                 table.note(f"clean build, synthetic corpus {copies}x", "skipped",
                            "estimate: scales with PDFs and pages, as 1x x size", "run with --full")
             shutil.rmtree(big, ignore_errors=True)
+    table.print()
+    print(f"machine load (1, 5, 15 min averages) on {os.cpu_count()} cores: "
+          f"at the start {', '.join(f'{x:.1f}' for x in load_before)}; at the end {', '.join(f'{x:.1f}' for x in os.getloadavg())}")
+    return 0
+
+
+def wall_only(repeat: int) -> int:
+    table = Table()
+    load_before = os.getloadavg()
+    with tempfile.TemporaryDirectory(prefix="rulepress-bench-") as temp:
+        project = copy_project(Path(temp) / "project")
+        wall_rows(table, project, repeat)
     table.print()
     print(f"machine load (1, 5, 15 min averages) on {os.cpu_count()} cores: "
           f"at the start {', '.join(f'{x:.1f}' for x in load_before)}; at the end {', '.join(f'{x:.1f}' for x in os.getloadavg())}")
