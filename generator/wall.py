@@ -25,6 +25,7 @@ from pathlib import Path
 PACKAGE = "bubblewrap"  # Debian's package that brings bwrap
 SCRATCH_BYTES = 512 * 1024 * 1024  # the size of the walled /tmp
 PASSED_ON = ("RULEPRESS_", "SOURCE_DATE_EPOCH", "LANG", "LC_ALL", "TZ")  # what the machine owner set for a run
+_ENV = shutil.which("env") or "/usr/bin/env"
 _SYSTEM = ("/usr", "/etc/fonts", "/etc/ld.so.cache", "/etc/alternatives", "/var/cache/fontconfig")
 
 
@@ -134,8 +135,10 @@ def command(argv: list[str], *, read: list[Path] = (), write: list[Path] = (), e
             cwd: Path | None = None) -> list[str]:
     """``argv`` run behind the wall: it reads ``read`` (the project, say) and Python, writes ``write`` and
     its own ``/tmp``, and sees only the environment in ``env`` (plus a neutral PATH and HOME)."""
-    line = [bwrap() or "bwrap", *_namespaces(), "--clearenv", "--proc", "/proc", "--dev", "/dev",
-            "--size", str(SCRATCH_BYTES), "--tmpfs", "/tmp"]
+    # bwrap starts with no environment: its init (pid 1 inside) is readable there, /proc/1/environ too.
+    # /proc/sys read-only: a sysctl's write permission is the euid's alone, and root is mapped to root.
+    line = [_ENV, "-i", bwrap() or "bwrap", *_namespaces(), "--clearenv", "--proc", "/proc",
+            "--ro-bind", "/proc/sys", "/proc/sys", "--dev", "/dev", "--size", str(SCRATCH_BYTES), "--tmpfs", "/tmp"]
     for name in ("bin", "lib", "lib64", "sbin"):
         target = Path("/") / name
         if target.is_symlink():
@@ -157,6 +160,7 @@ def command(argv: list[str], *, read: list[Path] = (), write: list[Path] = (), e
         line += ["--setenv", name, value]
     if cwd is not None:
         line += ["--chdir", str(Path(cwd).resolve())]
+    line += ["--remount-ro", "/", "--remount-ro", "/dev"]  # their tmpfs are not capped: /tmp is the scratch
     return [*line, "--", *argv]
 
 

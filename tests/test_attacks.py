@@ -13,6 +13,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 import zlib
 from pathlib import Path
 
@@ -111,6 +112,7 @@ def test_attack(case, tmp_path):
     before_build = digest(build)
     kept = {name: before_build[name.removeprefix("build/")] for name in expect.get("keeps", ())}
     before_project = digest(project, skip=("build", ".rulepress-cache"))
+    before_outside = digest(tmp_path / "outside")
     command = [sys.executable, "-m", "generator", "-C", str(project), *expect.get("command", ["check"])]
     env = {**os.environ, "PYTHONPATH": str(ROOT), "NO_COLOR": "1", "COLUMNS": "200"}
     env.update({str(name): str(value) for name, value in (expect.get("env") or {}).items()})  # e.g. a small file size cap
@@ -121,6 +123,9 @@ def test_attack(case, tmp_path):
         pytest.fail(f"{case}: rulepress did not finish in {expect.get('timeout', 120)} s (a hang)")
     messages = run.stdout + run.stderr
     assert "Traceback" not in messages, messages[-3000:]
+    assert "without the wall" not in messages, "the case ran behind the fence only: " + messages[-3000:]
+    assert digest(tmp_path / "outside") == before_outside, "a file beside the project was written"
+    assert left_running(project) == [], "a process of the command outlived it"
     raw = RAW_CONTROL.search(messages)
     assert raw is None, f"a raw control character {raw[0]!r} reached the terminal:\n{messages[-3000:]!r}"
     assert run.returncode == expect.get("exit", 1), messages[-3000:]
@@ -144,3 +149,50 @@ def test_attack(case, tmp_path):
     after_build = digest(build) if build.is_dir() else {}
     for name, sha in kept.items():  # files of an earlier build (or export) the command must keep
         assert after_build.get(name.removeprefix("build/")) == sha, f"{name} was lost"
+
+
+def left_running(project: Path, grace: float = 5.0) -> list[str]:
+    """Processes whose command line names the project, after a moment for the wall's namespace to end."""
+    end = time.monotonic() + grace
+    while True:
+        found = []
+        for name in os.listdir("/proc"):
+            try:
+                line = Path(f"/proc/{name}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+            except OSError:
+                continue
+            if name.isdigit() and int(name) != os.getpid() and str(project) in line:
+                found.append(f"{name}: {line[:300]}")
+        if not found or time.monotonic() >= end:
+            return found
+        time.sleep(0.1)
+
+
+WALLED_COMMANDS = ("check", "build", "serve", "export")  # the commands that run rules code take --untrusted
+
+
+def _command(case: str) -> list[str]:
+    return list(yaml.safe_load((ATTACKS / case / "expect.yaml").read_text(encoding="utf-8")).get("command", ["check"]))
+
+
+UNTRUSTED_CASES = [case for case in CASES if _command(case)[0] in WALLED_COMMANDS]
+
+
+@pytest.mark.parametrize("case", UNTRUSTED_CASES)
+def test_attack_is_refused_without_the_wall_when_untrusted(case, tmp_path):
+    """Every case again, ``--untrusted`` with no usable bubblewrap: refused before any work, in one line."""
+    project, expect = prepare(case, tmp_path)
+    arguments = _command(case)
+    arguments.insert(1, "--untrusted")
+    before_project = digest(project)
+    command = [sys.executable, "-m", "generator", "-C", str(project), *arguments]
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "NO_COLOR": "1", "COLUMNS": "200",
+           **{str(name): str(value) for name, value in (expect.get("env") or {}).items()},
+           "RULEPRESS_BWRAP": "/nonexistent"}
+    run = subprocess.run(command, capture_output=True, text=True, errors="replace", timeout=60, cwd=tmp_path, env=env)
+    messages = run.stdout + run.stderr
+    assert run.returncode == 2, messages[-3000:]
+    if expect.get("exit") != 2:  # a usage error (a bad --port, SOURCE_DATE_EPOCH) is said before the wall is asked for
+        [line] = messages.strip().splitlines()
+        assert line.startswith("rulepress: error: --untrusted needs the operating-system wall") and "bubblewrap" in line, line
+    assert digest(project) == before_project, "a refused command changed the project"

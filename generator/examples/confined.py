@@ -375,11 +375,22 @@ def _child(ruleset, root, scratch: str, write: int, start: int, examples: bool, 
                 result = {"events": [[part if isinstance(part, str) else "" for part in e] for e in runner.events]}
             except Exception as error:  # noqa: BLE001 - a malformed example is that example's failure
                 result = {"error": _capped(f"could not run: {type(error).__name__}: {error}")}
-            if _threads() > 1:  # what it started could still change what the next example prints
+            if not _alone():  # what it started could still change what the next example prints
                 send({"lingering": index})
                 return
             send({"example": index, **result})
     send({"done": True})
+
+
+def _alone(wait: float = 0.2) -> bool:
+    """Whether this process is down to one thread, waiting a little: a joined thread's join returns
+    just before the kernel ends it, so a count taken at once may still see it."""
+    end = time.monotonic() + wait
+    while _threads() > 1:
+        if time.monotonic() >= end:
+            return False
+        time.sleep(0.002)
+    return True
 
 
 def _threads() -> int:

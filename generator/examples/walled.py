@@ -52,10 +52,18 @@ class Host:
     def __init__(self, root: Path):
         self.root = root
         self.errors = tempfile.TemporaryFile()
-        argv = [sys.executable, "-m", "generator.examples.walled", str(root)]
+        # The host talks on descriptors of its own, not bwrap's standard streams: bwrap's init (pid 1
+        # inside) keeps those open and is readable there, so /proc/1/fd/1 would reach the replies.
+        asked, self.requests = _pipe()
+        self.replies, answered = _pipe()
+        channels = (asked.fileno(), answered.fileno(), self.errors.fileno())
+        argv = [sys.executable, "-m", "generator.examples.walled", str(root), ",".join(map(str, channels))]
         self.process = subprocess.Popen(
-            wall.command(argv, read=[root]), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.errors,
+            wall.command(argv, read=[root]), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL, pass_fds=channels,
             preexec_fn=wall.limits(memory_allowed() + 3 * 1024**3, 24 * 3600), close_fds=True, cwd="/")
+        asked.close()
+        answered.close()
         atexit.register(self.close)
 
     def alive(self) -> bool:
@@ -72,12 +80,12 @@ class Host:
 
     def _ask(self, request: dict, seconds: float):
         try:
-            self.process.stdin.write((json.dumps(request) + "\n").encode())
-            self.process.stdin.flush()
+            self.requests.write((json.dumps(request) + "\n").encode())
+            self.requests.flush()
         except (BrokenPipeError, OSError):
             return None
         deadline, line = time.monotonic() + seconds, b""
-        out = self.process.stdout.fileno()
+        out = self.replies.fileno()
         while not line.endswith(b"\n"):
             left = deadline - time.monotonic()
             if left <= 0 or not select.select([out], [], [], left)[0]:
@@ -105,11 +113,17 @@ class Host:
             self.process.wait(timeout=10)
         except subprocess.TimeoutExpired:
             pass
-        for stream in (self.process.stdin, self.process.stdout):
+        for stream in (self.requests, self.replies):
             try:
                 stream.close()
             except OSError:
                 pass
+
+
+def _pipe():
+    """A pipe as (reading end, writing end) binary files."""
+    read, write = os.pipe()
+    return os.fdopen(read, "rb", buffering=0), os.fdopen(write, "wb")
 
 
 def _failed(ruleset, examples: bool, message: str) -> Outcome:
@@ -144,13 +158,15 @@ def main(argv: list[str]) -> int:
         print("generator.examples.walled runs only inside the wall (see generator.wall)", file=sys.stderr)
         return 2
     root = Path(argv[0])
-    replies = os.fdopen(os.dup(1), "w", encoding="utf-8")
-    null = os.open(os.devnull, os.O_RDWR)
-    os.dup2(null, 1)  # only the replies reach the command; nothing printed by accident joins them
+    asked, answered, errors = (int(fd) for fd in argv[1].split(","))
+    requests = os.fdopen(asked, "r", encoding="utf-8")
+    replies = os.fdopen(answered, "w", encoding="utf-8")
+    os.dup2(errors, 2)  # what goes wrong here is told in the command's message
+    os.close(errors)
     _not_dumpable()
     projects: dict = {}
     _project(root, projects)  # while the command checks: the first request finds it loaded
-    for line in sys.stdin:
+    for line in requests:
         request = json.loads(line)
         ruleset = _ruleset(root, request["ruleset"], projects)
         outcome = run_here(ruleset, root, examples=bool(request["examples"]), names=bool(request["names"]),
