@@ -104,7 +104,11 @@ class Calculator:
         with within_budget():  # its `let` steps and its expression draw on one budget
             spend(CALL_STEPS)
             for binding in formula.let:
-                scope[binding.id] = binding.expr.evaluate(scope)
+                try:
+                    scope[binding.id] = binding.expr.evaluate(scope)
+                except FormulaError as error:
+                    error.binding = binding  # where it failed, for a check to point at (the outermost formula's)
+                    raise
             return formula.expr.evaluate(scope)
 
 

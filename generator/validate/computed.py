@@ -100,7 +100,20 @@ def _try_every_input(formula: Formula, calc, reach=None):
                          lambda: first_failure(formula, calc), _dump_failure, _load_failure)
     if failure is not None:
         field, message, hint = failure
-        yield Diagnostic(_code(message), message, value_loc(formula, field), hint)
+        yield Diagnostic(_code(message), message, _failure_loc(formula, field), hint)
+
+
+def _failure_loc(formula: Formula, field: str):
+    """Where a failure is: the formula's `expr` or `result`, or the `let:` step (``let.<id>``) that failed."""
+    for binding in formula.let:
+        if field == f"let.{binding.id}":
+            return value_loc(binding, "expr")
+    return value_loc(formula, field if field in ("expr", "result") else "expr")
+
+
+def _field_of(formula: Formula, error: FormulaError) -> str:
+    binding = getattr(error, "binding", None)
+    return f"let.{binding.id}" if binding is not None and any(b is binding for b in formula.let) else "expr"
 
 
 def _dump_failure(failure):
@@ -117,7 +130,7 @@ def _load_failure(stored):
     if len(stored) not in (3, 4) or stored[3:] not in ([], ["too-large"]):
         raise ValueError("not a formula's failure")
     field, message, hint = stored[:3]
-    if field not in ("expr", "result") or not isinstance(message, str) or not isinstance(hint, (str, type(None))):
+    if not isinstance(field, str) or not (field in ("expr", "result") or field.startswith("let.")) or not isinstance(message, str) or not isinstance(hint, (str, type(None))):
         raise ValueError("not a formula's failure")
     return field, TooLarge(message) if stored[3:] else message, hint
 
@@ -138,9 +151,10 @@ def _first_failure(formula: Formula, calc, ranges):
         try:
             result = calc.evaluate(formula, **inputs)
         except FormulaTooLarge as error:
-            return "expr", TooLarge(f"`{formula.id}` is too large to check for {_shown(inputs)}: {error}"), None
+            return _field_of(formula, error), TooLarge(f"`{formula.id}` is too large to check for {_shown(inputs)}: "
+                                                       f"{error}"), None
         except FormulaError as error:
-            return "expr", f"`{formula.id}` fails for {_shown(inputs)}: {error}", None
+            return _field_of(formula, error), f"`{formula.id}` fails for {_shown(inputs)}: {error}", None
         except MemoryError:
             return "expr", TooLarge(f"`{formula.id}` {_OUT_OF_MEMORY} for {_shown(inputs)}"), None
         problem = result_problem(formula, result)
