@@ -575,3 +575,40 @@ formulas:
     assert _checked(tmp_path, entries) == [
         "rules_src/game/ruleset.yaml:6:11: error[too-large]: `100D1000` rolls 100,000 dice × sides; the limit is 2,000 "
         "(such as 2D1000 or 20D100)"]
+
+
+def test_a_targets_die_is_checked_as_the_outputs_roll_it(tmp_path):
+    entries = """
+formulas:
+  needed:
+    title: Needed
+    inputs: {n: {label: N, min: 1, max: 6}}
+    expr: n
+    result: target
+    die: {die}
+"""
+    assert _checked(tmp_path / "fits", entries.replace("{die}", "2D1000")) == []
+    assert _checked(tmp_path / "over", entries.replace("{die}", "3D1000")) == [
+        "rules_src/game/ruleset.yaml:9:10: error[too-large]: the `die:` of `needed` does not compute: `3D1000` rolls "
+        "3,000 dice × sides; the limit is 2,000 (such as 2D1000 or 20D100)"]
+
+
+def test_a_check_that_runs_out_of_memory_is_a_located_error_after_what_it_found(tmp_path, monkeypatch):
+    from generator.diagnostics import Code, Diagnostic
+    from generator.validate import checks
+
+    def greedy(ruleset):
+        yield Diagnostic(Code.BAD_VALUE, "found first", ruleset.meta.loc)
+        raise MemoryError
+
+    monkeypatch.setitem(checks.CHECKS, "greedy_things", greedy)
+    assert _checked(tmp_path, "") == [
+        "rules_src/game/ruleset.yaml:1:10: error[bad-value]: found first",
+        "rules_src/game/ruleset.yaml:1:10: error[too-large]: checking the greedy things of `game` ran out of memory"]
+
+
+def test_icepool_running_out_of_stack_is_a_roll_too_large_not_formulas_calling_each_other():
+    module = {"__name__": "icepool.population"}  # a function of icepool's that recurses without end
+    exec("def deep(n):\n    return deep(n + 1)\n", module)
+    with pytest.raises(FormulaTooLarge, match="^a roll has too many outcomes to compute$"):
+        ev("build(1)", build=module["deep"])

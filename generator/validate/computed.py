@@ -79,6 +79,19 @@ def check_formulas(ruleset: Ruleset):
                                  "a formula, a table or a function", value_loc(formula, "expr"), did_you_mean(name, names))
         if not bad:
             yield from _try_every_input(formula, calc, reach)
+        yield from _die_problems(formula)
+
+
+def _die_problems(formula: Formula):
+    """The `die:` a target is rolled on is an expression the outputs evaluate: it must compute, within the caps."""
+    if not formula.die:
+        return
+    try:
+        Expression.parse(formula.die).evaluate({})
+    except FormulaError as error:
+        code = Code.TOO_LARGE if isinstance(error, FormulaTooLarge) else Code.BAD_FORMULA
+        yield Diagnostic(code, f"the `die:` of `{formula.id}` does not compute: {error}", value_loc(formula, "die"),
+                         None if code is Code.TOO_LARGE else "write a die such as D6 or D10")
 
 
 def _lazy_reach(ruleset: Ruleset):
