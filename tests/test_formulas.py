@@ -612,3 +612,15 @@ def test_icepool_running_out_of_stack_is_a_roll_too_large_not_formulas_calling_e
     exec("def deep(n):\n    return deep(n + 1)\n", module)
     with pytest.raises(FormulaTooLarge, match="^a roll has too many outcomes to compute$"):
         ev("build(1)", build=module["deep"])
+
+
+def test_lookup_rows_that_cover_the_same_numbers_over_and_over_are_refused_before_they_are_compared(tmp_path):
+    def lookup(rows: int) -> str:
+        listed = "".join(f"      - {{when: 1-10000, result: r{n}}}\n" for n in range(rows))
+        return f"\nlookups:\n  again:\n    title: Again\n    key: Distance\n    rows:\n{listed}"
+
+    at_the_limit = _checked(tmp_path / "fits", lookup(100))
+    assert len(at_the_limit) == 99 and all("error[table-overlap]" in line for line in at_the_limit)
+    assert _checked(tmp_path / "over", lookup(101)) == [
+        "rules_src/game/ruleset.yaml:8:7: error[too-large]: the rows of `again` cover 1,010,000 numbers between them; "
+        "at most 1,000,000"]

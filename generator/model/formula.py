@@ -11,6 +11,11 @@ so ``count(dice, D6 > target)`` is the exact distribution of successes and
 
 Nothing else is reachable: no attributes, no subscripts, no imports, no ``**``;
 numbers are capped so that no expression can grow without end.
+
+What an expression builds is bounded before it is built (the dice × sides of a roll, the outcome pairs
+of two rolls combined, the length of a text, the bits of a fraction, how deep formulas call formulas),
+and every evaluation draws on a :class:`Budget` of steps, so that what no cap foresaw ends as a
+``FormulaTooLarge`` error, not a hang.
 """
 
 from __future__ import annotations
@@ -119,6 +124,8 @@ def _is_roll(value) -> bool:
 
 _ROLLS: dict[tuple, tuple] = {}  # dice made from dice and numbers, by what they were made from
 _ROLLS_KEPT = 20000
+_OUTCOMES_KEPT = 4 * MAX_PAIRS  # outcomes of the dice kept together: a few of the largest, or many small ones
+_kept_outcomes = [0]
 
 
 def _part(value):
@@ -142,9 +149,11 @@ def _remembered_roll(name, parts: tuple, make):
     if found is not None and all(held is value for held, value in zip(found[0], parts)):
         return found[1]
     made = make()
-    if len(_ROLLS) >= _ROLLS_KEPT:
+    if len(_ROLLS) >= _ROLLS_KEPT or _kept_outcomes[0] > _OUTCOMES_KEPT:
         _ROLLS.clear()
+        _kept_outcomes[0] = 0
     _ROLLS[key] = (parts, made)
+    _kept_outcomes[0] += _size(made)
     return made
 
 

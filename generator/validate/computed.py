@@ -22,6 +22,7 @@ from .checks import MAX_TABLE_SPAN, _spans, check
 from .memo import Reach, formula_names, remembered, words
 
 EXHAUSTIVE = 400  # combinations of inputs a formula is tried with
+MAX_LOOKUP_COVERING = 100 * MAX_TABLE_SPAN  # numbers a lookup's rows cover between them (disjoint rows: its span)
 MAX_CHART_CELLS = EXHAUSTIVE  # cells of one chart: as many as the combinations a formula is tried with
 _OUT_OF_MEMORY = "ran out of memory"
 
@@ -233,6 +234,11 @@ def lookup_coverage(lookup: Lookup) -> list[Diagnostic]:
                                    value_loc(lookup, "over" if lookup.over is not None else "rows"),
                                    "write open-ended rows such as `6+` and `1-` for the far ends")]
     window = range(min(ends) - 1, max(ends) + 2) if ends else range(0)
+    covering = sum(len(_part_of(window, row.when)) for row in numbers)
+    if covering > MAX_LOOKUP_COVERING:  # rows that cover the window over and over again: each costs its span
+        return found + [Diagnostic(Code.TOO_LARGE, f"the rows of `{lookup.id}` cover {covering:,} numbers between them; "
+                                   f"at most {MAX_LOOKUP_COVERING:,}", value_loc(lookup, "rows"),
+                                   "make the row ranges disjoint")]
     span = [n for n in window if lookup.over is None or n in lookup.over]
     for row in numbers:
         mine = [n for n in _part_of(window, row.when) if lookup.over is None or n in lookup.over]
