@@ -57,7 +57,7 @@ class Code(enum.Enum):
     YAML_ALIAS = ("yaml-alias", "anchors (&) and aliases (*), which can multiply a small file into a huge one", "write the value out in full")
     DUPLICATE_KEY = ("duplicate-key", "the same key twice in one mapping, where YAML would silently keep the last", "remove or rename one of the keys")
     SYMLINK_OUTSIDE = ("symlink-outside", "a file or folder under `rules_src/` (rules file, source text, `sources/`, ruleset folder, mechanics, template) that is a link to somewhere outside the project", "copy the file into the project instead of linking to it")
-    TOO_LARGE = ("too-large", "a file, nesting, number, die, dice pool, table span or expression beyond the limit the message names", "no rule needs that much: split the file, or write a smaller value")
+    TOO_LARGE = ("too-large", "a file, nesting, number, die, dice pool, table or lookup span, chart, text or expression beyond the limit the message names, or a formula or chart whose check takes more work than one check may", "no rule needs that much: split the file, or write a smaller value")
     CONTROL_CHARACTER = ("control-character", "a control character (NUL, escape...) or a Unicode line separator in a rules file, which a terminal or YAML reads differently from an editor", "delete the character; write a plain space or a line break")
     # -- shape of the data -------------------------------------------------------
     UNKNOWN_SECTION = ("unknown-section", "a top-level key that is not a known section", "use one of the sections listed in the format reference")

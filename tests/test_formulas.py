@@ -322,3 +322,305 @@ def test_the_examples_of_one_rule_share_a_namespace(tmp_path, capsys):
     err = capsys.readouterr().err
     # the first rule's second block sees its helper; another rule does not
     assert err.count("error[example-failed]") == 1 and "rules.second: `helper(1)` raised NameError" in err
+
+
+# -- budgets: what a formula may build is bounded before it is built -------------------------------
+from generator.model.formula import Budget, FormulaTooLarge, budget  # noqa: E402
+
+
+@pytest.mark.parametrize("written", ["2D1000", "20D100", "100D20", "D1000"])
+def test_dice_up_to_the_tables_cap_of_dice_times_sides_are_rolled(written):
+    count, sides = (int(n or 1) for n in written.split("D"))
+    assert ev(f"mean({written})") == Fraction(count * (sides + 1), 2)
+
+
+@pytest.mark.parametrize("written, why", [
+    ("mean(100D1000)", "`100D1000` rolls 100,000 dice × sides; the limit is 2,000"),
+    ("mean(3D1000)", "`3D1000` rolls 3,000 dice × sides; the limit is 2,000"),
+    ("mean(21D100)", "`21D100` rolls 2,100 dice × sides; the limit is 2,000"),
+    ("mean(D1001)", "`D1001` has 1,001 sides; the largest die is a D1000"),
+])
+def test_dice_over_the_tables_cap_are_refused_where_they_are_written(written, why):
+    with pytest.raises(FormulaTooLarge) as refused:
+        Expression.parse(written)
+    assert why in str(refused.value)
+    assert refused.value.offset == written.index(written.split("(")[1].rstrip(")"))
+
+
+def test_dice_made_from_numbers_keep_the_same_cap():
+    assert ev("mean(dice(n, 1000))", n=2) == 1001
+    with pytest.raises(FormulaTooLarge, match="`3D1000` rolls 3,000 dice × sides"):
+        ev("mean(dice(n, 1000))", n=3)
+
+
+def test_a_total_of_rolls_keeps_the_cap_of_dice_times_outcomes():
+    assert ev("mean(total(100, D20))") == 1050
+    assert ev("mean(total(2, D1000))") == 1001
+    with pytest.raises(FormulaTooLarge, match="rolls 2,100 dice × sides"):
+        ev("mean(total(100, D21))")
+
+
+def test_the_highest_and_lowest_of_a_hundred_d1000_are_exact_and_quick():
+    best, worst = ev("highest(100, D1000)"), ev("lowest(100, D1000)")
+    assert best.probability(1000) == 1 - Fraction(999, 1000) ** 100  # not all of them below 1000
+    assert best.probability(1) == Fraction(1, 1000) ** 100
+    assert worst.probability(1) == 1 - Fraction(999, 1000) ** 100
+    assert worst.probability(1000) == Fraction(1, 1000) ** 100
+
+
+@pytest.mark.parametrize("count, sides", [(1, 6), (2, 6), (3, 6), (3, 4), (4, 3)])
+def test_the_highest_and_lowest_of_a_pool_equal_brute_force(count, sides):
+    rolls = list(itertools.product(range(1, sides + 1), repeat=count))
+    for function, pick in (("highest", max), ("lowest", min)):
+        roll = ev(f"{function}({count}, D{sides})")
+        for outcome in range(1, sides + 1):
+            assert roll.probability(outcome) == Fraction(sum(pick(r) == outcome for r in rolls), len(rolls))
+
+
+def test_two_rolls_combine_up_to_a_million_outcome_pairs():
+    import icepool
+
+    assert len(ev("a + b", a=icepool.d(1000), b=icepool.d(1000))) == 1999
+    with pytest.raises(FormulaTooLarge, match="a roll of 1,000 outcomes with one of 1,001 makes 1,001,000 pairs; "
+                                              "the limit is 1,000,000"):
+        ev("a + b", a=icepool.d(1000), b=icepool.d(1001))
+
+
+def test_squaring_a_roll_again_and_again_is_refused_before_it_is_built():
+    with pytest.raises(FormulaTooLarge, match="3,996,001 pairs"):
+        ev("(2D1000 * 2D1000)")
+
+
+@pytest.mark.parametrize("text, passes", [("'a' * 1000", True), ("'a' * 1001", False), ("500 * 'ab'", True),
+                                          ("501 * 'ab'", False), ("(1, 2) * 500", True), ("(1, 2) * 501", False),
+                                          ("'aaaa' * 1000000000000", False)])
+def test_a_text_or_list_is_repeated_to_at_most_a_thousand_items(text, passes):
+    if passes:
+        assert len(ev(text)) == 1000
+    else:
+        with pytest.raises(FormulaTooLarge, match="the limit is 1,000"):
+            ev(text)
+
+
+def test_texts_joined_past_a_thousand_characters_are_refused():
+    assert len(ev("a + a", a="x" * 500)) == 1000
+    with pytest.raises(FormulaTooLarge, match="a text or list of 1,002 items; the limit is 1,000"):
+        ev("a + a", a="x" * 501)
+
+
+def test_a_text_is_neither_formatted_nor_read_as_a_number():
+    with pytest.raises(FormulaError, match="`%` takes numbers"):
+        ev("'%999999999d' % 1")
+    with pytest.raises(FormulaError, match="is not a number"):
+        ev("'1e999999999' / 1")
+    with pytest.raises(FormulaError, match="is not a number"):
+        ev("floor('1e999999999')")
+
+
+def test_a_fraction_has_at_most_4096_bits():
+    assert ev("1 / a", a=2**4095) == Fraction(1, 2**4095)
+    with pytest.raises(FormulaTooLarge, match="more than 4,096 bits"):
+        ev("1 / a", a=2**4096)
+
+
+def test_a_roll_whose_outcomes_pass_the_largest_number_is_refused():
+    assert ev("mean(D6 * 100000000000)") == 350000000000
+    with pytest.raises(FormulaTooLarge, match="a result passed 1,000,000,000,000"):
+        ev("mean(D6 * 1000000000000)")
+
+
+def test_a_budget_counts_steps_and_refuses_the_first_one_over():
+    held = Budget(10)
+    held.spend(10)
+    with pytest.raises(FormulaTooLarge, match="more than 10 steps"):
+        held.spend(1)
+
+
+def test_evaluating_an_expression_costs_one_step_per_operation():
+    with budget(3):
+        assert ev("1 + 2") == 3  # an addition of two numbers: three operations
+    with budget(2), pytest.raises(FormulaTooLarge, match="more than 2 steps"):
+        ev("1 + 2")
+
+
+def test_one_budget_holds_for_every_evaluation_within_it():
+    with budget(5):
+        ev("1 + 2")
+        with pytest.raises(FormulaTooLarge):
+            ev("1 + 2")
+
+
+def _chain(formulas: int):
+    """``formulas`` expressions, each calling the next: a top one and ``formulas - 1`` below it."""
+    scope = {}
+    for depth in range(formulas):
+        below = Expression.parse(f"step{depth + 1}(1)" if depth + 1 < formulas else "1")
+        scope[f"step{depth}"] = lambda _n, below=below: below.evaluate(scope)
+    return Expression.parse("step0(1)").evaluate(scope)
+
+
+def test_formulas_call_formulas_forty_deep_but_not_forty_one():
+    assert _chain(39) == 1  # the top expression and 39 below it: 40 deep
+    with pytest.raises(FormulaError, match="^the formulas call each other without end$"):
+        _chain(40)
+
+
+def test_a_formula_calling_itself_over_a_die_is_told_quickly_as_calling_itself():
+    again = Expression.parse("mean(each(D6, again))")
+    scope = {"again": lambda _n: again.evaluate(scope)}
+    with pytest.raises(FormulaError, match="^the formulas call each other without end$") as error:
+        again.evaluate(scope)
+    assert not isinstance(error.value, FormulaTooLarge)
+
+
+def test_running_out_of_memory_while_evaluating_is_a_too_large_error():
+    def greedy(_n):
+        raise MemoryError
+
+    with pytest.raises(FormulaTooLarge, match="`greedy\\(1\\)` ran out of memory"):
+        ev("greedy(1)", greedy=greedy)
+
+
+# -- budgets in `check`: located too-large errors ----------------------------------------------------
+def _checked(tmp_path: Path, entries: str) -> list[str]:
+    root = project(tmp_path, {"game/ruleset.yaml": "ruleset: {title: A game}\n" + entries})
+    return [d.format().splitlines()[0] for d in check_project(root).diagnostics.errors]
+
+
+def _sum_chart(rows: str, columns: str) -> str:
+    return f"""
+formulas:
+  sum:
+    title: Sum
+    inputs: {{a: {{label: A}}, b: {{label: B}}}}
+    expr: a + b
+charts:
+  grid:
+    title: Grid
+    formula: sum
+    rows: {{input: a, range: {rows}}}
+    columns: {{input: b, range: {columns}}}
+    show: number
+"""
+
+
+def test_a_chart_of_four_hundred_cells_is_checked_and_one_more_row_is_refused(tmp_path):
+    assert _checked(tmp_path / "fits", _sum_chart("1-20", "1-20")) == []
+    assert _checked(tmp_path / "over", _sum_chart("1-21", "1-20")) == [
+        "rules_src/game/ruleset.yaml:12:11: error[too-large]: `grid` has 420 cells; a chart has at most 400"]
+
+
+def test_a_chart_axis_longer_than_a_chart_may_be_is_refused_before_it_is_listed(tmp_path):
+    assert _checked(tmp_path, _sum_chart("1", "1-1000000000")) == [
+        "rules_src/game/ruleset.yaml:13:32: error[too-large]: the columns of `grid` take 1,000,000,000 values; "
+        "a chart has at most 400 cells"]
+
+
+def _lookup(high: int) -> str:
+    return f"""
+lookups:
+  far:
+    title: Far
+    key: Distance
+    over: 1-{high}
+    rows:
+      - {{when: 1-{high - 1}, result: near}}
+      - {{when: {high}, result: far}}
+"""
+
+
+def test_a_lookup_spans_ten_thousand_numbers_but_not_one_more(tmp_path):
+    assert _checked(tmp_path / "fits", _lookup(10_001)) == []
+    assert _checked(tmp_path / "over", _lookup(10_002)) == [
+        "rules_src/game/ruleset.yaml:7:11: error[too-large]: the rows of `far` span 1 to 10,002; a lookup may span at "
+        "most 10,000 numbers"]
+
+
+def test_a_formula_over_the_step_budget_is_a_too_large_error_at_its_expression(tmp_path):
+    entries = """
+formulas:
+  grows:
+    title: Grows
+    inputs: {n: {label: N, min: 0, max: 100}}
+    expr: "grows(n - 1) + grows(n - 2) if n > 1 else 1"
+"""
+    [line] = _checked(tmp_path, entries)
+    assert line.startswith("rules_src/game/ruleset.yaml:7:11: error[too-large]: `grows` is too large to check for n=")
+    assert line.endswith("computing it takes more than 3,000,000 steps (operations and roll outcomes), the most one "
+                         "check may take")
+
+
+def test_a_let_step_that_is_too_large_is_located_at_that_step(tmp_path):
+    entries = """
+formulas:
+  square:
+    title: Square
+    let:
+      a: 2D1000
+      b: a * a
+    expr: mean(b)
+"""
+    assert _checked(tmp_path, entries) == [
+        "rules_src/game/ruleset.yaml:8:10: error[too-large]: `square` is too large to check for no inputs: combining "
+        "a roll of 1,999 outcomes with one of 1,999 makes 3,996,001 pairs; the limit is 1,000,000"]
+
+
+def test_dice_over_the_cap_in_a_formula_are_a_too_large_error_where_written(tmp_path):
+    entries = """
+formulas:
+  storm:
+    title: Storm
+    expr: mean(100D1000)
+"""
+    assert _checked(tmp_path, entries) == [
+        "rules_src/game/ruleset.yaml:6:11: error[too-large]: `100D1000` rolls 100,000 dice × sides; the limit is 2,000 "
+        "(such as 2D1000 or 20D100)"]
+
+
+def test_a_targets_die_is_checked_as_the_outputs_roll_it(tmp_path):
+    entries = """
+formulas:
+  needed:
+    title: Needed
+    inputs: {n: {label: N, min: 1, max: 6}}
+    expr: n
+    result: target
+    die: {die}
+"""
+    assert _checked(tmp_path / "fits", entries.replace("{die}", "2D1000")) == []
+    assert _checked(tmp_path / "over", entries.replace("{die}", "3D1000")) == [
+        "rules_src/game/ruleset.yaml:9:10: error[too-large]: the `die:` of `needed` does not compute: `3D1000` rolls "
+        "3,000 dice × sides; the limit is 2,000 (such as 2D1000 or 20D100)"]
+
+
+def test_a_check_that_runs_out_of_memory_is_a_located_error_after_what_it_found(tmp_path, monkeypatch):
+    from generator.diagnostics import Code, Diagnostic
+    from generator.validate import checks
+
+    def greedy(ruleset):
+        yield Diagnostic(Code.BAD_VALUE, "found first", ruleset.meta.loc)
+        raise MemoryError
+
+    monkeypatch.setitem(checks.CHECKS, "greedy_things", greedy)
+    assert _checked(tmp_path, "") == [
+        "rules_src/game/ruleset.yaml:1:10: error[bad-value]: found first",
+        "rules_src/game/ruleset.yaml:1:10: error[too-large]: checking the greedy things of `game` ran out of memory"]
+
+
+def test_icepool_running_out_of_stack_is_a_roll_too_large_not_formulas_calling_each_other():
+    module = {"__name__": "icepool.population"}  # a function of icepool's that recurses without end
+    exec("def deep(n):\n    return deep(n + 1)\n", module)
+    with pytest.raises(FormulaTooLarge, match="^a roll has too many outcomes to compute$"):
+        ev("build(1)", build=module["deep"])
+
+
+def test_lookup_rows_that_cover_the_same_numbers_over_and_over_are_refused_before_they_are_compared(tmp_path):
+    def lookup(rows: int) -> str:
+        listed = "".join(f"      - {{when: 1-10000, result: r{n}}}\n" for n in range(rows))
+        return f"\nlookups:\n  again:\n    title: Again\n    key: Distance\n    rows:\n{listed}"
+
+    at_the_limit = _checked(tmp_path / "fits", lookup(100))
+    assert len(at_the_limit) == 99 and all("error[table-overlap]" in line for line in at_the_limit)
+    assert _checked(tmp_path / "over", lookup(101)) == [
+        "rules_src/game/ruleset.yaml:8:7: error[too-large]: the rows of `again` cover 1,010,000 numbers between them; "
+        "at most 1,000,000"]

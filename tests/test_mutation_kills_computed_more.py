@@ -164,6 +164,28 @@ def test_a_stored_formula_failure_reads_back_only_when_it_has_the_stored_shape()
             computed._load_failure(stored)
 
 
+
+def test_a_stored_too_large_failure_reads_back_as_too_large():
+    refused = ("let.b", computed.TooLarge("`f` is too large to check"), None)
+    assert computed._dump_failure(refused) == ["let.b", "`f` is too large to check", None, "too-large"]
+    back = computed._load_failure(["let.b", "`f` is too large to check", None, "too-large"])
+    assert back == refused and isinstance(back[1], computed.TooLarge)
+    assert not isinstance(computed._load_failure(["expr", "`f` fails", None])[1], computed.TooLarge)
+    for stored in (["expr", "m", None, "bad-formula"], ["expr", "m", None, "too-large", "x"], [3, "m", None]):
+        with pytest.raises(ValueError, match="^not a formula's failure$"):
+            computed._load_failure(stored)
+
+
+def test_a_stored_too_large_chart_failure_reads_back_as_too_large():
+    assert computed._dump_message(computed.TooLarge("`c` too large")) == ["`c` too large", "too-large"]
+    assert computed._dump_message("`c` fails") == ["`c` fails"]
+    assert isinstance(computed._load_message(["`c` too large", "too-large"]), computed.TooLarge)
+    assert not isinstance(computed._load_message(["`c` fails"]), computed.TooLarge)
+    for stored in ([None, "too-large"], ["m", "bad-chart"], ["m", "too-large", "x"], []):
+        with pytest.raises(ValueError, match="^not a chart's failure$"):
+            computed._load_message(stored)
+
+
 # -- charts ---------------------------------------------------------------------------------------
 
 def _axis(input, *values):

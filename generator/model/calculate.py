@@ -16,7 +16,7 @@ import icepool
 from .base import NotGiven
 from .computed import Formula, Input, Lookup, plain
 from .entries import RollTable
-from .formula import FormulaError, _is_roll
+from .formula import CALL_STEPS, FormulaError, _is_roll, mapped, spend, within_budget
 from .quantity import Quantity
 from .ruleset import Ruleset
 
@@ -101,9 +101,15 @@ class Calculator:
         scope = dict(self.scope)
         for spec in formula.inputs:
             scope[spec.id] = _input(formula, spec, given)
-        for binding in formula.let:
-            scope[binding.id] = binding.expr.evaluate(scope)
-        return formula.expr.evaluate(scope)
+        with within_budget():  # its `let` steps and its expression draw on one budget
+            spend(CALL_STEPS)
+            for binding in formula.let:
+                try:
+                    scope[binding.id] = binding.expr.evaluate(scope)
+                except FormulaError as error:
+                    error.binding = binding  # where it failed, for a check to point at (the outermost formula's)
+                    raise
+            return formula.expr.evaluate(scope)
 
 
 def _computable(quantity: Quantity):
@@ -153,7 +159,7 @@ def _row_value(row):
 def _table_reader(table: RollTable) -> Callable:
     def read(total):
         if isinstance(total, icepool.Die):
-            return total.map(lambda outcome: _row_value(table.lookup(outcome)))
+            return mapped(total, lambda outcome: _row_value(table.lookup(outcome)))
         return _row_value(table.lookup(total))
 
     read.__name__ = table.id
@@ -164,7 +170,7 @@ def _table_reader(table: RollTable) -> Callable:
 def _lookup_reader(lookup: Lookup) -> Callable:
     def read(key):
         if isinstance(key, icepool.Die):
-            return key.map(lookup.read)
+            return mapped(key, lookup.read)
         return lookup.read(key)
 
     read.__name__ = lookup.id

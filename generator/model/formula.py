@@ -11,6 +11,11 @@ so ``count(dice, D6 > target)`` is the exact distribution of successes and
 
 Nothing else is reachable: no attributes, no subscripts, no imports, no ``**``;
 numbers are capped so that no expression can grow without end.
+
+What an expression builds is bounded before it is built (the dice × sides of a roll, the outcome pairs
+of two rolls combined, the length of a text, the bits of a fraction, how deep formulas call formulas),
+and every evaluation draws on a :class:`Budget` of steps, so that what no cap foresaw ends as a
+``FormulaTooLarge`` error, not a hang.
 """
 
 from __future__ import annotations
@@ -19,19 +24,28 @@ import ast
 import math
 import operator
 import re
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Callable, Mapping
 
 import icepool
 
+from .dice import MAX_DICE_SIDES
 from .quantity import exact
 
 MAX_NUMBER = 10**12  # the largest number an expression may reach
+MAX_BITS = 4096  # the largest numerator or denominator of an exact fraction, in bits (a chance of 100 D1000 needs 997)
 MAX_DICE = 100  # dice in one pool
 MAX_SIDES = 1000  # sides of one die
+MAX_PAIRS = 1_000_000  # outcome pairs one operation on two rolls may combine (D1000 × D1000: about a second)
+MAX_TEXT = 1000  # characters of a text (or items of a list) an expression may build
 MAX_LENGTH = 2000  # characters of one expression
 MAX_DEPTH = 200  # operations nested in one expression: evaluating it stays far inside Python's recursion limit
+MAX_CALLS_DEEP = 40  # formulas inside formulas: deeper is a formula calling itself, found before Python's stack runs out
+MAX_STEPS = 3_000_000  # work one check of an entry may do: operations evaluated and roll outcomes built (a few seconds)
+CALL_STEPS = 10  # what calling a formula costs beyond its operations (its scope is made anew)
 _DICE = re.compile(r"(?<![\w.])(\d*)[dD](\d+)(?![\w.])")
 
 
@@ -41,6 +55,63 @@ class FormulaError(ValueError):
     def __init__(self, message: str, offset: int = 0):
         super().__init__(message)
         self.offset = offset
+
+
+class FormulaTooLarge(FormulaError):
+    """An expression beyond a cap: a roll of too many dice or outcomes, too long a text, too much work."""
+
+
+class Budget:
+    """The work an evaluation may still do, in steps: one per operation an expression holds each time it is
+    evaluated, one per outcome pair a roll is built from. Counting work, not time, keeps the verdict the same on
+    any machine, so a check that runs out of it is a located ``too-large`` error and can be remembered."""
+
+    def __init__(self, steps: int = MAX_STEPS):
+        self.steps = steps
+        self.left = steps
+        self.calls_deep = 0
+
+    def spend(self, steps: int) -> None:
+        self.left -= steps
+        if self.left < 0:
+            raise FormulaTooLarge(f"computing it takes more than {self.steps:,} steps (operations and roll outcomes), "
+                                  "the most one check may take")
+
+
+_budget: ContextVar[Budget | None] = ContextVar("rulepress_formula_budget", default=None)
+
+
+@contextmanager
+def budget(steps: int = MAX_STEPS):
+    """Within it, every evaluation draws on one ``Budget`` of ``steps`` (a check of one entry, all its inputs)."""
+    token = _budget.set(Budget(steps))
+    try:
+        yield _budget.get()
+    finally:
+        _budget.reset(token)
+
+
+@contextmanager
+def within_budget():
+    """The budget in force, or a fresh one for an evaluation made outside any (a chart drawn, an example run)."""
+    held = _budget.get()
+    if held is not None:
+        yield held
+        return
+    with budget() as fresh:
+        yield fresh
+
+
+def spend(steps: int) -> None:
+    """Draw ``steps`` from the budget in force (none outside an evaluation: nothing to bound)."""
+    held = _budget.get()
+    if held is not None:
+        held.spend(steps)
+
+
+def _size(value) -> int:
+    """How many outcomes a roll has (1 for anything else): what combining it costs."""
+    return len(value) if _is_roll(value) else 1
 
 
 _NOT_ROLLS = frozenset({int, bool, Fraction, str, type(None), tuple})
@@ -53,6 +124,8 @@ def _is_roll(value) -> bool:
 
 _ROLLS: dict[tuple, tuple] = {}  # dice made from dice and numbers, by what they were made from
 _ROLLS_KEPT = 20000
+_OUTCOMES_KEPT = 4 * MAX_PAIRS  # outcomes of the dice kept together: a few of the largest, or many small ones
+_kept_outcomes = [0]
 
 
 def _part(value):
@@ -76,18 +149,29 @@ def _remembered_roll(name, parts: tuple, make):
     if found is not None and all(held is value for held, value in zip(found[0], parts)):
         return found[1]
     made = make()
-    if len(_ROLLS) >= _ROLLS_KEPT:
+    if len(_ROLLS) >= _ROLLS_KEPT or _kept_outcomes[0] > _OUTCOMES_KEPT:
         _ROLLS.clear()
+        _kept_outcomes[0] = 0
     _ROLLS[key] = (parts, made)
+    _kept_outcomes[0] += _size(made)
     return made
 
 
 def _dice(count: int, sides: int) -> icepool.Die:
     if not 1 <= sides <= MAX_SIDES:
-        raise FormulaError(f"a die has 1 to {MAX_SIDES} sides, not {sides}")
+        raise (FormulaTooLarge if sides > MAX_SIDES else FormulaError)(f"a die has 1 to {MAX_SIDES} sides, not {sides}")
     if not 0 <= count <= MAX_DICE:
-        raise FormulaError(f"a roll has 0 to {MAX_DICE} dice, not {count}")
-    return _remembered_roll("dice", (count, sides), lambda: count @ icepool.d(sides))
+        raise (FormulaTooLarge if count > MAX_DICE else FormulaError)(f"a roll has 0 to {MAX_DICE} dice, not {count}")
+    _refuse_big_pool(count, sides, f"{count}D{sides}")
+    return _remembered_roll("dice", (count, sides), lambda: _paid(count * count * sides, operator.matmul, count,
+                                                                  icepool.d(sides)))
+
+
+def _refuse_big_pool(count: int, sides: int, written: str) -> None:
+    """The tables' cap on dice × sides holds in formulas too: summing more takes minutes."""
+    if count * sides > MAX_DICE_SIDES:
+        raise FormulaTooLarge(f"`{written}` rolls {count * sides:,} dice × sides; the limit is {MAX_DICE_SIDES:,} "
+                              "(such as 2D1000 or 20D100)")
 
 
 def _as_die(value) -> icepool.Die:
@@ -100,13 +184,29 @@ def _as_die(value) -> icepool.Die:
 
 def _pool_size(count) -> int:
     if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= MAX_DICE:
-        raise FormulaError(f"a pool has 0 to {MAX_DICE} dice, not {_show(count)}")
+        too_many = isinstance(count, int) and not isinstance(count, bool) and count > MAX_DICE
+        raise (FormulaTooLarge if too_many else FormulaError)(f"a pool has 0 to {MAX_DICE} dice, not {_show(count)}")
     return count
+
+
+def _extreme(die: icepool.Die, size: int, highest: bool) -> icepool.Die:
+    """The highest (or lowest) of ``size`` rolls of ``die``, exactly, from its cumulative counts: the chance that
+    all of them are at most x is that of one, to the power ``size``. No pool machinery, whose recursion runs one
+    frame per outcome and out of stack for a D1000, and whose work grows with dice × sides."""
+    spend(len(die) * size)
+    outcomes = sorted(die.outcomes(), reverse=not highest)
+    quantities = [die.quantity(outcome) for outcome in outcomes]
+    weights, below = {}, 0
+    for outcome, quantity in zip(outcomes, quantities):
+        weights[outcome + 0] = (below + quantity) ** size - below ** size  # + 0: a true or false counts as 1 or 0
+        below += quantity
+    return icepool.Die(weights)
 
 
 def count(dice: int, each) -> icepool.Die:
     """How many of ``dice`` rolls succeed, ``each`` being one die's success (``D6 > armour``)."""
     size = _pool_size(dice)
+    spend(_size(each) + size * size)
     return _remembered_roll("count", (size, each),
                             lambda: size @ _as_die(each).map(lambda outcome: int(bool(outcome))))
 
@@ -114,26 +214,29 @@ def count(dice: int, each) -> icepool.Die:
 def highest(dice: int, die=None) -> icepool.Die:
     """The highest of ``dice`` rolls of ``die`` (a D6 by default); 0 when no die is rolled."""
     size = _pool_size(dice)
-    return _remembered_roll("highest", (size, die), lambda: _as_die(die if die is not None else icepool.d6).pool(size)
-                            .highest(1).sum() if size else icepool.Die([0]))
+    return _remembered_roll("highest", (size, die), lambda: _extreme(_as_die(die if die is not None else icepool.d6),
+                                                                     size, highest=True) if size else icepool.Die([0]))
 
 
 def lowest(dice: int, die=None) -> icepool.Die:
     """The lowest of ``dice`` rolls of ``die`` (a D6 by default); 0 when no die is rolled."""
     size = _pool_size(dice)
-    return _remembered_roll("lowest", (size, die), lambda: _as_die(die if die is not None else icepool.d6).pool(size)
-                            .lowest(1).sum() if size else icepool.Die([0]))
+    return _remembered_roll("lowest", (size, die), lambda: _extreme(_as_die(die if die is not None else icepool.d6),
+                                                                    size, highest=False) if size else icepool.Die([0]))
 
 
 def total(dice: int, die) -> icepool.Die:
     """The sum of ``dice`` rolls of ``die``."""
     size = _pool_size(dice)
-    return _remembered_roll("total", (size, die), lambda: size @ _as_die(die))
+    rolled = _as_die(die)
+    _refuse_big_pool(size, len(rolled), f"total({size}, a roll of {len(rolled):,} outcomes)")
+    return _remembered_roll("total", (size, die), lambda: _paid(size * size * len(rolled), operator.matmul, size, rolled))
 
 
 def chance(value) -> Fraction:
     """The exact chance that a condition holds: of a roll's true outcomes, 1 or 0 for a plain condition."""
     if _is_roll(value):
+        spend(len(value))
         return _remembered_roll("chance", (value,),
                                 lambda: sum((value.probability(o) for o in value.outcomes() if o), Fraction(0)))
     if isinstance(value, bool):
@@ -145,17 +248,20 @@ def chance(value) -> Fraction:
 
 def mean(roll) -> Fraction:
     """The exact average of a roll (the expected number of hits, say)."""
+    spend(_size(roll))
     return Fraction(_as_die(roll).mean())
 
 
 def chance_of(die, outcome) -> Fraction:
     """The chance that a roll comes out exactly ``outcome``."""
+    spend(_size(die))
     return _as_die(die).probability(outcome)
 
 
 def where(condition, if_true, if_false):
     """``if_true`` where the condition holds, else ``if_false``; works on rolls too."""
     if isinstance(condition, icepool.Die):
+        spend(len(condition) + _size(if_true) + _size(if_false))
         return condition.map(lambda outcome: if_true if outcome else if_false)
     return if_true if condition else if_false
 
@@ -165,12 +271,26 @@ def each(die, function, *args):
     one roll can be asked several questions: ``each(D6, is_critical, needed)``."""
     if not callable(function):
         raise FormulaError("each() takes a roll and a formula, table or lookup")
-    return _as_die(die).map(lambda outcome: function(outcome, *args))
+    return mapped(_as_die(die), lambda outcome: function(outcome, *args))
+
+
+def mapped(die: icepool.Die, function: Callable) -> icepool.Die:
+    """``die.map(function)``, paid for: one step per outcome, and the outcomes of every roll ``function`` gives,
+    which icepool then mixes into one (an ``each`` inside an ``each`` multiplies them)."""
+    spend(len(die))
+
+    def paid(outcome):
+        result = function(outcome)
+        spend(_size(result))
+        return result
+
+    return die.map(paid)
 
 
 def clamp(value, low, high):
     """``value`` kept within ``low`` and ``high``."""
     if isinstance(value, icepool.Die):
+        spend(len(value))
         return value.clip(low, high)
     return max(low, min(high, value))
 
@@ -178,8 +298,8 @@ def clamp(value, low, high):
 def _round(function: Callable) -> Callable:
     def rounded(value):
         if isinstance(value, icepool.Die):
-            return value.map(lambda outcome: function(Fraction(outcome)))
-        return function(Fraction(value))
+            return mapped(value, lambda outcome: function(_fraction(outcome)))
+        return function(_fraction(value))
     return rounded
 
 
@@ -219,13 +339,14 @@ class Expression:
     tree: ast.expr
     names: frozenset[str]
     calls: frozenset[str]
+    steps: int = 1  # the operations it holds: what evaluating it once costs
 
     @classmethod
     def parse(cls, text: str) -> Expression:
         text = str(text)
         if len(text) > MAX_LENGTH:
             raise FormulaError(f"an expression has at most {MAX_LENGTH} characters; split it with `let:`")
-        source = _DICE.sub(lambda m: f"dice({m[1] or 1}, {m[2]})", text)
+        source = _literal_dice(text)
         try:
             tree = ast.parse(source.strip(), mode="eval").body
         except SyntaxError as error:
@@ -241,19 +362,72 @@ class Expression:
                 names.add(node.id)
             if isinstance(node, ast.Call):
                 calls.add(node.func.id)
-        return cls(text, tree, frozenset(names - calls), frozenset(calls - set(FUNCTIONS)))
+        return cls(text, tree, frozenset(names - calls), frozenset(calls - set(FUNCTIONS)), _operations(tree))
 
     def evaluate(self, scope: Mapping[str, object]):
+        held = _budget.get()
+        if held is None:  # an evaluation outside any check's budget: its own
+            with budget():
+                return self.evaluate(scope)
+        held.calls_deep += 1
+        try:
+            return self._evaluate(scope, held)
+        finally:
+            held.calls_deep -= 1
+
+    def _evaluate(self, scope: Mapping[str, object], held: Budget):
+        if held.calls_deep > MAX_CALLS_DEEP:
+            raise FormulaError("the formulas call each other without end")
+        held.spend(self.steps)
         try:
             return _normal(_eval(self.tree, scope))
         except FormulaError:
             raise
-        except RecursionError:
-            raise FormulaError("the formulas call each other without end") from None
+        except MemoryError:
+            raise FormulaTooLarge(f"`{_short(self.text)}` ran out of memory") from None
+        except RecursionError as error:
+            raise _recursion(error) from None
         except ZeroDivisionError:
             raise FormulaError(f"`{self.text}` divides by zero") from None
         except (TypeError, ValueError, ArithmeticError, LookupError) as error:
             raise FormulaError(f"`{self.text}` failed: {error}") from None
+
+
+def _operations(tree: ast.AST) -> int:
+    return sum(1 for node in ast.walk(tree) if isinstance(node, ast.expr))
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= 40 else text[:39] + "…"
+
+
+def _recursion(error: RecursionError) -> FormulaError:
+    """What ran out of Python's stack: icepool building one roll (a roll too large to compute), or else formulas
+    or the functions they call calling each other."""
+    in_icepool, formulas, frames = False, 0, error.__traceback__
+    while frames is not None:
+        code = frames.tb_frame.f_code
+        in_icepool = in_icepool or frames.tb_frame.f_globals.get("__name__", "").startswith("icepool")
+        formulas += code is Expression._evaluate.__code__
+        frames = frames.tb_next
+    if in_icepool and formulas <= 2:
+        return FormulaTooLarge("a roll has too many outcomes to compute")
+    return FormulaError("the formulas call each other without end")
+
+
+def _literal_dice(text: str) -> str:
+    """``text`` with its dice written as ``dice(n, sides)``; dice beyond the caps are refused here, where they
+    are written, rather than when they are rolled."""
+    def call(match) -> str:
+        count, sides = int(match[1] or 1), int(match[2])
+        if sides > MAX_SIDES:
+            raise FormulaTooLarge(f"`{match[0]}` has {sides:,} sides; the largest die is a D{MAX_SIDES}", match.start())
+        if count > MAX_DICE or count * sides > MAX_DICE_SIDES:
+            raise FormulaTooLarge(f"`{match[0]}` rolls {count * sides:,} dice × sides; the limit is {MAX_DICE_SIDES:,} "
+                                  "(such as 2D1000 or 20D100)", match.start())
+        return f"dice({match[1] or 1}, {match[2]})"
+
+    return _DICE.sub(call, text)
 
 
 def _depth(tree: ast.AST) -> int:
@@ -292,9 +466,55 @@ def _allow(node: ast.AST, text: str) -> None:
 
 
 def _checked(value):
-    if isinstance(value, (int, Fraction)) and not isinstance(value, bool) and abs(value) > MAX_NUMBER:
-        raise FormulaError(f"a result passed {MAX_NUMBER:,}, the largest number a formula may reach")
+    """``value``, refused when it is beyond a cap: a number (or a roll's outcome) past ``MAX_NUMBER``, a fraction
+    of more than ``MAX_BITS``, a text or list longer than ``MAX_TEXT``."""
+    if _is_roll(value):
+        spend(len(value))
+        for outcome in value.outcomes():
+            _checked_one(outcome)
+    else:
+        _checked_one(value)
     return value
+
+
+def _checked_one(value) -> None:
+    kind = type(value)
+    if kind is int or kind is Fraction:
+        if abs(value) > MAX_NUMBER:
+            raise FormulaTooLarge(f"a result passed {MAX_NUMBER:,}, the largest number a formula may reach")
+        if kind is Fraction and value.denominator.bit_length() > MAX_BITS:
+            raise FormulaTooLarge(f"a result is a fraction of more than {MAX_BITS:,} bits, the most a formula may "
+                                  "compute with")
+    elif (kind is str or kind is tuple) and len(value) > MAX_TEXT:
+        raise FormulaTooLarge(f"a result is a text or list of {len(value):,} items; the limit is {MAX_TEXT:,}")
+
+
+def _outcomes_of(value) -> tuple:
+    return tuple(value.outcomes()) if _is_roll(value) else (value,)
+
+
+def _longest(value) -> int:
+    """The longest text or list ``value`` is or may roll (0: none)."""
+    return max((len(v) for v in _outcomes_of(value) if isinstance(v, (str, tuple))), default=0)
+
+
+def _largest(value) -> int:
+    """The largest whole number ``value`` is or may roll, as a repeat count (0: none)."""
+    return max((abs(v) for v in _outcomes_of(value) if isinstance(v, int)), default=0)
+
+
+def _refuse_before(function, left, right) -> None:
+    """Refuse, before it is made, what would be too large to hold: a roll of two rolls' outcome pairs past
+    ``MAX_PAIRS``, a text repeated past ``MAX_TEXT``, or text formatting with ``%`` (which can pad to any width)."""
+    if _is_roll(left) and _is_roll(right) and len(left) * len(right) > MAX_PAIRS:
+        raise FormulaTooLarge(f"combining a roll of {len(left):,} outcomes with one of {len(right):,} makes "
+                              f"{len(left) * len(right):,} pairs; the limit is {MAX_PAIRS:,}")
+    if function is operator.mod and _longest(left):
+        raise FormulaError("`%` takes numbers, not a text or a list")
+    if function is operator.mul:
+        repeated = max(_longest(left) * _largest(right), _longest(right) * _largest(left))
+        if repeated > MAX_TEXT:
+            raise FormulaTooLarge(f"a text or list repeated to {repeated:,} items; the limit is {MAX_TEXT:,}")
 
 
 def _normal(value):
@@ -303,16 +523,31 @@ def _normal(value):
     return value
 
 
+def _paid(steps: int, function, *args):
+    spend(steps)
+    return function(*args)
+
+
 def _operation(function, left, right):
     """``function(left, right)``; with a die on either side, the die it made before for the same operands."""
     if _is_roll(left) or _is_roll(right):
-        return _remembered_roll(function, (left, right), lambda: function(left, right))
+        _refuse_before(function, left, right)
+        return _remembered_roll(function, (left, right), lambda: _paid(_size(left) * _size(right), function, left, right))
+    if type(left) in (str, tuple) or type(right) in (str, tuple):
+        _refuse_before(function, left, right)
     return function(left, right)
+
+
+def _fraction(value) -> Fraction:
+    """A number as an exact fraction; a text is refused, not read (``Fraction('1e999999999')`` never ends)."""
+    if isinstance(value, str):
+        raise FormulaError(f"{_show(value)} is not a number")
+    return Fraction(value)
 
 
 def _exactly(value):
     """``value`` with a roll's outcomes as fractions, so that dividing it never gives a float."""
-    return value.map(Fraction) if _is_roll(value) else Fraction(value)
+    return value.map(_fraction) if _is_roll(value) else _fraction(value)
 
 
 def _exact_quotient(left, right):
@@ -323,7 +558,7 @@ def _divide(left, right):
     """``left / right`` exactly: numbers as fractions, and a roll outcome by outcome, as fractions too."""
     if _is_roll(left) or _is_roll(right):
         return _operation(_exact_quotient, left, right)
-    return Fraction(left) / Fraction(right)
+    return _fraction(left) / _fraction(right)
 
 
 def _eval(node: ast.expr, scope: Mapping[str, object]):

@@ -21,7 +21,7 @@ from ..model.base import QUICK_REFERENCE_FORMS, Bounds, Markdown, NotGiven, Quic
 from ..model.dice import DiceExpr, DiceSyntaxError, DiceTooLarge, RollRange
 from ..model.entries import Column, Entry, ProfileMatrix, ProfileRow
 from ..model.computed import Value
-from ..model.formula import Expression, FormulaError
+from ..model.formula import Expression, FormulaError, FormulaTooLarge
 from ..model.quantity import Quantity, QuantityError, QuantityTooLarge, parse_number
 from ..model.points import Number, Points, exact, points_text
 from .yamlnodes import Mapping, Node, Scalar, Sequence, describe
@@ -306,7 +306,7 @@ class Builder:
         try:
             return Expression.parse(node.value)
         except FormulaError as error:
-            return self.error(Code.BAD_FORMULA, str(error), node)
+            return self.error(Code.TOO_LARGE if isinstance(error, FormulaTooLarge) else Code.BAD_FORMULA, str(error), node)
 
     def _roll(self, node: Node, key: str):
         if not isinstance(node, Scalar) or node.value is None:

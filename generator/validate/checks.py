@@ -29,8 +29,22 @@ def check(function: Check) -> Check:
 
 def run_checks(ruleset: Ruleset) -> list[Diagnostic]:
     found: list[Diagnostic] = []
-    for function in CHECKS.values():
-        found.extend(function(ruleset))
+    for name, function in CHECKS.items():
+        found.extend(_bounded(name, function, ruleset))
+    return found
+
+
+def _bounded(name: str, function: Check, ruleset: Ruleset) -> list[Diagnostic]:
+    """What one check finds; one that runs out of memory or stack (some entry beyond every cap foreseen) is a
+    located ``too-large`` error at the ruleset, after what it found before, never an internal error."""
+    found: list[Diagnostic] = []
+    try:
+        for diagnostic in function(ruleset):
+            found.append(diagnostic)
+    except (MemoryError, RecursionError) as error:
+        what = "memory" if isinstance(error, MemoryError) else "stack"
+        found.append(Diagnostic(Code.TOO_LARGE, f"checking the {name.replace('_', ' ')} of `{ruleset.id}` ran out of "
+                                f"{what}", ruleset.meta.loc, "look for an entry far larger than a rule needs"))
     return found
 
 

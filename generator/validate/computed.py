@@ -16,12 +16,24 @@ from ..diagnostics import Code, Diagnostic, did_you_mean
 from ..model.base import value_loc
 from ..model.calculate import calculator
 from ..model.computed import Chart, Formula, Input, Lookup, plain
-from ..model.formula import FUNCTIONS, CONSTANTS, Expression, FormulaError
+from ..model.formula import FUNCTIONS, CONSTANTS, Expression, FormulaError, FormulaTooLarge, budget
 from ..model.ruleset import Ruleset
-from .checks import _spans, check
+from .checks import MAX_TABLE_SPAN, _spans, check
 from .memo import Reach, formula_names, remembered, words
 
 EXHAUSTIVE = 400  # combinations of inputs a formula is tried with
+MAX_LOOKUP_COVERING = 100 * MAX_TABLE_SPAN  # numbers a lookup's rows cover between them (disjoint rows: its span)
+MAX_CHART_CELLS = EXHAUSTIVE  # cells of one chart: as many as the combinations a formula is tried with
+_OUT_OF_MEMORY = "ran out of memory"
+
+
+class TooLarge(str):
+    """A check's failure message that is a refusal of something too large (``too-large``), not a fault of the
+    formula: a str, so that it is stored, compared and printed as the message it is."""
+
+
+def _code(message: str) -> Code:
+    return Code.TOO_LARGE if isinstance(message, TooLarge) else Code.BAD_FORMULA
 
 
 def _known_names(ruleset: Ruleset) -> set[str]:
@@ -68,6 +80,19 @@ def check_formulas(ruleset: Ruleset):
                                  "a formula, a table or a function", value_loc(formula, "expr"), did_you_mean(name, names))
         if not bad:
             yield from _try_every_input(formula, calc, reach)
+        yield from _die_problems(formula)
+
+
+def _die_problems(formula: Formula):
+    """The `die:` a target is rolled on is an expression the outputs evaluate: it must compute, within the caps."""
+    if not formula.die:
+        return
+    try:
+        Expression.parse(formula.die).evaluate({})
+    except FormulaError as error:
+        code = Code.TOO_LARGE if isinstance(error, FormulaTooLarge) else Code.BAD_FORMULA
+        yield Diagnostic(code, f"the `die:` of `{formula.id}` does not compute: {error}", value_loc(formula, "die"),
+                         None if code is Code.TOO_LARGE else "write a die such as D6 or D10")
 
 
 def _lazy_reach(ruleset: Ruleset):
@@ -89,11 +114,26 @@ def _try_every_input(formula: Formula, calc, reach=None):
                          lambda: first_failure(formula, calc), _dump_failure, _load_failure)
     if failure is not None:
         field, message, hint = failure
-        yield Diagnostic(Code.BAD_FORMULA, message, value_loc(formula, field), hint)
+        yield Diagnostic(_code(message), message, _failure_loc(formula, field), hint)
+
+
+def _failure_loc(formula: Formula, field: str):
+    """Where a failure is: the formula's `expr` or `result`, or the `let:` step (``let.<id>``) that failed."""
+    for binding in formula.let:
+        if field == f"let.{binding.id}":
+            return value_loc(binding, "expr")
+    return value_loc(formula, field if field in ("expr", "result") else "expr")
+
+
+def _field_of(formula: Formula, error: FormulaError) -> str:
+    binding = getattr(error, "binding", None)
+    return f"let.{binding.id}" if binding is not None and any(b is binding for b in formula.let) else "expr"
 
 
 def _dump_failure(failure):
-    return ["none"] if failure is None else list(failure)
+    if failure is None:
+        return ["none"]
+    return list(failure) + (["too-large"] if isinstance(failure[1], TooLarge) else [])
 
 
 def _load_failure(stored):
@@ -101,10 +141,12 @@ def _load_failure(stored):
         raise ValueError("not a formula's failure")
     if stored == ["none"]:
         return None
-    field, message, hint = stored
-    if field not in ("expr", "result") or not isinstance(message, str) or not isinstance(hint, (str, type(None))):
+    if len(stored) not in (3, 4) or stored[3:] not in ([], ["too-large"]):
         raise ValueError("not a formula's failure")
-    return field, message, hint
+    field, message, hint = stored[:3]
+    if not isinstance(field, str) or not (field in ("expr", "result") or field.startswith("let.")) or not isinstance(message, str) or not isinstance(hint, (str, type(None))):
+        raise ValueError("not a formula's failure")
+    return field, TooLarge(message) if stored[3:] else message, hint
 
 
 def first_failure(formula: Formula, calc) -> tuple[str, str, str | None] | None:
@@ -113,12 +155,22 @@ def first_failure(formula: Formula, calc) -> tuple[str, str, str | None] | None:
     ranges = [input_values(i) for i in formula.inputs]
     if any(r is None for r in ranges) or _product(ranges) > EXHAUSTIVE:
         return None
+    with budget():  # every combination together: the whole check is bounded, not each try
+        return _first_failure(formula, calc, ranges)
+
+
+def _first_failure(formula: Formula, calc, ranges):
     for combination in itertools.product(*ranges):
         inputs = dict(zip((i.id for i in formula.inputs), combination))
         try:
             result = calc.evaluate(formula, **inputs)
+        except FormulaTooLarge as error:
+            return _field_of(formula, error), TooLarge(f"`{formula.id}` is too large to check for {_shown(inputs)}: "
+                                                       f"{error}"), None
         except FormulaError as error:
-            return "expr", f"`{formula.id}` fails for {_shown(inputs)}: {error}", None
+            return _field_of(formula, error), f"`{formula.id}` fails for {_shown(inputs)}: {error}", None
+        except MemoryError:
+            return "expr", TooLarge(f"`{formula.id}` {_OUT_OF_MEMORY} for {_shown(inputs)}"), None
         problem = result_problem(formula, result)
         if problem:
             return ("result", f"`{formula.id}` gives {problem} for {_shown(inputs)}",
@@ -176,22 +228,39 @@ def lookup_coverage(lookup: Lookup) -> list[Diagnostic]:
     ends = [v for row in numbers for v in (row.when.low, row.when.high) if v is not None]
     if lookup.over is not None:
         ends += [v for v in (lookup.over.low, lookup.over.high) if v is not None]
+    if ends and max(ends) - min(ends) > MAX_TABLE_SPAN:
+        return found + [Diagnostic(Code.TOO_LARGE, f"the rows of `{lookup.id}` span {min(ends):,} to {max(ends):,}; a "
+                                   f"lookup may span at most {MAX_TABLE_SPAN:,} numbers",
+                                   value_loc(lookup, "over" if lookup.over is not None else "rows"),
+                                   "write open-ended rows such as `6+` and `1-` for the far ends")]
     window = range(min(ends) - 1, max(ends) + 2) if ends else range(0)
+    covering = sum(len(_part_of(window, row.when)) for row in numbers)
+    if covering > MAX_LOOKUP_COVERING:  # rows that cover the window over and over again: each costs its span
+        return found + [Diagnostic(Code.TOO_LARGE, f"the rows of `{lookup.id}` cover {covering:,} numbers between them; "
+                                   f"at most {MAX_LOOKUP_COVERING:,}", value_loc(lookup, "rows"),
+                                   "make the row ranges disjoint")]
     span = [n for n in window if lookup.over is None or n in lookup.over]
     for row in numbers:
-        again = [n for n in span if n in row.when and n in covered]
+        mine = [n for n in _part_of(window, row.when) if lookup.over is None or n in lookup.over]
+        again = [n for n in mine if n in covered]
         if again:
             found.append(Diagnostic(Code.TABLE_OVERLAP, f"row `{row.when}` of `{lookup.id}` covers {_spans(again)} again",
                                     value_loc(row, "when")))
-        for n in span:
-            if n in row.when:
-                covered.setdefault(n, row)
+        for n in mine:
+            covered.setdefault(n, row)
     if lookup.over is not None:
         missing = [n for n in span if n not in covered]
         if missing:
             found.append(Diagnostic(Code.TABLE_GAP, f"`{lookup.id}` has no row for {_spans(missing)} of {lookup.over}",
                                     value_loc(lookup, "rows")))
     return found
+
+
+def _part_of(window: range, when) -> range:
+    """The numbers of ``window`` a row's range covers, found from its ends (a row costs what it covers)."""
+    low = window.start if when.low is None else max(when.low, window.start)
+    high = window.stop - 1 if when.high is None else min(when.high, window.stop - 1)
+    return range(low, high + 1)
 
 
 def _axis_value(written, scope):
@@ -276,6 +345,8 @@ def chart_problems(ruleset: Ruleset, chart: Chart, calc, reach=None) -> list[Dia
         if axis.input not in inputs:
             found.append(Diagnostic(Code.BAD_CHART, f"the {name} of `{chart.id}` vary `{axis.input}`, which is not an "
                                     f"input of `{formula.id}`", value_loc(axis, "input"), did_you_mean(axis.input, inputs)))
+        elif _axis_too_long(chart, axis, found, name):
+            continue
         elif not _axis_ok(chart, axis, calc, found, name):
             continue
         elif not axis_values(chart, axis, calc.scope):
@@ -302,32 +373,61 @@ def chart_problems(ruleset: Ruleset, chart: Chart, calc, reach=None) -> list[Dia
                                     chart.loc, f"add `fixed: {{{spec.id}: ...}}`"))
     if found:
         return found
+    cells = len(axis_values(chart, chart.columns)) * (len(axis_values(chart, chart.rows)) if chart.rows else 1)
+    if cells > MAX_CHART_CELLS:
+        return [Diagnostic(Code.TOO_LARGE, f"`{chart.id}` has {cells:,} cells; a chart has at most {MAX_CHART_CELLS:,}",
+                           (chart.rows or chart.columns).loc, "split it into charts of fewer rows or columns")]
     reach = reach or _lazy_reach(ruleset)
     failure = remembered("charts", lambda: reach().key("chart", chart, words(chart)),
                          lambda: cell_failure(chart, formula, formulas.get(chart.chance), calc),
-                         lambda message: [message], _load_message)
+                         _dump_message, _load_message)
     if failure is not None:
-        found.append(Diagnostic(Code.BAD_CHART, failure, value_loc(chart, "formula")))
+        code = Code.TOO_LARGE if isinstance(failure, TooLarge) else Code.BAD_CHART
+        found.append(Diagnostic(code, failure, value_loc(chart, "formula")))
     return found
 
 
+def _axis_too_long(chart: Chart, axis, found: list, name: str) -> bool:
+    """A `range:` of more values than a chart may have cells is refused before its values are listed."""
+    if axis.range is None or axis.range.low is None or axis.range.high is None:
+        return False
+    length = axis.range.high - axis.range.low + 1
+    if length <= MAX_CHART_CELLS:
+        return False
+    found.append(Diagnostic(Code.TOO_LARGE, f"the {name} of `{chart.id}` take {length:,} values; a chart has at "
+                            f"most {MAX_CHART_CELLS:,} cells", value_loc(axis, "range"),
+                            "chart a narrower range, or split the chart"))
+    return True
+
+
+def _dump_message(message):
+    return [message, "too-large"] if isinstance(message, TooLarge) else [message]
+
+
 def _load_message(stored):
-    [message] = stored
-    if not isinstance(stored, list) or not isinstance(message, (str, type(None))):
+    if not isinstance(stored, list) or len(stored) not in (1, 2) or stored[1:] not in ([], ["too-large"]):
         raise ValueError("not a chart's failure")
-    return message
+    message = stored[0]
+    if not isinstance(message, (str, type(None))) or (stored[1:] and message is None):
+        raise ValueError("not a chart's failure")
+    return TooLarge(message) if stored[1:] else message
 
 
 def cell_failure(chart: Chart, formula: Formula, chance: Formula | None, calc) -> str | None:
     """Why some cell of the chart does not compute (its formula's or its chance's), or None."""
     cell_inputs = {}
     try:
-        for cell_inputs in chart_cells(chart, calc.scope):
-            calc.evaluate(formula, **cell_inputs)
-            if chance is not None:
-                calc.evaluate(chance, **cell_inputs)
+        with budget():  # every cell together
+            for cell_inputs in chart_cells(chart, calc.scope):
+                calc.evaluate(formula, **cell_inputs)
+                if chance is not None:
+                    calc.evaluate(chance, **cell_inputs)
+    except FormulaTooLarge as error:
+        return TooLarge(f"`{chart.id}` is too large to compute for {_shown(cell_inputs)}: {error}")
     except FormulaError as error:
         return f"`{chart.id}` cannot compute its cell for {_shown(cell_inputs)}: {error}"
+    except MemoryError:
+        return TooLarge(f"`{chart.id}` {_OUT_OF_MEMORY} for {_shown(cell_inputs)}")
     return None
 
 
