@@ -169,8 +169,8 @@ def _run(parser, args) -> int:
         print(f"next: rulepress check, then rulepress build")
         return EXIT_OK
     if not (root / "rules_src").is_dir():
-        print(f"rulepress: error: no rules_src/ folder in {root}", file=sys.stderr)
-        print("  hint: run rulepress in a project folder, or pass -C PATH", file=sys.stderr)
+        _say(f"rulepress: error: no rules_src/ folder in {root}")  # a path may hold ESC: printed escaped
+        _say("  hint: run rulepress in a project folder, or pass -C PATH")
         return EXIT_USAGE
     ruleset = getattr(args, "ruleset", None)
     if ruleset:
