@@ -1,5 +1,10 @@
 """`rulepress serve`: build, serve build/ on 127.0.0.1, rebuild on save, reload the browser.
 
+For one person on one machine: it answers only requests whose ``Host`` is this machine's loopback name
+(or the address it was told to listen on) with its port, so a page elsewhere cannot read it by DNS
+rebinding; it serves the game-master's files only with ``--audience gm``; every bad request is a 4xx and
+a flood of connections a 503, never a thread each or a traceback (``_Server``, ``_handler``).
+
 Kept warm between rebuilds, so a save reaches the page in about a second:
 
 * **Events, not polling**: watchfiles tells of a save; changes that come within ``STEP_MS`` of each
@@ -265,7 +270,7 @@ def _handler(directory: Path, state: _State, hosts: HostCheck, audience: str = "
             if self.path == RELOAD_PATH:
                 return self._send(f"{state.build}:{state.status}".encode(), "text/plain", body)
             if self.path == EVENTS_PATH:
-                return self._events()
+                return self._events() if body else self._send(b"", "text/event-stream", body)
             if self.path in ("/", "/index.html"):
                 return self._redirect(home)
             parts = requested_parts(self.path)
@@ -472,8 +477,8 @@ class SearchIndex:
     sees half an index. A build started meanwhile wins: the index of a build that is no longer the last
     is dropped (the next build's index follows it)."""
 
-    def __init__(self, out: Path, state: _State):
-        self.out, self.state = out, state
+    def __init__(self, out: Path, state: _State, site: str = "site"):
+        self.out, self.state, self.site = out, state, site
         self.swaps = threading.Lock()  # held by a build, and by this while it copies or swaps build/
         self.thread: threading.Thread | None = None
 
@@ -489,10 +494,10 @@ class SearchIndex:
             with self.swaps:
                 if self.state.build != build:
                     return
-                staging = copy_for_index(self.out)
+                staging = copy_for_index(self.out, self.site)
             if staging is None:
                 return
-            index_copy(staging)
+            index_copy(staging, self.site)
             with self.swaps:
                 if self.state.build == build:
                     swap_index(staging, self.out)
@@ -522,7 +527,7 @@ def serve(root: Path, host: str = "127.0.0.1", port: int = 8000, only: list[str]
     args = SimpleNamespace(out=None, ruleset=None, only=only or ["site"], audience=audience, jobs=None,
                            checker=RememberedChecks(), site_builder=warm_site, index_later=True)
     state = _State()
-    index = SearchIndex(root / "build", state)
+    index = SearchIndex(root / "build", state, "site-gm" if audience == "gm" else "site")
     hosts = HostCheck(host, port)
     try:  # listen first: a busy port or a wrong address is said at once, before a build
         server = _Server((host, port), _handler(root / "build", state, hosts, audience))

@@ -193,6 +193,10 @@ def test_game_master_files_are_served_with_audience_gm(served_gm):
     assert EVENTS_PATH.encode() in page  # the game-master's site, built by this serve, reloads too
     redirect = served_gm.send(f"GET / HTTP/1.0\r\nHost: localhost:{served_gm.port}\r\n\r\n".encode())
     assert redirect[0] == 302
+    deadline = time.monotonic() + PATIENCE  # the game-master's site gets its search index, behind the page
+    while served_gm.status("/site-gm/_pagefind/pagefind.js") != 200:
+        assert time.monotonic() < deadline, "the game-master's site was never indexed"
+        time.sleep(0.5)
 
 
 def test_which_files_are_the_game_masters():
@@ -304,3 +308,28 @@ def test_a_requested_path_is_read_strictly():
     assert requested_parts("//site/./index.html") == ("site", "index.html")
     for bad in ("/site/\x00", "/site/%00", "/%zz", "/%ff", "/a/../b", "/%2e%2e/b", "site", "/a\\b", "/\x1b[2J"):
         assert requested_parts(bad) is None, bad
+
+
+def _indexed(site: Path, text: str) -> bool:
+    """Whether Pagefind's index of ``site`` holds ``text`` (its page fragments are gzipped JSON)."""
+    import gzip
+
+    try:
+        return any(text.encode() in gzip.decompress(path.read_bytes()) for path in (site / "_pagefind" / "fragment").iterdir())
+    except OSError:  # between the two renames of a swap
+        return False
+
+
+def test_a_save_renews_the_game_masters_search_index(served_gm):
+    rules = served_gm.project / "rules_src" / "game" / "rules.yaml"
+    original = rules.read_text(encoding="utf-8")
+    assert "Roll a D6 for each attack" in original
+    rules.write_text(original.replace("Roll a D6 for each attack", "Roll a D6 for each zweihander blow", 1), encoding="utf-8")
+    try:
+        deadline = time.monotonic() + PATIENCE
+        while not _indexed(served_gm.project / "build" / "site-gm", "zweihander"):
+            assert time.monotonic() < deadline, "the game-master's search index never learned the save"
+            time.sleep(0.5)
+    finally:
+        rules.write_text(original, encoding="utf-8")
+    served_gm.assert_no_traceback()
