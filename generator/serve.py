@@ -285,10 +285,14 @@ def _handler(directory: Path, state: _State, hosts: HostCheck, audience: str = "
                 path = path / "index.html"
                 if not path.is_file():
                     return self.send_error(404)  # no folder listings: they would name every file
+            try:
+                content = path.read_bytes()
+            except OSError:  # swapped out by a build meanwhile
+                return self.send_error(404)
             if path.suffix == ".html":
-                page = path.read_text(encoding="utf-8").replace("</body>", page_additions(state) + "</body>", 1)
+                page = content.decode("utf-8", "replace").replace("</body>", page_additions(state) + "</body>", 1)
                 return self._send(page.encode("utf-8"), "text/html; charset=utf-8", body)
-            return self._send(path.read_bytes(), self.guess_type(str(path)), body)
+            return self._send(content, self.guess_type(str(path)), body)
 
         def _served(self, parts: tuple[str, ...]) -> Path | None:
             """The file or folder ``parts`` names under build/, when this audience may see it."""
