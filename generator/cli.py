@@ -77,8 +77,11 @@ def _parser() -> argparse.ArgumentParser:
                        help="output folder (default: build/); a new or empty folder, or one a build wrote")
     build.add_argument("--jobs", type=_positive, default=None, help="PDF worker processes (default: one per core)")
     serve = commands.add_parser("serve", help="build the site, serve it on 127.0.0.1 and rebuild on every save")
-    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
+    serve.add_argument("--host", default="127.0.0.1",
+                       help="address to listen on (default 127.0.0.1: this machine only; any other is warned about)")
     serve.add_argument("--port", type=_port, default=8000, help="port to listen on (default 8000; 0: any free port)")
+    serve.add_argument("--audience", choices=["player", "gm"], default="player",
+                       help="player (default): the player site and files only; gm: the game-master's too")
     new = commands.add_parser("new", help="start a ruleset with one example of every kind of entry")
     new.add_argument("name", help="the ruleset id (lower_snake_case), also its folder name")
     new.add_argument("--title", help="its title (default: from the name)")
@@ -180,8 +183,8 @@ def _run(parser, args) -> int:
         print(f"next: rulepress check, then rulepress build")
         return EXIT_OK
     if not (root / "rules_src").is_dir():
-        print(f"rulepress: error: no rules_src/ folder in {root}", file=sys.stderr)
-        print("  hint: run rulepress in a project folder, or pass -C PATH", file=sys.stderr)
+        _say(f"rulepress: error: no rules_src/ folder in {root}")  # a path may hold ESC: printed escaped
+        _say("  hint: run rulepress in a project folder, or pass -C PATH")
         return EXIT_USAGE
     ruleset = getattr(args, "ruleset", None)
     if ruleset:
@@ -205,7 +208,7 @@ def _run(parser, args) -> int:
     if args.command == "serve":
         from .serve import serve as serve_site
 
-        return serve_site(root, args.host, args.port)
+        return serve_site(root, args.host, args.port, audience=args.audience)
     if args.command == "export":
         from .pipeline import run_export
 

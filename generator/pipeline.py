@@ -39,6 +39,7 @@ from pathlib import Path
 
 from . import __version__, wall
 from .cache_seal import real_folder, seal, verify_or_wipe, wipe
+from .diagnostics import printable
 from .examples.run import run_examples_cached
 from .pool import RenderFailed
 from .render.assets import asset_names, template_path
@@ -247,16 +248,16 @@ def _locked(root: Path, args, work) -> int:
     try:
         check_out(root, out, default)
     except OutRefused as refused:
-        print(f"rulepress: error: {refused}", file=sys.stderr)
+        print(printable(f"rulepress: error: {refused}"), file=sys.stderr)
         return 2
     epoch = os.environ.get("SOURCE_DATE_EPOCH")
     if epoch is not None and not epoch.strip():
         del os.environ["SOURCE_DATE_EPOCH"]  # empty means unset (Sphinx would fail on it); workers inherit this
     elif epoch is not None and not epoch.strip().isdigit():
-        print(f"rulepress: error: SOURCE_DATE_EPOCH={epoch!r} is not a number of seconds since 1970", file=sys.stderr)
+        print(printable(f"rulepress: error: SOURCE_DATE_EPOCH={epoch!r} is not a number of seconds since 1970"), file=sys.stderr)
         return 2
     if out.is_dir() and not _writable(out):
-        print(f"rulepress: error: {out} is read-only; it is left as it was (make it writable, or pass --out)",
+        print(printable(f"rulepress: error: {out} is read-only; it is left as it was (make it writable, or pass --out)"),
               file=sys.stderr)
         return 1
     started = time.perf_counter()
@@ -266,15 +267,15 @@ def _locked(root: Path, args, work) -> int:
             _clean_stale(out)
             return work(root, out, args, started)
     except BuildLocked as locked:
-        print(f"rulepress: {locked}", file=sys.stderr)
+        print(printable(f"rulepress: {locked}"), file=sys.stderr)
         return 1
     except KeyboardInterrupt:
-        print(f"rulepress: interrupted; {out} is left as it was", file=sys.stderr, flush=True)
+        print(printable(f"rulepress: interrupted; {out} is left as it was"), file=sys.stderr, flush=True)
         return INTERRUPTED
     except OSError as error:  # a read-only or full disk, a folder that vanished: one line, build/ as it was
         from .cli import os_error_text
 
-        print(f"rulepress: error: cannot write the build: {os_error_text(error)}; {out} is left as it was", file=sys.stderr)
+        print(printable(f"rulepress: error: cannot write the build: {os_error_text(error)}; {out} is left as it was"), file=sys.stderr)
         return 1
 
 
@@ -312,7 +313,7 @@ def _build(root: Path, out: Path, args, started: float) -> int:
     result, failures = (getattr(args, "checker", None) or check_with_examples)(root)
     if not result.ok or failures:
         print_diagnostics(list(result.diagnostics) + failures)
-        print(f"build failed: {plural(len(result.diagnostics.errors) + len(failures), 'error')}; {out} is left as it was",
+        print(printable(f"build failed: {plural(len(result.diagnostics.errors) + len(failures), 'error')}; {out} is left as it was"),
               file=sys.stderr)
         return 1
     project = result.project
@@ -325,31 +326,27 @@ def _build(root: Path, out: Path, args, started: float) -> int:
         _swap(staging, out)
     except ResourceOutside as refused:
         print_diagnostics(refused.diagnostics)
-        print(f"build failed; {out} is left as it was", file=sys.stderr)
+        print(printable(f"build failed; {out} is left as it was"), file=sys.stderr)
         return 1
     except TemplateFailed as failed:
         print_diagnostics(failed.diagnostics)
-        print(f"build failed: {plural(len(failed.diagnostics), 'template error')}; {out} is left as it was", file=sys.stderr)
+        print(printable(f"build failed: {plural(len(failed.diagnostics), 'template error')}; {out} is left as it was"), file=sys.stderr)
         return 1
     except SearchIndexError as failed:
-        print(f"error: {failed}", file=sys.stderr)
-        print(f"build failed: no search index; {out} is left as it was", file=sys.stderr)
+        print(printable(f"error: {failed}"), file=sys.stderr)
+        print(printable(f"build failed: no search index; {out} is left as it was"), file=sys.stderr)
         return 1
     except SiteWarnings as warned:
-        from .diagnostics import printable
-
         print(printable(str(warned)), file=sys.stderr)
-        print(f"build failed: the site build warned; {out} is left as it was", file=sys.stderr)
+        print(printable(f"build failed: the site build warned; {out} is left as it was"), file=sys.stderr)
         return 1
     except RenderFailed as failed:
-        from .diagnostics import printable
-
-        print(f"error: {printable(str(failed))}", file=sys.stderr)
-        print(f"build failed: a render did not finish; {out} is left as it was", file=sys.stderr)
+        print(printable(f"error: {failed}"), file=sys.stderr)
+        print(printable(f"build failed: a render did not finish; {out} is left as it was"), file=sys.stderr)
         return 1
     finally:
         shutil.rmtree(staging, ignore_errors=True)
-    print(f"built {len(project.rulesets)} rulesets into {out} in {time.perf_counter() - started:.1f}s — {builder.summary.line()}")
+    print(printable(f"built {len(project.rulesets)} rulesets into {out} in {time.perf_counter() - started:.1f}s — {builder.summary.line()}"))
     return 0
 
 
@@ -374,7 +371,7 @@ def _export(root: Path, out: Path, args, started: float) -> int:
     result = check_project(root)
     if not result.ok:
         print_diagnostics(result.diagnostics)
-        print(f"export failed: {plural(len(result.diagnostics.errors), 'error')}; {out} is left as it was", file=sys.stderr)
+        print(printable(f"export failed: {plural(len(result.diagnostics.errors), 'error')}; {out} is left as it was"), file=sys.stderr)
         return 1
     into_build = args.out is None  # build/export/, the rest of build/ kept; else the files at the top of --out
     staging = _new_staging(out)
@@ -394,7 +391,7 @@ def _export(root: Path, out: Path, args, started: float) -> int:
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     for path in written:
-        print(f"wrote {(out / 'export' if into_build else out) / path.name}")
+        print(printable(f"wrote {(out / 'export' if into_build else out) / path.name}"))
     return 0
 
 

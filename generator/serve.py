@@ -1,5 +1,10 @@
 """`rulepress serve`: build, serve build/ on 127.0.0.1, rebuild on save, reload the browser.
 
+For one person on one machine: it answers only requests whose ``Host`` is this machine's loopback name
+(or the address it was told to listen on) with its port, so a page elsewhere cannot read it by DNS
+rebinding; it serves the game-master's files only with ``--audience gm``; every bad request is a 4xx and
+a flood of connections a 503, never a thread each or a traceback (``_Server``, ``_handler``).
+
 Kept warm between rebuilds, so a save reaches the page in about a second:
 
 * **Events, not polling**: watchfiles tells of a save; changes that come within ``STEP_MS`` of each
@@ -25,10 +30,16 @@ import hashlib
 import html
 import http.server
 import io
+import ipaddress
 import queue
+import re
+import select
 import shutil
+import socket
 import sys
 import threading
+import time
+import urllib.parse
 from contextlib import redirect_stderr
 from pathlib import Path
 from types import SimpleNamespace
@@ -69,10 +80,10 @@ class _State:
             self.closed = True
             self.changed.notify_all()
 
-    def wait_past(self, build: int) -> int:
-        """The build number once it is past ``build`` (or after a keep-alive interval, unchanged)."""
+    def wait_past(self, build: int, timeout: float = KEEPALIVE_S) -> int:
+        """The build number once it is past ``build`` (or after ``timeout`` seconds, unchanged)."""
         with self.changed:
-            self.changed.wait_for(lambda: self.build != build or self.closed, timeout=KEEPALIVE_S)
+            self.changed.wait_for(lambda: self.build != build or self.closed, timeout=timeout)
             return self.build
 
 
@@ -84,14 +95,163 @@ def page_additions(state: _State) -> str:
     return added
 
 
+# -- one person on one machine ------------------------------------------------------------------
+LOOPBACK_NAMES = ("localhost", "127.0.0.1", "[::1]")
+ANY_ADDRESS = ("0.0.0.0", "::", "")
+PLAYER_FOLDERS = ("site", "sheets", "handouts", "export")  # what build/ shows players; the rest is the game-master's
+MARKED_GM = ("sheets", "handouts", "export")  # folders whose game-master files say `-gm` in their names
+MAX_CONNECTIONS = 64  # requests answered at once (a browser opens about 6); past it a 503, not a thread
+MAX_EVENT_STREAMS = 32  # open pages listening for rebuilds; past it a 503
+IDLE_S = 10.0  # a connection that sends nothing for this long is closed
+GONE_CHECK_S = 1.0  # how often an event stream looks whether its page went away (so its slot is freed)
+BUSY = (b"HTTP/1.0 503 Service Unavailable\r\nContent-Type: text/plain\r\nContent-Length: 19\r\n"
+        b"Retry-After: 1\r\nConnection: close\r\n\r\nrulepress: too busy")
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
+_BAD_ESCAPE = re.compile("%(?![0-9A-Fa-f]{2})")
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` (an address, or a name every address of which is) reaches this machine only."""
+    name = host.strip("[]")
+    if name.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        pass
+    try:
+        found = socket.getaddrinfo(name, None)
+    except (OSError, UnicodeError):
+        return False
+    return bool(found) and all(ipaddress.ip_address(info[4][0].split("%")[0]).is_loopback for info in found)
+
+
+def _bracketed(host: str) -> str:
+    return f"[{host}]" if ":" in host and not host.startswith("[") else host
+
+
+class HostCheck:
+    """Which ``Host`` headers serve answers, against DNS rebinding (a page elsewhere whose name is made to
+    point at 127.0.0.1 sends its own name): this machine's loopback names and the address serve listens on,
+    each with the port; listening on every address (0.0.0.0), also an address written as numbers, which no
+    other site's page can send, and this machine's name."""
+
+    def __init__(self, host: str, port: int):
+        self.port = port
+        self.names = {*LOOPBACK_NAMES, _bracketed(host.lower())}
+        self.any_address = host in ANY_ADDRESS
+        if self.any_address:
+            machine = socket.gethostname().lower()
+            self.names |= {machine, machine + ".local"}
+
+    def allows(self, header: str | None) -> bool:
+        if not header:
+            return False
+        header = header.strip().lower()
+        if ":" in header and not header.endswith("]"):
+            name, _, port = header.rpartition(":")
+        else:
+            name, port = header, "80"
+        if port != str(self.port):
+            return False
+        return name in self.names or (self.any_address and _is_address(name))
+
+
+def _is_address(name: str) -> bool:
+    try:
+        ipaddress.ip_address(name.removeprefix("[").removesuffix("]"))
+    except ValueError:
+        return False
+    return True
+
+
+def for_game_master(parts: tuple[str, ...]) -> bool:
+    """Whether a file under build/ is the game-master's: anything outside the player outputs (site-gm/,
+    the reference, the manifest), and a sheet, handout or export with ``-gm`` in its name."""
+    if not parts or parts[0] not in PLAYER_FOLDERS:
+        return True
+    return parts[0] in MARKED_GM and any("-gm" in part for part in parts[1:])
+
+
+def requested_parts(target: str) -> tuple[str, ...] | None:
+    """The path a request names, as folder and file names under build/, or None for one no browser sends:
+    NUL or another control character, a `%` not followed by two hex digits, bytes that are not UTF-8, `..`."""
+    path = target.split("?", 1)[0].split("#", 1)[0]
+    if not path.startswith("/") or _BAD_ESCAPE.search(path):
+        return None
+    try:
+        text = urllib.parse.unquote(path, errors="strict")
+    except UnicodeDecodeError:
+        return None
+    if _CONTROL.search(text) or "\\" in text:
+        return None
+    parts = tuple(part for part in text.split("/") if part not in ("", "."))
+    return None if ".." in parts else parts
+
+
 class _Server(http.server.ThreadingHTTPServer):
+    """A thread per request up to ``MAX_CONNECTIONS``; past it (or when no thread can start) a 503 written at
+    once, so a flood of connections costs neither threads nor tracebacks."""
+
+    block_on_close = False  # Ctrl-C does not wait for open event streams or idle connections
+    request_queue_size = 128  # a burst of connections waits to be accepted (and refused), not for SYN retries
+
+    def __init__(self, address, handler):
+        self.address_family = socket.AF_INET6 if ":" in address[0] else socket.AF_INET
+        self.slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
+        super().__init__(address, handler)
+
+    def process_request(self, request, client_address):
+        if not self.slots.acquire(blocking=False):
+            return self._refuse(request)
+        try:
+            super().process_request(request, client_address)
+        except RuntimeError:  # can't start new thread
+            self.slots.release()
+            self._refuse(request)
+
+    def process_request_thread(self, request, client_address):
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self.slots.release()
+
+    def _refuse(self, request) -> None:
+        try:
+            request.setblocking(False)
+            try:
+                request.recv(65536)  # what the client sent, so closing does not reset the connection
+            except OSError:
+                pass
+            request.send(BUSY)
+        except OSError:
+            pass
+        self.shutdown_request(request)
+
     def handle_error(self, request, client_address):
-        if not isinstance(sys.exc_info()[1], ConnectionError):  # a page closed or reloaded mid-answer: nothing to say
-            super().handle_error(request, client_address)
+        failed = sys.exc_info()[1]
+        if isinstance(failed, (ConnectionError, TimeoutError)):  # a page closed or reloaded mid-answer
+            return
+        from .diagnostics import printable
+
+        _tell(printable(f"rulepress: serve: a request failed: {type(failed).__name__}: {failed}"))
 
 
-def _handler(directory: Path, state: _State):
+def _tell(text: str) -> None:
+    """To the terminal, never into a build's overlay text (stderr is teed during a build)."""
+    try:
+        print(text, file=sys.__stderr__, flush=True)
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+def _handler(directory: Path, state: _State, hosts: HostCheck, audience: str = "player"):
+    streams = threading.BoundedSemaphore(MAX_EVENT_STREAMS)
+    home = "/site-gm/index.html" if audience == "gm" else "/site/index.html"
+
     class Handler(http.server.SimpleHTTPRequestHandler):
+        timeout = IDLE_S
+
         def __init__(self, *args, **kwargs):
             super().__init__(*args, directory=str(directory), **kwargs)
 
@@ -99,23 +259,76 @@ def _handler(directory: Path, state: _State):
             pass
 
         def do_GET(self):
+            return self._answer(body=True)
+
+        def do_HEAD(self):
+            return self._answer(body=False)
+
+        def _answer(self, body: bool):
+            if not hosts.allows(self.headers.get("Host")):
+                return self.send_error(403, "rulepress serve answers only to the address it prints")
             if self.path == RELOAD_PATH:
-                return self._send(f"{state.build}:{state.status}".encode(), "text/plain")
+                return self._send(f"{state.build}:{state.status}".encode(), "text/plain", body)
             if self.path == EVENTS_PATH:
-                return self._events()
+                return self._events() if body else self._send(b"", "text/event-stream", body)
             if self.path in ("/", "/index.html"):
-                self.send_response(302)
-                self.send_header("Location", "/site/index.html")
-                self.end_headers()
+                return self._redirect(home)
+            parts = requested_parts(self.path)
+            if parts is None:
+                return self.send_error(400, "a path no page links to")
+            path = self._served(parts)
+            if path is None:
+                return self.send_error(404)
+            if path.is_dir():
+                if not self.path.split("?", 1)[0].endswith("/"):
+                    return self._redirect(urllib.parse.quote("/" + "/".join(parts) + "/"))
+                path = path / "index.html"
+                if not path.is_file():
+                    return self.send_error(404)  # no folder listings: they would name every file
+            try:
+                content = path.read_bytes()
+            except OSError:  # swapped out by a build meanwhile
+                return self.send_error(404)
+            if path.suffix == ".html":
+                page = content.decode("utf-8", "replace").replace("</body>", page_additions(state) + "</body>", 1)
+                return self._send(page.encode("utf-8"), "text/html; charset=utf-8", body)
+            return self._send(content, self.guess_type(str(path)), body)
+
+        def _served(self, parts: tuple[str, ...]) -> Path | None:
+            """The file or folder ``parts`` names under build/, when this audience may see it."""
+            if any(part.startswith(".") for part in parts) or (audience != "gm" and for_game_master(parts)):
                 return None
-            path = Path(self.translate_path(self.path))
-            if path.suffix == ".html" and path.is_file():
-                page = path.read_text(encoding="utf-8").replace("</body>", page_additions(state) + "</body>", 1)
-                return self._send(page.encode("utf-8"), "text/html; charset=utf-8")
-            return super().do_GET()
+            root = directory.resolve()
+            try:
+                path = directory.joinpath(*parts).resolve()
+            except (OSError, RuntimeError):
+                return None
+            if not path.is_relative_to(root) or not path.exists():
+                return None
+            if audience != "gm" and for_game_master(path.relative_to(root).parts):  # a link into site-gm/
+                return None
+            return path
+
+        def _redirect(self, location: str):
+            self.send_response(302)
+            self.send_header("Location", location)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
 
         def _events(self) -> None:
             """The build number now, then again after every build, until the client or the server goes."""
+            if not streams.acquire(blocking=False):
+                self.send_response(503)
+                self.send_header("Retry-After", "5")
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                return
+            try:
+                self._stream()
+            finally:
+                streams.release()
+
+        def _stream(self) -> None:
             self.send_response(200)
             self.send_header("Content-Type", "text/event-stream")
             self.send_header("Cache-Control", "no-store")
@@ -123,28 +336,40 @@ def _handler(directory: Path, state: _State):
             shown = state.build
             try:
                 self._event(shown)
-                while not state.closed:
-                    now = state.wait_past(shown)
+                quiet_since = time.monotonic()
+                while not state.closed and not self._gone():
+                    now = state.wait_past(shown, GONE_CHECK_S)
                     if now != shown:
                         shown = now
                         self._event(shown)
-                    else:
-                        self.wfile.write(b": still here\n\n")  # finds a closed connection
+                        quiet_since = time.monotonic()
+                    elif time.monotonic() - quiet_since >= KEEPALIVE_S:
+                        self.wfile.write(b": still here\n\n")  # keeps proxies and the browser from timing out
                         self.wfile.flush()
+                        quiet_since = time.monotonic()
             except OSError:  # the page went away
                 pass
+
+        def _gone(self) -> bool:
+            """Whether the page closed its end: an event stream's client sends nothing after its request."""
+            try:
+                readable, _, _ = select.select([self.connection], [], [], 0)
+                return bool(readable) and not self.connection.recv(1, socket.MSG_PEEK)
+            except (OSError, ValueError):
+                return True
 
         def _event(self, build: int) -> None:
             self.wfile.write(f"event: build\ndata: {build}\n\n".encode())
             self.wfile.flush()
 
-        def _send(self, body: bytes, kind: str):
+        def _send(self, content: bytes, kind: str, body: bool = True):
             self.send_response(200)
             self.send_header("Content-Type", kind)
-            self.send_header("Content-Length", str(len(body)))
+            self.send_header("Content-Length", str(len(content)))
             self.send_header("Cache-Control", "no-store")
             self.end_headers()
-            self.wfile.write(body)
+            if body:
+                self.wfile.write(content)
 
     return Handler
 
@@ -256,8 +481,8 @@ class SearchIndex:
     sees half an index. A build started meanwhile wins: the index of a build that is no longer the last
     is dropped (the next build's index follows it)."""
 
-    def __init__(self, out: Path, state: _State):
-        self.out, self.state = out, state
+    def __init__(self, out: Path, state: _State, site: str = "site"):
+        self.out, self.state, self.site = out, state, site
         self.swaps = threading.Lock()  # held by a build, and by this while it copies or swaps build/
         self.thread: threading.Thread | None = None
 
@@ -273,10 +498,10 @@ class SearchIndex:
             with self.swaps:
                 if self.state.build != build:
                     return
-                staging = copy_for_index(self.out)
+                staging = copy_for_index(self.out, self.site)
             if staging is None:
                 return
-            index_copy(staging)
+            index_copy(staging, self.site)
             with self.swaps:
                 if self.state.build == build:
                     swap_index(staging, self.out)
@@ -296,20 +521,29 @@ def watched(root: Path) -> list[Path]:
 
 
 def serve(root: Path, host: str = "127.0.0.1", port: int = 8000, only: list[str] | None = None,
-          poll: float = 0.5, rounds: int | None = None, stop: threading.Event | None = None) -> int:
-    """Serve until interrupted (or for ``rounds`` waits of ``poll`` seconds, or until ``stop`` is set: for tests)."""
+          poll: float = 0.5, rounds: int | None = None, stop: threading.Event | None = None,
+          audience: str = "player") -> int:
+    """Serve until interrupted (or for ``rounds`` waits of ``poll`` seconds, or until ``stop`` is set: for tests).
+    ``audience`` "gm" builds and serves the game-master's site and files too; "player" serves none of them."""
+    from .diagnostics import printable
     from .pipeline import INTERRUPTED
 
-    args = SimpleNamespace(out=None, ruleset=None, only=only or ["site"], audience="player", jobs=None,
+    args = SimpleNamespace(out=None, ruleset=None, only=only or ["site"], audience=audience, jobs=None,
                            checker=RememberedChecks(), site_builder=warm_site, index_later=True)
     state = _State()
-    index = SearchIndex(root / "build", state)
+    index = SearchIndex(root / "build", state, "site-gm" if audience == "gm" else "site")
+    hosts = HostCheck(host, port)
     try:  # listen first: a busy port or a wrong address is said at once, before a build
-        server = _Server((host, port), _handler(root / "build", state))
-    except (OSError, OverflowError) as error:
+        server = _Server((host, port), _handler(root / "build", state, hosts, audience))
+    except (OSError, OverflowError, UnicodeError) as error:
         cause = getattr(error, "strerror", None) or str(error)
-        print(f"rulepress: error: cannot serve on {host}:{port}: {cause}", file=sys.stderr)
+        print(printable(f"rulepress: error: cannot serve on {host}:{port}: {cause}"), file=sys.stderr)
         return 1
+    hosts.port = server.server_address[1]  # port 0: the one the system chose
+    if not is_loopback(host):
+        readers = "the served rules, the game-master's included" if audience == "gm" else "the served rules"
+        print(printable(f"rulepress: warning: serving on {host}, not this machine only: anyone on the network "
+                        f"can read {readers}"), file=sys.stderr, flush=True)
     halt = threading.Event()
     try:
         changes = start_watching(root, halt)  # before the first build: a save during it is built next
@@ -323,8 +557,9 @@ def serve(root: Path, host: str = "127.0.0.1", port: int = 8000, only: list[str]
         server.server_close()
         raise
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    print(f"serving {root / 'build'} at http://{host}:{server.server_address[1]}/ — edit rules_src/ and the page reloads; Ctrl-C stops",
-          flush=True)
+    shown = f"{root / 'build'}" + (" (the game-master's site and files too)" if audience == "gm" else "")
+    print(printable(f"serving {shown} at http://{_bracketed(host)}:{hosts.port}/ — edit rules_src/ and the page "
+                    "reloads; Ctrl-C stops"), flush=True)
     try:
         _rebuild_on_change(root, args, state, changes, poll, rounds, stop, index)
     except KeyboardInterrupt:

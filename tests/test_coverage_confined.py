@@ -12,8 +12,9 @@ from generator.examples import confined
 
 @pytest.mark.parametrize("written, seconds", [
     (None, 10.0), ("", 10.0), ("2.5", 2.5), ("0", 0.1), ("-4", 0.1), ("soon", 10.0),
+    ("600", 600.0), ("601", 600.0), ("inf", 600.0), ("1e300", 600.0), ("-inf", 0.1), ("nan", 10.0),
 ])
-def test_the_time_allowed_is_read_with_a_floor_and_a_default(monkeypatch, written, seconds):
+def test_the_time_allowed_is_read_with_a_floor_a_ceiling_and_a_default(monkeypatch, written, seconds):
     if written is None:
         monkeypatch.delenv("RULEPRESS_EXAMPLE_SECONDS", raising=False)
     else:
@@ -23,8 +24,9 @@ def test_the_time_allowed_is_read_with_a_floor_and_a_default(monkeypatch, writte
 
 @pytest.mark.parametrize("written, megabytes", [
     (None, 1024), ("", 1024), ("200", 200), ("10", 64), ("lots", 1024), ("1.5", 1024),
+    ("1048576", 1048576), ("99999999999999999999999", 1048576),  # 1 TiB at most: more is no limit (setrlimit fails)
 ])
-def test_the_memory_allowed_is_read_with_a_floor_and_a_default(monkeypatch, written, megabytes):
+def test_the_memory_allowed_is_read_with_a_floor_a_ceiling_and_a_default(monkeypatch, written, megabytes):
     if written is None:
         monkeypatch.delenv("RULEPRESS_EXAMPLE_MEMORY_MB", raising=False)
     else:

@@ -3,9 +3,10 @@
 ``check`` and ``build`` never run a line of a ruleset's Python in their own process. For each ruleset a
 child is forked; before any rules code runs it gets
 
-- a wall-clock time limit for the ruleset (``RULEPRESS_EXAMPLE_SECONDS``, default 10 s; the parent kills
-  it when the time is up) and a CPU limit just above it, so a child whose parent died ends too;
-- a memory limit (``RLIMIT_AS``: its size at the fork plus ``RULEPRESS_EXAMPLE_MEMORY_MB``, default 1024);
+- a wall-clock time limit for the ruleset (``RULEPRESS_EXAMPLE_SECONDS``, default 10 s, held to 0.1-600 s;
+  the parent kills it when the time is up) and a CPU limit just above it, so a child whose parent died ends too;
+- a memory limit (``RLIMIT_AS``: its size at the fork plus ``RULEPRESS_EXAMPLE_MEMORY_MB``, default 1024,
+  held to 64 MB-1 TiB);
 - a scratch folder (removed afterwards) as its working folder, an empty environment, /dev/null as its
   standard streams, and no other file descriptor of the parent than the pipe its results go back on;
 - an audit hook, installed before any rules code runs and never removable, that refuses: opening a file
@@ -28,6 +29,7 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 import os
 import select
 import signal
@@ -47,18 +49,26 @@ OUTPUT_CAP = 8 * 1024 * 1024  # bytes a child may send back in all
 FILE_CAP = 64 * 1024 * 1024  # bytes a child may write into one scratch file
 
 
+SECONDS_ALLOWED = (0.1, 600.0)  # RULEPRESS_EXAMPLE_SECONDS is held to this: inf or 1e300 is no limit at all
+MEGABYTES_ALLOWED = (64, 1024 * 1024)  # and RULEPRESS_EXAMPLE_MEMORY_MB to this: more than the kernel takes is none
+
+
 def seconds_allowed() -> float:
     try:
-        return max(0.1, float(os.environ.get("RULEPRESS_EXAMPLE_SECONDS", "") or 10))
+        seconds = float(os.environ.get("RULEPRESS_EXAMPLE_SECONDS", "") or 10)
     except ValueError:
         return 10.0
+    low, high = SECONDS_ALLOWED
+    return 10.0 if math.isnan(seconds) else min(max(seconds, low), high)
 
 
 def memory_allowed() -> int:
     try:
-        return max(64, int(os.environ.get("RULEPRESS_EXAMPLE_MEMORY_MB", "") or 1024)) * 1024 * 1024
+        megabytes = int(os.environ.get("RULEPRESS_EXAMPLE_MEMORY_MB", "") or 1024)
     except ValueError:
         return 1024 * 1024 * 1024
+    low, high = MEGABYTES_ALLOWED
+    return min(max(megabytes, low), high) * 1024 * 1024
 
 
 @dataclass(frozen=True)
