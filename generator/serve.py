@@ -427,6 +427,44 @@ def ruleset_key(root: Path, ruleset, code: str) -> str:
     return digest.hexdigest()
 
 
+def site_builder(root: Path):
+    """How serve builds its site: behind the wall when this run uses it (one walled worker kept warm
+    across saves), else here, with Sphinx already imported and the project already checked."""
+    from . import wall
+
+    return WalledSite(root) if wall.in_use() else warm_site
+
+
+class WalledSite:
+    """serve's site builds in one walled render worker (``pool``), kept for every save: Sphinx stays
+    imported there, and it writes only the site caches."""
+
+    def __init__(self, root: Path):
+        self.root, self.worker = root, None
+
+    def __call__(self, project, args) -> str:
+        from .pool import _Worker, _rebuilt
+        from .render.assets import default_templates
+
+        if self.worker is None or self.worker.process.poll() is not None:
+            caches = Path(args[1]).parent
+            caches.mkdir(parents=True, exist_ok=True)
+            self.worker = _Worker([self.root, default_templates()], [caches])
+        answer = self.worker.ask((loaded_warm_site, args))
+        if "ok" not in answer:
+            self.worker.stop()
+            self.worker = None
+            raise _rebuilt(answer)
+        return answer["ok"]
+
+
+def loaded_warm_site(args) -> str:
+    """``warm_site`` in a walled worker: the project loaded there (the command checked it a moment ago)."""
+    from .source.project import load_project
+
+    return warm_site(load_project(Path(args[0]))[0], args)
+
+
 def warm_site(project, args) -> str:
     """pipeline's site task, run here with Sphinx already imported and the project already checked."""
     from sphinx.util.docutils import docutils_namespace
@@ -529,7 +567,7 @@ def serve(root: Path, host: str = "127.0.0.1", port: int = 8000, only: list[str]
     from .pipeline import INTERRUPTED
 
     args = SimpleNamespace(out=None, ruleset=None, only=only or ["site"], audience=audience, jobs=None,
-                           checker=RememberedChecks(), site_builder=warm_site, index_later=True)
+                           checker=RememberedChecks(), site_builder=site_builder(root), index_later=True)
     state = _State()
     index = SearchIndex(root / "build", state, "site-gm" if audience == "gm" else "site")
     hosts = HostCheck(host, port)
