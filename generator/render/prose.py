@@ -21,7 +21,7 @@ from ..model.base import NotGiven
 from ..model.ruleset import Ruleset
 from ..validate.checks import term_names
 from .present import NOT_GIVEN_TEXT
-from .present import entry_title, reference_title
+from .present import entry_title, gm_only, reference_title
 from .worked import CHECKED_TEXT, CHECKED_TITLE, for_readers
 
 _ROLE = re.compile(r"\{(?P<role>[a-z-]+)\}`(?P<text>[^`]*)`")
@@ -80,10 +80,6 @@ CHECKED_HTML = Markup('<span class="checked" title="{}">{}</span>').format(CHECK
 def anchor(section: str, id: str) -> str:
     """The HTML id an entry is printed under."""
     return f"{section}-{id}".replace("_", "-")
-
-
-def gm_only(entry) -> bool:
-    return getattr(entry, "audience", "player") == "gm" or getattr(entry, "gm_only", False)
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from ..mechanics import armies
 from ..model.base import NotGiven, QuickMark, Source, value_loc
 from ..model.dice import RollRange
 from ..model.computed import Chart, Formula, Sheet
-from ..model.entries import ArmyLimit, ArmyList, Item, ProfileMatrix, RollTable, Spell
+from ..model.entries import ArmyLimit, ArmyList, Item, ProfileMatrix, RollTable, Spell, gm_only
 from ..model.points import points_text
 from ..model.ruleset import SECTIONS, Ruleset
 
@@ -499,10 +499,6 @@ def check_prose_links(ruleset: Ruleset):
                     yield d
 
 
-def _gm_only(entry) -> bool:
-    return getattr(entry, "audience", "player") == "gm" or getattr(entry, "gm_only", False)
-
-
 def _get(ruleset: Ruleset, section: str, id: str):
     """The entry ``id`` of ``section`` (a base's too, where shared), or None."""
     try:
@@ -524,7 +520,7 @@ def _role_entry(ruleset: Ruleset, role: str, target: str, terms: dict[str, str])
 def _any_entry(ruleset: Ruleset, id: str):
     """For a bare id (see_also): a game-master-only entry of that id if there is one, else any entry of it."""
     found = [e for _s, e in ruleset.all_entries() if e.id == id]
-    return next((e for e in found if _gm_only(e)), found[0] if found else None)
+    return next((e for e in found if gm_only(e)), found[0] if found else None)
 
 
 def _limit_names(text: str) -> set[str]:
@@ -564,7 +560,7 @@ def _references(ruleset: Ruleset, entry):
                 yield found, value_loc(row, "ref")
     if isinstance(entry, (ProfileMatrix, Item)):
         keywords = {k.name.casefold(): k for k in ruleset.keywords}
-        for owner in (r for r in entry.rows if not _gm_only(r)) if isinstance(entry, ProfileMatrix) else (entry,):
+        for owner in (r for r in entry.rows if not gm_only(r)) if isinstance(entry, ProfileMatrix) else (entry,):
             written = owner.keywords if isinstance(owner.keywords, tuple) else ()
             for index, text in enumerate(written):
                 words = str(text).split()
@@ -620,7 +616,7 @@ def _references(ruleset: Ruleset, entry):
                 yield found, _loc_of(entry, "cites", index)
     terms = term_names(ruleset)
     for owner, name, value in _prose_fields(entry):
-        if name == "gm_note" or (owner is not entry and _gm_only(owner)):
+        if name == "gm_note" or (owner is not entry and gm_only(owner)):
             continue  # the game-master's own text may name what it likes
         for match in ROLE.finditer(value):
             if (found := _role_entry(ruleset, match["role"], _role_target(match["target"]), terms)) is not None:
@@ -630,11 +626,11 @@ def _references(ruleset: Ruleset, entry):
 @check
 def check_gm_references(ruleset: Ruleset):
     for _section, entry in (("ruleset", ruleset.meta), *ruleset.all_entries()):
-        if _gm_only(entry):
+        if gm_only(entry):
             continue
         seen = set()
         for target, loc in _references(ruleset, entry):
-            if _gm_only(target) and (id(target), str(loc)) not in seen:
+            if gm_only(target) and (id(target), str(loc)) not in seen:
                 seen.add((id(target), str(loc)))
                 yield Diagnostic(Code.GM_REFERENCE, f"`{entry.id or 'ruleset'}` is for players but names game-master-only "
                                  f"`{target.id}`", loc)
@@ -665,7 +661,7 @@ def check_quick_reference(ruleset: Ruleset):
         if not mark or not isinstance(mark, QuickMark) and not entry.locs.get("quick_reference"):
             continue  # not marked, or printed by default without being written
         loc = value_loc(entry, "quick_reference")
-        if _gm_only(entry):
+        if gm_only(entry):
             yield Diagnostic(Code.QUICKREF_GM, f"`{entry.id}` is for the game-master but marked for the players' quick "
                              "reference", loc)
             continue

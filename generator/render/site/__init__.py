@@ -145,9 +145,9 @@ def render_entry(ruleset, section: str, entry, audience: str, chapter: str | Non
         entries = [e for e in ruleset.section(section)
                    if chapter is None or getattr(e, "chapter", "") == ("" if chapter == "-" else chapter)]
         writers = {"costs": myst.costs_md, "army_limits": myst.limits_md,
-                   "values": lambda es: myst.values_md([e for e in es if audience == "gm" or e.audience != "gm"], ruleset),
+                   "values": lambda es: myst.values_md(myst.for_audience(es, audience), ruleset),
                    "victory_points": lambda es: myst.victory_md(es, ruleset, audience),
-                   "phases": lambda es: myst.phases_md([p for p in es if audience == "gm" or p.audience != "gm"])}
+                   "phases": lambda es: myst.phases_md(myst.for_audience(es, audience))}
         return writers[section](entries)
     writers = {
         "rules": lambda e: myst.rule_md(e, ruleset, audience), "tables": lambda e: myst.table_md(e, ruleset, audience),

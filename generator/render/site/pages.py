@@ -18,7 +18,7 @@ from ...model.ruleset import Ruleset
 from ...source.project import Project
 from ...report import plural
 from ..reference import codes_reference, format_reference, names_reference
-from ..present import entry_title, shown_count, shown_examples, source_title
+from ..present import entry_title, gm_only, shown_count, shown_examples, source_title
 from .myst import code, esc, label, prose, role_text
 from .search import index_site
 
@@ -48,7 +48,7 @@ class Pages:
 def visible(entry, audience: str) -> bool:
     if audience == "gm":
         return True
-    return getattr(entry, "audience", "player") != "gm" and not getattr(entry, "gm_only", False)
+    return not gm_only(entry)
 
 
 def _heading(level: int, ruleset: Ruleset, section: str, entry, title: str) -> str:
