@@ -13,7 +13,7 @@ from ..diagnostics import BlockLocation, Code, Diagnostic, Location, did_you_mea
 from ..mechanics import armies
 from ..model.base import NotGiven, QuickMark, Source, value_loc
 from ..model.dice import RollRange
-from ..model.computed import Chart, Formula, Sheet
+from ..model.computed import Chart, Formula, Sheet, Value
 from ..model.entries import ArmyLimit, ArmyList, Item, ProfileMatrix, RollTable, Spell, gm_only
 from ..model.points import points_text
 from ..model.ruleset import SECTIONS, Ruleset
@@ -633,7 +633,15 @@ def check_gm_references(ruleset: Ruleset):
             if gm_only(target) and (id(target), str(loc)) not in seen:
                 seen.add((id(target), str(loc)))
                 yield Diagnostic(Code.GM_REFERENCE, f"`{entry.id or 'ruleset'}` is for players but names game-master-only "
-                                 f"`{target.id}`", loc)
+                                 f"`{target.id}`", loc, _hidden_by_overlay(ruleset, target))
+
+
+def _hidden_by_overlay(ruleset: Ruleset, target) -> str | None:
+    """The hint when an overlay made a value its base's player text prints the game-master's."""
+    if not (ruleset.meta.overlay and isinstance(target, Value) and target.is_house_rule and "audience" in target.locs):
+        return None
+    return (f"the overlay `{ruleset.id}` marks its house value `{target.id}` `audience: gm` ({target.locs['audience']}), "
+            f"but player text of `{ruleset.meta.extends}` prints it: keep that house value for players")
 
 
 @check

@@ -136,7 +136,7 @@ def section_page(ruleset: Ruleset, key: str, audience: str, placed: set) -> str 
             parts += _entries_block(ruleset, section, entries, audience)
             placed.update((section, e.id) for e in entries)
     if key == "values" and found and ruleset.meta.overlay:
-        parts.insert(1, _house_banner(ruleset))
+        parts.insert(1, _house_banner(ruleset, audience))
     if key == "formulas" and found:
         parts.insert(1, "For rules authors: each formula's inputs, what it gives and the expression every chart, "
                         "sheet and worked example of this ruleset computes with.\n")
@@ -168,13 +168,14 @@ def examples_page(ruleset: Ruleset, audience: str = "player") -> str | None:
     return "\n".join(lines)
 
 
-def house_rules_count(ruleset: Ruleset) -> int:
-    return sum(1 for value in ruleset.values if value.is_house_rule)
+def house_rules(ruleset: Ruleset, audience: str) -> list:
+    """The values an overlay changes that the audience may see (a game-master's house value is no player's)."""
+    return [value for value in ruleset.values if value.is_house_rule and visible(value, audience)]
 
 
-def _house_banner(ruleset: Ruleset, base_title: str = "") -> str:
+def _house_banner(ruleset: Ruleset, audience: str, base_title: str = "") -> str:
     base = base_title or ruleset.meta.extends
-    changed = house_rules_count(ruleset)
+    changed = len(house_rules(ruleset, audience))
     return (f":::{{admonition}} House rules on {esc(base)}\n:class: house-rules-banner\nHouse rules on {esc(base)}: "
             f"changes {plural(changed, 'value')}. Each changed value is marked and shows what the text says.\n:::")
 
@@ -192,8 +193,8 @@ def ruleset_index(ruleset: Ruleset, toc: list[str], downloads: list[tuple[str, s
     meta = ruleset.meta
     parts = [f"({label(ruleset.id, 'page', 'index')})=\n# {esc(meta.title)}\n"]
     if meta.overlay:
-        parts.append(_house_banner(ruleset, base_title))
-        changed = [v for v in ruleset.values if v.is_house_rule]
+        parts.append(_house_banner(ruleset, audience, base_title))
+        changed = house_rules(ruleset, audience)
         if changed:
             parts.append("\n".join(f"- {esc(v.label or v.id.replace('_', ' '))}: {{value}}`{v.id}`" for v in changed))
     if meta.kind == "base":
@@ -236,7 +237,7 @@ def landing(project: Project, audience: str, sheets: bool = False) -> str:
         facts = ", ".join(plural(n, word) for n, word in counted)
         if ruleset.meta.overlay:
             facts = f"house rules on {esc(_title_by_id(project, ruleset.meta.extends))}: changes " \
-                    f"{plural(house_rules_count(ruleset), 'value')}"
+                    f"{plural(len(house_rules(ruleset, audience)), 'value')}"
         author = f" by {esc(ruleset.meta.author)}" if ruleset.meta.author else ""
         parts.append(f"- **[{esc(ruleset.title)}]({ruleset.id}/index.md)**{author} — {facts}")
     if bases:
