@@ -16,7 +16,7 @@ from ..model.dice import RollRange
 from ..model.computed import Chart, Formula, Sheet, Value
 from ..model.entries import ArmyLimit, ArmyList, Item, ProfileMatrix, RollTable, Spell, gm_only
 from ..model.points import points_text
-from ..model.ruleset import SECTIONS, Ruleset
+from ..model.ruleset import SECTIONS, SITE_PAGE_NAMES, Ruleset
 
 Check = Callable[[Ruleset], Iterable[Diagnostic]]
 CHECKS: dict[str, Check] = {}
@@ -477,9 +477,18 @@ def _at(owner, name: str, text: str, offset: int) -> Location:
 
 
 @check
+def check_chapter_ids(ruleset: Ruleset):
+    for chapter in ruleset.chapters:
+        if chapter.id in SITE_PAGE_NAMES:
+            yield Diagnostic(Code.PAGE_NAME, f"chapter `{chapter.id}` would take the name of the site's page of "
+                             f"{SITE_PAGE_NAMES[chapter.id]}", chapter.loc,
+                             f"give the chapter another id, such as `{chapter.id}_chapter`, and write that in its entries' `chapter:`")
+
+
+@check
 def check_prose_links(ruleset: Ruleset):
     terms = term_names(ruleset)
-    for _section, entry in ruleset.all_entries():
+    for _section, entry in (("ruleset", ruleset.meta), *ruleset.all_entries()):  # the summary is prose too
         for owner, name, value in _prose_fields(entry):
             for match in ROLE.finditer(value):
                 target = _role_target(match["target"])
