@@ -13,7 +13,7 @@ from pathlib import Path
 from generator.model.entries import gm_only
 from generator.render.export import ruleset_json
 from generator.render.prose import value_html, value_text
-from generator.render.site.pages import landing, ruleset_index
+from generator.render.site.pages import landing, ruleset_index, site_pages
 from generator.validate import check_project
 
 BASE = """\
@@ -109,3 +109,11 @@ def test_players_pages_and_export_of_an_overlay_name_only_the_house_rules_they_m
     assert "house rules on Skirmish: changes 3 values" in landing(built, "gm")
     assert [v["id"] for v in ruleset_json(rules, "player")["values"]] == ["move"]
     assert [v["id"] for v in ruleset_json(rules, "gm")["values"]] == ["move", "ambush", "scouts"]
+
+
+def test_an_overlays_numbers_page_names_its_base_by_title_and_counts_what_players_see(tmp_path):
+    built = project(tmp_path, club=overlay("club", "Club rules", "skirmish",
+                                           "  move: {value: 7 hexes}\n  scouts: {value: 9 hexes, audience: gm}\n"))
+    player = site_pages(built, "player").files["club/values.md"]
+    assert "House rules on Skirmish: changes 1 value." in player and "skirmish" not in player
+    assert "House rules on Skirmish: changes 2 values." in site_pages(built, "gm").files["club/values.md"]

@@ -123,7 +123,7 @@ def chapter_page(ruleset: Ruleset, chapter, audience: str, placed: set) -> str:
     return "\n".join(parts)
 
 
-def section_page(ruleset: Ruleset, key: str, audience: str, placed: set) -> str | None:
+def section_page(ruleset: Ruleset, key: str, audience: str, placed: set, base_title: str = "") -> str | None:
     title = SECTION_PAGES[key]
     parts = [f"({label(ruleset.id, 'page', key)})=\n# {page_title(ruleset, title)}\n"]
     sections = ("costs", "army_limits", "armies") if key == "army" else (key,)
@@ -136,7 +136,7 @@ def section_page(ruleset: Ruleset, key: str, audience: str, placed: set) -> str 
             parts += _entries_block(ruleset, section, entries, audience)
             placed.update((section, e.id) for e in entries)
     if key == "values" and found and ruleset.meta.overlay:
-        parts.insert(1, _house_banner(ruleset, audience))
+        parts.insert(1, _house_banner(ruleset, audience, base_title))  # the base by its title, never its folder name
     if key == "formulas" and found:
         parts.insert(1, "For rules authors: each formula's inputs, what it gives and the expression every chart, "
                         "sheet and worked example of this ruleset computes with.\n")
@@ -276,7 +276,7 @@ def site_pages(project: Project, audience: str, downloads: dict[str, list[tuple[
             toc.append(chapter.id)
             titles[chapter.id] = chapter.title
         for key in SECTION_PAGES:
-            text = section_page(ruleset, key, audience, placed)
+            text = section_page(ruleset, key, audience, placed, _title_by_id(project, ruleset.meta.extends))
             if text:
                 name = key.replace("_", "-")
                 if name in toc:  # a chapter already has this name
