@@ -66,6 +66,7 @@ class Code(enum.Enum):
     WRONG_TYPE = ("wrong-type", "a value of the wrong kind (text where a number belongs, a list where a mapping belongs...)", "write a value of the expected kind")
     OUT_OF_RANGE = ("out-of-range", "a number outside the bounds its column or field declares", "use a value within the declared bounds")
     BAD_ID = ("bad-id", "an entry id that is not lower_snake_case", "use lower-case letters, digits and underscores")
+    PAGE_NAME = ("page-name", "a chapter whose id is the name of a page the site makes for every ruleset (`index`, `glossary`, `examples`, `names`), so one page would hide the other", "give the chapter another id: its page is named after it")
     DUPLICATE_ID = ("duplicate-id", "two entries of the same kind with one id, possibly in different files", "give each entry its own id")
     DUPLICATE_TERM = ("duplicate-term", "two glossary terms (or aliases) that are the same word up to case or Unicode form, so links to it would silently pick one", "merge the two entries, or make one term differ")
     # -- dice and tables ---------------------------------------------------------

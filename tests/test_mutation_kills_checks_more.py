@@ -84,14 +84,14 @@ def test_an_army_is_refused_for_its_matrix_only_when_the_matrix_itself_failed_to
 # -- who an entry is for ----------------------------------------------------------------------------
 
 def test_an_entry_is_for_the_game_master_by_its_audience_or_by_saying_so_itself():
-    from generator.model.entries import VictoryPoints
+    from generator.model.entries import VictoryPoints, gm_only
 
-    assert checks._gm_only(SimpleNamespace(audience="gm")) is True
+    assert gm_only(SimpleNamespace(audience="gm")) is True
     # a hidden task is the game-master's whatever its audience says
-    assert checks._gm_only(VictoryPoints(id="relic", name="Relic", kind="task", hidden=True)) is True
-    assert checks._gm_only(VictoryPoints(id="flag", name="Flag", kind="task")) is False
-    assert checks._gm_only(SimpleNamespace(audience="player")) is False
-    assert checks._gm_only(SimpleNamespace(id="row")) is False  # no audience, no gm_only: everyone's
+    assert gm_only(VictoryPoints(id="relic", name="Relic", kind="task", hidden=True)) is True
+    assert gm_only(VictoryPoints(id="flag", name="Flag", kind="task")) is False
+    assert gm_only(SimpleNamespace(audience="player")) is False
+    assert gm_only(SimpleNamespace(id="row")) is False  # no audience, no gm_only: everyone's
 
 
 # -- what a limit, a formula and prose name ------------------------------------------------------------

@@ -23,6 +23,14 @@ def plain(setting):
     return setting if isinstance(setting, bool) or setting is None else setting.value
 
 
+@dataclass(frozen=True)
+class EarlierHouseValue:
+    """What an overlay below this one made a value (an overlay of an overlay): that overlay's title and value."""
+
+    ruleset: str
+    value: Quantity | NotGiven
+
+
 @dataclass(frozen=True, kw_only=True)
 class Value(ForAudience):
     """A number a rule states: a distance, a modifier, a target, a count of turns, a dice roll.
@@ -40,8 +48,10 @@ class Value(ForAudience):
     label: str = spec("What the value is, in a few words, for the reference and the quick reference.", "",
                       example="Crawl distance when Stunned")
     quick_reference: bool | QuickMark = quick_field("value")
-    # set by an overlay: the value before the house rule changed it
+    # set by an overlay: the value as the text gives it, before any house rule changed it
     original: Optional[Quantity] | NotGiven = field(default=None, metadata={"internal": True})
+    # set by an overlay of an overlay: the house values of the overlays below it, the nearest the text first
+    earlier: tuple[EarlierHouseValue, ...] = field(default=(), metadata={"internal": True})
     house_note: Markdown = spec("In an overlay: why the house rule changes the value.", Markdown(""))
 
     @property

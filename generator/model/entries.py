@@ -56,6 +56,12 @@ class ForAudience(Cited):
     audience: Audience = spec("`player` (everyone) or `gm` (game-master only: never in player outputs).", "player")
 
 
+def gm_only(entry) -> bool:
+    """Game-master material: an entry or row marked `audience: gm`, or a hidden task. The one audience rule:
+    the renderers leave such entries out of every player output, and the checks refuse player text naming them."""
+    return getattr(entry, "audience", "player") == "gm" or getattr(entry, "gm_only", False)
+
+
 @dataclass(frozen=True, kw_only=True)
 class Declares(Located):
     """The ``declares:`` part of ``ruleset:``: lists the ruleset's entries choose from."""

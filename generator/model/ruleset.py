@@ -33,6 +33,10 @@ SECTIONS: dict[str, type] = {
     "charts": Chart,
     "sheets": Sheet,
 }
+# Pages the site makes in every ruleset's folder beside a page per chapter, which is named by its id: no chapter
+# may take these names. (The site's other pages have a hyphen in their names, which no id has.)
+SITE_PAGE_NAMES = {"index": "the ruleset's front page", "glossary": "the glossary", "examples": "the worked examples",
+                   "names": "the names worked examples can use"}
 # Sections a ruleset shares with those that extend it: what formulas, charts and sheets compute with.
 SHARED_SECTIONS = ("values", "formulas", "lookups", "tables", "charts", "glossary")
 

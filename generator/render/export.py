@@ -86,8 +86,8 @@ def entry_json(entry, audience: str = "player") -> dict:
         if audience != "gm":
             if f.name == "gm_note":
                 value = type(value)("")
-            elif isinstance(value, tuple) and any(_gm_only(v) for v in value):
-                value = tuple(v for v in value if not _gm_only(v))
+            elif isinstance(value, tuple) and any(gm_only(v) for v in value):
+                value = tuple(v for v in value if not gm_only(v))
         data[key] = to_json(value)
     if isinstance(entry, ProfileRow):
         data["values"] = to_json(entry.values)
@@ -99,14 +99,11 @@ def entry_json(entry, audience: str = "player") -> dict:
 def ruleset_json(ruleset: Ruleset, audience: str = "player") -> dict:
     data = {"$schema": SCHEMA_ID, "rulepress": __version__, "id": ruleset.id, "ruleset": entry_json(ruleset.meta)}
     for name in SECTIONS:
-        entries = [e for e in ruleset.section(name) if audience == "gm" or not _gm_only(e)]
+        entries = [e for e in ruleset.section(name) if audience == "gm" or not gm_only(e)]
         data[name] = [entry_json(e, audience) for e in entries]
     data["examples"] = [{"entry": e.entry, "path": e.path, "line": e.line, "statements": e.statements}
                         for e in shown_examples(ruleset, audience)]
     return data
-
-
-_gm_only = gm_only
 
 
 # -- schema -------------------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ from fractions import Fraction
 
 from ..model.base import NotGiven
 from ..model.dice import percent
-from ..model.entries import RollTable
+from ..model.entries import RollTable, gm_only  # noqa: F401  (the renderers' one audience rule, the model's)
 from ..model.points import points_text  # noqa: F401  (the renderers' one way to print points)
 
 NOT_GIVEN_TEXT = "not given in the source"
@@ -148,11 +148,6 @@ def reference_title(entry, written: str = "") -> str:
 
 
 # -- audiences --------------------------------------------------------------------------------------
-def gm_only(entry) -> bool:
-    """Game-master material: an entry (or row) marked `audience: gm`, or a hidden task."""
-    return getattr(entry, "audience", "player") == "gm" or getattr(entry, "gm_only", False)
-
-
 def for_audience(items, audience: str) -> list:
     """The items the audience may see: all of them for the game-master, else those not gm-only."""
     return [item for item in items if audience == "gm" or not gm_only(item)]

@@ -21,7 +21,7 @@ from ..model.base import NotGiven
 from ..model.ruleset import Ruleset
 from ..validate.checks import term_names
 from .present import NOT_GIVEN_TEXT
-from .present import entry_title, reference_title
+from .present import entry_title, gm_only, reference_title
 from .worked import CHECKED_TEXT, CHECKED_TITLE, for_readers
 
 _ROLE = re.compile(r"\{(?P<role>[a-z-]+)\}`(?P<text>[^`]*)`")
@@ -41,21 +41,32 @@ def _untokened(text) -> str:
     return str(text or "").replace("\ue000", "").replace("\ue001", "")
 
 
+def _printed(quantity) -> str:
+    return GAP_TEXT if isinstance(quantity, NotGiven) else str(quantity)
+
+
+def house_history(value) -> str:
+    """What a house rule's value was, after `house rule; `: `the text: 1½`; on an overlay of an overlay
+    `house rule of <that overlay>: 2; the text: 1½` (each earlier value labelled as what it is)."""
+    earlier = [f"{HOUSE_RULE} of {step.ruleset}: {_printed(step.value)}" for step in reversed(value.earlier)]
+    return "; ".join([*earlier, f"the text: {_printed(value.original)}"])
+
+
 def value_parts(ruleset: Ruleset, id: str) -> tuple[str | None, str | None, str]:
-    """A value's printed text (None: not given), the original text of a house rule (or None) and its house note."""
+    """A value's printed text (None: not given), what a house rule's value was (or None: see `house_history`)
+    and its house note."""
     value = ruleset.value(id)
     text = None if isinstance(value.value, NotGiven) else str(value.value)
     if not value.is_house_rule:
         return text, None, ""
-    original = GAP_TEXT if isinstance(value.original, NotGiven) else str(value.original)
-    return text, original, " ".join(str(value.house_note).split())
+    return text, house_history(value), " ".join(str(value.house_note).split())
 
 
 def value_text(ruleset: Ruleset, id: str) -> str:
     """A value as plain text: `6"`, `not given`, `2 (house rule; the text: 1½)`."""
-    text, original, _note = value_parts(ruleset, id)
+    text, history, _note = value_parts(ruleset, id)
     shown = GAP_TEXT if text is None else text
-    return shown if original is None else f"{shown} ({HOUSE_RULE}; the text: {original})"
+    return shown if history is None else f"{shown} ({HOUSE_RULE}; {history})"
 
 
 def gap_box() -> Markup:
@@ -66,24 +77,20 @@ def gap_box() -> Markup:
 
 def value_html(ruleset: Ruleset, id: str) -> Markup:
     """A value for print: a gap box when not given; a house rule marked, with the original and a footnote."""
-    text, original, note = value_parts(ruleset, id)
+    text, history, note = value_parts(ruleset, id)
     shown = gap_box() if text is None else escape(text)
-    if original is None:
+    if history is None:
         return Markup('<span class="value">{}</span>').format(shown)
     footnote = Markup('<span class="house-note">{}</span>').format(note) if note else ""
     return Markup('<span class="house-rule" title="{note}"><span class="value">{shown}</span> '
-                  '<span class="house-original">({house}; the text: {original})</span></span>{footnote}').format(
-        note=note, shown=shown, house=HOUSE_RULE, original=original, footnote=footnote)
+                  '<span class="house-original">({house}; {history})</span></span>{footnote}').format(
+        note=note, shown=shown, house=HOUSE_RULE, history=history, footnote=footnote)
 CHECKED_HTML = Markup('<span class="checked" title="{}">{}</span>').format(CHECKED_TITLE, CHECKED_TEXT)
 
 
 def anchor(section: str, id: str) -> str:
     """The HTML id an entry is printed under."""
     return f"{section}-{id}".replace("_", "-")
-
-
-def gm_only(entry) -> bool:
-    return getattr(entry, "audience", "player") == "gm" or getattr(entry, "gm_only", False)
 
 
 @dataclass(frozen=True)

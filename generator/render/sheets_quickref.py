@@ -26,13 +26,13 @@ from ..model.ruleset import Ruleset
 from .prose import _ROLE, role_as_text, value_text
 from .worked import for_readers
 from .sheets_charts import Chart, chance_text, chart_from_model
-from .present import key_text, range_text
+from .present import gm_only, key_text, range_text
 
 GAP = None  # a value the source does not give: templates print a blank box
 
 
 def visible(entry) -> bool:
-    return getattr(entry, "audience", "player") != "gm" and not getattr(entry, "gm_only", False)
+    return not gm_only(entry)
 
 
 _RANGE = re.compile(r"(?<=\d)-(?=\d)")

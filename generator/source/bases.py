@@ -4,7 +4,8 @@ A ruleset that ``extends`` a base reaches the base's values, formulas, tables,
 lookups, charts and terms as if written in it, and may not repeat their ids. An
 *overlay* is a ruleset whose ``extends`` names the rules it changes and which holds
 only ``values:``, each with the id of a value of its base: the result is the base
-with those values changed, each marked as a house rule with its original kept.
+with those values changed, each marked as a house rule with its original kept (and, on an
+overlay of an overlay, the lower overlay's house value), each keeping the stricter audience.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from types import MappingProxyType
 
 from ..diagnostics import Code, Diagnostics, did_you_mean
 from ..model.base import value_loc
+from ..model.computed import EarlierHouseValue, Value
+from ..model.entries import gm_only
 from ..model.ruleset import SECTIONS, SHARED_SECTIONS, Ruleset
 
 
@@ -76,11 +79,26 @@ def overlay(house: Ruleset, base: Ruleset, diagnostics: Diagnostics) -> Ruleset:
                             value.loc, did_you_mean(value.id, originals) or "an overlay changes values its base has")
             continue
         changed[value.id] = dataclasses.replace(
-            original, value=value.value, original=original.value, house_note=value.house_note or value.label,
-            loc=value.loc, locs=value.locs, source=value.source or original.source)
+            original, value=value.value, house_note=value.house_note or value.label, audience=_audience(original, value),
+            loc=value.loc, locs=value.locs, source=value.source or original.source, **_history(original, base))
     own = tuple(changed.pop(v.id, v) for v in base.values)
     inherited = tuple(changed.values())  # values of the base's own bases, now changed here
     return dataclasses.replace(
         base, id=house.id, meta=house.meta, values=own + inherited, examples=(),
         files=base.files + house.files, unloaded=base.unloaded | house.unloaded,
         sources=MappingProxyType({**base.sources, **house.sources}))
+
+
+def _audience(original: Value, house: Value) -> str:
+    """A changed value is the game-master's if the base's value or the overlay's is: an overlay can hide a value
+    (its house value may be a game-master's secret), never publish one the base keeps for the game-master."""
+    return "gm" if gm_only(original) or gm_only(house) else "player"
+
+
+def _history(original: Value, base: Ruleset) -> dict:
+    """What a changed value was: the text's value and, when the base is itself an overlay that changed it,
+    that overlay's house value too (after any it built on), so each stays labelled as what it is."""
+    if not original.is_house_rule:
+        return {"original": original.value, "earlier": ()}
+    return {"original": original.original,
+            "earlier": original.earlier + (EarlierHouseValue(ruleset=base.title, value=original.value),)}

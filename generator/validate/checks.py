@@ -13,10 +13,10 @@ from ..diagnostics import BlockLocation, Code, Diagnostic, Location, did_you_mea
 from ..mechanics import armies
 from ..model.base import NotGiven, QuickMark, Source, value_loc
 from ..model.dice import RollRange
-from ..model.computed import Chart, Formula, Sheet
-from ..model.entries import ArmyLimit, ArmyList, Item, ProfileMatrix, RollTable, Spell
+from ..model.computed import Chart, Formula, Sheet, Value
+from ..model.entries import ArmyLimit, ArmyList, Item, ProfileMatrix, RollTable, Spell, gm_only
 from ..model.points import points_text
-from ..model.ruleset import SECTIONS, Ruleset
+from ..model.ruleset import SECTIONS, SITE_PAGE_NAMES, Ruleset
 
 Check = Callable[[Ruleset], Iterable[Diagnostic]]
 CHECKS: dict[str, Check] = {}
@@ -491,9 +491,18 @@ def _at(owner, name: str, text: str, offset: int) -> Location:
 
 
 @check
+def check_chapter_ids(ruleset: Ruleset):
+    for chapter in ruleset.chapters:
+        if chapter.id in SITE_PAGE_NAMES:
+            yield Diagnostic(Code.PAGE_NAME, f"chapter `{chapter.id}` would take the name of the site's page of "
+                             f"{SITE_PAGE_NAMES[chapter.id]}", chapter.loc,
+                             f"give the chapter another id, such as `{chapter.id}_chapter`, and write that in its entries' `chapter:`")
+
+
+@check
 def check_prose_links(ruleset: Ruleset):
     terms = term_names(ruleset)
-    for _section, entry in ruleset.all_entries():
+    for _section, entry in (("ruleset", ruleset.meta), *ruleset.all_entries()):  # the summary is prose too
         for owner, name, value in _prose_fields(entry):
             for match in ROLE.finditer(value):
                 target = _role_target(match["target"])
@@ -511,10 +520,6 @@ def check_prose_links(ruleset: Ruleset):
                         yield d
                 elif (d := _ref(ruleset, _ROLE_SECTIONS[match["role"]], target, loc, match["role"])) is not None:
                     yield d
-
-
-def _gm_only(entry) -> bool:
-    return getattr(entry, "audience", "player") == "gm" or getattr(entry, "gm_only", False)
 
 
 def _get(ruleset: Ruleset, section: str, id: str):
@@ -538,7 +543,7 @@ def _role_entry(ruleset: Ruleset, role: str, target: str, terms: dict[str, str])
 def _any_entry(ruleset: Ruleset, id: str):
     """For a bare id (see_also): a game-master-only entry of that id if there is one, else any entry of it."""
     found = [e for _s, e in ruleset.all_entries() if e.id == id]
-    return next((e for e in found if _gm_only(e)), found[0] if found else None)
+    return next((e for e in found if gm_only(e)), found[0] if found else None)
 
 
 def _limit_names(text: str) -> set[str]:
@@ -578,7 +583,7 @@ def _references(ruleset: Ruleset, entry):
                 yield found, value_loc(row, "ref")
     if isinstance(entry, (ProfileMatrix, Item)):
         keywords = {k.name.casefold(): k for k in ruleset.keywords}
-        for owner in (r for r in entry.rows if not _gm_only(r)) if isinstance(entry, ProfileMatrix) else (entry,):
+        for owner in (r for r in entry.rows if not gm_only(r)) if isinstance(entry, ProfileMatrix) else (entry,):
             written = owner.keywords if isinstance(owner.keywords, tuple) else ()
             for index, text in enumerate(written):
                 words = str(text).split()
@@ -634,7 +639,7 @@ def _references(ruleset: Ruleset, entry):
                 yield found, _loc_of(entry, "cites", index)
     terms = term_names(ruleset)
     for owner, name, value in _prose_fields(entry):
-        if name == "gm_note" or (owner is not entry and _gm_only(owner)):
+        if name == "gm_note" or (owner is not entry and gm_only(owner)):
             continue  # the game-master's own text may name what it likes
         for match in ROLE.finditer(value):
             if (found := _role_entry(ruleset, match["role"], _role_target(match["target"]), terms)) is not None:
@@ -644,14 +649,22 @@ def _references(ruleset: Ruleset, entry):
 @check
 def check_gm_references(ruleset: Ruleset):
     for _section, entry in (("ruleset", ruleset.meta), *ruleset.all_entries()):
-        if _gm_only(entry):
+        if gm_only(entry):
             continue
         seen = set()
         for target, loc in _references(ruleset, entry):
-            if _gm_only(target) and (id(target), str(loc)) not in seen:
+            if gm_only(target) and (id(target), str(loc)) not in seen:
                 seen.add((id(target), str(loc)))
                 yield Diagnostic(Code.GM_REFERENCE, f"`{entry.id or 'ruleset'}` is for players but names game-master-only "
-                                 f"`{target.id}`", loc)
+                                 f"`{target.id}`", loc, _hidden_by_overlay(ruleset, target))
+
+
+def _hidden_by_overlay(ruleset: Ruleset, target) -> str | None:
+    """The hint when an overlay made a value its base's player text prints the game-master's."""
+    if not (ruleset.meta.overlay and isinstance(target, Value) and target.is_house_rule and "audience" in target.locs):
+        return None
+    return (f"the overlay `{ruleset.id}` marks its house value `{target.id}` `audience: gm` ({target.locs['audience']}), "
+            f"but player text of `{ruleset.meta.extends}` prints it: keep that house value for players")
 
 
 @check
@@ -679,7 +692,7 @@ def check_quick_reference(ruleset: Ruleset):
         if not mark or not isinstance(mark, QuickMark) and not entry.locs.get("quick_reference"):
             continue  # not marked, or printed by default without being written
         loc = value_loc(entry, "quick_reference")
-        if _gm_only(entry):
+        if gm_only(entry):
             yield Diagnostic(Code.QUICKREF_GM, f"`{entry.id}` is for the game-master but marked for the players' quick "
                              "reference", loc)
             continue

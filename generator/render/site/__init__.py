@@ -145,9 +145,9 @@ def render_entry(ruleset, section: str, entry, audience: str, chapter: str | Non
         entries = [e for e in ruleset.section(section)
                    if chapter is None or getattr(e, "chapter", "") == ("" if chapter == "-" else chapter)]
         writers = {"costs": myst.costs_md, "army_limits": myst.limits_md,
-                   "values": lambda es: myst.values_md([e for e in es if audience == "gm" or e.audience != "gm"], ruleset),
+                   "values": lambda es: myst.values_md(myst.for_audience(es, audience), ruleset),
                    "victory_points": lambda es: myst.victory_md(es, ruleset, audience),
-                   "phases": lambda es: myst.phases_md([p for p in es if audience == "gm" or p.audience != "gm"])}
+                   "phases": lambda es: myst.phases_md(myst.for_audience(es, audience))}
         return writers[section](entries)
     writers = {
         "rules": lambda e: myst.rule_md(e, ruleset, audience), "tables": lambda e: myst.table_md(e, ruleset, audience),
@@ -277,7 +277,7 @@ def value_role(name, rawtext, text, lineno, inliner, options=None, content=None)
     try:
         if env.config.rulepress_audience != "gm" and myst.gm_only(ruleset.value(text.strip())):
             return [nodes.inline(myst.HIDDEN_REFERENCE, myst.HIDDEN_REFERENCE, classes=["gm-hidden"])], []
-        shown, original, note = value_parts(ruleset, text.strip())
+        shown, history, note = value_parts(ruleset, text.strip())
     except KeyError:
         message = inliner.reporter.error(f"rulepress: no values entry `{text.strip()}` in {ruleset.id}", line=lineno)
         return [inliner.problematic(rawtext, rawtext, message)], [message]
@@ -285,11 +285,11 @@ def value_role(name, rawtext, text, lineno, inliner, options=None, content=None)
         value = gap_node()
     else:
         value = nodes.literal(shown, shown, classes=["rp-value"])  # a literal: no curly quotes in 6"
-    if original is None:
+    if history is None:
         return [value], []
     marked = nodes.abbreviation(rawtext, "", value, explanation=note or "A house rule: the club changed this value.",
                                 classes=["house-value"])
-    after = f" ({HOUSE_RULE}; the text: {original})"
+    after = f" ({HOUSE_RULE}; {history})"
     return [nodes.inline(rawtext, "", marked, nodes.inline(after, after, classes=["house-original"]),
                          classes=["house-rule"])], []
 

@@ -19,7 +19,7 @@ from ...model.ruleset import Ruleset
 from ...source.project import Project
 from ...report import plural
 from ..reference import codes_reference, format_reference, names_reference
-from ..present import entry_title, shown_count, shown_examples, source_title
+from ..present import entry_title, gm_only, shown_count, shown_examples, source_title
 from .myst import code, esc, label, prose, role_text
 from .search import index_site
 
@@ -49,7 +49,7 @@ class Pages:
 def visible(entry, audience: str) -> bool:
     if audience == "gm":
         return True
-    return getattr(entry, "audience", "player") != "gm" and not getattr(entry, "gm_only", False)
+    return not gm_only(entry)
 
 
 def _heading(level: int, ruleset: Ruleset, section: str, entry, title: str) -> str:
@@ -124,7 +124,7 @@ def chapter_page(ruleset: Ruleset, chapter, audience: str, placed: set) -> str:
     return "\n".join(parts)
 
 
-def section_page(ruleset: Ruleset, key: str, audience: str, placed: set) -> str | None:
+def section_page(ruleset: Ruleset, key: str, audience: str, placed: set, base_title: str = "") -> str | None:
     title = SECTION_PAGES[key]
     parts = [f"({label(ruleset.id, 'page', key)})=\n# {page_title(ruleset, title)}\n"]
     sections = ("costs", "army_limits", "armies") if key == "army" else (key,)
@@ -137,7 +137,7 @@ def section_page(ruleset: Ruleset, key: str, audience: str, placed: set) -> str 
             parts += _entries_block(ruleset, section, entries, audience)
             placed.update((section, e.id) for e in entries)
     if key == "values" and found and ruleset.meta.overlay:
-        parts.insert(1, _house_banner(ruleset))
+        parts.insert(1, _house_banner(ruleset, audience, base_title))  # the base by its title, never its folder name
     if key == "formulas" and found:
         parts.insert(1, "For rules authors: each formula's inputs, what it gives and the expression every chart, "
                         "sheet and worked example of this ruleset computes with.\n")
@@ -169,13 +169,14 @@ def examples_page(ruleset: Ruleset, audience: str = "player") -> str | None:
     return "\n".join(lines)
 
 
-def house_rules_count(ruleset: Ruleset) -> int:
-    return sum(1 for value in ruleset.values if value.is_house_rule)
+def house_rules(ruleset: Ruleset, audience: str) -> list:
+    """The values an overlay changes that the audience may see (a game-master's house value is no player's)."""
+    return [value for value in ruleset.values if value.is_house_rule and visible(value, audience)]
 
 
-def _house_banner(ruleset: Ruleset, base_title: str = "") -> str:
+def _house_banner(ruleset: Ruleset, audience: str, base_title: str = "") -> str:
     base = base_title or ruleset.meta.extends
-    changed = house_rules_count(ruleset)
+    changed = len(house_rules(ruleset, audience))
     return (f":::{{admonition}} House rules on {esc(base)}\n:class: house-rules-banner\nHouse rules on {esc(base)}: "
             f"changes {plural(changed, 'value')}. Each changed value is marked and shows what the text says.\n:::")
 
@@ -193,8 +194,8 @@ def ruleset_index(ruleset: Ruleset, toc: list[str], downloads: list[tuple[str, s
     meta = ruleset.meta
     parts = [f"({label(ruleset.id, 'page', 'index')})=\n# {esc(meta.title)}\n"]
     if meta.overlay:
-        parts.append(_house_banner(ruleset, base_title))
-        changed = [v for v in ruleset.values if v.is_house_rule]
+        parts.append(_house_banner(ruleset, audience, base_title))
+        changed = house_rules(ruleset, audience)
         if changed:
             parts.append("\n".join(f"- {esc(v.label or v.id.replace('_', ' '))}: {{value}}`{v.id}`" for v in changed))
     if meta.kind == "base":
@@ -237,7 +238,7 @@ def landing(project: Project, audience: str, sheets: bool = False) -> str:
         facts = ", ".join(plural(n, word) for n, word in counted)
         if ruleset.meta.overlay:
             facts = f"house rules on {esc(_title_by_id(project, ruleset.meta.extends))}: changes " \
-                    f"{plural(house_rules_count(ruleset), 'value')}"
+                    f"{plural(len(house_rules(ruleset, audience)), 'value')}"
         author = f" by {esc(ruleset.meta.author)}" if ruleset.meta.author else ""
         parts.append(f"- **[{esc(ruleset.title)}]({ruleset.id}/index.md)**{author} — {facts}")
     if bases:
@@ -276,7 +277,7 @@ def site_pages(project: Project, audience: str, downloads: dict[str, list[tuple[
             toc.append(chapter.id)
             titles[chapter.id] = chapter.title
         for key in SECTION_PAGES:
-            text = section_page(ruleset, key, audience, placed)
+            text = section_page(ruleset, key, audience, placed, _title_by_id(project, ruleset.meta.extends))
             if text:
                 name = key.replace("_", "-")
                 if name in toc:  # a chapter already has this name
