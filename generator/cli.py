@@ -90,7 +90,11 @@ def _parser() -> argparse.ArgumentParser:
                         help="output folder (default: build/export, kept by later builds); a new or empty folder, or one an export wrote")
     export.add_argument("--audience", choices=["player", "gm"], default="player")
     commands.add_parser("codes", help="list every diagnostic code and what it catches")
-    for command in (check, build, serve, export):
+    coverage = commands.add_parser("coverage", help="list every value, formula, table row... no worked example exercises")
+    coverage.add_argument("--ruleset", help="report only this ruleset (every ruleset's examples still run)")
+    names = commands.add_parser("names", help="print the names one ruleset's worked examples can use, even while check fails")
+    names.add_argument("ruleset", help="the ruleset id")
+    for command in (check, build, serve, export, coverage, names):
         command.add_argument("--untrusted", action="store_true",
                              help="rules someone else wrote: refuse to run without the operating-system wall")
     return parser
@@ -201,6 +205,14 @@ def _run(parser, args) -> int:
         from .report import run_check
 
         return run_check(root, args.ruleset, run_examples=not args.no_examples, everything=args.everything)
+    if args.command == "coverage":
+        from .report import run_coverage
+
+        return run_coverage(root, args.ruleset)
+    if args.command == "names":
+        from .report import run_names
+
+        return run_names(root, args.ruleset)
     if args.command == "build":
         from .pipeline import run_build
 

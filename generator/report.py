@@ -89,3 +89,55 @@ def _mechanics_settled(result) -> bool:
     from .diagnostics import Code
 
     return not any(d.code in (Code.MECHANIC_ERROR, Code.EXAMPLE_FAILED) for d in result.diagnostics)
+
+
+def run_coverage(root: Path, only: str | None = None) -> int:
+    """`rulepress coverage`: run every ruleset's examples, recording what they read, and list per ruleset each
+    entry none exercised (``examples.coverage``). 0 when every entry is exercised or excused, 1 otherwise."""
+    from .examples.confined import run_confined
+    from .examples.coverage import measure, report_lines, summary_line
+    from .examples.walled import prestart
+    from .validate import check_project
+
+    prestart(root)
+    result = check_project(root)
+    if not result.ok:
+        print_diagnostics(list(result.diagnostics.errors))
+        print("coverage: the rules have errors; fix them (rulepress check) before measuring", file=sys.stderr)
+        return 1
+    reads: set = set()
+    failures = []
+    for ruleset in result.project.rulesets:
+        if ruleset.examples and not ruleset.meta.overlay:
+            outcome = run_confined(ruleset, result.project.root, examples=True, coverage=True)
+            reads |= outcome.reads
+            failures += list(outcome.mechanics + outcome.failures)
+    print_diagnostics(failures)
+    measured = [measure(r, reads) for r in result.project.rulesets
+                if not r.meta.overlay and (only is None or r.id == only)]
+    for coverage in measured:
+        for line in report_lines(coverage):
+            print(printable(line))
+    for coverage in measured:
+        print(printable(summary_line(coverage)))
+    skipped = [r.id for r in result.project.rulesets if r.meta.overlay and (only is None or r.id == only)]
+    for ruleset_id in skipped:
+        print(printable(f"{ruleset_id}: an overlay, not measured (it runs no examples; its values are its base's)"))
+    return 1 if failures or any(c.missed or c.needlessly_excused for c in measured) else 0
+
+
+def run_names(root: Path, ruleset_id: str) -> int:
+    """`rulepress names RULESET`: the names its worked examples can use, as Markdown, even while `check` fails."""
+    from .render.reference import names_reference
+    from .source.project import load_project
+
+    project, diagnostics = load_project(root, ruleset_id)
+    ruleset = next((r for r in project.rulesets if r.id == ruleset_id), None)
+    if ruleset is None:
+        print_diagnostics(list(diagnostics.errors))
+        return 1
+    problems: list = []
+    text = names_reference(ruleset, project.root, problems=problems)
+    print_diagnostics(problems)
+    sys.stdout.write(text)
+    return 0

@@ -37,7 +37,7 @@ import shutil
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import wall
@@ -76,6 +76,7 @@ class Outcome:
     mechanics: tuple[Diagnostic, ...] = ()  # the ruleset's own mechanics did not load
     failures: tuple[Diagnostic, ...] = ()  # examples that failed, crashed or did not finish
     names: tuple | None = None  # (kind, name with signature, one line) for the names reference
+    reads: frozenset = frozenset()  # (path, line, column) of each entry the examples read, when asked (``coverage``)
 
 
 def chain(ruleset) -> list:
@@ -90,19 +91,21 @@ def mechanics_files(ruleset) -> list[str]:
     return [shown for r in reversed(chain(ruleset)) for shown in r.mechanics]
 
 
-def run_confined(ruleset, root, *, examples: bool = True, names: bool = False, seconds: float | None = None) -> Outcome:
+def run_confined(ruleset, root, *, examples: bool = True, names: bool = False, seconds: float | None = None,
+                 coverage: bool = False) -> Outcome:
     """Load ``ruleset``'s mechanics, run its examples (``examples``) and list the names they can use
     (``names``), all in confined children, behind the operating-system wall when this run uses it (see
-    ``wall``); what went wrong comes back as located diagnostics."""
+    ``wall``); what went wrong comes back as located diagnostics. With ``coverage`` the children also say
+    where each entry the examples read was written (``model.reads``): claims about their own run."""
     seconds = seconds_allowed() if seconds is None else seconds
     if root is not None and wall.in_use():
         from .walled import host_for
 
-        return host_for(Path(root)).run(ruleset, examples=examples, names=names, seconds=seconds)
-    return run_here(ruleset, root, examples=examples, names=names, seconds=seconds)
+        return host_for(Path(root)).run(ruleset, examples=examples, names=names, seconds=seconds, coverage=coverage)
+    return run_here(ruleset, root, examples=examples, names=names, seconds=seconds, coverage=coverage)
 
 
-def run_here(ruleset, root, *, examples: bool, names: bool, seconds: float, sweep=None) -> Outcome:
+def run_here(ruleset, root, *, examples: bool, names: bool, seconds: float, sweep=None, coverage: bool = False) -> Outcome:
     """``run_confined`` in children of this process (the walled host's, or the fence alone). ``sweep``,
     called after each child, ends whatever process it left (the walled host can: it owns its namespace)."""
     deadline = time.monotonic() + seconds
@@ -110,15 +113,17 @@ def run_here(ruleset, root, *, examples: bool, names: bool, seconds: float, swee
     mechanics: list[Diagnostic] = []
     failures: list[Diagnostic] = []
     found_names = None
+    found_reads: set = set()
     start = 0  # the first example the next child runs (each example runs in its own copy of its entry's
     # namespace, as doctest copies it, so the examples after a crash need nothing run again)
     first = True
     while True:
-        result = _one_child(ruleset, root, start, examples, names and found_names is None, deadline, seconds)
+        result = _one_child(ruleset, root, start, examples, names and found_names is None, deadline, seconds, coverage)
         if sweep is not None:
             sweep()
         mechanics += [d for d in result.mechanics if first or not mechanics]
         failures += result.failures
+        found_reads |= result.reads
         found_names = result.names if result.names is not None else found_names
         first = False
         if result.resume is None or result.resume >= len(listed):
@@ -129,7 +134,7 @@ def run_here(ruleset, root, *, examples: bool, names: bool, seconds: float, swee
                                                              f"`{ruleset.id}` used up their {seconds:g} s"))
             break
         start = result.resume  # the examples after the one that ended the process run on
-    return Outcome(tuple(dict.fromkeys(mechanics)), tuple(failures), found_names)
+    return Outcome(tuple(dict.fromkeys(mechanics)), tuple(failures), found_names, frozenset(found_reads))
 
 
 @dataclass
@@ -138,9 +143,11 @@ class _Result:
     failures: list
     names: tuple | None
     resume: int | None  # the first example still to run, after a crash
+    reads: set = field(default_factory=set)  # where the entries the examples read were written
 
 
-def _one_child(ruleset, root, start: int, examples: bool, names: bool, deadline: float, seconds: float) -> _Result:
+def _one_child(ruleset, root, start: int, examples: bool, names: bool, deadline: float, seconds: float,
+               coverage: bool = False) -> _Result:
     listed = list(ruleset.examples) if examples else []
     _prepared()
     scratch = tempfile.mkdtemp(prefix="rulepress-examples-")
@@ -155,7 +162,7 @@ def _one_child(ruleset, root, start: int, examples: bool, names: bool, deadline:
             os.close(read)
             signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
             _die_with(parent)
-            _child(ruleset, root, scratch, write, start, examples, names, seconds)
+            _child(ruleset, root, scratch, write, start, examples, names, seconds, coverage)
             code = 0
         except BaseException:  # noqa: BLE001 - whatever happens, the parent only trusts what was sent
             code = 70
@@ -251,6 +258,7 @@ def _judge(ruleset, listed, messages, status, timed_out, too_much, seconds, star
     mechanics: list[Diagnostic] = []
     failures: list[Diagnostic] = []
     names = None
+    reads: set = set()
     loaded = done = False
     running = None  # index of the example started and not finished
     told: list[int] = []
@@ -287,6 +295,7 @@ def _judge(ruleset, listed, messages, status, timed_out, too_much, seconds, star
             for lineno, indent, text in problems:
                 failures.append(Diagnostic(Code.EXAMPLE_FAILED, f"{example.entry}: {_capped(text)}",
                                            Location(example.path, example.line + lineno, example.indent + indent + 1)))
+            reads |= places_claimed(message.get("read"))
             told.append(running)
             running = None
         elif "names" in message and isinstance(message["names"], list):
@@ -295,7 +304,7 @@ def _judge(ruleset, listed, messages, status, timed_out, too_much, seconds, star
         elif message.get("done") is True:
             done = running is None
     if done and not timed_out and not too_much:
-        return _Result(mechanics, failures, names, None)
+        return _Result(mechanics, failures, names, None, reads)
     how = _how_it_ended(status, timed_out, too_much, seconds, lingering)
     if not loaded or (running is None and not listed):
         shown = files[0] if files else None
@@ -306,7 +315,7 @@ def _judge(ruleset, listed, messages, status, timed_out, too_much, seconds, star
         else:
             failures.append(_diagnostic_at(ruleset.examples[0] if ruleset.examples else None, ruleset,
                                            f"the examples of `{ruleset.id}` {how}"))
-        return _Result(mechanics, failures, names, None)
+        return _Result(mechanics, failures, names, None, reads)
     if running is None:  # between two examples, or while naming: at the next example not yet told
         running = min(len(listed) - 1, max([start] + [i + 1 for i in told]))
     example = listed[running]
@@ -314,7 +323,15 @@ def _judge(ruleset, listed, messages, status, timed_out, too_much, seconds, star
     unrun = f"; the {after} example{'s' if after != 1 else ''} after it did not run" if timed_out and after else ""
     failures.append(_diagnostic_at(example, ruleset, f"{example.entry}: this example {how}{unrun}"))
     resume = None if timed_out else running + 1
-    return _Result(mechanics, failures, names, resume)
+    return _Result(mechanics, failures, names, resume, reads)
+
+
+def places_claimed(claimed) -> set:
+    """The (path, line, column) places a child says its example read, as far as they are well formed."""
+    if not isinstance(claimed, list):
+        return set()
+    return {(path, line, column) for path, line, column in (_fields(item, 3) for item in claimed[:100_000])
+            if isinstance(path, str) and len(path) < 1000 and all(type(n) is int and 0 < n < 10**9 for n in (line, column))}
 
 
 def _fields(item, count: int):
@@ -336,10 +353,12 @@ def _capped(text) -> str:
 # In the child
 
 
-def _child(ruleset, root, scratch: str, write: int, start: int, examples: bool, names: bool, seconds: float) -> None:
+def _child(ruleset, root, scratch: str, write: int, start: int, examples: bool, names: bool, seconds: float,
+           coverage: bool = False) -> None:
     import doctest
     import io
 
+    from ..model import reads
     from ..render import reference
     from .namespace import namespace_for
     from .own_mechanics import MechanicsError
@@ -372,6 +391,9 @@ def _child(ruleset, root, scratch: str, write: int, start: int, examples: bool, 
     if examples:
         parser = doctest.DocTestParser()
         shared: dict[str, dict] = {}
+        places = _value_places(ruleset)
+        if coverage:
+            reads.start()
         for index, example in enumerate(ruleset.examples):
             if index < start:
                 continue
@@ -388,8 +410,24 @@ def _child(ruleset, root, scratch: str, write: int, start: int, examples: bool, 
             if not _alone():  # what it started could still change what the next example prints
                 send({"lingering": index})
                 return
-            send({"example": index, **result})
+            read = _read_places(places) if coverage else []
+            send({"example": index, **result, "read": read})
     send({"done": True})
+
+
+def _value_places(ruleset) -> dict:
+    """Each value id the examples of ``ruleset`` can read, with where it was written (its own or its bases')."""
+    return {value.id: value.loc for value in ruleset.reachable("values")}
+
+
+def _read_places(value_places: dict) -> list:
+    """Where each entry read since the last call was written, as [path, line, column]."""
+    from ..model import reads
+
+    entries, names = reads.taken()
+    found = [entry.loc for entry in entries if getattr(entry, "loc", None) is not None]
+    found += [value_places[name] for name in names if name in value_places]
+    return sorted({(where.path, where.line, where.column) for where in found})
 
 
 def _alone(wait: float = 0.2) -> bool:

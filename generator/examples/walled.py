@@ -23,7 +23,7 @@ from pathlib import Path
 
 from .. import wall
 from ..diagnostics import Code, Diagnostic, Location
-from .confined import Outcome, memory_allowed, run_here
+from .confined import Outcome, memory_allowed, places_claimed, run_here
 
 ANSWER_MARGIN = 60.0  # seconds a host may take beyond a ruleset's own time: starting, loading the project
 _HOSTS: dict[tuple[int, str], "Host"] = {}  # one live host per process and project: started on first use
@@ -69,8 +69,8 @@ class Host:
     def alive(self) -> bool:
         return self.process.poll() is None
 
-    def run(self, ruleset, *, examples: bool, names: bool, seconds: float) -> Outcome:
-        request = {"ruleset": ruleset.id, "examples": examples, "names": names, "seconds": seconds}
+    def run(self, ruleset, *, examples: bool, names: bool, seconds: float, coverage: bool = False) -> Outcome:
+        request = {"ruleset": ruleset.id, "examples": examples, "names": names, "seconds": seconds, "coverage": coverage}
         answer = self._ask(request, seconds + ANSWER_MARGIN)
         found = _outcome(answer) if isinstance(answer, dict) else None
         if found is None:
@@ -144,7 +144,7 @@ def _outcome(answer: dict) -> Outcome | None:
         return None
     shown = None if names is None else tuple(tuple(str(part) for part in row[:3]) for row in names
                                              if isinstance(row, list) and len(row) >= 3)
-    return Outcome(tuple(mechanics), tuple(failures), shown)
+    return Outcome(tuple(mechanics), tuple(failures), shown, frozenset(places_claimed(answer.get("reads"))))
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -170,10 +170,11 @@ def main(argv: list[str]) -> int:
         request = json.loads(line)
         ruleset = _ruleset(root, request["ruleset"], projects)
         outcome = run_here(ruleset, root, examples=bool(request["examples"]), names=bool(request["names"]),
-                           seconds=float(request["seconds"]), sweep=_sweep)
+                           seconds=float(request["seconds"]), sweep=_sweep, coverage=bool(request.get("coverage")))
         replies.write(json.dumps({"mechanics": dump_diagnostics(outcome.mechanics),
                                   "failures": dump_diagnostics(outcome.failures),
-                                  "names": None if outcome.names is None else [list(n) for n in outcome.names]}) + "\n")
+                                  "names": None if outcome.names is None else [list(n) for n in outcome.names],
+                                  "reads": [list(place) for place in sorted(outcome.reads)]}) + "\n")
         replies.flush()
     return 0
 

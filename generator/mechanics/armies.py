@@ -16,13 +16,14 @@ from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
 
+from ..model import reads
 from ..model.base import NotGiven
 from ..model.entries import ArmyLimit, ArmyList, ArmyUnit, ProfileMatrix
 from ..model.points import Number, exact
 from ..model.ruleset import Ruleset
 
-__all__ = ["line_cost", "line_models", "army_points", "army_models", "army_counts", "check_limits", "army_matrix",
-           "force_line", "force"]
+__all__ = ["line_cost", "line_models", "army_points", "army_models", "army_counts", "check_limits", "broken_limits",
+           "army_matrix", "force_line", "force"]
 
 
 def _divide(left: Number, right: Number) -> Number:
@@ -176,6 +177,7 @@ def _sum(values) -> Number:
 
 
 def line_cost(ruleset: Ruleset, army: ArmyList, unit: ArmyUnit) -> LineCost:
+    """What one line of the list costs: its troop, upgrade and hero points, ``.each`` unit and ``.total``."""
     matrix = army_matrix(ruleset, army.matrix)
     column = points_column(matrix)
     troop = matrix.row(unit.troop).values[column.id] if column else NotGiven()
@@ -217,6 +219,7 @@ def army_models(ruleset: Ruleset, army: ArmyList) -> int:
 
 
 def army_counts(ruleset: Ruleset, army: ArmyList) -> dict[str, Number]:
+    """Every count the ruleset's army limits may name, for this list: ``units``, ``points``, each troop, hero and cost..."""
     counts = Counter({name: 0 for name in count_names(ruleset)})
     level_types: dict[str, Counter] = {level: Counter() for level in hero_levels(ruleset)}
     troop_points: list[Number] = []
@@ -271,6 +274,12 @@ class LimitResult:
     def holds(self) -> bool:
         return not (self.too_many or self.too_few)
 
+    def __repr__(self) -> str:
+        """``<command_per_30: 1, at most 0>``: the limit's id, what it counts and the bounds it gives, as examples show it."""
+        bounds = [f"{words} {number}" for words, number in (("at least", self.at_least), ("at most", self.at_most))
+                  if number is not None]
+        return f"<{self.limit.id}: {self.count}, {' and '.join(bounds)}>"
+
 
 def limit_bounds(limit: ArmyLimit) -> tuple[tuple[str, str], ...]:
     """The limit's bounds as written: ("at least", expression) and/or ("at most", expression)."""
@@ -278,14 +287,24 @@ def limit_bounds(limit: ArmyLimit) -> tuple[tuple[str, str], ...]:
 
 
 def check_limits(ruleset: Ruleset, army: ArmyList) -> list[LimitResult]:
+    """Every army limit of the ruleset applied to the list: what each counts and the bounds it gives."""
     names = count_names(ruleset)
     counts = army_counts(ruleset, army)
 
     def bound(text: str) -> Number | None:
         return evaluate(parse_limit(text, names), counts) if str(text).strip() else None
 
-    return [LimitResult(limit, evaluate(parse_limit(limit.count, names), counts), bound(limit.at_most), bound(limit.at_least))
-            for limit in ruleset.army_limits]
+    results = []
+    for limit in ruleset.army_limits:
+        reads.entry(limit)
+        results.append(LimitResult(limit, evaluate(parse_limit(limit.count, names), counts), bound(limit.at_most),
+                                   bound(limit.at_least)))
+    return results
+
+
+def broken_limits(ruleset: Ruleset, army: ArmyList) -> list[LimitResult]:
+    """The army limits the list breaks, each with its count and bounds: ``[<heroes_half_units: 4, at most 3>]``."""
+    return [result for result in check_limits(ruleset, army) if not result.holds]
 
 
 # -- forces for worked examples and tests -------------------------------------------------------------

@@ -99,6 +99,13 @@ def quick_field(kind: str, default: bool = False):
                 example="{summary: Roll a D6 for each hit.}")
 
 
+def coverage_field():
+    """The `coverage:` field of what worked examples can exercise: why none can, when none can."""
+    return spec("Why no worked example can exercise this (it is prose only: a timer, a choice the players make); "
+                "`rulepress coverage` then counts it excused instead of missed.", "",
+                example="prose only: the players time it with a watch")
+
+
 def value_loc(entry, name: str) -> Location:
     """Where field ``name`` of ``entry`` was written, else where the entry was."""
     return entry.locs.get(name, entry.loc)

@@ -16,6 +16,7 @@ import icepool
 from .base import NotGiven
 from .computed import Formula, Input, Lookup, plain
 from .entries import RollTable
+from . import reads
 from .formula import CALL_STEPS, FormulaError, _is_roll, mapped, spend, within_budget
 from .quantity import Quantity
 from .ruleset import Ruleset
@@ -36,7 +37,7 @@ class NotGivenValue(FormulaError):
     pass
 
 
-class _Missing:
+class MissingValue:
     """A value the text does not give: using it in a formula is an error that says so."""
 
     def __init__(self, id: str):
@@ -57,13 +58,18 @@ class Values(SimpleNamespace):
             raise AttributeError(name)
         raise AttributeError(f"the ruleset has no value `{name}`")
 
+    def __getattribute__(self, name: str):
+        if not name.startswith("_"):
+            reads.value(name)  # measured for `rulepress coverage` (a no-op unless a run records)
+        return super().__getattribute__(name)
+
 
 class Calculator:
     def __init__(self, ruleset: Ruleset):
         self.ruleset = ruleset
         self.scope: dict[str, object] = {}
         for value in reversed(ruleset.reachable("values")):
-            self.scope[value.id] = _Missing(value.id) if isinstance(value.value, NotGiven) else _computable(value.value)
+            self.scope[value.id] = MissingValue(value.id) if isinstance(value.value, NotGiven) else _computable(value.value)
         for table in ruleset.reachable("tables"):
             self.scope[table.id] = _table_reader(table)
         for lookup in ruleset.reachable("lookups"):
@@ -98,7 +104,8 @@ class Calculator:
             if name in given:
                 raise FormulaError(f"{formula.id} got `{name}` twice")
             given[name] = value
-        scope = dict(self.scope)
+        reads.entry(formula)
+        scope = reads.scope(self.scope)
         for spec in formula.inputs:
             scope[spec.id] = _input(formula, spec, given)
         with within_budget():  # its `let` steps and its expression draw on one budget

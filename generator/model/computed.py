@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar, Literal, Optional
 
-from .base import Markdown, NotGiven, QuickMark, quick_field, spec
+from . import reads
+from .base import Markdown, NotGiven, QuickMark, coverage_field, quick_field, spec
 from .dice import RollRange
 from .entries import Cited, Entry, ForAudience, Located
 from .formula import Expression
@@ -53,6 +54,7 @@ class Value(ForAudience):
     # set by an overlay of an overlay: the house values of the overlays below it, the nearest the text first
     earlier: tuple[EarlierHouseValue, ...] = field(default=(), metadata={"internal": True})
     house_note: Markdown = spec("In an overlay: why the house rule changes the value.", Markdown(""))
+    coverage: str = coverage_field()
 
     @property
     def magnitude(self):
@@ -104,6 +106,7 @@ class Formula(ForAudience):
     unit: str = spec("For a `number` or `distance` result: its unit (inches, hexes).", "")
     description: Markdown = spec("What the formula means, for the reference.", Markdown(""))
     chapter: str = spec("The chapter (id) where it is printed.", "")
+    coverage: str = coverage_field()
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -149,6 +152,7 @@ class Chart(ForAudience):
     note: Markdown = spec("Prose printed under the chart.", Markdown(""))
     chapter: str = spec("The chapter (id) where it is printed.", "")
     quick_reference: bool | QuickMark = quick_field("chart")
+    coverage: str = coverage_field()
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -170,6 +174,7 @@ class LookupRow(Located):
     result: str = spec("The result, as printed.", example="Taken prisoner")
     value: Optional[Quantity] = spec("A number the result stands for, for formulas and mechanics.", None)
     effect: Markdown = spec("The result's full effect, if longer than `result`.", Markdown(""))
+    coverage: str = coverage_field()
 
     @property
     def key_text(self) -> str:
@@ -189,13 +194,15 @@ class Lookup(ForAudience):
     chapter: str = spec("The chapter (id) where the table is printed.", "")
     note: Markdown = spec("Prose printed under the table.", Markdown(""))
     quick_reference: bool | QuickMark = quick_field("lookup")
+    coverage: str = coverage_field()
 
     def row(self, key) -> LookupRow:
         """The row for a number or a word."""
         for row in self.rows:
-            if isinstance(key, str) and row.match and row.match.casefold() == key.strip().casefold():
-                return row
-            if not isinstance(key, (str, bool)) and row.when is not None and key in row.when:
+            if (isinstance(key, str) and row.match and row.match.casefold() == key.strip().casefold()
+                    or not isinstance(key, (str, bool)) and row.when is not None and key in row.when):
+                reads.entry(self)
+                reads.entry(row)
                 return row
         raise LookupError(f"{self.title} has no row for {key!r}")
 

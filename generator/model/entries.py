@@ -12,7 +12,8 @@ from types import MappingProxyType
 from typing import Annotated, ClassVar, Literal, Optional
 
 from ..diagnostics import Location
-from .base import NOWHERE, Audience, Bounds, Markdown, NotGiven, QuickMark, Source, quick_field, spec
+from . import reads
+from .base import NOWHERE, Audience, Bounds, Markdown, NotGiven, QuickMark, Source, coverage_field, quick_field, spec
 from .dice import DiceExpr, RollRange
 from .points import Points
 
@@ -172,6 +173,7 @@ class Keyword(ForAudience):
                      example="psychology")
     definition: Markdown = spec("What the keyword does.")
     chapter: str = spec("The chapter (id) where it is printed; without one it gets a page of its kind.", "")
+    coverage: str = coverage_field()
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -181,6 +183,7 @@ class TableRow(Located):
     value: Optional[int] = spec("A number the result stands for, for formulas and mechanics.", None)
     effect: Markdown = spec("The result's full effect, if longer than `result`.", Markdown(""))
     ref: str = spec("Id of the entry this result names (a spell, a glossary term).", "")
+    coverage: str = coverage_field()
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -195,6 +198,7 @@ class RollTable(ForAudience):
     phase: str = spec("The phase (id) in which the table is rolled.", "")
     note: Markdown = spec("Prose printed under the table.", Markdown(""))
     quick_reference: bool | QuickMark = quick_field("roll table (with its odds)", True)
+    coverage: str = coverage_field()
 
     @property
     def ranges_given(self) -> bool:
@@ -217,6 +221,8 @@ class RollTable(ForAudience):
         read = self.read(total)
         for row in self.rows:
             if read in row.roll:
+                reads.entry(self)
+                reads.entry(row)
                 return row
         raise LookupError(f"{self.title} has no row for {total}")
 
@@ -385,6 +391,7 @@ class ArmyLimit(Cited):
     at_least: str = spec("The fewest allowed: an expression over the army's counts, as for `at_most`.", "", example="units / 3")
     quick_reference: bool | QuickMark = quick_field("army limit", True)
     chapter: str = spec("The chapter (id) where it is printed; without one it gets a page of its kind.", "")
+    coverage: str = coverage_field()
 
 
 @dataclass(frozen=True, kw_only=True)

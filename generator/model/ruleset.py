@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
+from . import reads
 from .computed import Chart, Formula, Lookup, Sheet, Value
 from .entries import (
     ArmyLimit, ArmyList, Chapter, Cost, Hero, Item, Keyword, Meta, Phase, ProfileMatrix,
@@ -102,6 +103,7 @@ class Ruleset:
     def get(self, section: str, id: str):
         for entry in self.section(section):
             if entry.id == id:
+                reads.entry(entry)
                 return entry
         if self.base is not None and section in SHARED_SECTIONS:
             try:

@@ -152,20 +152,26 @@ def _signature(name: str, thing) -> str:
         return f"{name}(...)"
 
 
-def example_names(ruleset, root=None, audience: str = "gm") -> list[tuple[str, str, str]]:
+def example_names(ruleset, root=None, audience: str = "gm", problems: list | None = None) -> list[tuple[str, str, str]]:
     """(kind, name with signature, one line) for every name a worked example of ``ruleset`` can use.
 
     With a project ``root`` the ruleset's own mechanics are part of it: they are loaded and looked at in a
-    confined child process (see ``examples.confined``), and only the names come back. For players, no
-    gm-only formula, lookup, table or value is named (their titles and numbers are the game-master's)."""
-    if root is None:
-        from ..examples.namespace import namespace_for
+    confined child process (see ``examples.confined``), and only the names come back. Mechanics that do not
+    load leave their names out, the rest are listed all the same, and what went wrong is added to
+    ``problems`` when given. For players, no gm-only formula, lookup, table or value is named (their titles
+    and numbers are the game-master's)."""
+    from ..examples.namespace import namespace_for
 
+    if root is None:
         names = names_in(ruleset, namespace_for(ruleset, None))
     else:
         from ..examples.confined import run_confined
 
-        names = list(run_confined(ruleset, root, examples=False, names=True).names or ())
+        outcome = run_confined(ruleset, root, examples=False, names=True)
+        if problems is not None:
+            problems.extend(outcome.mechanics)
+        # without its own mechanics (they did not load) no rules code runs here: the engine's names alone
+        names = list(outcome.names) if outcome.names is not None else names_in(ruleset, namespace_for(ruleset, None))
     if audience == "gm":
         return names
     from .present import gm_only
@@ -225,13 +231,13 @@ def _light_escape(text: str) -> str:
     return "".join(f"`{part}`" if index % 2 else _LIGHT.sub(r"\\\1", part) for index, part in enumerate(parts))
 
 
-def names_reference(ruleset, root=None, audience: str = "gm") -> str:
+def names_reference(ruleset, root=None, audience: str = "gm", problems: list | None = None) -> str:
     """Markdown: every name the ruleset's worked examples can use, with its signature and one line."""
     out = [f"# Names for worked examples: {ruleset.title}", "",
            f"Generated from the namespace the worked examples of `{ruleset.id}` run in: the generic mechanics, "
            "the ruleset's formulas and lookups by id, its values as `values.<id>`, its own mechanics module and helpers.",
            "", "| name | kind | what it is |", "|---|---|---|"]
-    for kind, signature, line in example_names(ruleset, root, audience):
+    for kind, signature, line in example_names(ruleset, root, audience, problems):
         cell = _light_escape(line)
         out.append(f"| `{signature.replace('|', '¦')}` | {kind} | {cell} |")
     return "\n".join(out) + "\n"

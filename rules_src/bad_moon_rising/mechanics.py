@@ -154,7 +154,9 @@ def _singular(name):
 def may_form_wedge(weapon):
     """Whether a unit with this weapon may form a wedge: it is a row of the lookup
     ``wedge_weapons`` (singular or plural, any case)."""
-    return any(_singular(row.match) == _singular(weapon) for row in rules.lookup("wedge_weapons").rows)  # noqa: F821
+    lookup = rules.lookup("wedge_weapons")  # noqa: F821
+    named = [row.match for row in lookup.rows if _singular(row.match) == _singular(weapon)]
+    return bool(named) and lookup.row(named[0]) is not None  # read through the lookup, as a formula reads it
 
 
 def wedge_complete_ranks(models):

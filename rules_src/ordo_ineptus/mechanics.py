@@ -26,7 +26,12 @@ __all__ = [
 ]
 
 # "the turn order will go ace, king, queen, jack, 10, etc.": the ranks in the order they are called.
-CARD_RANKS = tuple(rank.strip() for rank in values.card_order.split(","))
+def _ranks() -> tuple[str, ...]:
+    """The ranks in the order they are called, read from the value when a card is read."""
+    return tuple(rank.strip() for rank in values.card_order.split(","))  # noqa: F821 - preset
+
+
+CARD_RANKS = _ranks()
 _SUITS = "♠♥♦♣SHDC"
 _JOKER = "Joker"
 # "enemy models that are Stunned, Knocked Down, or Hidden do not count"
@@ -38,7 +43,7 @@ def _split_card(card: str) -> tuple[str, str]:
     if text.casefold() == _JOKER.casefold():
         return _JOKER, ""
     rank, suit = text[:-1].strip().upper(), text[-1:].upper()
-    if not suit or suit not in _SUITS or rank not in CARD_RANKS:
+    if not suit or suit not in _SUITS or rank not in _ranks():
         raise ValueError(f"`{card}` is not a card: write a rank and a suit (A♠, 10♥, QD) or Joker")
     return rank, suit
 
@@ -46,7 +51,7 @@ def _split_card(card: str) -> tuple[str, str]:
 def card_rank(card: str) -> int | None:
     """The card's place in the call: the ace is 0 (called first), the lowest card last; a joker has none."""
     rank, _suit = _split_card(card)
-    return None if rank == _JOKER else CARD_RANKS.index(rank)
+    return None if rank == _JOKER else _ranks().index(rank)
 
 
 def turn_order(draws: Mapping[str, str]) -> tuple[tuple[str, ...], ...]:

@@ -18,12 +18,12 @@ from __future__ import annotations
 from typing import Mapping
 
 from generator.mechanics import armies
-from generator.mechanics.armies import check_limits, count_names, evaluate, parse_limit
+from generator.mechanics.armies import count_names, evaluate, parse_limit
 from generator.model.entries import ArmyList, ArmyUnit
 
 __all__ = [
     "attack_hits", "hits_distribution", "passes_moral", "roll_off_odds", "units_falling_back",
-    "fewest_points_lost", "scroll_spell", "force", "broken_limits", "limit_allowance",
+    "fewest_points_lost", "scroll_spell", "force", "limit_allowance",
 ]
 
 _formulas = globals()  # the ruleset's formulas and tables, preset here by id
@@ -95,11 +95,6 @@ def force(*lines: ArmyUnit, agreed_points: int | None = None, extras: tuple[str,
     agreed points are those of a medium game unless given."""
     agreed = values.medium_game_most if agreed_points is None else agreed_points  # noqa: F821 - preset
     return armies.force(*lines, ruleset=rules, agreed_points=agreed, extras=extras)  # noqa: F821 - preset
-
-
-def broken_limits(ruleset, army: ArmyList) -> list[str]:
-    """The ids of the army limits the force breaks."""
-    return [result.limit.id for result in check_limits(ruleset, army) if not result.holds]
 
 
 def limit_allowance(ruleset, limit: str, **counts: int) -> int:
