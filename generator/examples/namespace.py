@@ -9,7 +9,9 @@ from functools import cache
 from pathlib import Path
 
 from .. import mechanics
+from ..model.base import is_given
 from ..model.dice import DiceExpr, percent, target_probability
+from ..model.formula import pick
 from ..model.calculate import calculator
 from ..model.ruleset import Ruleset
 from .own_mechanics import exported
@@ -42,6 +44,8 @@ def namespace_for(ruleset: Ruleset, root: Path | None = None) -> dict:
         "DiceExpr": DiceExpr,
         "percent": percent,
         "target_probability": target_probability,
+        "is_given": is_given,
+        "pick": pick,
     }
 
 

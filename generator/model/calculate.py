@@ -16,7 +16,7 @@ import icepool
 from .base import NotGiven, NotGivenError
 from .computed import Formula, Input, Lookup, plain
 from .entries import RollTable
-from .formula import CALL_STEPS, FormulaError, _is_roll, mapped, spend, within_budget
+from .formula import CALL_STEPS, FormulaError, FormulaUnitMismatch, _is_roll, mapped, spend, within_budget
 from .quantity import Quantity
 from .ruleset import Ruleset
 from .units import SIZES, Distance, UnitMismatch
@@ -116,8 +116,8 @@ def _in_unit(value, unit: str, what: str):
         try:
             return value.to(unit)
         except UnitMismatch:
-            raise FormulaError(f"{what} is {value}, but it is declared in {unit}: {value.unit} and {unit} are "
-                               "different measures, which no rule converts") from None
+            raise FormulaUnitMismatch(f"{what} is {value}, but it is declared in {unit}: {value.unit} and {unit} "
+                                      "are different measures, which no rule converts") from None
     if isinstance(value, (int, Fraction)) and not isinstance(value, bool):
         return Distance(value, unit)
     return value

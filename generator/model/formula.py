@@ -33,8 +33,9 @@ from typing import Callable, Mapping
 import icepool
 
 from .dice import MAX_DICE_SIDES
+from .base import NotGivenError, is_given
 from .quantity import Alternatives, exact
-from .units import Distance
+from .units import Distance, UnitMismatch
 
 MAX_NUMBER = 10**12  # the largest number an expression may reach
 MAX_BITS = 4096  # the largest numerator or denominator of an exact fraction, in bits (a chance of 100 D1000 needs 997)
@@ -56,6 +57,10 @@ class FormulaError(ValueError):
     def __init__(self, message: str, offset: int = 0):
         super().__init__(message)
         self.offset = offset
+
+
+class FormulaUnitMismatch(FormulaError):
+    """An expression that mixes measures: hexes with inches, in a sum or a comparison."""
 
 
 class FormulaTooLarge(FormulaError):
@@ -318,6 +323,7 @@ FUNCTIONS: dict[str, Callable] = {
     "min": min, "max": max, "abs": abs, "floor": _round(math.floor), "ceil": _round(math.ceil),
     "count": count, "highest": highest, "lowest": lowest, "total": total, "chance": chance,
     "chance_of": chance_of, "where": where, "clamp": clamp, "dice": _dice, "each": each, "mean": mean, "pick": pick,
+    "is_given": is_given,
 }
 FUNCTION_HELP = {name: (function.__doc__ or "").strip().splitlines()[0] if function.__doc__ else ""
                  for name, function in FUNCTIONS.items()}
@@ -400,6 +406,10 @@ class Expression:
             raise _recursion(error) from None
         except ZeroDivisionError:
             raise FormulaError(f"`{self.text}` divides by zero") from None
+        except NotGivenError as error:
+            raise FormulaError(str(error)) from None  # it says what is not given, and how to test for it
+        except UnitMismatch as error:
+            raise FormulaUnitMismatch(f"`{self.text}` mixes measures: {error}") from None
         except (TypeError, ValueError, ArithmeticError, LookupError) as error:
             raise FormulaError(f"`{self.text}` failed: {error}") from None
 

@@ -31,6 +31,10 @@ class QuantityError(ValueError):
     pass
 
 
+class QuantityMixesMeasures(QuantityError):
+    """Alternatives of two measures (`2" or 1 hex`)."""
+
+
 class QuantityTooLarge(QuantityError):
     """A number or dice beyond a cap (MAX_MAGNITUDE, the largest die or dice pool)."""
 
@@ -159,7 +163,7 @@ def _alternatives(text: str, kind: str) -> Quantity | None:
         options.append(Quantity.parse(written, kind or last.kind))
     kinds = {(option.kind, option.value.measure if option.kind == "distance" else "") for option in options}
     if len(kinds) > 1:
-        raise QuantityError(f"`{text}`: the alternatives must be of one kind and measure ({', '.join(map(str, options))})")
+        raise (QuantityMixesMeasures if {kind for kind, _m in kinds} == {"distance"} else QuantityError)(f"`{text}`: the alternatives must be of one kind and measure ({', '.join(map(str, options))})")
     return Quantity("alternatives", tuple(options), last.unit)
 
 
