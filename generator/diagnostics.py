@@ -87,13 +87,15 @@ class Code(enum.Enum):
     BAD_EXPRESSION = ("bad-expression", "an army-limit expression that is not arithmetic on known counts", "use whole numbers, + - * / // and the counts named in the hint")
     # -- points and armies ----------------------------------------------------------
     POINTS_MISMATCH = ("points-mismatch", "a stated points cost or total, or a stated number of models, that does not equal what the model computes", "correct the stated number or the entries it adds up")
-    POINTS_NOT_GIVEN = ("points-not-given", "an army list using a troop type whose points the source does not give", "choose a troop type with known points or add a house value")
+    POINTS_NOT_GIVEN = ("points-not-given", "an army list using a troop type whose points the source does not give", "choose a troop type whose points the text gives; else the list cannot be costed: write `agreed_points: not given` and leave out the line's `points:` (a matrix cell takes no house value)")
+    GAP_TYPO = ("gap-typo", "a gap written nearly as `not given` and not quite (`not givne`, `Not Given`, `notgiven`), which would otherwise be read as text", "write `not given`, lower case, two words; a note goes after a colon")
     OVER_POINTS = ("over-points", "an army list that spends more than its agreed points", "remove units or raise the agreed total")
     OVER_MODELS = ("over-models", "an army list balanced by head-count that fields more models than its agreed models", "remove models or raise the agreed head-count")
     LIMIT_BROKEN = ("limit-broken", "an army list that breaks one of the ruleset's army limits", "change the list so that the limit holds")
     GM_REFERENCE = ("gm-reference", "player text that names a game-master-only entry, which would reveal it", "link it only from game-master material, or mark the linking entry `audience: gm`")
     HIDDEN_NOT_GM = ("hidden-not-gm", "a hidden task not marked for the game-master, which would leak into player outputs", "add `audience: gm`")
     # -- values, formulas, charts, mechanics ----------------------------------------
+    UNIT_MISMATCH = ("unit-mismatch", "a distance in a grid unit (hexes, squares) mixed with a length (inches, feet, cm...), or with the other grid, in a value, a formula, a chart axis or a comparison", "measure both in one unit: lengths convert to each other, hexes and squares to nothing")
     BAD_VALUE = ("bad-value", "a stated value that is not a number, distance, target, dice or count of its declared type", "write it as the rules do: 2, 1½, 3/2, 6\", 3 hexes, 4+, 2D6")
     BAD_FORMULA = ("bad-formula", "a formula that does not parse, names an unknown input, value or table, or fails for some of its inputs", "use the inputs, values, `let` names, tables and functions listed in the format reference")
     BAD_CHART = ("bad-chart", "a chart whose formula, inputs or axes do not fit together", "vary two inputs of the formula and hold the others with `fixed:`")

@@ -88,6 +88,6 @@ formulas:
 """
     result = check_project(write(tmp_path, text))
     assert [d.format() for d in result.diagnostics] == [
-        "rules_src/game/ruleset.yaml:8:11: error[bad-formula]: `long_reach` fails for no inputs: the text does not "
-        "give the value `reach`\n  hint: use the inputs, values, `let` names, tables and functions listed in the "
+        "rules_src/game/ruleset.yaml:8:11: error[bad-formula]: `long_reach` fails for no inputs: not given: the text "
+        "does not give the value `reach`; test for it with is_given(...) before using it\n  hint: use the inputs, values, `let` names, tables and functions listed in the "
         "format reference"]

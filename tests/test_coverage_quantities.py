@@ -63,6 +63,8 @@ def test_points_are_whole_numbers_or_fractions_only():
 
 
 def test_not_given_and_sources_print_for_people():
-    assert (str(NotGiven("lost page")), bool(NotGiven("lost page"))) == ("not given", False)
+    assert (str(NotGiven("lost page")), repr(NotGiven("lost page"))) == ("not given", "not given: lost page")
+    with pytest.raises(ValueError, match="not given"):  # a gap is never true or false
+        bool(NotGiven("lost page"))
     assert str(Source(file="rules.txt")) == "rules.txt"
     assert str(Source(section="Shooting", file="rules.txt")) == "rules.txt § Shooting"

@@ -110,7 +110,9 @@ def test_bounds_and_not_given_read_as_words():
     assert str(Bounds(low=2)) == "at least 2"
     assert str(Bounds(high=9)) == "at most 9"
     assert str(Bounds(0, 0)) == "from 0 to 0"
-    assert str(NotGiven()) == "not given" and not NotGiven("x")
+    assert str(NotGiven()) == "not given" and repr(NotGiven("x")) == "not given: x"
+    with pytest.raises(ValueError, match="not given"):  # a gap is never true or false
+        bool(NotGiven("x"))
 
 
 @pytest.mark.parametrize("key, low, high, shown", [
@@ -525,7 +527,8 @@ def _spec(id="a", type="int", **given):
 def _formula(*specs, id="f"):
     from types import SimpleNamespace
 
-    return SimpleNamespace(id=id, inputs=specs, let=(), expr=SimpleNamespace(evaluate=lambda scope: scope))
+    return SimpleNamespace(id=id, inputs=specs, let=(), expr=SimpleNamespace(evaluate=lambda scope: scope),
+                           result="number", unit="")
 
 
 def _input_error(spec, **given):

@@ -1,5 +1,5 @@
 """Issue 21, items 12 and 13: rules coverage (what no worked example exercises) and writing examples with
-the names in view (the names reference while check fails, a one-line doc for every name, broken_limits, given)."""
+the names in view (the names reference while check fails, a one-line doc for every name, broken_limits, is_given)."""
 
 from __future__ import annotations
 
@@ -114,7 +114,7 @@ def test_names_prints_the_names_reference_while_check_fails(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "| `score(roll, lucky=False)` | formula | Score |" in out
     assert "| `values.bonus` | value | Bonus for a lucky roll: 2 |" in out
-    assert "`broken_limits(ruleset, army)`" in out and "`given(thing)`" in out
+    assert "`broken_limits(ruleset, army)`" in out and "`is_given(thing)`" in out
 
 
 def test_names_of_an_unknown_ruleset_is_a_usage_error(tmp_path, capsys):
@@ -154,7 +154,7 @@ def test_given_tells_what_the_text_leaves_out():
 
     rulesets = {r.id: r for r in load_project(REPO)[0].rulesets}
     city = namespace_for(rulesets["city_of_the_damned_combat"])
-    given = city["given"]
+    given = city["is_given"]
     # "Injury Table": the text gives the three results but not their roll ranges
     assert [given(row) for row in city["rules"].table("injury").rows] == [False, False, False]
     assert given(city["values"].stunned_crawl) and given(city["rules"].value("stunned_crawl"))

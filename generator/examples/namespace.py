@@ -10,6 +10,7 @@ from pathlib import Path
 
 from .. import mechanics
 from ..model.dice import DiceExpr, percent, target_probability
+from ..model.formula import pick
 from ..model.calculate import calculator
 from ..model.ruleset import Ruleset
 from .own_mechanics import exported
@@ -42,6 +43,7 @@ def namespace_for(ruleset: Ruleset, root: Path | None = None) -> dict:
         "DiceExpr": DiceExpr,
         "percent": percent,
         "target_probability": target_probability,
+        "pick": pick,
     }
 
 

@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-from ..model.base import NotGiven
-from ..model.calculate import MissingValue
+from ..model import base
 from ..model.computed import Value
 from ..model.entries import TableRow
 
-__all__ = ["given"]
+__all__ = ["is_given"]
 
 
-def given(thing) -> bool:
+def is_given(thing) -> bool:
     """False for what the text leaves out (``values.x``, ``rules.value("x")``, a cell, a row's roll), else True."""
     if isinstance(thing, Value):
-        return given(thing.value)
+        return is_given(thing.value)
     if isinstance(thing, TableRow):
-        return given(thing.roll)
-    return not isinstance(thing, (NotGiven, MissingValue))
+        return is_given(thing.roll)
+    return base.is_given(thing)

@@ -33,17 +33,38 @@ class Bounds:
         return f"at least {self.low}" if self.low is not None else f"at most {self.high}"
 
 
+class NotGivenError(ValueError):
+    """A value the text leaves out, used as a number or as true or false."""
+
+
 @dataclass(frozen=True)
 class NotGiven:
-    """A value the source text leaves out. Outputs show it; nothing fills it in silently."""
+    """A value the source text leaves out. Outputs show it; nothing fills it in silently: it is never a number,
+    never true or false (arithmetic, comparison and ``bool`` raise :class:`NotGivenError`); test for it with
+    ``is_given``."""
 
     note: str = ""
+    what: str = field(default="", compare=False)  # the value's id, for the error a formula or example meets
 
     def __str__(self) -> str:
         return "not given"
 
-    def __bool__(self) -> bool:
-        return False
+    def __repr__(self) -> str:
+        return f"not given: {self.note}" if self.note else "not given"
+
+    def _refuse(self, *_args):
+        named = f"the value `{self.what}`" if self.what else "this value"
+        raise NotGivenError(f"not given: the text does not give {named}" + (f" ({self.note})" if self.note else "")
+                            + "; test for it with is_given(...) before using it")
+
+    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = __truediv__ = __rtruediv__ = _refuse
+    __floordiv__ = __rfloordiv__ = __mod__ = __rmod__ = __neg__ = __pos__ = __abs__ = __pow__ = __rpow__ = _refuse
+    __lt__ = __le__ = __gt__ = __ge__ = __int__ = __index__ = __float__ = __bool__ = __floor__ = __ceil__ = _refuse
+
+
+def is_given(value) -> bool:
+    """False for a value the text leaves out (`not given`), True for anything it gives."""
+    return not isinstance(value, NotGiven)
 
 
 def spec(help: str, default: Any = dataclasses.MISSING, *, example: str | None = None, key: str | None = None):

@@ -13,13 +13,14 @@ from typing import Callable
 
 import icepool
 
-from .base import NotGiven
+from .base import NotGiven, NotGivenError
 from .computed import Formula, Input, Lookup, plain
 from .entries import RollTable
 from . import reads
-from .formula import CALL_STEPS, FormulaError, _is_roll, mapped, spend, within_budget
+from .formula import CALL_STEPS, FormulaError, FormulaUnitMismatch, _is_roll, mapped, spend, within_budget
 from .quantity import Quantity
 from .ruleset import Ruleset
+from .units import SIZES, Distance, UnitMismatch
 
 _CALCULATORS: dict[int, tuple[Ruleset, "Calculator"]] = {}
 
@@ -33,21 +34,7 @@ def calculator(ruleset: Ruleset) -> "Calculator":
     return known[1]
 
 
-class NotGivenValue(FormulaError):
-    pass
-
-
-class MissingValue:
-    """A value the text does not give: using it in a formula is an error that says so."""
-
-    def __init__(self, id: str):
-        self.id = id
-
-    def _fail(self, *_args):
-        raise NotGivenValue(f"the text does not give the value `{self.id}`")
-
-    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = __truediv__ = __rtruediv__ = _fail
-    __lt__ = __le__ = __gt__ = __ge__ = __floordiv__ = __rfloordiv__ = __neg__ = __int__ = __index__ = _fail
+NotGivenValue = NotGivenError  # the error a formula or example meets using a value the text leaves out
 
 
 class Values(SimpleNamespace):
@@ -69,7 +56,8 @@ class Calculator:
         self.ruleset = ruleset
         self.scope: dict[str, object] = {}
         for value in reversed(ruleset.reachable("values")):
-            self.scope[value.id] = MissingValue(value.id) if isinstance(value.value, NotGiven) else _computable(value.value)
+            self.scope[value.id] = (NotGiven(value.value.note, what=value.id) if isinstance(value.value, NotGiven)
+                                    else _computable(value.value))
         for table in ruleset.reachable("tables"):
             self.scope[table.id] = _table_reader(table)
         for lookup in ruleset.reachable("lookups"):
@@ -116,7 +104,30 @@ class Calculator:
                 except FormulaError as error:
                     error.binding = binding  # where it failed, for a check to point at (the outermost formula's)
                     raise
-            return formula.expr.evaluate(scope)
+            return _as_declared(formula, formula.expr.evaluate(scope))
+
+
+def _as_declared(formula: Formula, result):
+    """A `distance` result in the formula's declared unit: a number is read in it, another length converted to it
+    exactly; a distance of another measure (hexes for inches) is refused."""
+    if formula.result != "distance" or formula.unit not in SIZES:
+        return result
+    if isinstance(result, tuple):
+        return tuple(_as_declared(formula, item) for item in result)
+    return _in_unit(result, formula.unit, f"the result of {formula.id}")
+
+
+def _in_unit(value, unit: str, what: str):
+    """``value`` as a distance in ``unit``: a bare number is read in it; None and anything else pass as they are."""
+    if isinstance(value, Distance):
+        try:
+            return value.to(unit)
+        except UnitMismatch:
+            raise FormulaUnitMismatch(f"{what} is {value}, but it is declared in {unit}: {value.unit} and {unit} "
+                                      "are different measures, which no rule converts") from None
+    if isinstance(value, (int, Fraction)) and not isinstance(value, bool):
+        return Distance(value, unit)
+    return value
 
 
 def _computable(quantity: Quantity):
@@ -145,10 +156,21 @@ def _input(formula: Formula, spec: Input, given: dict):
             raise FormulaError(f"`{spec.id}` of {formula.id} is one of {', '.join(spec.choices)}, not {value!r}"
                                if spec.choices else f"`{spec.id}` of {formula.id} is a text, not {value!r}")
         return value
+    if spec.type == "distance":
+        unit = spec.unit or (formula.unit if formula.unit in SIZES else "")
+        if isinstance(value, Distance) or unit:
+            return _bounded(formula, spec, _in_unit(value, unit, f"`{spec.id}` of {formula.id}") if unit else value)
     if isinstance(value, bool) or not isinstance(value, (int, Fraction)):
         raise FormulaError(f"`{spec.id}` of {formula.id} is a number, not {value!r}")
     if spec.type == "int" and Fraction(value).denominator != 1:
         raise FormulaError(f"`{spec.id}` of {formula.id} is a whole number, not {value}")
+    return _bounded(formula, spec, value)
+
+
+def _bounded(formula: Formula, spec: Input, value):
+    """``value`` within the input's bounds (a distance's in its own unit), else a FormulaError saying them."""
+    if not isinstance(value, (int, Fraction, Distance)) or isinstance(value, bool):
+        raise FormulaError(f"`{spec.id}` of {formula.id} is a distance, not {value!r}")
     if (spec.min is not None and value < spec.min) or (spec.max is not None and value > spec.max):
         bounds = f"from {spec.min} to {spec.max}" if spec.min is not None and spec.max is not None else (
             f"at least {spec.min}" if spec.min is not None else f"at most {spec.max}")

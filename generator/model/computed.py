@@ -73,6 +73,10 @@ class Input(Entry):
 
     label: str = spec("What the input is, as a heading: `Strength`, `Defender's WS`.", example="Strength")
     type: Literal["int", "number", "bool", "text", "distance"] = spec("The kind of value it takes.", "int")
+    unit: Literal["", "inches", "feet", "yards", "cm", "mm", "hexes", "squares"] = spec(
+        "For a `distance` input: the unit a bare number given to it is read in; the formula's `unit:` by default. "
+        "A distance given in another length is converted exactly; one in another measure (hexes for inches) is refused.",
+        "", example="inches")
     min: Optional[int] = spec("The lowest value it takes.", None)
     max: Optional[int] = spec("The highest value it takes.", None)
     choices: tuple[str, ...] = spec("For a text input: the values it takes.", ())
@@ -103,7 +107,9 @@ class Formula(ForAudience):
     result: Literal["number", "target", "chance", "bool", "text", "roll", "distance"] = spec(
         "What the result is: a `target` prints as 4+, a `chance` as a percentage, `None` as impossible.", "number")
     die: str = spec("For a `target` result: the die it is rolled on.", "D6")
-    unit: str = spec("For a `number` or `distance` result: its unit (inches, hexes).", "")
+    unit: str = spec("For a `number` or `distance` result: its unit (inches, feet, yards, cm, mm, hexes, squares). A "
+                     "`distance` result is given in it: a bare number is read in it, another length converted exactly, "
+                     "another measure refused.", "")
     description: Markdown = spec("What the formula means, for the reference.", Markdown(""))
     chapter: str = spec("The chapter (id) where it is printed.", "")
     coverage: str = coverage_field()

@@ -249,6 +249,8 @@ class Column(Entry):
     min: Optional[int] = spec("Lowest allowed value for numeric columns.", None)
     max: Optional[int] = spec("Highest allowed value for numeric columns.", None)
     help: str = spec("What the column means, shown as a tooltip and in the key.", "")
+    cells: Optional[NotGiven] = spec("`not given` (or `\"not given: why\"`) when the text leaves out the whole column: "
+                                     "every row that states no cell of it has a gap there.", None, example="not given")
 
     @property
     def numeric(self) -> bool:
@@ -415,11 +417,13 @@ class ArmyList(ForAudience):
 
     title: str = spec("The list's name.", example="A 30 point force")
     matrix: str = spec("Id of the profile matrix the units come from.", example="troops")
-    agreed_points: Optional[Annotated[Points, Bounds(1)]] = spec(
-        "The points both players agreed to spend. A list needs `agreed_points`, `agreed_models` or both.", None, example="30")
-    agreed_models: Optional[Annotated[int, Bounds(1)]] = spec(
-        "For armies balanced by head-count: the most models (figures) each player may field. A line's models come from the "
-        "matrix's `models` column times its `count`, or from the line's `models:`.", None, example="20")
+    agreed_points: Optional[Annotated[Points, Bounds(1)]] | NotGiven = spec(
+        "The points both players agreed to spend; `not given` when the text does not say. A list needs `agreed_points`, "
+        "`agreed_models` or both.", None, example="30")
+    agreed_models: Optional[Annotated[int, Bounds(1)]] | NotGiven = spec(
+        "For armies balanced by head-count: the most models (figures) each player may field; `not given` when the text "
+        "does not say. A line's models come from the matrix's `models` column times its `count`, or from the line's "
+        "`models:`.", None, example="20")
     units: tuple[ArmyUnit, ...] = spec("The lines of the list.")
     extras: tuple[str, ...] = spec("Ids of `costs:` bought once for the whole force (an appeal for scrolls...).", ())
     total: Optional[Points] = spec("The points total the list states, checked against the sum.", None, example="30")

@@ -33,7 +33,9 @@ from typing import Callable, Mapping
 import icepool
 
 from .dice import MAX_DICE_SIDES
-from .quantity import exact
+from .base import NotGivenError, is_given
+from .quantity import Alternatives, exact
+from .units import Distance, UnitMismatch
 
 MAX_NUMBER = 10**12  # the largest number an expression may reach
 MAX_BITS = 4096  # the largest numerator or denominator of an exact fraction, in bits (a chance of 100 D1000 needs 997)
@@ -55,6 +57,10 @@ class FormulaError(ValueError):
     def __init__(self, message: str, offset: int = 0):
         super().__init__(message)
         self.offset = offset
+
+
+class FormulaUnitMismatch(FormulaError):
+    """An expression that mixes measures: hexes with inches, in a sum or a comparison."""
 
 
 class FormulaTooLarge(FormulaError):
@@ -114,7 +120,7 @@ def _size(value) -> int:
     return len(value) if _is_roll(value) else 1
 
 
-_NOT_ROLLS = frozenset({int, bool, Fraction, str, type(None), tuple})
+_NOT_ROLLS = frozenset({int, bool, Fraction, str, type(None), tuple, Distance, Alternatives})
 
 
 def _is_roll(value) -> bool:
@@ -296,17 +302,28 @@ def clamp(value, low, high):
 
 
 def _round(function: Callable) -> Callable:
+    def one(value):
+        return function(value) if isinstance(value, Distance) else function(_fraction(value))  # 2½" rounds to 2"
+
     def rounded(value):
         if isinstance(value, icepool.Die):
-            return mapped(value, lambda outcome: function(_fraction(outcome)))
-        return function(_fraction(value))
+            return mapped(value, one)
+        return one(value)
     return rounded
+
+
+def pick(value, n: int):
+    """`pick(value, n)`: the n-th of the alternatives a text gives (`4 or 5 feet`: 1 is 4 feet)."""
+    if not isinstance(value, Alternatives):
+        raise FormulaError(f"pick() takes a value the text gives as alternatives (4 or 5 feet), not {_show(value)}")
+    return value.pick(n)
 
 
 FUNCTIONS: dict[str, Callable] = {
     "min": min, "max": max, "abs": abs, "floor": _round(math.floor), "ceil": _round(math.ceil),
     "count": count, "highest": highest, "lowest": lowest, "total": total, "chance": chance,
-    "chance_of": chance_of, "where": where, "clamp": clamp, "dice": _dice, "each": each, "mean": mean,
+    "chance_of": chance_of, "where": where, "clamp": clamp, "dice": _dice, "each": each, "mean": mean, "pick": pick,
+    "is_given": is_given,
 }
 FUNCTION_HELP = {name: (function.__doc__ or "").strip().splitlines()[0] if function.__doc__ else ""
                  for name, function in FUNCTIONS.items()}
@@ -389,6 +406,10 @@ class Expression:
             raise _recursion(error) from None
         except ZeroDivisionError:
             raise FormulaError(f"`{self.text}` divides by zero") from None
+        except NotGivenError as error:
+            raise FormulaError(str(error)) from None  # it says what is not given, and how to test for it
+        except UnitMismatch as error:
+            raise FormulaUnitMismatch(f"`{self.text}` mixes measures: {error}") from None
         except (TypeError, ValueError, ArithmeticError, LookupError) as error:
             raise FormulaError(f"`{self.text}` failed: {error}") from None
 
@@ -479,6 +500,8 @@ def _checked(value):
 
 def _checked_one(value) -> None:
     kind = type(value)
+    if kind is Distance:
+        value, kind = value.magnitude, type(value.magnitude)
     if kind is int or kind is Fraction:
         if abs(value) > MAX_NUMBER:
             raise FormulaTooLarge(f"a result passed {MAX_NUMBER:,}, the largest number a formula may reach")
@@ -547,7 +570,11 @@ def _fraction(value) -> Fraction:
 
 def _exactly(value):
     """``value`` with a roll's outcomes as fractions, so that dividing it never gives a float."""
-    return value.map(_fraction) if _is_roll(value) else _fraction(value)
+    return value.map(_exact_outcome) if _is_roll(value) else _exact_outcome(value)
+
+
+def _exact_outcome(value):
+    return value if isinstance(value, Distance) else _fraction(value)
 
 
 def _exact_quotient(left, right):
@@ -558,6 +585,8 @@ def _divide(left, right):
     """``left / right`` exactly: numbers as fractions, and a roll outcome by outcome, as fractions too."""
     if _is_roll(left) or _is_roll(right):
         return _operation(_exact_quotient, left, right)
+    if isinstance(left, (Distance, Alternatives)) or isinstance(right, (Distance, Alternatives)):
+        return left / right  # exact, in its unit; two measures, or alternatives, refuse it there
     return _fraction(left) / _fraction(right)
 
 

@@ -12,35 +12,31 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from .dice import DiceExpr, DiceSyntaxError, DiceTooLarge
+from .numbers import VULGAR, exact, number_text  # noqa: F401 - quantities are read and printed with these
+from .units import SIZES, SPELLINGS, Distance, unit_text
 
-VULGAR = {"½": Fraction(1, 2), "⅓": Fraction(1, 3), "⅔": Fraction(2, 3), "¼": Fraction(1, 4), "¾": Fraction(3, 4),
-          "⅛": Fraction(1, 8), "⅜": Fraction(3, 8), "⅝": Fraction(5, 8), "⅞": Fraction(7, 8)}
-_GLYPH = {value: glyph for glyph, value in VULGAR.items() if value.denominator <= 4}  # printed; eighths as 7/8
 MAX_MAGNITUDE = 10**9  # no rule states a bigger number; larger ones are typing mistakes or attacks
 
 _NUMBER = re.compile(r"(?P<sign>[-+−]?)\s*(?:(?P<whole>[0-9]{1,30})\s*)?(?:(?P<glyph>[½⅓⅔¼¾⅛⅜⅝⅞])|(?P<num>[0-9]{1,30})\s*/\s*(?P<den>[0-9]{1,30})"
                      r"|\.(?P<dec>[0-9]{1,6}))?")
-_UNITS = {'"': "inches", "″": "inches", "in": "inches", "inch": "inches", "inches": "inches", "hex": "hexes",
-          "hexes": "hexes", "cm": "cm", "mm": "mm", "minute": "minutes", "minutes": "minutes", "turn": "turns",
-          "turns": "turns", "round": "rounds", "rounds": "rounds", "model": "models", "models": "models",
-          "point": "points", "points": "points", "pts": "points", "die": "dice", "dice": "dice", "square": "squares",
-          "squares": "squares", "%": "percent"}
-_SINGULAR = {"dice": "die", "hexes": "hex"}  # plurals that are not the singular and an s (inches print as ")
-KINDS = ("number", "distance", "target", "dice", "count", "text")
+_UNITS = {**SPELLINGS, "minute": "minutes", "minutes": "minutes", "turn": "turns", "turns": "turns", "round": "rounds",
+          "rounds": "rounds", "model": "models", "models": "models", "point": "points", "points": "points",
+          "pts": "points", "die": "dice", "dice": "dice", "%": "percent"}
+_SINGULAR = {"dice": "die"}  # counts whose one is not the plural without its s
+_ALTERNATIVES = re.compile(r"\s*,\s*|\s+or\s+")  # "4 or 5 feet", "2, 3 or 4"
+KINDS = ("number", "distance", "target", "dice", "count", "text", "alternatives")
 
 
 class QuantityError(ValueError):
     pass
 
 
+class QuantityMixesMeasures(QuantityError):
+    """Alternatives of two measures (`2" or 1 hex`)."""
+
+
 class QuantityTooLarge(QuantityError):
     """A number or dice beyond a cap (MAX_MAGNITUDE, the largest die or dice pool)."""
-
-
-def exact(value) -> int | Fraction:
-    """A whole Fraction as an int, so that 8 reads as 8 and 2½ stays Fraction(5, 2)."""
-    value = Fraction(value)
-    return value.numerator if value.denominator == 1 else value
 
 
 def parse_number(text: str) -> int | Fraction:
@@ -65,20 +61,6 @@ def parse_number(text: str) -> int | Fraction:
     return exact(-value if match["sign"] in ("-", "−") else value)
 
 
-def number_text(value) -> str:
-    """An exact number for people: ``3``, ``1½``, ``⅔``, ``-2¼``, ``2 7/8``, ``7/8``."""
-    if isinstance(value, bool) or not isinstance(value, (int, Fraction)):
-        return str(value)
-    value = Fraction(value)
-    sign = "-" if value < 0 else ""
-    whole, rest = divmod(abs(value), 1)
-    if rest == 0:
-        return f"{sign}{whole}"
-    if rest in _GLYPH:
-        return f"{sign}{whole or ''}{_GLYPH[rest]}"
-    return f"{sign}{whole} {rest}" if whole else f"{sign}{rest}"
-
-
 @dataclass(frozen=True)
 class Quantity:
     """A stated number and its kind: ``number``, ``distance`` (with its unit), ``target`` (4+),
@@ -98,6 +80,9 @@ class Quantity:
     def _parse(cls, text: str, kind: str) -> Quantity:
         if kind == "text":
             return cls("text", text)
+        alternatives = _alternatives(text, kind)
+        if alternatives is not None:
+            return alternatives
         if kind in ("", "target") and re.fullmatch(r"[0-9]{1,3}\s*\+", text):
             return cls("target", int(text.rstrip("+ ")))
         if kind == "target":
@@ -109,7 +94,7 @@ class Quantity:
                 raise QuantityTooLarge(str(error)) from None
             except DiceSyntaxError as error:
                 raise QuantityError(str(error)) from None
-        number = re.match(r"[-+−]?[0-9½⅓⅔¼¾⅛⅜⅝⅞][0-9 ./½⅓⅔¼¾⅛⅜⅝⅞]*", text)
+        number = _LEADING_NUMBER.match(text)
         if number is None:
             if kind in ("", "text"):
                 return cls("text", text)
@@ -121,16 +106,24 @@ class Quantity:
                 raise QuantityError(f"`{text}` needs a unit (6\", 3 hexes)")
             return cls(kind if kind in ("number", "count") else "number", magnitude)
         unit = _UNITS.get(unit_text.casefold(), unit_text)
-        if not re.fullmatch(r"[A-Za-z%\"″][A-Za-z ]{0,30}", unit_text):
+        if not re.fullmatch(r"[A-Za-z%\"″'′][A-Za-z .]{0,30}", unit_text):
             raise QuantityError(f"`{unit_text}` is not a unit (inches, \", hexes, minutes, models...)")
         if kind == "number":
             raise QuantityError(f"`{text}` has a unit; declare `type: distance` or `count`, or leave the type out")
-        return cls(kind or ("distance" if unit in ("inches", "hexes", "cm", "mm", "squares") else "count"),
-                   magnitude, unit)
+        if kind == "distance" and unit not in SIZES:
+            raise QuantityError(f"`{unit_text}` is not a unit of distance (inches, feet, yards, cm, mm, hexes, squares)")
+        if kind == "count" and unit in SIZES:
+            raise QuantityError(f"`{text}` is a distance; declare `type: distance`, or leave the type out")
+        return cls(kind or ("distance" if unit in SIZES else "count"), magnitude, unit)
 
     @property
     def value(self):
-        """What formulas and mechanics compute with: the exact number, the dice, the text."""
+        """What formulas and mechanics compute with: the exact number, a distance in its unit, the dice, the
+        text, or the alternatives (which refuse to compute until one is picked)."""
+        if self.kind == "distance":
+            return Distance(self.magnitude, self.unit)
+        if self.kind == "alternatives":
+            return Alternatives(tuple(option.value for option in self.magnitude), str(self))
         return self.magnitude
 
     def __str__(self) -> str:
@@ -138,14 +131,86 @@ class Quantity:
             return f"{self.magnitude}+"
         if self.kind in ("dice", "text"):
             return str(self.magnitude)
+        if self.kind == "alternatives":
+            return " ".join(self.written.split())  # as written: "4 or 5 feet"
+        if self.kind == "distance":
+            return unit_text(self.magnitude, self.unit)
         number = number_text(self.magnitude)
         if not self.unit:
             return number
-        if self.unit == "inches":
-            return f'{number}"'
         if self.unit == "percent":
             return f"{number}%"
         unit = self.unit
         if self.magnitude == 1:
             unit = _SINGULAR.get(unit) or unit.removesuffix("s")
         return f"{number} {unit}"
+
+
+_LEADING_NUMBER = re.compile(r"[-+−]?[0-9½⅓⅔¼¾⅛⅜⅝⅞][0-9 ./½⅓⅔¼¾⅛⅜⅝⅞]*")
+
+
+def _alternatives(text: str, kind: str) -> Quantity | None:
+    """``4 or 5 feet``, ``2, 3 or 4``: each a number (the unit written once, after the last, or after each), all
+    of one kind; None when ``text`` is not a list of numbers joined by `or`."""
+    parts = _ALTERNATIVES.split(text)
+    if len(parts) < 2 or " or " not in f" {text} " or not all(_LEADING_NUMBER.match(part) for part in parts):
+        return None
+    last = Quantity._parse(parts[-1], kind)
+    shared = parts[-1][_LEADING_NUMBER.match(parts[-1]).end():].strip()
+    options = []
+    for part in parts:
+        written = part if part[_LEADING_NUMBER.match(part).end():].strip() else f"{part} {shared}".strip()
+        options.append(Quantity.parse(written, kind or last.kind))
+    kinds = {(option.kind, option.value.measure if option.kind == "distance" else "") for option in options}
+    if len(kinds) > 1:
+        raise (QuantityMixesMeasures if {kind for kind, _m in kinds} == {"distance"} else QuantityError)(f"`{text}`: the alternatives must be of one kind and measure ({', '.join(map(str, options))})")
+    return Quantity("alternatives", tuple(options), last.unit)
+
+
+class NotPicked(ValueError):
+    """Alternatives used as one number: a formula must pick one first."""
+
+
+class Alternatives:
+    """Alternatives a text gives (``4 or 5 feet``) as formulas see them: printed as written, refusing to count as a
+    number, a distance or true until a formula picks one with ``pick(value, n)``."""
+
+    __slots__ = ("options", "written")
+
+    def __init__(self, options: tuple, written: str):
+        object.__setattr__(self, "options", tuple(options))
+        object.__setattr__(self, "written", written)
+
+    def __setattr__(self, name, value):
+        raise AttributeError("alternatives are immutable")
+
+    def __reduce__(self):
+        return Alternatives, (self.options, self.written)
+
+    def pick(self, n: int):
+        """The ``n``-th alternative as written (1: the first)."""
+        if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= len(self.options):
+            raise NotPicked(f"`{self.written}` has {len(self.options)} alternatives: pick 1 to {len(self.options)}, "
+                            f"not {n!r}")
+        return self.options[n - 1]
+
+    def _refuse(self, *_args):
+        raise NotPicked(f"`{self.written}` gives alternatives, not one value: pick one first, as "
+                        f"`pick(value, 1)` for {self.options[0]}")
+
+    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = __truediv__ = __rtruediv__ = _refuse
+    __floordiv__ = __rfloordiv__ = __mod__ = __rmod__ = __neg__ = __pos__ = __abs__ = _refuse
+    __lt__ = __le__ = __gt__ = __ge__ = __int__ = __index__ = __float__ = __bool__ = __floor__ = __ceil__ = _refuse
+
+    def __eq__(self, other):
+        if isinstance(other, Alternatives):
+            return self.options == other.options
+        return self._refuse()
+
+    def __hash__(self):
+        return hash(self.options)
+
+    def __str__(self) -> str:
+        return self.written
+
+    __repr__ = __str__

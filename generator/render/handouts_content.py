@@ -451,10 +451,12 @@ def roster_lines(ruleset: Ruleset, army, audience: str) -> dict:
               for r in armies.check_limits(ruleset, army)]
     total = armies.army_points(ruleset, army)
     agreed = army.agreed_points
+    stated = agreed is not None and not isinstance(agreed, NotGiven)
     return {"title": army.title, "matrix": named(matrix, audience), "total": points_text(total),
-            "agreed": points_text(agreed) if agreed is not None else None,
-            "left": points_text(agreed - total) if agreed is not None else None,
-            "models": armies.army_models(ruleset, army), "agreed_models": army.agreed_models,
+            "agreed": (GAP_CELL if isinstance(agreed, NotGiven) else points_text(agreed)) if agreed is not None else None,
+            "left": points_text(agreed - total) if stated else None,
+            "models": armies.army_models(ruleset, army),
+            "agreed_models": GAP_CELL if isinstance(army.agreed_models, NotGiven) else army.agreed_models,
             "stat_labels": [column_head(c.label, [matrix.row(u.troop).values.get(c.id) for u in army.units]) for c in stat_columns],
             "keywords_label": column_head("Special rules", [matrix.row(u.troop).keywords for u in army.units]),
             "gap_key": GAP_KEY_PRINT, "has_gaps": any(v["gap"] for line in lines for v in

@@ -17,6 +17,8 @@ from ..diagnostics import Code, Diagnostics, did_you_mean
 from ..model.base import value_loc
 from ..model.computed import EarlierHouseValue, Value
 from ..model.entries import gm_only
+from ..model.quantity import Quantity
+from ..model.units import measure
 from ..model.ruleset import SECTIONS, SHARED_SECTIONS, Ruleset
 
 
@@ -78,6 +80,12 @@ def overlay(house: Ruleset, base: Ruleset, diagnostics: Diagnostics) -> Ruleset:
             diagnostics.add(Code.OVERLAY_CHANGE, f"`{base.id}` has no value `{value.id}` for the overlay to change",
                             value.loc, did_you_mean(value.id, originals) or "an overlay changes values its base has")
             continue
+        mixed = _other_measure(original.value, value.value)
+        if mixed:
+            diagnostics.add(Code.UNIT_MISMATCH, f"the overlay makes `{value.id}` {value.value}, but the text gives "
+                            f"{original.value}: {mixed}", value.locs.get("value", value.loc),
+                            f"write the house value in {original.value.unit} (or another length, if it is one)")
+            continue
         changed[value.id] = dataclasses.replace(
             original, value=value.value, house_note=value.house_note or value.label, audience=_audience(original, value),
             loc=value.loc, locs=value.locs, source=value.source or original.source, **_history(original, base))
@@ -87,6 +95,17 @@ def overlay(house: Ruleset, base: Ruleset, diagnostics: Diagnostics) -> Ruleset:
         base, id=house.id, meta=house.meta, values=own + inherited, examples=(),
         files=base.files + house.files, unloaded=base.unloaded | house.unloaded,
         sources=MappingProxyType({**base.sources, **house.sources}))
+
+
+def _other_measure(original, house) -> str:
+    """Why a house value measures what the text's does not (hexes for inches), or ''."""
+    if not (isinstance(original, Quantity) and isinstance(house, Quantity)):
+        return ""
+    if (original.kind == "distance") != (house.kind == "distance"):
+        return "one is a distance and the other a bare number" if {original.kind, house.kind} == {"distance", "number"} else ""
+    if original.kind == "distance" and measure(original.unit) != measure(house.unit):
+        return f"{house.unit} and {original.unit} are different measures, which no rule converts"
+    return ""
 
 
 def _audience(original: Value, house: Value) -> str:

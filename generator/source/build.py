@@ -22,13 +22,15 @@ from ..model.dice import DiceExpr, DiceSyntaxError, DiceTooLarge, RollRange
 from ..model.entries import Column, Entry, ProfileMatrix, ProfileRow
 from ..model.computed import Value
 from ..model.formula import Expression, FormulaError, FormulaTooLarge
-from ..model.quantity import Quantity, QuantityError, QuantityTooLarge, parse_number
+from ..model.quantity import Quantity, QuantityError, QuantityMixesMeasures, QuantityTooLarge, parse_number
 from ..model.points import Number, Points, exact, points_text
 from .yamlnodes import Mapping, Node, Scalar, Sequence, describe
 
 INVALID = object()
 ID = re.compile(r"[a-z][a-z0-9_]*")
-NOT_GIVEN_WORDS = {"not given", "not_given"}
+NOT_GIVEN_WORDS = ("not given", "not_given")  # exactly so: `Not Given` and `not givne` are typos, not text
+_GAP_NOTE = re.compile(r"(?P<words>not[ _]given)\s*:\s*(?P<note>.*)", re.S)  # `not given: the text omits it`
+_GAP_TYPO_LIKENESS = 0.85  # how close to "notgiven" a written word must be to be taken for a mistyped gap
 
 
 @cache
@@ -112,8 +114,7 @@ class Builder:
         try:
             return dataclasses.replace(value, value=Quantity.parse(value.value.written, value.type))
         except QuantityError as error:
-            code = Code.TOO_LARGE if isinstance(error, QuantityTooLarge) else Code.BAD_VALUE
-            self.diagnostics.add(code, f"value `{value.id}`: {error}", value.locs.get("value", value.loc))
+            self.diagnostics.add(_quantity_code(error), f"value `{value.id}`: {error}", value.locs.get("value", value.loc))
             return INVALID
 
     # -- generic conversion -----------------------------------------------------------
@@ -122,8 +123,8 @@ class Builder:
         if cls is Source and isinstance(node, Scalar) and isinstance(node.value, str):
             return Source(section=node.value, file=self.default_source, loc=node.loc)
         shorthand = getattr(cls, "SHORTHAND", None)
-        if shorthand and isinstance(node, Scalar):  # `move: 6"` stands for `move: {value: 6"}`
-            node = Mapping(((Scalar(shorthand, node.loc), node),), node.loc)
+        if shorthand and (isinstance(node, Scalar) or _one_key(node) and (_looks_not_given(node) or _gap_typo(node))):
+            node = Mapping(((Scalar(shorthand, node.loc), node),), node.loc)  # `move: 6"` is `move: {value: 6"}`
         if not isinstance(node, Mapping):
             return self.error(Code.WRONG_TYPE, f"expected a mapping of {_kind(cls)} fields, found {describe(node)}", node)
         where = at or node.loc
@@ -245,6 +246,8 @@ class Builder:
             return None
         if NotGiven in options and _looks_not_given(node):
             return self._not_given(node, key)
+        if NotGiven in options and _gap_typo(node):
+            return self._gap_typo(node)
         real = [o for o in options if o not in (type(None), NotGiven)]
         if QuickMark in real:  # `quick_reference: true`, or a mapping whose errors are reported where they are
             if isinstance(node, Scalar) and isinstance(node.value, bool):
@@ -262,12 +265,27 @@ class Builder:
         return self.error(Code.WRONG_TYPE, f"`{key}` has an unexpected value", node)
 
     def _not_given(self, node: Node, key: str):
-        if isinstance(node, Scalar) and isinstance(node.value, str) and node.value.strip().casefold() in NOT_GIVEN_WORDS:
-            return NotGiven()
-        if isinstance(node, Mapping) and node.keys() == ["not_given"]:
-            note = node.get("not_given")
-            return NotGiven(note.text if isinstance(note, Scalar) else "")
-        return self.error(Code.WRONG_TYPE, f"`{key}` must be `not given` or `not_given: why`", node)
+        """`not given`, `"not given: why"`, or a mapping `{not given: why}`: a gap and the note on it."""
+        if isinstance(node, Scalar) and isinstance(node.value, str):
+            text = node.value.strip()
+            if text in NOT_GIVEN_WORDS:
+                return NotGiven()
+            noted = _GAP_NOTE.fullmatch(text)
+            if noted:
+                return NotGiven(noted["note"].strip())
+        if isinstance(node, Mapping) and len(node.items) == 1 and node.items[0][0].text in NOT_GIVEN_WORDS:
+            note = node.items[0][1]
+            if isinstance(note, Scalar) and (note.value is None or isinstance(note.value, str)):
+                return NotGiven(str(note.value or "").strip())
+        return self.error(Code.WRONG_TYPE, f"`{key}` must be `not given`, or `not given: why` with the why in words",
+                          node, 'write `not given`, or `"not given: the text omits it"` (quoted, for the colon)')
+
+    def _gap_typo(self, node: Node):
+        written = node.value if isinstance(node, Scalar) else node.items[0][0].text
+        return self.error(Code.GAP_TYPO, f"`{written}` is not `not given`, the only way to write a gap",
+                          node if isinstance(node, Scalar) else node.items[0][0],
+                          "did you mean `not given`? (lower case, two words; a note goes after a colon: "
+                          "`\"not given: the text omits it\"`)")
 
     def _points(self, node: Node, key: str, what: str | None = None):
         """A points value, or a located `wrong-type` error naming the forms it may take."""
@@ -298,7 +316,7 @@ class Builder:
         try:
             return Quantity.parse(node.value, kind)
         except QuantityError as error:
-            return self.error(Code.TOO_LARGE if isinstance(error, QuantityTooLarge) else Code.BAD_VALUE, f"`{key}`: {error}", node)
+            return self.error(_quantity_code(error), f"`{key}`: {error}", node)
 
     def _expression(self, node: Node, key: str):
         if not isinstance(node, Scalar) or node.value is None or isinstance(node.value, bool):
@@ -348,9 +366,13 @@ class Builder:
         cells, locs, ok = {}, {}, True
         for column in columns:
             cell = node.get(column.id)
+            if cell is None and isinstance(column.cells, NotGiven):  # a column the text gives nowhere
+                cells[column.id], locs[column.id] = column.cells, column.locs.get("cells", column.loc)
+                continue
             if cell is None:
                 self.diagnostics.add(Code.MISSING_FIELD, f"profile row `{id}` has no `{column.id}` ({column.label})", at or node.loc,
-                                     f"write `{column.id}: not given` if the source leaves it out")
+                                     f"write `{column.id}: not given` if the source leaves it out, or `cells: not given` "
+                                     "on the column if it leaves out the whole column")
                 ok = False
                 continue
             value = self._cell(column, cell)
@@ -376,6 +398,8 @@ class Builder:
             return INVALID
         if _looks_not_given(node):
             return self._not_given(node, column.id)
+        if _gap_typo(node):
+            return self._gap_typo(node)
         if column.type == "text":
             return self.value(str, node, column.id)
         if column.type == "points":
@@ -397,10 +421,37 @@ class Builder:
         return value
 
 
+def _quantity_code(error: QuantityError) -> Code:
+    if isinstance(error, QuantityTooLarge):
+        return Code.TOO_LARGE
+    return Code.UNIT_MISMATCH if isinstance(error, QuantityMixesMeasures) else Code.BAD_VALUE
+
+
 def _looks_not_given(node: Node) -> bool:
+    """Written as a gap: `not given`, `not given: why`, or a mapping whose one key is `not given`."""
     if isinstance(node, Scalar) and isinstance(node.value, str):
-        return node.value.strip().casefold() in NOT_GIVEN_WORDS
-    return isinstance(node, Mapping) and "not_given" in node.keys()
+        text = node.value.strip()
+        return text in NOT_GIVEN_WORDS or _GAP_NOTE.fullmatch(text) is not None
+    return isinstance(node, Mapping) and any(key.text in NOT_GIVEN_WORDS for key, _value in node.items)
+
+
+def _one_key(node: Node) -> bool:
+    return isinstance(node, Mapping) and len(node.items) == 1
+
+
+def _gap_typo(node: Node) -> bool:
+    """Written nearly as a gap and not quite: `not givne`, `Not Given`, `notgiven`, `not-given: why`."""
+    if isinstance(node, Scalar) and isinstance(node.value, str):
+        written = node.value
+    elif isinstance(node, Mapping) and len(node.items) == 1:
+        written = node.items[0][0].text
+    else:
+        return False
+    head = written.strip().split(":", 1)[0]
+    if len(head) > 14 or head in NOT_GIVEN_WORDS:
+        return False
+    squashed = re.sub(r"[^a-z]", "", head.casefold())
+    return difflib.SequenceMatcher(None, squashed, "notgiven").ratio() >= _GAP_TYPO_LIKENESS
 
 
 def _without(node: Mapping, *keys: str) -> Mapping:

@@ -324,6 +324,11 @@ def _worked(value, text: str) -> str:
     return "" if text == points_text(value) else f" ({text})"
 
 
+def _stated(agreed) -> bool:
+    """An army's agreed size as a number to check against: neither left out nor `not given`."""
+    return agreed is not None and not isinstance(agreed, NotGiven)
+
+
 @check
 def check_armies(ruleset: Ruleset):
     limits_ok = not list(check_army_limits(ruleset))
@@ -335,7 +340,7 @@ def check_armies(ruleset: Ruleset):
         for unit in army.units:
             cost = armies.line_cost(ruleset, army, unit)
             if isinstance(cost.total, NotGiven):
-                if army.agreed_points is not None or unit.points is not None:
+                if _stated(army.agreed_points) or unit.points is not None:
                     yield Diagnostic(Code.POINTS_NOT_GIVEN, f"the source gives no points for `{unit.troop}`", value_loc(unit, "troop"))
             elif unit.points is not None and unit.points != cost.total:
                 yield Diagnostic(Code.POINTS_MISMATCH,
@@ -346,11 +351,11 @@ def check_armies(ruleset: Ruleset):
         if army.total is not None and army.total != total:
             yield Diagnostic(Code.POINTS_MISMATCH, f"`{army.id}` adds up to {points_text(total)} points, not {points_text(army.total)}",
                              value_loc(army, "total"))
-        if army.agreed_points is not None and total > army.agreed_points:
+        if _stated(army.agreed_points) and total > army.agreed_points:
             yield Diagnostic(Code.OVER_POINTS, f"`{army.id}` spends {points_text(total)} points of the {points_text(army.agreed_points)} agreed",
                              value_loc(army, "agreed_points"))
         models = armies.army_models(ruleset, army)
-        if army.agreed_models is not None and models > army.agreed_models:
+        if _stated(army.agreed_models) and models > army.agreed_models:
             yield Diagnostic(Code.OVER_MODELS, f"`{army.id}` fields {models} models of the {army.agreed_models} agreed",
                              value_loc(army, "agreed_models"))
         if limits_ok:
@@ -380,7 +385,7 @@ def _line_models(ruleset: Ruleset, army, unit):
         each = from_matrix // unit.count
         yield Diagnostic(Code.POINTS_MISMATCH, f"{unit.count}x {unit.troop} is {from_matrix} models, not {unit.models}",
                          value_loc(unit, "models"), f"{unit.count} x {each} = {from_matrix}")
-    elif army.agreed_models is not None and isinstance(armies.line_models(ruleset, army, unit), NotGiven):
+    elif _stated(army.agreed_models) and isinstance(armies.line_models(ruleset, army, unit), NotGiven):
         why = "says `not given`" if from_matrix is not None else "has no `models` column"
         yield Diagnostic(Code.MISSING_FIELD, f"`{army.id}` is balanced by head-count, but the models of `{unit.troop}` are not known",
                          value_loc(unit, "troop"), f"`{army.matrix}` {why}: state the line's models, as in `models: 10`")

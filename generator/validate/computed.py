@@ -16,7 +16,8 @@ from ..diagnostics import Code, Diagnostic, did_you_mean
 from ..model.base import value_loc
 from ..model.calculate import calculator
 from ..model.computed import Chart, Formula, Input, Lookup, plain
-from ..model.formula import FUNCTIONS, CONSTANTS, Expression, FormulaError, FormulaTooLarge, budget
+from ..model.formula import FUNCTIONS, CONSTANTS, Expression, FormulaError, FormulaTooLarge, FormulaUnitMismatch, budget
+from ..model.units import SIZES, Distance, measure
 from ..model.ruleset import Ruleset
 from .checks import MAX_TABLE_SPAN, _spans, check
 from .memo import Reach, formula_names, remembered, words
@@ -32,8 +33,21 @@ class TooLarge(str):
     formula: a str, so that it is stored, compared and printed as the message it is."""
 
 
+class MixedMeasures(str):
+    """A check's failure message that is a formula mixing measures (``unit-mismatch``)."""
+
+
+_TAGS = {TooLarge: "too-large", MixedMeasures: "unit-mismatch"}  # how a kept failure remembers its kind
+
+
 def _code(message: str) -> Code:
-    return Code.TOO_LARGE if isinstance(message, TooLarge) else Code.BAD_FORMULA
+    if isinstance(message, TooLarge):
+        return Code.TOO_LARGE
+    return Code.UNIT_MISMATCH if isinstance(message, MixedMeasures) else Code.BAD_FORMULA
+
+
+def _tagged(message: str, tag: str):
+    return next((kind for kind, name in _TAGS.items() if name == tag), str)(message)
 
 
 def _known_names(ruleset: Ruleset) -> set[str]:
@@ -133,7 +147,7 @@ def _field_of(formula: Formula, error: FormulaError) -> str:
 def _dump_failure(failure):
     if failure is None:
         return ["none"]
-    return list(failure) + (["too-large"] if isinstance(failure[1], TooLarge) else [])
+    return list(failure) + [name for kind, name in _TAGS.items() if isinstance(failure[1], kind)]
 
 
 def _load_failure(stored):
@@ -141,12 +155,12 @@ def _load_failure(stored):
         raise ValueError("not a formula's failure")
     if stored == ["none"]:
         return None
-    if len(stored) not in (3, 4) or stored[3:] not in ([], ["too-large"]):
+    if len(stored) not in (3, 4) or stored[3:] not in ([], *([name] for name in _TAGS.values())):
         raise ValueError("not a formula's failure")
     field, message, hint = stored[:3]
     if not isinstance(field, str) or not (field in ("expr", "result") or field.startswith("let.")) or not isinstance(message, str) or not isinstance(hint, (str, type(None))):
         raise ValueError("not a formula's failure")
-    return field, TooLarge(message) if stored[3:] else message, hint
+    return field, _tagged(message, stored[3]) if stored[3:] else message, hint
 
 
 def first_failure(formula: Formula, calc) -> tuple[str, str, str | None] | None:
@@ -167,6 +181,9 @@ def _first_failure(formula: Formula, calc, ranges):
         except FormulaTooLarge as error:
             return _field_of(formula, error), TooLarge(f"`{formula.id}` is too large to check for {_shown(inputs)}: "
                                                        f"{error}"), None
+        except FormulaUnitMismatch as error:
+            return (_field_of(formula, error), MixedMeasures(f"`{formula.id}` fails for {_shown(inputs)}: {error}"),
+                    "measure both in one unit: lengths convert to each other, hexes and squares to nothing")
         except FormulaError as error:
             return _field_of(formula, error), f"`{formula.id}` fails for {_shown(inputs)}: {error}", None
         except MemoryError:
@@ -360,6 +377,7 @@ def chart_problems(ruleset: Ruleset, chart: Chart, calc, reach=None) -> list[Dia
             found.append(Diagnostic(Code.BAD_CHART, f"the {name} of `{chart.id}` list {repeated} twice",
                                     value_loc(axis, "values"), "list each value once: a repeated value is usually a typo "
                                     "for one the chart now leaves out"))
+    found += _axis_measures(chart, axes, inputs, formula, calc)
     for setting in chart.fixed:
         if setting.id not in inputs:
             found.append(Diagnostic(Code.BAD_CHART, f"`{chart.id}` fixes `{setting.id}`, which is not an input of "
@@ -384,6 +402,27 @@ def chart_problems(ruleset: Ruleset, chart: Chart, calc, reach=None) -> list[Dia
     if failure is not None:
         code = Code.TOO_LARGE if isinstance(failure, TooLarge) else Code.BAD_CHART
         found.append(Diagnostic(code, failure, value_loc(chart, "formula")))
+    return found
+
+
+def _axis_measures(chart: Chart, axes, inputs: dict, formula: Formula, calc) -> list[Diagnostic]:
+    """An axis whose distances are of two measures, or of another than its input's unit, is refused where its values
+    are written: its cells would compare hexes with inches."""
+    found = []
+    for name, axis in axes:
+        spec = inputs.get(axis.input)
+        if spec is None or not axis.values:
+            continue
+        try:
+            distances = [v for v in axis_values(chart, axis, calc.scope) if isinstance(v, Distance)]
+        except FormulaError:
+            continue  # reported as not computing
+        unit = spec.unit or (formula.unit if formula.unit in SIZES else "")
+        measures = {measure(d.unit) for d in distances} | ({measure(unit)} if unit and distances else set())
+        if len(measures) > 1:
+            shown = ", ".join(str(d) for d in distances)
+            found.append(Diagnostic(Code.UNIT_MISMATCH, f"the {name} of `{chart.id}` mix measures: {shown}"
+                                    + (f" for `{axis.input}`, in {unit}" if unit else ""), value_loc(axis, "values")))
     return found
 
 

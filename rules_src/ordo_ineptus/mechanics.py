@@ -141,7 +141,8 @@ def shamble_distance(move, enemy_distance=None):
     (``enemy_distance``: the nearest one in its way)."""
     distance = Fraction(move) * values.shamble_factor
     if enemy_distance is not None:
-        distance = min(distance, max(Fraction(0), Fraction(enemy_distance) - values.shamble_stop))
+        stop = values.shamble_stop.in_unit("inches")  # a value keeps its unit; this mechanic counts inches
+        distance = min(distance, max(Fraction(0), Fraction(enemy_distance) - stop))
     return _inches(distance)
 
 

@@ -246,7 +246,8 @@ def test_push_back_against_measuring(lost_by, charge, march, move, pushed, pushi
     distance, confused, test = brute_push_back(lost_by, charge, march, move, pushed, pushing)
     assert (result.distance, result.confused, result.psychology_test) == (distance, confused, test)
     assert result.follow_up == result.distance
-    assert isinstance(result.distance, int) == (Fraction(result.distance).denominator == 1)
+    assert result.distance.unit == "inches"  # a distance keeps its unit, and its magnitude is exact
+    assert isinstance(result.distance.magnitude, int) == (Fraction(result.distance.magnitude).denominator == 1)
 
 
 def test_push_back_text_sentences():

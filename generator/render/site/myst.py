@@ -265,13 +265,14 @@ def army_md(army: ArmyList, ruleset: Ruleset, audience: str = "player") -> str:
         cost = ruleset.get("costs", extra)
         rows.append(["", esc(cost.name), cell(cost.points), cell(cost.points)])
     total = points_text(armies.army_points(ruleset, army))
-    agreed = f" of {points_text(army.agreed_points)}" if army.agreed_points is not None else ""
+    agreed = "" if army.agreed_points is None else f" of {gap() if isinstance(army.agreed_points, NotGiven) else points_text(army.agreed_points)}"
     rows.append(["", "**Total**", "", f"**{total}**{agreed}"])
     limits = [f"- {'✔' if r.holds else '✘'} {esc(r.limit.title)}: {points_text(r.count)} of "
               f"{bounds_text(r.at_least, r.at_most, show=points_text)}" for r in armies.check_limits(ruleset, army)]
     parts = [pipe_table(["", "Unit", "Each", "Points"], rows)]
     if army.agreed_models is not None:
-        parts.append(f"Models: **{armies.army_models(ruleset, army)}** of {army.agreed_models} agreed.")
+        agreed_models = gap() if isinstance(army.agreed_models, NotGiven) else army.agreed_models
+        parts.append(f"Models: **{armies.army_models(ruleset, army)}** of {agreed_models} agreed.")
     if limits:
         parts.append("Army limits, checked by the model:\n\n" + "\n".join(limits))
     if army.note:
