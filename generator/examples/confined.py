@@ -42,7 +42,8 @@ from pathlib import Path
 
 from .. import wall
 from ..diagnostics import Code, Diagnostic, Location
-from .judge import judge
+from ..model.ruleset import HouseResult
+from .judge import Mismatch, mismatches
 
 MESSAGE_CAP = 2000  # characters of one failure message sent back
 OUTPUT_CAP = 8 * 1024 * 1024  # bytes a child may send back in all
@@ -76,6 +77,7 @@ class Outcome:
     mechanics: tuple[Diagnostic, ...] = ()  # the ruleset's own mechanics did not load
     failures: tuple[Diagnostic, ...] = ()  # examples that failed, crashed or did not finish
     names: tuple | None = None  # (kind, name with signature, one line) for the names reference
+    changed: tuple[HouseResult, ...] = ()  # an overlay's: examples of the text its house values give other results
 
 
 def chain(ruleset) -> list:
@@ -84,6 +86,16 @@ def chain(ruleset) -> list:
         found.append(ruleset)
         ruleset = ruleset.base
     return found
+
+
+def folder_ids(ruleset) -> list[str]:
+    """The rulesets whose folders the examples of ``ruleset`` read: it, its bases, and what an overlay changes."""
+    found: list[str] = []
+    for each in chain(ruleset):
+        found.append(each.id)
+        if each.original is not None:
+            found += folder_ids(each.original)
+    return list(dict.fromkeys(found))
 
 
 def mechanics_files(ruleset) -> list[str]:
@@ -109,6 +121,7 @@ def run_here(ruleset, root, *, examples: bool, names: bool, seconds: float, swee
     listed = list(ruleset.examples) if examples else []
     mechanics: list[Diagnostic] = []
     failures: list[Diagnostic] = []
+    changed: list[HouseResult] = []
     found_names = None
     start = 0  # the first example the next child runs (each example runs in its own copy of its entry's
     # namespace, as doctest copies it, so the examples after a crash need nothing run again)
@@ -119,6 +132,7 @@ def run_here(ruleset, root, *, examples: bool, names: bool, seconds: float, swee
             sweep()
         mechanics += [d for d in result.mechanics if first or not mechanics]
         failures += result.failures
+        changed += result.changed
         found_names = result.names if result.names is not None else found_names
         first = False
         if result.resume is None or result.resume >= len(listed):
@@ -129,7 +143,7 @@ def run_here(ruleset, root, *, examples: bool, names: bool, seconds: float, swee
                                                              f"`{ruleset.id}` used up their {seconds:g} s"))
             break
         start = result.resume  # the examples after the one that ended the process run on
-    return Outcome(tuple(dict.fromkeys(mechanics)), tuple(failures), found_names)
+    return Outcome(tuple(dict.fromkeys(mechanics)), tuple(failures), found_names, tuple(changed))
 
 
 @dataclass
@@ -138,6 +152,7 @@ class _Result:
     failures: list
     names: tuple | None
     resume: int | None  # the first example still to run, after a crash
+    changed: list = ()
 
 
 def _one_child(ruleset, root, start: int, examples: bool, names: bool, deadline: float, seconds: float) -> _Result:
@@ -250,6 +265,7 @@ def _judge(ruleset, listed, messages, status, timed_out, too_much, seconds, star
     files = mechanics_files(ruleset)
     mechanics: list[Diagnostic] = []
     failures: list[Diagnostic] = []
+    changed: list[HouseResult] = []
     names = None
     loaded = done = False
     running = None  # index of the example started and not finished
@@ -280,13 +296,18 @@ def _judge(ruleset, listed, messages, status, timed_out, too_much, seconds, star
                 break
             example = listed[running]
             error = message.get("error")
-            problems = [(0, 0, error)] if isinstance(error, str) else judge(example.source, message.get("events"))
+            problems = ([Mismatch(0, 0, error, "", None)] if isinstance(error, str)
+                        else mismatches(example.source, message.get("events")))
             if problems is None:
                 too_much = True
                 break
-            for lineno, indent, text in problems:
-                failures.append(Diagnostic(Code.EXAMPLE_FAILED, f"{example.entry}: {_capped(text)}",
-                                           Location(example.path, example.line + lineno, example.indent + indent + 1)))
+            if problems and ruleset.meta.overlay and not isinstance(error, str):
+                changed.append(_house_result(example, problems))  # the text's example, true of the text, not here
+                problems = []
+            for problem in problems:
+                failures.append(Diagnostic(Code.EXAMPLE_FAILED, f"{example.entry}: {_capped(problem.problem)}",
+                                           Location(example.path, example.line + problem.line,
+                                                    example.indent + problem.indent + 1)))
             told.append(running)
             running = None
         elif "names" in message and isinstance(message["names"], list):
@@ -295,7 +316,7 @@ def _judge(ruleset, listed, messages, status, timed_out, too_much, seconds, star
         elif message.get("done") is True:
             done = running is None
     if done and not timed_out and not too_much:
-        return _Result(mechanics, failures, names, None)
+        return _Result(mechanics, failures, names, None, changed)
     how = _how_it_ended(status, timed_out, too_much, seconds, lingering)
     if not loaded or (running is None and not listed):
         shown = files[0] if files else None
@@ -314,7 +335,13 @@ def _judge(ruleset, listed, messages, status, timed_out, too_much, seconds, star
     unrun = f"; the {after} example{'s' if after != 1 else ''} after it did not run" if timed_out and after else ""
     failures.append(_diagnostic_at(example, ruleset, f"{example.entry}: this example {how}{unrun}"))
     resume = None if timed_out else running + 1
-    return _Result(mechanics, failures, names, resume)
+    return _Result(mechanics, failures, names, resume, changed)
+
+
+def _house_result(example, problems: list[Mismatch]) -> HouseResult:
+    """What an overlay's values make of an example of the text: the text's result and theirs, per statement."""
+    return HouseResult(example.entry, example.source, example.path, example.line,
+                       tuple((_capped(p.want), None if p.got is None else _capped(p.got)) for p in problems))
 
 
 def _fields(item, count: int):
@@ -354,7 +381,7 @@ def _child(ruleset, root, scratch: str, write: int, start: int, examples: bool, 
 
     read_dirs = list(wall.python_dirs())
     if root_path is not None:
-        read_dirs += [os.path.realpath(root_path / "rules_src" / r.id) for r in chain(ruleset)]
+        read_dirs += [os.path.realpath(root_path / "rules_src" / id) for id in folder_ids(ruleset)]
     _confine(scratch, write, seconds)
     _guard(read_dirs, os.path.realpath(scratch))
 
