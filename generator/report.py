@@ -72,7 +72,8 @@ def _check(root: Path, only, run_examples: bool, cache, errors, out) -> tuple[in
             diagnostics.extend(run.failures)
     print_diagnostics(diagnostics, errors)
     for run in runs:
-        print(printable(run_line(run)), file=out)
+        if run.total or not run.not_run:  # a ruleset with no examples has none that did not run
+            print(printable(run_line(run)), file=out)
     tables = sum(len(r.tables) for r in rulesets)
     profiles = sum(len(m.rows) for r in rulesets for m in r.profiles)
     examples = sum(len(r.examples) for r in rulesets)

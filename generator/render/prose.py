@@ -106,7 +106,7 @@ class Prose:
         made: list[str] = [f" {CHECKED_HTML}"]
         source = for_readers(_untokened(text), "\ue0000\ue001", house=self.ruleset.house_results,
                              escape=lambda phrase: _MARKDOWN_PUNCTUATION.sub(r"\\\1", phrase),
-                             hidden=house_hidden(self.ruleset))
+                             hidden=house_hidden(self.ruleset) and self.audience != "gm")
         source = _ROLE.sub(lambda m: self._role(m, made), source)
         html = _md.render(source)
         return Markup(_TOKEN.sub(lambda m: made[int(m[1])], html))
