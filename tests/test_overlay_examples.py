@@ -190,3 +190,17 @@ def test_the_sample_house_rules_say_riders_move_5_in_all_under_them(tmp_path):
     sentence = next(line for line in page.splitlines() if "4 in all" in line)
     assert "checked" not in sentence and "the text\\: 4; these house rules\\: 5" in sentence
     assert "Blood, Guts and Rampant Hex, Faulty scrolls!" in myst.source_line(house.rule("faulty_scrolls"), house)
+
+
+def test_a_house_result_is_text_on_every_output_never_markup(checked):
+    """What an example gives comes from rules code: on a page it is words, whatever markup it holds."""
+    import dataclasses
+
+    club = checked.ruleset("club")
+    hostile = "'{raw}`<script>x</script>` **bold** [link](http://example.com)'"
+    changed = tuple(dataclasses.replace(r, results=(("7", hostile),)) for r in club.house_results)
+    club = dataclasses.replace(club, house_results=changed)
+    page = myst.rule_md(club.rule("moving"), club, "player")
+    assert "{raw}" not in page and "\\{raw\\}" in page and "](" not in page
+    html = str(Prose(club, "player").html(club.rule("moving").body))
+    assert "<script>" not in html and "<strong>" not in html and "<a " not in html
