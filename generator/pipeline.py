@@ -34,6 +34,7 @@ import sys
 import tempfile
 import time
 from contextlib import contextmanager
+import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -351,18 +352,20 @@ def _build(root: Path, out: Path, args, started: float) -> int:
 
 
 def check_with_examples(root: Path):
-    """Every check, then every worked example (only when the checks passed): (result, failures), each
-    ruleset's from the check cache when nothing it reads changed. `rulepress serve` passes its own checker,
-    which remembers what it checked in memory."""
+    """Every check, then every worked example the errors found do not reach: (result, failures), each
+    ruleset's from the check cache when nothing it reads changed; the result's project carries what the
+    overlays' examples give under their house values. `rulepress serve` passes its own checker, which
+    remembers what it checked in memory."""
     from .check_cache import CheckCache
+    from .examples.run import run_project_examples
     from .examples.walled import prestart
 
     prestart(root)
     cache = CheckCache(root)  # the project is loaded whole; what an unchanged ruleset found is reused
     result = check_project(root, cache=cache)
-    failures = [f for ruleset in result.project.rulesets
-                for f in run_examples_cached(ruleset, result.project.root, cache, result.project.rulesets).failures] if result.ok else []
-    return result, failures
+    runs = run_project_examples(result.project, result.diagnostics, cache)
+    project = result.project.with_house_results({run.ruleset: run.changed for run in runs})
+    return dataclasses.replace(result, project=project), [f for run in runs for f in run.failures]
 
 
 def _export(root: Path, out: Path, args, started: float) -> int:
@@ -617,7 +620,8 @@ class _Builder:
                 continue
             cache = site_cache(self.root, self.out, name)
             trust_site_cache(self.root, cache)
-            todo.append((name, (str(self.root), str(cache), str(cache.with_name(name + "-html")), audience, downloads, pages)))
+            todo.append((name, (str(self.root), str(cache), str(cache.with_name(name + "-html")), audience, downloads, pages,
+                                self.project.house_results())))
         return todo
 
     def downloads(self, coming: list[Path]) -> dict[str, list[tuple[str, str]]]:
@@ -683,12 +687,18 @@ def _build_one_site(args) -> str:
     from .render.site import checked_project
     from .source.project import load_project
 
-    root, cache, outdir, audience, downloads, pages = args
+    root, cache, outdir, audience, downloads, pages = args[:6]
     # the build checked the project a moment ago: loaded again here (the same files give the same model), and
     # Sphinx's extension uses this project rather than checking it once more
-    project = load_project(Path(root))[0]
+    project = with_site_house_results(load_project(Path(root))[0], args)
     with checked_project(project):
         return str(build_site(project, Path(cache), Path(outdir), audience, downloads, pages=pages).outdir)
+
+
+def with_site_house_results(project, args):
+    """The project a site task builds: what the build's examples found of its overlays, which a project
+    loaded again from the files does not know, is in the task's seventh argument."""
+    return project.with_house_results(args[6]) if len(args) > 6 and isinstance(args[6], dict) else project
 
 
 def _in_fresh_process(function, args):

@@ -56,8 +56,9 @@ def _print(errors: str, out: str) -> None:
 
 def _check(root: Path, only, run_examples: bool, cache, errors, out) -> tuple[int, bool]:
     """Check into ``errors`` and ``out``: the exit status, and whether the result depends only on the
-    files (nothing failed that might pass on a less busy machine), so it may be stored."""
-    from .examples.run import run_examples_cached
+    files (nothing failed that might pass on a less busy machine), so it may be stored. Examples run
+    wherever the errors found do not reach, and the summary says where they did not run and why."""
+    from .examples.run import run_project_examples
     from .examples.walled import prestart
     from .validate import check_project
 
@@ -65,15 +66,14 @@ def _check(root: Path, only, run_examples: bool, cache, errors, out) -> tuple[in
     result = check_project(root, only, cache)
     diagnostics = list(result.diagnostics)
     runs, rulesets = [], result.project.rulesets
-    if result.ok and run_examples:
-        for ruleset in result.project.rulesets:
-            run = run_examples_cached(ruleset, result.project.root, cache, rulesets)
-            runs.append(run)
+    if run_examples:
+        runs = run_project_examples(result.project, diagnostics, cache)
+        for run in runs:
             diagnostics.extend(run.failures)
     print_diagnostics(diagnostics, errors)
     for run in runs:
-        status = "all pass" if not run.failures else f"{len(run.failures)} failed"
-        print(printable(f"{run.ruleset}: {plural(run.total, 'example')}, {status}"), file=out)
+        if run.total or not run.not_run:  # a ruleset with no examples has none that did not run
+            print(printable(run_line(run)), file=out)
     tables = sum(len(r.tables) for r in rulesets)
     profiles = sum(len(m.rows) for r in rulesets for m in r.profiles)
     examples = sum(len(r.examples) for r in rulesets)
@@ -82,6 +82,21 @@ def _check(root: Path, only, run_examples: bool, cache, errors, out) -> tuple[in
           f"{plural(examples, 'example')}, {plural(error_count, 'error')}", file=out)
     settled = not any(run.failures for run in runs) and _mechanics_settled(result)
     return (1 if error_count else 0), settled
+
+
+def run_line(run) -> str:
+    """One ruleset's examples in the summary: ``game: 3 examples, all pass``; ``house: 25 examples, 23 pass,
+    2 give other results under its house values (rules.x, rules.y)``; ``game: 3 examples not run: why``."""
+    if run.not_run:
+        return f"{run.ruleset}: {plural(run.total, 'example')} not run: {run.not_run}"
+    head = f"{run.ruleset}: {plural(run.total, 'example')}, "
+    if not run.changed:
+        return head + ("all pass" if not run.failures else f"{len(run.failures)} failed")
+    entries = ", ".join(dict.fromkeys(change.entry for change in run.changed))
+    failed = f", {len(run.failures)} failed" if run.failures else ""
+    passing = run.total - len(run.changed)
+    return (f"{head}{passing} pass{failed}, {len(run.changed)} give{'s' if len(run.changed) == 1 else ''} "
+            f"another result under its house values ({entries})")
 
 
 def _mechanics_settled(result) -> bool:

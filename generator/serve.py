@@ -25,6 +25,7 @@ Kept warm between rebuilds, so a save reaches the page in about a second:
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import hashlib
 import html
@@ -381,10 +382,10 @@ class RememberedChecks:
 
     def __init__(self):
         self.checks: dict[str, list] = {}
-        self.examples: dict[str, list] = {}
+        self.examples: dict[tuple, object] = {}
 
     def __call__(self, root: Path):
-        from .examples.run import run_examples
+        from .examples.run import run_project_examples
         from .pipeline import code_hash
         from .validate import check_project, check_ruleset
 
@@ -397,14 +398,25 @@ class RememberedChecks:
             return self.checks[key]
 
         result = check_project(root, checker=checker)
-        failures = []
-        if result.ok:
-            for ruleset in result.project.rulesets:
-                key = ruleset_key(result.project.root, ruleset, code)
-                if key not in self.examples:
-                    self.examples[key] = list(run_examples(ruleset, result.project.root).failures)
-                failures += self.examples[key]
-        return result, failures
+        runs = run_project_examples(result.project, result.diagnostics, _InMemory(self.examples, result.project.root, code))
+        project = result.project.with_house_results({run.ruleset: run.changed for run in runs})
+        return dataclasses.replace(result, project=project), [f for run in runs for f in run.failures]
+
+
+class _InMemory:
+    """The check cache's slots for examples, kept in serve's memory (a passing run, by what it read)."""
+
+    def __init__(self, store: dict, root: Path, code: str):
+        self.store, self.root, self.code = store, root, code
+
+    def ruleset_key(self, ruleset, others=()) -> str:
+        return ruleset_key(self.root, ruleset, self.code)
+
+    def get(self, slot: str, key: str):
+        return self.store.get((slot, key))
+
+    def put(self, slot: str, key: str, value) -> None:
+        self.store[(slot, key)] = value
 
 
 def ruleset_key(root: Path, ruleset, code: str) -> str:
@@ -462,7 +474,9 @@ def loaded_warm_site(args) -> str:
     """``warm_site`` in a walled worker: the project loaded there (the command checked it a moment ago)."""
     from .source.project import load_project
 
-    return warm_site(load_project(Path(args[0]))[0], args)
+    from .pipeline import with_site_house_results
+
+    return warm_site(with_site_house_results(load_project(Path(args[0]))[0], args), args)
 
 
 def warm_site(project, args) -> str:
@@ -472,7 +486,7 @@ def warm_site(project, args) -> str:
     from .render.site import checked_project
     from .render.site.pages import build_site
 
-    _root, cache, outdir, audience, downloads, pages = args
+    _root, cache, outdir, audience, downloads, pages = args[:6]
     with docutils_namespace(), checked_project(project):  # Pagefind runs after the page is on disk (SearchIndex)
         return str(build_site(project, Path(cache), Path(outdir), audience, downloads, pages=pages, index=False).outdir)
 

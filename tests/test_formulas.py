@@ -217,7 +217,8 @@ def test_an_overlay_changes_values_and_keeps_the_originals(tmp_path):
     cavalry = house.value("cavalry")
     assert (str(cavalry.value), str(cavalry.original), cavalry.house_note) == ("2", "1½", "Horses count double")
     assert str(house.value("double").original) == "2" and calculator(house).scope["wounds_on_six"](1) is True
-    assert house.title == "A game with house rules" and house.examples == ()
+    assert house.title == "A game with house rules"
+    assert house.examples == result.project.ruleset("game").examples  # run again under the house values
 
 
 def test_removing_a_base_is_a_located_error_not_a_crash(tmp_path):

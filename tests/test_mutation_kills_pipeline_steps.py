@@ -571,33 +571,40 @@ def test_a_site_is_built_from_the_project_loaded_again_in_a_fresh_process(monkey
     assert pipeline._site_worker(args) == "out" and ran == [(pipeline._build_one_site, args)]
 
 
-def test_check_with_examples_runs_each_rulesets_examples_only_when_the_checks_pass(monkeypatch, tmp_path):
+def test_check_with_examples_runs_the_examples_of_every_ruleset_the_errors_do_not_reach(monkeypatch, tmp_path):
     import generator.check_cache as check_cache
+    import generator.examples.run as example_runs
+    from generator.diagnostics import Code, Diagnostic, Diagnostics, Location
+    from generator.validate import CheckResult
 
     class Cache:
         def __init__(self, root):
             self.root = root
 
-    rulesets = [SimpleNamespace(id="a"), SimpleNamespace(id="b")]
-    project = SimpleNamespace(root=tmp_path / "resolved", rulesets=rulesets)
+    def ruleset(id):
+        return SimpleNamespace(id=id, examples=(1, 2), meta=SimpleNamespace(extends="", overlay=False))
+
+    rulesets = [ruleset("a"), ruleset("b")]
+    project = SimpleNamespace(root=tmp_path / "resolved", rulesets=rulesets, with_house_results=lambda found: project)
     asked = []
     monkeypatch.setattr(check_cache, "CheckCache", Cache)
 
     def examples(ruleset, root, cache, every):
         asked.append((ruleset.id, root, type(cache), every))
-        return SimpleNamespace(failures=[f"{ruleset.id}1", f"{ruleset.id}2"])
+        return SimpleNamespace(failures=[f"{ruleset.id}1", f"{ruleset.id}2"], changed=(), ruleset=ruleset.id)
 
-    monkeypatch.setattr(pipeline, "run_examples_cached", examples)
-    good = SimpleNamespace(ok=True, project=project)
+    monkeypatch.setattr(example_runs, "run_examples_cached", examples)
+    good = CheckResult(project, Diagnostics([]))
     monkeypatch.setattr(pipeline, "check_project", lambda root, cache: asked.append(("check", root, cache.root)) or good)
-    assert pipeline.check_with_examples(tmp_path) == (good, ["a1", "a2", "b1", "b2"])
+    assert pipeline.check_with_examples(tmp_path)[1] == ["a1", "a2", "b1", "b2"]
     assert asked == [("check", tmp_path, tmp_path), ("a", tmp_path / "resolved", Cache, rulesets),
                      ("b", tmp_path / "resolved", Cache, rulesets)]
     asked.clear()
-    bad = SimpleNamespace(ok=False, project=project)
+    error = Diagnostic(Code.TABLE_GAP, "gap", Location("rules_src/b/tables.yaml", 3, 1))
+    bad = CheckResult(project, Diagnostics([error]))
     monkeypatch.setattr(pipeline, "check_project", lambda root, cache: bad)
-    assert pipeline.check_with_examples(tmp_path) == (bad, [])
-    assert asked == []
+    assert pipeline.check_with_examples(tmp_path)[1] == ["a1", "a2"]  # b's errors reach b's examples alone
+    assert asked == [("a", tmp_path / "resolved", Cache, rulesets)]
 
 
 def test_stopping_a_pool_without_workers_does_nothing_more():

@@ -42,7 +42,8 @@ from pathlib import Path
 
 from .. import wall
 from ..diagnostics import Code, Diagnostic, Location
-from .judge import judge
+from ..model.ruleset import HouseResult
+from .judge import Mismatch, mismatches
 
 MESSAGE_CAP = 2000  # characters of one failure message sent back
 OUTPUT_CAP = 8 * 1024 * 1024  # bytes a child may send back in all
@@ -77,6 +78,7 @@ class Outcome:
     failures: tuple[Diagnostic, ...] = ()  # examples that failed, crashed or did not finish
     names: tuple | None = None  # (kind, name with signature, one line) for the names reference
     reads: frozenset = frozenset()  # (path, line, column) of each entry the examples read, when asked (``coverage``)
+    changed: tuple[HouseResult, ...] = ()  # an overlay's: examples of the text its house values give other results
 
 
 def chain(ruleset) -> list:
@@ -85,6 +87,16 @@ def chain(ruleset) -> list:
         found.append(ruleset)
         ruleset = ruleset.base
     return found
+
+
+def folder_ids(ruleset) -> list[str]:
+    """The rulesets whose folders the examples of ``ruleset`` read: it, its bases, and what an overlay changes."""
+    found: list[str] = []
+    for each in chain(ruleset):
+        found.append(each.id)
+        if each.original is not None:
+            found += folder_ids(each.original)
+    return list(dict.fromkeys(found))
 
 
 def mechanics_files(ruleset) -> list[str]:
@@ -112,6 +124,7 @@ def run_here(ruleset, root, *, examples: bool, names: bool, seconds: float, swee
     listed = list(ruleset.examples) if examples else []
     mechanics: list[Diagnostic] = []
     failures: list[Diagnostic] = []
+    changed: list[HouseResult] = []
     found_names = None
     found_reads: set = set()
     start = 0  # the first example the next child runs (each example runs in its own copy of its entry's
@@ -124,6 +137,7 @@ def run_here(ruleset, root, *, examples: bool, names: bool, seconds: float, swee
         mechanics += [d for d in result.mechanics if first or not mechanics]
         failures += result.failures
         found_reads |= result.reads
+        changed += result.changed
         found_names = result.names if result.names is not None else found_names
         first = False
         if result.resume is None or result.resume >= len(listed):
@@ -134,7 +148,7 @@ def run_here(ruleset, root, *, examples: bool, names: bool, seconds: float, swee
                                                              f"`{ruleset.id}` used up their {seconds:g} s"))
             break
         start = result.resume  # the examples after the one that ended the process run on
-    return Outcome(tuple(dict.fromkeys(mechanics)), tuple(failures), found_names, frozenset(found_reads))
+    return Outcome(tuple(dict.fromkeys(mechanics)), tuple(failures), found_names, frozenset(found_reads), tuple(changed))
 
 
 @dataclass
@@ -144,6 +158,7 @@ class _Result:
     names: tuple | None
     resume: int | None  # the first example still to run, after a crash
     reads: set = field(default_factory=set)  # where the entries the examples read were written
+    changed: list = field(default_factory=list)
 
 
 def _one_child(ruleset, root, start: int, examples: bool, names: bool, deadline: float, seconds: float,
@@ -257,6 +272,7 @@ def _judge(ruleset, listed, messages, status, timed_out, too_much, seconds, star
     files = mechanics_files(ruleset)
     mechanics: list[Diagnostic] = []
     failures: list[Diagnostic] = []
+    changed: list[HouseResult] = []
     names = None
     reads: set = set()
     loaded = done = False
@@ -288,13 +304,18 @@ def _judge(ruleset, listed, messages, status, timed_out, too_much, seconds, star
                 break
             example = listed[running]
             error = message.get("error")
-            problems = [(0, 0, error)] if isinstance(error, str) else judge(example.source, message.get("events"))
+            problems = ([Mismatch(0, 0, error, "", None)] if isinstance(error, str)
+                        else mismatches(example.source, message.get("events")))
             if problems is None:
                 too_much = True
                 break
-            for lineno, indent, text in problems:
-                failures.append(Diagnostic(Code.EXAMPLE_FAILED, f"{example.entry}: {_capped(text)}",
-                                           Location(example.path, example.line + lineno, example.indent + indent + 1)))
+            if problems and ruleset.meta.overlay and not isinstance(error, str):
+                changed.append(_house_result(example, problems))  # the text's example, true of the text, not here
+                problems = []
+            for problem in problems:
+                failures.append(Diagnostic(Code.EXAMPLE_FAILED, f"{example.entry}: {_capped(problem.problem)}",
+                                           Location(example.path, example.line + problem.line,
+                                                    example.indent + problem.indent + 1)))
             reads |= places_claimed(message.get("read"))
             told.append(running)
             running = None
@@ -304,7 +325,7 @@ def _judge(ruleset, listed, messages, status, timed_out, too_much, seconds, star
         elif message.get("done") is True:
             done = running is None
     if done and not timed_out and not too_much:
-        return _Result(mechanics, failures, names, None, reads)
+        return _Result(mechanics, failures, names, None, reads, changed)
     how = _how_it_ended(status, timed_out, too_much, seconds, lingering)
     if not loaded or (running is None and not listed):
         shown = files[0] if files else None
@@ -315,7 +336,7 @@ def _judge(ruleset, listed, messages, status, timed_out, too_much, seconds, star
         else:
             failures.append(_diagnostic_at(ruleset.examples[0] if ruleset.examples else None, ruleset,
                                            f"the examples of `{ruleset.id}` {how}"))
-        return _Result(mechanics, failures, names, None, reads)
+        return _Result(mechanics, failures, names, None, reads, changed)
     if running is None:  # between two examples, or while naming: at the next example not yet told
         running = min(len(listed) - 1, max([start] + [i + 1 for i in told]))
     example = listed[running]
@@ -323,7 +344,7 @@ def _judge(ruleset, listed, messages, status, timed_out, too_much, seconds, star
     unrun = f"; the {after} example{'s' if after != 1 else ''} after it did not run" if timed_out and after else ""
     failures.append(_diagnostic_at(example, ruleset, f"{example.entry}: this example {how}{unrun}"))
     resume = None if timed_out else running + 1
-    return _Result(mechanics, failures, names, resume, reads)
+    return _Result(mechanics, failures, names, resume, reads, changed)
 
 
 def places_claimed(claimed) -> set:
@@ -332,6 +353,12 @@ def places_claimed(claimed) -> set:
         return set()
     return {(path, line, column) for path, line, column in (_fields(item, 3) for item in claimed[:100_000])
             if isinstance(path, str) and len(path) < 1000 and all(type(n) is int and 0 < n < 10**9 for n in (line, column))}
+
+
+def _house_result(example, problems: list[Mismatch]) -> HouseResult:
+    """What an overlay's values make of an example of the text: the text's result and theirs, per statement."""
+    return HouseResult(example.entry, example.source, example.path, example.line,
+                       tuple((_capped(p.want), None if p.got is None else _capped(p.got)) for p in problems))
 
 
 def _fields(item, count: int):
@@ -373,7 +400,7 @@ def _child(ruleset, root, scratch: str, write: int, start: int, examples: bool, 
 
     read_dirs = list(wall.python_dirs())
     if root_path is not None:
-        read_dirs += [os.path.realpath(root_path / "rules_src" / r.id) for r in chain(ruleset)]
+        read_dirs += [os.path.realpath(root_path / "rules_src" / id) for id in folder_ids(ruleset)]
     _confine(scratch, write, seconds)
     _guard(read_dirs, os.path.realpath(scratch))
 

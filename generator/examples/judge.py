@@ -8,6 +8,7 @@ mechanic that patches doctest, or an example that forges a verdict, changes noth
 from __future__ import annotations
 
 import doctest
+from dataclasses import dataclass
 
 OPTIONS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
 
@@ -63,9 +64,26 @@ def statements(source: str, name: str = "example") -> list[doctest.Example]:
     return doctest.DocTestParser().get_examples(source, name)
 
 
+@dataclass(frozen=True)
+class Mismatch:
+    """A statement whose recorded event does not match its text: where it is, what the text says, what it gave."""
+
+    line: int
+    indent: int
+    problem: str  # the failure, in words
+    want: str  # the text's result
+    got: str | None  # what it printed instead; None when it raised
+
+
 def judge(source: str, events) -> list[tuple[int, int, str]] | None:
     """(line, indent, problem) for each statement of the example ``source`` whose recorded event does not
     match its text; None when ``events`` are not one well-formed event per statement run."""
+    found = mismatches(source, events)
+    return None if found is None else [(m.line, m.indent, m.problem) for m in found]
+
+
+def mismatches(source: str, events) -> list[Mismatch] | None:
+    """``judge``, keeping each mismatch's own result beside the text's (an overlay shows both)."""
     checker = doctest.OutputChecker()
     run = []
     for example in statements(source):
@@ -82,11 +100,12 @@ def judge(source: str, events) -> list[tuple[int, int, str]] | None:
                 and all(isinstance(part, str) for part in event[1:])):
             return None
         kind, text, compared = (*event, "")[:3]
+        stated = (example.exc_msg or example.want).strip()
         if kind == "raised":
-            problems.append((example.lineno, example.indent, raised_text(example, text)))
+            problems.append(Mismatch(example.lineno, example.indent, raised_text(example, text), stated, None))
             continue
         raised = example.exc_msg is not None and compared == example.exc_msg  # it raised the kind the text expects
         want = example.exc_msg if raised else example.want
         if not checker.check_output(want, text, flags):
-            problems.append((example.lineno, example.indent, gave_text(example, text)))
+            problems.append(Mismatch(example.lineno, example.indent, gave_text(example, text), stated, text.strip()))
     return problems

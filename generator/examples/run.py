@@ -1,13 +1,20 @@
-"""Run worked examples with doctest (in a confined child process), reporting failures as located diagnostics."""
+"""Run worked examples with doctest (in a confined child process), reporting failures as located diagnostics.
+
+An overlay runs its base's examples again under its own values: an example its house values give another
+result is no failure (it proves the text, as written) but a ``HouseResult``, which every output shows
+beside the text's result instead of a checked mark. Examples run for every ruleset the project's errors do
+not reach (``blocked``), so one check tells every failure there is.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from ..diagnostics import Diagnostic
-from ..model.ruleset import Ruleset
+from ..model.ruleset import HouseResult, Ruleset
 from .confined import run_confined
 from .judge import OPTIONS, Collecting  # noqa: F401 - where examples were judged before
+from .walled import dump_house_results, load_house_results
 
 
 @dataclass(frozen=True)
@@ -15,6 +22,8 @@ class ExampleRun:
     ruleset: str
     total: int
     failures: tuple[Diagnostic, ...]
+    changed: tuple[HouseResult, ...] = ()  # an overlay's: examples its house values give another result
+    not_run: str = ""  # why its examples did not run: errors reach them
 
 
 def run_examples(ruleset: Ruleset, root=None) -> ExampleRun:
@@ -23,7 +32,7 @@ def run_examples(ruleset: Ruleset, root=None) -> ExampleRun:
     if not ruleset.examples:
         return ExampleRun(ruleset.id, 0, ())
     outcome = run_confined(ruleset, root, examples=True)
-    return ExampleRun(ruleset.id, len(ruleset.examples), outcome.mechanics + outcome.failures)
+    return ExampleRun(ruleset.id, len(ruleset.examples), outcome.mechanics + outcome.failures, outcome.changed)
 
 
 def run_examples_cached(ruleset: Ruleset, root, cache, others=()) -> ExampleRun:
@@ -34,9 +43,78 @@ def run_examples_cached(ruleset: Ruleset, root, cache, others=()) -> ExampleRun:
         return run_examples(ruleset, root)
     slot, key = f"examples-{ruleset.id}", cache.ruleset_key(ruleset, others)
     stored = cache.get(slot, key)
-    if isinstance(stored, int) and stored >= 0:
-        return ExampleRun(ruleset.id, stored, ())
+    if isinstance(stored, dict) and type(stored.get("total")) is int and stored["total"] >= 0:
+        changed = load_house_results(stored.get("changed"))
+        if changed is not None:
+            return ExampleRun(ruleset.id, stored["total"], (), changed)
     run = run_examples(ruleset, root)
     if not run.failures:
-        cache.put(slot, key, run.total)
+        cache.put(slot, key, {"total": run.total, "changed": dump_house_results(run.changed)})
     return run
+
+
+def run_project_examples(project, diagnostics, cache=None) -> list[ExampleRun]:
+    """Every ruleset's examples, in the project's order, except where errors reach them: a ruleset whose
+    files (or whose bases') have errors, or an overlay whose base's examples fail, runs none and says why."""
+    why_not = blocked(project, diagnostics)
+    runs: dict[str, ExampleRun] = {}
+
+    def run(ruleset) -> ExampleRun:
+        if ruleset.id in runs:
+            return runs[ruleset.id]
+        runs[ruleset.id] = ExampleRun(ruleset.id, len(ruleset.examples), ())  # a loop of bases ends here
+        reason = why_not.get(ruleset.id, "")
+        base = _known(project, ruleset.meta.extends) if ruleset.meta.overlay else None
+        if not reason and base is not None and base.id != ruleset.id and run(base).failures:
+            reason = f"its base `{base.id}` has failing examples"  # they would show here as house results
+        if reason:
+            found = ExampleRun(ruleset.id, len(ruleset.examples), (), not_run=reason)
+        else:
+            found = run_examples_cached(ruleset, project.root, cache, project.rulesets)
+        runs[ruleset.id] = found
+        return found
+
+    return [run(ruleset) for ruleset in project.rulesets]
+
+
+def blocked(project, diagnostics) -> dict[str, str]:
+    """Ruleset id -> why its examples cannot run: an error in its folder, in a base's, or one that belongs
+    to no ruleset (a project's templates are no ruleset's rules: their errors stop no example)."""
+    folders: set[str] = set()
+    everything = False
+    known = {ruleset.id for ruleset in project.rulesets}
+    for diagnostic in diagnostics:
+        if diagnostic.severity.value != "error":
+            continue
+        parts = str(diagnostic.location.path).replace("\\", "/").split("/")
+        if parts[0] == "templates":
+            continue
+        if len(parts) >= 2 and parts[0] == "rules_src" and parts[1] in known:
+            folders.add(parts[1])
+        else:
+            everything = True
+    reasons = {}
+    for ruleset in project.rulesets:
+        if everything:
+            reasons[ruleset.id] = "the project has errors"
+            continue
+        lineage = bases_of(project, ruleset)
+        if ruleset.id in folders:
+            reasons[ruleset.id] = "its rules have errors"
+        elif any(base in folders for base in lineage):
+            reasons[ruleset.id] = f"its base `{next(b for b in lineage if b in folders)}` has errors"
+    return reasons
+
+
+def bases_of(project, ruleset) -> list[str]:
+    """The ids ``ruleset`` extends, nearest first, as ``extends:`` names them (a loop is followed once)."""
+    found: list[str] = []
+    current = ruleset
+    while current is not None and current.meta.extends and current.meta.extends not in found + [ruleset.id]:
+        found.append(current.meta.extends)
+        current = _known(project, current.meta.extends)
+    return found
+
+
+def _known(project, id: str):
+    return next((r for r in project.rulesets if r.id == id), None)

@@ -23,6 +23,7 @@ from pathlib import Path
 
 from .. import wall
 from ..diagnostics import Code, Diagnostic, Location
+from ..model.ruleset import HouseResult
 from .confined import Outcome, memory_allowed, places_claimed, run_here
 
 ANSWER_MARGIN = 60.0  # seconds a host may take beyond a ruleset's own time: starting, loading the project
@@ -140,11 +141,33 @@ def _outcome(answer: dict) -> Outcome | None:
 
     mechanics, failures = load_diagnostics(answer.get("mechanics")), load_diagnostics(answer.get("failures"))
     names = answer.get("names")
-    if mechanics is None or failures is None or not (names is None or isinstance(names, list)):
+    changed = load_house_results(answer.get("changed", []))
+    if mechanics is None or failures is None or changed is None or not (names is None or isinstance(names, list)):
         return None
     shown = None if names is None else tuple(tuple(str(part) for part in row[:3]) for row in names
                                              if isinstance(row, list) and len(row) >= 3)
-    return Outcome(tuple(mechanics), tuple(failures), shown, frozenset(places_claimed(answer.get("reads"))))
+    return Outcome(tuple(mechanics), tuple(failures), shown, frozenset(places_claimed(answer.get("reads"))), changed)
+
+
+def dump_house_results(results) -> list:
+    return [[r.entry, r.source, r.path, r.line, [list(pair) for pair in r.results]] for r in results]
+
+
+def load_house_results(data) -> tuple[HouseResult, ...] | None:
+    """What ``dump_house_results`` wrote, or None when it is anything else (the answer is then refused)."""
+    if not isinstance(data, list):
+        return None
+    found = []
+    for item in data:
+        if not (isinstance(item, list) and len(item) == 5 and all(isinstance(part, str) for part in item[:3])
+                and type(item[3]) is int and isinstance(item[4], list)):
+            return None
+        pairs = item[4]
+        if not all(isinstance(pair, list) and len(pair) == 2 and isinstance(pair[0], str)
+                   and (pair[1] is None or isinstance(pair[1], str)) for pair in pairs):
+            return None
+        found.append(HouseResult(item[0], item[1], item[2], item[3], tuple(tuple(pair) for pair in pairs)))
+    return tuple(found)
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -174,7 +197,8 @@ def main(argv: list[str]) -> int:
         replies.write(json.dumps({"mechanics": dump_diagnostics(outcome.mechanics),
                                   "failures": dump_diagnostics(outcome.failures),
                                   "names": None if outcome.names is None else [list(n) for n in outcome.names],
-                                  "reads": [list(place) for place in sorted(outcome.reads)]}) + "\n")
+                                  "reads": [list(place) for place in sorted(outcome.reads)],
+                                  "changed": dump_house_results(outcome.changed)}) + "\n")
         replies.flush()
     return 0
 

@@ -59,6 +59,18 @@ class Example:
 
 
 @dataclass(frozen=True)
+class HouseResult:
+    """A worked example of the text that gives another result under an overlay's values: what each
+    statement that differs gives in the text and under the house rules (``None``: it raised there)."""
+
+    entry: str  # the entry whose prose holds the example, as in ``Example.entry``
+    source: str  # the example's code, dedented: how a renderer finds its block in the prose
+    path: str
+    line: int
+    results: tuple[tuple[str, str | None], ...]  # (the text's result, the house rules' result) per statement
+
+
+@dataclass(frozen=True)
 class Ruleset:
     id: str
     meta: Meta
@@ -90,6 +102,10 @@ class Ruleset:
     base: "Ruleset | None" = field(default=None, compare=False, repr=False)
     # the ruleset's own mechanics: mechanics.py, then mechanics_*.py, relative to the project; one module
     mechanics: tuple[str, ...] = ()
+    # an overlay's: the ruleset it changes, as written (the text an overlay's citations name)
+    original: "Ruleset | None" = field(default=None, compare=False, repr=False)
+    # an overlay's: its examples that give another result under its values than in the text (what check found)
+    house_results: tuple[HouseResult, ...] = field(default=(), compare=False, repr=False)
 
     @property
     def title(self) -> str:

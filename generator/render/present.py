@@ -111,8 +111,8 @@ def source_title(ruleset, file: str = "") -> str:
 
     The ruleset's `source_title` for its own source (an overlay's is its base's), else the ruleset's title."""
     meta = ruleset.meta
-    if meta.overlay and not meta.source and getattr(ruleset, "base", None) is not None:
-        return source_title(ruleset.base, file)
+    if meta.overlay and not meta.source and getattr(ruleset, "original", None) is not None:
+        return source_title(ruleset.original, file)
     if file and meta.source and file != meta.source:
         return "the source text"  # a second text with no title in the data; its file name is not for readers
     return meta.source_title or meta.title

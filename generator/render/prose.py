@@ -22,7 +22,7 @@ from ..model.ruleset import Ruleset
 from ..validate.checks import term_names
 from .present import NOT_GIVEN_TEXT
 from .present import entry_title, gm_only, reference_title
-from .worked import CHECKED_TEXT, CHECKED_TITLE, for_readers
+from .worked import CHECKED_TEXT, CHECKED_TITLE, for_readers, house_hidden
 
 _ROLE = re.compile(r"\{(?P<role>[a-z-]+)\}`(?P<text>[^`]*)`")
 _EXPLICIT = re.compile(r"(?s)^(?P<title>.*?)\s*<(?P<target>[^<>]+)>$")
@@ -104,7 +104,9 @@ class Prose:
     def html(self, text: str) -> Markup:
         """Prose for print: a worked example is its sentence, marked checked; its code never prints."""
         made: list[str] = [f" {CHECKED_HTML}"]
-        source = for_readers(_untokened(text), "\ue0000\ue001")
+        source = for_readers(_untokened(text), "\ue0000\ue001", house=self.ruleset.house_results,
+                             escape=lambda phrase: _MARKDOWN_PUNCTUATION.sub(r"\\\1", phrase),
+                             hidden=house_hidden(self.ruleset) and self.audience != "gm")
         source = _ROLE.sub(lambda m: self._role(m, made), source)
         html = _md.render(source)
         return Markup(_TOKEN.sub(lambda m: made[int(m[1])], html))

@@ -8,7 +8,7 @@ own. Gaps use the site's ``{gap}`` role and sources its ``{source}`` role.
 from __future__ import annotations
 
 from .prose import _ROLE, role_as_text  # the same role-to-text reading as the print templates
-from .worked import for_readers
+from .worked import for_readers, house_hidden
 from .sheets_charts import Cell, Chart
 from .present import NOT_GIVEN_TEXT
 from .sheets_quickref import GAP, QuickReference
@@ -25,7 +25,8 @@ _RULESET = None  # the ruleset whose sheet is being written: {value} roles print
 def prose_md(text: str, inline: bool = False) -> str:
     """Author prose with roles as plain text; ``inline`` puts it on one line, safe in a table cell."""
     text = _ROLE.sub(lambda m: esc(role_as_text(m, _RULESET)), text or "")
-    text = for_readers(text, "" if inline else " {checked}`✓`").strip()  # a worked example is its sentence
+    text = for_readers(text, "" if inline else " {checked}`✓`", house=getattr(_RULESET, "house_results", ()),
+                       escape=esc, hidden=house_hidden(_RULESET)).strip()  # a worked example is its sentence
     return " ".join(text.split()).replace("|", "\\|") if inline else text
 
 

@@ -24,7 +24,7 @@ from ..model.base import Markdown, NotGiven, QuickMark
 from ..model.points import points_text
 from ..model.ruleset import Ruleset
 from .prose import _ROLE, role_as_text, value_text
-from .worked import for_readers
+from .worked import for_readers, house_hidden
 from .sheets_charts import Chart, chance_text, chart_from_model
 from .present import gm_only, key_text, range_text
 
@@ -346,7 +346,9 @@ def chart_groups(ruleset: Ruleset) -> tuple[KeyGroup, ...]:
     for chart in ruleset.reachable("charts"):
         if visible(chart) and _quick(ruleset, chart, "charts"):
             shown = chart_from_model(ruleset, chart)
-            notes = tuple(_ROLE.sub(lambda m: role_as_text(m, ruleset), for_readers(note, "")) for note in shown.notes)
+            read = [for_readers(note, "", house=ruleset.house_results, escape=_no_roles, hidden=house_hidden(ruleset))
+                    for note in shown.notes]
+            notes = tuple(_ROLE.sub(lambda m: role_as_text(m, ruleset), note) for note in read)
             if summary(chart):
                 notes = (_ROLE.sub(lambda m: role_as_text(m, ruleset), summary(chart)),)
             shown = Chart("", shown.row_head, shown.column_head, shown.columns, shown.rows, notes,
@@ -365,3 +367,8 @@ def quick_reference(ruleset: Ruleset) -> QuickReference:
     return QuickReference(ruleset.id, ruleset.title, ruleset.meta.subtitle, ruleset.meta.needs, sequences(ruleset),
                           tuple(by_id.values()), matrices(ruleset), keys + data_groups(ruleset),
                           chapter_groups(ruleset, by_id))
+
+
+def _no_roles(phrase: str) -> str:
+    """A house result in a note, where roles are read next: nothing in it can be taken for one."""
+    return phrase.replace("`", "'").replace("{", "(").replace("}", ")")

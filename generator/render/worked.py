@@ -5,11 +5,18 @@ and runs on every check, but players read the sentence written right before it, 
 result in words. Every renderer (site, sheets, booklets, rosters, cards) goes through :func:`for_readers`:
 the sentence gets a small "checked" mark, and the code is either kept for the site's closed "How this is
 checked" box or left out (print). :func:`unstated` finds examples that follow no sentence, for ``check``.
+
+An overlay runs the text's examples under its house values; where they give another result (a
+``HouseResult``), the sentence, true of the text, is never marked checked: it says both results instead,
+``(the text: 4; these house rules: 5)``.
 """
 
 from __future__ import annotations
 
 import re
+import textwrap
+
+from ..model.entries import gm_only
 
 CHECKED_TEXT = "✓ checked"
 CHECKED_TITLE = "checked against the rules on every build"
@@ -46,11 +53,40 @@ def _sentence_before(lines: list[str], index: int, examples: set[int]) -> int | 
     return before
 
 
-def for_readers(text: str, mark: str, keep_code: str | None = None) -> str:
+HOUSE_HIDDEN = "another result (its house values are the game-master's)"
+_FRACTION = re.compile(r"Fraction\((-?\d+), (\d+)\)")
+_QUOTED = re.compile(r"'([^'\\]*)'|\"([^\"\\]*)\"")
+
+
+def shown_result(result: str | None) -> str:
+    """An example's result as readers read it: ``Fraction(1, 6)`` as ``1/6``, a quoted text without its quotes."""
+    if result is None:
+        return "no result (the example does not work out)"
+    text = " ".join(str(result).split())
+    text = _FRACTION.sub(r"\1/\2", text)
+    return _QUOTED.sub(lambda m: m[1] if m[1] is not None else m[2], text) or "nothing"
+
+
+def house_phrase(result, hidden: bool = False) -> str:
+    """``the text: 4; these house rules: 5``: an example of the text whose result an overlay's values change
+    (``hidden``: the house result is not shown, as some house value is the game-master's)."""
+    text = ", ".join(shown_result(want) for want, _got in result.results)
+    house = HOUSE_HIDDEN if hidden else ", ".join(shown_result(got) for _want, got in result.results)
+    return f"the text: {text}; these house rules: {house}"
+
+
+def house_hidden(ruleset) -> bool:
+    """Whether an overlay's house results stay unshown: a house value of the game-master's could be read from them."""
+    return any(value.is_house_rule and gm_only(value) for value in getattr(ruleset, "values", ()))
+
+
+def for_readers(text: str, mark: str, keep_code: str | None = None, house=(), escape=str, hidden: bool = False) -> str:
     """Prose with each worked example's sentence ending in ``mark`` (a trailing colon becomes a full stop).
 
     The code is dropped, or, with ``keep_code`` (a directive name such as ``verified-example``), kept as that
     directive for a renderer that hides it behind a toggle. An example that follows no sentence gets no mark.
+    An example in ``house`` (an overlay's ``HouseResult``s, found by their code) gets, instead of ``mark``, both
+    results in words, made safe by ``escape`` for the renderer's markup (``hidden``: see ``house_phrase``).
     """
     lines = str(text or "").split("\n")
     found = list(_blocks(lines))
@@ -59,10 +95,13 @@ def for_readers(text: str, mark: str, keep_code: str | None = None) -> str:
     closes = {end for _start, end, _i, _f in found}
     out = list(lines)
     removed: set[int] = set()
+    changed = {result.source.strip(): result for result in house}
     for start, end, indent, fence in found:
         sentence = _sentence_before(lines, start, closes)
         if sentence is not None:
-            out[sentence] = re.sub(r"\s*:\s*$", ".", out[sentence].rstrip()) + mark
+            result = changed.get(textwrap.dedent("\n".join(lines[start + 1:end])).strip()) if changed else None
+            shown = mark if result is None else f" ({escape(house_phrase(result, hidden))})"
+            out[sentence] = re.sub(r"\s*:\s*$", ".", out[sentence].rstrip()) + shown
         if keep_code:
             out[start] = f"{indent}{fence}{{{keep_code}}}"
         else:

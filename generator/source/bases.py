@@ -91,8 +91,9 @@ def overlay(house: Ruleset, base: Ruleset, diagnostics: Diagnostics) -> Ruleset:
             loc=value.loc, locs=value.locs, source=value.source or original.source, **_history(original, base))
     own = tuple(changed.pop(v.id, v) for v in base.values)
     inherited = tuple(changed.values())  # values of the base's own bases, now changed here
+    # the base's examples run again under the house values (``examples.run``), so each sentence stays true
     return dataclasses.replace(
-        base, id=house.id, meta=house.meta, values=own + inherited, examples=(),
+        base, id=house.id, meta=house.meta, values=own + inherited, original=base, house_results=(),
         files=base.files + house.files, unloaded=base.unloaded | house.unloaded,
         sources=MappingProxyType({**base.sources, **house.sources}))
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections import defaultdict
 from dataclasses import dataclass
@@ -32,6 +33,17 @@ class Project:
             if ruleset.id == id:
                 return ruleset
         raise KeyError(f"no ruleset `{id}`; there are: {', '.join(r.id for r in self.rulesets)}")
+
+    def with_house_results(self, found: dict) -> "Project":
+        """The project with what running the examples found of each overlay (ruleset id -> ``HouseResult``s),
+        so that every output shows the house rules' result where it is not the text's."""
+        if not any(found.values()):
+            return self
+        return dataclasses.replace(self, rulesets=tuple(
+            dataclasses.replace(r, house_results=tuple(found[r.id])) if found.get(r.id) else r for r in self.rulesets))
+
+    def house_results(self) -> dict:
+        return {r.id: r.house_results for r in self.rulesets if r.house_results}
 
 
 def ruleset_folders(root: Path) -> list[Path]:

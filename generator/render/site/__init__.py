@@ -182,7 +182,8 @@ class VerifiedExample(SphinxDirective):
     """A worked example's code, in a closed "How this is checked" box: players read the sentence before it
     (marked checked by :func:`..worked.for_readers`); `rulepress build` fails if any example fails.
 
-    An overlay's pages show its base's examples, which prove the original text, not the house rules.
+    An overlay's pages show its base's examples, run under its house values: where those give another
+    result, the sentence says both results (the text's and the house rules') instead of a checked mark.
     """
 
     has_content = True
@@ -203,7 +204,8 @@ class VerifiedExample(SphinxDirective):
         except (KeyError, RuntimeError):
             overlay = False
         if overlay:
-            return "Run against the original text's values, not these house rules, on every build:"
+            return ("Run against these house rules' values on every build; where they give another result than "
+                    "the text, the sentence above says both:")
         return "Run against the rules model on every build; a build with a failing example is refused:"
 
 

@@ -20,7 +20,7 @@ from ..present import (
     NOT_GIVEN_TEXT, bounds_text, column_head, entry_title, for_audience, key_text, given_nowhere, gm_only, points_text, roll_text,
     shown, source_text, table_odds,
 )
-from ..worked import for_readers
+from ..worked import for_readers, house_hidden
 
 HIDDEN_REFERENCE = "[game-master material]"  # what players see where gm-only material is named
 
@@ -75,10 +75,13 @@ def cell(value, plain: bool = False) -> str:
     return gap(plain=plain) if isinstance(value, NotGiven) else esc(shown(value))
 
 
-def prose(text: str) -> str:
+def prose(text: str, ruleset: Ruleset | None = None) -> str:
     """Author prose for readers: each worked example's sentence marked checked, its code in a closed
-    "How this is checked" box (the ``verified-example`` directive)."""
-    return for_readers(str(text).strip(), " {checked}`✓`", keep_code="verified-example")
+    "How this is checked" box (the ``verified-example`` directive); on an overlay's pages, an example its
+    house values change says both results instead."""
+    house = ruleset.house_results if ruleset is not None else ()
+    return for_readers(str(text).strip(), " {checked}`✓`", keep_code="verified-example", house=house, escape=esc,
+                       hidden=house_hidden(ruleset))
 
 
 def inline_prose(text) -> str:
@@ -102,13 +105,13 @@ def pipe_table(header: list[str], rows: list[list[str]]) -> str:
 
 
 def rule_md(rule: Rule, ruleset: Ruleset, audience: str) -> str:
-    parts = [prose(rule.body)] + [chart_grid_md(ruleset.get("charts", id), ruleset, heading=True)
+    parts = [prose(rule.body, ruleset)] + [chart_grid_md(ruleset.get("charts", id), ruleset, heading=True)
                                     for id in rule.charts]
     links = see_also_links(ruleset, rule.see_also, audience)
     if links:
         parts.append("See also: " + ", ".join(links) + ".")
     if rule.gm_note and audience == "gm":
-        parts.append(admonition("Game-master's note", "gm-note", prose(rule.gm_note)))
+        parts.append(admonition("Game-master's note", "gm-note", prose(rule.gm_note, ruleset)))
     return "\n\n".join(p for p in parts if p) + source_line(rule, ruleset)
 
 
@@ -159,7 +162,7 @@ def table_md(table: RollTable, ruleset: Ruleset, audience: str = "player") -> st
         parts.append(f":::{{admonition}} Gap in the source\n:class: source-gap\nThe source gives the results of this table "
                      f"but not the rolls that lead to them; they are left blank rather than guessed.\n:::")
     if table.note:
-        parts.append(prose(table.note))
+        parts.append(prose(table.note, ruleset))
     return "\n\n".join(parts) + source_line(table, ruleset)
 
 
@@ -181,7 +184,7 @@ def profile_md(matrix: ProfileMatrix, ruleset: Ruleset, audience: str = "player"
     if notes:
         parts.append("\n".join(notes))
     if matrix.note:
-        parts.append(prose(matrix.note))
+        parts.append(prose(matrix.note, ruleset))
     return "\n\n".join(parts) + source_line(matrix, ruleset)
 
 
@@ -206,11 +209,11 @@ def spell_md(spell: Spell, ruleset: Ruleset, audience: str = "player") -> str:
     if spell.duration:
         facts.append(("Duration", esc(spell.duration)))
     lines = [f"- **{name}:** {value}" for name, value in facts]
-    return "\n".join(lines) + "\n\n" + prose(spell.effect) + source_line(spell, ruleset)
+    return "\n".join(lines) + "\n\n" + prose(spell.effect, ruleset) + source_line(spell, ruleset)
 
 
 def term_md(term: Term, ruleset: Ruleset, audience: str = "player") -> str:
-    parts = [prose(term.definition)]
+    parts = [prose(term.definition, ruleset)]
     if term.aliases:
         parts.append("Also written: " + ", ".join(f"*{esc(a)}*" for a in term.aliases) + ".")
     links = see_also_links(ruleset, term.see_also, audience)
@@ -222,12 +225,12 @@ def term_md(term: Term, ruleset: Ruleset, audience: str = "player") -> str:
 def keyword_md(keyword: Keyword, ruleset: Ruleset) -> str:
     params = " ".join(p.upper() for p in keyword.params)
     usage = f"Written {code(keyword.name + (' ' + params if params else ''))}. " if params else ""
-    return f"*{esc(keyword.kind)}.* {usage}{prose(keyword.definition)}" + source_line(keyword, ruleset)
+    return f"*{esc(keyword.kind)}.* {usage}{prose(keyword.definition, ruleset)}" + source_line(keyword, ruleset)
 
 
 def hero_md(hero: Hero, ruleset: Ruleset) -> str:
     return (f"- **Level:** {esc(hero.level)}\n- **Cost:** {cell(hero.points)} points on top of the unit\n\n"
-            f"{prose(hero.ability)}" + source_line(hero, ruleset))
+            f"{prose(hero.ability, ruleset)}" + source_line(hero, ruleset))
 
 
 def item_md(item: Item, ruleset: Ruleset) -> str:
@@ -236,7 +239,7 @@ def item_md(item: Item, ruleset: Ruleset) -> str:
         facts += f"- **Points:** {cell(item.points)}\n"
     if item.keywords:
         facts += f"- **Keywords:** {esc(shown(item.keywords))}\n"
-    return facts + "\n" + prose(item.rules) + source_line(item, ruleset)
+    return facts + "\n" + prose(item.rules, ruleset) + source_line(item, ruleset)
 
 
 def costs_md(costs: list[Cost]) -> str:
@@ -276,7 +279,7 @@ def army_md(army: ArmyList, ruleset: Ruleset, audience: str = "player") -> str:
     if limits:
         parts.append("Army limits, checked by the model:\n\n" + "\n".join(limits))
     if army.note:
-        parts.append(prose(army.note))
+        parts.append(prose(army.note, ruleset))
     return "\n\n".join(parts) + source_line(army, ruleset)
 
 
@@ -351,7 +354,7 @@ def formula_md(formula, ruleset: Ruleset) -> str:
     """A formula for authors: its inputs with their ranges, what it gives, and the expression as written."""
     parts = []
     if formula.description:
-        parts.append(prose(formula.description))
+        parts.append(prose(formula.description, ruleset))
     if formula.inputs:
         parts.append("**Inputs:**\n\n" + "\n".join(
             f"- {code(spec.id)} — {esc(spec.label)}: {esc(_input_range(spec))}"
@@ -375,7 +378,7 @@ def lookup_md(lookup, ruleset: Ruleset) -> str:
             + ([inline_prose(row.effect)] if with_effects else []) for row in lookup.rows]
     parts = [pipe_table(header, rows)]
     if lookup.note:
-        parts.append(prose(lookup.note))
+        parts.append(prose(lookup.note, ruleset))
     return "\n\n".join(parts) + source_line(lookup, ruleset)
 
 
@@ -395,5 +398,5 @@ def chart_entry_md(chart, ruleset: Ruleset) -> str:
     """A chart as a grid with the exact odds of every cell, computed by the ruleset that defines it."""
     parts = [chart_grid_md(chart, ruleset)]
     if chart.note:
-        parts.append(prose(chart.note))
+        parts.append(prose(chart.note, ruleset))
     return "\n\n".join(parts) + source_line(chart, ruleset)

@@ -20,6 +20,7 @@ from ...source.project import Project
 from ...report import plural
 from ..reference import codes_reference, format_reference, names_reference
 from ..present import entry_title, gm_only, shown_count, shown_examples, source_title
+from ..worked import house_hidden, house_phrase
 from .myst import code, esc, label, prose, role_text
 from .search import index_site
 
@@ -102,7 +103,7 @@ def page_title(ruleset: Ruleset, title: str) -> str:
 def chapter_page(ruleset: Ruleset, chapter, audience: str, placed: set) -> str:
     parts = [f"({label(ruleset.id, 'chapters', chapter.id)})=\n# {page_title(ruleset, chapter.title)}\n"]
     if chapter.intro:
-        parts.append(prose(chapter.intro))
+        parts.append(prose(chapter.intro, ruleset))
     for section in CHAPTER_ORDER:
         entries = [e for e in ruleset.section(section)
                    if _chapter_of(ruleset, section, e) == chapter.id and visible(e, audience) and (section, e.id) not in placed]
@@ -162,10 +163,19 @@ def examples_page(ruleset: Ruleset, audience: str = "player") -> str | None:
     lines = [f"({label(ruleset.id, 'page', 'examples')})=\n# {page_title(ruleset, 'Worked examples')}\n",
              f"All {len(examples)} worked examples of this ruleset run against the rules model on every build "
              "and test run; a build with a failing example is refused. Each is shown with the rule it illustrates.\n"]
+    changed = {(r.path, r.line): r for r in ruleset.house_results}
+    if changed:
+        lines.append(f"These house rules give another result than the text in {plural(len(changed), 'example')}, "
+                     "marked ≠: their sentences say both results.\n")
     for example in examples:
         section, _, id = example.entry.partition(".")
         target = f"{{entry}}`{section}.{id}`" if section else "(outside an entry)"
-        lines.append(f"- ✔ {target} — {example.statements} checked statements, {code(example.path)} line {example.line}")
+        where = f"{code(example.path)} line {example.line}"
+        house = changed.get((example.path, example.line))
+        if house is not None:
+            lines.append(f"- ≠ {target} — {esc(house_phrase(house, house_hidden(ruleset) and audience != 'gm'))}, {where}")
+        else:
+            lines.append(f"- ✔ {target} — {example.statements} checked statements, {where}")
     return "\n".join(lines)
 
 
@@ -205,7 +215,7 @@ def ruleset_index(ruleset: Ruleset, toc: list[str], downloads: list[tuple[str, s
     if byline:
         parts.append(byline)
     if meta.summary:
-        parts.append(prose(meta.summary))
+        parts.append(prose(meta.summary, ruleset))
     if meta.needs:
         parts.append("## What you need\n\n" + "\n".join(f"- {esc(n)}" for n in meta.needs))
     phases = [p for p in ruleset.phases if visible(p, audience)]
