@@ -38,7 +38,7 @@ formulas:
     title: Total move
     inputs: {dashing: {label: Dashing, type: bool}}
     expr: move + (dash if dashing else 0)
-    result: number
+    result: distance
 rules:
   moving:
     title: Moving
@@ -51,21 +51,21 @@ rules:
 
       ```python
       >>> total_move(dashing=True)
-      7
+      7 hexes
       ```
 
       A dash is one extra hex, whatever the move:
 
       ```python
       >>> values.dash
-      1
+      1 hex
       ```
 
       Twice the move is 12 hexes:
 
       ```python
       >>> twice_the_move()
-      12
+      12 hexes
       ```
 """
 MECHANICS = """\
@@ -122,7 +122,7 @@ def test_check_counts_an_overlays_examples_and_names_those_its_house_values_chan
 def test_an_overlays_examples_read_its_values_through_formulas_and_mechanics(checked):
     found = {(r.line, r.results) for r in checked.ruleset("club").house_results}
     lines = [r.line for r in checked.ruleset("club").house_results]
-    assert sorted(r for _line, r in found) == [(("12", "14"),), (("7", "8"),)]
+    assert sorted(r for _line, r in found) == [(("12 hexes", "14 hexes"),), (("7 hexes", "8 hexes"),)]
     assert all(line > 0 for line in lines)
     assert checked.ruleset("skirmish").house_results == ()
 
@@ -132,7 +132,7 @@ def test_the_overlays_site_page_says_both_results_and_never_checks_a_sentence_it
     page = myst.rule_md(club.rule("moving"), club, "player")
     dashing = next(line for line in page.splitlines() if "dashing model" in line)
     assert "checked" not in dashing
-    assert "the text\\: 7; these house rules\\: 8" in dashing
+    assert "the text\\: 7 hexes; these house rules\\: 8 hexes" in dashing
     unchanged = next(line for line in page.splitlines() if "whatever the move" in line)
     assert unchanged.endswith("{checked}`✓`")  # true under the house rules too: checked under them
 
@@ -147,9 +147,9 @@ def test_the_overlays_booklet_says_both_results(checked):
     club = checked.ruleset("club")
     html = str(Prose(club, "player").html(club.rule("moving").body))
     dashing = next(line for line in html.splitlines() if "dashing model" in line)
-    assert "the text: 7; these house rules: 8" in dashing and "checked" not in dashing
+    assert "the text: 7 hexes; these house rules: 8 hexes" in dashing and "checked" not in dashing
     twice = next(line for line in html.splitlines() if "Twice the move" in line)
-    assert "the text: 12; these house rules: 14" in twice
+    assert "the text: 12 hexes; these house rules: 14 hexes" in twice
 
 
 def test_the_authors_examples_page_marks_the_changed_examples(checked):
@@ -175,7 +175,7 @@ def test_a_game_masters_house_value_is_never_read_from_a_changed_result_on_playe
     club = result.project.ruleset("club")
     html = str(Prose(club, "player").html(club.rule("moving").body))
     twice = next(line for line in html.splitlines() if "Twice the move" in line)
-    assert "the text: 12; these house rules: another result" in twice and "checked" not in twice
+    assert "the text: 12 hexes; these house rules: another result" in twice and "checked" not in twice
     assert "14" not in html
     assert "these house rules: 14" in str(Prose(club, "gm").html(club.rule("moving").body))  # the game-master's may
 
@@ -188,7 +188,7 @@ def test_the_sample_house_rules_say_riders_move_5_in_all_under_them(tmp_path):
     house = result.project.ruleset("rampant_hex_house")
     page = myst.rule_md(house.rule("faulty_scrolls"), house, "player")
     sentence = next(line for line in page.splitlines() if "4 in all" in line)
-    assert "checked" not in sentence and "the text\\: 4; these house rules\\: 5" in sentence
+    assert "checked" not in sentence and "the text\\: 4 hexes; these house rules\\: 5 hexes" in sentence
     assert "Blood, Guts and Rampant Hex, Faulty scrolls!" in myst.source_line(house.rule("faulty_scrolls"), house)
 
 
