@@ -41,7 +41,7 @@ BULLETED = 100  # the rank of a list item standing as a heading: under every oth
 
 @dataclass(frozen=True)
 class Sections:
-    """One source text's headings: ``starts`` maps each cited name to where it stands as a heading; ``ranks``
+    """One source text's headings: ``starts`` maps each heading (cited or found) to where it stands; ``ranks``
     every heading's offset to its depth (0 a plain heading, 1, 2... a numbered one and its sub-list, then a
     list item), so a section runs over its sub-headings to the next heading of its rank or above."""
 
@@ -60,9 +60,11 @@ class Sections:
         return found
 
     def holding(self, quote: str, normal) -> list[str]:
-        """The cited sections whose text holds ``quote`` (compared by ``normal``)."""
+        """The sections whose text holds ``quote`` (compared by ``normal``), innermost first."""
         wanted = normal(quote)
-        return [name for name in self.starts if any(wanted in normal(span) for span in self.spans(name))]
+        holding = [(min(len(span) for span in self.spans(name) if wanted in normal(span)), name) for name in self.starts
+                   if any(wanted in normal(span) for span in self.spans(name))]
+        return [name for _length, name in sorted(holding)]
 
 
 _NUMBERED = re.compile(r"(\d+)\s*:")
@@ -102,6 +104,8 @@ def find_sections(text: str, names) -> Sections:
     for line in re.finditer(rf"^{_SPACE}*(?P<line>\S.*?){_SPACE}*$", text, re.M):
         if _looks_like_heading(line["line"]):
             places[line.start("line")] = "plain"
+            starts.setdefault(plain(line["line"]), ())
+            starts[plain(line["line"])] += (line.start("line"),)
             headings.append(plain(line["line"]))
     for name in sorted({plain(n) for n in names if plain(n)}):
         words = r"\s+".join(re.escape(word) for word in name.split())
@@ -116,6 +120,6 @@ def find_sections(text: str, names) -> Sections:
         numbered = _NUMBERED.match(name)
         for offset, bullet in found:
             places[offset] = "bullet" if bullet else numbered[1] if numbered else "plain"
-        starts[name] = tuple(offset for offset, _bullet in found)
+        starts[name] = tuple(sorted(set(starts.get(name, ())) | {offset for offset, _bullet in found}))
         headings.append(name)
     return Sections(text, starts, _ranked(places), tuple(dict.fromkeys(headings)))
