@@ -82,7 +82,8 @@ class Code(enum.Enum):
     UNKNOWN_KEYWORD = ("unknown-keyword", "a special rule or keyword that is not declared in `keywords:`", "declare the keyword or fix its spelling")
     KEYWORD_PARAMS = ("keyword-params", "a keyword used with the wrong number or kind of parameters", "match the parameters declared for the keyword")
     SOURCE_FILE = ("source-file", "a citation of a source text that is not in the ruleset's `sources/`", "copy the source text into the ruleset's sources/ folder or fix the name")
-    SOURCE_SECTION = ("source-section", "a cited section (heading or passage) that does not occur in the cited source text", "copy the heading as the source writes it")
+    SOURCE_SECTION = ("source-section", "a cited section that stands nowhere as a heading in the cited source text (a truncated heading, a word of a sentence)", "copy the heading as the source writes it")
+    QUOTE_SECTION = ("quote-section", "a quote that is in the cited source text but not in the section its citation names", "cite the section the quote stands under")
     SOURCE_QUOTE = ("source-quote", "a quoted phrase that does not occur in the cited source text", "quote the source word for word (spacing may differ)")
     BAD_EXPRESSION = ("bad-expression", "an army-limit expression that is not arithmetic on known counts", "use whole numbers, + - * / // and the counts named in the hint")
     # -- points and armies ----------------------------------------------------------

@@ -47,7 +47,7 @@ from .render.assets import asset_names, template_path
 from .render.jinja import TemplateFailed
 from .render.pdf import PdfJob, ResourceOutside, worker_render
 from .render.reference import codes_reference, format_reference, names_reference
-from .render.site.pages import SiteWarnings
+from .render.site.pages import SiteFailed, SiteWarnings
 from .render.site.search import INDEX_DIR, SearchIndexError, index_site
 from .report import plural, print_diagnostics
 from .validate import check_project
@@ -56,6 +56,7 @@ CACHE_DIR = ".rulepress-cache"
 MANIFEST = ".manifest.json"
 MANIFEST_MAC = ".manifest.mac"  # its MAC with this machine's key (``cache_seal``)
 OUTPUTS = ("site", "sheets", "handouts")
+EXIT_INTERNAL = 70  # as `rulepress` exits on any internal error (cli.EXIT_INTERNAL)
 INTERRUPTED = 130  # the exit status of a build stopped by Ctrl-C (128 + SIGINT)
 
 
@@ -345,6 +346,10 @@ def _build(root: Path, out: Path, args, started: float) -> int:
         print(printable(f"error: {failed}"), file=sys.stderr)
         print(printable(f"build failed: a render did not finish; {out} is left as it was"), file=sys.stderr)
         return 1
+    except SiteFailed as failed:  # not the rules' fault: the status of an internal error, and a way to report it
+        print(printable(f"rulepress: internal error: {failed} (please report this with the command you ran)"), file=sys.stderr)
+        print(printable(f"build failed: the site build stopped; {out} is left as it was"), file=sys.stderr)
+        return EXIT_INTERNAL
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     print(printable(f"built {len(project.rulesets)} rulesets into {out} in {time.perf_counter() - started:.1f}s — {builder.summary.line()}"))

@@ -64,7 +64,7 @@ def _rebuilt(answer: dict) -> Exception:
     """The exception a worker reported, as this process's own type (the worker's text, never its objects)."""
     from .check_cache import load_diagnostics
     from .render.pdf import ResourceOutside
-    from .render.site.pages import SiteWarnings
+    from .render.site.pages import SiteFailed, SiteWarnings
     from .render.site.search import SearchIndexError
 
     kind, text = answer.get("error"), str(answer.get("text", ""))[:20000]
@@ -72,7 +72,7 @@ def _rebuilt(answer: dict) -> Exception:
         found = load_diagnostics(answer.get("diagnostics"))
         if found:
             return ResourceOutside(found)
-    kinds = {"site-warnings": SiteWarnings, "search-index": SearchIndexError}
+    kinds = {"site-warnings": SiteWarnings, "site-failed": SiteFailed, "search-index": SearchIndexError}
     return kinds.get(kind, RenderFailed)(text or "a render worker ended without an answer")
 
 
@@ -135,7 +135,7 @@ class _Worker:
 def main() -> int:
     from .check_cache import dump_diagnostics
     from .render.pdf import ResourceOutside, _warm_worker
-    from .render.site.pages import SiteWarnings
+    from .render.site.pages import SiteFailed, SiteWarnings
     from .render.site.search import SearchIndexError
 
     replies = os.fdopen(os.dup(1), "w", encoding="utf-8")
@@ -153,6 +153,8 @@ def main() -> int:
             answer = {"error": "resource-outside", "diagnostics": dump_diagnostics(refused.diagnostics)}
         except SiteWarnings as warned:
             answer = {"error": "site-warnings", "text": str(warned)}
+        except SiteFailed as failed:
+            answer = {"error": "site-failed", "text": str(failed)}
         except SearchIndexError as failed:
             answer = {"error": "search-index", "text": str(failed)}
         except Exception as error:  # noqa: BLE001 - told to the command, which stops the build

@@ -382,11 +382,21 @@ def setup(app: Sphinx) -> dict:
     app.connect("builder-inited", _compiled_templates_kept)
     app.connect("builder-inited", _no_file_insertion)
     app.connect("missing-reference", resolve_reference)
+    app.connect("env-before-read-docs", _forget_pages_before_reading)
     install_search(app)
     setup_reproducible(app)
     setup_charts(app)
     setup_phone(app)
     return {"version": "1", "parallel_read_safe": False, "parallel_write_safe": True, "env_version": 1}
+
+
+def _forget_pages_before_reading(app: Sphinx, env, docnames: list[str]) -> None:
+    """Forget what every page about to be read defined before reading any of them, as Sphinx's parallel read
+    does: its serial read forgets a page only when it reads it, so a label that moved to a page read earlier
+    would meet its old self there and be a "duplicate label" (a build that fails once, then passes)."""
+    for docname in docnames:
+        app.events.emit("env-purge-doc", env, docname)
+        env.clear_doc(docname)
 
 
 def _static(app: Sphinx) -> None:

@@ -532,6 +532,52 @@ def sphinx_config(root: Path, audience: str, only: str = "") -> dict:
     }
 
 
+PLAN_FILE = "plan.json"  # beside the pages in the site cache: what every page links and names, as last built
+_LABEL_LINE = re.compile(r"^\((?P<label>[^()\s]+)\)=$", re.M)
+_TOCTREE = re.compile(r"^```\{toctree\}\n(?P<body>.*?)^```", re.M | re.S)
+
+
+def site_plan(pages: Pages) -> dict:
+    """What pages know of each other: the page of every label (links point there), and each page's title and
+    toctrees (every page's navigation shows them). Sphinx reads again only pages whose text changed, so a page
+    that links to a label that moved, or whose sidebar names a page whose title changed, would keep the old."""
+    labels, navigation = {}, {}
+    for relative, text in sorted(pages.files.items()):
+        labels.update((match["label"], relative) for match in _LABEL_LINE.finditer(text))
+        title = next((line for line in text.splitlines() if line.startswith("# ")), "")
+        navigation[relative] = [title, [match["body"] for match in _TOCTREE.finditer(text)]]
+    return {"labels": labels, "navigation": navigation}
+
+
+def plan_changed(pages: Pages, path: Path) -> bool:
+    """Whether a label the previous build's pages defined now sits elsewhere or nowhere, or the navigation
+    changed (a new label changes no page built before); the new plan is written for the next build. A plan
+    that cannot be read is a change: the site is built afresh."""
+    import json
+
+    plan = site_plan(pages)
+    try:
+        old = json.loads(path.read_text(encoding="utf-8"))
+        changed = old["navigation"] != plan["navigation"] or any(
+            plan["labels"].get(label) != page for label, page in old["labels"].items())
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        changed = True
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(plan, sort_keys=True), encoding="utf-8")
+    return changed
+
+
+TIPPY_FETCHED = ("tippy_wiki_cache.json", "tippy_doi_cache.json", "tippy_rtd_cache.json")
+
+
+def _forget_fetched_tips(html: Path) -> None:
+    """sphinx-tippy keeps tooltips it fetched from the network in the output folder and reads them back with
+    no care for an empty or broken file; this site fetches none (wiki, DOI and RTD tips are off), so each
+    build starts without them."""
+    for name in TIPPY_FETCHED:
+        (html / name).unlink(missing_ok=True)
+
+
 def build_site(project: Project, cache: Path, outdir: Path, audience: str = "player",
                downloads: dict | None = None, only: str = "", pages: Pages | None = None, index: bool = True) -> SiteResult:
     """Build the HTML site incrementally in ``cache`` and return where it is; warnings are errors.
@@ -541,11 +587,13 @@ def build_site(project: Project, cache: Path, outdir: Path, audience: str = "pla
 
     srcdir, doctrees, html = cache / "src", cache / "doctrees", outdir
     pages = pages if pages is not None else site_pages(project, audience, downloads)
+    moved = plan_changed(pages, cache / PLAN_FILE)
     written, removed = write_pages(pages, srcdir)
     write_inputs(project, pages, srcdir, audience)
-    if removed:  # Sphinx keeps the HTML of deleted pages; start that output afresh
-        shutil.rmtree(html, ignore_errors=True)
+    if removed or moved:  # Sphinx keeps the HTML of deleted pages, and rewrites no page for a link or title
+        shutil.rmtree(html, ignore_errors=True)  # that moved elsewhere: start that output afresh
         shutil.rmtree(doctrees, ignore_errors=True)
+    _forget_fetched_tips(html)
     status, warnings = io.StringIO(), io.StringIO()
     os.environ["DOCUTILSCONFIG"] = os.devnull  # no docutils.conf (./, ~/, /etc/) overrides the extension's settings
     app = Sphinx(str(srcdir), None, str(html), str(doctrees), "html", confoverrides=sphinx_config(project.root, audience, only),
@@ -554,9 +602,7 @@ def build_site(project: Project, cache: Path, outdir: Path, audience: str = "pla
         app.build()
     except Exception as error:  # Sphinx or an extension gave up on the pages: a message, never a traceback
         failed = f"the site build stopped: {type(error).__name__}: {' '.join(str(error).split())[:300]}"
-        entries = getattr(app.env, "rulepress_entry_lines", {})
-        raise SiteWarnings((located_warnings(warnings.getvalue(), srcdir, project, cache, entries) + "\n"
-                            + _uncached(failed, srcdir, cache)).strip()) from None
+        raise SiteFailed(_uncached(failed, srcdir, cache)) from None
     if app.statuscode or warnings.getvalue().strip():  # builds that warn are broken
         entries = getattr(app.env, "rulepress_entry_lines", {})
         raise SiteWarnings(located_warnings(warnings.getvalue(), srcdir, project, cache, entries) or "sphinx-build failed")
@@ -622,3 +668,9 @@ def _uncached(text: str, srcdir: Path, cache: Path | None) -> str:
 
 class SiteWarnings(Exception):
     """Sphinx warned while building the site; the build is refused."""
+
+
+class SiteFailed(Exception):
+    """Sphinx or an extension raised while building the site: an internal error, not a problem of the rules text
+    (which `check` and Sphinx's warnings report, located). The site's cache is not sealed, so the next build
+    starts that site afresh."""
