@@ -365,3 +365,17 @@ def quick_reference(ruleset: Ruleset) -> QuickReference:
     return QuickReference(ruleset.id, ruleset.title, ruleset.meta.subtitle, ruleset.meta.needs, sequences(ruleset),
                           tuple(by_id.values()), matrices(ruleset), keys + data_groups(ruleset),
                           chapter_groups(ruleset, by_id))
+
+
+# -- what the author put on it, for a sheet that does not fit its page ------------------------------
+def marked_entries(ruleset: Ruleset) -> tuple[str, ...]:
+    """Every entry the quick reference prints, as `section id`, in the order the sheet prints them: what the
+    author marked for it (or left on by its kind's default), so a sheet too long for its page names them."""
+    found = [("phases", p.id) for p in ruleset.phases if marked(p)]
+    found += [("rules", r.id) for r in ruleset.rules if marked(r)]
+    found += [(section, e.id) for section in ("tables", "profiles", "costs", "heroes", "army_limits", "spells")
+              for e in getattr(ruleset, section) if marked(e)]
+    found += [("items", i.id) for i in ruleset.items if marked(i) and i.points is not None]
+    found += [(section, e.id) for section in ("values", "lookups", "charts")
+              for e in ruleset.reachable(section) if visible(e) and _quick(ruleset, e, section)]
+    return tuple(f"{section} `{id}`" for section, id in found)
