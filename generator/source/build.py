@@ -378,7 +378,7 @@ class Builder:
             return self._not_given(node, column.id)
         if column.type == "text":
             return self.value(str, node, column.id)
-        if column.type == "points":
+        if column.type in ("points", "number"):
             value = self._points(node, column.id, what=column.label)
             if value is INVALID:
                 return value
