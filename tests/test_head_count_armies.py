@@ -8,6 +8,7 @@ and a crew of 4: 24 models of the 30 agreed, 3 units, 1 gun.
 from __future__ import annotations
 
 import re
+import shutil
 from html import unescape
 from pathlib import Path
 
@@ -16,6 +17,7 @@ from generator.render.handouts import handout_jobs
 from generator.render.sheets import sheet_jobs
 from generator.render.site import myst
 from generator.source.project import load_project
+from generator.validate import check_project
 
 FIXTURE = Path(__file__).parent / "fixtures" / "headcount"
 POINTS_WORDS = re.compile(r"\b(points?|pts|unspent)\b", re.I)
@@ -55,5 +57,37 @@ def test_a_head_count_army_prints_models_and_no_points_on_any_output(tmp_path):
     roster = documents["skirmish-roster-a4.pdf"]
     assert "Agreed models: 30" in roster and "Units: 3" in roster and "Guns: 1" in roster
     assert "24 of 30" in roster and "Agreed models:" in roster.split("The vanguard")[0]  # the blank roster's box too
-    assert "**24** of 30" in documents["site army"] and "Units: **3**; Guns: **1**." in documents["site army"]
+    assert "Models: **24** of 30 agreed. Units: **3**; Guns: **1**." in documents["site army"]
     assert "Total models 24 of 30" in documents["skirmish-handout-a4.pdf"]
+
+
+def checked(tmp_path: Path, more: str) -> list[str]:
+    """The first line of each diagnostic `check` gives the fixture with one more file."""
+    shutil.copytree(FIXTURE, tmp_path, dirs_exist_ok=True)
+    (tmp_path / "rules_src" / "skirmish" / "more.yaml").write_text(more, encoding="utf-8")
+    return [d.format().splitlines()[0] for d in check_project(tmp_path).diagnostics]
+
+
+def test_a_head_count_ruleset_has_no_points_an_army_limit_could_count(tmp_path):
+    found = checked(tmp_path, """army_limits:
+  spend_it_all:
+    title: Spend every point
+    count: points
+    at_least: "1"
+""")
+    assert found == ["rules_src/skirmish/more.yaml:4:12: error[bad-expression]: `points` is not a count an army limit can use"]
+
+
+def test_guns_do_not_count_as_units_in_the_army_limits(tmp_path):
+    # 2 guns and 3 units (musketeers, 2 crews): 2 guns > 3 // 2; were guns units, 5 // 2 = 2 would allow them
+    found = checked(tmp_path, """armies:
+  gun_line:
+    title: A gun line
+    matrix: troops
+    agreed_models: 30
+    units:
+      - {troop: musketeers}
+      - {troop: field_gun, count: 2}
+      - {troop: gun_crew, count: 2}
+""")
+    assert len(found) == 1 and "error[limit-broken]: `gun_line` breaks “One gun for every two units”: guns is 2" in found[0], found

@@ -283,11 +283,11 @@ def _head_count_army_md(army: ArmyList, ruleset: Ruleset, named) -> str:
         heroes = [named(ruleset.get("heroes", h)) for h in unit.heroes]
         name = named(matrix.row(unit.troop)) + (f" ({', '.join(heroes)})" if heroes else "")
         rows.append([f"{unit.count}x", esc(name), cell(armies.line_models(ruleset, army, unit))])
-    rows.append(["", "**Total**", f"**{armies.army_models(ruleset, army)}** of {army.agreed_models}"])
     counts = armies.army_counts(ruleset, army)
     fielded = [f"{name.replace('_', ' ').capitalize()}: **{counts[name]}**"
                for name in (armies.UNITS, *armies.row_counts(ruleset)) if counts.get(name) or name == armies.UNITS]
-    return _army_after([pipe_table(["", "Unit", "Models"], rows), "; ".join(fielded) + "."], army, ruleset)
+    total = f"Models: **{armies.army_models(ruleset, army)}** of {army.agreed_models} agreed."
+    return _army_after([pipe_table(["", "Unit", "Models"], rows), f"{total} {'; '.join(fielded)}."], army, ruleset)
 
 
 def _army_after(parts: list[str], army: ArmyList, ruleset: Ruleset) -> str:
