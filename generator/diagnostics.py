@@ -105,6 +105,7 @@ class Code(enum.Enum):
     MECHANIC_LITERAL = ("mechanic-literal", "a number other than 0 and 1 written in a ruleset's own mechanics, where it cannot follow the data", "name the number in `values:` and read it with `values.id`")
     MECHANIC_ERROR = ("mechanic-error", "a ruleset's own mechanics module that does not load", "fix the Python error the message names")
     QUICKREF_TOO_LONG = ("quickref-too-long", "an entry marked for the quick reference whose text (a rule's body, or the summary written for the sheet) is too long for one page of them", "write `quick_reference: {summary: ...}`: the procedure in a sentence or two, as the source says it")
+    SHEET_OVERFLOW = ("sheet-overflow", "a one-page sheet (a quick reference, a `sheets:` entry, a victory-point checklist) whose content takes more than its page, even in the smaller type tried after the first layout", "mark fewer entries for it (`quick_reference: false`), or give them shorter summaries (`quick_reference: {summary: ...}`)")
     QUICKREF_GM = ("quickref-gm", "a game-master-only entry marked for the quick reference, which players get", "remove the mark, or make the entry `audience: player`")
     # -- examples and build -------------------------------------------------------
     EXAMPLE_FAILED = ("example-failed", "a worked example whose stated result differs from the model", "fix the model if the text is right, or the example if it misquotes the text")

@@ -45,7 +45,7 @@ from .examples.run import run_examples_cached
 from .pool import RenderFailed
 from .render.assets import asset_names, template_path
 from .render.jinja import TemplateFailed
-from .render.pdf import PdfJob, ResourceOutside, worker_render
+from .render.pdf import PdfJob, RenderRefused, worker_render
 from .render.reference import codes_reference, format_reference, names_reference
 from .render.site.pages import SiteFailed, SiteWarnings
 from .render.site.search import INDEX_DIR, SearchIndexError, index_site
@@ -326,7 +326,7 @@ def _build(root: Path, out: Path, args, started: float) -> int:
         builder.run()
         write_manifest(staging, builder.manifest, out)
         _swap(staging, out)
-    except ResourceOutside as refused:
+    except RenderRefused as refused:
         print_diagnostics(refused.diagnostics)
         print(printable(f"build failed; {out} is left as it was"), file=sys.stderr)
         return 1

@@ -63,15 +63,15 @@ def _tupled(value):
 def _rebuilt(answer: dict) -> Exception:
     """The exception a worker reported, as this process's own type (the worker's text, never its objects)."""
     from .check_cache import load_diagnostics
-    from .render.pdf import ResourceOutside
+    from .render.pdf import ResourceOutside, SheetOverflow
     from .render.site.pages import SiteFailed, SiteWarnings
     from .render.site.search import SearchIndexError
 
     kind, text = answer.get("error"), str(answer.get("text", ""))[:20000]
-    if kind == "resource-outside":
+    if kind in ("resource-outside", "sheet-overflow"):
         found = load_diagnostics(answer.get("diagnostics"))
         if found:
-            return ResourceOutside(found)
+            return (ResourceOutside if kind == "resource-outside" else SheetOverflow)(found)
     kinds = {"site-warnings": SiteWarnings, "site-failed": SiteFailed, "search-index": SearchIndexError}
     return kinds.get(kind, RenderFailed)(text or "a render worker ended without an answer")
 
@@ -134,7 +134,7 @@ class _Worker:
 
 def main() -> int:
     from .check_cache import dump_diagnostics
-    from .render.pdf import ResourceOutside, _warm_worker
+    from .render.pdf import ResourceOutside, SheetOverflow, _warm_worker
     from .render.site.pages import SiteFailed, SiteWarnings
     from .render.site.search import SearchIndexError
 
@@ -151,6 +151,8 @@ def main() -> int:
             answer = {"ok": function(args)}
         except ResourceOutside as refused:
             answer = {"error": "resource-outside", "diagnostics": dump_diagnostics(refused.diagnostics)}
+        except SheetOverflow as refused:
+            answer = {"error": "sheet-overflow", "diagnostics": dump_diagnostics(refused.diagnostics)}
         except SiteWarnings as warned:
             answer = {"error": "site-warnings", "text": str(warned)}
         except SiteFailed as failed:

@@ -23,7 +23,7 @@ from ..model.points import Number, exact
 from ..model.ruleset import Ruleset
 
 __all__ = ["line_cost", "line_models", "army_points", "army_models", "army_counts", "check_limits", "broken_limits",
-           "army_matrix", "force_line", "force"]
+           "army_matrix", "by_head_count", "balances_by_points", "force_line", "force"]
 
 
 def _divide(left: Number, right: Number) -> Number:
@@ -39,6 +39,8 @@ BASE_COUNTS = {
     "points": "points spent in all",
     "heroes": "heroes of any level",
 }
+POINTS_COUNTS = ("troop_points", "points")  # counts a ruleset balanced by head-count does not have
+UNITS = "units"  # what a profile row counts as unless it says (`counts_as:`)
 
 
 class LimitExpressionError(ValueError):
@@ -108,9 +110,40 @@ def level_counts(level: str) -> tuple[str, str]:
     return f"{name}_heroes", f"most_of_one_{name}_hero"
 
 
+# -- points or head-count: what balances the ruleset's armies ----------------------------------------
+def balances_by_points(ruleset: Ruleset) -> bool:
+    """Whether anything in the ruleset costs points: a profile matrix with a `points` column, an army stating
+    points, a cost, a hero or an item with points. A ruleset with none is balanced by head-count (or has no
+    armies at all), and no output prints points."""
+    return (any(points_column(m) for m in ruleset.profiles) or bool(ruleset.costs)
+            or any(a.agreed_points is not None or a.total is not None or any(u.points is not None for u in a.units)
+                   for a in ruleset.armies)
+            or any(e.points is not None for e in (*ruleset.heroes, *ruleset.items)))
+
+
+def by_head_count(army: ArmyList) -> bool:
+    """An army balanced by head-count alone: it agrees models and states no points; its outputs print no points."""
+    return army.agreed_models is not None and army.agreed_points is None and army.total is None and not army.extras \
+        and all(unit.points is None and not unit.upgrades for unit in army.units)
+
+
+def row_counts(ruleset: Ruleset) -> dict[str, str]:
+    """The ruleset's own counts its profile rows declare (`counts_as: guns`), each with the rows counted in it."""
+    found: dict[str, list[str]] = {}
+    for matrix in ruleset.profiles:
+        for row in matrix.rows:
+            if row.counts_as != UNITS:
+                found.setdefault(row.counts_as, []).append(row.name)
+    return {name: f"{name.replace('_', ' ')} in the force ({', '.join(rows)})" for name, rows in found.items()}
+
+
 def count_descriptions(ruleset: Ruleset) -> dict[str, str]:
     """The named counts every army of this ruleset has (beyond cost, hero and troop ids), in words."""
     described = dict(BASE_COUNTS)
+    if not balances_by_points(ruleset):
+        for name in POINTS_COUNTS:
+            del described[name]
+    described.update(row_counts(ruleset))
     for level in hero_levels(ruleset):
         heroes, most = level_counts(level)
         described[heroes] = f"{level} level heroes"
@@ -169,7 +202,7 @@ class LineCost:
 
 
 def _points(entry) -> Number:
-    return 0 if isinstance(entry.points, NotGiven) else entry.points
+    return 0 if entry.points is None or isinstance(entry.points, NotGiven) else entry.points
 
 
 def _sum(values) -> Number:
@@ -223,9 +256,10 @@ def army_counts(ruleset: Ruleset, army: ArmyList) -> dict[str, Number]:
     counts = Counter({name: 0 for name in count_names(ruleset)})
     level_types: dict[str, Counter] = {level: Counter() for level in hero_levels(ruleset)}
     troop_points: list[Number] = []
+    matrix = army_matrix(ruleset, army.matrix)
     for unit in army.units:
         cost = line_cost(ruleset, army, unit)
-        counts["units"] += unit.count
+        counts[matrix.row(unit.troop).counts_as] += unit.count  # `units`, unless the row counts as the ruleset's own
         counts[unit.troop] += unit.count
         if not isinstance(cost.troop_points, NotGiven):
             troop_points.append(cost.troop_points * unit.count)
@@ -242,8 +276,9 @@ def army_counts(ruleset: Ruleset, army: ArmyList) -> dict[str, Number]:
         counts[most] = max(types.values(), default=0)
     for extra in army.extras:
         counts[extra] += 1
-    counts["troop_points"] = _sum(troop_points)
-    counts["points"] = army_points(ruleset, army)
+    if balances_by_points(ruleset):
+        counts["troop_points"] = _sum(troop_points)
+        counts["points"] = army_points(ruleset, army)
     counts["models"] = army_models(ruleset, army)
     return dict(counts)
 

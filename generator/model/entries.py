@@ -243,9 +243,11 @@ class RollTable(ForAudience):
 @dataclass(frozen=True, kw_only=True)
 class Column(Entry):
     label: str = spec("The column heading as the source prints it.", example="ATTACK")
-    type: Literal["int", "dice", "target", "text", "points", "models", "inches"] = spec(
-        "`int` a number, `dice` a number of dice, `target` a roll such as 4+, `points` a cost (whole or a fraction such as 1½), "
-        "`models` how many models (figures) one unit of the row fields, `inches` a distance, `text` anything.", "int")
+    type: Literal["int", "number", "dice", "target", "text", "points", "models", "inches"] = spec(
+        "`int` a whole number, `number` an exact number that is not a cost (a score, a rating: whole or a fraction such as 1½), "
+        "`dice` a number of dice, `target` a roll such as 4+, `points` a cost (whole or a fraction such as 1½): the only "
+        "column armies are costed by, `models` how many models (figures) one of the row fields (a gun's crew), "
+        "`inches` a distance, `text` anything.", "int")
     min: Optional[int] = spec("Lowest allowed value for numeric columns.", None)
     max: Optional[int] = spec("Highest allowed value for numeric columns.", None)
     help: str = spec("What the column means, shown as a tooltip and in the key.", "")
@@ -265,6 +267,9 @@ class ProfileRow(ForAudience):
     note: Markdown = spec("A remark on this row.", Markdown(""))
     movement: str = spec("Id of the value giving how far this troop type moves, where it differs from the matrix's `movement`.", "",
                          example="mounted_move")
+    counts_as: str = spec("What one of this row is when an army is counted: `units` (the default), or a count of the "
+                          "ruleset's own that army limits and rosters use instead (a gun: `guns`). Its models come from the "
+                          "`models` column either way (a gun's crew).", "units", example="guns")
 
     def __getitem__(self, column: str):
         return self.values[column]
@@ -364,7 +369,9 @@ class Hero(ForAudience):
     level: str = spec("The hero's level, for the army limits: one of the ruleset's `hero_levels`, when it declares them.", "low",
                       example="high")
     ability: Markdown = spec("What the hero gives the unit or force.")
-    points: Annotated[Points, Bounds(0)] | NotGiven = spec("What the hero costs on top of the unit.", example="2")
+    points: Optional[Annotated[Points, Bounds(0)]] | NotGiven = spec(
+        "What the hero costs on top of the unit; empty in a ruleset balanced by head-count, where nothing costs points.",
+        None, example="2")
     quick_reference: bool | QuickMark = quick_field("hero (its points and ability, in the points list)", True)
     chapter: str = spec("The chapter (id) where it is printed; without one it gets a page of its kind.", "")
 

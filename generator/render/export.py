@@ -161,7 +161,7 @@ def class_schema(cls) -> dict:
         properties[key] = schema
         required.append(key)  # export writes every field, defaults included
     if cls is ProfileRow:
-        properties["values"] = {"type": "object", "additionalProperties": {"anyOf": [  # points cells may be fractions: "3/2"
+        properties["values"] = {"type": "object", "additionalProperties": {"anyOf": [  # points and number cells may be fractions: "3/2"
             {"type": "integer"}, {"type": "string"}, dict(_NOT_GIVEN)]}}
         required.append("values")
     if cls is RollTable:

@@ -97,9 +97,10 @@ def spell_card(ruleset: Ruleset, spell, prose: Prose) -> dict:
 def hero_card(ruleset: Ruleset, hero, prose: Prose) -> dict:
     """A hero: level in the kind line, cost in the corner badge, the ability in large type."""
     level = f"{hero.level} level hero" if hero.level else "Hero"
-    facts = [fact("Cost", cell(hero.points), after="points on top of the unit it joins")]
+    costed = hero.points is not None  # a ruleset balanced by head-count gives its heroes no cost
+    facts = [fact("Cost", cell(hero.points), after="points on top of the unit it joins")] if costed else []
     return {"kind": level[:1].upper() + level[1:], "class": "hero", "title": hero.name,
-            "badge": {"label": "pts", "value": cell(hero.points)}, "facts": facts, "stats": [], "rules": [], "keywords": None,
+            "badge": {"label": "pts", "value": cell(hero.points)} if costed else None, "facts": facts, "stats": [], "rules": [], "keywords": None,
             "tracks": [], "body": prose.html(hero.ability), "note": "", "gm": gm_only(hero), "size": _body_size(hero.ability, room=1.5),
             "source": source_mark(hero, ruleset)}
 

@@ -236,8 +236,8 @@ class _Blocks:
                 "body": self.prose.html(keyword.definition)}
 
     def heroes(self, hero) -> dict:
-        return {"facts": [fact("Level", cell(hero.level)), fact("Cost", cell(hero.points), after="points on top of the unit")],
-                "body": self.prose.html(hero.ability)}
+        cost = [fact("Cost", cell(hero.points), after="points on top of the unit")] if hero.points is not None else []
+        return {"facts": [fact("Level", cell(hero.level)), *cost], "body": self.prose.html(hero.ability)}
 
     def items(self, item) -> dict:
         facts = [fact("Kind", cell(item.kind))]
@@ -353,8 +353,8 @@ def _count_name(name: str, ruleset: Ruleset) -> str:
             pass
     for matrix in ruleset.profiles:
         for row in matrix.rows:
-            if row.id == name:
-                return f"units of {row.name}"
+            if row.id == name:  # a row counted apart (`counts_as: guns`) is no unit
+                return f"units of {row.name}" if row.counts_as == armies.UNITS else f"{row.name} ({row.counts_as.replace('_', ' ')})"
     return name
 
 
@@ -408,16 +408,22 @@ def blank_roster(ruleset: Ruleset, matrix, audience: str) -> dict:
     points = armies.points_column(matrix)
     rows = [row for row in matrix.rows if visible(row, audience)]
     troops = [{"name": row.name, "points": cell(row.values.get(points.id)) if points else None,
+               "models": cell(row.values.get(armies.models_column(matrix).id)) if armies.models_column(matrix) else None,
                "move": movement(ruleset, matrix, row)} for row in rows]
     costs = [{"name": c.name, "points": cell(c.points), "paid": "on top of the unit" if c.added_to_unit else "once for the force"}
              for c in ruleset.costs]
     levels: dict[str, list] = {}
     for hero in ruleset.heroes:
         if visible(hero, audience):
-            levels.setdefault(str(hero.level), []).append({"name": hero.name, "points": cell(hero.points)})
+            levels.setdefault(str(hero.level), []).append({"name": hero.name,
+                                                           "points": cell(hero.points) if hero.points is not None else None})
     limits = [{"title": l.title, "allowed": _limit_bounds_words(l, ruleset), "counted": limit_words(l.count, ruleset)}
               for l in ruleset.army_limits]
-    return {"title": "Blank army roster", "matrix": named(matrix, audience),
+    models = armies.models_column(matrix)
+    head_count = points is None and (models is not None or any(a.agreed_models is not None for a in ruleset.armies
+                                                                 if a.matrix == matrix.id))
+    return {"title": "Blank army roster", "matrix": named(matrix, audience), "head_count": head_count,
+            "models_label": models.label if models else "",
             "stat_labels": [c.label for c in matrix.columns if c is not points], "points_label": points.label if points else "",
             "movement": has_movement(matrix), "movement_key": movement_key(ruleset, matrix, audience),
             "tracks": tracks(ruleset, matrix), "lines": list(range(1, BLANK_ROSTER_LINES + 1)), "troops": troops,
@@ -432,6 +438,7 @@ def roster_lines(ruleset: Ruleset, army, audience: str) -> dict:
     points = armies.points_column(matrix)
     stat_columns = [c for c in matrix.columns if c is not points]
     lines = []
+    costed = not armies.by_head_count(army)  # a list balanced by head-count prints models, never points
     for unit in army.units:
         row = matrix.row(unit.troop)
         cost = armies.line_cost(ruleset, army, unit)
@@ -443,6 +450,7 @@ def roster_lines(ruleset: Ruleset, army, audience: str) -> dict:
             "heroes": [_bought(ruleset.get("heroes", h), audience, f"{ruleset.get('heroes', h).level} level hero") for h in unit.heroes],
             "scrolls": [named(ruleset.get("spells", s), audience) for s in unit.scrolls],
             "each": cell(cost.each), "total": cell(cost.total), "move": movement(ruleset, matrix, row),
+            "models": cell(armies.line_models(ruleset, army, unit)),
         })
     extras = [{"count": 1, **_bought(ruleset.get("costs", c), audience)} for c in army.extras]
     limits = [{"title": r.limit.title, "count": points_text(r.count), "holds": r.holds,
@@ -451,22 +459,35 @@ def roster_lines(ruleset: Ruleset, army, audience: str) -> dict:
               for r in armies.check_limits(ruleset, army)]
     total = armies.army_points(ruleset, army)
     agreed = army.agreed_points
+    models = armies.army_models(ruleset, army)
     stated = agreed is not None and not isinstance(agreed, NotGiven)
-    return {"title": army.title, "matrix": named(matrix, audience), "total": points_text(total),
+    agreed_models = army.agreed_models
+    return {"title": army.title, "matrix": named(matrix, audience), "total": points_text(total), "costed": costed,
+            "counted": counted(ruleset, army),
+            "left_models": agreed_models - models if agreed_models is not None and not isinstance(agreed_models, NotGiven) else None,
             "agreed": (GAP_CELL if isinstance(agreed, NotGiven) else points_text(agreed)) if agreed is not None else None,
             "left": points_text(agreed - total) if stated else None,
-            "models": armies.army_models(ruleset, army),
-            "agreed_models": GAP_CELL if isinstance(army.agreed_models, NotGiven) else army.agreed_models,
+            "models": models, "agreed_models": GAP_CELL if isinstance(agreed_models, NotGiven) else agreed_models,
             "stat_labels": [column_head(c.label, [matrix.row(u.troop).values.get(c.id) for u in army.units]) for c in stat_columns],
             "keywords_label": column_head("Special rules", [matrix.row(u.troop).keywords for u in army.units]),
             "gap_key": GAP_KEY_PRINT, "has_gaps": any(v["gap"] for line in lines for v in
-                                                      [*line["stats"], line["keywords"], line["troop_points"], line["each"], line["total"]]),
+                                                      [*line["stats"], line["keywords"], line["models"],
+                                                       *((line["troop_points"], line["each"], line["total"]) if costed else ())]),
             "movement": has_movement(matrix), "tracks": tracks(ruleset, matrix),
-            "lines": lines, "extras": extras, "limits": limits, "units": sum(u.count for u in army.units)}
+            "lines": lines, "extras": extras, "limits": limits, "units": armies.army_counts(ruleset, army)[armies.UNITS]}
+
+
+def counted(ruleset: Ruleset, army) -> list[dict]:
+    """What the list fields, as the ruleset counts it: its units, then each count of the ruleset's own that its rows
+    declare (`counts_as: guns`), by the count's name: ``[{"label": "Units", "count": 3}, {"label": "Guns", "count": 1}]``."""
+    counts = armies.army_counts(ruleset, army)
+    names = [armies.UNITS, *(name for name in armies.row_counts(ruleset) if counts.get(name))]
+    return [{"label": name.replace("_", " ").capitalize(), "count": counts[name]} for name in names]
 
 
 def _bought(entry, audience: str, what: str = "") -> dict:
-    return {"name": named(entry, audience), "points": cell(entry.points), "what": what}
+    points = getattr(entry, "points", None)
+    return {"name": named(entry, audience), "points": cell(points) if points is not None else None, "what": what}
 
 
 def roster_glossary(ruleset: Ruleset, army, prose: Prose) -> dict:
@@ -489,7 +510,7 @@ def roster_glossary(ruleset: Ruleset, army, prose: Prose) -> dict:
         for entry in _unique(e for e in found if visible(e, prose.audience)):
             facts = spell_facts(ruleset, entry, prose.audience) if kind == "Spell" else []
             entries.append({"kind": kind, "title": entry_title(entry), "body": prose.html(text(entry)),
-                            "points": cell(getattr(entry, "points", None), "") if kind in ("Hero", "Bought") else None,
+                            "points": cell(entry.points, "") if kind in ("Hero", "Bought") and entry.points is not None else None,
                             "facts": facts, "source": source_mark(entry, ruleset)})
     return {"entries": entries, "unknown_keywords": list(dict.fromkeys(unknown)), "gap_text": NOT_GIVEN_TEXT}
 

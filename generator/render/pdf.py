@@ -25,12 +25,23 @@ from ..diagnostics import Code, Diagnostic, Location
 from .assets import PROJECT_TEMPLATES, default_templates, readable, template_path
 
 
-class ResourceOutside(Exception):
-    """A template or stylesheet named a resource outside the project."""
+class RenderRefused(Exception):
+    """A render refused with located diagnostics: the build fails and leaves build/ as it was."""
 
     def __init__(self, diagnostics: list[Diagnostic]):
         super().__init__("\n".join(d.format() for d in diagnostics))
         self.diagnostics = diagnostics
+
+    def __reduce__(self):  # from a process pool's worker with its diagnostics, not their text
+        return type(self), (self.diagnostics,)
+
+
+class ResourceOutside(RenderRefused):
+    """A template or stylesheet named a resource outside the project."""
+
+
+class SheetOverflow(RenderRefused):
+    """A one-page sheet whose layout took more than one page."""
 
 
 def _make_fetcher(root: Path, refused: list[str]):
@@ -67,6 +78,9 @@ class PdfJob:
     # CSS texts for a one-page sheet: the first is the planned type; when the page overflows with it,
     # the second (smaller type) is laid out instead. At most one extra layout, never a search.
     fit: tuple[str, ...] = ()
+    # A sheet meant for one page: the error it is when laid out on more (its message says `{pages}`
+    # where the page count goes); None for a document of any length.
+    overflow: Diagnostic | None = None
 
 
 def _created() -> str | None:
@@ -123,6 +137,8 @@ def render_pdf(job: PdfJob, root: Path) -> Path:
     if refused:
         raise ResourceOutside([Diagnostic(Code.RESOURCE_OUTSIDE, f"`{url}` is outside the project; rendering refused it",
                                           _locate(url, job, root)) for url in dict.fromkeys(refused)])
+    if job.overflow is not None and len(rendered.pages) > 1:
+        raise SheetOverflow([dataclasses.replace(job.overflow, message=job.overflow.message.replace("{pages}", str(len(rendered.pages))))])
     identifier = hashlib.md5(html.encode("utf-8")).hexdigest().encode()
     _fixed_font_dates()
     job.target.parent.mkdir(parents=True, exist_ok=True)
@@ -131,7 +147,8 @@ def render_pdf(job: PdfJob, root: Path) -> Path:
 
 
 def _fitted(document, stylesheets, fit: tuple[str, ...]):
-    """The document laid out with ``fit[0]``; if that takes more than one page, with ``fit[1]`` instead.
+    """The document laid out with ``fit[0]``; if that takes more than one page, with ``fit[1]`` instead
+    (still more than one is the job's ``overflow`` error, never a silent second page).
 
     The sheet plans its type from the length of its text (see sheets.quick_reference_sheet), so the
     first layout is nearly always kept: one layout, at most two, however long the text.

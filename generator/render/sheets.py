@@ -18,6 +18,8 @@ from pathlib import Path
 from types import MappingProxyType, SimpleNamespace
 from typing import Callable
 
+from ..diagnostics import Code, Diagnostic, Location
+from ..model.base import NOWHERE
 from ..model.ruleset import Ruleset
 from ..source.project import Project
 from . import sheets_charts as charts
@@ -26,7 +28,7 @@ from .assets import PROJECT_TEMPLATES, template_path
 from .jinja import Renderings, render
 from .pdf import PdfJob
 from .sheets_pages import sheet_markdown
-from .sheets_quickref import GAP, cite, quick_reference, visible
+from .sheets_quickref import GAP, cite, marked_entries, quick_reference, visible
 from .sheets_victory import HIDDEN_TASK, has_victory_points, victory_checklist
 
 STYLESHEET = "print-base.css"  # under templates/
@@ -58,6 +60,8 @@ class Sheet:
     type_pt: float = 0  # planned body size on A4 of a sheet fitted to one page (see PdfJob.fit); 0: as the CSS says
     page_title: str = ""  # heading of the site page, when the title alone is not enough
     ruleset: str = ""  # the ruleset the sheet belongs to
+    written_at: Location = NOWHERE  # the YAML that asks for the sheet: its `sheets:` entry, or the ruleset
+    marks: tuple[str, ...] = ()  # what the author put on it (`charts `x``...), named when it does not fit its page
 
     @property
     def heading(self) -> str:
@@ -106,8 +110,13 @@ def data_sheets(ruleset: Ruleset) -> list[Sheet]:
                            MappingProxyType({"charts": charts_, "extras": tuple(str(n) for n in entry.notes),
                                              "uses": charts.legend_uses(charts_)}),
                            audience=entry.audience, subtitle=ruleset.title, layout=entry.layout,
-                           page_title=f"{ruleset.title}: {entry.title}", ruleset=ruleset.id))
+                           page_title=f"{ruleset.title}: {entry.title}", ruleset=ruleset.id, written_at=entry.loc,
+                           marks=tuple(f"charts `{c}`" for c in entry.charts) + _notes(entry.notes)))
     return found
+
+
+def _notes(notes) -> tuple[str, ...]:
+    return (f"{len(notes)} {'note' if len(notes) == 1 else 'notes'}",) if notes else ()
 
 
 def victory_sheets(ruleset: Ruleset) -> list[Sheet]:
@@ -125,7 +134,10 @@ def victory_sheets(ruleset: Ruleset) -> list[Sheet]:
                             "sheets/victory-points.html.j2", checklist.sources,
                             MappingProxyType({"checklist": checklist, "hidden_task": HIDDEN_TASK}),
                             audience=audience, subtitle=ruleset.title, layout="checklist",
-                            page_title=f"{ruleset.title}: victory points checklist", ruleset=ruleset.id))
+                            page_title=f"{ruleset.title}: victory points checklist", ruleset=ruleset.id,
+                            written_at=ruleset.victory_points[0].loc,
+                            marks=tuple(f"victory_points `{v.id}`" for v in ruleset.victory_points
+                                        if audience == "gm" or visible(v))))
     return sheets
 
 
@@ -167,7 +179,7 @@ def quick_reference_sheet(ruleset: Ruleset) -> Sheet:
                  "sheets/quick-reference.html.j2", sources, MappingProxyType({"ref": ref}), subtitle=ruleset.title,
                  layout="quickref",
                  page_title=f"{ruleset.title}: quick reference", ruleset=ruleset.id,
-                 type_pt=quickref_type(ref))
+                 type_pt=quickref_type(ref), written_at=ruleset.meta.loc, marks=marked_entries(ruleset))
 
 
 def quick_reference_sheets(ruleset: Ruleset) -> list[Sheet]:
@@ -237,9 +249,23 @@ def sheet_jobs(project: Project, out_dir: Path, rulesets: set[str] | None = None
                 jobs.append(PdfJob(html=html, target=out_dir / f"{sheet.name}-{paper.id}.pdf",
                                    base_dir=root / PROJECT_TEMPLATES / "sheets", template=f"{PROJECT_TEMPLATES}/{sheet.template}",
                                    title=f"{sheet.title} — {sheet.subtitle}" if sheet.subtitle else sheet.title,
-                                   stylesheets=(template_path(root, STYLESHEET),), fit=fit_css(sheet, paper)))
+                                   stylesheets=(template_path(root, STYLESHEET),), fit=fit_css(sheet, paper),
+                                   overflow=overflow(sheet, paper)))
     renderings.raise_failures()
     return jobs
+
+
+MOST_NAMED = 12  # entries an overflow names before it counts the rest
+
+
+def overflow(sheet: Sheet, paper: Paper) -> Diagnostic:
+    """The error the sheet is when its layout takes more than its one page: located at the YAML that asks
+    for it, naming what the author put on it (`{pages}` stands for the page count the render finds)."""
+    paper_name = "A4" if paper.id == "a4" else "US Letter"
+    named = ", ".join(sheet.marks[:MOST_NAMED]) + (f" and {len(sheet.marks) - MOST_NAMED} more" if len(sheet.marks) > MOST_NAMED else "")
+    smaller = " even in its smaller type" if sheet.type_pt else ""
+    return Diagnostic(Code.SHEET_OVERFLOW, f"the sheet `{sheet.name}` takes {{pages}} pages of {paper_name}{smaller}, not one"
+                      + (f": it prints {named}" if named else ""), sheet.written_at)
 
 
 def sheet_downloads(project: Project, audience: str) -> dict[str, list[tuple[str, str]]]:

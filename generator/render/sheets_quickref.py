@@ -284,10 +284,17 @@ def matrices(ruleset: Ruleset) -> tuple[Matrix, ...]:
 def points_group(ruleset: Ruleset) -> KeyGroup | None:
     lines = [KeyLine(cost.name, given(cost.points, " pts")) for cost in ruleset.costs if marked(cost)]
     lines += [KeyLine(f"{hero.name} ({hero.level} level hero)", given(hero.points, " pts"), hero.ability)
-              for hero in ruleset.heroes if marked(hero)]
+              for hero in ruleset.heroes if marked(hero) and hero.points is not None]
     lines += [KeyLine(item.name, given(item.points, " pts"), item.rules) for item in ruleset.items
               if marked(item) and item.points is not None]
     return KeyGroup("Points", tuple(lines)) if lines else None
+
+
+def heroes_group(ruleset: Ruleset) -> KeyGroup | None:
+    """Heroes that cost nothing (a ruleset balanced by head-count): their abilities, with no points list."""
+    lines = tuple(KeyLine(f"{hero.name} ({hero.level} level hero)", "", hero.ability)
+                  for hero in ruleset.heroes if marked(hero) and hero.points is None)
+    return KeyGroup("Heroes", lines) if lines else None
 
 
 def limits_group(ruleset: Ruleset) -> KeyGroup | None:
@@ -363,7 +370,7 @@ def data_groups(ruleset: Ruleset) -> tuple[KeyGroup, ...]:
 
 def quick_reference(ruleset: Ruleset) -> QuickReference:
     by_id = {t.id: quick_table(t, ruleset) for t in ruleset.tables if marked(t)}
-    keys = tuple(g for g in (points_group(ruleset), limits_group(ruleset), spells_group(ruleset)) if g)
+    keys = tuple(g for g in (points_group(ruleset), heroes_group(ruleset), limits_group(ruleset), spells_group(ruleset)) if g)
     return QuickReference(ruleset.id, ruleset.title, ruleset.meta.subtitle, ruleset.meta.needs, sequences(ruleset),
                           tuple(by_id.values()), matrices(ruleset), keys + data_groups(ruleset),
                           chapter_groups(ruleset, by_id))
@@ -372,3 +379,17 @@ def quick_reference(ruleset: Ruleset) -> QuickReference:
 def _no_roles(phrase: str) -> str:
     """A house result in a note, where roles are read next: nothing in it can be taken for one."""
     return phrase.replace("`", "'").replace("{", "(").replace("}", ")")
+
+
+# -- what the author put on it, for a sheet that does not fit its page ------------------------------
+def marked_entries(ruleset: Ruleset) -> tuple[str, ...]:
+    """Every entry the quick reference prints, as `section id`, in the order the sheet prints them: what the
+    author marked for it (or left on by its kind's default), so a sheet too long for its page names them."""
+    found = [("phases", p.id) for p in ruleset.phases if marked(p)]
+    found += [("rules", r.id) for r in ruleset.rules if marked(r)]
+    found += [(section, e.id) for section in ("tables", "profiles", "costs", "heroes", "army_limits", "spells")
+              for e in getattr(ruleset, section) if marked(e)]
+    found += [("items", i.id) for i in ruleset.items if marked(i) and i.points is not None]  # heroes: above, with or without points
+    found += [(section, e.id) for section in ("values", "lookups", "charts")
+              for e in ruleset.reachable(section) if visible(e) and _quick(ruleset, e, section)]
+    return tuple(f"{section} `{id}`" for section, id in found)

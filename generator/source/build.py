@@ -402,7 +402,7 @@ class Builder:
             return self._gap_typo(node)
         if column.type == "text":
             return self.value(str, node, column.id)
-        if column.type == "points":
+        if column.type in ("points", "number"):
             value = self._points(node, column.id, what=column.label)
             if value is INVALID:
                 return value

@@ -314,6 +314,24 @@ def check_army_limits(ruleset: Ruleset):
 
 
 @check
+def check_row_counts(ruleset: Ruleset):
+    """A row's `counts_as:` names a count of the ruleset's own, which no other count (or entry id) already is."""
+    taken = set(armies.BASE_COUNTS) - {armies.UNITS}
+    for level in armies.hero_levels(ruleset):
+        taken.update(armies.level_counts(level))
+    taken.update(e.id for section in ("costs", "heroes") for e in getattr(ruleset, section))
+    taken.update(row.id for matrix in ruleset.profiles for row in matrix.rows)
+    for matrix in ruleset.profiles:
+        for row in matrix.rows:
+            if not re.fullmatch(r"[a-z][a-z0-9_]*", row.counts_as):
+                yield Diagnostic(Code.BAD_ID, f"`{row.id}` counts as `{row.counts_as}`, which is not a lower_snake_case name",
+                                 value_loc(row, "counts_as"), "name the count army limits use, as in `counts_as: guns`")
+            elif row.counts_as in taken:
+                yield Diagnostic(Code.DUPLICATE_ID, f"`{row.id}` counts as `{row.counts_as}`, which is already a count of the army",
+                                 value_loc(row, "counts_as"), "name a count of the ruleset's own (`guns`), or leave it out to count as `units`")
+
+
+@check
 def check_play_aids(ruleset: Ruleset):
     """A matrix's movement names a distance in `values:`, and what it tracks names real terms and rules, once each."""
     for matrix in ruleset.profiles:

@@ -229,8 +229,8 @@ def keyword_md(keyword: Keyword, ruleset: Ruleset) -> str:
 
 
 def hero_md(hero: Hero, ruleset: Ruleset) -> str:
-    return (f"- **Level:** {esc(hero.level)}\n- **Cost:** {cell(hero.points)} points on top of the unit\n\n"
-            f"{prose(hero.ability, ruleset)}" + source_line(hero, ruleset))
+    cost = f"- **Cost:** {cell(hero.points)} points on top of the unit\n" if hero.points is not None else ""
+    return f"- **Level:** {esc(hero.level)}\n{cost}\n{prose(hero.ability, ruleset)}" + source_line(hero, ruleset)
 
 
 def item_md(item: Item, ruleset: Ruleset) -> str:
@@ -258,6 +258,8 @@ def army_md(army: ArmyList, ruleset: Ruleset, audience: str = "player") -> str:
     def named(entry) -> str:  # check refuses a player army naming gm material; never print it anyway
         return HIDDEN_REFERENCE if audience != "gm" and gm_only(entry) else getattr(entry, "name", entry.id)
 
+    if armies.by_head_count(army):
+        return _head_count_army_md(army, ruleset, named)
     rows = []
     for unit in army.units:
         cost = armies.line_cost(ruleset, army, unit)
@@ -270,12 +272,33 @@ def army_md(army: ArmyList, ruleset: Ruleset, audience: str = "player") -> str:
     total = points_text(armies.army_points(ruleset, army))
     agreed = "" if army.agreed_points is None else f" of {gap() if isinstance(army.agreed_points, NotGiven) else points_text(army.agreed_points)}"
     rows.append(["", "**Total**", "", f"**{total}**{agreed}"])
-    limits = [f"- {'✔' if r.holds else '✘'} {esc(r.limit.title)}: {points_text(r.count)} of "
-              f"{bounds_text(r.at_least, r.at_most, show=points_text)}" for r in armies.check_limits(ruleset, army)]
     parts = [pipe_table(["", "Unit", "Each", "Points"], rows)]
     if army.agreed_models is not None:
         agreed_models = gap() if isinstance(army.agreed_models, NotGiven) else army.agreed_models
         parts.append(f"Models: **{armies.army_models(ruleset, army)}** of {agreed_models} agreed.")
+    return _army_after(parts, army, ruleset)
+
+
+def _head_count_army_md(army: ArmyList, ruleset: Ruleset, named) -> str:
+    """A list balanced by head-count: each line's models and the total against the agreed models, no points."""
+    matrix = ruleset.profile(army.matrix)
+    rows = []
+    for unit in army.units:
+        heroes = [named(ruleset.get("heroes", h)) for h in unit.heroes]
+        name = named(matrix.row(unit.troop)) + (f" ({', '.join(heroes)})" if heroes else "")
+        rows.append([f"{unit.count}x", esc(name), cell(armies.line_models(ruleset, army, unit))])
+    counts = armies.army_counts(ruleset, army)
+    fielded = [f"{name.replace('_', ' ').capitalize()}: **{counts[name]}**"
+               for name in (armies.UNITS, *armies.row_counts(ruleset)) if counts.get(name) or name == armies.UNITS]
+    agreed_models = gap() if isinstance(army.agreed_models, NotGiven) else army.agreed_models
+    total = f"Models: **{armies.army_models(ruleset, army)}** of {agreed_models} agreed."
+    return _army_after([pipe_table(["", "Unit", "Models"], rows), f"{total} {'; '.join(fielded)}."], army, ruleset)
+
+
+def _army_after(parts: list[str], army: ArmyList, ruleset: Ruleset) -> str:
+    """The limits, note and source every army list ends with."""
+    limits = [f"- {'✔' if r.holds else '✘'} {esc(r.limit.title)}: {points_text(r.count)} of "
+              f"{bounds_text(r.at_least, r.at_most, show=points_text)}" for r in armies.check_limits(ruleset, army)]
     if limits:
         parts.append("Army limits, checked by the model:\n\n" + "\n".join(limits))
     if army.note:

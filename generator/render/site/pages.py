@@ -236,7 +236,7 @@ def ruleset_index(ruleset: Ruleset, toc: list[str], downloads: list[tuple[str, s
 def landing(project: Project, audience: str, sheets: bool = False) -> str:
     parts = ["# Rules library\n",
              "Every table, number and worked example on this site comes from rules data that Rulepress checks: "
-             "roll tables cover every result exactly once, points add up, and every example runs."
+             "roll tables cover every result exactly once, army lists add up, and every example runs."
              + (" **This is the game-master's edition.**" if audience == "gm" else ""), "## Rulesets\n"]
     bases = [r for r in project.rulesets if r.meta.kind == "base"]
     for ruleset in project.rulesets:
