@@ -16,7 +16,7 @@ import icepool
 from .base import NotGiven
 from .computed import Formula, Input, Lookup, plain
 from .entries import RollTable
-from .formula import CALL_STEPS, FormulaError, _is_roll, mapped, spend, within_budget
+from .formula import CALL_STEPS, FormulaError, Results, _is_roll, mapped, spend, within_budget
 from .quantity import Quantity
 from .ruleset import Ruleset
 
@@ -87,7 +87,10 @@ class Calculator:
         return call
 
     def evaluate(self, formula: Formula, *args, **kwargs):
-        """The formula's exact result for these inputs (positional in declared order, or by name)."""
+        """The formula's exact result for these inputs (positional in declared order, or by name). A formula with
+        several results gives the one named by ``result=``, or all of them as ``Results``."""
+        wanted = kwargs.pop("result", None) if formula.results else None
+        outcomes = formula.results if wanted is None else (formula.outcome(wanted),)
         names = [i.id for i in formula.inputs]
         if len(args) > len(names):
             raise FormulaError(f"{formula.id} takes {len(names)} inputs ({', '.join(names)}), not {len(args)}")
@@ -109,7 +112,16 @@ class Calculator:
                 except FormulaError as error:
                     error.binding = binding  # where it failed, for a check to point at (the outermost formula's)
                     raise
-            return formula.expr.evaluate(scope)
+            if not formula.results:
+                return formula.expr.evaluate(scope)
+            found = {}
+            for outcome in outcomes:
+                try:
+                    found[outcome.id] = outcome.expr.evaluate(scope)
+                except FormulaError as error:
+                    error.binding = outcome  # the outermost formula's result, as for `let:`
+                    raise
+            return found[wanted] if wanted is not None else Results(formula.id, found)
 
 
 def _computable(quantity: Quantity):
@@ -190,5 +202,7 @@ def _signature(formula: Formula):
         kind = inspect.Parameter.KEYWORD_ONLY if keyword_only and default is inspect.Parameter.empty else \
             inspect.Parameter.POSITIONAL_OR_KEYWORD
         params.append(inspect.Parameter(spec.id, kind, default=default))
+    if formula.results:  # `result="killed"` names one of several results; without it, all of them
+        params.append(inspect.Parameter("result", inspect.Parameter.KEYWORD_ONLY, default=None))
     params.sort(key=lambda p: p.kind == inspect.Parameter.KEYWORD_ONLY)  # keyword-only ones go last, in order
     return inspect.Signature(params)

@@ -191,7 +191,7 @@ def names_in(ruleset, namespace: dict) -> list[tuple[str, str, str]]:
         if name.startswith("_") or name in hidden:
             continue
         if name in formulas:
-            found.append(("formula", _signature(name, thing), formulas[name].title))
+            found.append(("formula", _signature(name, thing), _formula_line(formulas[name])))
         elif name in lookups:
             found.append(("lookup", f"{name}(key)", f"The row of {lookups[name].title} for a "
                                                      f"{(lookups[name].key or 'key').lower()}: its value, else its result"))
@@ -214,6 +214,16 @@ def names_in(ruleset, namespace: dict) -> list[tuple[str, str, str]]:
             except Exception as error:  # noqa: BLE001
                 found.append(("object", name, f"could not be described ({type(error).__name__})"))
     return found
+
+
+def _formula_line(formula) -> str:
+    """A formula's line in the names reference; one with several results lists them and how to name one."""
+    if not formula.results:
+        return formula.title
+    names = ", ".join(o.id for o in formula.results)
+    first = formula.results[0].id
+    return (f"{formula.title}. Results: {names}; ``{formula.id}(..., result=\"{first}\")`` gives one, "
+            f"``{formula.id}(...)`` all of them (``{formula.id}(...).{first}``)")
 
 
 _LIGHT = re.compile(r"([\\|{}<>*_\[\]$])")

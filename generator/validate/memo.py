@@ -147,9 +147,9 @@ class Reach:
 
 def formula_names(formula) -> set[str]:
     """Every name a formula's expressions use (called or not): what it can reach in its ruleset's scope."""
-    names = set(formula.expr.names | formula.expr.calls)
-    for binding in formula.let:
-        names |= binding.expr.names | binding.expr.calls
+    names = set()
+    for expression in formula.expressions:
+        names |= expression.names | expression.calls
     return names
 
 
