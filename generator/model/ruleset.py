@@ -134,7 +134,10 @@ class Ruleset:
         written = row.values.get(column)
         if not isinstance(written, ValueCell):
             return written
-        value = self.value(written.value)
+        try:
+            value = self.value(written.value)
+        except KeyError:  # a value it does not have: reported where the cell names it, a gap meanwhile
+            return NotGiven()
         if isinstance(value.value, NotGiven):
             return value.value
         return str(value.value) if matrix.column(column).type == "text" else value.magnitude
