@@ -146,3 +146,15 @@ def test_the_references_list_the_results(tmp_path):
     page = formula_md(game.formula("melee"), game)
     assert "`killed` — Killed: a number" in page and "`routed` — Routed: yes or no" in page
     assert "melee.prisoners = left // 2" in page and "left = defenders - killed_models" in page
+
+
+def test_the_export_writes_each_result_and_its_schema_accepts_them(tmp_path):
+    import jsonschema
+
+    from generator.render.export import json_schema, ruleset_json
+
+    exported = ruleset_json(_game(tmp_path))
+    melee = next(f for f in exported["formulas"] if f["id"] == "melee")
+    assert melee["expr"] is None and [(r["id"], r["result"]) for r in melee["results"]] == [
+        ("killed", "number"), ("prisoners", "number"), ("survivors", "number"), ("routed", "bool")]
+    jsonschema.validate(exported, json_schema())

@@ -152,3 +152,16 @@ def _profile_block(context) -> dict:
     walk(context)
     [block] = found
     return block
+
+
+def test_the_export_writes_a_named_cell_as_written_and_its_schema_accepts_it(tmp_path):
+    import jsonschema
+
+    from generator.render.export import json_schema, ruleset_json
+
+    result, errors = _checked(tmp_path, game=GAME)
+    assert errors == []
+    exported = ruleset_json(result.project.ruleset("game"))
+    rider = next(r for r in exported["profiles"][0]["rows"] if r["id"] == "rider")
+    assert rider["values"] == {"pts": {"value": "rider_cost"}, "score": {"value": "rider_score"}}
+    jsonschema.validate(exported, json_schema())
