@@ -133,12 +133,6 @@ class Formula(ForAudience):
     description: Markdown = spec("What the formula means, for the reference.", Markdown(""))
     chapter: str = spec("The chapter (id) where it is printed.", "")
 
-    @property
-    def expressions(self) -> tuple[Expression, ...]:
-        """Every expression it evaluates: its `let:` steps, then its `expr` or each of its `results`."""
-        own = (self.expr,) if self.expr is not None else ()
-        return tuple(b.expr for b in self.let) + own + tuple(o.expr for o in self.results)
-
     def outcome(self, name: str) -> Outcome:
         """The named result of a formula with several; a `FormulaError` naming those it has, else."""
         for outcome in self.results:

@@ -17,6 +17,7 @@ from ..model.computed import Chart, Formula, Sheet, Value
 from ..model.entries import ArmyLimit, ArmyList, Column, Item, ProfileMatrix, RollTable, Spell, ValueCell, gm_only
 from ..model.points import points_text
 from ..model.ruleset import SECTIONS, SITE_PAGE_NAMES, Ruleset
+from .memo import formula_names
 
 Check = Callable[[Ruleset], Iterable[Diagnostic]]
 CHECKS: dict[str, Check] = {}
@@ -615,10 +616,7 @@ def _limit_names(text: str) -> set[str]:
 def _formula_names(formula) -> set[str]:
     """Values, formulas, tables and lookups a formula computes with (not its own inputs and steps)."""
     own = {i.id for i in formula.inputs} | {b.id for b in formula.let}
-    names = set()
-    for expression in formula.expressions:
-        names |= expression.names | expression.calls
-    return names - own
+    return formula_names(formula) - own
 
 
 def _loc_of(owner, field: str, index: int | None = None) -> Location:

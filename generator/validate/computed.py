@@ -340,8 +340,19 @@ def axis_values(chart: Chart, axis, scope=None) -> list:
 def check_charts(ruleset: Ruleset):
     calc = calculator(ruleset)
     reach = _lazy_reach(ruleset)
+    formulas = {f.id: f for f in ruleset.reachable("formulas")}
     for chart in ruleset.charts:
         yield from chart_problems(ruleset, chart, calc, reach)
+        yield from _note_formula_problems(chart, formulas)
+
+
+def _note_formula_problems(chart: Chart, formulas: dict):
+    """An axis's `note_formula` prints one result per value: a formula of several results cannot say which."""
+    for name, axis in (("rows", chart.rows), ("columns", chart.columns)):
+        note = formulas.get(axis.note_formula) if axis is not None and axis.note_formula else None
+        if note is not None and note.results:
+            yield Diagnostic(Code.BAD_CHART, f"the {name} of `{chart.id}` take their notes from `{note.id}`, which has "
+                             "several results", value_loc(axis, "note_formula"), "name a formula of one result")
 
 
 def _axis_ok(chart: Chart, axis, calc, found: list, name: str) -> bool:
@@ -402,10 +413,6 @@ def chart_problems(ruleset: Ruleset, chart: Chart, calc, reach=None) -> list[Dia
             found.append(Diagnostic(Code.BAD_CHART, f"the {name} of `{chart.id}` list {repeated} twice",
                                     value_loc(axis, "values"), "list each value once: a repeated value is usually a typo "
                                     "for one the chart now leaves out"))
-        if axis.note_formula and axis.note_formula in formulas and formulas[axis.note_formula].results:
-            found.append(Diagnostic(Code.BAD_CHART, f"the {name} of `{chart.id}` take their notes from "
-                                    f"`{axis.note_formula}`, which has several results", value_loc(axis, "note_formula"),
-                                    "name a formula of one result"))
     for setting in chart.fixed:
         if setting.id not in inputs:
             found.append(Diagnostic(Code.BAD_CHART, f"`{chart.id}` fixes `{setting.id}`, which is not an input of "
