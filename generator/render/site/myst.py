@@ -368,7 +368,7 @@ def formula_md(formula, ruleset: Ruleset) -> str:
     if formula.results:
         parts.append("**Gives:**\n\n" + "\n".join(
             f"- {code(o.id)} — {esc(o.label or o.id.replace('_', ' '))}: {_gives(o)} "
-            f"({code(f'{formula.id}(..., result={o.id!r})')})" for o in formula.results))
+            "(" + code(f'{formula.id}(..., result="{o.id}")') + ")" for o in formula.results))
     else:
         parts.append(f"**Gives:** {_gives(formula)}")
     steps = "".join(f"{binding.id} = {binding.expr.text}\n" for binding in formula.let)
