@@ -73,7 +73,7 @@ def _input(id, low, high):
 
 
 def _formula(*inputs, id="to_wound", names=("strength",)):
-    return SimpleNamespace(id=id, inputs=tuple(inputs), result="number", let=(),
+    return SimpleNamespace(id=id, inputs=tuple(inputs), result="number", let=(), results=(),
                            expr=SimpleNamespace(names=frozenset(names), calls=frozenset()),
                            loc=Location(FILE, 4), locs=MappingProxyType({"expr": Location(FILE, 5, 9),
                                                                          "result": Location(FILE, 6, 11)}))
@@ -191,12 +191,12 @@ def test_a_stored_too_large_chart_failure_reads_back_as_too_large():
 def _axis(input, *values):
     return SimpleNamespace(input=input, values=tuple(Quantity("number", v) if isinstance(v, int) else Quantity("text", v)
                                                       for v in values),
-                           range=None, labels=(), loc=Location(FILE, 30),
+                           range=None, labels=(), note_formula="", loc=Location(FILE, 30),
                            locs=MappingProxyType({"values": Location(FILE, 31, 11)}))
 
 
 def _chart(rows, columns, chance=""):
-    return SimpleNamespace(id="wounds", formula="to_wound", chance=chance, rows=rows, columns=columns, fixed=(),
+    return SimpleNamespace(id="wounds", formula="to_wound", chance=chance, result="", rows=rows, columns=columns, fixed=(),
                            loc=Location(FILE, 20), locs=MappingProxyType({"formula": Location(FILE, 21, 14)}))
 
 

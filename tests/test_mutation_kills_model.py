@@ -527,7 +527,7 @@ def _spec(id="a", type="int", **given):
 def _formula(*specs, id="f"):
     from types import SimpleNamespace
 
-    return SimpleNamespace(id=id, inputs=specs, let=(), expr=SimpleNamespace(evaluate=lambda scope: scope),
+    return SimpleNamespace(id=id, inputs=specs, let=(), results=(), expr=SimpleNamespace(evaluate=lambda scope: scope),
                            result="number", unit="")
 
 

@@ -181,8 +181,8 @@ def _chart(rows=None, columns=None, fixed=(), formula="to_wound", chance=""):
     at = Location("rules_src/r/charts.yaml", 20)
     locs = MappingProxyType({"formula": Location("rules_src/r/charts.yaml", 21, 14),
                              "chance": Location("rules_src/r/charts.yaml", 22, 13)})
-    return SimpleNamespace(id="wounds", formula=formula, chance=chance, rows=rows, columns=columns, fixed=tuple(fixed),
-                           loc=at, locs=locs)
+    return SimpleNamespace(id="wounds", formula=formula, chance=chance, result="", rows=rows, columns=columns,
+                           fixed=tuple(fixed), loc=at, locs=locs)
 
 
 def _labelled(axis, input, labels=()):
@@ -203,7 +203,7 @@ def _problems(chart, evaluate=lambda formula, **cell: 1, scope=None):
 
     inputs = (SimpleNamespace(id="strength", default=None, optional=False),
               SimpleNamespace(id="toughness", default=None, optional=False))
-    formulas = (SimpleNamespace(id="to_wound", inputs=inputs), SimpleNamespace(id="odds", inputs=inputs))
+    formulas = (SimpleNamespace(id="to_wound", inputs=inputs, results=()), SimpleNamespace(id="odds", inputs=inputs, results=()))
     ruleset = SimpleNamespace(reachable=lambda section: formulas if section == "formulas" else ())
     calc = SimpleNamespace(scope=scope or {"a": 1}, evaluate=evaluate)
     return [(d.code.code, d.message, str(d.location), d.hint) for d in chart_problems(ruleset, chart, calc)]

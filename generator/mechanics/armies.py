@@ -213,7 +213,7 @@ def line_cost(ruleset: Ruleset, army: ArmyList, unit: ArmyUnit) -> LineCost:
     """What one line of the list costs: its troop, upgrade and hero points, ``.each`` unit and ``.total``."""
     matrix = army_matrix(ruleset, army.matrix)
     column = points_column(matrix)
-    troop = matrix.row(unit.troop).values[column.id] if column else NotGiven()
+    troop = ruleset.cell(matrix, matrix.row(unit.troop), column.id) if column else NotGiven()
     upgrades = _sum(_points(ruleset.get("costs", c)) for c in unit.upgrades)
     heroes = _sum(_points(ruleset.get("heroes", h)) for h in unit.heroes)
     return LineCost(unit, troop, upgrades, heroes)
@@ -233,7 +233,7 @@ def matrix_models(ruleset: Ruleset, army: ArmyList, unit: ArmyUnit) -> int | Not
     column = models_column(matrix)
     if column is None:
         return None
-    each = matrix.row(unit.troop).values[column.id]
+    each = ruleset.cell(matrix, matrix.row(unit.troop), column.id)
     return each if isinstance(each, NotGiven) else each * unit.count
 
 

@@ -17,7 +17,7 @@ from .base import NotGiven, NotGivenError
 from .computed import Formula, Input, Lookup, plain
 from .entries import RollTable
 from . import reads
-from .formula import CALL_STEPS, FormulaError, FormulaUnitMismatch, _is_roll, mapped, spend, within_budget
+from .formula import CALL_STEPS, FormulaError, FormulaUnitMismatch, Results, _is_roll, mapped, spend, within_budget
 from .quantity import Quantity
 from .ruleset import Ruleset
 from .units import SIZES, Distance, UnitMismatch
@@ -81,7 +81,10 @@ class Calculator:
         return call
 
     def evaluate(self, formula: Formula, *args, **kwargs):
-        """The formula's exact result for these inputs (positional in declared order, or by name)."""
+        """The formula's exact result for these inputs (positional in declared order, or by name). A formula with
+        several results gives the one named by ``result=``, or all of them as ``Results``."""
+        wanted = kwargs.pop("result", None) if formula.results else None
+        outcomes = formula.results if wanted is None else (formula.outcome(wanted),)
         names = [i.id for i in formula.inputs]
         if len(args) > len(names):
             raise FormulaError(f"{formula.id} takes {len(names)} inputs ({', '.join(names)}), not {len(args)}")
@@ -104,10 +107,19 @@ class Calculator:
                 except FormulaError as error:
                     error.binding = binding  # where it failed, for a check to point at (the outermost formula's)
                     raise
-            return _as_declared(formula, formula.expr.evaluate(scope))
+            if not formula.results:
+                return _as_declared(formula, formula.expr.evaluate(scope))
+            found = {}
+            for outcome in outcomes:
+                try:
+                    found[outcome.id] = _as_declared(outcome, outcome.expr.evaluate(scope))
+                except FormulaError as error:
+                    error.binding = outcome  # the outermost formula's result, as for `let:`
+                    raise
+            return found[wanted] if wanted is not None else Results(formula.id, found)
 
 
-def _as_declared(formula: Formula, result):
+def _as_declared(formula, result):
     """A `distance` result in the formula's declared unit: a number is read in it, another length converted to it
     exactly; a distance of another measure (hexes for inches) is refused."""
     if formula.result != "distance" or formula.unit not in SIZES:
@@ -219,5 +231,7 @@ def _signature(formula: Formula):
         kind = inspect.Parameter.KEYWORD_ONLY if keyword_only and default is inspect.Parameter.empty else \
             inspect.Parameter.POSITIONAL_OR_KEYWORD
         params.append(inspect.Parameter(spec.id, kind, default=default))
+    if formula.results:  # `result="killed"` names one of several results; without it, all of them
+        params.append(inspect.Parameter("result", inspect.Parameter.KEYWORD_ONLY, default=None))
     params.sort(key=lambda p: p.kind == inspect.Parameter.KEYWORD_ONLY)  # keyword-only ones go last, in order
     return inspect.Signature(params)

@@ -8,14 +8,16 @@ and values. All of them are data in ``rules_src/<ruleset>/``; nothing here knows
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import ClassVar, Literal, Optional
 
 from . import reads
 from .base import Markdown, NotGiven, QuickMark, coverage_field, quick_field, spec
 from .dice import RollRange
 from .entries import Cited, Entry, ForAudience, Located
-from .formula import Expression
+from .formula import Expression, FormulaError
 from .quantity import Quantity
 
 
@@ -93,19 +95,45 @@ class Binding(Entry):
     expr: Expression = spec("The expression this name stands for.", example="strength - toughness")
 
 
+ResultKind = Literal["number", "target", "chance", "bool", "text", "roll", "distance"]
+RESULT_HELP = "What the result is: a `target` prints as 4+, a `chance` as a percentage, `None` as impossible."
+
+
+@dataclass(frozen=True, kw_only=True)
+class Outcome(Entry):
+    """One named result of a formula with several (``results:``), computed from the formula's inputs after its
+    shared ``let:`` steps; typed and checked like the result of a formula with one."""
+
+    SHORTHAND: ClassVar[str] = "expr"
+
+    label: str = spec("What this result is, as a heading.", "", example="Killed")
+    expr: Expression = spec("The expression of this result: the formula's inputs and `let:` names are in scope.",
+                            example="min(defenders, casualties)")
+    result: ResultKind = spec(RESULT_HELP, "number")
+    die: str = spec("For a `target` result: the die it is rolled on.", "D6")
+    unit: str = spec("For a `number` or `distance` result: its unit (inches, hexes).", "")
+
+
 @dataclass(frozen=True, kw_only=True)
 class Formula(ForAudience):
     """A rule as an expression over declared inputs, values, tables and dice, with exact odds."""
 
+    one_only: ClassVar[tuple[tuple[str, ...], ...]] = (("expr", "results"),)
+
     title: str = spec("What the formula computes.", example="The to-wound roll")
     inputs: tuple[Input, ...] = spec("Its inputs, keyed by name, each with a label and a range.", ())
-    let: tuple[Binding, ...] = spec("Named steps, keyed by name, evaluated in order before `expr`.", ())
-    expr: Expression = spec("The expression: arithmetic (`/` is exact), comparisons, `and`/`or`/`not`, "
-                            "`a if c else b`, `min`, `max`, `floor`, `ceil`, dice (`D6`, `2D6`), `count(n, D6 > x)`, "
-                            "`highest(n, D6)`, `chance(...)`, other formulas and tables by id.",
-                            example="None if toughness - strength >= 4 else clamp(4 - strength + toughness, 2, 6)")
-    result: Literal["number", "target", "chance", "bool", "text", "roll", "distance"] = spec(
-        "What the result is: a `target` prints as 4+, a `chance` as a percentage, `None` as impossible.", "number")
+    let: tuple[Binding, ...] = spec("Named steps, keyed by name, evaluated in order before `expr` (or `results`).", ())
+    expr: Optional[Expression] = spec(
+        "The expression: arithmetic (`/` is exact), comparisons, `and`/`or`/`not`, "
+        "`a if c else b`, `min`, `max`, `floor`, `ceil`, dice (`D6`, `2D6`), `count(n, D6 > x)`, "
+        "`highest(n, D6)`, `chance(...)`, other formulas and tables by id. A formula has `expr` or `results`.",
+        None, example="None if toughness - strength >= 4 else clamp(4 - strength + toughness, 2, 6)")
+    results: tuple[Outcome, ...] = spec(
+        "Instead of `expr`: several named results of the same inputs and `let:` steps, keyed by name, each with its "
+        "`expr` and `result` kind (`killed: {expr: ..., result: number}`). Called `melee(4, 2, result=\"killed\")` "
+        "for one of them; in a worked example `melee(4, 2)` gives them all, as `melee(4, 2).killed`.", (),
+        example="{killed: {expr: min(defenders, hits)}, survivors: {expr: defenders - min(defenders, hits)}}")
+    result: ResultKind = spec(RESULT_HELP + " With `results:`, each result declares its own.", "number")
     die: str = spec("For a `target` result: the die it is rolled on.", "D6")
     unit: str = spec("For a `number` or `distance` result: its unit (inches, feet, yards, cm, mm, hexes, squares). A "
                      "`distance` result is given in it: a bare number is read in it, another length converted exactly, "
@@ -113,6 +141,28 @@ class Formula(ForAudience):
     description: Markdown = spec("What the formula means, for the reference.", Markdown(""))
     chapter: str = spec("The chapter (id) where it is printed.", "")
     coverage: str = coverage_field()
+
+    def outcome(self, name: str) -> Outcome:
+        """The named result of a formula with several; a `FormulaError` naming those it has, else."""
+        for outcome in self.results:
+            if outcome.id == name:
+                return outcome
+        if not self.results:
+            raise FormulaError(f"{self.id} has one result; call it without `result=`")
+        raise FormulaError(f"{self.id} has no result {name!r}; its results are {', '.join(o.id for o in self.results)}")
+
+    def view(self, name: str) -> "Formula":
+        """One result of a formula with several, as a formula of one result: the same inputs and `let:` steps,
+        that result's expression and kind, located where that result is written (charts and checks use it)."""
+        outcome = self.outcome(name)
+        locs = {**self.locs, "expr": outcome.locs.get("expr", outcome.loc), "result": outcome.locs.get("result", outcome.loc)}
+        return dataclasses.replace(self, expr=outcome.expr, result=outcome.result, die=outcome.die, unit=outcome.unit,
+                                   results=(), title=f"{self.title}: {outcome.label or outcome.id.replace('_', ' ')}",
+                                   locs=MappingProxyType(locs))
+
+    def views(self) -> tuple["Formula", ...]:
+        """Each result as a formula of one result (the formula itself when it has one)."""
+        return tuple(self.view(o.id) for o in self.results) if self.results else (self,)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -143,6 +193,7 @@ class Chart(ForAudience):
 
     title: str = spec("The chart's heading.", example="To wound")
     formula: str = spec("Id of the formula each cell shows.", example="wound_roll")
+    result: str = spec("For a formula with several `results:`: the one each cell shows.", "", example="killed")
     columns: Axis = spec("The input across the top.")
     rows: Optional[Axis] = spec("The input down the side; without it the chart is one row (a formula of one input).",
                                 None)

@@ -260,6 +260,14 @@ class Column(Entry):
 
 
 @dataclass(frozen=True, kw_only=True)
+class ValueCell(Located):
+    """A profile cell that names a value (`score: {value: rider_score}`) rather than typing its number again:
+    printed as the value (a house rule marked, with the original), computed with as the value's magnitude."""
+
+    value: str = spec("Id of the value the cell shows; it must fit the column's type and bounds.", example="rider_score")
+
+
+@dataclass(frozen=True, kw_only=True)
 class ProfileRow(ForAudience):
     name: str = spec("The troop type, model or character.", example="Heavy foot")
     values: MappingProxyType = field(default_factory=lambda: MappingProxyType({}), metadata={"internal": True})
@@ -273,6 +281,10 @@ class ProfileRow(ForAudience):
 
     def __getitem__(self, column: str):
         return self.values[column]
+
+    def named_values(self) -> tuple[tuple[str, ValueCell], ...]:
+        """(column id, cell) for each cell that names a value."""
+        return tuple((column, cell) for column, cell in self.values.items() if isinstance(cell, ValueCell))
 
     def keyword(self, name: str) -> tuple[int, ...] | None:
         """The parameters of keyword ``name`` on this row, or None if it lacks it."""
@@ -329,6 +341,11 @@ class ProfileMatrix(ForAudience):
     def movement_of(self, row: ProfileRow) -> str:
         """Id of the value giving how far ``row`` moves ("" when the data gives none)."""
         return row.movement or self.movement
+
+    @property
+    def has_movement(self) -> bool:
+        """The matrix or one of its rows names how far troops move: every rendering of it prints a Move column."""
+        return bool(self.movement or any(row.movement for row in self.rows))
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -348,6 +348,44 @@ def _show(value) -> str:
     return repr(value)
 
 
+class Results:
+    """What a formula with several results gives a worked example called without `result=`: every result by
+    name, read as ``melee(6, 4).killed`` or ``melee(6, 4)["killed"]``. Formulas name one result instead
+    (``melee(6, 4, result="killed")``): the language has no attributes."""
+
+    __slots__ = ("_formula", "_values")
+
+    def __init__(self, formula: str, values: dict):
+        object.__setattr__(self, "_formula", formula)
+        object.__setattr__(self, "_values", dict(values))
+
+    def __getattr__(self, name: str):
+        values = object.__getattribute__(self, "_values")
+        if name in values:
+            return values[name]
+        raise AttributeError(f"{object.__getattribute__(self, '_formula')} has no result `{name}`; "
+                             f"its results are {', '.join(values)}")
+
+    def __setattr__(self, name, value):
+        raise AttributeError("a formula's results cannot be changed")
+
+    def __getitem__(self, name: str):
+        return self._values[name]
+
+    def __iter__(self):
+        return iter(self._values)
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, Results):
+            return self._values == other._values
+        return isinstance(other, dict) and self._values == other
+
+    __hash__ = None
+
+    def __repr__(self) -> str:
+        return f"{self._formula}({', '.join(f'{k}={v!r}' for k, v in self._values.items())})"
+
+
 @dataclass(frozen=True)
 class Expression:
     """A parsed expression and the names it uses (for reference checks and the dependency graph)."""
@@ -643,5 +681,10 @@ def _eval(node: ast.expr, scope: Mapping[str, object]):
             raise FormulaError(f"`{name}` is not a function, a formula or a table")
         args = [_eval(a, scope) for a in node.args]
         kwargs = {k.arg: _eval(k.value, scope) for k in node.keywords}
-        return _checked(function(*args, **kwargs))
+        result = function(*args, **kwargs)
+        if isinstance(result, Results):
+            first = next(iter(result), "")
+            raise FormulaError(f"`{name}` gives several results ({', '.join(result)}); name the one wanted: "
+                               f"`{name}(..., result=\"{first}\")`")
+        return _checked(result)
     raise FormulaError(f"`{ast.unparse(node)}` is not allowed in a formula")  # pragma: no cover - _allow stops it

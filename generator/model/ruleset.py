@@ -7,9 +7,10 @@ from types import MappingProxyType
 
 from . import reads
 from .computed import Chart, Formula, Lookup, Sheet, Value
+from .base import NotGiven
 from .entries import (
-    ArmyLimit, ArmyList, Chapter, Cost, Hero, Item, Keyword, Meta, Phase, ProfileMatrix,
-    RollTable, Rule, Spell, Term, VictoryPoints,
+    ArmyLimit, ArmyList, Chapter, Cost, Hero, Item, Keyword, Meta, Phase, ProfileMatrix, ProfileRow,
+    RollTable, Rule, Spell, Term, ValueCell, VictoryPoints,
 )
 
 # Section name in YAML -> (entry class, attribute on Ruleset). Order is reading order.
@@ -144,6 +145,20 @@ class Ruleset:
 
     def value(self, id: str) -> Value:
         return self.get("values", id)
+
+    def cell(self, matrix: ProfileMatrix, row: ProfileRow, column: str):
+        """A profile cell as mechanics compute with it: a cell naming a value gives this ruleset's value (an
+        overlay's house value, then), its magnitude, or its text in a text column; `not given` stays a gap."""
+        written = row.values.get(column)
+        if not isinstance(written, ValueCell):
+            return written
+        try:
+            value = self.value(written.value)
+        except KeyError:  # a value it does not have: reported where the cell names it, a gap meanwhile
+            return NotGiven()
+        if isinstance(value.value, NotGiven):
+            return value.value
+        return str(value.value) if matrix.column(column).type == "text" else value.magnitude
 
     def formula(self, id: str) -> Formula:
         return self.get("formulas", id)

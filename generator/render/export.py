@@ -162,7 +162,9 @@ def class_schema(cls) -> dict:
         required.append(key)  # export writes every field, defaults included
     if cls is ProfileRow:
         properties["values"] = {"type": "object", "additionalProperties": {"anyOf": [  # points and number cells may be fractions: "3/2"
-            {"type": "integer"}, {"type": "string"}, dict(_NOT_GIVEN)]}}
+            {"type": "integer"}, {"type": "string"}, dict(_NOT_GIVEN),
+            {"type": "object", "properties": {"value": {"type": "string"}}, "required": ["value"],  # names a value
+             "additionalProperties": False}]}}
         required.append("values")
     if cls is RollTable:
         properties["odds"] = {"type": "array", "items": {"type": "string", "pattern": r"^[0-9]+/[0-9]+$"}}

@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 
 from ..model.base import NotGiven
+from ..model.entries import ValueCell
 from ..model.ruleset import Ruleset
 from ..mechanics import armies
 from .handouts_content import cell, fact, keyword_named, movement, source_mark, spell_facts, tracks, visible
@@ -105,18 +106,27 @@ def hero_card(ruleset: Ruleset, hero, prose: Prose) -> dict:
             "source": source_mark(hero, ruleset)}
 
 
+def _stat(ruleset: Ruleset, row, column) -> dict:
+    """A stat as a card prints it, large: a cell naming a value prints the value, marked when a house rule changed it."""
+    written = row.values.get(column.id)
+    if not isinstance(written, ValueCell):
+        return {"label": column.label, "value": cell(written), "unit": ""}
+    value = ruleset.value(written.value)
+    return {"label": column.label, "value": cell(value.value), "unit": "", "house": value.is_house_rule}
+
+
 def troop_card(ruleset: Ruleset, matrix, row, prose: Prose) -> dict:
     """A troop type: its profile as large numbers (movement beside it), special rules, and boxes for what the game tracks."""
     keywords = cell(row.keywords) if isinstance(row.keywords, NotGiven) else {"text": shown(row.keywords, "none"), "gap": False}
     written = () if isinstance(row.keywords, NotGiven) else row.keywords
     rules = [(name, k) for name in written if (k := keyword_named(ruleset, name)) and visible(k, prose.audience)]
     points = armies.points_column(matrix)
-    stats = [{"label": c.label, "value": cell(row.values.get(c.id)), "unit": ""} for c in matrix.columns if c is not points]
+    stats = [_stat(ruleset, row, c) for c in matrix.columns if c is not points]
     move = movement(ruleset, matrix, row)
     if move is not None:
         stats.append({"label": "Move", "value": {"text": move["number"], "gap": move["gap"]}, "unit": move["unit"],
                       "house": move["house"]})
-    badge = {"label": points.label, "value": cell(row.values.get(points.id))} if points else None
+    badge = {"label": points.label, "value": _stat(ruleset, row, points)["value"]} if points else None
     return {"kind": "Troop type", "class": "troop", "title": row.name, "badge": badge, "facts": [], "stats": _stat_rows(stats),
             "keywords": keywords, "body": "", "note": prose.inline(row.note), "tracks": tracks(ruleset, matrix),
             "rules": [{"name": name, "definition": prose.inline(k.definition)} for name, k in rules], "gm": gm_only(row) or gm_only(matrix),

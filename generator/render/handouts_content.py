@@ -17,6 +17,7 @@ from fractions import Fraction
 
 from ..mechanics import armies
 from ..model.base import NotGiven
+from ..model.entries import ValueCell
 from ..model.ruleset import Ruleset
 from .prose import HIDDEN_REFERENCE, Prose, anchor, count_examples, gm_only
 from .present import (GAP_KEY_PRINT, NOT_GIVEN_TEXT, bounds_text, column_head, entry_title, exact_chance_text as chance_text, key_text,
@@ -215,9 +216,13 @@ class _Blocks:
         shown_rows = [row for row in matrix.rows if visible(row, self.audience)]
         for row in shown_rows:
             keywords = cell(row.keywords) if isinstance(row.keywords, NotGiven) else {"text": shown(row.keywords), "gap": False}
-            rows.append({"name": row.name, "cells": [cell(row.values.get(c.id)) for c in matrix.columns], "keywords": keywords,
+            cells = [profile_cell(self.ruleset, matrix, row, c) for c in matrix.columns]
+            if matrix.has_movement:
+                cells.append(move_cell(self.ruleset, matrix, row))
+            rows.append({"name": row.name, "cells": cells, "keywords": keywords,
                          "note": self.prose.inline(row.note), "gm": gm_only(row)})
-        return {"columns": [column_head(c.label, [r.values.get(c.id) for r in shown_rows]) for c in matrix.columns], "rows": rows,
+        heads = [column_head(c.label, [self.ruleset.cell(matrix, r, c.id) for r in shown_rows]) for c in matrix.columns]
+        return {"columns": heads + ([MOVE_LABEL] if matrix.has_movement else []), "rows": rows,
                 "keywords_label": column_head("Special rules", [r.keywords for r in shown_rows]),
                 "key": [{"label": c.label, "help": c.help} for c in matrix.columns if c.help],
                 "has_gaps": any(c["gap"] for r in rows for c in [*r["cells"], r["keywords"]]),
@@ -376,7 +381,31 @@ def movement(ruleset: Ruleset, matrix, row) -> dict | None:
 
 
 def has_movement(matrix) -> bool:
-    return bool(matrix.movement or any(row.movement for row in matrix.rows))
+    return matrix.has_movement
+
+
+MOVE_LABEL = "Move"
+
+
+def profile_cell(ruleset: Ruleset, matrix, row, column) -> dict:
+    """A profile cell for print: a cell naming a value prints that value (a house rule marked, with the original)."""
+    written = row.values.get(column.id)
+    if not isinstance(written, ValueCell):
+        return cell(written)
+    value = ruleset.value(written.value)
+    if isinstance(value.value, NotGiven):
+        return {"text": GAP_CELL, "gap": True}
+    return {"text": value_html(ruleset, value.id), "gap": False, "house": value.is_house_rule}
+
+
+def move_cell(ruleset: Ruleset, matrix, row) -> dict:
+    """The Move cell of a matrix's row: the value it names, printed as every value is; a dash where it names none."""
+    id = matrix.movement_of(row)
+    if not id:
+        return cell(None)
+    if isinstance(ruleset.value(id).value, NotGiven):
+        return {"text": GAP_CELL, "gap": True}
+    return {"text": value_html(ruleset, id), "gap": False, "house": ruleset.value(id).is_house_rule}
 
 
 def movement_key(ruleset: Ruleset, matrix, audience: str) -> str:
@@ -407,7 +436,7 @@ def blank_roster(ruleset: Ruleset, matrix, audience: str) -> dict:
     """A roster to fill in: the matrix's columns, movement, tracking boxes, and the costs and limits to build by."""
     points = armies.points_column(matrix)
     rows = [row for row in matrix.rows if visible(row, audience)]
-    troops = [{"name": row.name, "points": cell(row.values.get(points.id)) if points else None,
+    troops = [{"name": row.name, "points": profile_cell(ruleset, matrix, row, points) if points else None,
                "models": cell(row.values.get(armies.models_column(matrix).id)) if armies.models_column(matrix) else None,
                "move": movement(ruleset, matrix, row)} for row in rows]
     costs = [{"name": c.name, "points": cell(c.points), "paid": "on top of the unit" if c.added_to_unit else "once for the force"}
@@ -445,7 +474,7 @@ def roster_lines(ruleset: Ruleset, army, audience: str) -> dict:
         keywords = cell(row.keywords) if isinstance(row.keywords, NotGiven) else {"text": shown(row.keywords), "gap": False}
         lines.append({
             "count": unit.count, "name": named(row, audience), "troop_points": cell(cost.troop_points),
-            "stats": [cell(row.values.get(c.id)) for c in stat_columns], "keywords": keywords,
+            "stats": [profile_cell(ruleset, matrix, row, c) for c in stat_columns], "keywords": keywords,
             "upgrades": [_bought(ruleset.get("costs", u), audience) for u in unit.upgrades],
             "heroes": [_bought(ruleset.get("heroes", h), audience, f"{ruleset.get('heroes', h).level} level hero") for h in unit.heroes],
             "scrolls": [named(ruleset.get("spells", s), audience) for s in unit.scrolls],
@@ -468,7 +497,8 @@ def roster_lines(ruleset: Ruleset, army, audience: str) -> dict:
             "agreed": (GAP_CELL if isinstance(agreed, NotGiven) else points_text(agreed)) if agreed is not None else None,
             "left": points_text(agreed - total) if stated else None,
             "models": models, "agreed_models": GAP_CELL if isinstance(agreed_models, NotGiven) else agreed_models,
-            "stat_labels": [column_head(c.label, [matrix.row(u.troop).values.get(c.id) for u in army.units]) for c in stat_columns],
+            "stat_labels": [column_head(c.label, [ruleset.cell(matrix, matrix.row(u.troop), c.id) for u in army.units])
+                            for c in stat_columns],
             "keywords_label": column_head("Special rules", [matrix.row(u.troop).keywords for u in army.units]),
             "gap_key": GAP_KEY_PRINT, "has_gaps": any(v["gap"] for line in lines for v in
                                                       [*line["stats"], line["keywords"], line["models"],

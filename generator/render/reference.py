@@ -15,7 +15,7 @@ from ..diagnostics import Code
 import re
 
 from ..model.base import QUICK_REFERENCE_FORMS, Bounds, Markdown, NotGiven, QuickMark, Source
-from ..model.computed import Axis, Binding, Input, LookupRow, Setting
+from ..model.computed import Axis, Binding, Input, LookupRow, Outcome, Setting
 from ..model.formula import Expression
 from ..model.quantity import Quantity
 from ..model.dice import DiceExpr, RollRange
@@ -79,6 +79,7 @@ def fields_table(cls) -> str:
 
 
 PARTS = {"Lists a ruleset declares (`ruleset: declares:`)": Declares, "Input of a formula (`inputs:`)": Input, "Named step of a formula (`let:`)": Binding,
+         "One of several results of a formula (`results:`)": Outcome,
          "Chart axis (`rows:`, `columns:`)": Axis, "Row of a lookup (`rows:`)": LookupRow,
          "Row of a roll table (`rows:`)": TableRow, "Column of a profile matrix (`columns:`)": Column,
          "Row of a profile matrix (`rows:`)": ProfileRow, "What units track in play (`tracks:`)": Track,
@@ -117,7 +118,13 @@ def format_reference() -> str:
     for name, cls in SECTIONS.items():
         out += [f"## `{name}:`", "", doc(cls), "", fields_table(cls), ""]
     for title, cls in PARTS.items():
-        extra = {ProfileRow: " Its cells are keyed by column id, typed by the column's `type`, `min` and `max`.",
+        extra = {ProfileRow: " Its cells are keyed by column id, typed by the column's `type`, `min` and `max`. A cell "
+                             "may name a value instead of typing its number again, as prose does with the `{value}` role: "
+                             "`score: {value: rider_score}`; it must fit the column's type and bounds, prints as the value "
+                             "(marked as a house rule where an overlay changes it) and computes as it.",
+                 Outcome: " A formula with `results:` is called with `result=\"name\"` to give one of them (in formulas, "
+                          "charts' `result:` and examples); in a worked example, called without it, it gives them all "
+                          "(`melee(4, 2)` prints `melee(killed=2, prisoners=1)`, `melee(4, 2).killed` is 2).",
                  QuickMark: QUICK_MARK_DOC}.get(cls, "")
         out += [f"## {title}", "", fields_table(cls) + ("\n\n" + extra.strip() if extra else ""), ""]
     return "\n".join(out)
@@ -197,7 +204,7 @@ def names_in(ruleset, namespace: dict) -> list[tuple[str, str, str]]:
         if name.startswith("_") or name in hidden:
             continue
         if name in formulas:
-            found.append(("formula", _signature(name, thing), formulas[name].title))
+            found.append(("formula", _signature(name, thing), _formula_line(formulas[name])))
         elif name in lookups:
             found.append(("lookup", f"{name}(key)", f"The row of {lookups[name].title} for a "
                                                      f"{(lookups[name].key or 'key').lower()}: its value, else its result"))
@@ -220,6 +227,16 @@ def names_in(ruleset, namespace: dict) -> list[tuple[str, str, str]]:
             except Exception as error:  # noqa: BLE001
                 found.append(("object", name, f"could not be described ({type(error).__name__})"))
     return found
+
+
+def _formula_line(formula) -> str:
+    """A formula's line in the names reference; one with several results lists them and how to name one."""
+    if not formula.results:
+        return formula.title
+    names = ", ".join(o.id for o in formula.results)
+    first = formula.results[0].id
+    return (f"{formula.title}. Results: {names}; ``{formula.id}(..., result=\"{first}\")`` gives one, "
+            f"``{formula.id}(...)`` all of them (``{formula.id}(...).{first}``)")
 
 
 _LIGHT = re.compile(r"([\\|{}<>*_\[\]$])")

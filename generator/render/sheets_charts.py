@@ -19,7 +19,7 @@ from ..model.calculate import calculator
 from ..model.formula import Expression
 from ..model.quantity import Quantity, number_text
 from ..model.ruleset import Ruleset
-from ..validate.computed import axis_values, chart_cells
+from ..validate.computed import axis_values, chart_cells, chart_formula
 from .present import chance_text  # sheets print chances the way every output does
 
 GOOD = Fraction(2, 3)  # a 3+ or better on a D6
@@ -163,7 +163,7 @@ def chart_from_model(ruleset: Ruleset, chart: computed.Chart) -> Chart:
     """A ``charts:`` entry with every cell computed by the ruleset that defines the chart."""
     owner = ruleset.owner_of("charts", chart.id)
     calc = calculator(owner)
-    formula = owner.formula(chart.formula)
+    formula = chart_formula(owner, chart)  # a formula of several results: the one the chart shows
     chance_formula = owner.formula(chart.chance) if chart.chance else None
     die = _die(formula)
     column_head, columns, column_notes = _axis_heads(chart, chart.columns, formula, calc.scope, owner)

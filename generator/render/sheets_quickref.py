@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from ..model.base import Markdown, NotGiven, QuickMark
+from ..model.entries import ValueCell
 from ..model.points import points_text
 from ..model.ruleset import Ruleset
 from .prose import _ROLE, role_as_text, value_text
@@ -274,11 +275,32 @@ def quick_table(table, ruleset: Ruleset) -> QuickTable:
 def matrices(ruleset: Ruleset) -> tuple[Matrix, ...]:
     found = []
     for matrix in filter(marked, ruleset.profiles):
-        rows = tuple((row.name, tuple(given(row[c.id]) for c in matrix.columns)) for row in matrix.rows if visible(row))
+        moves = ("Move",) if matrix.has_movement else ()
+        rows = tuple((row.name, tuple(_cell_text(ruleset, row, c) for c in matrix.columns) + _move_text(ruleset, matrix, row, moves))
+                     for row in matrix.rows if visible(row))
         # the note's first paragraph only: a quick reference points at the rules, the booklet prints them whole
         note = summary(matrix, matrix.note.strip().split("\n\n")[0])
-        found.append(Matrix(sheet_title(matrix, matrix.title), tuple(c.label for c in matrix.columns), rows, note, cite(matrix, ruleset)))
+        found.append(Matrix(sheet_title(matrix, matrix.title), tuple(c.label for c in matrix.columns) + moves, rows, note,
+                            cite(matrix, ruleset)))
     return tuple(found)
+
+
+def _cell_text(ruleset: Ruleset, row, column) -> str | None:
+    """A cell as the quick reference prints it; one naming a value prints the value (a house rule with its original)."""
+    written = row[column.id]
+    if not isinstance(written, ValueCell):
+        return given(written)
+    return GAP if isinstance(ruleset.value(written.value).value, NotGiven) else value_text(ruleset, written.value)
+
+
+def _move_text(ruleset: Ruleset, matrix, row, moves: tuple) -> tuple:
+    """The row's Move cell, when the matrix has that column: the value it names, a dash where it names none."""
+    if not moves:
+        return ()
+    id = matrix.movement_of(row)
+    if not id:
+        return ("—",)
+    return (GAP if isinstance(ruleset.value(id).value, NotGiven) else value_text(ruleset, id),)
 
 
 def points_group(ruleset: Ruleset) -> KeyGroup | None:

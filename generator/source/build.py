@@ -19,7 +19,7 @@ from typing import Any, Annotated, Literal, Union, get_args, get_origin
 from ..diagnostics import Code, Diagnostics, did_you_mean
 from ..model.base import QUICK_REFERENCE_FORMS, Bounds, Markdown, NotGiven, QuickMark, Source
 from ..model.dice import DiceExpr, DiceSyntaxError, DiceTooLarge, RollRange
-from ..model.entries import Column, Entry, ProfileMatrix, ProfileRow
+from ..model.entries import Column, Entry, ProfileMatrix, ProfileRow, ValueCell
 from ..model.computed import Value
 from ..model.formula import Expression, FormulaError, FormulaTooLarge
 from ..model.quantity import Quantity, QuantityError, QuantityMixesMeasures, QuantityTooLarge, parse_number
@@ -167,6 +167,19 @@ class Builder:
             if not any(node.get(k) is not None or k in (extra or {}) for k in group) and not misspelt & set(group):
                 named = " or ".join(f"`{k}`" for k in group)
                 self.diagnostics.add(Code.MISSING_FIELD, f"{_kind(cls)} `{id or ''}` needs {named} (or both)".replace(" ``", ""),
+                                     where, "add " + " or ".join(f"`{k}: {fields[k][0].metadata.get('example')}`" for k in group))
+                ok = False
+        for group in getattr(cls, "one_only", ()):  # fields of which an entry has exactly one
+            written = [k for k in group if node.get(k) is not None]
+            if len(written) > 1:
+                both = " and ".join(f"`{k}`" for k in written)
+                self.diagnostics.add(Code.WRONG_TYPE, f"{_kind(cls)} `{id or ''}` has {both}; it takes one of them".replace(" ``", ""),
+                                     where,
+                                     "keep " + " or ".join(f"`{k}`" for k in group))
+                ok = False
+            elif not written and not misspelt & set(group):
+                named = " or ".join(f"`{k}`" for k in group)
+                self.diagnostics.add(Code.MISSING_FIELD, f"{_kind(cls)} `{id or ''}` needs {named}".replace(" ``", ""),
                                      where, "add " + " or ".join(f"`{k}: {fields[k][0].metadata.get('example')}`" for k in group))
                 ok = False
         if not ok:
@@ -400,6 +413,8 @@ class Builder:
             return self._not_given(node, column.id)
         if _gap_typo(node):
             return self._gap_typo(node)
+        if isinstance(node, Mapping):  # `score: {value: rider_score}`: the value's type and bounds are checked once all are loaded
+            return self._value_cell(column, node)
         if column.type == "text":
             return self.value(str, node, column.id)
         if column.type in ("points", "number"):
@@ -419,6 +434,18 @@ class Builder:
         if (column.min is not None and value < column.min) or (column.max is not None and value > column.max):
             return self.error(Code.OUT_OF_RANGE, f"{column.label} is {value}; it must be {Bounds(column.min, column.max)}", node)
         return value
+
+
+    def _value_cell(self, column: Column, node: Mapping):
+        """A cell naming a value, as the `{value}` role names one in prose."""
+        if node.keys() != ["value"]:
+            return self.error(Code.WRONG_TYPE, f"a cell of {column.label} that names a value is written "
+                              f"`{{value: id}}`, not {describe(node)}", node, f"write `{column.id}: {{value: some_value}}`")
+        named = node.get("value")
+        if not isinstance(named, Scalar) or not isinstance(named.value, str) or not ID.fullmatch(named.value):
+            return self.error(Code.WRONG_TYPE, f"`value:` in a cell of {column.label} is the id of a value, not "
+                              f"{describe(named)}", named)
+        return ValueCell(value=named.value, loc=named.content_loc, locs=MappingProxyType({"value": named.content_loc}))
 
 
 def _quantity_code(error: QuantityError) -> Code:

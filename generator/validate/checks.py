@@ -14,9 +14,10 @@ from ..mechanics import armies
 from ..model.base import NotGiven, QuickMark, Source, value_loc
 from ..model.dice import RollRange
 from ..model.computed import Chart, Formula, Sheet, Value
-from ..model.entries import ArmyLimit, ArmyList, Item, ProfileMatrix, RollTable, Spell, gm_only
+from ..model.entries import ArmyLimit, ArmyList, Column, Item, ProfileMatrix, RollTable, Spell, ValueCell, gm_only
 from ..model.points import points_text
 from ..model.ruleset import SECTIONS, SITE_PAGE_NAMES, Ruleset
+from .memo import formula_names
 from .sections import Sections, find_sections, plain
 
 Check = Callable[[Ruleset], Iterable[Diagnostic]]
@@ -364,6 +365,63 @@ def check_play_aids(ruleset: Ruleset):
                                  track.loc, "name the glossary `term`, the `rule` or the `source` that makes players track it")
 
 
+@check
+def check_value_cells(ruleset: Ruleset):
+    """A profile cell that names a value names one the ruleset has, of the column's kind and within its bounds:
+    checked with this ruleset's values, so an overlay's house value that breaks the column is refused too."""
+    for matrix in ruleset.profiles:
+        for row in matrix.rows:
+            for column_id, written in row.named_values():
+                column = matrix.column(column_id)
+                if ruleset.is_unloaded(written.value, "values"):
+                    continue  # its own error is reported
+                ids = [v.id for v in ruleset.reachable("values")]
+                if written.value not in ids:
+                    yield Diagnostic(Code.UNKNOWN_REF, f"{column.label} of `{row.id}` names value `{written.value}`, "
+                                     "which is not in `values:`", written.loc, did_you_mean(written.value, ids))
+                else:
+                    value = ruleset.value(written.value)
+                    problem = _cell_misfit(column, value.value)
+                    if problem:
+                        # a house value that breaks a column the text's value fits is the overlay's doing: say so there
+                        overlays = value.is_house_rule and _cell_misfit(column, value.original) is None
+                        where = value.loc if overlays else written.loc
+                        yield Diagnostic(Code.WRONG_TYPE if problem[0] == "kind" else Code.OUT_OF_RANGE,
+                                         f"{column.label} of `{row.id}` names value `{value.id}`, which is {problem[1]}",
+                                         where, _CELL_KINDS[column.type][1] if problem[0] == "kind" else
+                                         "name a value within the column's bounds, or widen `min`/`max`")
+
+
+# What a profile cell naming a value may name, by column type: (the kinds and units that fit, the hint)
+_CELL_KINDS = {
+    "int": ((("number", ""), ("count", None)), "name a whole number such as 3", "a whole number"),
+    "dice": ((("number", ""), ("count", None)), "name a number of dice such as 3", "a number of dice"),
+    "models": ((("number", ""), ("count", "models")), "name a number of models such as 10", "a number of models"),
+    "points": ((("number", ""), ("count", "points")), "name a number of points such as 3 or 1½", "a number of points"),
+    "target": ((("target", ""),), "name a target roll such as 4+", "a target roll"),
+    "inches": ((("number", ""), ("distance", "inches")), 'name a distance in inches such as 6"', "a distance in inches"),
+    "text": ((), "any value fits a text column", "a text"),
+}
+
+
+def _cell_misfit(column: Column, stated) -> tuple[str, str] | None:
+    """("kind" or "bounds", what is wrong) when a stated value cannot stand in the column's cell; None when it fits
+    (a value the text does not give is a gap, as `not given` is)."""
+    if isinstance(stated, NotGiven) or column.type == "text":
+        return None
+    fits, _hint, wanted = _CELL_KINDS[column.type]
+    if not any(stated.kind == kind and (unit is None or stated.unit == unit) for kind, unit in fits):
+        return "kind", f"{stated}, not {wanted}"
+    magnitude = stated.magnitude
+    if column.type != "points" and getattr(magnitude, "denominator", 1) != 1:
+        return "kind", f"{stated}, not {wanted} (a whole number)"
+    if (column.min is not None and magnitude < column.min) or (column.max is not None and magnitude > column.max):
+        low = "" if column.min is None else f"at least {column.min}"
+        high = "" if column.max is None else f"at most {column.max}"
+        return "bounds", f"{stated}; {column.label} is {' and '.join(p for p in (low, high) if p)}"
+    return None
+
+
 def _worked(value, text: str) -> str:
     """` (units // 2)`: the expression behind a bound, unless it is the number itself."""
     text = str(text).strip()
@@ -609,10 +667,7 @@ def _limit_names(text: str) -> set[str]:
 def _formula_names(formula) -> set[str]:
     """Values, formulas, tables and lookups a formula computes with (not its own inputs and steps)."""
     own = {i.id for i in formula.inputs} | {b.id for b in formula.let}
-    names = set(formula.expr.names | formula.expr.calls)
-    for binding in formula.let:
-        names |= binding.expr.names | binding.expr.calls
-    return names - own
+    return formula_names(formula) - own
 
 
 def _loc_of(owner, field: str, index: int | None = None) -> Location:
@@ -642,6 +697,15 @@ def _references(ruleset: Ruleset, entry):
                     words.pop()
                 if (found := keywords.get(" ".join(words).casefold())) is not None:
                     yield found, _loc_of(owner, "keywords", index)
+    if isinstance(entry, ProfileMatrix):
+        for row in (r for r in entry.rows if not gm_only(r)):
+            for _column, written in row.named_values():
+                if (found := _get(ruleset, "values", written.value)) is not None:
+                    yield found, written.loc
+            if row.movement and (found := _get(ruleset, "values", row.movement)) is not None:
+                yield found, value_loc(row, "movement")
+        if entry.movement and (found := _get(ruleset, "values", entry.movement)) is not None:
+            yield found, value_loc(entry, "movement")
     if isinstance(entry, Spell) and entry.table and (found := _get(ruleset, "tables", entry.table)) is not None:
         yield found, value_loc(entry, "table")
     if isinstance(entry, ArmyList):

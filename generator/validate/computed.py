@@ -87,26 +87,46 @@ def check_formulas(ruleset: Ruleset):
                                      "a value, an earlier `let` name, a formula, a table or a function",
                                      value_loc(binding, "expr"), did_you_mean(name, names))
             names.add(binding.id)
-        for name in sorted(formula.expr.names | formula.expr.calls):
-            if name not in names:
-                bad = True
-                yield Diagnostic(Code.BAD_FORMULA, f"`{name}` in `{formula.id}` is not an input, a value, a `let` name, "
-                                 "a formula, a table or a function", value_loc(formula, "expr"), did_you_mean(name, names))
+        for view in formula.views():
+            for name in sorted(view.expr.names | view.expr.calls):
+                if name not in names:
+                    bad = True
+                    yield Diagnostic(Code.BAD_FORMULA, f"`{name}` in `{view.id}` is not an input, a value, a `let` name, "
+                                     "a formula, a table or a function", value_loc(view, "expr"), did_you_mean(name, names))
+        several = list(_several_problems(formula))
+        yield from several
+        bad = bad or bool(several)
         if not bad:
             yield from _try_every_input(formula, calc, reach)
         yield from _die_problems(formula)
 
 
+def _several_problems(formula: Formula):
+    """A formula with several results declares each result's kind with the result (not beside `results:`), and
+    has no input named `result`, which is how a caller names the one it wants."""
+    if not formula.results:
+        return
+    for field in ("result", "die", "unit"):
+        if field in formula.locs:
+            yield Diagnostic(Code.BAD_FORMULA, f"`{formula.id}` has several results; its `{field}:` belongs with each "
+                             "of them", value_loc(formula, field), f"write `{field}:` inside each entry of `results:`")
+    for spec in formula.inputs:
+        if spec.id == "result":
+            yield Diagnostic(Code.BAD_FORMULA, f"`{formula.id}` has several results and an input named `result`, "
+                             "the name callers use to choose a result", spec.loc, "give the input another name")
+
+
 def _die_problems(formula: Formula):
     """The `die:` a target is rolled on is an expression the outputs evaluate: it must compute, within the caps."""
-    if not formula.die:
-        return
-    try:
-        Expression.parse(formula.die).evaluate({})
-    except FormulaError as error:
-        code = Code.TOO_LARGE if isinstance(error, FormulaTooLarge) else Code.BAD_FORMULA
-        yield Diagnostic(code, f"the `die:` of `{formula.id}` does not compute: {error}", value_loc(formula, "die"),
-                         None if code is Code.TOO_LARGE else "write a die such as D6 or D10")
+    for owner in formula.results or (formula,):
+        if not owner.die:
+            continue
+        try:
+            Expression.parse(owner.die).evaluate({})
+        except FormulaError as error:
+            code = Code.TOO_LARGE if isinstance(error, FormulaTooLarge) else Code.BAD_FORMULA
+            yield Diagnostic(code, f"the `die:` of `{formula.id}` does not compute: {error}", value_loc(owner, "die"),
+                             None if code is Code.TOO_LARGE else "write a die such as D6 or D10")
 
 
 def _lazy_reach(ruleset: Ruleset):
@@ -132,16 +152,25 @@ def _try_every_input(formula: Formula, calc, reach=None):
 
 
 def _failure_loc(formula: Formula, field: str):
-    """Where a failure is: the formula's `expr` or `result`, or the `let:` step (``let.<id>``) that failed."""
+    """Where a failure is: the formula's `expr` or `result`, the `let:` step (``let.<id>``) that failed, or the
+    `expr` or `result` of one of its results (``results.<id>.expr``)."""
     for binding in formula.let:
         if field == f"let.{binding.id}":
             return value_loc(binding, "expr")
+    for outcome in formula.results:
+        for part in ("expr", "result"):
+            if field == f"results.{outcome.id}.{part}":
+                return value_loc(outcome, part)
     return value_loc(formula, field if field in ("expr", "result") else "expr")
 
 
 def _field_of(formula: Formula, error: FormulaError) -> str:
     binding = getattr(error, "binding", None)
-    return f"let.{binding.id}" if binding is not None and any(b is binding for b in formula.let) else "expr"
+    if binding is not None and any(b is binding for b in formula.let):
+        return f"let.{binding.id}"
+    if binding is not None and any(o is binding for o in formula.results):
+        return f"results.{binding.id}.expr"
+    return "expr"
 
 
 def _dump_failure(failure):
@@ -158,7 +187,7 @@ def _load_failure(stored):
     if len(stored) not in (3, 4) or stored[3:] not in ([], *([name] for name in _TAGS.values())):
         raise ValueError("not a formula's failure")
     field, message, hint = stored[:3]
-    if not isinstance(field, str) or not (field in ("expr", "result") or field.startswith("let.")) or not isinstance(message, str) or not isinstance(hint, (str, type(None))):
+    if not isinstance(field, str) or not (field in ("expr", "result") or field.startswith(("let.", "results."))) or not isinstance(message, str) or not isinstance(hint, (str, type(None))):
         raise ValueError("not a formula's failure")
     return field, _tagged(message, stored[3]) if stored[3:] else message, hint
 
@@ -188,11 +217,19 @@ def _first_failure(formula: Formula, calc, ranges):
             return _field_of(formula, error), f"`{formula.id}` fails for {_shown(inputs)}: {error}", None
         except MemoryError:
             return "expr", TooLarge(f"`{formula.id}` {_OUT_OF_MEMORY} for {_shown(inputs)}"), None
-        problem = result_problem(formula, result)
-        if problem:
-            return ("result", f"`{formula.id}` gives {problem} for {_shown(inputs)}",
-                    "declare `result:` as what the expression gives")
+        for field, view, value in _each_result(formula, result):
+            problem = result_problem(view, value)
+            if problem:
+                what = f"the result `{field.split('.')[1]}` of `{view.id}`" if formula.results else f"`{view.id}`"
+                return field, f"{what} gives {problem} for {_shown(inputs)}", "declare `result:` as what the expression gives"
     return None
+
+
+def _each_result(formula: Formula, result):
+    """(the field a wrong kind is reported at, the formula of that one result, its value) for each result."""
+    if not formula.results:
+        return [("result", formula, result)]
+    return [(f"results.{o.id}.result", formula.view(o.id), result[o.id]) for o in formula.results]
 
 
 def result_problem(formula: Formula, result) -> str:
@@ -320,8 +357,19 @@ def axis_values(chart: Chart, axis, scope=None) -> list:
 def check_charts(ruleset: Ruleset):
     calc = calculator(ruleset)
     reach = _lazy_reach(ruleset)
+    formulas = {f.id: f for f in ruleset.reachable("formulas")}
     for chart in ruleset.charts:
         yield from chart_problems(ruleset, chart, calc, reach)
+        yield from _note_formula_problems(chart, formulas)
+
+
+def _note_formula_problems(chart: Chart, formulas: dict):
+    """An axis's `note_formula` prints one result per value: a formula of several results cannot say which."""
+    for name, axis in (("rows", chart.rows), ("columns", chart.columns)):
+        note = formulas.get(axis.note_formula) if axis is not None and axis.note_formula else None
+        if note is not None and note.results:
+            yield Diagnostic(Code.BAD_CHART, f"the {name} of `{chart.id}` take their notes from `{note.id}`, which has "
+                             "several results", value_loc(axis, "note_formula"), "name a formula of one result")
 
 
 def _axis_ok(chart: Chart, axis, calc, found: list, name: str) -> bool:
@@ -355,7 +403,12 @@ def chart_problems(ruleset: Ruleset, chart: Chart, calc, reach=None) -> list[Dia
                                     "`formulas:`", value_loc(chart, field), did_you_mean(id, formulas)))
     if found:
         return found
-    formula = formulas[chart.formula]
+    formula, problem = _charted(chart, formulas[chart.formula])
+    if problem is not None:
+        return [problem]
+    if chart.chance and formulas[chart.chance].results:
+        return [Diagnostic(Code.BAD_CHART, f"the `chance:` of `{chart.id}` names `{chart.chance}`, which has several "
+                           "results", value_loc(chart, "chance"), "name a formula of one result, giving a chance")]
     inputs = {i.id: i for i in formula.inputs}
     axes = (("rows", chart.rows), ("columns", chart.columns)) if chart.rows is not None else (("columns", chart.columns),)
     for name, axis in axes:
@@ -424,6 +477,31 @@ def _axis_measures(chart: Chart, axes, inputs: dict, formula: Formula, calc) -> 
             found.append(Diagnostic(Code.UNIT_MISMATCH, f"the {name} of `{chart.id}` mix measures: {shown}"
                                     + (f" for `{axis.input}`, in {unit}" if unit else ""), value_loc(axis, "values")))
     return found
+
+
+def _charted(chart: Chart, formula: Formula) -> tuple[Formula, Diagnostic | None]:
+    """The formula of one result a chart's cells show: its formula, or the result its `result:` names of one
+    with several; with a located problem when those do not fit."""
+    if not formula.results and not chart.result:
+        return formula, None
+    if not formula.results:
+        return formula, Diagnostic(Code.BAD_CHART, f"`{chart.id}` names result `{chart.result}` of `{formula.id}`, "
+                                   "which has one result", value_loc(chart, "result"), "leave `result:` out")
+    names = [o.id for o in formula.results]
+    if not chart.result:
+        return formula, Diagnostic(Code.BAD_CHART, f"`{chart.id}` charts `{formula.id}`, which has several results "
+                                   f"({', '.join(names)})", value_loc(chart, "formula"), f"add `result: {names[0]}`")
+    if chart.result not in names:
+        return formula, Diagnostic(Code.BAD_CHART, f"`{chart.id}` names result `{chart.result}`, which `{formula.id}` "
+                                   f"does not have; its results are {', '.join(names)}", value_loc(chart, "result"),
+                                   did_you_mean(chart.result, names))
+    return formula.view(chart.result), None
+
+
+def chart_formula(ruleset: Ruleset, chart: Chart) -> Formula:
+    """The formula of one result whose values a chart's cells show (the chart's owner's: charts are checked first)."""
+    formula = ruleset.formula(chart.formula)
+    return formula.view(chart.result) if chart.result else formula
 
 
 def _axis_too_long(chart: Chart, axis, found: list, name: str) -> bool:

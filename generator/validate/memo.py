@@ -147,10 +147,16 @@ class Reach:
 
 def formula_names(formula) -> set[str]:
     """Every name a formula's expressions use (called or not): what it can reach in its ruleset's scope."""
-    names = set(formula.expr.names | formula.expr.calls)
-    for binding in formula.let:
-        names |= binding.expr.names | binding.expr.calls
+    names = set()
+    for expression in _expressions(formula):
+        names |= expression.names | expression.calls
     return names
+
+
+def _expressions(formula) -> list:
+    """A formula's `let:` steps, its `expr` and the expressions of its several `results`, whichever it has."""
+    found = [b.expr for b in formula.let] + [getattr(formula, "expr", None)]
+    return [e for e in found + [o.expr for o in getattr(formula, "results", ())] if e is not None]
 
 
 def words(item) -> set[str]:

@@ -13,7 +13,7 @@ from ...mechanics import armies
 from ...model.base import NotGiven
 from ...model.entries import (
     ArmyLimit, ArmyList, Cost, Hero, Item, Keyword, Phase, ProfileMatrix, RollTable, Rule, Spell, Term,
-    VictoryPoints,
+    ValueCell, VictoryPoints,
 )
 from ...model.ruleset import Ruleset
 from ..present import (
@@ -168,14 +168,19 @@ def table_md(table: RollTable, ruleset: Ruleset, audience: str = "player") -> st
 
 def profile_md(matrix: ProfileMatrix, ruleset: Ruleset, audience: str = "player") -> str:
     shown_rows = for_audience(matrix.rows, audience)
-    nowhere = {c.id: given_nowhere(row.values.get(c.id) for row in shown_rows) for c in matrix.columns}
+    computed = {c.id: [ruleset.cell(matrix, row, c.id) for row in shown_rows] for c in matrix.columns}
+    nowhere = {c.id: given_nowhere(computed[c.id]) for c in matrix.columns}
     keywords_nowhere = given_nowhere(row.keywords for row in shown_rows)
-    header = ["Troop type"] + [esc(column_head(c.label, [row.values.get(c.id) for row in shown_rows])) for c in matrix.columns] \
+    moves = ["Move"] if matrix.has_movement else []
+    header = ["Troop type"] + [esc(column_head(c.label, computed[c.id])) for c in matrix.columns] + moves \
         + [esc(column_head("Special rules", [row.keywords for row in shown_rows]))]
     rows = []
     for row in shown_rows:
         keywords = gap(plain=keywords_nowhere) if isinstance(row.keywords, NotGiven) else esc(shown(row.keywords))
-        rows.append([f"**{esc(row.name)}**"] + [cell(row.values.get(c.id), nowhere[c.id]) for c in matrix.columns] + [keywords])
+        cells = [_profile_cell(row.values.get(c.id), nowhere[c.id]) for c in matrix.columns]
+        if moves:
+            cells.append(f"{{value}}`{matrix.movement_of(row)}`" if matrix.movement_of(row) else "—")
+        rows.append([f"**{esc(row.name)}**"] + cells + [keywords])
     parts = [pipe_table(header, rows)]
     key = [f"**{esc(c.label)}**: {esc(c.help)}" for c in matrix.columns if c.help]
     if key:
@@ -186,6 +191,11 @@ def profile_md(matrix: ProfileMatrix, ruleset: Ruleset, audience: str = "player"
     if matrix.note:
         parts.append(prose(matrix.note, ruleset))
     return "\n\n".join(parts) + source_line(matrix, ruleset)
+
+
+def _profile_cell(written, plain: bool) -> str:
+    """A profile cell: one naming a value is that value's role, printed (and a house rule marked) as in prose."""
+    return f"{{value}}`{written.value}`" if isinstance(written, ValueCell) else cell(written, plain)
 
 
 def spell_md(spell: Spell, ruleset: Ruleset, audience: str = "player") -> str:
@@ -382,14 +392,25 @@ def formula_md(formula, ruleset: Ruleset) -> str:
         parts.append("**Inputs:**\n\n" + "\n".join(
             f"- {code(spec.id)} — {esc(spec.label)}: {esc(_input_range(spec))}"
             + (f" (default {esc(spec.default)})" if spec.default is not None else "") for spec in formula.inputs))
-    result = _RESULTS.get(formula.result, formula.result)
-    if formula.result == "target" and formula.die and formula.die != "D6":
-        result += f" on a {formula.die}"
-    parts.append(f"**Gives:** {esc(result)}" + (f" in {esc(formula.unit)}" if formula.unit else ""))
+    if formula.results:
+        parts.append("**Gives:**\n\n" + "\n".join(
+            f"- {code(o.id)} — {esc(o.label or o.id.replace('_', ' '))}: {_gives(o)} "
+            "(" + code(f'{formula.id}(..., result="{o.id}")') + ")" for o in formula.results))
+    else:
+        parts.append(f"**Gives:** {_gives(formula)}")
     steps = "".join(f"{binding.id} = {binding.expr.text}\n" for binding in formula.let)
-    expression = f"{steps}{formula.id} = {formula.expr.text}"
+    ends = [(formula.id, formula.expr)] if not formula.results else [(f"{formula.id}.{o.id}", o.expr) for o in formula.results]
+    expression = steps + "\n".join(f"{name} = {expr.text}" for name, expr in ends)
     parts.append(admonition("How this is computed", "formula-expression", code_block(expression)))
     return "\n\n".join(parts) + source_line(formula, ruleset)
+
+
+def _gives(result) -> str:
+    """What a formula (or one of its several results) gives, in words: `the roll needed (4+) on a D10`."""
+    words = _RESULTS.get(result.result, result.result)
+    if result.result == "target" and result.die and result.die != "D6":
+        words += f" on a {result.die}"
+    return esc(words) + (f" in {esc(result.unit)}" if result.unit else "")
 
 
 def lookup_md(lookup, ruleset: Ruleset) -> str:
