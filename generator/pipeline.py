@@ -922,7 +922,9 @@ def write_manifest(folder: Path, entries: dict, out: Path | None = None) -> None
 
 
 def _manifest_label(out: Path) -> str:
-    return f"manifest {Path(out).resolve()}"
+    """What the manifest's MAC is bound to: its being one, not where it stands (a project copied on this
+    machine keeps its build's keys; the key, not the place, says who wrote it)."""
+    return "build manifest"
 
 
 def _swap(staging: Path, out: Path) -> None:

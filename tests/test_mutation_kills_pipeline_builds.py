@@ -62,7 +62,8 @@ class Stand:
 
     def __init__(self, root: Path, folder: Path):
         self.folder, self.pdfs, self.sites, self.downloads = folder, [], [], {}
-        self.project = SimpleNamespace(root=root, rulesets=[stand_ruleset(root, "melee"), stand_ruleset(root, "melee_house")])
+        self.project = SimpleNamespace(root=root, rulesets=[stand_ruleset(root, "melee"), stand_ruleset(root, "melee_house")],
+                                       house_results=dict)  # no overlay example changed
         self.html: dict[str, str] = {}
         self.site_version = {"player": 1, "gm": 1}
         self.tasks, self.workers, self.site_args, self.site_projects, self.keyed, self.progress = [], [], [], [], [], []
@@ -106,7 +107,7 @@ class Stand:
         return results
 
     def site(self, project, args):
-        root, cache, html, audience, downloads, _pages = args
+        root, cache, html, audience, downloads, _pages = args[:6]  # and the house results, when an overlay has any
         self.sites.append(audience)
         self.site_args.append(args)
         self.site_projects.append(project)
@@ -608,8 +609,8 @@ def test_the_site_builder_is_given_the_project_its_cache_and_its_html_folder(pro
     assert build(project, renderers, audience="gm") == 0
     cache = pipeline.site_cache(project, project / "build", "site-gm")
     assert renderers.site_projects == [renderers.project] and renderers.keyed == [renderers.project]
-    root, cache_dir, html, audience, downloads, pages = renderers.site_args[0]
-    assert pages == "gm pages"
+    root, cache_dir, html, audience, downloads, pages, house_results = renderers.site_args[0]
+    assert pages == "gm pages" and house_results == {}
     assert (root, cache_dir, html, audience) == (str(project), str(cache), str(cache.with_name("site-gm-html")), "gm")
     assert manifest(project)["site-gm/"].startswith(f"gm 1 {pipeline.code_hash()} ")
     assert files(project / "build" / "site-gm") == ["index.html"]
