@@ -37,7 +37,7 @@ _TOKEN = re.compile(
     rf"|(?P<number>(?<![\w.,/])(?:(?<![\w)])[-−])?(?:\d+(?:\.\d+)?(?:\s?[{''.join(_VULGAR)}]|\s\d+/\d+|/\d+)?"
     rf"|[{''.join(_VULGAR)}])(?P<percent>%)?(?![\w/]|\.\d))"
     rf"|(?P<mixed>\b(?:{_WORD})\s+and\s+an?\s+(?:{_PART})\b)"
-    rf"|(?P<part>\b(?:an?|one|{_WORD})[\s-]+(?:{_PART})\b(?=\s+of\b|\s*[.,;:)]|\s*$)|\bhalf\b)"
+    rf"|(?P<part>\b(?:an?|one|{_WORD})[\s-]+(?:{_PART})\b(?:(?<=s)|(?=\s+of\b|\s*[.,;:)]|\s*$))|\bhalf\b)"  # "a third hit" is an ordinal
     rf"|(?P<word>\b(?:{_WORD})\b)",
     re.IGNORECASE)
 _ROLE = re.compile(r"\{[a-z-]+\}`[^`]*`")
@@ -80,6 +80,7 @@ class Stated:
     value: Fraction | None  # None for dice
     percent: bool = False
     dice: str = ""
+    ratio: bool = False  # twice, half, a third: also true of two numbers of the example (6 and twice that, 12)
 
 
 @dataclass(frozen=True)
@@ -130,7 +131,8 @@ def stated_numbers(text: str, words: bool = True) -> list[Stated]:
             percent = bool(match["percent"])
             found.append(Stated(match.start(), match.end(), raw, _number(raw) / (100 if percent else 1), percent))
         elif words:
-            found.append(Stated(match.start(), match.end(), raw, _spoken(raw)))
+            ratio = bool(match["part"] or match["mixed"]) or raw.lower() in ("twice", "thrice")
+            found.append(Stated(match.start(), match.end(), raw, _spoken(raw), ratio=ratio))
     return found
 
 
@@ -163,6 +165,10 @@ class Evidence:
         digits = _digits(shown.text)
         return (shown.value, digits) in self.percents or any(
             _rounded(number * 100, digits) == shown.value * 100 for number in self.numbers)
+
+    def relates(self, ratio: Fraction) -> bool:
+        """Two numbers of the example stand in ``ratio`` (twice: 6 and 12)."""
+        return any(big == ratio * small for small in self.numbers if small for big in self.numbers)
 
     def near(self, number: Fraction, hedge: str) -> bool:
         """A number of the example is what ``hedge`` says of ``number`` (a little over 3: 19/6)."""
@@ -230,12 +236,17 @@ def _sum_holds(paragraph: str, terms: list[Stated]) -> bool:
     return total == terms[-1].value
 
 
+def _not_stated(number: Stated) -> str:
+    said = "" if number.text == str(number.value) else f"{number.value}, "
+    return f"{said}a number the example does not state"
+
+
 def unverified(paragraph: str, found: Evidence) -> list[Unverified]:
     """Each claim of ``paragraph`` that the example's ``found`` evidence does not verify."""
     problems = []
     for kind, numbers in _claims(paragraph, stated_numbers(paragraph)):
         first = numbers[0]
-        shown = paragraph[first.start:numbers[-1].end]
+        shown = " ".join(paragraph[first.start:numbers[-1].end].split())
         if kind == "chance":
             chance = Fraction(first.value, numbers[1].value)
             if not found.has(chance):
@@ -244,8 +255,7 @@ def unverified(paragraph: str, found: Evidence) -> list[Unverified]:
             if not _sum_holds(paragraph, numbers):
                 problems.append(Unverified(first.start, shown, "a sum that is not true"))
             elif not found.has(numbers[-1].value):
-                problems.append(Unverified(numbers[-1].start, numbers[-1].text,
-                                           f"{numbers[-1].value}, a number the example does not state"))
+                problems.append(Unverified(numbers[-1].start, numbers[-1].text, _not_stated(numbers[-1])))
         elif first.dice:
             if first.dice not in found.dice:
                 problems.append(Unverified(first.start, shown, "dice the example does not roll or name"))
@@ -256,6 +266,6 @@ def unverified(paragraph: str, found: Evidence) -> list[Unverified]:
             if not found.near(first.value, hedge.group()):
                 problems.append(Unverified(first.start, shown, f"{hedge.group().strip()} {first.value}: no number of the "
                                            "example is that"))
-        elif not found.has(first.value):
-            problems.append(Unverified(first.start, shown, f"{first.value}, a number the example does not state"))
+        elif not found.has(first.value) and not (first.ratio and found.relates(first.value)):
+            problems.append(Unverified(first.start, shown, _not_stated(first)))
     return problems
