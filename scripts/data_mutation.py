@@ -8,7 +8,12 @@ checks hold the text's own numbers) and, when check passes, that ruleset's oracl
 tests/rulesets/ (hand-typed published charts and the texts' worked numbers). Every change neither
 caught is printed, with the reason when it is a known one (KNOWN below).
 
-    python scripts/data_mutation.py [--jobs 2] [--ruleset NAME] [--limit N] [--from EARLIER_REPORT]
+It also changes each number and number word of every worked example's sentence (the paragraph
+players read, marked checked: `3` to `4`, `two` to `three`, `half` to `a third`, `D6` to `D7`), the
+example's code left as it was; `check`'s example-sentence rule must catch each one. `--sentences`
+tries only those, in this process, with that rule alone (it reads text and runs nothing, so it is fast).
+
+    python scripts/data_mutation.py [--jobs 2] [--ruleset NAME] [--limit N] [--from EARLIER_REPORT] [--sentences]
 """
 
 from __future__ import annotations
@@ -143,6 +148,121 @@ def all_mutations(rules_src: Path, only: str | None) -> list[Mutation]:
     return found
 
 
+# -- the sentences before worked examples ------------------------------------------------------------
+_NEXT_WORD = {"half": "twice", "third": "quarter", "thirds": "quarters", "quarter": "third", "quarters": "thirds",
+              "once": "twice", "twice": "thrice", "thrice": "once", "twenty": "nineteen"}
+# A sentence's number is checked against every number its example states, not bound to one of them: a number
+# changed into another number the same example states (or, for twice/half, another ratio of two of them) passes.
+SENTENCE_KNOWN = "the new number is also one the example states: a sentence's number is not bound to one of them"
+
+
+def _next_spoken(text: str) -> str:
+    """A number word one more (`two` -> `three`, `a half` -> `a third`), keeping its capital."""
+    from generator.examples.sentence import _WORDS
+
+    words = text.split()
+    names = list(_WORDS)
+    for index, word in enumerate(words):
+        lower = word.lower()
+        if lower in names and lower != "twenty":
+            new = names[names.index(lower) + 1]
+        elif lower in _NEXT_WORD:
+            new = _NEXT_WORD[lower]
+        else:
+            continue
+        words[index] = new.capitalize() if word[0].isupper() else new
+        return " ".join(words)
+    return text
+
+
+def _changed_number(stated) -> str:
+    bump = _bumped(stated.text)
+    if bump is not None:
+        start, end, digits = bump
+        return stated.text[:start] + digits + stated.text[end:]
+    return _next_spoken(stated.text)
+
+
+_ALSO_STATED: set[tuple[str, int]] = set()  # (path, start) of sentence changes into a number the example states
+
+
+def _also_stated(number_text: str, found) -> bool:
+    from generator.examples.sentence import stated_numbers
+
+    changed = stated_numbers(number_text)
+    return len(changed) == 1 and changed[0].value is not None and (
+        found.has(changed[0].value) or (changed[0].ratio and found.relates(changed[0].value))
+        or (changed[0].percent and found.rounds_to(changed[0])))
+
+
+def sentence_mutations(root: Path, only: str | None) -> list[Mutation]:
+    """Each number of each example sentence of the rules in ``root``, one more; the code left as it was."""
+    from generator.diagnostics import BlockLocation
+    from generator.examples.sentence import evidence, stated_numbers
+    from generator.render.worked import stated
+    from generator.source.project import load_project
+    from generator.validate.prose import _value_text, markdown_texts
+
+    project, _ = load_project(root)
+    found = []
+    for ruleset in project.rulesets:
+        if ruleset.meta.overlay or (only and ruleset.id != only):
+            continue
+        for entry in (ruleset.meta, *(e for _s, e in ruleset.all_entries())):
+            for text, loc in markdown_texts(entry):
+                if not isinstance(loc, BlockLocation) or not loc.path.startswith(f"rules_src/{ruleset.id}/"):
+                    continue
+                lines = (root / loc.path).read_text(encoding="utf-8").splitlines(keepends=True)
+                for offset, paragraph, code in stated(text):
+                    found_in_example = evidence(code, lambda id: _value_text(ruleset, id))
+                    for number in stated_numbers(paragraph):
+                        where = loc.at(text, offset + number.start)
+                        start = sum(len(line) for line in lines[:where.line - 1]) + where.column - 1
+                        if "".join(lines)[start:start + len(number.text)] != number.text:
+                            continue  # a folded scalar: its text is not where the file has it
+                        found.append(Mutation(ruleset.id, loc.path.removeprefix("rules_src/"), where.line, "sentence",
+                                              start, start + len(number.text), number.text, _changed_number(number)))
+                        if _also_stated(found[-1].new, found_in_example):
+                            _ALSO_STATED.add((found[-1].path, start))
+    return [m for m in found if m.new != m.old]
+
+
+def _sentence_caught(copy: Path, mutation: Mutation) -> bool:
+    """Whether the example-sentence rule reports the changed sentence (the code is unchanged, so it still passes)."""
+    from generator.source.project import load_project
+    from generator.validate.prose import check_example_sentences
+
+    project, _ = load_project(copy, only=mutation.ruleset)
+    return any(d.location.path == f"rules_src/{mutation.path}"  # the unchanged rules have none (`check` passes)
+               for d in check_example_sentences(project.ruleset(mutation.ruleset)))
+
+
+def run_sentences(only: str | None, limit: int | None) -> int:
+    """Every sentence change, tried in this process with the example-sentence rule alone."""
+    started = time.monotonic()
+    mutations = sentence_mutations(ROOT, only)[:limit]
+    copy = Path(tempfile.mkdtemp(dir=_COPIES))
+    shutil.copytree(ROOT / "rules_src", copy / "rules_src")
+    uncaught = []
+    for mutation in mutations:
+        target = copy / "rules_src" / mutation.path
+        original = target.read_text(encoding="utf-8")
+        target.write_text(original[:mutation.start] + mutation.new + original[mutation.end:], encoding="utf-8")
+        try:
+            if not _sentence_caught(copy, mutation):
+                uncaught.append(mutation)
+        finally:
+            target.write_text(original, encoding="utf-8")
+    print(f"sentence mutation: {len(mutations) - len(uncaught)} / {len(mutations)} changes caught by check "
+          f"(example-sentence) in {time.monotonic() - started:.0f} s")
+    for mutation in uncaught:
+        reason = _known_reason(mutation)
+        print(f"  NOT CAUGHT {mutation.describe()}" + (f"  [known: {reason}]" if reason else ""))
+    unexplained = [m for m in uncaught if _known_reason(m) is None]
+    print(f"{len(unexplained)} uncaught without a known reason")
+    return 1 if unexplained else 0
+
+
 # -- running the oracles ----------------------------------------------------------------------------
 SHARED_ORACLES = ["test_values_quoted.py", "test_printed_by_hand.py"]  # oracles over every ruleset: quotes, and what prints
 
@@ -216,6 +336,8 @@ def _baseline(rulesets: set[str]) -> list[str]:
 
 
 def _known_reason(mutation: Mutation) -> str | None:
+    if mutation.key == "sentence":
+        return SENTENCE_KNOWN if (mutation.path, mutation.start) in _ALSO_STATED else None
     return (KNOWN.get((mutation.path, mutation.key)) or KNOWN.get((mutation.path, None))
             or KNOWN_AT.get((mutation.path, mutation.line)))
 
@@ -227,13 +349,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--limit", type=int, help="only the first N changes (a quick look)")
     parser.add_argument("--from", dest="earlier", type=Path,
                         help="try again only the changes an earlier report of this script lists as not caught")
+    parser.add_argument("--sentences", action="store_true",
+                        help="only the changes to worked examples' sentences, with the example-sentence rule alone")
     args = parser.parse_args(argv)
+    if args.sentences:
+        return run_sentences(args.ruleset, args.limit)
 
     import generator.report  # noqa: F401  imported once, before the forks
     import generator.examples.namespace  # noqa: F401
     import pytest  # noqa: F401
 
-    mutations = all_mutations(ROOT / "rules_src", args.ruleset)[: args.limit]
+    mutations = (all_mutations(ROOT / "rules_src", args.ruleset) + sentence_mutations(ROOT, args.ruleset))[: args.limit]
     if args.earlier:
         listed = {line.split("NOT CAUGHT ", 1)[1].split("  [known:")[0].strip()
                   for line in args.earlier.read_text(encoding="utf-8").splitlines() if "NOT CAUGHT " in line}

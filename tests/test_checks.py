@@ -24,7 +24,8 @@ def checked(tmp_path: Path, text: str) -> list[str]:
 def test_the_registered_checks():
     assert list(CHECKS) == ["references", "spells", "tables", "keywords", "declared_kinds", "sources", "army_limits", "row_counts", "play_aids",
                             "value_cells", "armies", "glossary_terms", "chapter_ids", "prose_links", "gm_references", "audience", "quick_reference", "examples_assert",
-                            "formulas", "lookups", "charts", "sheets", "name_clashes", "prose_safety", "examples_stated"]
+                            "formulas", "lookups", "charts", "sheets", "name_clashes", "prose_safety", "examples_stated",
+                            "example_sentences"]
 
 
 def test_links_accept_explicit_titles_aliases_and_any_case(tmp_path):

@@ -26,7 +26,7 @@ def project_with(tmp_path: Path, blocks: list[str], mechanics: str | None = None
     project = tmp_path / "project"
     shutil.copytree(TEMPLATE, project)
     ruleset = project / "rules_src" / "game" / "ruleset.yaml"
-    body = "Models move 6 inches.\n" + "".join(f"\nExample {n}, checked:\n\n```python\n{textwrap.dedent(b).strip()}\n```\n"
+    body = "Models move 6 inches.\n" + "".join(f"\nAn example, checked:\n\n```python\n{textwrap.dedent(b).strip()}\n```\n"
                                                 for n, b in enumerate(blocks, 1))  # players read a sentence before each
     text = ruleset.read_text().replace("    body: Models move 6 inches.\n",
                                        "    body: |\n" + textwrap.indent(body, "      ") + "\n", 1)

@@ -265,7 +265,7 @@ def with_examples(project: Path, blocks: list[str], mechanics: str | None = None
     """Write worked examples (doctest blocks) and mechanics into the project; ``values`` fill ``{name}``
     in the mechanics (the outside folder, a marker)."""
     ruleset = project / "rules_src" / "game" / "ruleset.yaml"
-    body = "Models move 6 inches.\n" + "".join(f"\nExample {n}, checked:\n\n```python\n{textwrap.dedent(b).strip()}\n```\n"
+    body = "Models move 6 inches.\n" + "".join(f"\nAn example, checked:\n\n```python\n{textwrap.dedent(b).strip()}\n```\n"
                                                 for n, b in enumerate(blocks, 1))
     text = ruleset.read_text().replace("    body: Models move 6 inches.\n",
                                        "    body: |\n" + textwrap.indent(body, "      ") + "\n", 1)

@@ -109,6 +109,33 @@ def for_readers(text: str, mark: str, keep_code: str | None = None, house=(), es
     return "\n".join(line for number, line in enumerate(out) if number not in removed)
 
 
+def _paragraph_start(lines: list[str], sentence: int, examples: set[int]) -> int:
+    """The first line of the paragraph whose last line is ``sentence``."""
+    start = sentence
+    while start > 0 and lines[start - 1].strip() and start - 1 not in examples \
+            and not _NOT_A_SENTENCE.match(lines[start - 1]):
+        start -= 1
+    return start
+
+
+def stated(text: str) -> list[tuple[int, str, str]]:
+    """(offset, paragraph, code) of each example of ``text`` that follows a sentence: the paragraph players read,
+    marked checked, its character offset in ``text``, and the example's code (its ``>>>`` lines and results)."""
+    lines = str(text or "").split("\n")
+    found = list(_blocks(lines))
+    closes = {end for _start, end, _i, _f in found}
+    offsets = [0]
+    for line in lines:
+        offsets.append(offsets[-1] + len(line) + 1)
+    result = []
+    for start, end, _indent, _fence in found:
+        sentence = _sentence_before(lines, start, closes)
+        if sentence is not None:
+            first = _paragraph_start(lines, sentence, closes)
+            result.append((offsets[first], "\n".join(lines[first:sentence + 1]), "\n".join(lines[start + 1:end])))
+    return result
+
+
 def unstated(text: str) -> list[int]:
     """0-based lines of the examples in ``text`` that follow no sentence (players would read nothing of them)."""
     lines = str(text or "").split("\n")

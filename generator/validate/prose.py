@@ -251,3 +251,30 @@ def check_examples_stated(ruleset: Ruleset):
                     if isinstance(loc, BlockLocation) else loc
                 yield Diagnostic(Code.EXAMPLE_UNSTATED, "a worked example follows no sentence: players, who never see "
                                  "its code, would read nothing of it", where)
+
+
+@check
+def check_example_sentences(ruleset: Ruleset):
+    """Every number of the paragraph a worked example follows is one the example states (see examples/sentence.py).
+
+    An overlay runs no examples (they prove the text as written), so its sentences are judged with its base."""
+    from ..examples.sentence import evidence, unverified
+    from ..render.worked import stated
+
+    if ruleset.meta.overlay:
+        return
+    for entry in (ruleset.meta, *(e for _s, e in ruleset.all_entries())):
+        for text, loc in markdown_texts(entry):
+            for offset, paragraph, code in stated(text):
+                for problem in unverified(paragraph, evidence(code, lambda id: _value_text(ruleset, id))):
+                    where = loc.at(text, offset + problem.start) if isinstance(loc, BlockLocation) else loc
+                    yield Diagnostic(Code.EXAMPLE_SENTENCE, f"`{problem.text}` in the sentence before a worked example "
+                                     f"is {problem.why}: players read it marked checked", where)
+
+
+def _value_text(ruleset: Ruleset, id: str) -> str | None:
+    """A value's printed text, for the numbers an example reads; None for a name that is no value."""
+    try:
+        return str(ruleset.value(id).value)
+    except KeyError:
+        return None

@@ -1,0 +1,271 @@
+"""The numbers a worked example's sentence states, and whether the example verifies each of them.
+
+Players never see an example's code: they read the paragraph written before it, marked checked. So every
+number in that paragraph (digits, ``1½``, ``3/4``, ``1 1/2``, ``-2``, ``4+``, ``6"``, percentages, dice such
+as ``2D6``, and the words one to twenty, ``once``, ``twice``, ``half``, ``a third``...) must be one the example
+itself states: a number literal of its code, a number of its expected output (``Fraction(1, 3)`` is 1/3) or
+of a value it reads (``values.x``), compared exactly. Three shapes say more than their numbers:
+
+* a chance, ``19 times in 27`` or ``one time in six``: the example must state that fraction (19/27);
+* a percentage, ``41.7%``: a fraction of the example must round to it at the printed precision;
+* a sum, ``3 + 5 = 8`` or ``2 x 5 = 10``: it must be true, and its result a number of the example.
+
+``values.x`` and ``{value}`x``` roles print data; a role is not scanned, it is the data. Numbers the text
+means as plain prose go in a paragraph of their own, before the sentence that states the result.
+Everything here reads text only: nothing is executed.
+"""
+
+from __future__ import annotations
+
+import operator
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Callable, Iterable
+
+_WORDS = {word: number for number, word in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+    "seventeen eighteen nineteen twenty".split())}
+_ADVERBS = {"once": 1, "twice": 2, "thrice": 3}
+_PARTS = {"half": 2, "third": 3, "thirds": 3, "quarter": 4, "quarters": 4}  # a half, two thirds...
+_VULGAR = {"½": Fraction(1, 2), "¼": Fraction(1, 4), "¾": Fraction(3, 4), "⅓": Fraction(1, 3), "⅔": Fraction(2, 3)}
+
+_WORD = "|".join(sorted([*_WORDS, *_ADVERBS], key=len, reverse=True))
+_PART = "|".join(sorted(_PARTS, key=len, reverse=True))
+_TOKEN = re.compile(
+    r"(?P<dice>(?<![\w.])\d*D\d+(?![\w]))"
+    rf"|(?P<number>(?<![\w.,/])(?:(?<![\w)])[-−])?(?:\d+(?:\.\d+)?(?:\s?[{''.join(_VULGAR)}]|\s\d+/\d+|/\d+)?"
+    rf"|[{''.join(_VULGAR)}])(?P<percent>%)?(?![\w/]|\.\d))"
+    rf"|(?P<mixed>\b(?:{_WORD})\s+and\s+an?\s+(?:{_PART})\b)"
+    rf"|(?P<part>\b(?:an?|one|{_WORD})[\s-]+(?:{_PART})\b(?:(?<=s)|(?=\s+of\b|\s*[.,;:)]|\s*$))|\bhalf\b)"  # "a third hit" is an ordinal
+    rf"|(?P<word>\b(?:{_WORD})\b)",
+    re.IGNORECASE)
+_ROLE = re.compile(r"\{[a-z-]+\}`[^`]*`")
+_LIST_MARKER = re.compile(r"^[ ]*\d+[.)][ ]", re.MULTILINE)
+# "one" as a pronoun (one of them, no-one, not one 4 hexes away) and "Once" opening a clause are not numbers
+_NOT_A_NUMBER = re.compile(r"(?i:no[- ]one|(?:any|each|every|the|this|that|which)\s+one)\b|\bone(?=\s+(?:of|another)\b"
+                           r"|\s+\d|'s)|(?:^|(?<=[.;:!?(]\s))Once\b|\bOnce(?=\s+(?:a|an|the|it|he|she|they)\b)")
+_CHANCE_BETWEEN = re.compile(r"^\s+(?:times?\s+)?(?:in|out\s+of)\s+$", re.IGNORECASE)
+_HEDGE = re.compile(r"(?:\b(?:a\s+little|just|slightly)\s+(?:over|under|more\s+than|less\s+than|above|below)"
+                    r"|\b(?:about|around|roughly|nearly|almost))\s+$", re.IGNORECASE)
+_HEDGES = {
+    "over": lambda stated, number: number < stated < number + 1,
+    "under": lambda stated, number: number - 1 < stated < number,
+    "about": lambda stated, number: abs(stated - number) <= Fraction(1, 2),
+}
+
+
+def _hedge_kind(hedge: str) -> str:
+    words = hedge.lower().split()
+    if any(word in ("over", "more", "above") for word in words):
+        return "over"
+    if any(word in ("under", "less", "below", "nearly", "almost") for word in words):
+        return "under"
+    return "about"
+
+
+_OPERATORS = {"+": operator.add, "-": operator.sub, "−": operator.sub, "x": operator.mul, "×": operator.mul,
+              "*": operator.mul}
+_OPERATOR_BETWEEN = re.compile(r"^\s*([+\-−x×*])\s*$")
+_EQUALS_BETWEEN = re.compile(r"^\s*=\s*$")
+
+
+@dataclass(frozen=True)
+class Stated:
+    """A number a sentence states: where it is (offsets in the paragraph), as written, and what it is."""
+
+    start: int
+    end: int
+    text: str
+    value: Fraction | None  # None for dice
+    percent: bool = False
+    dice: str = ""
+    ratio: bool = False  # twice, half, a third: also true of two numbers of the example (6 and twice that, 12)
+
+
+@dataclass(frozen=True)
+class Unverified:
+    """A number (or chance, percentage, sum) of a sentence that the example does not verify, and why."""
+
+    start: int
+    text: str
+    why: str
+
+
+def _number(text: str) -> Fraction:
+    text = text.replace("−", "-").rstrip("%")
+    sign = -1 if text.startswith("-") else 1
+    text = text.lstrip("-")
+    if text in _VULGAR:
+        return sign * _VULGAR[text]
+    if text[-1] in _VULGAR:
+        return sign * (Fraction(text[:-1].strip()) + _VULGAR[text[-1]])
+    if " " in text:  # 1 1/2
+        whole, part = text.split(" ")
+        return sign * (int(whole) + Fraction(part))
+    return sign * Fraction(text)
+
+
+def _spoken(text: str) -> Fraction:
+    words = text.lower().replace("-", " ").split()
+    if words[-1] in _PARTS:
+        parts = _PARTS[words[-1]]
+        if "and" in words:  # one and a half
+            return _WORDS[words[0]] + Fraction(1, parts)
+        count = 1 if words[0] in ("a", "an", "half") or len(words) == 1 else _WORDS[words[0]]
+        return Fraction(count, parts)
+    return Fraction(_WORDS.get(words[0], _ADVERBS.get(words[0], 0)))
+
+
+def stated_numbers(text: str, words: bool = True) -> list[Stated]:
+    """Every number ``text`` states, in order; roles, list markers and "one" as a pronoun are left out."""
+    hidden = _ROLE.sub(lambda m: " " * len(m.group()), text)
+    hidden = _LIST_MARKER.sub(lambda m: " " * len(m.group()), hidden)
+    hidden = _NOT_A_NUMBER.sub(lambda m: " " * len(m.group()), hidden)
+    found = []
+    for match in _TOKEN.finditer(hidden):
+        raw = match.group()
+        if match["dice"]:
+            found.append(Stated(match.start(), match.end(), raw, None, dice=raw.upper()))
+        elif match["number"]:
+            percent = bool(match["percent"])
+            found.append(Stated(match.start(), match.end(), raw, _number(raw) / (100 if percent else 1), percent))
+        elif words:
+            ratio = bool(match["part"] or match["mixed"]) or raw.lower() in ("twice", "thrice")
+            found.append(Stated(match.start(), match.end(), raw, _spoken(raw), ratio=ratio))
+    return found
+
+
+def _rounded(number: Fraction, digits: int) -> Fraction:
+    """``number`` rounded to ``digits`` decimal places, halves up (as ``percent`` prints)."""
+    scale = 10 ** digits
+    return Fraction((number * scale + Fraction(1, 2)).__floor__(), scale)
+
+
+def _digits(text: str) -> int:
+    return len(text.rstrip("%").partition(".")[2])
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """What an example states: its numbers (exact), the percentages it prints (as printed, with their decimal
+    places) and its dice."""
+
+    numbers: frozenset[Fraction]
+    percents: frozenset[tuple[Fraction, int]]
+    dice: frozenset[str]
+
+    def has(self, number: Fraction) -> bool:
+        """The example states ``number``, or prints a percentage that ``number`` rounds to (1/3 and 33.3%)."""
+        return number in self.numbers or any(_rounded(number * 100, digits) == shown * 100
+                                              for shown, digits in self.percents)
+
+    def rounds_to(self, shown: Stated) -> bool:
+        """A fraction of the example, as a percentage at the printed precision, is ``shown``."""
+        digits = _digits(shown.text)
+        return (shown.value, digits) in self.percents or any(
+            _rounded(number * 100, digits) == shown.value * 100 for number in self.numbers)
+
+    def relates(self, ratio: Fraction) -> bool:
+        """Two numbers of the example stand in ``ratio`` (twice: 6 and 12)."""
+        return any(big == ratio * small for small in self.numbers if small for big in self.numbers)
+
+    def near(self, number: Fraction, hedge: str) -> bool:
+        """A number of the example is what ``hedge`` says of ``number`` (a little over 3: 19/6)."""
+        test = _HEDGES[_hedge_kind(hedge)]
+        return any(test(stated, number) for stated in self.numbers)
+
+
+_FRACTION = re.compile(r"Fraction\(\s*(-?\d+)\s*,\s*(-?\d+)\s*\)")
+_VALUE_READ = re.compile(r"\bvalues\.([a-z_][a-z0-9_]*)|\bvalue\(\s*['\"]([a-z_][a-z0-9_]*)['\"]")
+
+
+def values_read(code: str) -> list[str]:
+    """The ids of the values an example's code reads (``values.x``, ``rules.value("x")``)."""
+    return [m[1] or m[2] for m in _VALUE_READ.finditer(code)]
+
+
+_COMMENT = re.compile(r"[ ]+#[^'\"\n]*$", re.MULTILINE)  # a comment checks nothing: its numbers are no evidence
+
+
+def evidence(code: str, value_text: Callable[[str], str | None]) -> Evidence:
+    """The numbers and dice an example's code and expected output state, and those of the values it reads."""
+    code = _COMMENT.sub("", code)
+    texts = [code, *filter(None, (value_text(id) for id in values_read(code)))]
+    numbers: set[Fraction] = set()
+    percents: set[tuple[Fraction, int]] = set()
+    dice: set[str] = set()
+    for text in texts:
+        for stated in stated_numbers(text) + stated_numbers(text.replace("_", " ")):  # at_least_one(...): 1
+            if stated.dice:
+                dice.add(stated.dice)
+                numbers.update(Fraction(int(part)) for part in stated.dice.split("D") if part)
+            elif stated.percent:
+                percents.add((stated.value, _digits(stated.text)))
+            else:
+                numbers.update({stated.value, abs(stated.value)})
+    numbers.update(Fraction(int(a), int(b)) for a, b in _FRACTION.findall(code) if int(b))
+    return Evidence(frozenset(numbers), frozenset(percents), frozenset(dice))
+
+
+def _claims(paragraph: str, numbers: list[Stated]) -> Iterable[tuple[str, list[Stated]]]:
+    """The numbers grouped into what they claim: ("chance", [n, m]), ("sum", [a, b, ..., result]) or ("number", [n])."""
+    index = 0
+    between = lambda i: paragraph[numbers[i].end:numbers[i + 1].start]  # noqa: E731
+    while index < len(numbers):
+        plain = lambda i: numbers[i].value is not None and not numbers[i].percent  # noqa: E731
+        end = index
+        while end + 1 < len(numbers) and plain(end) and plain(end + 1) and _OPERATOR_BETWEEN.match(between(end)):
+            end += 1
+        if end > index and end + 1 < len(numbers) and plain(end + 1) and _EQUALS_BETWEEN.match(between(end)):
+            yield "sum", numbers[index:end + 2]
+            index = end + 2
+        elif (index + 1 < len(numbers) and plain(index) and plain(index + 1) and numbers[index + 1].value
+              and _CHANCE_BETWEEN.match(between(index))):
+            yield "chance", numbers[index:index + 2]
+            index += 2
+        else:
+            yield "number", [numbers[index]]
+            index += 1
+
+
+def _sum_holds(paragraph: str, terms: list[Stated]) -> bool:
+    total = terms[0].value
+    for left, right in zip(terms, terms[1:-1]):
+        total = _OPERATORS[_OPERATOR_BETWEEN.match(paragraph[left.end:right.start])[1]](total, right.value)
+    return total == terms[-1].value
+
+
+def _not_stated(number: Stated) -> str:
+    said = "" if number.text == str(number.value) else f"{number.value}, "
+    return f"{said}a number the example does not state"
+
+
+def unverified(paragraph: str, found: Evidence) -> list[Unverified]:
+    """Each claim of ``paragraph`` that the example's ``found`` evidence does not verify."""
+    problems = []
+    for kind, numbers in _claims(paragraph, stated_numbers(paragraph)):
+        first = numbers[0]
+        shown = " ".join(paragraph[first.start:numbers[-1].end].split())
+        if kind == "chance":
+            chance = Fraction(first.value, numbers[1].value)
+            if not found.has(chance):
+                problems.append(Unverified(first.start, shown, f"a chance of {chance}, which the example does not state"))
+        elif kind == "sum":
+            if not _sum_holds(paragraph, numbers):
+                problems.append(Unverified(first.start, shown, "a sum that is not true"))
+            elif not found.has(numbers[-1].value):
+                problems.append(Unverified(numbers[-1].start, numbers[-1].text, _not_stated(numbers[-1])))
+        elif first.dice:
+            if first.dice not in found.dice:
+                problems.append(Unverified(first.start, shown, "dice the example does not roll or name"))
+        elif first.percent:
+            if not found.rounds_to(first):
+                problems.append(Unverified(first.start, shown, "a percentage no chance of the example rounds to"))
+        elif (hedge := _HEDGE.search(paragraph[:first.start])) is not None:
+            if not found.near(first.value, hedge.group()):
+                problems.append(Unverified(first.start, shown, f"{hedge.group().strip()} {first.value}: no number of the "
+                                           "example is that"))
+        elif not found.has(first.value) and not (first.ratio and found.relates(first.value)):
+            problems.append(Unverified(first.start, shown, _not_stated(first)))
+    return problems

@@ -1,0 +1,93 @@
+"""The sentence is part of the test: every number players read before a worked example is one it states."""
+
+from fractions import Fraction
+
+import pytest
+
+from generator.examples.sentence import evidence, stated_numbers, unverified
+from generator.render.worked import stated
+
+NO_VALUES = lambda id: None  # noqa: E731
+
+
+def problems(sentence: str, code: str, values=NO_VALUES) -> list[str]:
+    return [p.text for p in unverified(sentence, evidence(code, values))]
+
+
+PRISONERS = """\
+>>> defenders, fleeing = 6, 4
+>>> defenders - fleeing
+2"""
+
+
+def test_a_number_word_changed_in_the_sentence_alone_is_caught():
+    assert problems("Of 6 defenders the 4 who flee escape, and two are taken prisoner:", PRISONERS) == []
+    assert problems("Of 6 defenders the 4 who flee escape, and three are taken prisoner:", PRISONERS) == ["three"]
+
+
+@pytest.mark.parametrize("written, value", [
+    ("12", 12), ("1½", Fraction(3, 2)), ("3/4", Fraction(3, 4)), ("1 1/2", Fraction(3, 2)), ("2.5", Fraction(5, 2)),
+    ("-2", -2), ("4+", 4), ('6"', 6), ("41.7%", Fraction(417, 1000)), ("two", 2), ("Twenty", 20), ("once", 1),
+    ("twice", 2), ("half", Fraction(1, 2)), ("one and a half", Fraction(3, 2)), ("two thirds", Fraction(2, 3)),
+])
+def test_numbers_are_read_as_players_read_them(written, value):
+    found = stated_numbers(f"it is {written} here")
+    assert [(n.text.rstrip('+"'), n.value) for n in found] == [(written.rstrip('+"'), Fraction(value))]
+
+
+def test_roles_list_markers_dice_and_pronouns_are_not_numbers_of_the_prose():
+    text = "1. move {value}`riders_move` on a D6, one of them, no-one else; Once a hero joins"
+    assert [(n.text, n.dice) for n in stated_numbers(text)] == [("D6", "D6")]
+
+
+def test_a_third_of_is_a_fraction_and_a_third_hit_is_not():
+    assert [n.value for n in stated_numbers("a third of the rolls")] == [Fraction(1, 3)]
+    assert stated_numbers("takes a third hit") == []
+
+
+def test_the_example_states_its_literals_results_fractions_and_values_read_but_not_its_comments():
+    found = evidence(">>> at_least_one(3)  # nine of them\nFraction(19, 27)\n>>> values.reach\n'50%'",
+                     {"reach": '6"'}.get)
+    assert {Fraction(1), Fraction(3), Fraction(19, 27), Fraction(6)} <= found.numbers
+    assert Fraction(9) not in found.numbers
+    assert found.has(Fraction(1, 2))  # printed as 50%
+
+
+def test_a_chance_must_be_one_the_example_states():
+    code = ">>> chance_of_a_hit(3)\nFraction(19, 27)"
+    assert problems("three dice hit 19 times in 27:", code) == []
+    assert problems("three dice hit 19 times in 28:", code) == ["19 times in 28"]
+    assert problems("one time in six", ">>> p\nFraction(1, 6)") == []
+
+
+def test_a_percentage_must_round_from_a_chance_of_the_example_at_its_precision():
+    code = ">>> casting_chance(8)\nFraction(5, 12)"  # 41.666...%
+    assert problems("it succeeds 41.7% of the time", code) == []
+    assert problems("it succeeds 42% of the time", code) == []
+    assert problems("it succeeds 41.6% of the time", code) == ["41.6%"]
+
+
+def test_a_sum_must_be_true_and_its_result_stated():
+    code = ">>> cost('command')\n8"
+    assert problems("it costs 3 + 5 = 8 pts", code) == []
+    assert problems("it costs 3 + 6 = 8 pts", code) == ["3 + 6 = 8"]
+    assert problems("it costs 2 x 5 = 10 pts", code) == ["10"]
+
+
+def test_a_hedged_number_must_describe_a_number_of_the_example():
+    code = ">>> expected()\nFraction(19, 6)"
+    assert problems("a player can expect a little over 3", code) == []
+    assert problems("a player can expect a little over 4", code) == ["4"]
+
+
+def test_twice_and_half_may_relate_two_numbers_of_the_example():
+    assert problems("Models move 6 inches; twice that at the double, 12 inches.", ">>> at_the_double(6)\n12") == []
+    assert problems("Models move 6 inches; thrice that at the double.", ">>> at_the_double(6)\n12") == ["thrice"]
+
+
+def test_the_sentence_is_the_whole_paragraph_the_example_follows_and_no_earlier_one():
+    text = "Steps 1, 3 and 5 are rules prose.\n\nIt ends with two\nprisoners:\n\n```python\n>>> 1 + 1\n2\n```\n"
+    ((offset, paragraph, code),) = stated(text)
+    assert paragraph == "It ends with two\nprisoners:"
+    assert text[offset:].startswith("It ends")
+    assert code == ">>> 1 + 1\n2"
