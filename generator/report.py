@@ -137,7 +137,7 @@ def run_coverage(root: Path, only: str | None = None) -> int:
         print(printable(summary_line(coverage)))
     skipped = [r.id for r in result.project.rulesets if r.meta.overlay and (only is None or r.id == only)]
     for ruleset_id in skipped:
-        print(printable(f"{ruleset_id}: an overlay, not measured (it runs no examples; its values are its base's)"))
+        print(printable(f"{ruleset_id}: an overlay, not measured (its examples are its base's, measured there)"))
     return 1 if failures or any(c.missed or c.needlessly_excused for c in measured) else 0
 
 
