@@ -257,7 +257,7 @@ def check_examples_stated(ruleset: Ruleset):
 def check_example_sentences(ruleset: Ruleset):
     """Every number of the paragraph a worked example follows is one the example states (see examples/sentence.py).
 
-    An overlay runs no examples (they prove the text as written), so its sentences are judged with its base."""
+    An overlay's sentences are its base's, judged there (where its house values change a result, both are shown)."""
     from ..examples.sentence import evidence, unverified
     from ..render.worked import stated
 
