@@ -122,6 +122,18 @@ def test_a_cell_naming_an_unknown_or_unfitting_value_is_a_located_error(tmp_path
     assert errors[0].startswith("rules_src/game/ruleset.yaml:17:")
 
 
+
+def test_a_number_column_takes_a_named_fraction_and_refuses_a_distance(tmp_path):
+    # the README's own advice: a score that may be 1½ is `type: number`; check crashed on it (KeyError)
+    scores = GAME.replace("score: {label: Score, type: points, min: 0, max: 5}", "score: {label: Score, type: number, min: 0, max: 5}")
+    result, errors = _checked(tmp_path / "fits", game=scores)
+    assert errors == []
+    game = result.project.ruleset("game")
+    assert game.cell(game.profile("troops"), game.profile("troops").row("rider"), "score") == Fraction(3, 2)
+    _result, errors = _checked(tmp_path / "misfits", game=scores.replace("{value: rider_score}", "{value: rider_move}"))
+    assert [e.split(": error")[1] for e in errors] == [
+        '[wrong-type]: Score of `rider` names value `rider_move`, which is 8", not a number']
+
 def test_a_house_value_beyond_the_column_is_refused_where_the_overlay_writes_it(tmp_path):
     _result, errors = _checked(tmp_path, game=GAME, house=HOUSE.replace("{value: 2,", "{value: 6,"))
     assert errors == ["rules_src/house/ruleset.yaml:4:3: error[out-of-range]: Score of `rider` names value "

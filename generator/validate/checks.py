@@ -398,10 +398,13 @@ _CELL_KINDS = {
     "dice": ((("number", ""), ("count", None)), "name a number of dice such as 3", "a number of dice"),
     "models": ((("number", ""), ("count", "models")), "name a number of models such as 10", "a number of models"),
     "points": ((("number", ""), ("count", "points")), "name a number of points such as 3 or 1½", "a number of points"),
+    "number": ((("number", ""), ("count", None)), "name a number such as 3 or 1½", "a number"),
     "target": ((("target", ""),), "name a target roll such as 4+", "a target roll"),
     "inches": ((("number", ""), ("distance", "inches")), 'name a distance in inches such as 6"', "a distance in inches"),
     "text": ((), "any value fits a text column", "a text"),
 }
+
+_FRACTIONS_FIT = {"points", "number"}  # a score such as 1½ is a number; a count of dice or models is whole
 
 
 def _cell_misfit(column: Column, stated) -> tuple[str, str] | None:
@@ -413,7 +416,7 @@ def _cell_misfit(column: Column, stated) -> tuple[str, str] | None:
     if not any(stated.kind == kind and (unit is None or stated.unit == unit) for kind, unit in fits):
         return "kind", f"{stated}, not {wanted}"
     magnitude = stated.magnitude
-    if column.type != "points" and getattr(magnitude, "denominator", 1) != 1:
+    if column.type not in _FRACTIONS_FIT and getattr(magnitude, "denominator", 1) != 1:
         return "kind", f"{stated}, not {wanted} (a whole number)"
     if (column.min is not None and magnitude < column.min) or (column.max is not None and magnitude > column.max):
         low = "" if column.min is None else f"at least {column.min}"
