@@ -207,7 +207,7 @@ def test_check_on_the_samples_prints_the_same_cached_and_loads_no_renderer(tmp_p
     assert cold.stderr.endswith("renderers loaded: []\n"), cold.stderr
     assert (warm.returncode, warm.stdout, warm.stderr) == (cold.returncode, cold.stdout, cold.stderr)
     assert (forced.returncode, forced.stdout, forced.stderr) == (cold.returncode, cold.stdout, cold.stderr)
-    assert cold.stdout.endswith(" 0 errors\n") and "rampant_hex: 25 examples, all pass\n" in cold.stdout
+    assert cold.stdout.endswith(" 0 errors\n") and "rampant_hex: 29 examples, all pass\n" in cold.stdout
 
 
 def test_a_linked_cache_folder_is_neither_read_nor_written(project, capsys, tmp_path):

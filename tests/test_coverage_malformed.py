@@ -52,8 +52,8 @@ EXPECTED = f"""\
 {KIND}
 {F}:25:68: error[wrong-type]: Pts must be a whole number or an exact fraction such as 1½, 1 1/2, 3/2 or 1.5, not the boolean `true`
   hint: write points as 3, 1½, 1 1/2, 3/2 or 1.5, without units
-{F}:26:38: error[wrong-type]: `attack` must be `not given` or `not_given: why`
-{KIND}
+{F}:26:38: error[wrong-type]: `attack` must be `not given`, or `not given: why` with the why in words
+  hint: write `not given`, or `"not given: the text omits it"` (quoted, for the colon)
 """
 # where each error points, by hand: (line, column) -> the text that starts there
 POINTED_AT = {(5, 44): "maybe", (5, 83): "[1, 2]", (11, 22): "5", (15, 11): "[a, b]", (19, 11): "[archer]",

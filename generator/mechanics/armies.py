@@ -310,7 +310,7 @@ class LimitResult:
         return not (self.too_many or self.too_few)
 
     def __repr__(self) -> str:
-        """``<command_per_30: 1, at most 0>``: the limit's id, what it counts and the bounds it gives, as examples show it."""
+        """``<some_limit: 1, at most 0>``: the limit's id, what it counts and the bounds it gives, as examples show it."""
         bounds = [f"{words} {number}" for words, number in (("at least", self.at_least), ("at most", self.at_most))
                   if number is not None]
         return f"<{self.limit.id}: {self.count}, {' and '.join(bounds)}>"
@@ -338,7 +338,7 @@ def check_limits(ruleset: Ruleset, army: ArmyList) -> list[LimitResult]:
 
 
 def broken_limits(ruleset: Ruleset, army: ArmyList) -> list[LimitResult]:
-    """The army limits the list breaks, each with its count and bounds: ``[<heroes_half_units: 4, at most 3>]``."""
+    """The army limits the list breaks, each with its count and bounds: ``[<some_limit: 4, at most 3>]``."""
     return [result for result in check_limits(ruleset, army) if not result.holds]
 
 
