@@ -69,11 +69,11 @@ def _located(diagnostics):
 # -- formulas -------------------------------------------------------------------------------------
 
 def _input(id, low, high):
-    return SimpleNamespace(id=id, optional=False, type="number", min=low, max=high, choices=(), default=None)
+    return SimpleNamespace(id=id, optional=False, type="number", min=low, max=high, choices=(), default=None, unit="")
 
 
 def _formula(*inputs, id="to_wound", names=("strength",)):
-    return SimpleNamespace(id=id, inputs=tuple(inputs), result="number", let=(), results=(),
+    return SimpleNamespace(id=id, inputs=tuple(inputs), result="number", unit="", let=(), results=(),
                            expr=SimpleNamespace(names=frozenset(names), calls=frozenset()),
                            loc=Location(FILE, 4), locs=MappingProxyType({"expr": Location(FILE, 5, 9),
                                                                          "result": Location(FILE, 6, 11)}))
