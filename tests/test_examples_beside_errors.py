@@ -121,7 +121,7 @@ def test_a_clean_project_with_the_error_fixed_runs_every_example(project, capsys
     game = project / "rules_src" / "game" / "ruleset.yaml"
     game.write_text(GAME.replace("roll: 1-5", "roll: 1-6"), encoding="utf-8")
     other = project / "rules_src" / "other" / "ruleset.yaml"
-    other.write_text(OTHER.replace("      5\n", "      4\n"), encoding="utf-8")
+    other.write_text(OTHER.replace("      5\n", "      4\n").replace("And five, the text says wrongly", "And four, as the text says"), encoding="utf-8")
     code, out, err = run(capsys, "-C", str(project), "check", "--all")
     assert (code, err) == (0, "")
     assert out.splitlines() == [

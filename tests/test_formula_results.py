@@ -106,7 +106,7 @@ def test_a_worked_example_in_prose_runs_against_every_result(tmp_path, capsys):
     title: Mêlée
     chapter: fight
     body: |
-      Three hits on five defenders kill three; one of the two left is taken prisoner.
+      Three hits on five defenders kill three; of the rest, one is taken prisoner and one survives.
 
       ```python
       >>> melee(hits=3, defenders=5)
