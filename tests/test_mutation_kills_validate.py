@@ -201,9 +201,10 @@ def _problems(chart, evaluate=lambda formula, **cell: 1, scope=None):
 
     from generator.validate.computed import chart_problems
 
-    inputs = (SimpleNamespace(id="strength", default=None, optional=False),
-              SimpleNamespace(id="toughness", default=None, optional=False))
-    formulas = (SimpleNamespace(id="to_wound", inputs=inputs, results=()), SimpleNamespace(id="odds", inputs=inputs, results=()))
+    inputs = (SimpleNamespace(id="strength", default=None, optional=False, unit=""),
+              SimpleNamespace(id="toughness", default=None, optional=False, unit=""))
+    formulas = (SimpleNamespace(id="to_wound", inputs=inputs, results=(), unit=""),
+                SimpleNamespace(id="odds", inputs=inputs, results=(), unit=""))
     ruleset = SimpleNamespace(reachable=lambda section: formulas if section == "formulas" else ())
     calc = SimpleNamespace(scope=scope or {"a": 1}, evaluate=evaluate)
     return [(d.code.code, d.message, str(d.location), d.hint) for d in chart_problems(ruleset, chart, calc)]

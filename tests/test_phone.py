@@ -149,8 +149,8 @@ def test_troop_matrix_gaps_are_the_quiet_mark(phone, site):
     phone.goto(f"{site}/rampant_hex/troops.html")
     matrix = phone.locator("table.rulepress-profiles")
     assert matrix.locator("thead th").all_inner_texts() == [
-        "Troop type", f"ATTACK ({NOT_GIVEN})", f"ARMOUR ({NOT_GIVEN})", f"MORAL ({NOT_GIVEN})", "PTS",
-        f"Special rules ({NOT_GIVEN})"]
+        "Troop type", f"ATTACK ({NOT_GIVEN})", f"ARMOUR ({NOT_GIVEN})", f"MORAL ({NOT_GIVEN})", "PTS", "Move",
+        f"Special rules ({NOT_GIVEN})"]  # Move: the 2 and 3 hexes the prose gives foot and riders
     assert matrix.locator(".gap").count() == 30
     assert matrix.locator(".gap-plain").count() == 28
     noted = matrix.locator("abbr.gap")
@@ -231,9 +231,11 @@ def test_no_pdf_holds_the_old_loud_gap_marks(pdf_texts):
     for name, text in pdf_texts.items():
         assert "⚠" not in text, name
         assert not re.search(r"not given\s+not given", text), name  # two cells side by side
-    # 004's matrix row in the booklet reads name then points, its empty boxes printing nothing.
+    # 004's matrix row in the booklet reads name, points and move (2 hexes for foot, 3 for riders), its empty
+    # boxes printing nothing.
     booklet = pdf_texts["rampant_hex-handout-a4.pdf"]
-    assert "Light foot 4 Heavy foot 5 Skirmishers 4 Monsters 6 Levy 2 Light riders" in booklet
+    assert ("Light foot 4 2 hexes Heavy foot 5 2 hexes Skirmishers 4 2 hexes Monsters 6 2 hexes Levy 2 2 hexes "
+            "Light riders 3 hexes") in booklet
     assert f"ATTACK ({NOT_GIVEN}) ARMOUR ({NOT_GIVEN}) MORAL ({NOT_GIVEN}) PTS" in booklet
     roster = pdf_texts["rampant_hex-roster-a4.pdf"]
     assert "2× Light foot (4 pts) 2 hexes 4 8 2× Heavy foot (5 pts) 2 hexes 5 10" in roster
