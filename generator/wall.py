@@ -24,7 +24,7 @@ from pathlib import Path
 
 PACKAGE = "bubblewrap"  # Debian's package that brings bwrap
 SCRATCH_BYTES = 512 * 1024 * 1024  # the size of the walled /tmp
-PASSED_ON = ("RULEPRESS_", "SOURCE_DATE_EPOCH", "LANG", "LC_ALL", "TZ")  # what the machine owner set for a run
+PASSED_ON = ("RULEPRESS_", "SOURCE_DATE_EPOCH", "LANG", "LC_ALL", "TZ", "PAGEFIND_BINARY_PATH")  # the machine owner's settings
 _ENV = shutil.which("env") or "/usr/bin/env"
 _SYSTEM = ("/usr", "/etc/fonts", "/etc/ld.so.cache", "/etc/alternatives", "/var/cache/fontconfig")
 
@@ -148,7 +148,7 @@ def command(argv: list[str], *, read: list[Path] = (), write: list[Path] = (), e
     for path in _SYSTEM:
         if Path(path).exists():
             line += ["--ro-bind", path, path]
-    for path in dict.fromkeys([*_interpreter(), *python_dirs(), *(str(Path(p).resolve()) for p in read)]):
+    for path in dict.fromkeys([*_interpreter(), *python_dirs(), *_named_tools(), *(str(Path(p).resolve()) for p in read)]):
         if not Path(path).exists():
             continue
         line += ["--ro-bind", path, path]
@@ -162,6 +162,12 @@ def command(argv: list[str], *, read: list[Path] = (), write: list[Path] = (), e
         line += ["--chdir", str(Path(cwd).resolve())]
     line += ["--remount-ro", "/", "--remount-ro", "/dev"]  # their tmpfs are not capped: /tmp is the scratch
     return [*line, "--", *argv]
+
+
+def _named_tools() -> list[str]:
+    """The folder of a tool the machine owner names in the environment (Pagefind's binary), to run it inside."""
+    named = os.environ.get("PAGEFIND_BINARY_PATH")
+    return [str(Path(named).resolve().parent)] if named else []
 
 
 def passed_on() -> dict[str, str]:
