@@ -196,8 +196,8 @@ def sphinx_floor(project: Path, work: Path) -> float:
 
 
 def pdf_jobs(project_root: Path, out: Path):
-    from generator.render.handouts import handout_jobs
-    from generator.render.sheets import sheet_jobs
+    from generator.render.handouts.jobs import handout_jobs
+    from generator.render.sheets.jobs import sheet_jobs
     from generator.validate import check_project
 
     project = check_project(project_root).project

@@ -497,13 +497,13 @@ class _Builder:
         """The PDFs of ``kind`` this build makes (of the ``rulesets`` named, when given), their HTML rendered."""
         folder = self.staging / kind
         if kind == "sheets":
-            from .render.sheets import sheet_jobs
+            from .render.sheets.jobs import sheet_jobs
 
             jobs = sheet_jobs(self.project, folder, rulesets)
             if getattr(self.args, "audience", None) == "player":
                 jobs = [j for j in jobs if "-gm" not in j.target.name]
         else:
-            from .render.handouts import handout_jobs
+            from .render.handouts.jobs import handout_jobs
 
             jobs = [job for audience in self.audiences() for job in handout_jobs(self.project, folder, audience, rulesets)]
         if self.args.ruleset:

@@ -112,7 +112,7 @@ def test_every_ruleset_has_a_booklet_and_only_rulesets_with_gm_material_a_gm_cop
 
 
 def test_gm_sheets_only_where_the_gm_sees_more(tmp_path):
-    from generator.render.sheets import sheets
+    from generator.render.sheets.jobs import sheets
     from generator.validate import check_project
 
     project = check_project(ROOT).project

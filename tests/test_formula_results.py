@@ -15,7 +15,7 @@ from generator.cli import main
 from generator.model.calculate import calculator
 from generator.model.formula import FormulaError, Results
 from generator.render.reference import format_reference, names_in
-from generator.render.sheets_charts import chart_from_model
+from generator.render.sheets.charts import chart_from_model
 from generator.render.site.myst import formula_md
 from generator.examples.namespace import namespace_for
 from generator.validate import check_project

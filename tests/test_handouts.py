@@ -24,9 +24,9 @@ from pypdf import PdfReader
 from generator.cli import main
 from generator.diagnostics import Code, Location
 from generator.mechanics.armies import army_points
-from generator.render.handouts import handout_jobs, output_name
-from generator.render.handouts_cards import PAPERS, cards, sheet_layout
-from generator.render.handouts_content import CHAPTER_ORDER, SECTION_PAGES, handout_context, visible
+from generator.render.handouts.jobs import handout_jobs, output_name
+from generator.render.handouts.cards import PAPERS, cards, sheet_layout
+from generator.render.handouts.content import CHAPTER_ORDER, SECTION_PAGES, handout_context, visible
 from generator.render.prose import Prose, gm_only
 from generator.render.pdf import ResourceOutside, render_all, render_pdf
 from generator.source.project import Project
@@ -406,7 +406,7 @@ import hashlib, sys
 from pathlib import Path
 sys.path.insert(0, sys.argv[1])
 from tests.test_handouts import loadable_project
-from generator.render.handouts import handout_jobs
+from generator.render.handouts.jobs import handout_jobs
 project = loadable_project()
 for audience in ("player", "gm"):
     for job in handout_jobs(project, Path("/out"), audience):

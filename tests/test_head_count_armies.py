@@ -13,8 +13,8 @@ from html import unescape
 from pathlib import Path
 
 from generator.mechanics import armies
-from generator.render.handouts import handout_jobs
-from generator.render.sheets import sheet_jobs
+from generator.render.handouts.jobs import handout_jobs
+from generator.render.sheets.jobs import sheet_jobs
 from generator.render.site import myst
 from generator.source.project import load_project
 from generator.validate import check_project

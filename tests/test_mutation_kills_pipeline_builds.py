@@ -144,8 +144,8 @@ def renderers(project, tmp_path, monkeypatch):
     monkeypatch.setattr(pipeline, "format_reference", lambda: "format")
     monkeypatch.setattr(pipeline, "codes_reference", lambda: "codes")
     monkeypatch.setattr(pipeline, "names_reference", lambda ruleset, root: f"names of {ruleset.id} in {root.name}")
-    monkeypatch.setattr("generator.render.sheets.sheet_jobs", stand.sheet_jobs)
-    monkeypatch.setattr("generator.render.handouts.handout_jobs", stand.handout_jobs)
+    monkeypatch.setattr("generator.render.sheets.jobs.sheet_jobs", stand.sheet_jobs)
+    monkeypatch.setattr("generator.render.handouts.jobs.handout_jobs", stand.handout_jobs)
     monkeypatch.setattr("generator.render.site.pages.site_key", stand.site_key)
     monkeypatch.setattr("generator.render.site.pages.site_pages", lambda project, audience, downloads=None: f"{audience} pages")
     monkeypatch.setattr("generator.render.export.export", stand.export)
@@ -543,8 +543,8 @@ def test_the_jobs_of_a_kind_follow_audience_and_ruleset(tmp_path, monkeypatch):
 
     sheets = [job("mini-sheet-a4.pdf"), job("mini-gm-sheet-a4.pdf"), job("mini_two-sheet-a4.pdf")]
     asked = []
-    monkeypatch.setattr("generator.render.sheets.sheet_jobs", lambda project, folder, rulesets=None: asked.append(folder) or sheets)
-    monkeypatch.setattr("generator.render.handouts.handout_jobs",
+    monkeypatch.setattr("generator.render.sheets.jobs.sheet_jobs", lambda project, folder, rulesets=None: asked.append(folder) or sheets)
+    monkeypatch.setattr("generator.render.handouts.jobs.handout_jobs",
                         lambda project, folder, audience, rulesets=None: asked.append((folder, audience)) or [job(f"mini-{audience}.pdf")])
 
     def names(made, kind):
@@ -667,7 +667,7 @@ def test_a_pdf_belongs_to_the_longest_id_even_when_ids_hold_dashes(tmp_path):
 
 def test_jobs_without_an_audience_argument_keep_every_sheet(tmp_path, monkeypatch):
     job = PdfJob(html="", target=tmp_path / "staging" / "sheets" / "mini-gm-notes-a4.pdf", base_dir=tmp_path)
-    monkeypatch.setattr("generator.render.sheets.sheet_jobs", lambda project, folder, rulesets=None: [job])
+    monkeypatch.setattr("generator.render.sheets.jobs.sheet_jobs", lambda project, folder, rulesets=None: [job])
     project = SimpleNamespace(root=tmp_path, rulesets=[SimpleNamespace(id="mini")])
     made = pipeline._Builder(project, tmp_path / "build", tmp_path / "staging", {},
                              SimpleNamespace(out=None, ruleset=None, only=None))

@@ -214,8 +214,8 @@ def _record_jobs(renderers, monkeypatch) -> list:
         made.append(("handouts", sorted(rulesets)))
         return renderers.handout_jobs(project, folder, audience, rulesets)
 
-    monkeypatch.setattr("generator.render.sheets.sheet_jobs", sheets)
-    monkeypatch.setattr("generator.render.handouts.handout_jobs", handouts)
+    monkeypatch.setattr("generator.render.sheets.jobs.sheet_jobs", sheets)
+    monkeypatch.setattr("generator.render.handouts.jobs.handout_jobs", handouts)
     return made
 
 

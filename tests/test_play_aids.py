@@ -17,7 +17,7 @@ import pytest
 from pypdf import PdfReader
 
 from generator.diagnostics import Code
-from generator.render.handouts import handout_jobs
+from generator.render.handouts.jobs import handout_jobs
 from generator.render.pdf import render_all
 from generator.source.project import Project
 from generator.validate import check_project

@@ -12,10 +12,10 @@ from fractions import Fraction
 from pathlib import Path
 
 from generator.mechanics import armies
-from generator.render.handouts_cards import troop_card
-from generator.render.handouts_content import handout_context
+from generator.render.handouts.cards import troop_card
+from generator.render.handouts.content import handout_context
 from generator.render.prose import Prose
-from generator.render.sheets_quickref import matrices
+from generator.render.sheets.quickref import matrices
 from generator.render.site.myst import profile_md
 from generator.validate import check_project
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import pypdf
 
 from generator.render.pdf import render_pdf
-from generator.render.sheets import sheet_jobs
+from generator.render.sheets.jobs import sheet_jobs
 from generator.source.project import load_project
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -21,10 +21,10 @@ from pypdf import PdfReader
 
 from generator.model.dice import percent
 from generator.render.pdf import render_all
-from generator.render.sheets import PAPERS, Sheet, sheet_html, sheet_jobs, sheet_pages, sheets
-from generator.render.sheets_charts import Cell, Chart, Row
-from generator.render.sheets_pages import chart_md
-from generator.render.sheets_quickref import quick_reference
+from generator.render.sheets.jobs import PAPERS, Sheet, sheet_html, sheet_jobs, sheet_pages, sheets
+from generator.render.sheets.charts import Cell, Chart, Row
+from generator.render.sheets.pages import chart_md
+from generator.render.sheets.quickref import quick_reference
 from generator.source.project import Project
 from generator.validate import check_project
 
@@ -493,7 +493,7 @@ def test_sheets_are_grouped_by_page_name(project):
 
 
 def test_downloads_list_no_gm_sheet_for_players(project, tmp_path):
-    from generator.render.sheets import sheet_downloads
+    from generator.render.sheets.jobs import sheet_downloads
 
     player, gm = sheet_downloads(project, "player"), sheet_downloads(project, "gm")
     player_files = {href for links in player.values() for _title, href in links}

@@ -15,7 +15,7 @@ from generator.model.formula import Expression, FormulaError
 from generator.model.quantity import Quantity, QuantityError
 from generator.model.units import Distance, UnitMismatch
 from generator.render.prose import value_text
-from generator.render.sheets_charts import chart_from_model
+from generator.render.sheets.charts import chart_from_model
 from generator.source.project import load_project
 from generator.validate import check_project
 

@@ -196,7 +196,7 @@ def test_moral_chart_every_cell(ns, rules):
 
 def test_column_notes_name_the_die_needed(rules):
     """The second heading line of each column is computed from the data: the face one die needs."""
-    from generator.render.sheets_charts import chart_from_model
+    from generator.render.sheets.charts import chart_from_model
 
     for chart_id in ("expected_hits_chart", "a_hit_chart"):
         notes = chart_from_model(rules, rules.chart(chart_id)).column_notes

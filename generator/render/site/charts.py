@@ -19,7 +19,7 @@ from ..present import GAP_DASH
 
 
 def picker_data(chart) -> dict:
-    """A chart (sheets_charts.Chart) as the picker's data: labels and each cell's target and odds."""
+    """A chart (sheets.charts.Chart) as the picker's data: labels and each cell's target and odds."""
     def shown(cell) -> list[str]:  # an impossible cell is its word alone ("no effect"), as in the grid
         return [cell.text or cell.chance or GAP_DASH, cell.chance if cell.text and cell.tone != "none" else ""]
 

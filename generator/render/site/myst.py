@@ -429,8 +429,8 @@ def lookup_md(lookup, ruleset: Ruleset) -> str:
 def chart_grid_md(chart, ruleset: Ruleset, heading: bool = False) -> str:
     """A chart's grid with the exact odds of every cell, computed by the ruleset that defines it (with its title
     when ``heading``: a chart printed inside a rule)."""
-    from ..sheets_charts import chart_from_model
-    from ..sheets_pages import chart_md
+    from ..sheets.charts import chart_from_model
+    from ..sheets.pages import chart_md
 
     shown = chart_from_model(ruleset, chart)
     grid = chart_md(type(shown)("", shown.row_head, shown.column_head, shown.columns, shown.rows, (),

@@ -329,7 +329,7 @@ def _title_by_id(project: Project, id: str) -> str:
 
 def add_sheet_pages(pages: Pages, project: Project, audience: str, downloads: dict) -> list[str]:
     """A site page per cheat sheet, with links to its PDFs, and an index of them all."""
-    from ..sheets import sheet_pages
+    from ..sheets.jobs import sheet_pages
 
     written = []
     all_pdfs = [href for links in downloads.values() for _title, href in links]

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..model.base import Markdown, NotGiven
-from ..model.points import Number, points_text
-from ..model.ruleset import Ruleset
-from .sheets_quickref import cite
+from ...model.base import Markdown, NotGiven
+from ...model.points import Number, points_text
+from ...model.ruleset import Ruleset
+from .quickref import cite
 
 TITLES = {"monster": "Monsters defeated", "item": "Items held at the end of the game", "task": "Tasks completed"}
 WRITE_IN_LINES = {"monster": 3}  # blank lines for what the sheet cannot name

@@ -7,14 +7,14 @@ own. Gaps use the site's ``{gap}`` role and sources its ``{source}`` role.
 
 from __future__ import annotations
 
-from .prose import _ROLE, role_as_text  # the same role-to-text reading as the print templates
-from .worked import for_readers, house_hidden
-from .sheets_charts import Cell, Chart
-from .present import NOT_GIVEN_TEXT
-from .sheets_quickref import GAP, QuickReference
-from .sheets_victory import VpChecklist
-from .site.charts import picker_md
-from .site.myst import esc, gap, pipe_table, role_text  # the site's own Markdown writers
+from ..prose import _ROLE, role_as_text  # the same role-to-text reading as the print templates
+from ..worked import for_readers, house_hidden
+from .charts import Cell, Chart
+from ..present import NOT_GIVEN_TEXT
+from .quickref import GAP, QuickReference
+from .victory import VpChecklist
+from ..site.charts import picker_md
+from ..site.myst import esc, gap, pipe_table, role_text  # the site's own Markdown writers
 
 GAP_TEXT = "not given"
 

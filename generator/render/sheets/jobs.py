@@ -4,7 +4,7 @@ Which sheets exist depends on the project: every ``sheets:`` entry of a ruleset 
 charts computed from the ruleset's formulas), a victory-point checklist with every
 ruleset that has victory points (a player and a game-master version) and a quick
 reference with every ruleset that is a game (not ``kind: base``). Chart data comes from
-:mod:`sheets_charts`, :mod:`sheets_quickref` and :mod:`sheets_victory` (no HTML there);
+:mod:`charts`, :mod:`quickref` and :mod:`victory` (no HTML there);
 the Jinja2 templates in ``templates/sheets/`` (the project's, else the defaults) only lay it out.
 
 The pipeline calls :func:`sheet_jobs` and renders the jobs with
@@ -18,18 +18,18 @@ from pathlib import Path
 from types import MappingProxyType, SimpleNamespace
 from typing import Callable
 
-from ..diagnostics import Code, Diagnostic, Location
-from ..model.base import NOWHERE
-from ..model.ruleset import Ruleset
-from ..source.project import Project
-from . import sheets_charts as charts
-from .prose import Prose
-from .assets import PROJECT_TEMPLATES, template_path
-from .jinja import Renderings, render
-from .pdf import PdfJob
-from .sheets_pages import sheet_markdown
-from .sheets_quickref import GAP, cite, marked_entries, quick_reference, visible
-from .sheets_victory import HIDDEN_TASK, has_victory_points, victory_checklist
+from ...diagnostics import Code, Diagnostic, Location
+from ...model.base import NOWHERE
+from ...model.ruleset import Ruleset
+from ...source.project import Project
+from . import charts
+from ..prose import Prose
+from ..assets import PROJECT_TEMPLATES, template_path
+from ..jinja import Renderings, render
+from ..pdf import PdfJob
+from .pages import sheet_markdown
+from .quickref import GAP, cite, marked_entries, quick_reference, visible
+from .victory import HIDDEN_TASK, has_victory_points, victory_checklist
 
 STYLESHEET = "print-base.css"  # under templates/
 COMPUTED_BY = "Numbers computed by Rulepress from the rules model: exact odds (icepool), rounded only for print."
@@ -172,7 +172,7 @@ def fit_css(sheet: "Sheet", paper: Paper) -> tuple[str, ...]:
 
 def quick_reference_sheet(ruleset: Ruleset) -> Sheet:
     ref = quick_reference(ruleset)
-    from .present import source_title
+    from ..present import source_title
 
     sources = (source_title(ruleset),)
     return Sheet(f"{ruleset.id}-quick-reference", f"{ruleset.id}-quick-reference", "Quick reference",
@@ -201,8 +201,8 @@ _MADE: dict[str, tuple[Sheet, ...]] = {}  # by the bytes of a ruleset's files (a
 def _sheets_of(root, ruleset: Ruleset) -> tuple[Sheet, ...]:
     """One ruleset's sheets (frozen, so shared safely), made once per process for the same files: a build
     asks for them for each site, the PDFs and the downloads, and `serve` on every save; their charts are the cost."""
-    from ..check_cache import generator_hash
-    from ..serve import ruleset_key
+    from ...check_cache import generator_hash
+    from ...serve import ruleset_key
 
     key = ruleset_key(root, ruleset, generator_hash()) if _from_files(root, ruleset) else None
     if key is None or key not in _MADE:

@@ -13,13 +13,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..model.base import NotGiven
-from ..model.entries import ValueCell
-from ..model.ruleset import Ruleset
-from ..mechanics import armies
-from .handouts_content import cell, fact, keyword_named, movement, source_mark, spell_facts, tracks, visible
-from .prose import Prose, gm_only
-from .present import NOT_GIVEN_TEXT, shown
+from ...model.base import NotGiven
+from ...model.entries import ValueCell
+from ...model.ruleset import Ruleset
+from ...mechanics import armies
+from .content import cell, fact, keyword_named, movement, source_mark, spell_facts, tracks, visible
+from ..prose import Prose, gm_only
+from ..present import NOT_GIVEN_TEXT, shown
 
 CARD_WIDTH, CARD_HEIGHT = 63.0, 88.0
 ROLE = re.compile(r"\{\w+\}`[^`]*`")

@@ -15,16 +15,16 @@ from __future__ import annotations
 import ast
 from fractions import Fraction
 
-from ..mechanics import armies
-from ..model.base import NotGiven
-from ..model.entries import ValueCell
-from ..model.ruleset import Ruleset
-from .prose import HIDDEN_REFERENCE, Prose, anchor, count_examples, gm_only
-from .present import (GAP_KEY_PRINT, NOT_GIVEN_TEXT, bounds_text, column_head, entry_title, exact_chance_text as chance_text, key_text,
+from ...mechanics import armies
+from ...model.base import NotGiven
+from ...model.entries import ValueCell
+from ...model.ruleset import Ruleset
+from ..prose import HIDDEN_REFERENCE, Prose, anchor, count_examples, gm_only
+from ..present import (GAP_KEY_PRINT, NOT_GIVEN_TEXT, bounds_text, column_head, entry_title, exact_chance_text as chance_text, key_text,
                       points_text, roll_text, shown, source_text, source_title)
-from .prose import value_html, value_text
-from .sheets_charts import chart_from_model
-from .site.pages import CHAPTER_ORDER, SECTION_PAGES  # a booklet reads in the site's order
+from ..prose import value_html, value_text
+from ..sheets.charts import chart_from_model
+from ..site.pages import CHAPTER_ORDER, SECTION_PAGES  # a booklet reads in the site's order
 
 AUDIENCES = ("player", "gm")
 

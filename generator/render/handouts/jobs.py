@@ -5,7 +5,7 @@
 booklet, and where the ruleset has them a roster sheet (a blank roster per profile
 matrix, then the ``armies:``) and a sheet of cards (spells, heroes, profile rows), each
 card sheet followed by its backs. Content is assembled by the pure functions of
-``handouts_content`` and ``handouts_cards``; the templates in ``templates/handouts/``
+``content`` and ``cards``; the templates in ``templates/handouts/``
 (the project's, else the defaults) only lay it out. Game-master outputs carry ``gm``
 in their file names and are the only ones that contain game-master-only material; one is
 made only where the game-master sees more than the players (:func:`gm_sees_more`).
@@ -17,12 +17,12 @@ import os
 from datetime import datetime, timezone
 from pathlib import Path
 
-from ..source.project import Project
-from .handouts_cards import PAPERS, Paper, cards, cards_context
-from .handouts_content import AUDIENCES, handout_context, roster_context, visible
-from .assets import PROJECT_TEMPLATES, template_path
-from .jinja import Renderings
-from .pdf import PdfJob
+from ...source.project import Project
+from .cards import PAPERS, Paper, cards, cards_context
+from .content import AUDIENCES, handout_context, roster_context, visible
+from ..assets import PROJECT_TEMPLATES, template_path
+from ..jinja import Renderings
+from ..pdf import PdfJob
 
 TEMPLATE_DIR = "handouts"
 KINDS = ("handout", "roster", "cards")

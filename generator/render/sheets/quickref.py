@@ -20,14 +20,14 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ..model.base import Markdown, NotGiven, QuickMark
-from ..model.entries import ValueCell
-from ..model.points import points_text
-from ..model.ruleset import Ruleset
-from .prose import _ROLE, role_as_text, value_text
-from .worked import for_readers, house_hidden
-from .sheets_charts import Chart, chance_text, chart_from_model
-from .present import gm_only, key_text, range_text
+from ...model.base import Markdown, NotGiven, QuickMark
+from ...model.entries import ValueCell
+from ...model.points import points_text
+from ...model.ruleset import Ruleset
+from ..prose import _ROLE, role_as_text, value_text
+from ..worked import for_readers, house_hidden
+from .charts import Chart, chance_text, chart_from_model
+from ..present import gm_only, key_text, range_text
 
 GAP = None  # a value the source does not give: templates print a blank box
 
