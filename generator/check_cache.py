@@ -43,34 +43,11 @@ from pathlib import Path
 
 from . import __version__
 from .cache_seal import sign, unsign
+from .keys import generator_hash
 
 CHECK_DIR = Path(".rulepress-cache") / "check"
 RULES_DIR = "rules_src"
 TEMPLATES_DIR = "templates"
-GENERATOR = Path(__file__).resolve().parent
-_CODE_SUFFIXES = (".py", ".css", ".js", ".html")
-_generator_hash: str | None = None
-
-
-def code_digest() -> str:
-    """A hash of the generator's code and static files, read now (a long-lived ``serve`` re-reads it)."""
-    digest = hashlib.sha256()
-    package = GENERATOR.parent
-    for path in sorted(GENERATOR.rglob("*")):
-        if path.suffix in _CODE_SUFFIXES and path.is_file():
-            digest.update(path.relative_to(package).as_posix().encode())
-            digest.update(path.read_bytes())
-    return digest.hexdigest()[:16]
-
-
-def generator_hash() -> str:
-    """The generator's version and its code, once per process."""
-    global _generator_hash
-    if _generator_hash is None:
-        _generator_hash = f"{__version__}-{code_digest()}"
-    return _generator_hash
-
-
 SETTINGS = ("RULEPRESS_MAX_FILE_BYTES", "RULEPRESS_EXAMPLE_SECONDS", "RULEPRESS_EXAMPLE_MEMORY_MB")  # limits a check obeys
 LARGE = 64 * 1024 * 1024  # a rules file this large is refused by its size alone: hashed by size, never read
 

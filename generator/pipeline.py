@@ -42,6 +42,7 @@ from . import __version__, wall
 from .cache_seal import real_folder, seal, verify_or_wipe, wipe
 from .diagnostics import printable
 from .examples.run import run_examples_cached
+from .keys import code_hash, ruleset_key
 from .pool import RenderFailed
 from .render.assets import asset_names, template_path
 from .render.jinja import TemplateFailed
@@ -137,13 +138,6 @@ def _open_lock(path: Path):
         wipe(path)
         handle = os.open(path, flags, 0o644)
     return os.fdopen(handle, "r+")
-
-
-def code_hash() -> str:
-    """The generator's version and code: any change re-renders."""
-    from .render.site.pages import code_hash as generator_hash
-
-    return f"{__version__}-{generator_hash()}"
 
 
 def site_cache(root: Path, out: Path, name: str) -> Path:
@@ -534,9 +528,8 @@ class _Builder:
 
     def inputs_key(self, kind: str, ruleset) -> str:
         """A hash of everything one ruleset's PDFs of ``kind`` are made from: the files of the ruleset and of
-        its bases (``serve.ruleset_key``), every template and asset (the project's and the defaults, by
+        its bases (``keys.ruleset_key``), every template and asset (the project's and the defaults, by
         content), the audiences this build makes, SOURCE_DATE_EPOCH and the generator's code."""
-        from .serve import ruleset_key
 
         digest = hashlib.sha256(f"{kind}\0{self.audiences()}\0{getattr(self.args, 'audience', None)}\0"
                                 f"{os.environ.get('SOURCE_DATE_EPOCH', '')}\0".encode())

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import hashlib
 import html
 import http.server
 import io
@@ -44,6 +43,8 @@ import urllib.parse
 from contextlib import redirect_stderr
 from pathlib import Path
 from types import SimpleNamespace
+
+from .keys import code_hash, ruleset_key
 
 RELOAD_PATH = "/__rulepress__/build"  # the build number and status, as text ("3:ok")
 EVENTS_PATH = "/__rulepress__/events"  # server-sent events: one "build" event per finished build
@@ -386,7 +387,6 @@ class RememberedChecks:
 
     def __call__(self, root: Path):
         from .examples.run import run_project_examples
-        from .pipeline import code_hash
         from .validate import check_project, check_ruleset
 
         code = code_hash()
@@ -417,26 +417,6 @@ class _InMemory:
 
     def put(self, slot: str, key: str, value) -> None:
         self.store[(slot, key)] = value
-
-
-def ruleset_key(root: Path, ruleset, code: str) -> str:
-    """A hash of everything a ruleset's checks read: its files, prose sources and mechanics, its base's, the
-    project's templates (names, sizes, times) and the generator's code."""
-    digest = hashlib.sha256(f"{code}\n{ruleset.id}\n".encode())
-    for name in (*ruleset.files, *ruleset.mechanics):
-        path = Path(root) / name
-        digest.update(name.encode() + b"\0" + (path.read_bytes() if path.is_file() else b"(missing)"))
-    for name, text in sorted(ruleset.sources.items()):
-        digest.update(name.encode() + b"\0" + text.encode())
-    templates = Path(root) / "templates"
-    if templates.is_dir():
-        for path in sorted(templates.rglob("*")):
-            if path.is_file():
-                stat = path.stat()
-                digest.update(f"{path}:{stat.st_size}:{stat.st_mtime_ns}".encode())
-    if ruleset.base is not None:
-        digest.update(ruleset_key(root, ruleset.base, code).encode())
-    return digest.hexdigest()
 
 
 def site_builder(root: Path):

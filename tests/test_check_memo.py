@@ -172,7 +172,7 @@ def test_a_changed_mechanic_is_loaded_again_and_formulas_which_cannot_read_it_ar
 def test_a_changed_generator_tries_everything_again(project, capsys, tried, monkeypatch):
     first = check(project, capsys)
     forget(tried)
-    monkeypatch.setattr(check_cache, "_generator_hash", "0.1.0-another-generator")
+    monkeypatch.setattr(check_cache, "generator_hash", lambda: "0.1.0-another-generator")
     assert check(project, capsys) == first
     assert set(tried["formulas"]) == FORMULAS and set(tried["charts"]) == {"to_wound_chart"}
     assert tried["prose"]

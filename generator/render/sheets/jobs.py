@@ -19,6 +19,7 @@ from types import MappingProxyType, SimpleNamespace
 from typing import Callable
 
 from ...diagnostics import Code, Diagnostic, Location
+from ...keys import generator_hash, ruleset_key
 from ...model.base import NOWHERE
 from ...model.ruleset import Ruleset
 from ...source.project import Project
@@ -201,8 +202,6 @@ _MADE: dict[str, tuple[Sheet, ...]] = {}  # by the bytes of a ruleset's files (a
 def _sheets_of(root, ruleset: Ruleset) -> tuple[Sheet, ...]:
     """One ruleset's sheets (frozen, so shared safely), made once per process for the same files: a build
     asks for them for each site, the PDFs and the downloads, and `serve` on every save; their charts are the cost."""
-    from ...check_cache import generator_hash
-    from ...serve import ruleset_key
 
     key = ruleset_key(root, ruleset, generator_hash()) if _from_files(root, ruleset) else None
     if key is None or key not in _MADE:

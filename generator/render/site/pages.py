@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ...model.ruleset import Ruleset
+from ...keys import code_digest, generator_hash, ruleset_key
 from ...source.project import Project
 from ...report import plural
 from ..reference import codes_reference, format_reference, names_reference
@@ -454,8 +455,6 @@ def _directives_by_ruleset(project: Project, pages: Pages) -> dict:
 
 
 def _inputs_source(project: Project, ruleset: Ruleset, directives: list) -> str:
-    from ...check_cache import generator_hash
-    from ...serve import ruleset_key
 
     return _sha(ruleset_key(project.root, ruleset, generator_hash()), repr(directives))
 
@@ -491,13 +490,6 @@ class SiteResult:
     warnings: str
 
 
-def code_hash() -> str:
-    """A hash of the generator's own code and static files: changing them rebuilds every page."""
-    from ...check_cache import code_digest
-
-    return code_digest()
-
-
 GM_BANNER = '<span class="gm-banner">Game-master\'s copy</span> — with what players do not see'
 
 
@@ -518,7 +510,7 @@ def sphinx_config(root: Path, audience: str, only: str = "") -> dict:
         "rulepress_root": str(root),
         "rulepress_audience": audience,
         "rulepress_ruleset": only,
-        "rulepress_code_hash": code_hash(),
+        "rulepress_code_hash": code_digest(),
         "tippy_js": (f"{vendor}/popper.min.js", f"{vendor}/tippy-bundle.umd.min.js"),
         "tippy_enable_wikitips": False,
         "tippy_enable_doitips": False,
