@@ -198,8 +198,7 @@ def _also_stated(number_text: str, found) -> bool:
 def sentence_mutations(root: Path, only: str | None) -> list[Mutation]:
     """Each number of each example sentence of the rules in ``root``, one more; the code left as it was."""
     from generator.diagnostics import BlockLocation
-    from generator.examples.sentence import evidence, stated_numbers
-    from generator.render.worked import stated
+    from generator.examples.sentence import evidence, stated, stated_numbers
     from generator.source.project import load_project
     from generator.validate.prose import _value_text, markdown_texts
 

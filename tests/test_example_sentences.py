@@ -4,8 +4,7 @@ from fractions import Fraction
 
 import pytest
 
-from generator.examples.sentence import evidence, stated_numbers, unverified
-from generator.render.worked import stated
+from generator.examples.sentence import evidence, stated, stated_numbers, unverified
 
 NO_VALUES = lambda id: None  # noqa: E731
 

@@ -23,6 +23,59 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Callable, Iterable
 
+from ..source.fences import example_fences
+
+# -- the sentence a worked example follows ---------------------------------------------------------------------
+_NOT_A_SENTENCE = re.compile(r"^\s*(\||#|`{3,}|~{3,}|:{3,}|\(.*\)=\s*$)")
+
+
+def sentence_before(lines: list[str], index: int, examples: set[int]) -> int | None:
+    """The line of prose an example at ``index`` follows (the end of the paragraph before it), or None."""
+    before = index - 1
+    while before >= 0 and not lines[before].strip():
+        before -= 1
+    if before < 0 or before in examples or _NOT_A_SENTENCE.match(lines[before]):
+        return None
+    return before
+
+
+def _paragraph_start(lines: list[str], sentence: int, examples: set[int]) -> int:
+    """The first line of the paragraph whose last line is ``sentence``."""
+    start = sentence
+    while start > 0 and lines[start - 1].strip() and start - 1 not in examples \
+            and not _NOT_A_SENTENCE.match(lines[start - 1]):
+        start -= 1
+    return start
+
+
+def stated(text: str) -> list[tuple[int, str, str]]:
+    """(offset, paragraph, code) of each example of ``text`` that follows a sentence: the paragraph players read,
+    marked checked, its character offset in ``text``, and the example's code (its ``>>>`` lines and results)."""
+    lines = str(text or "").split("\n")
+    found = list(example_fences(lines))
+    closes = {end for _start, end, _i, _f in found}
+    offsets = [0]
+    for line in lines:
+        offsets.append(offsets[-1] + len(line) + 1)
+    result = []
+    for start, end, _indent, _fence in found:
+        sentence = sentence_before(lines, start, closes)
+        if sentence is not None:
+            first = _paragraph_start(lines, sentence, closes)
+            result.append((offsets[first], "\n".join(lines[first:sentence + 1]), "\n".join(lines[start + 1:end])))
+    return result
+
+
+def unstated(text: str) -> list[int]:
+    """0-based lines of the examples in ``text`` that follow no sentence (players would read nothing of them)."""
+    lines = str(text or "").split("\n")
+    found = list(example_fences(lines))
+    closes = {end for _start, end, _i, _f in found}
+    return [start for start, _end, _i, _f in found if sentence_before(lines, start, closes) is None]
+
+
+# -- the numbers it states --------------------------------------------------------------------------------------
+
 _WORDS = {word: number for number, word in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
     "seventeen eighteen nineteen twenty".split())}

@@ -8,7 +8,7 @@ from __future__ import annotations
 from sybil.evaluators.doctest import DocTestEvaluator
 from sybil.parsers.abstract.doctest import DocTestStringParser
 
-from .extract import find_examples
+from ..source.fences import find_examples
 from .namespace import namespace_for_path
 from .run import OPTIONS
 

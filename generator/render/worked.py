@@ -4,7 +4,8 @@ A worked example is a fenced ``python`` block of ``>>>`` lines in prose. The cod
 and runs on every check, but players read the sentence written right before it, which states the checked
 result in words. Every renderer (site, sheets, booklets, rosters, cards) goes through :func:`for_readers`:
 the sentence gets a small "checked" mark, and the code is either kept for the site's closed "How this is
-checked" box or left out (print). :func:`unstated` finds examples that follow no sentence, for ``check``.
+checked" box or left out (print). Which sentence an example follows is found in ``examples.sentence``,
+which ``check`` uses too.
 
 An overlay runs the text's examples under its house values; where they give another result (a
 ``HouseResult``), the sentence, true of the text, is never marked checked: it says both results instead,
@@ -16,42 +17,12 @@ from __future__ import annotations
 import re
 import textwrap
 
+from ..examples.sentence import sentence_before
 from ..model.entries import gm_only
+from ..source.fences import example_fences
 
 CHECKED_TEXT = "✓ checked"
 CHECKED_TITLE = "checked against the rules on every build"
-
-_OPEN = re.compile(r"^(?P<indent>[ ]*)(?P<fence>`{3,}|~{3,})\s*(?:\{code-block\}\s*)?python\s*$")
-_NOT_A_SENTENCE = re.compile(r"^\s*(\||#|`{3,}|~{3,}|:{3,}|\(.*\)=\s*$)")
-
-
-def _blocks(lines: list[str]):
-    """(open index, close index, indent, fence) of each fenced python block holding ``>>>`` lines."""
-    index = 0
-    while index < len(lines):
-        opened = _OPEN.match(lines[index])
-        if not opened:
-            index += 1
-            continue
-        indent, fence = opened["indent"], opened["fence"]
-        close = re.compile(rf"^{indent}{re.escape(fence[0])}{{{len(fence)},}}\s*$")
-        end = index + 1
-        while end < len(lines) and not close.match(lines[end]):
-            end += 1
-        if any(">>>" in line for line in lines[index + 1:end]):
-            yield index, end, indent, fence
-        index = end + 1
-
-
-def _sentence_before(lines: list[str], index: int, examples: set[int]) -> int | None:
-    """The line of prose an example at ``index`` follows (the end of the paragraph before it), or None."""
-    before = index - 1
-    while before >= 0 and not lines[before].strip():
-        before -= 1
-    if before < 0 or before in examples or _NOT_A_SENTENCE.match(lines[before]):
-        return None
-    return before
-
 
 HOUSE_HIDDEN = "another result (its house values are the game-master's)"
 _FRACTION = re.compile(r"Fraction\((-?\d+), (\d+)\)")
@@ -89,7 +60,7 @@ def for_readers(text: str, mark: str, keep_code: str | None = None, house=(), es
     results in words, made safe by ``escape`` for the renderer's markup (``hidden``: see ``house_phrase``).
     """
     lines = str(text or "").split("\n")
-    found = list(_blocks(lines))
+    found = list(example_fences(lines))
     if not found:
         return str(text or "")
     closes = {end for _start, end, _i, _f in found}
@@ -97,7 +68,7 @@ def for_readers(text: str, mark: str, keep_code: str | None = None, house=(), es
     removed: set[int] = set()
     changed = {result.source.strip(): result for result in house}
     for start, end, indent, fence in found:
-        sentence = _sentence_before(lines, start, closes)
+        sentence = sentence_before(lines, start, closes)
         if sentence is not None:
             result = changed.get(textwrap.dedent("\n".join(lines[start + 1:end])).strip()) if changed else None
             shown = mark if result is None else f" ({escape(house_phrase(result, hidden))})"
@@ -107,38 +78,3 @@ def for_readers(text: str, mark: str, keep_code: str | None = None, house=(), es
         else:
             removed.update(range(start, min(end, len(lines) - 1) + 1))
     return "\n".join(line for number, line in enumerate(out) if number not in removed)
-
-
-def _paragraph_start(lines: list[str], sentence: int, examples: set[int]) -> int:
-    """The first line of the paragraph whose last line is ``sentence``."""
-    start = sentence
-    while start > 0 and lines[start - 1].strip() and start - 1 not in examples \
-            and not _NOT_A_SENTENCE.match(lines[start - 1]):
-        start -= 1
-    return start
-
-
-def stated(text: str) -> list[tuple[int, str, str]]:
-    """(offset, paragraph, code) of each example of ``text`` that follows a sentence: the paragraph players read,
-    marked checked, its character offset in ``text``, and the example's code (its ``>>>`` lines and results)."""
-    lines = str(text or "").split("\n")
-    found = list(_blocks(lines))
-    closes = {end for _start, end, _i, _f in found}
-    offsets = [0]
-    for line in lines:
-        offsets.append(offsets[-1] + len(line) + 1)
-    result = []
-    for start, end, _indent, _fence in found:
-        sentence = _sentence_before(lines, start, closes)
-        if sentence is not None:
-            first = _paragraph_start(lines, sentence, closes)
-            result.append((offsets[first], "\n".join(lines[first:sentence + 1]), "\n".join(lines[start + 1:end])))
-    return result
-
-
-def unstated(text: str) -> list[int]:
-    """0-based lines of the examples in ``text`` that follow no sentence (players would read nothing of them)."""
-    lines = str(text or "").split("\n")
-    found = list(_blocks(lines))
-    closes = {end for _start, end, _i, _f in found}
-    return [start for start, _end, _i, _f in found if _sentence_before(lines, start, closes) is None]

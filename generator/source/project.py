@@ -10,7 +10,7 @@ from pathlib import Path
 from types import MappingProxyType
 
 from ..diagnostics import Code, Diagnostics, Location, did_you_mean
-from ..examples.extract import find_examples
+from .fences import find_examples
 from ..model.entries import Meta
 from ..model.ruleset import SECTIONS, Example, Ruleset
 from .bases import resolve_bases

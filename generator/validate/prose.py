@@ -27,6 +27,7 @@ import typing
 from functools import cache
 
 from ..diagnostics import BlockLocation, Code, Diagnostic, Location
+from ..examples.sentence import evidence, stated, unstated, unverified
 from ..model.base import Markdown, value_loc
 from ..model.ruleset import Ruleset
 from .checks import check
@@ -242,8 +243,6 @@ def _load_findings(stored) -> list[Finding]:
 @check
 def check_examples_stated(ruleset: Ruleset):
     """Every worked example follows a sentence: players read that sentence, marked checked, never the code."""
-    from ..render.worked import unstated
-
     for entry in (ruleset.meta, *(e for _s, e in ruleset.all_entries())):
         for text, loc in markdown_texts(entry):
             for line in unstated(text):
@@ -258,9 +257,6 @@ def check_example_sentences(ruleset: Ruleset):
     """Every number of the paragraph a worked example follows is one the example states (see examples/sentence.py).
 
     An overlay's sentences are its base's, judged there (where its house values change a result, both are shown)."""
-    from ..examples.sentence import evidence, unverified
-    from ..render.worked import stated
-
     if ruleset.meta.overlay:
         return
     for entry in (ruleset.meta, *(e for _s, e in ruleset.all_entries())):
