@@ -109,7 +109,7 @@ def _mechanics_settled(result) -> bool:
 def run_coverage(root: Path, only: str | None = None) -> int:
     """`rulepress coverage`: run every ruleset's examples, recording what they read, and list per ruleset each
     entry none exercised (``examples.coverage``). 0 when every entry is exercised or excused, 1 otherwise."""
-    from .examples.confined import run_confined
+    from .examples.run import run_confined
     from .examples.coverage import measure, report_lines, summary_line
     from .examples.walled import prestart
     from .validate import check_project

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.examples.confined import run_confined
+from generator.examples.run import run_confined
 from generator.validate import check_project
 
 ROOT = Path(__file__).resolve().parents[1]

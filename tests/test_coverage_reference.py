@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from generator.render.reference import _light_escape, _signature, example_names, names_reference
+from generator.examples.names import _signature
+from generator.render.reference import _light_escape, example_names, names_reference
 from generator.validate import check_project
 
 RULES = """\

@@ -222,7 +222,6 @@ def test_an_entry_that_does_not_read_back_is_computed_again(tmp_path):
 
 
 # -- generator/validate/__init__.py: which rulesets are checked, through which cache and checker ----------
-import generator.examples.confined as confined  # noqa: E402
 import generator.validate as validate  # noqa: E402
 from generator.diagnostics import Code, Diagnostic, Location  # noqa: E402
 
@@ -374,7 +373,7 @@ def confined_runs(monkeypatch):
         return SimpleNamespace(mechanics=["loaded: " + str(root)], failures=["an example ran"] if examples else [])
 
     monkeypatch.setattr(validate, "literal_warnings", lambda path, shown: [d for d in state.literal if d.path == shown])
-    monkeypatch.setattr(confined, "run_confined", run_confined)
+    monkeypatch.setattr(validate, "run_confined", run_confined)
     return state
 
 

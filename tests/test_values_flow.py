@@ -17,7 +17,7 @@ import pytest
 from pypdf import PdfReader
 
 from generator.cli import main
-from generator.examples.namespace import namespace_for_path
+from generator.examples.sybil_yaml import namespace_for_path
 
 ROOT = Path(__file__).resolve().parents[1]
 FACES = range(1, 7)

@@ -42,8 +42,12 @@ from pathlib import Path
 
 from .. import wall
 from ..diagnostics import Code, Diagnostic, Location
+from ..model import reads
 from ..model.ruleset import HouseResult
-from .judge import Mismatch, mismatches
+from . import names as listing  # not `names`: the child is asked for them by a flag of that name
+from .judge import OPTIONS, Mismatch, Recording, mismatches
+from .namespace import mechanics_namespace, namespace_for
+from .own_mechanics import MechanicsError
 
 MESSAGE_CAP = 2000  # characters of one failure message sent back
 OUTPUT_CAP = 8 * 1024 * 1024  # bytes a child may send back in all
@@ -103,22 +107,8 @@ def mechanics_files(ruleset) -> list[str]:
     return [shown for r in reversed(chain(ruleset)) for shown in r.mechanics]
 
 
-def run_confined(ruleset, root, *, examples: bool = True, names: bool = False, seconds: float | None = None,
-                 coverage: bool = False) -> Outcome:
-    """Load ``ruleset``'s mechanics, run its examples (``examples``) and list the names they can use
-    (``names``), all in confined children, behind the operating-system wall when this run uses it (see
-    ``wall``); what went wrong comes back as located diagnostics. With ``coverage`` the children also say
-    where each entry the examples read was written (``model.reads``): claims about their own run."""
-    seconds = seconds_allowed() if seconds is None else seconds
-    if root is not None and wall.in_use():
-        from .walled import host_for
-
-        return host_for(Path(root)).run(ruleset, examples=examples, names=names, seconds=seconds, coverage=coverage)
-    return run_here(ruleset, root, examples=examples, names=names, seconds=seconds, coverage=coverage)
-
-
 def run_here(ruleset, root, *, examples: bool, names: bool, seconds: float, sweep=None, coverage: bool = False) -> Outcome:
-    """``run_confined`` in children of this process (the walled host's, or the fence alone). ``sweep``,
+    """``run.run_confined`` in children of this process (the walled host's, or the fence alone). ``sweep``,
     called after each child, ends whatever process it left (the walled host can: it owns its namespace)."""
     deadline = time.monotonic() + seconds
     listed = list(ruleset.examples) if examples else []
@@ -385,12 +375,6 @@ def _child(ruleset, root, scratch: str, write: int, start: int, examples: bool, 
     import doctest
     import io
 
-    from ..model import reads
-    from ..render import reference
-    from .namespace import namespace_for
-    from .own_mechanics import MechanicsError
-    from .judge import OPTIONS, Recording
-
     root_path = Path(root).resolve() if root is not None else None
 
     def send(message) -> None:
@@ -414,7 +398,7 @@ def _child(ruleset, root, scratch: str, write: int, start: int, examples: bool, 
         return
     send({"loaded": True})
     if names:
-        send({"names": _names(reference, ruleset, fresh)})
+        send({"names": _names(listing, ruleset, fresh)})
     if examples:
         parser = doctest.DocTestParser()
         shared: dict[str, dict] = {}
@@ -449,8 +433,6 @@ def _value_places(ruleset) -> dict:
 
 def _read_places(value_places: dict) -> list:
     """Where each entry read since the last call was written, as [path, line, column]."""
-    from ..model import reads
-
     entries, names = reads.taken()
     found = [entry.loc for entry in entries if getattr(entry, "loc", None) is not None]
     found += [value_places[name] for name in names if name in value_places]
@@ -478,9 +460,9 @@ def _threads() -> int:
         return threading.active_count()
 
 
-def _names(reference, ruleset, namespace) -> list:
+def _names(listing, ruleset, namespace) -> list:
     try:
-        return [list(row) for row in reference.names_in(ruleset, namespace)]
+        return [list(row) for row in listing.names_in(ruleset, namespace)]
     except Exception as error:  # noqa: BLE001
         return [["object", "(names)", f"the names could not be listed: {type(error).__name__}"]]
 
@@ -505,12 +487,7 @@ def _prepared() -> None:
     import inspect  # noqa: F401
     import io  # noqa: F401
 
-    import icepool  # noqa: F401
-
-    from ..render import prose, reference  # noqa: F401
-    from .namespace import mechanics_namespace
-    from .own_mechanics import MechanicsError  # noqa: F401
-    from .judge import OPTIONS, Recording  # noqa: F401
+    import icepool  # noqa: F401 - deferred: only a run with examples or mechanics needs it
 
     mechanics_namespace()
     wall.python_dirs()

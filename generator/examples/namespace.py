@@ -45,27 +45,3 @@ def namespace_for(ruleset: Ruleset, root: Path | None = None) -> dict:
         "target_probability": target_probability,
         "pick": pick,
     }
-
-
-class RulesetNotLoadable(Exception):
-    pass
-
-
-@cache
-def _project(root: Path, ruleset_id: str):
-    from ..validate import check_project
-
-    return check_project(root, ruleset_id)
-
-
-def namespace_for_path(path: str | Path) -> dict:
-    """The namespace for an example in ``rules_src/<ruleset>/...``."""
-    path = Path(path).resolve()
-    parts = path.parts
-    index = len(parts) - 1 - parts[::-1].index("rules_src")
-    root, ruleset_id = Path(*parts[:index]), parts[index + 1]
-    result = _project(root, ruleset_id)
-    if not result.ok:
-        shown = "\n".join(d.format() for d in result.diagnostics.errors[:10])
-        raise RulesetNotLoadable(f"rules_src/{ruleset_id} has errors; fix them before its examples can run:\n{shown}")
-    return namespace_for(result.project.ruleset(ruleset_id), root)

@@ -9,12 +9,28 @@ not reach (``blocked``), so one check tells every failure there is.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
+from .. import wall
 from ..diagnostics import Diagnostic
 from ..model.ruleset import HouseResult, Ruleset
-from .confined import run_confined
+from .confined import Outcome, run_here, seconds_allowed
 from .judge import OPTIONS, Collecting  # noqa: F401 - where examples were judged before
-from .walled import dump_house_results, load_house_results
+from .names import names_in
+from .namespace import namespace_for
+from .walled import dump_house_results, host_for, load_house_results
+
+
+def run_confined(ruleset, root, *, examples: bool = True, names: bool = False, seconds: float | None = None,
+                 coverage: bool = False) -> Outcome:
+    """Load ``ruleset``'s mechanics, run its examples (``examples``) and list the names they can use
+    (``names``), all in confined children, behind the operating-system wall when this run uses it (see
+    ``wall``); what went wrong comes back as located diagnostics. With ``coverage`` the children also say
+    where each entry the examples read was written (``model.reads``): claims about their own run."""
+    seconds = seconds_allowed() if seconds is None else seconds
+    if root is not None and wall.in_use():
+        return host_for(Path(root)).run(ruleset, examples=examples, names=names, seconds=seconds, coverage=coverage)
+    return run_here(ruleset, root, examples=examples, names=names, seconds=seconds, coverage=coverage)
 
 
 @dataclass(frozen=True)
@@ -33,6 +49,20 @@ def run_examples(ruleset: Ruleset, root=None) -> ExampleRun:
         return ExampleRun(ruleset.id, 0, ())
     outcome = run_confined(ruleset, root, examples=True)
     return ExampleRun(ruleset.id, len(ruleset.examples), outcome.mechanics + outcome.failures, outcome.changed)
+
+
+def listed_names(ruleset, root=None, problems: list | None = None) -> list[tuple[str, str, str]]:
+    """Every name a worked example of ``ruleset`` can use, as ``names.names_in`` rows. With a project ``root``
+    the ruleset's own mechanics are part of it: they are loaded and looked at in a confined child process, and
+    only the names come back. Mechanics that do not load leave their names out, the rest are listed all the
+    same, and what went wrong is added to ``problems`` when given."""
+    if root is None:
+        return names_in(ruleset, namespace_for(ruleset, None))
+    outcome = run_confined(ruleset, root, examples=False, names=True)
+    if problems is not None:
+        problems.extend(outcome.mechanics)
+    # without its own mechanics (they did not load) no rules code runs here: the engine's names alone
+    return list(outcome.names) if outcome.names is not None else names_in(ruleset, namespace_for(ruleset, None))
 
 
 def run_examples_cached(ruleset: Ruleset, root, cache, others=()) -> ExampleRun:

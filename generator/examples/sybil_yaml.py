@@ -1,15 +1,21 @@
 """Sybil integration: collect the worked examples inside rules_src YAML files under pytest.
 
-A failing example is reported at its real line in the ``rules_src`` file.
+A failing example is reported at its real line in the ``rules_src`` file. Its namespace is that of its
+ruleset in the checked project (``namespace_for_path``): this is the one part of ``examples`` above ``validate``,
+as pytest runs it, so nothing below imports it.
 """
 
 from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
 
 from sybil.evaluators.doctest import DocTestEvaluator
 from sybil.parsers.abstract.doctest import DocTestStringParser
 
 from ..source.fences import find_examples
-from .namespace import namespace_for_path
+from ..validate import check_project
+from .namespace import namespace_for
 from .run import OPTIONS
 
 
@@ -31,3 +37,25 @@ def parse_yaml_examples(document):
             region.start += block.start
             region.end += block.start
             yield region
+
+
+class RulesetNotLoadable(Exception):
+    pass
+
+
+@cache
+def _project(root: Path, ruleset_id: str):
+    return check_project(root, ruleset_id)
+
+
+def namespace_for_path(path: str | Path) -> dict:
+    """The namespace for an example in ``rules_src/<ruleset>/...``."""
+    path = Path(path).resolve()
+    parts = path.parts
+    index = len(parts) - 1 - parts[::-1].index("rules_src")
+    root, ruleset_id = Path(*parts[:index]), parts[index + 1]
+    result = _project(root, ruleset_id)
+    if not result.ok:
+        shown = "\n".join(d.format() for d in result.diagnostics.errors[:10])
+        raise RulesetNotLoadable(f"rules_src/{ruleset_id} has errors; fix them before its examples can run:\n{shown}")
+    return namespace_for(result.project.ruleset(ruleset_id), root)

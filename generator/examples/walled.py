@@ -22,8 +22,10 @@ import time
 from pathlib import Path
 
 from .. import wall
+from ..check_cache import dump_diagnostics, load_diagnostics
 from ..diagnostics import Code, Diagnostic, Location
 from ..model.ruleset import HouseResult
+from ..source.project import load_project
 from .confined import Outcome, memory_allowed, places_claimed, run_here
 
 ANSWER_MARGIN = 60.0  # seconds a host may take beyond a ruleset's own time: starting, loading the project
@@ -137,8 +139,6 @@ def _failed(ruleset, examples: bool, message: str) -> Outcome:
 
 
 def _outcome(answer: dict) -> Outcome | None:
-    from ..check_cache import load_diagnostics
-
     mechanics, failures = load_diagnostics(answer.get("mechanics")), load_diagnostics(answer.get("failures"))
     names = answer.get("names")
     changed = load_house_results(answer.get("changed", []))
@@ -175,8 +175,6 @@ def load_house_results(data) -> tuple[HouseResult, ...] | None:
 
 
 def main(argv: list[str]) -> int:
-    from ..check_cache import dump_diagnostics
-
     if not inside():
         print("generator.examples.walled runs only inside the wall (see generator.wall)", file=sys.stderr)
         return 2
@@ -209,8 +207,6 @@ def _ruleset(root: Path, ruleset_id: str, projects: dict):
 
 def _project(root: Path, projects: dict):
     """The project as the files now say (loaded again when any file under rules_src/ changed)."""
-    from ..source.project import load_project
-
     key = _fingerprint(root)
     if key not in projects:
         projects.clear()

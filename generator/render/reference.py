@@ -8,12 +8,11 @@ from __future__ import annotations
 
 import dataclasses
 import types
+import re
 import typing
 from typing import Annotated, Literal, Union, get_args, get_origin
 
 from ..diagnostics import Code
-import re
-
 from ..model.base import QUICK_REFERENCE_FORMS, Bounds, Markdown, NotGiven, QuickMark, Source
 from ..model.computed import Axis, Binding, Input, LookupRow, Outcome, Setting
 from ..model.formula import Expression
@@ -22,7 +21,11 @@ from ..model.dice import DiceExpr, RollRange
 from ..model.entries import ArmyUnit, Column, Declares, Meta, ProfileRow, TableRow, Track
 from ..model.points import Points
 from ..model.ruleset import SECTIONS
+from ..examples.names import names_in as examples_names_in
+from ..examples.run import listed_names
 from ..source.build import is_required, schema_fields
+from .present import gm_only
+from .prose import value_text
 
 
 def type_name(tp) -> str:
@@ -139,104 +142,34 @@ def codes_reference() -> str:
 
 
 # -- the names worked examples can use, per ruleset ----------------------------------------------------------
-def _one_line(text) -> str:
-    lines = [line.strip() for line in str(text or "").strip().splitlines()]
-    return lines[0] if lines and lines[0] else ""
-
-
-def _signature(name: str, thing) -> str:
-    import inspect
-
-    try:
-        signature = inspect.signature(thing)
-    except (TypeError, ValueError):
-        return f"{name}(...)"
-    plain = signature.replace(parameters=[p.replace(annotation=inspect.Parameter.empty) for p in signature.parameters.values()],
-                              return_annotation=inspect.Signature.empty)
-    try:
-        return f"{name}{plain}"
-    except (TypeError, ValueError):
-        return f"{name}(...)"
-
-
 def example_names(ruleset, root=None, audience: str = "gm", problems: list | None = None) -> list[tuple[str, str, str]]:
-    """(kind, name with signature, one line) for every name a worked example of ``ruleset`` can use.
-
-    With a project ``root`` the ruleset's own mechanics are part of it: they are loaded and looked at in a
-    confined child process (see ``examples.confined``), and only the names come back. Mechanics that do not
-    load leave their names out, the rest are listed all the same, and what went wrong is added to
-    ``problems`` when given. For players, no gm-only formula, lookup, table or value is named (their titles
-    and numbers are the game-master's)."""
-    from ..examples.namespace import namespace_for
-
-    if root is None:
-        names = names_in(ruleset, namespace_for(ruleset, None))
-    else:
-        from ..examples.confined import run_confined
-
-        outcome = run_confined(ruleset, root, examples=False, names=True)
-        if problems is not None:
-            problems.extend(outcome.mechanics)
-        # without its own mechanics (they did not load) no rules code runs here: the engine's names alone
-        names = list(outcome.names) if outcome.names is not None else names_in(ruleset, namespace_for(ruleset, None))
+    """(kind, name with signature, one line) for every name a worked example of ``ruleset`` can use, as the
+    examples list them (``examples.run.listed_names``: confined, with the ruleset's own mechanics when ``root``
+    is given; what went wrong loading them is added to ``problems``), each value described as it reads. For
+    players, no gm-only formula, lookup, table or value is named (their titles and numbers are the game-master's)."""
+    names = described(ruleset, listed_names(ruleset, root, problems))
     if audience == "gm":
         return names
-    from .present import gm_only
-
     hidden = {e.id for section in ("formulas", "lookups", "tables", "values")
               for e in ruleset.reachable(section) if gm_only(e)}
     return [entry for entry in names if entry[1].removeprefix("values.").partition("(")[0] not in hidden]
 
 
 def names_in(ruleset, namespace: dict) -> list[tuple[str, str, str]]:
-    """(kind, name with signature, one line) for every name in ``namespace``, an example namespace of ``ruleset``."""
-    import inspect
-    from types import ModuleType, SimpleNamespace
-
-    from .prose import value_text
-
-    formulas = {f.id: f for f in ruleset.reachable("formulas")}
-    lookups = {l.id: l for l in ruleset.reachable("lookups")}
-    hidden: set[str] = set()  # names_in lists everything; example_names leaves out what players may not see
-    found = []
-    for name in sorted(namespace, key=str.casefold):
-        thing = namespace[name]
-        if name.startswith("_") or name in hidden:
-            continue
-        if name in formulas:
-            found.append(("formula", _signature(name, thing), _formula_line(formulas[name])))
-        elif name in lookups:
-            found.append(("lookup", f"{name}(key)", f"The row of {lookups[name].title} for a "
-                                                     f"{(lookups[name].key or 'key').lower()}: its value, else its result"))
-        elif isinstance(thing, ModuleType):
-            found.append(("module", name, _one_line(thing.__doc__)))
-        elif isinstance(thing, SimpleNamespace):
-            found.append(("values", f"{name}.<id>", "Every value of the ruleset by id, as its exact number"))
-            for value in ruleset.reachable("values"):
-                if value.id in hidden:
-                    continue
-                found.append(("value", f"{name}.{value.id}", f"{value.label or value.id.replace('_', ' ')}: "
-                                                             f"{value_text(ruleset, value.id)}"))
-        else:
-            try:  # a ruleset's own helpers are described by their own code (run confined): it may fail
-                if inspect.isclass(thing) or callable(thing):
-                    kind = "class" if inspect.isclass(thing) else "function"
-                    found.append((kind, _signature(name, thing), _one_line(getattr(thing, "__doc__", ""))))
-                else:
-                    found.append(("object", name, _one_line(type(thing).__doc__)))
-            except Exception as error:  # noqa: BLE001
-                found.append(("object", name, f"could not be described ({type(error).__name__})"))
-    return found
+    """(kind, name with signature, one line) for every name in ``namespace``, an example namespace of ``ruleset``,
+    each value described as it reads."""
+    return described(ruleset, examples_names_in(ruleset, namespace))
 
 
-def _formula_line(formula) -> str:
-    """A formula's line in the names reference; one with several results lists them and how to name one."""
-    if not formula.results:
-        return formula.title
-    names = ", ".join(o.id for o in formula.results)
-    first = formula.results[0].id
-    return (f"{formula.title}. Results: {names}; ``{formula.id}(..., result=\"{first}\")`` gives one, "
-            f"``{formula.id}(...)`` all of them (``{formula.id}(...).{first}``)")
+def described(ruleset, rows) -> list[tuple[str, str, str]]:
+    """The rows the examples listed, each value's line (left empty there) its label and how it reads."""
+    return [_value_row(ruleset, row) if row[0] == "value" and not row[2] else tuple(row) for row in rows]
+
+
+def _value_row(ruleset, row) -> tuple[str, str, str]:
+    kind, shown, _line = row
+    value = ruleset.value(shown.partition(".")[2])
+    return kind, shown, f"{value.label or value.id.replace('_', ' ')}: {value_text(ruleset, value.id)}"
 
 
 _LIGHT = re.compile(r"([\\|{}<>*_\[\]$])")

@@ -6,11 +6,13 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..check_cache import CheckCache, dump_diagnostics, load_diagnostics
 from ..diagnostics import Diagnostics
+from ..examples.own_mechanics import literal_warnings
+from ..examples.run import run_confined
 from ..source.project import TEMPLATES_DIR, Project, load_project
 from . import computed  # noqa: F401 - registers the checks of values, formulas, lookups, charts and sheets
 from . import prose  # noqa: F401 - registers the check of what prose may hold
-from ..examples.own_mechanics import literal_warnings
 from .checks import run_checks
 from .memo import remembering
 
@@ -65,8 +67,6 @@ def _memo_cache(root: Path, cache, checker):
     if cache is not None:
         return cache
     if checker is not None:
-        from ..check_cache import CheckCache
-
         return CheckCache(root)
     return None
 
@@ -75,8 +75,6 @@ def _ruleset_problems(project: Project, ruleset, cache) -> list:
     root = project.root
     if cache is None:
         return list(run_checks(ruleset)) + mechanics_problems(root, ruleset)
-    from ..check_cache import dump_diagnostics, load_diagnostics
-
     slot, key = f"rules-{ruleset.id}", cache.ruleset_key(ruleset, project.rulesets)
     stored = cache.get(slot, key)
     found = load_diagnostics(stored) if stored is not None else None
@@ -94,7 +92,5 @@ def mechanics_problems(root: Path, ruleset) -> list:
         return []
     found = [d for shown in ruleset.mechanics for d in literal_warnings(Path(root) / shown, shown)]  # read, not run
     if not any(d.severity.value == "error" for d in found):
-        from ..examples.confined import run_confined
-
         found += run_confined(ruleset, root, examples=False).mechanics  # loaded only in a confined child
     return found

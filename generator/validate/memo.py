@@ -33,6 +33,7 @@ from enum import Enum
 from fractions import Fraction
 from types import MappingProxyType
 
+from ..check_cache import Memo
 from ..model.formula import Expression
 
 _memo: ContextVar = ContextVar("rulepress_check_memo", default=None)
@@ -48,8 +49,6 @@ def remembering(cache):
     if cache is None:
         yield None
         return
-    from ..check_cache import Memo
-
     memo = Memo(cache)
     token = _memo.set(memo)
     try:

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from generator.examples.namespace import mechanics_namespace, namespace_for_path
+from generator.examples.namespace import mechanics_namespace
+from generator.examples.sybil_yaml import namespace_for_path
 from generator.examples.own_mechanics import exported
 from generator.model.formula import FormulaError
 

@@ -12,7 +12,7 @@ from fractions import Fraction
 
 import pytest
 
-from generator.examples.namespace import namespace_for_path
+from generator.examples.sybil_yaml import namespace_for_path
 from generator.model.formula import FormulaError
 
 NS = namespace_for_path("rules_src/city_of_the_damned_combat/ruleset.yaml")

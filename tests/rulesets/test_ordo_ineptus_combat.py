@@ -12,7 +12,7 @@ from fractions import Fraction
 
 import pytest
 
-from generator.examples.namespace import namespace_for_path
+from generator.examples.sybil_yaml import namespace_for_path
 
 ns = namespace_for_path("rules_src/ordo_ineptus/ruleset.yaml")
 rules = ns["rules"]

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.examples.namespace import namespace_for_path
+from generator.examples.sybil_yaml import namespace_for_path
 from generator.source.project import load_project
 
 ROOT = Path(__file__).resolve().parents[2]

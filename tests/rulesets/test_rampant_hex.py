@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.examples.namespace import namespace_for_path
+from generator.examples.sybil_yaml import namespace_for_path
 from generator.examples.own_mechanics import exported
 from generator.model.calculate import calculator
 from generator.validate import check_project

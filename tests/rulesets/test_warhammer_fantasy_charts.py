@@ -13,7 +13,7 @@ from fractions import Fraction
 
 import pytest
 
-from generator.examples.namespace import namespace_for_path
+from generator.examples.sybil_yaml import namespace_for_path
 
 ns = namespace_for_path("rules_src/warhammer_fantasy_charts/ruleset.yaml")
 to_hit_melee = ns["to_hit_melee"]

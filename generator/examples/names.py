@@ -1,0 +1,70 @@
+"""The names a worked example of a ruleset can use, listed by looking at its namespace.
+
+A ruleset's own mechanics are rules code, so the names of a project's ruleset are listed in a confined child
+(``confined``; ``run.listed_names`` asks it) and only the rows come back. A row is (kind, name with signature,
+one line); a value's line is left empty here: how a value reads (a house rule, a gap) is the renderer's to say.
+"""
+
+from __future__ import annotations
+
+import inspect
+from types import ModuleType, SimpleNamespace
+
+
+def names_in(ruleset, namespace: dict) -> list[tuple[str, str, str]]:
+    """(kind, name with signature, one line) for every name in ``namespace``, an example namespace of ``ruleset``."""
+    formulas = {f.id: f for f in ruleset.reachable("formulas")}
+    lookups = {l.id: l for l in ruleset.reachable("lookups")}
+    found = []
+    for name in sorted(namespace, key=str.casefold):
+        thing = namespace[name]
+        if name.startswith("_"):
+            continue
+        if name in formulas:
+            found.append(("formula", _signature(name, thing), _formula_line(formulas[name])))
+        elif name in lookups:
+            found.append(("lookup", f"{name}(key)", f"The row of {lookups[name].title} for a "
+                                                     f"{(lookups[name].key or 'key').lower()}: its value, else its result"))
+        elif isinstance(thing, ModuleType):
+            found.append(("module", name, _one_line(thing.__doc__)))
+        elif isinstance(thing, SimpleNamespace):
+            found.append(("values", f"{name}.<id>", "Every value of the ruleset by id, as its exact number"))
+            found += [("value", f"{name}.{value.id}", "") for value in ruleset.reachable("values")]
+        else:
+            try:  # a ruleset's own helpers are described by their own code (run confined): it may fail
+                if inspect.isclass(thing) or callable(thing):
+                    kind = "class" if inspect.isclass(thing) else "function"
+                    found.append((kind, _signature(name, thing), _one_line(getattr(thing, "__doc__", ""))))
+                else:
+                    found.append(("object", name, _one_line(type(thing).__doc__)))
+            except Exception as error:  # noqa: BLE001
+                found.append(("object", name, f"could not be described ({type(error).__name__})"))
+    return found
+
+
+def _one_line(text) -> str:
+    lines = [line.strip() for line in str(text or "").strip().splitlines()]
+    return lines[0] if lines and lines[0] else ""
+
+
+def _signature(name: str, thing) -> str:
+    try:
+        found = inspect.signature(thing)
+    except (TypeError, ValueError):
+        return f"{name}(...)"
+    plain = found.replace(parameters=[p.replace(annotation=inspect.Parameter.empty) for p in found.parameters.values()],
+                          return_annotation=inspect.Signature.empty)
+    try:
+        return f"{name}{plain}"
+    except (TypeError, ValueError):
+        return f"{name}(...)"
+
+
+def _formula_line(formula) -> str:
+    """A formula's line in the names reference; one with several results lists them and how to name one."""
+    if not formula.results:
+        return formula.title
+    names = ", ".join(o.id for o in formula.results)
+    first = formula.results[0].id
+    return (f"{formula.title}. Results: {names}; ``{formula.id}(..., result=\"{first}\")`` gives one, "
+            f"``{formula.id}(...)`` all of them (``{formula.id}(...).{first}``)")
