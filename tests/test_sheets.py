@@ -23,7 +23,7 @@ from generator.model.dice import percent
 from generator.render.pdf import render_all
 from generator.render.sheets.jobs import PAPERS, Sheet, sheet_html, sheet_jobs, sheet_pages, sheets
 from generator.render.sheets.charts import Cell, Chart, Row
-from generator.render.sheets.pages import chart_md
+from generator.render.markdown import chart_md
 from generator.render.sheets.quickref import quick_reference
 from generator.source.project import Project
 from generator.validate import check_project

@@ -11,25 +11,21 @@ import re
 
 from ...mechanics import armies
 from ...model.base import NotGiven
+from ...model.dice import percent
 from ...model.entries import (
     ArmyLimit, ArmyList, Cost, Hero, Item, Keyword, Phase, ProfileMatrix, RollTable, Rule, Spell, Term,
     ValueCell, VictoryPoints,
 )
 from ...model.ruleset import Ruleset
+from ..markdown import chart_md, esc, gap, pipe_table, role_text
 from ..present import (
     NOT_GIVEN_TEXT, bounds_text, column_head, entry_title, for_audience, key_text, given_nowhere, gm_only, points_text, roll_text,
     shown, source_text, table_odds,
 )
+from ..sheets.charts import chart_from_model
 from ..worked import for_readers, house_hidden
 
 HIDDEN_REFERENCE = "[game-master material]"  # what players see where gm-only material is named
-
-_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+\-.!|~&$:^])")
-
-
-def esc(text) -> str:
-    """Escape plain text for Markdown: every punctuation mark that could start markup."""
-    return _SPECIAL.sub(r"\\\1", " ".join(str(text).split()))
 
 
 def code(text) -> str:
@@ -55,19 +51,8 @@ def admonition(title: str, css_class: str, body: str) -> str:
     return f"{fence}{{admonition}} {title}\n:class: {css_class}\n{body}\n{fence}"
 
 
-def role_text(text) -> str:
-    """Text inside a role: roles make plain text nodes of it, so only backticks need care."""
-    return " ".join(str(text).split()).replace("`", "'")
-
-
 def label(ruleset_id: str, kind: str, id: str) -> str:
     return f"{ruleset_id}-{kind}-{id}".replace("_", "-")
-
-
-def gap(text: str = NOT_GIVEN_TEXT, plain: bool = False) -> str:
-    """The gap mark (site: an em dash with a note mark, see site.gap_node); plain: the dash alone, for a column
-    whose header already says the source gives none of it."""
-    return "{gap}`plain`" if plain else f"{{gap}}`{role_text(text) or NOT_GIVEN_TEXT}`"
 
 
 def cell(value, plain: bool = False) -> str:
@@ -96,12 +81,6 @@ def source_line(entry, ruleset: Ruleset) -> str:
         return ""
     shown_quote = f" — “{esc(quote)}”" if quote else ""
     return f"\n\n{{source}}`{role_text(text)}`{shown_quote}\n"
-
-
-def pipe_table(header: list[str], rows: list[list[str]]) -> str:
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    lines += ["| " + " | ".join(c.replace("\n", " ") for c in row) + " |" for row in rows]
-    return "\n".join(lines)
 
 
 def rule_md(rule: Rule, ruleset: Ruleset, audience: str) -> str:
@@ -206,8 +185,6 @@ def spell_md(spell: Spell, ruleset: Ruleset, audience: str = "player") -> str:
         table = ruleset.table(spell.table)
         chance = ""
         if table.ranges_given and not table.dice.stats:
-            from ...model.dice import percent
-
             chance = f" ({esc(percent(sum(p for row, p in table.odds() if spell.roll in row.roll)))})"
         facts.append(("Table", f"{{table}}`{role_text(table.title)} <{table.id}>`, roll {esc(spell.roll)}{chance}"))
     if spell.range is not None:
@@ -429,9 +406,6 @@ def lookup_md(lookup, ruleset: Ruleset) -> str:
 def chart_grid_md(chart, ruleset: Ruleset, heading: bool = False) -> str:
     """A chart's grid with the exact odds of every cell, computed by the ruleset that defines it (with its title
     when ``heading``: a chart printed inside a rule)."""
-    from ..sheets.charts import chart_from_model
-    from ..sheets.pages import chart_md
-
     shown = chart_from_model(ruleset, chart)
     grid = chart_md(type(shown)("", shown.row_head, shown.column_head, shown.columns, shown.rows, (),
                                 shown.column_notes, shown.id))

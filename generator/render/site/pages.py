@@ -22,7 +22,8 @@ from ...report import plural
 from ..reference import codes_reference, format_reference, names_reference
 from ..present import entry_title, gm_only, shown_count, shown_examples, source_title
 from ..worked import house_hidden, house_phrase
-from .myst import code, esc, label, prose, role_text
+from ..markdown import esc, role_text
+from .myst import code, label, prose
 from .search import index_site
 
 # Sections with no chapter of their own get a page each, after the chapters.
@@ -462,8 +463,6 @@ def _inputs_source(project: Project, ruleset: Ruleset, directives: list) -> str:
 def _role_inputs(ruleset: Ruleset) -> str:
     """A hash of what the roles inside a directive's text read from its ruleset: every entry's
     id, title and audience (links and their text), the values (``{value}``) and the meta (banners)."""
-    from .myst import gm_only
-
     named = [(section, e.id, entry_title(e), getattr(e, "term", ""), getattr(e, "spellings", ()),
               getattr(e, "audience", ""), gm_only(e)) for section, e in ruleset.all_entries()]
     return _sha(repr(named), repr(ruleset.values), repr(ruleset.meta))

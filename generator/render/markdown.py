@@ -1,0 +1,72 @@
+"""Markdown writers the site's pages and the cheat sheets' pages share: escaping, roles, tables, charts.
+
+Plain text from data is escaped, so it can never become markup or HTML; author prose keeps its Markdown,
+with cross-reference roles reduced to their text (``prose_md``).
+"""
+
+from __future__ import annotations
+
+import re
+
+from .present import NOT_GIVEN_TEXT
+from .prose import _ROLE, role_as_text  # the same role-to-text reading as the print templates
+from .sheets.charts import Cell, Chart
+from .site.charts import picker_md
+from .worked import for_readers, house_hidden
+
+_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+\-.!|~&$:^])")
+
+
+def esc(text) -> str:
+    """Escape plain text for Markdown: every punctuation mark that could start markup."""
+    return _SPECIAL.sub(r"\\\1", " ".join(str(text).split()))
+
+
+def role_text(text) -> str:
+    """Text inside a role: roles make plain text nodes of it, so only backticks need care."""
+    return " ".join(str(text).split()).replace("`", "'")
+
+
+def gap(text: str = NOT_GIVEN_TEXT, plain: bool = False) -> str:
+    """The gap mark (site: an em dash with a note mark, see site.gap_node); plain: the dash alone, for a column
+    whose header already says the source gives none of it."""
+    return "{gap}`plain`" if plain else f"{{gap}}`{role_text(text) or NOT_GIVEN_TEXT}`"
+
+
+def pipe_table(header: list[str], rows: list[list[str]]) -> str:
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(c.replace("\n", " ") for c in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def prose_md(text: str, ruleset=None, inline: bool = False) -> str:
+    """Author prose with roles as plain text (a `{value}` role prints ``ruleset``'s value); ``inline`` puts it on
+    one line, safe in a table cell."""
+    text = _ROLE.sub(lambda m: esc(role_as_text(m, ruleset)), text or "")
+    text = for_readers(text, "" if inline else " {checked}`✓`", house=getattr(ruleset, "house_results", ()),
+                       escape=esc, hidden=house_hidden(ruleset)).strip()  # a worked example is its sentence
+    return " ".join(text.split()).replace("|", "\\|") if inline else text
+
+
+def cell_md(cell: Cell) -> str:
+    """`4+ (50%)`, bold when the odds are good; an impossible cell is its word alone, in italics."""
+    if cell.tone == "none":
+        return f"*{esc(cell.text or cell.chance)}*"
+    if cell.text and cell.chance:
+        text = f"{esc(cell.text)} ({esc(cell.chance)})"
+    else:
+        text = esc(cell.text or cell.chance)
+    return f"**{text}**" if cell.tone == "good" else text
+
+
+def chart_md(chart: Chart, level: int = 2, ruleset=None) -> str:
+    corner = " / ".join(part for part in (f"{chart.row_head} ↓" if chart.row_head else "",
+                                          f"{chart.column_head} →" if chart.column_head else "") if part)
+    notes = chart.column_notes or ("",) * len(chart.columns)
+    header = [esc(corner)] + [esc(f"{c} ({n})" if n else c) for c, n in zip(chart.columns, notes)]
+    rows = [[f"**{esc(row.label)}**"] + [cell_md(c) for c in row.cells] for row in chart.rows]
+    parts = [f"{'#' * level} {esc(chart.title)}"] if chart.title else []
+    parts.append(picker_md(chart))  # the phone's way in: pick the two values, read the target and odds
+    parts.append(pipe_table(header, rows))
+    parts += [prose_md(note, ruleset) for note in chart.notes]
+    return "\n\n".join(p for p in parts if p)
