@@ -10,10 +10,7 @@ import sys
 from pathlib import Path
 
 from .diagnostics import Diagnostic, printable
-
-
-def plural(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
+from .render.present import plural
 
 
 def print_diagnostics(diagnostics: list[Diagnostic], stream=None) -> None:

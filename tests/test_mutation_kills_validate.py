@@ -118,7 +118,7 @@ def _axis(values=(), low=None, high=None, ranged=True, input="x"):
 
 
 def test_an_axis_takes_its_values_or_its_whole_range():
-    from generator.validate.computed import axis_values
+    from generator.model.charts import axis_values
 
     assert axis_values(None, _axis(low=2, high=4)) == [2, 3, 4]
     assert axis_values(None, _axis(low=None, high=4)) == []
@@ -128,7 +128,7 @@ def test_an_axis_takes_its_values_or_its_whole_range():
 
 
 def test_an_axis_word_is_computed_only_when_every_name_it_uses_is_a_value():
-    from generator.validate.computed import _axis_value
+    from generator.model.charts import _axis_value
 
     assert _axis_value(_written("cover + moving"), {"cover": 1, "moving": 2}) == 3
     assert _axis_value(_written("cover + moving"), {"cover": 1, "moving": 2, "other": 5}) == 3
@@ -141,7 +141,7 @@ def test_an_axis_word_is_computed_only_when_every_name_it_uses_is_a_value():
 def test_every_cell_of_a_chart_gets_its_row_column_and_fixed_inputs():
     from types import SimpleNamespace
 
-    from generator.validate.computed import chart_cells
+    from generator.model.charts import chart_cells
 
     chart = SimpleNamespace(fixed=(SimpleNamespace(id="range", value=_written(12)),),
                             rows=_axis(values=("cover",), input="row"), columns=_axis(values=("cover", "open"), input="col"))

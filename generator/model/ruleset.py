@@ -199,3 +199,12 @@ class Ruleset:
 
     def counts(self) -> dict[str, int]:
         return {name: len(self.section(name)) for name in SECTIONS}
+
+
+def term_names(ruleset: Ruleset) -> dict[str, str]:
+    """Every spelling of every glossary term, casefolded, mapped to the term's id."""
+    names = {}
+    for term in ruleset.reachable("glossary"):
+        for spelling in (term.term, *term.aliases):
+            names[spelling.casefold()] = term.id
+    return names

@@ -176,3 +176,8 @@ def shown_examples(ruleset, audience: str) -> list:
 def shown_count(ruleset, section: str, audience: str) -> int:
     """How many entries of a section the audience sees."""
     return len(for_audience(ruleset.section(section), audience))
+
+
+def plural(count: int, word: str) -> str:
+    """`1 value`, `2 values`."""
+    return f"{count} {word}{'' if count == 1 else 's'}"

@@ -19,7 +19,7 @@ from mdit_py_plugins.deflist import deflist_plugin
 
 from ..model.base import NotGiven
 from ..model.ruleset import Ruleset
-from ..validate.checks import term_names
+from ..model.ruleset import term_names
 from .present import NOT_GIVEN_TEXT
 from .present import entry_title, gm_only, reference_title
 from .worked import CHECKED_TEXT, CHECKED_TITLE, for_readers, house_hidden

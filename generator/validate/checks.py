@@ -16,7 +16,7 @@ from ..model.dice import RollRange
 from ..model.computed import Chart, Formula, Sheet, Value
 from ..model.entries import ArmyLimit, ArmyList, Column, Item, ProfileMatrix, RollTable, Spell, ValueCell, gm_only
 from ..model.points import points_text
-from ..model.ruleset import SECTIONS, SITE_PAGE_NAMES, Ruleset
+from ..model.ruleset import SECTIONS, SITE_PAGE_NAMES, Ruleset, term_names
 from .memo import formula_names
 from .sections import Sections, find_sections, plain
 
@@ -565,15 +565,6 @@ def check_glossary_terms(ruleset: Ruleset):
                                  f"`{other.id}` {where}", loc)
                 continue
             seen.setdefault(key, (spelling, entry))
-
-
-def term_names(ruleset: Ruleset) -> dict[str, str]:
-    """Every spelling of every glossary term, casefolded, mapped to the term's id."""
-    names = {}
-    for term in ruleset.reachable("glossary"):
-        for spelling in (term.term, *term.aliases):
-            names[spelling.casefold()] = term.id
-    return names
 
 
 def _role_target(target: str) -> str:

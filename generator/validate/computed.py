@@ -15,10 +15,11 @@ import icepool
 from ..diagnostics import Code, Diagnostic, did_you_mean
 from ..model.base import value_loc
 from ..model.calculate import calculator
-from ..model.computed import Chart, Formula, Input, Lookup, plain
+from ..model.computed import Chart, Formula, Input, Lookup
 from ..model.formula import FUNCTIONS, CONSTANTS, Expression, FormulaError, FormulaTooLarge, FormulaUnitMismatch, budget
 from ..model.units import SIZES, Distance, measure
 from ..model.ruleset import Ruleset
+from ..model.charts import axis_values, chart_cells
 from .checks import MAX_TABLE_SPAN, _spans, check
 from .memo import Reach, formula_names, remembered, words
 
@@ -317,42 +318,6 @@ def _part_of(window: range, when) -> range:
     return range(low, high + 1)
 
 
-def _axis_value(written, scope):
-    """A word that names values of the ruleset is computed; any other word is a text input's choice."""
-    value = plain(written)
-    if not isinstance(value, str) or scope is None:
-        return value
-    try:
-        expression = Expression.parse(value)
-    except FormulaError:
-        return value
-    if not expression.names or not expression.names <= scope.keys():
-        return value
-    return expression.evaluate(scope)
-
-
-def chart_cells(chart: Chart, scope=None):
-    """The inputs of every cell, row by row (``scope``: the ruleset's, for axis values written as expressions)."""
-    fixed = {s.id: plain(s.value) for s in chart.fixed}
-    rows = axis_values(chart, chart.rows, scope) if chart.rows is not None else [None]
-    for row in rows:
-        for column in axis_values(chart, chart.columns, scope):
-            cell = {chart.columns.input: column, **fixed}
-            if chart.rows is not None:
-                cell[chart.rows.input] = row
-            yield cell
-
-
-def axis_values(chart: Chart, axis, scope=None) -> list:
-    """The values an axis takes; a word is a value id or an expression of values (`cover + moving`),
-    computed in ``scope`` so that a changed value reaches the chart."""
-    if axis.values:
-        return [_axis_value(q, scope) for q in axis.values]
-    if axis.range is not None and axis.range.low is not None and axis.range.high is not None:
-        return list(range(axis.range.low, axis.range.high + 1))
-    return []
-
-
 @check
 def check_charts(ruleset: Ruleset):
     calc = calculator(ruleset)
@@ -496,12 +461,6 @@ def _charted(chart: Chart, formula: Formula) -> tuple[Formula, Diagnostic | None
                                    f"does not have; its results are {', '.join(names)}", value_loc(chart, "result"),
                                    did_you_mean(chart.result, names))
     return formula.view(chart.result), None
-
-
-def chart_formula(ruleset: Ruleset, chart: Chart) -> Formula:
-    """The formula of one result whose values a chart's cells show (the chart's owner's: charts are checked first)."""
-    formula = ruleset.formula(chart.formula)
-    return formula.view(chart.result) if chart.result else formula
 
 
 def _axis_too_long(chart: Chart, axis, found: list, name: str) -> bool:

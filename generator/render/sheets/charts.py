@@ -15,11 +15,11 @@ from fractions import Fraction
 import icepool
 
 from ...model import computed
+from ...model.charts import axis_values, chart_cells, chart_formula
 from ...model.calculate import calculator
 from ...model.formula import Expression
 from ...model.quantity import Quantity, number_text
 from ...model.ruleset import Ruleset
-from ...validate.computed import axis_values, chart_cells, chart_formula
 from ..present import chance_text  # sheets print chances the way every output does
 
 GOOD = Fraction(2, 3)  # a 3+ or better on a D6

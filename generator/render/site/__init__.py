@@ -32,7 +32,7 @@ from sphinx.transforms import SphinxTransform
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
-from ...validate.checks import term_names
+from ...model.ruleset import term_names
 from ..present import entry_title, reference_title
 from . import myst
 from .charts import setup_charts

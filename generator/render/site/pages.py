@@ -18,9 +18,8 @@ from pathlib import Path
 from ...model.ruleset import Ruleset
 from ...keys import code_digest, generator_hash, ruleset_key
 from ...source.project import Project
-from ...report import plural
 from ..reference import codes_reference, format_reference, names_reference
-from ..present import entry_title, gm_only, shown_count, shown_examples, source_title
+from ..present import entry_title, gm_only, plural, shown_count, shown_examples, source_title
 from ..worked import house_hidden, house_phrase
 from ..markdown import esc, role_text
 from .myst import code, label, prose
