@@ -25,7 +25,7 @@ from typing import Iterator, Union
 
 import yaml
 
-from ..diagnostics import BlockLocation, Code, Diagnostics, Location
+from ..diagnostics import BlockLocation, Code, Diagnostic, Diagnostics, Location
 from ..model.quantity import MAX_MAGNITUDE
 
 try:  # the C parser is much faster; fall back for machines without libyaml
@@ -296,8 +296,6 @@ def _block_body(text: str, index: int, path: str, line: int) -> BlockLocation:
 def _syntax_diagnostic(error: yaml.MarkedYAMLError, path: str):
     """Locate a syntax error where the broken construct starts (an unclosed quote opens
     there), and say where the parser gave up."""
-    from ..diagnostics import Diagnostic
-
     problem = error.problem or "invalid YAML"
     unclosed = "end of stream" in problem  # a quote or bracket never closed: where it opened is the place
     if unclosed and error.context_mark is not None and error.context:

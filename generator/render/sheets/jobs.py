@@ -24,6 +24,7 @@ from ...model.base import NOWHERE
 from ...model.ruleset import Ruleset
 from ...source.project import Project
 from . import charts
+from ..present import source_title
 from ..prose import Prose
 from ..assets import PROJECT_TEMPLATES, template_path
 from ..jinja import Renderings, render
@@ -173,8 +174,6 @@ def fit_css(sheet: "Sheet", paper: Paper) -> tuple[str, ...]:
 
 def quick_reference_sheet(ruleset: Ruleset) -> Sheet:
     ref = quick_reference(ruleset)
-    from ..present import source_title
-
     sources = (source_title(ruleset),)
     return Sheet(f"{ruleset.id}-quick-reference", f"{ruleset.id}-quick-reference", "Quick reference",
                  "sheets/quick-reference.html.j2", sources, MappingProxyType({"ref": ref}), subtitle=ruleset.title,

@@ -33,9 +33,14 @@ from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
 from ...model.ruleset import term_names
-from ..present import entry_title, reference_title
+from ...validate import check_project
+from ..present import GAP_DASH, GAP_NOTE, GAP_NOTE_MARK, entry_title, reference_title
+from ..prose import HOUSE_RULE, value_parts
+from ..worked import CHECKED_TEXT, CHECKED_TITLE
 from . import myst
+from .myst import ENTRY_LINES, render_entry
 from .charts import setup_charts
+from .pages import input_path
 from .phone import setup_phone
 from .reproducible import setup_reproducible
 from .search import install_search
@@ -54,8 +59,6 @@ class Model:
 
     @cached_property
     def project(self):
-        from ...validate import check_project
-
         result = check_project(self.root, self.only)
         if not result.ok:
             raise RuntimeError("rules_src has errors; run `rulepress check`:\n" + "\n".join(d.format() for d in result.diagnostics.errors[:20]))
@@ -92,7 +95,6 @@ def _ruleset_of(env, explicit: str | None = None) -> str:
     return explicit or env.docname.split("/")[0]
 
 
-ENTRY_LINES = 1_000_000  # an entry's text is numbered from ENTRY_LINES * n, n its place on the page
 
 
 # -- directives -----------------------------------------------------------------------------
@@ -127,8 +129,6 @@ class RulepressDirective(SphinxDirective):
         return list(container.children)
 
     def _files(self, ruleset, entry):
-        from .pages import input_path
-
         shown = input_path(Path(self.env.srcdir), ruleset.id, self.arguments[0], entry.id if entry is not None else "",
                            self.options.get("chapter") or "")
         if shown.is_file():  # written by build_site: what this directive shows, so only its own change re-reads the page
@@ -137,28 +137,6 @@ class RulepressDirective(SphinxDirective):
         if entry is not None:
             return [root / entry.loc.path]
         return [root / f for f in ruleset.files]
-
-
-def render_entry(ruleset, section: str, entry, audience: str, chapter: str | None = None) -> str:
-    """MyST for one entry, or for a whole section (optionally one chapter's part; `-` means no chapter)."""
-    if entry is None:
-        entries = [e for e in ruleset.section(section)
-                   if chapter is None or getattr(e, "chapter", "") == ("" if chapter == "-" else chapter)]
-        writers = {"costs": myst.costs_md, "army_limits": myst.limits_md,
-                   "values": lambda es: myst.values_md(myst.for_audience(es, audience), ruleset),
-                   "victory_points": lambda es: myst.victory_md(es, ruleset, audience),
-                   "phases": lambda es: myst.phases_md(myst.for_audience(es, audience))}
-        return writers[section](entries)
-    writers = {
-        "rules": lambda e: myst.rule_md(e, ruleset, audience), "tables": lambda e: myst.table_md(e, ruleset, audience),
-        "profiles": lambda e: myst.profile_md(e, ruleset, audience), "spells": lambda e: myst.spell_md(e, ruleset, audience),
-        "glossary": lambda e: myst.term_md(e, ruleset, audience), "keywords": lambda e: myst.keyword_md(e, ruleset),
-        "heroes": lambda e: myst.hero_md(e, ruleset), "items": lambda e: myst.item_md(e, ruleset),
-        "armies": lambda e: myst.army_md(e, ruleset, audience), "values": lambda e: myst.value_md(e, ruleset),
-        "formulas": lambda e: myst.formula_md(e, ruleset), "lookups": lambda e: myst.lookup_md(e, ruleset),
-        "charts": lambda e: myst.chart_entry_md(e, ruleset),
-    }
-    return writers[section](entry)
 
 
 class how_checked(nodes.General, nodes.Element):
@@ -211,8 +189,6 @@ class VerifiedExample(SphinxDirective):
 
 def checked_role(name, rawtext, text, lineno, inliner, options=None, content=None):
     """{checked}`✓`: the quiet mark after a sentence whose result a worked example checks."""
-    from ..worked import CHECKED_TEXT, CHECKED_TITLE
-
     return [nodes.abbreviation(rawtext, CHECKED_TEXT, explanation=CHECKED_TITLE, classes=["checked"])], []
 
 
@@ -272,8 +248,6 @@ _title = entry_title  # the one function for an entry's display text (present.py
 
 def value_role(name, rawtext, text, lineno, inliner, options=None, content=None):
     """{value}`id`: the value as the text gives it; a gap when not given; a house rule marked, with the original."""
-    from ..prose import HOUSE_RULE, value_parts
-
     env = inliner.document.settings.env
     ruleset = _model(env).project.ruleset(_ruleset_of(env))
     try:
@@ -299,8 +273,6 @@ def value_role(name, rawtext, text, lineno, inliner, options=None, content=None)
 def gap_node(plain: bool = False) -> nodes.Node:
     """The site's one gap mark: an em dash with a small note mark whose tooltip says "not given in the source";
     plain (a column whose header already says so): the dash alone."""
-    from ..present import GAP_DASH, GAP_NOTE, GAP_NOTE_MARK
-
     if plain:
         return nodes.inline(GAP_DASH, GAP_DASH, classes=["gap", "gap-plain"])
     note = nodes.inline(GAP_NOTE_MARK, GAP_NOTE_MARK, classes=["gap-note"])

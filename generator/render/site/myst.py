@@ -26,6 +26,7 @@ from ..sheets.charts import chart_from_model
 from ..worked import for_readers, house_hidden
 
 HIDDEN_REFERENCE = "[game-master material]"  # what players see where gm-only material is named
+ENTRY_LINES = 1_000_000  # an entry's text is numbered from ENTRY_LINES * n, n its place on the page
 
 
 def code(text) -> str:
@@ -418,3 +419,25 @@ def chart_entry_md(chart, ruleset: Ruleset) -> str:
     if chart.note:
         parts.append(prose(chart.note, ruleset))
     return "\n\n".join(parts) + source_line(chart, ruleset)
+
+
+def render_entry(ruleset, section: str, entry, audience: str, chapter: str | None = None) -> str:
+    """MyST for one entry, or for a whole section (optionally one chapter's part; `-` means no chapter)."""
+    if entry is None:
+        entries = [e for e in ruleset.section(section)
+                   if chapter is None or getattr(e, "chapter", "") == ("" if chapter == "-" else chapter)]
+        writers = {"costs": costs_md, "army_limits": limits_md,
+                   "values": lambda es: values_md(for_audience(es, audience), ruleset),
+                   "victory_points": lambda es: victory_md(es, ruleset, audience),
+                   "phases": lambda es: phases_md(for_audience(es, audience))}
+        return writers[section](entries)
+    writers = {
+        "rules": lambda e: rule_md(e, ruleset, audience), "tables": lambda e: table_md(e, ruleset, audience),
+        "profiles": lambda e: profile_md(e, ruleset, audience), "spells": lambda e: spell_md(e, ruleset, audience),
+        "glossary": lambda e: term_md(e, ruleset, audience), "keywords": lambda e: keyword_md(e, ruleset),
+        "heroes": lambda e: hero_md(e, ruleset), "items": lambda e: item_md(e, ruleset),
+        "armies": lambda e: army_md(e, ruleset, audience), "values": lambda e: value_md(e, ruleset),
+        "formulas": lambda e: formula_md(e, ruleset), "lookups": lambda e: lookup_md(e, ruleset),
+        "charts": lambda e: chart_entry_md(e, ruleset),
+    }
+    return writers[section](entry)

@@ -15,14 +15,17 @@ import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ...diagnostics import Code, Diagnostic, Location
+from ...model.base import value_loc
 from ...model.ruleset import Ruleset
 from ...keys import code_digest, generator_hash, ruleset_key
 from ...source.project import Project
 from ..reference import codes_reference, format_reference, names_reference
+from ..sheets.jobs import sheet_pages
 from ..present import entry_title, gm_only, plural, shown_count, shown_examples, source_title
 from ..worked import house_hidden, house_phrase
 from ..markdown import esc, role_text
-from .myst import code, label, prose
+from .myst import ENTRY_LINES, code, label, prose, render_entry
 from .search import index_site
 
 # Sections with no chapter of their own get a page each, after the chapters.
@@ -330,8 +333,6 @@ def _title_by_id(project: Project, id: str) -> str:
 
 def add_sheet_pages(pages: Pages, project: Project, audience: str, downloads: dict) -> list[str]:
     """A site page per cheat sheet, with links to its PDFs, and an index of them all."""
-    from ..sheets.jobs import sheet_pages
-
     written = []
     all_pdfs = [href for links in downloads.values() for _title, href in links]
     for name, text in sheet_pages(project, audience).items():
@@ -418,8 +419,6 @@ def write_inputs(project: Project, pages: Pages, srcdir: Path, audience: str) ->
 
     A process that builds again (`serve`) skips a ruleset whose files (and bases', and the generator)
     and directives are those it wrote the inputs from last time: rendering every entry is the cost."""
-    from . import render_entry
-
     changed = 0
     for ruleset_id, directives in _directives_by_ruleset(project, pages).items():
         ruleset = project.ruleset(ruleset_id)
@@ -613,9 +612,6 @@ def located_warnings(text: str, srcdir: Path, project: Project, cache: Path | No
     directive), and ``entries`` says which entry the n-th of its page is: the warning points at that
     entry's prose field. Any other warning points at the page's ruleset (or rules_src/). No path into
     the cache folder is ever printed as a location."""
-    from ...diagnostics import Code, Diagnostic, Location
-    from ...model.base import value_loc
-    from . import ENTRY_LINES
 
     entries = entries or {}
     found = []

@@ -30,6 +30,8 @@ from pathlib import Path
 from docutils import nodes
 from sphinx.application import Sphinx
 
+from ..present import for_audience
+
 TEMPLATES = Path(__file__).parent / "templates"
 INDEX_DIR = "_pagefind"  # beside the pages, served by the site itself
 
@@ -189,8 +191,6 @@ def _glossary_terms(app: Sphinx) -> list:
         project = _model(app.env).project
     except (KeyError, RuntimeError, AttributeError):
         return []
-    from ..present import for_audience
-
     return [term for ruleset in project.rulesets for term in for_audience(ruleset.glossary, app.config.rulepress_audience)]
 
 
