@@ -6,12 +6,12 @@ with cross-reference roles reduced to their text (``prose_md``).
 
 from __future__ import annotations
 
+import json
 import re
 
-from .present import NOT_GIVEN_TEXT
+from .present import GAP_DASH, NOT_GIVEN_TEXT
 from .prose import _ROLE, role_as_text  # the same role-to-text reading as the print templates
 from .sheets.charts import Cell, Chart
-from .site.charts import picker_md
 from .worked import for_readers, house_hidden
 
 _SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+\-.!|~&$:^])")
@@ -37,6 +37,25 @@ def pipe_table(header: list[str], rows: list[list[str]]) -> str:
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(c.replace("\n", " ") for c in row) + " |" for row in rows]
     return "\n".join(lines)
+
+
+def picker_data(chart) -> dict:
+    """A chart (sheets.charts.Chart) as the picker's data: labels and each cell's target and odds."""
+    def shown(cell) -> list[str]:  # an impossible cell is its word alone ("no effect"), as in the grid
+        return [cell.text or cell.chance or GAP_DASH, cell.chance if cell.text and cell.tone != "none" else ""]
+
+    return {"row_head": chart.row_head or "Row", "column_head": chart.column_head or "Column",
+            "rows": [row.label for row in chart.rows],
+            "columns": [f"{c} ({n})" if n else c for c, n in zip(chart.columns, chart.column_notes or ("",) * len(chart.columns))],
+            "cells": [[shown(cell) for cell in row.cells] for row in chart.rows]}
+
+
+def picker_md(chart) -> str:
+    """MyST for the picker of a two-way chart (one with row labels); empty for a single row."""
+    if not chart.row_head or len(chart.rows) < 2:
+        return ""
+    data = json.dumps(picker_data(chart), ensure_ascii=False)
+    return f"````{{chart-picker}}\n{data}\n````"
 
 
 def prose_md(text: str, ruleset=None, inline: bool = False) -> str:

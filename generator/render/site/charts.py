@@ -4,7 +4,7 @@ The grid stays (in its own scroll box); the picker shows the one cell a player n
 the row's value and the column's, read the target and the odds. Its data is the chart's own
 cells, embedded in the page as escaped JSON (a ``<script type="application/json">``, never
 run); static/rulepress-charts.js reads it. Nothing is fetched. Without JavaScript the picker
-shows the first pair, and the grid below holds every pair.
+shows the first pair, and the grid below holds every pair. The picker's MyST is ``markdown.picker_md``'s.
 """
 
 from __future__ import annotations
@@ -14,27 +14,6 @@ from html import escape
 
 from docutils import nodes
 from sphinx.util.docutils import SphinxDirective
-
-from ..present import GAP_DASH
-
-
-def picker_data(chart) -> dict:
-    """A chart (sheets.charts.Chart) as the picker's data: labels and each cell's target and odds."""
-    def shown(cell) -> list[str]:  # an impossible cell is its word alone ("no effect"), as in the grid
-        return [cell.text or cell.chance or GAP_DASH, cell.chance if cell.text and cell.tone != "none" else ""]
-
-    return {"row_head": chart.row_head or "Row", "column_head": chart.column_head or "Column",
-            "rows": [row.label for row in chart.rows],
-            "columns": [f"{c} ({n})" if n else c for c, n in zip(chart.columns, chart.column_notes or ("",) * len(chart.columns))],
-            "cells": [[shown(cell) for cell in row.cells] for row in chart.rows]}
-
-
-def picker_md(chart) -> str:
-    """MyST for the picker of a two-way chart (one with row labels); empty for a single row."""
-    if not chart.row_head or len(chart.rows) < 2:
-        return ""
-    data = json.dumps(picker_data(chart), ensure_ascii=False)
-    return f"````{{chart-picker}}\n{data}\n````"
 
 
 class chart_picker(nodes.General, nodes.Element):
@@ -75,7 +54,7 @@ def skip_picker(self, node: chart_picker) -> None:
 
 
 class ChartPicker(SphinxDirective):
-    """```{chart-picker}``` with the picker's JSON data (written by :func:`picker_md`) as its content."""
+    """```{chart-picker}``` with the picker's JSON data (written by ``markdown.picker_md``) as its content."""
 
     has_content = True
 
