@@ -37,8 +37,9 @@ wall:
 test: $(STAMP) browser wall
 	$(PY) -m pytest
 
-# mutmut's settings (what it mutates, which fast tests it runs) are in pyproject.toml [tool.mutmut];
-# its working copy mutants/ is git-ignored. Two workers: the machine is shared.
+# mutmut's settings (what it mutates; the fast tests it runs, by marker) are in pyproject.toml [tool.mutmut];
+# its working copy mutants/ is git-ignored. Two workers: the machine is shared. The report lists every
+# mutant left alive that docs/mutation-equivalents.md does not explain, and every explanation that matched none.
 MUTATION_STAMP := $(VENV)/.rulepress-mutation-installed
 $(MUTATION_STAMP): $(STAMP)
 	$(PY) -m pip install --quiet --disable-pip-version-check -c constraints.txt -e '.[test,mutation]'

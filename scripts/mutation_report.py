@@ -3,8 +3,14 @@
 mutmut keeps each mutated file's verdicts in ``mutants/<path>.meta`` (JSON, ``exit_code_by_key``:
 mutant name to the exit code of its tests). A mutant is killed when its tests failed (exit 1 or 3)
 or ran out of time (a mutant that loops forever is caught too). Every mutant that is not killed
-must be named, with why it is kept, in docs/mutation-survivors.md: the report lists those that are
-not. ``--markdown`` prints the table that file holds, from the same numbers.
+must be explained in docs/mutation-equivalents.md: the report lists those that are not, and the
+explanations that no longer match any mutant. ``--markdown`` prints the score table that file
+holds, from the same numbers.
+
+An explanation names a function (``DiceExpr.parse``, ``_export``) and quotes the line its mutant
+changes, as mutmut wrote it: it explains every mutant of a function of that name whose changed
+line holds the quote, whatever mutmut numbered the mutant and whichever module the function is in,
+so it lasts while code is moved and mutants are renumbered.
 """
 
 from __future__ import annotations
@@ -14,12 +20,20 @@ import re
 import sys
 from collections import Counter
 from pathlib import Path
+from typing import NamedTuple
 
 KILLED = {1, 3}
 TIMEOUT = {36, 24, -24, 152, 255}
 NO_TESTS = {5, 33}
 KINDS = ("survived", "no tests", "suspicious", "not checked")
-EXPLAINED = Path("docs/mutation-survivors.md")
+EXPLAINED = Path("docs/mutation-equivalents.md")
+# one explanation a line: - `Class.method` or `function`, a colon, and the changed line in a (double) code span
+_ENTRY = re.compile(r"^- `(?P<function>[\w.]+)`: ``\s?(?P<line>.*?)\s?``\s*$", flags=re.M)
+
+
+class Explanation(NamedTuple):
+    function: str
+    line: str
 
 
 def verdict(exit_code: int | None) -> str:
@@ -63,15 +77,22 @@ def markdown(by_module: dict[str, Counter]) -> str:
     return "\n".join(rows)
 
 
-def explanations(explained: Path) -> dict[str, str]:
-    """Each mutant docs/mutation-survivors.md explains, with the changed line it quotes for it."""
-    parts = [explained, *sorted(explained.parent.glob("survivors/*.md"))]  # docs/survivors/<area>.md too
-    text = "\n".join(part.read_text(encoding="utf-8") for part in parts if part.is_file())
-    # a section headed OPEN lists mutants still to analyse, one headed Killed claims a kill the next run
-    # must show: naming a survivor in either explains nothing
-    sections = re.split(r"^(?=#{1,6} )", text, flags=re.M)
-    kept = "".join(section for section in sections if not re.match(r"#{1,6} (OPEN|Killed)", section))
-    return dict(re.findall(r"^- `([\w.ǁ]+)` \([^)]*\): ``(.*?) ?``\s*$", kept, flags=re.M))
+def function_of(name: str) -> str:
+    """The function a mutant changes, as the explanations name it: without module or number.
+
+    ``generator.model.dice.xǁDiceExprǁparse__mutmut_8`` is ``DiceExpr.parse``,
+    ``generator.pipeline.x__export__mutmut_38`` is ``_export``.
+    """
+    mangled = re.sub(r"__mutmut_\d+$", "", name.rpartition(".")[2])
+    if mangled.startswith("xǁ"):
+        return ".".join(mangled.removeprefix("xǁ").split("ǁ"))
+    return mangled.removeprefix("x_")
+
+
+def explanations(explained: Path) -> list[Explanation]:
+    """Each function and changed line the reviewed file explains."""
+    text = explained.read_text(encoding="utf-8") if explained.is_file() else ""
+    return [Explanation(m["function"], m["line"]) for m in _ENTRY.finditer(text)]
 
 
 def _squeezed(text: str) -> str:
@@ -97,19 +118,30 @@ def changed_lines(root: Path, name: str) -> list[str]:
     return [line for line in body(function) if line not in original]
 
 
-def unexplained(by_module: dict[str, dict[str, str]], explained: Path, root: Path) -> list[str]:
-    """Mutants not killed that docs/mutation-survivors.md does not name, or names with a line the mutant
-    does not change (an explanation left over from before the function's mutants were renumbered)."""
-    quoted = explanations(explained)
+def explains(explanation: Explanation, name: str, lines: list[str]) -> bool:
+    """Whether ``explanation`` is about mutant ``name``, whose changed lines are ``lines``."""
+    quote = _squeezed(explanation.line)
+    return (explanation.function == function_of(name) and bool(quote)
+            and any(quote in _squeezed(changed) for changed in lines))
+
+
+def not_killed(by_module: dict[str, dict[str, str]]) -> list[str]:
+    return sorted(name for mutants in by_module.values() for name, kind in mutants.items() if kind != "killed")
+
+
+def review(by_module: dict[str, dict[str, str]], explained: Path, root: Path) -> tuple[list[str], list[Explanation]]:
+    """The mutants not killed that no explanation matches, and the explanations that match none of them
+    (left over from code since changed or a mutant since killed: delete them)."""
+    given = explanations(explained)
+    used: set[Explanation] = set()
     missing = []
-    for mutants in by_module.values():
-        for name, kind in mutants.items():
-            if kind == "killed":
-                continue
-            quote = _squeezed(quoted.get(name, ""))
-            if not quote or not any(quote in _squeezed(line) for line in changed_lines(root, name)):
-                missing.append(name)
-    return sorted(missing)
+    for name in not_killed(by_module):
+        lines = changed_lines(root, name)
+        matching = {explanation for explanation in given if explains(explanation, name, lines)}
+        used |= matching
+        if not matching:
+            missing.append(name)
+    return missing, [explanation for explanation in given if explanation not in used]
 
 
 def main(*args: str) -> int:
@@ -125,10 +157,13 @@ def main(*args: str) -> int:
     for name, module_counts in counts.items():
         print(line(name, module_counts))
     print(line("all", sum(counts.values(), Counter())))
-    missing = unexplained(by_module, EXPLAINED, root)
-    print(f"not killed and not explained in {EXPLAINED}: {len(missing)}")
+    missing, unused = review(by_module, EXPLAINED, root)
+    print(f"not killed and not explained in {EXPLAINED}: {len(missing)} (`mutmut show NAME` prints a mutant's diff)")
     for name in missing:
         print(f"  {name}")
+    print(f"explanations in {EXPLAINED} that match no mutant left alive: {len(unused)}")
+    for explanation in unused:
+        print(f"  {explanation.function}: {explanation.line}")
     return 0
 
 

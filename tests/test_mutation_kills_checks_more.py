@@ -1,4 +1,4 @@
-"""More focused tests of generator/validate/checks.py that kill mutmut survivors (see docs/survivors/checks.md).
+"""More focused tests of generator/validate/checks.py that kill mutmut survivors (see docs/mutation-equivalents.md).
 
 Expected messages, spans and locations are written by hand from the tables and texts below.
 """

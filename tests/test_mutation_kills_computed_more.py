@@ -1,5 +1,5 @@
 """Focused tests of formula, chart and prose checks and of what their memo keeps and reads back
-(generator/validate/computed.py, generator/validate/prose.py; see docs/survivors/computed.md).
+(generator/validate/computed.py, generator/validate/prose.py; see docs/mutation-equivalents.md).
 
 The memo is a stand-in (a dict behind ``get``/``put``) set where ``memo.remembered`` looks for it, and
 formulas, charts and rulesets are stand-ins holding only the attributes the checks read, so every test

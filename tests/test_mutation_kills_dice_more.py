@@ -1,4 +1,4 @@
-"""Focused tests of dice, quantities and army counts that kill mutmut survivors (see docs/survivors/dice.md).
+"""Focused tests of dice, quantities and army counts that kill mutmut survivors (see docs/mutation-equivalents.md).
 
 Every expected value is written by hand: messages as the source states them, numbers counted on paper.
 None is computed with the code under test.

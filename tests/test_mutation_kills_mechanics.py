@@ -1,4 +1,4 @@
-"""Focused tests that kill mutmut survivors in the generic mechanics (see docs/mutation-survivors.md).
+"""Focused tests that kill mutmut survivors in the generic mechanics (see docs/mutation-equivalents.md).
 
 Prices are those of the Rampant Hex source text as typed in rules_src (light foot 4, heavy foot 5).
 """

@@ -1,4 +1,4 @@
-"""Focused tests that kill mutmut survivors in the model (see docs/mutation-survivors.md).
+"""Focused tests that kill mutmut survivors in the model (see docs/mutation-equivalents.md).
 
 Every expected value is written by hand: the fractions from arithmetic done on paper, the texts
 as a rule book prints them. None is computed with the code under test.

@@ -1,4 +1,4 @@
-"""Focused tests that kill mutmut survivors in the pipeline (see docs/mutation-survivors.md).
+"""Focused tests that kill mutmut survivors in the pipeline (see docs/mutation-equivalents.md).
 
 They drive the pipeline's own small steps (the summary line, the staging folders a killed build
 leaves, the swap, the manifest, the lock) on folders made by hand, without rendering anything.

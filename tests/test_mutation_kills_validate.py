@@ -1,4 +1,4 @@
-"""Focused tests that kill mutmut survivors in validation (see docs/mutation-survivors.md).
+"""Focused tests that kill mutmut survivors in validation (see docs/mutation-equivalents.md).
 
 Columns and messages are counted by hand in the texts below (0-based, as Finding reports them).
 """
