@@ -1,5 +1,5 @@
 """The confined runner's settings read from the environment, and the one fallback the child sends when a
-ruleset's names cannot be listed. (What the child refuses is tested end to end in tests/test_attacks.py.)"""
+ruleset's names cannot be listed. (What the child refuses is tested end to end in tests/end_to_end/test_attacks.py.)"""
 
 from __future__ import annotations
 

@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 import yaml
+from helpers import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 ATTACKS = ROOT / "tests" / "attacks"
 CASES = sorted(p.name for p in ATTACKS.iterdir() if (p / "expect.yaml").is_file()) if ATTACKS.is_dir() else []
 SECRET = "OUTSIDE-SECRET-7c1e9b"

@@ -25,8 +25,9 @@ from pathlib import Path
 
 import pypdf
 import pytest
+from helpers import FIXTURES
 
-FIXTURE = Path(__file__).parent / "fixtures" / "frontier"
+FIXTURE = FIXTURES / "frontier"
 POINTS_WORDS = re.compile(r"\b(points?|pts)\b", re.I)
 HOUSE_BRAWL = "Two riders score 3. (the text: 3; these house rules: 4)"
 

@@ -41,8 +41,8 @@ from generator.model.ruleset import SECTIONS
 from generator.scaffold import scaffold
 from generator.source.build import schema_fields
 from generator.source.yamlnodes import Mapping, Scalar, load_file
+from helpers import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 TEMPLATE = ROOT / "tests" / "attacks" / "_template" / "project"
 RULESET = "game"
 HARD_TIMEOUT = 10.0  # seconds one `check` may run before its child is killed and the example fails

@@ -22,7 +22,7 @@ from pypdf import PdfReader
 
 from generator.cli import main
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 FIXTURE = ROOT / "tests" / "fixtures" / "homebrew"
 
 

@@ -12,9 +12,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+from helpers import ROOT
+
 pytest_plugins = ["pytester"]
 
-ROOT = Path(__file__).resolve().parents[1]
 CASE = "alias_bomb"
 
 
@@ -22,7 +23,8 @@ def run_corpus(corpus: Path, **env: str) -> subprocess.CompletedProcess:
     environment = {k: v for k, v in os.environ.items() if k not in ("CI", "RULEPRESS_UPDATE_GOLDEN")}
     environment.update(RULEPRESS_BROKEN_CORPUS=str(corpus), PYTHONPATH=str(ROOT), **env)
     return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--no-header",
-                           str(ROOT / "tests" / "test_broken_corpus.py"), "-k", f"test_broken_case and {CASE}"],
+                           str(ROOT / "tests" / "validate" / "test_broken_corpus.py"),
+                           "-k", f"test_broken_case and {CASE}"],
                           cwd=ROOT, env=environment, capture_output=True, text=True, timeout=300)
 
 

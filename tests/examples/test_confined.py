@@ -17,8 +17,8 @@ import pytest
 
 from generator.examples.confined import run_confined
 from generator.validate import check_project
+from helpers import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 TEMPLATE = ROOT / "tests" / "attacks" / "_template" / "project"
 
 

@@ -20,8 +20,8 @@ from generator.render.present import source_text
 from generator.render.prose import Prose
 from generator.render.site import myst
 from generator.render.site.pages import examples_page
+from helpers import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 
 BASE = """\
 ruleset:

@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 
 from generator.cli import main
+from helpers import ROOT
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = ROOT
 SAMPLES = ("bad_moon_rising", "city_of_the_damned_combat", "ordo_ineptus", "rampant_hex", "warhammer_fantasy_charts")
 
 GAME = """\

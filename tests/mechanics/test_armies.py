@@ -17,9 +17,8 @@ from generator.mechanics.armies import (
 from generator.model.base import NotGiven
 from generator.model.entries import ArmyList, ArmyUnit
 from generator.source.project import load_project
+from helpers import BROKEN, ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
-BROKEN = Path(__file__).parent / "broken"
 
 
 @pytest.fixture(scope="module")

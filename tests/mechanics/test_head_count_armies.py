@@ -18,8 +18,9 @@ from generator.render.sheets.jobs import sheet_jobs
 from generator.render.site import myst
 from generator.source.project import load_project
 from generator.validate import check_project
+from helpers import FIXTURES
 
-FIXTURE = Path(__file__).parent / "fixtures" / "headcount"
+FIXTURE = FIXTURES / "headcount"
 POINTS_WORDS = re.compile(r"\b(points?|pts|unspent)\b", re.I)
 
 

@@ -14,8 +14,8 @@ from generator.render.present import shown
 from generator.render.prose import value_text
 from generator.render.reference import names_in
 from generator.validate import check_project
+from helpers import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 
 
 def write(root: Path, text: str) -> Path:

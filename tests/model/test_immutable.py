@@ -13,8 +13,8 @@ from generator.diagnostics import Code, Diagnostic, Location
 from generator.model import base, dice, entries
 from generator.model.ruleset import SECTIONS, Example, Ruleset
 from generator.source.project import load_project
+from helpers import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 
 MODEL_CLASSES = sorted(
     {cls for module in (base, dice, entries) for cls in vars(module).values()

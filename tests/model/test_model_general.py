@@ -22,6 +22,7 @@ from generator.render.export import json_schema, ruleset_json
 from generator.render.site.myst import army_md, limits_md
 from generator.source.build import parse_points
 from generator.validate import check_project
+from helpers import ROOT
 
 # -- a small game of its own: halves and thirds, a head-count, two hero levels of its own ------------------
 RULESET = """\
@@ -370,7 +371,7 @@ army_limits:
 
 
 def test_the_samples_declare_what_they_use():
-    result = check_project(Path(__file__).resolve().parents[1])
+    result = check_project(ROOT)
     assert result.ok
     rampant = result.project.ruleset("rampant_hex")
     assert rampant.meta.hero_levels == ("low", "high")

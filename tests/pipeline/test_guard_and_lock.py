@@ -1,6 +1,6 @@
 """Fast tests of the pipeline's own steps, called directly on folders made by hand (issue 14).
 
-The full-build tests (tests/test_pipeline.py, tests/test_pdf_builds.py) take minutes; mutation
+The full-build tests (tests/pipeline/test_pipeline.py, test_pdf_builds.py) take minutes; mutation
 testing runs these instead: the output-folder guard, the PDF cache key and the files it follows,
 the lock-and-refuse wrapper around a build, the staging of Sphinx's output, the fresh process a
 site is built in, and the small helpers of the worker pool. Expected values are written by hand

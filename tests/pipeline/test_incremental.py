@@ -1,7 +1,7 @@
 """`rulepress build` after a change, on real builds: it renders again what the change touches, no more.
 
 The project is the homebrew fixture (`melee`, its overlay `melee_house`) plus `melee_two`, a copy
-of `melee` (as tests/test_pdf_builds.py builds it; the PDFs' own cases are there). A page or PDF
+of `melee` (as tests/pipeline/test_pdf_builds.py builds it; the PDFs' own cases are there). A page or PDF
 the change did not touch is the previous build's very file (the same inode), and Sphinx did not
 write it again (its output in the site cache keeps its mtime). Expected pages are written by hand
 from the fixture: melee_two's rule `melee` is in its chapter `fighting`.
@@ -18,7 +18,7 @@ import pytest
 from generator import pipeline
 from generator.cli import main
 
-FIXTURE = Path(__file__).parent / "fixtures" / "homebrew"
+FIXTURE = Path(__file__).parents[1] / "fixtures" / "homebrew"
 SITES = ("site", "site-gm")
 # Files of a site that every build writes afresh from all pages: the search indexes and the
 # general index. Everything else is a page, its assets, or Sphinx's static files.

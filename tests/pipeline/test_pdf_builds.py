@@ -16,7 +16,7 @@ import pytest
 
 from generator.cli import main
 
-FIXTURE = Path(__file__).parent / "fixtures" / "homebrew"
+FIXTURE = Path(__file__).parents[1] / "fixtures" / "homebrew"
 TITLES = {"melee": "Mêlée test", "melee_house": "Mêlée test (club house rules)", "melee_two": "Mêlée two"}
 PDF_KINDS = ["--only", "sheets", "--only", "handouts", "--audience", "player", "--jobs", "1"]
 

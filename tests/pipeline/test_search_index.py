@@ -2,7 +2,7 @@
 makes after a build (a hard-linked copy of the build, Pagefind's index written into the copy alone,
 swapped in under the build lock), the per-ruleset input key that spares a build making the HTML of an
 unchanged ruleset's PDFs, and what the site keys are computed from. Every renderer is stood in for,
-as in tests/test_mutation_kills_pipeline_builds.py, whose stand-ins and helpers these tests reuse.
+as in tests/pipeline/test_stand_in_builds.py, whose stand-ins and helpers these tests reuse.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from types import SimpleNamespace
 import pytest
 
 from generator import pipeline
-from tests.test_mutation_kills_pipeline_builds import (  # noqa: F401 - project and renderers are fixtures
+from test_stand_in_builds import (  # noqa: F401 - project and renderers are fixtures
     ALL_PDFS,
     build,
     builder,
@@ -234,7 +234,7 @@ def test_an_unchanged_ruleset_keeps_its_pdfs_without_their_pages_being_made(proj
     assert manifest(project) == keys
     assert capsys.readouterr().out.split(" — ")[1].split(" (")[0] == \
         "site: 0 written, 2 unchanged; sheets: 0 written, 8 unchanged; handouts: 0 written, 14 unchanged"
-    from tests.test_mutation_kills_pipeline_builds import edit
+    from test_stand_in_builds import edit
 
     edit(project, "melee_house")
     assert build(project, renderers) == 0

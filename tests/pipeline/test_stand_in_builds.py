@@ -1,7 +1,7 @@
 """Builds with the renderers stood in for, so mutation testing can afford them (issue 14).
 
 `rulepress build` checks, plans every PDF by its key, carries over what it was not asked for,
-stages and swaps; tests/test_pdf_builds.py and tests/test_pipeline.py run all of that with the
+stages and swaps; tests/pipeline/test_pdf_builds.py and tests/pipeline/test_pipeline.py run all of that with the
 real rules model, WeasyPrint and Sphinx and take minutes. Here everything the pipeline calls out
 to is replaced by a stand-in that notes what it was asked (the checker, the PDF jobs of each
 kind, the site's key and builder, the reference pages, the worker pool, the exporter), so a build

@@ -11,8 +11,8 @@ from generator.render.export import ruleset_json
 from generator.render.site.myst import army_md, profile_md
 from generator.render.site.pages import examples_page, landing
 from generator.validate import check_project
+from helpers import ATTACKS
 
-ATTACKS = Path(__file__).parent / "attacks"
 
 
 def load(case: str, tmp_path: Path):

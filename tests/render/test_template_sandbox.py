@@ -18,8 +18,9 @@ from generator.cli import main
 from generator.render import jinja
 from generator.render.assets import default_templates
 from generator.render.jinja import ConfinedLoader, TemplateFailed, jinja_env, render, template_problems
+from helpers import ATTACKS
 
-ATTACK_PROJECT = Path(__file__).resolve().parent / "attacks" / "_template" / "project"
+ATTACK_PROJECT = ATTACKS / "_template" / "project"
 
 
 def templates(root: Path, files: dict[str, str | bytes]) -> Path:

@@ -18,8 +18,8 @@ from pypdf import PdfReader
 
 from generator.cli import main
 from generator.examples.namespace import namespace_for_path
+from helpers import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 FACES = range(1, 7)
 
 # (file, the value as written, the value changed)

@@ -16,8 +16,8 @@ from pypdf import PdfReader
 from generator.cli import main
 from generator.render.assets import default_templates, readable, template_path
 from generator.render.jinja import jinja_env
+from helpers import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 SHEETS_ONLY = ("--only", "sheets", "--audience", "player")
 
 

@@ -22,8 +22,8 @@ import pytest
 
 from generator.cli import main
 from generator.serve import EVENTS_PATH, RELOAD_PATH, HostCheck, for_game_master, requested_parts
+from helpers import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 PATIENCE = 300  # seconds for serve's first build on a loaded 2-core machine; nothing here is timed
 GM_SECRET = "GM-ONLY-SECRET"
 RAW_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")

@@ -17,8 +17,9 @@ from pathlib import Path
 import pytest
 
 from generator.serve import EVENTS_PATH, RELOAD_PATH, serve
+from helpers import FIXTURES
 
-HOMEBREW = Path(__file__).parent / "fixtures" / "homebrew"
+HOMEBREW = FIXTURES / "homebrew"
 PATIENCE = 300  # seconds: a loaded 2-core machine builds slowly; nothing here is timed
 SENTENCE = "A cavalryman scores"  # in rules_src/melee/ruleset.yaml, the `melee` rule's body
 

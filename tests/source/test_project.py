@@ -10,8 +10,8 @@ import pytest
 
 from generator.cli import main
 from generator.source.project import load_project
+from helpers import BROKEN
 
-BROKEN = Path(__file__).parent / "broken"
 GAP = ("rules_src/broken/table_gap.yaml:6:7: error[table-gap]: `activations` has no row for 6, 10-11 on 2D6\n"
        "  hint: add a row for the missing results, widen a range, or clamp the roll\n")
 

@@ -13,8 +13,8 @@ import pytest
 
 from generator.source.project import load_project
 from generator.validate import check_project
+from helpers import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 FOLDERS = sorted(p.name for p in (ROOT / "rules_src").iterdir() if p.is_dir())
 PROJECT, _ = load_project(ROOT)
 EXTENDED_BY = {id: sorted(r.id for r in PROJECT.rulesets if r.meta.extends == id) for id in FOLDERS}

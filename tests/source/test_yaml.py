@@ -9,8 +9,8 @@ import pytest
 
 from generator.diagnostics import BlockLocation, Code, Diagnostics, Location
 from generator.source.yamlnodes import Mapping, Scalar, Sequence, decode, describe, load_file, parse_text, walk
+from helpers import BROKEN
 
-BROKEN = Path(__file__).parent / "broken"
 
 
 def parse(text: str):

@@ -22,9 +22,10 @@ import pytest
 
 from generator.cli import main
 from generator.diagnostics import Code
+import helpers
 
-# The corpus may be read from a copy (tests/test_golden_review.py reviews update mode on one).
-BROKEN = Path(os.environ.get("RULEPRESS_BROKEN_CORPUS") or Path(__file__).parent / "broken")
+# The corpus may be read from a copy (tests/end_to_end/test_golden_review.py reviews update mode on one).
+BROKEN = Path(os.environ.get("RULEPRESS_BROKEN_CORPUS") or helpers.BROKEN)
 BASE = BROKEN / "_base"
 RULESET = "broken"
 UPDATE = os.environ.get("RULEPRESS_UPDATE_GOLDEN") == "1"
@@ -36,7 +37,7 @@ if UPDATE and os.environ.get("CI"):
 # (tests/attacks/symlink_* make them); site-warning only a site build finds (limits_entry_role_unknown_section);
 # template-error only a project template makes (tests/attacks/template_*).
 NOT_FROM_RULES_DATA = {Code.RESOURCE_OUTSIDE, Code.SYMLINK_OUTSIDE, Code.SITE_WARNING, Code.TEMPLATE_ERROR,
-                       Code.SHEET_OVERFLOW}  # found by laying a sheet out: tests/test_sheet_overflow.py
+                       Code.SHEET_OVERFLOW}  # found by laying a sheet out: tests/render/sheets/test_sheet_overflow.py
 
 DIAGNOSTIC = re.compile(r"^(?P<path>[^:\n]+):(?P<line>[0-9]+):(?P<column>[0-9]+): (?P<severity>error|warning)"
                         r"\[(?P<code>[a-z-]+)\]: .+$")

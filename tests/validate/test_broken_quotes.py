@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 from generator.validate import check_project
+from helpers import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 QUOTE = re.compile(r'quote: "([^"]{12,})"')
 
 
@@ -66,8 +66,8 @@ def test_check_reports_each_broken_quote_where_it_was_broken(broken_copy):
 def test_the_suite_fails_on_the_broken_copy_with_nothing_skipped(broken_copy):
     project, _broken = broken_copy
     (project / "tests").mkdir(exist_ok=True)
-    for name in ("conftest.py", "test_broken_quotes.py"):
-        shutil.copy2(ROOT / "tests" / name, project / "tests" / name)
+    for name in ("conftest.py", "helpers.py", "validate/test_broken_quotes.py"):
+        shutil.copy2(ROOT / "tests" / name, project / "tests" / Path(name).name)
     env = {**os.environ, "CI": "true", "PYTHONPATH": str(ROOT)}
     run = subprocess.run([sys.executable, "-m", "pytest", "tests/test_broken_quotes.py", "-k", "pass_check", "-q",
                           "-p", "no:cacheprovider", "-rs"], cwd=project, env=env, capture_output=True, text=True, timeout=300)

@@ -9,8 +9,9 @@ import pytest
 
 from generator.validate import check_project
 from generator.validate.checks import CHECKS
+from helpers import BROKEN
 
-BASE = Path(__file__).parent / "broken" / "_base"
+BASE = BROKEN / "_base"
 
 
 def checked(tmp_path: Path, text: str) -> list[str]:

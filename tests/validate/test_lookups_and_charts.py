@@ -10,6 +10,7 @@ import pytest
 from generator.diagnostics import Code
 from generator.validate import computed, prose
 from generator.validate.prose import prose_findings
+from helpers import BROKEN
 
 LINK_HINT = "link to an http(s) address or, with a role such as {rule}`id`, to an entry of the rules"
 
@@ -497,7 +498,7 @@ def _gm_references(tmp_path):
     from generator.validate import check_project
 
     folder = tmp_path / "rules_src" / "x"
-    shutil.copytree(Path(__file__).parent / "broken" / "_base", folder)
+    shutil.copytree(BROKEN / "_base", folder)
     (folder / "case.yaml").write_text(GM_NAMED, encoding="utf-8")
     return [f"{d.location.line}:{d.location.column}: {d.message}" for d in check_project(tmp_path).diagnostics
             if d.code is Code.GM_REFERENCE]
@@ -600,7 +601,7 @@ def test_an_army_on_a_matrix_that_did_not_load_is_not_checked_further(tmp_path):
     from generator.validate import check_project
 
     folder = tmp_path / "rules_src" / "x"
-    shutil.copytree(Path(__file__).parent / "broken" / "_base", folder)
+    shutil.copytree(BROKEN / "_base", folder)
     (folder / "case.yaml").write_text(ARMY_REFS, encoding="utf-8")
     found = [(d.code, d.message, d.location.line, d.location.column, d.hint) for d in check_project(tmp_path).diagnostics]
     # 1-based line:column counted by hand in ARMY_REFS
@@ -666,7 +667,7 @@ def test_a_role_names_the_entry_of_its_own_section(tmp_path, role, target, expec
     from generator.validate import checks
 
     folder = tmp_path / "rules_src" / "x"
-    shutil.copytree(Path(__file__).parent / "broken" / "_base", folder)
+    shutil.copytree(BROKEN / "_base", folder)
     (folder / "case.yaml").write_text(ROLE_CASE, encoding="utf-8")
     project, diagnostics = load_project(tmp_path)
     assert list(diagnostics) == []
@@ -728,7 +729,7 @@ def test_markdown_texts_reach_rows_and_each_item_of_a_list(tmp_path):
     from generator.source.project import load_project
 
     folder = tmp_path / "rules_src" / "x"
-    shutil.copytree(Path(__file__).parent / "broken" / "_base", folder)
+    shutil.copytree(BROKEN / "_base", folder)
     (folder / "case.yaml").write_text(MARKDOWN_CASE, encoding="utf-8")
     project, diagnostics = load_project(tmp_path)
     assert list(diagnostics) == []
@@ -785,7 +786,7 @@ def test_a_head_count_armys_models_are_checked_line_by_line(tmp_path):
     from generator.validate import check_project
 
     folder = tmp_path / "rules_src" / "x"
-    shutil.copytree(Path(__file__).parent / "broken" / "_base", folder)
+    shutil.copytree(BROKEN / "_base", folder)
     (folder / "case.yaml").write_text(HEAD_COUNT, encoding="utf-8")
     found = [(d.code, d.message, d.location.line, d.location.column, d.hint) for d in check_project(tmp_path).diagnostics]
     # 1-based line:column counted by hand in HEAD_COUNT; 2 men of 3 models each are 6

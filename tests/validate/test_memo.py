@@ -19,6 +19,7 @@ from generator import check_cache
 from generator.cache_seal import sign
 from generator.cli import main
 from generator.scaffold import scaffold
+from helpers import ROOT
 
 
 @pytest.fixture
@@ -226,7 +227,7 @@ def test_a_remembered_failure_is_located_where_the_formula_now_stands(project, c
     assert check(project, capsys, "--all") == (status, out, err)
 
 
-SAMPLES = Path(__file__).resolve().parents[1] / "rules_src"
+SAMPLES = ROOT / "rules_src"
 EDITS = {  # one file changed, as an author edits (the benchmark's edits)
     "prose": ("rampant_hex/rules.yaml", "plenty of miniatures", "plenty of painted miniatures"),
     "value": ("rampant_hex/values.yaml", "value: 2\n    label: An Expert Ranger adds this to the roll for the table edge",

@@ -15,8 +15,8 @@ import pytest
 
 from generator.cli import main
 from generator.validate.prose import prose_findings
+from helpers import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 TEMPLATE = ROOT / "tests" / "attacks" / "_template" / "project"
 
 

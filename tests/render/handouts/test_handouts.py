@@ -32,7 +32,7 @@ from generator.render.pdf import ResourceOutside, render_all, render_pdf
 from generator.source.project import Project
 from generator.validate import check_project
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[3]
 POINTS_PER_MM = 72 / 25.4
 PAGE_SIZES = {"a4": (210, 297), "letter": (215.9, 279.4)}
 

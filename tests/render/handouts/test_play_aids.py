@@ -22,7 +22,7 @@ from generator.render.pdf import render_all
 from generator.source.project import Project
 from generator.validate import check_project
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[3]
 MM = 72 / 25.4  # points per millimetre
 
 # Rulesets in rules_src whose data has profile matrices (and so get a blank roster), by hand: Rampant Hex, and the

@@ -13,7 +13,7 @@ from pathlib import Path
 import pypdf
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[3]
 MARGIN_PT = 12 / 25.4 * 72  # templates/print-base.css: @page margin 12mm
 GAMES = ("bad_moon_rising", "city_of_the_damned_combat", "ordo_ineptus", "rampant_hex", "rampant_hex_house")
 

@@ -18,7 +18,7 @@ from generator.render.pdf import render_pdf
 from generator.render.sheets.jobs import sheet_jobs
 from generator.source.project import load_project
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[3]
 CROWDED = 100  # values marked for the quick reference: far more than one page holds at 8 pt
 
 

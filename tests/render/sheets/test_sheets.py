@@ -28,7 +28,7 @@ from generator.render.sheets.quickref import quick_reference
 from generator.source.project import Project
 from generator.validate import check_project
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[3]
 MM = 72 / 25.4
 SIZES = {"a4": (595, 842), "letter": (612, 792)}
 STATS = range(1, 11)
