@@ -18,6 +18,11 @@ from generator.model.base import NotGiven
 from generator.model.entries import ArmyList, ArmyUnit
 from generator.source.project import load_project
 from helpers import BROKEN, ROOT
+from generator.mechanics.armies import force
+from generator.mechanics.armies import force_line
+from generator.mechanics.armies import LimitTooLarge
+from generator.mechanics.armies import army_matrix
+from generator.mechanics.armies import limit_bounds
 
 
 
@@ -208,3 +213,109 @@ def test_a_limit_dividing_by_zero_is_a_diagnostic(tmp_path, capsys):
     _out, err = capsys.readouterr()
     assert code == 1
     assert "error[bad-expression]" in err
+
+
+# Forces and their lines keep what they are given. Prices are those of the Rampant Hex source text as typed
+# in rules_src (light foot 4, heavy foot 5).
+
+def test_a_force_line_keeps_every_field_as_given():
+    line = force_line("heavy_foot", 3, heroes=["h"], upgrades=["u"], scrolls=["s"], models=12)
+    assert (line.troop, line.count, line.heroes, line.upgrades, line.scrolls, line.models) == (
+        "heavy_foot", 3, ("h",), ("u",), ("s",), 12)
+    plain = force_line("levy")
+    assert (plain.count, plain.heroes, plain.upgrades, plain.scrolls, plain.models) == (1, (), (), (), None)
+
+
+def test_a_force_keeps_what_it_is_given():
+    listed = force(force_line("levy"), matrix="m", agreed_points=30, agreed_models=20, extras=["appeal"], title="T")
+    assert (listed.title, listed.matrix, listed.agreed_points, listed.agreed_models, listed.extras) == (
+        "T", "m", 30, 20, ("appeal",))
+    assert [u.troop for u in listed.units] == ["levy"]
+    plain = force(force_line("levy"))
+    assert (plain.title, plain.matrix, plain.agreed_points, plain.agreed_models, plain.extras) == (
+        "A force", "", None, None, ())
+
+
+def test_a_force_chosen_from_a_ruleset_names_its_matrix_and_knows_its_troops(rules):
+    listed = force(force_line("heavy_foot", 2), force_line("light_foot"), ruleset=rules)
+    assert listed.matrix == "troops"
+    assert armies.army_points(rules, listed) == 2 * 5 + 4
+    with pytest.raises(KeyError):
+        force(force_line("heavy_foot"), force_line("no_such_troop"), ruleset=rules)
+
+
+def test_an_unpriced_cost_counts_as_nothing():
+    class Entry:
+        def __init__(self, points):
+            self.points = points
+
+    assert armies._points(Entry(NotGiven())) == 0
+    assert armies._points(Entry(3)) == 3
+
+
+def test_an_army_limits_bounds_are_listed_as_written():
+    from types import SimpleNamespace
+
+    from generator.mechanics.armies import limit_bounds
+
+    assert limit_bounds(SimpleNamespace(at_least="2", at_most="half")) == (("at least", "2"), ("at most", "half"))
+    assert limit_bounds(SimpleNamespace(at_least=" ", at_most="3")) == (("at most", "3"),)
+    assert limit_bounds(SimpleNamespace(at_least=1, at_most="")) == (("at least", 1),)
+    assert limit_bounds(SimpleNamespace(at_least="", at_most="")) == ()
+
+
+# Army limits as the rules write them: what a limit expression may hold, each refusal said in words, and
+# the bounds as written; a ruleset without an army matrix says so when a force is costed from it.
+
+TWO_COUNTS = {"heroes", "troops"}
+
+
+@pytest.mark.parametrize("text, message", [
+    ("x" * 301, "the limit expression is 301 characters long; the limit is 300"),
+    ("12345678901", "a number in `12345678901` is larger than 1,000,000,000, the largest number a rule may state"),
+    ("9999999999", "a number in `9999999999` is larger than 1,000,000,000, the largest number a rule may state"),
+])
+def test_limits_too_large_to_read(text, message):
+    with pytest.raises(LimitTooLarge) as caught:
+        parse_limit(text, TWO_COUNTS)
+    assert str(caught.value) == message
+
+
+@pytest.mark.parametrize("text, message", [
+    ("1.5", "`1.5` is not a whole number"),
+    ("'a'", "`'a'` is not a whole number"),
+    ("True", "`True` is not a whole number"),
+    ("heroes % 2", "only + - * / and // are allowed"),
+    ("f(1)", "`f(1)` is not allowed in an army limit"),
+    ("troops +", "`troops +` is not an arithmetic expression"),
+    ("wizards", "`wizards` is not a count an army limit can use"),
+])
+def test_limits_that_are_not_arithmetic_over_counts(text, message):
+    with pytest.raises(LimitExpressionError) as caught:
+        parse_limit(text, TWO_COUNTS)
+    assert not isinstance(caught.value, LimitTooLarge)
+    assert str(caught.value) == message
+
+
+def test_the_largest_number_a_rule_may_state_is_read():
+    assert parse_limit("1000000000 - troops", TWO_COUNTS) is not None
+
+
+@pytest.fixture(scope="module")
+def project():
+    project, diagnostics = load_project(ROOT)
+    assert not diagnostics.errors
+    return project
+
+
+def test_limit_bounds_are_the_bounds_the_rules_write(project):
+    # rules_src/rampant_hex/heroes.yaml: "at_most: units // 2", and one appeal "at_most: 1"
+    limits = {limit.id: limit_bounds(limit) for limit in project.ruleset("rampant_hex").army_limits}
+    assert limits["heroes_half_units"] == (("at most", "units // 2"),)
+    assert limits["one_appeal"] == (("at most", "1"),)
+
+
+def test_a_ruleset_without_an_army_matrix_says_so(project):
+    with pytest.raises(LookupError) as caught:
+        army_matrix(project.ruleset("ordo_ineptus"))
+    assert str(caught.value) == "ordo_ineptus has no profile matrices with a points or models column: name one with matrix="

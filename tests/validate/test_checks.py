@@ -10,6 +10,17 @@ import pytest
 from generator.validate import check_project
 from generator.validate.checks import CHECKS
 from helpers import BROKEN
+from generator.cli import main
+from generator.diagnostics import Code
+from generator.model.dice import DiceExpr
+from generator.diagnostics import Location
+from types import MappingProxyType
+from generator.model.dice import RollRange
+from generator.model.entries import RollTable
+from generator.model.ruleset import Ruleset
+from types import SimpleNamespace
+from generator.model.entries import TableRow
+from generator.validate import checks
 
 BASE = BROKEN / "_base"
 
@@ -95,3 +106,221 @@ profiles:
       levy: {name: Levy, pts: 2, note: "See {term}`Nothing`."}
 """)
     assert len(found) == 2
+
+
+# A ruleset that breaks the play-aid, modified-table and {entry} rules: every problem is reported once,
+# located at the value that causes it, with the message and hint its check states.
+
+RULES = """\
+ruleset: {title: Aids}
+values:
+  move: {value: 6", label: Move}
+  courage: {value: 3, label: Courage}
+glossary:
+  wound_marker: {term: Wound marker, definition: A marker for a wound.}
+chapters:
+  basics: {title: Basics}
+rules:
+  moving:
+    title: Moving
+    chapter: basics
+    body: Units move. See {entry}`spells.fireball` and {entry}`rule.moving`.
+tables:
+  unbounded:
+    title: Unbounded
+    dice: D6 + modifier
+    rows:
+      - {roll: 1-, result: Low}
+      - {roll: 2-6, result: High}
+  wide:
+    title: Wide
+    dice: D6 + modifier
+    rows:
+      - {roll: 1-, result: Low}
+      - {roll: 2-20000, result: Middle}
+      - {roll: 20001+, result: High}
+profiles:
+  troops:
+    title: Troops
+    movement: courage
+    columns: {attack: {label: A}}
+    rows:
+      archer: {name: Archer, attack: 4, movement: nowhere}
+    tracks:
+      wounds: {label: Wounds, boxes: 13, term: wound_marker}
+      hurts: {label: wounds, rule: moving}
+      fear: {label: Fear}
+      ghost: {label: Ghosts, term: spirit, rule: haunting}
+"""
+
+
+F = "rules_src/game/ruleset.yaml"
+
+
+EXPECTED = [
+    # line 13 is the body; both roles are told at its start
+    f"{F}:13:11: error[unknown-ref]: `rule.moving` names no section: write {{entry}}`section.id`\n  hint: did you mean `rules`?",
+    f"{F}:13:11: error[unknown-ref]: spell `fireball` is not in `spells:`\n  hint: check the id against the entries of that section",
+    # `D6 + modifier` reaches any total: a `1-` row but nothing open upwards
+    f"{F}:17:11: error[table-unbounded]: `D6 + modifier` can roll any total, but `unbounded` has no highest open row and no clamp\n"
+    "  hint: add `clamp:` or open-ended rows such as `6+` and `1-`",
+    f"{F}:25:7: error[too-large]: the rows of `wide` span 1 to 20,001; a modified table may span at most 10,000 results\n"
+    "  hint: write open-ended rows such as `6+` and `1-` for the far ends",
+    f"{F}:31:15: error[bad-value]: movement `courage` is 3, not a distance\n  hint: name a value written as a distance: 6\", 2 hexes",
+    f"{F}:34:51: error[unknown-ref]: movement `nowhere` is not in `values:`\n  hint: check the id against the entries of that section",
+    f"{F}:36:38: error[out-of-range]: `wounds` asks for 13 boxes; a unit's row holds 1 to 12\n"
+    "  hint: leave `boxes` out for an open count: a tally space is printed",
+    f"{F}:37:22: error[duplicate-id]: `hurts` tracks 'wounds', as `wounds` already does\n  hint: track each thing once",
+    f"{F}:38:7: error[unknown-ref]: `fear` says what is tracked but not where the rules say so\n"
+    "  hint: name the glossary `term`, the `rule` or the `source` that makes players track it",
+    f"{F}:39:36: error[unknown-ref]: term `spirit` is not in `glossary:`\n  hint: check the id against the entries of that section",
+    f"{F}:39:50: error[unknown-ref]: rule `haunting` is not in `rules:`\n  hint: check the id against the entries of that section",
+]
+
+
+@pytest.fixture
+def reported(tmp_path: Path, capsys) -> tuple[int, list[str], str]:
+    (tmp_path / "rules_src" / "game").mkdir(parents=True)
+    (tmp_path / "rules_src" / "game" / "ruleset.yaml").write_text(RULES, encoding="utf-8")
+    code = main(["-C", str(tmp_path), "check", "--no-examples"])
+    out, err = capsys.readouterr()
+    return code, err.rstrip("\n").split("\nrules_src/"), out
+
+
+def test_each_broken_play_aid_table_and_role_is_one_located_error(reported):
+    code, found, out = reported
+    assert code == 1
+    assert [found[0], *("rules_src/" + d for d in found[1:])] == EXPECTED
+    assert out == "1 ruleset, 2 tables, 1 profile, 0 examples, 11 errors\n"
+
+
+def test_the_lines_named_are_those_of_the_values():
+    """Each location points at the text it complains about (the oracle for the positions above)."""
+    lines = RULES.splitlines()
+    needles = ["Units move.", "Units move.", "D6 + modifier", "- {roll: 1-", "courage", "nowhere", "13", "wounds",
+               "fear:", "spirit", "haunting"]
+    for diagnostic, needle in zip(EXPECTED, needles, strict=True):
+        line, column = (int(n) for n in diagnostic.split(":")[1:3])
+        assert lines[line - 1][column - 1:].startswith(needle), (diagnostic, lines[line - 1])
+
+
+# The checks' parts on hand-made rulesets. Expected messages, spans and locations are written by hand
+# from the tables and texts below.
+
+ROWS_LOC = Location("t.yaml", 2, 1)
+
+
+def _table(dice: str, rolls: list[str], clamp: str | None = None) -> RollTable:
+    rows = tuple(TableRow(roll=RollRange.parse(roll), result=f"r{index}",
+                          locs=MappingProxyType({"roll": Location("t.yaml", 10 + index, 1)}))
+                 for index, roll in enumerate(rolls))
+    return RollTable(title="T", id="t", dice=DiceExpr.parse(dice), rows=rows, clamp=RollRange.parse(clamp) if clamp else None,
+                     locs=MappingProxyType({"dice": Location("t.yaml", 1, 1), "rows": ROWS_LOC}))
+
+
+def _found(diagnostics):
+    return [(d.code, d.message, d.location, d.hint) for d in diagnostics]
+
+
+WIDE_HINT = "write open-ended rows such as `6+` and `1-` for the far ends"
+
+
+def test_a_modified_table_whose_rows_spread_too_far_is_refused_where_its_rows_are():
+    # 0 to 10,001: one result more than the 10,000 a modified table may span
+    assert _found(checks.table_coverage(_table("D6 + S", ["0-", "1-10000", "10001+"]))) == [
+        (Code.TOO_LARGE, "the rows of `t` span 0 to 10,001; a modified table may span at most 10,000 results", ROWS_LOC,
+         WIDE_HINT)]
+    # exactly 10,000 results apart is allowed, and the table is whole
+    assert checks.table_coverage(_table("D6 + S", ["0-", "1-9999", "10000+"])) == []
+    # the rows' spread counts, not how large their numbers are: 5,999 to 6,000 is one result apart
+    assert checks.table_coverage(_table("D6 + S", ["5999-", "6000+"])) == []
+
+
+def test_open_rows_that_overlap_are_told_over_one_total_beyond_every_written_number():
+    # written numbers 0 to 2: the totals read are -1 to 3, so `0-` covers -1 and 0 that `1-` covered
+    assert _found(checks.table_coverage(_table("D6 + S", ["1-", "0-", "2+"]))) == [
+        (Code.TABLE_OVERLAP, "row `0-` of `t` covers -1-0 again", Location("t.yaml", 11, 1), "make the row ranges disjoint")]
+    # written numbers 4 to 6: the totals read are 3 to 7, so `6+` covers 6 and 7 that `5+` covered
+    assert _found(checks.table_coverage(_table("D6 + S", ["4-", "5+", "6+"]))) == [
+        (Code.TABLE_OVERLAP, "row `6+` of `t` covers 6-7 again", Location("t.yaml", 12, 1), "make the row ranges disjoint")]
+
+
+def _ruleset(unloaded=(), **sections) -> Ruleset:
+    return Ruleset(id="x", meta=None, unloaded=frozenset(unloaded), **sections)
+
+
+def test_an_id_that_failed_to_load_in_another_section_is_still_an_unknown_reference():
+    loc = Location("a.yaml", 3, 5)
+    costs = (SimpleNamespace(id="banner"),)
+    # `ghost` failed to load as a hero, not as a cost: naming it as a cost is an error
+    assert _found([checks._ref(_ruleset({("heroes", "ghost")}, costs=costs), "costs", "ghost", loc, "extra")]) == [
+        (Code.UNKNOWN_REF, "extra `ghost` is not in `costs:`", loc, None)]
+    # failed to load as a cost: its own error is told, not this one
+    assert checks._ref(_ruleset({("costs", "ghost")}, costs=costs), "costs", "ghost", loc, "extra") is None
+    assert checks._ref(_ruleset(costs=costs), "costs", "banner", loc, "extra") is None
+
+
+def test_an_army_is_refused_for_its_matrix_only_when_the_matrix_itself_failed_to_load():
+    matrix_loc = Location("a.yaml", 7, 13)
+    matrix = SimpleNamespace(id="m", rows=(SimpleNamespace(id="man"),))
+    army = SimpleNamespace(id="host", matrix="m", extras=(), units=[], locs=MappingProxyType({"matrix": matrix_loc}),
+                           loc=Location("a.yaml", 6, 3))
+    # a hero `m` failed to load; the matrix `m` loaded, so the army is checked (and is fine)
+    assert list(checks._army_refs(_ruleset({("heroes", "m")}, profiles=(matrix,)), army)) == []
+    assert _found(checks._army_refs(_ruleset({("profiles", "m")}), army)) == [
+        (Code.UNKNOWN_REF, "matrix `m` has errors of its own, so `host` cannot be checked", matrix_loc, "fix the matrix first")]
+
+
+def test_an_entry_is_for_the_game_master_by_its_audience_or_by_saying_so_itself():
+    from generator.model.entries import VictoryPoints, gm_only
+
+    assert gm_only(SimpleNamespace(audience="gm")) is True
+    # a hidden task is the game-master's whatever its audience says
+    assert gm_only(VictoryPoints(id="relic", name="Relic", kind="task", hidden=True)) is True
+    assert gm_only(VictoryPoints(id="flag", name="Flag", kind="task")) is False
+    assert gm_only(SimpleNamespace(audience="player")) is False
+    assert gm_only(SimpleNamespace(id="row")) is False  # no audience, no gm_only: everyone's
+
+
+def test_a_limit_names_the_counts_its_expression_uses_and_nothing_else():
+    assert checks._limit_names("units // 2 + heroes") == {"units", "heroes"}
+    assert checks._limit_names(3) == set()
+    assert checks._limit_names("  ") == set()  # a bound the limit does not have
+    assert checks._limit_names("heroes = 2") == set()  # a statement, not an expression: the limits check reports it
+
+
+def test_a_formula_names_what_its_expression_and_steps_use_but_not_its_own_inputs_and_steps():
+    from generator.model.formula import Expression
+
+    formula = SimpleNamespace(
+        inputs=(SimpleNamespace(id="s"),),
+        let=(SimpleNamespace(id="half", expr=Expression.parse("s // 2 + bonus + other(s)")),),
+        expr=Expression.parse("half + base + tbl(half)"))
+    assert checks._formula_names(formula) == {"bonus", "other", "base", "tbl"}
+    assert checks._formula_names(SimpleNamespace(inputs=(), let=(), expr=Expression.parse("a + f(b)"))) == {"a", "b", "f"}
+
+
+def test_prose_in_a_list_of_lines_is_found_at_the_line_written():
+    loc = Location("r.yaml", 4, 7)
+    entry = SimpleNamespace(id="e", locs=MappingProxyType({"lines[1]": loc}),
+                            lines=("no role here", "see {rule}`a`", "and {term}`b`"), body="plain")
+    # the second line's own place was recorded; the third's was not, so it is placed at the list
+    assert list(checks._prose_fields(entry)) == [(entry, "lines[1]", "see {rule}`a`"), (entry, "lines", "and {term}`b`")]
+
+
+def test_a_quote_is_compared_with_plain_quotes_single_spaces_and_any_case():
+    assert checks._normal("It’s  ‘The’\n“Rule”") == "it's 'the' \"rule\""
+    assert checks._normal("“Charge!”  ’tis") == "\"charge!\" 'tis"
+
+
+def test_a_glossary_term_reads_as_its_words_in_lower_case_with_single_spaces():
+    assert checks._term_key("Fire\u00a0 BALL") == "fire ball"
+    assert checks._term_key(" Shield\twall ") == "shield wall"
+
+
+def test_the_rows_and_parts_of_an_entry_that_have_a_place_can_cite_a_source():
+    part = SimpleNamespace(locs={}, source=None)
+    first, second = SimpleNamespace(locs={}, parts=(part,)), SimpleNamespace(locs={})
+    entry = SimpleNamespace(locs={}, rows=(first, second), see_also=("a", "b"), notes=(SimpleNamespace(text="no place"),),
+                            numbers=(1, 2))
+    assert list(checks._cited(entry)) == [entry, first, part, second]
