@@ -4,26 +4,23 @@ from __future__ import annotations
 
 import ast
 import shutil
+import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
 from generator.cli import main
 from generator.mechanics import armies
 from generator.mechanics.armies import (
-    BASE_COUNTS, LimitExpressionError, army_counts, army_points, check_limits, count_names, evaluate, line_cost,
-    parse_limit,
+    BASE_COUNTS, LimitExpressionError, LimitTooLarge, army_counts, army_matrix, army_points, check_limits,
+    count_names, evaluate, force, force_line, limit_bounds, line_cost, parse_limit,
 )
-from generator.model.base import NotGiven
-from generator.model.entries import ArmyList, ArmyUnit
+from generator.model.base import Markdown, NotGiven
+from generator.model.entries import ArmyList, ArmyUnit, Column, Cost, Hero, ProfileMatrix, ProfileRow
+from generator.model.ruleset import Ruleset
 from generator.source.project import load_project
 from helpers import BROKEN, ROOT
-from generator.mechanics.armies import force
-from generator.mechanics.armies import force_line
-from generator.mechanics.armies import LimitTooLarge
-from generator.mechanics.armies import army_matrix
-from generator.mechanics.armies import limit_bounds
-
 
 
 @pytest.fixture(scope="module")
@@ -319,3 +316,138 @@ def test_a_ruleset_without_an_army_matrix_says_so(project):
     with pytest.raises(LookupError) as caught:
         army_matrix(project.ruleset("ordo_ineptus"))
     assert str(caught.value) == "ordo_ineptus has no profile matrices with a points or models column: name one with matrix="
+
+
+# Hero levels, army counts and limits at their bounds, on stand-in rulesets; numbers counted on paper.
+
+# -- army counts ---------------------------------------------------------------------------------------
+def _hero(id, level, points=2):
+    return Hero(id=id, name=id.title(), level=level, ability=Markdown(""), points=points)
+
+
+def _matrix(id, column_type="points", rows=(("levy", 3), ("guard", 5))):
+    column = Column(id="value", label="VALUE", type=column_type)
+    return ProfileMatrix(id=id, title=id.title(), columns=(column,),
+                         rows=tuple(ProfileRow(id=row, name=row.title(), values={"value": value}) for row, value in rows))
+
+
+def _ruleset(levels=(), profiles=None, heroes=(), costs=(), unloaded=()):
+    return Ruleset(id="x", meta=SimpleNamespace(hero_levels=tuple(levels), title="X"),
+                   profiles=(_matrix("troops"),) if profiles is None else tuple(profiles),
+                   heroes=tuple(heroes), costs=tuple(costs), unloaded=frozenset(unloaded))
+
+
+def test_a_hero_levels_counts_are_named_in_snake_case():
+    assert armies.level_counts("High Lord") == ("high_lord_heroes", "most_of_one_high_lord_hero")
+    assert armies.level_counts(" Grand-Master! ") == ("grand_master_heroes", "most_of_one_grand_master_hero")
+    assert armies.level_counts("Tier 2") == ("tier_2_heroes", "most_of_one_tier_2_hero")
+
+
+def test_each_hero_level_gives_two_counts_described_in_words():
+    described = armies.count_descriptions(_ruleset(levels=("low", "High Lord")))
+    assert described["low_heroes"] == "low level heroes"
+    assert described["most_of_one_low_hero"] == "the most low level heroes of any one type"
+    assert described["high_lord_heroes"] == "High Lord level heroes"
+    assert described["most_of_one_high_lord_hero"] == "the most High Lord level heroes of any one type"
+    assert described["units"] == "units in the force"
+
+
+def test_a_limit_may_name_costs_and_heroes_that_failed_to_load_but_nothing_else_unloaded():
+    names = armies.count_names(_ruleset(unloaded={("costs", "banner"), ("heroes", "wizard"), ("rules", "moving"),
+                                                  ("spells", "fireball")}))
+    assert {"banner", "wizard"} <= names
+    assert not {"moving", "fireball"} & names
+    assert {"levy", "guard", "units", "heroes"} <= names
+
+
+def test_the_counts_of_an_army_add_up_over_its_lines():
+    ruleset = _ruleset(levels=("low", "high"), heroes=(_hero("captain", "low"), _hero("sage", "odd")),
+                       costs=(Cost(id="banner", name="Banner", points=1),))
+    army = force(force_line("levy", 2, heroes=("captain",), upgrades=("banner",)),
+                 force_line("levy", 3, heroes=("captain", "sage"), upgrades=("banner",)),
+                 force_line("guard", 1))
+    counts = armies.army_counts(ruleset, army)
+    assert counts["units"] == 6
+    assert counts["levy"] == 5 and counts["guard"] == 1
+    assert counts["banner"] == 5
+    assert counts["captain"] == 5 and counts["sage"] == 3 and counts["heroes"] == 8
+    assert counts["low_heroes"] == 5 and counts["most_of_one_low_hero"] == 5
+    # a level no hero of the army has: none of it, and no type has any
+    assert counts["high_heroes"] == 0 and counts["most_of_one_high_hero"] == 0
+    # a hero of a level the ruleset does not declare is still counted under its level
+    assert counts["odd_heroes"] == 3 and counts["most_of_one_odd_hero"] == 3
+    # levy 3 + guard 5 a unit; captain 2 and sage 2 a unit; banner 1 a unit
+    assert counts["troop_points"] == 5 * 3 + 5
+    assert counts["points"] == 5 * 3 + 5 + 5 * 2 + 3 * 2 + 5 * 1
+
+
+def test_an_army_with_no_heroes_has_none_of_any_level():
+    counts = armies.army_counts(_ruleset(levels=("low",)), force(force_line("levy")))
+    assert (counts["heroes"], counts["low_heroes"], counts["most_of_one_low_hero"]) == (0, 0, 0)
+
+
+def test_the_army_matrix_is_the_one_with_points_else_the_one_with_models():
+    by_models = _matrix("bands", column_type="models")
+    assert armies.army_matrix(_ruleset(profiles=(by_models, _matrix("stats", column_type="int")))) is by_models
+    priced = _matrix("troops")
+    assert armies.army_matrix(_ruleset(profiles=(by_models, priced))) is priced
+
+
+@pytest.mark.parametrize("profiles, which", [
+    ((), "no"),
+    ((_matrix("stats", column_type="int"),), "no"),
+    ((_matrix("foot"), _matrix("horse")), "2 (foot, horse)"),
+    ((_matrix("foot", "models"), _matrix("horse", "models"), _matrix("boats", "models")), "3 (foot, horse, boats)"),
+])
+def test_without_one_army_matrix_the_error_says_how_many_there_are(profiles, which):
+    with pytest.raises(LookupError) as raised:
+        armies.army_matrix(_ruleset(profiles=profiles))
+    assert str(raised.value) == f"x has {which} profile matrices with a points or models column: name one with matrix="
+
+
+# -- limit expressions ---------------------------------------------------------------------------------
+UNITS_AND_HEROES = {"units", "heroes"}
+
+
+def test_a_limit_expression_of_three_hundred_characters_is_read():
+    text = "units" + " " * 295
+    assert len(text) == 300
+    assert armies.evaluate(parse_limit(text, UNITS_AND_HEROES), {"units": 7}) == 7
+    with pytest.raises(LimitTooLarge) as raised:
+        parse_limit(text + " ", UNITS_AND_HEROES)
+    assert str(raised.value) == "the limit expression is 301 characters long; the limit is 300"
+
+
+def test_the_largest_number_a_limit_may_state_is_a_thousand_million():
+    assert armies.evaluate(parse_limit("1000000000", UNITS_AND_HEROES), {}) == 1000000000
+    assert armies.evaluate(parse_limit("units * 1000000000", UNITS_AND_HEROES), {"units": 2}) == 2000000000
+
+
+@pytest.mark.parametrize("text, shown", [
+    ("99999999999 +", "99999999999 +"),
+    ("00000000000", "00000000000"),
+    ("1.00000000000", "1.00000000000"),
+    ("units + units + units + units + 99999999999", "units + units + units + units + 99999999"),
+    ("1000000001", "1000000001"),
+    ("units + units + units + units + 1000000001", "units + units + units + units + 10000000"),
+])
+def test_a_limit_with_a_number_too_large_is_refused_before_anything_else(text, shown):
+    with pytest.raises(LimitTooLarge) as raised:
+        parse_limit(text, UNITS_AND_HEROES)
+    assert str(raised.value) == f"a number in `{shown}` is larger than 1,000,000,000, the largest number a rule may state"
+
+
+def test_a_limit_nested_deeper_than_python_can_parse_is_refused_as_too_large():
+    text = "-" * 295 + "units"
+    parse_limit("units + 1", UNITS_AND_HEROES)  # the patterns are compiled before the stack is made short
+    depth, frame = 0, sys._getframe()
+    while frame is not None:
+        depth, frame = depth + 1, frame.f_back
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(depth + 25)
+    try:
+        with pytest.raises(LimitTooLarge) as raised:
+            parse_limit(text, UNITS_AND_HEROES)
+    finally:
+        sys.setrecursionlimit(limit)
+    assert str(raised.value) == f"`{'-' * 40}` is nested too deeply"

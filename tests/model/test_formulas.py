@@ -329,6 +329,7 @@ def test_the_examples_of_one_rule_share_a_namespace(tmp_path, capsys):
 from generator.model.formula import Budget, FormulaTooLarge, budget  # noqa: E402
 from generator.model.formula import MAX_LENGTH
 import icepool
+from generator.model import formula as F
 
 
 @pytest.mark.parametrize("written", ["2D1000", "20D100", "100D20", "D1000"])
@@ -715,3 +716,183 @@ def test_formulas_that_call_each_other_without_end_are_a_message():
 
     with pytest.raises(FormulaError, match="^the formulas call each other without end$"):
         ev("loops(1)", loops=loops)
+
+
+# The expression language's functions and refusals, against dice counted by hand.
+
+def _odds(die) -> dict:
+    return {outcome: die.probability(outcome) for outcome in die.outcomes()}
+
+
+def test_lowest_and_highest_of_two_d6_by_hand():
+    # lowest of 2D6 is 1 in 11 of the 36 rolls, 6 in 1; highest mirrors it
+    assert _odds(F.lowest(2))[1] == Fraction(11, 36) and _odds(F.lowest(2))[6] == Fraction(1, 36)
+    assert _odds(F.highest(2))[6] == Fraction(11, 36) and _odds(F.highest(2))[1] == Fraction(1, 36)
+    assert _odds(F.lowest(2, icepool.d(3)))[1] == Fraction(5, 9)
+    assert _odds(F.highest(2, icepool.d(3)))[3] == Fraction(5, 9)
+    assert _odds(F.lowest(0)) == {0: 1} and _odds(F.highest(0)) == {0: 1}
+
+
+def test_count_total_mean_and_chance_by_hand():
+    assert _odds(F.count(2, icepool.d6 >= 5)) == {0: Fraction(4, 9), 1: Fraction(4, 9), 2: Fraction(1, 9)}
+    assert _odds(F.total(2, icepool.d(2))) == {2: Fraction(1, 4), 3: Fraction(1, 2), 4: Fraction(1, 4)}
+    assert F.mean(F.total(2, icepool.d6)) == 7
+    assert F.chance(icepool.d6 >= 5) == Fraction(1, 3)
+    assert F.chance(True) == 1 and F.chance(False) == 0 and F.chance(Fraction(1, 4)) == Fraction(1, 4)
+    assert F.chance_of(icepool.d6, 3) == Fraction(1, 6)
+    for wrong in (2, Fraction(-1, 2), "x"):
+        with pytest.raises(F.FormulaError):
+            F.chance(wrong)
+    for wrong in (-1, 101, True, Fraction(1, 2)):
+        with pytest.raises(F.FormulaError):
+            F.count(wrong, icepool.d6 > 3)
+    assert _odds(F.count(100, True)) == {100: 1} and _odds(F.count(0, True)) == {0: 1}
+
+
+def test_where_clamp_each_and_rounding():
+    assert F.where(True, 1, 2) == 1 and F.where(False, 1, 2) == 2 and F.where(0, "a", "b") == "b"
+    assert _odds(F.where(icepool.d6 >= 4, 10, 20)) == {10: Fraction(1, 2), 20: Fraction(1, 2)}
+    assert F.clamp(7, 1, 6) == 6 and F.clamp(0, 1, 6) == 1 and F.clamp(3, 1, 6) == 3
+    assert _odds(F.clamp(icepool.d6, 2, 5))[2] == Fraction(1, 3)
+    assert _odds(F.each(icepool.d(4), lambda o, k: o > k, 3)) == {False: Fraction(3, 4), True: Fraction(1, 4)}
+    with pytest.raises(F.FormulaError):
+        F.each(icepool.d6, 3)
+    assert F.FUNCTIONS["floor"](Fraction(7, 2)) == 3 and F.FUNCTIONS["ceil"](Fraction(7, 2)) == 4
+    assert F.FUNCTIONS["floor"](Fraction(-7, 2)) == -4
+    assert _odds(F.FUNCTIONS["ceil"](icepool.d(2) + 0)) == {1: Fraction(1, 2), 2: Fraction(1, 2)}
+
+
+def test_dice_function_caps():
+    assert _odds(F._dice(1, 1)) == {1: 1}
+    assert F._dice(1, 1000).max_outcome() == 1000 and F._dice(100, 2).max_outcome() == 200
+    assert _odds(F._dice(0, 6)) == {0: 1}
+    for count, sides in ((1, 0), (1, 1001), (-1, 6), (101, 6)):
+        with pytest.raises(F.FormulaError):
+            F._dice(count, sides)
+    with pytest.raises(F.FormulaError):
+        F._as_die("x")
+    assert _odds(F._as_die(3)) == {3: 1}
+
+
+def test_floor_and_ceil_round_exact_numbers_and_every_face_of_a_die():
+    import math
+
+    import icepool
+
+    from generator.model.formula import _round
+
+    floor, ceil = _round(math.floor), _round(math.ceil)
+    assert floor(Fraction(7, 2)) == 3 and ceil(Fraction(7, 2)) == 4 and floor(-0.5) == -1 and ceil(2) == 2
+    halves = icepool.Die([Fraction(1, 2), Fraction(3, 2), Fraction(3, 2)])
+    assert floor(halves) == icepool.Die([0, 1, 1]) and ceil(halves) == icepool.Die([1, 2, 2])
+
+
+def test_a_formula_error_shows_rolls_fractions_and_other_values_plainly():
+    import icepool
+
+    from generator.model.formula import _show
+
+    assert _show(icepool.d6) == "a roll"
+    assert _show(Fraction(1, 2)) == "1/2"
+    assert _show("x") == "'x'" and _show(3) == "3"
+
+
+def test_each_needs_something_to_call():
+    import icepool
+
+    from generator.model.formula import FormulaError, each
+
+    with pytest.raises(FormulaError, match=r"^each\(\) takes a roll and a formula, table or lookup$"):
+        each(icepool.d6, 3)
+    assert each(icepool.d6, lambda outcome, extra: outcome + extra, 10) == icepool.d6 + 10
+
+
+def test_clamp_keeps_numbers_and_every_face_of_a_roll_within_bounds():
+    import icepool
+
+    from generator.model.formula import clamp
+
+    assert clamp(7, 1, 6) == 6 and clamp(-1, 1, 6) == 1 and clamp(Fraction(5, 2), 1, 6) == Fraction(5, 2)
+    assert clamp(icepool.d6, 2, 5) == icepool.Die({2: 2, 3: 1, 4: 1, 5: 2})
+
+
+def test_a_formula_error_keeps_where_in_the_text_it_is():
+    from generator.model.formula import FormulaError
+
+    assert FormulaError("bad", 4).offset == 4 and FormulaError("bad").offset == 0 and str(FormulaError("bad", 4)) == "bad"
+
+
+NOT_ALLOWED = "is not allowed in a formula (no attributes, subscripts, lambdas or comprehensions)"
+
+
+@pytest.mark.parametrize("text, message, offset", [
+    ("1 + 2 ** 3", "`**` is not allowed in a formula", 4),
+    ("a and b << 2", "`<<` is not allowed in a formula", 6),
+    ("x is y", "compare with == != < <= > >= or `in`", 0),
+    ("1 + (x is y)", "compare with == != < <= > >= or `in`", 5),
+    ("1 + 2.5", "`2.5` is not a whole number up to 1,000,000,000,000 or a text", 4),
+    ("1000000000001", "`1000000000001` is not a whole number up to 1,000,000,000,000 or a text", 0),
+    ("-1000000000001", "`1000000000001` is not a whole number up to 1,000,000,000,000 or a text", 1),
+    ("x + a.b(1)", "only functions, formulas and tables can be called, by name", 4),
+    ("f(**k)", "write arguments one by one", 0),
+    ("1 + f(*a)", "write arguments one by one", 4),
+    ("x + y[1]", f"`y[1]` {NOT_ALLOWED}", 4),
+    ("1 + (lambda: 1)", f"`lambda: 1` {NOT_ALLOWED}", 5),
+    ("2 + ~x", "`~` is not allowed in a formula", 4),
+], ids=["power", "shift", "is", "is-inside", "decimal", "too-big", "too-small", "method", "kwargs", "starred", "subscript", "lambda",
+        "invert"])
+def test_a_refused_expression_says_why_and_where(text, message, offset):
+    from generator.model.formula import Expression, FormulaError
+
+    with pytest.raises(FormulaError) as error:
+        Expression.parse(text)
+    assert (str(error.value), error.value.offset) == (message, offset)
+
+
+@pytest.mark.parametrize("text", ["1000000000000", "-1000000000000", "x + None", "x in (1, 2)", "x not in [1]", "f(a=1)"])
+def test_an_allowed_expression_parses(text):
+    from generator.model.formula import Expression
+
+    assert Expression.parse(text).text == text
+
+
+EVAL_SCOPE = {"x": 3, "a": 0, "b": 5, "c": 2, "f": lambda a, b=0: a - b, "n": 7}
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("-x", -3), ("+x", 3), ("not a", True),
+    ("(x, 2)", (3, 2)), ("[x]", (3,)),
+    ("a and b", 0), ("c and b", 5), ("a or b", 5), ("c or b", 2), ("c and b and a", 0),
+    ("x if a else b", 5),
+    ("x in (1, 2, 3)", True), ("x not in (1, 2)", True), ("x not in (1, 2, 3)", False), ("x in 3", True),
+    ("1 < x < 4", True), ("1 < x < 3", False),
+    ("f(5, b=2)", 3), ("f(5, b=c)", 3),
+])
+def test_an_expression_evaluates_as_worked_by_hand(text, expected):
+    from generator.model.formula import Expression
+
+    assert Expression.parse(text).evaluate(EVAL_SCOPE) == expected
+
+
+def test_a_conditional_on_a_roll_weighs_both_branches():
+    from generator.model.formula import Expression
+
+    # D6 >= 4 is even odds, so each branch weighs 1/2
+    assert _odds(Expression.parse("1 if D6 >= 4 else 2").evaluate({})) == {1: Fraction(1, 2), 2: Fraction(1, 2)}
+    # the branches read the scope too
+    assert _odds(Expression.parse("x if D6 >= 4 else c").evaluate(EVAL_SCOPE)) == {3: Fraction(1, 2), 2: Fraction(1, 2)}
+    # half the time -D6 (each of -6..-1 at 1/12), half the time +D6 (each of 1..6 at 1/12)
+    assert _odds(Expression.parse("-D6 if D6 >= 4 else +D6").evaluate({})) == {
+        v: Fraction(1, 12) for v in (-6, -5, -4, -3, -2, -1, 1, 2, 3, 4, 5, 6)}
+
+
+@pytest.mark.parametrize("text, message", [
+    ("y + 1", "`y` is not an input, a value or a `let` name here"),
+    ("n(2)", "`n` is not a function, a formula or a table"),
+])
+def test_an_unknown_name_or_function_says_which(text, message):
+    from generator.model.formula import Expression, FormulaError
+
+    with pytest.raises(FormulaError) as error:
+        Expression.parse(text).evaluate(EVAL_SCOPE)
+    assert str(error.value) == message

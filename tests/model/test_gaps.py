@@ -17,7 +17,6 @@ from generator.validate import check_project
 from helpers import ROOT
 
 
-
 def write(root: Path, text: str) -> Path:
     (root / "rules_src" / "game").mkdir(parents=True)
     (root / "rules_src" / "game" / "ruleset.yaml").write_text(text, encoding="utf-8")
@@ -134,3 +133,35 @@ def test_the_sample_texts_gaps_are_still_gaps():
     assert any(isinstance(row.roll, NotGiven) for table in city.tables for row in table.rows)
     ordo = check_project(ROOT, "ordo_ineptus").project.ruleset("ordo_ineptus")
     assert any(isinstance(vp.points, NotGiven) for vp in ordo.victory_points)
+
+
+# A value the text does not give, when a formula uses it.
+
+def test_a_value_the_text_does_not_give_says_so_when_used(tmp_path):
+    from generator.model.calculate import NotGivenValue, calculator
+    from generator.source.project import load_project
+
+    folder = tmp_path / "rules_src" / "game"
+    folder.mkdir(parents=True)
+    (folder / "ruleset.yaml").write_text(
+        "ruleset: {title: A game}\nvalues:\n  reach: {value: 3 hexes, label: Reach}\n"
+        "  rally: {value: not given, label: Rally}\n", encoding="utf-8")
+    project, diagnostics = load_project(tmp_path)
+    assert not diagnostics.errors, [d.format() for d in diagnostics.errors]
+    values = calculator(project.ruleset("game")).values()
+    assert values.reach == 3
+    with pytest.raises(NotGivenValue, match="does not give the value `rally`"):
+        values.rally + 1
+    with pytest.raises(AttributeError, match="has no value `nothing`"):
+        values.nothing
+
+
+def test_a_missing_value_says_so_and_dunder_lookups_stay_plain():
+    from generator.model.calculate import Values
+
+    values = Values(move=6)
+    assert values.move == 6
+    with pytest.raises(AttributeError, match="^the ruleset has no value `charge`$"):
+        values.charge
+    with pytest.raises(AttributeError, match="^__deepcopy_hook__$"):
+        values.__deepcopy_hook__
