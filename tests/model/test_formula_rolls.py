@@ -1,4 +1,4 @@
-"""Focused tests of the expression language's rolls, their cache and its messages (see docs/mutation-survivors.md).
+"""The expression language's rolls, their cache and its messages.
 
 Rolls made from dice and numbers are remembered (``formula._ROLLS``): the second time a formula asks for
 ``highest(2)`` it gets the die built the first time. Every test here starts from an empty cache, so what is

@@ -20,9 +20,9 @@ from pathlib import Path
 
 import pytest
 
+import helpers
 from generator.cli import main
 from generator.diagnostics import Code
-import helpers
 
 # The corpus may be read from a copy (tests/end_to_end/test_golden_review.py reviews update mode on one).
 BROKEN = Path(os.environ.get("RULEPRESS_BROKEN_CORPUS") or helpers.BROKEN)

@@ -4,23 +4,18 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
+from types import MappingProxyType, SimpleNamespace
 
 import pytest
 
-from generator.validate import check_project
+from generator.cli import main
+from generator.diagnostics import Code, Location
+from generator.model.dice import DiceExpr, RollRange
+from generator.model.entries import RollTable, TableRow
+from generator.model.ruleset import Ruleset
+from generator.validate import check_project, checks, prose
 from generator.validate.checks import CHECKS
 from helpers import BROKEN
-from generator.cli import main
-from generator.diagnostics import Code
-from generator.model.dice import DiceExpr
-from generator.diagnostics import Location
-from types import MappingProxyType
-from generator.model.dice import RollRange
-from generator.model.entries import RollTable
-from generator.model.ruleset import Ruleset
-from types import SimpleNamespace
-from generator.model.entries import TableRow
-from generator.validate import checks
 
 BASE = BROKEN / "_base"
 
@@ -324,3 +319,235 @@ def test_the_rows_and_parts_of_an_entry_that_have_a_place_can_cite_a_source():
     entry = SimpleNamespace(locs={}, rows=(first, second), see_also=("a", "b"), notes=(SimpleNamespace(text="no place"),),
                             numbers=(1, 2))
     assert list(checks._cited(entry)) == [entry, first, part, second]
+
+
+# Check registration, locations, keywords, markdown fields and armies, on hand-made rulesets; columns and
+# messages counted by hand in the texts below (0-based, as Finding reports them).
+
+def test_a_keyword_splits_from_its_trailing_numbers():
+    from generator.validate.checks import split_keyword
+
+    assert split_keyword("Poison") == ("Poison", ())
+    assert split_keyword("Fear 2") == ("Fear", ("2",))
+    assert split_keyword("Regenerate 4 -1") == ("Regenerate", ("4", "-1"))
+    assert split_keyword("7") == ("7", ())  # a lone number is the keyword's name, not its parameter
+    assert split_keyword("Big 2 Gun 3") == ("Big 2 Gun", ("3",))
+
+
+def test_markdown_fields_are_found_inside_optional_and_union_types():
+    from typing import Optional, Union
+
+    from generator.model.base import Markdown
+
+    assert prose._is_markdown(Markdown)
+    assert prose._is_markdown(Optional[Markdown])
+    assert prose._is_markdown(Union[int, tuple[Markdown, ...]])
+    assert not prose._is_markdown(str) and not prose._is_markdown(Optional[int])
+
+
+def test_a_check_registers_under_its_name_without_the_prefix():
+    from generator.validate import checks
+
+    def check_mutation_probe(ruleset, diagnostics):
+        return None
+
+    try:
+        assert checks.check(check_mutation_probe) is check_mutation_probe
+        assert checks.CHECKS["mutation_probe"] is check_mutation_probe
+        assert "check_mutation_probe" not in checks.CHECKS
+    finally:
+        checks.CHECKS.pop("mutation_probe", None)
+
+
+def test_a_rulesets_problems_are_its_checks_then_its_mechanics(monkeypatch, tmp_path):
+    import generator.validate as validate
+
+    monkeypatch.setattr(validate, "run_checks", lambda ruleset: iter([f"check of {ruleset}"]))
+    monkeypatch.setattr(validate, "mechanics_problems", lambda root, ruleset: (f"mechanics of {ruleset} in {root.name}",))
+    assert validate.check_ruleset(tmp_path, "abc") == ["check of abc", f"mechanics of abc in {tmp_path.name}"]
+
+
+def test_a_location_names_the_item_of_a_list_when_it_was_written():
+    from types import MappingProxyType, SimpleNamespace
+
+    from generator.diagnostics import Location
+    from generator.validate.checks import _loc_of
+
+    item0, item2, rows, entry = (Location("r.yaml", n) for n in (10, 12, 9, 1))
+    owner = SimpleNamespace(loc=entry, locs=MappingProxyType({"rows[0]": item0, "rows[2]": item2, "rows": rows}))
+    assert _loc_of(owner, "rows", 2) == item2 and _loc_of(owner, "rows", 0) == item0
+    assert _loc_of(owner, "rows", 5) == rows and _loc_of(owner, "rows") == rows and _loc_of(owner, "cols") == entry
+
+
+def test_a_bare_id_prefers_the_game_masters_entry():
+    from types import SimpleNamespace
+
+    from generator.validate.checks import _any_entry
+
+    player, gm, other = (SimpleNamespace(id="ambush", audience="player"), SimpleNamespace(id="ambush", audience="gm"),
+                         SimpleNamespace(id="other", audience="player"))
+    ruleset = SimpleNamespace(all_entries=lambda: [("rules", other), ("rules", player), ("glossary", gm)])
+    assert _any_entry(ruleset, "ambush") is gm
+    assert _any_entry(SimpleNamespace(all_entries=lambda: [("rules", other), ("rules", player)]), "ambush") is player
+    assert _any_entry(ruleset, "nothing") is None
+
+
+ARMY_REFS = """profiles:
+  broken:
+    columns:
+      pts: {label: Pts, type: points, min: 0}
+    rows:
+      ogre: {name: Ogre, pts: 5}
+  troops:
+    title: Troops
+    columns:
+      pts: {label: Pts, type: points, min: 0}
+    rows:
+      man: {name: Man, pts: 5}
+armies:
+  host:
+    title: Host
+    matrix: broken
+    agreed_points: 10
+    units:
+      - {troop: ogre, count: 1, points: 5}
+  band:
+    title: Band
+    matrix: troops
+    agreed_points: 10
+    units:
+      - {troop: man, count: 1, points: 5, scrolls: [nope]}
+"""
+
+
+def test_an_army_on_a_matrix_that_did_not_load_is_not_checked_further(tmp_path):
+    import shutil
+    from pathlib import Path
+
+    from generator.validate import check_project
+
+    folder = tmp_path / "rules_src" / "x"
+    shutil.copytree(BROKEN / "_base", folder)
+    (folder / "case.yaml").write_text(ARMY_REFS, encoding="utf-8")
+    found = [(d.code, d.message, d.location.line, d.location.column, d.hint) for d in check_project(tmp_path).diagnostics]
+    # 1-based line:column counted by hand in ARMY_REFS
+    assert found == [
+        (Code.MISSING_FIELD, "profile matrix `broken` needs the field `title`", 2, 3, "title: The matrix's heading."),
+        (Code.UNKNOWN_REF, "matrix `broken` has errors of its own, so `host` cannot be checked", 16, 13, "fix the matrix first"),
+        (Code.UNKNOWN_REF, "scroll `nope` is not in `spells:`", 25, 53, None),
+    ]
+
+
+MARKDOWN_CASE = """tables:
+  t:
+    title: T
+    dice: D6
+    rows:
+      - {roll: 1-3, result: X, effect: "Row one."}
+      - {roll: 4-6, result: Y}
+sheets:
+  s:
+    title: S
+    charts: []
+    notes: ["First.", "Second."]
+"""
+
+
+def test_markdown_texts_reach_rows_and_each_item_of_a_list(tmp_path):
+    import shutil
+    from pathlib import Path
+
+    from generator.source.project import load_project
+
+    folder = tmp_path / "rules_src" / "x"
+    shutil.copytree(BROKEN / "_base", folder)
+    (folder / "case.yaml").write_text(MARKDOWN_CASE, encoding="utf-8")
+    project, diagnostics = load_project(tmp_path)
+    assert list(diagnostics) == []
+    ruleset = project.rulesets[0]
+
+    def texts(section, id):
+        return [(text, loc.line, loc.column) for text, loc in prose.markdown_texts(ruleset.get(section, id))]
+
+    # 1-based line:column counted by hand in MARKDOWN_CASE; a field left out is "" at its owner's place
+    assert texts("tables", "t") == [("", 2, 3), ("Row one.", 6, 40), ("", 7, 9)]
+    assert texts("sheets", "s") == [("First.", 12, 13), ("Second.", 12, 23)]
+    assert list(prose.markdown_texts(ruleset.get("sheets", "s").__class__)) == []  # a class is not an entry
+    assert list(prose.markdown_texts("text")) == []
+
+
+HEAD_COUNT = """profiles:
+  troops:
+    title: Troops
+    columns:
+      models: {label: Models, type: models, min: 1}
+      pts: {label: Pts, type: points, min: 0}
+    rows:
+      man: {name: Man, models: 3, pts: 5}
+      odd: {name: Odd, models: not given, pts: 5}
+  plain:
+    title: Plain
+    columns:
+      pts: {label: Pts, type: points, min: 0}
+    rows:
+      elf: {name: Elf, pts: 5}
+armies:
+  host:
+    title: Host
+    matrix: troops
+    agreed_models: 20
+    units:
+      - {troop: man, count: 2, points: 10, models: 5}
+      - {troop: odd, count: 1, points: 5}
+  band:
+    title: Band
+    matrix: plain
+    agreed_models: 20
+    units:
+      - {troop: elf, count: 1, points: 5}
+"""
+
+
+def test_a_head_count_armys_models_are_checked_line_by_line(tmp_path):
+    import shutil
+    from pathlib import Path
+
+    from generator.validate import check_project
+
+    folder = tmp_path / "rules_src" / "x"
+    shutil.copytree(BROKEN / "_base", folder)
+    (folder / "case.yaml").write_text(HEAD_COUNT, encoding="utf-8")
+    found = [(d.code, d.message, d.location.line, d.location.column, d.hint) for d in check_project(tmp_path).diagnostics]
+    # 1-based line:column counted by hand in HEAD_COUNT; 2 men of 3 models each are 6
+    assert found == [
+        (Code.POINTS_MISMATCH, "2x man is 6 models, not 5", 22, 52, "2 x 3 = 6"),
+        (Code.MISSING_FIELD, "`host` is balanced by head-count, but the models of `odd` are not known", 23, 17,
+         "`troops` says `not given`: state the line's models, as in `models: 10`"),
+        (Code.MISSING_FIELD, "`band` is balanced by head-count, but the models of `elf` are not known", 29, 17,
+         "`plain` has no `models` column: state the line's models, as in `models: 10`"),
+    ]
+
+
+def _army(matrix="m", extras=(), upgrades=(), heroes=(), scrolls=()):
+    from types import SimpleNamespace
+
+    unit = SimpleNamespace(upgrades=upgrades, heroes=heroes, scrolls=scrolls)
+    return SimpleNamespace(matrix=matrix, extras=extras, units=[SimpleNamespace(upgrades=(), heroes=(), scrolls=()), unit])
+
+
+@pytest.mark.parametrize("unloaded, army, expected", [
+    ({("profiles", "m")}, _army(), True),
+    ({("costs", "banner")}, _army(extras=("banner",)), True),
+    ({("costs", "banner")}, _army(upgrades=("banner",)), True),
+    ({("heroes", "h")}, _army(heroes=("h",)), True),
+    ({("spells", "s")}, _army(scrolls=("s",)), True),
+    (set(), _army(extras=("banner",), upgrades=("banner",), heroes=("h",), scrolls=("s",)), False),
+    # the same id failing in another section is not this army's
+    ({("heroes", "m"), ("spells", "banner"), ("costs", "h"), ("profiles", "s")},
+     _army(extras=("banner",), upgrades=("banner",), heroes=("h",), scrolls=("s",)), False),
+])
+def test_an_army_names_an_unloaded_entry_only_in_that_entrys_section(unloaded, army, expected):
+    from generator.model.ruleset import Ruleset
+    from generator.validate.checks import _names_unloaded
+
+    assert _names_unloaded(Ruleset(id="x", meta=None, unloaded=frozenset(unloaded)), army) is expected

@@ -6,42 +6,32 @@ formula tried with every input), ``cell_failure`` (every cell of a chart) and ``
 
 from __future__ import annotations
 
+import hashlib
 import json
 import shutil
 from collections import Counter
+from dataclasses import dataclass
+from enum import Enum
+from fractions import Fraction
 from pathlib import Path
+from types import MappingProxyType, SimpleNamespace
 
 import pytest
 
+import generator.examples.confined as confined
+import generator.validate as validate
 import generator.validate.computed as computed
 import generator.validate.prose as prose
 from generator import check_cache
 from generator.cache_seal import sign
-from generator.cli import main
-from generator.scaffold import scaffold
-from helpers import ROOT
 from generator.check_cache import CheckCache
-from generator.diagnostics import Code
-from generator.diagnostics import Diagnostic
-from enum import Enum
+from generator.cli import main
+from generator.diagnostics import Code, Diagnostic, Location, Severity
 from generator.model.formula import Expression
-from fractions import Fraction
-from generator.diagnostics import Location
-from types import MappingProxyType
-from generator.validate.memo import Reach
-from generator.diagnostics import Severity
-from types import SimpleNamespace
-from generator.validate.memo import canonical
-import generator.examples.confined as confined
-from dataclasses import dataclass
-from generator.validate.memo import formula_names
-import hashlib
+from generator.scaffold import scaffold
 from generator.validate import memo
-from generator.validate.memo import remembered
-from generator.validate.memo import remembering
-from generator.validate.memo import text_key
-import generator.validate as validate
-from generator.validate.memo import words
+from generator.validate.memo import Reach, canonical, formula_names, remembered, remembering, text_key, words
+from helpers import ROOT
 
 
 @pytest.fixture
