@@ -10,9 +10,11 @@ rules have errors"); every other ruleset's examples run, and their failures are 
 from __future__ import annotations
 
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
+from generator import pipeline
 from generator.cli import main
 
 GAME = """\
@@ -150,3 +152,41 @@ def test_a_build_refused_for_an_error_tells_the_other_rulesets_failing_examples_
     assert "error[table-gap]" in err and "gave 4, the text says 5" in err
     assert "build failed: 2 errors" in err
     assert not (tmp_path / "out").exists()
+
+
+# The same, called directly: check with examples runs those of every ruleset the errors do not reach.
+
+def test_check_with_examples_runs_the_examples_of_every_ruleset_the_errors_do_not_reach(monkeypatch, tmp_path):
+    import generator.check_cache as check_cache
+    import generator.examples.run as example_runs
+    from generator.diagnostics import Code, Diagnostic, Diagnostics, Location
+    from generator.validate import CheckResult
+
+    class Cache:
+        def __init__(self, root):
+            self.root = root
+
+    def ruleset(id):
+        return SimpleNamespace(id=id, examples=(1, 2), meta=SimpleNamespace(extends="", overlay=False))
+
+    rulesets = [ruleset("a"), ruleset("b")]
+    project = SimpleNamespace(root=tmp_path / "resolved", rulesets=rulesets, with_house_results=lambda found: project)
+    asked = []
+    monkeypatch.setattr(check_cache, "CheckCache", Cache)
+
+    def examples(ruleset, root, cache, every):
+        asked.append((ruleset.id, root, type(cache), every))
+        return SimpleNamespace(failures=[f"{ruleset.id}1", f"{ruleset.id}2"], changed=(), ruleset=ruleset.id)
+
+    monkeypatch.setattr(example_runs, "run_examples_cached", examples)
+    good = CheckResult(project, Diagnostics([]))
+    monkeypatch.setattr(pipeline, "check_project", lambda root, cache: asked.append(("check", root, cache.root)) or good)
+    assert pipeline.check_with_examples(tmp_path)[1] == ["a1", "a2", "b1", "b2"]
+    assert asked == [("check", tmp_path, tmp_path), ("a", tmp_path / "resolved", Cache, rulesets),
+                     ("b", tmp_path / "resolved", Cache, rulesets)]
+    asked.clear()
+    error = Diagnostic(Code.TABLE_GAP, "gap", Location("rules_src/b/tables.yaml", 3, 1))
+    bad = CheckResult(project, Diagnostics([error]))
+    monkeypatch.setattr(pipeline, "check_project", lambda root, cache: bad)
+    assert pipeline.check_with_examples(tmp_path)[1] == ["a1", "a2"]  # b's errors reach b's examples alone
+    assert asked == [("a", tmp_path / "resolved", Cache, rulesets)]

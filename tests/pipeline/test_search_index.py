@@ -1,31 +1,15 @@
-"""More pipeline behaviour for mutation testing (issue 14): the search index that `rulepress serve`
-makes after a build (a hard-linked copy of the build, Pagefind's index written into the copy alone,
-swapped in under the build lock), the per-ruleset input key that spares a build making the HTML of an
-unchanged ruleset's PDFs, and what the site keys are computed from. Every renderer is stood in for,
-as in tests/pipeline/test_stand_in_builds.py, whose stand-ins and helpers these tests reuse.
-"""
+"""The search index that `rulepress serve` makes after a build: a hard-linked copy of the build, Pagefind's
+index written into the copy alone, swapped in under the build lock. Every renderer is stood in for
+(tests/pipeline/stand_ins.py)."""
 
 from __future__ import annotations
 
-import hashlib
-import json
-import os
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 
 from generator import pipeline
-from test_stand_in_builds import (  # noqa: F401 - project and renderers are fixtures
-    ALL_PDFS,
-    build,
-    builder,
-    files,
-    manifest,
-    project,
-    renderers,
-    stand_ruleset,
-)
+from stand_ins import build, builder, files, project, renderers  # noqa: F401, F811 - project and renderers are fixtures
 
 INDEX = pipeline.INDEX_DIR
 
@@ -203,166 +187,8 @@ def test_serves_build_keeps_the_previous_search_index_and_a_build_writes_the_new
 
 # -- the per-ruleset input key -------------------------------------------------------------------
 
-def _record_jobs(renderers, monkeypatch) -> list:
-    made = []
-
-    def sheets(project, folder, rulesets=None):
-        made.append(("sheets", sorted(rulesets)))
-        return renderers.sheet_jobs(project, folder, rulesets)
-
-    def handouts(project, folder, audience, rulesets=None):
-        made.append(("handouts", sorted(rulesets)))
-        return renderers.handout_jobs(project, folder, audience, rulesets)
-
-    monkeypatch.setattr("generator.render.sheets.jobs.sheet_jobs", sheets)
-    monkeypatch.setattr("generator.render.handouts.jobs.handout_jobs", handouts)
-    return made
-
-
-def test_an_unchanged_ruleset_keeps_its_pdfs_without_their_pages_being_made(project, renderers, monkeypatch, capsys):
-    made = _record_jobs(renderers, monkeypatch)
-    assert build(project, renderers) == 0
-    assert made == [("sheets", ["melee", "melee_house"]), ("handouts", ["melee", "melee_house"]),
-                    ("handouts", ["melee", "melee_house"])]  # the handouts once per audience
-    keys = manifest(project)
-    assert len({keys[f"{kind}/.inputs-{id}"] for kind in ("sheets", "handouts") for id in ("melee", "melee_house")}) == 4  # one a kind and ruleset
-    assert all(len(keys[f"{kind}/.inputs-{id}"]) == 64 for kind in ("sheets", "handouts") for id in ("melee", "melee_house"))
-    made.clear()
-    capsys.readouterr()
-    assert build(project, renderers) == 0
-    assert made == [] and renderers.pdfs == []
-    assert manifest(project) == keys
-    assert capsys.readouterr().out.split(" — ")[1].split(" (")[0] == \
-        "site: 0 written, 2 unchanged; sheets: 0 written, 8 unchanged; handouts: 0 written, 14 unchanged"
-    from test_stand_in_builds import edit
-
-    edit(project, "melee_house")
-    assert build(project, renderers) == 0
-    assert made == [("sheets", ["melee_house"]), ("handouts", ["melee_house"]), ("handouts", ["melee_house"])]
-    assert renderers.pdfs == []  # the pages came out the same: the PDFs are kept by their own keys
-
-
-def test_a_new_source_date_epoch_or_generator_makes_every_page_again(project, renderers, monkeypatch):
-    made = _record_jobs(renderers, monkeypatch)
-    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1000")
-    assert build(project, renderers) == 0
-    made.clear()
-    monkeypatch.setenv("SOURCE_DATE_EPOCH", "2000")
-    assert build(project, renderers) == 0
-    assert made == [("sheets", ["melee", "melee_house"]), ("handouts", ["melee", "melee_house"]),
-                    ("handouts", ["melee", "melee_house"])]
-    made.clear()
-    assert build(project, renderers) == 0
-    assert made == []
-    monkeypatch.setattr(pipeline, "code_hash", lambda: "a newer generator")
-    assert build(project, renderers) == 0
-    assert sorted(renderers.pdfs) == ALL_PDFS
-
-
-def test_the_input_key_reads_no_audience_from_arguments_that_name_none(tmp_path):
-    ruleset = stand_ruleset(tmp_path, "mini")
-    made = builder(tmp_path, ids=("mini",))
-    bare = pipeline._Builder(made.project, tmp_path / "build", tmp_path / "staging", {},
-                             SimpleNamespace(out=None, ruleset=None, only=None))
-    assert bare.inputs_key("sheets", ruleset) == made.inputs_key("sheets", ruleset)
-    assert builder(tmp_path, ids=("mini",), audience="gm").inputs_key("sheets", ruleset) != made.inputs_key("sheets", ruleset)
-
-
-def test_a_pdf_the_manifest_names_in_a_folder_of_its_ruleset_stays_with_it(project, renderers, monkeypatch):
-    made = _record_jobs(renderers, monkeypatch)
-    assert build(project, renderers) == 0
-    extra = project / "build" / "sheets" / "melee-extra" / "notes.pdf"
-    extra.parent.mkdir()
-    extra.write_text("notes")
-    keys = manifest(project)
-    keys["sheets/melee-extra/notes.pdf"] = "by hand"
-    keys["sheets/elsewhere/melee_house-x.pdf"] = "by hand, and gone"  # in no folder of a ruleset: no ruleset's PDF
-    pipeline.write_manifest(project / "build", keys)  # as this machine's build would have
-    inode = extra.stat().st_ino
-    made.clear()
-    assert build(project, renderers) == 0
-    assert made == [] and renderers.pdfs == []
-    assert extra.read_text() == "notes" and extra.stat().st_ino == inode
-    assert manifest(project)["sheets/melee-extra/notes.pdf"] == "by hand"
-
-
-def test_a_pdf_no_longer_made_is_dropped_and_the_rest_still_carried(project, renderers):
-    assert build(project, renderers) == 0
-    (project / "build" / "sheets" / "melee_house-retired-a4.pdf").write_text("a sheet since removed")
-    kept = project / "build" / "sheets" / "extra" / "melee-notes.pdf"  # read after every file beside it
-    kept.parent.mkdir()
-    kept.write_text("melee's")
-    assert build(project, renderers, ruleset="melee_house") == 0
-    assert [n for n in files(project / "build") if n.endswith(".pdf")] == \
-        sorted(ALL_PDFS + ["sheets/extra/melee-notes.pdf"])  # the retired sheet gone, melee's notes kept
-
 
 # -- what the templates digest and the site keys are made of --------------------------------------
 
-def test_the_templates_digest_hashes_each_files_path_and_bytes_once_a_build(tmp_path, monkeypatch):
-    defaults = tmp_path / "defaults"
-    (defaults / "fonts").mkdir(parents=True)
-    (defaults / "sheet.css").write_text("body {}")
-    (defaults / "fonts" / "a.woff").write_bytes(b"\0font")
-    (tmp_path / "templates").mkdir()
-    (tmp_path / "templates" / "sheet.css").write_text("p {}")
-    monkeypatch.setattr("generator.render.assets.default_templates", lambda: defaults)
-    made = builder(tmp_path)
-    expected = hashlib.sha256()
-    for path in (tmp_path / "templates" / "sheet.css", defaults / "fonts" / "a.woff", defaults / "sheet.css"):
-        expected.update(str(path).encode() + b"\0" + path.read_bytes() + b"\0")
-    assert made.templates_digest() == expected.digest()
-    (tmp_path / "templates" / "sheet.css").write_text("q {}")
-    assert made.templates_digest() == expected.digest()  # read once a build
-    (tmp_path / "templates" / "sheet.css").rename(tmp_path / "templates" / "page.css")
-    (tmp_path / "templates" / "page.css").write_text("p {}")
-    renamed = hashlib.sha256()
-    for path in (tmp_path / "templates" / "page.css", defaults / "fonts" / "a.woff", defaults / "sheet.css"):
-        renamed.update(str(path).encode() + b"\0" + path.read_bytes() + b"\0")
-    assert builder(tmp_path).templates_digest() == renamed.digest()
-
-
-def test_the_site_key_and_sphinx_are_given_the_same_pages_made_from_the_downloads(project, renderers, monkeypatch):
-    asked, keyed = [], []
-
-    def site_pages(project, audience, downloads=None):
-        asked.append((project, audience, downloads))
-        return f"the {audience} pages"
-
-    def site_key(project, audience, downloads, code, pages=None):
-        keyed.append(pages)
-        return f"{audience} {downloads}"
-
-    monkeypatch.setattr("generator.render.site.pages.site_pages", site_pages)
-    monkeypatch.setattr("generator.render.site.pages.site_key", site_key)
-    assert build(project, renderers, audience="gm") == 0
-    (who, audience, downloads), = asked
-    assert who is renderers.project and audience == "gm"
-    assert downloads == renderers.downloads["gm"] and sorted(downloads) == ["melee", "melee_house"]
-    assert keyed == ["the gm pages"] and renderers.site_args[0][5] == "the gm pages"
-
 
 # -- the watcher ----------------------------------------------------------------------------------
-
-def test_the_watcher_only_asks_whether_the_process_is_there(monkeypatch):
-    import threading
-    import time
-
-    asked, exits, never = [], [], threading.Event()
-
-    def kill(pid, signal):
-        asked.append((pid, signal))
-        if len(asked) == 2:
-            raise ProcessLookupError
-
-    def exit_(code):
-        exits.append(code)
-        never.wait()  # the watching thread stops here for good (a daemon: it ends with the tests)
-
-    monkeypatch.setattr(os, "kill", kill)
-    monkeypatch.setattr(os, "_exit", exit_)
-    pipeline.watch(123456789, every=0.001)
-    deadline = time.monotonic() + 5
-    while not exits and time.monotonic() < deadline:
-        time.sleep(0.001)
-    assert asked == [(123456789, 0), (123456789, 0)] and exits == [1]

@@ -1,35 +1,17 @@
-"""Focused tests that kill mutmut survivors in the pipeline (see docs/mutation-survivors.md).
-
-They drive the pipeline's own small steps (the summary line, the staging folders a killed build
-leaves, the swap, the manifest, the lock) on folders made by hand, without rendering anything.
-"""
+"""Staging and the swap: what a killed build left is cleaned or brought back, the manifest, pages and files
+carried from the previous build by link or copy, and the swap that replaces the out folder whole, under signals
+and failures. On folders made by hand, without rendering anything."""
 
 from __future__ import annotations
 
 import json
 import os
 import stat
-from types import SimpleNamespace
+from pathlib import Path
 
 import pytest
 
 from generator import pipeline
-from generator.pipeline import Summary
-
-
-def test_the_summary_line_names_each_kind_written_and_unchanged():
-    assert Summary().line() == ""
-    assert Summary(written={"site": 2}).line() == "site: 2 written, 0 unchanged"
-    assert Summary(reused={"sheets": 3}).line() == "sheets: 0 written, 3 unchanged"
-    assert Summary(written={"site": 1}, reused={"site": 1}, rendering=2.34).line() == \
-        "site: 1 written, 1 unchanged (rendering 2.3s)"
-    assert Summary(written={"not-a-kind": 1}).line() == ""
-
-
-def test_the_summary_follows_the_order_of_outputs():
-    first, second = pipeline.OUTPUTS[0], pipeline.OUTPUTS[1]
-    line = Summary(written={second: 1, first: 2}).line()
-    assert line == f"{first}: 2 written, 0 unchanged; {second}: 1 written, 0 unchanged"
 
 
 def test_what_a_killed_build_left_is_cleaned_or_brought_back(tmp_path):
@@ -111,35 +93,6 @@ def test_the_swap_replaces_the_out_folder_whole(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["build"]
 
 
-def test_the_lock_names_its_holder_and_refuses_a_second(tmp_path):
-    out = tmp_path / "build"
-    with pipeline.build_lock(out):
-        lock = tmp_path / pipeline.CACHE_DIR / "build.lock"
-        assert lock.read_text() == str(os.getpid())
-        with pytest.raises(pipeline.BuildLocked, match=f"pid {os.getpid()}"):
-            with pipeline.build_lock(out):
-                pass
-    assert lock.read_text() == ""
-    with pipeline.build_lock(tmp_path / "other"):
-        assert (tmp_path / pipeline.CACHE_DIR / "other.lock").read_text() == str(os.getpid())
-
-
-def test_a_bad_source_date_epoch_refuses_the_build(tmp_path, monkeypatch, capsys):
-    (tmp_path / "rules_src").mkdir()
-    monkeypatch.setenv("SOURCE_DATE_EPOCH", "yesterday")
-    assert pipeline.run_build(tmp_path, SimpleNamespace(out=None)) == 2
-    assert "SOURCE_DATE_EPOCH='yesterday' is not a number" in capsys.readouterr().err
-    assert not (tmp_path / "build").exists()
-
-
-def test_a_build_with_broken_rules_fails_and_writes_nothing(tmp_path, capsys):
-    (tmp_path / "rules_src" / "x").mkdir(parents=True)
-    (tmp_path / "rules_src" / "x" / "ruleset.yaml").write_text("id: [")
-    assert pipeline.run_build(tmp_path, SimpleNamespace(out=None, only=None, ruleset=None)) == 1
-    assert "build failed: 2 errors" in capsys.readouterr().err
-    assert not (tmp_path / "build").exists()
-
-
 def test_of_several_half_swapped_builds_the_first_by_name_comes_back(tmp_path):
     for pid in (5, 3, 1, 4, 2):
         (tmp_path / f".build.old-{pid}").mkdir()
@@ -154,3 +107,75 @@ def test_a_stray_file_before_a_stale_folder_does_not_stop_the_cleaning(tmp_path)
     (tmp_path / ".build-staging-abcd1234").mkdir()
     pipeline._clean_stale(tmp_path / "build")
     assert sorted(p.name for p in tmp_path.iterdir()) == [".a-stray-file"]
+
+
+# Pages carried from the previous build, and the swap under signals and failures.
+
+def test_a_page_with_the_same_bytes_is_the_previous_builds_file(tmp_path):
+    built, previous, staging = tmp_path / "html", tmp_path / "site", tmp_path / "staged"
+    for folder in (built, previous, staging):
+        folder.mkdir()
+    (built / "same.html").write_text("same")
+    (previous / "same.html").write_text("same")
+    (built / "changed.html").write_text("new!")
+    (previous / "changed.html").write_text("old!")  # same size, other bytes
+    (built / "longer.html").write_text("longer")
+    (previous / "longer.html").write_text("long")
+    (built / "fresh.html").write_text("fresh")
+    for name in ("same.html", "changed.html", "longer.html", "fresh.html"):
+        pipeline._keep_if_same(str(built / name), staging / name, previous, built)
+    assert os.path.samefile(staging / "same.html", previous / "same.html")
+    for name, text in (("changed.html", "new!"), ("longer.html", "longer"), ("fresh.html", "fresh")):
+        assert (staging / name).read_text() == text
+        assert not os.path.samefile(staging / name, built / name)  # a copy: Sphinx rewrites its own in place
+    assert not os.path.samefile(staging / "changed.html", previous / "changed.html")
+
+
+def test_a_page_the_previous_build_cannot_read_is_copied(tmp_path, monkeypatch):
+    built, previous = tmp_path / "html", tmp_path / "site"
+    built.mkdir()
+    previous.mkdir()
+    (built / "a.html").write_text("a")
+    (previous / "a.html").write_text("a")
+    monkeypatch.setattr(Path, "read_bytes", lambda self: (_ for _ in ()).throw(PermissionError(13, "denied")))
+    pipeline._keep_if_same(str(built / "a.html"), tmp_path / "staged.html", previous, built)
+    assert not os.path.samefile(tmp_path / "staged.html", previous / "a.html")
+
+
+def test_link_or_copy_copies_where_no_link_can_be_made(tmp_path, monkeypatch):
+    (tmp_path / "a").write_text("bytes")
+
+    def no_links(*_):
+        raise OSError(18, "Invalid cross-device link")
+
+    monkeypatch.setattr(os, "link", no_links)
+    pipeline._link_or_copy(tmp_path / "a", tmp_path / "b")
+    assert (tmp_path / "b").read_text() == "bytes" and os.stat(tmp_path / "a").st_nlink == 1
+
+
+def test_the_swap_holds_ctrl_c_and_term_until_both_renames_are_done(tmp_path, monkeypatch):
+    import signal
+
+    masks = []
+    monkeypatch.setattr(signal, "pthread_sigmask", lambda how, signals: masks.append((how, set(signals))))
+    (tmp_path / "staged").mkdir()
+    pipeline._swap(tmp_path / "staged", tmp_path / "build")
+    assert masks == [(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM}), (signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})]
+
+
+def test_a_swap_that_fails_puts_the_previous_build_back(tmp_path):
+    out = tmp_path / "build"
+    out.mkdir()
+    (out / "index.html").write_text("previous")
+    with pytest.raises(FileNotFoundError) as failed:
+        pipeline._swap(tmp_path / "no-staging", out)
+    assert failed.value.filename == str(tmp_path / "no-staging")
+    assert (out / "index.html").read_text() == "previous"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["build"]
+
+
+def test_a_first_swap_that_fails_leaves_nothing(tmp_path):
+    with pytest.raises(FileNotFoundError) as failed:
+        pipeline._swap(tmp_path / "no-staging", tmp_path / "build")
+    assert failed.value.filename == str(tmp_path / "no-staging")
+    assert list(tmp_path.iterdir()) == []

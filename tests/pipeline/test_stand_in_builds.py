@@ -1,19 +1,17 @@
-"""Builds with the renderers stood in for, so mutation testing can afford them (issue 14).
+"""Builds with the renderers stood in for (tests/pipeline/stand_ins.py), so they take milliseconds.
 
 `rulepress build` checks, plans every PDF by its key, carries over what it was not asked for,
-stages and swaps; tests/pipeline/test_pdf_builds.py and tests/pipeline/test_pipeline.py run all of that with the
+stages and swaps; tests/pipeline/test_pdf_builds.py and test_pipeline.py run all of that with the
 real rules model, WeasyPrint and Sphinx and take minutes. Here everything the pipeline calls out
-to is replaced by a stand-in that notes what it was asked (the checker, the PDF jobs of each
-kind, the site's key and builder, the reference pages, the worker pool, the exporter), so a build
-takes milliseconds, reaches no model code, and every step of the pipeline around the renderers
-runs for real: keys, carry-over, ``--ruleset``, ``--only`` and ``--audience`` selection, the
-summary, the swap, the refusals. The file names are written out by hand.
+to is replaced by a stand-in that notes what it was asked, so a build reaches no model code, and
+every step of the pipeline around the renderers runs for real: keys, carry-over, ``--ruleset``,
+``--only`` and ``--audience`` selection, the summary, the swap, the refusals. The file names are
+written out by hand.
 """
 
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -21,170 +19,13 @@ import pytest
 
 from generator import pipeline
 from generator.diagnostics import Code, Diagnostic, Diagnostics, Location
+from generator.pipeline import Summary
 from generator.render.pdf import PdfJob, ResourceOutside
 from generator.render.site.pages import SiteWarnings
 from generator.render.site.search import SearchIndexError
-
-SHEETS = ["quick-reference-a4", "quick-reference-letter", "wound-sheet-a4", "wound-sheet-letter"]
-HANDOUTS = ["cards-a4", "cards-letter", "handout-a4", "handout-letter", "roster-a4", "roster-letter"]
-GM_HANDOUTS = ["gm-notes-a4"]
-
-
-def pdfs_of(ruleset: str, gm: bool = True) -> list[str]:
-    return sorted([f"sheets/{ruleset}-{name}.pdf" for name in SHEETS]
-                  + [f"handouts/{ruleset}-{name}.pdf" for name in HANDOUTS + (GM_HANDOUTS if gm else [])])
-
-
-ALL_PDFS = sorted(pdfs_of("melee") + pdfs_of("melee_house"))
-EVERY_FILE = sorted(ALL_PDFS + [".manifest.json", ".manifest.mac", "reference/codes.md", "reference/format.md",
-                                "reference/names-melee.md", "reference/names-melee_house.md",
-                                "site-gm/index.html", "site/index.html"])
-
-
-def stand_ruleset(root: Path, id: str) -> SimpleNamespace:
-    """A ruleset as the PDFs' input key reads it: one file of its own."""
-    path = root / "rules_src" / id / "ruleset.yaml"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if not path.exists():
-        path.write_text(f"{id}: 1\n")
-    return SimpleNamespace(id=id, files=(f"rules_src/{id}/ruleset.yaml",), mechanics=(), sources={}, base=None)
-
-
-def edit(root: Path, id: str) -> None:
-    """Change a ruleset's file, as an author does before its PDFs' pages change."""
-    path = root / "rules_src" / id / "ruleset.yaml"
-    path.write_text(path.read_text() + "# edited\n")
-
-
-class Stand:
-    """Stands in for the checked project and every renderer; notes what each build asked of them.
-    ``html`` holds what a PDF's page would be: change one to change that PDF's key."""
-
-    def __init__(self, root: Path, folder: Path):
-        self.folder, self.pdfs, self.sites, self.downloads = folder, [], [], {}
-        self.project = SimpleNamespace(root=root, rulesets=[stand_ruleset(root, "melee"), stand_ruleset(root, "melee_house")],
-                                       house_results=dict)  # no overlay example changed
-        self.html: dict[str, str] = {}
-        self.site_version = {"player": 1, "gm": 1}
-        self.tasks, self.workers, self.site_args, self.site_projects, self.keyed, self.progress = [], [], [], [], [], []
-
-    def checker(self, root):
-        assert root == self.project.root
-        return SimpleNamespace(ok=True, diagnostics=Diagnostics(), project=self.project), []
-
-    def _job(self, folder: Path, name: str) -> PdfJob:
-        html = self.html.get(name, f"<p>{name}</p>")
-        return PdfJob(html=html, target=folder / name, base_dir=self.project.root / "templates")
-
-    def sheet_jobs(self, project, folder, rulesets=None):
-        return [self._job(folder, f"{r.id}-{name}.pdf") for r in project.rulesets for name in SHEETS
-                if rulesets is None or r.id in rulesets]
-
-    def handout_jobs(self, project, folder, audience, rulesets=None):
-        names = HANDOUTS if audience == "player" else GM_HANDOUTS
-        return [self._job(folder, f"{r.id}-{name}.pdf") for r in project.rulesets for name in names
-                if rulesets is None or r.id in rulesets]
-
-    def site_key(self, project, audience, downloads, code, pages=None):
-        self.keyed.append(project)
-        return f"{audience} {self.site_version[audience]} {code} {sorted(downloads.items())}"
-
-    def run_tasks(self, tasks, workers, advance, walled=None):
-        self.workers.append(workers)
-        results = []
-        for function, args in tasks:
-            advance()
-            if function is pipeline._site_worker:  # a site in the pool: what serve's hook would build
-                self.tasks.append(f"site {args[3]}")
-                results.append(self.site(self.project, args))
-                continue
-            assert function is pipeline.worker_render
-            job, _root = args
-            self.tasks.append(job.target.name)
-            job.target.write_text(f"rendered {job.target.name}")
-            self.pdfs.append(f"{job.target.parent.name}/{job.target.name}")
-            results.append(None)
-        return results
-
-    def site(self, project, args):
-        root, cache, html, audience, downloads, _pages = args[:6]  # and the house results, when an overlay has any
-        self.sites.append(audience)
-        self.site_args.append(args)
-        self.site_projects.append(project)
-        self.downloads[audience] = downloads
-        outdir = self.folder / f"sphinx-{audience}"
-        outdir.mkdir(parents=True, exist_ok=True)
-        (outdir / "index.html").write_text(f"the {audience} site")
-        (outdir / ".buildinfo").write_text("Sphinx's own")
-        (outdir / ".doctrees").mkdir(exist_ok=True)
-        (outdir / ".doctrees" / "index.doctree").write_text("Sphinx's own")
-        return str(outdir)
-
-    def export(self, project, out, audience="player"):
-        out.mkdir(parents=True, exist_ok=True)
-        written = [out / "ruleset.schema.json"]
-        written += [out / f"{r.id}{'-gm' if audience == 'gm' else ''}.json" for r in project.rulesets]
-        for path in written:
-            path.write_text(f"{path.name} for {audience}")
-        return written
-
-
-@pytest.fixture
-def project(tmp_path):
-    root = tmp_path / "project"
-    (root / "rules_src").mkdir(parents=True)
-    return root
-
-
-@pytest.fixture
-def renderers(project, tmp_path, monkeypatch):
-    monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
-    stand = Stand(project, tmp_path)
-    monkeypatch.setattr(pipeline, "_run_tasks", stand.run_tasks)
-    monkeypatch.setattr(pipeline, "format_reference", lambda: "format")
-    monkeypatch.setattr(pipeline, "codes_reference", lambda: "codes")
-    monkeypatch.setattr(pipeline, "names_reference", lambda ruleset, root: f"names of {ruleset.id} in {root.name}")
-    monkeypatch.setattr("generator.render.sheets.jobs.sheet_jobs", stand.sheet_jobs)
-    monkeypatch.setattr("generator.render.handouts.jobs.handout_jobs", stand.handout_jobs)
-    monkeypatch.setattr("generator.render.site.pages.site_key", stand.site_key)
-    monkeypatch.setattr("generator.render.site.pages.site_pages", lambda project, audience, downloads=None: f"{audience} pages")
-    monkeypatch.setattr("generator.render.export.export", stand.export)
-    monkeypatch.setattr(pipeline, "check_project", lambda root: stand.checker(root)[0])
-    return stand
-
-
-def build(root: Path, renderers: Stand, **options) -> int:
-    renderers.pdfs.clear()
-    renderers.sites.clear()
-    args = dict(out=None, ruleset=None, only=None, audience=None, jobs=None, site_builder=renderers.site,
-                checker=renderers.checker)
-    args.update(options)
-    return pipeline.run_build(root, SimpleNamespace(**args))
-
-
-def files(folder: Path) -> list[str]:
-    return sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file())
-
-
-def manifest(root: Path) -> dict:
-    return json.loads((root / "build" / ".manifest.json").read_text())
-
-
-def set_keys(root: Path, **keys) -> None:
-    entries = manifest(root)
-    for relative, key in keys.items():
-        entries[relative] = key
-    pipeline.write_manifest(root / "build", entries)
-
-
-def inodes(root: Path) -> dict[str, int]:
-    """The identity of every PDF and site page (the reference pages are written anew each build)."""
-    return {name: (root / "build" / name).stat().st_ino for name in files(root / "build")
-            if name.endswith((".pdf", ".html", ".json")) and name not in (".manifest.json", ".manifest.mac")}
-
-
-def summary_line(out: str) -> str:
-    return out.strip().split(" — ")[1].split(" (rendering")[0]
+from stand_ins import (  # noqa: F401, F811 - project and renderers are fixtures
+    ALL_PDFS, EVERY_FILE, build, edit, files, inodes, manifest, pdfs_of, project, renderers, set_keys, summary_line,
+)
 
 
 def test_a_first_build_renders_every_pdf_and_both_sites(project, renderers, capsys):
@@ -419,14 +260,6 @@ def test_an_export_that_fails_halfway_leaves_no_staging_behind(project, renderer
     assert sorted(p.name for p in project.iterdir()) == [".rulepress-cache", "build", "rules_src"]
 
 
-def test_a_builder_whose_arguments_name_no_audience_makes_both(tmp_path):
-    project = SimpleNamespace(root=tmp_path, rulesets=[SimpleNamespace(id="mini")])
-    made = pipeline._Builder(project, tmp_path / "build", tmp_path / "staging", {},
-                             SimpleNamespace(out=None, ruleset=None, only=None))
-    assert made.audiences() == ["player", "gm"] and made.workers is None
-    assert made._carry_pdf("handouts/mini-gm-cards-a4.pdf") is False
-
-
 def _failing_site(error):
     def site(project, args):
         raise error
@@ -463,116 +296,6 @@ def test_a_failed_worked_example_fails_the_build(project, renderers, capsys):
 
 
 # -- the builder's choices, on a project stood in for ------------------------------------------
-
-def builder(tmp_path, ids=("mini", "mini_two"), old=None, **options) -> pipeline._Builder:
-    args = dict(out=None, ruleset=None, only=None, audience=None, jobs=None)
-    args.update(options)
-    project = SimpleNamespace(root=tmp_path, rulesets=[SimpleNamespace(id=id) for id in ids])
-    return pipeline._Builder(project, tmp_path / "build", tmp_path / "staging", old or {}, SimpleNamespace(**args))
-
-
-def test_a_pdf_belongs_to_the_longest_ruleset_id_it_starts_with(tmp_path):
-    choose = builder(tmp_path)
-    assert choose.owner("mini_two-sheet-a4.pdf") == "mini_two"
-    assert choose.owner("mini-sheet-a4.pdf") == "mini"
-    assert choose.owner("mini.pdf") == "" and choose.owner("minis-sheet.pdf") == ""
-    assert builder(tmp_path, ids=("mini_two", "mini")).owner("mini_two-x.pdf") == "mini_two"
-
-
-def test_the_builder_starts_from_the_arguments(tmp_path):
-    made = builder(tmp_path, jobs=3)
-    assert (made.root, made.workers, made.manifest, made.summary.line()) == (tmp_path, 3, {}, "")
-    assert made.code == pipeline.code_hash()
-    assert builder(tmp_path).audiences() == ["player", "gm"]
-    assert builder(tmp_path, audience="gm").audiences() == ["gm"]
-    assert builder(tmp_path).wanted("sheets") and builder(tmp_path, only=[]).wanted("sheets")
-    assert builder(tmp_path, only=["site"]).wanted("site") and not builder(tmp_path, only=["site"]).wanted("sheets")
-    assert builder(tmp_path, ids=(), only=["x"]).workers is None
-
-
-def test_a_pdf_is_carried_only_when_this_build_did_not_mean_to_make_it(tmp_path):
-    assert builder(tmp_path)._carry_pdf("sheets/mini-a4.pdf") is False
-    assert builder(tmp_path, only=["handouts"])._carry_pdf("sheets/mini-a4.pdf") is True
-    assert builder(tmp_path, only=["sheets"])._carry_pdf("sheets/mini-a4.pdf") is False
-    assert builder(tmp_path, audience="player")._carry_pdf("handouts/mini-gm-cards-a4.pdf") is True
-    assert builder(tmp_path, audience="player")._carry_pdf("handouts/mini-cards-a4.pdf") is False
-    assert builder(tmp_path, audience="gm")._carry_pdf("handouts/mini-cards-a4.pdf") is True
-    assert builder(tmp_path, audience="gm")._carry_pdf("handouts/mini-gm-cards-a4.pdf") is False
-    assert builder(tmp_path, ruleset="mini")._carry_pdf("sheets/mini_two-a4.pdf") is True
-    assert builder(tmp_path, ruleset="mini")._carry_pdf("sheets/mini-a4.pdf") is False
-
-
-def test_carry_keeps_files_this_build_did_not_make_and_counts_them(tmp_path):
-    made = builder(tmp_path, old={"export/a.json": "k"})
-    (tmp_path / "build" / "export" / "deep").mkdir(parents=True)
-    (tmp_path / "build" / "export" / "a.json").write_text("a")
-    (tmp_path / "build" / "export" / "deep" / "b.json").write_text("b")
-    (tmp_path / "build" / "export" / "skip.json").write_text("s")
-    (tmp_path / "staging" / "export").mkdir(parents=True)
-    (tmp_path / "staging" / "export" / "new.json").write_text("new")
-    (tmp_path / "build" / "export" / "new.json").write_text("old")
-    made.carry("export", skip={"export/skip.json"})
-    assert files(tmp_path / "staging") == ["export/a.json", "export/deep/b.json", "export/new.json"]
-    assert (tmp_path / "staging" / "export" / "new.json").read_text() == "new"
-    assert os.path.samefile(tmp_path / "staging" / "export" / "a.json", tmp_path / "build" / "export" / "a.json")
-    assert made.manifest == {"export/a.json": "k"} and made.summary.reused == {"export": 2}
-    made.carry("site-gm")  # nothing there: nothing carried
-    assert made.summary.reused == {"export": 2}
-
-
-def test_carry_counts_a_gm_site_as_site(tmp_path):
-    made = builder(tmp_path)
-    (tmp_path / "build" / "site-gm").mkdir(parents=True)
-    (tmp_path / "build" / "site-gm" / "index.html").write_text("gm")
-    made.carry("site-gm")
-    assert made.summary.reused == {"site": 1}
-
-
-def test_carry_of_pdfs_keeps_only_those_not_meant_for_this_build(tmp_path):
-    made = builder(tmp_path, ruleset="mini")
-    (tmp_path / "build" / "sheets").mkdir(parents=True)
-    for name in ("mini-a4.pdf", "mini_two-a4.pdf"):
-        (tmp_path / "build" / "sheets" / name).write_text(name)
-    made.carry("sheets")
-    assert files(tmp_path / "staging") == ["sheets/mini_two-a4.pdf"] and made.summary.reused == {"sheets": 1}
-
-
-def test_the_jobs_of_a_kind_follow_audience_and_ruleset(tmp_path, monkeypatch):
-    def job(name):
-        return PdfJob(html="", target=tmp_path / "staging" / "x" / name, base_dir=tmp_path)
-
-    sheets = [job("mini-sheet-a4.pdf"), job("mini-gm-sheet-a4.pdf"), job("mini_two-sheet-a4.pdf")]
-    asked = []
-    monkeypatch.setattr("generator.render.sheets.jobs.sheet_jobs", lambda project, folder, rulesets=None: asked.append(folder) or sheets)
-    monkeypatch.setattr("generator.render.handouts.jobs.handout_jobs",
-                        lambda project, folder, audience, rulesets=None: asked.append((folder, audience)) or [job(f"mini-{audience}.pdf")])
-
-    def names(made, kind):
-        return [j.target.name for j in made.jobs(kind)]
-
-    assert names(builder(tmp_path), "sheets") == ["mini-sheet-a4.pdf", "mini-gm-sheet-a4.pdf", "mini_two-sheet-a4.pdf"]
-    assert asked == [tmp_path / "staging" / "sheets"]
-    assert names(builder(tmp_path, audience="player"), "sheets") == ["mini-sheet-a4.pdf", "mini_two-sheet-a4.pdf"]
-    assert names(builder(tmp_path, audience="gm"), "sheets") == ["mini-sheet-a4.pdf", "mini-gm-sheet-a4.pdf", "mini_two-sheet-a4.pdf"]
-    assert names(builder(tmp_path, ruleset="mini_two"), "sheets") == ["mini_two-sheet-a4.pdf"]
-    asked.clear()
-    assert names(builder(tmp_path), "handouts") == ["mini-player.pdf", "mini-gm.pdf"]
-    assert asked == [(tmp_path / "staging" / "handouts", "player"), (tmp_path / "staging" / "handouts", "gm")]
-    assert names(builder(tmp_path, ruleset="mini_two"), "handouts") == []
-
-
-def test_downloads_name_staged_and_coming_pdfs_by_owner(tmp_path):
-    made = builder(tmp_path)
-    (tmp_path / "staging" / "sheets").mkdir(parents=True)
-    (tmp_path / "staging" / "sheets" / "mini_two-wound-sheet-letter.pdf").write_text("staged")
-    (tmp_path / "staging" / "sheets" / "notes.txt").write_text("not a pdf")
-    coming = [tmp_path / "staging" / "handouts" / "mini-cards-a4.pdf", tmp_path / "staging" / "handouts" / "general.pdf",
-              tmp_path / "elsewhere" / "mini-x.pdf"]
-    assert made.downloads(coming) == {
-        "mini_two": [("Wound sheet (US Letter)", "sheets/mini_two-wound-sheet-letter.pdf")],
-        "mini": [("Cards (A4)", "handouts/mini-cards-a4.pdf")],
-        "": [("General", "handouts/general.pdf")],
-    }
 
 
 # -- what the builder hands the renderers, and what it writes around them ------------------------
@@ -658,22 +381,6 @@ def test_the_progress_bar_counts_every_task(project, renderers, monkeypatch):
     assert shown == [("building", 8)]
 
 
-def test_a_pdf_belongs_to_the_longest_id_even_when_ids_hold_dashes(tmp_path):
-    choose = builder(tmp_path, ids=("a", "a-b", "a-b-c"))
-    assert choose.owner("a-b-c-sheet.pdf") == "a-b-c" and choose.owner("a-b-sheet.pdf") == "a-b"
-    assert choose.owner("a-sheet.pdf") == "a"
-    assert builder(tmp_path, ids=("a-b", "a")).owner("a-b-x.pdf") == "a-b"
-
-
-def test_jobs_without_an_audience_argument_keep_every_sheet(tmp_path, monkeypatch):
-    job = PdfJob(html="", target=tmp_path / "staging" / "sheets" / "mini-gm-notes-a4.pdf", base_dir=tmp_path)
-    monkeypatch.setattr("generator.render.sheets.jobs.sheet_jobs", lambda project, folder, rulesets=None: [job])
-    project = SimpleNamespace(root=tmp_path, rulesets=[SimpleNamespace(id="mini")])
-    made = pipeline._Builder(project, tmp_path / "build", tmp_path / "staging", {},
-                             SimpleNamespace(out=None, ruleset=None, only=None))
-    assert made.jobs("sheets") == [job]
-
-
 def test_a_pdf_this_build_no_longer_makes_is_dropped_unless_it_was_not_asked_for(project, renderers):
     assert build(project, renderers) == 0
     for stale in ("sheets/melee-old-a4.pdf", "handouts/melee-old-a4.pdf", "handouts/melee-older-a4.pdf"):
@@ -683,3 +390,20 @@ def test_a_pdf_this_build_no_longer_makes_is_dropped_unless_it_was_not_asked_for
         set(files(project / "build"))
     assert build(project, renderers) == 0  # everything asked for: what no job makes is gone
     assert [n for n in files(project / "build") if n.endswith(".pdf")] == ALL_PDFS
+
+
+# The summary line a build prints.
+
+def test_the_summary_line_names_each_kind_written_and_unchanged():
+    assert Summary().line() == ""
+    assert Summary(written={"site": 2}).line() == "site: 2 written, 0 unchanged"
+    assert Summary(reused={"sheets": 3}).line() == "sheets: 0 written, 3 unchanged"
+    assert Summary(written={"site": 1}, reused={"site": 1}, rendering=2.34).line() == \
+        "site: 1 written, 1 unchanged (rendering 2.3s)"
+    assert Summary(written={"not-a-kind": 1}).line() == ""
+
+
+def test_the_summary_follows_the_order_of_outputs():
+    first, second = pipeline.OUTPUTS[0], pipeline.OUTPUTS[1]
+    line = Summary(written={second: 1, first: 2}).line()
+    assert line == f"{first}: 2 written, 0 unchanged; {second}: 1 written, 0 unchanged"
