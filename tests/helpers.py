@@ -11,3 +11,14 @@ ROOT = TESTS.parent
 BROKEN = TESTS / "broken"
 FIXTURES = TESTS / "fixtures"
 ATTACKS = TESTS / "attacks"
+
+
+def make_project(root: Path, files: dict[str, str] | None = None, **rulesets: str) -> Path:
+    """A project of rules files in ``root``: ``files`` maps a path under rules_src/ to its text, and each keyword
+    names a ruleset whose ruleset.yaml is the text given (``make_project(tmp_path, game=TEXT)``). Returns root."""
+    written = dict(files or {}) | {f"{id}/ruleset.yaml": text for id, text in rulesets.items()}
+    for name, text in written.items():
+        path = root / "rules_src" / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return root

@@ -16,6 +16,7 @@ import pytest
 
 from generator import pipeline
 from generator.cli import main
+from helpers import make_project
 
 GAME = """\
 ruleset:
@@ -86,17 +87,9 @@ rules:
 """
 
 
-def write(root: Path, files: dict[str, str]) -> Path:
-    for name, text in files.items():
-        path = root / "rules_src" / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    return root
-
-
 @pytest.fixture
 def project(tmp_path) -> Path:
-    return write(tmp_path, {"game/ruleset.yaml": GAME, "game_house/ruleset.yaml": HOUSE, "other/ruleset.yaml": OTHER})
+    return make_project(tmp_path, game=GAME, game_house=HOUSE, other=OTHER)
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:

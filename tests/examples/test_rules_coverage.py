@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from generator.cli import main
-from helpers import ROOT
+from helpers import ROOT, make_project
 
 REPO = ROOT
 SAMPLES = ("bad_moon_rising", "city_of_the_damned_combat", "ordo_ineptus", "rampant_hex", "warhammer_fantasy_charts")
@@ -54,10 +54,7 @@ rules:
 
 
 def project(tmp_path: Path, timer: str = "", score: str = "2") -> Path:
-    folder = tmp_path / "rules_src" / "game"
-    folder.mkdir(parents=True)
-    (folder / "ruleset.yaml").write_text(GAME % {"timer": timer, "score": score}, encoding="utf-8")
-    return tmp_path
+    return make_project(tmp_path, game=GAME % {"timer": timer, "score": score})
 
 
 def line_of(root: Path, text: str) -> int:

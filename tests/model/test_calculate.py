@@ -4,7 +4,6 @@ formula, the input and what it takes. Messages are as the inputs' declarations b
 from __future__ import annotations
 
 from fractions import Fraction
-from pathlib import Path
 
 import icepool
 import pytest
@@ -14,6 +13,7 @@ from generator.model.dice import RollRange
 from generator.model.formula import FormulaError
 from generator.model.quantity import Quantity
 from generator.validate import check_project
+from helpers import make_project
 
 INPUTS = """
 ruleset: {title: Inputs}
@@ -32,15 +32,9 @@ formulas:
 GOOD = {"bold": True, "side": "left", "motto": "onward", "dice": 2, "share": Fraction(1, 2), "cap": 1}
 
 
-def write(root: Path, text: str) -> Path:
-    (root / "rules_src" / "game").mkdir(parents=True)
-    (root / "rules_src" / "game" / "ruleset.yaml").write_text(text, encoding="utf-8")
-    return root
-
-
 @pytest.fixture
 def charge(tmp_path):
-    result = check_project(write(tmp_path, INPUTS))
+    result = check_project(make_project(tmp_path, game=INPUTS))
     assert result.ok, [d.format() for d in result.diagnostics]
     return calculator(result.project.ruleset("game")).scope["charge"]
 
@@ -89,7 +83,7 @@ formulas:
     title: Long reach
     expr: reach + 1
 """
-    result = check_project(write(tmp_path, text))
+    result = check_project(make_project(tmp_path, game=text))
     assert [d.format() for d in result.diagnostics] == [
         "rules_src/game/ruleset.yaml:8:11: error[bad-formula]: `long_reach` fails for no inputs: not given: the text "
         "does not give the value `reach`; test for it with is_given(...) before using it\n  hint: use the inputs, values, `let` names, tables and functions listed in the "

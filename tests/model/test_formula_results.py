@@ -12,13 +12,14 @@ from pathlib import Path
 import pytest
 
 from generator.cli import main
+from generator.examples.namespace import namespace_for
 from generator.model.calculate import calculator
 from generator.model.formula import FormulaError, Results
 from generator.render.reference import format_reference, names_in
 from generator.render.sheets.charts import chart_from_model
 from generator.render.site.myst import formula_md
-from generator.examples.namespace import namespace_for
 from generator.validate import check_project
+from helpers import make_project
 
 GAME = """
 ruleset: {title: A mêlée}
@@ -57,15 +58,8 @@ def _by_hand(hits: int, defenders: int) -> dict:
     return {"killed": killed, "prisoners": left // 2, "survivors": left - left // 2, "routed": left == 0}
 
 
-def _project(tmp_path: Path, text: str) -> Path:
-    path = tmp_path / "rules_src" / "game" / "ruleset.yaml"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-    return tmp_path
-
-
 def _game(tmp_path: Path, text: str = GAME):
-    result = check_project(_project(tmp_path, text))
+    result = check_project(make_project(tmp_path, game=text))
     assert result.ok, [d.format() for d in result.diagnostics]
     return result.project.ruleset("game")
 
@@ -116,13 +110,13 @@ def test_a_worked_example_in_prose_runs_against_every_result(tmp_path, capsys):
       ```
 chapters: {fight: {title: Fight}}
 '''
-    assert main(["-C", str(_project(tmp_path, text)), "check"]) == 0, capsys.readouterr().err
+    assert main(["-C", str(make_project(tmp_path, game=text)), "check"]) == 0, capsys.readouterr().err
     assert "game: 1 example, all pass" in capsys.readouterr().out
 
 
 def test_a_formula_calling_several_results_without_naming_one_is_a_located_error(tmp_path):
     text = GAME.replace('expr: melee(2, defenders, result="prisoners")', "expr: melee(2, defenders)")
-    errors = [d.format().splitlines()[0] for d in check_project(_project(tmp_path, text)).diagnostics.errors]
+    errors = [d.format().splitlines()[0] for d in check_project(make_project(tmp_path, game=text)).diagnostics.errors]
     assert errors == ["rules_src/game/ruleset.yaml:20:11: error[bad-formula]: `prisoners_taken` fails for defenders=1: "
                       '`melee` gives several results (killed, prisoners, survivors, routed); name the one wanted: '
                       '`melee(..., result="killed")`']
@@ -130,7 +124,7 @@ def test_a_formula_calling_several_results_without_naming_one_is_a_located_error
 
 def test_a_wrongly_typed_result_is_located_at_that_result(tmp_path):
     text = GAME.replace("{label: Taken prisoner, expr: left // 2}", "{label: Taken prisoner, expr: left // 2, result: chance}")
-    errors = [d.format().splitlines()[0] for d in check_project(_project(tmp_path, text)).diagnostics.errors]
+    errors = [d.format().splitlines()[0] for d in check_project(make_project(tmp_path, game=text)).diagnostics.errors]
     # two defenders, no hits: two left, one taken prisoner, which is a chance; three left give one too, four two
     assert errors == ["rules_src/game/ruleset.yaml:14:67: error[bad-formula]: the result `prisoners` of `melee` gives "
                       "2, not a chance from 0 to 1 for hits=0, defenders=4"]

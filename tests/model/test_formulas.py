@@ -139,14 +139,6 @@ def test_numbers_cannot_grow_without_end():
 
 
 # -- a project: formulas calling formulas, lookups, bases and overlays --------------------------------
-def project(tmp_path: Path, files: dict[str, str]) -> Path:
-    for name, text in files.items():
-        path = tmp_path / "rules_src" / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    return tmp_path
-
-
 BASE = """
 ruleset: {title: Standard charts, kind: base}
 values:
@@ -195,7 +187,7 @@ values:
 
 
 def test_formulas_lookups_and_a_base_work_together(tmp_path):
-    root = project(tmp_path, {"charts/ruleset.yaml": BASE, "game/ruleset.yaml": GAME})
+    root = make_project(tmp_path, {"charts/ruleset.yaml": BASE, "game/ruleset.yaml": GAME})
     result = check_project(root)
     assert result.ok, [d.format() for d in result.diagnostics]
     scope = calculator(result.project.ruleset("game")).scope
@@ -208,7 +200,7 @@ def test_formulas_lookups_and_a_base_work_together(tmp_path):
 
 
 def test_an_overlay_changes_values_and_keeps_the_originals(tmp_path):
-    root = project(tmp_path, {"charts/ruleset.yaml": BASE, "game/ruleset.yaml": GAME, "house/ruleset.yaml": HOUSE})
+    root = make_project(tmp_path, {"charts/ruleset.yaml": BASE, "game/ruleset.yaml": GAME, "house/ruleset.yaml": HOUSE})
     result = check_project(root)
     assert result.ok, [d.format() for d in result.diagnostics]
     house = result.project.ruleset("house")
@@ -222,20 +214,20 @@ def test_an_overlay_changes_values_and_keeps_the_originals(tmp_path):
 
 
 def test_removing_a_base_is_a_located_error_not_a_crash(tmp_path):
-    root = project(tmp_path, {"game/ruleset.yaml": GAME})
+    root = make_project(tmp_path, {"game/ruleset.yaml": GAME})
     lines = [d.format().splitlines()[0] for d in check_project(root).diagnostics.errors]
     assert lines[0] == "rules_src/game/ruleset.yaml:2:35: error[base-ruleset]: `game` extends `charts`, which is not a ruleset of this project"
 
 
 def test_a_ruleset_may_not_repeat_its_bases_ids(tmp_path):
     clash = GAME.replace("values:\n", "values:\n  double: {value: 5, label: again}\n")
-    root = project(tmp_path, {"charts/ruleset.yaml": BASE, "game/ruleset.yaml": clash})
+    root = make_project(tmp_path, {"charts/ruleset.yaml": BASE, "game/ruleset.yaml": clash})
     codes = [d.code.code for d in check_project(root).diagnostics.errors]
     assert codes == ["base-ruleset"]
 
 
 def test_bases_that_extend_each_other_are_refused(tmp_path):
-    root = project(tmp_path, {"a/ruleset.yaml": "ruleset: {title: A, extends: b}\n",
+    root = make_project(tmp_path, {"a/ruleset.yaml": "ruleset: {title: A, extends: b}\n",
                               "b/ruleset.yaml": "ruleset: {title: B, extends: a}\n"})
     messages = [d.message for d in check_project(root).diagnostics.errors]
     assert messages == ["`b` extends itself through a → b → a"]
@@ -270,11 +262,11 @@ charts:
     formula: move
     columns: {input: riders, values: [no, yes]}
 """
-    root = project(tmp_path, {"game/ruleset.yaml": game})
+    root = make_project(tmp_path, {"game/ruleset.yaml": game})
     result = check_project(root)
     codes = [d.code.code for d in result.diagnostics.errors]
     assert codes == ["bad-chart"]  # `no` and `yes` are words, not true and false
-    root = project(tmp_path, {"game/ruleset.yaml": game.replace("[no, yes]", "[false, true]")})
+    root = make_project(tmp_path, {"game/ruleset.yaml": game.replace("[no, yes]", "[false, true]")})
     result = check_project(root)
     assert result.ok, [d.format() for d in result.diagnostics]
     scope = calculator(result.project.ruleset("game")).scope
@@ -300,7 +292,7 @@ formulas:
     with pytest.raises(FormulaError):
         Expression.parse("a is None")  # `is` is refused; optional inputs compare with ==
     game = game.replace("enemy is None", "enemy == None")
-    result = check_project(project(tmp_path, {"game/ruleset.yaml": game}))
+    result = check_project(make_project(tmp_path, {"game/ruleset.yaml": game}))
     assert result.ok, [d.format() for d in result.diagnostics]
     scope = calculator(result.project.ruleset("game")).scope
     at_least_7 = sum(1 for a, b in itertools.product(FACES, FACES) if a + b >= 7)
@@ -318,7 +310,7 @@ def test_the_examples_of_one_rule_share_a_namespace(tmp_path, capsys):
     rules = ("ruleset: {title: Shared}\nchapters: {c: {title: C}}\nrules:\n"
              f"  first:\n    title: First\n    chapter: c\n    body: |\n{body}"
              f"  second:\n    title: Second\n    chapter: c\n    body: |\n{other}")
-    root = project(tmp_path, {"game/ruleset.yaml": rules})
+    root = make_project(tmp_path, {"game/ruleset.yaml": rules})
     assert main(["-C", str(root), "check"]) == 1
     err = capsys.readouterr().err
     # the first rule's second block sees its helper; another rule does not
@@ -330,6 +322,7 @@ from generator.model.formula import Budget, FormulaTooLarge, budget  # noqa: E40
 from generator.model.formula import MAX_LENGTH
 import icepool
 from generator.model import formula as F
+from helpers import make_project
 
 
 @pytest.mark.parametrize("written", ["2D1000", "20D100", "100D20", "D1000"])
@@ -487,7 +480,7 @@ def test_running_out_of_memory_while_evaluating_is_a_too_large_error():
 
 # -- budgets in `check`: located too-large errors ----------------------------------------------------
 def _checked(tmp_path: Path, entries: str) -> list[str]:
-    root = project(tmp_path, {"game/ruleset.yaml": "ruleset: {title: A game}\n" + entries})
+    root = make_project(tmp_path, {"game/ruleset.yaml": "ruleset: {title: A game}\n" + entries})
     return [d.format().splitlines()[0] for d in check_project(root).diagnostics.errors]
 
 

@@ -3,8 +3,6 @@ a gap is never a number or true, examples test for one with `is_given`, and outp
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from generator.examples.namespace import namespace_for
@@ -14,13 +12,7 @@ from generator.render.present import shown
 from generator.render.prose import value_text
 from generator.render.reference import names_in
 from generator.validate import check_project
-from helpers import ROOT
-
-
-def write(root: Path, text: str) -> Path:
-    (root / "rules_src" / "game").mkdir(parents=True)
-    (root / "rules_src" / "game" / "ruleset.yaml").write_text(text, encoding="utf-8")
-    return root
+from helpers import ROOT, make_project
 
 
 GAPS = """
@@ -51,7 +43,7 @@ armies:
 
 @pytest.fixture
 def gaps(tmp_path):
-    result = check_project(write(tmp_path, GAPS))
+    result = check_project(make_project(tmp_path, game=GAPS))
     assert [d.format() for d in result.diagnostics.errors] == []
     return result.project.ruleset("game")
 
@@ -73,13 +65,14 @@ def test_a_whole_column_and_an_armys_agreed_size_can_be_not_given(gaps):
 
 @pytest.mark.parametrize("typo", ["not givne", "Not Given", "notgiven", "not_givn", '"not-given: the text omits it"'])
 def test_near_misses_of_not_given_are_gap_typos_with_a_did_you_mean(tmp_path, typo):
-    result = check_project(write(tmp_path, f"ruleset: {{title: Typo}}\nvalues:\n  crawl: {typo}\n"))
+    result = check_project(make_project(tmp_path, game=f"ruleset: {{title: Typo}}\nvalues:\n  crawl: {typo}\n"))
     found = [(d.code.value, d.location.line, d.hint) for d in result.diagnostics.errors]
     assert len(found) == 1 and found[0][:2] == ("gap-typo", 3) and "did you mean `not given`" in found[0][2]
 
 
 def test_words_that_are_not_gaps_stay_text(tmp_path):
-    result = check_project(write(tmp_path, "ruleset: {title: Words}\nvalues:\n  side: not driven\n  odd: nothing\n"))
+    words = "ruleset: {title: Words}\nvalues:\n  side: not driven\n  odd: nothing\n"
+    result = check_project(make_project(tmp_path, game=words))
     assert result.diagnostics.errors == []
 
 
@@ -108,7 +101,7 @@ formulas:
     title: The crawl, if the text gives it
     expr: crawl if is_given(crawl) else None
 """
-    result = check_project(write(tmp_path, text))
+    result = check_project(make_project(tmp_path, game=text))
     assert result.diagnostics.errors == []
     ruleset = result.project.ruleset("game")
     assert calculator(ruleset).evaluate(ruleset.formula("crawl_or_none")) is None
@@ -116,7 +109,7 @@ formulas:
 
 def test_the_points_hint_says_what_can_be_done(tmp_path):
     text = GAPS.replace("agreed_points: not given", "agreed_points: 30")
-    result = check_project(write(tmp_path, text))
+    result = check_project(make_project(tmp_path, game=text))
     [problem] = result.diagnostics.errors
     assert problem.code.value == "points-not-given"
     hint = problem.format().split("hint: ", 1)[1]

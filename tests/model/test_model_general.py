@@ -15,14 +15,15 @@ import pytest
 from generator.diagnostics import Code
 from generator.mechanics import armies
 from generator.mechanics.armies import (
-    army_counts, army_matrix, army_models, army_points, check_limits, count_names, force, force_line, line_cost, line_models,
+    army_counts, army_matrix, army_models, army_points, check_limits, count_names, force, force_line, line_cost,
+    line_models,
 )
 from generator.model.points import exact, points_text
 from generator.render.export import json_schema, ruleset_json
 from generator.render.site.myst import army_md, limits_md
 from generator.source.build import parse_points
 from generator.validate import check_project
-from helpers import ROOT
+from helpers import ROOT, make_project
 
 # -- a small game of its own: halves and thirds, a head-count, two hero levels of its own ------------------
 RULESET = """\
@@ -81,12 +82,8 @@ armies:
 
 
 def project(tmp_path: Path, *files: str, ruleset: str = RULESET) -> Path:
-    folder = tmp_path / "rules_src" / "general"
-    folder.mkdir(parents=True)
-    (folder / "ruleset.yaml").write_text(ruleset, encoding="utf-8")
-    for index, text in enumerate(files):
-        (folder / f"part{index}.yaml").write_text(text, encoding="utf-8")
-    return tmp_path
+    parts = {f"general/part{index}.yaml": text for index, text in enumerate(files)}
+    return make_project(tmp_path, parts, general=ruleset)
 
 
 def diagnostics(root: Path) -> list[tuple[str, str, int, int, str]]:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import itertools
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 
@@ -18,15 +17,10 @@ from generator.render.prose import value_text
 from generator.render.sheets.charts import chart_from_model
 from generator.source.project import load_project
 from generator.validate import check_project
+from helpers import make_project
 
 INCHES_IN = {"inches": Fraction(1), "feet": Fraction(12), "yards": Fraction(36), "cm": 1 / Fraction("2.54"),
              "mm": 1 / Fraction("25.4")}  # the issue's definitions, in inches
-
-
-def write(root: Path, text: str, name: str = "game") -> Path:
-    (root / "rules_src" / name).mkdir(parents=True, exist_ok=True)
-    (root / "rules_src" / name / "ruleset.yaml").write_text(text, encoding="utf-8")
-    return root
 
 
 def errors(result) -> list[tuple[str, str]]:
@@ -58,7 +52,7 @@ formulas:
 
 @pytest.fixture
 def feet(tmp_path):
-    result = check_project(write(tmp_path, FEET_AND_INCHES))
+    result = check_project(make_project(tmp_path, game=FEET_AND_INCHES))
     assert errors(result) == []
     return result.project.ruleset("game")
 
@@ -125,7 +119,7 @@ def test_a_formula_mixing_hexes_and_inches_is_a_located_unit_mismatch(tmp_path):
     expr: cells < step
     result: bool
 """
-    result = check_project(write(tmp_path, text))
+    result = check_project(make_project(tmp_path, game=text))
     assert errors(result) == [("unit-mismatch", "24:11")]  # the `expr:` of `too_far`
     assert "3 hexes and 6\" cannot be compared" in result.diagnostics.errors[0].message
 
@@ -143,7 +137,7 @@ charts:
     formula: reaches
     columns: {input: distance, values: [step, cells]}
 """
-    result = check_project(write(tmp_path, text))
+    result = check_project(make_project(tmp_path, game=text))
     assert errors(result) == [("unit-mismatch", "31:40")]  # the axis `values:`
 
 
@@ -161,7 +155,7 @@ charts:
     show: number
     columns: {input: distance, values: [step, stride]}
 """
-    result = check_project(write(tmp_path, text))
+    result = check_project(make_project(tmp_path, game=text))
     assert errors(result) == []
     chart = chart_from_model(result.project.ruleset("game"), result.project.ruleset("game").chart("doubled"))
     assert chart.columns == ('6"', "1 foot")
@@ -176,7 +170,7 @@ def test_an_input_reads_a_bare_number_in_its_unit_and_converts_a_length(feet, tm
     expr: distance <= stride
     result: bool
 """
-    ruleset = check_project(write(tmp_path, text)).project.ruleset("game")
+    ruleset = check_project(make_project(tmp_path, game=text)).project.ruleset("game")
     calc = calculator(ruleset)
     assert calc.evaluate(ruleset.formula("reaches"), 1) is True  # 1 is read as 1 foot
     assert calc.evaluate(ruleset.formula("reaches"), Distance(13, "inches")) is False
@@ -185,8 +179,8 @@ def test_an_input_reads_a_bare_number_in_its_unit_and_converts_a_length(feet, tm
 
 
 def test_an_overlay_cannot_turn_inches_into_hexes(tmp_path):
-    write(tmp_path, "ruleset: {title: Base}\nvalues:\n  step: 6\"\n", "base")
-    write(tmp_path, "ruleset: {title: House, extends: base, overlay: true}\nvalues:\n  step: 2 hexes\n", "house")
+    make_project(tmp_path, base="ruleset: {title: Base}\nvalues:\n  step: 6\"\n")
+    make_project(tmp_path, house="ruleset: {title: House, extends: base, overlay: true}\nvalues:\n  step: 2 hexes\n")
     _project, diagnostics = load_project(tmp_path)
     assert [(d.code.value, d.location.line) for d in diagnostics.errors] == [("unit-mismatch", 3)]
 
@@ -208,7 +202,7 @@ formulas:
     expr: pick(pace, 1)
     result: distance
 """
-    result = check_project(write(tmp_path, text))
+    result = check_project(make_project(tmp_path, game=text))
     assert errors(result) == [("bad-formula", "9:11")]
     assert "gives alternatives" in result.diagnostics.errors[0].message
     ruleset = result.project.ruleset("game")

@@ -18,6 +18,7 @@ from generator.render.prose import Prose
 from generator.render.sheets.quickref import matrices
 from generator.render.site.myst import profile_md
 from generator.validate import check_project
+from helpers import make_project
 
 GAME = """
 ruleset: {title: Riders and foot}
@@ -55,16 +56,8 @@ values:
 """
 
 
-def _project(tmp_path: Path, **files: str) -> Path:
-    for name, text in files.items():
-        path = tmp_path / "rules_src" / name / "ruleset.yaml"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    return tmp_path
-
-
 def _checked(tmp_path: Path, **files: str):
-    result = check_project(_project(tmp_path, **files))
+    result = check_project(make_project(tmp_path, **files))
     return result, [d.format().splitlines()[0] for d in result.diagnostics.errors]
 
 
@@ -120,7 +113,6 @@ def test_a_cell_naming_an_unknown_or_unfitting_value_is_a_located_error(tmp_path
         '[wrong-type]: Score of `rider` names value `rider_move`, which is 8", not a number of points',
     ]
     assert errors[0].startswith("rules_src/game/ruleset.yaml:17:")
-
 
 
 def test_a_number_column_takes_a_named_fraction_and_refuses_a_distance(tmp_path):

@@ -15,6 +15,7 @@ from generator.render.export import ruleset_json
 from generator.render.prose import value_html, value_text
 from generator.render.site.pages import landing, ruleset_index, site_pages
 from generator.validate import check_project
+from helpers import make_project
 
 BASE = """\
 ruleset:
@@ -33,12 +34,7 @@ def overlay(id: str, title: str, extends: str, values: str) -> str:
 
 def project(tmp_path: Path, **overlays: str):
     """A checked project: the base `skirmish` and the given overlays (folder id -> ruleset.yaml text)."""
-    files = {"skirmish/ruleset.yaml": BASE, "skirmish/sources/text.txt": "MOVING\nModels move 6 hexes.\n"}
-    files.update({f"{id}/ruleset.yaml": text for id, text in overlays.items()})
-    for name, text in files.items():
-        path = tmp_path / "rules_src" / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
+    make_project(tmp_path, {"skirmish/sources/text.txt": "MOVING\nModels move 6 hexes.\n"}, skirmish=BASE, **overlays)
     result = check_project(tmp_path)
     assert result.ok, [d.format() for d in result.diagnostics.errors]
     return result.project
