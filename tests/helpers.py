@@ -4,6 +4,7 @@ Test modules import it as ``helpers`` (pyproject.toml puts tests/ on pytest's ``
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 TESTS = Path(__file__).resolve().parent
@@ -11,6 +12,7 @@ ROOT = TESTS.parent
 BROKEN = TESTS / "broken"
 FIXTURES = TESTS / "fixtures"
 ATTACKS = TESTS / "attacks"
+VALID_BASE = BROKEN / "_base"  # the valid ruleset every broken case is checked next to
 
 
 def make_project(root: Path, files: dict[str, str] | None = None, **rulesets: str) -> Path:
@@ -22,3 +24,13 @@ def make_project(root: Path, files: dict[str, str] | None = None, **rulesets: st
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
     return root
+
+
+def checked(root: Path, text: str) -> list[str]:
+    """`path:line:col: error[code]: message` lines of `check` on the valid base (as ruleset `x`) plus one file."""
+    from generator.validate import check_project
+
+    folder = root / "rules_src" / "x"
+    shutil.copytree(VALID_BASE, folder)
+    (folder / "case.yaml").write_text(text, encoding="utf-8")
+    return [d.format().splitlines()[0] for d in check_project(root).diagnostics]

@@ -15,17 +15,7 @@ from generator.model.entries import RollTable, TableRow
 from generator.model.ruleset import Ruleset
 from generator.validate import check_project, checks, prose
 from generator.validate.checks import CHECKS
-from helpers import BROKEN
-
-BASE = BROKEN / "_base"
-
-
-def checked(tmp_path: Path, text: str) -> list[str]:
-    """`path:line:col: error[code]: message` lines for a base project plus one file."""
-    folder = tmp_path / "rules_src" / "x"
-    shutil.copytree(BASE, folder)
-    (folder / "case.yaml").write_text(text, encoding="utf-8")
-    return [d.format().splitlines()[0] for d in check_project(tmp_path).diagnostics]
+from helpers import BROKEN, checked
 
 
 def test_the_registered_checks():

@@ -4,8 +4,7 @@ entries named through a table row's link. Expected locations are read off the YA
 from __future__ import annotations
 
 from generator.diagnostics import Code
-from helpers import BROKEN
-from test_checks import checked
+from helpers import BROKEN, checked
 
 # The base project's source text (tests/broken/_base/sources/base.txt) says: "Each unit rolls one dice when it
 # activates. On a roll of a 1 the unit does nothing. A force may have one appeal for scrolls."
