@@ -67,20 +67,8 @@ def test_unloaded_entries_are_known_by_id_and_section():
     assert not rules.is_unloaded("broken", "rules") and not rules.is_unloaded("other")
 
 
-# -- the field and function builders, called directly (the model calls them while it is imported) --
-
-
-# -- a formula's inputs and their messages, on stand-in formulas (only these attributes are read) -------
-
-
 def test_the_owner_of_an_entry_is_found_through_every_base():
     grand = _ruleset("grand", values=("old",))
     base = _ruleset("base", base=grand, values=("move",))
     child = _ruleset("child", base=base)
     assert child.owner_of("values", "old") is grand and child.owner_of("values", "move") is base
-
-
-# -- what an expression may hold: each refusal's message and the column it points at (0-based, counted by hand)
-
-
-# -- evaluation: each kind of node on plain numbers, the values worked out by hand --------------------

@@ -76,9 +76,6 @@ def test_a_default_folder_linking_elsewhere_is_checked_like_any_other(tmp_path):
         "name a new or empty folder, or one an earlier build wrote")
 
 
-# -- where caches and keys live ----------------------------------------------------------------
-
-
 # -- _locked: refuse, lock, clean, and turn failures into one line -----------------------------
 
 def _work_recorder(calls: list, result=0):
@@ -156,9 +153,6 @@ def test_ctrl_c_and_a_disk_error_end_the_build_in_one_line(tmp_path, capsys):
     err = capsys.readouterr().err
     assert err.startswith("rulepress: error: cannot write the build: ") and err.endswith(f"; {out} is left as it was\n")
     assert "No space left on device" in err
-
-
-# -- staging Sphinx's output -------------------------------------------------------------------
 
 
 # -- the fresh process a site is built in, and the worker pool's helpers -----------------------

@@ -183,12 +183,3 @@ def test_serves_build_keeps_the_previous_search_index_and_a_build_writes_the_new
     renderers.site_version["player"] = 3
     assert build(project, renderers, only=["site"], audience="player", site_builder=_serve_site(renderers)) == 0
     assert index.read_text() == "Sphinx's index 3"  # a build without serve's hook keeps the index Sphinx's build made
-
-
-# -- the per-ruleset input key -------------------------------------------------------------------
-
-
-# -- what the templates digest and the site keys are made of --------------------------------------
-
-
-# -- the watcher ----------------------------------------------------------------------------------

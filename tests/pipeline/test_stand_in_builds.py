@@ -295,9 +295,6 @@ def test_a_failed_worked_example_fails_the_build(project, renderers, capsys):
     assert not (project / "build").exists()
 
 
-# -- the builder's choices, on a project stood in for ------------------------------------------
-
-
 # -- what the builder hands the renderers, and what it writes around them ------------------------
 
 def test_the_manifest_is_sorted_json_one_space_deep(project, renderers):
