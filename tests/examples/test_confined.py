@@ -1,0 +1,183 @@
+"""Worked examples and a ruleset's own mechanics run only in a confined child process (generator/examples/confined.py).
+
+The attack cases (tests/attacks/example_*, mechanics_*) run the CLI on hostile rules; these tests look at the
+runner itself: short time limits, what is allowed, and a crash in the middle of an entry's examples.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from generator.examples.run import run_confined
+from generator.validate import check_project
+from helpers import ROOT
+from types import SimpleNamespace
+from generator.examples import confined
+
+TEMPLATE = ROOT / "tests" / "attacks" / "_template" / "project"
+
+
+def project_with(tmp_path: Path, blocks: list[str], mechanics: str | None = None) -> Path:
+    project = tmp_path / "project"
+    shutil.copytree(TEMPLATE, project)
+    ruleset = project / "rules_src" / "game" / "ruleset.yaml"
+    body = "Models move 6 inches.\n" + "".join(f"\nAn example, checked:\n\n```python\n{textwrap.dedent(b).strip()}\n```\n"
+                                                for n, b in enumerate(blocks, 1))  # players read a sentence before each
+    text = ruleset.read_text().replace("    body: Models move 6 inches.\n",
+                                       "    body: |\n" + textwrap.indent(body, "      ") + "\n", 1)
+    ruleset.write_text(text)
+    if mechanics is not None:
+        (ruleset.parent / "mechanics.py").write_text(textwrap.dedent(mechanics).lstrip())
+    return project
+
+
+def loaded(project: Path):
+    result = check_project(project)
+    return result, result.project.ruleset("game")
+
+
+def test_a_crash_is_located_and_the_later_examples_still_run(tmp_path):
+    project = project_with(tmp_path, [">>> x = 2\n>>> x\n2", ">>> import os\n>>> assert os._exit(3)", ">>> 2 + 2\n4", ">>> 1 + 1\n3"])
+    result, ruleset = loaded(project)
+    assert result.ok
+    outcome = run_confined(ruleset, project, seconds=5)
+    found = [(d.location.line, d.message) for d in outcome.failures]
+    lines = [e.line for e in ruleset.examples]
+    assert found[0] == (lines[1], "rules.moving: this example ended the process (exit status 3) before its result was sent")
+    assert found[1][0] == lines[3] and "`1 + 1` gave 2" in found[1][1]
+    assert len(found) == 2
+
+
+def test_the_time_limit_is_per_ruleset_and_names_the_example(tmp_path):
+    project = project_with(tmp_path, [">>> 1 + 1\n2", ">>> while True: pass", ">>> 2 + 2\n4"])
+    _result, ruleset = loaded(project)
+    outcome = run_confined(ruleset, project, seconds=1)
+    assert [d.code.code for d in outcome.failures] == ["example-failed"]
+    failure = outcome.failures[0]
+    assert failure.location.line == ruleset.examples[1].line
+    assert "did not finish in 1 s" in failure.message and "the 1 example after it did not run" in failure.message
+
+
+def test_the_time_limit_comes_from_the_environment(tmp_path, monkeypatch):
+    project = project_with(tmp_path, [">>> 10**10**9 > 0\nTrue"])
+    _result, ruleset = loaded(project)
+    monkeypatch.setenv("RULEPRESS_EXAMPLE_SECONDS", "0.5")
+    outcome = run_confined(ruleset, project)
+    assert "did not finish in 0.5 s" in outcome.failures[0].message
+
+
+def test_scratch_files_and_the_ruleset_folder_are_allowed(tmp_path):
+    project = project_with(tmp_path, [">>> open('notes.txt', 'w').write('kept')\n4\n>>> open('notes.txt').read()\n'kept'",
+                                      ">>> first_line()\n'MOVING'"], mechanics="""
+        from pathlib import Path
+
+        def first_line():
+            return (Path(__file__).parent / "sources" / "text.txt").read_text().split()[0]
+        """)
+    result, ruleset = loaded(project)
+    assert result.ok, [d.format() for d in result.diagnostics]
+    assert run_confined(ruleset, project, seconds=5).failures == ()
+
+
+def test_mechanics_that_read_outside_give_a_located_mechanic_error(tmp_path):
+    outside = tmp_path / "secret.txt"
+    outside.write_text("OUTSIDE\n")
+    project = project_with(tmp_path, [], mechanics=f"""
+        x = 0
+        SECRET = open({str(outside)!r}).read()
+        """)
+    result, _ruleset = loaded(project)
+    [error] = result.diagnostics.errors
+    assert (error.code.code, error.location.path, error.location.line) == ("mechanic-error", "rules_src/game/mechanics.py", 2)
+    assert "may not open a file outside the ruleset folder" in error.message
+
+
+def test_names_come_back_as_data():
+    result = check_project(ROOT, "rampant_hex")
+    names = run_confined(result.project.ruleset("rampant_hex"), ROOT, examples=False, names=True).names
+    assert any(kind == "function" and name.startswith("force(") for kind, name, _line in names)
+
+
+def test_check_and_the_names_reference_never_import_rules_code_in_the_checking_process():
+    code = textwrap.dedent("""
+        import sys
+        from pathlib import Path
+        from generator.render.reference import names_reference
+        from generator.report import run_check
+        from generator.validate import check_project
+
+        assert run_check(Path(".")) == 0
+        result = check_project(Path("."))
+        for ruleset in result.project.rulesets:
+            names_reference(ruleset, result.project.root)
+        loaded = [name for name in sys.modules if name.startswith("rulepress_rulesets")]
+        assert not loaded, loaded
+        print("clean")
+        """)
+    run = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120,
+                         env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert run.returncode == 0 and "clean" in run.stdout, run.stderr[-2000:]
+
+
+@pytest.mark.parametrize("attack", ["import socket", "import subprocess", "__import__('ctypes')",
+                                    "import os; os.system('true')", "import os; os.kill(os.getppid(), 9)",
+                                    "import gc; gc.get_objects()", "import os; os.listdir('/')",
+                                    "open('/tmp/rulepress-written', 'w')", "import os; os.remove('/tmp/x')"])
+def test_what_the_confined_process_refuses(tmp_path, attack):
+    project = project_with(tmp_path, [f">>> {attack}"])
+    _result, ruleset = loaded(project)
+    [failure] = run_confined(ruleset, project, seconds=5).failures
+    assert "raised PermissionError" in failure.message and "(they run confined)" in failure.message
+
+
+# The confined runner's settings read from the environment, and the one fallback the child sends when a
+# ruleset's names cannot be listed.
+
+@pytest.mark.parametrize("written, seconds", [
+    (None, 10.0), ("", 10.0), ("2.5", 2.5), ("0", 0.1), ("-4", 0.1), ("soon", 10.0),
+    ("600", 600.0), ("601", 600.0), ("inf", 600.0), ("1e300", 600.0), ("-inf", 0.1), ("nan", 10.0),
+])
+def test_the_time_allowed_is_read_with_a_floor_a_ceiling_and_a_default(monkeypatch, written, seconds):
+    if written is None:
+        monkeypatch.delenv("RULEPRESS_EXAMPLE_SECONDS", raising=False)
+    else:
+        monkeypatch.setenv("RULEPRESS_EXAMPLE_SECONDS", written)
+    assert confined.seconds_allowed() == seconds
+
+
+@pytest.mark.parametrize("written, megabytes", [
+    (None, 1024), ("", 1024), ("200", 200), ("10", 64), ("lots", 1024), ("1.5", 1024),
+    ("1048576", 1048576), ("99999999999999999999999", 1048576),  # 1 TiB at most: more is no limit (setrlimit fails)
+])
+def test_the_memory_allowed_is_read_with_a_floor_a_ceiling_and_a_default(monkeypatch, written, megabytes):
+    if written is None:
+        monkeypatch.delenv("RULEPRESS_EXAMPLE_MEMORY_MB", raising=False)
+    else:
+        monkeypatch.setenv("RULEPRESS_EXAMPLE_MEMORY_MB", written)
+    assert confined.memory_allowed() == megabytes * 1024 * 1024
+
+
+def test_names_that_cannot_be_listed_come_back_as_one_row():
+    def broken(ruleset, namespace):
+        raise ZeroDivisionError("a helper's docstring property divided by zero")
+
+    rows = confined._names(SimpleNamespace(names_in=broken), ruleset=None, namespace={})
+    assert rows == [["object", "(names)", "the names could not be listed: ZeroDivisionError"]]
+    listed = confined._names(SimpleNamespace(names_in=lambda r, n: [("value", "values.move", "Move: 6\"")]), None, {})
+    assert listed == [["value", "values.move", "Move: 6\""]]
+
+
+def test_the_memory_now_grows_with_what_the_process_holds():
+    """The child's memory limit starts from its size at the fork: the size read must follow allocations."""
+    before = confined._memory_now()
+    held = bytearray(256 * 1024 * 1024)
+    after = confined._memory_now()
+    assert before > 0 and after - before >= 256 * 1024 * 1024
+    del held

@@ -1,0 +1,206 @@
+"""An overlay runs its base's worked examples under its own values, and says so where they differ.
+
+Issue 21: the house-rules overlay printed the text's "4 in all ✓ checked" while its own house move made it 5;
+an overlay ran no examples and showed its base's sentences as checked, and cited itself, not the text.
+Now an overlay's values replace the base's in the examples' namespace (`values.x`, the formulas and the
+mechanics reading them); an example whose result changes is shown as "the text: …; these house rules: …",
+never checked; `check` counts the overlay's examples and names those that changed; its citations name
+the base's source text by its title and section.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from generator.cli import main
+from generator.pipeline import check_with_examples
+from generator.render.present import source_text
+from generator.render.prose import Prose
+from generator.render.site import myst
+from generator.render.site.pages import examples_page
+from helpers import ROOT
+
+
+BASE = """\
+ruleset:
+  title: Skirmish
+  source: text.txt
+  source_title: Skirmish at the Mill
+chapters:
+  moving: {title: Moving}
+values:
+  move: {value: 6 hexes, label: How far models move, source: {section: MOVING, quote: "Models move 6 hexes."}}
+  dash: {value: 1 hex, label: Extra move when dashing, source: {section: MOVING, quote: "a dash adds 1 hex"}}
+formulas:
+  total_move:
+    title: Total move
+    inputs: {dashing: {label: Dashing, type: bool}}
+    expr: move + (dash if dashing else 0)
+    result: distance
+rules:
+  moving:
+    title: Moving
+    chapter: moving
+    source: {section: MOVING, quote: "Models move 6 hexes."}
+    body: |
+      A model moves up to {value}`move`; a dash adds {value}`dash`.
+
+      So a dashing model moves 7 hexes in all:
+
+      ```python
+      >>> total_move(dashing=True)
+      7 hexes
+      ```
+
+      A dash is one extra hex, whatever the move:
+
+      ```python
+      >>> values.dash
+      1 hex
+      ```
+
+      Twice the move is 12 hexes:
+
+      ```python
+      >>> twice_the_move()
+      12 hexes
+      ```
+"""
+MECHANICS = """\
+__all__ = ["twice_the_move"]
+
+
+def twice_the_move():
+    return values.move + values.move
+"""
+HOUSE = """\
+ruleset:
+  title: Club rules
+  extends: skirmish
+  overlay: true
+values:
+  move: {value: 7 hexes, house_note: A wider board.}
+"""
+SOURCE = "MOVING\nModels move 6 hexes. a dash adds 1 hex\n"
+
+
+def write(root: Path, files: dict[str, str]) -> Path:
+    for name, text in files.items():
+        path = root / "rules_src" / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return root
+
+
+@pytest.fixture
+def club(tmp_path) -> Path:
+    return write(tmp_path, {"skirmish/ruleset.yaml": BASE, "skirmish/mechanics.py": MECHANICS,
+                            "skirmish/sources/text.txt": SOURCE, "club/ruleset.yaml": HOUSE})
+
+
+@pytest.fixture
+def checked(club):
+    result, failures = check_with_examples(club)
+    assert result.ok and failures == [], [d.format() for d in list(result.diagnostics.errors) + failures]
+    return result.project
+
+
+def test_check_counts_an_overlays_examples_and_names_those_its_house_values_change(club, capsys):
+    assert main(["-C", str(club), "check", "--all"]) == 0
+    out, err = capsys.readouterr()
+    assert err == ""
+    assert out.splitlines() == [
+        # 6 + 1 is the text's 7; under the house move of 7: 8, and twice the move 14, not 12
+        "club: 3 examples, 1 pass, 2 give another result under its house values (rules.moving)",
+        "skirmish: 3 examples, all pass",
+        "2 rulesets, 0 tables, 0 profiles, 6 examples, 0 errors",
+    ]
+
+
+def test_an_overlays_examples_read_its_values_through_formulas_and_mechanics(checked):
+    found = {(r.line, r.results) for r in checked.ruleset("club").house_results}
+    lines = [r.line for r in checked.ruleset("club").house_results]
+    assert sorted(r for _line, r in found) == [(("12 hexes", "14 hexes"),), (("7 hexes", "8 hexes"),)]
+    assert all(line > 0 for line in lines)
+    assert checked.ruleset("skirmish").house_results == ()
+
+
+def test_the_overlays_site_page_says_both_results_and_never_checks_a_sentence_its_values_make_false(checked):
+    club = checked.ruleset("club")
+    page = myst.rule_md(club.rule("moving"), club, "player")
+    dashing = next(line for line in page.splitlines() if "dashing model" in line)
+    assert "checked" not in dashing
+    assert "the text\\: 7 hexes; these house rules\\: 8 hexes" in dashing
+    unchanged = next(line for line in page.splitlines() if "whatever the move" in line)
+    assert unchanged.endswith("{checked}`✓`")  # true under the house rules too: checked under them
+
+
+def test_the_texts_own_pages_still_check_the_sentence(checked):
+    skirmish = checked.ruleset("skirmish")
+    page = myst.rule_md(skirmish.rule("moving"), skirmish, "player")
+    assert next(line for line in page.splitlines() if "dashing model" in line).endswith("{checked}`✓`")
+
+
+def test_the_overlays_booklet_says_both_results(checked):
+    club = checked.ruleset("club")
+    html = str(Prose(club, "player").html(club.rule("moving").body))
+    dashing = next(line for line in html.splitlines() if "dashing model" in line)
+    assert "the text: 7 hexes; these house rules: 8 hexes" in dashing and "checked" not in dashing
+    twice = next(line for line in html.splitlines() if "Twice the move" in line)
+    assert "the text: 12 hexes; these house rules: 14 hexes" in twice
+
+
+def test_the_authors_examples_page_marks_the_changed_examples(checked):
+    page = examples_page(checked.ruleset("club"), "gm")
+    assert page.count("- ≠ ") == 2 and page.count("- ✔ ") == 1
+
+
+def test_an_overlay_cites_the_text_it_changes_by_its_title(checked):
+    club = checked.ruleset("club")
+    assert source_text(club.rule("moving").source, club) == "Skirmish at the Mill, MOVING"
+    assert source_text(club.value("move").source, club) == "Skirmish at the Mill, MOVING"
+
+
+def test_a_game_masters_house_value_is_never_read_from_a_changed_result_on_player_pages(tmp_path):
+    secret = HOUSE.replace("house_note: A wider board.", "house_note: A wider board., audience: gm")
+    # only the mechanics read the secret house move: no player text names it, so check lets it be
+    quiet = BASE.replace("A model moves up to {value}`move`; a dash adds {value}`dash`.", "A model moves, and may dash.")
+    quiet = quiet.replace("expr: move + (dash if dashing else 0)", "expr: 6 + (dash if dashing else 0)")
+    root = write(tmp_path, {"skirmish/ruleset.yaml": quiet, "skirmish/mechanics.py": MECHANICS,
+                            "skirmish/sources/text.txt": SOURCE, "club/ruleset.yaml": secret})
+    result, failures = check_with_examples(root)
+    assert result.ok and failures == [], [d.format() for d in result.diagnostics.errors]
+    club = result.project.ruleset("club")
+    html = str(Prose(club, "player").html(club.rule("moving").body))
+    twice = next(line for line in html.splitlines() if "Twice the move" in line)
+    assert "the text: 12 hexes; these house rules: another result" in twice and "checked" not in twice
+    assert "14" not in html
+    assert "these house rules: 14" in str(Prose(club, "gm").html(club.rule("moving").body))  # the game-master's may
+
+
+def test_the_sample_house_rules_say_riders_move_5_in_all_under_them(tmp_path):
+    """rampant_hex_house moves riders 4 hexes, so with the extra hex of the faulty scroll they move 5, not
+    the text's 4 (README "The sample rulesets"): its pages may not print the text's 4 as checked."""
+    result, failures = check_with_examples(ROOT)
+    assert result.ok and failures == []
+    house = result.project.ruleset("rampant_hex_house")
+    page = myst.rule_md(house.rule("faulty_scrolls"), house, "player")
+    sentence = next(line for line in page.splitlines() if "4 in all" in line)
+    assert "checked" not in sentence and "the text\\: 4 hexes; these house rules\\: 5 hexes" in sentence
+    assert "Blood, Guts and Rampant Hex, Faulty scrolls!" in myst.source_line(house.rule("faulty_scrolls"), house)
+
+
+def test_a_house_result_is_text_on_every_output_never_markup(checked):
+    """What an example gives comes from rules code: on a page it is words, whatever markup it holds."""
+    import dataclasses
+
+    club = checked.ruleset("club")
+    hostile = "'{raw}`<script>x</script>` **bold** [link](http://example.com)'"
+    changed = tuple(dataclasses.replace(r, results=(("7", hostile),)) for r in club.house_results)
+    club = dataclasses.replace(club, house_results=changed)
+    page = myst.rule_md(club.rule("moving"), club, "player")
+    assert "{raw}" not in page and "\\{raw\\}" in page and "](" not in page
+    html = str(Prose(club, "player").html(club.rule("moving").body))
+    assert "<script>" not in html and "<strong>" not in html and "<a " not in html

@@ -1,0 +1,36 @@
+"""What many test modules share: where things are, and a small project made in a temporary folder.
+
+Test modules import it as ``helpers`` (pyproject.toml puts tests/ on pytest's ``pythonpath``)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+TESTS = Path(__file__).resolve().parent
+ROOT = TESTS.parent
+BROKEN = TESTS / "broken"
+FIXTURES = TESTS / "fixtures"
+ATTACKS = TESTS / "attacks"
+VALID_BASE = BROKEN / "_base"  # the valid ruleset every broken case is checked next to
+
+
+def make_project(root: Path, files: dict[str, str] | None = None, **rulesets: str) -> Path:
+    """A project of rules files in ``root``: ``files`` maps a path under rules_src/ to its text, and each keyword
+    names a ruleset whose ruleset.yaml is the text given (``make_project(tmp_path, game=TEXT)``). Returns root."""
+    written = dict(files or {}) | {f"{id}/ruleset.yaml": text for id, text in rulesets.items()}
+    for name, text in written.items():
+        path = root / "rules_src" / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return root
+
+
+def checked(root: Path, text: str) -> list[str]:
+    """`path:line:col: error[code]: message` lines of `check` on the valid base (as ruleset `x`) plus one file."""
+    from generator.validate import check_project
+
+    folder = root / "rules_src" / "x"
+    shutil.copytree(VALID_BASE, folder)
+    (folder / "case.yaml").write_text(text, encoding="utf-8")
+    return [d.format().splitlines()[0] for d in check_project(root).diagnostics]

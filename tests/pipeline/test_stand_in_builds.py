@@ -1,0 +1,406 @@
+"""Builds with the renderers stood in for (tests/pipeline/stand_ins.py), so they take milliseconds.
+
+`rulepress build` checks, plans every PDF by its key, carries over what it was not asked for,
+stages and swaps; tests/pipeline/test_pdf_builds.py and test_pipeline.py run all of that with the
+real rules model, WeasyPrint and Sphinx and take minutes. Here everything the pipeline calls out
+to is replaced by a stand-in that notes what it was asked, so a build reaches no model code, and
+every step of the pipeline around the renderers runs for real: keys, carry-over, ``--ruleset``,
+``--only`` and ``--audience`` selection, the summary, the swap, the refusals. The file names are
+written out by hand.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from generator import pipeline
+from generator.diagnostics import Code, Diagnostic, Diagnostics, Location
+from generator.pipeline import Summary
+from generator.render.pdf import PdfJob, ResourceOutside
+from generator.render.site.pages import SiteWarnings
+from generator.render.site.search import SearchIndexError
+from stand_ins import (  # noqa: F401, F811 - project and renderers are fixtures
+    ALL_PDFS, EVERY_FILE, build, edit, files, inodes, manifest, pdfs_of, project, renderers, set_keys, summary_line,
+)
+
+
+def test_a_first_build_renders_every_pdf_and_both_sites(project, renderers, capsys):
+    assert build(project, renderers) == 0
+    assert sorted(renderers.pdfs) == ALL_PDFS
+    assert renderers.sites == ["player", "gm"]
+    assert files(project / "build") == EVERY_FILE
+    inputs = [f"{kind}/.inputs-{id}" for kind in ("sheets", "handouts") for id in ("melee", "melee_house")]
+    assert sorted(manifest(project)) == sorted(ALL_PDFS + inputs + ["site/", "site-gm/"])
+    assert (project / "build" / "sheets" / "melee-wound-sheet-a4.pdf").read_text() == "rendered melee-wound-sheet-a4.pdf"
+    assert (project / "build" / "site-gm" / "index.html").read_text() == "the gm site"
+    assert (project / "build" / "reference" / "names-melee_house.md").read_text() == "names of melee_house in project"
+    assert (project / "build" / "reference" / "format.md").read_text() == "format"
+    assert (project / "build" / "reference" / "codes.md").read_text() == "codes"
+    out = capsys.readouterr().out
+    assert out.startswith(f"built 2 rulesets into {project / 'build'} in ")
+    assert summary_line(out) == "site: 2 written, 0 unchanged; sheets: 8 written, 0 unchanged; handouts: 14 written, 0 unchanged"
+    assert sorted(p.name for p in project.iterdir()) == [".rulepress-cache", "build", "rules_src"]  # no staging left
+
+
+def test_the_pdf_keys_are_the_documented_hashes(project, renderers):
+    assert build(project, renderers) == 0
+    job = PdfJob(html="<p>melee-cards-a4.pdf</p>", target=Path("x"), base_dir=project / "templates")
+    assert manifest(project)["handouts/melee-cards-a4.pdf"] == pipeline.job_key(job, pipeline.code_hash(), project)
+
+
+def test_the_site_lists_each_rulesets_pdfs_by_title(project, renderers):
+    assert build(project, renderers) == 0
+    assert renderers.downloads["player"]["melee"] == [
+        ("Quick reference (A4)", "sheets/melee-quick-reference-a4.pdf"),
+        ("Quick reference (US Letter)", "sheets/melee-quick-reference-letter.pdf"),
+        ("Wound sheet (A4)", "sheets/melee-wound-sheet-a4.pdf"),
+        ("Wound sheet (US Letter)", "sheets/melee-wound-sheet-letter.pdf"),
+        ("Cards (A4)", "handouts/melee-cards-a4.pdf"),
+        ("Cards (US Letter)", "handouts/melee-cards-letter.pdf"),
+        ("Gm notes (A4)", "handouts/melee-gm-notes-a4.pdf"),
+        ("Handout (A4)", "handouts/melee-handout-a4.pdf"),
+        ("Handout (US Letter)", "handouts/melee-handout-letter.pdf"),
+        ("Roster (A4)", "handouts/melee-roster-a4.pdf"),
+        ("Roster (US Letter)", "handouts/melee-roster-letter.pdf"),
+    ]
+    assert sorted(renderers.downloads["gm"]) == ["melee", "melee_house"]
+
+
+def test_a_build_with_nothing_changed_renders_nothing_and_keeps_every_file(project, renderers, capsys):
+    assert build(project, renderers) == 0
+    before, keys = inodes(project), manifest(project)
+    capsys.readouterr()
+    assert build(project, renderers) == 0
+    assert renderers.pdfs == [] and renderers.sites == []
+    assert inodes(project) == before and manifest(project) == keys
+    assert summary_line(capsys.readouterr().out) == \
+        "site: 0 written, 2 unchanged; sheets: 0 written, 8 unchanged; handouts: 0 written, 14 unchanged"
+
+
+def test_only_a_pdf_whose_page_changed_or_whose_file_is_gone_is_rendered_again(project, renderers, capsys):
+    assert build(project, renderers) == 0
+    keys = manifest(project)
+    renderers.html["melee-wound-sheet-a4.pdf"] = "<p>a changed wound sheet</p>"
+    edit(project, "melee")
+    (project / "build" / "handouts" / "melee_house-roster-letter.pdf").unlink()
+    capsys.readouterr()
+    assert build(project, renderers) == 0
+    assert sorted(renderers.pdfs) == ["handouts/melee_house-roster-letter.pdf", "sheets/melee-wound-sheet-a4.pdf"]
+    assert manifest(project)["sheets/melee-wound-sheet-a4.pdf"] != keys["sheets/melee-wound-sheet-a4.pdf"]
+    assert manifest(project)["handouts/melee_house-roster-letter.pdf"] == keys["handouts/melee_house-roster-letter.pdf"]
+    assert renderers.sites == []  # the sites link the PDFs by name, and no name changed
+    assert summary_line(capsys.readouterr().out).split("; ")[1:] == \
+        ["sheets: 1 written, 7 unchanged", "handouts: 1 written, 13 unchanged"]
+
+
+def test_a_changed_site_rebuilds_that_site_and_keeps_sphinx_files_out(project, renderers):
+    assert build(project, renderers) == 0
+    renderers.site_version["gm"] = 2
+    assert build(project, renderers) == 0
+    assert renderers.sites == ["gm"] and renderers.pdfs == []
+    assert files(project / "build" / "site-gm") == ["index.html"]  # .buildinfo is Sphinx's, not the site's
+    assert manifest(project)["site-gm/"].startswith("gm 2 ")
+
+
+def test_a_site_whose_index_is_gone_is_rebuilt(project, renderers):
+    assert build(project, renderers) == 0
+    (project / "build" / "site" / "index.html").unlink()
+    assert build(project, renderers) == 0
+    assert renderers.sites == ["player"]
+
+
+def test_a_sphinx_page_with_the_same_bytes_stays_the_previous_file(project, renderers):
+    assert build(project, renderers) == 0
+    page = inodes(project)["site/index.html"]
+    renderers.site_version["player"] = 2
+    assert build(project, renderers) == 0
+    assert renderers.sites == ["player"] and inodes(project)["site/index.html"] == page
+
+
+def test_ruleset_renders_only_its_own_pdfs_even_when_another_id_starts_with_it(project, renderers):
+    assert build(project, renderers, ruleset="melee") == 0
+    assert sorted(renderers.pdfs) == pdfs_of("melee")
+    assert [n for n in files(project / "build") if n.endswith(".pdf")] == pdfs_of("melee")
+    assert build(project, renderers, ruleset="melee_house") == 0
+    assert sorted(renderers.pdfs) == pdfs_of("melee_house")
+    assert [n for n in files(project / "build") if n.endswith(".pdf")] == ALL_PDFS  # melee's carried over
+
+
+def test_ruleset_carries_the_other_rulesets_pdfs_with_their_keys(project, renderers):
+    assert build(project, renderers) == 0
+    set_keys(project, **{"sheets/melee-wound-sheet-a4.pdf": "stale", "sheets/melee_house-wound-sheet-a4.pdf": "stale",
+                         "sheets/.inputs-melee": "stale"})
+    kept = inodes(project)["sheets/melee_house-wound-sheet-a4.pdf"]
+    assert build(project, renderers, ruleset="melee") == 0
+    assert renderers.pdfs == ["sheets/melee-wound-sheet-a4.pdf"]
+    assert inodes(project)["sheets/melee_house-wound-sheet-a4.pdf"] == kept
+    assert manifest(project)["sheets/melee_house-wound-sheet-a4.pdf"] == "stale"  # its key as the build that made it
+    assert manifest(project)["sheets/melee-wound-sheet-a4.pdf"] != "stale"
+
+
+def test_only_sheets_keeps_the_handouts_and_sites_as_they_were(project, renderers, capsys):
+    assert build(project, renderers) == 0
+    set_keys(project, **{"sheets/melee-wound-sheet-a4.pdf": "stale", "handouts/melee-cards-a4.pdf": "stale",
+                         "site/": "stale", "sheets/.inputs-melee": "stale", "handouts/.inputs-melee": "stale"})
+    before = inodes(project)
+    capsys.readouterr()
+    assert build(project, renderers, only=["sheets"]) == 0
+    assert renderers.pdfs == ["sheets/melee-wound-sheet-a4.pdf"] and renderers.sites == []
+    after = inodes(project)
+    assert files(project / "build") == EVERY_FILE
+    assert {name: ino for name, ino in after.items() if name != "sheets/melee-wound-sheet-a4.pdf"} == \
+        {name: ino for name, ino in before.items() if name != "sheets/melee-wound-sheet-a4.pdf"}
+    assert manifest(project)["handouts/melee-cards-a4.pdf"] == "stale"
+    assert summary_line(capsys.readouterr().out) == \
+        "site: 0 written, 2 unchanged; sheets: 1 written, 7 unchanged; handouts: 0 written, 14 unchanged"
+
+
+def test_the_player_audience_makes_player_pdfs_and_keeps_the_gm_ones(project, renderers):
+    assert build(project, renderers) == 0
+    set_keys(project, **{"site/": "stale", "site-gm/": "stale", "handouts/melee-gm-notes-a4.pdf": "stale",
+                         "handouts/melee-cards-a4.pdf": "stale"})
+    before = inodes(project)
+    assert build(project, renderers, audience="player") == 0
+    assert renderers.sites == ["player"] and renderers.pdfs == ["handouts/melee-cards-a4.pdf"]
+    after = inodes(project)
+    assert after["site-gm/index.html"] == before["site-gm/index.html"]
+    assert after["handouts/melee-gm-notes-a4.pdf"] == before["handouts/melee-gm-notes-a4.pdf"]
+    assert manifest(project)["handouts/melee-gm-notes-a4.pdf"] == "stale"
+
+
+def test_a_site_left_out_by_audience_or_only_keeps_its_key_so_the_next_full_build_reuses_it(project, renderers):
+    assert build(project, renderers) == 0
+    keys = {name: manifest(project)[name] for name in ("site/", "site-gm/")}
+    assert build(project, renderers, audience="player") == 0
+    assert manifest(project)["site-gm/"] == keys["site-gm/"]
+    assert build(project, renderers, only="sheets") == 0
+    assert {name: manifest(project)[name] for name in keys} == keys
+    renderers.sites.clear()
+    assert build(project, renderers) == 0
+    assert renderers.sites == []
+
+
+def test_the_gm_audience_makes_gm_pdfs_and_keeps_the_player_ones(project, renderers):
+    assert build(project, renderers) == 0
+    set_keys(project, **{"handouts/melee-gm-notes-a4.pdf": "stale", "handouts/melee-cards-a4.pdf": "stale"})
+    assert build(project, renderers, audience="gm") == 0
+    assert renderers.pdfs == ["handouts/melee-gm-notes-a4.pdf"]
+    assert manifest(project)["handouts/melee-cards-a4.pdf"] == "stale"
+
+
+def test_a_project_without_rulesets_builds_its_reference_pages(project, renderers):
+    renderers.project.rulesets = []
+    assert build(project, renderers, only=["sheets"]) == 0
+    assert files(project / "build") == [".manifest.json", ".manifest.mac", "reference/codes.md", "reference/format.md"]
+    assert manifest(project) == {}
+
+
+def test_a_build_keeps_what_export_wrote(project, renderers, capsys):
+    assert pipeline.run_export(project, SimpleNamespace(out=None, audience="player")) == 0
+    assert capsys.readouterr().out == "".join(f"wrote {project / 'build' / 'export' / name}\n"
+                                              for name in ("ruleset.schema.json", "melee.json", "melee_house.json"))
+    assert build(project, renderers) == 0
+    assert files(project / "build" / "export") == ["melee.json", "melee_house.json", "ruleset.schema.json"]
+    before = inodes(project)
+    assert pipeline.run_export(project, SimpleNamespace(out=None, audience="gm")) == 0
+    assert files(project / "build" / "export") == [
+        "melee-gm.json", "melee.json", "melee_house-gm.json", "melee_house.json", "ruleset.schema.json"]
+    assert (project / "build" / "export" / "ruleset.schema.json").read_text() == "ruleset.schema.json for gm"
+    assert [n for n in files(project / "build") if n.endswith(".pdf")] == ALL_PDFS  # the build is kept whole
+    assert {n: i for n, i in inodes(project).items() if n.endswith(".pdf")} == \
+        {n: i for n, i in before.items() if n.endswith(".pdf")}  # linked, not copied
+    assert json.loads((project / "build" / ".manifest.json").read_text())  # the build's manifest, not "{}"
+    assert sorted(p.name for p in project.iterdir()) == [".rulepress-cache", "build", "rules_src"]
+
+
+def test_export_into_its_own_folder_writes_at_the_top_with_a_manifest(project, renderers, tmp_path, capsys):
+    out = tmp_path / "exported"
+    assert pipeline.run_export(project, SimpleNamespace(out=out, audience="player")) == 0
+    assert files(out) == [".manifest.json", "melee.json", "melee_house.json", "ruleset.schema.json"]
+    assert (out / ".manifest.json").read_text() == "{}"
+    assert capsys.readouterr().out.splitlines() == [f"wrote {out / name}" for name in
+                                                    ("ruleset.schema.json", "melee.json", "melee_house.json")]
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == [".rulepress-cache"]  # no staging
+
+
+def test_export_into_a_new_nested_build_folder(project, renderers):
+    assert pipeline.run_export(project, SimpleNamespace(out=None, audience="gm")) == 0
+    assert files(project / "build") == [".manifest.json", "export/melee-gm.json", "export/melee_house-gm.json",
+                                        "export/ruleset.schema.json"]
+
+
+def test_export_of_broken_rules_fails_and_writes_nothing(project, renderers, monkeypatch, capsys):
+    broken = Diagnostics()
+    for line in (1, 2):
+        broken.add(Code.YAML_SYNTAX, "bad", Location("rules_src/x/ruleset.yaml", line))
+    monkeypatch.setattr(pipeline, "check_project", lambda root: SimpleNamespace(ok=False, diagnostics=broken))
+    assert pipeline.run_export(project, SimpleNamespace(out=None, audience="player")) == 1
+    assert capsys.readouterr().err == "".join(d.format() + "\n" for d in broken) + \
+        f"export failed: 2 errors; {project / 'build'} is left as it was\n"
+    assert not (project / "build").exists()
+
+
+def test_an_export_that_fails_halfway_leaves_no_staging_behind(project, renderers, monkeypatch, capsys):
+    assert build(project, renderers) == 0
+    before = inodes(project)
+
+    def full(project, out, audience="player"):
+        out.mkdir(exist_ok=True)
+        (out / "half.json").write_text("{")
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr("generator.render.export.export", full)
+    assert pipeline.run_export(project, SimpleNamespace(out=None, audience="player")) == 1
+    assert "No space left on device" in capsys.readouterr().err
+    assert inodes(project) == before
+    assert sorted(p.name for p in project.iterdir()) == [".rulepress-cache", "build", "rules_src"]
+
+
+def _failing_site(error):
+    def site(project, args):
+        raise error
+    return site
+
+
+@pytest.mark.parametrize("error, message", [
+    (SiteWarnings("index.md:3: WARNING: bad"), "index.md:3: WARNING: bad\nbuild failed: the site build warned"),
+    (SearchIndexError("pagefind broke"), "error: pagefind broke\nbuild failed: no search index"),
+    (ResourceOutside([Diagnostic(Code.RESOURCE_OUTSIDE, "/etc/x", Location("templates/a.css", 2))]),
+     "templates/a.css:2:1: error[resource-outside]: /etc/x\n  hint: use a file inside the project\nbuild failed"),
+])
+def test_a_failing_render_leaves_the_previous_build_as_it_was(project, renderers, capsys, error, message):
+    assert build(project, renderers) == 0
+    set_keys(project, **{"site/": "stale"})
+    before, keys = inodes(project), manifest(project)
+    capsys.readouterr()
+    assert build(project, renderers, site_builder=_failing_site(error)) == 1
+    assert capsys.readouterr().err == f"{message}; {project / 'build'} is left as it was\n"
+    assert inodes(project) == before and manifest(project) == keys
+    assert sorted(p.name for p in project.iterdir()) == [".rulepress-cache", "build", "rules_src"]
+
+
+def test_a_failed_worked_example_fails_the_build(project, renderers, capsys):
+    failure = Diagnostic(Code.EXAMPLE_FAILED, "expected 2, got 3", Location("rules_src/x/ruleset.yaml", 4, 1))
+
+    def checker(root):
+        return SimpleNamespace(ok=True, diagnostics=Diagnostics(), project=None), [failure]
+
+    assert build(project, renderers, checker=checker) == 1
+    assert capsys.readouterr().err == (f"{failure.format()}\n"
+                                       f"build failed: 1 error; {project / 'build'} is left as it was\n")
+    assert not (project / "build").exists()
+
+
+# -- what the builder hands the renderers, and what it writes around them ------------------------
+
+def test_the_manifest_is_sorted_json_one_space_deep(project, renderers):
+    renderers.project.rulesets = []
+    assert build(project, renderers, only=["site"]) == 0
+    keys = manifest(project)
+    assert (project / "build" / ".manifest.json").read_text() == \
+        '{\n "site-gm/": "%s",\n "site/": "%s"\n}' % (keys["site-gm/"], keys["site/"])
+
+
+def test_the_build_and_rendering_times_are_real_seconds(project, renderers, capsys):
+    import re
+
+    assert build(project, renderers) == 0
+    out = capsys.readouterr().out
+    took = re.fullmatch(r"built 2 rulesets into .* in (\d+\.\d)s — .* \(rendering (\d+\.\d)s\)\n", out)
+    assert took and float(took.group(1)) < 600 and float(took.group(2)) < 600
+
+
+def test_without_serves_hook_sites_go_to_the_pool_first_then_the_longest_pdfs(project, renderers):
+    renderers.html.update({"melee-roster-a4.pdf": "<p>" + "long " * 50 + "</p>",
+                           "melee_house-cards-letter.pdf": "<p>" + "longer " * 60 + "</p>"})
+    args = dict(out=None, ruleset=None, only=None, audience=None, jobs=3, checker=renderers.checker)
+    assert pipeline.run_build(project, SimpleNamespace(**args)) == 0
+    assert renderers.tasks[:4] == ["site player", "site gm", "melee_house-cards-letter.pdf", "melee-roster-a4.pdf"]
+    assert len(renderers.tasks) == 2 + len(ALL_PDFS) and renderers.workers == [3]
+    assert files(project / "build" / "site") == ["index.html"]  # neither .buildinfo nor .doctrees
+    assert (project / "build" / "site" / "index.html").read_text() == "the player site"
+
+
+def test_the_site_builder_is_given_the_project_its_cache_and_its_html_folder(project, renderers):
+    assert build(project, renderers, audience="gm") == 0
+    cache = pipeline.site_cache(project, project / "build", "site-gm")
+    assert renderers.site_projects == [renderers.project] and renderers.keyed == [renderers.project]
+    root, cache_dir, html, audience, downloads, pages, house_results = renderers.site_args[0]
+    assert pages == "gm pages" and house_results == {}
+    assert (root, cache_dir, html, audience) == (str(project), str(cache), str(cache.with_name("site-gm-html")), "gm")
+    assert manifest(project)["site-gm/"].startswith(f"gm 1 {pipeline.code_hash()} ")
+    assert files(project / "build" / "site-gm") == ["index.html"]
+
+
+def test_only_the_site_builds_the_sites_and_carries_every_pdf(project, renderers):
+    assert build(project, renderers) == 0
+    set_keys(project, **{"site/": "stale", "sheets/melee-wound-sheet-a4.pdf": "stale"})
+    assert build(project, renderers, only=["site"]) == 0
+    assert renderers.sites == ["player"] and renderers.pdfs == []
+    assert manifest(project)["sheets/melee-wound-sheet-a4.pdf"] == "stale"
+
+
+def test_a_kind_asked_for_and_made_of_nothing_still_shows_in_the_summary(project, renderers, capsys):
+    renderers.project.rulesets = []
+    assert build(project, renderers, only=["sheets"]) == 0
+    assert summary_line(capsys.readouterr().out) == "sheets: 0 written, 0 unchanged"
+
+
+def test_the_gm_audience_rerenders_a_changed_sheet_and_never_carries_its_old_file(project, renderers, capsys):
+    assert build(project, renderers) == 0
+    old_page = project / "build" / "sheets" / "melee-wound-sheet-a4.pdf"
+    old_inode = old_page.stat().st_ino
+    renderers.html["melee-wound-sheet-a4.pdf"] = "<p>a changed wound sheet</p>"
+    edit(project, "melee")
+    capsys.readouterr()
+    assert build(project, renderers, audience="gm") == 0
+    assert renderers.pdfs == ["sheets/melee-wound-sheet-a4.pdf"]
+    assert summary_line(capsys.readouterr().out).split("; ")[1] == "sheets: 1 written, 7 unchanged"
+    assert (project / "build" / "sheets" / "melee-wound-sheet-a4.pdf").stat().st_ino != old_inode
+
+
+def test_the_progress_bar_counts_every_task(project, renderers, monkeypatch):
+    from contextlib import contextmanager
+
+    shown = []
+
+    @contextmanager
+    def progress(description, total):
+        shown.append((description, total))
+        yield lambda *_: None
+
+    monkeypatch.setattr(pipeline, "_progress", progress)
+    assert build(project, renderers, only=["sheets"]) == 0
+    assert shown == [("building", 8)]
+
+
+def test_a_pdf_this_build_no_longer_makes_is_dropped_unless_it_was_not_asked_for(project, renderers):
+    assert build(project, renderers) == 0
+    for stale in ("sheets/melee-old-a4.pdf", "handouts/melee-old-a4.pdf", "handouts/melee-older-a4.pdf"):
+        (project / "build" / stale).write_text("from a sheet since removed")
+    assert build(project, renderers, ruleset="melee_house") == 0  # melee's were not asked for: kept
+    assert {"sheets/melee-old-a4.pdf", "handouts/melee-old-a4.pdf", "handouts/melee-older-a4.pdf"} <= \
+        set(files(project / "build"))
+    assert build(project, renderers) == 0  # everything asked for: what no job makes is gone
+    assert [n for n in files(project / "build") if n.endswith(".pdf")] == ALL_PDFS
+
+
+# The summary line a build prints.
+
+def test_the_summary_line_names_each_kind_written_and_unchanged():
+    assert Summary().line() == ""
+    assert Summary(written={"site": 2}).line() == "site: 2 written, 0 unchanged"
+    assert Summary(reused={"sheets": 3}).line() == "sheets: 0 written, 3 unchanged"
+    assert Summary(written={"site": 1}, reused={"site": 1}, rendering=2.34).line() == \
+        "site: 1 written, 1 unchanged (rendering 2.3s)"
+    assert Summary(written={"not-a-kind": 1}).line() == ""
+
+
+def test_the_summary_follows_the_order_of_outputs():
+    first, second = pipeline.OUTPUTS[0], pipeline.OUTPUTS[1]
+    line = Summary(written={second: 1, first: 2}).line()
+    assert line == f"{first}: 2 written, 0 unchanged; {second}: 1 written, 0 unchanged"

@@ -1,0 +1,513 @@
+"""Cheat sheets rendered to PDF and read back; their site pages; the chart data behind both.
+
+Every sheet is rendered once per module in both paper sizes with
+``render_all(workers=2)``, then read back with pypdf: one page, the paper size,
+embedded fonts, no text under 7 pt or inside the 10 mm margin, and the numbers the
+rules state — every cell of the to-hit and to-wound charts, every row of the
+armour, shooting and combat-odds charts — worked out here from the source text's
+rules, independently of the rules data. Chart sheets come from `sheets:` data and are
+found by their title. Game-master-only victory points never reach a player sheet or page.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from pypdf import PdfReader
+
+from generator.model.dice import percent
+from generator.render.pdf import render_all
+from generator.render.sheets.jobs import PAPERS, Sheet, sheet_html, sheet_jobs, sheet_pages, sheets
+from generator.render.sheets.charts import Cell, Chart, Row
+from generator.render.markdown import chart_md
+from generator.render.sheets.quickref import quick_reference
+from generator.source.project import Project
+from generator.validate import check_project
+
+ROOT = Path(__file__).resolve().parents[3]
+MM = 72 / 25.4
+SIZES = {"a4": (595, 842), "letter": (612, 792)}
+STATS = range(1, 11)
+
+
+def normalise(text: str) -> str:
+    return " ".join(text.replace("\u2010", "-").replace("\u2011", "-").replace("\u00ad", "").replace("\u00a0", " ").split())
+
+
+def loadable_project() -> Project:
+    """Every ruleset of rules_src/; a ruleset with check errors fails the tests that need it, never skips them."""
+    result = check_project(ROOT)
+    if not result.ok:
+        pytest.fail("rules_src/ has check errors; `rulepress check` lists them")
+    return result.project
+
+
+@pytest.fixture(scope="module")
+def project() -> Project:
+    return loadable_project()
+
+
+@pytest.fixture(scope="module")
+def rendered(project, tmp_path_factory) -> dict[str, Path]:
+    out = tmp_path_factory.mktemp("sheets")
+    jobs = sheet_jobs(project, out)
+    render_all(jobs, ROOT, workers=2)
+    return {job.target.name: job.target for job in jobs}
+
+
+@pytest.fixture(scope="module")
+def texts(rendered) -> dict[str, str]:
+    return {name: normalise(" ".join(page.extract_text() for page in PdfReader(path).pages))
+            for name, path in rendered.items()}
+
+
+def both(texts: dict[str, str], stem: str) -> list[str]:
+    return [texts[f"{stem}-{paper.id}.pdf"] for paper in PAPERS]
+
+
+# -- the numbers, from the mechanics -------------------------------------------------------------------
+def shown_chance(probability: Fraction) -> str:
+    """As a sheet prints a chance: rounded, but never 100% or 0% unless certain."""
+    text = percent(probability)
+    if text == "100%" and probability != 1:
+        return ">99.9%"
+    if text == "0%" and probability != 0:
+        return "<0.1%"
+    return text
+
+
+def d6(target: int | None) -> Fraction:
+    """P(one D6 rolls target or more), counted over the six faces."""
+    return Fraction(sum(1 for face in range(1, 7) if target is not None and face >= target), 6)
+
+
+def target_cell(target: int | None, impossible: str) -> str:
+    return impossible if target is None or target > 6 else f"{target}+ {shown_chance(d6(target))}"
+
+
+# Expected values typed from the source text (000 § Shooting Phase, § Armor; 004 Blood, Guts and
+# Rampant Hex), written out here independently of the rules data and of any code under test.
+def hit_melee(attacker: int, defender: int) -> int:
+    """000, close combat as in Fantasy: 3+ against a lower WS, 5+ against more than double, else 4+."""
+    return 3 if attacker > defender else 5 if defender > 2 * attacker else 4
+
+
+def wound(strength: int, toughness: int) -> int | None:
+    """The Warhammer Fantasy chart: S = T 4+; one easier per point of S above (to 2+), one harder per point
+    below, 6+ at T = S + 2 and at T = S + 3; no effect only from T - S >= 4."""
+    difference = strength - toughness
+    return None if difference <= -4 else min(6, max(2, 4 - difference))
+
+
+def save(base: int, strength: int, worse: int = 0) -> int | None:
+    """000 § Armor: each point of Strength above 3 makes the save one worse; past 6+ there is none."""
+    target = base + max(0, strength - 3) + worse
+    return None if target > 6 else target
+
+
+MODIFIERS = {"cover": -1, "moving": -1, "long range": -1, "large target": +1}  # 000 § Shooting Phase
+
+
+def shooting(bs: int, mods: tuple[str, ...]) -> tuple[int, Fraction]:
+    """7 - BS, one harder per -1; a natural 1 always misses; 7+ is a 6 then 4+, 8+ a 6 then 5+, 9+ a 6 then 6+."""
+    needed = max(2, 7 - bs - sum(MODIFIERS[m] for m in mods))
+    chance = d6(needed) if needed <= 6 else d6(6) * d6(needed - 3) if needed <= 9 else Fraction(0)
+    return needed, chance
+
+
+def to_hit_rows() -> list[str]:
+    return [f"{a} " + " ".join(target_cell(hit_melee(a, d), "") for d in STATS) for a in STATS]
+
+
+def to_wound_rows() -> list[str]:
+    return [f"{s} " + " ".join(target_cell(wound(s, t), "no effect") for t in STATS) for s in STATS]
+
+
+def armour_rows(worse: int = 0) -> list[str]:
+    return [f"{base}+ " + " ".join(target_cell(save(base, s, worse), "no save") for s in STATS)
+            for base in range(2, 7)]
+
+
+SHOOTING_COLUMNS = [(), ("cover",), ("moving",), ("long range",), ("large target",), ("cover", "moving"),
+                    ("cover", "long range"), ("moving", "long range"), ("cover", "moving", "long range"),
+                    ("large target", "cover"), ("large target", "long range")]
+
+
+def shooting_rows() -> list[str]:
+    def cell(bs, mods):
+        needed, chance = shooting(bs, mods)
+        return "cannot hit" if chance == 0 else f"{needed}+ {shown_chance(chance)}"
+    return [f"{bs} " + " ".join(cell(bs, mods) for mods in SHOOTING_COLUMNS) for bs in STATS]
+
+
+def two_places(value: Fraction) -> str:
+    text = f"{float(round(value, 2)):.2f}"
+    return text.rstrip("0").rstrip(".")
+
+
+def beats(dice: int, score: int) -> Fraction:
+    """004: the chance that at least one of ``dice`` D6 scores higher than ``score``."""
+    return 1 - Fraction(min(score, 6), 6) ** dice
+
+
+def rampant_hex_rows() -> dict[str, list[str]]:
+    return {
+        "expected hits": [f"{a} " + " ".join(two_places(Fraction(a * (6 - armour), 6)) for armour in range(1, 6))
+                          for a in range(1, 7)],
+        "a hit": [f"{a} " + " ".join(shown_chance(beats(a, armour)) for armour in range(1, 6)) for a in range(1, 7)],
+        "moral": [f"{m} " + " ".join("cannot pass" if (p := beats(m, h)) == 0 else shown_chance(p)
+                                     for h in range(0, 7)) for m in range(1, 7)],
+    }
+
+
+# Sheets that come from `sheets:` data are found by their title, whichever ruleset holds them.
+TO_HIT, TO_WOUND, ARMOUR, SHOOTING, COMBAT_ODDS, TO_HIT_AND_WOUND = (
+    "Close combat to-hit chart", "To-wound chart", "Armour saves", "Shooting to-hit chart", "Combat and moral odds",
+    "To-hit and to-wound charts")
+
+
+def titled(project, title: str, audience: str = "player") -> list[str]:
+    """The file stems of the sheets with this title."""
+    return [s.name for s in sheets(project) if s.title == title and s.audience == audience]
+
+
+def sheet_texts(texts: dict[str, str], project, title: str) -> list[str]:
+    stems = titled(project, title)
+    assert stems, f"no sheet titled {title!r}"
+    return [text for stem in stems for text in both(texts, stem)]
+
+
+def victory_stem(project, ruleset_id: str, audience: str = "player") -> str:
+    return next(s.name for s in sheets(project) if s.ruleset == ruleset_id and s.audience == audience
+                and s.template == "sheets/victory-points.html.j2")
+
+
+# -- what exists -----------------------------------------------------------------------------------------
+def test_every_sheet_in_both_sizes(project, tmp_path):
+    names = {job.target.name for job in sheet_jobs(project, tmp_path)}
+    stems = {stem for title in (TO_HIT, TO_WOUND, ARMOUR, SHOOTING, COMBAT_ODDS, TO_HIT_AND_WOUND) for stem in titled(project, title)}
+    assert len(stems) >= 5, "every chart sheet comes from `sheets:` data"
+    stems |= {victory_stem(project, "ordo_ineptus"), victory_stem(project, "ordo_ineptus", "gm")}
+    stems |= {f"{r.id}-quick-reference" for r in project.rulesets if r.meta.kind != "base"}
+    stems |= {s.name for s in sheets(project)}  # and nothing else is made than the sheets listed
+    assert names == {f"{stem}-{paper}.pdf" for stem in stems for paper in ("a4", "letter")}
+    for ruleset in project.rulesets:
+        for entry in ruleset.sheets:
+            stem = f"{ruleset.id}-{entry.id.replace('_', '-')}"
+            assert f"{stem}-a4.pdf" in names or f"{stem}-gm-a4.pdf" in names
+
+
+def test_jobs_point_inside_the_project(project, tmp_path):
+    for job in sheet_jobs(project, tmp_path):
+        assert job.target.parent == tmp_path
+        assert (ROOT / job.template).is_file()
+        assert all(sheet.is_file() and sheet.is_relative_to(ROOT) for sheet in job.stylesheets)
+        assert "http:" not in job.html and "https:" not in job.html
+
+
+# -- print quality ---------------------------------------------------------------------------------------
+def fonts(reader: PdfReader):
+    """(name, embedded) for every font the pages use; Type0 fonts through their descendant."""
+    for page in reader.pages:
+        for font in (page["/Resources"].get("/Font") or {}).values():
+            font = font.get_object()
+            described = font["/DescendantFonts"][0].get_object() if "/DescendantFonts" in font else font
+            descriptor = described.get("/FontDescriptor")
+            descriptor = descriptor.get_object() if descriptor is not None else {}
+            yield str(font.get("/BaseFont")), any(key in descriptor for key in ("/FontFile", "/FontFile2", "/FontFile3"))
+
+
+def text_runs(page):
+    """(x, y, size in pt) where each run of text starts, in page coordinates."""
+    runs = []
+
+    def visit(text, cm, tm, font, size):
+        if text.strip():
+            a, b, c, d, e, f = tm
+            A, B, C, D, E, F = cm
+            x, y = e * A + f * C + E, e * B + f * D + F
+            scale = math.hypot(c * A + d * C, c * B + d * D)
+            runs.append((x, y, size * scale))
+
+    page.extract_text(visitor_text=visit)
+    return runs
+
+
+def test_one_page_paper_size_fonts_margins(rendered):
+    problems = []
+    for name, path in sorted(rendered.items()):
+        reader = PdfReader(path)
+        width, height = SIZES[name.rsplit("-", 1)[1].removesuffix(".pdf")]
+        if len(reader.pages) != 1:
+            problems.append(f"{name}: {len(reader.pages)} pages")
+        box = reader.pages[0].mediabox
+        if abs(float(box.width) - width) > 1 or abs(float(box.height) - height) > 1:
+            problems.append(f"{name}: page {float(box.width)}x{float(box.height)}")
+        unembedded = [font for font, embedded in fonts(reader) if not embedded]
+        if unembedded:
+            problems.append(f"{name}: fonts not embedded: {unembedded}")
+        runs = text_runs(reader.pages[0])
+        small = {round(size, 2) for _x, _y, size in runs if size < 7 - 0.01}
+        if small:
+            problems.append(f"{name}: text below 7 pt: {sorted(small)}")
+        outside = [(round(x), round(y)) for x, y, _s in runs
+                   if not (10 * MM <= x <= width - 10 * MM and 10 * MM <= y <= height - 10 * MM)]
+        if outside:
+            problems.append(f"{name}: text inside the 10 mm margin at {outside[:3]}")
+    assert not problems, "\n".join(problems)
+
+
+def test_every_sheet_states_source_and_computation(texts, project):
+    for name, text in texts.items():
+        assert "Source: " in text, name
+        assert "Numbers computed by Rulepress" in text, name
+    for text in sheet_texts(texts, project, SHOOTING):
+        assert "§ Shooting Phase" in text
+    for text in sheet_texts(texts, project, ARMOUR):
+        assert "§ Armor" in text
+
+
+# -- the charts hold what the mechanics compute -----------------------------------------------------------
+def test_to_hit_chart_every_cell(texts, project):
+    for text in sheet_texts(texts, project, TO_HIT):
+        for row in to_hit_rows():
+            assert row in text
+
+
+def test_to_wound_chart_every_cell_with_no_effect(texts, project):
+    for text in sheet_texts(texts, project, TO_WOUND):
+        for row in to_wound_rows():
+            assert row in text
+        assert "no effect" in text
+
+
+def test_to_hit_and_to_wound_on_one_page(texts, project, rendered):
+    """Issue 12: both charts on one sheet, every cell as the mechanics above compute it, one page in both papers."""
+    stems = titled(project, TO_HIT_AND_WOUND)
+    assert stems
+    for stem in stems:
+        for paper in PAPERS:
+            assert len(PdfReader(rendered[f"{stem}-{paper.id}.pdf"]).pages) == 1
+    for text in sheet_texts(texts, project, TO_HIT_AND_WOUND):
+        for row in to_hit_rows() + to_wound_rows():
+            assert row in text
+
+
+# which legend entries each chart sheet may show, by hand: the to-hit chart has no impossible cell
+# (the worst is a 5+), the to-wound chart has "no effect" cells; the close combat charts frame equal stats
+LEGEND = {"bold on grey": "good", "plain: between": "even", "italic: 1 in 3 or worse": "poor",
+          "hatched: cannot succeed": "none", "thick frame: equal values": "marked"}
+USES = {TO_HIT: {"good", "even", "poor", "marked"}, TO_WOUND: {"good", "even", "poor", "none", "marked"},
+        TO_HIT_AND_WOUND: {"good", "even", "poor", "none", "marked"}}
+
+
+def test_legends_list_only_what_the_chart_uses(texts, project):
+    for title, uses in USES.items():
+        for text in sheet_texts(texts, project, title):
+            for words, kind in LEGEND.items():
+                assert (words in text) == (kind in uses), (title, words)
+
+
+def test_armour_chart_rows_with_and_without_armour_piercing(texts, project):
+    for text in sheet_texts(texts, project, ARMOUR):
+        for row in armour_rows() + armour_rows(worse=1):  # armour piercing: one worse still
+            assert row in text
+        # the text's own example: a 4+ save is a 5+ against Strength 4, 6+ against 5, nothing from 6
+        four_up = armour_rows()[2].split()
+        assert four_up[:11] == ["4+", "4+", "50%", "4+", "50%", "4+", "50%", "5+", "33.3%", "6+", "16.7%"]
+
+
+def test_critical_armour_rows(texts, project):
+    rows = armour_rows(worse=2)  # 000: a critical of 1-3 (not a Killing Blow) makes the save two worse
+    for text in sheet_texts(texts, project, ARMOUR):
+        for row in rows:
+            assert row in text
+
+
+def test_shooting_chart_every_row(texts, project):
+    for text in sheet_texts(texts, project, SHOOTING):
+        for row in shooting_rows():
+            assert row in text
+        for name in MODIFIERS:
+            assert name in text
+
+
+def test_rampant_hex_odds(texts, project):
+    for text in sheet_texts(texts, project, COMBAT_ODDS):
+        for rows in rampant_hex_rows().values():
+            for row in rows:
+                assert row in text
+
+
+def test_no_chance_prints_as_certain_unless_it_is():
+    assert shown_chance(beats(6, 1)) == ">99.9%"
+    assert shown_chance(beats(3, 0)) == "100%"
+
+
+# -- victory points ------------------------------------------------------------------------------------------
+def test_player_checklist_never_names_gm_only_points(project, texts):
+    ruleset = project.ruleset("ordo_ineptus")
+    secret = [v for v in ruleset.victory_points if v.gm_only]
+    public = [v for v in ruleset.victory_points if not v.gm_only]
+    assert secret, "the Shellendrak text has hidden tasks"
+    for text in both(texts, victory_stem(project, "ordo_ineptus")):
+        for entry in secret:
+            assert entry.name.casefold() not in text.casefold()
+            assert normalise(entry.condition)[:40] not in text
+        for entry in public:
+            assert entry.name in text
+        assert "Hidden task" in text
+    for text in both(texts, victory_stem(project, "ordo_ineptus", "gm")):
+        for entry in secret + public:
+            assert entry.name in text
+
+
+def test_checklist_gaps_are_boxes_not_numbers(project, texts):
+    """No points are given in 000, so no points value may print: every box is blank."""
+    ruleset = project.ruleset("ordo_ineptus")
+    assert all(v.points.__class__.__name__ == "NotGiven" for v in ruleset.victory_points)
+    for text in both(texts, victory_stem(project, "ordo_ineptus")) + both(texts, victory_stem(project, "ordo_ineptus", "gm")):
+        body = text.split("Source:")[0]
+        assert "Total victory points" in body
+        assert not any(word.isdigit() for word in body.split())
+
+
+# -- quick references -----------------------------------------------------------------------------------------
+def test_quick_reference_tables_with_their_odds(project, texts):
+    for ruleset in project.rulesets:
+        if ruleset.meta.kind == "base":
+            continue
+        for text in both(texts, f"{ruleset.id}-quick-reference"):
+            for phase in ruleset.phases:
+                if phase.audience != "gm":
+                    assert normalise(phase.title) in text
+            for table in ruleset.tables:
+                if table.audience == "gm" or table.quick_reference is False:  # the author took it off the sheet
+                    assert table.title not in text
+                    continue
+                assert table.title in text
+                if table.ranges_given and not table.dice.stats:
+                    for row, chance in table.odds():
+                        assert f"{str(row.roll).replace('-', '–')} {normalise(row.result)}" in text  # en-dash ranges
+                        assert shown_chance(chance) in text
+                else:  # the key explains the write-in box once
+                    assert "not given in the source" in text
+
+
+def test_missing_roll_ranges_show_the_gap(project, texts):
+    table = project.ruleset("city_of_the_damned_combat").table("injury")
+    assert not table.ranges_given
+    for text in both(texts, "city_of_the_damned_combat-quick-reference"):
+        assert "Roll (not given in the source)" in text  # said once, in the header; each roll is an empty box
+        for row in table.rows:
+            assert normalise(row.result) in text
+            before = text.split(normalise(row.result))[0].split()[-1]
+            assert not before[:1].isdigit(), (row.result, before)
+
+
+def two_d6_at_least(total: int) -> Fraction:
+    return Fraction(sum(1 for a in range(1, 7) for b in range(1, 7) if a + b >= total), 36)
+
+
+def test_quick_reference_numbers_from_data(texts):
+    """000: casting is the difficulty or more on 2D6; a search roll succeeds on a 5 or 6; a 2 minute timer."""
+    for text in both(texts, "ordo_ineptus-quick-reference"):
+        # the cells of one row may run together in the text layer: compare without spaces
+        assert "".join(shown_chance(two_d6_at_least(d)) for d in range(3, 8)) in text.replace(" ", "")
+        assert "5–6 Success 33.3%" in text
+        assert "2 minute timer" in text
+
+
+def test_quick_reference_leaves_out_gm_entries(project):
+    for ruleset in project.rulesets:
+        ref = quick_reference(ruleset)
+        shown = {p.title for s in ref.sequences for p in s.phases} | {t.title for t in ref.tables}
+        hidden = {e.title for e in ruleset.phases + ruleset.tables if e.audience == "gm"}
+        assert not shown & hidden
+
+
+# -- site pages -------------------------------------------------------------------------------------------------
+def gm_only_names(project) -> list[str]:
+    names = [v.name for r in project.rulesets for v in r.victory_points if v.gm_only]
+    for ruleset in project.rulesets:
+        for _section, entry in ruleset.all_entries():
+            if getattr(entry, "audience", "player") == "gm":
+                names.append(getattr(entry, "title", "") or getattr(entry, "name", "") or getattr(entry, "term", ""))
+    return [n for n in names if n]
+
+
+def test_player_pages_have_no_gm_content(project):
+    pages = sheet_pages(project, "player")
+    secret = gm_only_names(project)
+    assert secret
+    for name, page in pages.items():
+        assert "-gm" not in name
+        for word in secret:
+            assert word.casefold() not in page.casefold(), (name, word)
+    gm = sheet_pages(project, "gm")
+    assert set(gm) == set(pages)
+    assert "Hidden tasks" in gm[victory_stem(project, "ordo_ineptus")]
+
+
+def test_pages_hold_the_charts_as_pipe_tables(project):
+    pages = sheet_pages(project, "player")
+    wound = pages[titled(project, TO_WOUND)[0]]
+    assert "To\\-wound chart" in wound.splitlines()[0]
+    # Strength 3: 2+ and 3+ against T1 and T2, 4+ at T3, 5+, then 6+ at T5 and T6, no effect from T7
+    assert ("| **3** | **2\\+ (83\\.3%)** | **3\\+ (66\\.7%)** | 4\\+ (50%) | 5\\+ (33\\.3%) | 6\\+ (16\\.7%) "
+            "| 6\\+ (16\\.7%) | *no effect* |") in wound
+    assert "{source}`" in wound
+    quick = pages["rampant_hex-quick-reference"]
+    assert "| 1–2 | 2 activations | 33\\.3% |" in quick
+
+
+def test_page_text_is_escaped():
+    chart = Chart("<script>x</script>", "a|b", "*c*", ("[1](javascript:x)",), (Row("`r`", (Cell("<b>", "50%"),)),))
+    text = chart_md(chart)
+    assert "<script>" not in text and "<b>" not in text and "](" not in text
+    assert "\\<script\\>" in text and "a\\|b" in text
+
+
+# -- templates ------------------------------------------------------------------------------------------------
+def test_templates_escape_data_text(project):
+    evil = Sheet("evil", "evil", "<script>alert(1)</script>", "sheets/charts.html.j2", ("<img src=x>",),
+                 {"charts": (Chart("<i>t</i>", "<b>", "<u>", ("<s>",), (Row("<r>", (Cell("<c>", "50%"),)),),
+                                   notes=("<n>",)),), "extras": ("<e>",)}, subtitle="<sub>",
+                 ruleset=project.rulesets[0].id)
+    html = sheet_html(evil, PAPERS[0], project)
+    for tag in ("<script>", "<img", "<i>t", "<b>", "<u>", "<s>", "<r>", "<c>", "<n>", "<e>", "<sub>"):
+        assert tag not in html
+    assert "&lt;script&gt;" in html
+
+
+def test_sheets_are_grouped_by_page_name(project):
+    every = sheets(project)
+    assert len({s.name for s in every}) == len(every)
+    gm = [s for s in every if s.audience == "gm"]
+    assert gm and all(s.name.endswith("-gm") and any(p.page == s.page and p.audience == "player" for p in every)
+                      for s in gm)
+
+
+def test_downloads_list_no_gm_sheet_for_players(project, tmp_path):
+    from generator.render.sheets.jobs import sheet_downloads
+
+    player, gm = sheet_downloads(project, "player"), sheet_downloads(project, "gm")
+    player_files = {href for links in player.values() for _title, href in links}
+    gm_files = {href for links in gm.values() for _title, href in links}
+    assert not any("-gm-" in href for href in player_files)
+    assert {f"sheets/{job.target.name}" for job in sheet_jobs(project, tmp_path)} == gm_files
+    assert f"sheets/{victory_stem(project, 'ordo_ineptus', 'gm')}-letter.pdf" in {h for _t, h in gm["ordo_ineptus"]}
+    assert "" not in player  # every sheet belongs to a ruleset
+    for stem in titled(project, TO_WOUND):
+        owner = next(s.ruleset for s in sheets(project) if s.name == stem)
+        assert f"sheets/{stem}-a4.pdf" in {h for _t, h in player[owner]}
+
+
+def test_sheets_name_sources_by_title_never_by_file(texts):
+    """Issue 12: a player reads `Blood, Guts and Rampant Hex § COMBAT`, never a hashed file name like 004_7d41...txt."""
+    for name, text in texts.items():
+        assert not re.search(r"\b\d{3}_[0-9a-f]{16}\.txt\b", text), name

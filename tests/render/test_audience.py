@@ -1,0 +1,61 @@
+"""Audiences are a property of every output: what players get counts and names only what players see."""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import replace
+from pathlib import Path
+
+from generator.model.entries import ArmyList, ArmyUnit, Hero
+from generator.render.export import ruleset_json
+from generator.render.site.myst import army_md, profile_md
+from generator.render.site.pages import examples_page, landing
+from generator.validate import check_project
+from helpers import ATTACKS
+
+
+
+def load(case: str, tmp_path: Path):
+    shutil.copytree(ATTACKS / case / "project", tmp_path / "project")
+    result = check_project(tmp_path / "project")
+    assert result.ok, [d.format() for d in result.diagnostics.errors]
+    return result.project
+
+
+def test_landing_and_examples_count_what_players_see(tmp_path):
+    project = load("audience_landing_counts", tmp_path)
+    ruleset = project.ruleset("game")
+    assert "1 rule, 0 tables" in landing(project, "player") and "verified example" not in landing(project, "player")
+    assert "3 rules, 0 tables, 1 verified example" in landing(project, "gm")
+    assert examples_page(ruleset, "player") is None
+    assert "hidden_odds" in examples_page(ruleset, "gm")
+
+
+def test_gm_rows_only_in_gm_outputs(tmp_path):
+    ruleset = load("audience_gm_row_site", tmp_path).ruleset("game")
+    matrix = ruleset.profile("troops")
+    assert "Ghoul" not in profile_md(matrix, ruleset, "player")  # Markdown escapes GM-ONLY-SECRET: look for the name
+    assert "Ghoul" in profile_md(matrix, ruleset, "gm")
+    player, gm = ruleset_json(ruleset, "player"), ruleset_json(ruleset, "gm")
+    assert [r["id"] for r in player["profiles"][0]["rows"]] == ["foot"]
+    assert [r["id"] for r in gm["profiles"][0]["rows"]] == ["foot", "ghoul"]
+
+
+def test_gm_note_and_examples_only_in_gm_export(tmp_path):
+    ruleset = load("audience_gm_note_export", tmp_path).ruleset("game")
+    assert ruleset_json(ruleset, "player")["rules"][0]["gm_note"] == ""
+    assert "GM-ONLY-SECRET" in ruleset_json(ruleset, "gm")["rules"][0]["gm_note"]
+    ruleset = load("audience_gm_examples_export", tmp_path / "two").ruleset("game")
+    assert ruleset_json(ruleset, "player")["examples"] == []
+    assert [e["entry"] for e in ruleset_json(ruleset, "gm")["examples"]] == ["rules.hidden_odds"]
+
+
+def test_an_army_never_prints_a_gm_hero_to_players(tmp_path):
+    ruleset = load("audience_gm_row_site", tmp_path).ruleset("game")
+
+    hero = Hero(id="villain", name="GM-ONLY-SECRET Villain", ability="", points=1, audience="gm")
+    army = ArmyList(id="raid", title="Raid", matrix="troops", agreed_points=10,
+                    units=(ArmyUnit(troop="foot", count=1, heroes=("villain",)),))
+    ruleset = replace(ruleset, heroes=(hero,), armies=(army,))
+    assert "Villain" not in army_md(army, ruleset, "player")
+    assert "Villain" in army_md(army, ruleset, "gm")

@@ -1,0 +1,63 @@
+"""Loading a project of several rulesets: `--ruleset` keeps only the chosen ruleset's problems, a folder
+name that is no id is a located error, and asking the project for a ruleset it lacks names those it has."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from generator.cli import main
+from generator.source.project import load_project
+from helpers import BROKEN
+
+GAP = ("rules_src/broken/table_gap.yaml:6:7: error[table-gap]: `activations` has no row for 6, 10-11 on 2D6\n"
+       "  hint: add a row for the missing results, widen a range, or clamp the roll\n")
+
+
+@pytest.fixture
+def two_rulesets(tmp_path: Path) -> Path:
+    """`good` (the broken corpus's valid base) next to `broken` (the same with a table gap)."""
+    for name in ("good", "broken"):
+        shutil.copytree(BROKEN / "_base", tmp_path / "rules_src" / name)
+    shutil.copyfile(BROKEN / "table_gap.yaml", tmp_path / "rules_src" / "broken" / "table_gap.yaml")
+    return tmp_path
+
+
+def test_checking_one_ruleset_leaves_out_the_errors_of_another(two_rulesets, capsys):
+    assert main(["-C", str(two_rulesets), "check", "--ruleset", "good"]) == 0
+    out, err = capsys.readouterr()
+    assert err == ""
+    assert out.splitlines() == ["good: 0 examples, all pass", "1 ruleset, 0 tables, 0 profiles, 0 examples, 0 errors"]
+
+
+def test_checking_the_broken_ruleset_alone_still_reports_its_error(two_rulesets, capsys):
+    assert main(["-C", str(two_rulesets), "check", "--ruleset", "broken"]) == 1
+    out, err = capsys.readouterr()
+    assert err == GAP
+    assert out.splitlines() == ["1 ruleset, 1 table, 0 profiles, 0 examples, 1 error"]
+
+
+def test_a_ruleset_folder_that_is_no_id_is_a_located_error(two_rulesets, capsys):
+    shutil.rmtree(two_rulesets / "rules_src" / "broken")
+    shutil.copytree(BROKEN / "_base", two_rulesets / "rules_src" / "Bad-Name")
+    assert main(["-C", str(two_rulesets), "check"]) == 1
+    err = capsys.readouterr().err
+    assert err == ("rules_src/Bad-Name:1:1: error[bad-id]: ruleset folder `Bad-Name` is not lower_snake_case\n"
+                   "  hint: use lower-case letters, digits and underscores\n")
+
+
+def test_folders_starting_with_a_dot_or_underscore_are_not_rulesets(two_rulesets):
+    shutil.copytree(BROKEN / "_base", two_rulesets / "rules_src" / "_drafts")
+    shutil.copytree(BROKEN / "_base", two_rulesets / "rules_src" / ".hidden")
+    project, _diagnostics = load_project(two_rulesets)
+    assert sorted(r.id for r in project.rulesets) == ["broken", "good"]
+
+
+def test_asking_for_a_missing_ruleset_names_those_there_are(two_rulesets):
+    project, _diagnostics = load_project(two_rulesets)
+    assert project.ruleset("good").id == "good"
+    with pytest.raises(KeyError) as missing:
+        project.ruleset("ugly")
+    assert missing.value.args[0] == "no ruleset `ugly`; there are: broken, good"
