@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from generator import cli
+from generator import cli, report
 from generator.cli import EXIT_ERRORS, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_USAGE, main
 
 BROKEN = Path(__file__).parent / "broken"
@@ -109,7 +109,7 @@ def test_a_file_system_error_names_the_file_and_the_cause(capsys, project, monke
     (OSError(), "OSError"),
 ])
 def test_os_error_text_is_the_cause_then_the_files(error, text):
-    assert cli.os_error_text(error) == text
+    assert report.os_error_text(error) == text
 
 
 def test_an_internal_error_message_is_cut_to_one_short_line(capsys, project, monkeypatch):

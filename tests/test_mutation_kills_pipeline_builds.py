@@ -19,7 +19,12 @@ from types import SimpleNamespace
 
 import pytest
 
-from generator import pipeline
+import generator.pipeline.build
+import generator.pipeline.plan
+import generator.pipeline.staging
+import generator.pipeline.workers
+from generator import keys, pipeline
+from generator.pipeline.request import BuildHooks, BuildRequest
 from generator.diagnostics import Code, Diagnostic, Diagnostics, Location
 from generator.render.pdf import PdfJob, ResourceOutside
 from generator.render.site.pages import SiteWarnings
@@ -94,11 +99,11 @@ class Stand:
         results = []
         for function, args in tasks:
             advance()
-            if function is pipeline._site_worker:  # a site in the pool: what serve's hook would build
+            if function is pipeline.workers.site_worker:  # a site in the pool: what serve's hook would build
                 self.tasks.append(f"site {args[3]}")
                 results.append(self.site(self.project, args))
                 continue
-            assert function is pipeline.worker_render
+            assert function is pipeline.plan.worker_render
             job, _root = args
             self.tasks.append(job.target.name)
             job.target.write_text(f"rendered {job.target.name}")
@@ -140,26 +145,32 @@ def project(tmp_path):
 def renderers(project, tmp_path, monkeypatch):
     monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
     stand = Stand(project, tmp_path)
-    monkeypatch.setattr(pipeline, "_run_tasks", stand.run_tasks)
-    monkeypatch.setattr(pipeline, "format_reference", lambda: "format")
-    monkeypatch.setattr(pipeline, "codes_reference", lambda: "codes")
-    monkeypatch.setattr(pipeline, "names_reference", lambda ruleset, root: f"names of {ruleset.id} in {root.name}")
-    monkeypatch.setattr("generator.render.sheets.jobs.sheet_jobs", stand.sheet_jobs)
-    monkeypatch.setattr("generator.render.handouts.jobs.handout_jobs", stand.handout_jobs)
-    monkeypatch.setattr("generator.render.site.pages.site_key", stand.site_key)
-    monkeypatch.setattr("generator.render.site.pages.site_pages", lambda project, audience, downloads=None: f"{audience} pages")
-    monkeypatch.setattr("generator.render.export.export", stand.export)
-    monkeypatch.setattr(pipeline, "check_project", lambda root: stand.checker(root)[0])
+    monkeypatch.setattr(pipeline.plan, "run_tasks", stand.run_tasks)
+    monkeypatch.setattr(pipeline.plan, "format_reference", lambda: "format")
+    monkeypatch.setattr(pipeline.plan, "codes_reference", lambda: "codes")
+    monkeypatch.setattr(pipeline.plan, "names_reference", lambda ruleset, root: f"names of {ruleset.id} in {root.name}")
+    monkeypatch.setattr("generator.pipeline.plan.sheet_jobs", stand.sheet_jobs)
+    monkeypatch.setattr("generator.pipeline.plan.handout_jobs", stand.handout_jobs)
+    monkeypatch.setattr("generator.pipeline.plan.site_key", stand.site_key)
+    monkeypatch.setattr("generator.pipeline.plan.site_pages", lambda project, audience, downloads=None: f"{audience} pages")
+    monkeypatch.setattr("generator.pipeline.build.export_json", stand.export)
+    monkeypatch.setattr(pipeline.build, "check_project", lambda root: stand.checker(root)[0])
     return stand
 
 
 def build(root: Path, renderers: Stand, **options) -> int:
     renderers.pdfs.clear()
     renderers.sites.clear()
-    args = dict(out=None, ruleset=None, only=None, audience=None, jobs=None, site_builder=renderers.site,
-                checker=renderers.checker)
-    args.update(options)
-    return pipeline.run_build(root, SimpleNamespace(**args))
+    return pipeline.build.run_build(*request_and_hooks(root, dict(site_builder=renderers.site, checker=renderers.checker),
+                                                       **options))
+
+
+def request_and_hooks(root: Path, hooks: dict, **options) -> tuple[BuildRequest, BuildHooks]:
+    """A build's request and hooks from keyword arguments as the command line and serve give them."""
+    hooks = {**hooks, **{name: options.pop(name) for name in ("site_builder", "checker", "index_later") if name in options}}
+    if "only" in options:
+        options["only"] = tuple(options["only"] or ())
+    return BuildRequest(root, **options), BuildHooks(**hooks)
 
 
 def files(folder: Path) -> list[str]:
@@ -174,7 +185,7 @@ def set_keys(root: Path, **keys) -> None:
     entries = manifest(root)
     for relative, key in keys.items():
         entries[relative] = key
-    pipeline.write_manifest(root / "build", entries)
+    pipeline.staging.write_manifest(root / "build", entries)
 
 
 def inodes(root: Path) -> dict[str, int]:
@@ -208,7 +219,7 @@ def test_a_first_build_renders_every_pdf_and_both_sites(project, renderers, caps
 def test_the_pdf_keys_are_the_documented_hashes(project, renderers):
     assert build(project, renderers) == 0
     job = PdfJob(html="<p>melee-cards-a4.pdf</p>", target=Path("x"), base_dir=project / "templates")
-    assert manifest(project)["handouts/melee-cards-a4.pdf"] == pipeline.job_key(job, pipeline.code_hash(), project)
+    assert manifest(project)["handouts/melee-cards-a4.pdf"] == keys.job_key(job, pipeline.plan.code_hash(), project)
 
 
 def test_the_site_lists_each_rulesets_pdfs_by_title(project, renderers):
@@ -359,13 +370,13 @@ def test_a_project_without_rulesets_builds_its_reference_pages(project, renderer
 
 
 def test_a_build_keeps_what_export_wrote(project, renderers, capsys):
-    assert pipeline.run_export(project, SimpleNamespace(out=None, audience="player")) == 0
+    assert pipeline.build.run_export(BuildRequest(project, out=None, audience="player")) == 0
     assert capsys.readouterr().out == "".join(f"wrote {project / 'build' / 'export' / name}\n"
                                               for name in ("ruleset.schema.json", "melee.json", "melee_house.json"))
     assert build(project, renderers) == 0
     assert files(project / "build" / "export") == ["melee.json", "melee_house.json", "ruleset.schema.json"]
     before = inodes(project)
-    assert pipeline.run_export(project, SimpleNamespace(out=None, audience="gm")) == 0
+    assert pipeline.build.run_export(BuildRequest(project, out=None, audience="gm")) == 0
     assert files(project / "build" / "export") == [
         "melee-gm.json", "melee.json", "melee_house-gm.json", "melee_house.json", "ruleset.schema.json"]
     assert (project / "build" / "export" / "ruleset.schema.json").read_text() == "ruleset.schema.json for gm"
@@ -378,7 +389,7 @@ def test_a_build_keeps_what_export_wrote(project, renderers, capsys):
 
 def test_export_into_its_own_folder_writes_at_the_top_with_a_manifest(project, renderers, tmp_path, capsys):
     out = tmp_path / "exported"
-    assert pipeline.run_export(project, SimpleNamespace(out=out, audience="player")) == 0
+    assert pipeline.build.run_export(BuildRequest(project, out=out, audience="player")) == 0
     assert files(out) == [".manifest.json", "melee.json", "melee_house.json", "ruleset.schema.json"]
     assert (out / ".manifest.json").read_text() == "{}"
     assert capsys.readouterr().out.splitlines() == [f"wrote {out / name}" for name in
@@ -387,7 +398,7 @@ def test_export_into_its_own_folder_writes_at_the_top_with_a_manifest(project, r
 
 
 def test_export_into_a_new_nested_build_folder(project, renderers):
-    assert pipeline.run_export(project, SimpleNamespace(out=None, audience="gm")) == 0
+    assert pipeline.build.run_export(BuildRequest(project, out=None, audience="gm")) == 0
     assert files(project / "build") == [".manifest.json", "export/melee-gm.json", "export/melee_house-gm.json",
                                         "export/ruleset.schema.json"]
 
@@ -396,8 +407,8 @@ def test_export_of_broken_rules_fails_and_writes_nothing(project, renderers, mon
     broken = Diagnostics()
     for line in (1, 2):
         broken.add(Code.YAML_SYNTAX, "bad", Location("rules_src/x/ruleset.yaml", line))
-    monkeypatch.setattr(pipeline, "check_project", lambda root: SimpleNamespace(ok=False, diagnostics=broken))
-    assert pipeline.run_export(project, SimpleNamespace(out=None, audience="player")) == 1
+    monkeypatch.setattr(pipeline.build, "check_project", lambda root: SimpleNamespace(ok=False, diagnostics=broken))
+    assert pipeline.build.run_export(BuildRequest(project, out=None, audience="player")) == 1
     assert capsys.readouterr().err == "".join(d.format() + "\n" for d in broken) + \
         f"export failed: 2 errors; {project / 'build'} is left as it was\n"
     assert not (project / "build").exists()
@@ -412,8 +423,8 @@ def test_an_export_that_fails_halfway_leaves_no_staging_behind(project, renderer
         (out / "half.json").write_text("{")
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr("generator.render.export.export", full)
-    assert pipeline.run_export(project, SimpleNamespace(out=None, audience="player")) == 1
+    monkeypatch.setattr("generator.pipeline.build.export_json", full)
+    assert pipeline.build.run_export(BuildRequest(project, out=None, audience="player")) == 1
     assert "No space left on device" in capsys.readouterr().err
     assert inodes(project) == before
     assert sorted(p.name for p in project.iterdir()) == [".rulepress-cache", "build", "rules_src"]
@@ -421,8 +432,7 @@ def test_an_export_that_fails_halfway_leaves_no_staging_behind(project, renderer
 
 def test_a_builder_whose_arguments_name_no_audience_makes_both(tmp_path):
     project = SimpleNamespace(root=tmp_path, rulesets=[SimpleNamespace(id="mini")])
-    made = pipeline._Builder(project, tmp_path / "build", tmp_path / "staging", {},
-                             SimpleNamespace(out=None, ruleset=None, only=None))
+    made = pipeline.plan.Builder(project, tmp_path / "build", tmp_path / "staging", {}, BuildRequest(tmp_path))
     assert made.audiences() == ["player", "gm"] and made.workers is None
     assert made._carry_pdf("handouts/mini-gm-cards-a4.pdf") is False
 
@@ -464,11 +474,10 @@ def test_a_failed_worked_example_fails_the_build(project, renderers, capsys):
 
 # -- the builder's choices, on a project stood in for ------------------------------------------
 
-def builder(tmp_path, ids=("mini", "mini_two"), old=None, **options) -> pipeline._Builder:
-    args = dict(out=None, ruleset=None, only=None, audience=None, jobs=None)
-    args.update(options)
+def builder(tmp_path, ids=("mini", "mini_two"), old=None, **options) -> pipeline.plan.Builder:
+    request, _hooks = request_and_hooks(tmp_path, {}, **options)
     project = SimpleNamespace(root=tmp_path, rulesets=[SimpleNamespace(id=id) for id in ids])
-    return pipeline._Builder(project, tmp_path / "build", tmp_path / "staging", old or {}, SimpleNamespace(**args))
+    return pipeline.plan.Builder(project, tmp_path / "build", tmp_path / "staging", old or {}, request)
 
 
 def test_a_pdf_belongs_to_the_longest_ruleset_id_it_starts_with(tmp_path):
@@ -482,7 +491,7 @@ def test_a_pdf_belongs_to_the_longest_ruleset_id_it_starts_with(tmp_path):
 def test_the_builder_starts_from_the_arguments(tmp_path):
     made = builder(tmp_path, jobs=3)
     assert (made.root, made.workers, made.manifest, made.summary.line()) == (tmp_path, 3, {}, "")
-    assert made.code == pipeline.code_hash()
+    assert made.code == pipeline.plan.code_hash()
     assert builder(tmp_path).audiences() == ["player", "gm"]
     assert builder(tmp_path, audience="gm").audiences() == ["gm"]
     assert builder(tmp_path).wanted("sheets") and builder(tmp_path, only=[]).wanted("sheets")
@@ -543,8 +552,8 @@ def test_the_jobs_of_a_kind_follow_audience_and_ruleset(tmp_path, monkeypatch):
 
     sheets = [job("mini-sheet-a4.pdf"), job("mini-gm-sheet-a4.pdf"), job("mini_two-sheet-a4.pdf")]
     asked = []
-    monkeypatch.setattr("generator.render.sheets.jobs.sheet_jobs", lambda project, folder, rulesets=None: asked.append(folder) or sheets)
-    monkeypatch.setattr("generator.render.handouts.jobs.handout_jobs",
+    monkeypatch.setattr("generator.pipeline.plan.sheet_jobs", lambda project, folder, rulesets=None: asked.append(folder) or sheets)
+    monkeypatch.setattr("generator.pipeline.plan.handout_jobs",
                         lambda project, folder, audience, rulesets=None: asked.append((folder, audience)) or [job(f"mini-{audience}.pdf")])
 
     def names(made, kind):
@@ -597,8 +606,7 @@ def test_the_build_and_rendering_times_are_real_seconds(project, renderers, caps
 def test_without_serves_hook_sites_go_to_the_pool_first_then_the_longest_pdfs(project, renderers):
     renderers.html.update({"melee-roster-a4.pdf": "<p>" + "long " * 50 + "</p>",
                            "melee_house-cards-letter.pdf": "<p>" + "longer " * 60 + "</p>"})
-    args = dict(out=None, ruleset=None, only=None, audience=None, jobs=3, checker=renderers.checker)
-    assert pipeline.run_build(project, SimpleNamespace(**args)) == 0
+    assert pipeline.build.run_build(BuildRequest(project, jobs=3), BuildHooks(checker=renderers.checker)) == 0
     assert renderers.tasks[:4] == ["site player", "site gm", "melee_house-cards-letter.pdf", "melee-roster-a4.pdf"]
     assert len(renderers.tasks) == 2 + len(ALL_PDFS) and renderers.workers == [3]
     assert files(project / "build" / "site") == ["index.html"]  # neither .buildinfo nor .doctrees
@@ -607,12 +615,12 @@ def test_without_serves_hook_sites_go_to_the_pool_first_then_the_longest_pdfs(pr
 
 def test_the_site_builder_is_given_the_project_its_cache_and_its_html_folder(project, renderers):
     assert build(project, renderers, audience="gm") == 0
-    cache = pipeline.site_cache(project, project / "build", "site-gm")
+    cache = pipeline.plan.site_cache(project, project / "build", "site-gm")
     assert renderers.site_projects == [renderers.project] and renderers.keyed == [renderers.project]
     root, cache_dir, html, audience, downloads, pages, house_results = renderers.site_args[0]
     assert pages == "gm pages" and house_results == {}
     assert (root, cache_dir, html, audience) == (str(project), str(cache), str(cache.with_name("site-gm-html")), "gm")
-    assert manifest(project)["site-gm/"].startswith(f"gm 1 {pipeline.code_hash()} ")
+    assert manifest(project)["site-gm/"].startswith(f"gm 1 {pipeline.plan.code_hash()} ")
     assert files(project / "build" / "site-gm") == ["index.html"]
 
 
@@ -653,7 +661,7 @@ def test_the_progress_bar_counts_every_task(project, renderers, monkeypatch):
         shown.append((description, total))
         yield lambda *_: None
 
-    monkeypatch.setattr(pipeline, "_progress", progress)
+    monkeypatch.setattr(pipeline.plan, "progress", progress)
     assert build(project, renderers, only=["sheets"]) == 0
     assert shown == [("building", 8)]
 
@@ -667,10 +675,9 @@ def test_a_pdf_belongs_to_the_longest_id_even_when_ids_hold_dashes(tmp_path):
 
 def test_jobs_without_an_audience_argument_keep_every_sheet(tmp_path, monkeypatch):
     job = PdfJob(html="", target=tmp_path / "staging" / "sheets" / "mini-gm-notes-a4.pdf", base_dir=tmp_path)
-    monkeypatch.setattr("generator.render.sheets.jobs.sheet_jobs", lambda project, folder, rulesets=None: [job])
+    monkeypatch.setattr("generator.pipeline.plan.sheet_jobs", lambda project, folder, rulesets=None: [job])
     project = SimpleNamespace(root=tmp_path, rulesets=[SimpleNamespace(id="mini")])
-    made = pipeline._Builder(project, tmp_path / "build", tmp_path / "staging", {},
-                             SimpleNamespace(out=None, ruleset=None, only=None))
+    made = pipeline.plan.Builder(project, tmp_path / "build", tmp_path / "staging", {}, BuildRequest(tmp_path))
     assert made.jobs("sheets") == [job]
 
 

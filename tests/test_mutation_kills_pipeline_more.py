@@ -15,7 +15,14 @@ from types import SimpleNamespace
 
 import pytest
 
+import generator.pipeline.build
+import generator.pipeline.guard
+import generator.pipeline.plan
+import generator.pipeline.search_index
+import generator.pipeline.staging
+import generator.pipeline.workers
 from generator import pipeline
+from generator.pipeline.request import BuildRequest
 from tests.test_mutation_kills_pipeline_builds import (  # noqa: F401 - project and renderers are fixtures
     ALL_PDFS,
     build,
@@ -27,7 +34,7 @@ from tests.test_mutation_kills_pipeline_builds import (  # noqa: F401 - project 
     stand_ruleset,
 )
 
-INDEX = pipeline.INDEX_DIR
+INDEX = pipeline.plan.INDEX_DIR
 
 
 def _hand_made_build(tmp_path: Path) -> Path:
@@ -53,13 +60,13 @@ def _inodes(folder: Path) -> dict[str, int]:
 def test_the_copy_for_the_search_index_links_every_file_but_that_sites_index(tmp_path):
     out = _hand_made_build(tmp_path)
     before = _inodes(out)
-    staging = pipeline.copy_for_index(out)  # the player's site unless named
+    staging = pipeline.search_index.copy_for_index(out)  # the player's site unless named
     assert staging.parent == tmp_path and staging.name.startswith(".build-staging-")
     assert files(staging) == [".manifest.json", "sheets/a-a4.pdf", "site-gm/_pagefind/fragment/a.pf",
                               "site-gm/_pagefind/pagefind.js", "site-gm/index.html", "site/index.html"]
     assert _inodes(staging) == {name: before[name] for name in files(staging)}  # the very files, linked
     assert _inodes(out) == before  # the build itself untouched
-    gm = pipeline.copy_for_index(out, "site-gm")
+    gm = pipeline.search_index.copy_for_index(out, "site-gm")
     assert files(gm) == [".manifest.json", "sheets/a-a4.pdf", "site-gm/index.html", "site/_pagefind/fragment/a.pf",
                          "site/_pagefind/pagefind.js", "site/index.html"]
 
@@ -67,10 +74,10 @@ def test_the_copy_for_the_search_index_links_every_file_but_that_sites_index(tmp
 def test_there_is_no_copy_to_index_when_the_build_has_no_such_site(tmp_path):
     out = _hand_made_build(tmp_path)
     (out / "site" / "index.html").unlink()
-    assert pipeline.copy_for_index(out) is None
-    assert pipeline.copy_for_index(tmp_path / "never-built") is None
+    assert pipeline.search_index.copy_for_index(out) is None
+    assert pipeline.search_index.copy_for_index(tmp_path / "never-built") is None
     assert sorted(p.name for p in tmp_path.iterdir()) == ["build"]  # no copy begun
-    assert pipeline.copy_for_index(out, "site-gm") is not None  # the other site is there
+    assert pipeline.search_index.copy_for_index(out, "site-gm") is not None  # the other site is there
 
 
 def test_a_copy_stopped_halfway_is_removed_and_the_stop_raised(tmp_path, monkeypatch):
@@ -79,9 +86,9 @@ def test_a_copy_stopped_halfway_is_removed_and_the_stop_raised(tmp_path, monkeyp
     def interrupted(source, target):
         raise KeyboardInterrupt  # Ctrl-C while serve copies the build
 
-    monkeypatch.setattr(pipeline, "_link_or_copy", interrupted)
+    monkeypatch.setattr(pipeline.search_index, "link_or_copy", interrupted)
     with pytest.raises(KeyboardInterrupt):
-        pipeline.copy_for_index(out)
+        pipeline.search_index.copy_for_index(out)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["build"]
 
 
@@ -94,51 +101,51 @@ def test_a_copy_stopped_after_a_build_removed_it_raises_the_stop(tmp_path, monke
         shutil.rmtree(next(tmp_path.glob(".build-staging-*")))  # a build cleaned it up as a stale staging folder
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(pipeline, "_link_or_copy", removed_then_interrupted)
+    monkeypatch.setattr(pipeline.search_index, "link_or_copy", removed_then_interrupted)
     with pytest.raises(KeyboardInterrupt):
-        pipeline.copy_for_index(out)
+        pipeline.search_index.copy_for_index(out)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["build"]
 
 
 def test_the_copy_is_indexed_in_its_own_site_folder(tmp_path, monkeypatch):
     indexed = []
-    monkeypatch.setattr(pipeline, "index_site", indexed.append)
+    monkeypatch.setattr(pipeline.search_index, "index_site", indexed.append)
     staging = tmp_path / "copy"
-    pipeline.index_copy(staging)
-    pipeline.index_copy(staging, "site-gm")
+    pipeline.search_index.index_copy(staging)
+    pipeline.search_index.index_copy(staging, "site-gm")
     assert indexed == [staging / "site", staging / "site-gm"]
 
 
 def test_a_copy_whose_pagefind_failed_is_removed_and_the_failure_raised(tmp_path, monkeypatch):
     out = _hand_made_build(tmp_path)
-    staging = pipeline.copy_for_index(out)
+    staging = pipeline.search_index.copy_for_index(out)
 
     def failing(site):
-        raise pipeline.SearchIndexError("Pagefind exited with 1")
+        raise pipeline.build.SearchIndexError("Pagefind exited with 1")
 
-    monkeypatch.setattr(pipeline, "index_site", failing)
-    with pytest.raises(pipeline.SearchIndexError):
-        pipeline.index_copy(staging)
+    monkeypatch.setattr(pipeline.search_index, "index_site", failing)
+    with pytest.raises(pipeline.build.SearchIndexError):
+        pipeline.search_index.index_copy(staging)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["build"]
 
     def removed_then_failing(site):  # a build removed the copy meanwhile: Pagefind's failure is still what is raised
         import shutil
 
         shutil.rmtree(site.parent)
-        raise pipeline.SearchIndexError("Pagefind exited with 1")
+        raise pipeline.build.SearchIndexError("Pagefind exited with 1")
 
-    monkeypatch.setattr(pipeline, "index_site", removed_then_failing)
-    with pytest.raises(pipeline.SearchIndexError):
-        pipeline.index_copy(pipeline.copy_for_index(out))
+    monkeypatch.setattr(pipeline.search_index, "index_site", removed_then_failing)
+    with pytest.raises(pipeline.build.SearchIndexError):
+        pipeline.search_index.index_copy(pipeline.search_index.copy_for_index(out))
     assert sorted(p.name for p in tmp_path.iterdir()) == ["build"]
 
 
 def test_the_indexed_copy_is_swapped_in_whole_and_leaves_nothing_behind(tmp_path):
     out = _hand_made_build(tmp_path)
-    staging = pipeline.copy_for_index(out)
+    staging = pipeline.search_index.copy_for_index(out)
     (staging / "site" / INDEX).mkdir()
     (staging / "site" / INDEX / "pagefind.js").write_text("new index")
-    pipeline.swap_index(staging, out)
+    pipeline.search_index.swap_index(staging, out)
     assert (out / "site" / INDEX / "pagefind.js").read_text() == "new index"
     assert (out / "site-gm" / INDEX / "pagefind.js").read_text() == "old index of site-gm"
     assert sorted(p.name for p in tmp_path.iterdir()) == [".rulepress-cache", "build"]
@@ -147,11 +154,11 @@ def test_the_indexed_copy_is_swapped_in_whole_and_leaves_nothing_behind(tmp_path
 
 def test_an_indexed_copy_is_dropped_while_a_build_holds_the_lock(tmp_path):
     out = _hand_made_build(tmp_path)
-    staging = pipeline.copy_for_index(out)
+    staging = pipeline.search_index.copy_for_index(out)
     (staging / "site" / INDEX).mkdir()
     (staging / "site" / INDEX / "pagefind.js").write_text("new index")
-    with pipeline.build_lock(out):  # a build (here this test, through another open of the lock file)
-        pipeline.swap_index(staging, out)
+    with pipeline.guard.build_lock(out):  # a build (here this test, through another open of the lock file)
+        pipeline.search_index.swap_index(staging, out)
     assert (out / "site" / INDEX / "pagefind.js").read_text() == "old index of site"
     assert not staging.exists()
 
@@ -160,7 +167,7 @@ def test_an_indexed_copy_is_dropped_while_a_build_holds_the_lock(tmp_path):
 
 def test_a_build_for_serve_links_the_previous_index_or_has_pagefind_make_one(tmp_path, monkeypatch):
     indexed = []
-    monkeypatch.setattr(pipeline, "index_site", indexed.append)
+    monkeypatch.setattr(pipeline.plan, "index_site", indexed.append)
     out = _hand_made_build(tmp_path)
     made = builder(tmp_path)
     (made.staging / "site").mkdir(parents=True)
@@ -187,7 +194,7 @@ def test_serves_build_keeps_the_previous_search_index_and_a_build_writes_the_new
         (site / INDEX).mkdir()  # the staged site holds no index of its own: it was left out
         (site / INDEX / "pagefind.js").write_text("Pagefind's index")
 
-    monkeypatch.setattr(pipeline, "index_site", pagefind)
+    monkeypatch.setattr(pipeline.plan, "index_site", pagefind)
     index = project / "build" / "site" / INDEX / "pagefind.js"
     serve = dict(only=["site"], audience="player", site_builder=_serve_site(renderers), index_later=True)
     assert build(project, renderers, **serve) == 0
@@ -214,8 +221,8 @@ def _record_jobs(renderers, monkeypatch) -> list:
         made.append(("handouts", sorted(rulesets)))
         return renderers.handout_jobs(project, folder, audience, rulesets)
 
-    monkeypatch.setattr("generator.render.sheets.jobs.sheet_jobs", sheets)
-    monkeypatch.setattr("generator.render.handouts.jobs.handout_jobs", handouts)
+    monkeypatch.setattr("generator.pipeline.plan.sheet_jobs", sheets)
+    monkeypatch.setattr("generator.pipeline.plan.handout_jobs", handouts)
     return made
 
 
@@ -254,7 +261,7 @@ def test_a_new_source_date_epoch_or_generator_makes_every_page_again(project, re
     made.clear()
     assert build(project, renderers) == 0
     assert made == []
-    monkeypatch.setattr(pipeline, "code_hash", lambda: "a newer generator")
+    monkeypatch.setattr(pipeline.plan, "code_hash", lambda: "a newer generator")
     assert build(project, renderers) == 0
     assert sorted(renderers.pdfs) == ALL_PDFS
 
@@ -262,8 +269,7 @@ def test_a_new_source_date_epoch_or_generator_makes_every_page_again(project, re
 def test_the_input_key_reads_no_audience_from_arguments_that_name_none(tmp_path):
     ruleset = stand_ruleset(tmp_path, "mini")
     made = builder(tmp_path, ids=("mini",))
-    bare = pipeline._Builder(made.project, tmp_path / "build", tmp_path / "staging", {},
-                             SimpleNamespace(out=None, ruleset=None, only=None))
+    bare = pipeline.plan.Builder(made.project, tmp_path / "build", tmp_path / "staging", {}, BuildRequest(tmp_path))
     assert bare.inputs_key("sheets", ruleset) == made.inputs_key("sheets", ruleset)
     assert builder(tmp_path, ids=("mini",), audience="gm").inputs_key("sheets", ruleset) != made.inputs_key("sheets", ruleset)
 
@@ -277,7 +283,7 @@ def test_a_pdf_the_manifest_names_in_a_folder_of_its_ruleset_stays_with_it(proje
     keys = manifest(project)
     keys["sheets/melee-extra/notes.pdf"] = "by hand"
     keys["sheets/elsewhere/melee_house-x.pdf"] = "by hand, and gone"  # in no folder of a ruleset: no ruleset's PDF
-    pipeline.write_manifest(project / "build", keys)  # as this machine's build would have
+    pipeline.staging.write_manifest(project / "build", keys)  # as this machine's build would have
     inode = extra.stat().st_ino
     made.clear()
     assert build(project, renderers) == 0
@@ -306,7 +312,7 @@ def test_the_templates_digest_hashes_each_files_path_and_bytes_once_a_build(tmp_
     (defaults / "fonts" / "a.woff").write_bytes(b"\0font")
     (tmp_path / "templates").mkdir()
     (tmp_path / "templates" / "sheet.css").write_text("p {}")
-    monkeypatch.setattr("generator.render.assets.default_templates", lambda: defaults)
+    monkeypatch.setattr("generator.keys.default_templates", lambda: defaults)
     made = builder(tmp_path)
     expected = hashlib.sha256()
     for path in (tmp_path / "templates" / "sheet.css", defaults / "fonts" / "a.woff", defaults / "sheet.css"):
@@ -333,8 +339,8 @@ def test_the_site_key_and_sphinx_are_given_the_same_pages_made_from_the_download
         keyed.append(pages)
         return f"{audience} {downloads}"
 
-    monkeypatch.setattr("generator.render.site.pages.site_pages", site_pages)
-    monkeypatch.setattr("generator.render.site.pages.site_key", site_key)
+    monkeypatch.setattr("generator.pipeline.plan.site_pages", site_pages)
+    monkeypatch.setattr("generator.pipeline.plan.site_key", site_key)
     assert build(project, renderers, audience="gm") == 0
     (who, audience, downloads), = asked
     assert who is renderers.project and audience == "gm"
@@ -361,7 +367,7 @@ def test_the_watcher_only_asks_whether_the_process_is_there(monkeypatch):
 
     monkeypatch.setattr(os, "kill", kill)
     monkeypatch.setattr(os, "_exit", exit_)
-    pipeline.watch(123456789, every=0.001)
+    pipeline.workers.watch(123456789, every=0.001)
     deadline = time.monotonic() + 5
     while not exits and time.monotonic() < deadline:
         time.sleep(0.001)

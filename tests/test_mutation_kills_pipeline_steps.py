@@ -17,7 +17,13 @@ from types import SimpleNamespace
 
 import pytest
 
-from generator import __version__, pipeline
+import generator.pipeline.build
+import generator.pipeline.guard
+import generator.pipeline.plan
+import generator.pipeline.staging
+import generator.pipeline.workers
+from generator import __version__, keys, pipeline
+from generator.pipeline.request import BuildRequest
 from generator.render.assets import default_templates
 from generator.render.pdf import PdfJob
 
@@ -25,8 +31,8 @@ from generator.render.pdf import PdfJob
 # -- check_out: an output folder whose replacement would lose data is refused -------------------
 
 def _refusal(root: Path, out: Path, default: Path | None = None) -> str:
-    with pytest.raises(pipeline.OutRefused) as refused:
-        pipeline.check_out(root, out, default or root / "build")
+    with pytest.raises(pipeline.guard.OutRefused) as refused:
+        pipeline.guard.check_out(root, out, default or root / "build")
     return str(refused.value)
 
 
@@ -34,14 +40,14 @@ def test_the_default_and_new_empty_or_own_folders_are_accepted(tmp_path):
     root = tmp_path / "project"
     (root / "build").mkdir(parents=True)
     (root / "build" / "stray.txt").write_text("the default folder is ours whatever it holds")
-    pipeline.check_out(root, root / "build", root / "build")
-    pipeline.check_out(root, tmp_path / "new", root / "build")
+    pipeline.guard.check_out(root, root / "build", root / "build")
+    pipeline.guard.check_out(root, tmp_path / "new", root / "build")
     (tmp_path / "empty").mkdir()
-    pipeline.check_out(root, tmp_path / "empty", root / "build")
+    pipeline.guard.check_out(root, tmp_path / "empty", root / "build")
     (tmp_path / "ours").mkdir()
     (tmp_path / "ours" / ".manifest.json").write_text("{}")
     (tmp_path / "ours" / "index.html").write_text("an earlier build")
-    pipeline.check_out(root, tmp_path / "ours", root / "build")
+    pipeline.guard.check_out(root, tmp_path / "ours", root / "build")
 
 
 def test_the_project_and_folders_above_or_inside_its_sources_are_refused(tmp_path):
@@ -91,12 +97,12 @@ def test_the_site_cache_is_one_folder_per_out_folder_inside_the_project(tmp_path
     monkeypatch.chdir(tmp_path)
     out = tmp_path / "out"
     digest = hashlib.sha256(str(out).encode()).hexdigest()[:16]
-    assert pipeline.site_cache(Path("."), Path("out"), "site-gm") == tmp_path / ".rulepress-cache" / f"out-{digest}" / "site-gm"
-    assert pipeline.site_cache(tmp_path, tmp_path / "other", "site") != pipeline.site_cache(tmp_path, out, "site")
+    assert pipeline.plan.site_cache(Path("."), Path("out"), "site-gm") == tmp_path / ".rulepress-cache" / f"out-{digest}" / "site-gm"
+    assert pipeline.plan.site_cache(tmp_path, tmp_path / "other", "site") != pipeline.plan.site_cache(tmp_path, out, "site")
 
 
 def test_the_code_hash_starts_with_the_version():
-    code = pipeline.code_hash()
+    code = pipeline.plan.code_hash()
     assert code.startswith(f"{__version__}-") and len(code) > len(__version__) + 8
 
 
@@ -112,7 +118,7 @@ def test_the_pdf_key_hashes_code_html_fit_and_stylesheets_in_that_order(tmp_path
     expected = hashlib.sha256(b"code-1")
     for part in (b"<p>x</p>", b"\0fit\0a", b"\0fit\0b", b"p { color: black }"):
         expected.update(part)
-    assert pipeline.job_key(job, "code-1", tmp_path) == expected.hexdigest()
+    assert keys.job_key(job, "code-1", tmp_path) == expected.hexdigest()
 
 
 def test_the_pdf_key_hashes_each_linked_asset_by_name_path_and_bytes(tmp_path):
@@ -126,7 +132,7 @@ def test_the_pdf_key_hashes_each_linked_asset_by_name_path_and_bytes(tmp_path):
     expected.update(b"missing")
     expected.update(b"logo.png\0" + str(logo).encode() + b"\0")
     expected.update(b"PNG1")
-    assert pipeline.job_key(job, "c", tmp_path) == expected.hexdigest()
+    assert keys.job_key(job, "c", tmp_path) == expected.hexdigest()
 
 
 def test_the_pdf_key_follows_what_the_page_links_and_nothing_else(tmp_path):
@@ -134,20 +140,20 @@ def test_the_pdf_key_follows_what_the_page_links_and_nothing_else(tmp_path):
     (tmp_path / "templates" / "logo.png").write_bytes(b"PNG1")
     (tmp_path / "templates" / "unused.png").write_bytes(b"x")
     job = _job(tmp_path, '<img src="logo.png">')
-    key = pipeline.job_key(job, "c", tmp_path)
+    key = keys.job_key(job, "c", tmp_path)
     (tmp_path / "templates" / "unused.png").write_bytes(b"y")
-    assert pipeline.job_key(job, "c", tmp_path) == key
+    assert keys.job_key(job, "c", tmp_path) == key
     (tmp_path / "templates" / "logo.png").write_bytes(b"PNG2")
-    assert pipeline.job_key(job, "c", tmp_path) != key
+    assert keys.job_key(job, "c", tmp_path) != key
 
 
 def test_a_link_the_key_cannot_name_makes_it_follow_every_asset(tmp_path):
     (tmp_path / "templates").mkdir()
     (tmp_path / "templates" / "unused.png").write_bytes(b"x")
     job = _job(tmp_path, '<img src="https://example.org/a.png">')
-    key = pipeline.job_key(job, "c", tmp_path)
+    key = keys.job_key(job, "c", tmp_path)
     (tmp_path / "templates" / "unused.png").write_bytes(b"y")
-    assert pipeline.job_key(job, "c", tmp_path) != key
+    assert keys.job_key(job, "c", tmp_path) != key
 
 
 def test_linked_assets_follows_src_link_href_url_and_imports(tmp_path):
@@ -159,7 +165,7 @@ def test_linked_assets_follows_src_link_href_url_and_imports(tmp_path):
             '<p style=\'x: url("b.png")\'></p>'
             '<img src="#place"><img src="data:image/png;base64,AAAA"><img src="a.png">')
     job = _job(tmp_path, html)
-    assert pipeline.linked_assets(job, tmp_path) == [
+    assert keys.linked_assets(job, tmp_path) == [
         "a.png", "b.png", "css/head.png", "css/main.css", "css/parts.css", "first.png", "paper.png"]
 
 
@@ -170,33 +176,33 @@ def test_linked_assets_follows_the_stylesheets_given_beside_the_html(tmp_path):
     sheet.write_text("@import 'base.css';")
     (templates / "sheets" / "base.css").write_text("")
     job = _job(tmp_path, "<p>no links</p>", [sheet])
-    assert pipeline.linked_assets(job, tmp_path) == ["sheets/base.css"]
+    assert keys.linked_assets(job, tmp_path) == ["sheets/base.css"]
 
 
 def test_linked_assets_is_none_for_a_scheme_or_a_file_outside_the_templates(tmp_path):
     (tmp_path / "templates").mkdir()
-    assert pipeline.linked_assets(_job(tmp_path, '<img src="file:///etc/passwd">'), tmp_path) is None
-    assert pipeline.linked_assets(_job(tmp_path, '<img src="http://x/y.png">'), tmp_path) is None
-    assert pipeline.linked_assets(_job(tmp_path, '<img src="../secret.png">'), tmp_path) is None
-    assert pipeline.linked_assets(_job(tmp_path, '<img src="a/b:c.png">'), tmp_path) == ["a/b:c.png"]
+    assert keys.linked_assets(_job(tmp_path, '<img src="file:///etc/passwd">'), tmp_path) is None
+    assert keys.linked_assets(_job(tmp_path, '<img src="http://x/y.png">'), tmp_path) is None
+    assert keys.linked_assets(_job(tmp_path, '<img src="../secret.png">'), tmp_path) is None
+    assert keys.linked_assets(_job(tmp_path, '<img src="a/b:c.png">'), tmp_path) == ["a/b:c.png"]
 
 
 def test_linked_assets_names_the_default_templates_too(tmp_path):
     job = _job(tmp_path, '<img src="x.png">', base=default_templates() / "sheets")
-    assert pipeline.linked_assets(job, tmp_path) == ["sheets/x.png"]
+    assert keys.linked_assets(job, tmp_path) == ["sheets/x.png"]
 
 
 def test_a_stylesheet_that_cannot_be_read_is_empty_text(tmp_path):
-    assert pipeline._text(tmp_path / "missing.css") == ""
+    assert keys._text(tmp_path / "missing.css") == ""
     (tmp_path / "bad.css").write_bytes(b"a\xffb")
-    assert pipeline._text(str(tmp_path / "bad.css")) == "a\ufffdb"
+    assert keys._text(str(tmp_path / "bad.css")) == "a\ufffdb"
 
 
 # -- _locked: refuse, lock, clean, and turn failures into one line -----------------------------
 
 def _work_recorder(calls: list, result=0):
-    def work(root, out, args, started):
-        calls.append((root, out, args, started > 0))
+    def work(request, out, started):
+        calls.append((request.root, out, request, started > 0))
         return result
     return work
 
@@ -206,19 +212,19 @@ def test_locked_runs_the_work_on_the_resolved_default_folder(tmp_path, monkeypat
     monkeypatch.chdir(tmp_path)
     (tmp_path / ".build-staging-abcd1234").mkdir()  # a killed build's: cleaned first
     calls = []
-    args = SimpleNamespace(out=None)
-    assert pipeline._locked(tmp_path, args, _work_recorder(calls, 7)) == 7
-    assert calls == [(tmp_path, tmp_path / "build", args, True)]
+    request = BuildRequest(tmp_path)
+    assert pipeline.build._locked(request, _work_recorder(calls, 7)) == 7
+    assert calls == [(tmp_path, tmp_path / "build", request, True)]
     assert not (tmp_path / ".build-staging-abcd1234").exists()
     assert (tmp_path / ".rulepress-cache" / "build.lock").read_text() == ""
     calls.clear()
-    assert pipeline._locked(tmp_path, SimpleNamespace(out=Path("deep/er/out")), _work_recorder(calls)) == 0
+    assert pipeline.build._locked(BuildRequest(tmp_path, out=Path("deep/er/out")), _work_recorder(calls)) == 0
     assert calls[0][1] == tmp_path / "deep" / "er" / "out"
 
 
 def test_locked_refuses_a_bad_out_folder(tmp_path, capsys):
     calls = []
-    assert pipeline._locked(tmp_path, SimpleNamespace(out=tmp_path), _work_recorder(calls)) == 2
+    assert pipeline.build._locked(BuildRequest(tmp_path, out=tmp_path), _work_recorder(calls)) == 2
     assert capsys.readouterr().err == (
         f"rulepress: error: --out {tmp_path} is the project folder; a build replaces its output folder whole\n")
     assert calls == []
@@ -226,10 +232,10 @@ def test_locked_refuses_a_bad_out_folder(tmp_path, capsys):
 
 def test_an_empty_source_date_epoch_is_unset_and_a_padded_number_kept(tmp_path, monkeypatch):
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "  ")
-    assert pipeline._locked(tmp_path, SimpleNamespace(out=None), _work_recorder([])) == 0
+    assert pipeline.build._locked(BuildRequest(tmp_path, out=None), _work_recorder([])) == 0
     assert "SOURCE_DATE_EPOCH" not in os.environ
     monkeypatch.setenv("SOURCE_DATE_EPOCH", " 1700000000 ")
-    assert pipeline._locked(tmp_path, SimpleNamespace(out=None), _work_recorder([])) == 0
+    assert pipeline.build._locked(BuildRequest(tmp_path, out=None), _work_recorder([])) == 0
     assert os.environ["SOURCE_DATE_EPOCH"] == " 1700000000 "
 
 
@@ -239,7 +245,7 @@ def test_a_read_only_out_folder_is_left_as_it_was(tmp_path, capsys):
     out.chmod(0o555)
     try:
         calls = []
-        assert pipeline._locked(tmp_path, SimpleNamespace(out=None), _work_recorder(calls)) == 1
+        assert pipeline.build._locked(BuildRequest(tmp_path, out=None), _work_recorder(calls)) == 1
     finally:
         out.chmod(0o755)
     assert capsys.readouterr().err == (
@@ -248,8 +254,8 @@ def test_a_read_only_out_folder_is_left_as_it_was(tmp_path, capsys):
 
 
 def test_a_second_build_while_one_holds_the_lock_says_so(tmp_path, capsys):
-    with pipeline.build_lock(tmp_path / "build"):
-        assert pipeline._locked(tmp_path, SimpleNamespace(out=None), _work_recorder([])) == 1
+    with pipeline.guard.build_lock(tmp_path / "build"):
+        assert pipeline.build._locked(BuildRequest(tmp_path, out=None), _work_recorder([])) == 1
     assert capsys.readouterr().err == (
         f"rulepress: another rulepress build is writing {tmp_path / 'build'} (pid {os.getpid()}); "
         "try again when it has finished\n")
@@ -263,9 +269,9 @@ def test_ctrl_c_and_a_disk_error_end_the_build_in_one_line(tmp_path, capsys):
         raise OSError(28, "No space left on device")
 
     out = tmp_path / "build"
-    assert pipeline._locked(tmp_path, SimpleNamespace(out=None), interrupted) == 130
+    assert pipeline.build._locked(BuildRequest(tmp_path, out=None), interrupted) == 130
     assert capsys.readouterr().err == f"rulepress: interrupted; {out} is left as it was\n"
-    assert pipeline._locked(tmp_path, SimpleNamespace(out=None), full) == 1
+    assert pipeline.build._locked(BuildRequest(tmp_path, out=None), full) == 1
     err = capsys.readouterr().err
     assert err.startswith("rulepress: error: cannot write the build: ") and err.endswith(f"; {out} is left as it was\n")
     assert "No space left on device" in err
@@ -285,7 +291,7 @@ def test_a_page_with_the_same_bytes_is_the_previous_builds_file(tmp_path):
     (previous / "longer.html").write_text("long")
     (built / "fresh.html").write_text("fresh")
     for name in ("same.html", "changed.html", "longer.html", "fresh.html"):
-        pipeline._keep_if_same(str(built / name), staging / name, previous, built)
+        pipeline.staging.keep_if_same(str(built / name), staging / name, previous, built)
     assert os.path.samefile(staging / "same.html", previous / "same.html")
     for name, text in (("changed.html", "new!"), ("longer.html", "longer"), ("fresh.html", "fresh")):
         assert (staging / name).read_text() == text
@@ -300,7 +306,7 @@ def test_a_page_the_previous_build_cannot_read_is_copied(tmp_path, monkeypatch):
     (built / "a.html").write_text("a")
     (previous / "a.html").write_text("a")
     monkeypatch.setattr(Path, "read_bytes", lambda self: (_ for _ in ()).throw(PermissionError(13, "denied")))
-    pipeline._keep_if_same(str(built / "a.html"), tmp_path / "staged.html", previous, built)
+    pipeline.staging.keep_if_same(str(built / "a.html"), tmp_path / "staged.html", previous, built)
     assert not os.path.samefile(tmp_path / "staged.html", previous / "a.html")
 
 
@@ -311,7 +317,7 @@ def test_link_or_copy_copies_where_no_link_can_be_made(tmp_path, monkeypatch):
         raise OSError(18, "Invalid cross-device link")
 
     monkeypatch.setattr(os, "link", no_links)
-    pipeline._link_or_copy(tmp_path / "a", tmp_path / "b")
+    pipeline.staging.link_or_copy(tmp_path / "a", tmp_path / "b")
     assert (tmp_path / "b").read_text() == "bytes" and os.stat(tmp_path / "a").st_nlink == 1
 
 
@@ -339,13 +345,13 @@ def _vanish(value):
 
 
 def test_a_fresh_process_returns_the_result_or_raises_the_error_here():
-    assert pipeline._in_fresh_process(_double, 21) == 42
+    assert pipeline.workers._in_fresh_process(_double, 21) == 42
     with pytest.raises(ValueError, match="^bad 3$"):
-        pipeline._in_fresh_process(_fail, 3)
+        pipeline.workers._in_fresh_process(_fail, 3)
     with pytest.raises(RuntimeError, match="^_Unpicklable: odd 4$"):
-        pipeline._in_fresh_process(_fail_unpicklably, 4)
+        pipeline.workers._in_fresh_process(_fail_unpicklably, 4)
     with pytest.raises(RuntimeError, match=r"^the site build process ended without a result \(exit status 3\)$"):
-        pipeline._in_fresh_process(_vanish, 3)
+        pipeline.workers._in_fresh_process(_vanish, 3)
 
 
 class _Pipe:
@@ -363,31 +369,31 @@ def test_the_fresh_child_sends_ok_or_the_pickled_error(monkeypatch):
     import pickle
 
     watched = []
-    monkeypatch.setattr(pipeline, "die_with_parent", lambda: watched.append(True))
+    monkeypatch.setattr(pipeline.workers, "die_with_parent", lambda: watched.append(True))
     pipe = _Pipe()
-    pipeline._fresh_child(pipe, _double, 5)
+    pipeline.workers._fresh_child(pipe, _double, 5)
     assert pipe.sent == [("ok", 10)] and pipe.closed and watched == [True]
     pipe = _Pipe()
-    pipeline._fresh_child(pipe, _fail, 6)
+    pipeline.workers._fresh_child(pipe, _fail, 6)
     status, value = pipe.sent[0]
     assert status == "error" and repr(pickle.loads(value)) == repr(ValueError("bad 6"))
     pipe = _Pipe()
-    pipeline._fresh_child(pipe, _fail_unpicklably, 7)
+    pipeline.workers._fresh_child(pipe, _fail_unpicklably, 7)
     status, value = pipe.sent[0]
     assert status == "error" and repr(pickle.loads(value)) == repr(RuntimeError("_Unpicklable: odd 7"))
 
 
 def test_a_task_is_its_function_on_its_arguments_and_times_itself_on_request(monkeypatch, capsys):
     monkeypatch.delenv("RULEPRESS_TIMINGS", raising=False)
-    assert pipeline._call((_double, 4)) == 8
+    assert pipeline.workers._call((_double, 4)) == 8
     assert capsys.readouterr().err == ""
     monkeypatch.setenv("RULEPRESS_TIMINGS", "1")
-    assert pipeline._call((_double, "x" * 100)) == "x" * 200
+    assert pipeline.workers._call((_double, "x" * 100)) == "x" * 200
     assert re.fullmatch(r"  [ \d]{2}\d\.\d\ds _double " + "x" * 90 + "\n", capsys.readouterr().err)
 
 
 def test_no_tasks_start_no_pool():
-    assert pipeline._run_tasks([], None, lambda: None) == []
+    assert pipeline.workers.run_tasks([], None, lambda: None) == []
 
 
 class _Process:
@@ -411,38 +417,38 @@ class _Process:
 def test_stopping_the_pool_terminates_then_kills_what_is_left():
     stubborn, polite = _Process(True), _Process(False)
     shutdowns = []
-    pool = SimpleNamespace(_processes={1: stubborn, 2: polite}, shutdown=lambda **kw: shutdowns.append(kw))
-    pipeline._stop(pool)
+    pool = SimpleNamespace(shutdown=lambda **kw: shutdowns.append(kw))
+    pipeline.workers._stop(pool, [stubborn, polite])
     assert shutdowns == [{"wait": False, "cancel_futures": True}]
     assert stubborn.calls == ["terminate", ("join", 5), "kill"]
     assert polite.calls == ["terminate", ("join", 5)]
-    pipeline._stop(SimpleNamespace(_processes=None, shutdown=lambda **kw: None))  # a pool that never started
+    pipeline.workers._stop(SimpleNamespace(shutdown=lambda **kw: None), [])  # a pool that never started
 
 
 def test_the_progress_bar_is_silent_off_a_terminal(monkeypatch):
     monkeypatch.setattr("sys.stderr", SimpleNamespace(isatty=lambda: False))
-    with pipeline._progress("building", 3) as advance:
+    with pipeline.workers.progress("building", 3) as advance:
         assert advance() is None and advance("ignored") is None
 
 
 def test_the_pool_runs_each_task_and_gives_results_in_task_order():
     done = []
-    assert pipeline._run_tasks([(abs, -3), (len, "abcd"), (str.upper, "x")], 1, lambda: done.append(1)) == [3, 4, "X"]
+    assert pipeline.workers.run_tasks([(abs, -3), (len, "abcd"), (str.upper, "x")], 1, lambda: done.append(1)) == [3, 4, "X"]
     assert len(done) == 3
     with pytest.raises(ValueError, match="invalid literal"):
-        pipeline._run_tasks([(int, "seven"), (abs, 1)], None, lambda: None)
+        pipeline.workers.run_tasks([(int, "seven"), (abs, 1)], None, lambda: None)
 
 
 def test_a_worker_ignores_ctrl_c_ends_with_the_build_and_warms_up(monkeypatch):
     import signal
 
     calls = []
-    monkeypatch.setattr(pipeline, "die_with_parent", lambda *args: calls.append(("die_with_parent", args)))
-    monkeypatch.setattr(pipeline, "watch", lambda *args: calls.append(("watch", args)))
-    monkeypatch.setattr("generator.render.pdf._warm_worker", lambda: calls.append(("warm", ())))
+    monkeypatch.setattr(pipeline.workers, "die_with_parent", lambda *args: calls.append(("die_with_parent", args)))
+    monkeypatch.setattr(pipeline.workers, "watch", lambda *args: calls.append(("watch", args)))
+    monkeypatch.setattr("generator.pipeline.workers._warm_worker", lambda: calls.append(("warm", ())))
     previous = signal.getsignal(signal.SIGINT)
     try:
-        pipeline._worker_init(os.getpid())
+        pipeline.workers._worker_init(os.getpid())
         assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
     finally:
         signal.signal(signal.SIGINT, previous)
@@ -460,8 +466,8 @@ def _ended_pid() -> int:
 def test_a_worker_whose_build_already_ended_exits_at_once(monkeypatch):
     import signal
 
-    monkeypatch.setattr(pipeline, "die_with_parent", lambda *args: None)
-    monkeypatch.setattr(pipeline, "watch", lambda *args: pytest.fail("watched an ended build"))
+    monkeypatch.setattr(pipeline.workers, "die_with_parent", lambda *args: None)
+    monkeypatch.setattr(pipeline.workers, "watch", lambda *args: pytest.fail("watched an ended build"))
 
     def exit_(code):
         raise SystemExit(code)
@@ -470,7 +476,7 @@ def test_a_worker_whose_build_already_ended_exits_at_once(monkeypatch):
     previous = signal.getsignal(signal.SIGINT)
     try:
         with pytest.raises(SystemExit) as exited:
-            pipeline._worker_init(_ended_pid())
+            pipeline.workers._worker_init(_ended_pid())
     finally:
         signal.signal(signal.SIGINT, previous)
     assert exited.value.code == 1
@@ -488,7 +494,7 @@ def test_the_watcher_exits_once_the_watched_process_has_ended(monkeypatch):
 
     monkeypatch.setattr(os, "_exit", exit_)
     ended = _ended_pid()
-    pipeline.watch(ended, every=0.01)
+    pipeline.workers.watch(ended, every=0.01)
     deadline = time.monotonic() + 5
     while not exits and time.monotonic() < deadline:
         time.sleep(0.01)
@@ -509,10 +515,10 @@ def test_a_process_asks_the_kernel_to_end_it_with_its_parent(monkeypatch):
     import ctypes
     import signal
 
-    monkeypatch.setattr(pipeline, "watch", lambda *args: pytest.fail("watched although the kernel will end it"))
+    monkeypatch.setattr(pipeline.workers, "watch", lambda *args: pytest.fail("watched although the kernel will end it"))
     before = _pdeathsig()
     try:
-        pipeline.die_with_parent(os.getppid())
+        pipeline.workers.die_with_parent(os.getppid())
         assert _pdeathsig() == signal.SIGKILL
     finally:
         ctypes.CDLL(None).prctl(1, before, 0, 0, 0)  # PR_SET_PDEATHSIG back as it was
@@ -529,7 +535,7 @@ def test_a_process_whose_parent_already_changed_exits(monkeypatch):
     before = _pdeathsig()
     try:
         with pytest.raises(SystemExit) as exited:
-            pipeline.die_with_parent(os.getppid() + 100000)
+            pipeline.workers.die_with_parent(os.getppid() + 100000)
     finally:
         ctypes.CDLL(None).prctl(1, before, 0, 0, 0)
     assert exited.value.code == 1
@@ -539,40 +545,36 @@ def test_without_the_kernels_help_a_thread_watches_the_parent(monkeypatch):
     import ctypes
 
     watched = []
-    monkeypatch.setattr(pipeline, "watch", lambda pid: watched.append(pid))
-    monkeypatch.setattr(pipeline.sys, "platform", "darwin")
-    pipeline.die_with_parent(4242)
-    monkeypatch.setattr(pipeline.sys, "platform", "linux")
+    monkeypatch.setattr(pipeline.workers, "watch", lambda pid: watched.append(pid))
+    monkeypatch.setattr(pipeline.workers.sys, "platform", "darwin")
+    pipeline.workers.die_with_parent(4242)
+    monkeypatch.setattr(pipeline.workers.sys, "platform", "linux")
 
     def no_libc(*args, **kwargs):
         raise OSError("no libc")
 
     monkeypatch.setattr(ctypes, "CDLL", no_libc)
-    pipeline.die_with_parent(4343)
-    pipeline.die_with_parent()
+    pipeline.workers.die_with_parent(4343)
+    pipeline.workers.die_with_parent()
     assert watched == [4242, 4343, os.getppid()]
 
 
 def test_a_site_is_built_from_the_project_loaded_again_in_a_fresh_process(monkeypatch, tmp_path):
-    import generator.render.site.pages as pages
-    import generator.source.project as source
-
     checked, built = [], []
     checked_project = SimpleNamespace(root=tmp_path)
-    monkeypatch.setattr(source, "load_project", lambda root: checked.append(root) or (checked_project, []))
-    monkeypatch.setattr(pages, "build_site", lambda project, cache, outdir, audience, downloads, pages=None: built.append(
+    monkeypatch.setattr(pipeline.workers, "load_project", lambda root: checked.append(root) or (checked_project, []))
+    monkeypatch.setattr(pipeline.workers, "build_site", lambda project, cache, outdir, audience, downloads, pages=None: built.append(
         (project, cache, outdir, audience, downloads, pages)) or SimpleNamespace(outdir=outdir / "html"))
     args = (str(tmp_path), "/c/site", "/c/site-html", "gm", {"x": []}, "the pages")
-    assert pipeline._build_one_site(args) == "/c/site-html/html"
+    assert pipeline.workers._build_one_site(args) == "/c/site-html/html"
     assert checked == [tmp_path]  # loaded, not checked again: the build checked it a moment ago
     assert built == [(checked_project, Path("/c/site"), Path("/c/site-html"), "gm", {"x": []}, "the pages")]
     ran = []
-    monkeypatch.setattr(pipeline, "_in_fresh_process", lambda function, given: ran.append((function, given)) or "out")
-    assert pipeline._site_worker(args) == "out" and ran == [(pipeline._build_one_site, args)]
+    monkeypatch.setattr(pipeline.workers, "_in_fresh_process", lambda function, given: ran.append((function, given)) or "out")
+    assert pipeline.workers.site_worker(args) == "out" and ran == [(pipeline.workers._build_one_site, args)]
 
 
 def test_check_with_examples_runs_the_examples_of_every_ruleset_the_errors_do_not_reach(monkeypatch, tmp_path):
-    import generator.check_cache as check_cache
     import generator.examples.run as example_runs
     from generator.diagnostics import Code, Diagnostic, Diagnostics, Location
     from generator.validate import CheckResult
@@ -587,7 +589,7 @@ def test_check_with_examples_runs_the_examples_of_every_ruleset_the_errors_do_no
     rulesets = [ruleset("a"), ruleset("b")]
     project = SimpleNamespace(root=tmp_path / "resolved", rulesets=rulesets, with_house_results=lambda found: project)
     asked = []
-    monkeypatch.setattr(check_cache, "CheckCache", Cache)
+    monkeypatch.setattr(pipeline.build, "CheckCache", Cache)
 
     def examples(ruleset, root, cache, every):
         asked.append((ruleset.id, root, type(cache), every))
@@ -595,21 +597,21 @@ def test_check_with_examples_runs_the_examples_of_every_ruleset_the_errors_do_no
 
     monkeypatch.setattr(example_runs, "run_examples_cached", examples)
     good = CheckResult(project, Diagnostics([]))
-    monkeypatch.setattr(pipeline, "check_project", lambda root, cache: asked.append(("check", root, cache.root)) or good)
-    assert pipeline.check_with_examples(tmp_path)[1] == ["a1", "a2", "b1", "b2"]
+    monkeypatch.setattr(pipeline.build, "check_project", lambda root, cache: asked.append(("check", root, cache.root)) or good)
+    assert pipeline.build.check_with_examples(tmp_path)[1] == ["a1", "a2", "b1", "b2"]
     assert asked == [("check", tmp_path, tmp_path), ("a", tmp_path / "resolved", Cache, rulesets),
                      ("b", tmp_path / "resolved", Cache, rulesets)]
     asked.clear()
     error = Diagnostic(Code.TABLE_GAP, "gap", Location("rules_src/b/tables.yaml", 3, 1))
     bad = CheckResult(project, Diagnostics([error]))
-    monkeypatch.setattr(pipeline, "check_project", lambda root, cache: bad)
-    assert pipeline.check_with_examples(tmp_path)[1] == ["a1", "a2"]  # b's errors reach b's examples alone
+    monkeypatch.setattr(pipeline.build, "check_project", lambda root, cache: bad)
+    assert pipeline.build.check_with_examples(tmp_path)[1] == ["a1", "a2"]  # b's errors reach b's examples alone
     assert asked == [("a", tmp_path / "resolved", Cache, rulesets)]
 
 
 def test_stopping_a_pool_without_workers_does_nothing_more():
     shutdowns = []
-    pipeline._stop(SimpleNamespace(shutdown=lambda **kw: shutdowns.append(kw)))
+    pipeline.workers._stop(SimpleNamespace(shutdown=lambda **kw: shutdowns.append(kw)), [])
     assert shutdowns == [{"wait": False, "cancel_futures": True}]
 
 
@@ -619,7 +621,7 @@ def test_the_swap_holds_ctrl_c_and_term_until_both_renames_are_done(tmp_path, mo
     masks = []
     monkeypatch.setattr(signal, "pthread_sigmask", lambda how, signals: masks.append((how, set(signals))))
     (tmp_path / "staged").mkdir()
-    pipeline._swap(tmp_path / "staged", tmp_path / "build")
+    pipeline.staging.swap(tmp_path / "staged", tmp_path / "build")
     assert masks == [(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM}), (signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})]
 
 
@@ -628,7 +630,7 @@ def test_a_swap_that_fails_puts_the_previous_build_back(tmp_path):
     out.mkdir()
     (out / "index.html").write_text("previous")
     with pytest.raises(FileNotFoundError) as failed:
-        pipeline._swap(tmp_path / "no-staging", out)
+        pipeline.staging.swap(tmp_path / "no-staging", out)
     assert failed.value.filename == str(tmp_path / "no-staging")
     assert (out / "index.html").read_text() == "previous"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["build"]
@@ -636,7 +638,7 @@ def test_a_swap_that_fails_puts_the_previous_build_back(tmp_path):
 
 def test_a_first_swap_that_fails_leaves_nothing(tmp_path):
     with pytest.raises(FileNotFoundError) as failed:
-        pipeline._swap(tmp_path / "no-staging", tmp_path / "build")
+        pipeline.staging.swap(tmp_path / "no-staging", tmp_path / "build")
     assert failed.value.filename == str(tmp_path / "no-staging")
     assert list(tmp_path.iterdir()) == []
 
@@ -655,7 +657,7 @@ def test_watching_a_live_process_sends_it_no_signal(monkeypatch):
     monkeypatch.setattr(os, "_exit", exit_)
     child = subprocess.Popen(["sleep", "30"])
     try:
-        pipeline.watch(child.pid, every=0.01)
+        pipeline.workers.watch(child.pid, every=0.01)
         time.sleep(0.2)
         assert child.poll() is None and exits == []  # still running: the watcher only asks whether it exists
     finally:
