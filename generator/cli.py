@@ -134,12 +134,19 @@ def _say(text: str) -> None:
         pass
 
 
-def _request(root: Path, args):
-    """The command line of `rulepress build` or `rulepress export`, as the pipeline's typed request."""
+def _build_request(root: Path, args):
+    """`rulepress build`'s command line as the pipeline's typed request."""
     from .pipeline.request import BuildRequest  # deferred: its dataclasses cost a check ~2 ms it never needs
 
-    return BuildRequest(root=root, out=args.out, only=tuple(getattr(args, "only", None) or ()),
-                        ruleset=getattr(args, "ruleset", None), audience=args.audience, jobs=getattr(args, "jobs", None))
+    return BuildRequest(root=root, out=args.out, only=tuple(args.only or ()), ruleset=args.ruleset,
+                        audience=args.audience, jobs=args.jobs)
+
+
+def _export_request(root: Path, args):
+    """`rulepress export`'s command line as the pipeline's typed request."""
+    from .pipeline.request import BuildRequest  # deferred: as in _build_request
+
+    return BuildRequest(root=root, out=args.out, audience=args.audience)
 
 
 def _run(parser, args) -> int:
@@ -197,7 +204,7 @@ def _run(parser, args) -> int:
     if args.command == "build":
         from .pipeline.build import run_build  # deferred: a check never loads Sphinx, WeasyPrint's jobs or the model
 
-        return run_build(_request(root, args))
+        return run_build(_build_request(root, args))
     if args.command == "serve":
         from .serve import serve as serve_site  # deferred: likewise (serve builds with the pipeline)
 
@@ -205,7 +212,7 @@ def _run(parser, args) -> int:
     if args.command == "export":
         from .pipeline.build import run_export  # deferred: a check never loads Sphinx, WeasyPrint's jobs or the model
 
-        return run_export(_request(root, args))
+        return run_export(_export_request(root, args))
     return EXIT_USAGE  # pragma: no cover
 
 

@@ -26,7 +26,6 @@ Kept warm between rebuilds, so a save reaches the page in about a second:
 from __future__ import annotations
 
 import dataclasses
-import functools
 import html
 import http.server
 import io

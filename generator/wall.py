@@ -88,7 +88,6 @@ def in_use() -> bool:
     return False
 
 
-@functools.cache
 def _note_once(reason: str) -> None:
     if not os.environ.get("RULEPRESS_WALL_NOTED"):
         os.environ["RULEPRESS_WALL_NOTED"] = "1"  # workers and later calls of this run stay quiet

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from generator import cli, report
+from generator import report
 from generator.cli import EXIT_ERRORS, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_USAGE, main
 
 BROKEN = Path(__file__).parent / "broken"

@@ -140,10 +140,8 @@ def test_a_stylesheet_no_pdf_links_re_renders_no_pdf(project):
 
 def _spy_on_pdf_jobs(monkeypatch) -> list[tuple[str, object]]:
     """Record (kind, rulesets asked for) each time the build lays out PDFs' HTML."""
-    from generator.render import handouts, sheets
-
     asked: list[tuple[str, object]] = []
-    real_handouts, real_sheets = handouts.handout_jobs, sheets.sheet_jobs
+    real_handouts, real_sheets = pipeline.plan.handout_jobs, pipeline.plan.sheet_jobs
 
     def handout_jobs(project, folder, audience, rulesets=None):
         asked.append(("handouts", rulesets))
@@ -153,8 +151,8 @@ def _spy_on_pdf_jobs(monkeypatch) -> list[tuple[str, object]]:
         asked.append(("sheets", rulesets))
         return real_sheets(project, folder, rulesets)
 
-    monkeypatch.setattr(handouts, "handout_jobs", handout_jobs)
-    monkeypatch.setattr(sheets, "sheet_jobs", sheet_jobs)
+    monkeypatch.setattr(pipeline.plan, "handout_jobs", handout_jobs)
+    monkeypatch.setattr(pipeline.plan, "sheet_jobs", sheet_jobs)
     return asked
 
 

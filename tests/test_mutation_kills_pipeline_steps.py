@@ -615,6 +615,25 @@ def test_stopping_a_pool_without_workers_does_nothing_more():
     assert shutdowns == [{"wait": False, "cancel_futures": True}]
 
 
+def test_the_workers_to_stop_are_the_children_started_since_the_pool_began():
+    import multiprocessing
+    import time
+
+    context = multiprocessing.get_context("fork")
+    earlier, later = (context.Process(target=time.sleep, args=(30,)) for _ in range(2))
+    earlier.start()
+    try:
+        before = set(multiprocessing.active_children())
+        assert pipeline.workers._started_since(before) == []
+        later.start()
+        assert pipeline.workers._started_since(before) == [later]  # never a child this process had before
+    finally:
+        for child in (earlier, later):
+            if child.pid is not None:
+                child.kill()
+                child.join()
+
+
 def test_the_swap_holds_ctrl_c_and_term_until_both_renames_are_done(tmp_path, monkeypatch):
     import signal
 
