@@ -176,7 +176,7 @@ def _measure_after(path: Path, text: str, measure) -> float:
 # -- floors of the build ---------------------------------------------------------------------------------
 def sphinx_floor(project: Path, work: Path) -> float:
     """Bare sphinx-build of the very pages the build generated, with the same configuration."""
-    from generator.pipeline import site_cache
+    from generator.pipeline.plan import site_cache
     from generator.render.site.pages import sphinx_config
 
     source = work / "sphinx-src"

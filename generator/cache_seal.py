@@ -35,7 +35,6 @@ from pathlib import Path
 KEY_FILE = "cache-key"
 SEAL_SUFFIX = ".seal"
 _MAC_BYTES = 64  # hex digits of an HMAC-SHA256
-_keys: dict[Path, bytes | None] = {}
 
 
 def key_folder() -> Path:
@@ -47,13 +46,12 @@ def key_folder() -> Path:
 
 def machine_key(project: Path | None = None) -> bytes | None:
     """This machine's cache key, made on first use; None when there is none to be had (an unwritable
-    home) or when it would lie inside ``project``, whose contributor could then have written it."""
+    home) or when it would lie inside ``project``, whose contributor could then have written it. Read each
+    time (a few dozen bytes): nothing is kept between calls."""
     path = key_folder() / KEY_FILE
     if project is not None and _inside(path, Path(project)):
         return None
-    if path not in _keys:
-        _keys[path] = _read_key(path) or _create_key(path)
-    return _keys[path]
+    return _read_key(path) or _create_key(path)
 
 
 def _inside(path: Path, folder: Path) -> bool:

@@ -27,8 +27,9 @@ with another key, is a miss and is rebuilt, so the folder is safe to delete at a
 the machine rather than the files (an example or a mechanic that failed, perhaps by running
 out of time) are never stored: they run again on the next check.
 
-This module imports only the standard library: a check served from the cache pays for
-hashing the files and reading one slot, nothing else.
+This module imports only the standard library and the small modules every check loads (``diagnostics``,
+``keys``, ``cache_seal``): a check served from the cache pays for hashing the files and reading one slot,
+nothing else.
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ from pathlib import Path
 
 from . import __version__
 from .cache_seal import sign, unsign
+from .diagnostics import BlockLocation, Code, Diagnostic, Location, Severity
 from .keys import generator_hash
 
 CHECK_DIR = Path(".rulepress-cache") / "check"
@@ -252,8 +254,6 @@ def dump_diagnostics(diagnostics) -> list:
 
 def load_diagnostics(rows) -> list | None:
     """The diagnostics ``rows`` hold, or None when they do not read back (a corrupt slot)."""
-    from .diagnostics import BlockLocation, Code, Diagnostic, Location, Severity
-
     kinds = {"Location": Location, "BlockLocation": BlockLocation}
     try:
         return [Diagnostic(Code(code), message, kinds[kind](path, line, column), hint, Severity(severity))

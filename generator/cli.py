@@ -7,7 +7,8 @@ import os
 import sys
 from pathlib import Path
 
-from . import __version__
+from . import __version__, report
+from .diagnostics import Code, did_you_mean, printable
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
 EXIT_INTERNAL, EXIT_INTERRUPTED = 70, 130  # EX_SOFTWARE; 128 + SIGINT, as shells report Ctrl-C
@@ -45,8 +46,6 @@ def _source_date_epoch() -> str | None:
         return None
     text = epoch.strip()
     if not text.isascii() or not text.isdigit() or int(text[:20]) > LATEST_EPOCH:
-        from .diagnostics import printable
-
         shown = printable(text if len(text) <= 40 else text[:39] + "…")
         return f"SOURCE_DATE_EPOCH must be whole seconds since 1970 (0 to {LATEST_EPOCH}) or unset, not `{shown}`"
     os.environ["SOURCE_DATE_EPOCH"] = text
@@ -117,38 +116,37 @@ def main(argv: list[str] | None = None) -> int:
         _say(f"rulepress: interrupted{left}")
         return EXIT_INTERRUPTED
     except OSError as error:
-        _say(f"rulepress: error: {os_error_text(error)}")
+        _say(f"rulepress: error: {report.os_error_text(error)}")
         return EXIT_ERRORS
     except RecursionError:
         _say("rulepress: error: the rules nest too deeply to read")
         return EXIT_ERRORS
     except Exception as error:  # the last resort: one line, and a way to report it
-        _say(f"rulepress: internal error: {type(error).__name__}: {_one_line(error)} "
+        _say(f"rulepress: internal error: {type(error).__name__}: {report.one_line(error)} "
              "(please report this with the command you ran)")
         return EXIT_INTERNAL
 
 
 def _say(text: str) -> None:
-    from .diagnostics import printable
-
     try:
         print(printable(text), file=sys.stderr, flush=True)
     except (OSError, ValueError):  # stderr closed or gone: the exit status still says it
         pass
 
 
-def _one_line(error: BaseException) -> str:
-    text = " ".join(str(error).split())
-    return text if len(text) <= 300 else text[:299] + "…"
+def _build_request(root: Path, args):
+    """`rulepress build`'s command line as the pipeline's typed request."""
+    from .pipeline.request import BuildRequest  # deferred: its dataclasses cost a check ~2 ms it never needs
+
+    return BuildRequest(root=root, out=args.out, only=tuple(args.only or ()), ruleset=args.ruleset,
+                        audience=args.audience, jobs=args.jobs)
 
 
-def os_error_text(error: OSError) -> str:
-    """``cannot write build/x: No space left on device``: the file and the cause, in one line."""
-    cause = error.strerror or _one_line(error) or type(error).__name__
-    name = error.filename
-    if name is None:
-        return cause
-    return f"{cause}: {name}" + (f" -> {error.filename2}" if error.filename2 else "")
+def _export_request(root: Path, args):
+    """`rulepress export`'s command line as the pipeline's typed request."""
+    from .pipeline.request import BuildRequest  # deferred: as in _build_request
+
+    return BuildRequest(root=root, out=args.out, audience=args.audience)
 
 
 def _run(parser, args) -> int:
@@ -161,7 +159,7 @@ def _run(parser, args) -> int:
         return EXIT_USAGE
     root = args.project.resolve()
     if getattr(args, "untrusted", False):
-        from . import wall
+        from . import wall  # deferred: it imports subprocess, which a check served from its cache never needs
 
         wall.require()
         found = wall.status()
@@ -169,13 +167,11 @@ def _run(parser, args) -> int:
             _say(f"rulepress: error: --untrusted needs the operating-system wall, and {found.reason}")
             return EXIT_USAGE
     if args.command == "codes":
-        from .diagnostics import Code
-
         for code in Code:
             print(f"{code.code:20} {code.catches}")
         return EXIT_OK
     if args.command == "new":
-        from .scaffold import ScaffoldError, scaffold
+        from .scaffold import ScaffoldError, scaffold  # deferred: importlib.resources, which a check never needs
 
         try:
             written = scaffold(root, args.name, args.title)
@@ -192,39 +188,31 @@ def _run(parser, args) -> int:
         return EXIT_USAGE
     ruleset = getattr(args, "ruleset", None)
     if ruleset:
-        from .source.project import ruleset_folders
+        from .source.project import ruleset_folders  # deferred: the model, which a check the cache answers never loads
 
         names = [folder.name for folder in ruleset_folders(root)]
         if ruleset not in names:
-            from .diagnostics import did_you_mean
-
             _say(f"rulepress: error: no ruleset `{ruleset}` in rules_src/")
             _say(f"  hint: {did_you_mean(ruleset, names) or 'rulesets: ' + ', '.join(names)}")
             return EXIT_USAGE
     if args.command == "check":
-        from .report import run_check
-
-        return run_check(root, args.ruleset, run_examples=not args.no_examples, everything=args.everything)
+        return report.run_check(root, args.ruleset, run_examples=not args.no_examples, everything=args.everything)
     if args.command == "coverage":
-        from .report import run_coverage
-
-        return run_coverage(root, args.ruleset)
+        return report.run_coverage(root, args.ruleset)
     if args.command == "names":
-        from .report import run_names
-
-        return run_names(root, args.ruleset)
+        return report.run_names(root, args.ruleset)
     if args.command == "build":
-        from .pipeline import run_build
+        from .pipeline.build import run_build  # deferred: a check never loads Sphinx, WeasyPrint's jobs or the model
 
-        return run_build(root, args)
+        return run_build(_build_request(root, args))
     if args.command == "serve":
-        from .serve import serve as serve_site
+        from .serve import serve as serve_site  # deferred: likewise (serve builds with the pipeline)
 
         return serve_site(root, args.host, args.port, audience=args.audience)
     if args.command == "export":
-        from .pipeline import run_export
+        from .pipeline.build import run_export  # deferred: a check never loads Sphinx, WeasyPrint's jobs or the model
 
-        return run_export(root, args)
+        return run_export(_export_request(root, args))
     return EXIT_USAGE  # pragma: no cover
 
 

@@ -1,4 +1,5 @@
-"""Content keys: the generator's code hash and the key of everything a ruleset's checks read.
+"""Content keys: the generator's code hash, the key of everything a ruleset's checks read, and the build's
+keys of a PDF (``job_key``) and of one ruleset's PDFs of a kind (``inputs_key``).
 
 Every cache (the check cache, serve's warm state, the build's PDFs and sites) keys by these, so
 one change to what they hash reaches all of them alike.
@@ -8,9 +9,11 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import re
 from pathlib import Path
 
 from . import __version__
+from .render.assets import PROJECT_TEMPLATES, asset_names, default_templates, template_path
 
 GENERATOR = Path(__file__).resolve().parent
 _CODE_SUFFIXES = (".py", ".css", ".js", ".html")
@@ -55,4 +58,83 @@ def ruleset_key(root: Path, ruleset, code: str) -> str:
                 digest.update(f"{path}:{stat.st_size}:{stat.st_mtime_ns}".encode())
     if ruleset.base is not None:
         digest.update(ruleset_key(root, ruleset.base, code).encode())
+    return digest.hexdigest()
+
+
+# -- the build's keys: what a PDF, and a ruleset's PDFs of one kind, are made from ---------------------------
+def job_key(job, code: str, root: Path) -> str:
+    """A hash of one PDF's inputs: the generator's ``code``, its HTML and fitted text, its stylesheets and the
+    assets they link (the project's, else the defaults)."""
+    digest = hashlib.sha256(code.encode())
+    digest.update(job.html.encode("utf-8"))
+    for text in job.fit:
+        digest.update(b"\0fit\0" + text.encode("utf-8"))
+    for sheet in job.stylesheets:
+        digest.update(Path(sheet).read_bytes())
+    linked = linked_assets(job, root)
+    # the files this job's HTML and stylesheets link (the project's, else the defaults); every asset
+    # when one link cannot be named, so a change is never missed
+    for name in linked if linked is not None else asset_names(root):
+        path = template_path(root, name)
+        digest.update(name.encode() + b"\0" + str(path).encode() + b"\0")
+        digest.update(path.read_bytes() if path.is_file() else b"missing")
+    return digest.hexdigest()
+
+
+_CSS_LINK = re.compile(r"""@import\s+["']([^"']+)["']|url\(\s*["']?([^"')]+?)["']?\s*\)""")
+_HTML_LINK = re.compile(r"""(?:\bsrc|<link\b[^>]*?\bhref)\s*=\s*["']([^"']+)["']""")  # what the renderer fetches; <a href> it does not
+
+
+def linked_assets(job, root: Path) -> list[str] | None:
+    """The names under templates/ of every file the job's HTML and stylesheets link (``src``,
+    ``href``, ``url()``, ``@import``, followed through the stylesheets they import), sorted;
+    None when a link names something that is not such a file."""
+    bases = (Path(root).resolve() / PROJECT_TEMPLATES, default_templates())
+    found: set[str] = set()
+    pending = [(url, Path(job.base_dir)) for url in _HTML_LINK.findall(job.html)]
+    pending += [(a or b, Path(job.base_dir)) for a, b in _CSS_LINK.findall(job.html)]
+    pending += [(a or b, Path(sheet).parent) for sheet in job.stylesheets for a, b in _CSS_LINK.findall(_text(sheet))]
+    while pending:
+        url, folder = pending.pop()
+        if url.startswith(("#", "data:")):
+            continue  # a place in the page, or the bytes themselves: in the HTML already
+        if ":" in url.split("/")[0]:
+            return None  # file:, http: and the like: the renderer refuses or fetches them; key by everything
+        target = (folder / url.split("#")[0].split("?")[0]).resolve()
+        name = next((target.relative_to(base).as_posix() for base in bases if target.is_relative_to(base)), None)
+        if name is None:
+            return None
+        if name not in found:
+            found.add(name)
+            if name.endswith(".css"):
+                path = template_path(root, name)
+                pending += [(a or b, path.parent) for a, b in _CSS_LINK.findall(_text(path))]
+    return sorted(found)
+
+
+def _text(path) -> str:
+    try:
+        return Path(path).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""
+
+
+def templates_digest(root: Path) -> bytes:
+    """A hash of every file under the project's templates/ and the default templates, by path and content."""
+    digest = hashlib.sha256()
+    for folder in (Path(root).resolve() / PROJECT_TEMPLATES, default_templates()):
+        for path in sorted(folder.rglob("*")) if folder.is_dir() else ():
+            if path.is_file():
+                digest.update(str(path).encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.digest()
+
+
+def inputs_key(kind: str, audiences: list[str], audience: str | None, epoch: str, ruleset: str,
+               templates: bytes) -> str:
+    """A hash of everything one ruleset's PDFs of ``kind`` are made from: the audiences a build makes (and the
+    one it was asked for), SOURCE_DATE_EPOCH (``epoch``), the ruleset's key (``ruleset_key``) and the
+    templates (``templates_digest``)."""
+    digest = hashlib.sha256(f"{kind}\0{audiences}\0{audience}\0{epoch}\0".encode())
+    digest.update(ruleset.encode())
+    digest.update(templates)
     return digest.hexdigest()

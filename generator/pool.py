@@ -22,6 +22,10 @@ import threading
 from pathlib import Path
 
 from . import wall
+from .check_cache import dump_diagnostics, load_diagnostics
+from .render.pdf import ResourceOutside, SheetOverflow, _warm_worker
+from .render.site.pages import SiteFailed, SiteWarnings
+from .render.site.search import SearchIndexError
 
 MEMORY = 6 * 1024**3  # bytes of address space a render worker may map
 CPU_SECONDS = 3600  # of a worker's whole life: a layout that never ends is ended
@@ -38,7 +42,7 @@ def run_walled(tasks: list, workers: int, advance, *, read: list[Path], write: l
     for index, task in enumerate(tasks):
         jobs.put((index, task))
     done: queue.Queue = queue.Queue()
-    started = [_Worker(read, write) for _ in range(max(1, min(workers, len(tasks))))]
+    started = [Worker(read, write) for _ in range(max(1, min(workers, len(tasks))))]
     threads = [threading.Thread(target=worker.serve, args=(jobs, done), daemon=True) for worker in started]
     for thread in threads:
         thread.start()
@@ -47,7 +51,7 @@ def run_walled(tasks: list, workers: int, advance, *, read: list[Path], write: l
         for _ in tasks:
             index, answer = done.get()
             if "ok" not in answer:
-                raise _rebuilt(answer)
+                raise rebuilt(answer)
             results[index] = _tupled(answer["ok"])
             advance()
     finally:
@@ -60,13 +64,8 @@ def _tupled(value):
     return tuple(value) if isinstance(value, list) else value
 
 
-def _rebuilt(answer: dict) -> Exception:
+def rebuilt(answer: dict) -> Exception:
     """The exception a worker reported, as this process's own type (the worker's text, never its objects)."""
-    from .check_cache import load_diagnostics
-    from .render.pdf import ResourceOutside, SheetOverflow
-    from .render.site.pages import SiteFailed, SiteWarnings
-    from .render.site.search import SearchIndexError
-
     kind, text = answer.get("error"), str(answer.get("text", ""))[:20000]
     if kind in ("resource-outside", "sheet-overflow"):
         found = load_diagnostics(answer.get("diagnostics"))
@@ -76,7 +75,7 @@ def _rebuilt(answer: dict) -> Exception:
     return kinds.get(kind, RenderFailed)(text or "a render worker ended without an answer")
 
 
-class _Worker:
+class Worker:
     def __init__(self, read: list[Path], write: list[Path]):
         self.errors = tempfile.TemporaryFile()
         argv = [sys.executable, "-m", "generator.pool"]
@@ -133,11 +132,6 @@ class _Worker:
 
 
 def main() -> int:
-    from .check_cache import dump_diagnostics
-    from .render.pdf import ResourceOutside, SheetOverflow, _warm_worker
-    from .render.site.pages import SiteFailed, SiteWarnings
-    from .render.site.search import SearchIndexError
-
     replies = os.fdopen(os.dup(1), "w", encoding="utf-8")
     os.dup2(os.open(os.devnull, os.O_RDWR), 1)  # what a library prints never joins the answers
     _warm_worker()

@@ -9,8 +9,24 @@ import io
 import sys
 from pathlib import Path
 
-from .diagnostics import Diagnostic, printable
+from .check_cache import CheckCache, output_slot
+from .diagnostics import Code, Diagnostic, printable
 from .render.present import plural
+
+
+def one_line(error: BaseException) -> str:
+    """An error's text on one line, cut at 300 characters."""
+    text = " ".join(str(error).split())
+    return text if len(text) <= 300 else text[:299] + "…"
+
+
+def os_error_text(error: OSError) -> str:
+    """``cannot write build/x: No space left on device``: the file and the cause, in one line."""
+    cause = error.strerror or one_line(error) or type(error).__name__
+    name = error.filename
+    if name is None:
+        return cause
+    return f"{cause}: {name}" + (f" -> {error.filename2}" if error.filename2 else "")
 
 
 def print_diagnostics(diagnostics: list[Diagnostic], stream=None) -> None:
@@ -21,8 +37,6 @@ def print_diagnostics(diagnostics: list[Diagnostic], stream=None) -> None:
 
 def run_check(root: Path, only: str | None = None, run_examples: bool = True, everything: bool = False) -> int:
     """Check the project; ``everything`` (``check --all``) trusts no cached result and runs every example."""
-    from .check_cache import CheckCache, output_slot
-
     cache = CheckCache(root, reading=not everything)
     slot, key = output_slot(only, run_examples), cache.project_key(only, run_examples)
     stored = cache.get(slot, key)
@@ -55,9 +69,9 @@ def _check(root: Path, only, run_examples: bool, cache, errors, out) -> tuple[in
     """Check into ``errors`` and ``out``: the exit status, and whether the result depends only on the
     files (nothing failed that might pass on a less busy machine), so it may be stored. Examples run
     wherever the errors found do not reach, and the summary says where they did not run and why."""
-    from .examples.run import run_project_examples
-    from .examples.walled import prestart
-    from .validate import check_project
+    from .examples.run import run_project_examples  # deferred: a check the cache answers never loads the checks
+    from .examples.walled import prestart  # deferred: likewise
+    from .validate import check_project  # deferred: likewise
 
     prestart(root)
     result = check_project(root, only, cache)
@@ -98,18 +112,16 @@ def run_line(run) -> str:
 
 def _mechanics_settled(result) -> bool:
     """No diagnostic came from loading a ruleset's mechanics (a child that may have run out of time)."""
-    from .diagnostics import Code
-
     return not any(d.code in (Code.MECHANIC_ERROR, Code.EXAMPLE_FAILED) for d in result.diagnostics)
 
 
 def run_coverage(root: Path, only: str | None = None) -> int:
     """`rulepress coverage`: run every ruleset's examples, recording what they read, and list per ruleset each
     entry none exercised (``examples.coverage``). 0 when every entry is exercised or excused, 1 otherwise."""
-    from .examples.run import run_confined
-    from .examples.coverage import measure, report_lines, summary_line
-    from .examples.walled import prestart
-    from .validate import check_project
+    from .examples.run import run_confined  # deferred: `rulepress check` never loads the examples' runner
+    from .examples.coverage import measure, report_lines, summary_line  # deferred: likewise
+    from .examples.walled import prestart  # deferred: likewise
+    from .validate import check_project  # deferred: nor the checks, when its cache answers
 
     prestart(root)
     result = check_project(root)
@@ -140,8 +152,8 @@ def run_coverage(root: Path, only: str | None = None) -> int:
 
 def run_names(root: Path, ruleset_id: str) -> int:
     """`rulepress names RULESET`: the names its worked examples can use, as Markdown, even while `check` fails."""
-    from .render.reference import names_reference
-    from .source.project import load_project
+    from .render.reference import names_reference  # deferred: `rulepress check` never loads the model
+    from .source.project import load_project  # deferred: likewise
 
     project, diagnostics = load_project(root, ruleset_id)
     ruleset = next((r for r in project.rulesets if r.id == ruleset_id), None)

@@ -14,7 +14,7 @@ Kept warm between rebuilds, so a save reaches the page in about a second:
 * **Sphinx stays loaded**: the site is built in this process, Sphinx and the extensions imported
   once, each build inside ``docutils_namespace`` (which undoes the roles and directives a Sphinx
   application registers process-wide); Sphinx's own incremental build re-reads only the pages
-  whose text or YAML changed. The build is still staged and swapped in whole (pipeline.py).
+  whose text or YAML changed. The build is still staged and swapped in whole (``generator.pipeline``).
 * **The page first**: the site is staged with the previous build's search index and swapped in, the browser
   reloads; Pagefind then indexes a copy of build/ (hard links) and that copy is swapped in whole
   (``SearchIndex``), unless a newer build came meanwhile.
@@ -26,7 +26,6 @@ Kept warm between rebuilds, so a save reaches the page in about a second:
 from __future__ import annotations
 
 import dataclasses
-import functools
 import html
 import http.server
 import io
@@ -40,11 +39,26 @@ import sys
 import threading
 import time
 import urllib.parse
-from contextlib import redirect_stderr
+from contextlib import nullcontext, redirect_stderr
 from pathlib import Path
-from types import SimpleNamespace
 
+from sphinx.util.docutils import docutils_namespace
+
+from . import wall
+from .diagnostics import printable
+from .examples.run import run_project_examples
 from .keys import code_hash, ruleset_key
+from .pipeline.build import INTERRUPTED, run_build
+from .pipeline.request import BuildHooks, BuildRequest
+from .pipeline.search_index import copy_for_index, index_copy, swap_index
+from .pipeline.workers import with_site_house_results
+from .pool import Worker, rebuilt
+from .render.assets import default_templates
+from .render.site import checked_project
+from .render.site.pages import build_site
+from .render.site.search import SearchIndexError
+from .source.project import load_project
+from .validate import check_project, check_ruleset
 
 RELOAD_PATH = "/__rulepress__/build"  # the build number and status, as text ("3:ok")
 EVENTS_PATH = "/__rulepress__/events"  # server-sent events: one "build" event per finished build
@@ -234,8 +248,6 @@ class _Server(http.server.ThreadingHTTPServer):
         failed = sys.exc_info()[1]
         if isinstance(failed, (ConnectionError, TimeoutError)):  # a page closed or reloaded mid-answer
             return
-        from .diagnostics import printable
-
         _tell(printable(f"rulepress: serve: a request failed: {type(failed).__name__}: {failed}"))
 
 
@@ -378,7 +390,7 @@ def _handler(directory: Path, state: _State, hosts: HostCheck, audience: str = "
 
 # -- warm building -----------------------------------------------------------------------------
 class RememberedChecks:
-    """``pipeline.check_with_examples`` for serve: each ruleset's check and example run are kept in
+    """``pipeline.build.check_with_examples`` for serve: each ruleset's check and example run are kept in
     memory, keyed by the bytes they were made from, so a save re-checks only the rulesets it touched."""
 
     def __init__(self):
@@ -386,9 +398,6 @@ class RememberedChecks:
         self.examples: dict[tuple, object] = {}
 
     def __call__(self, root: Path):
-        from .examples.run import run_project_examples
-        from .validate import check_project, check_ruleset
-
         code = code_hash()
 
         def checker(project_root, ruleset):
@@ -422,8 +431,6 @@ class _InMemory:
 def site_builder(root: Path):
     """How serve builds its site: behind the wall when this run uses it (one walled worker kept warm
     across saves), else here, with Sphinx already imported and the project already checked."""
-    from . import wall
-
     return WalledSite(root) if wall.in_use() else warm_site
 
 
@@ -435,37 +442,25 @@ class WalledSite:
         self.root, self.worker = root, None
 
     def __call__(self, project, args) -> str:
-        from .pool import _Worker, _rebuilt
-        from .render.assets import default_templates
-
         if self.worker is None or self.worker.process.poll() is not None:
             caches = Path(args[1]).parent
             caches.mkdir(parents=True, exist_ok=True)
-            self.worker = _Worker([self.root, default_templates()], [caches])
+            self.worker = Worker([self.root, default_templates()], [caches])
         answer = self.worker.ask((loaded_warm_site, args))
         if "ok" not in answer:
             self.worker.stop()
             self.worker = None
-            raise _rebuilt(answer)
+            raise rebuilt(answer)
         return answer["ok"]
 
 
 def loaded_warm_site(args) -> str:
     """``warm_site`` in a walled worker: the project loaded there (the command checked it a moment ago)."""
-    from .source.project import load_project
-
-    from .pipeline import with_site_house_results
-
     return warm_site(with_site_house_results(load_project(Path(args[0]))[0], args), args)
 
 
 def warm_site(project, args) -> str:
     """pipeline's site task, run here with Sphinx already imported and the project already checked."""
-    from sphinx.util.docutils import docutils_namespace
-
-    from .render.site import checked_project
-    from .render.site.pages import build_site
-
     _root, cache, outdir, audience, downloads, pages = args[:6]
     with docutils_namespace(), checked_project(project):  # Pagefind runs after the page is on disk (SearchIndex)
         return str(build_site(project, Path(cache), Path(outdir), audience, downloads, pages=pages, index=False).outdir)
@@ -488,23 +483,19 @@ class _Tee(io.TextIOBase):
         return False  # no progress bar: it would draw into the copy
 
 
-def build_and_tell(root: Path, args, state: _State, first: bool = False, index: "SearchIndex | None" = None) -> int:
+def build_and_tell(request: BuildRequest, hooks: BuildHooks, state: _State, first: bool = False,
+                   index: "SearchIndex | None" = None) -> int:
     """One warm build; ``state`` learns its outcome and what it printed (the browser reloads at once);
     then, after a good build, ``index`` makes the site's search index again, behind the page."""
-    from .pipeline import INTERRUPTED, run_build
-
     tee = _Tee(sys.stderr)
-    with redirect_stderr(tee), (index.swaps if index else _NO_LOCK):
-        code = run_build(root, args)
+    with redirect_stderr(tee), (index.swaps if index else nullcontext()):
+        code = run_build(request, hooks)
     if code == INTERRUPTED:  # Ctrl-C during a build stops serve too
         raise KeyboardInterrupt
     state.finished(code == 0, tee.copy.getvalue().strip(), first)
     if code == 0 and index:
         index.start(state.build)
     return code
-
-
-_NO_LOCK = threading.Lock()  # a lock nobody else holds: build_and_tell without a SearchIndex
 
 
 class SearchIndex:
@@ -523,9 +514,6 @@ class SearchIndex:
         self.thread.start()
 
     def _index(self, build: int) -> None:
-        from .pipeline import copy_for_index, index_copy, swap_index
-        from .render.site.search import SearchIndexError
-
         try:
             with self.swaps:
                 if self.state.build != build:
@@ -557,11 +545,8 @@ def serve(root: Path, host: str = "127.0.0.1", port: int = 8000, only: list[str]
           audience: str = "player") -> int:
     """Serve until interrupted (or for ``rounds`` waits of ``poll`` seconds, or until ``stop`` is set: for tests).
     ``audience`` "gm" builds and serves the game-master's site and files too; "player" serves none of them."""
-    from .diagnostics import printable
-    from .pipeline import INTERRUPTED
-
-    args = SimpleNamespace(out=None, ruleset=None, only=only or ["site"], audience=audience, jobs=None,
-                           checker=RememberedChecks(), site_builder=site_builder(root), index_later=True)
+    request = BuildRequest(root=root, only=tuple(only or ["site"]), audience=audience)
+    hooks = BuildHooks(checker=RememberedChecks(), site_builder=site_builder(root), index_later=True)
     state = _State()
     index = SearchIndex(root / "build", state, "site-gm" if audience == "gm" else "site")
     hosts = HostCheck(host, port)
@@ -579,7 +564,7 @@ def serve(root: Path, host: str = "127.0.0.1", port: int = 8000, only: list[str]
     halt = threading.Event()
     try:
         changes = start_watching(root, halt)  # before the first build: a save during it is built next
-        build_and_tell(root, args, state, first=True, index=index)
+        build_and_tell(request, hooks, state, first=True, index=index)
     except KeyboardInterrupt:
         halt.set()
         server.server_close()
@@ -593,7 +578,7 @@ def serve(root: Path, host: str = "127.0.0.1", port: int = 8000, only: list[str]
     print(printable(f"serving {shown} at http://{_bracketed(host)}:{hosts.port}/ — edit rules_src/ and the page "
                     "reloads; Ctrl-C stops"), flush=True)
     try:
-        _rebuild_on_change(root, args, state, changes, poll, rounds, stop, index)
+        _rebuild_on_change(request, hooks, state, changes, poll, rounds, stop, index)
     except KeyboardInterrupt:
         pass
     finally:
@@ -625,8 +610,8 @@ def start_watching(root: Path, halt: threading.Event) -> queue.Queue:
     return changes
 
 
-def _rebuild_on_change(root: Path, args, state: _State, changes: queue.Queue, poll: float, rounds: int | None,
-                       stop: threading.Event | None, index: SearchIndex | None = None) -> None:
+def _rebuild_on_change(request: BuildRequest, hooks: BuildHooks, state: _State, changes: queue.Queue, poll: float,
+                       rounds: int | None, stop: threading.Event | None, index: SearchIndex | None = None) -> None:
     count = 0
     while (rounds is None or count < rounds) and not (stop is not None and stop.is_set()):
         count += 1
@@ -637,4 +622,4 @@ def _rebuild_on_change(root: Path, args, state: _State, changes: queue.Queue, po
         while not changes.empty():  # everything seen so far is one rebuild
             changes.get_nowait()
         print("change seen; rebuilding...", flush=True)
-        build_and_tell(root, args, state, index=index)
+        build_and_tell(request, hooks, state, index=index)

@@ -88,7 +88,6 @@ def in_use() -> bool:
     return False
 
 
-@functools.cache
 def _note_once(reason: str) -> None:
     if not os.environ.get("RULEPRESS_WALL_NOTED"):
         os.environ["RULEPRESS_WALL_NOTED"] = "1"  # workers and later calls of this run stay quiet
@@ -105,9 +104,7 @@ def python_dirs() -> tuple[str, ...]:
     """What Python needs to read to run Rulepress: its installation, its packages and Rulepress itself."""
     import sysconfig
 
-    import icepool
-
-    import generator
+    import icepool  # deferred: the dice library loads only in a run that raises the wall
 
     found = set()
     for prefix in {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}:
@@ -119,7 +116,7 @@ def python_dirs() -> tuple[str, ...]:
                 pass
     for key in ("stdlib", "platstdlib", "purelib", "platlib"):
         found.add(sysconfig.get_path(key))
-    found.add(str(Path(generator.__file__).parent))
+    found.add(str(Path(__file__).parent))  # the generator package, which holds this module
     found.add(str(Path(icepool.__file__).parent))
     found.update(p for p in sys.path if p.endswith(".zip"))
     return tuple(os.path.realpath(p) for p in found if p)

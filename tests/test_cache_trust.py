@@ -212,7 +212,7 @@ def test_real_folder_replaces_links_on_the_way_without_following_them(tmp_path):
 
 
 def test_a_shipped_lock_file_linking_outside_is_not_written_through(tmp_path):
-    from generator.pipeline import build_lock
+    from generator.pipeline.guard import build_lock
 
     victim = tmp_path / "victim.txt"
     victim.write_text("precious\n")

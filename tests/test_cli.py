@@ -16,7 +16,7 @@ from generator.diagnostics import Code
 from generator.render.reference import codes_reference, format_reference
 from generator.cli import EXIT_INTERNAL
 from generator.cli import EXIT_INTERRUPTED
-from generator import cli
+from generator import report
 import errno
 import os
 
@@ -312,7 +312,7 @@ def test_a_file_system_error_names_the_file_and_the_cause(capsys, project, monke
     (OSError(), "OSError"),
 ])
 def test_os_error_text_is_the_cause_then_the_files(error, text):
-    assert cli.os_error_text(error) == text
+    assert report.os_error_text(error) == text
 
 
 def test_an_internal_error_message_is_cut_to_one_short_line(capsys, project, monkeypatch):

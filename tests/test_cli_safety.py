@@ -18,6 +18,8 @@ from pathlib import Path
 import pytest
 import yaml
 
+import generator.pipeline.plan
+import generator.pipeline.staging
 from generator.cli import EXIT_ERRORS, EXIT_INTERNAL, EXIT_INTERRUPTED, main
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -54,7 +56,7 @@ def test_a_read_only_build_parent_is_one_line(project, capsys, monkeypatch):
     def refuse(*args, **kwargs):
         raise PermissionError(errno.EACCES, "Permission denied", str(project))
 
-    monkeypatch.setattr("generator.pipeline.tempfile.mkdtemp", refuse)
+    monkeypatch.setattr("generator.pipeline.staging.tempfile.mkdtemp", refuse)
     assert main(["-C", str(project), "build", "--only", "site", "--audience", "player"]) == EXIT_ERRORS
     line = one_line_failure(capsys)
     assert "Permission denied" in line and "left as it was" in line
@@ -100,7 +102,7 @@ def test_a_full_disk_is_one_line_and_leaves_build_as_it_was(project, capsys, mon
     def full(self):
         raise OSError(errno.ENOSPC, "No space left on device", str(self.staging / "reference" / "format.md"))
 
-    monkeypatch.setattr("generator.pipeline._Builder.run", full)
+    monkeypatch.setattr("generator.pipeline.plan.Builder.run", full)
     assert main(["-C", str(project), "build", "--only", "site", "--audience", "player"]) == EXIT_ERRORS
     line = one_line_failure(capsys)
     assert "No space left on device" in line and "left as it was" in line

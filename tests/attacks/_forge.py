@@ -66,7 +66,7 @@ def payload(project: Path) -> bytes:
 def site_cache(project: Path, name: str = "site") -> Path:
     """Where `rulepress build` keeps site ``name``'s Sphinx cache for builds into build/ (README:
     ``.rulepress-cache/out-<hash of the out folder>/``)."""
-    from generator.pipeline import site_cache as where
+    from generator.pipeline.plan import site_cache as where
 
     return where(project, project / "build", name)
 

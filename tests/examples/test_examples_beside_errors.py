@@ -14,6 +14,7 @@ from types import SimpleNamespace
 
 import pytest
 
+import generator.pipeline.build
 from generator import pipeline
 from generator.cli import main
 from helpers import make_project
@@ -165,7 +166,7 @@ def test_check_with_examples_runs_the_examples_of_every_ruleset_the_errors_do_no
     rulesets = [ruleset("a"), ruleset("b")]
     project = SimpleNamespace(root=tmp_path / "resolved", rulesets=rulesets, with_house_results=lambda found: project)
     asked = []
-    monkeypatch.setattr(check_cache, "CheckCache", Cache)
+    monkeypatch.setattr(pipeline.build, "CheckCache", Cache)
 
     def examples(ruleset, root, cache, every):
         asked.append((ruleset.id, root, type(cache), every))
@@ -173,13 +174,13 @@ def test_check_with_examples_runs_the_examples_of_every_ruleset_the_errors_do_no
 
     monkeypatch.setattr(example_runs, "run_examples_cached", examples)
     good = CheckResult(project, Diagnostics([]))
-    monkeypatch.setattr(pipeline, "check_project", lambda root, cache: asked.append(("check", root, cache.root)) or good)
-    assert pipeline.check_with_examples(tmp_path)[1] == ["a1", "a2", "b1", "b2"]
+    monkeypatch.setattr(pipeline.build, "check_project", lambda root, cache: asked.append(("check", root, cache.root)) or good)
+    assert pipeline.build.check_with_examples(tmp_path)[1] == ["a1", "a2", "b1", "b2"]
     assert asked == [("check", tmp_path, tmp_path), ("a", tmp_path / "resolved", Cache, rulesets),
                      ("b", tmp_path / "resolved", Cache, rulesets)]
     asked.clear()
     error = Diagnostic(Code.TABLE_GAP, "gap", Location("rules_src/b/tables.yaml", 3, 1))
     bad = CheckResult(project, Diagnostics([error]))
-    monkeypatch.setattr(pipeline, "check_project", lambda root, cache: bad)
-    assert pipeline.check_with_examples(tmp_path)[1] == ["a1", "a2"]  # b's errors reach b's examples alone
+    monkeypatch.setattr(pipeline.build, "check_project", lambda root, cache: bad)
+    assert pipeline.build.check_with_examples(tmp_path)[1] == ["a1", "a2"]  # b's errors reach b's examples alone
     assert asked == [("a", tmp_path / "resolved", Cache, rulesets)]

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from generator.cli import main
-from generator.pipeline import check_with_examples
+from generator.pipeline.build import check_with_examples
 from generator.render.present import source_text
 from generator.render.prose import Prose
 from generator.render.site import myst

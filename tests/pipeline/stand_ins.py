@@ -11,9 +11,14 @@ from types import SimpleNamespace
 
 import pytest
 
-from generator import pipeline
+import generator.pipeline.build
+import generator.pipeline.plan
+import generator.pipeline.staging
+import generator.pipeline.workers
+from generator import keys, pipeline
 from generator.diagnostics import Code, Diagnostic, Diagnostics, Location
-from generator.pipeline import Summary
+from generator.pipeline.plan import Summary
+from generator.pipeline.request import BuildHooks, BuildRequest
 from generator.render.pdf import PdfJob, ResourceOutside
 from generator.render.site.pages import SiteWarnings
 from generator.render.site.search import SearchIndexError
@@ -94,11 +99,11 @@ class Stand:
         results = []
         for function, args in tasks:
             advance()
-            if function is pipeline._site_worker:  # a site in the pool: what serve's hook would build
+            if function is pipeline.workers.site_worker:  # a site in the pool: what serve's hook would build
                 self.tasks.append(f"site {args[3]}")
                 results.append(self.site(self.project, args))
                 continue
-            assert function is pipeline.worker_render
+            assert function is pipeline.plan.worker_render
             job, _root = args
             self.tasks.append(job.target.name)
             job.target.write_text(f"rendered {job.target.name}")
@@ -140,26 +145,32 @@ def project(tmp_path):
 def renderers(project, tmp_path, monkeypatch):
     monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
     stand = Stand(project, tmp_path)
-    monkeypatch.setattr(pipeline, "_run_tasks", stand.run_tasks)
-    monkeypatch.setattr(pipeline, "format_reference", lambda: "format")
-    monkeypatch.setattr(pipeline, "codes_reference", lambda: "codes")
-    monkeypatch.setattr(pipeline, "names_reference", lambda ruleset, root: f"names of {ruleset.id} in {root.name}")
-    monkeypatch.setattr("generator.render.sheets.jobs.sheet_jobs", stand.sheet_jobs)
-    monkeypatch.setattr("generator.render.handouts.jobs.handout_jobs", stand.handout_jobs)
-    monkeypatch.setattr("generator.render.site.pages.site_key", stand.site_key)
-    monkeypatch.setattr("generator.render.site.pages.site_pages", lambda project, audience, downloads=None: f"{audience} pages")
-    monkeypatch.setattr("generator.render.export.export", stand.export)
-    monkeypatch.setattr(pipeline, "check_project", lambda root: stand.checker(root)[0])
+    monkeypatch.setattr(pipeline.plan, "run_tasks", stand.run_tasks)
+    monkeypatch.setattr(pipeline.plan, "format_reference", lambda: "format")
+    monkeypatch.setattr(pipeline.plan, "codes_reference", lambda: "codes")
+    monkeypatch.setattr(pipeline.plan, "names_reference", lambda ruleset, root: f"names of {ruleset.id} in {root.name}")
+    monkeypatch.setattr("generator.pipeline.plan.sheet_jobs", stand.sheet_jobs)
+    monkeypatch.setattr("generator.pipeline.plan.handout_jobs", stand.handout_jobs)
+    monkeypatch.setattr("generator.pipeline.plan.site_key", stand.site_key)
+    monkeypatch.setattr("generator.pipeline.plan.site_pages", lambda project, audience, downloads=None: f"{audience} pages")
+    monkeypatch.setattr("generator.pipeline.build.export_json", stand.export)
+    monkeypatch.setattr(pipeline.build, "check_project", lambda root: stand.checker(root)[0])
     return stand
 
 
 def build(root: Path, renderers: Stand, **options) -> int:
     renderers.pdfs.clear()
     renderers.sites.clear()
-    args = dict(out=None, ruleset=None, only=None, audience=None, jobs=None, site_builder=renderers.site,
-                checker=renderers.checker)
-    args.update(options)
-    return pipeline.run_build(root, SimpleNamespace(**args))
+    return pipeline.build.run_build(*request_and_hooks(root, dict(site_builder=renderers.site, checker=renderers.checker),
+                                                       **options))
+
+
+def request_and_hooks(root: Path, hooks: dict, **options) -> tuple[BuildRequest, BuildHooks]:
+    """A build's request and hooks from keyword arguments as the command line and serve give them."""
+    hooks = {**hooks, **{name: options.pop(name) for name in ("site_builder", "checker", "index_later") if name in options}}
+    if "only" in options:
+        options["only"] = tuple(options["only"] or ())
+    return BuildRequest(root, **options), BuildHooks(**hooks)
 
 
 def files(folder: Path) -> list[str]:
@@ -174,7 +185,7 @@ def set_keys(root: Path, **keys) -> None:
     entries = manifest(root)
     for relative, key in keys.items():
         entries[relative] = key
-    pipeline.write_manifest(root / "build", entries)
+    pipeline.staging.write_manifest(root / "build", entries)
 
 
 def inodes(root: Path) -> dict[str, int]:
@@ -187,8 +198,7 @@ def summary_line(out: str) -> str:
     return out.strip().split(" — ")[1].split(" (rendering")[0]
 
 
-def builder(tmp_path, ids=("mini", "mini_two"), old=None, **options) -> pipeline._Builder:
-    args = dict(out=None, ruleset=None, only=None, audience=None, jobs=None)
-    args.update(options)
+def builder(tmp_path, ids=("mini", "mini_two"), old=None, **options) -> pipeline.plan.Builder:
+    request, _hooks = request_and_hooks(tmp_path, {}, **options)
     project = SimpleNamespace(root=tmp_path, rulesets=[SimpleNamespace(id=id) for id in ids])
-    return pipeline._Builder(project, tmp_path / "build", tmp_path / "staging", old or {}, SimpleNamespace(**args))
+    return pipeline.plan.Builder(project, tmp_path / "build", tmp_path / "staging", old or {}, request)

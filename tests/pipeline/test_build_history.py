@@ -199,12 +199,12 @@ def test_a_renamed_chapter_is_renamed_in_every_pages_navigation(tmp_path):
 
 def test_an_empty_tippy_cache_this_machine_sealed_is_no_failure(tmp_path):
     """A 0-byte `tippy_rtd_cache.json` (once left by a failed build) never stops a build, even sealed as valid."""
-    from generator import pipeline
+    from generator.pipeline import plan
     from generator.cache_seal import seal
 
     project = new_game(tmp_path)
     assert run(project, *BUILD)[0] == 0
-    html = pipeline.site_cache(project, project / "build", "site").with_name("site-html")
+    html = plan.site_cache(project, project / "build", "site").with_name("site-html")
     (html / "tippy_rtd_cache.json").write_bytes(b"")
     seal(html, project)  # as if this machine had written it
     replace_once(project / GAME / "rules.yaml", "Roll a D6 for each attack", "Roll one D6 for each attack")
@@ -234,14 +234,14 @@ def test_an_exception_in_the_site_build_is_an_internal_error_never_a_warning(tmp
 
 
 def test_a_site_build_that_raised_exits_as_an_internal_error(tmp_path, monkeypatch):
-    from generator import pipeline
+    from generator.pipeline import plan
     from generator.render.site.pages import SiteFailed
 
     def raised(tasks, workers, advance, walled=None):
         raise SiteFailed("the site build stopped: JSONDecodeError: Expecting value")
 
     project = new_game(tmp_path)
-    monkeypatch.setattr(pipeline, "_run_tasks", raised)
+    monkeypatch.setattr(plan, "run_tasks", raised)
     status, said = run(project, *BUILD)
     assert status == 70
     assert "internal error: the site build stopped: JSONDecodeError" in said and "warned" not in said

@@ -10,14 +10,17 @@ from types import SimpleNamespace
 
 import pytest
 
+import generator.pipeline.build
+import generator.pipeline.guard
+from generator.pipeline.request import BuildRequest
 from generator import pipeline
 
 
 # -- check_out: an output folder whose replacement would lose data is refused -------------------
 
 def _refusal(root: Path, out: Path, default: Path | None = None) -> str:
-    with pytest.raises(pipeline.OutRefused) as refused:
-        pipeline.check_out(root, out, default or root / "build")
+    with pytest.raises(pipeline.guard.OutRefused) as refused:
+        pipeline.guard.check_out(root, out, default or root / "build")
     return str(refused.value)
 
 
@@ -25,14 +28,14 @@ def test_the_default_and_new_empty_or_own_folders_are_accepted(tmp_path):
     root = tmp_path / "project"
     (root / "build").mkdir(parents=True)
     (root / "build" / "stray.txt").write_text("the default folder is ours whatever it holds")
-    pipeline.check_out(root, root / "build", root / "build")
-    pipeline.check_out(root, tmp_path / "new", root / "build")
+    pipeline.guard.check_out(root, root / "build", root / "build")
+    pipeline.guard.check_out(root, tmp_path / "new", root / "build")
     (tmp_path / "empty").mkdir()
-    pipeline.check_out(root, tmp_path / "empty", root / "build")
+    pipeline.guard.check_out(root, tmp_path / "empty", root / "build")
     (tmp_path / "ours").mkdir()
     (tmp_path / "ours" / ".manifest.json").write_text("{}")
     (tmp_path / "ours" / "index.html").write_text("an earlier build")
-    pipeline.check_out(root, tmp_path / "ours", root / "build")
+    pipeline.guard.check_out(root, tmp_path / "ours", root / "build")
 
 
 def test_the_project_and_folders_above_or_inside_its_sources_are_refused(tmp_path):
@@ -79,8 +82,8 @@ def test_a_default_folder_linking_elsewhere_is_checked_like_any_other(tmp_path):
 # -- _locked: refuse, lock, clean, and turn failures into one line -----------------------------
 
 def _work_recorder(calls: list, result=0):
-    def work(root, out, args, started):
-        calls.append((root, out, args, started > 0))
+    def work(request, out, started):
+        calls.append((request.root, out, request, started > 0))
         return result
     return work
 
@@ -90,19 +93,19 @@ def test_locked_runs_the_work_on_the_resolved_default_folder(tmp_path, monkeypat
     monkeypatch.chdir(tmp_path)
     (tmp_path / ".build-staging-abcd1234").mkdir()  # a killed build's: cleaned first
     calls = []
-    args = SimpleNamespace(out=None)
-    assert pipeline._locked(tmp_path, args, _work_recorder(calls, 7)) == 7
-    assert calls == [(tmp_path, tmp_path / "build", args, True)]
+    request = BuildRequest(tmp_path)
+    assert pipeline.build._locked(request, _work_recorder(calls, 7)) == 7
+    assert calls == [(tmp_path, tmp_path / "build", request, True)]
     assert not (tmp_path / ".build-staging-abcd1234").exists()
     assert (tmp_path / ".rulepress-cache" / "build.lock").read_text() == ""
     calls.clear()
-    assert pipeline._locked(tmp_path, SimpleNamespace(out=Path("deep/er/out")), _work_recorder(calls)) == 0
+    assert pipeline.build._locked(BuildRequest(tmp_path, out=Path("deep/er/out")), _work_recorder(calls)) == 0
     assert calls[0][1] == tmp_path / "deep" / "er" / "out"
 
 
 def test_locked_refuses_a_bad_out_folder(tmp_path, capsys):
     calls = []
-    assert pipeline._locked(tmp_path, SimpleNamespace(out=tmp_path), _work_recorder(calls)) == 2
+    assert pipeline.build._locked(BuildRequest(tmp_path, out=tmp_path), _work_recorder(calls)) == 2
     assert capsys.readouterr().err == (
         f"rulepress: error: --out {tmp_path} is the project folder; a build replaces its output folder whole\n")
     assert calls == []
@@ -110,10 +113,10 @@ def test_locked_refuses_a_bad_out_folder(tmp_path, capsys):
 
 def test_an_empty_source_date_epoch_is_unset_and_a_padded_number_kept(tmp_path, monkeypatch):
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "  ")
-    assert pipeline._locked(tmp_path, SimpleNamespace(out=None), _work_recorder([])) == 0
+    assert pipeline.build._locked(BuildRequest(tmp_path, out=None), _work_recorder([])) == 0
     assert "SOURCE_DATE_EPOCH" not in os.environ
     monkeypatch.setenv("SOURCE_DATE_EPOCH", " 1700000000 ")
-    assert pipeline._locked(tmp_path, SimpleNamespace(out=None), _work_recorder([])) == 0
+    assert pipeline.build._locked(BuildRequest(tmp_path, out=None), _work_recorder([])) == 0
     assert os.environ["SOURCE_DATE_EPOCH"] == " 1700000000 "
 
 
@@ -123,7 +126,7 @@ def test_a_read_only_out_folder_is_left_as_it_was(tmp_path, capsys):
     out.chmod(0o555)
     try:
         calls = []
-        assert pipeline._locked(tmp_path, SimpleNamespace(out=None), _work_recorder(calls)) == 1
+        assert pipeline.build._locked(BuildRequest(tmp_path, out=None), _work_recorder(calls)) == 1
     finally:
         out.chmod(0o755)
     assert capsys.readouterr().err == (
@@ -132,8 +135,8 @@ def test_a_read_only_out_folder_is_left_as_it_was(tmp_path, capsys):
 
 
 def test_a_second_build_while_one_holds_the_lock_says_so(tmp_path, capsys):
-    with pipeline.build_lock(tmp_path / "build"):
-        assert pipeline._locked(tmp_path, SimpleNamespace(out=None), _work_recorder([])) == 1
+    with pipeline.guard.build_lock(tmp_path / "build"):
+        assert pipeline.build._locked(BuildRequest(tmp_path, out=None), _work_recorder([])) == 1
     assert capsys.readouterr().err == (
         f"rulepress: another rulepress build is writing {tmp_path / 'build'} (pid {os.getpid()}); "
         "try again when it has finished\n")
@@ -147,9 +150,9 @@ def test_ctrl_c_and_a_disk_error_end_the_build_in_one_line(tmp_path, capsys):
         raise OSError(28, "No space left on device")
 
     out = tmp_path / "build"
-    assert pipeline._locked(tmp_path, SimpleNamespace(out=None), interrupted) == 130
+    assert pipeline.build._locked(BuildRequest(tmp_path, out=None), interrupted) == 130
     assert capsys.readouterr().err == f"rulepress: interrupted; {out} is left as it was\n"
-    assert pipeline._locked(tmp_path, SimpleNamespace(out=None), full) == 1
+    assert pipeline.build._locked(BuildRequest(tmp_path, out=None), full) == 1
     err = capsys.readouterr().err
     assert err.startswith("rulepress: error: cannot write the build: ") and err.endswith(f"; {out} is left as it was\n")
     assert "No space left on device" in err
@@ -162,21 +165,21 @@ def test_ctrl_c_and_a_disk_error_end_the_build_in_one_line(tmp_path, capsys):
 
 def test_the_lock_names_its_holder_and_refuses_a_second(tmp_path):
     out = tmp_path / "build"
-    with pipeline.build_lock(out):
-        lock = tmp_path / pipeline.CACHE_DIR / "build.lock"
+    with pipeline.guard.build_lock(out):
+        lock = tmp_path / pipeline.guard.CACHE_DIR / "build.lock"
         assert lock.read_text() == str(os.getpid())
-        with pytest.raises(pipeline.BuildLocked, match=f"pid {os.getpid()}"):
-            with pipeline.build_lock(out):
+        with pytest.raises(pipeline.guard.BuildLocked, match=f"pid {os.getpid()}"):
+            with pipeline.guard.build_lock(out):
                 pass
     assert lock.read_text() == ""
-    with pipeline.build_lock(tmp_path / "other"):
-        assert (tmp_path / pipeline.CACHE_DIR / "other.lock").read_text() == str(os.getpid())
+    with pipeline.guard.build_lock(tmp_path / "other"):
+        assert (tmp_path / pipeline.guard.CACHE_DIR / "other.lock").read_text() == str(os.getpid())
 
 
 def test_a_bad_source_date_epoch_refuses_the_build(tmp_path, monkeypatch, capsys):
     (tmp_path / "rules_src").mkdir()
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "yesterday")
-    assert pipeline.run_build(tmp_path, SimpleNamespace(out=None)) == 2
+    assert pipeline.build.run_build(BuildRequest(tmp_path)) == 2
     assert "SOURCE_DATE_EPOCH='yesterday' is not a number" in capsys.readouterr().err
     assert not (tmp_path / "build").exists()
 
@@ -184,6 +187,6 @@ def test_a_bad_source_date_epoch_refuses_the_build(tmp_path, monkeypatch, capsys
 def test_a_build_with_broken_rules_fails_and_writes_nothing(tmp_path, capsys):
     (tmp_path / "rules_src" / "x").mkdir(parents=True)
     (tmp_path / "rules_src" / "x" / "ruleset.yaml").write_text("id: [")
-    assert pipeline.run_build(tmp_path, SimpleNamespace(out=None, only=None, ruleset=None)) == 1
+    assert pipeline.build.run_build(BuildRequest(tmp_path)) == 1
     assert "build failed: 2 errors" in capsys.readouterr().err
     assert not (tmp_path / "build").exists()

@@ -15,6 +15,8 @@ from pathlib import Path
 import pypdf
 import pytest
 
+import generator.pipeline.guard
+import generator.pipeline.plan
 from generator import pipeline
 from generator.cli import main
 
@@ -39,7 +41,7 @@ def sphinx_writes(project: Path) -> dict[str, int]:
     """The mtime of every page Sphinx has written into its output in the site cache."""
     found = {}
     for site in SITES:
-        html = pipeline.site_cache(project, project / "build", site).with_name(site + "-html")
+        html = pipeline.plan.site_cache(project, project / "build", site).with_name(site + "-html")
         found.update({f"{site}/{p.relative_to(html).as_posix()}": p.stat().st_mtime_ns for p in html.rglob("*.html")})
     return found
 
@@ -115,14 +117,14 @@ def test_two_projects_building_into_sibling_out_folders_never_share_a_cache(tmp_
     shared = tmp_path / "outs"
     assert main(["-C", str(first), "build", "--only", "site", "--out", str(shared / "a")]) == 0
     assert main(["-C", str(second), "build", "--only", "site", "--out", str(shared / "b")]) == 0
-    caches = {pipeline.site_cache(first, shared / "a", "site"), pipeline.site_cache(second, shared / "b", "site")}
+    caches = {pipeline.plan.site_cache(first, shared / "a", "site"), pipeline.plan.site_cache(second, shared / "b", "site")}
     assert len(caches) == 2 and all(cache.is_dir() for cache in caches)
-    assert not (shared / pipeline.CACHE_DIR / "site").exists()  # nothing of a site beside the out folders
-    assert pipeline.site_cache(first, shared / "a", "site").is_relative_to(first)
+    assert not (shared / pipeline.guard.CACHE_DIR / "site").exists()  # nothing of a site beside the out folders
+    assert pipeline.plan.site_cache(first, shared / "a", "site").is_relative_to(first)
     assert "Mêlée second" in (shared / "b" / "site" / "melee" / "index.html").read_text(encoding="utf-8")
     assert "Mêlée second" not in (shared / "a" / "site" / "melee" / "index.html").read_text(encoding="utf-8")
     # one project into two out folders: two caches too
-    assert pipeline.site_cache(first, shared / "a", "site") != pipeline.site_cache(first, shared / "b", "site")
+    assert pipeline.plan.site_cache(first, shared / "a", "site") != pipeline.plan.site_cache(first, shared / "b", "site")
 
 
 def test_a_stylesheet_no_pdf_links_re_renders_no_pdf(project):
@@ -138,10 +140,8 @@ def test_a_stylesheet_no_pdf_links_re_renders_no_pdf(project):
 
 def _spy_on_pdf_jobs(monkeypatch) -> list[tuple[str, object]]:
     """Record (kind, rulesets asked for) each time the build lays out PDFs' HTML."""
-    from generator.render import handouts, sheets
-
     asked: list[tuple[str, object]] = []
-    real_handouts, real_sheets = handouts.handout_jobs, sheets.sheet_jobs
+    real_handouts, real_sheets = pipeline.plan.handout_jobs, pipeline.plan.sheet_jobs
 
     def handout_jobs(project, folder, audience, rulesets=None):
         asked.append(("handouts", rulesets))
@@ -151,8 +151,8 @@ def _spy_on_pdf_jobs(monkeypatch) -> list[tuple[str, object]]:
         asked.append(("sheets", rulesets))
         return real_sheets(project, folder, rulesets)
 
-    monkeypatch.setattr(handouts, "handout_jobs", handout_jobs)
-    monkeypatch.setattr(sheets, "sheet_jobs", sheet_jobs)
+    monkeypatch.setattr(pipeline.plan, "handout_jobs", handout_jobs)
+    monkeypatch.setattr(pipeline.plan, "sheet_jobs", sheet_jobs)
     return asked
 
 
@@ -190,5 +190,5 @@ def test_the_site_cache_keeps_the_theme_templates_compiled(project):
     from generator.render.site import TEMPLATE_BYTECODE
 
     for site in SITES:
-        folder = pipeline.site_cache(project, project / "build", site) / TEMPLATE_BYTECODE
+        folder = pipeline.plan.site_cache(project, project / "build", site) / TEMPLATE_BYTECODE
         assert len(list(folder.glob("__jinja2_*.cache"))) > 5, folder  # furo's page, base, sidebar... templates

@@ -9,6 +9,10 @@ import os
 from pathlib import Path
 from types import SimpleNamespace
 
+import generator.pipeline.plan
+import generator.pipeline.staging
+from generator.pipeline.request import BuildRequest
+from generator import keys
 from generator import __version__, pipeline
 from generator.render.assets import default_templates
 from generator.render.pdf import PdfJob
@@ -21,12 +25,12 @@ def test_the_site_cache_is_one_folder_per_out_folder_inside_the_project(tmp_path
     monkeypatch.chdir(tmp_path)
     out = tmp_path / "out"
     digest = hashlib.sha256(str(out).encode()).hexdigest()[:16]
-    assert pipeline.site_cache(Path("."), Path("out"), "site-gm") == tmp_path / ".rulepress-cache" / f"out-{digest}" / "site-gm"
-    assert pipeline.site_cache(tmp_path, tmp_path / "other", "site") != pipeline.site_cache(tmp_path, out, "site")
+    assert pipeline.plan.site_cache(Path("."), Path("out"), "site-gm") == tmp_path / ".rulepress-cache" / f"out-{digest}" / "site-gm"
+    assert pipeline.plan.site_cache(tmp_path, tmp_path / "other", "site") != pipeline.plan.site_cache(tmp_path, out, "site")
 
 
 def test_the_code_hash_starts_with_the_version():
-    code = pipeline.code_hash()
+    code = pipeline.plan.code_hash()
     assert code.startswith(f"{__version__}-") and len(code) > len(__version__) + 8
 
 
@@ -42,7 +46,7 @@ def test_the_pdf_key_hashes_code_html_fit_and_stylesheets_in_that_order(tmp_path
     expected = hashlib.sha256(b"code-1")
     for part in (b"<p>x</p>", b"\0fit\0a", b"\0fit\0b", b"p { color: black }"):
         expected.update(part)
-    assert pipeline.job_key(job, "code-1", tmp_path) == expected.hexdigest()
+    assert keys.job_key(job, "code-1", tmp_path) == expected.hexdigest()
 
 
 def test_the_pdf_key_hashes_each_linked_asset_by_name_path_and_bytes(tmp_path):
@@ -56,7 +60,7 @@ def test_the_pdf_key_hashes_each_linked_asset_by_name_path_and_bytes(tmp_path):
     expected.update(b"missing")
     expected.update(b"logo.png\0" + str(logo).encode() + b"\0")
     expected.update(b"PNG1")
-    assert pipeline.job_key(job, "c", tmp_path) == expected.hexdigest()
+    assert keys.job_key(job, "c", tmp_path) == expected.hexdigest()
 
 
 def test_the_pdf_key_follows_what_the_page_links_and_nothing_else(tmp_path):
@@ -64,20 +68,20 @@ def test_the_pdf_key_follows_what_the_page_links_and_nothing_else(tmp_path):
     (tmp_path / "templates" / "logo.png").write_bytes(b"PNG1")
     (tmp_path / "templates" / "unused.png").write_bytes(b"x")
     job = _job(tmp_path, '<img src="logo.png">')
-    key = pipeline.job_key(job, "c", tmp_path)
+    key = keys.job_key(job, "c", tmp_path)
     (tmp_path / "templates" / "unused.png").write_bytes(b"y")
-    assert pipeline.job_key(job, "c", tmp_path) == key
+    assert keys.job_key(job, "c", tmp_path) == key
     (tmp_path / "templates" / "logo.png").write_bytes(b"PNG2")
-    assert pipeline.job_key(job, "c", tmp_path) != key
+    assert keys.job_key(job, "c", tmp_path) != key
 
 
 def test_a_link_the_key_cannot_name_makes_it_follow_every_asset(tmp_path):
     (tmp_path / "templates").mkdir()
     (tmp_path / "templates" / "unused.png").write_bytes(b"x")
     job = _job(tmp_path, '<img src="https://example.org/a.png">')
-    key = pipeline.job_key(job, "c", tmp_path)
+    key = keys.job_key(job, "c", tmp_path)
     (tmp_path / "templates" / "unused.png").write_bytes(b"y")
-    assert pipeline.job_key(job, "c", tmp_path) != key
+    assert keys.job_key(job, "c", tmp_path) != key
 
 
 def test_linked_assets_follows_src_link_href_url_and_imports(tmp_path):
@@ -89,7 +93,7 @@ def test_linked_assets_follows_src_link_href_url_and_imports(tmp_path):
             '<p style=\'x: url("b.png")\'></p>'
             '<img src="#place"><img src="data:image/png;base64,AAAA"><img src="a.png">')
     job = _job(tmp_path, html)
-    assert pipeline.linked_assets(job, tmp_path) == [
+    assert keys.linked_assets(job, tmp_path) == [
         "a.png", "b.png", "css/head.png", "css/main.css", "css/parts.css", "first.png", "paper.png"]
 
 
@@ -100,26 +104,26 @@ def test_linked_assets_follows_the_stylesheets_given_beside_the_html(tmp_path):
     sheet.write_text("@import 'base.css';")
     (templates / "sheets" / "base.css").write_text("")
     job = _job(tmp_path, "<p>no links</p>", [sheet])
-    assert pipeline.linked_assets(job, tmp_path) == ["sheets/base.css"]
+    assert keys.linked_assets(job, tmp_path) == ["sheets/base.css"]
 
 
 def test_linked_assets_is_none_for_a_scheme_or_a_file_outside_the_templates(tmp_path):
     (tmp_path / "templates").mkdir()
-    assert pipeline.linked_assets(_job(tmp_path, '<img src="file:///etc/passwd">'), tmp_path) is None
-    assert pipeline.linked_assets(_job(tmp_path, '<img src="http://x/y.png">'), tmp_path) is None
-    assert pipeline.linked_assets(_job(tmp_path, '<img src="../secret.png">'), tmp_path) is None
-    assert pipeline.linked_assets(_job(tmp_path, '<img src="a/b:c.png">'), tmp_path) == ["a/b:c.png"]
+    assert keys.linked_assets(_job(tmp_path, '<img src="file:///etc/passwd">'), tmp_path) is None
+    assert keys.linked_assets(_job(tmp_path, '<img src="http://x/y.png">'), tmp_path) is None
+    assert keys.linked_assets(_job(tmp_path, '<img src="../secret.png">'), tmp_path) is None
+    assert keys.linked_assets(_job(tmp_path, '<img src="a/b:c.png">'), tmp_path) == ["a/b:c.png"]
 
 
 def test_linked_assets_names_the_default_templates_too(tmp_path):
     job = _job(tmp_path, '<img src="x.png">', base=default_templates() / "sheets")
-    assert pipeline.linked_assets(job, tmp_path) == ["sheets/x.png"]
+    assert keys.linked_assets(job, tmp_path) == ["sheets/x.png"]
 
 
 def test_a_stylesheet_that_cannot_be_read_is_empty_text(tmp_path):
-    assert pipeline._text(tmp_path / "missing.css") == ""
+    assert keys._text(tmp_path / "missing.css") == ""
     (tmp_path / "bad.css").write_bytes(b"a\xffb")
-    assert pipeline._text(str(tmp_path / "bad.css")) == "a\ufffdb"
+    assert keys._text(str(tmp_path / "bad.css")) == "a\ufffdb"
 
 
 # The per-ruleset input key, the templates digest and the site key, on builds with stand-in renderers.
@@ -135,8 +139,8 @@ def _record_jobs(renderers, monkeypatch) -> list:
         made.append(("handouts", sorted(rulesets)))
         return renderers.handout_jobs(project, folder, audience, rulesets)
 
-    monkeypatch.setattr("generator.render.sheets.jobs.sheet_jobs", sheets)
-    monkeypatch.setattr("generator.render.handouts.jobs.handout_jobs", handouts)
+    monkeypatch.setattr("generator.pipeline.plan.sheet_jobs", sheets)
+    monkeypatch.setattr("generator.pipeline.plan.handout_jobs", handouts)
     return made
 
 
@@ -175,7 +179,7 @@ def test_a_new_source_date_epoch_or_generator_makes_every_page_again(project, re
     made.clear()
     assert build(project, renderers) == 0
     assert made == []
-    monkeypatch.setattr(pipeline, "code_hash", lambda: "a newer generator")
+    monkeypatch.setattr(pipeline.plan, "code_hash", lambda: "a newer generator")
     assert build(project, renderers) == 0
     assert sorted(renderers.pdfs) == ALL_PDFS
 
@@ -183,8 +187,7 @@ def test_a_new_source_date_epoch_or_generator_makes_every_page_again(project, re
 def test_the_input_key_reads_no_audience_from_arguments_that_name_none(tmp_path):
     ruleset = stand_ruleset(tmp_path, "mini")
     made = builder(tmp_path, ids=("mini",))
-    bare = pipeline._Builder(made.project, tmp_path / "build", tmp_path / "staging", {},
-                             SimpleNamespace(out=None, ruleset=None, only=None))
+    bare = pipeline.plan.Builder(made.project, tmp_path / "build", tmp_path / "staging", {}, BuildRequest(tmp_path))
     assert bare.inputs_key("sheets", ruleset) == made.inputs_key("sheets", ruleset)
     assert builder(tmp_path, ids=("mini",), audience="gm").inputs_key("sheets", ruleset) != made.inputs_key("sheets", ruleset)
 
@@ -198,7 +201,7 @@ def test_a_pdf_the_manifest_names_in_a_folder_of_its_ruleset_stays_with_it(proje
     keys = manifest(project)
     keys["sheets/melee-extra/notes.pdf"] = "by hand"
     keys["sheets/elsewhere/melee_house-x.pdf"] = "by hand, and gone"  # in no folder of a ruleset: no ruleset's PDF
-    pipeline.write_manifest(project / "build", keys)  # as this machine's build would have
+    pipeline.staging.write_manifest(project / "build", keys)  # as this machine's build would have
     inode = extra.stat().st_ino
     made.clear()
     assert build(project, renderers) == 0
@@ -225,7 +228,7 @@ def test_the_templates_digest_hashes_each_files_path_and_bytes_once_a_build(tmp_
     (defaults / "fonts" / "a.woff").write_bytes(b"\0font")
     (tmp_path / "templates").mkdir()
     (tmp_path / "templates" / "sheet.css").write_text("p {}")
-    monkeypatch.setattr("generator.render.assets.default_templates", lambda: defaults)
+    monkeypatch.setattr("generator.keys.default_templates", lambda: defaults)
     made = builder(tmp_path)
     expected = hashlib.sha256()
     for path in (tmp_path / "templates" / "sheet.css", defaults / "fonts" / "a.woff", defaults / "sheet.css"):
@@ -252,8 +255,8 @@ def test_the_site_key_and_sphinx_are_given_the_same_pages_made_from_the_download
         keyed.append(pages)
         return f"{audience} {downloads}"
 
-    monkeypatch.setattr("generator.render.site.pages.site_pages", site_pages)
-    monkeypatch.setattr("generator.render.site.pages.site_key", site_key)
+    monkeypatch.setattr("generator.pipeline.plan.site_pages", site_pages)
+    monkeypatch.setattr("generator.pipeline.plan.site_key", site_key)
     assert build(project, renderers, audience="gm") == 0
     (who, audience, downloads), = asked
     assert who is renderers.project and audience == "gm"
@@ -265,8 +268,7 @@ def test_the_site_key_and_sphinx_are_given_the_same_pages_made_from_the_download
 
 def test_a_builder_whose_arguments_name_no_audience_makes_both(tmp_path):
     project = SimpleNamespace(root=tmp_path, rulesets=[SimpleNamespace(id="mini")])
-    made = pipeline._Builder(project, tmp_path / "build", tmp_path / "staging", {},
-                             SimpleNamespace(out=None, ruleset=None, only=None))
+    made = pipeline.plan.Builder(project, tmp_path / "build", tmp_path / "staging", {}, BuildRequest(tmp_path))
     assert made.audiences() == ["player", "gm"] and made.workers is None
     assert made._carry_pdf("handouts/mini-gm-cards-a4.pdf") is False
 
@@ -282,7 +284,7 @@ def test_a_pdf_belongs_to_the_longest_ruleset_id_it_starts_with(tmp_path):
 def test_the_builder_starts_from_the_arguments(tmp_path):
     made = builder(tmp_path, jobs=3)
     assert (made.root, made.workers, made.manifest, made.summary.line()) == (tmp_path, 3, {}, "")
-    assert made.code == pipeline.code_hash()
+    assert made.code == pipeline.plan.code_hash()
     assert builder(tmp_path).audiences() == ["player", "gm"]
     assert builder(tmp_path, audience="gm").audiences() == ["gm"]
     assert builder(tmp_path).wanted("sheets") and builder(tmp_path, only=[]).wanted("sheets")
@@ -343,8 +345,8 @@ def test_the_jobs_of_a_kind_follow_audience_and_ruleset(tmp_path, monkeypatch):
 
     sheets = [job("mini-sheet-a4.pdf"), job("mini-gm-sheet-a4.pdf"), job("mini_two-sheet-a4.pdf")]
     asked = []
-    monkeypatch.setattr("generator.render.sheets.jobs.sheet_jobs", lambda project, folder, rulesets=None: asked.append(folder) or sheets)
-    monkeypatch.setattr("generator.render.handouts.jobs.handout_jobs",
+    monkeypatch.setattr("generator.pipeline.plan.sheet_jobs", lambda project, folder, rulesets=None: asked.append(folder) or sheets)
+    monkeypatch.setattr("generator.pipeline.plan.handout_jobs",
                         lambda project, folder, audience, rulesets=None: asked.append((folder, audience)) or [job(f"mini-{audience}.pdf")])
 
     def names(made, kind):
@@ -384,8 +386,7 @@ def test_a_pdf_belongs_to_the_longest_id_even_when_ids_hold_dashes(tmp_path):
 
 def test_jobs_without_an_audience_argument_keep_every_sheet(tmp_path, monkeypatch):
     job = PdfJob(html="", target=tmp_path / "staging" / "sheets" / "mini-gm-notes-a4.pdf", base_dir=tmp_path)
-    monkeypatch.setattr("generator.render.sheets.jobs.sheet_jobs", lambda project, folder, rulesets=None: [job])
+    monkeypatch.setattr("generator.pipeline.plan.sheet_jobs", lambda project, folder, rulesets=None: [job])
     project = SimpleNamespace(root=tmp_path, rulesets=[SimpleNamespace(id="mini")])
-    made = pipeline._Builder(project, tmp_path / "build", tmp_path / "staging", {},
-                             SimpleNamespace(out=None, ruleset=None, only=None))
+    made = pipeline.plan.Builder(project, tmp_path / "build", tmp_path / "staging", {}, BuildRequest(tmp_path))
     assert made.jobs("sheets") == [job]

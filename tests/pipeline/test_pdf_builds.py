@@ -14,6 +14,7 @@ from pathlib import Path
 import pypdf
 import pytest
 
+import generator.pipeline.plan
 from generator.cli import main
 
 FIXTURE = Path(__file__).parents[1] / "fixtures" / "homebrew"
@@ -111,7 +112,7 @@ def test_a_change_in_a_base_re_renders_its_overlay(project):
 
 def test_a_changed_generator_re_renders_every_pdf(project, monkeypatch):
     before = inodes(project)
-    monkeypatch.setattr("generator.pipeline.code_hash", lambda: "a generator of another version")
+    monkeypatch.setattr("generator.pipeline.plan.code_hash", lambda: "a generator of another version")
     build(project)
     after = inodes(project)
     assert all(after[name] != before[name] for name in before)

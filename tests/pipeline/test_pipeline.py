@@ -11,6 +11,11 @@ from pathlib import Path
 
 import pytest
 
+import generator.pipeline.build
+import generator.pipeline.guard
+import generator.pipeline.plan
+import generator.pipeline.search_index
+import generator.pipeline.staging
 from generator import pipeline
 from generator.cli import main
 from site_helpers import ROOT, copy_project
@@ -38,7 +43,7 @@ def test_no_change_build_renders_nothing(small, capsys, monkeypatch):
         assert tasks == [], "something was rendered although nothing changed"
         return []
 
-    monkeypatch.setattr(pipeline, "_run_tasks", nothing_to_do)
+    monkeypatch.setattr(pipeline.plan, "run_tasks", nothing_to_do)
     assert main(["-C", str(small), "build", "--only", "site", "--audience", "player"]) == 0
     assert "site: 0 written, 1 unchanged" in summary_of(capsys)
     second = {p: p.stat().st_ino for p in (small / "build" / "site").rglob("*.html")}
@@ -73,7 +78,7 @@ def test_a_broken_file_leaves_the_previous_build_intact(small, capsys):
 
 def test_a_second_build_is_refused_while_one_runs(small, capsys):
     out = small / "build"
-    with pipeline.build_lock(out):
+    with pipeline.guard.build_lock(out):
         assert main(["-C", str(small), "build", "--only", "site"]) == 1
     err = capsys.readouterr().err
     assert "another rulepress build is writing" in err
@@ -83,7 +88,7 @@ def test_a_second_build_is_refused_while_one_runs(small, capsys):
 def test_concurrent_builds_do_not_corrupt_build(small):
     command = [sys.executable, "-m", "generator", "-C", str(small), "build", "--only", "site", "--audience", "player"]
     first = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
-    lock = small / pipeline.CACHE_DIR / "build.lock"
+    lock = small / pipeline.guard.CACHE_DIR / "build.lock"
     deadline = time.monotonic() + 60
     while not (lock.exists() and lock.read_text().strip()) and time.monotonic() < deadline:
         time.sleep(0.02)
@@ -93,7 +98,7 @@ def test_concurrent_builds_do_not_corrupt_build(small):
     assert second.returncode == 1
     assert "another rulepress build is writing" in second.stderr
     assert (small / "build" / "site" / "index.html").is_file()
-    assert json.loads((small / "build" / pipeline.MANIFEST).read_text())
+    assert json.loads((small / "build" / pipeline.staging.MANIFEST).read_text())
 
 
 def test_new_ruleset_checks_and_builds_at_once(tmp_path, capsys):
@@ -205,7 +210,7 @@ def test_a_site_that_warns_is_not_published(small, capsys, monkeypatch):
     def warned(tasks, workers, advance, walled=None):
         raise SiteWarnings("index.md:3: WARNING: something is off")
 
-    monkeypatch.setattr(pipeline, "_run_tasks", warned)
+    monkeypatch.setattr(pipeline.plan, "run_tasks", warned)
     assert main(["-C", str(small), "build", "--only", "site", "--audience", "player"]) == 1
     err = capsys.readouterr().err
     assert "something is off" in err and "is left as it was" in err
@@ -251,7 +256,7 @@ def _hand_made_build(tmp_path: Path) -> Path:
     (out / "site" / "_pagefind" / "pagefind.js").write_text("old index", encoding="utf-8")
     (out / "sheets").mkdir()
     (out / "sheets" / "a-a4.pdf").write_bytes(b"%PDF a sheet")
-    (out / pipeline.MANIFEST).write_text("{}", encoding="utf-8")
+    (out / pipeline.staging.MANIFEST).write_text("{}", encoding="utf-8")
     return out
 
 
@@ -264,13 +269,13 @@ def _fake_pagefind(site: Path) -> Path:
 
 
 def test_a_new_search_index_is_made_on_a_copy_and_swapped_in_whole(tmp_path, monkeypatch):
-    monkeypatch.setattr(pipeline, "index_site", _fake_pagefind)
+    monkeypatch.setattr(pipeline.search_index, "index_site", _fake_pagefind)
     out = _hand_made_build(tmp_path)
     page, sheet = (out / "site" / "index.html").stat().st_ino, (out / "sheets" / "a-a4.pdf").stat().st_ino
-    staging = pipeline.copy_for_index(out)
-    pipeline.index_copy(staging)
+    staging = pipeline.search_index.copy_for_index(out)
+    pipeline.search_index.index_copy(staging)
     assert (out / "site" / "_pagefind" / "pagefind.js").read_text(encoding="utf-8") == "old index"  # not yet swapped
-    pipeline.swap_index(staging, out)
+    pipeline.search_index.swap_index(staging, out)
     assert (out / "site" / "_pagefind" / "pagefind.js").read_text(encoding="utf-8") == "new index of <p>new words</p>"
     assert (out / "site" / "index.html").stat().st_ino == page  # the very files, linked
     assert (out / "sheets" / "a-a4.pdf").stat().st_ino == sheet
@@ -279,26 +284,26 @@ def test_a_new_search_index_is_made_on_a_copy_and_swapped_in_whole(tmp_path, mon
 
 def test_a_search_index_whose_pagefind_failed_leaves_the_build_and_no_copy(tmp_path, monkeypatch):
     def failing(site):
-        raise pipeline.SearchIndexError("Pagefind exited with 1")
+        raise pipeline.build.SearchIndexError("Pagefind exited with 1")
 
-    monkeypatch.setattr(pipeline, "index_site", failing)
+    monkeypatch.setattr(pipeline.search_index, "index_site", failing)
     out = _hand_made_build(tmp_path)
-    staging = pipeline.copy_for_index(out)
-    with pytest.raises(pipeline.SearchIndexError):
-        pipeline.index_copy(staging)
+    staging = pipeline.search_index.copy_for_index(out)
+    with pytest.raises(pipeline.build.SearchIndexError):
+        pipeline.search_index.index_copy(staging)
     assert (out / "site" / "_pagefind" / "pagefind.js").read_text(encoding="utf-8") == "old index"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["build"]
 
 
 def test_a_search_index_is_dropped_when_a_build_holds_the_lock(tmp_path, monkeypatch):
-    monkeypatch.setattr(pipeline, "index_site", _fake_pagefind)
+    monkeypatch.setattr(pipeline.search_index, "index_site", _fake_pagefind)
     out = _hand_made_build(tmp_path)
-    staging = pipeline.copy_for_index(out)
-    pipeline.index_copy(staging)
-    with pipeline.build_lock(out):  # a build runs (in this test, this process holds its lock)
+    staging = pipeline.search_index.copy_for_index(out)
+    pipeline.search_index.index_copy(staging)
+    with pipeline.guard.build_lock(out):  # a build runs (in this test, this process holds its lock)
         import threading
 
-        dropped = threading.Thread(target=pipeline.swap_index, args=(staging, out))
+        dropped = threading.Thread(target=pipeline.search_index.swap_index, args=(staging, out))
         dropped.start()
         dropped.join()
     assert (out / "site" / "_pagefind" / "pagefind.js").read_text(encoding="utf-8") == "old index"
@@ -306,13 +311,13 @@ def test_a_search_index_is_dropped_when_a_build_holds_the_lock(tmp_path, monkeyp
 
 
 def test_a_build_for_serve_keeps_the_previous_search_index_and_makes_one_when_there_is_none(tmp_path, monkeypatch):
-    monkeypatch.setattr(pipeline, "index_site", _fake_pagefind)
+    monkeypatch.setattr(pipeline.plan, "index_site", _fake_pagefind)
     out = _hand_made_build(tmp_path)
     previous = (out / "site" / "_pagefind" / "pagefind.js").stat().st_ino
     staging = tmp_path / "staging"
     (staging / "site").mkdir(parents=True)
     (staging / "site" / "index.html").write_text("<p>newer words</p>", encoding="utf-8")
-    builder = pipeline._Builder.__new__(pipeline._Builder)
+    builder = pipeline.plan.Builder.__new__(pipeline.plan.Builder)
     builder.out, builder.staging = out, staging
     builder.previous_index("site")
     assert (staging / "site" / "_pagefind" / "pagefind.js").stat().st_ino == previous

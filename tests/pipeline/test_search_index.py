@@ -8,10 +8,14 @@ from pathlib import Path
 
 import pytest
 
+import generator.pipeline.build
+import generator.pipeline.guard
+import generator.pipeline.plan
+import generator.pipeline.search_index
 from generator import pipeline
 from stand_ins import build, builder, files, project, renderers  # noqa: F401, F811 - project and renderers are fixtures
 
-INDEX = pipeline.INDEX_DIR
+INDEX = pipeline.plan.INDEX_DIR
 
 
 def _hand_made_build(tmp_path: Path) -> Path:
@@ -37,13 +41,13 @@ def _inodes(folder: Path) -> dict[str, int]:
 def test_the_copy_for_the_search_index_links_every_file_but_that_sites_index(tmp_path):
     out = _hand_made_build(tmp_path)
     before = _inodes(out)
-    staging = pipeline.copy_for_index(out)  # the player's site unless named
+    staging = pipeline.search_index.copy_for_index(out)  # the player's site unless named
     assert staging.parent == tmp_path and staging.name.startswith(".build-staging-")
     assert files(staging) == [".manifest.json", "sheets/a-a4.pdf", "site-gm/_pagefind/fragment/a.pf",
                               "site-gm/_pagefind/pagefind.js", "site-gm/index.html", "site/index.html"]
     assert _inodes(staging) == {name: before[name] for name in files(staging)}  # the very files, linked
     assert _inodes(out) == before  # the build itself untouched
-    gm = pipeline.copy_for_index(out, "site-gm")
+    gm = pipeline.search_index.copy_for_index(out, "site-gm")
     assert files(gm) == [".manifest.json", "sheets/a-a4.pdf", "site-gm/index.html", "site/_pagefind/fragment/a.pf",
                          "site/_pagefind/pagefind.js", "site/index.html"]
 
@@ -51,10 +55,10 @@ def test_the_copy_for_the_search_index_links_every_file_but_that_sites_index(tmp
 def test_there_is_no_copy_to_index_when_the_build_has_no_such_site(tmp_path):
     out = _hand_made_build(tmp_path)
     (out / "site" / "index.html").unlink()
-    assert pipeline.copy_for_index(out) is None
-    assert pipeline.copy_for_index(tmp_path / "never-built") is None
+    assert pipeline.search_index.copy_for_index(out) is None
+    assert pipeline.search_index.copy_for_index(tmp_path / "never-built") is None
     assert sorted(p.name for p in tmp_path.iterdir()) == ["build"]  # no copy begun
-    assert pipeline.copy_for_index(out, "site-gm") is not None  # the other site is there
+    assert pipeline.search_index.copy_for_index(out, "site-gm") is not None  # the other site is there
 
 
 def test_a_copy_stopped_halfway_is_removed_and_the_stop_raised(tmp_path, monkeypatch):
@@ -63,9 +67,9 @@ def test_a_copy_stopped_halfway_is_removed_and_the_stop_raised(tmp_path, monkeyp
     def interrupted(source, target):
         raise KeyboardInterrupt  # Ctrl-C while serve copies the build
 
-    monkeypatch.setattr(pipeline, "_link_or_copy", interrupted)
+    monkeypatch.setattr(pipeline.search_index, "link_or_copy", interrupted)
     with pytest.raises(KeyboardInterrupt):
-        pipeline.copy_for_index(out)
+        pipeline.search_index.copy_for_index(out)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["build"]
 
 
@@ -78,51 +82,51 @@ def test_a_copy_stopped_after_a_build_removed_it_raises_the_stop(tmp_path, monke
         shutil.rmtree(next(tmp_path.glob(".build-staging-*")))  # a build cleaned it up as a stale staging folder
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(pipeline, "_link_or_copy", removed_then_interrupted)
+    monkeypatch.setattr(pipeline.search_index, "link_or_copy", removed_then_interrupted)
     with pytest.raises(KeyboardInterrupt):
-        pipeline.copy_for_index(out)
+        pipeline.search_index.copy_for_index(out)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["build"]
 
 
 def test_the_copy_is_indexed_in_its_own_site_folder(tmp_path, monkeypatch):
     indexed = []
-    monkeypatch.setattr(pipeline, "index_site", indexed.append)
+    monkeypatch.setattr(pipeline.search_index, "index_site", indexed.append)
     staging = tmp_path / "copy"
-    pipeline.index_copy(staging)
-    pipeline.index_copy(staging, "site-gm")
+    pipeline.search_index.index_copy(staging)
+    pipeline.search_index.index_copy(staging, "site-gm")
     assert indexed == [staging / "site", staging / "site-gm"]
 
 
 def test_a_copy_whose_pagefind_failed_is_removed_and_the_failure_raised(tmp_path, monkeypatch):
     out = _hand_made_build(tmp_path)
-    staging = pipeline.copy_for_index(out)
+    staging = pipeline.search_index.copy_for_index(out)
 
     def failing(site):
-        raise pipeline.SearchIndexError("Pagefind exited with 1")
+        raise pipeline.build.SearchIndexError("Pagefind exited with 1")
 
-    monkeypatch.setattr(pipeline, "index_site", failing)
-    with pytest.raises(pipeline.SearchIndexError):
-        pipeline.index_copy(staging)
+    monkeypatch.setattr(pipeline.search_index, "index_site", failing)
+    with pytest.raises(pipeline.build.SearchIndexError):
+        pipeline.search_index.index_copy(staging)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["build"]
 
     def removed_then_failing(site):  # a build removed the copy meanwhile: Pagefind's failure is still what is raised
         import shutil
 
         shutil.rmtree(site.parent)
-        raise pipeline.SearchIndexError("Pagefind exited with 1")
+        raise pipeline.build.SearchIndexError("Pagefind exited with 1")
 
-    monkeypatch.setattr(pipeline, "index_site", removed_then_failing)
-    with pytest.raises(pipeline.SearchIndexError):
-        pipeline.index_copy(pipeline.copy_for_index(out))
+    monkeypatch.setattr(pipeline.search_index, "index_site", removed_then_failing)
+    with pytest.raises(pipeline.build.SearchIndexError):
+        pipeline.search_index.index_copy(pipeline.search_index.copy_for_index(out))
     assert sorted(p.name for p in tmp_path.iterdir()) == ["build"]
 
 
 def test_the_indexed_copy_is_swapped_in_whole_and_leaves_nothing_behind(tmp_path):
     out = _hand_made_build(tmp_path)
-    staging = pipeline.copy_for_index(out)
+    staging = pipeline.search_index.copy_for_index(out)
     (staging / "site" / INDEX).mkdir()
     (staging / "site" / INDEX / "pagefind.js").write_text("new index")
-    pipeline.swap_index(staging, out)
+    pipeline.search_index.swap_index(staging, out)
     assert (out / "site" / INDEX / "pagefind.js").read_text() == "new index"
     assert (out / "site-gm" / INDEX / "pagefind.js").read_text() == "old index of site-gm"
     assert sorted(p.name for p in tmp_path.iterdir()) == [".rulepress-cache", "build"]
@@ -131,11 +135,11 @@ def test_the_indexed_copy_is_swapped_in_whole_and_leaves_nothing_behind(tmp_path
 
 def test_an_indexed_copy_is_dropped_while_a_build_holds_the_lock(tmp_path):
     out = _hand_made_build(tmp_path)
-    staging = pipeline.copy_for_index(out)
+    staging = pipeline.search_index.copy_for_index(out)
     (staging / "site" / INDEX).mkdir()
     (staging / "site" / INDEX / "pagefind.js").write_text("new index")
-    with pipeline.build_lock(out):  # a build (here this test, through another open of the lock file)
-        pipeline.swap_index(staging, out)
+    with pipeline.guard.build_lock(out):  # a build (here this test, through another open of the lock file)
+        pipeline.search_index.swap_index(staging, out)
     assert (out / "site" / INDEX / "pagefind.js").read_text() == "old index of site"
     assert not staging.exists()
 
@@ -144,7 +148,7 @@ def test_an_indexed_copy_is_dropped_while_a_build_holds_the_lock(tmp_path):
 
 def test_a_build_for_serve_links_the_previous_index_or_has_pagefind_make_one(tmp_path, monkeypatch):
     indexed = []
-    monkeypatch.setattr(pipeline, "index_site", indexed.append)
+    monkeypatch.setattr(pipeline.search_index, "index_site", indexed.append)
     out = _hand_made_build(tmp_path)
     made = builder(tmp_path)
     (made.staging / "site").mkdir(parents=True)
@@ -171,7 +175,7 @@ def test_serves_build_keeps_the_previous_search_index_and_a_build_writes_the_new
         (site / INDEX).mkdir()  # the staged site holds no index of its own: it was left out
         (site / INDEX / "pagefind.js").write_text("Pagefind's index")
 
-    monkeypatch.setattr(pipeline, "index_site", pagefind)
+    monkeypatch.setattr(pipeline.plan, "index_site", pagefind)
     index = project / "build" / "site" / INDEX / "pagefind.js"
     serve = dict(only=["site"], audience="player", site_builder=_serve_site(renderers), index_later=True)
     assert build(project, renderers, **serve) == 0

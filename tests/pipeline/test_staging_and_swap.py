@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+import generator.pipeline.guard
+import generator.pipeline.staging
 from generator import pipeline
 
 
@@ -22,12 +24,12 @@ def test_what_a_killed_build_left_is_cleaned_or_brought_back(tmp_path):
     (tmp_path / ".build.old-4242" / "index.html").write_text("previous")
     (tmp_path / ".other-staging-abcd_123").mkdir()  # another out folder's: kept
     (tmp_path / ".build.old-x").mkdir()  # not a pid: kept
-    pipeline._clean_stale(out)
+    pipeline.staging.clean_stale(out)
     assert sorted(p.name for p in tmp_path.iterdir()) == [
         ".build-staging-short", ".build.old-x", ".other-staging-abcd_123", "build"]
     assert (out / "index.html").read_text() == "previous"
     (tmp_path / ".build.old-99").mkdir()  # build/ exists now: an old one is only removed
-    pipeline._clean_stale(out)
+    pipeline.staging.clean_stale(out)
     assert not (tmp_path / ".build.old-99").exists() and (out / "index.html").is_file()
 
 
@@ -37,40 +39,40 @@ def test_a_stale_file_or_link_is_never_removed(tmp_path):
     target = tmp_path / "elsewhere"
     target.mkdir()
     (tmp_path / ".build.old-7").symlink_to(target)
-    pipeline._clean_stale(out)
+    pipeline.staging.clean_stale(out)
     assert (tmp_path / ".build-staging-abcd1234").is_file() and (tmp_path / ".build.old-7").is_symlink()
     assert not out.exists()
 
 
 def test_staging_sits_beside_the_out_folder(tmp_path):
-    staging = pipeline._new_staging(tmp_path / "site-out")
+    staging = pipeline.staging.new_staging(tmp_path / "site-out")
     assert staging.parent == tmp_path and staging.is_dir()
     assert staging.name.startswith(".site-out-staging-") and len(staging.name) == len(".site-out-staging-") + 8
 
 
 def test_the_manifest_is_read_or_empty(tmp_path):
-    assert pipeline._read_manifest(tmp_path) == {}
-    (tmp_path / pipeline.MANIFEST).write_text("{not json")
-    assert pipeline._read_manifest(tmp_path) == {}
-    (tmp_path / pipeline.MANIFEST).write_text(json.dumps({"a.pdf": "k1"}))
-    assert pipeline._read_manifest(tmp_path) == {}  # no MAC: shipped, or copied from elsewhere
-    pipeline.write_manifest(tmp_path, {"a.pdf": "k1"})
-    assert pipeline._read_manifest(tmp_path) == {"a.pdf": "k1"}
+    assert pipeline.staging.read_manifest(tmp_path) == {}
+    (tmp_path / pipeline.staging.MANIFEST).write_text("{not json")
+    assert pipeline.staging.read_manifest(tmp_path) == {}
+    (tmp_path / pipeline.staging.MANIFEST).write_text(json.dumps({"a.pdf": "k1"}))
+    assert pipeline.staging.read_manifest(tmp_path) == {}  # no MAC: shipped, or copied from elsewhere
+    pipeline.staging.write_manifest(tmp_path, {"a.pdf": "k1"})
+    assert pipeline.staging.read_manifest(tmp_path) == {"a.pdf": "k1"}
 
 
 def test_a_manifest_someone_else_wrote_names_nothing_to_reuse(tmp_path):
-    pipeline.write_manifest(tmp_path, {"a.pdf": "k1"})
-    (tmp_path / pipeline.MANIFEST).write_text(json.dumps({"a.pdf": "k2"}))  # edited after this machine signed it
-    assert pipeline._read_manifest(tmp_path) == {}
+    pipeline.staging.write_manifest(tmp_path, {"a.pdf": "k1"})
+    (tmp_path / pipeline.staging.MANIFEST).write_text(json.dumps({"a.pdf": "k2"}))  # edited after this machine signed it
+    assert pipeline.staging.read_manifest(tmp_path) == {}
 
 
 def test_a_folder_marked_read_only_is_not_writable(tmp_path):
     folder = tmp_path / "b"
     folder.mkdir()
-    assert pipeline._writable(folder)
+    assert pipeline.guard.writable(folder)
     folder.chmod(stat.S_IRUSR | stat.S_IXUSR)
     try:
-        assert not pipeline._writable(folder)
+        assert not pipeline.guard.writable(folder)
     finally:
         folder.chmod(stat.S_IRWXU)
 
@@ -78,7 +80,7 @@ def test_a_folder_marked_read_only_is_not_writable(tmp_path):
 def test_link_or_copy_gives_the_same_bytes(tmp_path):
     source = tmp_path / "a"
     source.write_text("bytes")
-    pipeline._link_or_copy(source, tmp_path / "b")
+    pipeline.staging.link_or_copy(source, tmp_path / "b")
     assert (tmp_path / "b").read_text() == "bytes" and os.stat(source).st_nlink == 2
 
 
@@ -88,7 +90,7 @@ def test_the_swap_replaces_the_out_folder_whole(tmp_path):
     (out / "old.txt").write_text("old")
     staging.mkdir()
     (staging / "new.txt").write_text("new")
-    pipeline._swap(staging, out)
+    pipeline.staging.swap(staging, out)
     assert [p.name for p in out.iterdir()] == ["new.txt"] and not staging.exists()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["build"]
 
@@ -97,7 +99,7 @@ def test_of_several_half_swapped_builds_the_first_by_name_comes_back(tmp_path):
     for pid in (5, 3, 1, 4, 2):
         (tmp_path / f".build.old-{pid}").mkdir()
         (tmp_path / f".build.old-{pid}" / "pid").write_text(str(pid))
-    pipeline._clean_stale(tmp_path / "build")
+    pipeline.staging.clean_stale(tmp_path / "build")
     assert (tmp_path / "build" / "pid").read_text() == "1"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["build"]
 
@@ -105,7 +107,7 @@ def test_of_several_half_swapped_builds_the_first_by_name_comes_back(tmp_path):
 def test_a_stray_file_before_a_stale_folder_does_not_stop_the_cleaning(tmp_path):
     (tmp_path / ".a-stray-file").write_text("x")  # sorts before the staging folder
     (tmp_path / ".build-staging-abcd1234").mkdir()
-    pipeline._clean_stale(tmp_path / "build")
+    pipeline.staging.clean_stale(tmp_path / "build")
     assert sorted(p.name for p in tmp_path.iterdir()) == [".a-stray-file"]
 
 
@@ -123,7 +125,7 @@ def test_a_page_with_the_same_bytes_is_the_previous_builds_file(tmp_path):
     (previous / "longer.html").write_text("long")
     (built / "fresh.html").write_text("fresh")
     for name in ("same.html", "changed.html", "longer.html", "fresh.html"):
-        pipeline._keep_if_same(str(built / name), staging / name, previous, built)
+        pipeline.staging.keep_if_same(str(built / name), staging / name, previous, built)
     assert os.path.samefile(staging / "same.html", previous / "same.html")
     for name, text in (("changed.html", "new!"), ("longer.html", "longer"), ("fresh.html", "fresh")):
         assert (staging / name).read_text() == text
@@ -138,7 +140,7 @@ def test_a_page_the_previous_build_cannot_read_is_copied(tmp_path, monkeypatch):
     (built / "a.html").write_text("a")
     (previous / "a.html").write_text("a")
     monkeypatch.setattr(Path, "read_bytes", lambda self: (_ for _ in ()).throw(PermissionError(13, "denied")))
-    pipeline._keep_if_same(str(built / "a.html"), tmp_path / "staged.html", previous, built)
+    pipeline.staging.keep_if_same(str(built / "a.html"), tmp_path / "staged.html", previous, built)
     assert not os.path.samefile(tmp_path / "staged.html", previous / "a.html")
 
 
@@ -149,7 +151,7 @@ def test_link_or_copy_copies_where_no_link_can_be_made(tmp_path, monkeypatch):
         raise OSError(18, "Invalid cross-device link")
 
     monkeypatch.setattr(os, "link", no_links)
-    pipeline._link_or_copy(tmp_path / "a", tmp_path / "b")
+    pipeline.staging.link_or_copy(tmp_path / "a", tmp_path / "b")
     assert (tmp_path / "b").read_text() == "bytes" and os.stat(tmp_path / "a").st_nlink == 1
 
 
@@ -159,7 +161,7 @@ def test_the_swap_holds_ctrl_c_and_term_until_both_renames_are_done(tmp_path, mo
     masks = []
     monkeypatch.setattr(signal, "pthread_sigmask", lambda how, signals: masks.append((how, set(signals))))
     (tmp_path / "staged").mkdir()
-    pipeline._swap(tmp_path / "staged", tmp_path / "build")
+    pipeline.staging.swap(tmp_path / "staged", tmp_path / "build")
     assert masks == [(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM}), (signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})]
 
 
@@ -168,7 +170,7 @@ def test_a_swap_that_fails_puts_the_previous_build_back(tmp_path):
     out.mkdir()
     (out / "index.html").write_text("previous")
     with pytest.raises(FileNotFoundError) as failed:
-        pipeline._swap(tmp_path / "no-staging", out)
+        pipeline.staging.swap(tmp_path / "no-staging", out)
     assert failed.value.filename == str(tmp_path / "no-staging")
     assert (out / "index.html").read_text() == "previous"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["build"]
@@ -176,6 +178,6 @@ def test_a_swap_that_fails_puts_the_previous_build_back(tmp_path):
 
 def test_a_first_swap_that_fails_leaves_nothing(tmp_path):
     with pytest.raises(FileNotFoundError) as failed:
-        pipeline._swap(tmp_path / "no-staging", tmp_path / "build")
+        pipeline.staging.swap(tmp_path / "no-staging", tmp_path / "build")
     assert failed.value.filename == str(tmp_path / "no-staging")
     assert list(tmp_path.iterdir()) == []

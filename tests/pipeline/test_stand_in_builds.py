@@ -17,9 +17,13 @@ from types import SimpleNamespace
 
 import pytest
 
+import generator.pipeline.build
+import generator.pipeline.plan
+from generator import keys
+from generator.pipeline.request import BuildHooks, BuildRequest
 from generator import pipeline
 from generator.diagnostics import Code, Diagnostic, Diagnostics, Location
-from generator.pipeline import Summary
+from generator.pipeline.plan import Summary
 from generator.render.pdf import PdfJob, ResourceOutside
 from generator.render.site.pages import SiteWarnings
 from generator.render.site.search import SearchIndexError
@@ -49,7 +53,7 @@ def test_a_first_build_renders_every_pdf_and_both_sites(project, renderers, caps
 def test_the_pdf_keys_are_the_documented_hashes(project, renderers):
     assert build(project, renderers) == 0
     job = PdfJob(html="<p>melee-cards-a4.pdf</p>", target=Path("x"), base_dir=project / "templates")
-    assert manifest(project)["handouts/melee-cards-a4.pdf"] == pipeline.job_key(job, pipeline.code_hash(), project)
+    assert manifest(project)["handouts/melee-cards-a4.pdf"] == keys.job_key(job, pipeline.plan.code_hash(), project)
 
 
 def test_the_site_lists_each_rulesets_pdfs_by_title(project, renderers):
@@ -200,13 +204,13 @@ def test_a_project_without_rulesets_builds_its_reference_pages(project, renderer
 
 
 def test_a_build_keeps_what_export_wrote(project, renderers, capsys):
-    assert pipeline.run_export(project, SimpleNamespace(out=None, audience="player")) == 0
+    assert pipeline.build.run_export(BuildRequest(project, out=None, audience="player")) == 0
     assert capsys.readouterr().out == "".join(f"wrote {project / 'build' / 'export' / name}\n"
                                               for name in ("ruleset.schema.json", "melee.json", "melee_house.json"))
     assert build(project, renderers) == 0
     assert files(project / "build" / "export") == ["melee.json", "melee_house.json", "ruleset.schema.json"]
     before = inodes(project)
-    assert pipeline.run_export(project, SimpleNamespace(out=None, audience="gm")) == 0
+    assert pipeline.build.run_export(BuildRequest(project, out=None, audience="gm")) == 0
     assert files(project / "build" / "export") == [
         "melee-gm.json", "melee.json", "melee_house-gm.json", "melee_house.json", "ruleset.schema.json"]
     assert (project / "build" / "export" / "ruleset.schema.json").read_text() == "ruleset.schema.json for gm"
@@ -219,7 +223,7 @@ def test_a_build_keeps_what_export_wrote(project, renderers, capsys):
 
 def test_export_into_its_own_folder_writes_at_the_top_with_a_manifest(project, renderers, tmp_path, capsys):
     out = tmp_path / "exported"
-    assert pipeline.run_export(project, SimpleNamespace(out=out, audience="player")) == 0
+    assert pipeline.build.run_export(BuildRequest(project, out=out, audience="player")) == 0
     assert files(out) == [".manifest.json", "melee.json", "melee_house.json", "ruleset.schema.json"]
     assert (out / ".manifest.json").read_text() == "{}"
     assert capsys.readouterr().out.splitlines() == [f"wrote {out / name}" for name in
@@ -228,7 +232,7 @@ def test_export_into_its_own_folder_writes_at_the_top_with_a_manifest(project, r
 
 
 def test_export_into_a_new_nested_build_folder(project, renderers):
-    assert pipeline.run_export(project, SimpleNamespace(out=None, audience="gm")) == 0
+    assert pipeline.build.run_export(BuildRequest(project, out=None, audience="gm")) == 0
     assert files(project / "build") == [".manifest.json", "export/melee-gm.json", "export/melee_house-gm.json",
                                         "export/ruleset.schema.json"]
 
@@ -237,8 +241,8 @@ def test_export_of_broken_rules_fails_and_writes_nothing(project, renderers, mon
     broken = Diagnostics()
     for line in (1, 2):
         broken.add(Code.YAML_SYNTAX, "bad", Location("rules_src/x/ruleset.yaml", line))
-    monkeypatch.setattr(pipeline, "check_project", lambda root: SimpleNamespace(ok=False, diagnostics=broken))
-    assert pipeline.run_export(project, SimpleNamespace(out=None, audience="player")) == 1
+    monkeypatch.setattr(pipeline.build, "check_project", lambda root: SimpleNamespace(ok=False, diagnostics=broken))
+    assert pipeline.build.run_export(BuildRequest(project, out=None, audience="player")) == 1
     assert capsys.readouterr().err == "".join(d.format() + "\n" for d in broken) + \
         f"export failed: 2 errors; {project / 'build'} is left as it was\n"
     assert not (project / "build").exists()
@@ -253,8 +257,8 @@ def test_an_export_that_fails_halfway_leaves_no_staging_behind(project, renderer
         (out / "half.json").write_text("{")
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr("generator.render.export.export", full)
-    assert pipeline.run_export(project, SimpleNamespace(out=None, audience="player")) == 1
+    monkeypatch.setattr("generator.pipeline.build.export_json", full)
+    assert pipeline.build.run_export(BuildRequest(project, out=None, audience="player")) == 1
     assert "No space left on device" in capsys.readouterr().err
     assert inodes(project) == before
     assert sorted(p.name for p in project.iterdir()) == [".rulepress-cache", "build", "rules_src"]
@@ -317,8 +321,7 @@ def test_the_build_and_rendering_times_are_real_seconds(project, renderers, caps
 def test_without_serves_hook_sites_go_to_the_pool_first_then_the_longest_pdfs(project, renderers):
     renderers.html.update({"melee-roster-a4.pdf": "<p>" + "long " * 50 + "</p>",
                            "melee_house-cards-letter.pdf": "<p>" + "longer " * 60 + "</p>"})
-    args = dict(out=None, ruleset=None, only=None, audience=None, jobs=3, checker=renderers.checker)
-    assert pipeline.run_build(project, SimpleNamespace(**args)) == 0
+    assert pipeline.build.run_build(BuildRequest(project, jobs=3), BuildHooks(checker=renderers.checker)) == 0
     assert renderers.tasks[:4] == ["site player", "site gm", "melee_house-cards-letter.pdf", "melee-roster-a4.pdf"]
     assert len(renderers.tasks) == 2 + len(ALL_PDFS) and renderers.workers == [3]
     assert files(project / "build" / "site") == ["index.html"]  # neither .buildinfo nor .doctrees
@@ -327,12 +330,12 @@ def test_without_serves_hook_sites_go_to_the_pool_first_then_the_longest_pdfs(pr
 
 def test_the_site_builder_is_given_the_project_its_cache_and_its_html_folder(project, renderers):
     assert build(project, renderers, audience="gm") == 0
-    cache = pipeline.site_cache(project, project / "build", "site-gm")
+    cache = pipeline.plan.site_cache(project, project / "build", "site-gm")
     assert renderers.site_projects == [renderers.project] and renderers.keyed == [renderers.project]
     root, cache_dir, html, audience, downloads, pages, house_results = renderers.site_args[0]
     assert pages == "gm pages" and house_results == {}
     assert (root, cache_dir, html, audience) == (str(project), str(cache), str(cache.with_name("site-gm-html")), "gm")
-    assert manifest(project)["site-gm/"].startswith(f"gm 1 {pipeline.code_hash()} ")
+    assert manifest(project)["site-gm/"].startswith(f"gm 1 {pipeline.plan.code_hash()} ")
     assert files(project / "build" / "site-gm") == ["index.html"]
 
 
@@ -373,7 +376,7 @@ def test_the_progress_bar_counts_every_task(project, renderers, monkeypatch):
         shown.append((description, total))
         yield lambda *_: None
 
-    monkeypatch.setattr(pipeline, "_progress", progress)
+    monkeypatch.setattr(pipeline.plan, "progress", progress)
     assert build(project, renderers, only=["sheets"]) == 0
     assert shown == [("building", 8)]
 
@@ -401,6 +404,6 @@ def test_the_summary_line_names_each_kind_written_and_unchanged():
 
 
 def test_the_summary_follows_the_order_of_outputs():
-    first, second = pipeline.OUTPUTS[0], pipeline.OUTPUTS[1]
+    first, second = pipeline.plan.OUTPUTS[0], pipeline.plan.OUTPUTS[1]
     line = Summary(written={second: 1, first: 2}).line()
     assert line == f"{first}: 2 written, 0 unchanged; {second}: 1 written, 0 unchanged"

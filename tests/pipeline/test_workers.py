@@ -10,6 +10,7 @@ from types import SimpleNamespace
 
 import pytest
 
+import generator.pipeline.workers
 from generator import pipeline
 
 
@@ -35,13 +36,13 @@ def _vanish(value):
 
 
 def test_a_fresh_process_returns_the_result_or_raises_the_error_here():
-    assert pipeline._in_fresh_process(_double, 21) == 42
+    assert pipeline.workers._in_fresh_process(_double, 21) == 42
     with pytest.raises(ValueError, match="^bad 3$"):
-        pipeline._in_fresh_process(_fail, 3)
+        pipeline.workers._in_fresh_process(_fail, 3)
     with pytest.raises(RuntimeError, match="^_Unpicklable: odd 4$"):
-        pipeline._in_fresh_process(_fail_unpicklably, 4)
+        pipeline.workers._in_fresh_process(_fail_unpicklably, 4)
     with pytest.raises(RuntimeError, match=r"^the site build process ended without a result \(exit status 3\)$"):
-        pipeline._in_fresh_process(_vanish, 3)
+        pipeline.workers._in_fresh_process(_vanish, 3)
 
 
 class _Pipe:
@@ -59,31 +60,31 @@ def test_the_fresh_child_sends_ok_or_the_pickled_error(monkeypatch):
     import pickle
 
     watched = []
-    monkeypatch.setattr(pipeline, "die_with_parent", lambda: watched.append(True))
+    monkeypatch.setattr(pipeline.workers, "die_with_parent", lambda: watched.append(True))
     pipe = _Pipe()
-    pipeline._fresh_child(pipe, _double, 5)
+    pipeline.workers._fresh_child(pipe, _double, 5)
     assert pipe.sent == [("ok", 10)] and pipe.closed and watched == [True]
     pipe = _Pipe()
-    pipeline._fresh_child(pipe, _fail, 6)
+    pipeline.workers._fresh_child(pipe, _fail, 6)
     status, value = pipe.sent[0]
     assert status == "error" and repr(pickle.loads(value)) == repr(ValueError("bad 6"))
     pipe = _Pipe()
-    pipeline._fresh_child(pipe, _fail_unpicklably, 7)
+    pipeline.workers._fresh_child(pipe, _fail_unpicklably, 7)
     status, value = pipe.sent[0]
     assert status == "error" and repr(pickle.loads(value)) == repr(RuntimeError("_Unpicklable: odd 7"))
 
 
 def test_a_task_is_its_function_on_its_arguments_and_times_itself_on_request(monkeypatch, capsys):
     monkeypatch.delenv("RULEPRESS_TIMINGS", raising=False)
-    assert pipeline._call((_double, 4)) == 8
+    assert pipeline.workers._call((_double, 4)) == 8
     assert capsys.readouterr().err == ""
     monkeypatch.setenv("RULEPRESS_TIMINGS", "1")
-    assert pipeline._call((_double, "x" * 100)) == "x" * 200
+    assert pipeline.workers._call((_double, "x" * 100)) == "x" * 200
     assert re.fullmatch(r"  [ \d]{2}\d\.\d\ds _double " + "x" * 90 + "\n", capsys.readouterr().err)
 
 
 def test_no_tasks_start_no_pool():
-    assert pipeline._run_tasks([], None, lambda: None) == []
+    assert pipeline.workers.run_tasks([], None, lambda: None) == []
 
 
 class _Process:
@@ -107,38 +108,38 @@ class _Process:
 def test_stopping_the_pool_terminates_then_kills_what_is_left():
     stubborn, polite = _Process(True), _Process(False)
     shutdowns = []
-    pool = SimpleNamespace(_processes={1: stubborn, 2: polite}, shutdown=lambda **kw: shutdowns.append(kw))
-    pipeline._stop(pool)
+    pool = SimpleNamespace(shutdown=lambda **kw: shutdowns.append(kw))
+    pipeline.workers._stop(pool, [stubborn, polite])
     assert shutdowns == [{"wait": False, "cancel_futures": True}]
     assert stubborn.calls == ["terminate", ("join", 5), "kill"]
     assert polite.calls == ["terminate", ("join", 5)]
-    pipeline._stop(SimpleNamespace(_processes=None, shutdown=lambda **kw: None))  # a pool that never started
+    pipeline.workers._stop(SimpleNamespace(shutdown=lambda **kw: None), [])  # a pool that never started
 
 
 def test_the_progress_bar_is_silent_off_a_terminal(monkeypatch):
     monkeypatch.setattr("sys.stderr", SimpleNamespace(isatty=lambda: False))
-    with pipeline._progress("building", 3) as advance:
+    with pipeline.workers.progress("building", 3) as advance:
         assert advance() is None and advance("ignored") is None
 
 
 def test_the_pool_runs_each_task_and_gives_results_in_task_order():
     done = []
-    assert pipeline._run_tasks([(abs, -3), (len, "abcd"), (str.upper, "x")], 1, lambda: done.append(1)) == [3, 4, "X"]
+    assert pipeline.workers.run_tasks([(abs, -3), (len, "abcd"), (str.upper, "x")], 1, lambda: done.append(1)) == [3, 4, "X"]
     assert len(done) == 3
     with pytest.raises(ValueError, match="invalid literal"):
-        pipeline._run_tasks([(int, "seven"), (abs, 1)], None, lambda: None)
+        pipeline.workers.run_tasks([(int, "seven"), (abs, 1)], None, lambda: None)
 
 
 def test_a_worker_ignores_ctrl_c_ends_with_the_build_and_warms_up(monkeypatch):
     import signal
 
     calls = []
-    monkeypatch.setattr(pipeline, "die_with_parent", lambda *args: calls.append(("die_with_parent", args)))
-    monkeypatch.setattr(pipeline, "watch", lambda *args: calls.append(("watch", args)))
-    monkeypatch.setattr("generator.render.pdf._warm_worker", lambda: calls.append(("warm", ())))
+    monkeypatch.setattr(pipeline.workers, "die_with_parent", lambda *args: calls.append(("die_with_parent", args)))
+    monkeypatch.setattr(pipeline.workers, "watch", lambda *args: calls.append(("watch", args)))
+    monkeypatch.setattr("generator.pipeline.workers._warm_worker", lambda: calls.append(("warm", ())))
     previous = signal.getsignal(signal.SIGINT)
     try:
-        pipeline._worker_init(os.getpid())
+        pipeline.workers._worker_init(os.getpid())
         assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
     finally:
         signal.signal(signal.SIGINT, previous)
@@ -156,8 +157,8 @@ def _ended_pid() -> int:
 def test_a_worker_whose_build_already_ended_exits_at_once(monkeypatch):
     import signal
 
-    monkeypatch.setattr(pipeline, "die_with_parent", lambda *args: None)
-    monkeypatch.setattr(pipeline, "watch", lambda *args: pytest.fail("watched an ended build"))
+    monkeypatch.setattr(pipeline.workers, "die_with_parent", lambda *args: None)
+    monkeypatch.setattr(pipeline.workers, "watch", lambda *args: pytest.fail("watched an ended build"))
 
     def exit_(code):
         raise SystemExit(code)
@@ -166,7 +167,7 @@ def test_a_worker_whose_build_already_ended_exits_at_once(monkeypatch):
     previous = signal.getsignal(signal.SIGINT)
     try:
         with pytest.raises(SystemExit) as exited:
-            pipeline._worker_init(_ended_pid())
+            pipeline.workers._worker_init(_ended_pid())
     finally:
         signal.signal(signal.SIGINT, previous)
     assert exited.value.code == 1
@@ -184,7 +185,7 @@ def test_the_watcher_exits_once_the_watched_process_has_ended(monkeypatch):
 
     monkeypatch.setattr(os, "_exit", exit_)
     ended = _ended_pid()
-    pipeline.watch(ended, every=0.01)
+    pipeline.workers.watch(ended, every=0.01)
     deadline = time.monotonic() + 5
     while not exits and time.monotonic() < deadline:
         time.sleep(0.01)
@@ -205,10 +206,10 @@ def test_a_process_asks_the_kernel_to_end_it_with_its_parent(monkeypatch):
     import ctypes
     import signal
 
-    monkeypatch.setattr(pipeline, "watch", lambda *args: pytest.fail("watched although the kernel will end it"))
+    monkeypatch.setattr(pipeline.workers, "watch", lambda *args: pytest.fail("watched although the kernel will end it"))
     before = _pdeathsig()
     try:
-        pipeline.die_with_parent(os.getppid())
+        pipeline.workers.die_with_parent(os.getppid())
         assert _pdeathsig() == signal.SIGKILL
     finally:
         ctypes.CDLL(None).prctl(1, before, 0, 0, 0)  # PR_SET_PDEATHSIG back as it was
@@ -225,7 +226,7 @@ def test_a_process_whose_parent_already_changed_exits(monkeypatch):
     before = _pdeathsig()
     try:
         with pytest.raises(SystemExit) as exited:
-            pipeline.die_with_parent(os.getppid() + 100000)
+            pipeline.workers.die_with_parent(os.getppid() + 100000)
     finally:
         ctypes.CDLL(None).prctl(1, before, 0, 0, 0)
     assert exited.value.code == 1
@@ -235,17 +236,17 @@ def test_without_the_kernels_help_a_thread_watches_the_parent(monkeypatch):
     import ctypes
 
     watched = []
-    monkeypatch.setattr(pipeline, "watch", lambda pid: watched.append(pid))
-    monkeypatch.setattr(pipeline.sys, "platform", "darwin")
-    pipeline.die_with_parent(4242)
-    monkeypatch.setattr(pipeline.sys, "platform", "linux")
+    monkeypatch.setattr(pipeline.workers, "watch", lambda pid: watched.append(pid))
+    monkeypatch.setattr(pipeline.workers.sys, "platform", "darwin")
+    pipeline.workers.die_with_parent(4242)
+    monkeypatch.setattr(pipeline.workers.sys, "platform", "linux")
 
     def no_libc(*args, **kwargs):
         raise OSError("no libc")
 
     monkeypatch.setattr(ctypes, "CDLL", no_libc)
-    pipeline.die_with_parent(4343)
-    pipeline.die_with_parent()
+    pipeline.workers.die_with_parent(4343)
+    pipeline.workers.die_with_parent()
     assert watched == [4242, 4343, os.getppid()]
 
 
@@ -255,22 +256,41 @@ def test_a_site_is_built_from_the_project_loaded_again_in_a_fresh_process(monkey
 
     checked, built = [], []
     checked_project = SimpleNamespace(root=tmp_path)
-    monkeypatch.setattr(source, "load_project", lambda root: checked.append(root) or (checked_project, []))
-    monkeypatch.setattr(pages, "build_site", lambda project, cache, outdir, audience, downloads, pages=None: built.append(
+    monkeypatch.setattr(pipeline.workers, "load_project", lambda root: checked.append(root) or (checked_project, []))
+    monkeypatch.setattr(pipeline.workers, "build_site", lambda project, cache, outdir, audience, downloads, pages=None: built.append(
         (project, cache, outdir, audience, downloads, pages)) or SimpleNamespace(outdir=outdir / "html"))
     args = (str(tmp_path), "/c/site", "/c/site-html", "gm", {"x": []}, "the pages")
-    assert pipeline._build_one_site(args) == "/c/site-html/html"
+    assert pipeline.workers._build_one_site(args) == "/c/site-html/html"
     assert checked == [tmp_path]  # loaded, not checked again: the build checked it a moment ago
     assert built == [(checked_project, Path("/c/site"), Path("/c/site-html"), "gm", {"x": []}, "the pages")]
     ran = []
-    monkeypatch.setattr(pipeline, "_in_fresh_process", lambda function, given: ran.append((function, given)) or "out")
-    assert pipeline._site_worker(args) == "out" and ran == [(pipeline._build_one_site, args)]
+    monkeypatch.setattr(pipeline.workers, "_in_fresh_process", lambda function, given: ran.append((function, given)) or "out")
+    assert pipeline.workers.site_worker(args) == "out" and ran == [(pipeline.workers._build_one_site, args)]
 
 
 def test_stopping_a_pool_without_workers_does_nothing_more():
     shutdowns = []
-    pipeline._stop(SimpleNamespace(shutdown=lambda **kw: shutdowns.append(kw)))
+    pipeline.workers._stop(SimpleNamespace(shutdown=lambda **kw: shutdowns.append(kw)), [])
     assert shutdowns == [{"wait": False, "cancel_futures": True}]
+
+
+def test_the_workers_to_stop_are_the_children_started_since_the_pool_began():
+    import multiprocessing
+    import time
+
+    context = multiprocessing.get_context("fork")
+    earlier, later = (context.Process(target=time.sleep, args=(30,)) for _ in range(2))
+    earlier.start()
+    try:
+        before = set(multiprocessing.active_children())
+        assert pipeline.workers._started_since(before) == []
+        later.start()
+        assert pipeline.workers._started_since(before) == [later]  # never a child this process had before
+    finally:
+        for child in (earlier, later):
+            if child.pid is not None:
+                child.kill()
+                child.join()
 
 
 def test_watching_a_live_process_sends_it_no_signal(monkeypatch):
@@ -287,7 +307,7 @@ def test_watching_a_live_process_sends_it_no_signal(monkeypatch):
     monkeypatch.setattr(os, "_exit", exit_)
     child = subprocess.Popen(["sleep", "30"])
     try:
-        pipeline.watch(child.pid, every=0.01)
+        pipeline.workers.watch(child.pid, every=0.01)
         time.sleep(0.2)
         assert child.poll() is None and exits == []  # still running: the watcher only asks whether it exists
     finally:
@@ -316,7 +336,7 @@ def test_the_watcher_only_asks_whether_the_process_is_there(monkeypatch):
 
     monkeypatch.setattr(os, "kill", kill)
     monkeypatch.setattr(os, "_exit", exit_)
-    pipeline.watch(123456789, every=0.001)
+    pipeline.workers.watch(123456789, every=0.001)
     deadline = time.monotonic() + 5
     while not exits and time.monotonic() < deadline:
         time.sleep(0.001)

@@ -1,0 +1,167 @@
+"""`rulepress build` and `rulepress export`: the project checked, then written into a staging folder and
+swapped in whole, locked against a second build into the same folder; what went wrong is one message and
+an exit status, and the previous build is left as it was."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from ..check_cache import CheckCache
+from ..diagnostics import printable
+from ..examples.run import run_project_examples
+from ..examples.walled import prestart
+from ..pool import RenderFailed
+from ..render.export import export as export_json
+from ..render.jinja import TemplateFailed
+from ..render.pdf import RenderRefused
+from ..render.site.pages import SiteFailed, SiteWarnings
+from ..render.site.search import SearchIndexError
+from ..report import os_error_text, plural, print_diagnostics
+from ..validate import check_project
+from .guard import BuildLocked, OutRefused, build_lock, check_out, writable
+from .plan import Builder
+from .request import BuildHooks, BuildRequest
+from .staging import MANIFEST, clean_stale, link_or_copy, new_staging, read_manifest, swap, write_manifest
+
+EXIT_INTERNAL = 70  # as `rulepress` exits on any internal error (cli.EXIT_INTERNAL)
+INTERRUPTED = 130  # the exit status of a build stopped by Ctrl-C (128 + SIGINT)
+
+
+def run_build(request: BuildRequest, hooks: BuildHooks = BuildHooks()) -> int:
+    return _locked(request, lambda request, out, started: _build(request, hooks, out, started))
+
+
+def run_export(request: BuildRequest) -> int:
+    """`rulepress export`: into ``build/export/`` (the rest of ``build/`` kept) or into ``--out``,
+    locked, staged and swapped in like a build, so neither a build nor a failure loses it."""
+    return _locked(request, _export)
+
+
+def _locked(request: BuildRequest, work) -> int:
+    """``work(request, out, started)`` with the output folder checked and locked, and what a killed build left
+    beside it cleaned away; a refusal, a lock held elsewhere, Ctrl-C or a file system error is one line."""
+    root = request.root
+    default = root / "build"
+    out = (request.out or default).resolve()
+    try:
+        check_out(root, out, default)
+    except OutRefused as refused:
+        print(printable(f"rulepress: error: {refused}"), file=sys.stderr)
+        return 2
+    epoch = os.environ.get("SOURCE_DATE_EPOCH")
+    if epoch is not None and not epoch.strip():
+        del os.environ["SOURCE_DATE_EPOCH"]  # empty means unset (Sphinx would fail on it); workers inherit this
+    elif epoch is not None and not epoch.strip().isdigit():
+        print(printable(f"rulepress: error: SOURCE_DATE_EPOCH={epoch!r} is not a number of seconds since 1970"), file=sys.stderr)
+        return 2
+    if out.is_dir() and not writable(out):
+        print(printable(f"rulepress: error: {out} is read-only; it is left as it was (make it writable, or pass --out)"),
+              file=sys.stderr)
+        return 1
+    started = time.perf_counter()
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        with build_lock(out):
+            clean_stale(out)
+            return work(request, out, started)
+    except BuildLocked as locked:
+        print(printable(f"rulepress: {locked}"), file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print(printable(f"rulepress: interrupted; {out} is left as it was"), file=sys.stderr, flush=True)
+        return INTERRUPTED
+    except OSError as error:  # a read-only or full disk, a folder that vanished: one line, build/ as it was
+        print(printable(f"rulepress: error: cannot write the build: {os_error_text(error)}; {out} is left as it was"), file=sys.stderr)
+        return 1
+
+
+def _build(request: BuildRequest, hooks: BuildHooks, out: Path, started: float) -> int:
+    result, failures = (hooks.checker or check_with_examples)(request.root)
+    if not result.ok or failures:
+        print_diagnostics(list(result.diagnostics) + failures)
+        print(printable(f"build failed: {plural(len(result.diagnostics.errors) + len(failures), 'error')}; {out} is left as it was"),
+              file=sys.stderr)
+        return 1
+    project = result.project
+    old = read_manifest(out)
+    staging = new_staging(out)
+    builder = Builder(project, out, staging, old, request, hooks)
+    try:
+        builder.run()
+        write_manifest(staging, builder.manifest, out)
+        swap(staging, out)
+    except RenderRefused as refused:
+        print_diagnostics(refused.diagnostics)
+        print(printable(f"build failed; {out} is left as it was"), file=sys.stderr)
+        return 1
+    except TemplateFailed as failed:
+        print_diagnostics(failed.diagnostics)
+        print(printable(f"build failed: {plural(len(failed.diagnostics), 'template error')}; {out} is left as it was"), file=sys.stderr)
+        return 1
+    except SearchIndexError as failed:
+        print(printable(f"error: {failed}"), file=sys.stderr)
+        print(printable(f"build failed: no search index; {out} is left as it was"), file=sys.stderr)
+        return 1
+    except SiteWarnings as warned:
+        print(printable(str(warned)), file=sys.stderr)
+        print(printable(f"build failed: the site build warned; {out} is left as it was"), file=sys.stderr)
+        return 1
+    except RenderFailed as failed:
+        print(printable(f"error: {failed}"), file=sys.stderr)
+        print(printable(f"build failed: a render did not finish; {out} is left as it was"), file=sys.stderr)
+        return 1
+    except SiteFailed as failed:  # not the rules' fault: the status of an internal error, and a way to report it
+        print(printable(f"rulepress: internal error: {failed} (please report this with the command you ran)"), file=sys.stderr)
+        print(printable(f"build failed: the site build stopped; {out} is left as it was"), file=sys.stderr)
+        return EXIT_INTERNAL
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    print(printable(f"built {len(project.rulesets)} rulesets into {out} in {time.perf_counter() - started:.1f}s — {builder.summary.line()}"))
+    return 0
+
+
+def check_with_examples(root: Path):
+    """Every check, then every worked example the errors found do not reach: (result, failures), each
+    ruleset's from the check cache when nothing it reads changed; the result's project carries what the
+    overlays' examples give under their house values. `rulepress serve` passes its own checker, which
+    remembers what it checked in memory."""
+    prestart(root)
+    cache = CheckCache(root)  # the project is loaded whole; what an unchanged ruleset found is reused
+    result = check_project(root, cache=cache)
+    runs = run_project_examples(result.project, result.diagnostics, cache)
+    project = result.project.with_house_results({run.ruleset: run.changed for run in runs})
+    return dataclasses.replace(result, project=project), [f for run in runs for f in run.failures]
+
+
+def _export(request: BuildRequest, out: Path, started: float) -> int:
+    result = check_project(request.root)
+    if not result.ok:
+        print_diagnostics(result.diagnostics)
+        print(printable(f"export failed: {plural(len(result.diagnostics.errors), 'error')}; {out} is left as it was"), file=sys.stderr)
+        return 1
+    into_build = request.out is None  # build/export/, the rest of build/ kept; else the files at the top of --out
+    staging = new_staging(out)
+    try:
+        if out.is_dir():  # keep what this export does not rewrite (the other audience, the build)
+            shutil.copytree(out, staging, dirs_exist_ok=True, copy_function=link_or_copy)
+        folder = staging / "export" if into_build else staging
+        fresh = Path(tempfile.mkdtemp(prefix=".export-", dir=staging))
+        written = export_json(result.project, fresh, request.audience)
+        folder.mkdir(parents=True, exist_ok=True)
+        for path in written:  # a rename, never a write through a hard link to the previous build
+            os.replace(path, folder / path.name)
+        fresh.rmdir()
+        if not (staging / MANIFEST).is_file():
+            (staging / MANIFEST).write_text("{}", encoding="utf-8")
+        swap(staging, out)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    for path in written:
+        print(printable(f"wrote {(out / 'export' if into_build else out) / path.name}"))
+    return 0

@@ -1,0 +1,303 @@
+"""What a build renders and what it keeps: the ``Builder`` plans each output against the previous build's
+manifest (a PDF by its key, a ruleset's PDFs by their inputs, a site by its key), links what is unchanged
+from the previous build, and renders the rest in the worker pool. Also where Sphinx keeps each site's cache.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..cache_seal import real_folder, seal, verify_or_wipe, wipe
+from .. import keys
+from ..keys import code_hash, job_key, ruleset_key
+from ..render.assets import default_templates
+from ..render.handouts.jobs import handout_jobs
+from ..render.jinja import TemplateFailed
+from ..render.pdf import PdfJob, worker_render
+from ..render.reference import codes_reference, format_reference, names_reference
+from ..render.sheets.jobs import sheet_jobs
+from ..render.site.pages import site_key, site_pages
+from ..render.site.search import INDEX_DIR, index_site
+from .guard import CACHE_DIR
+from .request import BuildHooks, BuildRequest
+from .staging import keep_if_same, link_or_copy
+from .workers import progress, run_tasks, site_worker
+
+OUTPUTS = ("site", "sheets", "handouts")
+
+
+@dataclass
+class Summary:
+    written: dict[str, int] = field(default_factory=dict)
+    reused: dict[str, int] = field(default_factory=dict)
+    rendering: float = 0.0  # seconds in the worker pool (sites and PDFs together)
+
+    def line(self) -> str:
+        parts = [f"{kind}: {self.written.get(kind, 0)} written, {self.reused.get(kind, 0)} unchanged"
+                 for kind in OUTPUTS if kind in self.written or kind in self.reused]
+        return "; ".join(parts) + (f" (rendering {self.rendering:.1f}s)" if self.rendering else "")
+
+
+# -- Sphinx's caches -----------------------------------------------------------------------------------------
+def site_cache(root: Path, out: Path, name: str) -> Path:
+    """Where Sphinx keeps ``name`` (site, site-gm) between builds of ``root`` into ``out``: inside the
+    project, one folder per output folder, so two projects (or two --out folders of one) never share
+    pages; a cache beside the output folder would be shared by every project building into it."""
+    where = hashlib.sha256(str(Path(out).resolve()).encode()).hexdigest()[:16]
+    return Path(root).resolve() / CACHE_DIR / f"out-{where}" / name
+
+
+def site_cache_folders(cache: Path) -> tuple[Path, Path]:
+    """The two folders of one site's Sphinx cache: sources, doctrees and compiled templates; Sphinx's output."""
+    return cache, cache.with_name(cache.name + "-html")
+
+
+def trust_site_cache(root: Path, cache: Path) -> None:
+    """Before Sphinx is given a site's cache: it unpickles the environment and Jinja loads compiled
+    templates from there, so each is kept only if this machine sealed it as it is (``cache_seal``);
+    otherwise both folders are removed, and Sphinx builds that site afresh. Links standing for the
+    folders above (``.rulepress-cache`` leading elsewhere) are removed first, so nothing is written
+    through them."""
+    real_folder(cache.parent, Path(root).resolve())
+    folders = site_cache_folders(cache)
+    if not all([verify_or_wipe(folder, root) for folder in folders]):  # a list: every folder is verified
+        for folder in folders:
+            wipe(folder)
+
+
+def seal_site_cache(root: Path, cache: Path) -> None:
+    for folder in site_cache_folders(cache):
+        seal(folder, root)
+
+
+# -- the build -----------------------------------------------------------------------------------------------
+class Builder:
+    """One build of ``project`` into ``staging``, which becomes ``out``: ``old`` is the manifest of the build
+    in ``out`` (what each of its files was made from); ``manifest`` becomes this build's."""
+
+    def __init__(self, project, out: Path, staging: Path, old: dict, request: BuildRequest,
+                 hooks: BuildHooks = BuildHooks()):
+        self.project, self.out, self.staging, self.old = project, out, staging, old
+        self.request, self.hooks = request, hooks
+        self.root = project.root
+        self.code = code_hash()
+        self.manifest: dict[str, str] = {}
+        self.summary = Summary()
+        self.workers = request.jobs
+        self._templates: bytes | None = None  # keys.templates_digest, read once a build
+
+    def wanted(self, kind: str) -> bool:
+        return not self.request.only or kind in self.request.only
+
+    def audiences(self) -> list[str]:
+        return [self.request.audience] if self.request.audience else ["player", "gm"]
+
+    def run(self) -> None:
+        reference = self.staging / "reference"
+        reference.mkdir(parents=True)
+        (reference / "format.md").write_text(format_reference(), encoding="utf-8")
+        (reference / "codes.md").write_text(codes_reference(), encoding="utf-8")
+        for ruleset in self.project.rulesets:  # the names each ruleset's worked examples can use
+            (reference / f"names-{ruleset.id}.md").write_text(names_reference(ruleset, self.project.root), encoding="utf-8")
+        pdfs: list[tuple[str, PdfJob]] = []
+        failed = []  # every template's failure, sheets and handouts, before any PDF is rendered
+        for kind in ("sheets", "handouts"):
+            if self.wanted(kind):
+                try:
+                    pdfs += [(kind, job) for job in self.changed_jobs(kind)]
+                except TemplateFailed as failure:
+                    failed += failure.diagnostics
+                    continue
+                self.carry(kind, skip=set(self.manifest))
+            else:
+                self.carry(kind)
+        if failed:
+            raise TemplateFailed(failed)
+        sites = self.plan_sites(pdfs) if self.wanted("site") else []
+        for audience, name in (("player", "site"), ("gm", "site-gm")):
+            if not self.wanted("site") or audience not in self.audiences():
+                self.carry(name)  # what this build was not asked for stays as it was
+                if name + "/" in self.old:  # and keeps its key, or the next full build would make it again
+                    self.manifest[name + "/"] = self.old[name + "/"]
+        self.carry("export")  # `rulepress export` writes it; a build keeps it
+        self.render(pdfs, sites)
+
+    def render(self, pdfs: list[tuple[str, PdfJob]], sites: list[tuple[str, tuple]]) -> None:
+        """Sites and PDFs in one process pool, the long site builds first, so the cores stay busy."""
+        started = time.perf_counter()
+        warm_site = self.hooks.site_builder  # serve's: Sphinx stays loaded in its process
+        tasks = [] if warm_site else [(site_worker, args) for _name, args in sites]
+        tasks += [(worker_render, (job, self.root)) for _kind, job in sorted(pdfs, key=lambda kj: -len(kj[1].html))]
+        with progress("building", len(tasks)) as advance:
+            results = self.render_tasks(tasks, advance)
+        if warm_site:
+            results = [warm_site(self.project, args) for _name, args in sites]
+        for _name, args in sites:  # written by this machine's Sphinx: vouched for, so the next build may load it
+            seal_site_cache(self.root, Path(args[1]))
+        later = self.hooks.index_later  # serve's: the page first, the search index after it
+        for (name, _args), outdir in zip(sites, results):
+            previous = self.out / name
+            skipped = (".buildinfo", ".doctrees", *((INDEX_DIR,) if later else ()))
+            shutil.copytree(outdir, self.staging / name, ignore=shutil.ignore_patterns(*skipped),
+                            copy_function=lambda source, target: keep_if_same(source, target, previous, Path(outdir)))
+            if later:
+                self.previous_index(name)
+        self.summary.rendering = time.perf_counter() - started
+        for kind in ("site", "sheets", "handouts"):
+            count = len(sites) if kind == "site" else sum(1 for k, _job in pdfs if k == kind)
+            if count or self.wanted(kind):
+                self.summary.written[kind] = count
+
+    def render_tasks(self, tasks: list, advance) -> list:
+        """The renders, behind the wall when this run uses it: they read the project and the default
+        templates, and write only the staging folder and this output's site caches."""
+        site_caches = site_cache(self.root, self.out, "site").parent
+        return run_tasks(tasks, self.workers, advance,
+                         walled=([self.root, default_templates()], [self.staging, site_caches]))
+
+    def previous_index(self, name: str) -> None:
+        """The search index of the previous build of site ``name`` (its very files), until `serve` swaps in
+        the new one (``search_index``); Pagefind's own index when there is none yet."""
+        previous = self.out / name / INDEX_DIR
+        if previous.is_dir():
+            shutil.copytree(previous, self.staging / name / INDEX_DIR, copy_function=link_or_copy)
+        else:
+            index_site(self.staging / name)
+
+    # -- PDFs ------------------------------------------------------------------------------
+    def jobs(self, kind: str, rulesets: set[str] | None = None) -> list[PdfJob]:
+        """The PDFs of ``kind`` this build makes (of the ``rulesets`` named, when given), their HTML rendered."""
+        folder = self.staging / kind
+        if kind == "sheets":
+            jobs = sheet_jobs(self.project, folder, rulesets)
+            if self.request.audience == "player":
+                jobs = [j for j in jobs if "-gm" not in j.target.name]
+        else:
+            jobs = [job for audience in self.audiences() for job in handout_jobs(self.project, folder, audience, rulesets)]
+        if self.request.ruleset:
+            jobs = [j for j in jobs if self.owner(j.target.name) == self.request.ruleset]
+        return jobs
+
+    def changed_jobs(self, kind: str) -> list[PdfJob]:
+        """The jobs of ``kind`` to render. A ruleset whose inputs (``inputs_key``) are those of the previous
+        build keeps its previous PDFs without its HTML being made at all; the others' jobs are made and
+        then keyed by their HTML (``plan``), so a prose edit re-renders only the PDFs that print it."""
+        changed = set()
+        for ruleset in self.project.rulesets:
+            if self.request.ruleset and ruleset.id != self.request.ruleset:
+                continue
+            slot, key = f"{kind}/.inputs-{ruleset.id}", self.inputs_key(kind, ruleset)
+            previous = [name for name in self.old if name.startswith(kind + "/") and name.endswith(".pdf")
+                        and self.owner(name.split("/", 1)[1]) == ruleset.id]
+            if self.old.get(slot) == key and all((self.out / name).is_file() for name in previous):
+                for name in previous:
+                    (self.staging / name).parent.mkdir(parents=True, exist_ok=True)
+                    link_or_copy(self.out / name, self.staging / name)
+                    self.manifest[name] = self.old[name]
+                    self.summary.reused[kind] = self.summary.reused.get(kind, 0) + 1
+            else:
+                changed.add(ruleset.id)
+            self.manifest[slot] = key
+        return self.plan(kind, self.jobs(kind, changed)) if changed else []
+
+    def inputs_key(self, kind: str, ruleset) -> str:
+        """A hash of everything one ruleset's PDFs of ``kind`` are made from (``keys.inputs_key``): the files
+        of the ruleset and of its bases, every template and asset, the audiences this build makes,
+        SOURCE_DATE_EPOCH and the generator's code."""
+        return keys.inputs_key(kind, self.audiences(), self.request.audience, os.environ.get("SOURCE_DATE_EPOCH", ""),
+                               ruleset_key(self.root, ruleset, self.code), self.templates_digest())
+
+    def templates_digest(self) -> bytes:
+        """``keys.templates_digest``, read once a build."""
+        if self._templates is None:
+            self._templates = keys.templates_digest(self.root)
+        return self._templates
+
+    def owner(self, name: str) -> str:
+        """The ruleset a PDF belongs to: the longest id its name starts with, then a dash (so that
+        `mini-` is never taken for `mini_two-`); "" for none."""
+        ids = sorted((r.id for r in self.project.rulesets), key=len, reverse=True)
+        return next((id for id in ids if name.startswith(id + "-")), "")
+
+    def plan(self, kind: str, jobs: list[PdfJob]) -> list[PdfJob]:
+        """The jobs whose key changed; unchanged PDFs are linked from the previous build."""
+        to_render = []
+        for job in jobs:
+            relative = job.target.relative_to(self.staging).as_posix()
+            key = job_key(job, self.code, self.root)
+            self.manifest[relative] = key
+            previous = self.out / relative
+            job.target.parent.mkdir(parents=True, exist_ok=True)
+            if self.old.get(relative) == key and previous.is_file():
+                link_or_copy(previous, job.target)
+                self.summary.reused[kind] = self.summary.reused.get(kind, 0) + 1
+            else:
+                to_render.append(job)
+        return to_render
+
+    def carry(self, kind: str, skip: set[str] = frozenset()) -> None:
+        """Keep the previous build's files of ``kind`` that this build did not produce (--only, --ruleset)."""
+        previous = self.out / kind
+        if not previous.is_dir():
+            return
+        for path in previous.rglob("*"):
+            relative = path.relative_to(self.out).as_posix()
+            target = self.staging / relative
+            if path.is_file() and relative not in skip and not target.exists():
+                if kind in ("sheets", "handouts") and not self._carry_pdf(relative):
+                    continue
+                target.parent.mkdir(parents=True, exist_ok=True)
+                link_or_copy(path, target)
+                if relative in self.old:
+                    self.manifest[relative] = self.old[relative]
+                self.summary.reused[kind.split("-")[0]] = self.summary.reused.get(kind.split("-")[0], 0) + 1
+
+    def _carry_pdf(self, relative: str) -> bool:
+        """Carry a PDF over only when this build did not mean to produce its kind for its ruleset."""
+        kind = relative.split("/")[0]
+        if not self.wanted(kind):
+            return True
+        audience = self.request.audience
+        if audience and ("-gm-" in Path(relative).name) != (audience == "gm"):
+            return True
+        if self.request.ruleset:
+            return self.owner(Path(relative).name) != self.request.ruleset
+        return False
+
+    # -- site ------------------------------------------------------------------------------
+    def plan_sites(self, pdfs: list[tuple[str, PdfJob]]) -> list[tuple[str, tuple]]:
+        """The sites whose key changed, as (name, worker arguments); unchanged ones are linked."""
+        downloads = self.downloads([job.target for _kind, job in pdfs])
+        todo = []
+        for audience in self.audiences():
+            name = "site" if audience == "player" else "site-gm"
+            pages = site_pages(self.project, audience, downloads)  # once: the key, then Sphinx's pages
+            key = site_key(self.project, audience, downloads, self.code, pages)
+            self.manifest[name + "/"] = key
+            if self.old.get(name + "/") == key and (self.out / name / "index.html").is_file():
+                shutil.copytree(self.out / name, self.staging / name, copy_function=link_or_copy)
+                self.summary.reused["site"] = self.summary.reused.get("site", 0) + 1
+                continue
+            cache = site_cache(self.root, self.out, name)
+            trust_site_cache(self.root, cache)
+            todo.append((name, (str(self.root), str(cache), str(cache.with_name(name + "-html")), audience, downloads, pages,
+                                self.project.house_results())))
+        return todo
+
+    def downloads(self, coming: list[Path]) -> dict[str, list[tuple[str, str]]]:
+        """Per ruleset (and "" for general sheets), the PDFs of this build — staged already or ``coming`` — as
+        (title, path under build/)."""
+        found: dict[str, list[tuple[str, str]]] = {}
+        for kind in ("sheets", "handouts"):
+            folder = self.staging / kind
+            staged = set(folder.glob("*.pdf")) if folder.is_dir() else set()
+            for pdf in sorted(staged | {p for p in coming if p.parent == folder}):
+                owner = self.owner(pdf.name)
+                title = pdf.stem.removeprefix(owner + "-").replace("-", " ").replace(" a4", " (A4)").replace(" letter", " (US Letter)")
+                found.setdefault(owner, []).append((title[:1].upper() + title[1:], f"{kind}/{pdf.name}"))
+        return found

@@ -1,0 +1,208 @@
+"""The process pool that renders a build's sites and PDFs, and workers that end with the build.
+
+Every site is built in a fresh process (Sphinx and MyST register roles process-wide, so two Sphinx
+applications must not share one); every worker dies with the build (``PR_SET_PDEATHSIG`` on Linux, else
+a thread that watches it), and a Ctrl-C or a failed task stops them all at once (``run_tasks``). With the
+wall in use the pool is walled workers instead (``generator.pool``).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import multiprocessing
+import os
+import pickle
+import signal
+import sys
+import threading
+import time
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
+from pathlib import Path
+
+from .. import wall
+from ..pool import run_walled
+from ..render.pdf import _warm_worker
+from ..render.site import checked_project
+from ..render.site.pages import build_site
+from ..source.project import load_project
+
+
+def run_tasks(tasks: list, workers: int | None, advance, walled: tuple | None = None) -> list:
+    """Run (function, args) tasks in a process pool; results in task order. With ``walled`` (what the
+    tasks read, what they write) and the wall in use, the pool is walled workers (``pool``)."""
+    if not tasks:
+        return []
+    if walled is not None and wall.in_use():
+        read, write = walled
+        for folder in write:
+            Path(folder).mkdir(parents=True, exist_ok=True)
+        return run_walled(tasks, workers or min(len(tasks), os.cpu_count() or 1), advance, read=read, write=write)
+    context = multiprocessing.get_context("forkserver")  # workers import WeasyPrint/Sphinx themselves, in parallel
+    workers = workers or min(len(tasks), os.cpu_count() or 1)
+    before = set(multiprocessing.active_children())  # this process's other children, never the pool's to stop
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_worker_init, initargs=(os.getpid(),))
+    try:
+        # Children start with Ctrl-C blocked (a mask they inherit), so none is interrupted halfway through
+        # starting Python; here a Ctrl-C meanwhile waits, then arrives, and this process stops them itself.
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            futures = [pool.submit(_call, task) for task in tasks]
+        finally:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+        for future in futures:
+            future.add_done_callback(lambda _future: advance())
+        results = [future.result() for future in futures]
+    except BaseException:  # Ctrl-C, a failed task: stop every worker now rather than wait for the rest
+        _stop(pool, _started_since(before))
+        raise
+    pool.shutdown()
+    return results
+
+
+def _started_since(before: set) -> list:
+    """The pool's workers: the executor names them nowhere public, so they are the children of this process
+    (``multiprocessing.active_children``) that were not there before it started; nothing else in the
+    process starts one while a build renders."""
+    return [process for process in multiprocessing.active_children() if process not in before]
+
+
+def _stop(pool, processes: list) -> None:
+    """End the pool now: no task waiting starts, and its worker ``processes`` are terminated (killed if they
+    linger)."""
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        if process.is_alive():
+            process.terminate()
+    for process in processes:
+        process.join(timeout=5)
+        if process.is_alive():
+            process.kill()
+
+
+def _call(task):
+    function, args = task
+    start = time.perf_counter()
+    result = function(args)
+    if os.environ.get("RULEPRESS_TIMINGS"):
+        print(f"  {time.perf_counter() - start:6.2f}s {function.__name__} {str(args)[:90]}", file=sys.stderr)
+    return result
+
+
+def _worker_init(build: int) -> None:
+    """A pool worker: ignore Ctrl-C (the build handles it and ends the pool), end with the build."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    die_with_parent()  # the forkserver
+    # ...which does not end with the build: every worker holds its "build alive" pipe open. So
+    # each worker watches the build itself.
+    try:
+        os.kill(build, 0)
+    except ProcessLookupError:
+        os._exit(1)
+    watch(build)
+    _warm_worker()
+
+
+@contextmanager
+def progress(description: str, total: int):
+    """A rich progress bar on a terminal; silent otherwise (CI logs, tests)."""
+    if not sys.stderr.isatty():
+        yield lambda *_: None
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn  # deferred: only a terminal draws it
+
+    columns = [TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn()]
+    with Progress(*columns, transient=True) as bar:
+        task = bar.add_task(description, total=total or None)
+        yield lambda *_: bar.advance(task)
+
+
+# -- one site, in a fresh process ----------------------------------------------------------------------------
+def site_worker(args) -> str:
+    """Build one site in a fresh process forked from the worker: Sphinx and MyST register roles
+    process-wide, so two Sphinx applications must not share a process (with ``--jobs 1`` one
+    worker builds both sites)."""
+    return _in_fresh_process(_build_one_site, args)
+
+
+def _build_one_site(args) -> str:
+    root, cache, outdir, audience, downloads, pages = args[:6]
+    # the build checked the project a moment ago: loaded again here (the same files give the same model), and
+    # Sphinx's extension uses this project rather than checking it once more
+    project = with_site_house_results(load_project(Path(root))[0], args)
+    with checked_project(project):
+        return str(build_site(project, Path(cache), Path(outdir), audience, downloads, pages=pages).outdir)
+
+
+def with_site_house_results(project, args):
+    """The project a site task builds: what the build's examples found of its overlays, which a project
+    loaded again from the files does not know, is in the task's seventh argument."""
+    return project.with_house_results(args[6]) if len(args) > 6 and isinstance(args[6], dict) else project
+
+
+def _in_fresh_process(function, args):
+    """``function(args)`` in a child process; its result or its exception, raised here."""
+    if not hasattr(os, "fork"):  # pragma: no cover - not Linux or macOS
+        return function(args)
+    reader, writer = multiprocessing.get_context("fork").Pipe(duplex=False)
+    child = multiprocessing.get_context("fork").Process(target=_fresh_child, args=(writer, function, args))
+    child.start()
+    writer.close()
+    try:
+        outcome = reader.recv()
+    except EOFError:
+        child.join()
+        raise RuntimeError(f"the site build process ended without a result (exit status {child.exitcode})") from None
+    finally:
+        reader.close()
+    child.join()
+    status, value = outcome
+    if status == "error":
+        raise pickle.loads(value)
+    return value
+
+
+def _fresh_child(writer, function, args) -> None:
+    die_with_parent()
+    try:
+        outcome = ("ok", function(args))
+    except BaseException as error:  # noqa: BLE001 - handed to the parent, which raises it
+        try:
+            outcome = ("error", pickle.dumps(error))
+        except Exception:  # noqa: BLE001 - an exception that does not pickle
+            outcome = ("error", pickle.dumps(RuntimeError(f"{type(error).__name__}: {error}")))
+    writer.send(outcome)
+    writer.close()
+
+
+# -- ending with the build -----------------------------------------------------------------------------------
+def die_with_parent(parent: int | None = None) -> None:
+    """End this process when its parent ends (a kill -9 of the build leaves no worker behind):
+    ``PR_SET_PDEATHSIG`` on Linux; elsewhere a thread that watches ``parent``."""
+    parent = parent or os.getppid()
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            if libc.prctl(1, signal.SIGKILL, 0, 0, 0) == 0:  # PR_SET_PDEATHSIG
+                if os.getppid() != parent:  # the parent ended before the call
+                    os._exit(1)
+                return
+        except (OSError, AttributeError):
+            pass
+    watch(parent)
+
+
+def watch(pid: int, every: float = 0.5) -> None:
+    """End this process soon after process ``pid`` has ended (a thread that polls it)."""
+
+    def poll() -> None:
+        while True:
+            time.sleep(every)
+            try:
+                os.kill(pid, 0)
+            except ProcessLookupError:
+                os._exit(1)
+            except PermissionError:
+                pass
+
+    threading.Thread(target=poll, name=f"watch-{pid}", daemon=True).start()
