@@ -56,7 +56,7 @@ def test_inputs_are_shown_as_names_and_values():
 
 
 def test_a_keyword_splits_from_its_trailing_numbers():
-    from generator.validate.checks import split_keyword
+    from generator.validate.declared import split_keyword
 
     assert split_keyword("Poison") == ("Poison", ())
     assert split_keyword("Fear 2") == ("Fear", ("2",))
@@ -167,7 +167,7 @@ def test_an_axis_value_that_does_not_compute_is_a_located_chart_error():
 
 
 def test_prose_is_read_without_its_worked_examples_and_markup():
-    from generator.validate.checks import _readable
+    from generator.validate.quickref import _readable
 
     text = "Roll a die.\n```python\n>>> 1 + 1\n2\n```\nThen   {term}`hit <hits>` it.\n~~~\nx\n~~~\nEnd."
     assert _readable(text) == "Roll a die. Then hit it. End."
@@ -348,7 +348,7 @@ def test_a_location_names_the_item_of_a_list_when_it_was_written():
     from types import MappingProxyType, SimpleNamespace
 
     from generator.diagnostics import Location
-    from generator.validate.checks import _loc_of
+    from generator.validate.audience import _loc_of
 
     item0, item2, rows, entry = (Location("r.yaml", n) for n in (10, 12, 9, 1))
     owner = SimpleNamespace(loc=entry, locs=MappingProxyType({"rows[0]": item0, "rows[2]": item2, "rows": rows}))
@@ -359,7 +359,7 @@ def test_a_location_names_the_item_of_a_list_when_it_was_written():
 def test_a_bare_id_prefers_the_game_masters_entry():
     from types import SimpleNamespace
 
-    from generator.validate.checks import _any_entry
+    from generator.validate.audience import _any_entry
 
     player, gm, other = (SimpleNamespace(id="ambush", audience="player"), SimpleNamespace(id="ambush", audience="gm"),
                          SimpleNamespace(id="other", audience="player"))
@@ -663,7 +663,7 @@ def test_a_role_names_the_entry_of_its_own_section(tmp_path, role, target, expec
     from pathlib import Path
 
     from generator.source.project import load_project
-    from generator.validate import checks
+    from generator.validate import links
 
     folder = tmp_path / "rules_src" / "x"
     shutil.copytree(Path(__file__).parent / "broken" / "_base", folder)
@@ -671,7 +671,7 @@ def test_a_role_names_the_entry_of_its_own_section(tmp_path, role, target, expec
     project, diagnostics = load_project(tmp_path)
     assert list(diagnostics) == []
     ruleset = project.rulesets[0]
-    found = checks._role_entry(ruleset, role, target, checks.term_names(ruleset))
+    found = links.role_entry(ruleset, role, target, links.term_names(ruleset))
     assert (None if found is None else (type(found).__name__, found.id)) == expected
 
 
@@ -849,6 +849,6 @@ def _army(matrix="m", extras=(), upgrades=(), heroes=(), scrolls=()):
 ])
 def test_an_army_names_an_unloaded_entry_only_in_that_entrys_section(unloaded, army, expected):
     from generator.model.ruleset import Ruleset
-    from generator.validate.checks import _names_unloaded
+    from generator.validate.armies import _names_unloaded
 
     assert _names_unloaded(Ruleset(id="x", meta=None, unloaded=frozenset(unloaded)), army) is expected

@@ -19,8 +19,8 @@ from ..model.computed import Chart, Formula, Input, Lookup, plain
 from ..model.formula import FUNCTIONS, CONSTANTS, Expression, FormulaError, FormulaTooLarge, FormulaUnitMismatch, budget
 from ..model.units import SIZES, Distance, measure
 from ..model.ruleset import Ruleset
-from .checks import MAX_TABLE_SPAN, _spans, check
 from .memo import Reach, formula_names, remembered, words
+from .tables import MAX_TABLE_SPAN, _spans
 
 EXHAUSTIVE = 400  # combinations of inputs a formula is tried with
 MAX_LOOKUP_COVERING = 100 * MAX_TABLE_SPAN  # numbers a lookup's rows cover between them (disjoint rows: its span)
@@ -71,7 +71,6 @@ def input_values(spec: Input) -> list | None:
     return list(range(spec.min, spec.max + 1))
 
 
-@check
 def check_formulas(ruleset: Ruleset):
     known = _known_names(ruleset)
     calc = calculator(ruleset)
@@ -259,7 +258,6 @@ def _shown(inputs: dict) -> str:
     return ", ".join(f"{k}={v}" for k, v in inputs.items()) or "no inputs"
 
 
-@check
 def check_lookups(ruleset: Ruleset):
     for lookup in ruleset.lookups:
         yield from lookup_coverage(lookup)
@@ -353,7 +351,6 @@ def axis_values(chart: Chart, axis, scope=None) -> list:
     return []
 
 
-@check
 def check_charts(ruleset: Ruleset):
     calc = calculator(ruleset)
     reach = _lazy_reach(ruleset)
@@ -548,7 +545,6 @@ def cell_failure(chart: Chart, formula: Formula, chance: Formula | None, calc) -
     return None
 
 
-@check
 def check_sheets(ruleset: Ruleset):
     charts = {c.id for c in ruleset.reachable("charts")}
     rules = {r.id for r in ruleset.rules}
@@ -563,7 +559,6 @@ def check_sheets(ruleset: Ruleset):
                                  sheet.locs.get(f"cites[{index}]", value_loc(sheet, "cites")), did_you_mean(id, rules))
 
 
-@check
 def check_name_clashes(ruleset: Ruleset):
     """Values, formulas, tables and lookups share one name space in formulas."""
     seen = {}

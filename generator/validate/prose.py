@@ -29,7 +29,6 @@ from functools import cache
 from ..diagnostics import BlockLocation, Code, Diagnostic, Location
 from ..model.base import Markdown, value_loc
 from ..model.ruleset import Ruleset
-from .checks import check
 from .memo import remembered, text_key
 
 ROLES = frozenset({"term", "rule", "table", "spell", "profile", "entry", "gap", "source", "pdf", "value", "formula",
@@ -211,7 +210,6 @@ def _location(loc: Location, text: str, finding: Finding) -> Location:
     return loc.at(text, offset)
 
 
-@check
 def check_prose_safety(ruleset: Ruleset):
     """Directives, roles, links and images in prose are those of the allow-list."""
     for entry in (ruleset.meta, *(e for _s, e in ruleset.all_entries())):
@@ -239,7 +237,6 @@ def _load_findings(stored) -> list[Finding]:
     return found
 
 
-@check
 def check_examples_stated(ruleset: Ruleset):
     """Every worked example follows a sentence: players read that sentence, marked checked, never the code."""
     from ..render.worked import unstated
@@ -253,7 +250,6 @@ def check_examples_stated(ruleset: Ruleset):
                                  "its code, would read nothing of it", where)
 
 
-@check
 def check_example_sentences(ruleset: Ruleset):
     """Every number of the paragraph a worked example follows is one the example states (see examples/sentence.py).
 
