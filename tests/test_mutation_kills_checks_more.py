@@ -8,10 +8,11 @@ from __future__ import annotations
 from types import MappingProxyType, SimpleNamespace
 
 from generator.diagnostics import Code, Location
+from generator.model import computed, entries
 from generator.model.dice import DiceExpr, RollRange
 from generator.model.entries import RollTable, TableRow
 from generator.model.ruleset import Ruleset
-from generator.validate import armies, audience, glossary, links, references, sources, tables
+from generator.validate import armies, glossary, links, references, sources, tables
 
 ROWS_LOC = Location("t.yaml", 2, 1)
 
@@ -97,10 +98,10 @@ def test_an_entry_is_for_the_game_master_by_its_audience_or_by_saying_so_itself(
 # -- what a limit, a formula and prose name ------------------------------------------------------------
 
 def test_a_limit_names_the_counts_its_expression_uses_and_nothing_else():
-    assert audience._limit_names("units // 2 + heroes") == {"units", "heroes"}
-    assert audience._limit_names(3) == set()
-    assert audience._limit_names("  ") == set()  # a bound the limit does not have
-    assert audience._limit_names("heroes = 2") == set()  # a statement, not an expression: the limits check reports it
+    assert entries.limit_names("units // 2 + heroes") == {"units", "heroes"}
+    assert entries.limit_names(3) == set()
+    assert entries.limit_names("  ") == set()  # a bound the limit does not have
+    assert entries.limit_names("heroes = 2") == set()  # a statement, not an expression: the limits check reports it
 
 
 def test_a_formula_names_what_its_expression_and_steps_use_but_not_its_own_inputs_and_steps():
@@ -110,8 +111,8 @@ def test_a_formula_names_what_its_expression_and_steps_use_but_not_its_own_input
         inputs=(SimpleNamespace(id="s"),),
         let=(SimpleNamespace(id="half", expr=Expression.parse("s // 2 + bonus + other(s)")),),
         expr=Expression.parse("half + base + tbl(half)"))
-    assert audience._formula_names(formula) == {"bonus", "other", "base", "tbl"}
-    assert audience._formula_names(SimpleNamespace(inputs=(), let=(), expr=Expression.parse("a + f(b)"))) == {"a", "b", "f"}
+    assert computed.computes_with(formula) == {"bonus", "other", "base", "tbl"}
+    assert computed.computes_with(SimpleNamespace(inputs=(), let=(), expr=Expression.parse("a + f(b)"))) == {"a", "b", "f"}
 
 
 def test_prose_in_a_list_of_lines_is_found_at_the_line_written():

@@ -56,7 +56,7 @@ def test_inputs_are_shown_as_names_and_values():
 
 
 def test_a_keyword_splits_from_its_trailing_numbers():
-    from generator.validate.declared import split_keyword
+    from generator.model.entries import split_keyword
 
     assert split_keyword("Poison") == ("Poison", ())
     assert split_keyword("Fear 2") == ("Fear", ("2",))
@@ -348,12 +348,12 @@ def test_a_location_names_the_item_of_a_list_when_it_was_written():
     from types import MappingProxyType, SimpleNamespace
 
     from generator.diagnostics import Location
-    from generator.validate.audience import _loc_of
+    from generator.model.base import item_loc
 
     item0, item2, rows, entry = (Location("r.yaml", n) for n in (10, 12, 9, 1))
     owner = SimpleNamespace(loc=entry, locs=MappingProxyType({"rows[0]": item0, "rows[2]": item2, "rows": rows}))
-    assert _loc_of(owner, "rows", 2) == item2 and _loc_of(owner, "rows", 0) == item0
-    assert _loc_of(owner, "rows", 5) == rows and _loc_of(owner, "rows") == rows and _loc_of(owner, "cols") == entry
+    assert item_loc(owner, "rows", 2) == item2 and item_loc(owner, "rows", 0) == item0
+    assert item_loc(owner, "rows", 5) == rows and item_loc(owner, "rows") == rows and item_loc(owner, "cols") == entry
 
 
 def test_a_bare_id_prefers_the_game_masters_entry():

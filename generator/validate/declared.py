@@ -2,19 +2,10 @@
 
 from __future__ import annotations
 
-import re
-
 from ..diagnostics import Code, Diagnostic, did_you_mean
 from ..model.base import NotGiven, value_loc
+from ..model.entries import split_keyword
 from ..model.ruleset import Ruleset
-
-
-def split_keyword(written: str) -> tuple[str, tuple[str, ...]]:
-    words = written.split()
-    params = []
-    while len(words) > 1 and re.fullmatch(r"-?[0-9]+", words[-1]):
-        params.insert(0, words.pop())
-    return " ".join(words), tuple(params)
 
 
 def check_keywords(ruleset: Ruleset):

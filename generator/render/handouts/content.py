@@ -17,7 +17,7 @@ from fractions import Fraction
 
 from ...mechanics import armies
 from ...model.base import NotGiven
-from ...model.entries import ValueCell
+from ...model.entries import ValueCell, split_keyword
 from ...model.ruleset import Ruleset
 from ..prose import HIDDEN_REFERENCE, Prose, anchor, count_examples, gm_only
 from ..present import (GAP_KEY_PRINT, NOT_GIVEN_TEXT, bounds_text, column_head, entry_title, exact_chance_text as chance_text, key_text,
@@ -556,10 +556,7 @@ def _unique(entries: list) -> list:
 
 def keyword_named(ruleset: Ruleset, written: str):
     """The keyword entry a profile's ``RANGED ATTACK 3`` names, if declared."""
-    words = written.split()
-    while words and words[-1].lstrip("-").isdigit():
-        words.pop()
-    name = " ".join(words).casefold()
+    name = split_keyword(written)[0].casefold()
     return next((k for k in ruleset.keywords if k.name.casefold() == name), None)
 
 
