@@ -91,6 +91,17 @@ def gm_only(entry) -> bool:
     return getattr(entry, "audience", "player") == "gm" or getattr(entry, "gm_only", False)
 
 
+def visible_to(entry, audience: str) -> bool:
+    """Whether ``audience`` (`player` or `gm`) may see an entry or row: the game-master sees everything, the
+    players nothing that is game-master material."""
+    return audience == "gm" or not gm_only(entry)
+
+
+def for_audience(items, audience: str) -> list:
+    """The items the audience may see, in order."""
+    return [item for item in items if visible_to(item, audience)]
+
+
 @dataclass(frozen=True, kw_only=True)
 class Declares(Located):
     """The ``declares:`` part of ``ruleset:``: lists the ruleset's entries choose from."""

@@ -18,6 +18,7 @@ from fractions import Fraction
 from ...mechanics import armies
 from ...model.base import NotGiven
 from ...model.entries import ValueCell, split_keyword
+from ...model.entries import visible_to as visible  # the model's audience rule, the name cards and jobs use
 from ...model.ruleset import Ruleset
 from ..prose import HIDDEN_REFERENCE, Prose, anchor, count_examples, gm_only
 from ..present import (GAP_KEY_PRINT, NOT_GIVEN_TEXT, bounds_text, column_head, entry_title, exact_chance_text as chance_text, key_text,
@@ -34,10 +35,6 @@ HIDDEN_TASKS_HINT = "Some tasks are hidden: the game-master tells you when you c
 GAP_CELL = "not given"
 SHORT_BLOCK = 1600  # characters of HTML: a rule this short is kept whole on one page, with its notes and source
 SHORT_KINDS = ("rules", "glossary", "keywords", "spells", "heroes", "items")  # prose entries; tables break between rows
-
-
-def visible(entry, audience: str) -> bool:
-    return audience == "gm" or not gm_only(entry)
 
 
 def named(entry, audience: str) -> str:
