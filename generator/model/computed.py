@@ -20,6 +20,7 @@ from .dice import RollRange
 from .entries import Cited, Entry, ForAudience, Located
 from .formula import Expression, FormulaError
 from .quantity import Quantity
+from .text import range_words
 
 
 def plain(setting):
@@ -278,7 +279,7 @@ class LookupRow(Located):
 
     @property
     def key_text(self) -> str:
-        return self.match or (str(self.when) if self.when is not None else "")
+        return self.match or (range_words(self.when) if self.when is not None else "")
 
 
 @dataclass(frozen=True, kw_only=True)

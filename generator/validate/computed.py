@@ -19,6 +19,7 @@ from ..model.computed import Chart, Formula, Input, Lookup, plain
 from ..model.formula import FUNCTIONS, CONSTANTS, Expression, FormulaError, FormulaTooLarge, FormulaUnitMismatch, budget
 from ..model.units import SIZES, Distance, measure
 from ..model.ruleset import Ruleset
+from ..model.text import range_words
 from .memo import Reach, formula_names, remembered, words
 from .tables import MAX_TABLE_SPAN, _spans
 
@@ -296,14 +297,14 @@ def lookup_coverage(lookup: Lookup) -> list[Diagnostic]:
         mine = [n for n in _part_of(window, row.when) if lookup.over is None or n in lookup.over]
         again = [n for n in mine if n in covered]
         if again:
-            found.append(Diagnostic(Code.TABLE_OVERLAP, f"row `{row.when}` of `{lookup.id}` covers {_spans(again)} again",
+            found.append(Diagnostic(Code.TABLE_OVERLAP, f"row `{range_words(row.when)}` of `{lookup.id}` covers {_spans(again)} again",
                                     value_loc(row, "when")))
         for n in mine:
             covered.setdefault(n, row)
     if lookup.over is not None:
         missing = [n for n in span if n not in covered]
         if missing:
-            found.append(Diagnostic(Code.TABLE_GAP, f"`{lookup.id}` has no row for {_spans(missing)} of {lookup.over}",
+            found.append(Diagnostic(Code.TABLE_GAP, f"`{lookup.id}` has no row for {_spans(missing)} of {range_words(lookup.over)}",
                                     value_loc(lookup, "rows")))
     return found
 

@@ -6,6 +6,7 @@ from ..diagnostics import Code, Diagnostic
 from ..model.base import value_loc
 from ..model.entries import RollTable
 from ..model.ruleset import Ruleset
+from ..model.text import range_words
 
 
 def _spans(values: list[int]) -> str:
@@ -48,7 +49,7 @@ def table_coverage(table: RollTable) -> list[Diagnostic]:
         hits = row.roll.within(outcomes)
         if not hits:
             found.append(Diagnostic(Code.TABLE_UNREACHABLE, f"row `{row.roll.text}` of `{table.id}` can never be rolled with {table.dice}"
-                                    + (f" clamped to {table.clamp}" if table.clamp else ""), value_loc(row, "roll")))
+                                    + (f" clamped to {range_words(table.clamp)}" if table.clamp else ""), value_loc(row, "roll")))
         overlap = [o for o in hits if o in covered]
         if overlap:
             found.append(Diagnostic(Code.TABLE_OVERLAP, f"row `{row.roll.text}` of `{table.id}` covers {_spans(overlap)} again",

@@ -18,6 +18,7 @@ from fractions import Fraction
 from ...mechanics import armies
 from ...model.base import NotGiven
 from ...model.entries import ValueCell, split_keyword
+from ...model.text import range_words
 from ...model.entries import visible_to as visible  # the model's audience rule, the name cards and jobs use
 from ...model.ruleset import Ruleset
 from ..prose import HIDDEN_REFERENCE, Prose, anchor, count_examples, gm_only
@@ -201,7 +202,7 @@ class _Blocks:
                          "effect": self.prose.inline(row.effect), "chance": odds.get(index, "")})
         notes = []
         if table.clamp is not None:
-            notes.append(f"Totals beyond the table read as its nearest end ({table.clamp}).")
+            notes.append(f"Totals beyond the table read as its nearest end ({range_words(table.clamp)}).")
         if table.dice.stats:
             notes.append(f"The chance of each row depends on {', '.join(table.dice.stats)}.")
         return {"dice": column_head(table.dice.text, [row.roll for row in table.rows]), "rows": rows, "has_effect": any(r.effect for r in table.rows),

@@ -16,6 +16,7 @@ from ...model.entries import (
     ValueCell, VictoryPoints,
 )
 from ...model.ruleset import Ruleset
+from ...model.text import range_words
 from ..present import (
     NOT_GIVEN_TEXT, bounds_text, column_head, entry_title, for_audience, key_text, given_nowhere, gm_only, points_text, roll_text,
     shown, source_text, table_odds, visible_to,
@@ -155,7 +156,7 @@ def table_md(table: RollTable, ruleset: Ruleset, audience: str = "player") -> st
         rows.append(line)
     parts = [pipe_table(header, rows)]
     if table.clamp is not None:
-        parts.append(f"Totals beyond the table read as its nearest end ({esc(table.clamp)}).")
+        parts.append(f"Totals beyond the table read as its nearest end ({esc(range_words(table.clamp))}).")
     if table.dice.stats:
         parts.append(f"The chance of each row depends on {esc(', '.join(table.dice.stats))}.")
     if not table.ranges_given:
