@@ -73,7 +73,8 @@ def _roll_words(roll) -> str:
 def _rows(kind: str, entry, rows, given) -> list[Item]:
     found = []
     for index, row in enumerate(rows, 1):
-        words = f"{row.key_text}: {row.result}" if hasattr(row, "key_text") else f"{_roll_words(row.roll)}: {row.result}"
+        key = row.key_text if hasattr(row, "key_text") else _roll_words(row.roll)
+        words = f"{key}: {row.result}"
         excused = row.coverage or ("" if given(row) else NOT_GIVEN)
         found.append(Item(kind, f"{entry.id}[{index}] ({words})", row.loc, excused))
     return found

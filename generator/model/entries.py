@@ -484,14 +484,15 @@ class ArmyLimit(Cited):
 
     def names(self) -> tuple[Named, ...]:
         """The heroes and troop types its expressions count by id."""
-        return tuple(Named(name, value_loc(self, field), ("hero", "troop"))
-                     for field in ("count", "at_most", "at_least") for name in sorted(limit_names(getattr(self, field))))
+        return tuple(Named(name, value_loc(self, field), ("hero", "troop")) for field in ("count", "at_most", "at_least")
+                     for name in sorted(limit_names(getattr(self, field))))
 
 
 def limit_names(text: str) -> set[str]:
     """The names an army-limit expression uses (none when it does not parse: the limits check reports that)."""
     try:
-        return {node.id for node in ast.walk(ast.parse(str(text).strip() or "0", mode="eval")) if isinstance(node, ast.Name)}
+        tree = ast.parse(str(text).strip() or "0", mode="eval")
+        return {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)}
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return set()  # reported by the limits check
 

@@ -101,7 +101,8 @@ def chapter_page(ruleset: Ruleset, chapter, audience: str, placed: set) -> str:
         parts.append(prose(chapter.intro, ruleset))
     for section in CHAPTER_ORDER:
         entries = [e for e in ruleset.section(section)
-                   if _chapter_of(ruleset, section, e) == chapter.id and visible_to(e, audience) and (section, e.id) not in placed]
+                   if _chapter_of(ruleset, section, e) == chapter.id and visible_to(e, audience)
+                   and (section, e.id) not in placed]
         if section == "victory_points":
             entries = [e for e in ruleset.section(section) if _chapter_of(ruleset, section, e) == chapter.id]
         if not entries:
@@ -300,7 +301,8 @@ def site_pages(project: Project, audience: str, downloads: dict[str, list[tuple[
                 toc.append(name)
                 titles[name] = title
         for section in ("rules", "tables", "profiles"):  # entries with no chapter still get shown
-            rest = [e for e in ruleset.section(section) if (section, e.id) not in placed and not e.chapter and visible_to(e, audience)]
+            rest = [e for e in ruleset.section(section)
+                    if (section, e.id) not in placed and not e.chapter and visible_to(e, audience)]
             if rest:
                 name = f"more-{section}"
                 pages.add(f"{ruleset.id}/{name}.md", f"# {page_title(ruleset, 'More ' + section)}\n\n" + "\n".join(
