@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from ..diagnostics import Location
 from ..model.base import NotGiven
+from ..model.text import range_words
 
 NOT_GIVEN = "not given in the text"
 
@@ -65,10 +66,15 @@ class RulesetCoverage:
         return 100 if counted == 0 else (100 * (counted - len(self.missed))) // counted
 
 
+def _roll_words(roll) -> str:
+    return str(roll) if isinstance(roll, NotGiven) else range_words(roll)
+
+
 def _rows(kind: str, entry, rows, given) -> list[Item]:
     found = []
     for index, row in enumerate(rows, 1):
-        words = f"{row.key_text}: {row.result}" if hasattr(row, "key_text") else f"{row.roll}: {row.result}"
+        key = row.key_text if hasattr(row, "key_text") else _roll_words(row.roll)
+        words = f"{key}: {row.result}"
         excused = row.coverage or ("" if given(row) else NOT_GIVEN)
         found.append(Item(kind, f"{entry.id}[{index}] ({words})", row.loc, excused))
     return found

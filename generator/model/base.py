@@ -130,3 +130,26 @@ def coverage_field():
 def value_loc(entry, name: str) -> Location:
     """Where field ``name`` of ``entry`` was written, else where the entry was."""
     return entry.locs.get(name, entry.loc)
+
+
+def item_loc(owner, field: str, index: int | None = None) -> Location:
+    """Where item ``index`` of list field ``field`` was written, else where the field (or its owner) was."""
+    if index is not None and f"{field}[{index}]" in owner.locs:
+        return owner.locs[f"{field}[{index}]"]
+    return value_loc(owner, field)
+
+
+@dataclass(frozen=True)
+class Named:
+    """An entry another entry names, as written there: the id it gives, where, and where to look for it.
+
+    ``among`` are the places to look, in order, the first that has the id winning: a section, or ``keyword`` (a
+    declared keyword by its name), ``row`` (a row of the matrix this is ``inside``), ``hero`` (a hero of the
+    ruleset's own) or ``troop`` (a row of any of its matrices). None of them: any section, an entry of the
+    game-master's first. ``inside`` are names that count only once this one is found (an army's troops, its
+    heroes and its scrolls, once its matrix is)."""
+
+    id: str
+    loc: Location
+    among: tuple[str, ...] = ()
+    inside: tuple["Named", ...] = ()

@@ -9,16 +9,18 @@ and values. All of them are data in ``rules_src/<ruleset>/``; nothing here knows
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import ClassVar, Literal, Optional
 
 from . import reads
-from .base import Markdown, NotGiven, QuickMark, coverage_field, quick_field, spec
+from .base import Markdown, Named, NotGiven, QuickMark, coverage_field, item_loc, quick_field, spec, value_loc
 from .dice import RollRange
 from .entries import Cited, Entry, ForAudience, Located
 from .formula import Expression, FormulaError
 from .quantity import Quantity
+from .text import range_words
 
 
 def plain(setting):
@@ -164,6 +166,30 @@ class Formula(ForAudience):
         """Each result as a formula of one result (the formula itself when it has one)."""
         return tuple(self.view(o.id) for o in self.results) if self.results else (self,)
 
+    def names(self) -> tuple[Named, ...]:
+        return tuple(Named(name, value_loc(self, "expr"), ("values", "formulas", "tables", "lookups"))
+                     for name in sorted(computes_with(self)))
+
+
+def formula_names(formula) -> set[str]:
+    """Every name a formula's expressions use (called or not): what it can reach in its ruleset's scope."""
+    names = set()
+    for expression in _expressions(formula):
+        names |= expression.names | expression.calls
+    return names
+
+
+def _expressions(formula) -> list:
+    """A formula's `let:` steps, its `expr` and the expressions of its several `results`, whichever it has."""
+    found = [b.expr for b in formula.let] + [getattr(formula, "expr", None)]
+    return [e for e in found + [o.expr for o in getattr(formula, "results", ())] if e is not None]
+
+
+def computes_with(formula) -> set[str]:
+    """Values, formulas, tables and lookups a formula computes with (not its own inputs and steps)."""
+    own = {i.id for i in formula.inputs} | {b.id for b in formula.let}
+    return formula_names(formula) - own
+
 
 @dataclass(frozen=True, kw_only=True)
 class Axis(Located):
@@ -211,6 +237,20 @@ class Chart(ForAudience):
     quick_reference: bool | QuickMark = quick_field("chart")
     coverage: str = coverage_field()
 
+    def names(self) -> tuple[Named, ...]:
+        """Its formulas, then for each side the formula of its second heading line and the values its values name."""
+        named = [Named(id, value_loc(self, field), ("formulas",))
+                 for field, id in (("formula", self.formula), ("chance", self.chance)) if id]
+        for axis in (self.columns, self.rows):
+            if axis is not None and axis.note_formula:
+                named.append(Named(axis.note_formula, value_loc(axis, "note_formula"), ("formulas",)))
+            for value in (axis.values if axis is not None else ()):
+                text = value if isinstance(value, (str, bool)) else getattr(value, "value", value)
+                if isinstance(text, str):
+                    named += [Named(name, value_loc(axis, "values"), ("values",))
+                              for name in re.findall(r"[A-Za-z_][A-Za-z0-9_]*", text)]
+        return tuple(named)
+
 
 @dataclass(frozen=True, kw_only=True)
 class Sheet(ForAudience):
@@ -222,6 +262,10 @@ class Sheet(ForAudience):
                                                    "`wide` a landscape-wide chart.", "grid")
     notes: tuple[Markdown, ...] = spec("Lines printed under the charts; values printed by the `value` role.", ())
     cites: tuple[str, ...] = spec("Ids of the rules whose sources the sheet names.", ())
+
+    def names(self) -> tuple[Named, ...]:
+        return (tuple(Named(id, item_loc(self, "charts", index), ("charts",)) for index, id in enumerate(self.charts))
+                + tuple(Named(id, item_loc(self, "cites", index), ("rules",)) for index, id in enumerate(self.cites)))
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -235,7 +279,7 @@ class LookupRow(Located):
 
     @property
     def key_text(self) -> str:
-        return self.match or (str(self.when) if self.when is not None else "")
+        return self.match or (range_words(self.when) if self.when is not None else "")
 
 
 @dataclass(frozen=True, kw_only=True)

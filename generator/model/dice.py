@@ -208,15 +208,6 @@ class RollRange:
     def within(self, outcomes: Iterable[int]) -> list[int]:
         return [o for o in outcomes if o in self]
 
-    def __str__(self) -> str:
-        if self.low is not None and self.low == self.high:
-            return str(self.low)
-        if self.high is None:
-            return f"{self.low}+"
-        if self.low is None:
-            return f"{self.high} or less"
-        return f"{self.low}-{self.high}"
-
 
 def target_probability(target: int | None, sides: int = 6) -> Fraction:
     """The chance that one die of ``sides`` rolls ``target`` or more: 4+ on a D6 is 1/2; None (impossible) is 0."""

@@ -6,6 +6,8 @@ Each class is also the schema of its YAML section: field types drive loading,
 
 from __future__ import annotations
 
+import ast
+import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 from types import MappingProxyType
@@ -13,7 +15,8 @@ from typing import Annotated, ClassVar, Literal, Optional
 
 from ..diagnostics import Location
 from . import reads
-from .base import NOWHERE, Audience, Bounds, Markdown, NotGiven, QuickMark, Source, coverage_field, quick_field, spec
+from .base import (NOWHERE, Audience, Bounds, Markdown, Named, NotGiven, QuickMark, Source, coverage_field, item_loc,
+                   quick_field, spec, value_loc)
 from .dice import DiceExpr, RollRange
 from .points import Points
 
@@ -42,6 +45,31 @@ class Entry(Located):
 
     id: str = _id()
 
+    def names(self) -> tuple[Named, ...]:
+        """The entries this one names by id, where it names them (its prose aside, which any entry may have)."""
+        return ()
+
+
+def _see_also(entry) -> tuple[Named, ...]:
+    return tuple(Named(id, item_loc(entry, "see_also", index)) for index, id in enumerate(entry.see_also))
+
+
+def split_keyword(written: str) -> tuple[str, tuple[str, ...]]:
+    """A keyword as written on a profile (`SHOOTS 12`, `Regenerate 4 -1`): its name and its whole-number parameters.
+    The name keeps at least one word, so a keyword named `7` is a name; `FAST --3` is a name, not FAST and -3."""
+    words = written.split()
+    params = []
+    while len(words) > 1 and re.fullmatch(r"-?[0-9]+", words[-1]):
+        params.insert(0, words.pop())
+    return " ".join(words), tuple(params)
+
+
+def _keyword_names(owner) -> tuple[Named, ...]:
+    """The declared keywords a profile row or an item names (`not given` names none)."""
+    written = owner.keywords if isinstance(owner.keywords, tuple) else ()
+    return tuple(Named(split_keyword(str(text))[0], item_loc(owner, "keywords", index), ("keyword",))
+                 for index, text in enumerate(written))
+
 
 @dataclass(frozen=True, kw_only=True)
 class Cited(Entry):
@@ -61,6 +89,17 @@ def gm_only(entry) -> bool:
     """Game-master material: an entry or row marked `audience: gm`, or a hidden task. The one audience rule:
     the renderers leave such entries out of every player output, and the checks refuse player text naming them."""
     return getattr(entry, "audience", "player") == "gm" or getattr(entry, "gm_only", False)
+
+
+def visible_to(entry, audience: str) -> bool:
+    """Whether ``audience`` (`player` or `gm`) may see an entry or row: the game-master sees everything, the
+    players nothing that is game-master material."""
+    return audience == "gm" or not gm_only(entry)
+
+
+def for_audience(items, audience: str) -> list:
+    """The items the audience may see, in order."""
+    return [item for item in items if visible_to(item, audience)]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -152,6 +191,9 @@ class Rule(ForAudience):
                                    "players read the chart, not a formula.", (), example="[hit_chart, wound_chart]")
     quick_reference: bool | QuickMark = quick_field("rule (its body, or the summary)")
 
+    def names(self) -> tuple[Named, ...]:
+        return _see_also(self)
+
 
 @dataclass(frozen=True, kw_only=True)
 class Term(ForAudience):
@@ -161,6 +203,9 @@ class Term(ForAudience):
     aliases: tuple[str, ...] = spec("Other spellings that mean the same (armor/armour).", ())
     definition: Markdown = spec("What the term means, in a sentence or two.")
     see_also: tuple[str, ...] = spec("Ids of rules or tables that use the term.", ())
+
+    def names(self) -> tuple[Named, ...]:
+        return _see_also(self)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -203,6 +248,9 @@ class RollTable(ForAudience):
     @property
     def ranges_given(self) -> bool:
         return all(not isinstance(r.roll, NotGiven) for r in self.rows)
+
+    def names(self) -> tuple[Named, ...]:
+        return tuple(Named(row.ref, value_loc(row, "ref")) for row in self.rows if row.ref)
 
     def read(self, total: int) -> int:
         """The total as the table reads it, after clamping."""
@@ -291,12 +339,9 @@ class ProfileRow(ForAudience):
         if isinstance(self.keywords, NotGiven):
             raise LookupError(f"the source does not give the special rules of {self.name}")
         for written in self.keywords:
-            words = written.split()
-            params = []
-            while words and words[-1].lstrip("-").isdigit():
-                params.insert(0, int(words.pop()))
-            if " ".join(words).casefold() == name.casefold():
-                return tuple(params)
+            keyword, params = split_keyword(written)
+            if keyword.casefold() == name.casefold():
+                return tuple(int(param) for param in params)
         return None
 
 
@@ -347,6 +392,18 @@ class ProfileMatrix(ForAudience):
         """The matrix or one of its rows names how far troops move: every rendering of it prints a Move column."""
         return bool(self.movement or any(row.movement for row in self.rows))
 
+    def names(self) -> tuple[Named, ...]:
+        """The keywords and values its player rows name, then the value its own movement names."""
+        rows = [row for row in self.rows if not gm_only(row)]
+        named = [name for row in rows for name in _keyword_names(row)]
+        for row in rows:
+            named += [Named(cell.value, cell.loc, ("values",)) for _column, cell in row.named_values()]
+            if row.movement:
+                named.append(Named(row.movement, value_loc(row, "movement"), ("values",)))
+        if self.movement:
+            named.append(Named(self.movement, value_loc(self, "movement"), ("values",)))
+        return tuple(named)
+
 
 @dataclass(frozen=True, kw_only=True)
 class Spell(ForAudience):
@@ -364,6 +421,9 @@ class Spell(ForAudience):
     quick_reference: bool | QuickMark = quick_field("spell (its range, duration and effect, or the summary)", True)
     chapter: str = spec("The chapter (id) where it is printed; without one it gets a page of its kind.", "")
 
+    def names(self) -> tuple[Named, ...]:
+        return (Named(self.table, value_loc(self, "table"), ("tables",)),) if self.table else ()
+
 
 @dataclass(frozen=True, kw_only=True)
 class Item(ForAudience):
@@ -376,6 +436,9 @@ class Item(ForAudience):
     points: Optional[Points] | NotGiven = spec("Its cost, if the ruleset has points (whole or a fraction such as 1½).", None)
     quick_reference: bool | QuickMark = quick_field("item (its points and rules, in the points list)", True)
     chapter: str = spec("The chapter (id) where it is printed; without one it gets a page of its kind.", "")
+
+    def names(self) -> tuple[Named, ...]:
+        return _keyword_names(self)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -419,6 +482,20 @@ class ArmyLimit(Cited):
     chapter: str = spec("The chapter (id) where it is printed; without one it gets a page of its kind.", "")
     coverage: str = coverage_field()
 
+    def names(self) -> tuple[Named, ...]:
+        """The heroes and troop types its expressions count by id."""
+        return tuple(Named(name, value_loc(self, field), ("hero", "troop")) for field in ("count", "at_most", "at_least")
+                     for name in sorted(limit_names(getattr(self, field))))
+
+
+def limit_names(text: str) -> set[str]:
+    """The names an army-limit expression uses (none when it does not parse: the limits check reports that)."""
+    try:
+        tree = ast.parse(str(text).strip() or "0", mode="eval")
+        return {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)}
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return set()  # reported by the limits check
+
 
 @dataclass(frozen=True, kw_only=True)
 class ArmyUnit(Located):
@@ -453,6 +530,14 @@ class ArmyList(ForAudience):
     total: Optional[Points] = spec("The points total the list states, checked against the sum.", None, example="30")
     note: Markdown = spec("Prose shown with the roster.", Markdown(""))
     chapter: str = spec("The chapter (id) where it is printed; without one it gets a page of its kind.", "")
+
+    def names(self) -> tuple[Named, ...]:
+        """Its matrix; once that is found, each line's troop type in it, and the line's heroes and scrolls."""
+        lines = tuple(name for unit in self.units for name in (
+            Named(unit.troop, value_loc(unit, "troop"), ("row",)),
+            *(Named(id, item_loc(unit, "heroes", index), ("heroes",)) for index, id in enumerate(unit.heroes)),
+            *(Named(id, item_loc(unit, "scrolls", index), ("spells",)) for index, id in enumerate(unit.scrolls))))
+        return (Named(self.matrix, value_loc(self, "matrix"), ("profiles",), lines),)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -26,7 +26,7 @@ from ..model.formula import Expression
 from ..model.quantity import Quantity
 from ..model.ruleset import SECTIONS, Ruleset
 from ..source.build import is_required, schema_fields
-from .present import gm_only, shown_examples
+from .present import for_audience, gm_only, shown_examples
 
 SCHEMA_ID = "https://rulepress.invalid/schema/ruleset.json"  # an identifier, never fetched
 
@@ -99,7 +99,7 @@ def entry_json(entry, audience: str = "player") -> dict:
 def ruleset_json(ruleset: Ruleset, audience: str = "player") -> dict:
     data = {"$schema": SCHEMA_ID, "rulepress": __version__, "id": ruleset.id, "ruleset": entry_json(ruleset.meta)}
     for name in SECTIONS:
-        entries = [e for e in ruleset.section(name) if audience == "gm" or not gm_only(e)]
+        entries = for_audience(ruleset.section(name), audience)
         data[name] = [entry_json(e, audience) for e in entries]
     data["examples"] = [{"entry": e.entry, "path": e.path, "line": e.line, "statements": e.statements}
                         for e in shown_examples(ruleset, audience)]

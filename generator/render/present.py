@@ -10,7 +10,7 @@ from fractions import Fraction
 
 from ..model.base import NotGiven
 from ..model.dice import percent
-from ..model.entries import RollTable, gm_only  # noqa: F401  (the renderers' one audience rule, the model's)
+from ..model.entries import RollTable, for_audience, gm_only, visible_to  # noqa: F401 (the model's audience rule)
 from ..model.points import points_text  # noqa: F401  (the renderers' one way to print points)
 
 NOT_GIVEN_TEXT = "not given in the source"
@@ -148,11 +148,6 @@ def reference_title(entry, written: str = "") -> str:
 
 
 # -- audiences --------------------------------------------------------------------------------------
-def for_audience(items, audience: str) -> list:
-    """The items the audience may see: all of them for the game-master, else those not gm-only."""
-    return [item for item in items if audience == "gm" or not gm_only(item)]
-
-
 def _in_gm_note(ruleset, example) -> bool:
     """An example written in a rule's `gm_note` (the game-master's), not in its body."""
     section, _, id = example.entry.partition(".")
@@ -169,7 +164,7 @@ def shown_examples(ruleset, audience: str) -> list:
     """The ruleset's worked examples the audience may see: none of a gm-only entry's, none in a `gm_note`."""
     if audience == "gm":
         return list(ruleset.examples)
-    visible = {f"{section}.{entry.id}" for section, entry in ruleset.all_entries() if not gm_only(entry)}
+    visible = {f"{section}.{entry.id}" for section, entry in ruleset.all_entries() if visible_to(entry, audience)}
     return [e for e in ruleset.examples if e.entry in visible and not _in_gm_note(ruleset, e)]
 
 

@@ -21,7 +21,7 @@ from ..model.base import NotGiven
 from ..model.ruleset import Ruleset
 from ..model.ruleset import term_names
 from .present import NOT_GIVEN_TEXT
-from .present import entry_title, gm_only, reference_title
+from .present import entry_title, gm_only, reference_title, visible_to
 from .worked import CHECKED_TEXT, CHECKED_TITLE, for_readers, house_hidden
 
 _ROLE = re.compile(r"\{(?P<role>[a-z-]+)\}`(?P<text>[^`]*)`")
@@ -130,7 +130,7 @@ class Prose:
         explicit = _EXPLICIT.match(text)
         title, target = (explicit["title"], explicit["target"].strip()) if explicit else ("", text.strip())
         entry, section = self._target(role, target)
-        if entry is not None and gm_only(entry) and self.audience != "gm":
+        if entry is not None and not visible_to(entry, self.audience):
             return HIDDEN_REFERENCE
         shown = title or (target if entry is None else reference_title(entry, target))
         escaped = _MARKDOWN_PUNCTUATION.sub(r"\\\1", shown)

@@ -11,8 +11,6 @@ from ..diagnostics import Diagnostics
 from ..examples.own_mechanics import literal_warnings
 from ..examples.run import run_confined
 from ..source.project import TEMPLATES_DIR, Project, load_project
-from . import computed  # noqa: F401 - registers the checks of values, formulas, lookups, charts and sheets
-from . import prose  # noqa: F401 - registers the check of what prose may hold
 from .checks import run_checks
 from .memo import remembering
 

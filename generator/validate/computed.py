@@ -20,8 +20,9 @@ from ..model.formula import FUNCTIONS, CONSTANTS, Expression, FormulaError, Form
 from ..model.units import SIZES, Distance, measure
 from ..model.ruleset import Ruleset
 from ..model.charts import axis_values, chart_cells
-from .checks import MAX_TABLE_SPAN, _spans, check
+from ..model.text import range_words
 from .memo import Reach, formula_names, remembered, words
+from .tables import MAX_TABLE_SPAN, _spans
 
 EXHAUSTIVE = 400  # combinations of inputs a formula is tried with
 MAX_LOOKUP_COVERING = 100 * MAX_TABLE_SPAN  # numbers a lookup's rows cover between them (disjoint rows: its span)
@@ -72,7 +73,6 @@ def input_values(spec: Input) -> list | None:
     return list(range(spec.min, spec.max + 1))
 
 
-@check
 def check_formulas(ruleset: Ruleset):
     known = _known_names(ruleset)
     calc = calculator(ruleset)
@@ -260,7 +260,6 @@ def _shown(inputs: dict) -> str:
     return ", ".join(f"{k}={v}" for k, v in inputs.items()) or "no inputs"
 
 
-@check
 def check_lookups(ruleset: Ruleset):
     for lookup in ruleset.lookups:
         yield from lookup_coverage(lookup)
@@ -299,14 +298,14 @@ def lookup_coverage(lookup: Lookup) -> list[Diagnostic]:
         mine = [n for n in _part_of(window, row.when) if lookup.over is None or n in lookup.over]
         again = [n for n in mine if n in covered]
         if again:
-            found.append(Diagnostic(Code.TABLE_OVERLAP, f"row `{row.when}` of `{lookup.id}` covers {_spans(again)} again",
+            found.append(Diagnostic(Code.TABLE_OVERLAP, f"row `{range_words(row.when)}` of `{lookup.id}` covers {_spans(again)} again",
                                     value_loc(row, "when")))
         for n in mine:
             covered.setdefault(n, row)
     if lookup.over is not None:
         missing = [n for n in span if n not in covered]
         if missing:
-            found.append(Diagnostic(Code.TABLE_GAP, f"`{lookup.id}` has no row for {_spans(missing)} of {lookup.over}",
+            found.append(Diagnostic(Code.TABLE_GAP, f"`{lookup.id}` has no row for {_spans(missing)} of {range_words(lookup.over)}",
                                     value_loc(lookup, "rows")))
     return found
 
@@ -318,7 +317,6 @@ def _part_of(window: range, when) -> range:
     return range(low, high + 1)
 
 
-@check
 def check_charts(ruleset: Ruleset):
     calc = calculator(ruleset)
     reach = _lazy_reach(ruleset)
@@ -507,7 +505,6 @@ def cell_failure(chart: Chart, formula: Formula, chance: Formula | None, calc) -
     return None
 
 
-@check
 def check_sheets(ruleset: Ruleset):
     charts = {c.id for c in ruleset.reachable("charts")}
     rules = {r.id for r in ruleset.rules}
@@ -522,7 +519,6 @@ def check_sheets(ruleset: Ruleset):
                                  sheet.locs.get(f"cites[{index}]", value_loc(sheet, "cites")), did_you_mean(id, rules))
 
 
-@check
 def check_name_clashes(ruleset: Ruleset):
     """Values, formulas, tables and lookups share one name space in formulas."""
     seen = {}

@@ -34,6 +34,7 @@ from fractions import Fraction
 from types import MappingProxyType
 
 from ..check_cache import Memo
+from ..model.computed import formula_names
 from ..model.formula import Expression
 
 _memo: ContextVar = ContextVar("rulepress_check_memo", default=None)
@@ -142,20 +143,6 @@ class Reach:
         if known is None:
             known = self._digests[id(entry)] = text_key(canonical(entry))
         return known
-
-
-def formula_names(formula) -> set[str]:
-    """Every name a formula's expressions use (called or not): what it can reach in its ruleset's scope."""
-    names = set()
-    for expression in _expressions(formula):
-        names |= expression.names | expression.calls
-    return names
-
-
-def _expressions(formula) -> list:
-    """A formula's `let:` steps, its `expr` and the expressions of its several `results`, whichever it has."""
-    found = [b.expr for b in formula.let] + [getattr(formula, "expr", None)]
-    return [e for e in found + [o.expr for o in getattr(formula, "results", ())] if e is not None]
 
 
 def words(item) -> set[str]:

@@ -30,7 +30,6 @@ from ..diagnostics import BlockLocation, Code, Diagnostic, Location
 from ..examples.sentence import evidence, stated, unstated, unverified
 from ..model.base import Markdown, value_loc
 from ..model.ruleset import Ruleset
-from .checks import check
 from .memo import remembered, text_key
 
 ROLES = frozenset({"term", "rule", "table", "spell", "profile", "entry", "gap", "source", "pdf", "value", "formula",
@@ -212,7 +211,6 @@ def _location(loc: Location, text: str, finding: Finding) -> Location:
     return loc.at(text, offset)
 
 
-@check
 def check_prose_safety(ruleset: Ruleset):
     """Directives, roles, links and images in prose are those of the allow-list."""
     for entry in (ruleset.meta, *(e for _s, e in ruleset.all_entries())):
@@ -240,7 +238,6 @@ def _load_findings(stored) -> list[Finding]:
     return found
 
 
-@check
 def check_examples_stated(ruleset: Ruleset):
     """Every worked example follows a sentence: players read that sentence, marked checked, never the code."""
     for entry in (ruleset.meta, *(e for _s, e in ruleset.all_entries())):
@@ -252,7 +249,6 @@ def check_examples_stated(ruleset: Ruleset):
                                  "its code, would read nothing of it", where)
 
 
-@check
 def check_example_sentences(ruleset: Ruleset):
     """Every number of the paragraph a worked example follows is one the example states (see examples/sentence.py).
 

@@ -9,6 +9,7 @@ from fractions import Fraction
 import pytest
 
 from generator.model.dice import DiceExpr, DiceSyntaxError, DiceTooLarge, RollRange, Term, percent, target_probability
+from generator.model.text import range_words
 
 
 # -- parsing --------------------------------------------------------------------------------
@@ -145,7 +146,7 @@ def test_dice_expressions_are_values():
 ])
 def test_roll_ranges_parse(key, low, high, text, shown):
     roll = RollRange.parse(key)
-    assert (roll.low, roll.high, roll.text, str(roll)) == (low, high, text, shown)
+    assert (roll.low, roll.high, roll.text, range_words(roll)) == (low, high, text, shown)
 
 
 @pytest.mark.parametrize("key, message", [
@@ -211,7 +212,7 @@ def test_target_probability(target, sides, chance):
 ])
 def test_roll_ranges(key, low, high, shown):
     roll = RollRange.parse(key)
-    assert (roll.low, roll.high, str(roll)) == (low, high, shown)
+    assert (roll.low, roll.high, range_words(roll)) == (low, high, shown)
 
 
 def test_roll_range_membership_at_its_edges():

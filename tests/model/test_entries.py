@@ -77,9 +77,11 @@ def test_a_rows_keywords_give_their_parameters():
     from generator.model.base import NotGiven
     from generator.model.entries import ProfileRow
 
-    row = ProfileRow(id="gun", name="Great gun", keywords=("SHOOTS 12", "Fear", "Range -1 2", "Big Gun 3", "7"))
+    row = ProfileRow(id="gun", name="Great gun", keywords=("SHOOTS 12", "Fear", "Range -1 2", "Big Gun 3", "7", "FAST --3"))
     assert row.keyword("shoots") == (12,) and row.keyword("FEAR") == () and row.keyword("range") == (-1, 2)
-    assert row.keyword("big gun") == (3,) and row.keyword("Charge") is None and row.keyword("") == (7,)
+    # a lone number is the keyword's name, and `--3` no number: the row reads keywords as the checks do (split_keyword)
+    assert row.keyword("big gun") == (3,) and row.keyword("Charge") is None and row.keyword("") is None
+    assert row.keyword("7") == () and row.keyword("fast --3") == () and row.keyword("fast") is None
     with pytest.raises(LookupError, match="^the source does not give the special rules of Great gun$"):
         ProfileRow(id="x", name="Great gun", keywords=NotGiven()).keyword("fear")
 

@@ -15,7 +15,7 @@ from generator.diagnostics import Code, Location
 from generator.model.base import NotGiven
 from generator.model.dice import DiceExpr, RollRange
 from generator.model.entries import RollTable, TableRow
-from generator.validate.checks import table_coverage
+from generator.validate.tables import table_coverage
 from pathlib import Path
 from generator.validate import check_project
 

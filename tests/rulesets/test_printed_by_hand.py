@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from generator.examples.sybil_yaml import namespace_for_path
+from generator.model.text import range_words
 from generator.source.project import load_project
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -30,7 +31,7 @@ def axis(a) -> str | None:
     """An axis as its YAML writes it: the listed values, or `range L-H`."""
     if a is None:
         return None
-    return " ".join(str(v) for v in a.values) if a.values else f"range {a.range}"
+    return " ".join(str(v) for v in a.values) if a.values else f"range {range_words(a.range)}"
 
 
 # (ruleset, chart): (rows, columns) and why those are the values a player needs.
@@ -96,7 +97,7 @@ def test_every_chart_has_its_axes_typed(project):
 
 # -- word tables and lookups: each row's key and printed result ----------------------------------
 def rows(entry) -> list[tuple[str, str]]:
-    return [(getattr(row, "key_text", None) or str(row.roll), row.result) for row in entry.rows]
+    return [(getattr(row, "key_text", None) or range_words(row.roll), row.result) for row in entry.rows]
 
 
 def test_wedge_tables_print_the_texts_words(project):
@@ -116,7 +117,7 @@ def test_ordo_ineptus_spells_and_search(project):
     ordo = project.ruleset("ordo_ineptus")
     # 000: "Level 1 and 2 casters may cast a single spell each turn, and level 3 or 4 casters may cast two"
     spells = ordo.lookup("spells_per_turn")
-    assert str(spells.over) == "1-4"
+    assert range_words(spells.over) == "1-4"
     assert rows(spells) == [("1-2", "One spell"), ("3-4", "Two spells")]
     # 000: "On a roll of 5 or 6, the search is successful"
     search = ordo.table("search_roll")

@@ -14,6 +14,8 @@ from generator.model.dice import DiceExpr, RollRange
 from generator.model.entries import RollTable, TableRow
 from generator.model.ruleset import Ruleset
 from generator.validate import check_project, checks, prose
+from generator.model import computed, entries
+from generator.validate import armies, glossary, links, references, sources, tables
 from generator.validate.checks import CHECKS
 from helpers import BROKEN, checked
 
@@ -212,21 +214,21 @@ WIDE_HINT = "write open-ended rows such as `6+` and `1-` for the far ends"
 
 def test_a_modified_table_whose_rows_spread_too_far_is_refused_where_its_rows_are():
     # 0 to 10,001: one result more than the 10,000 a modified table may span
-    assert _found(checks.table_coverage(_table("D6 + S", ["0-", "1-10000", "10001+"]))) == [
+    assert _found(tables.table_coverage(_table("D6 + S", ["0-", "1-10000", "10001+"]))) == [
         (Code.TOO_LARGE, "the rows of `t` span 0 to 10,001; a modified table may span at most 10,000 results", ROWS_LOC,
          WIDE_HINT)]
     # exactly 10,000 results apart is allowed, and the table is whole
-    assert checks.table_coverage(_table("D6 + S", ["0-", "1-9999", "10000+"])) == []
+    assert tables.table_coverage(_table("D6 + S", ["0-", "1-9999", "10000+"])) == []
     # the rows' spread counts, not how large their numbers are: 5,999 to 6,000 is one result apart
-    assert checks.table_coverage(_table("D6 + S", ["5999-", "6000+"])) == []
+    assert tables.table_coverage(_table("D6 + S", ["5999-", "6000+"])) == []
 
 
 def test_open_rows_that_overlap_are_told_over_one_total_beyond_every_written_number():
     # written numbers 0 to 2: the totals read are -1 to 3, so `0-` covers -1 and 0 that `1-` covered
-    assert _found(checks.table_coverage(_table("D6 + S", ["1-", "0-", "2+"]))) == [
+    assert _found(tables.table_coverage(_table("D6 + S", ["1-", "0-", "2+"]))) == [
         (Code.TABLE_OVERLAP, "row `0-` of `t` covers -1-0 again", Location("t.yaml", 11, 1), "make the row ranges disjoint")]
     # written numbers 4 to 6: the totals read are 3 to 7, so `6+` covers 6 and 7 that `5+` covered
-    assert _found(checks.table_coverage(_table("D6 + S", ["4-", "5+", "6+"]))) == [
+    assert _found(tables.table_coverage(_table("D6 + S", ["4-", "5+", "6+"]))) == [
         (Code.TABLE_OVERLAP, "row `6+` of `t` covers 6-7 again", Location("t.yaml", 12, 1), "make the row ranges disjoint")]
 
 
@@ -238,11 +240,11 @@ def test_an_id_that_failed_to_load_in_another_section_is_still_an_unknown_refere
     loc = Location("a.yaml", 3, 5)
     costs = (SimpleNamespace(id="banner"),)
     # `ghost` failed to load as a hero, not as a cost: naming it as a cost is an error
-    assert _found([checks._ref(_ruleset({("heroes", "ghost")}, costs=costs), "costs", "ghost", loc, "extra")]) == [
+    assert _found([references.unknown_ref(_ruleset({("heroes", "ghost")}, costs=costs), "costs", "ghost", loc, "extra")]) == [
         (Code.UNKNOWN_REF, "extra `ghost` is not in `costs:`", loc, None)]
     # failed to load as a cost: its own error is told, not this one
-    assert checks._ref(_ruleset({("costs", "ghost")}, costs=costs), "costs", "ghost", loc, "extra") is None
-    assert checks._ref(_ruleset(costs=costs), "costs", "banner", loc, "extra") is None
+    assert references.unknown_ref(_ruleset({("costs", "ghost")}, costs=costs), "costs", "ghost", loc, "extra") is None
+    assert references.unknown_ref(_ruleset(costs=costs), "costs", "banner", loc, "extra") is None
 
 
 def test_an_army_is_refused_for_its_matrix_only_when_the_matrix_itself_failed_to_load():
@@ -251,8 +253,8 @@ def test_an_army_is_refused_for_its_matrix_only_when_the_matrix_itself_failed_to
     army = SimpleNamespace(id="host", matrix="m", extras=(), units=[], locs=MappingProxyType({"matrix": matrix_loc}),
                            loc=Location("a.yaml", 6, 3))
     # a hero `m` failed to load; the matrix `m` loaded, so the army is checked (and is fine)
-    assert list(checks._army_refs(_ruleset({("heroes", "m")}, profiles=(matrix,)), army)) == []
-    assert _found(checks._army_refs(_ruleset({("profiles", "m")}), army)) == [
+    assert list(armies._army_refs(_ruleset({("heroes", "m")}, profiles=(matrix,)), army)) == []
+    assert _found(armies._army_refs(_ruleset({("profiles", "m")}), army)) == [
         (Code.UNKNOWN_REF, "matrix `m` has errors of its own, so `host` cannot be checked", matrix_loc, "fix the matrix first")]
 
 
@@ -268,10 +270,10 @@ def test_an_entry_is_for_the_game_master_by_its_audience_or_by_saying_so_itself(
 
 
 def test_a_limit_names_the_counts_its_expression_uses_and_nothing_else():
-    assert checks._limit_names("units // 2 + heroes") == {"units", "heroes"}
-    assert checks._limit_names(3) == set()
-    assert checks._limit_names("  ") == set()  # a bound the limit does not have
-    assert checks._limit_names("heroes = 2") == set()  # a statement, not an expression: the limits check reports it
+    assert entries.limit_names("units // 2 + heroes") == {"units", "heroes"}
+    assert entries.limit_names(3) == set()
+    assert entries.limit_names("  ") == set()  # a bound the limit does not have
+    assert entries.limit_names("heroes = 2") == set()  # a statement, not an expression: the limits check reports it
 
 
 def test_a_formula_names_what_its_expression_and_steps_use_but_not_its_own_inputs_and_steps():
@@ -281,8 +283,8 @@ def test_a_formula_names_what_its_expression_and_steps_use_but_not_its_own_input
         inputs=(SimpleNamespace(id="s"),),
         let=(SimpleNamespace(id="half", expr=Expression.parse("s // 2 + bonus + other(s)")),),
         expr=Expression.parse("half + base + tbl(half)"))
-    assert checks._formula_names(formula) == {"bonus", "other", "base", "tbl"}
-    assert checks._formula_names(SimpleNamespace(inputs=(), let=(), expr=Expression.parse("a + f(b)"))) == {"a", "b", "f"}
+    assert computed.computes_with(formula) == {"bonus", "other", "base", "tbl"}
+    assert computed.computes_with(SimpleNamespace(inputs=(), let=(), expr=Expression.parse("a + f(b)"))) == {"a", "b", "f"}
 
 
 def test_prose_in_a_list_of_lines_is_found_at_the_line_written():
@@ -290,17 +292,17 @@ def test_prose_in_a_list_of_lines_is_found_at_the_line_written():
     entry = SimpleNamespace(id="e", locs=MappingProxyType({"lines[1]": loc}),
                             lines=("no role here", "see {rule}`a`", "and {term}`b`"), body="plain")
     # the second line's own place was recorded; the third's was not, so it is placed at the list
-    assert list(checks._prose_fields(entry)) == [(entry, "lines[1]", "see {rule}`a`"), (entry, "lines", "and {term}`b`")]
+    assert list(links.prose_fields(entry)) == [(entry, "lines[1]", "see {rule}`a`"), (entry, "lines", "and {term}`b`")]
 
 
 def test_a_quote_is_compared_with_plain_quotes_single_spaces_and_any_case():
-    assert checks._normal("It’s  ‘The’\n“Rule”") == "it's 'the' \"rule\""
-    assert checks._normal("“Charge!”  ’tis") == "\"charge!\" 'tis"
+    assert sources._normal("It’s  ‘The’\n“Rule”") == "it's 'the' \"rule\""
+    assert sources._normal("“Charge!”  ’tis") == "\"charge!\" 'tis"
 
 
 def test_a_glossary_term_reads_as_its_words_in_lower_case_with_single_spaces():
-    assert checks._term_key("Fire\u00a0 BALL") == "fire ball"
-    assert checks._term_key(" Shield\twall ") == "shield wall"
+    assert glossary._term_key("Fire\u00a0 BALL") == "fire ball"
+    assert glossary._term_key(" Shield\twall ") == "shield wall"
 
 
 def test_the_rows_and_parts_of_an_entry_that_have_a_place_can_cite_a_source():
@@ -308,14 +310,14 @@ def test_the_rows_and_parts_of_an_entry_that_have_a_place_can_cite_a_source():
     first, second = SimpleNamespace(locs={}, parts=(part,)), SimpleNamespace(locs={})
     entry = SimpleNamespace(locs={}, rows=(first, second), see_also=("a", "b"), notes=(SimpleNamespace(text="no place"),),
                             numbers=(1, 2))
-    assert list(checks._cited(entry)) == [entry, first, part, second]
+    assert list(sources._cited(entry)) == [entry, first, part, second]
 
 
 # Check registration, locations, keywords, markdown fields and armies, on hand-made rulesets; columns and
 # messages counted by hand in the texts below (0-based, as Finding reports them).
 
 def test_a_keyword_splits_from_its_trailing_numbers():
-    from generator.validate.checks import split_keyword
+    from generator.model.entries import split_keyword
 
     assert split_keyword("Poison") == ("Poison", ())
     assert split_keyword("Fear 2") == ("Fear", ("2",))
@@ -361,18 +363,18 @@ def test_a_location_names_the_item_of_a_list_when_it_was_written():
     from types import MappingProxyType, SimpleNamespace
 
     from generator.diagnostics import Location
-    from generator.validate.checks import _loc_of
+    from generator.model.base import item_loc
 
     item0, item2, rows, entry = (Location("r.yaml", n) for n in (10, 12, 9, 1))
     owner = SimpleNamespace(loc=entry, locs=MappingProxyType({"rows[0]": item0, "rows[2]": item2, "rows": rows}))
-    assert _loc_of(owner, "rows", 2) == item2 and _loc_of(owner, "rows", 0) == item0
-    assert _loc_of(owner, "rows", 5) == rows and _loc_of(owner, "rows") == rows and _loc_of(owner, "cols") == entry
+    assert item_loc(owner, "rows", 2) == item2 and item_loc(owner, "rows", 0) == item0
+    assert item_loc(owner, "rows", 5) == rows and item_loc(owner, "rows") == rows and item_loc(owner, "cols") == entry
 
 
 def test_a_bare_id_prefers_the_game_masters_entry():
     from types import SimpleNamespace
 
-    from generator.validate.checks import _any_entry
+    from generator.validate.audience import _any_entry
 
     player, gm, other = (SimpleNamespace(id="ambush", audience="player"), SimpleNamespace(id="ambush", audience="gm"),
                          SimpleNamespace(id="other", audience="player"))
@@ -538,6 +540,6 @@ def _army(matrix="m", extras=(), upgrades=(), heroes=(), scrolls=()):
 ])
 def test_an_army_names_an_unloaded_entry_only_in_that_entrys_section(unloaded, army, expected):
     from generator.model.ruleset import Ruleset
-    from generator.validate.checks import _names_unloaded
+    from generator.validate.armies import _names_unloaded
 
     assert _names_unloaded(Ruleset(id="x", meta=None, unloaded=frozenset(unloaded)), army) is expected

@@ -44,7 +44,7 @@ def test_the_link_is_sought_as_written_unquoted_or_by_its_scheme():
 
 
 def test_prose_is_read_without_its_worked_examples_and_markup():
-    from generator.validate.checks import _readable
+    from generator.validate.quickref import _readable
 
     text = "Roll a die.\n```python\n>>> 1 + 1\n2\n```\nThen   {term}`hit <hits>` it.\n~~~\nx\n~~~\nEnd."
     assert _readable(text) == "Roll a die. Then hit it. End."
@@ -147,7 +147,7 @@ def test_a_role_names_the_entry_of_its_own_section(tmp_path, role, target, expec
     from pathlib import Path
 
     from generator.source.project import load_project
-    from generator.validate import checks
+    from generator.validate import links
 
     folder = tmp_path / "rules_src" / "x"
     shutil.copytree(BROKEN / "_base", folder)
@@ -155,7 +155,7 @@ def test_a_role_names_the_entry_of_its_own_section(tmp_path, role, target, expec
     project, diagnostics = load_project(tmp_path)
     assert list(diagnostics) == []
     ruleset = project.rulesets[0]
-    found = checks._role_entry(ruleset, role, target, checks.term_names(ruleset))
+    found = links.role_entry(ruleset, role, target, links.term_names(ruleset))
     assert (None if found is None else (type(found).__name__, found.id)) == expected
 
 

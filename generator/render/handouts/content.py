@@ -17,7 +17,9 @@ from fractions import Fraction
 
 from ...mechanics import armies
 from ...model.base import NotGiven
-from ...model.entries import ValueCell
+from ...model.entries import ValueCell, split_keyword
+from ...model.text import range_words
+from ...model.entries import visible_to as visible  # the model's audience rule, the name cards and jobs use
 from ...model.ruleset import Ruleset
 from ..prose import HIDDEN_REFERENCE, Prose, anchor, count_examples, gm_only
 from ..present import (GAP_KEY_PRINT, NOT_GIVEN_TEXT, bounds_text, column_head, entry_title, exact_chance_text as chance_text, key_text,
@@ -34,10 +36,6 @@ HIDDEN_TASKS_HINT = "Some tasks are hidden: the game-master tells you when you c
 GAP_CELL = "not given"
 SHORT_BLOCK = 1600  # characters of HTML: a rule this short is kept whole on one page, with its notes and source
 SHORT_KINDS = ("rules", "glossary", "keywords", "spells", "heroes", "items")  # prose entries; tables break between rows
-
-
-def visible(entry, audience: str) -> bool:
-    return audience == "gm" or not gm_only(entry)
 
 
 def named(entry, audience: str) -> str:
@@ -204,7 +202,7 @@ class _Blocks:
                          "effect": self.prose.inline(row.effect), "chance": odds.get(index, "")})
         notes = []
         if table.clamp is not None:
-            notes.append(f"Totals beyond the table read as its nearest end ({table.clamp}).")
+            notes.append(f"Totals beyond the table read as its nearest end ({range_words(table.clamp)}).")
         if table.dice.stats:
             notes.append(f"The chance of each row depends on {', '.join(table.dice.stats)}.")
         return {"dice": column_head(table.dice.text, [row.roll for row in table.rows]), "rows": rows, "has_effect": any(r.effect for r in table.rows),
@@ -556,10 +554,7 @@ def _unique(entries: list) -> list:
 
 def keyword_named(ruleset: Ruleset, written: str):
     """The keyword entry a profile's ``RANGED ATTACK 3`` names, if declared."""
-    words = written.split()
-    while words and words[-1].lstrip("-").isdigit():
-        words.pop()
-    name = " ".join(words).casefold()
+    name = split_keyword(written)[0].casefold()
     return next((k for k in ruleset.keywords if k.name.casefold() == name), None)
 
 

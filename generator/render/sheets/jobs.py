@@ -21,6 +21,7 @@ from typing import Callable
 from ...diagnostics import Code, Diagnostic, Location
 from ...keys import generator_hash, ruleset_key
 from ...model.base import NOWHERE
+from ...model.entries import visible_to
 from ...model.ruleset import Ruleset
 from ...source.project import Project
 from . import charts
@@ -139,7 +140,7 @@ def victory_sheets(ruleset: Ruleset) -> list[Sheet]:
                             page_title=f"{ruleset.title}: victory points checklist", ruleset=ruleset.id,
                             written_at=ruleset.victory_points[0].loc,
                             marks=tuple(f"victory_points `{v.id}`" for v in ruleset.victory_points
-                                        if audience == "gm" or visible(v))))
+                                        if visible_to(v, audience))))
     return sheets
 
 

@@ -27,13 +27,14 @@ from ...model.ruleset import Ruleset
 from ..prose import _ROLE, role_as_text, value_text
 from ..worked import for_readers, house_hidden
 from .charts import Chart, chance_text, chart_from_model
-from ..present import gm_only, key_text, range_text
+from ..present import key_text, range_text, visible_to
 
 GAP = None  # a value the source does not give: templates print a blank box
 
 
 def visible(entry) -> bool:
-    return not gm_only(entry)
+    """Whether the quick reference, a players' sheet, may print the entry."""
+    return visible_to(entry, "player")
 
 
 _RANGE = re.compile(r"(?<=\d)-(?=\d)")

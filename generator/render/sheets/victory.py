@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...model.base import Markdown, NotGiven
+from ...model.entries import for_audience, visible_to
 from ...model.points import Number, points_text
 from ...model.ruleset import Ruleset
 from .quickref import cite
@@ -74,7 +75,7 @@ def _group(ruleset: Ruleset, kind: str, title: str, audience: str) -> VpGroup:
     entries = [v for v in ruleset.victory_points if v.kind == kind]
     lines = []
     for entry in entries:
-        if not entry.gm_only or audience == "gm":
+        if visible_to(entry, audience):
             lines.append(VpLine(entry.name, _points(entry), entry.condition, hidden=entry.gm_only))
     hidden = sum(1 for v in entries if v.hidden)
     if audience == "player" and hidden:
@@ -86,6 +87,6 @@ def _group(ruleset: Ruleset, kind: str, title: str, audience: str) -> VpGroup:
 def victory_checklist(ruleset: Ruleset, audience: str = "player") -> VpChecklist:
     if audience not in ("player", "gm"):
         raise ValueError(f"audience is `player` or `gm`, not `{audience}`")
-    shown = [v for v in ruleset.victory_points if audience == "gm" or not v.gm_only]
+    shown = for_audience(ruleset.victory_points, audience)
     groups = tuple(_group(ruleset, kind, kind_title(kind), audience) for kind in kinds(ruleset))
     return VpChecklist(ruleset.id, ruleset.title, audience, groups, tuple(dict.fromkeys(cite(v, ruleset) for v in shown)))

@@ -216,7 +216,7 @@ def _xref_role(kind: str):
         except KeyError:
             message = inliner.reporter.error(f"rulepress: no {section} entry `{target}` in {ruleset.id}", line=lineno)
             return [inliner.problematic(rawtext, rawtext, message)], [message]
-        if env.config.rulepress_audience != "gm" and myst.gm_only(entry):  # check refuses this; never show it anyway
+        if not myst.visible_to(entry, env.config.rulepress_audience):  # check refuses this; never show it anyway
             return [nodes.inline(myst.HIDDEN_REFERENCE, myst.HIDDEN_REFERENCE, classes=["gm-hidden"])], []
         shown = title or reference_title(entry, target)
         owner = ruleset.owner_of(section, entry.id) if section in ("formulas", "charts", "lookups") else ruleset
@@ -251,7 +251,7 @@ def value_role(name, rawtext, text, lineno, inliner, options=None, content=None)
     env = inliner.document.settings.env
     ruleset = _model(env).project.ruleset(_ruleset_of(env))
     try:
-        if env.config.rulepress_audience != "gm" and myst.gm_only(ruleset.value(text.strip())):
+        if not myst.visible_to(ruleset.value(text.strip()), env.config.rulepress_audience):
             return [nodes.inline(myst.HIDDEN_REFERENCE, myst.HIDDEN_REFERENCE, classes=["gm-hidden"])], []
         shown, history, note = value_parts(ruleset, text.strip())
     except KeyError:

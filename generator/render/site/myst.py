@@ -18,9 +18,10 @@ from ...model.entries import (
 )
 from ...model.ruleset import Ruleset
 from ..markdown import chart_md, esc, gap, pipe_table, role_text
+from ...model.text import range_words
 from ..present import (
     NOT_GIVEN_TEXT, bounds_text, column_head, entry_title, for_audience, key_text, given_nowhere, gm_only, points_text, roll_text,
-    shown, source_text, table_odds,
+    shown, source_text, table_odds, visible_to,
 )
 from ..sheets.charts import chart_from_model
 from ..worked import for_readers, house_hidden
@@ -135,7 +136,7 @@ def table_md(table: RollTable, ruleset: Ruleset, audience: str = "player") -> st
         rows.append(line)
     parts = [pipe_table(header, rows)]
     if table.clamp is not None:
-        parts.append(f"Totals beyond the table read as its nearest end ({esc(table.clamp)}).")
+        parts.append(f"Totals beyond the table read as its nearest end ({esc(range_words(table.clamp))}).")
     if table.dice.stats:
         parts.append(f"The chance of each row depends on {esc(', '.join(table.dice.stats))}.")
     if not table.ranges_given:
@@ -180,7 +181,7 @@ def _profile_cell(written, plain: bool) -> str:
 
 def spell_md(spell: Spell, ruleset: Ruleset, audience: str = "player") -> str:
     facts = []
-    if spell.table and spell.roll is not None and audience != "gm" and gm_only(ruleset.table(spell.table)):
+    if spell.table and spell.roll is not None and not visible_to(ruleset.table(spell.table), audience):
         facts.append(("Table", esc(HIDDEN_REFERENCE)))
     elif spell.table and spell.roll is not None:
         table = ruleset.table(spell.table)
@@ -244,7 +245,7 @@ def army_md(army: ArmyList, ruleset: Ruleset, audience: str = "player") -> str:
     matrix = ruleset.profile(army.matrix)
 
     def named(entry) -> str:  # check refuses a player army naming gm material; never print it anyway
-        return HIDDEN_REFERENCE if audience != "gm" and gm_only(entry) else getattr(entry, "name", entry.id)
+        return HIDDEN_REFERENCE if not visible_to(entry, audience) else getattr(entry, "name", entry.id)
 
     if armies.by_head_count(army):
         return _head_count_army_md(army, ruleset, named)
@@ -297,7 +298,7 @@ def _army_after(parts: list[str], army: ArmyList, ruleset: Ruleset) -> str:
 def victory_md(entries: list[VictoryPoints], ruleset: Ruleset, audience: str) -> str:
     rows = []
     for vp in entries:
-        if vp.gm_only and audience != "gm":
+        if not visible_to(vp, audience):
             continue
         name = esc(vp.name) + (" *(hidden task)*" if vp.hidden else "")
         rows.append([esc(vp.kind), name, cell(vp.points), inline_prose(vp.condition) or "—"])

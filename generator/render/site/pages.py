@@ -22,7 +22,7 @@ from ...keys import code_digest, generator_hash, ruleset_key
 from ...source.project import Project
 from ..reference import codes_reference, format_reference, names_reference
 from ..sheets.jobs import sheet_pages
-from ..present import entry_title, gm_only, plural, shown_count, shown_examples, source_title
+from ..present import entry_title, gm_only, plural, shown_count, shown_examples, source_title, visible_to
 from ..worked import house_hidden, house_phrase
 from ..markdown import esc, role_text
 from .myst import ENTRY_LINES, code, label, prose, render_entry
@@ -49,12 +49,6 @@ class Pages:
 
     def add(self, path: str, text: str) -> None:
         self.files[path] = text.rstrip() + "\n"
-
-
-def visible(entry, audience: str) -> bool:
-    if audience == "gm":
-        return True
-    return not gm_only(entry)
 
 
 def _heading(level: int, ruleset: Ruleset, section: str, entry, title: str) -> str:
@@ -89,7 +83,7 @@ def _chapter_of(ruleset: Ruleset, section: str, entry) -> str:
 
 def _entries_block(ruleset: Ruleset, section: str, entries: list, audience: str, chapter: str = "") -> list[str]:
     if section in TABLE_SECTIONS:
-        anchors = [f"({label(ruleset.id, section, e.id)})=\n" for e in entries if visible(e, audience)]
+        anchors = [f"({label(ruleset.id, section, e.id)})=\n" for e in entries if visible_to(e, audience)]
         option = f"\n:chapter: {chapter}" if chapter else "\n:chapter: -"
         heading = {"costs": "Costs", "army_limits": "Army limits", "victory_points": "Victory points",
                    "values": "Every number the rules state"}[section]
@@ -110,7 +104,8 @@ def chapter_page(ruleset: Ruleset, chapter, audience: str, placed: set) -> str:
         parts.append(prose(chapter.intro, ruleset))
     for section in CHAPTER_ORDER:
         entries = [e for e in ruleset.section(section)
-                   if _chapter_of(ruleset, section, e) == chapter.id and visible(e, audience) and (section, e.id) not in placed]
+                   if _chapter_of(ruleset, section, e) == chapter.id and visible_to(e, audience)
+                   and (section, e.id) not in placed]
         if section == "victory_points":
             entries = [e for e in ruleset.section(section) if _chapter_of(ruleset, section, e) == chapter.id]
         if not entries:
@@ -120,7 +115,7 @@ def chapter_page(ruleset: Ruleset, chapter, audience: str, placed: set) -> str:
                 parts += _entries_block(ruleset, "tables", [table], audience)
                 placed.add(("tables", table.id))
                 spells = [s for s in ruleset.spells if s.table == table.id and _chapter_of(ruleset, "spells", s) == chapter.id
-                          and visible(s, audience)]
+                          and visible_to(s, audience)]
                 parts += _entries_block(ruleset, "spells", spells, audience)
                 placed.update(("spells", s.id) for s in spells)
             continue
@@ -136,7 +131,7 @@ def section_page(ruleset: Ruleset, key: str, audience: str, placed: set, base_ti
     found = False
     for section in sections:
         entries = [e for e in ruleset.section(section) if (section, e.id) not in placed
-                   and (visible(e, audience) or section == "victory_points")]
+                   and (visible_to(e, audience) or section == "victory_points")]
         if entries:
             found = True
             parts += _entries_block(ruleset, section, entries, audience)
@@ -146,13 +141,13 @@ def section_page(ruleset: Ruleset, key: str, audience: str, placed: set, base_ti
     if key == "formulas" and found:
         parts.insert(1, "For rules authors: each formula's inputs, what it gives and the expression every chart, "
                         "sheet and worked example of this ruleset computes with.\n")
-    if key == "victory_points" and found and audience != "gm" and any(v.gm_only for v in ruleset.victory_points):
+    if key == "victory_points" and found and any(not visible_to(v, audience) for v in ruleset.victory_points):
         parts.append("Some tasks are hidden: the game-master tells you when you complete one.")
     return "\n".join(parts) if found else None
 
 
 def glossary_page(ruleset: Ruleset, audience: str) -> str | None:
-    terms = sorted((t for t in ruleset.glossary if visible(t, audience)), key=lambda t: t.term.casefold())
+    terms = sorted((t for t in ruleset.glossary if visible_to(t, audience)), key=lambda t: t.term.casefold())
     if not terms:
         return None
     parts = [f"({label(ruleset.id, 'page', 'glossary')})=\n# {page_title(ruleset, 'Glossary')}\n"]
@@ -185,7 +180,7 @@ def examples_page(ruleset: Ruleset, audience: str = "player") -> str | None:
 
 def house_rules(ruleset: Ruleset, audience: str) -> list:
     """The values an overlay changes that the audience may see (a game-master's house value is no player's)."""
-    return [value for value in ruleset.values if value.is_house_rule and visible(value, audience)]
+    return [value for value in ruleset.values if value.is_house_rule and visible_to(value, audience)]
 
 
 def _house_banner(ruleset: Ruleset, audience: str, base_title: str = "") -> str:
@@ -222,7 +217,7 @@ def ruleset_index(ruleset: Ruleset, toc: list[str], downloads: list[tuple[str, s
         parts.append(prose(meta.summary, ruleset))
     if meta.needs:
         parts.append("## What you need\n\n" + "\n".join(f"- {esc(n)}" for n in meta.needs))
-    phases = [p for p in ruleset.phases if visible(p, audience)]
+    phases = [p for p in ruleset.phases if visible_to(p, audience)]
     if phases:  # one anchor per phase, so rules and terms can link to it
         anchors = "".join(f"({label(ruleset.id, 'phases', p.id)})=\n" for p in phases)
         parts.append("## Turn sequence\n\n" + anchors + _directive("phases"))
@@ -309,7 +304,8 @@ def site_pages(project: Project, audience: str, downloads: dict[str, list[tuple[
                 toc.append(name)
                 titles[name] = title
         for section in ("rules", "tables", "profiles"):  # entries with no chapter still get shown
-            rest = [e for e in ruleset.section(section) if (section, e.id) not in placed and not e.chapter and visible(e, audience)]
+            rest = [e for e in ruleset.section(section)
+                    if (section, e.id) not in placed and not e.chapter and visible_to(e, audience)]
             if rest:
                 name = f"more-{section}"
                 pages.add(f"{ruleset.id}/{name}.md", f"# {page_title(ruleset, 'More ' + section)}\n\n" + "\n".join(

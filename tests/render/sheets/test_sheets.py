@@ -20,6 +20,7 @@ import pytest
 from pypdf import PdfReader
 
 from generator.model.dice import percent
+from generator.model.text import range_words
 from generator.render.pdf import render_all
 from generator.render.sheets.jobs import PAPERS, Sheet, sheet_html, sheet_jobs, sheet_pages, sheets
 from generator.render.sheets.charts import Cell, Chart, Row
@@ -392,7 +393,7 @@ def test_quick_reference_tables_with_their_odds(project, texts):
                 assert table.title in text
                 if table.ranges_given and not table.dice.stats:
                     for row, chance in table.odds():
-                        assert f"{str(row.roll).replace('-', '–')} {normalise(row.result)}" in text  # en-dash ranges
+                        assert f"{range_words(row.roll).replace('-', '–')} {normalise(row.result)}" in text  # en-dash ranges
                         assert shown_chance(chance) in text
                 else:  # the key explains the write-in box once
                     assert "not given in the source" in text

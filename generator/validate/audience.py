@@ -1,0 +1,104 @@
+"""Who may see an entry: player text names no game-master-only entry, and hidden tasks are the game-master's."""
+
+from __future__ import annotations
+
+from functools import cached_property
+
+from ..diagnostics import Code, Diagnostic
+from ..model.base import Named, value_loc
+from ..model.computed import Value
+from ..model.entries import gm_only
+from ..model.ruleset import Ruleset
+from ..model.ruleset import term_names
+from .links import ROLE, prose_fields, prose_loc, role_entry, role_target
+from .references import entry_or_none
+
+
+def _any_entry(ruleset: Ruleset, id: str):
+    """For a bare id (see_also): a game-master-only entry of that id if there is one, else any entry of it."""
+    found = [e for _s, e in ruleset.all_entries() if e.id == id]
+    return next((e for e in found if gm_only(e)), found[0] if found else None)
+
+
+class _Finder:
+    """Finds the entry a ``Named`` names in one ruleset, in the places it says to look."""
+
+    def __init__(self, ruleset: Ruleset):
+        self.ruleset = ruleset
+
+    @cached_property
+    def keywords(self) -> dict:
+        return {k.name.casefold(): k for k in self.ruleset.keywords}
+
+    @cached_property
+    def heroes(self) -> dict:
+        return {h.id: h for h in self.ruleset.heroes}
+
+    @cached_property
+    def troops(self) -> dict:
+        return {row.id: row for matrix in self.ruleset.profiles for row in matrix.rows}
+
+    def find(self, name: Named, inside=None):
+        if not name.among:
+            return _any_entry(self.ruleset, name.id)
+        for place in name.among:
+            if (found := self._in(place, name.id, inside)) is not None:
+                return found
+        return None
+
+    def _in(self, place: str, id: str, inside):
+        if place == "keyword":
+            return self.keywords.get(id.casefold())
+        if place == "row":
+            return {row.id: row for row in inside.rows}.get(id)
+        if place == "hero":
+            return self.heroes.get(id)
+        if place == "troop":
+            return self.troops.get(id)
+        return entry_or_none(self.ruleset, place, id)
+
+    def found(self, names, inside=None):
+        """(entry, where it is named) for each of ``names`` found, and for what is named inside each found."""
+        for name in names:
+            if (found := self.find(name, inside)) is not None:
+                yield found, name.loc
+                yield from self.found(name.inside, found)
+
+
+def _references(ruleset: Ruleset, entry):
+    """(target entry, location) for every entry that ``entry`` names: what its type names (``names()``), then
+    the prose roles of every kind in its text."""
+    yield from _Finder(ruleset).found(entry.names())
+    terms = term_names(ruleset)
+    for owner, name, value in prose_fields(entry):
+        if name == "gm_note" or (owner is not entry and gm_only(owner)):
+            continue  # the game-master's own text may name what it likes
+        for match in ROLE.finditer(value):
+            if (found := role_entry(ruleset, match["role"], role_target(match["target"]), terms)) is not None:
+                yield found, prose_loc(owner, name, value, match.start())
+
+
+def check_gm_references(ruleset: Ruleset):
+    for _section, entry in (("ruleset", ruleset.meta), *ruleset.all_entries()):
+        if gm_only(entry):
+            continue
+        seen = set()
+        for target, loc in _references(ruleset, entry):
+            if gm_only(target) and (id(target), str(loc)) not in seen:
+                seen.add((id(target), str(loc)))
+                yield Diagnostic(Code.GM_REFERENCE, f"`{entry.id or 'ruleset'}` is for players but names game-master-only "
+                                 f"`{target.id}`", loc, _hidden_by_overlay(ruleset, target))
+
+
+def _hidden_by_overlay(ruleset: Ruleset, target) -> str | None:
+    """The hint when an overlay made a value its base's player text prints the game-master's."""
+    if not (ruleset.meta.overlay and isinstance(target, Value) and target.is_house_rule and "audience" in target.locs):
+        return None
+    return (f"the overlay `{ruleset.id}` marks its house value `{target.id}` `audience: gm` ({target.locs['audience']}), "
+            f"but player text of `{ruleset.meta.extends}` prints it: keep that house value for players")
+
+
+def check_audience(ruleset: Ruleset):
+    for vp in ruleset.victory_points:
+        if vp.hidden and vp.audience != "gm":
+            yield Diagnostic(Code.HIDDEN_NOT_GM, f"hidden task `{vp.id}` must be `audience: gm`", value_loc(vp, "hidden"))

@@ -1,0 +1,49 @@
+"""What the ruleset declares: the keywords entries use, and the kinds and levels its `ruleset:` lists."""
+
+from __future__ import annotations
+
+from ..diagnostics import Code, Diagnostic, did_you_mean
+from ..model.base import NotGiven, value_loc
+from ..model.entries import split_keyword
+from ..model.ruleset import Ruleset
+
+
+def check_keywords(ruleset: Ruleset):
+    declared = {k.name.casefold(): k for k in ruleset.keywords}
+    users = [(m, row) for m in ruleset.profiles for row in m.rows] + [(None, item) for item in ruleset.items]
+    for _matrix, entry in users:
+        for index, written in enumerate(() if isinstance(entry.keywords, NotGiven) else entry.keywords):
+            name, params = split_keyword(written)
+            keyword = declared.get(name.casefold())
+            loc = entry.locs.get(f"keywords[{index}]", value_loc(entry, "keywords"))
+            if keyword is None:
+                yield Diagnostic(Code.UNKNOWN_KEYWORD, f"`{name}` is not declared in `keywords:`", loc,
+                                 did_you_mean(name, [k.name for k in ruleset.keywords]))
+            elif len(params) != len(keyword.params):
+                wanted = " ".join([keyword.name, *(p.upper() for p in keyword.params)])
+                yield Diagnostic(Code.KEYWORD_PARAMS, f"`{written}` gives {len(params)} parameter(s); `{keyword.name}` takes {len(keyword.params)}",
+                                 loc, f"write it as `{wanted}`")
+
+
+DECLARED = (  # (section, field, the `ruleset:` list it must be in, what it is)
+    ("heroes", "level", "hero_levels", "hero level"),
+    ("keywords", "kind", "keyword_kinds", "keyword kind"),
+    ("items", "kind", "item_kinds", "item kind"),
+    ("victory_points", "kind", "victory_point_kinds", "victory-point kind"),
+)
+
+
+def check_declared_kinds(ruleset: Ruleset):
+    """Hero levels and the kinds of keywords, items and victory points are those `ruleset:` declares, if it declares any."""
+    for section, field, declaring, what in DECLARED:
+        declared = getattr(ruleset.meta, declaring)
+        if not declared:
+            continue  # nothing declared: any value
+        for entry in ruleset.section(section):
+            value = getattr(entry, field)
+            if value in declared:
+                continue
+            default = "" if field in entry.locs else f" (the default, as `{entry.id}` gives no `{field}:`)"
+            yield Diagnostic(Code.UNDECLARED_KIND, f"{what} `{value}`{default} is not in `{declaring}:` of `ruleset: declares:`",
+                             value_loc(entry, field),
+                             did_you_mean(value, declared) or f"`{declaring}:` declares {', '.join(declared)}; add it there or use one of those")

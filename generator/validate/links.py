@@ -1,0 +1,75 @@
+"""Links in prose: every MyST role (`{rule}`, `{term}`, `{entry}`...) names an entry that exists."""
+
+from __future__ import annotations
+
+import re
+
+from ..diagnostics import BlockLocation, Code, Diagnostic, Location, did_you_mean
+from ..model.base import QuickMark, value_loc
+from ..model.ruleset import SECTIONS, Ruleset
+from ..model.ruleset import term_names
+from .references import entry_or_none, unknown_ref
+
+
+ROLE = re.compile(r"\{(?P<role>term|rule|table|spell|profile|value|formula|chart|lookup|entry)\}(?P<ticks>`+)(?P<target>.+?)"
+                  r"(?P=ticks)(?!`)", re.S)
+_ROLE_SECTIONS = {"rule": "rules", "table": "tables", "spell": "spells", "profile": "profiles", "value": "values",
+                  "formula": "formulas", "chart": "charts", "lookup": "lookups"}
+
+
+def role_target(target: str) -> str:
+    match = re.fullmatch(r"(?s).*<(.+)>", target)
+    return (match[1] if match else target).strip()
+
+
+def prose_fields(entry):
+    """(owner, field, text) for every text field of an entry and of its rows (a list of lines too)."""
+    for name, value in vars(entry).items():
+        if isinstance(value, str) and "{" in value:
+            yield entry, name, value
+        elif isinstance(value, tuple):
+            for index, item in enumerate(value):
+                if isinstance(item, str):
+                    if "{" in item:
+                        yield entry, f"{name}[{index}]" if f"{name}[{index}]" in entry.locs else name, item
+                elif hasattr(item, "locs"):
+                    yield from prose_fields(item)
+        elif isinstance(value, QuickMark):  # a quick-reference summary is player prose like any other
+            yield from prose_fields(value)
+
+
+def prose_loc(owner, name: str, text: str, offset: int) -> Location:
+    loc = value_loc(owner, name)
+    return loc.at(text, offset) if isinstance(loc, BlockLocation) else loc
+
+
+def check_prose_links(ruleset: Ruleset):
+    terms = term_names(ruleset)
+    for _section, entry in (("ruleset", ruleset.meta), *ruleset.all_entries()):  # the summary is prose too
+        for owner, name, value in prose_fields(entry):
+            for match in ROLE.finditer(value):
+                target = role_target(match["target"])
+                loc = prose_loc(owner, name, value, match.start())
+                if match["role"] == "term":
+                    if target.casefold() not in terms and not ruleset.is_unloaded(target, "glossary"):
+                        yield Diagnostic(Code.UNKNOWN_REF, f"glossary term `{target}` is not in `glossary:`", loc,
+                                         did_you_mean(target, [t.term for t in ruleset.glossary]))
+                elif match["role"] == "entry":
+                    section, _, id = target.partition(".")
+                    if section not in SECTIONS:
+                        yield Diagnostic(Code.UNKNOWN_REF, f"`{target}` names no section: write {{entry}}`section.id`", loc,
+                                         did_you_mean(section, list(SECTIONS)))
+                    elif (d := unknown_ref(ruleset, section, id, loc, section.removesuffix("s"))) is not None:
+                        yield d
+                elif (d := unknown_ref(ruleset, _ROLE_SECTIONS[match["role"]], target, loc, match["role"])) is not None:
+                    yield d
+
+
+def role_entry(ruleset: Ruleset, role: str, target: str, terms: dict[str, str]):
+    """The entry a prose role names, looked up in the role's own section (ids may repeat across sections)."""
+    if role == "term":
+        return entry_or_none(ruleset, "glossary", terms.get(target.casefold(), ""))
+    if role == "entry":
+        section, _, id = target.partition(".")
+        return entry_or_none(ruleset, section, id) if section in SECTIONS else None
+    return entry_or_none(ruleset, _ROLE_SECTIONS[role], target)

@@ -1,0 +1,66 @@
+"""References between entries: what an entry names by id is in the section it names."""
+
+from __future__ import annotations
+
+from ..diagnostics import Code, Diagnostic, Location, did_you_mean
+from ..model.base import value_loc
+from ..model.entries import RollTable
+from ..model.ruleset import SITE_PAGE_NAMES, Ruleset
+
+
+def unknown_ref(ruleset: Ruleset, section: str, id: str, loc: Location, what: str) -> Diagnostic | None:
+    if not id or ruleset.is_unloaded(id, section):
+        return None
+    ids = [e.id for e in ruleset.reachable(section)]
+    if id in ids:
+        return None
+    return Diagnostic(Code.UNKNOWN_REF, f"{what} `{id}` is not in `{section}:`", loc, did_you_mean(id, ids))
+
+
+def entry_or_none(ruleset: Ruleset, section: str, id: str):
+    """The entry ``id`` of ``section`` (a base's too, where shared), or None."""
+    try:
+        return ruleset.get(section, id)
+    except (KeyError, AttributeError, TypeError):
+        return None
+
+
+def check_references(ruleset: Ruleset):
+    all_ids = ruleset.ids()
+    for section, entry in ruleset.all_entries():
+        for name, target in (("chapter", "chapters"), ("phase", "phases"), ("table", "tables")):
+            value = getattr(entry, name, "")
+            if isinstance(value, str) and value:
+                if (d := unknown_ref(ruleset, target, value, value_loc(entry, name), name)) is not None:
+                    yield d
+        for index, target in enumerate(getattr(entry, "see_also", ())):
+            if target not in all_ids and not ruleset.is_unloaded(target):
+                yield Diagnostic(Code.UNKNOWN_REF, f"see_also `{target}` names no entry",
+                                 entry.locs.get(f"see_also[{index}]", value_loc(entry, "see_also")), did_you_mean(target, all_ids))
+        for index, target in enumerate(getattr(entry, "charts", ()) if section == "rules" else ()):
+            if (d := unknown_ref(ruleset, "charts", target, entry.locs.get(f"charts[{index}]", value_loc(entry, "charts")),
+                          "charts")) is not None:
+                yield d
+        if isinstance(entry, RollTable):
+            for row in entry.rows:
+                if row.ref and row.ref not in all_ids and not ruleset.is_unloaded(row.ref):
+                    yield Diagnostic(Code.UNKNOWN_REF, f"row `{row.result}` refers to `{row.ref}`, which names no entry",
+                                     value_loc(row, "ref"), did_you_mean(row.ref, all_ids))
+
+
+def check_spells(ruleset: Ruleset):
+    for spell in ruleset.spells:
+        if not spell.table or spell.roll is None or spell.table not in {t.id for t in ruleset.tables}:
+            continue
+        table = ruleset.table(spell.table)
+        if table.ranges_given and not any(spell.roll in row.roll for row in table.rows):
+            yield Diagnostic(Code.UNKNOWN_REF, f"spell `{spell.id}` sits at {spell.roll} on `{table.id}`, which has no such row",
+                             value_loc(spell, "roll"))
+
+
+def check_chapter_ids(ruleset: Ruleset):
+    for chapter in ruleset.chapters:
+        if chapter.id in SITE_PAGE_NAMES:
+            yield Diagnostic(Code.PAGE_NAME, f"chapter `{chapter.id}` would take the name of the site's page of "
+                             f"{SITE_PAGE_NAMES[chapter.id]}", chapter.loc,
+                             f"give the chapter another id, such as `{chapter.id}_chapter`, and write that in its entries' `chapter:`")

@@ -1,0 +1,86 @@
+"""Roll tables: every possible result of a table's dice is covered by exactly one row."""
+
+from __future__ import annotations
+
+from ..diagnostics import Code, Diagnostic
+from ..model.base import value_loc
+from ..model.entries import RollTable
+from ..model.ruleset import Ruleset
+from ..model.text import range_words
+
+
+def _spans(values: list[int]) -> str:
+    spans, start = [], None
+    for index, value in enumerate(values):
+        if start is None:
+            start = value
+        if index + 1 == len(values) or values[index + 1] != value + 1:
+            spans.append(str(start) if start == value else f"{start}-{value}")
+            start = None
+    return ", ".join(spans)
+
+
+def check_tables(ruleset: Ruleset):
+    for table in ruleset.tables:
+        if not table.ranges_given:
+            continue  # a gap in the source, shown as such by the outputs
+        yield from table_coverage(table)
+
+
+def table_coverage(table: RollTable) -> list[Diagnostic]:
+    """Every possible result of the table's dice is covered by exactly one row."""
+    found = []
+    rows_loc = value_loc(table, "rows")
+    if table.dice.stats:
+        lowest = any(r.roll.low is None for r in table.rows) or (table.clamp is not None and table.clamp.low is not None)
+        highest = any(r.roll.high is None for r in table.rows) or (table.clamp is not None and table.clamp.high is not None)
+        if not (lowest and highest):
+            found.append(Diagnostic(Code.TABLE_UNBOUNDED,
+                                    f"`{table.dice}` can roll any total, but `{table.id}` has no "
+                                    f"{'lowest' if not lowest else 'highest'} open row and no clamp",
+                                    value_loc(table, "dice")))
+            return found
+    try:
+        outcomes = _outcomes(table)
+    except TableTooWide as error:
+        return found + [Diagnostic(Code.TOO_LARGE, str(error), rows_loc, "write open-ended rows such as `6+` and `1-` for the far ends")]
+    covered: dict[int, object] = {}
+    for row in table.rows:
+        hits = row.roll.within(outcomes)
+        if not hits:
+            found.append(Diagnostic(Code.TABLE_UNREACHABLE, f"row `{row.roll.text}` of `{table.id}` can never be rolled with {table.dice}"
+                                    + (f" clamped to {range_words(table.clamp)}" if table.clamp else ""), value_loc(row, "roll")))
+        overlap = [o for o in hits if o in covered]
+        if overlap:
+            found.append(Diagnostic(Code.TABLE_OVERLAP, f"row `{row.roll.text}` of `{table.id}` covers {_spans(overlap)} again",
+                                    value_loc(row, "roll"), "make the row ranges disjoint"))
+        for outcome in hits:
+            covered.setdefault(outcome, row)
+    missing = [o for o in outcomes if o not in covered]
+    if missing:
+        found.append(Diagnostic(Code.TABLE_GAP, f"`{table.id}` has no row for {_spans(missing)} on {table.dice}", rows_loc))
+    return found
+
+
+MAX_TABLE_SPAN = 10_000  # results between a modified table's lowest and highest row
+
+
+class TableTooWide(ValueError):
+    pass
+
+
+def _outcomes(table: RollTable) -> list[int]:
+    """The totals the table must read: the dice's outcomes, or every total within its clamp."""
+    if table.dice.stats:
+        ends = [v for r in table.rows for v in (r.roll.low, r.roll.high) if v is not None]
+        if table.clamp is not None:
+            ends += [v for v in (table.clamp.low, table.clamp.high) if v is not None]
+        if not ends:
+            return [0]
+        if max(ends) - min(ends) > MAX_TABLE_SPAN:
+            raise TableTooWide(f"the rows of `{table.id}` span {min(ends):,} to {max(ends):,}; a modified table may span at most "
+                               f"{MAX_TABLE_SPAN:,} results")
+        # a window one wider than every number written, read through the clamp
+        return sorted({table.read(total) for total in range(min(ends) - 1, max(ends) + 2)})
+    die = table.dice.die()
+    return sorted({table.read(o) for o in die.outcomes()})
