@@ -60,7 +60,7 @@ class Code(enum.Enum):
     TOO_LARGE = ("too-large", "a file, nesting, number, die, dice pool, table or lookup span, chart, text or expression beyond the limit the message names, or a formula or chart whose check takes more work than one check may", "no rule needs that much: split the file, or write a smaller value")
     CONTROL_CHARACTER = ("control-character", "a control character (NUL, escape...) or a Unicode line separator in a rules file, which a terminal or YAML reads differently from an editor", "delete the character; write a plain space or a line break")
     # -- shape of the data -------------------------------------------------------
-    UNKNOWN_SECTION = ("unknown-section", "a top-level key that is not a known section", "use one of the sections listed in the format reference")
+    UNKNOWN_SECTION = ("unknown-section", "a top-level key that is not a known section, or a `page_titles:` entry naming a section that has no page of its own", "use one of the sections listed in the format reference")
     UNKNOWN_FIELD = ("unknown-field", "a key that the entry's schema does not declare", "check the spelling against the field reference")
     MISSING_FIELD = ("missing-field", "a required field left out", "add the field; write `not given` if the source text leaves the value out")
     WRONG_TYPE = ("wrong-type", "a value of the wrong kind (text where a number belongs, a list where a mapping belongs...)", "write a value of the expected kind")
@@ -78,7 +78,7 @@ class Code(enum.Enum):
     TABLE_UNBOUNDED = ("table-unbounded", "a modified roll with no lowest or highest row and no clamp", "add `clamp:` or open-ended rows such as `6+` and `1-`")
     # -- references and values ------------------------------------------------------
     UNKNOWN_REF = ("unknown-ref", "a reference to an entry that does not exist", "check the id against the entries of that section")
-    UNDECLARED_KIND = ("undeclared-kind", "a hero level, or a keyword, item or victory-point kind, that the ruleset's `ruleset:` section does not declare (`hero_levels:`, `keyword_kinds:`, `item_kinds:`, `victory_point_kinds:`)", "use a declared value, or declare it in `ruleset:`")
+    UNDECLARED_KIND = ("undeclared-kind", "a hero level, or a keyword, item or victory-point kind, that the ruleset's `ruleset:` section does not declare (`hero_levels:`, `keyword_kinds:`, `item_kinds:`, `victory_point_kinds:`, also where `victory_point_sheet:` heads a kind), or a hero with no `level:` where levels are declared", "use a declared value, or declare it in `ruleset:`")
     UNKNOWN_KEYWORD = ("unknown-keyword", "a special rule or keyword that is not declared in `keywords:`", "declare the keyword or fix its spelling")
     KEYWORD_PARAMS = ("keyword-params", "a keyword used with the wrong number or kind of parameters", "match the parameters declared for the keyword")
     SOURCE_FILE = ("source-file", "a citation of a source text that is not in the ruleset's `sources/`", "copy the source text into the ruleset's sources/ folder or fix the name")

@@ -382,7 +382,7 @@ def test_an_overlap_below_every_bound_is_told_from_one_below_the_lowest():
 # -- game-master-only entries named by player entries, every way one entry can name another ------------
 
 # Every player entry below names a game-master-only one once per way of naming (a row's `ref`, a
-# keyword with trailing numbers, a spell's table, an army's matrix, troop, heroes and scrolls, a
+# keyword with trailing numbers, a spell's table, an army's matrix, troop, heroes and spells, a
 # limit's counts, a formula's values, formulas, lookups and tables, a chart's formulas and axis
 # values, a sheet's charts and cites, prose roles). Not reported: the gm_note (the game-master's own
 # text), the game-master-only row `gm_spy`'s note, `Gm Fear X2` (`X2` is not a number),
@@ -433,7 +433,7 @@ armies:
     matrix: troops
     agreed_points: 10
     units:
-      - {troop: gm_spy, count: 1, points: 5, heroes: [gm_hero], scrolls: [gm_bolt]}
+      - {troop: gm_spy, count: 1, points: 5, heroes: [gm_hero],  spells: [gm_bolt]}
   host2:
     title: Host two
     matrix: gm_matrix
@@ -563,7 +563,7 @@ def test_the_roles_hint_lists_every_allowed_role():
                                 "{spell}, {table}, {term}, {value}")
 
 
-# -- an army whose matrix did not load, and a scroll that names no spell ----------------------------------
+# -- an army whose matrix did not load, and a carried spell that names no spell ----------------------------------
 
 ARMY_REFS = """profiles:
   broken:
@@ -589,7 +589,7 @@ armies:
     matrix: troops
     agreed_points: 10
     units:
-      - {troop: man, count: 1, points: 5, scrolls: [nope]}
+      - {troop: man, count: 1, points: 5,  spells: [nope]}
 """
 
 
@@ -607,7 +607,7 @@ def test_an_army_on_a_matrix_that_did_not_load_is_not_checked_further(tmp_path):
     assert found == [
         (Code.MISSING_FIELD, "profile matrix `broken` needs the field `title`", 2, 3, "title: The matrix's heading."),
         (Code.UNKNOWN_REF, "matrix `broken` has errors of its own, so `host` cannot be checked", 16, 13, "fix the matrix first"),
-        (Code.UNKNOWN_REF, "scroll `nope` is not in `spells:`", 25, 53, None),
+        (Code.UNKNOWN_REF, "spell `nope` is not in `spells:`", 25, 53, None),
     ]
 
 
@@ -829,11 +829,11 @@ def test_a_result_that_does_not_fit_its_kind_says_what_it_is(kind, result, expec
 
 # -- an army that names an entry which failed to load (its points are not added up) ---------------------
 
-def _army(matrix="m", extras=(), upgrades=(), heroes=(), scrolls=()):
+def _army(matrix="m", extras=(), upgrades=(), heroes=(), spells=()):
     from types import SimpleNamespace
 
-    unit = SimpleNamespace(upgrades=upgrades, heroes=heroes, scrolls=scrolls)
-    return SimpleNamespace(matrix=matrix, extras=extras, units=[SimpleNamespace(upgrades=(), heroes=(), scrolls=()), unit])
+    unit = SimpleNamespace(upgrades=upgrades, heroes=heroes, spells=spells)
+    return SimpleNamespace(matrix=matrix, extras=extras, units=[SimpleNamespace(upgrades=(), heroes=(), spells=()), unit])
 
 
 @pytest.mark.parametrize("unloaded, army, expected", [
@@ -841,11 +841,11 @@ def _army(matrix="m", extras=(), upgrades=(), heroes=(), scrolls=()):
     ({("costs", "banner")}, _army(extras=("banner",)), True),
     ({("costs", "banner")}, _army(upgrades=("banner",)), True),
     ({("heroes", "h")}, _army(heroes=("h",)), True),
-    ({("spells", "s")}, _army(scrolls=("s",)), True),
-    (set(), _army(extras=("banner",), upgrades=("banner",), heroes=("h",), scrolls=("s",)), False),
+    ({("spells", "s")}, _army(spells=("s",)), True),
+    (set(), _army(extras=("banner",), upgrades=("banner",), heroes=("h",), spells=("s",)), False),
     # the same id failing in another section is not this army's
     ({("heroes", "m"), ("spells", "banner"), ("costs", "h"), ("profiles", "s")},
-     _army(extras=("banner",), upgrades=("banner",), heroes=("h",), scrolls=("s",)), False),
+     _army(extras=("banner",), upgrades=("banner",), heroes=("h",), spells=("s",)), False),
 ])
 def test_an_army_names_an_unloaded_entry_only_in_that_entrys_section(unloaded, army, expected):
     from generator.model.ruleset import Ruleset

@@ -64,19 +64,60 @@ def gm_only(entry) -> bool:
 
 
 @dataclass(frozen=True, kw_only=True)
+class PageTitle(Entry):
+    """The title of the page a section's entries get when they have no chapter, written under the section's name."""
+
+    SHORTHAND: ClassVar[str] = "title"
+
+    title: str = spec("The page's title.", example="Special rules")
+
+
+@dataclass(frozen=True, kw_only=True)
+class KindHeading(Entry):
+    """How the victory-point checklist heads the group of one kind, written under the kind."""
+
+    SHORTHAND: ClassVar[str] = "title"
+
+    title: str = spec("The group's heading on the checklist.", example="Leaders defeated")
+    write_in_lines: Annotated[int, Bounds(0, 20)] = spec(
+        "Blank lines under the group, for what scores that the sheet cannot name.", 2, example="3")
+
+
+@dataclass(frozen=True, kw_only=True)
+class VictoryPointSheet(Located):
+    """The victory-point checklist's own words: what a player writes beside their name, and each kind's heading."""
+
+    side: str = spec("What a player writes in beside their name: their side, as the game calls it.", "Side",
+                     example="Crew")
+    kinds: tuple[KindHeading, ...] = spec(
+        "Each kind's heading, under the kind (`leader: Leaders defeated`, or `{title: ..., write_in_lines: 3}`); "
+        "a kind without one is headed by its name.", ())
+
+
+@dataclass(frozen=True, kw_only=True)
 class Declares(Located):
-    """The ``declares:`` part of ``ruleset:``: lists the ruleset's entries choose from."""
+    """The ``declares:`` part of ``ruleset:``: lists the ruleset's entries choose from, and the words its outputs use
+    for them. The engine names no game: what is not declared here is shown in neutral words."""
 
     hero_levels: tuple[str, ...] = spec(
-        "The levels heroes may have, lowest first. Each level `L` gives army limits the counts `L_heroes` and "
-        "`most_of_one_L_hero`. Empty: any level, and the counts are those of the levels the heroes use.", (),
-        example="[low, high]")
+        "The levels heroes may have, lowest first; every hero then gives its `level:`. Each level `L` gives army limits "
+        "the counts `L_heroes` and `most_of_one_L_hero`. Empty: any level (or none), and the counts are those of the "
+        "levels the heroes use.", (), example="[minor, major]")
     keyword_kinds: tuple[str, ...] = spec("The kinds a keyword may be (its `kind:`). Empty: any kind.", (),
-                                          example="[special rule, psychology]")
-    item_kinds: tuple[str, ...] = spec("The kinds an item may be (its `kind:`). Empty: any kind.", (), example="[weapon, armour]")
+                                          example="[special rule, drill]")
+    item_kinds: tuple[str, ...] = spec("The kinds an item may be (its `kind:`). Empty: any kind.", (),
+                                       example="[blade, charm]")
     victory_point_kinds: tuple[str, ...] = spec(
         "The kinds of victory points, in the order the checklist lists them (their `kind:`). Empty: any kind, in order of use.", (),
-        example="[monster, item, task]")
+        example="[leader, relic, deed]")
+    page_titles: tuple[PageTitle, ...] = spec(
+        "Titles of the pages entries with no chapter get, under their section's name (`keywords: Special rules`); "
+        "a section without one gets a neutral title (`Keywords`).", ())
+    carried_spells: str = spec("What the spells an army unit carries (its `spells:`) are called on rosters.", "spells",
+                               example="charms")
+    victory_point_sheet: Optional[VictoryPointSheet] = spec(
+        "The victory-point checklist's words: `side:` (written in beside the player's name) and `kinds:` (each kind's "
+        "heading and blank lines).", None)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -99,8 +140,8 @@ class Meta(Entry):
                          "values; every output marks each changed value and shows the original.", False)
     kind: Literal["rules", "base"] = spec("`base` for a ruleset others build on that is not a game of its own "
                                           "(standard charts); it is listed apart.", "rules")
-    declares: Optional[Declares] = spec("The lists the ruleset's entries choose from: hero levels and the kinds of keywords, "
-                                "items and victory points.", None)
+    declares: Optional[Declares] = spec("The lists the ruleset's entries choose from (hero levels and the kinds of keywords, "
+                                        "items and victory points) and the words its outputs use for them.", None)
 
     @property
     def hero_levels(self) -> tuple[str, ...]:
@@ -117,6 +158,20 @@ class Meta(Entry):
     @property
     def victory_point_kinds(self) -> tuple[str, ...]:
         return self.declares.victory_point_kinds if self.declares else ()
+
+    @property
+    def page_titles(self) -> dict[str, str]:
+        """Section -> the title of its page of entries with no chapter, as declared."""
+        return {page.id: page.title for page in self.declares.page_titles} if self.declares else {}
+
+    @property
+    def carried_spells(self) -> str:
+        return self.declares.carried_spells if self.declares else Declares.carried_spells
+
+    @property
+    def victory_point_sheet(self) -> VictoryPointSheet:
+        sheet = self.declares.victory_point_sheet if self.declares else None
+        return sheet or VictoryPointSheet()
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -170,7 +225,7 @@ class Keyword(ForAudience):
     name: str = spec("The keyword as written in profiles, without its parameters.", example="SHOOTS")
     params: tuple[str, ...] = spec("Names of its whole-number parameters, written after it (`SHOOTS 12`).", (), example="[range]")
     kind: str = spec("What sort of rule it is: one of the ruleset's `keyword_kinds`, when it declares them.", "special rule",
-                     example="psychology")
+                     example="drill")
     definition: Markdown = spec("What the keyword does.")
     chapter: str = spec("The chapter (id) where it is printed; without one it gets a page of its kind.", "")
     coverage: str = coverage_field()
@@ -370,7 +425,7 @@ class Item(ForAudience):
     """A weapon, piece of equipment or other item with rules attached."""
 
     name: str = spec("The item's name.", example="Hammer")
-    kind: str = spec("What sort of item: one of the ruleset's `item_kinds`, when it declares them.", "item", example="weapon")
+    kind: str = spec("What sort of item: one of the ruleset's `item_kinds`, when it declares them.", "item", example="blade")
     rules: Markdown = spec("What it does.")
     keywords: tuple[str, ...] = spec("Keywords it grants, as declared in `keywords:`.", ())
     points: Optional[Points] | NotGiven = spec("Its cost, if the ruleset has points (whole or a fraction such as 1½).", None)
@@ -383,8 +438,8 @@ class Hero(ForAudience):
     """A hero type that joins a unit and grants it an ability."""
 
     name: str = spec("The hero's name.", example="Warrior hero")
-    level: str = spec("The hero's level, for the army limits: one of the ruleset's `hero_levels`, when it declares them.", "low",
-                      example="high")
+    level: str = spec("The hero's level, for the army limits: one of the ruleset's `hero_levels`, which it must give "
+                      "when the ruleset declares them.", "", example="major")
     ability: Markdown = spec("What the hero gives the unit or force.")
     points: Optional[Annotated[Points, Bounds(0)]] | NotGiven = spec(
         "What the hero costs on top of the unit; empty in a ruleset balanced by head-count, where nothing costs points.",
@@ -395,7 +450,7 @@ class Hero(ForAudience):
 
 @dataclass(frozen=True, kw_only=True)
 class Cost(Cited):
-    """A points cost that is not a troop type: an upgrade, an appeal for scrolls."""
+    """A points cost that is not a troop type: an upgrade, or something bought once for the whole force."""
 
     name: str = spec("What is bought.", example="Command unit")
     points: Annotated[Points, Bounds(0)] | NotGiven = spec("What it costs (whole or a fraction such as 1½).", example="3")
@@ -411,7 +466,7 @@ class ArmyLimit(Cited):
     one_of: ClassVar[tuple[tuple[str, ...], ...]] = (("at_most", "at_least"),)
 
     title: str = spec("The limit in words.", example="No more heroes than half the units")
-    count: str = spec("What is counted: an expression over the army's counts.", example="low_heroes + high_heroes")
+    count: str = spec("What is counted: an expression over the army's counts.", example="minor_heroes + major_heroes")
     at_most: str = spec("The most allowed: an expression over the army's counts (`//` divides rounding down, `/` exactly). "
                         "A limit needs `at_most`, `at_least` or both.", "", example="units // 2")
     at_least: str = spec("The fewest allowed: an expression over the army's counts, as for `at_most`.", "", example="units / 3")
@@ -430,7 +485,8 @@ class ArmyUnit(Located):
         "where the matrix has none (or it is `not given`), this is the line's head-count.", None, example="20")
     upgrades: tuple[str, ...] = spec("Ids of `costs:` bought for each unit of this line (a command unit...).", ())
     heroes: tuple[str, ...] = spec("Ids of heroes added to (each) unit of this line.", ())
-    scrolls: tuple[str, ...] = spec("Ids of spells whose scrolls the unit carries.", ())
+    spells: tuple[str, ...] = spec("Ids of spells the unit carries (what they are called is the ruleset's "
+                                   "`carried_spells:`).", ())
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -449,7 +505,7 @@ class ArmyList(ForAudience):
         "does not say. A line's models come from the matrix's `models` column times its `count`, or from the line's "
         "`models:`.", None, example="20")
     units: tuple[ArmyUnit, ...] = spec("The lines of the list.")
-    extras: tuple[str, ...] = spec("Ids of `costs:` bought once for the whole force (an appeal for scrolls...).", ())
+    extras: tuple[str, ...] = spec("Ids of `costs:` bought once for the whole force (a banner, a blessing...).", ())
     total: Optional[Points] = spec("The points total the list states, checked against the sum.", None, example="30")
     note: Markdown = spec("Prose shown with the roster.", Markdown(""))
     chapter: str = spec("The chapter (id) where it is printed; without one it gets a page of its kind.", "")
@@ -457,11 +513,11 @@ class ArmyList(ForAudience):
 
 @dataclass(frozen=True, kw_only=True)
 class VictoryPoints(ForAudience):
-    """Victory points for defeating a monster, holding an item or completing a task."""
+    """Victory points: what scores, of which declared kind, and how many points."""
 
     name: str = spec("What scores.", example="The enemy leader")
-    kind: str = spec("What scores (a monster, an item, a task...): one of the ruleset's `victory_point_kinds`, when it declares them.",
-                     example="monster")
+    kind: str = spec("What sort of thing scores: one of the ruleset's `victory_point_kinds`, when it declares them.",
+                     example="leader")
     points: Annotated[Points, Bounds(0)] | NotGiven = spec("Points scored (whole or a fraction such as 1½); `not given` prints as a blank box.",
                                                            NotGiven())
     hidden: bool = spec("A hidden task: players learn of it only when the game-master says so.", False)

@@ -126,6 +126,22 @@ def source_text(source, ruleset) -> str:
     return f"{name}, {source.section}" if source.section else name
 
 
+def hero_kind(hero) -> str:
+    """What a hero is, with its level: `low level hero`, or `hero` where the ruleset has no levels."""
+    return f"{hero.level} level hero" if hero.level else "hero"
+
+
+def alternatives(words) -> str:
+    """Words as a choice: `monster, item or task`."""
+    words = list(words)
+    return " or ".join(filter(None, (", ".join(words[:-1]), *words[-1:])))
+
+
+def capitalized(text: str) -> str:
+    """``text`` with its first letter upper-case and the rest as written (`scrolls` -> `Scrolls`)."""
+    return text[:1].upper() + text[1:]
+
+
 # -- references: the one place a reference's display text comes from ------------------------------
 def entry_title(entry) -> str:
     """What an entry is called where it is shown or named: its title, name or term; its id only if it has none."""

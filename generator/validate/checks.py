@@ -16,7 +16,7 @@ from ..model.dice import RollRange
 from ..model.computed import Chart, Formula, Sheet, Value
 from ..model.entries import ArmyLimit, ArmyList, Column, Item, ProfileMatrix, RollTable, Spell, ValueCell, gm_only
 from ..model.points import points_text
-from ..model.ruleset import SECTIONS, SITE_PAGE_NAMES, Ruleset
+from ..model.ruleset import PAGED_SECTIONS, SECTIONS, SITE_PAGE_NAMES, Ruleset
 from .memo import formula_names
 from .sections import Sections, find_sections, plain
 
@@ -221,10 +221,33 @@ def check_declared_kinds(ruleset: Ruleset):
             value = getattr(entry, field)
             if value in declared:
                 continue
+            hint = did_you_mean(value, declared) or f"`{declaring}:` declares {', '.join(declared)}; add it there or use one of those"
+            if not value:  # no default: an entry of a ruleset that declares the list gives its own
+                yield Diagnostic(Code.UNDECLARED_KIND, f"`{entry.id}` gives no `{field}:`; `{declaring}:` of `ruleset: declares:` "
+                                 f"says which {what}s there are", value_loc(entry, field), f"give it one of {', '.join(declared)}")
+                continue
             default = "" if field in entry.locs else f" (the default, as `{entry.id}` gives no `{field}:`)"
             yield Diagnostic(Code.UNDECLARED_KIND, f"{what} `{value}`{default} is not in `{declaring}:` of `ruleset: declares:`",
-                             value_loc(entry, field),
-                             did_you_mean(value, declared) or f"`{declaring}:` declares {', '.join(declared)}; add it there or use one of those")
+                             value_loc(entry, field), hint)
+
+
+@check
+def check_declared_words(ruleset: Ruleset):
+    """The pages `page_titles:` titles are pages the site makes, and the kinds the victory-point sheet heads are kinds
+    the ruleset declares (when it declares them)."""
+    declares = ruleset.meta.declares
+    if declares is None:
+        return
+    for page in declares.page_titles:
+        if page.id not in PAGED_SECTIONS:
+            yield Diagnostic(Code.UNKNOWN_SECTION, f"`page_titles:` names `{page.id}`, which has no page of its own",
+                             page.loc, did_you_mean(page.id, PAGED_SECTIONS) or f"title one of: {', '.join(PAGED_SECTIONS)}")
+    kinds = ruleset.meta.victory_point_kinds
+    for heading in declares.victory_point_sheet.kinds if declares.victory_point_sheet and kinds else ():
+        if heading.id not in kinds:
+            yield Diagnostic(Code.UNDECLARED_KIND, f"victory-point kind `{heading.id}` is not in `victory_point_kinds:` "
+                             "of `ruleset: declares:`", heading.loc,
+                             did_you_mean(heading.id, kinds) or f"`victory_point_kinds:` declares {', '.join(kinds)}")
 
 
 # -- sources -----------------------------------------------------------------------------
@@ -502,7 +525,7 @@ def _names_unloaded(ruleset: Ruleset, army) -> bool:
     """True when the list uses an entry that failed to load (its own error is already reported)."""
     used = [("profiles", army.matrix)] + [("costs", c) for c in army.extras]
     for unit in army.units:
-        used += [("costs", c) for c in unit.upgrades] + [("heroes", h) for h in unit.heroes] + [("spells", s) for s in unit.scrolls]
+        used += [("costs", c) for c in unit.upgrades] + [("heroes", h) for h in unit.heroes] + [("spells", s) for s in unit.spells]
     return any(ruleset.is_unloaded(id, section) for section, id in used)
 
 
@@ -523,7 +546,7 @@ def _army_refs(ruleset: Ruleset, army):
         if unit.troop not in troops:
             yield Diagnostic(Code.UNKNOWN_REF, f"troop `{unit.troop}` is not a row of `{matrix.id}`", value_loc(unit, "troop"),
                              did_you_mean(unit.troop, troops))
-        for section, field, what in (("costs", "upgrades", "upgrade"), ("heroes", "heroes", "hero"), ("spells", "scrolls", "scroll")):
+        for section, field, what in (("costs", "upgrades", "upgrade"), ("heroes", "heroes", "hero"), ("spells", "spells", "spell")):
             for index, id in enumerate(getattr(unit, field)):
                 loc = unit.locs.get(f"{field}[{index}]", value_loc(unit, field))
                 if (d := _ref(ruleset, section, id, loc, what)) is not None:
@@ -681,7 +704,7 @@ def _loc_of(owner, field: str, index: int | None = None) -> Location:
 
 def _references(ruleset: Ruleset, entry):
     """(target entry, location) for every entry that ``entry`` names: prose roles of every kind, see_also, row refs,
-    the heroes, troops and scrolls of armies, the counts of limits, the tables of spells, what formulas compute with,
+    the heroes, troops and spells of armies, the counts of limits, the tables of spells, what formulas compute with,
     what charts and sheets show."""
     for index, target in enumerate(getattr(entry, "see_also", ())):
         if (found := _any_entry(ruleset, target)) is not None:
@@ -718,7 +741,7 @@ def _references(ruleset: Ruleset, entry):
             for unit in entry.units:
                 if unit.troop in rows:
                     yield rows[unit.troop], value_loc(unit, "troop")
-                for field, section in (("heroes", "heroes"), ("scrolls", "spells")):
+                for field, section in (("heroes", "heroes"), ("spells", "spells")):
                     for index, id in enumerate(getattr(unit, field)):
                         if (found := _get(ruleset, section, id)) is not None:
                             yield found, _loc_of(unit, field, index)

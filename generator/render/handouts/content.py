@@ -20,11 +20,11 @@ from ...model.base import NotGiven
 from ...model.entries import ValueCell
 from ...model.ruleset import Ruleset
 from ..prose import HIDDEN_REFERENCE, Prose, anchor, count_examples, gm_only
-from ..present import (GAP_KEY_PRINT, NOT_GIVEN_TEXT, bounds_text, column_head, entry_title, exact_chance_text as chance_text, key_text,
-                      points_text, roll_text, shown, source_text, source_title)
+from ..present import (GAP_KEY_PRINT, NOT_GIVEN_TEXT, bounds_text, capitalized, column_head, entry_title,
+                      exact_chance_text as chance_text, hero_kind, key_text, points_text, roll_text, shown, source_text, source_title)
 from ..prose import value_html, value_text
 from ..sheets.charts import chart_from_model
-from ..site.pages import CHAPTER_ORDER, SECTION_PAGES  # a booklet reads in the site's order
+from ..site.pages import CHAPTER_ORDER, SECTION_PAGES, section_page_title  # a booklet reads in the site's order
 
 AUDIENCES = ("player", "gm")
 
@@ -100,7 +100,8 @@ def placement(ruleset: Ruleset, audience: str) -> list[dict]:
         parts.append({"kind": "chapter", "key": chapter.id, "label": f"Chapter {number}", "number": str(number),
                       "title": chapter.title, "intro": chapter.intro, "groups": _chapter_groups(ruleset, chapter.id, audience, placed)})
     after = []
-    for key, title in SECTION_PAGES.items():
+    for key in SECTION_PAGES:
+        title = section_page_title(ruleset, key)
         if key in PAGES_NOT_PRINTED:
             continue
         sections = ("costs", "army_limits", "armies") if key == "army" else (key,)
@@ -452,6 +453,7 @@ def blank_roster(ruleset: Ruleset, matrix, audience: str) -> dict:
     head_count = points is None and (models is not None or any(a.agreed_models is not None for a in ruleset.armies
                                                                  if a.matrix == matrix.id))
     return {"title": "Blank army roster", "matrix": named(matrix, audience), "head_count": head_count,
+            "carried": ruleset.meta.carried_spells,
             "models_label": models.label if models else "",
             "stat_labels": [c.label for c in matrix.columns if c is not points], "points_label": points.label if points else "",
             "movement": has_movement(matrix), "movement_key": movement_key(ruleset, matrix, audience),
@@ -476,8 +478,8 @@ def roster_lines(ruleset: Ruleset, army, audience: str) -> dict:
             "count": unit.count, "name": named(row, audience), "troop_points": cell(cost.troop_points),
             "stats": [profile_cell(ruleset, matrix, row, c) for c in stat_columns], "keywords": keywords,
             "upgrades": [_bought(ruleset.get("costs", u), audience) for u in unit.upgrades],
-            "heroes": [_bought(ruleset.get("heroes", h), audience, f"{ruleset.get('heroes', h).level} level hero") for h in unit.heroes],
-            "scrolls": [named(ruleset.get("spells", s), audience) for s in unit.scrolls],
+            "heroes": [_bought(ruleset.get("heroes", h), audience, hero_kind(ruleset.get('heroes', h))) for h in unit.heroes],
+            "spells": [named(ruleset.get("spells", s), audience) for s in unit.spells],
             "each": cell(cost.each), "total": cell(cost.total), "move": movement(ruleset, matrix, row),
             "models": cell(armies.line_models(ruleset, army, unit)),
         })
@@ -492,6 +494,7 @@ def roster_lines(ruleset: Ruleset, army, audience: str) -> dict:
     stated = agreed is not None and not isinstance(agreed, NotGiven)
     agreed_models = army.agreed_models
     return {"title": army.title, "matrix": named(matrix, audience), "total": points_text(total), "costed": costed,
+            "carried": ruleset.meta.carried_spells, "carried_label": capitalized(ruleset.meta.carried_spells),
             "counted": counted(ruleset, army),
             "left_models": agreed_models - models if agreed_models is not None and not isinstance(agreed_models, NotGiven) else None,
             "agreed": (GAP_CELL if isinstance(agreed, NotGiven) else points_text(agreed)) if agreed is not None else None,
@@ -531,7 +534,7 @@ def roster_glossary(ruleset: Ruleset, army, prose: Prose) -> dict:
         else:
             keywords += [k for written in row.keywords if (k := keyword_named(ruleset, written))]
         heroes += [ruleset.get("heroes", h) for h in unit.heroes]
-        spells += [ruleset.get("spells", s) for s in unit.scrolls]
+        spells += [ruleset.get("spells", s) for s in unit.spells]
         upgrades += [ruleset.get("costs", c) for c in unit.upgrades]
     upgrades += [ruleset.get("costs", c) for c in army.extras]
     entries = []
