@@ -342,7 +342,7 @@ def broken_limits(ruleset: Ruleset, army: ArmyList) -> list[LimitResult]:
     return [result for result in check_limits(ruleset, army) if not result.holds]
 
 
-# -- forces for worked examples and tests -------------------------------------------------------------
+# -- a force for worked examples and tests -------------------------------------------------------------
 def force_line(troop: str, count: int = 1, heroes: tuple[str, ...] = (), upgrades: tuple[str, ...] = (),
                spells: tuple[str, ...] = (), models: int | None = None) -> ArmyUnit:
     """A line of a force: ``count`` units of a troop type, each with the same heroes, upgrades and spells."""

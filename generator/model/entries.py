@@ -124,14 +124,14 @@ class Declares(Located):
 class Meta(Entry):
     """The ``ruleset:`` section of ``ruleset.yaml``: what this ruleset is."""
 
-    title: str = spec("The ruleset's name as its author gives it.", example="Skirmish at the Old Mill")
+    title: str = spec("The ruleset's name as its author gives it.", example="Siege of the Old Mill")
     subtitle: str = spec("A strap line shown under the title.", "")
     short_title: str = spec("A short name, added to page titles so search results say which ruleset they are from.", "",
                             example="Old Mill")
     author: str = spec("Who wrote the rules.", "", example="Sprinks")
     source: str = spec("File name of the source text in `sources/`; entries cite it by default.", "", example="source.txt")
     source_title: str = spec("The source text's title, as citations name it (never by its file name); "
-                             "defaults to the ruleset's title.", "", example="Skirmish at the Old Mill, second edition")
+                             "defaults to the ruleset's title.", "", example="Siege of the Old Mill, second edition")
     summary: Markdown = spec("A paragraph introducing the rules.", Markdown(""))
     needs: tuple[str, ...] = spec("What players need to play (dice, markers, a grid...).", ())
     extends: str = spec("Id of a ruleset this one builds on: its values, formulas, tables, lookups, charts and terms "
@@ -197,7 +197,7 @@ class Phase(ForAudience):
 class Rule(ForAudience):
     """A rule: a titled passage of prose, placed in a chapter, with its worked examples."""
 
-    title: str = spec("The rule's heading.", example="Morale tests")
+    title: str = spec("The rule's heading.", example="Nerve tests")
     chapter: str = spec("The chapter (id) it belongs to.", example="combat")
     phase: str = spec("The phase (id) in which it applies, if any.", "")
     body: Markdown = spec("The rule text in MyST Markdown, with worked examples as fenced python blocks.", Markdown(""))
@@ -212,7 +212,7 @@ class Rule(ForAudience):
 class Term(ForAudience):
     """A glossary term: a state or word the rules use with a precise meaning."""
 
-    term: str = spec("The term as the rules write it.", example="Knocked Down")
+    term: str = spec("The term as the rules write it.", example="Dazed")
     aliases: tuple[str, ...] = spec("Other spellings that mean the same (armor/armour).", ())
     definition: Markdown = spec("What the term means, in a sentence or two.")
     see_also: tuple[str, ...] = spec("Ids of rules or tables that use the term.", ())
@@ -234,7 +234,7 @@ class Keyword(ForAudience):
 @dataclass(frozen=True, kw_only=True)
 class TableRow(Located):
     roll: RollRange | NotGiven = spec("The result or range this row covers: `5`, `1-2`, `6+`, `1-`; `not given` if the source omits it.", example="1-2")
-    result: str = spec("The short result, as the table prints it.", example="Knocked down")
+    result: str = spec("The short result, as the table prints it.", example="Dazed")
     value: Optional[int] = spec("A number the result stands for, for formulas and mechanics.", None)
     effect: Markdown = spec("The result's full effect, if longer than `result`.", Markdown(""))
     ref: str = spec("Id of the entry this result names (a spell, a glossary term).", "")
@@ -245,7 +245,7 @@ class TableRow(Located):
 class RollTable(ForAudience):
     """A roll table: a dice expression and rows that cover every result exactly once."""
 
-    title: str = spec("The table's heading.", example="Injury table")
+    title: str = spec("The table's heading.", example="Rout table")
     dice: DiceExpr = spec("What is rolled: `D6`, `2D6`, `D20`, `D6 + S - T - W`.", example="D6")
     clamp: Optional[RollRange] = spec("For modified rolls: the lowest and highest row (`1-6`); totals beyond read as the nearest end.", None, example="1-6")
     rows: tuple[TableRow, ...] = spec("The rows, each with `roll` and `result`.")
@@ -316,17 +316,17 @@ class Column(Entry):
 
 @dataclass(frozen=True, kw_only=True)
 class ValueCell(Located):
-    """A profile cell that names a value (`score: {value: rider_score}`) rather than typing its number again:
+    """A profile cell that names a value (`score: {value: bowmen_score}`) rather than typing its number again:
     printed as the value (a house rule marked, with the original), computed with as the value's magnitude."""
 
-    value: str = spec("Id of the value the cell shows; it must fit the column's type and bounds.", example="rider_score")
+    value: str = spec("Id of the value the cell shows; it must fit the column's type and bounds.", example="bowmen_score")
 
 
 @dataclass(frozen=True, kw_only=True)
 class ProfileRow(ForAudience):
-    name: str = spec("The troop type, model or character.", example="Heavy foot")
+    name: str = spec("The troop type, model or character.", example="Spearmen")
     values: MappingProxyType = field(default_factory=lambda: MappingProxyType({}), metadata={"internal": True})
-    keywords: tuple[str, ...] | NotGiven = spec("Special rules with parameters, as declared in `keywords:`; `not given` if the source omits them.", (), example="[SHOOTS 12, Fear]")
+    keywords: tuple[str, ...] | NotGiven = spec("Special rules with parameters, as declared in `keywords:`; `not given` if the source omits them.", (), example="[SHOOTS 12, Dodge]")
     note: Markdown = spec("A remark on this row.", Markdown(""))
     movement: str = spec("Id of the value giving how far this troop type moves, where it differs from the matrix's `movement`.", "",
                          example="mounted_move")
@@ -357,11 +357,11 @@ class ProfileRow(ForAudience):
 
 @dataclass(frozen=True, kw_only=True)
 class Track(Cited):
-    """Something the players keep count of for each unit in play (hit markers, activations, wounds), as the rules
+    """Something the players keep count of for each unit in play (hit markers, actions, tokens), as the rules
     say: rosters and cards print boxes for it."""
 
     label: str = spec("What is tracked, as a column heading.", example="Hit markers")
-    boxes: Optional[int] = spec("How many boxes each unit gets, when the rules give a number (one activation a turn: 1); "
+    boxes: Optional[int] = spec("How many boxes each unit gets, when the rules give a number (one action a turn: 1); "
                                 "empty when the count is open, and a tally space is printed.", None, example="1")
     per: Literal["game", "turn"] = spec("`turn` when the marks are cleared every turn, `game` when they stay.", "game")
     term: str = spec("Id of the glossary term for what is tracked (a wound marker).", "", example="wound_marker")
@@ -422,9 +422,9 @@ class Spell(ForAudience):
 
 @dataclass(frozen=True, kw_only=True)
 class Item(ForAudience):
-    """A weapon, piece of equipment or other item with rules attached."""
+    """A piece of equipment or other item with rules attached."""
 
-    name: str = spec("The item's name.", example="Hammer")
+    name: str = spec("The item's name.", example="Lantern")
     kind: str = spec("What sort of item: one of the ruleset's `item_kinds`, when it declares them.", "item", example="blade")
     rules: Markdown = spec("What it does.")
     keywords: tuple[str, ...] = spec("Keywords it grants, as declared in `keywords:`.", ())
@@ -437,7 +437,7 @@ class Item(ForAudience):
 class Hero(ForAudience):
     """A hero type that joins a unit and grants it an ability."""
 
-    name: str = spec("The hero's name.", example="Warrior hero")
+    name: str = spec("The hero's name.", example="Bold hero")
     level: str = spec("The hero's level, for the army limits: one of the ruleset's `hero_levels`, which it must give "
                       "when the ruleset declares them.", "", example="major")
     ability: Markdown = spec("What the hero gives the unit or force.")
@@ -452,7 +452,7 @@ class Hero(ForAudience):
 class Cost(Cited):
     """A points cost that is not a troop type: an upgrade, or something bought once for the whole force."""
 
-    name: str = spec("What is bought.", example="Command unit")
+    name: str = spec("What is bought.", example="Standard bearer")
     points: Annotated[Points, Bounds(0)] | NotGiven = spec("What it costs (whole or a fraction such as 1½).", example="3")
     added_to_unit: bool = spec("True when it is paid on top of a unit's own cost.", False)
     quick_reference: bool | QuickMark = quick_field("cost (in the points list)", True)
@@ -483,7 +483,7 @@ class ArmyUnit(Located):
     models: Optional[Annotated[int, Bounds(1)]] = spec(
         "The models (figures) the list states for this line in all, checked against the matrix's `models` column; "
         "where the matrix has none (or it is `not given`), this is the line's head-count.", None, example="20")
-    upgrades: tuple[str, ...] = spec("Ids of `costs:` bought for each unit of this line (a command unit...).", ())
+    upgrades: tuple[str, ...] = spec("Ids of `costs:` bought for each unit of this line (a standard bearer...).", ())
     heroes: tuple[str, ...] = spec("Ids of heroes added to (each) unit of this line.", ())
     spells: tuple[str, ...] = spec("Ids of spells the unit carries (what they are called is the ruleset's "
                                    "`carried_spells:`).", ())
@@ -495,7 +495,7 @@ class ArmyList(ForAudience):
 
     one_of: ClassVar[tuple[tuple[str, ...], ...]] = (("agreed_points", "agreed_models"),)
 
-    title: str = spec("The list's name.", example="A 30 point force")
+    title: str = spec("The list's name.", example="A 40 point rearguard")
     matrix: str = spec("Id of the profile matrix the units come from.", example="troops")
     agreed_points: Optional[Annotated[Points, Bounds(1)]] | NotGiven = spec(
         "The points both players agreed to spend; `not given` when the text does not say. A list needs `agreed_points`, "

@@ -119,7 +119,7 @@ def source_title(ruleset, file: str = "") -> str:
 
 
 def source_text(source, ruleset) -> str:
-    """A citation for readers: the source's title and section (``Skirmish at the Old Mill, FIGHTING``)."""
+    """A citation for readers: the source's title and section (``Siege of the Old Mill, FIGHTING``)."""
     if source is None:
         return ""
     name = source_title(ruleset, source.file)
@@ -132,13 +132,13 @@ def hero_kind(hero) -> str:
 
 
 def alternatives(words) -> str:
-    """Words as a choice: `monster, item or task`."""
+    """Words as a choice: `leader, relic or deed`."""
     words = list(words)
     return " or ".join(filter(None, (", ".join(words[:-1]), *words[-1:])))
 
 
 def capitalized(text: str) -> str:
-    """``text`` with its first letter upper-case and the rest as written (`scrolls` -> `Scrolls`)."""
+    """``text`` with its first letter upper-case and the rest as written (`charms` -> `Charms`)."""
     return text[:1].upper() + text[1:]
 
 

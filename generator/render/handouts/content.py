@@ -410,7 +410,7 @@ def move_cell(ruleset: Ruleset, matrix, row) -> dict:
 
 
 def movement_key(ruleset: Ruleset, matrix, audience: str) -> str:
-    """``Move: 2 hexes; Light riders 3 hexes``: the default and each row that differs, from the data."""
+    """``Move: 2 hexes; Outriders on ponies 3 hexes``: the default and each row that differs, from the data."""
     if not has_movement(matrix):
         return ""
     parts = [f"{value_text(ruleset, matrix.movement)}" if matrix.movement else ""]
@@ -558,7 +558,7 @@ def _unique(entries: list) -> list:
 
 
 def keyword_named(ruleset: Ruleset, written: str):
-    """The keyword entry a profile's ``RANGED ATTACK 3`` names, if declared."""
+    """The keyword entry a profile's ``LONG SHOT 3`` names, if declared."""
     words = written.split()
     while words and words[-1].lstrip("-").isdigit():
         words.pop()
@@ -626,7 +626,7 @@ def booklet_index(parts: list[dict]) -> list[dict]:
                 continue
             names = [b["title"]] + [f"{alias} (see {b['title']})" for alias in b.get("aliases", ())]
             kind = INDEX_KINDS[b["kind"]]
-            for name in names:  # "Injury Table", not "Injury Table table": a kind the name already says is left out
+            for name in names:  # "Rout Table", not "Rout Table table": a kind the name already says is left out
                 said = kind and name.casefold().split(" (see ")[0].endswith(kind.split()[-1])
                 entries.setdefault((name.casefold(), b["anchor"]), {"name": name, "anchor": b["anchor"],
                                                                      "kind": "" if said else kind, "gm": b["gm"]})

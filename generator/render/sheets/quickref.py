@@ -74,7 +74,7 @@ class Sequence:
 
     @property
     def self_numbered(self) -> bool:
-        """Titles that carry their own step numbers ("2 Results") are not numbered again."""
+        """Titles that carry their own step numbers ("4 Rally") are not numbered again."""
         return any(phase.title[:1].isdigit() for phase in self.phases)
 
 
