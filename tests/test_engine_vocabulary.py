@@ -1,6 +1,7 @@
 """The engine names no game: no id, title or declared word of any ruleset stands in generator/ or templates/.
 
-Every ruleset's words are collected (the samples in rules_src/ and the test fixtures'): ruleset ids and titles, entry ids, titles, names and terms, profile rows, and what `ruleset: declares:`.
+Every ruleset's words are collected (the samples in rules_src/ and the test fixtures'): ruleset ids and titles,
+entry ids, titles, names and terms, profile rows, and what `ruleset: declares:`.
 Each is searched, as a whole word or phrase and in any case, in the engine's code, templates, styles and scripts.
 What a game calls things belongs in its YAML; the engine shows neutral words where a ruleset declares none.
 

@@ -72,7 +72,10 @@ def test_worked_examples_see_the_public_api():
     assert set(mechanics_namespace()) == set(api.__all__)
 
 
-@pytest.mark.parametrize("path", sorted(p for p in PACKAGE.glob("*.py") if p.name != "__init__.py"), ids=lambda p: p.name)
+SUBMODULES = sorted(p for p in PACKAGE.glob("*.py") if p.name != "__init__.py")
+
+
+@pytest.mark.parametrize("path", SUBMODULES, ids=lambda p: p.name)
 def test_the_submodules_do_not_import_their_package(path):
     """The package imports its submodules; one importing the package back would be an import cycle."""
     for _line, module, names in generator_imports(path):

@@ -140,8 +140,9 @@ class Meta(Entry):
                          "values; every output marks each changed value and shows the original.", False)
     kind: Literal["rules", "base"] = spec("`base` for a ruleset others build on that is not a game of its own "
                                           "(standard charts); it is listed apart.", "rules")
-    declares: Optional[Declares] = spec("The lists the ruleset's entries choose from (hero levels and the kinds of keywords, "
-                                        "items and victory points) and the words its outputs use for them.", None)
+    declares: Optional[Declares] = spec(
+        "The lists the ruleset's entries choose from (hero levels and the kinds of keywords, items and victory points) "
+        "and the words its outputs use for them.", None)
 
     @property
     def hero_levels(self) -> tuple[str, ...]:

@@ -93,7 +93,8 @@ def overlay(house: Ruleset, base: Ruleset, diagnostics: Diagnostics) -> Ruleset:
     inherited = tuple(changed.values())  # values of the base's own bases, now changed here
     # the base's examples run again under the house values (``examples.run``), so each sentence stays true
     return dataclasses.replace(
-        base, id=house.id, meta=_house_meta(house.meta, base.meta), values=own + inherited, original=base, house_results=(),
+        base, id=house.id, meta=_house_meta(house.meta, base.meta), values=own + inherited, original=base,
+        house_results=(),
         files=base.files + house.files, unloaded=base.unloaded | house.unloaded,
         sources=MappingProxyType({**base.sources, **house.sources}))
 

@@ -21,7 +21,8 @@ from ...model.entries import ValueCell
 from ...model.ruleset import Ruleset
 from ..prose import HIDDEN_REFERENCE, Prose, anchor, count_examples, gm_only
 from ..present import (GAP_KEY_PRINT, NOT_GIVEN_TEXT, bounds_text, capitalized, column_head, entry_title,
-                      exact_chance_text as chance_text, hero_kind, key_text, points_text, roll_text, shown, source_text, source_title)
+                      exact_chance_text as chance_text, hero_kind, key_text, points_text, roll_text, shown, source_text,
+                      source_title)
 from ..prose import value_html, value_text
 from ..sheets.charts import chart_from_model
 from ..site.pages import CHAPTER_ORDER, SECTION_PAGES, section_page_title  # a booklet reads in the site's order

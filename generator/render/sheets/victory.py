@@ -93,5 +93,6 @@ def victory_checklist(ruleset: Ruleset, audience: str = "player") -> VpChecklist
         raise ValueError(f"audience is `player` or `gm`, not `{audience}`")
     shown = [v for v in ruleset.victory_points if audience == "gm" or not v.gm_only]
     groups = tuple(_group(ruleset, kind_heading(ruleset, kind), audience) for kind in kinds(ruleset))
-    return VpChecklist(ruleset.id, ruleset.title, audience, groups, tuple(dict.fromkeys(cite(v, ruleset) for v in shown)),
+    sources = tuple(dict.fromkeys(cite(v, ruleset) for v in shown))
+    return VpChecklist(ruleset.id, ruleset.title, audience, groups, sources,
                        side=ruleset.meta.victory_point_sheet.side, ticked=alternatives(kinds(ruleset)))
