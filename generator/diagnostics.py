@@ -101,7 +101,8 @@ class Code(enum.Enum):
     # -- shape of the data -------------------------------------------------------
     UNKNOWN_SECTION = _code(
         "unknown-section",
-        catches="a top-level key that is not a known section",
+        catches="a top-level key that is not a known section, or a `page_titles:` entry naming a section that has "
+                "no page of its own",
         hint="use one of the sections listed in the format reference")
     UNKNOWN_FIELD = _code(
         "unknown-field",
@@ -170,7 +171,8 @@ class Code(enum.Enum):
     UNDECLARED_KIND = _code(
         "undeclared-kind",
         catches="a hero level, or a keyword, item or victory-point kind, that the ruleset's `ruleset:` section does "
-                "not declare (`hero_levels:`, `keyword_kinds:`, `item_kinds:`, `victory_point_kinds:`)",
+                "not declare (`hero_levels:`, `keyword_kinds:`, `item_kinds:`, `victory_point_kinds:`, also where "
+                "`victory_point_sheet:` heads a kind), or a hero with no `level:` where levels are declared",
         hint="use a declared value, or declare it in `ruleset:`")
     UNKNOWN_KEYWORD = _code(
         "unknown-keyword",

@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
 from fractions import Fraction
 from functools import cache
 from pathlib import Path
 
 from .. import mechanics
-from ..model.dice import DiceExpr, percent, target_probability
-from ..model.formula import pick
 from ..model.calculate import calculator
 from ..model.ruleset import Ruleset
 from .own_mechanics import exported
@@ -18,13 +14,8 @@ from .own_mechanics import exported
 
 @cache
 def mechanics_namespace() -> dict:
-    names: dict = {}
-    for info in pkgutil.iter_modules(mechanics.__path__):
-        module = importlib.import_module(f"{mechanics.__name__}.{info.name}")
-        names[info.name] = module
-        for name in getattr(module, "__all__", ()):
-            names[name] = getattr(module, name)
-    return names
+    """The generic mechanics: the public API rules authors' mechanics import (``generator.mechanics.__all__``)."""
+    return {name: getattr(mechanics, name) for name in mechanics.__all__}
 
 
 def namespace_for(ruleset: Ruleset, root: Path | None = None) -> dict:
@@ -40,8 +31,4 @@ def namespace_for(ruleset: Ruleset, root: Path | None = None) -> dict:
         "rules": ruleset,
         "values": calc.values(),
         "Fraction": Fraction,
-        "DiceExpr": DiceExpr,
-        "percent": percent,
-        "target_probability": target_probability,
-        "pick": pick,
     }

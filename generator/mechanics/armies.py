@@ -1,7 +1,7 @@
 """Army building: points and models of each line, the counts limits speak of, and the limits themselves.
 
 Limits are data (``army_limits:``) written as small arithmetic over named counts,
-e.g. ``low_heroes + high_heroes`` at most ``units // 2``, or ``archers`` at least
+e.g. ``minor_heroes + major_heroes`` at most ``units // 2``, or ``archers`` at least
 ``units / 3``. They are parsed with :mod:`ast` and evaluated exactly: whole
 numbers, ``//`` rounding down and ``/`` giving an exact Fraction; no names but the
 counts, no calls. Points may be fractions (``1½``); they are never floats.
@@ -97,7 +97,7 @@ def evaluate(tree: ast.expr, counts: dict[str, Number]) -> Number:
 # -- hero levels: declared by the ruleset, or those its heroes use -----------------------------------
 def hero_levels(ruleset: Ruleset) -> tuple[str, ...]:
     """The ruleset's hero levels: those its ``ruleset:`` declares, else those its heroes use, in order."""
-    return ruleset.meta.hero_levels or tuple(dict.fromkeys(hero.level for hero in ruleset.heroes))
+    return ruleset.meta.hero_levels or tuple(dict.fromkeys(hero.level for hero in ruleset.heroes if hero.level))
 
 
 def _level_name(level: str) -> str:
@@ -342,11 +342,11 @@ def broken_limits(ruleset: Ruleset, army: ArmyList) -> list[LimitResult]:
     return [result for result in check_limits(ruleset, army) if not result.holds]
 
 
-# -- forces for worked examples and tests -------------------------------------------------------------
+# -- a force for worked examples and tests -------------------------------------------------------------
 def force_line(troop: str, count: int = 1, heroes: tuple[str, ...] = (), upgrades: tuple[str, ...] = (),
-               scrolls: tuple[str, ...] = (), models: int | None = None) -> ArmyUnit:
-    """A line of a force: ``count`` units of a troop type, each with the same heroes, upgrades and scrolls."""
-    return ArmyUnit(troop=troop, count=count, heroes=tuple(heroes), upgrades=tuple(upgrades), scrolls=tuple(scrolls),
+               spells: tuple[str, ...] = (), models: int | None = None) -> ArmyUnit:
+    """A line of a force: ``count`` units of a troop type, each with the same heroes, upgrades and spells."""
+    return ArmyUnit(troop=troop, count=count, heroes=tuple(heroes), upgrades=tuple(upgrades), spells=tuple(spells),
                     models=models)
 
 

@@ -104,7 +104,7 @@ class QuickMark:
     summary: Markdown = spec("What the quick reference prints instead of the entry's full text (a rule's body, a "
                              "spell's effect, a phase's summary): the procedure in a sentence or two, as the source "
                              "says it.", Markdown(""), example="Roll a D6 and add the attacker's Strength...")
-    title: str = spec("A shorter heading for the sheet.", "", example="Injuries")
+    title: str = spec("A shorter heading for the sheet.", "", example="Harm")
     loc: Location = field(default=NOWHERE, compare=False, repr=False, metadata={"internal": True})
     locs: MappingProxyType = field(default_factory=lambda: MappingProxyType({}), compare=False, repr=False, metadata={"internal": True})
 
@@ -147,7 +147,7 @@ class Named:
     declared keyword by its name), ``row`` (a row of the matrix this is ``inside``), ``hero`` (a hero of the
     ruleset's own) or ``troop`` (a row of any of its matrices). None of them: any section, an entry of the
     game-master's first. ``inside`` are names that count only once this one is found (an army's troops, its
-    heroes and its scrolls, once its matrix is)."""
+    heroes and its spells, once its matrix is)."""
 
     id: str
     loc: Location

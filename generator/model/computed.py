@@ -51,7 +51,7 @@ class Value(ForAudience):
     type: Literal["", "number", "distance", "target", "dice", "count", "text"] = spec(
         "The kind of value, when the way it is written does not say it.", "")
     label: str = spec("What the value is, in a few words, for the reference and the quick reference.", "",
-                      example="Crawl distance when Stunned")
+                      example="Crawl distance when Dazed")
     quick_reference: bool | QuickMark = quick_field("value")
     # set by an overlay: the value as the text gives it, before any house rule changed it
     original: Optional[Quantity] | NotGiven = field(default=None, metadata={"internal": True})
@@ -132,8 +132,8 @@ class Formula(ForAudience):
         None, example="None if toughness - strength >= 4 else clamp(4 - strength + toughness, 2, 6)")
     results: tuple[Outcome, ...] = spec(
         "Instead of `expr`: several named results of the same inputs and `let:` steps, keyed by name, each with its "
-        "`expr` and `result` kind (`killed: {expr: ..., result: number}`). Called `melee(4, 2, result=\"killed\")` "
-        "for one of them; in a worked example `melee(4, 2)` gives them all, as `melee(4, 2).killed`.", (),
+        "`expr` and `result` kind (`killed: {expr: ..., result: number}`). Called `brawl(4, 2, result=\"killed\")` "
+        "for one of them; in a worked example `brawl(4, 2)` gives them all, as `brawl(4, 2).killed`.", (),
         example="{killed: {expr: min(defenders, hits)}, survivors: {expr: defenders - min(defenders, hits)}}")
     result: ResultKind = spec(RESULT_HELP + " With `results:`, each result declares its own.", "number")
     die: str = spec("For a `target` result: the die it is rolled on.", "D6")
@@ -217,7 +217,7 @@ class Setting(Entry):
 class Chart(ForAudience):
     """A formula over two inputs, printed as a grid with the exact odds of every cell."""
 
-    title: str = spec("The chart's heading.", example="To wound")
+    title: str = spec("The chart's heading.", example="Hit chance")
     formula: str = spec("Id of the formula each cell shows.", example="wound_roll")
     result: str = spec("For a formula with several `results:`: the one each cell shows.", "", example="killed")
     columns: Axis = spec("The input across the top.")
@@ -256,7 +256,7 @@ class Chart(ForAudience):
 class Sheet(ForAudience):
     """A one-page cheat sheet of charts (A4 and US Letter), also a page of the site."""
 
-    title: str = spec("The sheet's heading.", example="To-wound chart")
+    title: str = spec("The sheet's heading.", example="Hit chart")
     charts: tuple[str, ...] = spec("Ids of the charts on it, in order (a base ruleset's too).")
     layout: Literal["grid", "stack", "wide"] = spec("`grid` one big chart, `stack` charts one under another, "
                                                    "`wide` a landscape-wide chart.", "grid")
@@ -286,7 +286,7 @@ class LookupRow(Located):
 class Lookup(ForAudience):
     """A table read without dice: keyed by a count, a derived number or a condition."""
 
-    title: str = spec("The table's heading.", example="Wedge movement")
+    title: str = spec("The table's heading.", example="Column movement")
     key: str = spec("What the table is read by, as its first column heading.", example="Direction")
     over: Optional[RollRange] = spec("For a numeric key: every number it can take (`1-10`, `0+`), each covered once.",
                                      None)

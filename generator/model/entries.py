@@ -103,33 +103,74 @@ def for_audience(items, audience: str) -> list:
 
 
 @dataclass(frozen=True, kw_only=True)
+class PageTitle(Entry):
+    """The title of the page a section's entries get when they have no chapter, written under the section's name."""
+
+    SHORTHAND: ClassVar[str] = "title"
+
+    title: str = spec("The page's title.", example="Special rules")
+
+
+@dataclass(frozen=True, kw_only=True)
+class KindHeading(Entry):
+    """How the victory-point checklist heads the group of one kind, written under the kind."""
+
+    SHORTHAND: ClassVar[str] = "title"
+
+    title: str = spec("The group's heading on the checklist.", example="Leaders defeated")
+    write_in_lines: Annotated[int, Bounds(0, 20)] = spec(
+        "Blank lines under the group, for what scores that the sheet cannot name.", 2, example="3")
+
+
+@dataclass(frozen=True, kw_only=True)
+class VictoryPointSheet(Located):
+    """The victory-point checklist's own words: what a player writes beside their name, and each kind's heading."""
+
+    side: str = spec("What a player writes in beside their name: their side, as the game calls it.", "Side",
+                     example="Crew")
+    kinds: tuple[KindHeading, ...] = spec(
+        "Each kind's heading, under the kind (`leader: Leaders defeated`, or `{title: ..., write_in_lines: 3}`); "
+        "a kind without one is headed by its name.", ())
+
+
+@dataclass(frozen=True, kw_only=True)
 class Declares(Located):
-    """The ``declares:`` part of ``ruleset:``: lists the ruleset's entries choose from."""
+    """The ``declares:`` part of ``ruleset:``: lists the ruleset's entries choose from, and the words its outputs use
+    for them. The engine names no game: what is not declared here is shown in neutral words."""
 
     hero_levels: tuple[str, ...] = spec(
-        "The levels heroes may have, lowest first. Each level `L` gives army limits the counts `L_heroes` and "
-        "`most_of_one_L_hero`. Empty: any level, and the counts are those of the levels the heroes use.", (),
-        example="[low, high]")
+        "The levels heroes may have, lowest first; every hero then gives its `level:`. Each level `L` gives army limits "
+        "the counts `L_heroes` and `most_of_one_L_hero`. Empty: any level (or none), and the counts are those of the "
+        "levels the heroes use.", (), example="[minor, major]")
     keyword_kinds: tuple[str, ...] = spec("The kinds a keyword may be (its `kind:`). Empty: any kind.", (),
-                                          example="[special rule, psychology]")
-    item_kinds: tuple[str, ...] = spec("The kinds an item may be (its `kind:`). Empty: any kind.", (), example="[weapon, armour]")
+                                          example="[special rule, drill]")
+    item_kinds: tuple[str, ...] = spec("The kinds an item may be (its `kind:`). Empty: any kind.", (),
+                                       example="[blade, charm]")
     victory_point_kinds: tuple[str, ...] = spec(
         "The kinds of victory points, in the order the checklist lists them (their `kind:`). Empty: any kind, in order of use.", (),
-        example="[monster, item, task]")
+        example="[leader, relic, deed]")
+    page_titles: tuple[PageTitle, ...] = spec(
+        "Titles of the pages entries with no chapter get, under their section's name (`keywords: Special rules`); "
+        "a section without one gets a neutral title (`Keywords`).", ())
+    carried_spells: str = spec("What the spells an army unit carries (its `spells:`) are called on rosters.", "spells",
+                               example="charms")
+    victory_point_sheet: Optional[VictoryPointSheet] = spec(
+        "The victory-point checklist's words: `side:` (written in beside the player's name) and `kinds:` (each kind's "
+        "heading and blank lines).", None)
 
 
 @dataclass(frozen=True, kw_only=True)
 class Meta(Entry):
     """The ``ruleset:`` section of ``ruleset.yaml``: what this ruleset is."""
 
-    title: str = spec("The ruleset's name as its author gives it.", example="Skirmish at the Old Mill")
+    title: str = spec("The ruleset's name as its author gives it.", example="Siege of the Old Mill")
     subtitle: str = spec("A strap line shown under the title.", "")
     short_title: str = spec("A short name, added to page titles so search results say which ruleset they are from.", "",
                             example="Old Mill")
     author: str = spec("Who wrote the rules.", "", example="Sprinks")
     source: str = spec("File name of the source text in `sources/`; entries cite it by default.", "", example="source.txt")
     source_title: str = spec("The source text's title, as citations name it (never by its file name); "
-                             "defaults to the ruleset's title.", "", example="Skirmish at the Old Mill, second edition")
+                             "defaults to the ruleset's title.", "", example="Siege of the Old Mill, second edition")
     summary: Markdown = spec("A paragraph introducing the rules.", Markdown(""))
     needs: tuple[str, ...] = spec("What players need to play (dice, markers, a grid...).", ())
     extends: str = spec("Id of a ruleset this one builds on: its values, formulas, tables, lookups, charts and terms "
@@ -138,8 +179,9 @@ class Meta(Entry):
                          "values; every output marks each changed value and shows the original.", False)
     kind: Literal["rules", "base"] = spec("`base` for a ruleset others build on that is not a game of its own "
                                           "(standard charts); it is listed apart.", "rules")
-    declares: Optional[Declares] = spec("The lists the ruleset's entries choose from: hero levels and the kinds of keywords, "
-                                "items and victory points.", None)
+    declares: Optional[Declares] = spec(
+        "The lists the ruleset's entries choose from (hero levels and the kinds of keywords, items and victory points) "
+        "and the words its outputs use for them.", None)
 
     @property
     def hero_levels(self) -> tuple[str, ...]:
@@ -156,6 +198,20 @@ class Meta(Entry):
     @property
     def victory_point_kinds(self) -> tuple[str, ...]:
         return self.declares.victory_point_kinds if self.declares else ()
+
+    @property
+    def page_titles(self) -> dict[str, str]:
+        """Section -> the title of its page of entries with no chapter, as declared."""
+        return {page.id: page.title for page in self.declares.page_titles} if self.declares else {}
+
+    @property
+    def carried_spells(self) -> str:
+        return self.declares.carried_spells if self.declares else Declares.carried_spells
+
+    @property
+    def victory_point_sheet(self) -> VictoryPointSheet:
+        sheet = self.declares.victory_point_sheet if self.declares else None
+        return sheet or VictoryPointSheet()
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -181,7 +237,7 @@ class Phase(ForAudience):
 class Rule(ForAudience):
     """A rule: a titled passage of prose, placed in a chapter, with its worked examples."""
 
-    title: str = spec("The rule's heading.", example="Morale tests")
+    title: str = spec("The rule's heading.", example="Nerve tests")
     chapter: str = spec("The chapter (id) it belongs to.", example="combat")
     phase: str = spec("The phase (id) in which it applies, if any.", "")
     body: Markdown = spec("The rule text in MyST Markdown, with worked examples as fenced python blocks.", Markdown(""))
@@ -199,7 +255,7 @@ class Rule(ForAudience):
 class Term(ForAudience):
     """A glossary term: a state or word the rules use with a precise meaning."""
 
-    term: str = spec("The term as the rules write it.", example="Knocked Down")
+    term: str = spec("The term as the rules write it.", example="Dazed")
     aliases: tuple[str, ...] = spec("Other spellings that mean the same (armor/armour).", ())
     definition: Markdown = spec("What the term means, in a sentence or two.")
     see_also: tuple[str, ...] = spec("Ids of rules or tables that use the term.", ())
@@ -215,7 +271,7 @@ class Keyword(ForAudience):
     name: str = spec("The keyword as written in profiles, without its parameters.", example="SHOOTS")
     params: tuple[str, ...] = spec("Names of its whole-number parameters, written after it (`SHOOTS 12`).", (), example="[range]")
     kind: str = spec("What sort of rule it is: one of the ruleset's `keyword_kinds`, when it declares them.", "special rule",
-                     example="psychology")
+                     example="drill")
     definition: Markdown = spec("What the keyword does.")
     chapter: str = spec("The chapter (id) where it is printed; without one it gets a page of its kind.", "")
     coverage: str = coverage_field()
@@ -224,7 +280,7 @@ class Keyword(ForAudience):
 @dataclass(frozen=True, kw_only=True)
 class TableRow(Located):
     roll: RollRange | NotGiven = spec("The result or range this row covers: `5`, `1-2`, `6+`, `1-`; `not given` if the source omits it.", example="1-2")
-    result: str = spec("The short result, as the table prints it.", example="Knocked down")
+    result: str = spec("The short result, as the table prints it.", example="Dazed")
     value: Optional[int] = spec("A number the result stands for, for formulas and mechanics.", None)
     effect: Markdown = spec("The result's full effect, if longer than `result`.", Markdown(""))
     ref: str = spec("Id of the entry this result names (a spell, a glossary term).", "")
@@ -235,7 +291,7 @@ class TableRow(Located):
 class RollTable(ForAudience):
     """A roll table: a dice expression and rows that cover every result exactly once."""
 
-    title: str = spec("The table's heading.", example="Injury table")
+    title: str = spec("The table's heading.", example="Rout table")
     dice: DiceExpr = spec("What is rolled: `D6`, `2D6`, `D20`, `D6 + S - T - W`.", example="D6")
     clamp: Optional[RollRange] = spec("For modified rolls: the lowest and highest row (`1-6`); totals beyond read as the nearest end.", None, example="1-6")
     rows: tuple[TableRow, ...] = spec("The rows, each with `roll` and `result`.")
@@ -309,17 +365,17 @@ class Column(Entry):
 
 @dataclass(frozen=True, kw_only=True)
 class ValueCell(Located):
-    """A profile cell that names a value (`score: {value: rider_score}`) rather than typing its number again:
+    """A profile cell that names a value (`score: {value: bowmen_score}`) rather than typing its number again:
     printed as the value (a house rule marked, with the original), computed with as the value's magnitude."""
 
-    value: str = spec("Id of the value the cell shows; it must fit the column's type and bounds.", example="rider_score")
+    value: str = spec("Id of the value the cell shows; it must fit the column's type and bounds.", example="bowmen_score")
 
 
 @dataclass(frozen=True, kw_only=True)
 class ProfileRow(ForAudience):
-    name: str = spec("The troop type, model or character.", example="Heavy foot")
+    name: str = spec("The troop type, model or character.", example="Spearmen")
     values: MappingProxyType = field(default_factory=lambda: MappingProxyType({}), metadata={"internal": True})
-    keywords: tuple[str, ...] | NotGiven = spec("Special rules with parameters, as declared in `keywords:`; `not given` if the source omits them.", (), example="[SHOOTS 12, Fear]")
+    keywords: tuple[str, ...] | NotGiven = spec("Special rules with parameters, as declared in `keywords:`; `not given` if the source omits them.", (), example="[SHOOTS 12, Dodge]")
     note: Markdown = spec("A remark on this row.", Markdown(""))
     movement: str = spec("Id of the value giving how far this troop type moves, where it differs from the matrix's `movement`.", "",
                          example="mounted_move")
@@ -347,11 +403,11 @@ class ProfileRow(ForAudience):
 
 @dataclass(frozen=True, kw_only=True)
 class Track(Cited):
-    """Something the players keep count of for each unit in play (hit markers, activations, wounds), as the rules
+    """Something the players keep count of for each unit in play (hit markers, actions, tokens), as the rules
     say: rosters and cards print boxes for it."""
 
     label: str = spec("What is tracked, as a column heading.", example="Hit markers")
-    boxes: Optional[int] = spec("How many boxes each unit gets, when the rules give a number (one activation a turn: 1); "
+    boxes: Optional[int] = spec("How many boxes each unit gets, when the rules give a number (one action a turn: 1); "
                                 "empty when the count is open, and a tally space is printed.", None, example="1")
     per: Literal["game", "turn"] = spec("`turn` when the marks are cleared every turn, `game` when they stay.", "game")
     term: str = spec("Id of the glossary term for what is tracked (a wound marker).", "", example="wound_marker")
@@ -427,10 +483,10 @@ class Spell(ForAudience):
 
 @dataclass(frozen=True, kw_only=True)
 class Item(ForAudience):
-    """A weapon, piece of equipment or other item with rules attached."""
+    """A piece of equipment or other item with rules attached."""
 
-    name: str = spec("The item's name.", example="Hammer")
-    kind: str = spec("What sort of item: one of the ruleset's `item_kinds`, when it declares them.", "item", example="weapon")
+    name: str = spec("The item's name.", example="Lantern")
+    kind: str = spec("What sort of item: one of the ruleset's `item_kinds`, when it declares them.", "item", example="blade")
     rules: Markdown = spec("What it does.")
     keywords: tuple[str, ...] = spec("Keywords it grants, as declared in `keywords:`.", ())
     points: Optional[Points] | NotGiven = spec("Its cost, if the ruleset has points (whole or a fraction such as 1½).", None)
@@ -445,9 +501,9 @@ class Item(ForAudience):
 class Hero(ForAudience):
     """A hero type that joins a unit and grants it an ability."""
 
-    name: str = spec("The hero's name.", example="Warrior hero")
-    level: str = spec("The hero's level, for the army limits: one of the ruleset's `hero_levels`, when it declares them.", "low",
-                      example="high")
+    name: str = spec("The hero's name.", example="Bold hero")
+    level: str = spec("The hero's level, for the army limits: one of the ruleset's `hero_levels`, which it must give "
+                      "when the ruleset declares them.", "", example="major")
     ability: Markdown = spec("What the hero gives the unit or force.")
     points: Optional[Annotated[Points, Bounds(0)]] | NotGiven = spec(
         "What the hero costs on top of the unit; empty in a ruleset balanced by head-count, where nothing costs points.",
@@ -458,9 +514,9 @@ class Hero(ForAudience):
 
 @dataclass(frozen=True, kw_only=True)
 class Cost(Cited):
-    """A points cost that is not a troop type: an upgrade, an appeal for scrolls."""
+    """A points cost that is not a troop type: an upgrade, or something bought once for the whole force."""
 
-    name: str = spec("What is bought.", example="Command unit")
+    name: str = spec("What is bought.", example="Standard bearer")
     points: Annotated[Points, Bounds(0)] | NotGiven = spec("What it costs (whole or a fraction such as 1½).", example="3")
     added_to_unit: bool = spec("True when it is paid on top of a unit's own cost.", False)
     quick_reference: bool | QuickMark = quick_field("cost (in the points list)", True)
@@ -474,7 +530,7 @@ class ArmyLimit(Cited):
     one_of: ClassVar[tuple[tuple[str, ...], ...]] = (("at_most", "at_least"),)
 
     title: str = spec("The limit in words.", example="No more heroes than half the units")
-    count: str = spec("What is counted: an expression over the army's counts.", example="low_heroes + high_heroes")
+    count: str = spec("What is counted: an expression over the army's counts.", example="minor_heroes + major_heroes")
     at_most: str = spec("The most allowed: an expression over the army's counts (`//` divides rounding down, `/` exactly). "
                         "A limit needs `at_most`, `at_least` or both.", "", example="units // 2")
     at_least: str = spec("The fewest allowed: an expression over the army's counts, as for `at_most`.", "", example="units / 3")
@@ -505,9 +561,10 @@ class ArmyUnit(Located):
     models: Optional[Annotated[int, Bounds(1)]] = spec(
         "The models (figures) the list states for this line in all, checked against the matrix's `models` column; "
         "where the matrix has none (or it is `not given`), this is the line's head-count.", None, example="20")
-    upgrades: tuple[str, ...] = spec("Ids of `costs:` bought for each unit of this line (a command unit...).", ())
+    upgrades: tuple[str, ...] = spec("Ids of `costs:` bought for each unit of this line (a standard bearer...).", ())
     heroes: tuple[str, ...] = spec("Ids of heroes added to (each) unit of this line.", ())
-    scrolls: tuple[str, ...] = spec("Ids of spells whose scrolls the unit carries.", ())
+    spells: tuple[str, ...] = spec("Ids of spells the unit carries (what they are called is the ruleset's "
+                                   "`carried_spells:`).", ())
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -516,7 +573,7 @@ class ArmyList(ForAudience):
 
     one_of: ClassVar[tuple[tuple[str, ...], ...]] = (("agreed_points", "agreed_models"),)
 
-    title: str = spec("The list's name.", example="A 30 point force")
+    title: str = spec("The list's name.", example="A 40 point rearguard")
     matrix: str = spec("Id of the profile matrix the units come from.", example="troops")
     agreed_points: Optional[Annotated[Points, Bounds(1)]] | NotGiven = spec(
         "The points both players agreed to spend; `not given` when the text does not say. A list needs `agreed_points`, "
@@ -526,27 +583,27 @@ class ArmyList(ForAudience):
         "does not say. A line's models come from the matrix's `models` column times its `count`, or from the line's "
         "`models:`.", None, example="20")
     units: tuple[ArmyUnit, ...] = spec("The lines of the list.")
-    extras: tuple[str, ...] = spec("Ids of `costs:` bought once for the whole force (an appeal for scrolls...).", ())
+    extras: tuple[str, ...] = spec("Ids of `costs:` bought once for the whole force (a banner, a blessing...).", ())
     total: Optional[Points] = spec("The points total the list states, checked against the sum.", None, example="30")
     note: Markdown = spec("Prose shown with the roster.", Markdown(""))
     chapter: str = spec("The chapter (id) where it is printed; without one it gets a page of its kind.", "")
 
     def names(self) -> tuple[Named, ...]:
-        """Its matrix; once that is found, each line's troop type in it, and the line's heroes and scrolls."""
+        """Its matrix; once that is found, each line's troop type in it, and the line's heroes and spells."""
         lines = tuple(name for unit in self.units for name in (
             Named(unit.troop, value_loc(unit, "troop"), ("row",)),
             *(Named(id, item_loc(unit, "heroes", index), ("heroes",)) for index, id in enumerate(unit.heroes)),
-            *(Named(id, item_loc(unit, "scrolls", index), ("spells",)) for index, id in enumerate(unit.scrolls))))
+            *(Named(id, item_loc(unit, "spells", index), ("spells",)) for index, id in enumerate(unit.spells))))
         return (Named(self.matrix, value_loc(self, "matrix"), ("profiles",), lines),)
 
 
 @dataclass(frozen=True, kw_only=True)
 class VictoryPoints(ForAudience):
-    """Victory points for defeating a monster, holding an item or completing a task."""
+    """Victory points: what scores, of which declared kind, and how many points."""
 
     name: str = spec("What scores.", example="The enemy leader")
-    kind: str = spec("What scores (a monster, an item, a task...): one of the ruleset's `victory_point_kinds`, when it declares them.",
-                     example="monster")
+    kind: str = spec("What sort of thing scores: one of the ruleset's `victory_point_kinds`, when it declares them.",
+                     example="leader")
     points: Annotated[Points, Bounds(0)] | NotGiven = spec("Points scored (whole or a fraction such as 1½); `not given` prints as a blank box.",
                                                            NotGiven())
     hidden: bool = spec("A hidden task: players learn of it only when the game-master says so.", False)

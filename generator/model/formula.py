@@ -350,8 +350,8 @@ def _show(value) -> str:
 
 class Results:
     """What a formula with several results gives a worked example called without `result=`: every result by
-    name, read as ``melee(6, 4).killed`` or ``melee(6, 4)["killed"]``. Formulas name one result instead
-    (``melee(6, 4, result="killed")``): the language has no attributes."""
+    name, read as ``brawl(6, 4).killed`` or ``brawl(6, 4)["killed"]``. Formulas name one result instead
+    (``brawl(6, 4, result="killed")``): the language has no attributes."""
 
     __slots__ = ("_formula", "_values")
 

@@ -39,6 +39,10 @@ SECTIONS: dict[str, type] = {
 # may take these names. (The site's other pages have a hyphen in their names, which no id has.)
 SITE_PAGE_NAMES = {"index": "the ruleset's front page", "glossary": "the glossary", "examples": "the worked examples",
                    "names": "the names worked examples can use"}
+# Sections whose entries with no chapter get a page of their own, in the site's order (`army`: the costs, army limits
+# and armies together); `ruleset: declares: page_titles:` may title each.
+PAGED_SECTIONS = ("keywords", "spells", "heroes", "items", "army", "victory_points", "lookups", "charts", "values",
+                  "formulas")
 # Sections a ruleset shares with those that extend it: what formulas, charts and sheets compute with.
 SHARED_SECTIONS = ("values", "formulas", "lookups", "tables", "charts", "glossary")
 

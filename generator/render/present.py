@@ -119,11 +119,27 @@ def source_title(ruleset, file: str = "") -> str:
 
 
 def source_text(source, ruleset) -> str:
-    """A citation for readers: the source's title and section (``Skirmish at the Old Mill, FIGHTING``)."""
+    """A citation for readers: the source's title and section (``Siege of the Old Mill, FIGHTING``)."""
     if source is None:
         return ""
     name = source_title(ruleset, source.file)
     return f"{name}, {source.section}" if source.section else name
+
+
+def hero_kind(hero) -> str:
+    """What a hero is, with its level: `low level hero`, or `hero` where the ruleset has no levels."""
+    return f"{hero.level} level hero" if hero.level else "hero"
+
+
+def alternatives(words) -> str:
+    """Words as a choice: `leader, relic or deed`."""
+    words = list(words)
+    return " or ".join(filter(None, (", ".join(words[:-1]), *words[-1:])))
+
+
+def capitalized(text: str) -> str:
+    """``text`` with its first letter upper-case and the rest as written (`charms` -> `Charms`)."""
+    return text[:1].upper() + text[1:]
 
 
 # -- references: the one place a reference's display text comes from ------------------------------

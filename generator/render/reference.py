@@ -123,11 +123,11 @@ def format_reference() -> str:
     for title, cls in PARTS.items():
         extra = {ProfileRow: " Its cells are keyed by column id, typed by the column's `type`, `min` and `max`. A cell "
                              "may name a value instead of typing its number again, as prose does with the `{value}` role: "
-                             "`score: {value: rider_score}`; it must fit the column's type and bounds, prints as the value "
+                             "`score: {value: bowmen_score}`; it must fit the column's type and bounds, prints as the value "
                              "(marked as a house rule where an overlay changes it) and computes as it.",
                  Outcome: " A formula with `results:` is called with `result=\"name\"` to give one of them (in formulas, "
                           "charts' `result:` and examples); in a worked example, called without it, it gives them all "
-                          "(`melee(4, 2)` prints `melee(killed=2, prisoners=1)`, `melee(4, 2).killed` is 2).",
+                          "(`brawl(4, 2)` prints `brawl(killed=2, prisoners=1)`, `brawl(4, 2).killed` is 2).",
                  QuickMark: QUICK_MARK_DOC}.get(cls, "")
         out += [f"## {title}", "", fields_table(cls) + ("\n\n" + extra.strip() if extra else ""), ""]
     return "\n".join(out)

@@ -16,7 +16,7 @@ from types import MappingProxyType
 from ..diagnostics import Code, Diagnostics, did_you_mean
 from ..model.base import value_loc
 from ..model.computed import EarlierHouseValue, Value
-from ..model.entries import gm_only
+from ..model.entries import Meta, gm_only
 from ..model.quantity import Quantity
 from ..model.units import measure
 from ..model.ruleset import SECTIONS, SHARED_SECTIONS, Ruleset
@@ -93,9 +93,16 @@ def overlay(house: Ruleset, base: Ruleset, diagnostics: Diagnostics) -> Ruleset:
     inherited = tuple(changed.values())  # values of the base's own bases, now changed here
     # the base's examples run again under the house values (``examples.run``), so each sentence stays true
     return dataclasses.replace(
-        base, id=house.id, meta=house.meta, values=own + inherited, original=base, house_results=(),
+        base, id=house.id, meta=_house_meta(house.meta, base.meta), values=own + inherited, original=base,
+        house_results=(),
         files=base.files + house.files, unloaded=base.unloaded | house.unloaded,
         sources=MappingProxyType({**base.sources, **house.sources}))
+
+
+def _house_meta(house: Meta, base: Meta) -> Meta:
+    """An overlay's own `ruleset:`, speaking the base's words (`declares:`) unless it declares its own: it is the base
+    game with other values."""
+    return house if house.declares else dataclasses.replace(house, declares=base.declares)
 
 
 def _other_measure(original, house) -> str:

@@ -413,7 +413,7 @@ class Builder:
             return self._not_given(node, column.id)
         if _gap_typo(node):
             return self._gap_typo(node)
-        if isinstance(node, Mapping):  # `score: {value: rider_score}`: the value's type and bounds are checked once all are loaded
+        if isinstance(node, Mapping):  # `score: {value: bowmen_score}`: the value's type and bounds are checked once all are loaded
             return self._value_cell(column, node)
         if column.type == "text":
             return self.value(str, node, column.id)

@@ -122,7 +122,7 @@ def _names_unloaded(ruleset: Ruleset, army) -> bool:
     """True when the list uses an entry that failed to load (its own error is already reported)."""
     used = [("profiles", army.matrix)] + [("costs", c) for c in army.extras]
     for unit in army.units:
-        used += [("costs", c) for c in unit.upgrades] + [("heroes", h) for h in unit.heroes] + [("spells", s) for s in unit.scrolls]
+        used += [("costs", c) for c in unit.upgrades] + [("heroes", h) for h in unit.heroes] + [("spells", s) for s in unit.spells]
     return any(ruleset.is_unloaded(id, section) for section, id in used)
 
 
@@ -143,7 +143,7 @@ def _army_refs(ruleset: Ruleset, army):
         if unit.troop not in troops:
             yield Diagnostic(Code.UNKNOWN_REF, f"troop `{unit.troop}` is not a row of `{matrix.id}`", value_loc(unit, "troop"),
                              did_you_mean(unit.troop, troops))
-        for section, field, what in (("costs", "upgrades", "upgrade"), ("heroes", "heroes", "hero"), ("spells", "scrolls", "scroll")):
+        for section, field, what in (("costs", "upgrades", "upgrade"), ("heroes", "heroes", "hero"), ("spells", "spells", "spell")):
             for index, id in enumerate(getattr(unit, field)):
                 loc = unit.locs.get(f"{field}[{index}]", value_loc(unit, field))
                 if (d := unknown_ref(ruleset, section, id, loc, what)) is not None:

@@ -29,6 +29,7 @@ for _function in (
     tables.check_tables,
     declared.check_keywords,
     declared.check_declared_kinds,
+    declared.check_declared_words,
     sources.check_sources,
     armies.check_army_limits,
     armies.check_row_counts,

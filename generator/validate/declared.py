@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..diagnostics import Code, Diagnostic, did_you_mean
 from ..model.base import NotGiven, value_loc
 from ..model.entries import split_keyword
-from ..model.ruleset import Ruleset
+from ..model.ruleset import PAGED_SECTIONS, Ruleset
 
 
 def check_keywords(ruleset: Ruleset):
@@ -43,7 +43,32 @@ def check_declared_kinds(ruleset: Ruleset):
             value = getattr(entry, field)
             if value in declared:
                 continue
+            listed = ", ".join(declared)
+            if not value:  # no default: an entry of a ruleset that declares the list gives its own
+                yield Diagnostic(Code.UNDECLARED_KIND, f"`{entry.id}` gives no `{field}:`; `{declaring}:` of "
+                                 f"`ruleset: declares:` says which {what}s there are", value_loc(entry, field),
+                                 f"give it one of {listed}")
+                continue
+            hint = did_you_mean(value, declared) or f"`{declaring}:` declares {listed}; add it there or use one of those"
             default = "" if field in entry.locs else f" (the default, as `{entry.id}` gives no `{field}:`)"
             yield Diagnostic(Code.UNDECLARED_KIND, f"{what} `{value}`{default} is not in `{declaring}:` of `ruleset: declares:`",
-                             value_loc(entry, field),
-                             did_you_mean(value, declared) or f"`{declaring}:` declares {', '.join(declared)}; add it there or use one of those")
+                             value_loc(entry, field), hint)
+
+
+def check_declared_words(ruleset: Ruleset):
+    """The pages `page_titles:` titles are pages the site makes, and the kinds the victory-point sheet heads are kinds
+    the ruleset declares (when it declares them)."""
+    declares = ruleset.meta.declares
+    if declares is None:
+        return
+    for page in declares.page_titles:
+        if page.id not in PAGED_SECTIONS:
+            yield Diagnostic(Code.UNKNOWN_SECTION, f"`page_titles:` names `{page.id}`, which has no page of its own",
+                             page.loc,
+                             did_you_mean(page.id, PAGED_SECTIONS) or f"title one of: {', '.join(PAGED_SECTIONS)}")
+    kinds = ruleset.meta.victory_point_kinds
+    for heading in declares.victory_point_sheet.kinds if declares.victory_point_sheet and kinds else ():
+        if heading.id not in kinds:
+            yield Diagnostic(Code.UNDECLARED_KIND, f"victory-point kind `{heading.id}` is not in `victory_point_kinds:` "
+                             "of `ruleset: declares:`", heading.loc,
+                             did_you_mean(heading.id, kinds) or f"`victory_point_kinds:` declares {', '.join(kinds)}")

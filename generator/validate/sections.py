@@ -4,9 +4,9 @@ A citation's quote must lie inside the section it names, so the booklet's "Sourc
 where the words are. A section begins where its name stands as a heading, as the text writes it (case
 and words, spacing aside):
 
-* a line of its own (a list dash before it allowed: ``-Make ranged attacks.``);
+* a line of its own (a list dash before it allowed: ``-Make volleys.``);
 * at the start of a line, or after a sentence's end, followed by the section's first sentence: a text
-  flattened from a web page keeps its headings inline (``Out of Action The model is removed``).
+  flattened from a web page keeps its headings inline (``Routed The model is removed``).
 
 A section runs to where the next heading begins: any heading some entry cites, or any line that looks
 like one (a capitalised line of at most seven words, no sentence punctuation, no table columns). A name
@@ -73,7 +73,7 @@ _NUMBERED = re.compile(r"(\d+)\s*:")
 def _ranked(places: dict[int, str]) -> tuple[tuple[int, int], ...]:
     """Each heading's rank, in the text's order: ``places`` maps its offset to its kind ("plain", "bullet", or
     the number of a numbered heading). A numbered heading that starts again at 1 opens a sub-list (the
-    text's "2: Low level heroes" lists "1: Warrior hero"...); the next number of an outer list closes it."""
+    text's "2: Minor heroes" lists "1: Bold hero"...); the next number of an outer list closes it."""
     ranks, numbers = [], []
     for offset in sorted(places):
         kind = places[offset]

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Mapping
 
-from generator.model.calculate import calculator
+from generator.mechanics import calculator
 
 __all__ = [
     "target_chance", "target_text", "save_chance",

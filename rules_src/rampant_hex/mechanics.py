@@ -17,9 +17,8 @@ from __future__ import annotations
 
 from typing import Mapping
 
-from generator.mechanics import armies
-from generator.mechanics.armies import count_names, evaluate, parse_limit
-from generator.model.entries import ArmyList, ArmyUnit
+from generator.mechanics import ArmyList, ArmyUnit, count_names, evaluate, parse_limit
+from generator.mechanics import force as army_force
 
 __all__ = [
     "attack_hits", "hits_distribution", "passes_moral", "roll_off_odds", "units_falling_back",
@@ -94,7 +93,7 @@ def force(*lines: ArmyUnit, agreed_points: int | None = None, extras: tuple[str,
     """A force chosen from the army's profile matrix, for the limits and points examples; the
     agreed points are those of a medium game unless given."""
     agreed = values.medium_game_most if agreed_points is None else agreed_points  # noqa: F821 - preset
-    return armies.force(*lines, ruleset=rules, agreed_points=agreed, extras=extras)  # noqa: F821 - preset
+    return army_force(*lines, ruleset=rules, agreed_points=agreed, extras=extras)  # noqa: F821 - preset
 
 
 def limit_allowance(ruleset, limit: str, **counts: int) -> int:

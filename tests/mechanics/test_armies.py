@@ -216,11 +216,11 @@ def test_a_limit_dividing_by_zero_is_a_diagnostic(tmp_path, capsys):
 # in rules_src (light foot 4, heavy foot 5).
 
 def test_a_force_line_keeps_every_field_as_given():
-    line = force_line("heavy_foot", 3, heroes=["h"], upgrades=["u"], scrolls=["s"], models=12)
-    assert (line.troop, line.count, line.heroes, line.upgrades, line.scrolls, line.models) == (
+    line = force_line("heavy_foot", 3, heroes=["h"], upgrades=["u"], spells=["s"], models=12)
+    assert (line.troop, line.count, line.heroes, line.upgrades, line.spells, line.models) == (
         "heavy_foot", 3, ("h",), ("u",), ("s",), 12)
     plain = force_line("levy")
-    assert (plain.count, plain.heroes, plain.upgrades, plain.scrolls, plain.models) == (1, (), (), (), None)
+    assert (plain.count, plain.heroes, plain.upgrades, plain.spells, plain.models) == (1, (), (), (), None)
 
 
 def test_a_force_keeps_what_it_is_given():

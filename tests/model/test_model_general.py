@@ -337,7 +337,7 @@ def test_a_defaulted_value_must_be_declared_too(tmp_path):
     root = project(tmp_path, "heroes:\n  champion: {name: Champion, points: 3, ability: Fights.}\n")
     [found] = check_project(root).diagnostics
     assert found.code is Code.UNDECLARED_KIND and (found.location.line, found.location.column) == (2, 3)
-    assert found.message == "hero level `low` (the default, as `champion` gives no `level:`) is not in `hero_levels:` of `ruleset: declares:`"
+    assert found.message == "`champion` gives no `level:`; `hero_levels:` of `ruleset: declares:` says which hero levels there are"
 
 
 def test_undeclared_kinds_of_victory_points(tmp_path):

@@ -1,4 +1,5 @@
-"""A game lives in its folder: removing one leaves the others checking clean, and the engine names none.
+"""A game lives in its folder: removing one leaves the others checking clean. (That the engine names no game's
+words is searched by tests/test_engine_vocabulary.py.)
 
 A ruleset others build on (`extends:`) is the one exception, by design: removing it makes each
 ruleset that extends it report a located `base-ruleset` error at its `extends:` line.

@@ -408,7 +408,7 @@ armies:
     matrix: troops
     agreed_points: 10
     units:
-      - {troop: man, count: 1, points: 5, scrolls: [nope]}
+      - {troop: man, count: 1, points: 5,  spells: [nope]}
 """
 
 
@@ -426,7 +426,7 @@ def test_an_army_on_a_matrix_that_did_not_load_is_not_checked_further(tmp_path):
     assert found == [
         (Code.MISSING_FIELD, "profile matrix `broken` needs the field `title`", 2, 3, "title: The matrix's heading."),
         (Code.UNKNOWN_REF, "matrix `broken` has errors of its own, so `host` cannot be checked", 16, 13, "fix the matrix first"),
-        (Code.UNKNOWN_REF, "scroll `nope` is not in `spells:`", 25, 53, None),
+        (Code.UNKNOWN_REF, "spell `nope` is not in `spells:`", 25, 53, None),
     ]
 
 
@@ -520,11 +520,11 @@ def test_a_head_count_armys_models_are_checked_line_by_line(tmp_path):
     ]
 
 
-def _army(matrix="m", extras=(), upgrades=(), heroes=(), scrolls=()):
+def _army(matrix="m", extras=(), upgrades=(), heroes=(), spells=()):
     from types import SimpleNamespace
 
-    unit = SimpleNamespace(upgrades=upgrades, heroes=heroes, scrolls=scrolls)
-    return SimpleNamespace(matrix=matrix, extras=extras, units=[SimpleNamespace(upgrades=(), heroes=(), scrolls=()), unit])
+    unit = SimpleNamespace(upgrades=upgrades, heroes=heroes, spells=spells)
+    return SimpleNamespace(matrix=matrix, extras=extras, units=[SimpleNamespace(upgrades=(), heroes=(), spells=()), unit])
 
 
 @pytest.mark.parametrize("unloaded, army, expected", [
@@ -532,11 +532,11 @@ def _army(matrix="m", extras=(), upgrades=(), heroes=(), scrolls=()):
     ({("costs", "banner")}, _army(extras=("banner",)), True),
     ({("costs", "banner")}, _army(upgrades=("banner",)), True),
     ({("heroes", "h")}, _army(heroes=("h",)), True),
-    ({("spells", "s")}, _army(scrolls=("s",)), True),
-    (set(), _army(extras=("banner",), upgrades=("banner",), heroes=("h",), scrolls=("s",)), False),
+    ({("spells", "s")}, _army(spells=("s",)), True),
+    (set(), _army(extras=("banner",), upgrades=("banner",), heroes=("h",), spells=("s",)), False),
     # the same id failing in another section is not this army's
     ({("heroes", "m"), ("spells", "banner"), ("costs", "h"), ("profiles", "s")},
-     _army(extras=("banner",), upgrades=("banner",), heroes=("h",), scrolls=("s",)), False),
+     _army(extras=("banner",), upgrades=("banner",), heroes=("h",), spells=("s",)), False),
 ])
 def test_an_army_names_an_unloaded_entry_only_in_that_entrys_section(unloaded, army, expected):
     from generator.model.ruleset import Ruleset

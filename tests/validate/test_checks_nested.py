@@ -106,7 +106,7 @@ tables:
 # Every way of naming a game-master entry, found where it is written.
 
 # Every player entry below names a game-master-only one once per way of naming (a row's `ref`, a
-# keyword with trailing numbers, a spell's table, an army's matrix, troop, heroes and scrolls, a
+# keyword with trailing numbers, a spell's table, an army's matrix, troop, heroes and spells, a
 # limit's counts, a formula's values, formulas, lookups and tables, a chart's formulas and axis
 # values, a sheet's charts and cites, prose roles). Not reported: the gm_note (the game-master's own
 # text), the game-master-only row `gm_spy`'s note, `Gm Fear X2` (`X2` is not a number),
@@ -157,7 +157,7 @@ armies:
     matrix: troops
     agreed_points: 10
     units:
-      - {troop: gm_spy, count: 1, points: 5, heroes: [gm_hero], scrolls: [gm_bolt]}
+      - {troop: gm_spy, count: 1, points: 5, heroes: [gm_hero],  spells: [gm_bolt]}
   host2:
     title: Host two
     matrix: gm_matrix

@@ -19,7 +19,7 @@ from ...model.ruleset import Ruleset
 from ...mechanics import armies
 from .content import cell, fact, keyword_named, movement, source_mark, spell_facts, tracks, visible
 from ..prose import Prose, gm_only
-from ..present import NOT_GIVEN_TEXT, shown
+from ..present import NOT_GIVEN_TEXT, capitalized, hero_kind, shown
 
 CARD_WIDTH, CARD_HEIGHT = 63.0, 88.0
 ROLE = re.compile(r"\{\w+\}`[^`]*`")
@@ -97,10 +97,9 @@ def spell_card(ruleset: Ruleset, spell, prose: Prose) -> dict:
 
 def hero_card(ruleset: Ruleset, hero, prose: Prose) -> dict:
     """A hero: level in the kind line, cost in the corner badge, the ability in large type."""
-    level = f"{hero.level} level hero" if hero.level else "Hero"
     costed = hero.points is not None  # a ruleset balanced by head-count gives its heroes no cost
     facts = [fact("Cost", cell(hero.points), after="points on top of the unit it joins")] if costed else []
-    return {"kind": level[:1].upper() + level[1:], "class": "hero", "title": hero.name,
+    return {"kind": capitalized(hero_kind(hero)), "class": "hero", "title": hero.name,
             "badge": {"label": "pts", "value": cell(hero.points)} if costed else None, "facts": facts, "stats": [], "rules": [], "keywords": None,
             "tracks": [], "body": prose.html(hero.ability), "note": "", "gm": gm_only(hero), "size": _body_size(hero.ability, room=1.5),
             "source": source_mark(hero, ruleset)}

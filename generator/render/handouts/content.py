@@ -22,11 +22,12 @@ from ...model.text import range_words
 from ...model.entries import visible_to as visible  # the model's audience rule, the name cards and jobs use
 from ...model.ruleset import Ruleset
 from ..prose import HIDDEN_REFERENCE, Prose, anchor, count_examples, gm_only
-from ..present import (GAP_KEY_PRINT, NOT_GIVEN_TEXT, bounds_text, column_head, entry_title, exact_chance_text as chance_text, key_text,
-                      points_text, roll_text, shown, source_text, source_title)
+from ..present import (GAP_KEY_PRINT, NOT_GIVEN_TEXT, bounds_text, capitalized, column_head, entry_title,
+                      exact_chance_text as chance_text, hero_kind, key_text, points_text, roll_text, shown, source_text,
+                      source_title)
 from ..prose import value_html, value_text
 from ..sheets.charts import chart_from_model
-from ..site.pages import CHAPTER_ORDER, SECTION_PAGES  # a booklet reads in the site's order
+from ..site.pages import CHAPTER_ORDER, SECTION_PAGES, section_page_title  # a booklet reads in the site's order
 
 AUDIENCES = ("player", "gm")
 
@@ -98,7 +99,8 @@ def placement(ruleset: Ruleset, audience: str) -> list[dict]:
         parts.append({"kind": "chapter", "key": chapter.id, "label": f"Chapter {number}", "number": str(number),
                       "title": chapter.title, "intro": chapter.intro, "groups": _chapter_groups(ruleset, chapter.id, audience, placed)})
     after = []
-    for key, title in SECTION_PAGES.items():
+    for key in SECTION_PAGES:
+        title = section_page_title(ruleset, key)
         if key in PAGES_NOT_PRINTED:
             continue
         sections = ("costs", "army_limits", "armies") if key == "army" else (key,)
@@ -407,7 +409,7 @@ def move_cell(ruleset: Ruleset, matrix, row) -> dict:
 
 
 def movement_key(ruleset: Ruleset, matrix, audience: str) -> str:
-    """``Move: 2 hexes; Light riders 3 hexes``: the default and each row that differs, from the data."""
+    """``Move: 2 hexes; Outriders on ponies 3 hexes``: the default and each row that differs, from the data."""
     if not has_movement(matrix):
         return ""
     parts = [f"{value_text(ruleset, matrix.movement)}" if matrix.movement else ""]
@@ -450,6 +452,7 @@ def blank_roster(ruleset: Ruleset, matrix, audience: str) -> dict:
     head_count = points is None and (models is not None or any(a.agreed_models is not None for a in ruleset.armies
                                                                  if a.matrix == matrix.id))
     return {"title": "Blank army roster", "matrix": named(matrix, audience), "head_count": head_count,
+            "carried": ruleset.meta.carried_spells,
             "models_label": models.label if models else "",
             "stat_labels": [c.label for c in matrix.columns if c is not points], "points_label": points.label if points else "",
             "movement": has_movement(matrix), "movement_key": movement_key(ruleset, matrix, audience),
@@ -474,8 +477,8 @@ def roster_lines(ruleset: Ruleset, army, audience: str) -> dict:
             "count": unit.count, "name": named(row, audience), "troop_points": cell(cost.troop_points),
             "stats": [profile_cell(ruleset, matrix, row, c) for c in stat_columns], "keywords": keywords,
             "upgrades": [_bought(ruleset.get("costs", u), audience) for u in unit.upgrades],
-            "heroes": [_bought(ruleset.get("heroes", h), audience, f"{ruleset.get('heroes', h).level} level hero") for h in unit.heroes],
-            "scrolls": [named(ruleset.get("spells", s), audience) for s in unit.scrolls],
+            "heroes": [_bought(ruleset.get("heroes", h), audience, hero_kind(ruleset.get('heroes', h))) for h in unit.heroes],
+            "spells": [named(ruleset.get("spells", s), audience) for s in unit.spells],
             "each": cell(cost.each), "total": cell(cost.total), "move": movement(ruleset, matrix, row),
             "models": cell(armies.line_models(ruleset, army, unit)),
         })
@@ -490,6 +493,7 @@ def roster_lines(ruleset: Ruleset, army, audience: str) -> dict:
     stated = agreed is not None and not isinstance(agreed, NotGiven)
     agreed_models = army.agreed_models
     return {"title": army.title, "matrix": named(matrix, audience), "total": points_text(total), "costed": costed,
+            "carried": ruleset.meta.carried_spells, "carried_label": capitalized(ruleset.meta.carried_spells),
             "counted": counted(ruleset, army),
             "left_models": agreed_models - models if agreed_models is not None and not isinstance(agreed_models, NotGiven) else None,
             "agreed": (GAP_CELL if isinstance(agreed, NotGiven) else points_text(agreed)) if agreed is not None else None,
@@ -529,7 +533,7 @@ def roster_glossary(ruleset: Ruleset, army, prose: Prose) -> dict:
         else:
             keywords += [k for written in row.keywords if (k := keyword_named(ruleset, written))]
         heroes += [ruleset.get("heroes", h) for h in unit.heroes]
-        spells += [ruleset.get("spells", s) for s in unit.scrolls]
+        spells += [ruleset.get("spells", s) for s in unit.spells]
         upgrades += [ruleset.get("costs", c) for c in unit.upgrades]
     upgrades += [ruleset.get("costs", c) for c in army.extras]
     entries = []
@@ -553,7 +557,7 @@ def _unique(entries: list) -> list:
 
 
 def keyword_named(ruleset: Ruleset, written: str):
-    """The keyword entry a profile's ``RANGED ATTACK 3`` names, if declared."""
+    """The keyword entry a profile's ``LONG SHOT 3`` names, if declared."""
     name = split_keyword(written)[0].casefold()
     return next((k for k in ruleset.keywords if k.name.casefold() == name), None)
 
@@ -618,7 +622,7 @@ def booklet_index(parts: list[dict]) -> list[dict]:
                 continue
             names = [b["title"]] + [f"{alias} (see {b['title']})" for alias in b.get("aliases", ())]
             kind = INDEX_KINDS[b["kind"]]
-            for name in names:  # "Injury Table", not "Injury Table table": a kind the name already says is left out
+            for name in names:  # "Rout Table", not "Rout Table table": a kind the name already says is left out
                 said = kind and name.casefold().split(" (see ")[0].endswith(kind.split()[-1])
                 entries.setdefault((name.casefold(), b["anchor"]), {"name": name, "anchor": b["anchor"],
                                                                      "kind": "" if said else kind, "gm": b["gm"]})

@@ -73,7 +73,7 @@ def legend_uses(charts) -> LegendUses:
 
 
 def tone(probability: Fraction) -> str:
-    """How good a chance is, in the bands the sheet legend names."""
+    """How good a chance is, in the ranges the sheet legend names."""
     if probability == 0:
         return "none"
     if probability >= GOOD:

@@ -27,7 +27,7 @@ from ...model.ruleset import Ruleset
 from ..prose import _ROLE, role_as_text, value_text
 from ..worked import for_readers, house_hidden
 from .charts import Chart, chance_text, chart_from_model
-from ..present import key_text, range_text, visible_to
+from ..present import gm_only, hero_kind, key_text, range_text, visible_to
 
 GAP = None  # a value the source does not give: templates print a blank box
 
@@ -75,7 +75,7 @@ class Sequence:
 
     @property
     def self_numbered(self) -> bool:
-        """Titles that carry their own step numbers ("2 Results") are not numbered again."""
+        """Titles that carry their own step numbers ("4 Rally") are not numbered again."""
         return any(phase.title[:1].isdigit() for phase in self.phases)
 
 
@@ -306,7 +306,7 @@ def _move_text(ruleset: Ruleset, matrix, row, moves: tuple) -> tuple:
 
 def points_group(ruleset: Ruleset) -> KeyGroup | None:
     lines = [KeyLine(cost.name, given(cost.points, " pts")) for cost in ruleset.costs if marked(cost)]
-    lines += [KeyLine(f"{hero.name} ({hero.level} level hero)", given(hero.points, " pts"), hero.ability)
+    lines += [KeyLine(f"{hero.name} ({hero_kind(hero)})", given(hero.points, " pts"), hero.ability)
               for hero in ruleset.heroes if marked(hero) and hero.points is not None]
     lines += [KeyLine(item.name, given(item.points, " pts"), item.rules) for item in ruleset.items
               if marked(item) and item.points is not None]
@@ -315,7 +315,7 @@ def points_group(ruleset: Ruleset) -> KeyGroup | None:
 
 def heroes_group(ruleset: Ruleset) -> KeyGroup | None:
     """Heroes that cost nothing (a ruleset balanced by head-count): their abilities, with no points list."""
-    lines = tuple(KeyLine(f"{hero.name} ({hero.level} level hero)", "", hero.ability)
+    lines = tuple(KeyLine(f"{hero.name} ({hero_kind(hero)})", "", hero.ability)
                   for hero in ruleset.heroes if marked(hero) and hero.points is None)
     return KeyGroup("Heroes", lines) if lines else None
 

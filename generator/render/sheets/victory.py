@@ -1,7 +1,8 @@
-"""The victory-point checklist as plain data: a group per kind (monsters, items, tasks...), with tally lines.
+"""The victory-point checklist as plain data: a group per kind, with tally lines.
 
 The kinds are those the ruleset declares (`victory_point_kinds:`), in that order, else
-those its victory points use.
+those its victory points use. Each group is headed as `victory_point_sheet: kinds:` says,
+else by its kind; the player line names the side as `victory_point_sheet: side:` says.
 
 The player's checklist never names a game-master-only entry: hidden tasks become
 anonymous "Hidden task" lines to fill in when the Game Master announces one, and other
@@ -14,14 +15,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...model.base import Markdown, NotGiven
-from ...model.entries import for_audience, visible_to
+from ...model.entries import KindHeading, VictoryPointSheet, for_audience, visible_to
 from ...model.points import Number, points_text
 from ...model.ruleset import Ruleset
+from ..present import alternatives, capitalized
 from .quickref import cite
 
-TITLES = {"monster": "Monsters defeated", "item": "Items held at the end of the game", "task": "Tasks completed"}
-WRITE_IN_LINES = {"monster": 3}  # blank lines for what the sheet cannot name
-WRITE_IN_DEFAULT = 2
 HIDDEN_LINES = 3  # at least this many anonymous hidden-task lines, so their number gives nothing away
 HIDDEN_TASK = "Hidden task"
 
@@ -52,6 +51,8 @@ class VpChecklist:
     audience: str
     groups: tuple[VpGroup, ...]
     sources: tuple[str, ...]
+    side: str = VictoryPointSheet.side  # what a player writes in beside their name
+    ticked: str = ""  # what one box is ticked for: the kinds, as a choice
 
 
 def has_victory_points(ruleset: Ruleset) -> bool:
@@ -63,15 +64,18 @@ def kinds(ruleset: Ruleset) -> tuple[str, ...]:
     return ruleset.meta.victory_point_kinds or tuple(dict.fromkeys(v.kind for v in ruleset.victory_points))
 
 
-def kind_title(kind: str) -> str:
-    return TITLES.get(kind, kind[:1].upper() + kind[1:])
+def kind_heading(ruleset: Ruleset, kind: str) -> KindHeading:
+    """How the checklist heads ``kind``: as the ruleset declares, else by the kind's own name."""
+    declared = {heading.id: heading for heading in ruleset.meta.victory_point_sheet.kinds}
+    return declared.get(kind) or KindHeading(id=kind, title=capitalized(kind))
 
 
 def _points(entry) -> Number | None:
     return None if isinstance(entry.points, NotGiven) else entry.points
 
 
-def _group(ruleset: Ruleset, kind: str, title: str, audience: str) -> VpGroup:
+def _group(ruleset: Ruleset, heading: KindHeading, audience: str) -> VpGroup:
+    kind = heading.id
     entries = [v for v in ruleset.victory_points if v.kind == kind]
     lines = []
     for entry in entries:
@@ -80,13 +84,15 @@ def _group(ruleset: Ruleset, kind: str, title: str, audience: str) -> VpGroup:
     hidden = sum(1 for v in entries if v.hidden)
     if audience == "player" and hidden:
         lines += [VpLine(HIDDEN_TASK, None, hidden=True)] * max(HIDDEN_LINES, hidden)
-    lines += [VpLine("", None)] * WRITE_IN_LINES.get(kind, WRITE_IN_DEFAULT)
-    return VpGroup(kind, title, tuple(lines))
+    lines += [VpLine("", None)] * heading.write_in_lines
+    return VpGroup(kind, heading.title, tuple(lines))
 
 
 def victory_checklist(ruleset: Ruleset, audience: str = "player") -> VpChecklist:
     if audience not in ("player", "gm"):
         raise ValueError(f"audience is `player` or `gm`, not `{audience}`")
     shown = for_audience(ruleset.victory_points, audience)
-    groups = tuple(_group(ruleset, kind, kind_title(kind), audience) for kind in kinds(ruleset))
-    return VpChecklist(ruleset.id, ruleset.title, audience, groups, tuple(dict.fromkeys(cite(v, ruleset) for v in shown)))
+    groups = tuple(_group(ruleset, kind_heading(ruleset, kind), audience) for kind in kinds(ruleset))
+    sources = tuple(dict.fromkeys(cite(v, ruleset) for v in shown))
+    return VpChecklist(ruleset.id, ruleset.title, audience, groups, sources,
+                       side=ruleset.meta.victory_point_sheet.side, ticked=alternatives(kinds(ruleset)))

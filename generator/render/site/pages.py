@@ -28,9 +28,10 @@ from ..markdown import esc, role_text
 from .myst import ENTRY_LINES, code, label, prose, render_entry
 from .search import index_site
 
-# Sections with no chapter of their own get a page each, after the chapters.
+# Sections with no chapter of their own get a page each, after the chapters (`PAGED_SECTIONS`), titled as the
+# ruleset's `page_titles:` declares, else in these neutral words.
 SECTION_PAGES = {
-    "keywords": "Special rules and psychology",
+    "keywords": "Keywords",
     "spells": "Spells",
     "heroes": "Heroes",
     "items": "Weapons and items",
@@ -41,6 +42,11 @@ SECTION_PAGES = {
     "values": "Numbers",
     "formulas": "How the numbers are computed",
 }
+
+
+def section_page_title(ruleset: Ruleset, key: str) -> str:
+    """The title of the page of ``key``'s entries with no chapter: the ruleset's own, else the neutral one."""
+    return ruleset.meta.page_titles.get(key) or SECTION_PAGES[key]
 
 
 @dataclass
@@ -125,7 +131,7 @@ def chapter_page(ruleset: Ruleset, chapter, audience: str, placed: set) -> str:
 
 
 def section_page(ruleset: Ruleset, key: str, audience: str, placed: set, base_title: str = "") -> str | None:
-    title = SECTION_PAGES[key]
+    title = section_page_title(ruleset, key)
     parts = [f"({label(ruleset.id, 'page', key)})=\n# {page_title(ruleset, title)}\n"]
     sections = ("costs", "army_limits", "armies") if key == "army" else (key,)
     found = False
@@ -293,7 +299,7 @@ def site_pages(project: Project, audience: str, downloads: dict[str, list[tuple[
                     name += "-list"
                 pages.add(f"{ruleset.id}/{name}.md", text)
                 toc.append(name)
-                titles[name] = SECTION_PAGES[key]
+                titles[name] = section_page_title(ruleset, key)
         authors = audience == AUTHOR_AUDIENCE
         for name, text, title in (("glossary", glossary_page(ruleset, audience), "Glossary"),
                                   ("examples", examples_page(ruleset, audience) if authors else None, "Worked examples"),

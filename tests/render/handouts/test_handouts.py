@@ -220,7 +220,7 @@ armies:
     matrix: troops
     agreed_points: 50
     units:
-      - {troop: heavy_foot, count: 2, heroes: [warrior_hero], scrolls: [dolcivanians_domee]}
+      - {troop: heavy_foot, count: 2, heroes: [warrior_hero], spells: [dolcivanians_domee]}
       - {troop: monsters, count: 1, upgrades: [command_unit], heroes: [brave_commander]}
       - {troop: light_foot, count: 3}
       - {troop: levy, count: 1}
