@@ -54,7 +54,7 @@ from .pipeline.search_index import copy_for_index, index_copy, swap_index
 from .pipeline.workers import with_site_house_results
 from .pool import Worker, rebuilt
 from .render.assets import default_templates
-from .render.site import checked_project
+from .render.site.state import checked_project
 from .render.site.pages import build_site
 from .render.site.search import SearchIndexError
 from .source.project import load_project

@@ -143,7 +143,7 @@ def item_loc(owner, field: str, index: int | None = None) -> Location:
 class Named:
     """An entry another entry names, as written there: the id it gives, where, and where to look for it.
 
-    ``among`` are the places to look, in order, the first that has the id winning: a section, or ``keyword`` (a
+    ``among`` are the places to look, in order, the first that has the id wins: a section, or ``keyword`` (a
     declared keyword by its name), ``row`` (a row of the matrix this is ``inside``), ``hero`` (a hero of the
     ruleset's own) or ``troop`` (a row of any of its matrices). None of them: any section, an entry of the
     game-master's first. ``inside`` are names that count only once this one is found (an army's troops, its

@@ -23,7 +23,7 @@ from pathlib import Path
 from .. import wall
 from ..pool import run_walled
 from ..render.pdf import _warm_worker
-from ..render.site import checked_project
+from ..render.site.state import checked_project
 from ..render.site.pages import build_site
 from ..source.project import load_project
 

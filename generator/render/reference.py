@@ -18,7 +18,8 @@ from ..model.computed import Axis, Binding, Input, LookupRow, Outcome, Setting
 from ..model.formula import Expression
 from ..model.quantity import Quantity
 from ..model.dice import DiceExpr, RollRange
-from ..model.entries import ArmyUnit, Column, Declares, Meta, ProfileRow, TableRow, Track
+from ..model.entries import (ArmyUnit, Column, Declares, KindHeading, Meta, PageTitle, ProfileRow, TableRow, Track,
+                             VictoryPointSheet)
 from ..model.points import Points
 from ..model.ruleset import SECTIONS
 from ..examples.names import names_in as examples_names_in
@@ -81,7 +82,11 @@ def fields_table(cls) -> str:
     return "\n".join(lines)
 
 
-PARTS = {"Lists a ruleset declares (`ruleset: declares:`)": Declares, "Input of a formula (`inputs:`)": Input, "Named step of a formula (`let:`)": Binding,
+PARTS = {"Lists a ruleset declares (`ruleset: declares:`)": Declares,
+         "Title of a section's page (`declares: page_titles:`)": PageTitle,
+         "Words of the victory-point sheet (`declares: victory_point_sheet:`)": VictoryPointSheet,
+         "Heading of a kind on that sheet (`victory_point_sheet: kinds:`)": KindHeading,
+         "Input of a formula (`inputs:`)": Input, "Named step of a formula (`let:`)": Binding,
          "One of several results of a formula (`results:`)": Outcome,
          "Chart axis (`rows:`, `columns:`)": Axis, "Row of a lookup (`rows:`)": LookupRow,
          "Row of a roll table (`rows:`)": TableRow, "Column of a profile matrix (`columns:`)": Column,

@@ -21,7 +21,8 @@ from helpers import BROKEN, checked
 
 
 def test_the_registered_checks():
-    assert list(CHECKS) == ["references", "spells", "tables", "keywords", "declared_kinds", "sources", "army_limits", "row_counts", "play_aids",
+    assert list(CHECKS) == ["references", "spells", "tables", "keywords", "declared_kinds", "declared_words",
+                            "sources", "army_limits", "row_counts", "play_aids",
                             "value_cells", "armies", "glossary_terms", "chapter_ids", "prose_links", "gm_references", "audience", "quick_reference", "examples_assert",
                             "formulas", "lookups", "charts", "sheets", "name_clashes", "prose_safety", "examples_stated",
                             "example_sentences"]

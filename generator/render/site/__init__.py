@@ -44,51 +44,12 @@ from .pages import input_path
 from .phone import setup_phone
 from .reproducible import setup_reproducible
 from .search import install_search
+from .state import init_model as _init_model
+from .state import model as _model
 
 STATIC = Path(__file__).parent / "static"
 logger = logging.getLogger(__name__)
 _EXPLICIT = re.compile(r"(?s)^(?P<title>.*?)\s*<(?P<target>[^<>]+)>$")
-
-
-class Model:
-    """The project, loaded once per Sphinx run."""
-
-    def __init__(self, root: Path, only: str | None):
-        self.root = root
-        self.only = only
-
-    @cached_property
-    def project(self):
-        result = check_project(self.root, self.only)
-        if not result.ok:
-            raise RuntimeError("rules_src has errors; run `rulepress check`:\n" + "\n".join(d.format() for d in result.diagnostics.errors[:20]))
-        return result.project
-
-
-_MODELS: dict[str, Model] = {}  # by Sphinx source folder; set up when the builder starts
-_CHECKED: dict[str, object] = {}  # by project root: a project its caller has just checked (serve's warm builds)
-
-
-@contextmanager
-def checked_project(project):
-    """Within this block, Sphinx runs on ``project``'s root use ``project`` instead of checking it again."""
-    key = str(Path(project.root).resolve())
-    _CHECKED[key] = project
-    try:
-        yield
-    finally:
-        _CHECKED.pop(key, None)
-
-
-def _init_model(app: Sphinx) -> None:
-    model = Model(Path(app.config.rulepress_root).resolve(), app.config.rulepress_ruleset or None)
-    if model.only is None and str(model.root) in _CHECKED:
-        model.__dict__["project"] = _CHECKED[str(model.root)]  # what the cached property would have computed
-    _MODELS[str(app.srcdir)] = model
-
-
-def _model(env) -> Model:
-    return _MODELS[str(env.srcdir)]
 
 
 def _ruleset_of(env, explicit: str | None = None) -> str:

@@ -31,6 +31,7 @@ from docutils import nodes
 from sphinx.application import Sphinx
 
 from ..present import for_audience
+from .state import model
 
 TEMPLATES = Path(__file__).parent / "templates"
 INDEX_DIR = "_pagefind"  # beside the pages, served by the site itself
@@ -70,9 +71,7 @@ _PLAIN_LITERAL = 'class="docutils literal notranslate"'  # code and file names; 
 def search_ruleset(app: Sphinx, pagename: str):
     """The ruleset a page belongs to (a ruleset's folder, or a cheat sheet named after it), or None."""
     try:
-        from . import _model
-
-        project = _model(app.env).project
+        project = model(app.env).project
     except (KeyError, RuntimeError):
         return None
     first, _, rest = pagename.partition("/")
@@ -186,9 +185,7 @@ def _write_variants(app: Sphinx, exception) -> None:
 def _glossary_terms(app: Sphinx) -> list:
     """The glossary terms the site shows (a player site leaves out the game-master's)."""
     try:
-        from . import _model
-
-        project = _model(app.env).project
+        project = model(app.env).project
     except (KeyError, RuntimeError, AttributeError):
         return []
     return [term for ruleset in project.rulesets for term in for_audience(ruleset.glossary, app.config.rulepress_audience)]
