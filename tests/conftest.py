@@ -6,7 +6,9 @@ broken ruleset or a tool the run was meant to have, so it is reported as a failu
 
 from __future__ import annotations
 
+import fcntl
 import os
+from pathlib import Path
 
 import pytest
 
@@ -23,12 +25,73 @@ def pytest_runtest_makereport(item, call):
         report.longrepr = f"skipped on CI, where nothing may skip: {reason}"
 
 
+# Markers follow from the fixtures a test uses, so `make test-fast` (-m "not browser and not build and not fuzz")
+# drops exactly the tests that need Chromium, a real render (Sphinx site or WeasyPrint PDF) or long fuzzing.
+BROWSER_FIXTURES = {"browser", "page", "phone"}
+# A fixture that renders for real asks for `renders` (the shared builds below do); a module whose tests render
+# in their own body, where no fixture tells, is named here.
+BUILD_MODULES: set[str] = set()
+# Hypothesis-heavy modules: many generated projects each, seconds to minutes.
+FUZZ_MODULES = {"test_fuzz.py", "test_build_history.py"}
+
+
 def pytest_collection_modifyitems(config, items):
     """A test is a browser test exactly when it uses Chromium (the `browser` or `page` fixtures):
-    deselecting `-m "not browser"` then drops no test that needs no browser."""
+    deselecting `-m "not browser"` then drops no test that needs no browser. `build` and `fuzz` likewise."""
     for item in items:
-        if {"browser", "page", "phone"} & set(getattr(item, "fixturenames", ())):
+        fixtures = set(getattr(item, "fixturenames", ()))
+        module = item.path.name
+        if BROWSER_FIXTURES & fixtures:
             item.add_marker(pytest.mark.browser)
+        if "renders" in fixtures or module in BUILD_MODULES:
+            item.add_marker(pytest.mark.build)
+        if module in FUZZ_MODULES:
+            item.add_marker(pytest.mark.fuzz)
+
+
+# -- The sample build, one for the whole run ------------------------------------------------------
+# `rulepress build` of this project's rules_src/, made once per run and shared by every test that only reads it.
+# With pytest-xdist each worker has its own session: the first to get the lock builds into the run's shared
+# temporary folder, the others wait for it and read the same files. Tests never write into it.
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _run_folder(tmp_path_factory) -> Path:
+    """The temporary folder of this run: shared by all xdist workers, this process's own without xdist."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
+def shared_build(tmp_path_factory, name: str, *options: str) -> Path:
+    """The output folder of `rulepress -C ROOT build *options`, built by the first worker that asks."""
+    from generator.cli import main
+
+    folder = _run_folder(tmp_path_factory) / f"shared-{name}"
+    folder.mkdir(exist_ok=True)
+    out, done = folder / "build", folder / "built"
+    with open(folder / "lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        if not done.exists():
+            assert main(["-C", str(ROOT), "build", *options, "--out", str(out)]) == 0
+            done.touch()
+    return out
+
+
+@pytest.fixture(scope="session")
+def renders() -> None:
+    """Asked for by every fixture that renders a Sphinx site or WeasyPrint PDFs: the tests using it are `build`."""
+
+
+@pytest.fixture(scope="session")
+def sample_build(tmp_path_factory, renders) -> Path:
+    """Every output (site, site-gm, sheets, handouts) of rules_src/ for both audiences: `rulepress build`."""
+    return shared_build(tmp_path_factory, "sample")
+
+
+@pytest.fixture(scope="session")
+def player_build(tmp_path_factory, renders) -> Path:
+    """Every output of rules_src/ for the players only: `rulepress build --audience player`."""
+    return shared_build(tmp_path_factory, "player", "--audience", "player")
 
 
 # -- Chromium, one for the whole run --------------------------------------------------------------
