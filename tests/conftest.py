@@ -6,7 +6,9 @@ broken ruleset or a tool the run was meant to have, so it is reported as a failu
 
 from __future__ import annotations
 
+import fcntl
 import os
+from pathlib import Path
 
 import pytest
 
@@ -23,12 +25,93 @@ def pytest_runtest_makereport(item, call):
         report.longrepr = f"skipped on CI, where nothing may skip: {reason}"
 
 
+# Markers follow from the fixtures a test uses, so `make test-fast` (-m "not browser and not build and not fuzz")
+# drops exactly the tests that need Chromium, a real render (Sphinx site or WeasyPrint PDF) or long fuzzing.
+BROWSER_FIXTURES = {"browser", "page", "phone"}
+# A fixture that renders for real asks for `renders` (the shared builds below do). Tests that render in their own
+# body, where no fixture tells, are named here by file name (they keep their names when moved into subfolders):
+# a whole module, or one test of it.
+BUILD_MODULES = {"test_pipeline.py", "test_safety.py", "test_own_project.py", "test_cli_safety.py",
+                 "test_sheet_overflow.py"}
+BUILD_TESTS = {
+    "test_cli.py": {"test_build_writes_the_reference", "test_a_successful_build_replaces_the_old_output",
+                    "test_a_failed_build_leaves_the_old_output_untouched", "test_a_failed_example_fails_the_build"},
+    "test_generic_outputs.py": {"test_building_one_ruleset_keeps_a_ruleset_whose_id_begins_with_it"},
+    "test_handouts.py": {"test_a_roster_with_heroes_scrolls_and_upgrades", "test_two_renders_are_byte_identical",
+                         "test_gm_entries_of_every_kind_stay_out_of_player_outputs",
+                         "test_an_image_outside_the_project_is_refused_with_its_location",
+                         "test_a_stylesheet_naming_a_file_outside_is_refused_with_its_location"},
+    "test_cache_trust.py": {
+        "test_a_shipped_lock_file_linking_outside_is_not_written_through",
+        "test_site_builds_refuse_file_insertion_and_raw_even_with_a_docutils_conf_in_the_working_folder"},
+    "test_check_cache.py": {"test_the_build_sees_a_cached_failure_too"},
+    "test_serve_one_machine.py": {"test_a_save_renews_the_game_masters_search_index"},
+    "test_site.py": {"test_text_from_data_is_escaped"},
+}
+# Long runs over many generated or hostile projects, each a `rulepress` run of its own: hypothesis's fuzzing, the
+# attack corpus (tests/attacks/: ~130 projects, each checked or built in a fresh process behind the wall) and the
+# suite run again on a copy with broken quotes.
+FUZZ_MODULES = {"test_fuzz.py", "test_build_history.py", "test_attacks.py", "test_broken_quotes.py"}
+
+
 def pytest_collection_modifyitems(config, items):
     """A test is a browser test exactly when it uses Chromium (the `browser` or `page` fixtures):
-    deselecting `-m "not browser"` then drops no test that needs no browser."""
+    deselecting `-m "not browser"` then drops no test that needs no browser. `build` and `fuzz` likewise."""
     for item in items:
-        if {"browser", "page", "phone"} & set(getattr(item, "fixturenames", ())):
+        fixtures = set(getattr(item, "fixturenames", ()))
+        module = item.path.name
+        if BROWSER_FIXTURES & fixtures:
             item.add_marker(pytest.mark.browser)
+        named = getattr(item, "originalname", item.name) in BUILD_TESTS.get(module, ())
+        if "renders" in fixtures or module in BUILD_MODULES or named:
+            item.add_marker(pytest.mark.build)
+        if module in FUZZ_MODULES:
+            item.add_marker(pytest.mark.fuzz)
+
+
+# -- The sample build, one for the whole run ------------------------------------------------------
+# `rulepress build` of this project's rules_src/, made once per run and shared by every test that only reads it.
+# With pytest-xdist each worker has its own session: the first to get the lock builds into the run's shared
+# temporary folder, the others wait for it and read the same files. Tests never write into it.
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _run_folder(tmp_path_factory) -> Path:
+    """The temporary folder of this run: shared by all xdist workers, this process's own without xdist."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
+def shared_build(tmp_path_factory, name: str, *options: str) -> Path:
+    """The output folder of `rulepress -C ROOT build *options`, built by the first worker that asks."""
+    from generator.cli import main
+
+    folder = _run_folder(tmp_path_factory) / f"shared-{name}"
+    folder.mkdir(exist_ok=True)
+    out, done = folder / "build", folder / "built"
+    with open(folder / "lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        if not done.exists():
+            assert main(["-C", str(ROOT), "build", *options, "--out", str(out)]) == 0
+            done.touch()
+    return out
+
+
+@pytest.fixture(scope="session")
+def renders() -> None:
+    """Asked for by every fixture that renders a Sphinx site or WeasyPrint PDFs: the tests using it are `build`."""
+
+
+@pytest.fixture(scope="session")
+def sample_build(tmp_path_factory, renders) -> Path:
+    """Every output (site, site-gm, sheets, handouts) of rules_src/ for both audiences: `rulepress build`."""
+    return shared_build(tmp_path_factory, "sample")
+
+
+@pytest.fixture(scope="session")
+def player_build(tmp_path_factory, renders) -> Path:
+    """Every output of rules_src/ for the players only: `rulepress build --audience player`."""
+    return shared_build(tmp_path_factory, "player", "--audience", "player")
 
 
 # -- Chromium, one for the whole run --------------------------------------------------------------

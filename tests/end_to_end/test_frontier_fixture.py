@@ -39,7 +39,7 @@ def rulepress(project: Path, *args: str) -> subprocess.CompletedProcess:
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory) -> Path:
+def built(tmp_path_factory, renders) -> Path:
     project = tmp_path_factory.mktemp("frontier") / "project"
     shutil.copytree(FIXTURE, project, ignore=shutil.ignore_patterns(".rulepress-cache", "build"))
     done = rulepress(project, "build", "--jobs", "1")

@@ -35,7 +35,7 @@ OUTSIDE = (ROOT / "templates", FIXTURE, ROOT / "generator")
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory) -> Path:
+def built(tmp_path_factory, renders) -> Path:
     project = tmp_path_factory.mktemp("homebrew") / "project"
     shutil.copytree(FIXTURE, project)
     before = [tree_digest(folder) for folder in OUTSIDE]

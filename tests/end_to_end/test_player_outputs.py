@@ -13,8 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.cli import main
-from site_helpers import ROOT, serve
+from site_helpers import serve
 
 pytestmark = pytest.mark.browser
 
@@ -55,10 +54,8 @@ def test_the_scan_catches_each_kind_of_author_material():
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("player") / "build"
-    assert main(["-C", str(ROOT), "build", "--audience", "player", "--out", str(out)]) == 0
-    return out
+def built(player_build) -> Path:
+    return player_build
 
 
 @pytest.fixture(scope="module")

@@ -74,7 +74,7 @@ def new_project(folder: Path) -> Path:
 
 
 @pytest.fixture(scope="module")
-def project(tmp_path_factory) -> Path:
+def project(tmp_path_factory, renders) -> Path:
     """One project, built once; the tests below change it in turn, each against the build before."""
     project = new_project(tmp_path_factory.mktemp("incremental"))
     build(project)

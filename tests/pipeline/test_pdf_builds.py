@@ -50,7 +50,7 @@ def set_value(project: Path, ruleset: str, old: str, new: str) -> None:
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory) -> Path:
+def built(tmp_path_factory, renders) -> Path:
     project = tmp_path_factory.mktemp("pdfs") / "project"
     shutil.copytree(FIXTURE, project)
     two = project / "rules_src" / "melee_two"

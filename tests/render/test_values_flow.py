@@ -58,7 +58,7 @@ def project(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def built(project: Path, capsys_module) -> Path:
+def built(project: Path, capsys_module, renders) -> Path:
     assert main(["-C", str(project), "check"]) == 1
     failed = re.findall(r"^(\S+): error\[example-failed\]", capsys_module.readouterr().err, re.M)
     assert sorted(failed) == sorted(PINNED)  # the examples that state the old number, and no other error

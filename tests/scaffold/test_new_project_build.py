@@ -33,7 +33,7 @@ def replace_once(path: Path, old: str, new: str) -> None:
 
 
 @pytest.fixture(scope="module")
-def project(tmp_path_factory) -> Path:
+def project(tmp_path_factory, renders) -> Path:
     folder = tmp_path_factory.mktemp("empty")
     assert main(["-C", str(folder), "new", "sample"]) == 0
     sample = folder / "rules_src" / "sample"

@@ -25,7 +25,7 @@ SENTENCE = "A cavalryman scores"  # in rules_src/melee/ruleset.yaml, the `melee`
 
 
 @pytest.fixture(scope="module")
-def served(tmp_path_factory):
+def served(tmp_path_factory, renders):
     project = tmp_path_factory.mktemp("serve") / "homebrew"
     shutil.copytree(HOMEBREW, project, ignore=shutil.ignore_patterns("build", ".rulepress-cache"))
     with socket.socket() as probe:

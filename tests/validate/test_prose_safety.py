@@ -108,7 +108,7 @@ REMOTE = re.compile(r"^\s*([a-z][a-z0-9+.-]*:|//)", re.I)
 
 
 @pytest.fixture(scope="module")
-def small_site(tmp_path_factory) -> Path:
+def small_site(tmp_path_factory, renders) -> Path:
     project = tmp_path_factory.mktemp("prose") / "project"
     shutil.copytree(TEMPLATE, project)
     ruleset = project / "rules_src" / "game" / "ruleset.yaml"

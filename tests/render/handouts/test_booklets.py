@@ -20,7 +20,6 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from generator.cli import main
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -74,10 +73,8 @@ def read_booklet(path: Path) -> dict:
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("booklets") / "build"
-    assert main(["-C", str(ROOT), "build", "--only", "handouts", "--out", str(out)]) == 0
-    return out / "handouts"
+def built(sample_build) -> Path:
+    return sample_build / "handouts"
 
 
 @pytest.fixture(scope="module")

@@ -1,7 +1,7 @@
 """Handouts: booklets, rosters and cards rendered to PDF and read back.
 
-Every handout is rendered once per module (both audiences, both paper sizes, with
-``render_all(workers=2)``), then read back with pypdf: page counts and sizes, the
+Every handout is rendered once per run (both audiences, both paper sizes, by the
+shared `rulepress build`: tests/conftest.py ``sample_build``), then read back with pypdf: page counts and sizes, the
 contents' page numbers against the pages where the parts really start, roster
 totals against ``army_points``, and game-master material present in the gm
 handout and absent from every player output. Broken army lists are refused by the
@@ -63,13 +63,13 @@ def project() -> Project:
 
 
 @pytest.fixture(scope="module")
-def rendered(project, tmp_path_factory) -> dict[str, dict[str, Path]]:
-    """audience -> file name -> rendered PDF, for every job of every loadable ruleset."""
-    out = tmp_path_factory.mktemp("handouts")
+def rendered(project, sample_build) -> dict[str, dict[str, Path]]:
+    """audience -> file name -> rendered PDF, for every job of every loadable ruleset, as `rulepress build`
+    rendered it (both audiences' handouts share one folder there: a game-master's file is named -gm-)."""
     found = {}
     for audience in ("player", "gm"):
-        jobs = handout_jobs(project, out / audience, audience)
-        render_all(jobs, ROOT, workers=2)
+        jobs = handout_jobs(project, sample_build / "handouts", audience)
+        assert all(job.target.is_file() for job in jobs), [job.target.name for job in jobs if not job.target.is_file()]
         found[audience] = {job.target.name: job.target for job in jobs}
     return found
 

@@ -1,7 +1,7 @@
 """Rosters and cards to play with, rendered to PDF once and read back.
 
-The Rampant Hex roster and card sheets are rendered once for the module (both papers,
-player audience) and read back with pypdf (text, and each piece of text's position and
+The Rampant Hex roster and card sheets are rendered once per run (both papers, player
+audience, by the shared `rulepress build --audience player`: tests/conftest.py ``player_build``) and read back with pypdf (text, and each piece of text's position and
 size in points) and pypdfium2 (pixels). Expected names and numbers are written by hand
 from the source text (/work/shared/seeds/004_7d410289ba4fa7f8.txt); the card geometry
 (63 x 88 mm cards, 3 x 3 centred on the page) is worked out by hand below.
@@ -18,7 +18,6 @@ from pypdf import PdfReader
 
 from generator.diagnostics import Code
 from generator.render.handouts.jobs import handout_jobs
-from generator.render.pdf import render_all
 from generator.source.project import Project
 from generator.validate import check_project
 
@@ -76,12 +75,12 @@ def project() -> Project:
 
 
 @pytest.fixture(scope="module")
-def pdfs(project, tmp_path_factory) -> dict[str, Path]:
-    """The Rampant Hex rosters and cards (both papers) and the house rules' A4 roster, rendered once: file name -> PDF."""
-    out = tmp_path_factory.mktemp("play")
-    jobs = [j for j in handout_jobs(project, out, "player") if "-handout-" not in j.target.name
+def pdfs(project, player_build) -> dict[str, Path]:
+    """The Rampant Hex rosters and cards (both papers) and the house rules' A4 roster, as `rulepress build` rendered
+    them: file name -> PDF."""
+    jobs = [j for j in handout_jobs(project, player_build / "handouts", "player") if "-handout-" not in j.target.name
             and (j.target.name.startswith("rampant_hex-") or j.target.name == "rampant_hex_house-roster-a4.pdf")]
-    render_all(jobs, ROOT, workers=2)
+    assert all(j.target.is_file() for j in jobs), [j.target.name for j in jobs if not j.target.is_file()]
     return {j.target.name: j.target for j in jobs}
 
 

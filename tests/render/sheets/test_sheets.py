@@ -1,7 +1,7 @@
 """Cheat sheets rendered to PDF and read back; their site pages; the chart data behind both.
 
-Every sheet is rendered once per module in both paper sizes with
-``render_all(workers=2)``, then read back with pypdf: one page, the paper size,
+Every sheet is rendered once per run in both paper sizes by the shared
+`rulepress build` (tests/conftest.py ``sample_build``), then read back with pypdf: one page, the paper size,
 embedded fonts, no text under 7 pt or inside the 10 mm margin, and the numbers the
 rules state — every cell of the to-hit and to-wound charts, every row of the
 armour, shooting and combat-odds charts — worked out here from the source text's
@@ -21,7 +21,6 @@ from pypdf import PdfReader
 
 from generator.model.dice import percent
 from generator.model.text import range_words
-from generator.render.pdf import render_all
 from generator.render.sheets.jobs import PAPERS, Sheet, sheet_html, sheet_jobs, sheet_pages, sheets
 from generator.render.sheets.charts import Cell, Chart, Row
 from generator.render.markdown import chart_md
@@ -53,10 +52,10 @@ def project() -> Project:
 
 
 @pytest.fixture(scope="module")
-def rendered(project, tmp_path_factory) -> dict[str, Path]:
-    out = tmp_path_factory.mktemp("sheets")
-    jobs = sheet_jobs(project, out)
-    render_all(jobs, ROOT, workers=2)
+def rendered(project, sample_build) -> dict[str, Path]:
+    """File name -> PDF, for every sheet job of the project, as `rulepress build` rendered it."""
+    jobs = sheet_jobs(project, sample_build / "sheets")
+    assert all(job.target.is_file() for job in jobs), [job.target.name for job in jobs if not job.target.is_file()]
     return {job.target.name: job.target for job in jobs}
 
 

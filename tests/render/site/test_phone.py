@@ -14,17 +14,14 @@ from pathlib import Path
 
 import pytest
 
-from generator.cli import main
-from site_helpers import PHONE, DESKTOP, ROOT, serve
+from site_helpers import PHONE, DESKTOP, serve
 
 NOT_GIVEN = "not given in the source"
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("phone") / "build"
-    assert main(["-C", str(ROOT), "build", "--only", "site", "--audience", "player", "--out", str(out)]) == 0
-    return out / "site"
+def built(player_build) -> Path:
+    return player_build / "site"
 
 
 @pytest.fixture(scope="module")
@@ -214,14 +211,13 @@ def test_chart_picker_gives_target_and_odds(phone, site):
 
 # -- PDFs ---------------------------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
-def pdf_texts(tmp_path_factory) -> dict[str, str]:
+def pdf_texts(player_build) -> dict[str, str]:
+    """Every player PDF: the handouts and the sheets of `rulepress build --audience player`."""
     from pypdf import PdfReader
 
-    out = tmp_path_factory.mktemp("phone-pdf") / "build"
-    for only in ("handouts", "sheets"):
-        assert main(["-C", str(ROOT), "build", "--only", only, "--audience", "player", "--out", str(out)]) == 0
+    found = sorted(pdf for only in ("handouts", "sheets") for pdf in (player_build / only).rglob("*.pdf"))
     texts = {pdf.name: " ".join(" ".join((page.extract_text() or "").split()) for page in PdfReader(pdf).pages)
-             for pdf in sorted(out.rglob("*.pdf"))}
+             for pdf in found}
     assert len(texts) > 20
     return texts
 

@@ -15,7 +15,6 @@ from pathlib import Path
 
 import pytest
 
-from generator.cli import main
 from site_helpers import ROOT, copy_project, serve
 
 COTD = "City of the Damned combat system"           # 002: defines Stunned (face down, crawl)
@@ -26,10 +25,8 @@ CODE_OR_FILES = re.compile(r">>>|Fraction\(|\b[\w-]+\.(?:txt|ya?ml)\b")
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("search") / "build"
-    assert main(["-C", str(ROOT), "build", "--only", "site", "--out", str(out)]) == 0
-    return out
+def built(sample_build) -> Path:
+    return sample_build
 
 
 @pytest.fixture(scope="module")

@@ -19,10 +19,8 @@ from site_helpers import ROOT, copy_project, serve
 
 
 @pytest.fixture(scope="session")
-def built(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("site") / "build"
-    assert main(["-C", str(ROOT), "build", "--only", "site", "--out", str(out)]) == 0
-    return out
+def built(sample_build) -> Path:
+    return sample_build
 
 
 @pytest.fixture(scope="session")
