@@ -28,30 +28,8 @@ def pytest_runtest_makereport(item, call):
 # Markers follow from the fixtures a test uses, so `make test-fast` (-m "not browser and not build and not fuzz")
 # drops exactly the tests that need Chromium, a real render (Sphinx site or WeasyPrint PDF) or long fuzzing.
 BROWSER_FIXTURES = {"browser", "page", "phone"}
-# A fixture that renders for real asks for `renders` (the shared builds below do). Tests that render in their own
-# body, where no fixture tells, are named here by file name (they keep their names when moved into subfolders):
-# a whole module, or one test of it.
-BUILD_MODULES = {"test_pipeline.py", "test_safety.py", "test_own_project.py", "test_cli_safety.py",
-                 "test_sheet_overflow.py"}
-BUILD_TESTS = {
-    "test_cli.py": {"test_build_writes_the_reference", "test_a_successful_build_replaces_the_old_output",
-                    "test_a_failed_build_leaves_the_old_output_untouched", "test_a_failed_example_fails_the_build"},
-    "test_generic_outputs.py": {"test_building_one_ruleset_keeps_a_ruleset_whose_id_begins_with_it"},
-    "test_handouts.py": {"test_a_roster_with_heroes_scrolls_and_upgrades", "test_two_renders_are_byte_identical",
-                         "test_gm_entries_of_every_kind_stay_out_of_player_outputs",
-                         "test_an_image_outside_the_project_is_refused_with_its_location",
-                         "test_a_stylesheet_naming_a_file_outside_is_refused_with_its_location"},
-    "test_cache_trust.py": {
-        "test_a_shipped_lock_file_linking_outside_is_not_written_through",
-        "test_site_builds_refuse_file_insertion_and_raw_even_with_a_docutils_conf_in_the_working_folder"},
-    "test_check_cache.py": {"test_the_build_sees_a_cached_failure_too"},
-    "test_serve_one_machine.py": {"test_a_save_renews_the_game_masters_search_index"},
-    "test_site.py": {"test_text_from_data_is_escaped"},
-}
-# Long runs over many generated or hostile projects, each a `rulepress` run of its own: hypothesis's fuzzing, the
-# attack corpus (tests/attacks/: ~130 projects, each checked or built in a fresh process behind the wall) and the
-# suite run again on a copy with broken quotes.
-FUZZ_MODULES = {"test_fuzz.py", "test_build_history.py", "test_attacks.py", "test_broken_quotes.py"}
+# A fixture that renders for real asks for `renders` (the shared builds below do). A test that renders in its own body
+# says so itself (`@pytest.mark.build`, or `pytestmark` for a whole module), as the long runs say `fuzz`.
 
 
 def pytest_collection_modifyitems(config, items):
@@ -59,14 +37,10 @@ def pytest_collection_modifyitems(config, items):
     deselecting `-m "not browser"` then drops no test that needs no browser. `build` and `fuzz` likewise."""
     for item in items:
         fixtures = set(getattr(item, "fixturenames", ()))
-        module = item.path.name
         if BROWSER_FIXTURES & fixtures:
             item.add_marker(pytest.mark.browser)
-        named = getattr(item, "originalname", item.name) in BUILD_TESTS.get(module, ())
-        if "renders" in fixtures or module in BUILD_MODULES or named:
+        if "renders" in fixtures:
             item.add_marker(pytest.mark.build)
-        if module in FUZZ_MODULES:
-            item.add_marker(pytest.mark.fuzz)
 
 
 # -- The sample build, one for the whole run ------------------------------------------------------

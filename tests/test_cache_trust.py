@@ -211,6 +211,7 @@ def test_real_folder_replaces_links_on_the_way_without_following_them(tmp_path):
     assert sorted(p.name for p in outside.iterdir()) == ["keep.txt"]
 
 
+@pytest.mark.build  # renders for real in its body
 def test_a_shipped_lock_file_linking_outside_is_not_written_through(tmp_path):
     from generator.pipeline.guard import build_lock
 
@@ -226,6 +227,7 @@ def test_a_shipped_lock_file_linking_outside_is_not_written_through(tmp_path):
 
 
 # -- docutils behind the prose allow-list ----------------------------------------------------------------
+@pytest.mark.build  # renders for real in its body
 def test_site_builds_refuse_file_insertion_and_raw_even_with_a_docutils_conf_in_the_working_folder(tmp_path, monkeypatch):
     """The prose allow-list refuses {include} and {raw}; should text reach Sphinx anyway, docutils
     itself inserts no file and no raw output, whatever a docutils.conf in the working folder says."""

@@ -172,6 +172,7 @@ def test_no_examples_and_one_ruleset_are_cached_apart(project, capsys, counted):
     assert check(project, capsys, "--ruleset", "other", "--no-examples") == only
 
 
+@pytest.mark.build  # renders for real in its body
 def test_the_build_sees_a_cached_failure_too(project, capsys, tmp_path):
     """The build checks with the same cache: a ruleset made wrong after a passing check refuses the build."""
     check(project, capsys)

@@ -156,6 +156,7 @@ def test_codes_needs_no_project(capsys, tmp_path):
 
 
 # -- build ------------------------------------------------------------------------------------------
+@pytest.mark.build  # renders for real in its body
 def test_build_writes_the_reference(capsys, tmp_path):
     out_dir = tmp_path / "out"
     code, out, err = run(capsys, "-C", str(ROOT), "build", *QUICK, "--out", str(out_dir))
@@ -166,6 +167,7 @@ def test_build_writes_the_reference(capsys, tmp_path):
     assert leftovers(tmp_path) == []
 
 
+@pytest.mark.build  # renders for real in its body
 def test_a_successful_build_replaces_the_old_output(capsys, tmp_path):
     out_dir = tmp_path / "out"
     out_dir.mkdir()
@@ -178,6 +180,7 @@ def test_a_successful_build_replaces_the_old_output(capsys, tmp_path):
     assert leftovers(tmp_path) == []
 
 
+@pytest.mark.build  # renders for real in its body
 def test_a_failed_build_leaves_the_old_output_untouched(capsys, tmp_path):
     project = broken_project(tmp_path / "project")
     out_dir = tmp_path / "out"
@@ -196,6 +199,7 @@ def test_a_failed_build_leaves_the_old_output_untouched(capsys, tmp_path):
     assert leftovers(tmp_path) == []
 
 
+@pytest.mark.build  # renders for real in its body
 def test_a_failed_example_fails_the_build(capsys, tmp_path):
     project = tmp_path / "project"
     folder = project / "rules_src" / "broken"

@@ -22,6 +22,8 @@ import generator.pipeline.plan
 import generator.pipeline.staging
 from generator.cli import EXIT_ERRORS, EXIT_INTERNAL, EXIT_INTERRUPTED, main
 
+pytestmark = pytest.mark.build  # its tests run real builds (Sphinx, WeasyPrint) in their bodies
+
 ROOT = Path(__file__).resolve().parents[1]
 TEMPLATE = ROOT / "tests" / "attacks" / "_template" / "project"
 

@@ -47,12 +47,16 @@ def _one_line(text) -> str:
     return lines[0] if lines and lines[0] else ""
 
 
+_BOOKKEEPING = {"loc", "locs"}  # where a model value was written: the loader's, never an author's to pass
+
+
 def _signature(name: str, thing) -> str:
     try:
         found = inspect.signature(thing)
     except (TypeError, ValueError):
         return f"{name}(...)"
-    plain = found.replace(parameters=[p.replace(annotation=inspect.Parameter.empty) for p in found.parameters.values()],
+    shown = [p for p in found.parameters.values() if p.name not in _BOOKKEEPING]
+    plain = found.replace(parameters=[p.replace(annotation=inspect.Parameter.empty) for p in shown],
                           return_annotation=inspect.Signature.empty)
     try:
         return f"{name}{plain}"

@@ -555,6 +555,8 @@ def limit_names(text: str) -> set[str]:
 
 @dataclass(frozen=True, kw_only=True)
 class ArmyUnit(Located):
+    """One line of an army list: a troop type, how many, and the heroes, spells and upgrades it takes."""
+
     troop: str = spec("Id of the troop type's row in the army's profile matrix.", example="archer")
     count: Annotated[int, Bounds(1, 100)] = spec("How many units of that type.", 1)
     points: Optional[Points] = spec("The points the list states for this line, checked against the matrix.", None, example="10")

@@ -21,6 +21,8 @@ import pytest
 import yaml
 from helpers import ROOT
 
+pytestmark = pytest.mark.fuzz  # many generated or hostile projects, each a run of its own
+
 ATTACKS = ROOT / "tests" / "attacks"
 CASES = sorted(p.name for p in ATTACKS.iterdir() if (p / "expect.yaml").is_file()) if ATTACKS.is_dir() else []
 SECRET = "OUTSIDE-SECRET-7c1e9b"

@@ -43,6 +43,8 @@ from generator.source.build import schema_fields
 from generator.source.yamlnodes import Mapping, Scalar, load_file
 from helpers import ROOT
 
+pytestmark = pytest.mark.fuzz  # many generated or hostile projects, each a run of its own
+
 TEMPLATE = ROOT / "tests" / "attacks" / "_template" / "project"
 RULESET = "game"
 HARD_TIMEOUT = 10.0  # seconds one `check` may run before its child is killed and the example fails

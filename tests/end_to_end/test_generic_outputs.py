@@ -260,6 +260,7 @@ def test_no_game_names_in_the_engine():
 
 
 # -- one ruleset's build keeps the others', even when one id begins with the other ----------------------------
+@pytest.mark.build  # renders for real in its body
 def test_building_one_ruleset_keeps_a_ruleset_whose_id_begins_with_it(tmp_path):
     project = tmp_path / "project"
     shutil.copytree(FIXTURE, project)

@@ -13,6 +13,8 @@ Bounded and reproducible: derandomized, no example database, a few short sequenc
 
 from __future__ import annotations
 
+import pytest
+
 import contextlib
 import hashlib
 import io
@@ -26,6 +28,8 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 from generator.cli import main
+
+pytestmark = pytest.mark.fuzz  # many generated or hostile projects, each a run of its own
 
 BUILD = ["build", "--only", "site", "--audience", "player", "--jobs", "1"]
 GAME = Path("rules_src/game")

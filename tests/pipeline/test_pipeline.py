@@ -20,6 +20,8 @@ from generator import pipeline
 from generator.cli import main
 from site_helpers import ROOT, copy_project
 
+pytestmark = pytest.mark.build  # its tests run real builds (Sphinx, WeasyPrint) in their bodies
+
 
 def summary_of(capsys) -> str:
     out = capsys.readouterr().out

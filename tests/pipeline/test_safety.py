@@ -19,6 +19,8 @@ import pytest
 
 from site_helpers import ROOT
 
+pytestmark = pytest.mark.build  # its tests run real builds (Sphinx, WeasyPrint) in their bodies
+
 HOMEBREW = ROOT / "tests" / "fixtures" / "homebrew"
 
 

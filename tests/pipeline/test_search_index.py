@@ -148,7 +148,7 @@ def test_an_indexed_copy_is_dropped_while_a_build_holds_the_lock(tmp_path):
 
 def test_a_build_for_serve_links_the_previous_index_or_has_pagefind_make_one(tmp_path, monkeypatch):
     indexed = []
-    monkeypatch.setattr(pipeline.search_index, "index_site", indexed.append)
+    monkeypatch.setattr(pipeline.plan, "index_site", indexed.append)
     out = _hand_made_build(tmp_path)
     made = builder(tmp_path)
     (made.staging / "site").mkdir(parents=True)

@@ -18,6 +18,8 @@ from generator.render.assets import default_templates, readable, template_path
 from generator.render.jinja import jinja_env
 from helpers import ROOT
 
+pytestmark = pytest.mark.build  # its tests run real builds (Sphinx, WeasyPrint) in their bodies
+
 SHEETS_ONLY = ("--only", "sheets", "--audience", "player")
 
 

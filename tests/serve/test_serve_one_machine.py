@@ -320,6 +320,7 @@ def _indexed(site: Path, text: str) -> bool:
         return False
 
 
+@pytest.mark.build  # renders for real in its body
 def test_a_save_renews_the_game_masters_search_index(served_gm):
     rules = served_gm.project / "rules_src" / "game" / "rules.yaml"
     original = rules.read_text(encoding="utf-8")

@@ -19,6 +19,8 @@ import pytest
 from generator.validate import check_project
 from helpers import ROOT
 
+pytestmark = pytest.mark.fuzz  # many generated or hostile projects, each a run of its own
+
 QUOTE = re.compile(r'quote: "([^"]{12,})"')
 
 

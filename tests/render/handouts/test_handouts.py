@@ -228,6 +228,7 @@ armies:
 """
 
 
+@pytest.mark.build  # renders for real in its body
 def test_a_roster_with_heroes_scrolls_and_upgrades(tmp_path):
     root = copy_project(tmp_path)
     (root / "rules_src/rampant_hex/armies.yaml").write_text(ARMY_WITH_EVERYTHING, encoding="utf-8")
@@ -344,6 +345,7 @@ victory_points:
 """
 
 
+@pytest.mark.build  # renders for real in its body
 def test_gm_entries_of_every_kind_stay_out_of_player_outputs(tmp_path):
     root = copy_project(tmp_path)
     (root / "rules_src/rampant_hex/secrets.yaml").write_text(GM_ENTRIES, encoding="utf-8")
@@ -387,6 +389,7 @@ def rampant_jobs(out: Path) -> list:
 
 
 @pytest.mark.parametrize("epoch", [None, "1700000000"])
+@pytest.mark.build  # renders for real in its body
 def test_two_renders_are_byte_identical(tmp_path, monkeypatch, epoch):
     if epoch:
         monkeypatch.setenv("SOURCE_DATE_EPOCH", epoch)
@@ -404,8 +407,8 @@ def test_two_renders_are_byte_identical(tmp_path, monkeypatch, epoch):
 HTML_DIGESTS = """
 import hashlib, sys
 from pathlib import Path
-sys.path.insert(0, sys.argv[1])
-from tests.test_handouts import loadable_project
+sys.path[:0] = [sys.argv[1], sys.argv[1] + "/tests", sys.argv[1] + "/tests/render/handouts"]
+from test_handouts import loadable_project
 from generator.render.handouts.jobs import handout_jobs
 project = loadable_project()
 for audience in ("player", "gm"):
@@ -430,6 +433,7 @@ def test_html_has_nothing_time_or_order_dependent():
     assert "rampant_hex-handout-a4.pdf" in runs[0]
 
 
+@pytest.mark.build  # renders for real in its body
 def test_an_image_outside_the_project_is_refused_with_its_location(tmp_path):
     root = copy_project(tmp_path)
     template = root / "templates/handouts/handout.html.j2"
@@ -448,6 +452,7 @@ def test_an_image_outside_the_project_is_refused_with_its_location(tmp_path):
     assert not job.target.exists()
 
 
+@pytest.mark.build  # renders for real in its body
 def test_a_stylesheet_naming_a_file_outside_is_refused_with_its_location(tmp_path):
     root = copy_project(tmp_path)
     css = root / "templates/handouts/cards.css"

@@ -6,6 +6,8 @@ The crowded quick reference is proven to need more than one page by rendering it
 
 from __future__ import annotations
 
+import pytest
+
 import dataclasses
 import re
 import subprocess
@@ -17,6 +19,8 @@ import pypdf
 from generator.render.pdf import render_pdf
 from generator.render.sheets.jobs import sheet_jobs
 from generator.source.project import load_project
+
+pytestmark = pytest.mark.build  # its tests run real builds (Sphinx, WeasyPrint) in their bodies
 
 ROOT = Path(__file__).resolve().parents[3]
 CROWDED = 100  # values marked for the quick reference: far more than one page holds at 8 pt

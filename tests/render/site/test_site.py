@@ -117,6 +117,7 @@ def test_no_broken_internal_links(built):
     assert not broken, "\n".join(broken[:20])
 
 
+@pytest.mark.build  # renders for real in its body
 def test_text_from_data_is_escaped(tmp_path, browser):
     project = copy_project(tmp_path, ["rampant_hex"])
     troops = project / "rules_src" / "rampant_hex" / "troops.yaml"
