@@ -1,6 +1,7 @@
 # Two commands do everything on a fresh Debian machine with Python 3.11+:
 #   make build   set up .venv if needed, then build every output from rules_src/ into build/
 #   make test    set up what the tests need (venv, test packages, chromium, bubblewrap), then run them all
+#   make lint    ruff (lint and format) and the import layers; `make test` runs it first
 #   make test-fast  in under a minute: every test that needs no build (site or PDF), no browser and no long fuzzing
 #   make mutation  mutation testing of the model, validation, pipeline and generic mechanics: killed / total
 #   make coverage  the whole suite under coverage.py (branch, child processes too), then the total for generator/
@@ -11,7 +12,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.rulepress-installed
 
-.PHONY: build test test-fast check browser wall clean pictures mutation coverage data-mutation
+.PHONY: build test test-fast lint check browser wall clean pictures mutation coverage data-mutation
 
 # Set-up steps are one line each; pip is quiet (its errors still show), the build prints a progress
 # bar and its summary: no library logs on a first run.
@@ -45,6 +46,12 @@ test: $(STAMP) browser wall
 
 test-fast: $(STAMP) wall
 	$(PYTEST) -m "not browser and not build and not fuzz"
+
+# ruff's settings are in pyproject.toml [tool.ruff]; the import layers in scripts/import_layers.py
+lint: $(STAMP)
+	$(VENV)/bin/ruff check --quiet .
+	$(VENV)/bin/ruff format --check --quiet .
+	$(PY) scripts/import_layers.py generator
 
 # mutmut's settings (what it mutates; the fast tests it runs, by marker) are in pyproject.toml [tool.mutmut];
 # its working copy mutants/ is git-ignored. Two workers: the machine is shared. The report lists every

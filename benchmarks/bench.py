@@ -76,9 +76,11 @@ def yaml_floor(project: Path) -> None:
         yaml.load(path.read_bytes(), Loader=yaml.CSafeLoader)
 
 
-FLOOR_PROCESS = ("import sys, yaml, pathlib\n"
-                 "for path in sorted((pathlib.Path(sys.argv[1]) / 'rules_src').rglob('*.yaml')):\n"
-                 "    yaml.load(path.read_bytes(), Loader=yaml.CSafeLoader)\n")
+FLOOR_PROCESS = (
+    "import sys, yaml, pathlib\n"
+    "for path in sorted((pathlib.Path(sys.argv[1]) / 'rules_src').rglob('*.yaml')):\n"
+    "    yaml.load(path.read_bytes(), Loader=yaml.CSafeLoader)\n"
+)
 
 
 def check_processes(project: Path, repeat: int, *args: str) -> tuple[float, float]:
@@ -96,12 +98,40 @@ def check_processes(project: Path, repeat: int, *args: str) -> tuple[float, floa
 # one file changed, as an author edits: a word of a rule's prose, or a value that formulas and examples read.
 # Each edit writes text no check has seen (``{}`` takes a new word or number each time): an edit undone would
 # find what the check before the last one stored, which is not what an author's next edit finds.
-PROSE_EDIT = ("rules_src/rampant_hex/rules.yaml", "plenty of miniatures", "plenty of {} miniatures",
-              ("painted", "based", "metal", "plastic", "old", "new", "tall", "small", "bright", "dull", "fine",
-               "rough", "cheap", "rare", "spare", "loaned", "borrowed", "varnished", "primed", "boxed", "loose"))
-VALUE_EDIT = ("rules_src/rampant_hex/values.yaml",
-              "value: 2\n    label: An Expert Ranger adds this to the roll for the table edge",
-              "value: {}\n    label: An Expert Ranger adds this to the roll for the table edge", tuple(range(3, 24)))
+PROSE_EDIT = (
+    "rules_src/rampant_hex/rules.yaml",
+    "plenty of miniatures",
+    "plenty of {} miniatures",
+    (
+        "painted",
+        "based",
+        "metal",
+        "plastic",
+        "old",
+        "new",
+        "tall",
+        "small",
+        "bright",
+        "dull",
+        "fine",
+        "rough",
+        "cheap",
+        "rare",
+        "spare",
+        "loaned",
+        "borrowed",
+        "varnished",
+        "primed",
+        "boxed",
+        "loose",
+    ),
+)
+VALUE_EDIT = (
+    "rules_src/rampant_hex/values.yaml",
+    "value: 2\n    label: An Expert Ranger adds this to the roll for the table edge",
+    "value: {}\n    label: An Expert Ranger adds this to the roll for the table edge",
+    tuple(range(3, 24)),
+)
 
 
 def check_after_edit(project: Path, edit: tuple, repeat: int) -> tuple[float, float]:
@@ -145,9 +175,13 @@ def load_only(project: Path) -> None:
 def check_process_against_floor(project: Path, repeat: int) -> tuple[float, float]:
     """Medians of `rulepress check` as a process and of a bare process that only loads the same YAML files
     with CSafeLoader, run in turn (so both see the same machine load)."""
-    floor = [sys.executable, "-c", "import pathlib, sys, yaml\n"
-             "for p in sorted(pathlib.Path(sys.argv[1]).rglob('*.yaml')): yaml.load(p.read_bytes(), Loader=yaml.CSafeLoader)",
-             str(project / "rules_src")]
+    floor = [
+        sys.executable,
+        "-c",
+        "import pathlib, sys, yaml\n"
+        "for p in sorted(pathlib.Path(sys.argv[1]).rglob('*.yaml')): yaml.load(p.read_bytes(), Loader=yaml.CSafeLoader)",
+        str(project / "rules_src"),
+    ]
     checks, floors = [], []
     for _ in range(repeat):
         checks.append(rulepress(project, "check"))
@@ -163,7 +197,9 @@ def edits_in_turn(path: Path, old: str, new: str, measure, times: int = 5) -> fl
     assert old in original, f"{old!r} is not in {path}"
     edited = original.replace(old, new, 1)
     try:
-        return statistics.median(_measure_after(path, edited if index % 2 == 0 else original, measure) for index in range(times))
+        return statistics.median(
+            _measure_after(path, edited if index % 2 == 0 else original, measure) for index in range(times)
+        )
     finally:
         path.write_text(original, encoding="utf-8")
 
@@ -183,12 +219,18 @@ def sphinx_floor(project: Path, work: Path) -> float:
     shutil.rmtree(source, ignore_errors=True)
     shutil.copytree(site_cache(project, project / "build", "site") / "src", source)
     config = sphinx_config(project, "player")
-    (source / "conf.py").write_text("\n".join(f"{key} = {value!r}" for key, value in config.items()) + "\n", encoding="utf-8")
+    (source / "conf.py").write_text(
+        "\n".join(f"{key} = {value!r}" for key, value in config.items()) + "\n", encoding="utf-8"
+    )
     out = work / "sphinx-out"
     shutil.rmtree(out, ignore_errors=True)
     start = time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "sphinx", "-q", "-b", "html", "-W", "-E", str(source), str(out)],
-                          cwd=ROOT, capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "sphinx", "-q", "-b", "html", "-W", "-E", str(source), str(out)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
     elapsed = time.perf_counter() - start
     if done.returncode != 0:
         raise SystemExit(f"bare sphinx-build failed:\n{done.stderr[-2000:]}")
@@ -215,7 +257,9 @@ def weasyprint_floor(jobs, out: Path) -> float:
     start = time.perf_counter()
     for index, job in enumerate(jobs):
         stylesheets = [weasyprint.CSS(filename=str(s)) for s in job.stylesheets]
-        weasyprint.HTML(string=job.html, base_url=job.base_dir.as_uri() + "/").write_pdf(out / f"{index}.pdf", stylesheets=stylesheets)
+        weasyprint.HTML(string=job.html, base_url=job.base_dir.as_uri() + "/").write_pdf(
+            out / f"{index}.pdf", stylesheets=stylesheets
+        )
     return time.perf_counter() - start
 
 
@@ -234,8 +278,11 @@ def pool_against_sequential(project_root: Path, work: Path, only: str = "") -> t
 
 
 # -- serve: save to page on disk -----------------------------------------------------------------------
-EDITED_RULE = ("rules_src/rampant_hex/rules.yaml", "An opponent, one gridded playing surface",
-               "site/rampant_hex/setup.html")
+EDITED_RULE = (
+    "rules_src/rampant_hex/rules.yaml",
+    "An opponent, one gridded playing surface",
+    "site/rampant_hex/setup.html",
+)
 
 
 def free_port() -> int:
@@ -296,10 +343,14 @@ class Table:
 
     def note(self, what: str, value: str, against: str = "", verdict: str = "") -> None:
         self.rows.append((what, value, against, verdict))
-        print(" | ".join(part for part in self.rows[-1] if part), file=sys.stderr, flush=True)  # a long run shows each row as it comes
+        print(
+            " | ".join(part for part in self.rows[-1] if part), file=sys.stderr, flush=True
+        )  # a long run shows each row as it comes
 
     def print(self) -> None:
-        widths = [max(len(r[i]) for r in self.rows + [("measurement", "time", "compared with", "target")]) for i in range(4)]
+        widths = [
+            max(len(r[i]) for r in self.rows + [("measurement", "time", "compared with", "target")]) for i in range(4)
+        ]
         line = lambda r: "| " + " | ".join(c.ljust(w) for c, w in zip(r, widths)) + " |"  # noqa: E731
         print(line(("measurement", "time", "compared with", "target")))
         print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
@@ -321,11 +372,15 @@ def wall_against_fence(project: Path, repeat: int) -> tuple[float, float]:
     return statistics.median(walled), statistics.median(fenced)
 
 
-def wall_rows(table: "Table", project: Path, repeat: int) -> None:
+def wall_rows(table: Table, project: Path, repeat: int) -> None:
     walled, fenced = wall_against_fence(project, repeat)
     table.add("rulepress check --all, the fence alone (RULEPRESS_WALL=off: check before the wall)", fenced)
-    table.add("rulepress check --all behind the wall (bubblewrap)", walled, f"{walled / fenced:.2f}x the fence alone",
-              verdict(walled <= 1.5 * fenced, "at most 1.5x"))
+    table.add(
+        "rulepress check --all behind the wall (bubblewrap)",
+        walled,
+        f"{walled / fenced:.2f}x the fence alone",
+        verdict(walled <= 1.5 * fenced, "at most 1.5x"),
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -347,20 +402,41 @@ def main(argv: list[str] | None = None) -> int:
         loading = timed(lambda: load_only(project), repeat * 3)
         check = timed(lambda: check_in_process(project), repeat)
         table.add("bare YAML parse (CSafeLoader), floor of check", floor)
-        table.add("check: load + validate (no examples)", loading, f"{loading / floor:.1f}x floor", verdict(loading <= 2 * floor, "at most 2x"))
-        table.add("check: load + validate + every example", check, f"{check / floor:.1f}x floor", verdict(check <= 2 * floor, "at most 2x"))
+        table.add(
+            "check: load + validate (no examples)",
+            loading,
+            f"{loading / floor:.1f}x floor",
+            verdict(loading <= 2 * floor, "at most 2x"),
+        )
+        table.add(
+            "check: load + validate + every example",
+            check,
+            f"{check / floor:.1f}x floor",
+            verdict(check <= 2 * floor, "at most 2x"),
+        )
         process_floor, forced = check_processes(project, repeat, "--all")  # --all: nothing from the check cache
         _floor, cached = check_processes(project, repeat)  # the project as the last check saw it
         table.add("bare YAML parse as a process (python + import yaml), floor of rulepress check", process_floor)
-        table.add("rulepress check --all (process: every ruleset checked, every example run)", forced,
-                  f"{forced / process_floor:.1f}x floor")
-        table.add("rulepress check, nothing changed (process, from the check cache)", cached,
-                  f"{cached / process_floor:.2f}x floor", verdict(cached <= 2 * process_floor, "at most 2x"))
+        table.add(
+            "rulepress check --all (process: every ruleset checked, every example run)",
+            forced,
+            f"{forced / process_floor:.1f}x floor",
+        )
+        table.add(
+            "rulepress check, nothing changed (process, from the check cache)",
+            cached,
+            f"{cached / process_floor:.2f}x floor",
+            verdict(cached <= 2 * process_floor, "at most 2x"),
+        )
         wall_rows(table, project, repeat)
         for what, edit in (("a one-word prose edit", PROSE_EDIT), ("one value changed", VALUE_EDIT)):
             edit_floor, edited = check_after_edit(project, edit, repeat * 2 + 1)
-            table.add(f"rulepress check after {what} (one file changed: {edit[0].removeprefix('rules_src/')})", edited,
-                      f"{edited / edit_floor:.2f}x floor {edit_floor * 1000:.0f} ms", verdict(edited <= 2 * edit_floor, "at most 2x"))
+            table.add(
+                f"rulepress check after {what} (one file changed: {edit[0].removeprefix('rules_src/')})",
+                edited,
+                f"{edited / edit_floor:.2f}x floor {edit_floor * 1000:.0f} ms",
+                verdict(edited <= 2 * edit_floor, "at most 2x"),
+            )
         for name in ("alias_bomb", "python_tag"):
             refused = timed(lambda: refuse(ROOT / "tests" / "broken" / f"{name}.yaml"), repeat * 10)
             table.add(f"refuse tests/broken/{name}.yaml", refused, "", verdict(refused < 1, "under a second"))
@@ -372,23 +448,43 @@ def main(argv: list[str] | None = None) -> int:
         floor_build = sphinx + weasy
         table.add("bare sphinx-build of the same pages (floor)", sphinx)
         table.add(f"bare WeasyPrint of the same HTML, {len(jobs)} PDFs (floor)", weasy)
-        table.add("clean build (rulepress build)", clean, f"{clean / floor_build:.2f}x floor {floor_build:.1f} s",
-                  verdict(clean <= 1.3 * floor_build, "at most 1.3x floor"))
+        table.add(
+            "clean build (rulepress build)",
+            clean,
+            f"{clean / floor_build:.2f}x floor {floor_build:.1f} s",
+            verdict(clean <= 1.3 * floor_build, "at most 1.3x floor"),
+        )
         unchanged = statistics.median(rulepress(project, "build") for _ in range(3))
-        table.add("no-change rebuild", unchanged, f"{100 * unchanged / clean:.1f}% of clean",
-                  verdict(unchanged <= 0.05 * clean, "at most 5%"))
+        table.add(
+            "no-change rebuild",
+            unchanged,
+            f"{100 * unchanged / clean:.1f}% of clean",
+            verdict(unchanged <= 0.05 * clean, "at most 5%"),
+        )
         build = lambda: rulepress(project, "build")  # noqa: E731
         prose_source, phrase, _page = EDITED_RULE
         prose = edits_in_turn(project / prose_source, phrase, "One " + phrase, build)
-        table.add("one-word prose edit rebuilt (rampant_hex/rules.yaml)", prose, f"{100 * prose / clean:.1f}% of clean",
-                  verdict(prose <= 0.10 * clean, "at most 10%"))
+        table.add(
+            "one-word prose edit rebuilt (rampant_hex/rules.yaml)",
+            prose,
+            f"{100 * prose / clean:.1f}% of clean",
+            verdict(prose <= 0.10 * clean, "at most 10%"),
+        )
         tables = project / "rules_src" / "rampant_hex" / "tables.yaml"
         one_file = edits_in_turn(tables, "The player must complete", "The player must always complete", build)
-        table.add("one tables file changed (rampant_hex/tables.yaml)", one_file, f"{100 * one_file / clean:.1f}% of clean",
-                  verdict(one_file <= 0.25 * clean, "at most 25%, aiming at 10%"))
+        table.add(
+            "one tables file changed (rampant_hex/tables.yaml)",
+            one_file,
+            f"{100 * one_file / clean:.1f}% of clean",
+            verdict(one_file <= 0.25 * clean, "at most 25%, aiming at 10%"),
+        )
         saves = serve_save_to_page(project, 5 if args.quick else 11)
-        table.add("serve: save to the page on disk (median)", statistics.median(saves),
-                  f"{len(saves)} saves, {min(saves):.2f}-{max(saves):.2f} s", verdict(statistics.median(saves) <= 1, "at most 1 s"))
+        table.add(
+            "serve: save to the page on disk (median)",
+            statistics.median(saves),
+            f"{len(saves)} saves, {min(saves):.2f}-{max(saves):.2f} s",
+            verdict(statistics.median(saves) <= 1, "at most 1 s"),
+        )
 
         rules = project / "rules_src" / "rampant_hex" / "rules.yaml"
         prose = rules.read_text(encoding="utf-8")
@@ -402,15 +498,23 @@ def main(argv: list[str] | None = None) -> int:
         one_word = statistics.median(change_one_word(text) for text in (worded, prose, worded, prose, worded))
         rules.write_text(prose, encoding="utf-8")
         rulepress(project, "build")  # back to the clean build's text for what follows
-        table.add("a one-word prose edit in one rule, rebuilt (rampant_hex/rules.yaml)", one_word,
-                  f"{100 * one_word / clean:.1f}% of clean", verdict(one_word <= 0.10 * clean, "at most 10%"))
+        table.add(
+            "a one-word prose edit in one rule, rebuilt (rampant_hex/rules.yaml)",
+            one_word,
+            f"{100 * one_word / clean:.1f}% of clean",
+            verdict(one_word <= 0.10 * clean, "at most 10%"),
+        )
 
         for only in ("sheets", "handouts", ""):
             sequential, pooled, count = pool_against_sequential(project, work / f"pool-{only or 'all'}", only)
             what = f"{count} {only or 'PDFs'}"
             table.add(f"{what} sequential (render_all, 1 worker)", sequential)
-            table.add(f"{what} in the pool ({os.cpu_count()} workers)", pooled, f"{sequential / pooled:.2f}x faster",
-                      verdict(sequential / pooled >= 1.8, "at least 1.8x") if not only else "")
+            table.add(
+                f"{what} in the pool ({os.cpu_count()} workers)",
+                pooled,
+                f"{sequential / pooled:.2f}x faster",
+                verdict(sequential / pooled >= 1.8, "at least 1.8x") if not only else "",
+            )
 
         per_size = {}
         for copies in (1, 10, 100):
@@ -419,19 +523,28 @@ def main(argv: list[str] | None = None) -> int:
             floor_big = timed(lambda: yaml_floor(big), 3)
             per_size[copies] = seconds
             growth = "" if copies == 1 else f"{seconds / per_size[1]:.1f}x the 1x time for {copies}x data"
-            table.add(f"check, synthetic corpus {copies}x ({4 * copies} rulesets)", seconds,
-                      f"{seconds / floor_big:.1f}x its floor; {growth}".strip("; "),
-                      verdict(seconds / per_size[1] <= 1.3 * copies, "linear") if copies > 1 else "")
+            table.add(
+                f"check, synthetic corpus {copies}x ({4 * copies} rulesets)",
+                seconds,
+                f"{seconds / floor_big:.1f}x its floor; {growth}".strip("; "),
+                verdict(seconds / per_size[1] <= 1.3 * copies, "linear") if copies > 1 else "",
+            )
             build_it = copies == 1 or (copies == 10 and not args.quick) or args.full
             if build_it:
                 table.add(f"clean build, synthetic corpus {copies}x", rulepress(big, "build"))
             else:
-                table.note(f"clean build, synthetic corpus {copies}x", "skipped",
-                           "estimate: scales with PDFs and pages, as 1x x size", "run with --full")
+                table.note(
+                    f"clean build, synthetic corpus {copies}x",
+                    "skipped",
+                    "estimate: scales with PDFs and pages, as 1x x size",
+                    "run with --full",
+                )
             shutil.rmtree(big, ignore_errors=True)
     table.print()
-    print(f"machine load (1, 5, 15 min averages) on {os.cpu_count()} cores: "
-          f"at the start {', '.join(f'{x:.1f}' for x in load_before)}; at the end {', '.join(f'{x:.1f}' for x in os.getloadavg())}")
+    print(
+        f"machine load (1, 5, 15 min averages) on {os.cpu_count()} cores: "
+        f"at the start {', '.join(f'{x:.1f}' for x in load_before)}; at the end {', '.join(f'{x:.1f}' for x in os.getloadavg())}"
+    )
     return 0
 
 
@@ -442,8 +555,10 @@ def wall_only(repeat: int) -> int:
         project = copy_project(Path(temp) / "project")
         wall_rows(table, project, repeat)
     table.print()
-    print(f"machine load (1, 5, 15 min averages) on {os.cpu_count()} cores: "
-          f"at the start {', '.join(f'{x:.1f}' for x in load_before)}; at the end {', '.join(f'{x:.1f}' for x in os.getloadavg())}")
+    print(
+        f"machine load (1, 5, 15 min averages) on {os.cpu_count()} cores: "
+        f"at the start {', '.join(f'{x:.1f}' for x in load_before)}; at the end {', '.join(f'{x:.1f}' for x in os.getloadavg())}"
+    )
     return 0
 
 

@@ -55,7 +55,9 @@ def machine_key(project: Path | None = None) -> bytes | None:
 
 
 def _inside(path: Path, folder: Path) -> bool:
-    return Path(os.path.realpath(path)).is_relative_to(os.path.realpath(folder)) or Path(os.path.abspath(path)).is_relative_to(os.path.abspath(folder))
+    return Path(os.path.realpath(path)).is_relative_to(os.path.realpath(folder)) or Path(
+        os.path.abspath(path)
+    ).is_relative_to(os.path.abspath(folder))
 
 
 def _read_key(path: Path) -> bytes | None:

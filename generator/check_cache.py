@@ -42,7 +42,6 @@ import sys
 import tempfile
 from pathlib import Path
 
-from . import __version__
 from .cache_seal import sign, unsign
 from .diagnostics import BlockLocation, Code, Diagnostic, Location, Severity
 from .keys import generator_hash
@@ -50,7 +49,11 @@ from .keys import generator_hash
 CHECK_DIR = Path(".rulepress-cache") / "check"
 RULES_DIR = "rules_src"
 TEMPLATES_DIR = "templates"
-SETTINGS = ("RULEPRESS_MAX_FILE_BYTES", "RULEPRESS_EXAMPLE_SECONDS", "RULEPRESS_EXAMPLE_MEMORY_MB")  # limits a check obeys
+SETTINGS = (
+    "RULEPRESS_MAX_FILE_BYTES",
+    "RULEPRESS_EXAMPLE_SECONDS",
+    "RULEPRESS_EXAMPLE_MEMORY_MB",
+)  # limits a check obeys
 LARGE = 64 * 1024 * 1024  # a rules file this large is refused by its size alone: hashed by size, never read
 
 
@@ -132,7 +135,9 @@ class CheckCache:
     def project_key(self, only: str | None, examples: bool) -> str:
         digest = tree_digest(self.root / RULES_DIR, self.root)
         digest = tree_digest(self.root / TEMPLATES_DIR, self.root, digest)
-        digest.update(f"\0{_environment()}\0only={only}\0examples={examples}\0root={self.root}".encode("utf-8", "surrogateescape"))
+        digest.update(
+            f"\0{_environment()}\0only={only}\0examples={examples}\0root={self.root}".encode("utf-8", "surrogateescape")
+        )
         return digest.hexdigest()
 
     def ruleset_key(self, ruleset, others=()) -> str:
@@ -197,7 +202,6 @@ class CheckCache:
         except (OSError, ValueError):
             pass
 
-
     def _own_folder(self) -> bool:
         """Whether the cache folder is the project's own: a `.rulepress-cache` or `check` that is a link
         (shipped with rules from elsewhere) could lead anywhere, so it is neither read nor written."""
@@ -248,15 +252,28 @@ def output_slot(only: str | None, examples: bool) -> str:
 
 # -- diagnostics to and from JSON -------------------------------------------------------------------------
 def dump_diagnostics(diagnostics) -> list:
-    return [[type(d.location).__name__, d.location.path, d.location.line, d.location.column,
-             d.code.value, d.message, d.hint, d.severity.value] for d in diagnostics]
+    return [
+        [
+            type(d.location).__name__,
+            d.location.path,
+            d.location.line,
+            d.location.column,
+            d.code.value,
+            d.message,
+            d.hint,
+            d.severity.value,
+        ]
+        for d in diagnostics
+    ]
 
 
 def load_diagnostics(rows) -> list | None:
     """The diagnostics ``rows`` hold, or None when they do not read back (a corrupt slot)."""
     kinds = {"Location": Location, "BlockLocation": BlockLocation}
     try:
-        return [Diagnostic(Code(code), message, kinds[kind](path, line, column), hint, Severity(severity))
-                for kind, path, line, column, code, message, hint, severity in rows]
+        return [
+            Diagnostic(Code(code), message, kinds[kind](path, line, column), hint, Severity(severity))
+            for kind, path, line, column, code, message, hint, severity in rows
+        ]
     except (KeyError, ValueError, TypeError):
         return None

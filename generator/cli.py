@@ -59,43 +59,76 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="rulepress", description="Tabletop wargame rules as data: check them, build a site, cheat sheets and handouts.")
+    parser = _Parser(
+        prog="rulepress",
+        description="Tabletop wargame rules as data: check them, build a site, cheat sheets and handouts.",
+    )
     parser.add_argument("--version", action="version", version=f"rulepress {__version__}")
-    parser.add_argument("-C", "--project", type=Path, default=Path("."), help="project folder (holds rules_src/); default: here")
+    parser.add_argument(
+        "-C", "--project", type=Path, default=Path("."), help="project folder (holds rules_src/); default: here"
+    )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     check = commands.add_parser("check", help="validate rules_src/ and run every worked example")
     check.add_argument("--ruleset", help="check only this ruleset")
     check.add_argument("--no-examples", action="store_true", help="skip running the worked examples")
-    check.add_argument("--all", action="store_true", dest="everything",
-                       help="check everything again and run every example, trusting nothing cached")
+    check.add_argument(
+        "--all",
+        action="store_true",
+        dest="everything",
+        help="check everything again and run every example, trusting nothing cached",
+    )
     build = commands.add_parser("build", help="check, then build every output into build/")
     build.add_argument("--ruleset", help="build only this ruleset")
-    build.add_argument("--only", choices=["site", "sheets", "handouts"], action="append", help="build only these outputs")
+    build.add_argument(
+        "--only", choices=["site", "sheets", "handouts"], action="append", help="build only these outputs"
+    )
     build.add_argument("--audience", choices=["player", "gm"], help="build only for this audience (default: both)")
-    build.add_argument("--out", type=Path, default=None,
-                       help="output folder (default: build/); a new or empty folder, or one a build wrote")
+    build.add_argument(
+        "--out",
+        type=Path,
+        default=None,
+        help="output folder (default: build/); a new or empty folder, or one a build wrote",
+    )
     build.add_argument("--jobs", type=_positive, default=None, help="PDF worker processes (default: one per core)")
     serve = commands.add_parser("serve", help="build the site, serve it on 127.0.0.1 and rebuild on every save")
-    serve.add_argument("--host", default="127.0.0.1",
-                       help="address to listen on (default 127.0.0.1: this machine only; any other is warned about)")
+    serve.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="address to listen on (default 127.0.0.1: this machine only; any other is warned about)",
+    )
     serve.add_argument("--port", type=_port, default=8000, help="port to listen on (default 8000; 0: any free port)")
-    serve.add_argument("--audience", choices=["player", "gm"], default="player",
-                       help="player (default): the player site and files only; gm: the game-master's too")
+    serve.add_argument(
+        "--audience",
+        choices=["player", "gm"],
+        default="player",
+        help="player (default): the player site and files only; gm: the game-master's too",
+    )
     new = commands.add_parser("new", help="start a ruleset with one example of every kind of entry")
     new.add_argument("name", help="the ruleset id (lower_snake_case), also its folder name")
     new.add_argument("--title", help="its title (default: from the name)")
     export = commands.add_parser("export", help="write each ruleset as JSON, with a JSON Schema, for other tools")
-    export.add_argument("--out", type=Path, default=None,
-                        help="output folder (default: build/export, kept by later builds); a new or empty folder, or one an export wrote")
+    export.add_argument(
+        "--out",
+        type=Path,
+        default=None,
+        help="output folder (default: build/export, kept by later builds); a new or empty folder, or one an export wrote",
+    )
     export.add_argument("--audience", choices=["player", "gm"], default="player")
     commands.add_parser("codes", help="list every diagnostic code and what it catches")
-    coverage = commands.add_parser("coverage", help="list every value, formula, table row... no worked example exercises")
+    coverage = commands.add_parser(
+        "coverage", help="list every value, formula, table row... no worked example exercises"
+    )
     coverage.add_argument("--ruleset", help="report only this ruleset (every ruleset's examples still run)")
-    names = commands.add_parser("names", help="print the names one ruleset's worked examples can use, even while check fails")
+    names = commands.add_parser(
+        "names", help="print the names one ruleset's worked examples can use, even while check fails"
+    )
     names.add_argument("ruleset", help="the ruleset id")
     for command in (check, build, serve, export, coverage, names):
-        command.add_argument("--untrusted", action="store_true",
-                             help="rules someone else wrote: refuse to run without the operating-system wall")
+        command.add_argument(
+            "--untrusted",
+            action="store_true",
+            help="rules someone else wrote: refuse to run without the operating-system wall",
+        )
     return parser
 
 
@@ -122,8 +155,10 @@ def main(argv: list[str] | None = None) -> int:
         _say("rulepress: error: the rules nest too deeply to read")
         return EXIT_ERRORS
     except Exception as error:  # the last resort: one line, and a way to report it
-        _say(f"rulepress: internal error: {type(error).__name__}: {report.one_line(error)} "
-             "(please report this with the command you ran)")
+        _say(
+            f"rulepress: internal error: {type(error).__name__}: {report.one_line(error)} "
+            "(please report this with the command you ran)"
+        )
         return EXIT_INTERNAL
 
 
@@ -138,8 +173,14 @@ def _build_request(root: Path, args):
     """`rulepress build`'s command line as the pipeline's typed request."""
     from .pipeline.request import BuildRequest  # deferred: its dataclasses cost a check ~2 ms it never needs
 
-    return BuildRequest(root=root, out=args.out, only=tuple(args.only or ()), ruleset=args.ruleset,
-                        audience=args.audience, jobs=args.jobs)
+    return BuildRequest(
+        root=root,
+        out=args.out,
+        only=tuple(args.only or ()),
+        ruleset=args.ruleset,
+        audience=args.audience,
+        jobs=args.jobs,
+    )
 
 
 def _export_request(root: Path, args):
@@ -180,7 +221,7 @@ def _run(parser, args) -> int:
             return EXIT_USAGE
         for path in written:
             print(f"created {path.relative_to(root)}")
-        print(f"next: rulepress check, then rulepress build")
+        print("next: rulepress check, then rulepress build")
         return EXIT_OK
     if not (root / "rules_src").is_dir():
         _say(f"rulepress: error: no rules_src/ folder in {root}")  # a path may hold ESC: printed escaped

@@ -55,300 +55,354 @@ class Code(enum.Enum):
         return member
 
     # -- reading files ---------------------------------------------------------
-    ENCODING = _code(
-        "encoding",
-        catches="a file that is not valid UTF-8",
-        hint="save the file as UTF-8")
-    EMPTY_FILE = _code(
-        "empty-file",
-        catches="a rules file with no content",
-        hint="add entries or delete the file")
+    ENCODING = _code("encoding", catches="a file that is not valid UTF-8", hint="save the file as UTF-8")
+    EMPTY_FILE = _code("empty-file", catches="a rules file with no content", hint="add entries or delete the file")
     TAB = _code(
         "tab",
         catches="a tab character, which YAML forbids for indentation and which hides alignment mistakes",
-        hint="indent with spaces")
+        hint="indent with spaces",
+    )
     YAML_SYNTAX = _code(
         "yaml-syntax",
         catches="text that is not well-formed YAML",
-        hint="check indentation, colons and quotes near this position")
+        hint="check indentation, colons and quotes near this position",
+    )
     YAML_TAG = _code(
         "yaml-tag",
         catches="an explicit YAML tag such as !!python/object, which could run code or change types",
-        hint="remove the tag; write plain values")
+        hint="remove the tag; write plain values",
+    )
     YAML_ALIAS = _code(
         "yaml-alias",
         catches="anchors (&) and aliases (*), which can multiply a small file into a huge one",
-        hint="write the value out in full")
+        hint="write the value out in full",
+    )
     DUPLICATE_KEY = _code(
         "duplicate-key",
         catches="the same key twice in one mapping, where YAML would silently keep the last",
-        hint="remove or rename one of the keys")
+        hint="remove or rename one of the keys",
+    )
     SYMLINK_OUTSIDE = _code(
         "symlink-outside",
         catches="a file or folder under `rules_src/` (rules file, source text, `sources/`, ruleset folder, "
-                "mechanics, template) that is a link to somewhere outside the project",
-        hint="copy the file into the project instead of linking to it")
+        "mechanics, template) that is a link to somewhere outside the project",
+        hint="copy the file into the project instead of linking to it",
+    )
     TOO_LARGE = _code(
         "too-large",
         catches="a file, nesting, number, die, dice pool, table or lookup span, chart, text or expression beyond the "
-                "limit the message names, or a formula or chart whose check takes more work than one check may",
-        hint="no rule needs that much: split the file, or write a smaller value")
+        "limit the message names, or a formula or chart whose check takes more work than one check may",
+        hint="no rule needs that much: split the file, or write a smaller value",
+    )
     CONTROL_CHARACTER = _code(
         "control-character",
         catches="a control character (NUL, escape...) or a Unicode line separator in a rules file, which a terminal "
-                "or YAML reads differently from an editor",
-        hint="delete the character; write a plain space or a line break")
+        "or YAML reads differently from an editor",
+        hint="delete the character; write a plain space or a line break",
+    )
     # -- shape of the data -------------------------------------------------------
     UNKNOWN_SECTION = _code(
         "unknown-section",
         catches="a top-level key that is not a known section, or a `page_titles:` entry naming a section that has "
-                "no page of its own",
-        hint="use one of the sections listed in the format reference")
+        "no page of its own",
+        hint="use one of the sections listed in the format reference",
+    )
     UNKNOWN_FIELD = _code(
         "unknown-field",
         catches="a key that the entry's schema does not declare",
-        hint="check the spelling against the field reference")
+        hint="check the spelling against the field reference",
+    )
     MISSING_FIELD = _code(
         "missing-field",
         catches="a required field left out",
-        hint="add the field; write `not given` if the source text leaves the value out")
+        hint="add the field; write `not given` if the source text leaves the value out",
+    )
     WRONG_TYPE = _code(
         "wrong-type",
         catches="a value of the wrong kind (text where a number belongs, a list where a mapping belongs...)",
-        hint="write a value of the expected kind")
+        hint="write a value of the expected kind",
+    )
     OUT_OF_RANGE = _code(
         "out-of-range",
         catches="a number outside the bounds its column or field declares",
-        hint="use a value within the declared bounds")
+        hint="use a value within the declared bounds",
+    )
     BAD_ID = _code(
         "bad-id",
         catches="an entry id that is not lower_snake_case",
-        hint="use lower-case letters, digits and underscores")
+        hint="use lower-case letters, digits and underscores",
+    )
     PAGE_NAME = _code(
         "page-name",
         catches="a chapter whose id is the name of a page the site makes for every ruleset (`index`, `glossary`, "
-                "`examples`, `names`), so one page would hide the other",
-        hint="give the chapter another id: its page is named after it")
+        "`examples`, `names`), so one page would hide the other",
+        hint="give the chapter another id: its page is named after it",
+    )
     DUPLICATE_ID = _code(
         "duplicate-id",
         catches="two entries of the same kind with one id, possibly in different files",
-        hint="give each entry its own id")
+        hint="give each entry its own id",
+    )
     DUPLICATE_TERM = _code(
         "duplicate-term",
         catches="two glossary terms (or aliases) that are the same word up to case or Unicode form, so links to it "
-                "would silently pick one",
-        hint="merge the two entries, or make one term differ")
+        "would silently pick one",
+        hint="merge the two entries, or make one term differ",
+    )
     # -- dice and tables ---------------------------------------------------------
     DICE_SYNTAX = _code(
         "dice-syntax",
         catches="a dice expression that does not parse (`D6`, `2D6 + 1`, `D6 + S - T - W`)",
-        hint="write terms like NDX, whole numbers and stat names joined by + and -")
+        hint="write terms like NDX, whole numbers and stat names joined by + and -",
+    )
     ROLL_KEY = _code(
         "roll-key",
         catches="a table row key that is not a result, a range `1-2`, `6+` or `1-`",
-        hint="write a single result (5), a range (1-2), or an open end (6+, 1-)")
+        hint="write a single result (5), a range (1-2), or an open end (6+, 1-)",
+    )
     TABLE_GAP = _code(
         "table-gap",
         catches="a possible result of the table's dice that no row covers",
-        hint="add a row for the missing results, widen a range, or clamp the roll")
+        hint="add a row for the missing results, widen a range, or clamp the roll",
+    )
     TABLE_OVERLAP = _code(
-        "table-overlap",
-        catches="a result covered by more than one row",
-        hint="make the row ranges disjoint")
+        "table-overlap", catches="a result covered by more than one row", hint="make the row ranges disjoint"
+    )
     TABLE_UNREACHABLE = _code(
         "table-unreachable",
         catches="a row no roll of the table's dice can reach",
-        hint="remove the row or correct its range")
+        hint="remove the row or correct its range",
+    )
     TABLE_UNBOUNDED = _code(
         "table-unbounded",
         catches="a modified roll with no lowest or highest row and no clamp",
-        hint="add `clamp:` or open-ended rows such as `6+` and `1-`")
+        hint="add `clamp:` or open-ended rows such as `6+` and `1-`",
+    )
     # -- references and values ------------------------------------------------------
     UNKNOWN_REF = _code(
         "unknown-ref",
         catches="a reference to an entry that does not exist",
-        hint="check the id against the entries of that section")
+        hint="check the id against the entries of that section",
+    )
     UNDECLARED_KIND = _code(
         "undeclared-kind",
         catches="a hero level, or a keyword, item or victory-point kind, that the ruleset's `ruleset:` section does "
-                "not declare (`hero_levels:`, `keyword_kinds:`, `item_kinds:`, `victory_point_kinds:`, also where "
-                "`victory_point_sheet:` heads a kind), or a hero with no `level:` where levels are declared",
-        hint="use a declared value, or declare it in `ruleset:`")
+        "not declare (`hero_levels:`, `keyword_kinds:`, `item_kinds:`, `victory_point_kinds:`, also where "
+        "`victory_point_sheet:` heads a kind), or a hero with no `level:` where levels are declared",
+        hint="use a declared value, or declare it in `ruleset:`",
+    )
     UNKNOWN_KEYWORD = _code(
         "unknown-keyword",
         catches="a special rule or keyword that is not declared in `keywords:`",
-        hint="declare the keyword or fix its spelling")
+        hint="declare the keyword or fix its spelling",
+    )
     KEYWORD_PARAMS = _code(
         "keyword-params",
         catches="a keyword used with the wrong number or kind of parameters",
-        hint="match the parameters declared for the keyword")
+        hint="match the parameters declared for the keyword",
+    )
     SOURCE_FILE = _code(
         "source-file",
         catches="a citation of a source text that is not in the ruleset's `sources/`",
-        hint="copy the source text into the ruleset's sources/ folder or fix the name")
+        hint="copy the source text into the ruleset's sources/ folder or fix the name",
+    )
     SOURCE_SECTION = _code(
         "source-section",
         catches="a cited section that stands nowhere as a heading in the cited source text (a truncated heading, a "
-                "word of a sentence)",
-        hint="copy the heading as the source writes it")
+        "word of a sentence)",
+        hint="copy the heading as the source writes it",
+    )
     QUOTE_SECTION = _code(
         "quote-section",
         catches="a quote that is in the cited source text but not in the section its citation names",
-        hint="cite the section the quote stands under")
+        hint="cite the section the quote stands under",
+    )
     SOURCE_QUOTE = _code(
         "source-quote",
         catches="a quoted phrase that does not occur in the cited source text",
-        hint="quote the source word for word (spacing may differ)")
+        hint="quote the source word for word (spacing may differ)",
+    )
     BAD_EXPRESSION = _code(
         "bad-expression",
         catches="an army-limit expression that is not arithmetic on known counts",
-        hint="use whole numbers, + - * / // and the counts named in the hint")
+        hint="use whole numbers, + - * / // and the counts named in the hint",
+    )
     # -- points and armies ----------------------------------------------------------
     POINTS_MISMATCH = _code(
         "points-mismatch",
         catches="a stated points cost or total, or a stated number of models, that does not equal what the model "
-                "computes",
-        hint="correct the stated number or the entries it adds up")
+        "computes",
+        hint="correct the stated number or the entries it adds up",
+    )
     POINTS_NOT_GIVEN = _code(
         "points-not-given",
         catches="an army list using a troop type whose points the source does not give",
         hint="choose a troop type whose points the text gives; else the list cannot be costed: write `agreed_points: "
-             "not given` and leave out the line's `points:` (a matrix cell takes no house value)")
+        "not given` and leave out the line's `points:` (a matrix cell takes no house value)",
+    )
     GAP_TYPO = _code(
         "gap-typo",
         catches="a gap written nearly as `not given` and not quite (`not givne`, `Not Given`, `notgiven`), which "
-                "would otherwise be read as text",
-        hint="write `not given`, lower case, two words; a note goes after a colon")
+        "would otherwise be read as text",
+        hint="write `not given`, lower case, two words; a note goes after a colon",
+    )
     OVER_POINTS = _code(
         "over-points",
         catches="an army list that spends more than its agreed points",
-        hint="remove units or raise the agreed total")
+        hint="remove units or raise the agreed total",
+    )
     OVER_MODELS = _code(
         "over-models",
         catches="an army list balanced by head-count that fields more models than its agreed models",
-        hint="remove models or raise the agreed head-count")
+        hint="remove models or raise the agreed head-count",
+    )
     LIMIT_BROKEN = _code(
         "limit-broken",
         catches="an army list that breaks one of the ruleset's army limits",
-        hint="change the list so that the limit holds")
+        hint="change the list so that the limit holds",
+    )
     GM_REFERENCE = _code(
         "gm-reference",
         catches="player text that names a game-master-only entry, which would reveal it",
-        hint="link it only from game-master material, or mark the linking entry `audience: gm`")
+        hint="link it only from game-master material, or mark the linking entry `audience: gm`",
+    )
     HIDDEN_NOT_GM = _code(
         "hidden-not-gm",
         catches="a hidden task not marked for the game-master, which would leak into player outputs",
-        hint="add `audience: gm`")
+        hint="add `audience: gm`",
+    )
     # -- values, formulas, charts, mechanics ----------------------------------------
     UNIT_MISMATCH = _code(
         "unit-mismatch",
         catches="a distance in a grid unit (hexes, squares) mixed with a length (inches, feet, cm...), or with the "
-                "other grid, in a value, a formula, a chart axis or a comparison",
-        hint="measure both in one unit: lengths convert to each other, hexes and squares to nothing")
+        "other grid, in a value, a formula, a chart axis or a comparison",
+        hint="measure both in one unit: lengths convert to each other, hexes and squares to nothing",
+    )
     BAD_VALUE = _code(
         "bad-value",
         catches="a stated value that is not a number, distance, target, dice or count of its declared type",
-        hint='write it as the rules do: 2, 1½, 3/2, 6", 3 hexes, 4+, 2D6')
+        hint='write it as the rules do: 2, 1½, 3/2, 6", 3 hexes, 4+, 2D6',
+    )
     BAD_FORMULA = _code(
         "bad-formula",
         catches="a formula that does not parse, names an unknown input, value or table, or fails for some of its "
-                "inputs",
-        hint="use the inputs, values, `let` names, tables and functions listed in the format reference")
+        "inputs",
+        hint="use the inputs, values, `let` names, tables and functions listed in the format reference",
+    )
     BAD_CHART = _code(
         "bad-chart",
         catches="a chart whose formula, inputs or axes do not fit together",
-        hint="vary two inputs of the formula and hold the others with `fixed:`")
+        hint="vary two inputs of the formula and hold the others with `fixed:`",
+    )
     BASE_RULESET = _code(
         "base-ruleset",
         catches="an `extends:` naming no ruleset, a ruleset extending itself through others, or an entry that "
-                "repeats one of its base's ids",
-        hint="extend an existing ruleset; change a base's entries through an overlay")
+        "repeats one of its base's ids",
+        hint="extend an existing ruleset; change a base's entries through an overlay",
+    )
     OVERLAY_CHANGE = _code(
         "overlay-change",
         catches="an overlay that changes an entry its base does not have, or adds anything but values",
-        hint="change only values the base ruleset has, with the same id")
+        hint="change only values the base ruleset has, with the same id",
+    )
     MECHANIC_LITERAL = _code(
         "mechanic-literal",
         catches="a number other than 0 and 1 written in a ruleset's own mechanics, where it cannot follow the data",
-        hint="name the number in `values:` and read it with `values.id`")
+        hint="name the number in `values:` and read it with `values.id`",
+    )
     MECHANIC_ERROR = _code(
         "mechanic-error",
         catches="a ruleset's own mechanics module that does not load",
-        hint="fix the Python error the message names")
+        hint="fix the Python error the message names",
+    )
     QUICKREF_TOO_LONG = _code(
         "quickref-too-long",
         catches="an entry marked for the quick reference whose text (a rule's body, or the summary written for the "
-                "sheet) is too long for one page of them",
-        hint="write `quick_reference: {summary: ...}`: the procedure in a sentence or two, as the source says it")
+        "sheet) is too long for one page of them",
+        hint="write `quick_reference: {summary: ...}`: the procedure in a sentence or two, as the source says it",
+    )
     SHEET_OVERFLOW = _code(
         "sheet-overflow",
         catches="a one-page sheet (a quick reference, a `sheets:` entry, a victory-point checklist) whose content "
-                "takes more than its page, even in the smaller type tried after the first layout",
+        "takes more than its page, even in the smaller type tried after the first layout",
         hint="mark fewer entries for it (`quick_reference: false`), or give them shorter summaries "
-             "(`quick_reference: {summary: ...}`)")
+        "(`quick_reference: {summary: ...}`)",
+    )
     QUICKREF_GM = _code(
         "quickref-gm",
         catches="a game-master-only entry marked for the quick reference, which players get",
-        hint="remove the mark, or make the entry `audience: player`")
+        hint="remove the mark, or make the entry `audience: player`",
+    )
     # -- examples and build -------------------------------------------------------
     EXAMPLE_FAILED = _code(
         "example-failed",
         catches="a worked example whose stated result differs from the model",
-        hint="fix the model if the text is right, or the example if it misquotes the text")
+        hint="fix the model if the text is right, or the example if it misquotes the text",
+    )
     EXAMPLE_UNSTATED = _code(
         "example-unstated",
         catches="a worked example that follows no sentence (it opens the text, or comes right after a heading, a "
-                "table or another example): players never see its code, so they would read nothing of it",
-        hint="write the sentence before the example that states its checked result in words")
+        "table or another example): players never see its code, so they would read nothing of it",
+        hint="write the sentence before the example that states its checked result in words",
+    )
     EXAMPLE_SENTENCE = _code(
         "example-sentence",
         catches="a number in the paragraph a worked example follows (digits, a fraction, a percentage, a die, a "
-                "number word such as `two` or `half`) that the example does not state: players read that paragraph "
-                "marked checked, so each number in it must be a number of the example's code, of its stated results "
-                "or of a value it reads; a chance (`19 times in 27`) must be one it states, a percentage must round "
-                "from one, a sum (`3 + 5 = 8`) must be true",
+        "number word such as `two` or `half`) that the example does not state: players read that paragraph "
+        "marked checked, so each number in it must be a number of the example's code, of its stated results "
+        "or of a value it reads; a chance (`19 times in 27`) must be one it states, a percentage must round "
+        "from one, a sum (`3 + 5 = 8`) must be true",
         hint="make the sentence say what the example computes, or make the example state the number; a number the "
-             "text means as plain prose goes in a paragraph of its own, before the sentence that states the result")
+        "text means as plain prose goes in a paragraph of its own, before the sentence that states the result",
+    )
     EXAMPLE_UNCHECKED = _code(
         "example-unchecked",
         catches="a worked-example statement whose result nothing checks: a call with no stated result, or a setup "
-                "line (an assignment or import) that no later statement of its block checks",
-        hint="state the result on the line after the `>>>`, or end the block with a statement whose result is stated")
+        "line (an assignment or import) that no later statement of its block checks",
+        hint="state the result on the line after the `>>>`, or end the block with a statement whose result is stated",
+    )
     RESOURCE_OUTSIDE = _code(
         "resource-outside",
         catches="a template, image or stylesheet that points outside the project or to the network",
-        hint="use a file inside the project")
+        hint="use a file inside the project",
+    )
     TEMPLATE_ERROR = _code(
         "template-error",
         catches="a template in the project's `templates/` that is not UTF-8, does not parse, names a template "
-                "outside the templates folders or none at all, or fails while rendering (an undefined value, "
-                "something the template sandbox refuses, work or output beyond its limits)",
+        "outside the templates folders or none at all, or fails while rendering (an undefined value, "
+        "something the template sandbox refuses, work or output beyond its limits)",
         hint="fix the template at the place named; start again from the default of the same path in "
-             "`generator/templates`")
+        "`generator/templates`",
+    )
     PROSE_DIRECTIVE = _code(
         "prose-directive",
         catches="a MyST directive in prose that is not on the allow-list (`{include}`, `{eval-rst}`, `{raw}`, "
-                "`{image}`, `{toctree}`, `{math}`...), which could read files, run reStructuredText or load scripts",
-        hint="write prose; use a fenced python block for a worked example, or an admonition such as note or warning")
+        "`{image}`, `{toctree}`, `{math}`...), which could read files, run reStructuredText or load scripts",
+        hint="write prose; use a fenced python block for a worked example, or an admonition such as note or warning",
+    )
     PROSE_ROLE = _code(
         "prose-role",
         catches="a MyST role in prose that is not one of Rulepress's (term, rule, table, spell, profile, entry, gap, "
-                "source, pdf, value, formula, chart, lookup)",
-        hint="use one of Rulepress's roles, or plain text")
+        "source, pdf, value, formula, chart, lookup)",
+        hint="use one of Rulepress's roles, or plain text",
+    )
     PROSE_LINK = _code(
         "prose-link",
         catches="a link in prose to anything but an http(s) or mailto address or a #anchor: `javascript:`, `data:`, "
-                "`file:`, or a path the site would read from the disk",
-        hint="link to an http(s) address, or to an entry with one of Rulepress's roles (rule, term, table...)")
+        "`file:`, or a path the site would read from the disk",
+        hint="link to an http(s) address, or to an entry with one of Rulepress's roles (rule, term, table...)",
+    )
     PROSE_IMAGE = _code(
         "prose-image",
         catches="an image in prose: outputs show no image named in rules prose, so none is read from a path or "
-                "fetched from the network",
-        hint="describe it in words")
+        "fetched from the network",
+        hint="describe it in words",
+    )
     SITE_WARNING = _code(
         "site-warning",
         catches="a problem the site build (Sphinx) found in an entry's text, which `check` let through",
-        hint="fix the text of the entry named; `rulepress build --only site` checks it again")
+        hint="fix the text of the entry named; `rulepress build --only site` checks it again",
+    )
 
     @property
     def code(self) -> str:
@@ -403,8 +457,9 @@ def did_you_mean(word: str, choices) -> str | None:
 class Diagnostics(list):
     """A list of diagnostics with a helper to add one."""
 
-    def add(self, code: Code, message: str, location: Location, hint: str | None = None,
-            severity: Severity = Severity.ERROR) -> None:
+    def add(
+        self, code: Code, message: str, location: Location, hint: str | None = None, severity: Severity = Severity.ERROR
+    ) -> None:
         self.append(Diagnostic(code, message, location, hint, severity))
 
     @property

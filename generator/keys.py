@@ -82,7 +82,9 @@ def job_key(job, code: str, root: Path) -> str:
 
 
 _CSS_LINK = re.compile(r"""@import\s+["']([^"']+)["']|url\(\s*["']?([^"')]+?)["']?\s*\)""")
-_HTML_LINK = re.compile(r"""(?:\bsrc|<link\b[^>]*?\bhref)\s*=\s*["']([^"']+)["']""")  # what the renderer fetches; <a href> it does not
+_HTML_LINK = re.compile(
+    r"""(?:\bsrc|<link\b[^>]*?\bhref)\s*=\s*["']([^"']+)["']"""
+)  # what the renderer fetches; <a href> it does not
 
 
 def linked_assets(job, root: Path) -> list[str] | None:
@@ -129,8 +131,9 @@ def templates_digest(root: Path) -> bytes:
     return digest.digest()
 
 
-def inputs_key(kind: str, audiences: list[str], audience: str | None, epoch: str, ruleset: str,
-               templates: bytes) -> str:
+def inputs_key(
+    kind: str, audiences: list[str], audience: str | None, epoch: str, ruleset: str, templates: bytes
+) -> str:
     """A hash of everything one ruleset's PDFs of ``kind`` are made from: the audiences a build makes (and the
     one it was asked for), SOURCE_DATE_EPOCH (``epoch``), the ruleset's key (``ruleset_key``) and the
     templates (``templates_digest``)."""

@@ -81,8 +81,13 @@ class Worker:
         argv = [sys.executable, "-m", "generator.pool"]
         self.process = subprocess.Popen(
             wall.command(argv, read=read, write=write, env={"RULEPRESS_WALL": "inside"}),
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.errors, close_fds=True, cwd="/",
-            preexec_fn=wall.limits(MEMORY, CPU_SECONDS))
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self.errors,
+            close_fds=True,
+            cwd="/",
+            preexec_fn=wall.limits(MEMORY, CPU_SECONDS),
+        )
 
     def serve(self, jobs: queue.Queue, done: queue.Queue) -> None:
         while True:

@@ -51,8 +51,13 @@ def run_check(root: Path, only: str | None = None, run_examples: bool = True, ev
 
 
 def _replayed(stored) -> bool:
-    if not (isinstance(stored, dict) and isinstance(stored.get("stderr"), str) and isinstance(stored.get("stdout"), str)
-            and type(stored.get("status")) is int and stored["status"] in (0, 1)):
+    if not (
+        isinstance(stored, dict)
+        and isinstance(stored.get("stderr"), str)
+        and isinstance(stored.get("stdout"), str)
+        and type(stored.get("status")) is int
+        and stored["status"] in (0, 1)
+    ):
         return False
     _print(stored["stderr"], stored["stdout"])
     return True
@@ -89,8 +94,11 @@ def _check(root: Path, only, run_examples: bool, cache, errors, out) -> tuple[in
     profiles = sum(len(m.rows) for r in rulesets for m in r.profiles)
     examples = sum(len(r.examples) for r in rulesets)
     error_count = len([d for d in diagnostics if d.severity.value == "error"])
-    print(f"{plural(len(rulesets), 'ruleset')}, {plural(tables, 'table')}, {plural(profiles, 'profile')}, "
-          f"{plural(examples, 'example')}, {plural(error_count, 'error')}", file=out)
+    print(
+        f"{plural(len(rulesets), 'ruleset')}, {plural(tables, 'table')}, {plural(profiles, 'profile')}, "
+        f"{plural(examples, 'example')}, {plural(error_count, 'error')}",
+        file=out,
+    )
     settled = not any(run.failures for run in runs) and _mechanics_settled(result)
     return (1 if error_count else 0), settled
 
@@ -106,8 +114,10 @@ def run_line(run) -> str:
     entries = ", ".join(dict.fromkeys(change.entry for change in run.changed))
     failed = f", {len(run.failures)} failed" if run.failures else ""
     passing = run.total - len(run.changed)
-    return (f"{head}{passing} pass{failed}, {len(run.changed)} give{'s' if len(run.changed) == 1 else ''} "
-            f"another result under its house values ({entries})")
+    return (
+        f"{head}{passing} pass{failed}, {len(run.changed)} give{'s' if len(run.changed) == 1 else ''} "
+        f"another result under its house values ({entries})"
+    )
 
 
 def _mechanics_settled(result) -> bool:
@@ -118,8 +128,8 @@ def _mechanics_settled(result) -> bool:
 def run_coverage(root: Path, only: str | None = None) -> int:
     """`rulepress coverage`: run every ruleset's examples, recording what they read, and list per ruleset each
     entry none exercised (``examples.coverage``). 0 when every entry is exercised or excused, 1 otherwise."""
-    from .examples.run import run_confined  # deferred: `rulepress check` never loads the examples' runner
     from .examples.coverage import measure, report_lines, summary_line  # deferred: likewise
+    from .examples.run import run_confined  # deferred: `rulepress check` never loads the examples' runner
     from .examples.walled import prestart  # deferred: likewise
     from .validate import check_project  # deferred: nor the checks, when its cache answers
 
@@ -137,8 +147,9 @@ def run_coverage(root: Path, only: str | None = None) -> int:
             reads |= outcome.reads
             failures += list(outcome.mechanics + outcome.failures)
     print_diagnostics(failures)
-    measured = [measure(r, reads) for r in result.project.rulesets
-                if not r.meta.overlay and (only is None or r.id == only)]
+    measured = [
+        measure(r, reads) for r in result.project.rulesets if not r.meta.overlay and (only is None or r.id == only)
+    ]
     for coverage in measured:
         for line in report_lines(coverage):
             print(printable(line))

@@ -54,9 +54,9 @@ from .pipeline.search_index import copy_for_index, index_copy, swap_index
 from .pipeline.workers import with_site_house_results
 from .pool import Worker, rebuilt
 from .render.assets import default_templates
-from .render.site.state import checked_project
 from .render.site.pages import build_site
 from .render.site.search import SearchIndexError
+from .render.site.state import checked_project
 from .source.project import load_project
 from .validate import check_project, check_ruleset
 
@@ -68,11 +68,13 @@ RELOAD_SCRIPT = """<script>(function(){const shown=%d;
 const events=new EventSource('%s');
 events.addEventListener('build',e=>{const n=parseInt(e.data,10);if(n!==shown){events.close();location.reload();}});
 })();</script>"""
-OVERLAY = ('<div id="rulepress-overlay" role="alert" style="position:fixed;inset:0;z-index:2147483647;overflow:auto;'
-           'margin:0;padding:2em;background:rgba(30,0,0,.94);color:#fff;font:14px/1.5 monospace">'
-           '<p style="font-weight:bold;color:#ff8a80;margin:0 0 1em">The last save did not build; '
-           'this page is the previous build. Fix the error and save:</p>'
-           '<pre style="white-space:pre-wrap;margin:0">%s</pre></div>')
+OVERLAY = (
+    '<div id="rulepress-overlay" role="alert" style="position:fixed;inset:0;z-index:2147483647;overflow:auto;'
+    'margin:0;padding:2em;background:rgba(30,0,0,.94);color:#fff;font:14px/1.5 monospace">'
+    '<p style="font-weight:bold;color:#ff8a80;margin:0 0 1em">The last save did not build; '
+    "this page is the previous build. Fix the error and save:</p>"
+    '<pre style="white-space:pre-wrap;margin:0">%s</pre></div>'
+)
 
 
 class _State:
@@ -120,8 +122,10 @@ MAX_CONNECTIONS = 64  # requests answered at once (a browser opens about 6); pas
 MAX_EVENT_STREAMS = 32  # open pages listening for rebuilds; past it a 503
 IDLE_S = 10.0  # a connection that sends nothing for this long is closed
 GONE_CHECK_S = 1.0  # how often an event stream looks whether its page went away (so its slot is freed)
-BUSY = (b"HTTP/1.0 503 Service Unavailable\r\nContent-Type: text/plain\r\nContent-Length: 19\r\n"
-        b"Retry-After: 1\r\nConnection: close\r\n\r\nrulepress: too busy")
+BUSY = (
+    b"HTTP/1.0 503 Service Unavailable\r\nContent-Type: text/plain\r\nContent-Length: 19\r\n"
+    b"Retry-After: 1\r\nConnection: close\r\n\r\nrulepress: too busy"
+)
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
 _BAD_ESCAPE = re.compile("%(?![0-9A-Fa-f]{2})")
 
@@ -407,7 +411,9 @@ class RememberedChecks:
             return self.checks[key]
 
         result = check_project(root, checker=checker)
-        runs = run_project_examples(result.project, result.diagnostics, _InMemory(self.examples, result.project.root, code))
+        runs = run_project_examples(
+            result.project, result.diagnostics, _InMemory(self.examples, result.project.root, code)
+        )
         project = result.project.with_house_results({run.ruleset: run.changed for run in runs})
         return dataclasses.replace(result, project=project), [f for run in runs for f in run.failures]
 
@@ -483,12 +489,13 @@ class _Tee(io.TextIOBase):
         return False  # no progress bar: it would draw into the copy
 
 
-def build_and_tell(request: BuildRequest, hooks: BuildHooks, state: _State, first: bool = False,
-                   index: "SearchIndex | None" = None) -> int:
+def build_and_tell(
+    request: BuildRequest, hooks: BuildHooks, state: _State, first: bool = False, index: SearchIndex | None = None
+) -> int:
     """One warm build; ``state`` learns its outcome and what it printed (the browser reloads at once);
     then, after a good build, ``index`` makes the site's search index again, behind the page."""
     tee = _Tee(sys.stderr)
-    with redirect_stderr(tee), (index.swaps if index else nullcontext()):
+    with redirect_stderr(tee), index.swaps if index else nullcontext():
         code = run_build(request, hooks)
     if code == INTERRUPTED:  # Ctrl-C during a build stops serve too
         raise KeyboardInterrupt
@@ -527,7 +534,10 @@ class SearchIndex:
                     swap_index(staging, self.out)
                 else:
                     shutil.rmtree(staging, ignore_errors=True)
-        except (SearchIndexError, OSError) as failed:  # a build removed the copy, or Pagefind failed: the next build tries again
+        except (
+            SearchIndexError,
+            OSError,
+        ) as failed:  # a build removed the copy, or Pagefind failed: the next build tries again
             if self.state.build == build:  # to the terminal, never into a build's overlay text (stderr is teed then)
                 print(f"rulepress: the search index was not renewed: {failed}", file=sys.__stderr__, flush=True)
 
@@ -540,9 +550,16 @@ def watched(root: Path) -> list[Path]:
     return [folder for folder in (root / "rules_src", root / "templates") if folder.is_dir()]
 
 
-def serve(root: Path, host: str = "127.0.0.1", port: int = 8000, only: list[str] | None = None,
-          poll: float = 0.5, rounds: int | None = None, stop: threading.Event | None = None,
-          audience: str = "player") -> int:
+def serve(
+    root: Path,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    only: list[str] | None = None,
+    poll: float = 0.5,
+    rounds: int | None = None,
+    stop: threading.Event | None = None,
+    audience: str = "player",
+) -> int:
     """Serve until interrupted (or for ``rounds`` waits of ``poll`` seconds, or until ``stop`` is set: for tests).
     ``audience`` "gm" builds and serves the game-master's site and files too; "player" serves none of them."""
     request = BuildRequest(root=root, only=tuple(only or ["site"]), audience=audience)
@@ -559,8 +576,14 @@ def serve(root: Path, host: str = "127.0.0.1", port: int = 8000, only: list[str]
     hosts.port = server.server_address[1]  # port 0: the one the system chose
     if not is_loopback(host):
         readers = "the served rules, the game-master's included" if audience == "gm" else "the served rules"
-        print(printable(f"rulepress: warning: serving on {host}, not this machine only: anyone on the network "
-                        f"can read {readers}"), file=sys.stderr, flush=True)
+        print(
+            printable(
+                f"rulepress: warning: serving on {host}, not this machine only: anyone on the network "
+                f"can read {readers}"
+            ),
+            file=sys.stderr,
+            flush=True,
+        )
     halt = threading.Event()
     try:
         changes = start_watching(root, halt)  # before the first build: a save during it is built next
@@ -575,8 +598,13 @@ def serve(root: Path, host: str = "127.0.0.1", port: int = 8000, only: list[str]
         raise
     threading.Thread(target=server.serve_forever, daemon=True).start()
     shown = f"{root / 'build'}" + (" (the game-master's site and files too)" if audience == "gm" else "")
-    print(printable(f"serving {shown} at http://{_bracketed(host)}:{hosts.port}/ — edit rules_src/ and the page "
-                    "reloads; Ctrl-C stops"), flush=True)
+    print(
+        printable(
+            f"serving {shown} at http://{_bracketed(host)}:{hosts.port}/ — edit rules_src/ and the page "
+            "reloads; Ctrl-C stops"
+        ),
+        flush=True,
+    )
     try:
         _rebuild_on_change(request, hooks, state, changes, poll, rounds, stop, index)
     except KeyboardInterrupt:
@@ -599,8 +627,15 @@ def start_watching(root: Path, halt: threading.Event) -> queue.Queue:
     ready = threading.Event()
 
     def watch() -> None:
-        for found in watchfiles.watch(*watched(root), step=STEP_MS, debounce=1000, rust_timeout=200,
-                                      yield_on_timeout=True, stop_event=halt, raise_interrupt=False):
+        for found in watchfiles.watch(
+            *watched(root),
+            step=STEP_MS,
+            debounce=1000,
+            rust_timeout=200,
+            yield_on_timeout=True,
+            stop_event=halt,
+            raise_interrupt=False,
+        ):
             ready.set()  # the first (empty) answer comes once the watcher is registered
             if found:
                 changes.put(found)
@@ -610,8 +645,16 @@ def start_watching(root: Path, halt: threading.Event) -> queue.Queue:
     return changes
 
 
-def _rebuild_on_change(request: BuildRequest, hooks: BuildHooks, state: _State, changes: queue.Queue, poll: float,
-                       rounds: int | None, stop: threading.Event | None, index: SearchIndex | None = None) -> None:
+def _rebuild_on_change(
+    request: BuildRequest,
+    hooks: BuildHooks,
+    state: _State,
+    changes: queue.Queue,
+    poll: float,
+    rounds: int | None,
+    stop: threading.Event | None,
+    index: SearchIndex | None = None,
+) -> None:
     count = 0
     while (rounds is None or count < rounds) and not (stop is not None and stop.is_set()):
         count += 1

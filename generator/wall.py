@@ -24,7 +24,14 @@ from pathlib import Path
 
 PACKAGE = "bubblewrap"  # Debian's package that brings bwrap
 SCRATCH_BYTES = 512 * 1024 * 1024  # the size of the walled /tmp
-PASSED_ON = ("RULEPRESS_", "SOURCE_DATE_EPOCH", "LANG", "LC_ALL", "TZ", "PAGEFIND_BINARY_PATH")  # the machine owner's settings
+PASSED_ON = (
+    "RULEPRESS_",
+    "SOURCE_DATE_EPOCH",
+    "LANG",
+    "LC_ALL",
+    "TZ",
+    "PAGEFIND_BINARY_PATH",
+)  # the machine owner's settings
 _ENV = shutil.which("env") or "/usr/bin/env"
 _SYSTEM = ("/usr", "/etc/fonts", "/etc/ld.so.cache", "/etc/alternatives", "/var/cache/fontconfig")
 
@@ -59,8 +66,9 @@ def _probe(program: str | None) -> Status:
     if program is None:
         return Status(False, f"bubblewrap (bwrap) is not installed: apt-get install {PACKAGE}")
     try:
-        run = subprocess.run([program, *_namespaces(), "--ro-bind", "/", "/", "--", "/bin/true"],
-                             capture_output=True, timeout=20, env={})
+        run = subprocess.run(
+            [program, *_namespaces(), "--ro-bind", "/", "/", "--", "/bin/true"], capture_output=True, timeout=20, env={}
+        )
     except (OSError, subprocess.TimeoutExpired) as error:
         return Status(False, f"bubblewrap ({program}) cannot start: {error}")
     if run.returncode != 0:
@@ -91,8 +99,11 @@ def in_use() -> bool:
 def _note_once(reason: str) -> None:
     if not os.environ.get("RULEPRESS_WALL_NOTED"):
         os.environ["RULEPRESS_WALL_NOTED"] = "1"  # workers and later calls of this run stay quiet
-        print(f"rulepress: note: rules code runs behind the audit-hook fence only, without the wall ({reason})",
-              file=sys.stderr, flush=True)
+        print(
+            f"rulepress: note: rules code runs behind the audit-hook fence only, without the wall ({reason})",
+            file=sys.stderr,
+            flush=True,
+        )
 
 
 def _namespaces() -> list[str]:
@@ -110,8 +121,17 @@ def python_dirs() -> tuple[str, ...]:
     for prefix in {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}:
         for key in ("stdlib", "platstdlib", "purelib", "platlib"):
             try:
-                found.add(sysconfig.get_path(key, vars={"base": prefix, "platbase": prefix,
-                                                         "installed_base": prefix, "installed_platbase": prefix}))
+                found.add(
+                    sysconfig.get_path(
+                        key,
+                        vars={
+                            "base": prefix,
+                            "platbase": prefix,
+                            "installed_base": prefix,
+                            "installed_platbase": prefix,
+                        },
+                    )
+                )
             except KeyError:
                 pass
     for key in ("stdlib", "platstdlib", "purelib", "platlib"):
@@ -128,14 +148,36 @@ def _interpreter() -> list[str]:
     return sorted(p for p in found if p and p != "/usr")
 
 
-def command(argv: list[str], *, read: list[Path] = (), write: list[Path] = (), env: dict[str, str] | None = None,
-            cwd: Path | None = None) -> list[str]:
+def command(
+    argv: list[str],
+    *,
+    read: list[Path] = (),
+    write: list[Path] = (),
+    env: dict[str, str] | None = None,
+    cwd: Path | None = None,
+) -> list[str]:
     """``argv`` run behind the wall: it reads ``read`` (the project, say) and Python, writes ``write`` and
     its own ``/tmp``, and sees only the environment in ``env`` (plus a neutral PATH and HOME)."""
     # bwrap starts with no environment: its init (pid 1 inside) is readable there, /proc/1/environ too.
     # /proc/sys read-only: a sysctl's write permission is the euid's alone, and root is mapped to root.
-    line = [_ENV, "-i", bwrap() or "bwrap", *_namespaces(), "--clearenv", "--proc", "/proc",
-            "--ro-bind", "/proc/sys", "/proc/sys", "--dev", "/dev", "--size", str(SCRATCH_BYTES), "--tmpfs", "/tmp"]
+    line = [
+        _ENV,
+        "-i",
+        bwrap() or "bwrap",
+        *_namespaces(),
+        "--clearenv",
+        "--proc",
+        "/proc",
+        "--ro-bind",
+        "/proc/sys",
+        "/proc/sys",
+        "--dev",
+        "/dev",
+        "--size",
+        str(SCRATCH_BYTES),
+        "--tmpfs",
+        "/tmp",
+    ]
     for name in ("bin", "lib", "lib64", "sbin"):
         target = Path("/") / name
         if target.is_symlink():
@@ -145,14 +187,23 @@ def command(argv: list[str], *, read: list[Path] = (), write: list[Path] = (), e
     for path in _SYSTEM:
         if Path(path).exists():
             line += ["--ro-bind", path, path]
-    for path in dict.fromkeys([*_interpreter(), *python_dirs(), *_named_tools(), *(str(Path(p).resolve()) for p in read)]):
+    for path in dict.fromkeys(
+        [*_interpreter(), *python_dirs(), *_named_tools(), *(str(Path(p).resolve()) for p in read)]
+    ):
         if not Path(path).exists():
             continue
         line += ["--ro-bind", path, path]
     for path in dict.fromkeys(str(Path(p).resolve()) for p in write):
         line += ["--bind", path, path]
-    variables = {**passed_on(), "PATH": "/usr/bin:/bin", "HOME": "/tmp", "PYTHONDONTWRITEBYTECODE": "1",
-                 "PYTHONPATH": str(Path(__file__).resolve().parents[1]), "RULEPRESS_WALL": "inside", **(env or {})}
+    variables = {
+        **passed_on(),
+        "PATH": "/usr/bin:/bin",
+        "HOME": "/tmp",
+        "PYTHONDONTWRITEBYTECODE": "1",
+        "PYTHONPATH": str(Path(__file__).resolve().parents[1]),
+        "RULEPRESS_WALL": "inside",
+        **(env or {}),
+    }
     for name, value in variables.items():
         line += ["--setenv", name, value]
     if cwd is not None:
@@ -177,8 +228,12 @@ def limits(memory_bytes: int, cpu_seconds: int, file_bytes: int = 256 * 1024 * 1
     def apply() -> None:
         import resource
 
-        for kind, value in ((resource.RLIMIT_AS, memory_bytes), (resource.RLIMIT_CPU, cpu_seconds),
-                            (resource.RLIMIT_FSIZE, file_bytes), (resource.RLIMIT_CORE, 0)):
+        for kind, value in (
+            (resource.RLIMIT_AS, memory_bytes),
+            (resource.RLIMIT_CPU, cpu_seconds),
+            (resource.RLIMIT_FSIZE, file_bytes),
+            (resource.RLIMIT_CORE, 0),
+        ):
             try:
                 resource.setrlimit(kind, (value, value))
             except (ValueError, OSError):

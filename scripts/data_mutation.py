@@ -37,10 +37,46 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 # Keys whose scalars are prose, names or formula-input bounds, never a published value.
-PROSE_KEYS = {"quote", "section", "title", "label", "labels", "summary", "description", "note", "notes",
-              "effect", "definition", "needs", "source", "aliases", "phase", "body", "text", "name", "id",
-              "ref", "chapter", "key", "match", "show", "impossible", "input", "formula", "min", "max",
-              "default", "source_title", "hint", "caption", "heading", "kind", "requires", "rule", "term"}
+PROSE_KEYS = {
+    "quote",
+    "section",
+    "title",
+    "label",
+    "labels",
+    "summary",
+    "description",
+    "note",
+    "notes",
+    "effect",
+    "definition",
+    "needs",
+    "source",
+    "aliases",
+    "phase",
+    "body",
+    "text",
+    "name",
+    "id",
+    "ref",
+    "chapter",
+    "key",
+    "match",
+    "show",
+    "impossible",
+    "input",
+    "formula",
+    "min",
+    "max",
+    "default",
+    "source_title",
+    "hint",
+    "caption",
+    "heading",
+    "kind",
+    "requires",
+    "rule",
+    "term",
+}
 # Word results of table and lookup rows are values too: the row's outcome.
 WORD_KEYS = {"result"}
 NUMBER = re.compile(r"\d+")
@@ -52,10 +88,13 @@ KNOWN = {
 }
 # Changes that leave the behaviour as it was (equivalent), by (file, line).
 KNOWN_AT = {
-    ("bad_moon_rising/mechanics.py", 221): "equivalent: a wedge's rank two ahead holds the front-left neighbour's place "
-                                           "whenever the rank ahead does, so `rank - 2` finds the same inside models",
+    (
+        "bad_moon_rising/mechanics.py",
+        221,
+    ): "equivalent: a wedge's rank two ahead holds the front-left neighbour's place "
+    "whenever the rank ahead does, so `rank - 2` finds the same inside models",
     ("rampant_hex/mechanics.py", 112): "equivalent on this army: every limit divides a count by 2 or more, so a count "
-                                       "left out and read as 1 rounds down to 0 as a 0 does",
+    "left out and read as 1 rounds down to 0 as a 0 does",
 }
 
 
@@ -101,16 +140,29 @@ def yaml_mutations(rules_src: Path, relative: Path) -> list[Mutation]:
     for key, node in _scalars(yaml.compose(text)):
         if key in PROSE_KEYS or "\n" in node.value or node.end_mark.line != node.start_mark.line:
             continue
-        raw = text[node.start_mark.index:node.end_mark.index]
+        raw = text[node.start_mark.index : node.end_mark.index]
         line = node.start_mark.line + 1
         bump = _bumped(raw)
         if bump is not None:
             start, end, digits = bump
-            found.append(Mutation(ruleset, str(relative), line, key, node.start_mark.index + start,
-                                  node.start_mark.index + end, raw[start:end], digits))
+            found.append(
+                Mutation(
+                    ruleset,
+                    str(relative),
+                    line,
+                    key,
+                    node.start_mark.index + start,
+                    node.start_mark.index + end,
+                    raw[start:end],
+                    digits,
+                )
+            )
         elif key in WORD_KEYS and node.style is None and raw.strip():
-            found.append(Mutation(ruleset, str(relative), line, key, node.start_mark.index, node.end_mark.index,
-                                  raw, "Something Else"))
+            found.append(
+                Mutation(
+                    ruleset, str(relative), line, key, node.start_mark.index, node.end_mark.index, raw, "Something Else"
+                )
+            )
     return found
 
 
@@ -130,8 +182,18 @@ def python_mutations(rules_src: Path, relative: Path) -> list[Mutation]:
         if bump is None:
             continue
         start, end, digits = bump
-        found.append(Mutation(relative.parts[0], str(relative), row, "number", offset + start, offset + end,
-                              token.string[start:end], digits))
+        found.append(
+            Mutation(
+                relative.parts[0],
+                str(relative),
+                row,
+                "number",
+                offset + start,
+                offset + end,
+                token.string[start:end],
+                digits,
+            )
+        )
     return found
 
 
@@ -149,8 +211,17 @@ def all_mutations(rules_src: Path, only: str | None) -> list[Mutation]:
 
 
 # -- the sentences before worked examples ------------------------------------------------------------
-_NEXT_WORD = {"half": "twice", "third": "quarter", "thirds": "quarters", "quarter": "third", "quarters": "thirds",
-              "once": "twice", "twice": "thrice", "thrice": "once", "twenty": "nineteen"}
+_NEXT_WORD = {
+    "half": "twice",
+    "third": "quarter",
+    "thirds": "quarters",
+    "quarter": "third",
+    "quarters": "thirds",
+    "once": "twice",
+    "twice": "thrice",
+    "thrice": "once",
+    "twenty": "nineteen",
+}
 # A sentence's number is checked against every number its example states, not bound to one of them: a number
 # changed into another number the same example states (or, for twice/half, another ratio of two of them) passes.
 SENTENCE_KNOWN = "the new number is also one the example states: a sentence's number is not bound to one of them"
@@ -190,9 +261,15 @@ def _also_stated(number_text: str, found) -> bool:
     from generator.examples.sentence import stated_numbers
 
     changed = stated_numbers(number_text)
-    return len(changed) == 1 and changed[0].value is not None and (
-        found.has(changed[0].value) or (changed[0].ratio and found.relates(changed[0].value))
-        or (changed[0].percent and found.rounds_to(changed[0])))
+    return (
+        len(changed) == 1
+        and changed[0].value is not None
+        and (
+            found.has(changed[0].value)
+            or (changed[0].ratio and found.relates(changed[0].value))
+            or (changed[0].percent and found.rounds_to(changed[0]))
+        )
+    )
 
 
 def sentence_mutations(root: Path, only: str | None) -> list[Mutation]:
@@ -216,11 +293,21 @@ def sentence_mutations(root: Path, only: str | None) -> list[Mutation]:
                     found_in_example = evidence(code, lambda id: _value_text(ruleset, id))
                     for number in stated_numbers(paragraph):
                         where = loc.at(text, offset + number.start)
-                        start = sum(len(line) for line in lines[:where.line - 1]) + where.column - 1
-                        if "".join(lines)[start:start + len(number.text)] != number.text:
+                        start = sum(len(line) for line in lines[: where.line - 1]) + where.column - 1
+                        if "".join(lines)[start : start + len(number.text)] != number.text:
                             continue  # a folded scalar: its text is not where the file has it
-                        found.append(Mutation(ruleset.id, loc.path.removeprefix("rules_src/"), where.line, "sentence",
-                                              start, start + len(number.text), number.text, _changed_number(number)))
+                        found.append(
+                            Mutation(
+                                ruleset.id,
+                                loc.path.removeprefix("rules_src/"),
+                                where.line,
+                                "sentence",
+                                start,
+                                start + len(number.text),
+                                number.text,
+                                _changed_number(number),
+                            )
+                        )
                         if _also_stated(found[-1].new, found_in_example):
                             _ALSO_STATED.add((found[-1].path, start))
     return [m for m in found if m.new != m.old]
@@ -232,8 +319,10 @@ def _sentence_caught(copy: Path, mutation: Mutation) -> bool:
     from generator.validate.prose import check_example_sentences
 
     project, _ = load_project(copy, only=mutation.ruleset)
-    return any(d.location.path == f"rules_src/{mutation.path}"  # the unchanged rules have none (`check` passes)
-               for d in check_example_sentences(project.ruleset(mutation.ruleset)))
+    return any(
+        d.location.path == f"rules_src/{mutation.path}"  # the unchanged rules have none (`check` passes)
+        for d in check_example_sentences(project.ruleset(mutation.ruleset))
+    )
 
 
 def run_sentences(only: str | None, limit: int | None) -> int:
@@ -246,14 +335,16 @@ def run_sentences(only: str | None, limit: int | None) -> int:
     for mutation in mutations:
         target = copy / "rules_src" / mutation.path
         original = target.read_text(encoding="utf-8")
-        target.write_text(original[:mutation.start] + mutation.new + original[mutation.end:], encoding="utf-8")
+        target.write_text(original[: mutation.start] + mutation.new + original[mutation.end :], encoding="utf-8")
         try:
             if not _sentence_caught(copy, mutation):
                 uncaught.append(mutation)
         finally:
             target.write_text(original, encoding="utf-8")
-    print(f"sentence mutation: {len(mutations) - len(uncaught)} / {len(mutations)} changes caught by check "
-          f"(example-sentence) in {time.monotonic() - started:.0f} s")
+    print(
+        f"sentence mutation: {len(mutations) - len(uncaught)} / {len(mutations)} changes caught by check "
+        f"(example-sentence) in {time.monotonic() - started:.0f} s"
+    )
     for mutation in uncaught:
         reason = _known_reason(mutation)
         print(f"  NOT CAUGHT {mutation.describe()}" + (f"  [known: {reason}]" if reason else ""))
@@ -263,7 +354,10 @@ def run_sentences(only: str | None, limit: int | None) -> int:
 
 
 # -- running the oracles ----------------------------------------------------------------------------
-SHARED_ORACLES = ["test_values_quoted.py", "test_printed_by_hand.py"]  # oracles over every ruleset: quotes, and what prints
+SHARED_ORACLES = [
+    "test_values_quoted.py",
+    "test_printed_by_hand.py",
+]  # oracles over every ruleset: quotes, and what prints
 
 
 def oracle_tests(copy: Path, ruleset: str) -> list[str]:
@@ -295,7 +389,11 @@ def _oracles_fail(copy: Path, ruleset: str) -> str | None:
                 import pytest
 
                 tests = oracle_tests(copy, ruleset)
-                code = 2 if tests and pytest.main([*tests, "-x", "-q", "-p", "no:cacheprovider", "-p", "no:randomly"]) != 0 else 0
+                code = (
+                    2
+                    if tests and pytest.main([*tests, "-x", "-q", "-p", "no:cacheprovider", "-p", "no:randomly"]) != 0
+                    else 0
+                )
         finally:
             os._exit(code)
     _, status = os.waitpid(pid, 0)
@@ -321,8 +419,8 @@ def _make_copy() -> None:
 def _try(mutation: Mutation) -> tuple[Mutation, str | None]:
     target = _COPY / "rules_src" / mutation.path
     original = target.read_text(encoding="utf-8")
-    assert original[mutation.start:mutation.end] == mutation.old, mutation
-    target.write_text(original[:mutation.start] + mutation.new + original[mutation.end:], encoding="utf-8")
+    assert original[mutation.start : mutation.end] == mutation.old, mutation
+    target.write_text(original[: mutation.start] + mutation.new + original[mutation.end :], encoding="utf-8")
     try:
         return mutation, _oracles_fail(_COPY, mutation.ruleset)
     finally:
@@ -337,8 +435,11 @@ def _baseline(rulesets: set[str]) -> list[str]:
 def _known_reason(mutation: Mutation) -> str | None:
     if mutation.key == "sentence":
         return SENTENCE_KNOWN if (mutation.path, mutation.start) in _ALSO_STATED else None
-    return (KNOWN.get((mutation.path, mutation.key)) or KNOWN.get((mutation.path, None))
-            or KNOWN_AT.get((mutation.path, mutation.line)))
+    return (
+        KNOWN.get((mutation.path, mutation.key))
+        or KNOWN.get((mutation.path, None))
+        or KNOWN_AT.get((mutation.path, mutation.line))
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -346,27 +447,41 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--ruleset")
     parser.add_argument("--limit", type=int, help="only the first N changes (a quick look)")
-    parser.add_argument("--from", dest="earlier", type=Path,
-                        help="try again only the changes an earlier report of this script lists as not caught")
-    parser.add_argument("--sentences", action="store_true",
-                        help="only the changes to worked examples' sentences, with the example-sentence rule alone")
+    parser.add_argument(
+        "--from",
+        dest="earlier",
+        type=Path,
+        help="try again only the changes an earlier report of this script lists as not caught",
+    )
+    parser.add_argument(
+        "--sentences",
+        action="store_true",
+        help="only the changes to worked examples' sentences, with the example-sentence rule alone",
+    )
     args = parser.parse_args(argv)
     if args.sentences:
         return run_sentences(args.ruleset, args.limit)
 
-    import generator.report  # noqa: F401  imported once, before the forks
-    import generator.examples.namespace  # noqa: F401
     import pytest  # noqa: F401
+
+    import generator.examples.namespace  # noqa: F401
+    import generator.report  # noqa: F401  imported once, before the forks
 
     mutations = (all_mutations(ROOT / "rules_src", args.ruleset) + sentence_mutations(ROOT, args.ruleset))[: args.limit]
     if args.earlier:
-        listed = {line.split("NOT CAUGHT ", 1)[1].split("  [known:")[0].strip()
-                  for line in args.earlier.read_text(encoding="utf-8").splitlines() if "NOT CAUGHT " in line}
+        listed = {
+            line.split("NOT CAUGHT ", 1)[1].split("  [known:")[0].strip()
+            for line in args.earlier.read_text(encoding="utf-8").splitlines()
+            if "NOT CAUGHT " in line
+        }
         mutations = [m for m in mutations if m.describe() in listed]
     started = time.monotonic()
     _make_copy()
     broken = _baseline({m.ruleset for m in mutations})
-    print(f"{len(mutations)} changes to try; the unchanged rules pass their oracles ({time.monotonic() - started:.0f} s)", flush=True)
+    print(
+        f"{len(mutations)} changes to try; the unchanged rules pass their oracles ({time.monotonic() - started:.0f} s)",
+        flush=True,
+    )
     if broken:
         print(f"the unchanged rules already fail their oracles: {', '.join(broken)}; fix that first")
         return 2
@@ -376,15 +491,19 @@ def main(argv: list[str] | None = None) -> int:
     with context.Pool(args.jobs, initializer=_make_copy) as pool:
         for done, (mutation, caught) in enumerate(pool.imap_unordered(_try, mutations, chunksize=4), 1):
             if done % 25 == 0:
-                print(f"  {done} / {len(mutations)} tried, {len(uncaught)} not caught so far", file=sys.stderr, flush=True)
+                print(
+                    f"  {done} / {len(mutations)} tried, {len(uncaught)} not caught so far", file=sys.stderr, flush=True
+                )
             if caught is None:
                 uncaught.append(mutation)
             else:
                 by[caught.split(" ")[0]] = by.get(caught.split(" ")[0], 0) + 1
     uncaught.sort(key=lambda m: (m.path, m.start))
     explained = [(m, _known_reason(m)) for m in uncaught]
-    print(f"data mutation: {len(mutations) - len(uncaught)} / {len(mutations)} changes caught "
-          f"({', '.join(f'{n} by {k}' for k, n in sorted(by.items()))}) in {time.monotonic() - started:.0f} s")
+    print(
+        f"data mutation: {len(mutations) - len(uncaught)} / {len(mutations)} changes caught "
+        f"({', '.join(f'{n} by {k}' for k, n in sorted(by.items()))}) in {time.monotonic() - started:.0f} s"
+    )
     for mutation, reason in explained:
         print(f"  NOT CAUGHT {mutation.describe()}" + (f"  [known: {reason}]" if reason else ""))
     unexplained = [m for m, reason in explained if reason is None]

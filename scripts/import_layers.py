@@ -71,8 +71,12 @@ def graph(root: Path) -> tuple[dict[str, set[str]], list[LateImport]]:
         lines = text.splitlines()
         tree = ast.parse(text)
         is_package = path.name == "__init__.py"
-        inside = {id(node) for fn in ast.walk(tree) if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef))
-                  for node in ast.walk(fn)}
+        inside = {
+            id(node)
+            for fn in ast.walk(tree)
+            if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef))
+            for node in ast.walk(fn)
+        }
         for node in ast.walk(tree):
             targets = [t for t in _targets(node, name, is_package, package) if t.split(".")[0] == package]
             owners = {_owner(t, known) for t in targets} - {None, name}
@@ -80,7 +84,7 @@ def graph(root: Path) -> tuple[dict[str, set[str]], list[LateImport]]:
                 owners = {o for o in owners if not o.startswith(name + ".")}
             edges[name] |= owners
             if targets and id(node) in inside:
-                said = " ".join(lines[max(0, node.lineno - 2): node.lineno])
+                said = " ".join(lines[max(0, node.lineno - 2) : node.lineno])
                 late.append(LateImport(path.relative_to(root.parent), node.lineno, "deferred" in said))
     return edges, late
 

@@ -72,8 +72,10 @@ def markdown(by_module: dict[str, Counter]) -> str:
     for name, counts in [*by_module.items(), ("**all**", sum(by_module.values(), Counter()))]:
         total = sum(counts.values())
         shown = f"`{name}`" if not name.startswith("*") else name
-        rows.append(f"| {shown} | {total} | {counts['killed']} | {counts['survived']} | {counts['no tests']} | "
-                    f"{100 * counts['killed'] / total:.1f}% |")
+        rows.append(
+            f"| {shown} | {total} | {counts['killed']} | {counts['survived']} | {counts['no tests']} | "
+            f"{100 * counts['killed'] / total:.1f}% |"
+        )
     return "\n".join(rows)
 
 
@@ -103,7 +105,7 @@ def _squeezed(text: str) -> str:
 def changed_lines(root: Path, name: str) -> list[str]:
     """The lines mutant ``name`` holds that its original function does not, read from mutmut's copy."""
     at = re.search(r"\.x[_ǁ]", name).start()
-    module, function = name[:at], name[at + 1:]
+    module, function = name[:at], name[at + 1 :]
     path = root / (module.replace(".", "/") + ".py")
     if not path.is_file():  # a package's own mutants are in its __init__.py
         path = root / module.replace(".", "/") / "__init__.py"
@@ -121,8 +123,11 @@ def changed_lines(root: Path, name: str) -> list[str]:
 def explains(explanation: Explanation, name: str, lines: list[str]) -> bool:
     """Whether ``explanation`` is about mutant ``name``, whose changed lines are ``lines``."""
     quote = _squeezed(explanation.line)
-    return (explanation.function == function_of(name) and bool(quote)
-            and any(quote in _squeezed(changed) for changed in lines))
+    return (
+        explanation.function == function_of(name)
+        and bool(quote)
+        and any(quote in _squeezed(changed) for changed in lines)
+    )
 
 
 def not_killed(by_module: dict[str, dict[str, str]]) -> list[str]:

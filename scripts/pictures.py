@@ -34,25 +34,24 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 from site_helpers import CHROMIUM, CHROMIUM_ARGS, DESKTOP, PHONE, serve  # noqa: E402  the browser the tests use
 
-PDF_WIDTH = 900           # px: reads well in a README at its usual column width
-CHART_MAX_HEIGHT = 1400   # px: a chart section taller than this is cut (the top holds the key)
+PDF_WIDTH = 900  # px: reads well in a README at its usual column width
+CHART_MAX_HEIGHT = 1400  # px: a chart section taller than this is cut (the top holds the key)
 
 # Rulesets tried first, in order, when several files match a pattern; any other ruleset follows.
-PREFER = ["rampant_hex", "warhammer_fantasy_charts", "ordo_ineptus", "city_of_the_damned_combat",
-          "bad_moon_rising"]
+PREFER = ["rampant_hex", "warhammer_fantasy_charts", "ordo_ineptus", "city_of_the_damned_combat", "bad_moon_rising"]
 
 # Site pages: (pattern under site/, preferred pages). The first existing page is shot.
-SITE_PAGES = ["rampant_hex/combat.html", "rampant_hex/morale.html", "*/combat.html", "*/rules.html",
-              "*/index.html"]
+SITE_PAGES = ["rampant_hex/combat.html", "rampant_hex/morale.html", "*/combat.html", "*/rules.html", "*/index.html"]
 CHART_PAGES = ["warhammer_fantasy_charts/charts.html", "*/charts.html"]
-CHART_HEADING = re.compile(r"to hit", re.I)   # the chart section's heading says this
+CHART_HEADING = re.compile(r"to hit", re.I)  # the chart section's heading says this
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--build", type=Path, default=ROOT / "build", help="build folder to read (default build/)")
-    parser.add_argument("--out", type=Path, default=ROOT / "docs" / "pictures",
-                        help="folder for the PNGs (default docs/pictures/)")
+    parser.add_argument(
+        "--out", type=Path, default=ROOT / "docs" / "pictures", help="folder for the PNGs (default docs/pictures/)"
+    )
     args = parser.parse_args(argv)
     build: Path = args.build
     if not build.is_dir():
@@ -142,9 +141,12 @@ def _chart_shot(tab) -> tuple[bytes | None, str]:
             continue
         heading = target.locator("h2").first.inner_text().strip()
         left = max(box["x"] - 16, 0)
-        clip = {"x": left, "y": max(box["y"] - 8, 0),
-                "width": min(box["width"] + 32, tab.viewport_size["width"] - left),
-                "height": min(box["height"] + 16, CHART_MAX_HEIGHT)}
+        clip = {
+            "x": left,
+            "y": max(box["y"] - 8, 0),
+            "width": min(box["width"] + 32, tab.viewport_size["width"] - left),
+            "height": min(box["height"] + 16, CHART_MAX_HEIGHT),
+        }
         return _small(tab.screenshot(full_page=True, clip=clip)), f"section {heading!r}"
     return None, ""
 
@@ -162,7 +164,11 @@ def _first_page(site: Path, patterns: list[str]) -> str | None:
 
 # kind: (folder, patterns tried in order, which page: "first" or "rules")
 PDF_KINDS = {
-    "chart-sheet": ("sheets", ["warhammer*to-hit*a4*.pdf", "*to-hit*a4*.pdf", "*to-hit*.pdf", "*chart*a4*.pdf"], "first"),
+    "chart-sheet": (
+        "sheets",
+        ["warhammer*to-hit*a4*.pdf", "*to-hit*a4*.pdf", "*to-hit*.pdf", "*chart*a4*.pdf"],
+        "first",
+    ),
     "quick-reference": ("sheets", ["*quick-reference*a4*.pdf", "*quick-reference*.pdf"], "first"),
     "booklet": ("handouts", ["*handout-a4*.pdf", "*handout*a4*.pdf", "*handout*.pdf"], "rules"),
     "roster": ("handouts", ["*roster-a4*.pdf", "*roster*a4*.pdf", "*roster*.pdf"], "first"),
@@ -231,6 +237,7 @@ def _prefer(items: list, key=lambda s: s) -> list:
             if name == ruleset or name.startswith(ruleset + "/") or name.startswith(ruleset + "-"):
                 return i, name
         return len(PREFER), name
+
     return sorted(items, key=rank)
 
 

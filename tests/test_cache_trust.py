@@ -228,7 +228,9 @@ def test_a_shipped_lock_file_linking_outside_is_not_written_through(tmp_path):
 
 # -- docutils behind the prose allow-list ----------------------------------------------------------------
 @pytest.mark.build  # renders for real in its body
-def test_site_builds_refuse_file_insertion_and_raw_even_with_a_docutils_conf_in_the_working_folder(tmp_path, monkeypatch):
+def test_site_builds_refuse_file_insertion_and_raw_even_with_a_docutils_conf_in_the_working_folder(
+    tmp_path, monkeypatch
+):
     """The prose allow-list refuses {include} and {raw}; should text reach Sphinx anyway, docutils
     itself inserts no file and no raw output, whatever a docutils.conf in the working folder says."""
     import io
@@ -241,14 +243,23 @@ def test_site_builds_refuse_file_insertion_and_raw_even_with_a_docutils_conf_in_
     secret.write_text("OUTSIDE-SECRET-docutils\n")
     source = tmp_path / "src"
     source.mkdir()
-    (source / "index.md").write_text(f"# Page\n\n```{{include}} ../secret.txt\n```\n\n```{{raw}} html\n<b>RAW-HTML</b>\n```\n")
+    (source / "index.md").write_text(
+        "# Page\n\n```{include} ../secret.txt\n```\n\n```{raw} html\n<b>RAW-HTML</b>\n```\n"
+    )
     monkeypatch.chdir(tmp_path)
     (tmp_path / "docutils.conf").write_text("[general]\nfile_insertion_enabled: true\nraw_enabled: true\n")
     monkeypatch.setenv("DOCUTILSCONFIG", os.devnull)  # what build_site sets
     warnings = io.StringIO()
-    app = Sphinx(str(source), None, str(tmp_path / "html"), str(tmp_path / "doctrees"), "html",
-                 confoverrides={"extensions": ["myst_parser", "generator.render.site"], "rulepress_root": str(tmp_path)},
-                 status=io.StringIO(), warning=warnings)
+    app = Sphinx(
+        str(source),
+        None,
+        str(tmp_path / "html"),
+        str(tmp_path / "doctrees"),
+        "html",
+        confoverrides={"extensions": ["myst_parser", "generator.render.site"], "rulepress_root": str(tmp_path)},
+        status=io.StringIO(),
+        warning=warnings,
+    )
     app.build()
     page = (tmp_path / "html" / "index.html").read_text()
     assert "OUTSIDE-SECRET-docutils" not in page

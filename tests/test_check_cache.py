@@ -17,11 +17,9 @@ import generator.examples.run as example_runs
 import generator.validate as validate
 from generator import check_cache
 from generator.cache_seal import sign
+from generator.check_cache import CheckCache, load_diagnostics, tree_digest
 from generator.cli import main
 from generator.scaffold import scaffold
-from generator.check_cache import CheckCache
-from generator.check_cache import load_diagnostics
-from generator.check_cache import tree_digest
 
 ROOT = Path(__file__).resolve().parents[1]
 RENDERERS = ("sphinx", "weasyprint", "jinja2")
@@ -69,9 +67,11 @@ def forget(counted) -> None:
     counted["examples"].clear()
 
 
-PASSING = ("demo: 2 examples, all pass\ndemo_house_rules: 2 examples, all pass\n"  # an overlay runs its base's
-           "other: 2 examples, all pass\nother_house_rules: 2 examples, all pass\n"
-           "4 rulesets, 8 tables, 8 profiles, 8 examples, 0 errors\n")
+PASSING = (
+    "demo: 2 examples, all pass\ndemo_house_rules: 2 examples, all pass\n"  # an overlay runs its base's
+    "other: 2 examples, all pass\nother_house_rules: 2 examples, all pass\n"
+    "4 rulesets, 8 tables, 8 profiles, 8 examples, 0 errors\n"
+)
 
 
 def test_an_unchanged_project_is_printed_back_without_checking(project, capsys, counted):
@@ -87,8 +87,10 @@ def test_a_changed_yaml_file_checks_its_ruleset_and_its_overlay_again(project, c
     check(project, capsys)
     forget(counted)
     melee = project / "rules_src" / "demo" / "melee.yaml"
-    melee.write_text(melee.read_text(encoding="utf-8").replace(
-        "melee_score(2, 0))\n      4\n", "melee_score(2, 0))\n      5\n"), encoding="utf-8")
+    melee.write_text(
+        melee.read_text(encoding="utf-8").replace("melee_score(2, 0))\n      4\n", "melee_score(2, 0))\n      5\n"),
+        encoding="utf-8",
+    )
     status, out, err = check(project, capsys)
     assert status == 1
     assert "demo: 2 examples, 1 failed\n" in out and "other: 2 examples, all pass\n" in out
@@ -197,8 +199,14 @@ sys.exit(status)
 
 def check_process(project: Path, *extra: str) -> subprocess.CompletedProcess:
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    return subprocess.run([sys.executable, "-c", RUN_AND_LIST, ",".join(RENDERERS), "-C", str(project), "check", *extra],
-                          capture_output=True, text=True, env=env, cwd=project, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-c", RUN_AND_LIST, ",".join(RENDERERS), "-C", str(project), "check", *extra],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=project,
+        timeout=300,
+    )
 
 
 def test_check_on_the_samples_prints_the_same_cached_and_loads_no_renderer(tmp_path):
@@ -226,6 +234,7 @@ def test_a_linked_cache_folder_is_neither_read_nor_written(project, capsys, tmp_
 
 # The keys over links, huge and unreadable files, and slots that do not read back: a key changes exactly
 # when what the loader would read changes, and nothing outside the project is read.
+
 
 @pytest.fixture
 def layout(tmp_path: Path) -> tuple[Path, Path]:

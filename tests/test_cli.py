@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import errno
+import os
 import re
 import shutil
 import subprocess
@@ -10,24 +12,23 @@ from pathlib import Path
 
 import pytest
 
-from generator import __version__
-from generator.cli import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, main
+from generator import __version__, report
+from generator.cli import EXIT_ERRORS, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, main
 from generator.diagnostics import Code
 from generator.render.reference import codes_reference, format_reference
-from generator.cli import EXIT_INTERNAL
-from generator.cli import EXIT_INTERRUPTED
-from generator import report
-import errno
-import os
 
 ROOT = Path(__file__).resolve().parents[1]
 BROKEN = Path(__file__).parent / "broken"
 
-SUMMARY = re.compile(r"^(?P<rulesets>[0-9]+) rulesets?, [0-9]+ tables?, [0-9]+ profiles?, [0-9]+ examples?, (?P<errors>[0-9]+) errors?$")
+SUMMARY = re.compile(
+    r"^(?P<rulesets>[0-9]+) rulesets?, [0-9]+ tables?, [0-9]+ profiles?, [0-9]+ examples?, (?P<errors>[0-9]+) errors?$"
+)
 RULESET_LINE = re.compile(r"^[a-z][a-z0-9_]*: [0-9]+ examples?, all pass$")
 # an overlay's examples run under its house values; those they change are named, and are no failure
-HOUSE_LINE = re.compile(r"^[a-z][a-z0-9_]*: [0-9]+ examples?, [0-9]+ pass, [0-9]+ gives? another result under its "
-                        r"house values \([a-z_.]+(, [a-z_.]+)*\)$")
+HOUSE_LINE = re.compile(
+    r"^[a-z][a-z0-9_]*: [0-9]+ examples?, [0-9]+ pass, [0-9]+ gives? another result under its "
+    r"house values \([a-z_.]+(, [a-z_.]+)*\)$"
+)
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:
@@ -83,12 +84,15 @@ def test_no_command_prints_help_and_is_a_usage_error(capsys):
     assert out.startswith("usage: rulepress")
 
 
-@pytest.mark.parametrize("argv, complaint", [
-    (["--frobnicate"], "unrecognized arguments: --frobnicate"),
-    (["frobnicate"], "invalid choice: 'frobnicate'"),
-    (["check", "--frobnicate"], "unrecognized arguments: --frobnicate"),
-    (["build", "--only", "everything"], "invalid choice: 'everything'"),
-])
+@pytest.mark.parametrize(
+    "argv, complaint",
+    [
+        (["--frobnicate"], "unrecognized arguments: --frobnicate"),
+        (["frobnicate"], "invalid choice: 'frobnicate'"),
+        (["check", "--frobnicate"], "unrecognized arguments: --frobnicate"),
+        (["build", "--only", "everything"], "invalid choice: 'everything'"),
+    ],
+)
 def test_bad_usage_exits_2_without_a_traceback(capsys, argv, complaint):
     code, out, err = run(capsys, *argv)
     assert code == 2
@@ -130,8 +134,10 @@ def test_check_without_rules_src_is_a_usage_error(capsys, tmp_path):
     code, out, err = run(capsys, "-C", str(tmp_path), "check")
     assert code == 2
     assert out == ""
-    assert err.splitlines() == [f"rulepress: error: no rules_src/ folder in {tmp_path.resolve()}",
-                                "  hint: run rulepress in a project folder, or pass -C PATH"]
+    assert err.splitlines() == [
+        f"rulepress: error: no rules_src/ folder in {tmp_path.resolve()}",
+        "  hint: run rulepress in a project folder, or pass -C PATH",
+    ]
 
 
 def test_check_a_broken_project(capsys, tmp_path):
@@ -223,6 +229,7 @@ def test_an_unknown_ruleset_is_a_usage_error(capsys):
 # The command line's own refusals and last-resort messages: option values argparse cannot judge, failures
 # that are not the rules' fault, and what `new` refuses. Each is one line and an exit status, no traceback.
 
+
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
     shutil.copytree(BROKEN / "_base", tmp_path / "rules_src" / "game")
@@ -236,30 +243,42 @@ def usage_error(capsys, *argv: str) -> str:
     return err.splitlines()[-1]
 
 
-@pytest.mark.parametrize("jobs, complaint", [
-    ("0", "0 worker processes cannot run anything; give 1 or more"),
-    ("-2", "-2 worker processes cannot run anything; give 1 or more"),
-    ("two", "`two` is not a whole number"),
-])
+@pytest.mark.parametrize(
+    "jobs, complaint",
+    [
+        ("0", "0 worker processes cannot run anything; give 1 or more"),
+        ("-2", "-2 worker processes cannot run anything; give 1 or more"),
+        ("two", "`two` is not a whole number"),
+    ],
+)
 def test_jobs_must_be_a_positive_whole_number(capsys, project, jobs, complaint):
-    assert usage_error(capsys, "-C", str(project), "build", "--jobs", jobs) == \
-        f"rulepress build: error: argument --jobs: {complaint}"
+    assert (
+        usage_error(capsys, "-C", str(project), "build", "--jobs", jobs)
+        == f"rulepress build: error: argument --jobs: {complaint}"
+    )
 
 
-@pytest.mark.parametrize("port, complaint", [
-    ("65536", "port 65536 does not exist; give 1-65535 (0: any free port)"),
-    ("-1", "port -1 does not exist; give 1-65535 (0: any free port)"),
-    ("http", "`http` is not a port number"),
-])
+@pytest.mark.parametrize(
+    "port, complaint",
+    [
+        ("65536", "port 65536 does not exist; give 1-65535 (0: any free port)"),
+        ("-1", "port -1 does not exist; give 1-65535 (0: any free port)"),
+        ("http", "`http` is not a port number"),
+    ],
+)
 def test_port_must_exist(capsys, project, port, complaint):
-    assert usage_error(capsys, "-C", str(project), "serve", "--port", port) == \
-        f"rulepress serve: error: argument --port: {complaint}"
+    assert (
+        usage_error(capsys, "-C", str(project), "serve", "--port", port)
+        == f"rulepress serve: error: argument --port: {complaint}"
+    )
 
 
 @pytest.mark.parametrize("name", ["My-Game", "2fast", "_hidden", "game!"])
 def test_new_refuses_a_name_that_is_no_id(capsys, tmp_path, name):
-    assert usage_error(capsys, "-C", str(tmp_path), "new", name) == \
-        f"rulepress: error: `{name}` is not a usable ruleset id; use lower_snake_case such as `my_skirmish`"
+    assert (
+        usage_error(capsys, "-C", str(tmp_path), "new", name)
+        == f"rulepress: error: `{name}` is not a usable ruleset id; use lower_snake_case such as `my_skirmish`"
+    )
     assert not (tmp_path / "rules_src").exists()
 
 
@@ -267,10 +286,14 @@ def test_new_refuses_a_ruleset_or_its_house_rules_that_exist(capsys, tmp_path):
     (tmp_path / "rules_src" / "taken").mkdir(parents=True)
     (tmp_path / "rules_src" / "other_house_rules").mkdir()
     folder = (tmp_path / "rules_src").resolve()
-    assert usage_error(capsys, "-C", str(tmp_path), "new", "taken") == \
-        f"rulepress: error: {folder / 'taken'} already exists; choose another name"
-    assert usage_error(capsys, "-C", str(tmp_path), "new", "other") == \
-        f"rulepress: error: {folder / 'other_house_rules'} already exists; choose another name"
+    assert (
+        usage_error(capsys, "-C", str(tmp_path), "new", "taken")
+        == f"rulepress: error: {folder / 'taken'} already exists; choose another name"
+    )
+    assert (
+        usage_error(capsys, "-C", str(tmp_path), "new", "other")
+        == f"rulepress: error: {folder / 'other_house_rules'} already exists; choose another name"
+    )
     assert sorted(p.name for p in folder.iterdir()) == ["other_house_rules", "taken"]  # nothing half-written
 
 
@@ -308,13 +331,20 @@ def test_a_file_system_error_names_the_file_and_the_cause(capsys, project, monke
     assert capsys.readouterr().err == "rulepress: error: Permission denied: rules_src/game/ruleset.yaml\n"
 
 
-@pytest.mark.parametrize("error, text", [
-    (OSError(errno.EXDEV, "Invalid cross-device link", "build/.staging", None, "build"),  # as os.rename raises it
-     "Invalid cross-device link: build/.staging -> build"),
-    (OSError(errno.ENOSPC, "No space left on device"), "No space left on device"),
-    (OSError("the disk went away"), "the disk went away"),
-    (OSError(), "OSError"),
-])
+@pytest.mark.parametrize(
+    "error, text",
+    [
+        (
+            OSError(
+                errno.EXDEV, "Invalid cross-device link", "build/.staging", None, "build"
+            ),  # as os.rename raises it
+            "Invalid cross-device link: build/.staging -> build",
+        ),
+        (OSError(errno.ENOSPC, "No space left on device"), "No space left on device"),
+        (OSError("the disk went away"), "the disk went away"),
+        (OSError(), "OSError"),
+    ],
+)
 def test_os_error_text_is_the_cause_then_the_files(error, text):
     assert report.os_error_text(error) == text
 
@@ -343,8 +373,10 @@ def test_a_bad_source_date_epoch_is_refused_before_any_command_runs(capsys, proj
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1" * 50)
     assert main(["-C", str(project), "codes"]) == EXIT_USAGE
     err = capsys.readouterr().err
-    assert err == ("rulepress: error: SOURCE_DATE_EPOCH must be whole seconds since 1970 (0 to 253402300799) or unset, "
-                   f"not `{'1' * 39}…`\n")
+    assert err == (
+        "rulepress: error: SOURCE_DATE_EPOCH must be whole seconds since 1970 (0 to 253402300799) or unset, "
+        f"not `{'1' * 39}…`\n"
+    )
 
 
 def test_the_last_second_a_date_can_show_is_accepted(capsys, project, monkeypatch):

@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-import generator.pipeline.plan
-import generator.pipeline.staging
+import generator.pipeline.plan  # noqa: F401 - loads the submodule `pipeline.` reaches
+import generator.pipeline.staging  # noqa: F401 - loads the submodule `pipeline.` reaches
 from generator.cli import EXIT_ERRORS, EXIT_INTERNAL, EXIT_INTERRUPTED, main
 
 pytestmark = pytest.mark.build  # its tests run real builds (Sphinx, WeasyPrint) in their bodies
@@ -39,8 +39,11 @@ def project(tmp_path) -> Path:
 
 
 def digest(folder: Path) -> dict[str, str]:
-    return {p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(folder.rglob("*")) if p.is_file()}
+    return {
+        p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }
 
 
 def one_line_failure(capsys) -> str:
@@ -86,11 +89,18 @@ def test_a_read_only_build_folder_is_one_line(project, capsys, monkeypatch):
 def test_a_really_read_only_project_is_one_line(project):
     """The project on a read-only mount (which root cannot write either), in a mount namespace of its own."""
     before = digest(project)
-    script = ('mount --bind "$0" "$0" && mount -o remount,bind,ro "$0" && '
-              'exec "$1" -m generator -C "$0" build --only site --audience player')
-    run = subprocess.run(["unshare", "--map-root-user", "--mount", "sh", "-c", script, str(project), sys.executable],
-                         cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True,
-                         timeout=300)
+    script = (
+        'mount --bind "$0" "$0" && mount -o remount,bind,ro "$0" && '
+        'exec "$1" -m generator -C "$0" build --only site --audience player'
+    )
+    run = subprocess.run(
+        ["unshare", "--map-root-user", "--mount", "sh", "-c", script, str(project), sys.executable],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert run.returncode == EXIT_ERRORS, run.stderr
     assert "Traceback" not in run.stdout + run.stderr
     lines = [line for line in run.stderr.splitlines() if line.strip()]
@@ -162,8 +172,17 @@ def test_a_source_date_epoch_that_is_not_seconds_is_a_usage_error(project, capsy
     assert "SOURCE_DATE_EPOCH" in one_line_failure(capsys)
 
 
-@pytest.mark.parametrize("title", ['Say "hi"', "Two\nlines: injected", "back\\slash: # not a comment", "it's 'quoted'",
-                                   "\x1b[2J escape", "tab\there"])
+@pytest.mark.parametrize(
+    "title",
+    [
+        'Say "hi"',
+        "Two\nlines: injected",
+        "back\\slash: # not a comment",
+        "it's 'quoted'",
+        "\x1b[2J escape",
+        "tab\there",
+    ],
+)
 def test_new_writes_valid_yaml_whatever_the_title(tmp_path, capsys, title):
     assert main(["-C", str(tmp_path), "new", "my_game", "--title", title]) == 0
     for folder, shown in (("my_game", title), ("my_game_house_rules", f"{title} (house rules)")):
@@ -191,8 +210,14 @@ def test_ctrl_c_stops_the_build_and_its_workers(project, delay):
     from the command or any worker, build/ as it was, no staging folder, no worker left running."""
     before = digest(project / "build")
     env = {**os.environ, "PYTHONPATH": str(ROOT), "NO_COLOR": "1"}
-    run = subprocess.Popen([sys.executable, "-m", "generator", "-C", str(project), "build", "--only", "site"],
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, start_new_session=True)
+    run = subprocess.Popen(
+        [sys.executable, "-m", "generator", "-C", str(project), "build", "--only", "site"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        start_new_session=True,
+    )
     time.sleep(delay)
     if run.poll() is None:
         os.killpg(run.pid, signal.SIGINT)

@@ -8,13 +8,16 @@ import pytest
 from generator.diagnostics import Code, Diagnostic, Location, printable
 
 
-@pytest.mark.parametrize("text, shown", [
-    ("\x1b[2J", "\\x1b[2J"),                 # clear the screen
-    ("a\u2028b", "a\\u2028b"),               # a line separator that would fake a new line
-    ("\u202eevil", "\\u202eevil"),           # a right-to-left override
-    ("\x7f\x9b", "\\x7f\\x9b"),              # DEL and the 8-bit CSI
-    ("two\nlines\tand a tab", "two\nlines\tand a tab"),
-])
+@pytest.mark.parametrize(
+    "text, shown",
+    [
+        ("\x1b[2J", "\\x1b[2J"),  # clear the screen
+        ("a\u2028b", "a\\u2028b"),  # a line separator that would fake a new line
+        ("\u202eevil", "\\u202eevil"),  # a right-to-left override
+        ("\x7f\x9b", "\\x7f\\x9b"),  # DEL and the 8-bit CSI
+        ("two\nlines\tand a tab", "two\nlines\tand a tab"),
+    ],
+)
 def test_printable_writes_out_what_would_control_the_terminal(text, shown):
     assert printable(text) == shown
 
@@ -24,6 +27,11 @@ def test_printable_can_escape_line_breaks_too():
 
 
 def test_a_diagnostic_as_text_is_its_format():
-    found = Diagnostic(Code.BAD_ID, "id `X\x1b` is not lower_snake_case", Location("rules_src/g/a.yaml", 3, 5), "write `x`")
-    assert str(found) == found.format() == \
-        "rules_src/g/a.yaml:3:5: error[bad-id]: id `X\\x1b` is not lower_snake_case\n  hint: write `x`"
+    found = Diagnostic(
+        Code.BAD_ID, "id `X\x1b` is not lower_snake_case", Location("rules_src/g/a.yaml", 3, 5), "write `x`"
+    )
+    assert (
+        str(found)
+        == found.format()
+        == "rules_src/g/a.yaml:3:5: error[bad-id]: id `X\\x1b` is not lower_snake_case\n  hint: write `x`"
+    )

@@ -33,16 +33,43 @@ SEARCHED = {".py", ".j2", ".html", ".css", ".js"}
 # gave itself belongs here only when the engine needs the same plain word for its own job.
 ALLOWED = {
     # plain English the engine's code and messages need, in no game's sense
-    "about", "end", "round", "object", "high", "low", "turn", "players", "setup", "save", "natural", "hits",
-    "outcome", "fighting", "moving", "ending", "the turn", "the end of the game", "what you need",
+    "about",
+    "end",
+    "round",
+    "object",
+    "high",
+    "low",
+    "turn",
+    "players",
+    "setup",
+    "save",
+    "natural",
+    "hits",
+    "outcome",
+    "fighting",
+    "moving",
+    "ending",
+    "the turn",
+    "the end of the game",
+    "what you need",
     # the format's concepts, named in its documentation and outputs: a `hidden:` victory point is a "hidden task"
     # told by the "game master" (`audience: gm`); keywords are "special rules"; phases form the "turn sequence"
-    "task", "hidden tasks", "game master", "special rule", "turn sequence", "victory points", "troops", "combat",
+    "task",
+    "hidden tasks",
+    "game master",
+    "special rule",
+    "turn sequence",
+    "victory points",
+    "troops",
+    "combat",
     # what every output prints: a matrix's `movement:` is its "Move" column; an overlay's values are the house
     # rules a gaming "club" changed
-    "move", "club",
+    "move",
+    "club",
     # the site's styles and scripts: a table's "scroll" box; a search alias example (armor/armour)
-    "scroll", "armour", "armour save",
+    "scroll",
+    "armour",
+    "armour save",
 }
 
 
@@ -66,6 +93,7 @@ def schema_words() -> set[str]:
         names.add(section)
         visit(cls)
     from generator.model.entries import Meta
+
     visit(Meta)
     words = set()
     for name in names:
@@ -115,8 +143,14 @@ def ruleset_words(root: Path) -> dict[str, str]:
 def declared_words(declares) -> list[str]:
     if declares is None:
         return []
-    words = [*declares.hero_levels, *declares.keyword_kinds, *declares.item_kinds, *declares.victory_point_kinds,
-             *(page.title for page in declares.page_titles), declares.carried_spells]
+    words = [
+        *declares.hero_levels,
+        *declares.keyword_kinds,
+        *declares.item_kinds,
+        *declares.victory_point_kinds,
+        *(page.title for page in declares.page_titles),
+        declares.carried_spells,
+    ]
     if declares.victory_point_sheet:
         words += [declares.victory_point_sheet.side, *(kind.title for kind in declares.victory_point_sheet.kinds)]
     return words
@@ -135,8 +169,12 @@ def engine_files(top: Path) -> list[Path]:
     files = []
     for folder in ENGINE:
         for path in sorted((top / folder).rglob("*")):
-            if path.suffix in SEARCHED and path.is_file() and SCAFFOLD not in path.relative_to(top).parents \
-                    and "vendor" not in path.parts:
+            if (
+                path.suffix in SEARCHED
+                and path.is_file()
+                and SCAFFOLD not in path.relative_to(top).parents
+                and "vendor" not in path.parts
+            ):
                 files.append(path)
     return files
 
@@ -157,7 +195,7 @@ def game_words_in(top: Path, words: dict[str, str]) -> dict[str, list[str]]:
         for index, token in enumerate(text):
             at.setdefault(token, []).append(index)
         for word, parts in wanted.items():
-            if parts and any(text[i:i + len(parts)] == parts for i in at.get(parts[0], ())):
+            if parts and any(text[i : i + len(parts)] == parts for i in at.get(parts[0], ())):
                 found.setdefault(word, []).append(path.relative_to(top).as_posix())
     return dict(sorted(found.items()))
 
@@ -166,8 +204,18 @@ WORDS = every_ruleset_word()
 
 
 def test_the_words_are_collected_from_every_ruleset_and_its_declarations():
-    for word in ("ordo_ineptus", "melee", "skirmish", "frontier", "warband", "monsters defeated", "scrolls",
-                 "special rules and psychology", "turn_sequence", "push_back"):
+    for word in (
+        "ordo_ineptus",
+        "melee",
+        "skirmish",
+        "frontier",
+        "warband",
+        "monsters defeated",
+        "scrolls",
+        "special rules and psychology",
+        "turn_sequence",
+        "push_back",
+    ):
         assert word in WORDS, word
 
 
@@ -176,12 +224,15 @@ def test_the_engine_names_no_game():
     assert not found, "\n".join(f"`{word}` ({WORDS[word]}) in {', '.join(files)}" for word, files in found.items())
 
 
-@pytest.mark.parametrize("planted, file", [
-    ("Warband", "templates/sheets/victory-points.html.j2"),
-    ("turn_sequence", "generator/render/present.py"),
-    ("Special rules and psychology", "generator/render/site/pages.py"),
-    ("frontier", "generator/render/site/static/rulepress.css"),
-])
+@pytest.mark.parametrize(
+    "planted, file",
+    [
+        ("Warband", "templates/sheets/victory-points.html.j2"),
+        ("turn_sequence", "generator/render/present.py"),
+        ("Special rules and psychology", "generator/render/site/pages.py"),
+        ("frontier", "generator/render/site/static/rulepress.css"),
+    ],
+)
 def test_a_game_word_planted_in_the_engine_is_found(tmp_path, planted, file):
     for folder in ENGINE:
         shutil.copytree(ROOT / folder, tmp_path / folder, ignore=shutil.ignore_patterns("__pycache__", "vendor"))

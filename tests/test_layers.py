@@ -34,21 +34,27 @@ def test_every_function_level_import_of_the_engine_says_why_it_is_deferred():
 
 
 def test_a_cycle_through_an_import_inside_a_function_is_found(tmp_path):
-    root = package(tmp_path, {
-        "a.py": "from .b import two\n",
-        "b.py": "def two():\n    from .a import one  # deferred: to show the cycle it hides\n    return one\n",
-    })
+    root = package(
+        tmp_path,
+        {
+            "a.py": "from .b import two\n",
+            "b.py": "def two():\n    from .a import one  # deferred: to show the cycle it hides\n    return one\n",
+        },
+    )
     edges, late = import_layers.graph(root)
     assert import_layers.cycles(edges) == [["pkg.a", "pkg.b"]]
     assert [(item.line, item.explained) for item in late] == [(2, True)]
 
 
 def test_a_cycle_through_a_subpackage_and_a_relative_import_is_found(tmp_path):
-    root = package(tmp_path, {
-        "render/__init__.py": "",
-        "render/site.py": "from ..model import thing\n",
-        "model.py": "from .render import site\nthing = 1\n",
-    })
+    root = package(
+        tmp_path,
+        {
+            "render/__init__.py": "",
+            "render/site.py": "from ..model import thing\n",
+            "model.py": "from .render import site\nthing = 1\n",
+        },
+    )
     edges, _ = import_layers.graph(root)
     assert import_layers.cycles(edges) == [["pkg.model", "pkg.render.site"]]
 
@@ -60,11 +66,14 @@ def test_an_unexplained_function_level_import_is_reported_and_fails_the_run(tmp_
 
 
 def test_a_package_gathering_its_own_submodules_is_no_cycle(tmp_path):
-    root = package(tmp_path, {
-        "__init__.py": "from .dice import roll\n__all__ = ['roll']\n",
-        "dice.py": "from . import tables\n\ndef roll():\n    return 1\n",
-        "tables.py": "",
-    })
+    root = package(
+        tmp_path,
+        {
+            "__init__.py": "from .dice import roll\n__all__ = ['roll']\n",
+            "dice.py": "from . import tables\n\ndef roll():\n    return 1\n",
+            "tables.py": "",
+        },
+    )
     edges, _ = import_layers.graph(root)
     assert import_layers.cycles(edges) == []
     assert import_layers.main([str(root)]) == 0

@@ -17,8 +17,13 @@ import generator.mechanics as api
 from generator.examples.namespace import mechanics_namespace
 
 ROOT = Path(__file__).resolve().parents[1]
-MECHANICS = sorted([*ROOT.glob("rules_src/*/mechanics*.py"), *ROOT.glob("tests/fixtures/*/rules_src/*/mechanics*.py"),
-                    *ROOT.glob("generator/scaffold/template/mechanics*.py")])
+MECHANICS = sorted(
+    [
+        *ROOT.glob("rules_src/*/mechanics*.py"),
+        *ROOT.glob("tests/fixtures/*/rules_src/*/mechanics*.py"),
+        *ROOT.glob("generator/scaffold/template/mechanics*.py"),
+    ]
+)
 PACKAGE = Path(api.__file__).parent
 
 
@@ -35,15 +40,21 @@ def generator_imports(path: Path) -> list[tuple[int, str, tuple[str, ...]]]:
 
 def outside_the_api(path: Path, root: Path = ROOT) -> list[str]:
     """The imports of the generator in ``path`` that are not names of the public API, each with its place."""
-    return [f"{path.relative_to(root)}:{line}: {module} {', '.join(names)}".rstrip()
-            for line, module, names in generator_imports(path)
-            if module != "generator.mechanics" or not names or not set(names) <= set(api.__all__)]
+    return [
+        f"{path.relative_to(root)}:{line}: {module} {', '.join(names)}".rstrip()
+        for line, module, names in generator_imports(path)
+        if module != "generator.mechanics" or not names or not set(names) <= set(api.__all__)
+    ]
 
 
 def test_the_mechanics_files_are_found():
     names = {p.relative_to(ROOT).as_posix() for p in MECHANICS}
-    assert {"rules_src/rampant_hex/mechanics.py", "rules_src/ordo_ineptus/mechanics_combat.py",
-            "tests/fixtures/homebrew/rules_src/melee/mechanics.py", "generator/scaffold/template/mechanics.py"} <= names
+    assert {
+        "rules_src/rampant_hex/mechanics.py",
+        "rules_src/ordo_ineptus/mechanics_combat.py",
+        "tests/fixtures/homebrew/rules_src/melee/mechanics.py",
+        "generator/scaffold/template/mechanics.py",
+    } <= names
 
 
 @pytest.mark.parametrize("path", MECHANICS, ids=lambda p: p.relative_to(ROOT).as_posix())
@@ -53,12 +64,18 @@ def test_mechanics_import_only_the_public_api(path):
 
 def test_a_deep_import_is_caught(tmp_path):
     planted = tmp_path / "mechanics.py"
-    planted.write_text("from generator.mechanics import army_points\nfrom generator.mechanics.armies import evaluate\n"
-                       "from generator.model.entries import ArmyList\nimport generator.model\n"
-                       "from generator.mechanics import _OPS\n", encoding="utf-8")
+    planted.write_text(
+        "from generator.mechanics import army_points\nfrom generator.mechanics.armies import evaluate\n"
+        "from generator.model.entries import ArmyList\nimport generator.model\n"
+        "from generator.mechanics import _OPS\n",
+        encoding="utf-8",
+    )
     assert outside_the_api(planted, tmp_path) == [
-        "mechanics.py:2: generator.mechanics.armies evaluate", "mechanics.py:3: generator.model.entries ArmyList",
-        "mechanics.py:4: generator.model", "mechanics.py:5: generator.mechanics _OPS"]
+        "mechanics.py:2: generator.mechanics.armies evaluate",
+        "mechanics.py:3: generator.model.entries ArmyList",
+        "mechanics.py:4: generator.model",
+        "mechanics.py:5: generator.mechanics _OPS",
+    ]
 
 
 def test_every_public_name_exists_and_is_documented():

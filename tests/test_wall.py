@@ -33,9 +33,13 @@ SECRET = "OUTSIDE-SECRET-wall-5d02"
 TOKEN = "CI-TOKEN-wall-93f1c7"  # the command's environment holds it, as a CI job's would
 LOCATED = re.compile(r"^(?!/)[^:\n]+:[0-9]+:[0-9]+: error\[(?P<code>[a-z-]+)\]", re.M)
 
+
 def digest(folder: Path) -> dict[str, str]:
-    return {p.relative_to(folder).as_posix(): (hashlib.sha256(p.read_bytes()).hexdigest() if p.is_file() else "dir")
-            for p in sorted(folder.rglob("*")) if p.name != "payload.py"}  # the payload is written into the project
+    return {
+        p.relative_to(folder).as_posix(): (hashlib.sha256(p.read_bytes()).hexdigest() if p.is_file() else "dir")
+        for p in sorted(folder.rglob("*"))
+        if p.name != "payload.py"
+    }  # the payload is written into the project
 
 
 @pytest.fixture
@@ -72,8 +76,17 @@ def behind_the_wall(project: Path, payload: str, *, timeout: float = 120, **pope
     script.write_text(textwrap.dedent(payload))
     command = wall.command([sys.executable, str(script)], read=[project])
     env = {**os.environ, "CI_SECRET_TOKEN": TOKEN}
-    run = subprocess.run(command, capture_output=True, text=True, errors="replace", timeout=timeout, env=env,
-                         preexec_fn=wall.limits(2 * 1024**3, 60), cwd="/", **popen)
+    run = subprocess.run(
+        command,
+        capture_output=True,
+        text=True,
+        errors="replace",
+        timeout=timeout,
+        env=env,
+        preexec_fn=wall.limits(2 * 1024**3, 60),
+        cwd="/",
+        **popen,
+    )
     said = run.stdout + run.stderr
     assert run.returncode == 0, said[-3000:]
     return json.loads(run.stdout.strip().splitlines()[-1]), said
@@ -81,11 +94,13 @@ def behind_the_wall(project: Path, payload: str, *, timeout: float = 120, **pope
 
 def test_behind_the_wall_a_file_beside_the_project_cannot_be_read_or_listed(place):
     project, outside = place
-    report, said = behind_the_wall(project, f"""
+    report, said = behind_the_wall(
+        project,
+        f"""
         import json, os
         found = {{}}
-        for path in ({str(outside / 'secret.txt')!r}, "/proc/1/root" + {str(outside / 'secret.txt')!r},
-                     "/proc/self/root" + {str(outside / 'secret.txt')!r}):
+        for path in ({str(outside / "secret.txt")!r}, "/proc/1/root" + {str(outside / "secret.txt")!r},
+                     "/proc/self/root" + {str(outside / "secret.txt")!r}):
             try:
                 found[path] = open(path).read()
             except OSError as error:
@@ -96,7 +111,8 @@ def test_behind_the_wall_a_file_beside_the_project_cannot_be_read_or_listed(plac
             found["listed"] = type(error).__name__
         found["project"] = sorted(os.listdir({str(project)!r}))
         print(json.dumps(found))
-        """)
+        """,
+    )
     assert SECRET not in said
     assert all(report[path] == "FileNotFoundError" for path in report if path.endswith("secret.txt")), report
     assert report["listed"] == "FileNotFoundError", report
@@ -105,7 +121,9 @@ def test_behind_the_wall_a_file_beside_the_project_cannot_be_read_or_listed(plac
 
 def test_behind_the_wall_the_commands_environment_is_nowhere(place):
     project, _outside = place
-    report, said = behind_the_wall(project, """
+    report, said = behind_the_wall(
+        project,
+        """
         import json, os
         found = {"environ": dict(os.environ)}
         for name in os.listdir("/proc"):
@@ -116,7 +134,8 @@ def test_behind_the_wall_the_commands_environment_is_nowhere(place):
                     except OSError as error:
                         found[f"{name}/{kind}"] = type(error).__name__
         print(json.dumps(found))
-        """)
+        """,
+    )
     assert "CI_SECRET_TOKEN" not in report["environ"]
     assert TOKEN not in said, [name for name, text in report.items() if TOKEN in str(text)]
 
@@ -127,7 +146,9 @@ def test_behind_the_wall_there_is_no_network(place):
         listener.bind(("127.0.0.1", 0))
         listener.listen(1)
         port = listener.getsockname()[1]
-        report, _said = behind_the_wall(project, f"""
+        report, _said = behind_the_wall(
+            project,
+            f"""
             import json, socket
             found = {{}}
             for address in (("127.0.0.1", {port}), ("8.8.8.8", 53)):
@@ -137,7 +158,8 @@ def test_behind_the_wall_there_is_no_network(place):
                 except OSError as error:
                     found[str(address)] = type(error).__name__
             print(json.dumps(found))
-            """)
+            """,
+        )
         listener.settimeout(0.5)
         with pytest.raises(socket.timeout):
             listener.accept()  # nothing behind the wall reached the test's own port
@@ -147,7 +169,9 @@ def test_behind_the_wall_there_is_no_network(place):
 def test_behind_the_wall_no_process_of_the_machine_is_visible_or_can_be_signalled(place):
     project, _outside = place
     me = os.getpid()
-    report, _said = behind_the_wall(project, f"""
+    report, _said = behind_the_wall(
+        project,
+        f"""
         import json, os, signal
         found = {{"pids": sorted(int(n) for n in os.listdir("/proc") if n.isdigit()), "parent": os.getppid()}}
         for kind, act in (("kill", lambda: os.kill({me}, 0)), ("pidfd", lambda: os.pidfd_open({me}))):
@@ -157,7 +181,8 @@ def test_behind_the_wall_no_process_of_the_machine_is_visible_or_can_be_signalle
             except OSError as error:
                 found[kind] = type(error).__name__
         print(json.dumps(found))
-        """)
+        """,
+    )
     assert report["kill"] == report["pidfd"] == "ProcessLookupError", report
     assert max(report["pids"]) < 10 and report["parent"] == 1, report  # its own PID namespace: bwrap's init, itself
 
@@ -166,9 +191,19 @@ def test_behind_the_wall_nothing_outside_its_scratch_can_be_written(place):
     project, outside = place
     marker = f"written-{uuid.uuid4().hex[:8]}"
     before_outside, before_project = digest(outside), digest(project)
-    targets = [outside / marker, project / marker, project / "rules_src" / marker, Path("/") / marker,
-               Path("/dev") / marker, Path("/dev/shm") / marker, Path.home() / marker, Path("/var/tmp") / marker]
-    report, _said = behind_the_wall(project, f"""
+    targets = [
+        outside / marker,
+        project / marker,
+        project / "rules_src" / marker,
+        Path("/") / marker,
+        Path("/dev") / marker,
+        Path("/dev/shm") / marker,
+        Path.home() / marker,
+        Path("/var/tmp") / marker,
+    ]
+    report, _said = behind_the_wall(
+        project,
+        f"""
         import json, os
         found = {{}}
         for path in {[str(t) for t in targets]!r}:
@@ -179,7 +214,8 @@ def test_behind_the_wall_nothing_outside_its_scratch_can_be_written(place):
             except OSError as error:
                 found[path] = type(error).__name__
         print(json.dumps(found))
-        """)
+        """,
+    )
     for target in targets:
         assert not target.exists(), f"{target} was written from behind the wall"
     assert digest(outside) == before_outside and digest(project) == before_project
@@ -190,7 +226,9 @@ def test_behind_the_wall_nothing_outside_its_scratch_can_be_written(place):
 
 def test_behind_the_wall_sysctls_are_read_only(place):
     project, _outside = place
-    report, _said = behind_the_wall(project, """
+    report, _said = behind_the_wall(
+        project,
+        """
         import json
         try:  # the hostname is the wall's own (its UTS namespace): the one sysctl safe to try to write
             with open("/proc/sys/kernel/hostname", "w") as file:
@@ -199,13 +237,16 @@ def test_behind_the_wall_sysctls_are_read_only(place):
         except OSError as error:
             found = type(error).__name__
         print(json.dumps({"hostname": found}))
-        """)
+        """,
+    )
     assert report["hostname"] != "written", "rules code could set kernel parameters (kernel.core_pattern...)"
 
 
 def test_behind_the_wall_the_scratch_tmp_is_capped(place):
     project, _outside = place
-    report, _said = behind_the_wall(project, """
+    report, _said = behind_the_wall(
+        project,
+        """
         import errno, json
         written, stopped = 0, None
         chunk = b"x" * (16 * 1024 * 1024)
@@ -217,7 +258,8 @@ def test_behind_the_wall_the_scratch_tmp_is_capped(place):
         except OSError as error:
             stopped = errno.errorcode.get(error.errno, str(error.errno))
         print(json.dumps({"written": written, "stopped": stopped}))
-        """)
+        """,
+    )
     assert report["stopped"] == "ENOSPC" and report["written"] <= wall.SCRATCH_BYTES, report
 
 
@@ -265,10 +307,12 @@ def with_examples(project: Path, blocks: list[str], mechanics: str | None = None
     """Write worked examples (doctest blocks) and mechanics into the project; ``values`` fill ``{name}``
     in the mechanics (the outside folder, a marker)."""
     ruleset = project / "rules_src" / "game" / "ruleset.yaml"
-    body = "Models move 6 inches.\n" + "".join(f"\nAn example, checked:\n\n```python\n{textwrap.dedent(b).strip()}\n```\n"
-                                                for n, b in enumerate(blocks, 1))
-    text = ruleset.read_text().replace("    body: Models move 6 inches.\n",
-                                       "    body: |\n" + textwrap.indent(body, "      ") + "\n", 1)
+    body = "Models move 6 inches.\n" + "".join(
+        f"\nAn example, checked:\n\n```python\n{textwrap.dedent(b).strip()}\n```\n" for n, b in enumerate(blocks, 1)
+    )
+    text = ruleset.read_text().replace(
+        "    body: Models move 6 inches.\n", "    body: |\n" + textwrap.indent(body, "      ") + "\n", 1
+    )
     ruleset.write_text(text)
     if mechanics is not None:
         code = textwrap.dedent(mechanics).lstrip()
@@ -281,12 +325,25 @@ def with_examples(project: Path, blocks: list[str], mechanics: str | None = None
 def check(project: Path, *extra: str, env: dict | None = None, timeout: float = 120) -> tuple[int, str]:
     """``rulepress -C project check --untrusted`` as a club's CI runs it: the exit status and every message."""
     command = [sys.executable, "-m", "generator", "-C", str(project), "check", "--untrusted", *extra]
-    environment = {**os.environ, "PYTHONPATH": str(ROOT), "NO_COLOR": "1", "COLUMNS": "200",
-                   "CI_SECRET_TOKEN": TOKEN, **(env or {})}
+    environment = {
+        **os.environ,
+        "PYTHONPATH": str(ROOT),
+        "NO_COLOR": "1",
+        "COLUMNS": "200",
+        "CI_SECRET_TOKEN": TOKEN,
+        **(env or {}),
+    }
     environment.pop("RULEPRESS_WALL", None)
     try:
-        run = subprocess.run(command, capture_output=True, text=True, errors="replace", timeout=timeout,
-                             env=environment, cwd=project.parent)
+        run = subprocess.run(
+            command,
+            capture_output=True,
+            text=True,
+            errors="replace",
+            timeout=timeout,
+            env=environment,
+            cwd=project.parent,
+        )
     except subprocess.TimeoutExpired:
         pytest.fail(f"rulepress check did not finish in {timeout} s (a hang)")
     return run.returncode, run.stdout + run.stderr
@@ -304,13 +361,17 @@ def clean(messages: str, outside: Path, before: dict) -> None:
     assert digest(outside) == before, "a file beside the project was written"
 
 
-FOLDER_SWAP = dict(blocks=["""
+FOLDER_SWAP = dict(
+    blocks=[
+        """
     >>> read, won = race()
     >>> read
     ['the outside secret']
     >>> won
     0
-    """], mechanics='''
+    """
+    ],
+    mechanics='''
     import os
     import threading
     import time
@@ -366,7 +427,8 @@ FOLDER_SWAP = dict(blocks=["""
             stop.append(1)
             thread.join()
         return sorted(read), won
-    ''')
+    ''',
+)
 
 
 def test_the_folder_swap_race_reads_and_writes_nothing_beside_the_project(place):
@@ -381,7 +443,9 @@ def test_the_folder_swap_race_reads_and_writes_nothing_beside_the_project(place)
     assert not (outside / marker).exists()
 
 
-FORK_EXEC = dict(blocks=["""
+FORK_EXEC = dict(
+    blocks=[
+        """
     >>> started = spawn_shell()
     >>> started
     True
@@ -389,7 +453,9 @@ FORK_EXEC = dict(blocks=["""
     ['the outside secret', 'the token', 'a file written outside']
     >>> print(found()[:1500])
     nothing found
-    """], mechanics='''
+    """
+    ],
+    mechanics='''
     import os
     import sys
     import time
@@ -444,7 +510,8 @@ FORK_EXEC = dict(blocks=["""
         return [what for what, shown in (("the outside secret", SECRET in text), ("the token", TOKEN in text),
                                          ("a file written outside", os.path.exists(os.path.join(OUTSIDE, MARKER))))
                 if shown]
-    ''')
+    ''',
+)
 
 
 def test_a_command_started_through_fork_exec_reads_no_secret_writes_nothing_and_does_not_outlive_the_check(place):
@@ -461,12 +528,16 @@ def test_a_command_started_through_fork_exec_reads_no_secret_writes_nothing_and_
 
 
 def signalling(signal_name: str) -> dict:
-    return dict(blocks=[f"""
+    return dict(
+        blocks=[
+            """
         >>> signal_everyone()
         'the checker is stopped'
         >>> 1 + 1
         2
-        """], mechanics=f'''
+        """
+        ],
+        mechanics=f'''
         import os
         import signal
 
@@ -483,7 +554,8 @@ def signalling(signal_name: str) -> dict:
                 except OSError:
                     pass
             return done
-        ''')
+        ''',
+    )
 
 
 @pytest.mark.parametrize("signal_name", ["SIGKILL", "SIGSTOP"])
@@ -498,12 +570,16 @@ def test_signalling_the_checker_by_pidfd_ends_in_a_located_failure_not_a_hang(pl
         assert "example-failed" in failed_at(messages), messages[-3000:]
 
 
-FORGED_LINES = dict(blocks=["""
+FORGED_LINES = dict(
+    blocks=[
+        """
     >>> forge()
     'forged'
     >>> 1 + 1
     3
-    """], mechanics='''
+    """
+    ],
+    mechanics='''
     import json
     import os
 
@@ -521,7 +597,8 @@ FORGED_LINES = dict(blocks=["""
         if end:
             os._exit(0)  # before the real result can follow the forged one
         return "forged"
-    ''')
+    ''',
+)
 
 
 def forged(how: str) -> dict:
@@ -529,7 +606,9 @@ def forged(how: str) -> dict:
         return FORGED_LINES
     if how == "lines, then the end":
         return dict(FORGED_LINES, blocks=[FORGED_LINES["blocks"][0].replace("forge()", "forge(end=True)")])
-    return dict(blocks=["""
+    return dict(
+        blocks=[
+            """
         >>> import sys
         >>> recorder = sys.modules["generator.examples.judge"]._Recorder
         >>> recorder.check_output = lambda self, want, got, flags: self.events.append(["gave", want, want]) or True
@@ -537,12 +616,26 @@ def forged(how: str) -> dict:
         '<lambda>'
         >>> 1 + 1
         3
-        """])
+        """
+        ]
+    )
 
 
-@pytest.mark.parametrize("how", ["lines", pytest.param("lines, then the end", marks=pytest.mark.xfail(
-    strict=True, reason="BUG (confined._judge): a forged result and `done` written to the result pipe, then "
-                        "os._exit(0) before the real result follows, is taken as a pass")), "patched recorder"])
+@pytest.mark.parametrize(
+    "how",
+    [
+        "lines",
+        pytest.param(
+            "lines, then the end",
+            marks=pytest.mark.xfail(
+                strict=True,
+                reason="BUG (confined._judge): a forged result and `done` written to the result pipe, then "
+                "os._exit(0) before the real result follows, is taken as a pass",
+            ),
+        ),
+        "patched recorder",
+    ],
+)
 def test_a_forged_result_is_an_example_failure(place, how):
     project, outside = place
     with_examples(project, **forged(how))
@@ -552,13 +645,18 @@ def test_a_forged_result_is_an_example_failure(place, how):
     assert status == 1 and "example-failed" in failed_at(messages), messages[-3000:]
 
 
-LINGERING = dict(blocks=["""
+LINGERING = dict(
+    blocks=[
+        """
     >>> patch_later()
     'later'
-    """, """
+    """,
+        """
     >>> 1 + 1
     3
-    """], mechanics='''
+    """,
+    ],
+    mechanics='''
     import sys
     import threading
     import time
@@ -572,50 +670,72 @@ LINGERING = dict(blocks=["""
 
         threading.Thread(target=later, daemon=True).start()
         return "later"
-    ''')
+    ''',
+)
 
-PATCHED_NEXT = dict(blocks=["""
+PATCHED_NEXT = dict(
+    blocks=[
+        """
     >>> import sys
     >>> sys.__displayhook__ = lambda value: value is None or print(3)
     >>> sys.__displayhook__.__name__
     '<lambda>'
-    """, """
+    """,
+        """
     >>> 1 + 1
     3
-    """])
+    """,
+    ]
+)
 
 
-PATCHED_RECORDER = dict(blocks=["""
+PATCHED_RECORDER = dict(
+    blocks=[
+        """
     >>> import sys
     >>> recorder = sys.modules["generator.examples.judge"]._Recorder
     >>> recorder.check_output = lambda self, want, got, flags: self.events.append(["gave", want, want]) or True
     >>> recorder.check_output.__name__
     '<lambda>'
-    """, """
+    """,
+        """
     >>> 1 + 1
     3
-    """])
+    """,
+    ]
+)
 
-MECHANICS_PATCH_THE_RECORDER = dict(blocks=["""
+MECHANICS_PATCH_THE_RECORDER = dict(
+    blocks=[
+        """
     >>> 1 + 1
     3
-    """], mechanics='''
+    """
+    ],
+    mechanics="""
     import sys
 
     sys.modules["generator.examples.judge"]._Recorder.check_output = (
         lambda self, want, got, flags: self.events.append(["gave", want, want]) or True)
-    ''')
+    """,
+)
 
-KNOWN = ("BUG (confined/judge): the recorder runs in the example's own process, so what an example or a mechanic "
-         "patches there (sys.__displayhook__, judge._Recorder) reaches the next example's record")
+KNOWN = (
+    "BUG (confined/judge): the recorder runs in the example's own process, so what an example or a mechanic "
+    "patches there (sys.__displayhook__, judge._Recorder) reaches the next example's record"
+)
 
 
-@pytest.mark.parametrize("attack", [
-    LINGERING,
-    pytest.param(PATCHED_NEXT, marks=pytest.mark.xfail(strict=True, reason=KNOWN)),
-    pytest.param(PATCHED_RECORDER, marks=pytest.mark.xfail(strict=True, reason=KNOWN)),
-    pytest.param(MECHANICS_PATCH_THE_RECORDER, marks=pytest.mark.xfail(strict=True, reason=KNOWN)),
-], ids=["a lingering thread", "a patched display hook", "a patched recorder", "mechanics patch the recorder"])
+@pytest.mark.parametrize(
+    "attack",
+    [
+        LINGERING,
+        pytest.param(PATCHED_NEXT, marks=pytest.mark.xfail(strict=True, reason=KNOWN)),
+        pytest.param(PATCHED_RECORDER, marks=pytest.mark.xfail(strict=True, reason=KNOWN)),
+        pytest.param(MECHANICS_PATCH_THE_RECORDER, marks=pytest.mark.xfail(strict=True, reason=KNOWN)),
+    ],
+    ids=["a lingering thread", "a patched display hook", "a patched recorder", "mechanics patch the recorder"],
+)
 def test_what_an_example_leaves_cannot_make_the_next_ones_false_statement_pass(place, attack):
     project, outside = place
     with_examples(project, **attack)
@@ -625,10 +745,14 @@ def test_what_an_example_leaves_cannot_make_the_next_ones_false_statement_pass(p
     assert status == 1 and "example-failed" in failed_at(messages), messages[-3000:]
 
 
-ENVIRONMENT = dict(blocks=["""
+ENVIRONMENT = dict(
+    blocks=[
+        """
     >>> print(environment_everywhere())
     the token
-    """], mechanics='''
+    """
+    ],
+    mechanics="""
     import os
 
 
@@ -642,7 +766,8 @@ ENVIRONMENT = dict(blocks=["""
             except OSError as error:
                 found.append(type(error).__name__)
         return " ".join(found)[:1800]
-    ''')
+    """,
+)
 
 
 def test_the_commands_environment_reaches_no_example(place):
@@ -654,10 +779,14 @@ def test_the_commands_environment_reaches_no_example(place):
     assert status == 1 and "example-failed" in failed_at(messages), messages[-3000:]
 
 
-FILL_SCRATCH = dict(blocks=["""
+FILL_SCRATCH = dict(
+    blocks=[
+        """
     >>> fill(2048)
     2048
-    """], mechanics='''
+    """
+    ],
+    mechanics='''
     def fill(megabytes):
         """2 GB into the scratch folder, in files under the size limit."""
         chunk = b"x" * (16 * 1024 * 1024)
@@ -665,7 +794,8 @@ FILL_SCRATCH = dict(blocks=["""
             with open(f"fill-{n}", "wb") as file:
                 file.write(chunk)
         return megabytes
-    ''')
+    ''',
+)
 
 
 def test_filling_the_scratch_ends_in_a_located_failure_not_a_full_disk(place):
@@ -680,9 +810,15 @@ def test_filling_the_scratch_ends_in_a_located_failure_not_a_full_disk(place):
     assert shutil.disk_usage(project).free > free - 256 * 1024**2  # (other work shares this disk)
 
 
-REFUSED = {"folder swap": FOLDER_SWAP, "fork_exec": FORK_EXEC, "pidfd": signalling("SIGKILL"),
-           "forged lines": FORGED_LINES, "lingering thread": LINGERING, "environment": ENVIRONMENT,
-           "scratch": FILL_SCRATCH}
+REFUSED = {
+    "folder swap": FOLDER_SWAP,
+    "fork_exec": FORK_EXEC,
+    "pidfd": signalling("SIGKILL"),
+    "forged lines": FORGED_LINES,
+    "lingering thread": LINGERING,
+    "environment": ENVIRONMENT,
+    "scratch": FILL_SCRATCH,
+}
 
 
 @pytest.mark.parametrize("attack", list(REFUSED))
@@ -700,7 +836,10 @@ def test_untrusted_rules_are_refused_in_one_line_without_bubblewrap(place, attac
 
 def test_an_example_that_joins_the_threads_it_started_passes(place):
     project, outside = place
-    with_examples(project, [f"""
+    with_examples(
+        project,
+        [
+            """
         >>> import threading
         >>> def work():
         ...     threads = [threading.Thread(target=sum, args=([1, 2],)) for _ in range(8)]
@@ -711,6 +850,9 @@ def test_an_example_that_joins_the_threads_it_started_passes(place):
         ...     return len(threads)
         >>> work()
         8
-        """ for _ in range(5)])
+        """
+            for _ in range(5)
+        ],
+    )
     status, messages = check(project)
     assert status == 0, messages[-3000:]

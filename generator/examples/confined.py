@@ -32,8 +32,8 @@ import json
 import math
 import os
 import select
-import signal
 import shutil
+import signal
 import sys
 import tempfile
 import time
@@ -107,7 +107,9 @@ def mechanics_files(ruleset) -> list[str]:
     return [shown for r in reversed(chain(ruleset)) for shown in r.mechanics]
 
 
-def run_here(ruleset, root, *, examples: bool, names: bool, seconds: float, sweep=None, coverage: bool = False) -> Outcome:
+def run_here(
+    ruleset, root, *, examples: bool, names: bool, seconds: float, sweep=None, coverage: bool = False
+) -> Outcome:
     """``run.run_confined`` in children of this process (the walled host's, or the fence alone). ``sweep``,
     called after each child, ends whatever process it left (the walled host can: it owns its namespace)."""
     deadline = time.monotonic() + seconds
@@ -134,11 +136,18 @@ def run_here(ruleset, root, *, examples: bool, names: bool, seconds: float, swee
             break
         if time.monotonic() >= deadline:
             example = listed[result.resume]
-            failures.append(_diagnostic_at(example, ruleset, f"{example.entry}: not run: the examples of "
-                                                             f"`{ruleset.id}` used up their {seconds:g} s"))
+            failures.append(
+                _diagnostic_at(
+                    example,
+                    ruleset,
+                    f"{example.entry}: not run: the examples of `{ruleset.id}` used up their {seconds:g} s",
+                )
+            )
             break
         start = result.resume  # the examples after the one that ended the process run on
-    return Outcome(tuple(dict.fromkeys(mechanics)), tuple(failures), found_names, frozenset(found_reads), tuple(changed))
+    return Outcome(
+        tuple(dict.fromkeys(mechanics)), tuple(failures), found_names, frozenset(found_reads), tuple(changed)
+    )
 
 
 @dataclass
@@ -151,8 +160,9 @@ class _Result:
     changed: list = field(default_factory=list)
 
 
-def _one_child(ruleset, root, start: int, examples: bool, names: bool, deadline: float, seconds: float,
-               coverage: bool = False) -> _Result:
+def _one_child(
+    ruleset, root, start: int, examples: bool, names: bool, deadline: float, seconds: float, coverage: bool = False
+) -> _Result:
     listed = list(ruleset.examples) if examples else []
     _prepared()
     scratch = tempfile.mkdtemp(prefix="rulepress-examples-")
@@ -246,16 +256,21 @@ def _how_it_ended(status, timed_out: bool, too_much: bool, seconds: float, linge
     return f"ended the process (exit status {code}) before its result was sent"
 
 
-ENDED_HINT = ("an example must finish within the time and memory limits and send its result: no endless loop, "
-              "no huge number, no ending the process")
+ENDED_HINT = (
+    "an example must finish within the time and memory limits and send its result: no endless loop, "
+    "no huge number, no ending the process"
+)
 LOAD_HINT = "the mechanics must load within the time and memory limits, without ending the process"
 
 
 def _diagnostic_at(example, ruleset, message: str) -> Diagnostic:
     if example is None:
-        return Diagnostic(Code.EXAMPLE_FAILED, message, Location(f"rules_src/{ruleset.id}/ruleset.yaml", 1, 1),
-                          ENDED_HINT)
-    return Diagnostic(Code.EXAMPLE_FAILED, message, Location(example.path, example.line, example.indent + 1), ENDED_HINT)
+        return Diagnostic(
+            Code.EXAMPLE_FAILED, message, Location(f"rules_src/{ruleset.id}/ruleset.yaml", 1, 1), ENDED_HINT
+        )
+    return Diagnostic(
+        Code.EXAMPLE_FAILED, message, Location(example.path, example.line, example.indent + 1), ENDED_HINT
+    )
 
 
 def _judge(ruleset, listed, messages, status, timed_out, too_much, seconds, start) -> _Result:
@@ -276,7 +291,9 @@ def _judge(ruleset, listed, messages, status, timed_out, too_much, seconds, star
             shown, line, column, text = _fields(message["mechanics"], 4)
             if shown is not None:
                 shown = shown if shown in files else (files[0] if files else f"rules_src/{ruleset.id}/ruleset.yaml")
-                mechanics.append(Diagnostic(Code.MECHANIC_ERROR, _capped(text), Location(shown, _int(line), _int(column))))
+                mechanics.append(
+                    Diagnostic(Code.MECHANIC_ERROR, _capped(text), Location(shown, _int(line), _int(column)))
+                )
         elif message.get("loaded") is True:
             loaded = True
         elif isinstance(message.get("start"), int) and 0 <= message["start"] < len(listed):
@@ -294,8 +311,11 @@ def _judge(ruleset, listed, messages, status, timed_out, too_much, seconds, star
                 break
             example = listed[running]
             error = message.get("error")
-            problems = ([Mismatch(0, 0, error, "", None)] if isinstance(error, str)
-                        else mismatches(example.source, message.get("events")))
+            problems = (
+                [Mismatch(0, 0, error, "", None)]
+                if isinstance(error, str)
+                else mismatches(example.source, message.get("events"))
+            )
             if problems is None:
                 too_much = True
                 break
@@ -303,15 +323,22 @@ def _judge(ruleset, listed, messages, status, timed_out, too_much, seconds, star
                 changed.append(_house_result(example, problems))  # the text's example, true of the text, not here
                 problems = []
             for problem in problems:
-                failures.append(Diagnostic(Code.EXAMPLE_FAILED, f"{example.entry}: {_capped(problem.problem)}",
-                                           Location(example.path, example.line + problem.line,
-                                                    example.indent + problem.indent + 1)))
+                failures.append(
+                    Diagnostic(
+                        Code.EXAMPLE_FAILED,
+                        f"{example.entry}: {_capped(problem.problem)}",
+                        Location(example.path, example.line + problem.line, example.indent + problem.indent + 1),
+                    )
+                )
             reads |= places_claimed(message.get("read"))
             told.append(running)
             running = None
         elif "names" in message and isinstance(message["names"], list):
-            names = tuple(tuple(str(part) for part in item[:3]) for item in message["names"]
-                          if isinstance(item, list) and len(item) >= 3)
+            names = tuple(
+                tuple(str(part) for part in item[:3])
+                for item in message["names"]
+                if isinstance(item, list) and len(item) >= 3
+            )
         elif message.get("done") is True:
             done = running is None
     if done and not timed_out and not too_much:
@@ -321,11 +348,17 @@ def _judge(ruleset, listed, messages, status, timed_out, too_much, seconds, star
         shown = files[0] if files else None
         if shown is not None:
             if not mechanics:
-                mechanics.append(Diagnostic(Code.MECHANIC_ERROR, f"the mechanics of `{ruleset.id}` {how}",
-                                            Location(shown, 1, 1), LOAD_HINT))
+                mechanics.append(
+                    Diagnostic(
+                        Code.MECHANIC_ERROR, f"the mechanics of `{ruleset.id}` {how}", Location(shown, 1, 1), LOAD_HINT
+                    )
+                )
         else:
-            failures.append(_diagnostic_at(ruleset.examples[0] if ruleset.examples else None, ruleset,
-                                           f"the examples of `{ruleset.id}` {how}"))
+            failures.append(
+                _diagnostic_at(
+                    ruleset.examples[0] if ruleset.examples else None, ruleset, f"the examples of `{ruleset.id}` {how}"
+                )
+            )
         return _Result(mechanics, failures, names, None, reads, changed)
     if running is None:  # between two examples, or while naming: at the next example not yet told
         running = min(len(listed) - 1, max([start] + [i + 1 for i in told]))
@@ -341,14 +374,22 @@ def places_claimed(claimed) -> set:
     """The (path, line, column) places a child says its example read, as far as they are well formed."""
     if not isinstance(claimed, list):
         return set()
-    return {(path, line, column) for path, line, column in (_fields(item, 3) for item in claimed[:100_000])
-            if isinstance(path, str) and len(path) < 1000 and all(type(n) is int and 0 < n < 10**9 for n in (line, column))}
+    return {
+        (path, line, column)
+        for path, line, column in (_fields(item, 3) for item in claimed[:100_000])
+        if isinstance(path, str) and len(path) < 1000 and all(type(n) is int and 0 < n < 10**9 for n in (line, column))
+    }
 
 
 def _house_result(example, problems: list[Mismatch]) -> HouseResult:
     """What an overlay's values make of an example of the text: the text's result and theirs, per statement."""
-    return HouseResult(example.entry, example.source, example.path, example.line,
-                       tuple((_capped(p.want), None if p.got is None else _capped(p.got)) for p in problems))
+    return HouseResult(
+        example.entry,
+        example.source,
+        example.path,
+        example.line,
+        tuple((_capped(p.want), None if p.got is None else _capped(p.got)) for p in problems),
+    )
 
 
 def _fields(item, count: int):
@@ -370,8 +411,17 @@ def _capped(text) -> str:
 # In the child
 
 
-def _child(ruleset, root, scratch: str, write: int, start: int, examples: bool, names: bool, seconds: float,
-           coverage: bool = False) -> None:
+def _child(
+    ruleset,
+    root,
+    scratch: str,
+    write: int,
+    start: int,
+    examples: bool,
+    names: bool,
+    seconds: float,
+    coverage: bool = False,
+) -> None:
     import doctest
     import io
 
@@ -380,7 +430,7 @@ def _child(ruleset, root, scratch: str, write: int, start: int, examples: bool, 
     def send(message) -> None:
         data = (json.dumps(message, default=str) + "\n").encode("utf-8", "replace")
         while data:
-            data = data[os.write(write, data):]
+            data = data[os.write(write, data) :]
 
     read_dirs = list(wall.python_dirs())
     if root_path is not None:
@@ -509,8 +559,13 @@ def _confine(scratch: str, keep: int, seconds: float) -> None:
     os.environ.clear()
     tempfile.tempdir = scratch
     size = _memory_now()
-    limits = [(resource.RLIMIT_AS, size + memory_allowed()), (resource.RLIMIT_CPU, int(seconds) + 2),
-              (resource.RLIMIT_FSIZE, FILE_CAP), (resource.RLIMIT_CORE, 0), (resource.RLIMIT_NPROC, 0)]
+    limits = [
+        (resource.RLIMIT_AS, size + memory_allowed()),
+        (resource.RLIMIT_CPU, int(seconds) + 2),
+        (resource.RLIMIT_FSIZE, FILE_CAP),
+        (resource.RLIMIT_CORE, 0),
+        (resource.RLIMIT_NPROC, 0),
+    ]
     for kind, value in limits:
         try:
             resource.setrlimit(kind, (value, value))
@@ -530,23 +585,112 @@ def _memory_now() -> int:
 
 
 # audit events (Python 3.11) refused outright: by module, and by name
-REFUSED_MODULES = frozenset({"socket", "subprocess", "pty", "ctypes", "mmap", "sqlite3", "webbrowser", "urllib", "http",
-                             "ftplib", "smtplib", "imaplib", "poplib", "nntplib", "telnetlib", "winreg", "_winapi",
-                             "fcntl", "msvcrt", "resource"})
-REFUSED_NAMES = frozenset({"os.system", "os.exec", "os.spawn", "os.posix_spawn", "os.fork", "os.forkpty", "os.kill",
-                           "os.killpg", "os.setns", "os.unshare", "os.startfile", "os.add_dll_directory", "gc.get_objects",
-                           "gc.get_referrers", "gc.get_referents", "sys.addaudithook", "signal.pthread_kill",
-                           "code.__new__", "sys.remote_exec"})
-REFUSED_IMPORTS = frozenset({"ctypes", "_ctypes", "subprocess", "_posixsubprocess", "socket", "_socket", "ssl", "_ssl",
-                             "multiprocessing", "_multiprocessing", "concurrent", "asyncio", "pty", "mmap", "sqlite3",
-                             "_sqlite3", "webbrowser", "resource", "_xxsubinterpreters", "_posixshmem", "socketserver"})
-WRITE_EVENTS = frozenset({"os.remove", "os.rename", "os.rmdir", "os.mkdir", "os.chmod", "os.chown", "os.link",
-                          "os.symlink", "os.truncate", "os.utime", "os.chflags", "os.lchflags", "os.setxattr",
-                          "os.removexattr", "os.mkfifo", "os.mknod", "shutil.copyfile", "shutil.copymode",
-                          "shutil.copystat", "shutil.copytree", "shutil.move", "shutil.rmtree", "shutil.chown",
-                          "shutil.make_archive", "shutil.unpack_archive", "tempfile.mkstemp", "tempfile.mkdtemp"})
-READ_EVENTS = frozenset({"os.listdir", "os.scandir", "glob.glob", "glob.glob/2", "os.chdir", "os.getxattr",
-                         "os.listxattr", "os.chroot"})
+REFUSED_MODULES = frozenset(
+    {
+        "socket",
+        "subprocess",
+        "pty",
+        "ctypes",
+        "mmap",
+        "sqlite3",
+        "webbrowser",
+        "urllib",
+        "http",
+        "ftplib",
+        "smtplib",
+        "imaplib",
+        "poplib",
+        "nntplib",
+        "telnetlib",
+        "winreg",
+        "_winapi",
+        "fcntl",
+        "msvcrt",
+        "resource",
+    }
+)
+REFUSED_NAMES = frozenset(
+    {
+        "os.system",
+        "os.exec",
+        "os.spawn",
+        "os.posix_spawn",
+        "os.fork",
+        "os.forkpty",
+        "os.kill",
+        "os.killpg",
+        "os.setns",
+        "os.unshare",
+        "os.startfile",
+        "os.add_dll_directory",
+        "gc.get_objects",
+        "gc.get_referrers",
+        "gc.get_referents",
+        "sys.addaudithook",
+        "signal.pthread_kill",
+        "code.__new__",
+        "sys.remote_exec",
+    }
+)
+REFUSED_IMPORTS = frozenset(
+    {
+        "ctypes",
+        "_ctypes",
+        "subprocess",
+        "_posixsubprocess",
+        "socket",
+        "_socket",
+        "ssl",
+        "_ssl",
+        "multiprocessing",
+        "_multiprocessing",
+        "concurrent",
+        "asyncio",
+        "pty",
+        "mmap",
+        "sqlite3",
+        "_sqlite3",
+        "webbrowser",
+        "resource",
+        "_xxsubinterpreters",
+        "_posixshmem",
+        "socketserver",
+    }
+)
+WRITE_EVENTS = frozenset(
+    {
+        "os.remove",
+        "os.rename",
+        "os.rmdir",
+        "os.mkdir",
+        "os.chmod",
+        "os.chown",
+        "os.link",
+        "os.symlink",
+        "os.truncate",
+        "os.utime",
+        "os.chflags",
+        "os.lchflags",
+        "os.setxattr",
+        "os.removexattr",
+        "os.mkfifo",
+        "os.mknod",
+        "shutil.copyfile",
+        "shutil.copymode",
+        "shutil.copystat",
+        "shutil.copytree",
+        "shutil.move",
+        "shutil.rmtree",
+        "shutil.chown",
+        "shutil.make_archive",
+        "shutil.unpack_archive",
+        "tempfile.mkstemp",
+        "tempfile.mkdtemp",
+    }
+)
+READ_EVENTS = frozenset(
+    {"os.listdir", "os.scandir", "glob.glob", "glob.glob/2", "os.chdir", "os.getxattr", "os.listxattr", "os.chroot"}
+)
 _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_TRUNC
 
 

@@ -84,8 +84,11 @@ def items_of(ruleset) -> list[Item]:
     """Everything of the ruleset's own (not its bases') that a worked example can exercise, in file order."""
     found: list[Item] = []
     for value in ruleset.values:
-        found.append(Item("value", value.id, value.loc,
-                          value.coverage or (NOT_GIVEN if isinstance(value.value, NotGiven) else "")))
+        found.append(
+            Item(
+                "value", value.id, value.loc, value.coverage or (NOT_GIVEN if isinstance(value.value, NotGiven) else "")
+            )
+        )
     for formula in ruleset.formulas:
         found.append(Item("formula", formula.id, formula.loc, formula.coverage))
     for lookup in ruleset.lookups:
@@ -118,14 +121,17 @@ def measure(ruleset, reads: set) -> RulesetCoverage:
 
 def report_lines(coverage: RulesetCoverage) -> list[str]:
     """``path:line: kind name`` for each item missed, as coverage.py lists the lines no test ran."""
-    lines = [f"{i.loc.path}:{i.loc.line}: {i.kind} `{i.name}` is exercised by no worked example" for i in coverage.missed]
-    lines += [f"{i.loc.path}:{i.loc.line}: {i.kind} `{i.name}` says `coverage: {i.excused}`, but an example "
-              "exercises it" for i in coverage.needlessly_excused]
+    lines = [
+        f"{i.loc.path}:{i.loc.line}: {i.kind} `{i.name}` is exercised by no worked example" for i in coverage.missed
+    ]
+    lines += [
+        f"{i.loc.path}:{i.loc.line}: {i.kind} `{i.name}` says `coverage: {i.excused}`, but an example exercises it"
+        for i in coverage.needlessly_excused
+    ]
     return lines
 
 
 def summary_line(coverage: RulesetCoverage) -> str:
     counted = len(coverage.items) - len(coverage.excused)
     excused = f", {len(coverage.excused)} excused" if coverage.excused else ""
-    return (f"{coverage.ruleset}: {counted - len(coverage.missed)} of {counted} exercised "
-            f"({coverage.percent}%){excused}")
+    return f"{coverage.ruleset}: {counted - len(coverage.missed)} of {counted} exercised ({coverage.percent}%){excused}"

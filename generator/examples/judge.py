@@ -96,8 +96,12 @@ def mismatches(source: str, events) -> list[Mismatch] | None:
         return None
     problems = []
     for (example, flags), event in zip(run, events):
-        if not (isinstance(event, list) and len(event) in (2, 3) and event[0] in ("gave", "raised")
-                and all(isinstance(part, str) for part in event[1:])):
+        if not (
+            isinstance(event, list)
+            and len(event) in (2, 3)
+            and event[0] in ("gave", "raised")
+            and all(isinstance(part, str) for part in event[1:])
+        ):
             return None
         kind, text, compared = (*event, "")[:3]
         stated = (example.exc_msg or example.want).strip()

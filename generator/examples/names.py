@@ -23,8 +23,14 @@ def names_in(ruleset, namespace: dict) -> list[tuple[str, str, str]]:
         if name in formulas:
             found.append(("formula", _signature(name, thing), _formula_line(formulas[name])))
         elif name in lookups:
-            found.append(("lookup", f"{name}(key)", f"The row of {lookups[name].title} for a "
-                                                     f"{(lookups[name].key or 'key').lower()}: its value, else its result"))
+            found.append(
+                (
+                    "lookup",
+                    f"{name}(key)",
+                    f"The row of {lookups[name].title} for a "
+                    f"{(lookups[name].key or 'key').lower()}: its value, else its result",
+                )
+            )
         elif isinstance(thing, ModuleType):
             found.append(("module", name, _one_line(thing.__doc__)))
         elif isinstance(thing, SimpleNamespace):
@@ -56,8 +62,10 @@ def _signature(name: str, thing) -> str:
     except (TypeError, ValueError):
         return f"{name}(...)"
     shown = [p for p in found.parameters.values() if p.name not in _BOOKKEEPING]
-    plain = found.replace(parameters=[p.replace(annotation=inspect.Parameter.empty) for p in shown],
-                          return_annotation=inspect.Signature.empty)
+    plain = found.replace(
+        parameters=[p.replace(annotation=inspect.Parameter.empty) for p in shown],
+        return_annotation=inspect.Signature.empty,
+    )
     try:
         return f"{name}{plain}"
     except (TypeError, ValueError):
@@ -70,5 +78,7 @@ def _formula_line(formula) -> str:
         return formula.title
     names = ", ".join(o.id for o in formula.results)
     first = formula.results[0].id
-    return (f"{formula.title}. Results: {names}; ``{formula.id}(..., result=\"{first}\")`` gives one, "
-            f"``{formula.id}(...)`` all of them (``{formula.id}(...).{first}``)")
+    return (
+        f'{formula.title}. Results: {names}; ``{formula.id}(..., result="{first}")`` gives one, '
+        f"``{formula.id}(...)`` all of them (``{formula.id}(...).{first}``)"
+    )

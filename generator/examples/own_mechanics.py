@@ -35,8 +35,11 @@ def preset(ruleset: Ruleset) -> dict:
     """What a mechanics module finds in scope before its first line runs: its ruleset, its values,
     and its roll tables, formulas and lookups by id, callable as in examples."""
     calc = calculator(ruleset)
-    callables = {entry.id: calc.scope[entry.id] for section in ("tables", "formulas", "lookups")
-                 for entry in ruleset.reachable(section)}
+    callables = {
+        entry.id: calc.scope[entry.id]
+        for section in ("tables", "formulas", "lookups")
+        for entry in ruleset.reachable(section)
+    }
     return {**callables, "rules": ruleset, "values": calc.values(), "Fraction": Fraction, "icepool": icepool}
 
 
@@ -67,9 +70,15 @@ def _load(ruleset: Ruleset, root: Path, files: tuple[str, ...]) -> dict:
         before = set(vars(module))
         _run(module, root / shown, shown)
         listed = vars(module).pop("__all__", None)  # each file lists its own exports
-        public += listed if listed is not None else [
-            n for n in vars(module) if n not in before and not n.startswith("_")
-            and getattr(vars(module)[n], "__module__", "") == name]
+        public += (
+            listed
+            if listed is not None
+            else [
+                n
+                for n in vars(module)
+                if n not in before and not n.startswith("_") and getattr(vars(module)[n], "__module__", "") == name
+            ]
+        )
     return {n: getattr(module, n) for n in dict.fromkeys(public) if hasattr(module, n)}
 
 
@@ -78,12 +87,14 @@ def _run(module, path: Path, shown: str) -> None:
         code = compile(path.read_text(encoding="utf-8"), shown, "exec")
         exec(code, module.__dict__)
     except SyntaxError as error:
-        raise MechanicsError(Diagnostic(Code.MECHANIC_ERROR, f"{error.msg}", Location(shown, error.lineno or 1,
-                                                                                       error.offset or 1))) from None
+        raise MechanicsError(
+            Diagnostic(Code.MECHANIC_ERROR, f"{error.msg}", Location(shown, error.lineno or 1, error.offset or 1))
+        ) from None
     except Exception as error:  # the module's own error, reported where it happened
         line = _line_in(error, shown)
-        raise MechanicsError(Diagnostic(Code.MECHANIC_ERROR, f"{type(error).__name__}: {error}",
-                                        Location(shown, line, 1))) from None
+        raise MechanicsError(
+            Diagnostic(Code.MECHANIC_ERROR, f"{type(error).__name__}: {error}", Location(shown, line, 1))
+        ) from None
 
 
 def _line_in(error: BaseException, shown: str) -> int:
@@ -104,8 +115,18 @@ def literal_warnings(path: Path, shown: str) -> list[Diagnostic]:
         return [Diagnostic(Code.MECHANIC_ERROR, error.msg, Location(shown, error.lineno or 1, error.offset or 1))]
     found = []
     for node in ast.walk(tree):
-        if (isinstance(node, ast.Constant) and isinstance(node.value, (int, float, complex))
-                and not isinstance(node.value, bool) and node.value not in (0, 1)):
-            found.append(Diagnostic(Code.MECHANIC_LITERAL, f"the number {node.value!r} is written in the mechanics",
-                                    Location(shown, node.lineno, node.col_offset + 1), severity=Severity.WARNING))
+        if (
+            isinstance(node, ast.Constant)
+            and isinstance(node.value, (int, float, complex))
+            and not isinstance(node.value, bool)
+            and node.value not in (0, 1)
+        ):
+            found.append(
+                Diagnostic(
+                    Code.MECHANIC_LITERAL,
+                    f"the number {node.value!r} is written in the mechanics",
+                    Location(shown, node.lineno, node.col_offset + 1),
+                    severity=Severity.WARNING,
+                )
+            )
     return found

@@ -21,8 +21,9 @@ from .namespace import namespace_for
 from .walled import dump_house_results, host_for, load_house_results
 
 
-def run_confined(ruleset, root, *, examples: bool = True, names: bool = False, seconds: float | None = None,
-                 coverage: bool = False) -> Outcome:
+def run_confined(
+    ruleset, root, *, examples: bool = True, names: bool = False, seconds: float | None = None, coverage: bool = False
+) -> Outcome:
     """Load ``ruleset``'s mechanics, run its examples (``examples``) and list the names they can use
     (``names``), all in confined children, behind the operating-system wall when this run uses it (see
     ``wall``); what went wrong comes back as located diagnostics. With ``coverage`` the children also say

@@ -19,9 +19,9 @@ from __future__ import annotations
 
 import operator
 import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Callable, Iterable
 
 from ..source.fences import example_fences
 
@@ -42,8 +42,12 @@ def sentence_before(lines: list[str], index: int, examples: set[int]) -> int | N
 def _paragraph_start(lines: list[str], sentence: int, examples: set[int]) -> int:
     """The first line of the paragraph whose last line is ``sentence``."""
     start = sentence
-    while start > 0 and lines[start - 1].strip() and start - 1 not in examples \
-            and not _NOT_A_SENTENCE.match(lines[start - 1]):
+    while (
+        start > 0
+        and lines[start - 1].strip()
+        and start - 1 not in examples
+        and not _NOT_A_SENTENCE.match(lines[start - 1])
+    ):
         start -= 1
     return start
 
@@ -62,7 +66,7 @@ def stated(text: str) -> list[tuple[int, str, str]]:
         sentence = sentence_before(lines, start, closes)
         if sentence is not None:
             first = _paragraph_start(lines, sentence, closes)
-            result.append((offsets[first], "\n".join(lines[first:sentence + 1]), "\n".join(lines[start + 1:end])))
+            result.append((offsets[first], "\n".join(lines[first : sentence + 1]), "\n".join(lines[start + 1 : end])))
     return result
 
 
@@ -76,9 +80,13 @@ def unstated(text: str) -> list[int]:
 
 # -- the numbers it states --------------------------------------------------------------------------------------
 
-_WORDS = {word: number for number, word in enumerate(
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
-    "seventeen eighteen nineteen twenty".split())}
+_WORDS = {
+    word: number
+    for number, word in enumerate(
+        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+        "seventeen eighteen nineteen twenty".split()
+    )
+}
 _ADVERBS = {"once": 1, "twice": 2, "thrice": 3}
 _PARTS = {"half": 2, "third": 3, "thirds": 3, "quarter": 4, "quarters": 4}  # a half, two thirds...
 _VULGAR = {"½": Fraction(1, 2), "¼": Fraction(1, 4), "¾": Fraction(3, 4), "⅓": Fraction(1, 3), "⅔": Fraction(2, 3)}
@@ -92,15 +100,21 @@ _TOKEN = re.compile(
     rf"|(?P<mixed>\b(?:{_WORD})\s+and\s+an?\s+(?:{_PART})\b)"
     rf"|(?P<part>\b(?:an?|one|{_WORD})[\s-]+(?:{_PART})\b(?:(?<=s)|(?=\s+of\b|\s*[.,;:)]|\s*$))|\bhalf\b)"  # "a third hit" is an ordinal
     rf"|(?P<word>\b(?:{_WORD})\b)",
-    re.IGNORECASE)
+    re.IGNORECASE,
+)
 _ROLE = re.compile(r"\{[a-z-]+\}`[^`]*`")
 _LIST_MARKER = re.compile(r"^[ ]*\d+[.)][ ]", re.MULTILINE)
 # "one" as a pronoun (one of them, no-one, not one 4 hexes away) and "Once" opening a clause are not numbers
-_NOT_A_NUMBER = re.compile(r"(?i:no[- ]one|(?:any|each|every|the|this|that|which)\s+one)\b|\bone(?=\s+(?:of|another)\b"
-                           r"|\s+\d|'s)|(?:^|(?<=[.;:!?(]\s))Once\b|\bOnce(?=\s+(?:a|an|the|it|he|she|they)\b)")
+_NOT_A_NUMBER = re.compile(
+    r"(?i:no[- ]one|(?:any|each|every|the|this|that|which)\s+one)\b|\bone(?=\s+(?:of|another)\b"
+    r"|\s+\d|'s)|(?:^|(?<=[.;:!?(]\s))Once\b|\bOnce(?=\s+(?:a|an|the|it|he|she|they)\b)"
+)
 _CHANCE_BETWEEN = re.compile(r"^\s+(?:times?\s+)?(?:in|out\s+of)\s+$", re.IGNORECASE)
-_HEDGE = re.compile(r"(?:\b(?:a\s+little|just|slightly)\s+(?:over|under|more\s+than|less\s+than|above|below)"
-                    r"|\b(?:about|around|roughly|nearly|almost))\s+$", re.IGNORECASE)
+_HEDGE = re.compile(
+    r"(?:\b(?:a\s+little|just|slightly)\s+(?:over|under|more\s+than|less\s+than|above|below)"
+    r"|\b(?:about|around|roughly|nearly|almost))\s+$",
+    re.IGNORECASE,
+)
 _HEDGES = {
     "over": lambda stated, number: number < stated < number + 1,
     "under": lambda stated, number: number - 1 < stated < number,
@@ -117,8 +131,14 @@ def _hedge_kind(hedge: str) -> str:
     return "about"
 
 
-_OPERATORS = {"+": operator.add, "-": operator.sub, "−": operator.sub, "x": operator.mul, "×": operator.mul,
-              "*": operator.mul}
+_OPERATORS = {
+    "+": operator.add,
+    "-": operator.sub,
+    "−": operator.sub,
+    "x": operator.mul,
+    "×": operator.mul,
+    "*": operator.mul,
+}
 _OPERATOR_BETWEEN = re.compile(r"^\s*([+\-−x×*])\s*$")
 _EQUALS_BETWEEN = re.compile(r"^\s*=\s*$")
 
@@ -191,7 +211,7 @@ def stated_numbers(text: str, words: bool = True) -> list[Stated]:
 
 def _rounded(number: Fraction, digits: int) -> Fraction:
     """``number`` rounded to ``digits`` decimal places, halves up (as ``percent`` prints)."""
-    scale = 10 ** digits
+    scale = 10**digits
     return Fraction((number * scale + Fraction(1, 2)).__floor__(), scale)
 
 
@@ -210,14 +230,16 @@ class Evidence:
 
     def has(self, number: Fraction) -> bool:
         """The example states ``number``, or prints a percentage that ``number`` rounds to (1/3 and 33.3%)."""
-        return number in self.numbers or any(_rounded(number * 100, digits) == shown * 100
-                                              for shown, digits in self.percents)
+        return number in self.numbers or any(
+            _rounded(number * 100, digits) == shown * 100 for shown, digits in self.percents
+        )
 
     def rounds_to(self, shown: Stated) -> bool:
         """A fraction of the example, as a percentage at the printed precision, is ``shown``."""
         digits = _digits(shown.text)
         return (shown.value, digits) in self.percents or any(
-            _rounded(number * 100, digits) == shown.value * 100 for number in self.numbers)
+            _rounded(number * 100, digits) == shown.value * 100 for number in self.numbers
+        )
 
     def relates(self, ratio: Fraction) -> bool:
         """Two numbers of the example stand in ``ratio`` (twice: 6 and 12)."""
@@ -264,18 +286,23 @@ def evidence(code: str, value_text: Callable[[str], str | None]) -> Evidence:
 def _claims(paragraph: str, numbers: list[Stated]) -> Iterable[tuple[str, list[Stated]]]:
     """The numbers grouped into what they claim: ("chance", [n, m]), ("sum", [a, b, ..., result]) or ("number", [n])."""
     index = 0
-    between = lambda i: paragraph[numbers[i].end:numbers[i + 1].start]  # noqa: E731
+    between = lambda i: paragraph[numbers[i].end : numbers[i + 1].start]  # noqa: E731
     while index < len(numbers):
         plain = lambda i: numbers[i].value is not None and not numbers[i].percent  # noqa: E731
         end = index
         while end + 1 < len(numbers) and plain(end) and plain(end + 1) and _OPERATOR_BETWEEN.match(between(end)):
             end += 1
         if end > index and end + 1 < len(numbers) and plain(end + 1) and _EQUALS_BETWEEN.match(between(end)):
-            yield "sum", numbers[index:end + 2]
+            yield "sum", numbers[index : end + 2]
             index = end + 2
-        elif (index + 1 < len(numbers) and plain(index) and plain(index + 1) and numbers[index + 1].value
-              and _CHANCE_BETWEEN.match(between(index))):
-            yield "chance", numbers[index:index + 2]
+        elif (
+            index + 1 < len(numbers)
+            and plain(index)
+            and plain(index + 1)
+            and numbers[index + 1].value
+            and _CHANCE_BETWEEN.match(between(index))
+        ):
+            yield "chance", numbers[index : index + 2]
             index += 2
         else:
             yield "number", [numbers[index]]
@@ -285,7 +312,7 @@ def _claims(paragraph: str, numbers: list[Stated]) -> Iterable[tuple[str, list[S
 def _sum_holds(paragraph: str, terms: list[Stated]) -> bool:
     total = terms[0].value
     for left, right in zip(terms, terms[1:-1]):
-        total = _OPERATORS[_OPERATOR_BETWEEN.match(paragraph[left.end:right.start])[1]](total, right.value)
+        total = _OPERATORS[_OPERATOR_BETWEEN.match(paragraph[left.end : right.start])[1]](total, right.value)
     return total == terms[-1].value
 
 
@@ -299,11 +326,13 @@ def unverified(paragraph: str, found: Evidence) -> list[Unverified]:
     problems = []
     for kind, numbers in _claims(paragraph, stated_numbers(paragraph)):
         first = numbers[0]
-        shown = " ".join(paragraph[first.start:numbers[-1].end].split())
+        shown = " ".join(paragraph[first.start : numbers[-1].end].split())
         if kind == "chance":
             chance = Fraction(first.value, numbers[1].value)
             if not found.has(chance):
-                problems.append(Unverified(first.start, shown, f"a chance of {chance}, which the example does not state"))
+                problems.append(
+                    Unverified(first.start, shown, f"a chance of {chance}, which the example does not state")
+                )
         elif kind == "sum":
             if not _sum_holds(paragraph, numbers):
                 problems.append(Unverified(first.start, shown, "a sum that is not true"))
@@ -315,10 +344,13 @@ def unverified(paragraph: str, found: Evidence) -> list[Unverified]:
         elif first.percent:
             if not found.rounds_to(first):
                 problems.append(Unverified(first.start, shown, "a percentage no chance of the example rounds to"))
-        elif (hedge := _HEDGE.search(paragraph[:first.start])) is not None:
+        elif (hedge := _HEDGE.search(paragraph[: first.start])) is not None:
             if not found.near(first.value, hedge.group()):
-                problems.append(Unverified(first.start, shown, f"{hedge.group().strip()} {first.value}: no number of the "
-                                           "example is that"))
+                problems.append(
+                    Unverified(
+                        first.start, shown, f"{hedge.group().strip()} {first.value}: no number of the example is that"
+                    )
+                )
         elif not found.has(first.value) and not (first.ratio and found.relates(first.value)):
             problems.append(Unverified(first.start, shown, _not_stated(first)))
     return problems

@@ -33,7 +33,7 @@ _strings = DocTestStringParser(RulesEvaluator(OPTIONS))
 
 def parse_yaml_examples(document):
     for block in find_examples(document.text):
-        for region in _strings(document.text[block.start:block.end], document.path):
+        for region in _strings(document.text[block.start : block.end], document.path):
             region.start += block.start
             region.end += block.start
             yield region

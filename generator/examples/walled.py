@@ -29,10 +29,10 @@ from ..source.project import load_project
 from .confined import Outcome, memory_allowed, places_claimed, run_here
 
 ANSWER_MARGIN = 60.0  # seconds a host may take beyond a ruleset's own time: starting, loading the project
-_HOSTS: dict[tuple[int, str], "Host"] = {}  # one live host per process and project: started on first use
+_HOSTS: dict[tuple[int, str], Host] = {}  # one live host per process and project: started on first use
 
 
-def host_for(root: Path) -> "Host":
+def host_for(root: Path) -> Host:
     key = (os.getpid(), str(root.resolve()))  # a forked worker starts its own: the pipes are not shared
     found = _HOSTS.get(key)
     if found is None or not found.alive():
@@ -62,9 +62,15 @@ class Host:
         channels = (asked.fileno(), answered.fileno(), self.errors.fileno())
         argv = [sys.executable, "-m", "generator.examples.walled", str(root), ",".join(map(str, channels))]
         self.process = subprocess.Popen(
-            wall.command(argv, read=[root]), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL, pass_fds=channels,
-            preexec_fn=wall.limits(memory_allowed() + 3 * 1024**3, 24 * 3600), close_fds=True, cwd="/")
+            wall.command(argv, read=[root]),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            pass_fds=channels,
+            preexec_fn=wall.limits(memory_allowed() + 3 * 1024**3, 24 * 3600),
+            close_fds=True,
+            cwd="/",
+        )
         asked.close()
         answered.close()
         atexit.register(self.close)
@@ -73,7 +79,13 @@ class Host:
         return self.process.poll() is None
 
     def run(self, ruleset, *, examples: bool, names: bool, seconds: float, coverage: bool = False) -> Outcome:
-        request = {"ruleset": ruleset.id, "examples": examples, "names": names, "seconds": seconds, "coverage": coverage}
+        request = {
+            "ruleset": ruleset.id,
+            "examples": examples,
+            "names": names,
+            "seconds": seconds,
+            "coverage": coverage,
+        }
         answer = self._ask(request, seconds + ANSWER_MARGIN)
         found = _outcome(answer) if isinstance(answer, dict) else None
         if found is None:
@@ -130,12 +142,23 @@ def _pipe():
 
 
 def _failed(ruleset, examples: bool, message: str) -> Outcome:
-    where = (ruleset.examples[0] if examples and ruleset.examples else None)
-    location = (Location(where.path, where.line, where.indent + 1) if where is not None
-                else Location(ruleset.mechanics[0] if ruleset.mechanics else f"rules_src/{ruleset.id}/ruleset.yaml", 1, 1))
+    where = ruleset.examples[0] if examples and ruleset.examples else None
+    location = (
+        Location(where.path, where.line, where.indent + 1)
+        if where is not None
+        else Location(ruleset.mechanics[0] if ruleset.mechanics else f"rules_src/{ruleset.id}/ruleset.yaml", 1, 1)
+    )
     code = Code.EXAMPLE_FAILED if where is not None or not ruleset.mechanics else Code.MECHANIC_ERROR
-    return Outcome(failures=(Diagnostic(code, message, location, "run the check again; if it keeps failing, "
-                                                                 "check that bubblewrap works on this machine"),))
+    return Outcome(
+        failures=(
+            Diagnostic(
+                code,
+                message,
+                location,
+                "run the check again; if it keeps failing, check that bubblewrap works on this machine",
+            ),
+        )
+    )
 
 
 def _outcome(answer: dict) -> Outcome | None:
@@ -144,8 +167,11 @@ def _outcome(answer: dict) -> Outcome | None:
     changed = load_house_results(answer.get("changed", []))
     if mechanics is None or failures is None or changed is None or not (names is None or isinstance(names, list)):
         return None
-    shown = None if names is None else tuple(tuple(str(part) for part in row[:3]) for row in names
-                                             if isinstance(row, list) and len(row) >= 3)
+    shown = (
+        None
+        if names is None
+        else tuple(tuple(str(part) for part in row[:3]) for row in names if isinstance(row, list) and len(row) >= 3)
+    )
     return Outcome(tuple(mechanics), tuple(failures), shown, frozenset(places_claimed(answer.get("reads"))), changed)
 
 
@@ -159,12 +185,22 @@ def load_house_results(data) -> tuple[HouseResult, ...] | None:
         return None
     found = []
     for item in data:
-        if not (isinstance(item, list) and len(item) == 5 and all(isinstance(part, str) for part in item[:3])
-                and type(item[3]) is int and isinstance(item[4], list)):
+        if not (
+            isinstance(item, list)
+            and len(item) == 5
+            and all(isinstance(part, str) for part in item[:3])
+            and type(item[3]) is int
+            and isinstance(item[4], list)
+        ):
             return None
         pairs = item[4]
-        if not all(isinstance(pair, list) and len(pair) == 2 and isinstance(pair[0], str)
-                   and (pair[1] is None or isinstance(pair[1], str)) for pair in pairs):
+        if not all(
+            isinstance(pair, list)
+            and len(pair) == 2
+            and isinstance(pair[0], str)
+            and (pair[1] is None or isinstance(pair[1], str))
+            for pair in pairs
+        ):
             return None
         found.append(HouseResult(item[0], item[1], item[2], item[3], tuple(tuple(pair) for pair in pairs)))
     return tuple(found)
@@ -190,13 +226,27 @@ def main(argv: list[str]) -> int:
     for line in requests:
         request = json.loads(line)
         ruleset = _ruleset(root, request["ruleset"], projects)
-        outcome = run_here(ruleset, root, examples=bool(request["examples"]), names=bool(request["names"]),
-                           seconds=float(request["seconds"]), sweep=_sweep, coverage=bool(request.get("coverage")))
-        replies.write(json.dumps({"mechanics": dump_diagnostics(outcome.mechanics),
-                                  "failures": dump_diagnostics(outcome.failures),
-                                  "names": None if outcome.names is None else [list(n) for n in outcome.names],
-                                  "reads": [list(place) for place in sorted(outcome.reads)],
-                                  "changed": dump_house_results(outcome.changed)}) + "\n")
+        outcome = run_here(
+            ruleset,
+            root,
+            examples=bool(request["examples"]),
+            names=bool(request["names"]),
+            seconds=float(request["seconds"]),
+            sweep=_sweep,
+            coverage=bool(request.get("coverage")),
+        )
+        replies.write(
+            json.dumps(
+                {
+                    "mechanics": dump_diagnostics(outcome.mechanics),
+                    "failures": dump_diagnostics(outcome.failures),
+                    "names": None if outcome.names is None else [list(n) for n in outcome.names],
+                    "reads": [list(place) for place in sorted(outcome.reads)],
+                    "changed": dump_house_results(outcome.changed),
+                }
+            )
+            + "\n"
+        )
         replies.flush()
     return 0
 

@@ -37,19 +37,51 @@ from ..model.calculate import calculator
 from ..model.dice import DiceExpr, percent, target_probability
 from ..model.entries import ArmyList, ArmyUnit
 from ..model.formula import pick
-from .armies import (army_counts, army_matrix, army_models, army_points, balances_by_points, broken_limits,
-                     by_head_count, check_limits, count_names, evaluate, force, force_line, line_cost, line_models,
-                     parse_limit)
+from .armies import (
+    army_counts,
+    army_matrix,
+    army_models,
+    army_points,
+    balances_by_points,
+    broken_limits,
+    by_head_count,
+    check_limits,
+    count_names,
+    evaluate,
+    force,
+    force_line,
+    line_cost,
+    line_models,
+    parse_limit,
+)
 from .stated import is_given
 
 __all__ = [
     # dice and chances
-    "DiceExpr", "target_probability", "percent", "pick", "calculator",
+    "DiceExpr",
+    "target_probability",
+    "percent",
+    "pick",
+    "calculator",
     # what the text states
     "is_given",
     # armies: points, models, counts and limits
-    "force_line", "force", "line_cost", "army_points", "line_models", "army_models", "army_counts", "count_names",
-    "check_limits", "broken_limits", "parse_limit", "evaluate", "army_matrix", "balances_by_points", "by_head_count",
+    "force_line",
+    "force",
+    "line_cost",
+    "army_points",
+    "line_models",
+    "army_models",
+    "army_counts",
+    "count_names",
+    "check_limits",
+    "broken_limits",
+    "parse_limit",
+    "evaluate",
+    "army_matrix",
+    "balances_by_points",
+    "by_head_count",
     # model types
-    "ArmyList", "ArmyUnit",
+    "ArmyList",
+    "ArmyUnit",
 ]

@@ -22,15 +22,33 @@ from ..model.entries import ArmyLimit, ArmyList, ArmyUnit, ProfileMatrix
 from ..model.points import Number, exact
 from ..model.ruleset import Ruleset
 
-__all__ = ["line_cost", "line_models", "army_points", "army_models", "army_counts", "check_limits", "broken_limits",
-           "army_matrix", "by_head_count", "balances_by_points", "force_line", "force"]
+__all__ = [
+    "line_cost",
+    "line_models",
+    "army_points",
+    "army_models",
+    "army_counts",
+    "check_limits",
+    "broken_limits",
+    "army_matrix",
+    "by_head_count",
+    "balances_by_points",
+    "force_line",
+    "force",
+]
 
 
 def _divide(left: Number, right: Number) -> Number:
     return exact(Fraction(left) / Fraction(right))
 
 
-_OPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.FloorDiv: operator.floordiv, ast.Div: _divide}
+_OPS = {
+    ast.Add: operator.add,
+    ast.Sub: operator.sub,
+    ast.Mult: operator.mul,
+    ast.FloorDiv: operator.floordiv,
+    ast.Div: _divide,
+}
 
 BASE_COUNTS = {
     "units": "units in the force",
@@ -61,7 +79,9 @@ def parse_limit(text: str, names: set[str]) -> ast.expr:
     if len(text) > MAX_LIMIT_LENGTH:
         raise LimitTooLarge(f"the limit expression is {len(text):,} characters long; the limit is {MAX_LIMIT_LENGTH}")
     if re.search(r"[0-9]{11,}", text):  # refused before Python reads a number of any length
-        raise LimitTooLarge(f"a number in `{text[:40]}` is larger than {MAX_LIMIT_NUMBER:,}, the largest number a rule may state")
+        raise LimitTooLarge(
+            f"a number in `{text[:40]}` is larger than {MAX_LIMIT_NUMBER:,}, the largest number a rule may state"
+        )
     try:
         tree = ast.parse(text, mode="eval").body
     except SyntaxError as error:
@@ -76,7 +96,9 @@ def parse_limit(text: str, names: set[str]) -> ast.expr:
             if not isinstance(node.value, int) or isinstance(node.value, bool):
                 raise LimitExpressionError(f"`{node.value!r}` is not a whole number")
             if abs(node.value) > MAX_LIMIT_NUMBER:
-                raise LimitTooLarge(f"a number in `{text[:40]}` is larger than {MAX_LIMIT_NUMBER:,}, the largest number a rule may state")
+                raise LimitTooLarge(
+                    f"a number in `{text[:40]}` is larger than {MAX_LIMIT_NUMBER:,}, the largest number a rule may state"
+                )
         elif isinstance(node, ast.BinOp):
             if type(node.op) not in _OPS:
                 raise LimitExpressionError("only + - * / and // are allowed")
@@ -115,16 +137,26 @@ def balances_by_points(ruleset: Ruleset) -> bool:
     """Whether anything in the ruleset costs points: a profile matrix with a `points` column, an army stating
     points, a cost, a hero or an item with points. A ruleset with none is balanced by head-count (or has no
     armies at all), and no output prints points."""
-    return (any(points_column(m) for m in ruleset.profiles) or bool(ruleset.costs)
-            or any(a.agreed_points is not None or a.total is not None or any(u.points is not None for u in a.units)
-                   for a in ruleset.armies)
-            or any(e.points is not None for e in (*ruleset.heroes, *ruleset.items)))
+    return (
+        any(points_column(m) for m in ruleset.profiles)
+        or bool(ruleset.costs)
+        or any(
+            a.agreed_points is not None or a.total is not None or any(u.points is not None for u in a.units)
+            for a in ruleset.armies
+        )
+        or any(e.points is not None for e in (*ruleset.heroes, *ruleset.items))
+    )
 
 
 def by_head_count(army: ArmyList) -> bool:
     """An army balanced by head-count alone: it agrees models and states no points; its outputs print no points."""
-    return army.agreed_models is not None and army.agreed_points is None and army.total is None and not army.extras \
+    return (
+        army.agreed_models is not None
+        and army.agreed_points is None
+        and army.total is None
+        and not army.extras
         and all(unit.points is None and not unit.upgrades for unit in army.units)
+    )
 
 
 def row_counts(ruleset: Ruleset) -> dict[str, str]:
@@ -178,7 +210,9 @@ def army_matrix(ruleset: Ruleset, matrix: str = "") -> ProfileMatrix:
     found = [m for m in ruleset.profiles if points_column(m)] or [m for m in ruleset.profiles if models_column(m)]
     if len(found) != 1:
         which = f"{len(found)} ({', '.join(m.id for m in found)})" if found else "no"
-        raise LookupError(f"{ruleset.id} has {which} profile matrices with a points or models column: name one with matrix=")
+        raise LookupError(
+            f"{ruleset.id} has {which} profile matrices with a points or models column: name one with matrix="
+        )
     return found[0]
 
 
@@ -311,14 +345,19 @@ class LimitResult:
 
     def __repr__(self) -> str:
         """``<some_limit: 1, at most 0>``: the limit's id, what it counts and the bounds it gives, as examples show it."""
-        bounds = [f"{words} {number}" for words, number in (("at least", self.at_least), ("at most", self.at_most))
-                  if number is not None]
+        bounds = [
+            f"{words} {number}"
+            for words, number in (("at least", self.at_least), ("at most", self.at_most))
+            if number is not None
+        ]
         return f"<{self.limit.id}: {self.count}, {' and '.join(bounds)}>"
 
 
 def limit_bounds(limit: ArmyLimit) -> tuple[tuple[str, str], ...]:
     """The limit's bounds as written: ("at least", expression) and/or ("at most", expression)."""
-    return tuple((words, text) for words, text in (("at least", limit.at_least), ("at most", limit.at_most)) if str(text).strip())
+    return tuple(
+        (words, text) for words, text in (("at least", limit.at_least), ("at most", limit.at_most)) if str(text).strip()
+    )
 
 
 def check_limits(ruleset: Ruleset, army: ArmyList) -> list[LimitResult]:
@@ -332,8 +371,11 @@ def check_limits(ruleset: Ruleset, army: ArmyList) -> list[LimitResult]:
     results = []
     for limit in ruleset.army_limits:
         reads.entry(limit)
-        results.append(LimitResult(limit, evaluate(parse_limit(limit.count, names), counts), bound(limit.at_most),
-                                   bound(limit.at_least)))
+        results.append(
+            LimitResult(
+                limit, evaluate(parse_limit(limit.count, names), counts), bound(limit.at_most), bound(limit.at_least)
+            )
+        )
     return results
 
 
@@ -343,15 +385,29 @@ def broken_limits(ruleset: Ruleset, army: ArmyList) -> list[LimitResult]:
 
 
 # -- a force for worked examples and tests -------------------------------------------------------------
-def force_line(troop: str, count: int = 1, heroes: tuple[str, ...] = (), upgrades: tuple[str, ...] = (),
-               spells: tuple[str, ...] = (), models: int | None = None) -> ArmyUnit:
+def force_line(
+    troop: str,
+    count: int = 1,
+    heroes: tuple[str, ...] = (),
+    upgrades: tuple[str, ...] = (),
+    spells: tuple[str, ...] = (),
+    models: int | None = None,
+) -> ArmyUnit:
     """A line of a force: ``count`` units of a troop type, each with the same heroes, upgrades and spells."""
-    return ArmyUnit(troop=troop, count=count, heroes=tuple(heroes), upgrades=tuple(upgrades), spells=tuple(spells),
-                    models=models)
+    return ArmyUnit(
+        troop=troop, count=count, heroes=tuple(heroes), upgrades=tuple(upgrades), spells=tuple(spells), models=models
+    )
 
 
-def force(*lines: ArmyUnit, ruleset: Ruleset | None = None, matrix: str = "", agreed_points: Number | None = None,
-          agreed_models: int | None = None, extras: tuple[str, ...] = (), title: str = "A force") -> ArmyList:
+def force(
+    *lines: ArmyUnit,
+    ruleset: Ruleset | None = None,
+    matrix: str = "",
+    agreed_points: Number | None = None,
+    agreed_models: int | None = None,
+    extras: tuple[str, ...] = (),
+    title: str = "A force",
+) -> ArmyList:
     """A force chosen from a ruleset's army matrix (:func:`army_matrix`), or from ``matrix``.
 
     With ``ruleset=`` the matrix is found (and the troops checked) now; without, a force
@@ -362,5 +418,11 @@ def force(*lines: ArmyUnit, ruleset: Ruleset | None = None, matrix: str = "", ag
         for line in lines:
             chosen.row(line.troop)  # KeyError for a troop the matrix does not have
         matrix = chosen.id
-    return ArmyList(title=title, matrix=matrix, agreed_points=agreed_points, agreed_models=agreed_models, units=tuple(lines),
-                    extras=tuple(extras))
+    return ArmyList(
+        title=title,
+        matrix=matrix,
+        agreed_points=agreed_points,
+        agreed_models=agreed_models,
+        units=tuple(lines),
+        extras=tuple(extras),
+    )

@@ -54,8 +54,11 @@ class NotGiven:
 
     def _refuse(self, *_args):
         named = f"the value `{self.what}`" if self.what else "this value"
-        raise NotGivenError(f"not given: the text does not give {named}" + (f" ({self.note})" if self.note else "")
-                            + "; test for it with is_given(...) before using it")
+        raise NotGivenError(
+            f"not given: the text does not give {named}"
+            + (f" ({self.note})" if self.note else "")
+            + "; test for it with is_given(...) before using it"
+        )
 
     __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = __truediv__ = __rtruediv__ = _refuse
     __floordiv__ = __rfloordiv__ = __mod__ = __rmod__ = __neg__ = __pos__ = __abs__ = __pow__ = __rpow__ = _refuse
@@ -88,10 +91,18 @@ class Source:
     """Where an entry comes from: a source text in the ruleset's ``sources/`` folder."""
 
     section: str = spec("The heading or passage of the source the entry encodes.", "", example="FIGHTING")
-    file: str = spec("The source text's file name in `sources/`; defaults to the ruleset's `source`.", "", example="source.txt")
-    quote: str = spec("Words quoted from the source, checked to occur in it (spacing may differ).", "", example="roll 1D6 for each one")
+    file: str = spec(
+        "The source text's file name in `sources/`; defaults to the ruleset's `source`.", "", example="source.txt"
+    )
+    quote: str = spec(
+        "Words quoted from the source, checked to occur in it (spacing may differ).",
+        "",
+        example="roll 1D6 for each one",
+    )
     loc: Location = field(default=NOWHERE, compare=False, repr=False, metadata={"internal": True})
-    locs: MappingProxyType = field(default_factory=lambda: MappingProxyType({}), compare=False, repr=False, metadata={"internal": True})
+    locs: MappingProxyType = field(
+        default_factory=lambda: MappingProxyType({}), compare=False, repr=False, metadata={"internal": True}
+    )
 
     def __str__(self) -> str:
         return f"{self.file} § {self.section}" if self.section else self.file
@@ -101,12 +112,18 @@ class Source:
 class QuickMark:
     """How an entry goes on the quick reference when `true` is not enough: what the sheet prints of it."""
 
-    summary: Markdown = spec("What the quick reference prints instead of the entry's full text (a rule's body, a "
-                             "spell's effect, a phase's summary): the procedure in a sentence or two, as the source "
-                             "says it.", Markdown(""), example="Roll a D6 and add the attacker's Strength...")
+    summary: Markdown = spec(
+        "What the quick reference prints instead of the entry's full text (a rule's body, a "
+        "spell's effect, a phase's summary): the procedure in a sentence or two, as the source "
+        "says it.",
+        Markdown(""),
+        example="Roll a D6 and add the attacker's Strength...",
+    )
     title: str = spec("A shorter heading for the sheet.", "", example="Harm")
     loc: Location = field(default=NOWHERE, compare=False, repr=False, metadata={"internal": True})
-    locs: MappingProxyType = field(default_factory=lambda: MappingProxyType({}), compare=False, repr=False, metadata={"internal": True})
+    locs: MappingProxyType = field(
+        default_factory=lambda: MappingProxyType({}), compare=False, repr=False, metadata={"internal": True}
+    )
 
 
 QUICK_REFERENCE_FORMS = "`true`, `false` or a mapping with `summary:` (and `title:`)"
@@ -115,16 +132,22 @@ QUICK_REFERENCE_FORMS = "`true`, `false` or a mapping with `summary:` (and `titl
 def quick_field(kind: str, default: bool = False):
     """The `quick_reference:` mark of an entry kind; `default` is whether the kind is printed unmarked."""
     shown = "printed unless `false`" if default else "left off unless marked"
-    return spec(f"Put the {kind} on the ruleset's quick reference ({shown}): `true`, or "
-                f"`{{summary: ...}}` to print a short summary instead of the full text.", default,
-                example="{summary: Roll a D6 for each hit.}")
+    return spec(
+        f"Put the {kind} on the ruleset's quick reference ({shown}): `true`, or "
+        f"`{{summary: ...}}` to print a short summary instead of the full text.",
+        default,
+        example="{summary: Roll a D6 for each hit.}",
+    )
 
 
 def coverage_field():
     """The `coverage:` field of what worked examples can exercise: why none can, when none can."""
-    return spec("Why no worked example can exercise this (it is prose only: a timer, a choice the players make); "
-                "`rulepress coverage` then counts it excused instead of missed.", "",
-                example="prose only: the players time it with a watch")
+    return spec(
+        "Why no worked example can exercise this (it is prose only: a timer, a choice the players make); "
+        "`rulepress coverage` then counts it excused instead of missed.",
+        "",
+        example="prose only: the players time it with a watch",
+    )
 
 
 def value_loc(entry, name: str) -> Location:
@@ -152,4 +175,4 @@ class Named:
     id: str
     loc: Location
     among: tuple[str, ...] = ()
-    inside: tuple["Named", ...] = ()
+    inside: tuple[Named, ...] = ()

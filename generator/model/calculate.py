@@ -7,25 +7,25 @@ roll tables and lookups by id. Results are exact.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
 from types import SimpleNamespace
-from typing import Callable
 
 import icepool
 
+from . import reads
 from .base import NotGiven, NotGivenError
 from .computed import Formula, Input, Lookup, plain
 from .entries import RollTable
-from . import reads
 from .formula import CALL_STEPS, FormulaError, FormulaUnitMismatch, Results, _is_roll, mapped, spend, within_budget
 from .quantity import Quantity
 from .ruleset import Ruleset
 from .units import SIZES, Distance, UnitMismatch
 
-_CALCULATORS: dict[int, tuple[Ruleset, "Calculator"]] = {}
+_CALCULATORS: dict[int, tuple[Ruleset, Calculator]] = {}
 
 
-def calculator(ruleset: Ruleset) -> "Calculator":
+def calculator(ruleset: Ruleset) -> Calculator:
     """The one calculator of a ruleset value (rulesets are immutable, so it never goes stale)."""
     known = _CALCULATORS.get(id(ruleset))
     if known is None or known[0] is not ruleset:
@@ -56,8 +56,11 @@ class Calculator:
         self.ruleset = ruleset
         self.scope: dict[str, object] = {}
         for value in reversed(ruleset.reachable("values")):
-            self.scope[value.id] = (NotGiven(value.value.note, what=value.id) if isinstance(value.value, NotGiven)
-                                    else _computable(value.value))
+            self.scope[value.id] = (
+                NotGiven(value.value.note, what=value.id)
+                if isinstance(value.value, NotGiven)
+                else _computable(value.value)
+            )
         for table in ruleset.reachable("tables"):
             self.scope[table.id] = _table_reader(table)
         for lookup in ruleset.reachable("lookups"):
@@ -65,10 +68,14 @@ class Calculator:
         for formula in ruleset.reachable("formulas"):
             self.scope[formula.id] = self.function(formula)
 
-    def values(self) -> "Values":
+    def values(self) -> Values:
         """Every value by id, as ``values.move``, for examples and mechanics (dice as dice expressions)."""
-        return Values(**{v.id: v.value.value if isinstance(v.value, Quantity) else self.scope[v.id]
-                         for v in self.ruleset.reachable("values")})
+        return Values(
+            **{
+                v.id: v.value.value if isinstance(v.value, Quantity) else self.scope[v.id]
+                for v in self.ruleset.reachable("values")
+            }
+        )
 
     def function(self, formula: Formula) -> Callable:
         def call(*args, **kwargs):
@@ -135,8 +142,10 @@ def _in_unit(value, unit: str, what: str):
         try:
             return value.to(unit)
         except UnitMismatch:
-            raise FormulaUnitMismatch(f"{what} is {value}, but it is declared in {unit}: {value.unit} and {unit} "
-                                      "are different measures, which no rule converts") from None
+            raise FormulaUnitMismatch(
+                f"{what} is {value}, but it is declared in {unit}: {value.unit} and {unit} "
+                "are different measures, which no rule converts"
+            ) from None
     if isinstance(value, (int, Fraction)) and not isinstance(value, bool):
         return Distance(value, unit)
     return value
@@ -165,8 +174,11 @@ def _input(formula: Formula, spec: Input, given: dict):
         return value
     if spec.type == "text":
         if not isinstance(value, str) or (spec.choices and value not in spec.choices):
-            raise FormulaError(f"`{spec.id}` of {formula.id} is one of {', '.join(spec.choices)}, not {value!r}"
-                               if spec.choices else f"`{spec.id}` of {formula.id} is a text, not {value!r}")
+            raise FormulaError(
+                f"`{spec.id}` of {formula.id} is one of {', '.join(spec.choices)}, not {value!r}"
+                if spec.choices
+                else f"`{spec.id}` of {formula.id} is a text, not {value!r}"
+            )
         return value
     if spec.type == "distance":
         unit = spec.unit or (formula.unit if formula.unit in SIZES else "")
@@ -184,8 +196,11 @@ def _bounded(formula: Formula, spec: Input, value):
     if not isinstance(value, (int, Fraction, Distance)) or isinstance(value, bool):
         raise FormulaError(f"`{spec.id}` of {formula.id} is a distance, not {value!r}")
     if (spec.min is not None and value < spec.min) or (spec.max is not None and value > spec.max):
-        bounds = f"from {spec.min} to {spec.max}" if spec.min is not None and spec.max is not None else (
-            f"at least {spec.min}" if spec.min is not None else f"at most {spec.max}")
+        bounds = (
+            f"from {spec.min} to {spec.max}"
+            if spec.min is not None and spec.max is not None
+            else (f"at least {spec.min}" if spec.min is not None else f"at most {spec.max}")
+        )
         raise FormulaError(f"`{spec.id}` of {formula.id} runs {bounds}, not {value}")
     return value
 
@@ -226,10 +241,15 @@ def _signature(formula: Formula):
 
     params, keyword_only = [], False
     for spec in formula.inputs:
-        default = plain(spec.default) if spec.default is not None else (None if spec.optional else inspect.Parameter.empty)
+        default = (
+            plain(spec.default) if spec.default is not None else (None if spec.optional else inspect.Parameter.empty)
+        )
         keyword_only = keyword_only or default is not inspect.Parameter.empty
-        kind = inspect.Parameter.KEYWORD_ONLY if keyword_only and default is inspect.Parameter.empty else \
-            inspect.Parameter.POSITIONAL_OR_KEYWORD
+        kind = (
+            inspect.Parameter.KEYWORD_ONLY
+            if keyword_only and default is inspect.Parameter.empty
+            else inspect.Parameter.POSITIONAL_OR_KEYWORD
+        )
         params.append(inspect.Parameter(spec.id, kind, default=default))
     if formula.results:  # `result="killed"` names one of several results; without it, all of them
         params.append(inspect.Parameter("result", inspect.Parameter.KEYWORD_ONLY, default=None))

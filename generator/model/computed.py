@@ -12,12 +12,12 @@ import dataclasses
 import re
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import ClassVar, Literal, Optional
+from typing import ClassVar, Literal
 
 from . import reads
 from .base import Markdown, Named, NotGiven, QuickMark, coverage_field, item_loc, quick_field, spec, value_loc
 from .dice import RollRange
-from .entries import Cited, Entry, ForAudience, Located
+from .entries import Entry, ForAudience, Located
 from .formula import Expression, FormulaError
 from .quantity import Quantity
 from .text import range_words
@@ -46,15 +46,22 @@ class Value(ForAudience):
 
     SHORTHAND: ClassVar[str] = "value"
 
-    value: Quantity | NotGiven = spec("The value as the rules write it: `2`, `1½`, `3/2`, `6\"`, `3 hexes`, `4+`, `2D6`, "
-                                      "`2 minutes`; `not given` if the text leaves it out.", example='6"')
+    value: Quantity | NotGiven = spec(
+        'The value as the rules write it: `2`, `1½`, `3/2`, `6"`, `3 hexes`, `4+`, `2D6`, '
+        "`2 minutes`; `not given` if the text leaves it out.",
+        example='6"',
+    )
     type: Literal["", "number", "distance", "target", "dice", "count", "text"] = spec(
-        "The kind of value, when the way it is written does not say it.", "")
-    label: str = spec("What the value is, in a few words, for the reference and the quick reference.", "",
-                      example="Crawl distance when Dazed")
+        "The kind of value, when the way it is written does not say it.", ""
+    )
+    label: str = spec(
+        "What the value is, in a few words, for the reference and the quick reference.",
+        "",
+        example="Crawl distance when Dazed",
+    )
     quick_reference: bool | QuickMark = quick_field("value")
     # set by an overlay: the value as the text gives it, before any house rule changed it
-    original: Optional[Quantity] | NotGiven = field(default=None, metadata={"internal": True})
+    original: Quantity | None | NotGiven = field(default=None, metadata={"internal": True})
     # set by an overlay of an overlay: the house values of the overlays below it, the nearest the text first
     earlier: tuple[EarlierHouseValue, ...] = field(default=(), metadata={"internal": True})
     house_note: Markdown = spec("In an overlay: why the house rule changes the value.", Markdown(""))
@@ -80,11 +87,13 @@ class Input(Entry):
     unit: Literal["", "inches", "feet", "yards", "cm", "mm", "hexes", "squares"] = spec(
         "For a `distance` input: the unit a bare number given to it is read in; the formula's `unit:` by default. "
         "A distance given in another length is converted exactly; one in another measure (hexes for inches) is refused.",
-        "", example="inches")
-    min: Optional[int] = spec("The lowest value it takes.", None)
-    max: Optional[int] = spec("The highest value it takes.", None)
+        "",
+        example="inches",
+    )
+    min: int | None = spec("The lowest value it takes.", None)
+    max: int | None = spec("The highest value it takes.", None)
     choices: tuple[str, ...] = spec("For a text input: the values it takes.", ())
-    default: Optional[Quantity | bool] = spec("The value it has when a caller leaves it out.", None)
+    default: Quantity | bool | None = spec("The value it has when a caller leaves it out.", None)
     optional: bool = spec("The input may be left out or given as None (no such thing: no enemy in the way).", False)
 
 
@@ -109,8 +118,10 @@ class Outcome(Entry):
     SHORTHAND: ClassVar[str] = "expr"
 
     label: str = spec("What this result is, as a heading.", "", example="Killed")
-    expr: Expression = spec("The expression of this result: the formula's inputs and `let:` names are in scope.",
-                            example="min(defenders, casualties)")
+    expr: Expression = spec(
+        "The expression of this result: the formula's inputs and `let:` names are in scope.",
+        example="min(defenders, casualties)",
+    )
     result: ResultKind = spec(RESULT_HELP, "number")
     die: str = spec("For a `target` result: the die it is rolled on.", "D6")
     unit: str = spec("For a `number` or `distance` result: its unit (inches, hexes).", "")
@@ -125,21 +136,28 @@ class Formula(ForAudience):
     title: str = spec("What the formula computes.", example="The to-wound roll")
     inputs: tuple[Input, ...] = spec("Its inputs, keyed by name, each with a label and a range.", ())
     let: tuple[Binding, ...] = spec("Named steps, keyed by name, evaluated in order before `expr` (or `results`).", ())
-    expr: Optional[Expression] = spec(
+    expr: Expression | None = spec(
         "The expression: arithmetic (`/` is exact), comparisons, `and`/`or`/`not`, "
         "`a if c else b`, `min`, `max`, `floor`, `ceil`, dice (`D6`, `2D6`), `count(n, D6 > x)`, "
         "`highest(n, D6)`, `chance(...)`, other formulas and tables by id. A formula has `expr` or `results`.",
-        None, example="None if toughness - strength >= 4 else clamp(4 - strength + toughness, 2, 6)")
+        None,
+        example="None if toughness - strength >= 4 else clamp(4 - strength + toughness, 2, 6)",
+    )
     results: tuple[Outcome, ...] = spec(
         "Instead of `expr`: several named results of the same inputs and `let:` steps, keyed by name, each with its "
-        "`expr` and `result` kind (`killed: {expr: ..., result: number}`). Called `brawl(4, 2, result=\"killed\")` "
-        "for one of them; in a worked example `brawl(4, 2)` gives them all, as `brawl(4, 2).killed`.", (),
-        example="{killed: {expr: min(defenders, hits)}, survivors: {expr: defenders - min(defenders, hits)}}")
+        '`expr` and `result` kind (`killed: {expr: ..., result: number}`). Called `brawl(4, 2, result="killed")` '
+        "for one of them; in a worked example `brawl(4, 2)` gives them all, as `brawl(4, 2).killed`.",
+        (),
+        example="{killed: {expr: min(defenders, hits)}, survivors: {expr: defenders - min(defenders, hits)}}",
+    )
     result: ResultKind = spec(RESULT_HELP + " With `results:`, each result declares its own.", "number")
     die: str = spec("For a `target` result: the die it is rolled on.", "D6")
-    unit: str = spec("For a `number` or `distance` result: its unit (inches, feet, yards, cm, mm, hexes, squares). A "
-                     "`distance` result is given in it: a bare number is read in it, another length converted exactly, "
-                     "another measure refused.", "")
+    unit: str = spec(
+        "For a `number` or `distance` result: its unit (inches, feet, yards, cm, mm, hexes, squares). A "
+        "`distance` result is given in it: a bare number is read in it, another length converted exactly, "
+        "another measure refused.",
+        "",
+    )
     description: Markdown = spec("What the formula means, for the reference.", Markdown(""))
     chapter: str = spec("The chapter (id) where it is printed.", "")
     coverage: str = coverage_field()
@@ -153,22 +171,35 @@ class Formula(ForAudience):
             raise FormulaError(f"{self.id} has one result; call it without `result=`")
         raise FormulaError(f"{self.id} has no result {name!r}; its results are {', '.join(o.id for o in self.results)}")
 
-    def view(self, name: str) -> "Formula":
+    def view(self, name: str) -> Formula:
         """One result of a formula with several, as a formula of one result: the same inputs and `let:` steps,
         that result's expression and kind, located where that result is written (charts and checks use it)."""
         outcome = self.outcome(name)
-        locs = {**self.locs, "expr": outcome.locs.get("expr", outcome.loc), "result": outcome.locs.get("result", outcome.loc)}
-        return dataclasses.replace(self, expr=outcome.expr, result=outcome.result, die=outcome.die, unit=outcome.unit,
-                                   results=(), title=f"{self.title}: {outcome.label or outcome.id.replace('_', ' ')}",
-                                   locs=MappingProxyType(locs))
+        locs = {
+            **self.locs,
+            "expr": outcome.locs.get("expr", outcome.loc),
+            "result": outcome.locs.get("result", outcome.loc),
+        }
+        return dataclasses.replace(
+            self,
+            expr=outcome.expr,
+            result=outcome.result,
+            die=outcome.die,
+            unit=outcome.unit,
+            results=(),
+            title=f"{self.title}: {outcome.label or outcome.id.replace('_', ' ')}",
+            locs=MappingProxyType(locs),
+        )
 
-    def views(self) -> tuple["Formula", ...]:
+    def views(self) -> tuple[Formula, ...]:
         """Each result as a formula of one result (the formula itself when it has one)."""
         return tuple(self.view(o.id) for o in self.results) if self.results else (self,)
 
     def names(self) -> tuple[Named, ...]:
-        return tuple(Named(name, value_loc(self, "expr"), ("values", "formulas", "tables", "lookups"))
-                     for name in sorted(computes_with(self)))
+        return tuple(
+            Named(name, value_loc(self, "expr"), ("values", "formulas", "tables", "lookups"))
+            for name in sorted(computes_with(self))
+        )
 
 
 def formula_names(formula) -> set[str]:
@@ -198,11 +229,14 @@ class Axis(Located):
     input: str = spec("The formula input this side varies.", example="strength")
     label: str = spec("The heading of this side; the input's label by default.", "")
     values: tuple[Quantity | bool, ...] = spec("The values, in print order (a list); or use `range`.", ())
-    range: Optional[RollRange] = spec("The values as a range, `1-10`.", None, example="1-10")
+    range: RollRange | None = spec("The values as a range, `1-10`.", None, example="1-10")
     labels: tuple[str, ...] = spec("A heading for each value, when the value alone does not say it.", ())
     notes: tuple[str, ...] = spec("A second heading line for each value.", ())
-    note_formula: str = spec("Id of a formula of this input whose result is each value's second heading line "
-                             "(a target prints with its chance: `4+ (50%)`), so the line follows the data.", "")
+    note_formula: str = spec(
+        "Id of a formula of this input whose result is each value's second heading line "
+        "(a target prints with its chance: `4+ (50%)`), so the line follows the data.",
+        "",
+    )
     note_suffix: str = spec("Words after each computed heading line.", "", example="a die")
 
 
@@ -221,17 +255,20 @@ class Chart(ForAudience):
     formula: str = spec("Id of the formula each cell shows.", example="wound_roll")
     result: str = spec("For a formula with several `results:`: the one each cell shows.", "", example="killed")
     columns: Axis = spec("The input across the top.")
-    rows: Optional[Axis] = spec("The input down the side; without it the chart is one row (a formula of one input).",
-                                None)
+    rows: Axis | None = spec("The input down the side; without it the chart is one row (a formula of one input).", None)
     row_label: str = spec("For a one-row chart: the label of its row.", "", example="success")
     fixed: tuple[Setting, ...] = spec("Other inputs held at one value, keyed by input name.", ())
     chance: str = spec("Id of a formula giving each cell's chance, when it is not that of rolling the target.", "")
     impossible: str = spec("What a cell says when the roll cannot succeed.", "no effect", example="no save")
     show: Literal["target", "chance", "number"] = spec(
-        "`target`: the roll needed and its chance; `chance`: the chance alone; `number`: the result.", "target")
+        "`target`: the roll needed and its chance; `chance`: the chance alone; `number`: the result.", "target"
+    )
     mark_diagonal: bool = spec("Mark the cells where the row and column values are equal.", False)
-    digits: Optional[int] = spec("For `show: number`: print each number rounded to this many places (an average, "
-                                 "say) rather than exact.", None, example="2")
+    digits: int | None = spec(
+        "For `show: number`: print each number rounded to this many places (an average, say) rather than exact.",
+        None,
+        example="2",
+    )
     note: Markdown = spec("Prose printed under the chart.", Markdown(""))
     chapter: str = spec("The chapter (id) where it is printed.", "")
     quick_reference: bool | QuickMark = quick_field("chart")
@@ -239,16 +276,21 @@ class Chart(ForAudience):
 
     def names(self) -> tuple[Named, ...]:
         """Its formulas, then for each side the formula of its second heading line and the values its values name."""
-        named = [Named(id, value_loc(self, field), ("formulas",))
-                 for field, id in (("formula", self.formula), ("chance", self.chance)) if id]
+        named = [
+            Named(id, value_loc(self, field), ("formulas",))
+            for field, id in (("formula", self.formula), ("chance", self.chance))
+            if id
+        ]
         for axis in (self.columns, self.rows):
             if axis is not None and axis.note_formula:
                 named.append(Named(axis.note_formula, value_loc(axis, "note_formula"), ("formulas",)))
-            for value in (axis.values if axis is not None else ()):
+            for value in axis.values if axis is not None else ():
                 text = value if isinstance(value, (str, bool)) else getattr(value, "value", value)
                 if isinstance(text, str):
-                    named += [Named(name, value_loc(axis, "values"), ("values",))
-                              for name in re.findall(r"[A-Za-z_][A-Za-z0-9_]*", text)]
+                    named += [
+                        Named(name, value_loc(axis, "values"), ("values",))
+                        for name in re.findall(r"[A-Za-z_][A-Za-z0-9_]*", text)
+                    ]
         return tuple(named)
 
 
@@ -258,22 +300,24 @@ class Sheet(ForAudience):
 
     title: str = spec("The sheet's heading.", example="Hit chart")
     charts: tuple[str, ...] = spec("Ids of the charts on it, in order (a base ruleset's too).")
-    layout: Literal["grid", "stack", "wide"] = spec("`grid` one big chart, `stack` charts one under another, "
-                                                   "`wide` a landscape-wide chart.", "grid")
+    layout: Literal["grid", "stack", "wide"] = spec(
+        "`grid` one big chart, `stack` charts one under another, `wide` a landscape-wide chart.", "grid"
+    )
     notes: tuple[Markdown, ...] = spec("Lines printed under the charts; values printed by the `value` role.", ())
     cites: tuple[str, ...] = spec("Ids of the rules whose sources the sheet names.", ())
 
     def names(self) -> tuple[Named, ...]:
-        return (tuple(Named(id, item_loc(self, "charts", index), ("charts",)) for index, id in enumerate(self.charts))
-                + tuple(Named(id, item_loc(self, "cites", index), ("rules",)) for index, id in enumerate(self.cites)))
+        return tuple(
+            Named(id, item_loc(self, "charts", index), ("charts",)) for index, id in enumerate(self.charts)
+        ) + tuple(Named(id, item_loc(self, "cites", index), ("rules",)) for index, id in enumerate(self.cites))
 
 
 @dataclass(frozen=True, kw_only=True)
 class LookupRow(Located):
-    when: Optional[RollRange] = spec("The number or range this row covers (`3`, `1-2`, `6+`, `1-`).", None, example="3-4")
+    when: RollRange | None = spec("The number or range this row covers (`3`, `1-2`, `6+`, `1-`).", None, example="3-4")
     match: str = spec("For a lookup keyed by a word or condition: the key this row answers.", "", example="sideways")
     result: str = spec("The result, as printed.", example="Taken prisoner")
-    value: Optional[Quantity] = spec("A number the result stands for, for formulas and mechanics.", None)
+    value: Quantity | None = spec("A number the result stands for, for formulas and mechanics.", None)
     effect: Markdown = spec("The result's full effect, if longer than `result`.", Markdown(""))
     coverage: str = coverage_field()
 
@@ -288,10 +332,12 @@ class Lookup(ForAudience):
 
     title: str = spec("The table's heading.", example="Column movement")
     key: str = spec("What the table is read by, as its first column heading.", example="Direction")
-    over: Optional[RollRange] = spec("For a numeric key: every number it can take (`1-10`, `0+`), each covered once.",
-                                     None)
-    rows: tuple[LookupRow, ...] = spec("The rows, each with `when` (a number or range) or `match` (a word), "
-                                       "and `result`.")
+    over: RollRange | None = spec(
+        "For a numeric key: every number it can take (`1-10`, `0+`), each covered once.", None
+    )
+    rows: tuple[LookupRow, ...] = spec(
+        "The rows, each with `when` (a number or range) or `match` (a word), and `result`."
+    )
     chapter: str = spec("The chapter (id) where the table is printed.", "")
     note: Markdown = spec("Prose printed under the table.", Markdown(""))
     quick_reference: bool | QuickMark = quick_field("lookup")
@@ -300,8 +346,14 @@ class Lookup(ForAudience):
     def row(self, key) -> LookupRow:
         """The row for a number or a word."""
         for row in self.rows:
-            if (isinstance(key, str) and row.match and row.match.casefold() == key.strip().casefold()
-                    or not isinstance(key, (str, bool)) and row.when is not None and key in row.when):
+            if (
+                isinstance(key, str)
+                and row.match
+                and row.match.casefold() == key.strip().casefold()
+                or not isinstance(key, (str, bool))
+                and row.when is not None
+                and key in row.when
+            ):
                 reads.entry(self)
                 reads.entry(row)
                 return row

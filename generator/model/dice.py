@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Iterable
 
 import icepool
 
@@ -48,7 +48,9 @@ _TOKEN = re.compile(
 )
 _MAX_DICE = 100
 MAX_SIDES = 1000  # a D1000 is the largest die a rule rolls
-MAX_DICE_SIDES = 2000  # dice × sides over a whole expression (2D1000, 20D100): an exact distribution in well under a second
+MAX_DICE_SIDES = (
+    2000  # dice × sides over a whole expression (2D1000, 20D100): an exact distribution in well under a second
+)
 MAX_ROLL = 10**9  # the largest number a roll key or a constant may state
 _MAX_DIGITS = 10
 
@@ -61,7 +63,9 @@ def _whole(digits: str, what: str, text: str, offset: int = 0) -> int:
     """``int(digits)``, refused (DiceTooLarge) before converting a string longer than any rule needs."""
     if len(digits.lstrip("-").lstrip("0")) > _MAX_DIGITS or int(digits) > MAX_ROLL or int(digits) < -MAX_ROLL:
         shown = digits if len(digits) <= 20 else f"{digits[:12]}… ({len(digits):,} digits)"
-        raise DiceTooLarge(f"{what} `{shown}` in `{_short(text)}` is beyond {MAX_ROLL:,}, the largest number a roll may state", offset)
+        raise DiceTooLarge(
+            f"{what} `{shown}` in `{_short(text)}` is beyond {MAX_ROLL:,}, the largest number a roll may state", offset
+        )
     return int(digits)
 
 
@@ -98,7 +102,9 @@ class DiceExpr:
                 expect_term = True
             else:
                 if not expect_term:
-                    raise DiceSyntaxError(f"missing `+` or `-` before `{match.group(match.lastgroup)}` in `{text}`", start)
+                    raise DiceSyntaxError(
+                        f"missing `+` or `-` before `{match.group(match.lastgroup)}` in `{text}`", start
+                    )
                 terms.append(cls._term(match, sign, start, text))
                 expect_term, sign = False, 1
             position = match.end()
@@ -110,7 +116,10 @@ class DiceExpr:
             raise DiceSyntaxError(f"`{text}` rolls no dice; write a die such as D6", 0)
         pool = sum(t.count * t.sides for t in terms if t.is_dice)
         if pool > MAX_DICE_SIDES:
-            raise DiceTooLarge(f"`{_short(text)}` rolls {pool:,} dice × sides; the limit is {MAX_DICE_SIDES:,} (such as 2D1000 or 20D100)", 0)
+            raise DiceTooLarge(
+                f"`{_short(text)}` rolls {pool:,} dice × sides; the limit is {MAX_DICE_SIDES:,} (such as 2D1000 or 20D100)",
+                0,
+            )
         return cls(" ".join(text.split()), tuple(terms))
 
     @staticmethod
@@ -121,7 +130,9 @@ class DiceExpr:
             if sides > MAX_SIDES and count >= 1:
                 raise DiceTooLarge(f"`{match['dice']}` has {sides:,} sides; the largest die is a D{MAX_SIDES}", start)
             if not 1 <= count <= _MAX_DICE or sides < 2:
-                raise DiceSyntaxError(f"`{match['dice']}` is not a usable die in `{text}` (1-{_MAX_DICE} dice of 2 or more sides)", start)
+                raise DiceSyntaxError(
+                    f"`{match['dice']}` is not a usable die in `{text}` (1-{_MAX_DICE} dice of 2 or more sides)", start
+                )
             return Term(sign, count=count, sides=sides)
         if match["number"]:
             return Term(sign, constant=_whole(match["number"], "the number", text, start))

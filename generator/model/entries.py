@@ -11,12 +11,25 @@ import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 from types import MappingProxyType
-from typing import Annotated, ClassVar, Literal, Optional
+from typing import Annotated, ClassVar, Literal
 
 from ..diagnostics import Location
 from . import reads
-from .base import (NOWHERE, Audience, Bounds, Markdown, Named, NotGiven, QuickMark, Source, coverage_field, item_loc,
-                   quick_field, spec, value_loc)
+from .base import (
+    NOWHERE,
+    Audience,
+    Bounds,
+    Markdown,
+    Named,
+    NotGiven,
+    QuickMark,
+    Source,
+    coverage_field,
+    item_loc,
+    quick_field,
+    spec,
+    value_loc,
+)
 from .dice import DiceExpr, RollRange
 from .points import Points
 
@@ -67,15 +80,17 @@ def split_keyword(written: str) -> tuple[str, tuple[str, ...]]:
 def _keyword_names(owner) -> tuple[Named, ...]:
     """The declared keywords a profile row or an item names (`not given` names none)."""
     written = owner.keywords if isinstance(owner.keywords, tuple) else ()
-    return tuple(Named(split_keyword(str(text))[0], item_loc(owner, "keywords", index), ("keyword",))
-                 for index, text in enumerate(written))
+    return tuple(
+        Named(split_keyword(str(text))[0], item_loc(owner, "keywords", index), ("keyword",))
+        for index, text in enumerate(written)
+    )
 
 
 @dataclass(frozen=True, kw_only=True)
 class Cited(Entry):
     """An entry that cites its source."""
 
-    source: Optional[Source] = spec("Where the source text gives this entry.", None)
+    source: Source | None = spec("Where the source text gives this entry.", None)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -119,18 +134,22 @@ class KindHeading(Entry):
 
     title: str = spec("The group's heading on the checklist.", example="Leaders defeated")
     write_in_lines: Annotated[int, Bounds(0, 20)] = spec(
-        "Blank lines under the group, for what scores that the sheet cannot name.", 2, example="3")
+        "Blank lines under the group, for what scores that the sheet cannot name.", 2, example="3"
+    )
 
 
 @dataclass(frozen=True, kw_only=True)
 class VictoryPointSheet(Located):
     """The victory-point checklist's own words: what a player writes beside their name, and each kind's heading."""
 
-    side: str = spec("What a player writes in beside their name: their side, as the game calls it.", "Side",
-                     example="Crew")
+    side: str = spec(
+        "What a player writes in beside their name: their side, as the game calls it.", "Side", example="Crew"
+    )
     kinds: tuple[KindHeading, ...] = spec(
         "Each kind's heading, under the kind (`leader: Leaders defeated`, or `{title: ..., write_in_lines: 3}`); "
-        "a kind without one is headed by its name.", ())
+        "a kind without one is headed by its name.",
+        (),
+    )
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -141,22 +160,34 @@ class Declares(Located):
     hero_levels: tuple[str, ...] = spec(
         "The levels heroes may have, lowest first; every hero then gives its `level:`. Each level `L` gives army limits "
         "the counts `L_heroes` and `most_of_one_L_hero`. Empty: any level (or none), and the counts are those of the "
-        "levels the heroes use.", (), example="[minor, major]")
-    keyword_kinds: tuple[str, ...] = spec("The kinds a keyword may be (its `kind:`). Empty: any kind.", (),
-                                          example="[special rule, drill]")
-    item_kinds: tuple[str, ...] = spec("The kinds an item may be (its `kind:`). Empty: any kind.", (),
-                                       example="[blade, charm]")
+        "levels the heroes use.",
+        (),
+        example="[minor, major]",
+    )
+    keyword_kinds: tuple[str, ...] = spec(
+        "The kinds a keyword may be (its `kind:`). Empty: any kind.", (), example="[special rule, drill]"
+    )
+    item_kinds: tuple[str, ...] = spec(
+        "The kinds an item may be (its `kind:`). Empty: any kind.", (), example="[blade, charm]"
+    )
     victory_point_kinds: tuple[str, ...] = spec(
-        "The kinds of victory points, in the order the checklist lists them (their `kind:`). Empty: any kind, in order of use.", (),
-        example="[leader, relic, deed]")
+        "The kinds of victory points, in the order the checklist lists them (their `kind:`). Empty: any kind, in order of use.",
+        (),
+        example="[leader, relic, deed]",
+    )
     page_titles: tuple[PageTitle, ...] = spec(
         "Titles of the pages entries with no chapter get, under their section's name (`keywords: Special rules`); "
-        "a section without one gets a neutral title (`Keywords`).", ())
-    carried_spells: str = spec("What the spells an army unit carries (its `spells:`) are called on rosters.", "spells",
-                               example="charms")
-    victory_point_sheet: Optional[VictoryPointSheet] = spec(
+        "a section without one gets a neutral title (`Keywords`).",
+        (),
+    )
+    carried_spells: str = spec(
+        "What the spells an army unit carries (its `spells:`) are called on rosters.", "spells", example="charms"
+    )
+    victory_point_sheet: VictoryPointSheet | None = spec(
         "The victory-point checklist's words: `side:` (written in beside the player's name) and `kinds:` (each kind's "
-        "heading and blank lines).", None)
+        "heading and blank lines).",
+        None,
+    )
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -165,23 +196,40 @@ class Meta(Entry):
 
     title: str = spec("The ruleset's name as its author gives it.", example="Siege of the Old Mill")
     subtitle: str = spec("A strap line shown under the title.", "")
-    short_title: str = spec("A short name, added to page titles so search results say which ruleset they are from.", "",
-                            example="Old Mill")
+    short_title: str = spec(
+        "A short name, added to page titles so search results say which ruleset they are from.", "", example="Old Mill"
+    )
     author: str = spec("Who wrote the rules.", "", example="Sprinks")
-    source: str = spec("File name of the source text in `sources/`; entries cite it by default.", "", example="source.txt")
-    source_title: str = spec("The source text's title, as citations name it (never by its file name); "
-                             "defaults to the ruleset's title.", "", example="Siege of the Old Mill, second edition")
+    source: str = spec(
+        "File name of the source text in `sources/`; entries cite it by default.", "", example="source.txt"
+    )
+    source_title: str = spec(
+        "The source text's title, as citations name it (never by its file name); defaults to the ruleset's title.",
+        "",
+        example="Siege of the Old Mill, second edition",
+    )
     summary: Markdown = spec("A paragraph introducing the rules.", Markdown(""))
     needs: tuple[str, ...] = spec("What players need to play (dice, markers, a grid...).", ())
-    extends: str = spec("Id of a ruleset this one builds on: its values, formulas, tables, lookups, charts and terms "
-                        "can be used here as if written here.", "", example="standard_charts")
-    overlay: bool = spec("True for house rules or errata: a ruleset that `extends` its base and changes only its "
-                         "values; every output marks each changed value and shows the original.", False)
-    kind: Literal["rules", "base"] = spec("`base` for a ruleset others build on that is not a game of its own "
-                                          "(standard charts); it is listed apart.", "rules")
-    declares: Optional[Declares] = spec(
+    extends: str = spec(
+        "Id of a ruleset this one builds on: its values, formulas, tables, lookups, charts and terms "
+        "can be used here as if written here.",
+        "",
+        example="standard_charts",
+    )
+    overlay: bool = spec(
+        "True for house rules or errata: a ruleset that `extends` its base and changes only its "
+        "values; every output marks each changed value and shows the original.",
+        False,
+    )
+    kind: Literal["rules", "base"] = spec(
+        "`base` for a ruleset others build on that is not a game of its own (standard charts); it is listed apart.",
+        "rules",
+    )
+    declares: Declares | None = spec(
         "The lists the ruleset's entries choose from (hero levels and the kinds of keywords, items and victory points) "
-        "and the words its outputs use for them.", None)
+        "and the words its outputs use for them.",
+        None,
+    )
 
     @property
     def hero_levels(self) -> tuple[str, ...]:
@@ -227,7 +275,9 @@ class Phase(ForAudience):
     """A phase (or step) of the turn sequence, in the order it is played."""
 
     title: str = spec("The phase's name.", example="Movement")
-    sequence: str = spec("Which sequence the phase belongs to, for rulesets with several.", "turn", example="player turn")
+    sequence: str = spec(
+        "Which sequence the phase belongs to, for rulesets with several.", "turn", example="player turn"
+    )
     summary: Markdown = spec("What happens in the phase, in a sentence or two.", Markdown(""))
     chapter: str = spec("The chapter (id) whose rules describe the phase.", "")
     quick_reference: bool | QuickMark = quick_field("phase (in its turn sequence)", True)
@@ -243,8 +293,12 @@ class Rule(ForAudience):
     body: Markdown = spec("The rule text in MyST Markdown, with worked examples as fenced python blocks.", Markdown(""))
     gm_note: Markdown = spec("A remark for the game-master only; never in player outputs.", Markdown(""))
     see_also: tuple[str, ...] = spec("Ids of related rules, tables, terms or spells.", ())
-    charts: tuple[str, ...] = spec("Ids of charts (its own or its base's) printed with the rule as grids, so "
-                                   "players read the chart, not a formula.", (), example="[hit_chart, wound_chart]")
+    charts: tuple[str, ...] = spec(
+        "Ids of charts (its own or its base's) printed with the rule as grids, so "
+        "players read the chart, not a formula.",
+        (),
+        example="[hit_chart, wound_chart]",
+    )
     quick_reference: bool | QuickMark = quick_field("rule (its body, or the summary)")
 
     def names(self) -> tuple[Named, ...]:
@@ -269,9 +323,14 @@ class Keyword(ForAudience):
     """A special rule or keyword a profile can carry, possibly with numeric parameters."""
 
     name: str = spec("The keyword as written in profiles, without its parameters.", example="SHOOTS")
-    params: tuple[str, ...] = spec("Names of its whole-number parameters, written after it (`SHOOTS 12`).", (), example="[range]")
-    kind: str = spec("What sort of rule it is: one of the ruleset's `keyword_kinds`, when it declares them.", "special rule",
-                     example="drill")
+    params: tuple[str, ...] = spec(
+        "Names of its whole-number parameters, written after it (`SHOOTS 12`).", (), example="[range]"
+    )
+    kind: str = spec(
+        "What sort of rule it is: one of the ruleset's `keyword_kinds`, when it declares them.",
+        "special rule",
+        example="drill",
+    )
     definition: Markdown = spec("What the keyword does.")
     chapter: str = spec("The chapter (id) where it is printed; without one it gets a page of its kind.", "")
     coverage: str = coverage_field()
@@ -279,9 +338,12 @@ class Keyword(ForAudience):
 
 @dataclass(frozen=True, kw_only=True)
 class TableRow(Located):
-    roll: RollRange | NotGiven = spec("The result or range this row covers: `5`, `1-2`, `6+`, `1-`; `not given` if the source omits it.", example="1-2")
+    roll: RollRange | NotGiven = spec(
+        "The result or range this row covers: `5`, `1-2`, `6+`, `1-`; `not given` if the source omits it.",
+        example="1-2",
+    )
     result: str = spec("The short result, as the table prints it.", example="Dazed")
-    value: Optional[int] = spec("A number the result stands for, for formulas and mechanics.", None)
+    value: int | None = spec("A number the result stands for, for formulas and mechanics.", None)
     effect: Markdown = spec("The result's full effect, if longer than `result`.", Markdown(""))
     ref: str = spec("Id of the entry this result names (a spell, a glossary term).", "")
     coverage: str = coverage_field()
@@ -293,7 +355,11 @@ class RollTable(ForAudience):
 
     title: str = spec("The table's heading.", example="Rout table")
     dice: DiceExpr = spec("What is rolled: `D6`, `2D6`, `D20`, `D6 + S - T - W`.", example="D6")
-    clamp: Optional[RollRange] = spec("For modified rolls: the lowest and highest row (`1-6`); totals beyond read as the nearest end.", None, example="1-6")
+    clamp: RollRange | None = spec(
+        "For modified rolls: the lowest and highest row (`1-6`); totals beyond read as the nearest end.",
+        None,
+        example="1-6",
+    )
     rows: tuple[TableRow, ...] = spec("The rows, each with `roll` and `result`.")
     chapter: str = spec("The chapter (id) where the table is printed.", "")
     phase: str = spec("The phase (id) in which the table is rolled.", "")
@@ -351,12 +417,18 @@ class Column(Entry):
         "`int` a whole number, `number` an exact number that is not a cost (a score, a rating: whole or a fraction such as 1½), "
         "`dice` a number of dice, `target` a roll such as 4+, `points` a cost (whole or a fraction such as 1½): the only "
         "column armies are costed by, `models` how many models (figures) one of the row fields (a gun's crew), "
-        "`inches` a distance, `text` anything.", "int")
-    min: Optional[int] = spec("Lowest allowed value for numeric columns.", None)
-    max: Optional[int] = spec("Highest allowed value for numeric columns.", None)
+        "`inches` a distance, `text` anything.",
+        "int",
+    )
+    min: int | None = spec("Lowest allowed value for numeric columns.", None)
+    max: int | None = spec("Highest allowed value for numeric columns.", None)
     help: str = spec("What the column means, shown as a tooltip and in the key.", "")
-    cells: Optional[NotGiven] = spec("`not given` (or `\"not given: why\"`) when the text leaves out the whole column: "
-                                     "every row that states no cell of it has a gap there.", None, example="not given")
+    cells: NotGiven | None = spec(
+        '`not given` (or `"not given: why"`) when the text leaves out the whole column: '
+        "every row that states no cell of it has a gap there.",
+        None,
+        example="not given",
+    )
 
     @property
     def numeric(self) -> bool:
@@ -368,20 +440,33 @@ class ValueCell(Located):
     """A profile cell that names a value (`score: {value: bowmen_score}`) rather than typing its number again:
     printed as the value (a house rule marked, with the original), computed with as the value's magnitude."""
 
-    value: str = spec("Id of the value the cell shows; it must fit the column's type and bounds.", example="bowmen_score")
+    value: str = spec(
+        "Id of the value the cell shows; it must fit the column's type and bounds.", example="bowmen_score"
+    )
 
 
 @dataclass(frozen=True, kw_only=True)
 class ProfileRow(ForAudience):
     name: str = spec("The troop type, model or character.", example="Spearmen")
     values: MappingProxyType = field(default_factory=lambda: MappingProxyType({}), metadata={"internal": True})
-    keywords: tuple[str, ...] | NotGiven = spec("Special rules with parameters, as declared in `keywords:`; `not given` if the source omits them.", (), example="[SHOOTS 12, Dodge]")
+    keywords: tuple[str, ...] | NotGiven = spec(
+        "Special rules with parameters, as declared in `keywords:`; `not given` if the source omits them.",
+        (),
+        example="[SHOOTS 12, Dodge]",
+    )
     note: Markdown = spec("A remark on this row.", Markdown(""))
-    movement: str = spec("Id of the value giving how far this troop type moves, where it differs from the matrix's `movement`.", "",
-                         example="mounted_move")
-    counts_as: str = spec("What one of this row is when an army is counted: `units` (the default), or a count of the "
-                          "ruleset's own that army limits and rosters use instead (a gun: `guns`). Its models come from the "
-                          "`models` column either way (a gun's crew).", "units", example="guns")
+    movement: str = spec(
+        "Id of the value giving how far this troop type moves, where it differs from the matrix's `movement`.",
+        "",
+        example="mounted_move",
+    )
+    counts_as: str = spec(
+        "What one of this row is when an army is counted: `units` (the default), or a count of the "
+        "ruleset's own that army limits and rosters use instead (a gun: `guns`). Its models come from the "
+        "`models` column either way (a gun's crew).",
+        "units",
+        example="guns",
+    )
 
     def __getitem__(self, column: str):
         return self.values[column]
@@ -407,8 +492,12 @@ class Track(Cited):
     say: rosters and cards print boxes for it."""
 
     label: str = spec("What is tracked, as a column heading.", example="Hit markers")
-    boxes: Optional[int] = spec("How many boxes each unit gets, when the rules give a number (one action a turn: 1); "
-                                "empty when the count is open, and a tally space is printed.", None, example="1")
+    boxes: int | None = spec(
+        "How many boxes each unit gets, when the rules give a number (one action a turn: 1); "
+        "empty when the count is open, and a tally space is printed.",
+        None,
+        example="1",
+    )
     per: Literal["game", "turn"] = spec("`turn` when the marks are cleared every turn, `game` when they stay.", "game")
     term: str = spec("Id of the glossary term for what is tracked (a wound marker).", "", example="wound_marker")
     rule: str = spec("Id of the rule that makes the players track it.", "", example="taking_turns")
@@ -420,13 +509,22 @@ class ProfileMatrix(ForAudience):
 
     title: str = spec("The matrix's heading.", example="Troop profile matrix")
     columns: tuple[Column, ...] = spec("The columns, keyed by id, in print order.")
-    rows: tuple[ProfileRow, ...] = spec("The rows, keyed by id; each cell keyed by column id; `not given` where the source omits it.")
+    rows: tuple[ProfileRow, ...] = spec(
+        "The rows, keyed by id; each cell keyed by column id; `not given` where the source omits it."
+    )
     chapter: str = spec("The chapter (id) where the matrix is printed.", "")
     note: Markdown = spec("Prose printed under the matrix (footnotes, keys).", Markdown(""))
-    movement: str = spec("Id of the value giving how far the troop types move, when the rules give it rather than a column; "
-                         "a row's own `movement` overrides it.", "", example="move")
-    tracks: tuple[Track, ...] = spec("What players keep count of for each unit in play, keyed by id, in print order: "
-                                     "rosters and cards print boxes for each.", ())
+    movement: str = spec(
+        "Id of the value giving how far the troop types move, when the rules give it rather than a column; "
+        "a row's own `movement` overrides it.",
+        "",
+        example="move",
+    )
+    tracks: tuple[Track, ...] = spec(
+        "What players keep count of for each unit in play, keyed by id, in print order: "
+        "rosters and cards print boxes for each.",
+        (),
+    )
     quick_reference: bool | QuickMark = quick_field("profile matrix", True)
 
     def row(self, id_or_name: str) -> ProfileRow:
@@ -467,10 +565,12 @@ class Spell(ForAudience):
 
     name: str = spec("The spell's name as the source spells it.", example="Fireball")
     table: str = spec("Id of the roll table the spell is found on.", "")
-    roll: Optional[int] = spec("The spell's result on that table.", None, example="3")
-    range: Optional[int] | NotGiven = spec("Range in the ruleset's unit (inches, hexes); empty if the spell has none.", None)
+    roll: int | None = spec("The spell's result on that table.", None, example="3")
+    range: int | None | NotGiven = spec(
+        "Range in the ruleset's unit (inches, hexes); empty if the spell has none.", None
+    )
     range_unit: str = spec("Unit of the range.", "hexes")
-    casting_value: Optional[int] | NotGiven = spec("The target on the casting dice, if the system has one.", None)
+    casting_value: int | None | NotGiven = spec("The target on the casting dice, if the system has one.", None)
     target: str = spec("Who or what it may be cast on.", "")
     effect: Markdown = spec("What the spell does.")
     duration: str = spec("How long the effect lasts.", "", example="rest of the turn")
@@ -486,10 +586,14 @@ class Item(ForAudience):
     """A piece of equipment or other item with rules attached."""
 
     name: str = spec("The item's name.", example="Lantern")
-    kind: str = spec("What sort of item: one of the ruleset's `item_kinds`, when it declares them.", "item", example="blade")
+    kind: str = spec(
+        "What sort of item: one of the ruleset's `item_kinds`, when it declares them.", "item", example="blade"
+    )
     rules: Markdown = spec("What it does.")
     keywords: tuple[str, ...] = spec("Keywords it grants, as declared in `keywords:`.", ())
-    points: Optional[Points] | NotGiven = spec("Its cost, if the ruleset has points (whole or a fraction such as 1½).", None)
+    points: Points | None | NotGiven = spec(
+        "Its cost, if the ruleset has points (whole or a fraction such as 1½).", None
+    )
     quick_reference: bool | QuickMark = quick_field("item (its points and rules, in the points list)", True)
     chapter: str = spec("The chapter (id) where it is printed; without one it gets a page of its kind.", "")
 
@@ -502,12 +606,18 @@ class Hero(ForAudience):
     """A hero type that joins a unit and grants it an ability."""
 
     name: str = spec("The hero's name.", example="Bold hero")
-    level: str = spec("The hero's level, for the army limits: one of the ruleset's `hero_levels`, which it must give "
-                      "when the ruleset declares them.", "", example="major")
+    level: str = spec(
+        "The hero's level, for the army limits: one of the ruleset's `hero_levels`, which it must give "
+        "when the ruleset declares them.",
+        "",
+        example="major",
+    )
     ability: Markdown = spec("What the hero gives the unit or force.")
-    points: Optional[Annotated[Points, Bounds(0)]] | NotGiven = spec(
+    points: Annotated[Points, Bounds(0)] | None | NotGiven = spec(
         "What the hero costs on top of the unit; empty in a ruleset balanced by head-count, where nothing costs points.",
-        None, example="2")
+        None,
+        example="2",
+    )
     quick_reference: bool | QuickMark = quick_field("hero (its points and ability, in the points list)", True)
     chapter: str = spec("The chapter (id) where it is printed; without one it gets a page of its kind.", "")
 
@@ -517,7 +627,9 @@ class Cost(Cited):
     """A points cost that is not a troop type: an upgrade, or something bought once for the whole force."""
 
     name: str = spec("What is bought.", example="Standard bearer")
-    points: Annotated[Points, Bounds(0)] | NotGiven = spec("What it costs (whole or a fraction such as 1½).", example="3")
+    points: Annotated[Points, Bounds(0)] | NotGiven = spec(
+        "What it costs (whole or a fraction such as 1½).", example="3"
+    )
     added_to_unit: bool = spec("True when it is paid on top of a unit's own cost.", False)
     quick_reference: bool | QuickMark = quick_field("cost (in the points list)", True)
     chapter: str = spec("The chapter (id) where it is printed; without one it gets a page of its kind.", "")
@@ -531,17 +643,26 @@ class ArmyLimit(Cited):
 
     title: str = spec("The limit in words.", example="No more heroes than half the units")
     count: str = spec("What is counted: an expression over the army's counts.", example="minor_heroes + major_heroes")
-    at_most: str = spec("The most allowed: an expression over the army's counts (`//` divides rounding down, `/` exactly). "
-                        "A limit needs `at_most`, `at_least` or both.", "", example="units // 2")
-    at_least: str = spec("The fewest allowed: an expression over the army's counts, as for `at_most`.", "", example="units / 3")
+    at_most: str = spec(
+        "The most allowed: an expression over the army's counts (`//` divides rounding down, `/` exactly). "
+        "A limit needs `at_most`, `at_least` or both.",
+        "",
+        example="units // 2",
+    )
+    at_least: str = spec(
+        "The fewest allowed: an expression over the army's counts, as for `at_most`.", "", example="units / 3"
+    )
     quick_reference: bool | QuickMark = quick_field("army limit", True)
     chapter: str = spec("The chapter (id) where it is printed; without one it gets a page of its kind.", "")
     coverage: str = coverage_field()
 
     def names(self) -> tuple[Named, ...]:
         """The heroes and troop types its expressions count by id."""
-        return tuple(Named(name, value_loc(self, field), ("hero", "troop")) for field in ("count", "at_most", "at_least")
-                     for name in sorted(limit_names(getattr(self, field))))
+        return tuple(
+            Named(name, value_loc(self, field), ("hero", "troop"))
+            for field in ("count", "at_most", "at_least")
+            for name in sorted(limit_names(getattr(self, field)))
+        )
 
 
 def limit_names(text: str) -> set[str]:
@@ -559,14 +680,20 @@ class ArmyUnit(Located):
 
     troop: str = spec("Id of the troop type's row in the army's profile matrix.", example="archer")
     count: Annotated[int, Bounds(1, 100)] = spec("How many units of that type.", 1)
-    points: Optional[Points] = spec("The points the list states for this line, checked against the matrix.", None, example="10")
-    models: Optional[Annotated[int, Bounds(1)]] = spec(
+    points: Points | None = spec(
+        "The points the list states for this line, checked against the matrix.", None, example="10"
+    )
+    models: Annotated[int, Bounds(1)] | None = spec(
         "The models (figures) the list states for this line in all, checked against the matrix's `models` column; "
-        "where the matrix has none (or it is `not given`), this is the line's head-count.", None, example="20")
+        "where the matrix has none (or it is `not given`), this is the line's head-count.",
+        None,
+        example="20",
+    )
     upgrades: tuple[str, ...] = spec("Ids of `costs:` bought for each unit of this line (a standard bearer...).", ())
     heroes: tuple[str, ...] = spec("Ids of heroes added to (each) unit of this line.", ())
-    spells: tuple[str, ...] = spec("Ids of spells the unit carries (what they are called is the ruleset's "
-                                   "`carried_spells:`).", ())
+    spells: tuple[str, ...] = spec(
+        "Ids of spells the unit carries (what they are called is the ruleset's `carried_spells:`).", ()
+    )
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -577,25 +704,36 @@ class ArmyList(ForAudience):
 
     title: str = spec("The list's name.", example="A 40 point rearguard")
     matrix: str = spec("Id of the profile matrix the units come from.", example="troops")
-    agreed_points: Optional[Annotated[Points, Bounds(1)]] | NotGiven = spec(
+    agreed_points: Annotated[Points, Bounds(1)] | None | NotGiven = spec(
         "The points both players agreed to spend; `not given` when the text does not say. A list needs `agreed_points`, "
-        "`agreed_models` or both.", None, example="30")
-    agreed_models: Optional[Annotated[int, Bounds(1)]] | NotGiven = spec(
+        "`agreed_models` or both.",
+        None,
+        example="30",
+    )
+    agreed_models: Annotated[int, Bounds(1)] | None | NotGiven = spec(
         "For armies balanced by head-count: the most models (figures) each player may field; `not given` when the text "
         "does not say. A line's models come from the matrix's `models` column times its `count`, or from the line's "
-        "`models:`.", None, example="20")
+        "`models:`.",
+        None,
+        example="20",
+    )
     units: tuple[ArmyUnit, ...] = spec("The lines of the list.")
     extras: tuple[str, ...] = spec("Ids of `costs:` bought once for the whole force (a banner, a blessing...).", ())
-    total: Optional[Points] = spec("The points total the list states, checked against the sum.", None, example="30")
+    total: Points | None = spec("The points total the list states, checked against the sum.", None, example="30")
     note: Markdown = spec("Prose shown with the roster.", Markdown(""))
     chapter: str = spec("The chapter (id) where it is printed; without one it gets a page of its kind.", "")
 
     def names(self) -> tuple[Named, ...]:
         """Its matrix; once that is found, each line's troop type in it, and the line's heroes and spells."""
-        lines = tuple(name for unit in self.units for name in (
-            Named(unit.troop, value_loc(unit, "troop"), ("row",)),
-            *(Named(id, item_loc(unit, "heroes", index), ("heroes",)) for index, id in enumerate(unit.heroes)),
-            *(Named(id, item_loc(unit, "spells", index), ("spells",)) for index, id in enumerate(unit.spells))))
+        lines = tuple(
+            name
+            for unit in self.units
+            for name in (
+                Named(unit.troop, value_loc(unit, "troop"), ("row",)),
+                *(Named(id, item_loc(unit, "heroes", index), ("heroes",)) for index, id in enumerate(unit.heroes)),
+                *(Named(id, item_loc(unit, "spells", index), ("spells",)) for index, id in enumerate(unit.spells)),
+            )
+        )
         return (Named(self.matrix, value_loc(self, "matrix"), ("profiles",), lines),)
 
 
@@ -604,10 +742,13 @@ class VictoryPoints(ForAudience):
     """Victory points: what scores, of which declared kind, and how many points."""
 
     name: str = spec("What scores.", example="The enemy leader")
-    kind: str = spec("What sort of thing scores: one of the ruleset's `victory_point_kinds`, when it declares them.",
-                     example="leader")
-    points: Annotated[Points, Bounds(0)] | NotGiven = spec("Points scored (whole or a fraction such as 1½); `not given` prints as a blank box.",
-                                                           NotGiven())
+    kind: str = spec(
+        "What sort of thing scores: one of the ruleset's `victory_point_kinds`, when it declares them.",
+        example="leader",
+    )
+    points: Annotated[Points, Bounds(0)] | NotGiven = spec(
+        "Points scored (whole or a fraction such as 1½); `not given` prints as a blank box.", NotGiven()
+    )
     hidden: bool = spec("A hidden task: players learn of it only when the game-master says so.", False)
     condition: Markdown = spec("When the points are scored.", Markdown(""))
     chapter: str = spec("The chapter (id) where it is printed; without one it gets a page of its kind.", "")

@@ -24,16 +24,16 @@ import ast
 import math
 import operator
 import re
+from collections.abc import Callable, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Callable, Mapping
 
 import icepool
 
-from .dice import MAX_DICE_SIDES
 from .base import NotGivenError, is_given
+from .dice import MAX_DICE_SIDES
 from .quantity import Alternatives, exact
 from .units import Distance, UnitMismatch
 
@@ -45,7 +45,9 @@ MAX_PAIRS = 1_000_000  # outcome pairs one operation on two rolls may combine (D
 MAX_TEXT = 1000  # characters of a text (or items of a list) an expression may build
 MAX_LENGTH = 2000  # characters of one expression
 MAX_DEPTH = 200  # operations nested in one expression: evaluating it stays far inside Python's recursion limit
-MAX_CALLS_DEEP = 40  # formulas inside formulas: deeper is a formula calling itself, found before Python's stack runs out
+MAX_CALLS_DEEP = (
+    40  # formulas inside formulas: deeper is a formula calling itself, found before Python's stack runs out
+)
 MAX_STEPS = 3_000_000  # work one check of an entry may do: operations evaluated and roll outcomes built (a few seconds)
 CALL_STEPS = 10  # what calling a formula costs beyond its operations (its scope is made anew)
 _DICE = re.compile(r"(?<![\w.])(\d*)[dD](\d+)(?![\w.])")
@@ -80,8 +82,10 @@ class Budget:
     def spend(self, steps: int) -> None:
         self.left -= steps
         if self.left < 0:
-            raise FormulaTooLarge(f"computing it takes more than {self.steps:,} steps (operations and roll outcomes), "
-                                  "the most one check may take")
+            raise FormulaTooLarge(
+                f"computing it takes more than {self.steps:,} steps (operations and roll outcomes), "
+                "the most one check may take"
+            )
 
 
 _budget: ContextVar[Budget | None] = ContextVar("rulepress_formula_budget", default=None)
@@ -169,15 +173,18 @@ def _dice(count: int, sides: int) -> icepool.Die:
     if not 0 <= count <= MAX_DICE:
         raise (FormulaTooLarge if count > MAX_DICE else FormulaError)(f"a roll has 0 to {MAX_DICE} dice, not {count}")
     _refuse_big_pool(count, sides, f"{count}D{sides}")
-    return _remembered_roll("dice", (count, sides), lambda: _paid(count * count * sides, operator.matmul, count,
-                                                                  icepool.d(sides)))
+    return _remembered_roll(
+        "dice", (count, sides), lambda: _paid(count * count * sides, operator.matmul, count, icepool.d(sides))
+    )
 
 
 def _refuse_big_pool(count: int, sides: int, written: str) -> None:
     """The tables' cap on dice × sides holds in formulas too: summing more takes minutes."""
     if count * sides > MAX_DICE_SIDES:
-        raise FormulaTooLarge(f"`{written}` rolls {count * sides:,} dice × sides; the limit is {MAX_DICE_SIDES:,} "
-                              "(such as 2D1000 or 20D100)")
+        raise FormulaTooLarge(
+            f"`{written}` rolls {count * sides:,} dice × sides; the limit is {MAX_DICE_SIDES:,} "
+            "(such as 2D1000 or 20D100)"
+        )
 
 
 def _as_die(value) -> icepool.Die:
@@ -204,7 +211,7 @@ def _extreme(die: icepool.Die, size: int, highest: bool) -> icepool.Die:
     quantities = [die.quantity(outcome) for outcome in outcomes]
     weights, below = {}, 0
     for outcome, quantity in zip(outcomes, quantities):
-        weights[outcome + 0] = (below + quantity) ** size - below ** size  # + 0: a true or false counts as 1 or 0
+        weights[outcome + 0] = (below + quantity) ** size - below**size  # + 0: a true or false counts as 1 or 0
         below += quantity
     return icepool.Die(weights)
 
@@ -213,22 +220,31 @@ def count(dice: int, each) -> icepool.Die:
     """How many of ``dice`` rolls succeed, ``each`` being one die's success (``D6 > armour``)."""
     size = _pool_size(dice)
     spend(_size(each) + size * size)
-    return _remembered_roll("count", (size, each),
-                            lambda: size @ _as_die(each).map(lambda outcome: int(bool(outcome))))
+    return _remembered_roll("count", (size, each), lambda: size @ _as_die(each).map(lambda outcome: int(bool(outcome))))
 
 
 def highest(dice: int, die=None) -> icepool.Die:
     """The highest of ``dice`` rolls of ``die`` (a D6 by default); 0 when no die is rolled."""
     size = _pool_size(dice)
-    return _remembered_roll("highest", (size, die), lambda: _extreme(_as_die(die if die is not None else icepool.d6),
-                                                                     size, highest=True) if size else icepool.Die([0]))
+    return _remembered_roll(
+        "highest",
+        (size, die),
+        lambda: (
+            _extreme(_as_die(die if die is not None else icepool.d6), size, highest=True) if size else icepool.Die([0])
+        ),
+    )
 
 
 def lowest(dice: int, die=None) -> icepool.Die:
     """The lowest of ``dice`` rolls of ``die`` (a D6 by default); 0 when no die is rolled."""
     size = _pool_size(dice)
-    return _remembered_roll("lowest", (size, die), lambda: _extreme(_as_die(die if die is not None else icepool.d6),
-                                                                    size, highest=False) if size else icepool.Die([0]))
+    return _remembered_roll(
+        "lowest",
+        (size, die),
+        lambda: (
+            _extreme(_as_die(die if die is not None else icepool.d6), size, highest=False) if size else icepool.Die([0])
+        ),
+    )
 
 
 def total(dice: int, die) -> icepool.Die:
@@ -236,15 +252,18 @@ def total(dice: int, die) -> icepool.Die:
     size = _pool_size(dice)
     rolled = _as_die(die)
     _refuse_big_pool(size, len(rolled), f"total({size}, a roll of {len(rolled):,} outcomes)")
-    return _remembered_roll("total", (size, die), lambda: _paid(size * size * len(rolled), operator.matmul, size, rolled))
+    return _remembered_roll(
+        "total", (size, die), lambda: _paid(size * size * len(rolled), operator.matmul, size, rolled)
+    )
 
 
 def chance(value) -> Fraction:
     """The exact chance that a condition holds: of a roll's true outcomes, 1 or 0 for a plain condition."""
     if _is_roll(value):
         spend(len(value))
-        return _remembered_roll("chance", (value,),
-                                lambda: sum((value.probability(o) for o in value.outcomes() if o), Fraction(0)))
+        return _remembered_roll(
+            "chance", (value,), lambda: sum((value.probability(o) for o in value.outcomes() if o), Fraction(0))
+        )
     if isinstance(value, bool):
         return Fraction(int(value))
     if isinstance(value, (int, Fraction)) and 0 <= value <= 1:
@@ -309,6 +328,7 @@ def _round(function: Callable) -> Callable:
         if isinstance(value, icepool.Die):
             return mapped(value, one)
         return one(value)
+
     return rounded
 
 
@@ -320,24 +340,66 @@ def pick(value, n: int):
 
 
 FUNCTIONS: dict[str, Callable] = {
-    "min": min, "max": max, "abs": abs, "floor": _round(math.floor), "ceil": _round(math.ceil),
-    "count": count, "highest": highest, "lowest": lowest, "total": total, "chance": chance,
-    "chance_of": chance_of, "where": where, "clamp": clamp, "dice": _dice, "each": each, "mean": mean, "pick": pick,
+    "min": min,
+    "max": max,
+    "abs": abs,
+    "floor": _round(math.floor),
+    "ceil": _round(math.ceil),
+    "count": count,
+    "highest": highest,
+    "lowest": lowest,
+    "total": total,
+    "chance": chance,
+    "chance_of": chance_of,
+    "where": where,
+    "clamp": clamp,
+    "dice": _dice,
+    "each": each,
+    "mean": mean,
+    "pick": pick,
     "is_given": is_given,
 }
-FUNCTION_HELP = {name: (function.__doc__ or "").strip().splitlines()[0] if function.__doc__ else ""
-                 for name, function in FUNCTIONS.items()}
-FUNCTION_HELP.update({"min": "The smallest of its arguments.", "max": "The largest of its arguments.",
-                      "abs": "The size of a number, without its sign.", "floor": "Rounded down.",
-                      "ceil": "Rounded up.", "dice": "`dice(n, sides)`, as `nDsides` is written."})
+FUNCTION_HELP = {
+    name: (function.__doc__ or "").strip().splitlines()[0] if function.__doc__ else ""
+    for name, function in FUNCTIONS.items()
+}
+FUNCTION_HELP.update(
+    {
+        "min": "The smallest of its arguments.",
+        "max": "The largest of its arguments.",
+        "abs": "The size of a number, without its sign.",
+        "floor": "Rounded down.",
+        "ceil": "Rounded up.",
+        "dice": "`dice(n, sides)`, as `nDsides` is written.",
+    }
+)
 CONSTANTS = {"None": None, "True": True, "False": False, "never": None}
 
-_BINARY = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
-           ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod}
-_COMPARE = {ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le,
-            ast.Gt: operator.gt, ast.GtE: operator.ge}
-_OPERATOR_WORDS = {ast.Pow: "**", ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^", ast.LShift: "<<",
-                   ast.RShift: ">>", ast.MatMult: "@"}
+_BINARY = {
+    ast.Add: operator.add,
+    ast.Sub: operator.sub,
+    ast.Mult: operator.mul,
+    ast.Div: operator.truediv,
+    ast.FloorDiv: operator.floordiv,
+    ast.Mod: operator.mod,
+}
+_COMPARE = {
+    ast.Eq: operator.eq,
+    ast.NotEq: operator.ne,
+    ast.Lt: operator.lt,
+    ast.LtE: operator.le,
+    ast.Gt: operator.gt,
+    ast.GtE: operator.ge,
+}
+_OPERATOR_WORDS = {
+    ast.Pow: "**",
+    ast.BitAnd: "&",
+    ast.BitOr: "|",
+    ast.BitXor: "^",
+    ast.LShift: "<<",
+    ast.RShift: ">>",
+    ast.MatMult: "@",
+}
 
 
 def _show(value) -> str:
@@ -363,8 +425,9 @@ class Results:
         values = object.__getattribute__(self, "_values")
         if name in values:
             return values[name]
-        raise AttributeError(f"{object.__getattribute__(self, '_formula')} has no result `{name}`; "
-                             f"its results are {', '.join(values)}")
+        raise AttributeError(
+            f"{object.__getattribute__(self, '_formula')} has no result `{name}`; its results are {', '.join(values)}"
+        )
 
     def __setattr__(self, name, value):
         raise AttributeError("a formula's results cannot be changed")
@@ -477,13 +540,17 @@ def _recursion(error: RecursionError) -> FormulaError:
 def _literal_dice(text: str) -> str:
     """``text`` with its dice written as ``dice(n, sides)``; dice beyond the caps are refused here, where they
     are written, rather than when they are rolled."""
+
     def call(match) -> str:
         count, sides = int(match[1] or 1), int(match[2])
         if sides > MAX_SIDES:
             raise FormulaTooLarge(f"`{match[0]}` has {sides:,} sides; the largest die is a D{MAX_SIDES}", match.start())
         if count > MAX_DICE or count * sides > MAX_DICE_SIDES:
-            raise FormulaTooLarge(f"`{match[0]}` rolls {count * sides:,} dice × sides; the limit is {MAX_DICE_SIDES:,} "
-                                  "(such as 2D1000 or 20D100)", match.start())
+            raise FormulaTooLarge(
+                f"`{match[0]}` rolls {count * sides:,} dice × sides; the limit is {MAX_DICE_SIDES:,} "
+                "(such as 2D1000 or 20D100)",
+                match.start(),
+            )
         return f"dice({match[1] or 1}, {match[2]})"
 
     return _DICE.sub(call, text)
@@ -503,23 +570,48 @@ def _depth(tree: ast.AST) -> int:
 def _allow(node: ast.AST, text: str) -> None:
     where = getattr(node, "col_offset", 0)
     if isinstance(node, ast.BinOp) and type(node.op) not in _BINARY:
-        raise FormulaError(f"`{_OPERATOR_WORDS.get(type(node.op), type(node.op).__name__)}` is not allowed in a formula", where)
+        raise FormulaError(
+            f"`{_OPERATOR_WORDS.get(type(node.op), type(node.op).__name__)}` is not allowed in a formula", where
+        )
     if isinstance(node, ast.Compare) and any(type(op) not in (*_COMPARE, ast.In, ast.NotIn) for op in node.ops):
         raise FormulaError("compare with == != < <= > >= or `in`", where)
     if isinstance(node, ast.Constant):
-        if node.value is not None and not isinstance(node.value, (int, str)) or (isinstance(node.value, int) and abs(node.value) > MAX_NUMBER):
+        if (
+            node.value is not None
+            and not isinstance(node.value, (int, str))
+            or (isinstance(node.value, int) and abs(node.value) > MAX_NUMBER)
+        ):
             raise FormulaError(f"`{node.value!r}` is not a whole number up to {MAX_NUMBER:,} or a text", where)
     if isinstance(node, ast.Call):
         if not isinstance(node.func, ast.Name):
             raise FormulaError("only functions, formulas and tables can be called, by name", where)
         if any(k.arg is None for k in node.keywords) or any(isinstance(a, ast.Starred) for a in node.args):
             raise FormulaError("write arguments one by one", where)
-    allowed = (ast.Expression, ast.BinOp, ast.UnaryOp, ast.BoolOp, ast.Compare, ast.IfExp, ast.Call, ast.Name,
-               ast.Constant, ast.Tuple, ast.List, ast.Load, ast.keyword, ast.operator, ast.unaryop, ast.boolop,
-               ast.cmpop)
+    allowed = (
+        ast.Expression,
+        ast.BinOp,
+        ast.UnaryOp,
+        ast.BoolOp,
+        ast.Compare,
+        ast.IfExp,
+        ast.Call,
+        ast.Name,
+        ast.Constant,
+        ast.Tuple,
+        ast.List,
+        ast.Load,
+        ast.keyword,
+        ast.operator,
+        ast.unaryop,
+        ast.boolop,
+        ast.cmpop,
+    )
     if not isinstance(node, allowed):
-        raise FormulaError(f"`{ast.unparse(node) if isinstance(node, ast.expr) else type(node).__name__}` is not allowed "
-                           "in a formula (no attributes, subscripts, lambdas or comprehensions)", where)
+        raise FormulaError(
+            f"`{ast.unparse(node) if isinstance(node, ast.expr) else type(node).__name__}` is not allowed "
+            "in a formula (no attributes, subscripts, lambdas or comprehensions)",
+            where,
+        )
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Invert):
         raise FormulaError("`~` is not allowed in a formula", where)
 
@@ -544,8 +636,9 @@ def _checked_one(value) -> None:
         if abs(value) > MAX_NUMBER:
             raise FormulaTooLarge(f"a result passed {MAX_NUMBER:,}, the largest number a formula may reach")
         if kind is Fraction and value.denominator.bit_length() > MAX_BITS:
-            raise FormulaTooLarge(f"a result is a fraction of more than {MAX_BITS:,} bits, the most a formula may "
-                                  "compute with")
+            raise FormulaTooLarge(
+                f"a result is a fraction of more than {MAX_BITS:,} bits, the most a formula may compute with"
+            )
     elif (kind is str or kind is tuple) and len(value) > MAX_TEXT:
         raise FormulaTooLarge(f"a result is a text or list of {len(value):,} items; the limit is {MAX_TEXT:,}")
 
@@ -568,8 +661,10 @@ def _refuse_before(function, left, right) -> None:
     """Refuse, before it is made, what would be too large to hold: a roll of two rolls' outcome pairs past
     ``MAX_PAIRS``, a text repeated past ``MAX_TEXT``, or text formatting with ``%`` (which can pad to any width)."""
     if _is_roll(left) and _is_roll(right) and len(left) * len(right) > MAX_PAIRS:
-        raise FormulaTooLarge(f"combining a roll of {len(left):,} outcomes with one of {len(right):,} makes "
-                              f"{len(left) * len(right):,} pairs; the limit is {MAX_PAIRS:,}")
+        raise FormulaTooLarge(
+            f"combining a roll of {len(left):,} outcomes with one of {len(right):,} makes "
+            f"{len(left) * len(right):,} pairs; the limit is {MAX_PAIRS:,}"
+        )
     if function is operator.mod and _longest(left):
         raise FormulaError("`%` takes numbers, not a text or a list")
     if function is operator.mul:
@@ -593,7 +688,9 @@ def _operation(function, left, right):
     """``function(left, right)``; with a die on either side, the die it made before for the same operands."""
     if _is_roll(left) or _is_roll(right):
         _refuse_before(function, left, right)
-        return _remembered_roll(function, (left, right), lambda: _paid(_size(left) * _size(right), function, left, right))
+        return _remembered_roll(
+            function, (left, right), lambda: _paid(_size(left) * _size(right), function, left, right)
+        )
     if type(left) in (str, tuple) or type(right) in (str, tuple):
         _refuse_before(function, left, right)
     return function(left, right)
@@ -684,7 +781,9 @@ def _eval(node: ast.expr, scope: Mapping[str, object]):
         result = function(*args, **kwargs)
         if isinstance(result, Results):
             first = next(iter(result), "")
-            raise FormulaError(f"`{name}` gives several results ({', '.join(result)}); name the one wanted: "
-                               f"`{name}(..., result=\"{first}\")`")
+            raise FormulaError(
+                f"`{name}` gives several results ({', '.join(result)}); name the one wanted: "
+                f'`{name}(..., result="{first}")`'
+            )
         return _checked(result)
     raise FormulaError(f"`{ast.unparse(node)}` is not allowed in a formula")  # pragma: no cover - _allow stops it

@@ -17,7 +17,7 @@ Points = NewType("Points", Fraction)
 
 Number = Union[int, Fraction]
 
-from .quantity import VULGAR, number_text  # noqa: E402 - one reader and one printer of exact numbers
+from .quantity import number_text  # noqa: E402 - one reader and one printer of exact numbers
 
 
 def exact(value: Number) -> Number:

@@ -17,11 +17,27 @@ from .units import SIZES, SPELLINGS, Distance, unit_text
 
 MAX_MAGNITUDE = 10**9  # no rule states a bigger number; larger ones are typing mistakes or attacks
 
-_NUMBER = re.compile(r"(?P<sign>[-+−]?)\s*(?:(?P<whole>[0-9]{1,30})\s*)?(?:(?P<glyph>[½⅓⅔¼¾⅛⅜⅝⅞])|(?P<num>[0-9]{1,30})\s*/\s*(?P<den>[0-9]{1,30})"
-                     r"|\.(?P<dec>[0-9]{1,6}))?")
-_UNITS = {**SPELLINGS, "minute": "minutes", "minutes": "minutes", "turn": "turns", "turns": "turns", "round": "rounds",
-          "rounds": "rounds", "model": "models", "models": "models", "point": "points", "points": "points",
-          "pts": "points", "die": "dice", "dice": "dice", "%": "percent"}
+_NUMBER = re.compile(
+    r"(?P<sign>[-+−]?)\s*(?:(?P<whole>[0-9]{1,30})\s*)?(?:(?P<glyph>[½⅓⅔¼¾⅛⅜⅝⅞])|(?P<num>[0-9]{1,30})\s*/\s*(?P<den>[0-9]{1,30})"
+    r"|\.(?P<dec>[0-9]{1,6}))?"
+)
+_UNITS = {
+    **SPELLINGS,
+    "minute": "minutes",
+    "minutes": "minutes",
+    "turn": "turns",
+    "turns": "turns",
+    "round": "rounds",
+    "rounds": "rounds",
+    "model": "models",
+    "models": "models",
+    "point": "points",
+    "points": "points",
+    "pts": "points",
+    "die": "dice",
+    "dice": "dice",
+    "%": "percent",
+}
 _SINGULAR = {"dice": "die"}  # counts whose one is not the plural without its s
 _ALTERNATIVES = re.compile(r"\s*,\s*|\s+or\s+")  # "4 or 5 feet", "2, 3 or 4"
 KINDS = ("number", "distance", "target", "dice", "count", "text", "alternatives")
@@ -87,7 +103,9 @@ class Quantity:
             return cls("target", int(text.rstrip("+ ")))
         if kind == "target":
             raise QuantityError(f"`{text}` is not a target roll such as 4+")
-        if kind == "dice" or (not kind and re.search(r"[0-9]*\s*[dD]\s*[0-9]", text) and not re.search(r"[a-ce-zA-CE-Z]", text)):
+        if kind == "dice" or (
+            not kind and re.search(r"[0-9]*\s*[dD]\s*[0-9]", text) and not re.search(r"[a-ce-zA-CE-Z]", text)
+        ):
             try:
                 return cls("dice", DiceExpr.parse(text))
             except DiceTooLarge as error:
@@ -100,18 +118,20 @@ class Quantity:
                 return cls("text", text)
             raise QuantityError(f"`{text}` is not a {kind}")
         magnitude = parse_number(number.group().strip())
-        unit_text = text[number.end():].strip()
+        unit_text = text[number.end() :].strip()
         if not unit_text:
             if kind in ("distance",):
-                raise QuantityError(f"`{text}` needs a unit (6\", 3 hexes)")
+                raise QuantityError(f'`{text}` needs a unit (6", 3 hexes)')
             return cls(kind if kind in ("number", "count") else "number", magnitude)
         unit = _UNITS.get(unit_text.casefold(), unit_text)
         if not re.fullmatch(r"[A-Za-z%\"″'′][A-Za-z .]{0,30}", unit_text):
-            raise QuantityError(f"`{unit_text}` is not a unit (inches, \", hexes, minutes, models...)")
+            raise QuantityError(f'`{unit_text}` is not a unit (inches, ", hexes, minutes, models...)')
         if kind == "number":
             raise QuantityError(f"`{text}` has a unit; declare `type: distance` or `count`, or leave the type out")
         if kind == "distance" and unit not in SIZES:
-            raise QuantityError(f"`{unit_text}` is not a unit of distance (inches, feet, yards, cm, mm, hexes, squares)")
+            raise QuantityError(
+                f"`{unit_text}` is not a unit of distance (inches, feet, yards, cm, mm, hexes, squares)"
+            )
         if kind == "count" and unit in SIZES:
             raise QuantityError(f"`{text}` is a distance; declare `type: distance`, or leave the type out")
         return cls(kind or ("distance" if unit in SIZES else "count"), magnitude, unit)
@@ -156,14 +176,16 @@ def _alternatives(text: str, kind: str) -> Quantity | None:
     if len(parts) < 2 or " or " not in f" {text} " or not all(_LEADING_NUMBER.match(part) for part in parts):
         return None
     last = Quantity._parse(parts[-1], kind)
-    shared = parts[-1][_LEADING_NUMBER.match(parts[-1]).end():].strip()
+    shared = parts[-1][_LEADING_NUMBER.match(parts[-1]).end() :].strip()
     options = []
     for part in parts:
-        written = part if part[_LEADING_NUMBER.match(part).end():].strip() else f"{part} {shared}".strip()
+        written = part if part[_LEADING_NUMBER.match(part).end() :].strip() else f"{part} {shared}".strip()
         options.append(Quantity.parse(written, kind or last.kind))
     kinds = {(option.kind, option.value.measure if option.kind == "distance" else "") for option in options}
     if len(kinds) > 1:
-        raise (QuantityMixesMeasures if {kind for kind, _m in kinds} == {"distance"} else QuantityError)(f"`{text}`: the alternatives must be of one kind and measure ({', '.join(map(str, options))})")
+        raise (QuantityMixesMeasures if {kind for kind, _m in kinds} == {"distance"} else QuantityError)(
+            f"`{text}`: the alternatives must be of one kind and measure ({', '.join(map(str, options))})"
+        )
     return Quantity("alternatives", tuple(options), last.unit)
 
 
@@ -190,13 +212,16 @@ class Alternatives:
     def pick(self, n: int):
         """The ``n``-th alternative as written (1: the first)."""
         if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= len(self.options):
-            raise NotPicked(f"`{self.written}` has {len(self.options)} alternatives: pick 1 to {len(self.options)}, "
-                            f"not {n!r}")
+            raise NotPicked(
+                f"`{self.written}` has {len(self.options)} alternatives: pick 1 to {len(self.options)}, not {n!r}"
+            )
         return self.options[n - 1]
 
     def _refuse(self, *_args):
-        raise NotPicked(f"`{self.written}` gives alternatives, not one value: pick one first, as "
-                        f"`pick(value, 1)` for {self.options[0]}")
+        raise NotPicked(
+            f"`{self.written}` gives alternatives, not one value: pick one first, as "
+            f"`pick(value, 1)` for {self.options[0]}"
+        )
 
     __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = __truediv__ = __rtruediv__ = _refuse
     __floordiv__ = __rfloordiv__ = __mod__ = __rmod__ = __neg__ = __pos__ = __abs__ = _refuse

@@ -6,11 +6,26 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from . import reads
-from .computed import Chart, Formula, Lookup, Sheet, Value
 from .base import NotGiven
+from .computed import Chart, Formula, Lookup, Sheet, Value
 from .entries import (
-    ArmyLimit, ArmyList, Chapter, Cost, Hero, Item, Keyword, Meta, Phase, ProfileMatrix, ProfileRow,
-    RollTable, Rule, Spell, Term, ValueCell, VictoryPoints,
+    ArmyLimit,
+    ArmyList,
+    Chapter,
+    Cost,
+    Hero,
+    Item,
+    Keyword,
+    Meta,
+    Phase,
+    ProfileMatrix,
+    ProfileRow,
+    RollTable,
+    Rule,
+    Spell,
+    Term,
+    ValueCell,
+    VictoryPoints,
 )
 
 # Section name in YAML -> (entry class, attribute on Ruleset). Order is reading order.
@@ -37,12 +52,26 @@ SECTIONS: dict[str, type] = {
 }
 # Pages the site makes in every ruleset's folder beside a page per chapter, which is named by its id: no chapter
 # may take these names. (The site's other pages have a hyphen in their names, which no id has.)
-SITE_PAGE_NAMES = {"index": "the ruleset's front page", "glossary": "the glossary", "examples": "the worked examples",
-                   "names": "the names worked examples can use"}
+SITE_PAGE_NAMES = {
+    "index": "the ruleset's front page",
+    "glossary": "the glossary",
+    "examples": "the worked examples",
+    "names": "the names worked examples can use",
+}
 # Sections whose entries with no chapter get a page of their own, in the site's order (`army`: the costs, army limits
 # and armies together); `ruleset: declares: page_titles:` may title each.
-PAGED_SECTIONS = ("keywords", "spells", "heroes", "items", "army", "victory_points", "lookups", "charts", "values",
-                  "formulas")
+PAGED_SECTIONS = (
+    "keywords",
+    "spells",
+    "heroes",
+    "items",
+    "army",
+    "victory_points",
+    "lookups",
+    "charts",
+    "values",
+    "formulas",
+)
 # Sections a ruleset shares with those that extend it: what formulas, charts and sheets compute with.
 SHARED_SECTIONS = ("values", "formulas", "lookups", "tables", "charts", "glossary")
 
@@ -104,11 +133,11 @@ class Ruleset:
     unloaded: frozenset = frozenset()
     sources: MappingProxyType = field(default_factory=lambda: MappingProxyType({}), compare=False, repr=False)
     # the ruleset this one builds on (`extends:`): its values, formulas, tables and charts are reachable here
-    base: "Ruleset | None" = field(default=None, compare=False, repr=False)
+    base: Ruleset | None = field(default=None, compare=False, repr=False)
     # the ruleset's own mechanics: mechanics.py, then mechanics_*.py, relative to the project; one module
     mechanics: tuple[str, ...] = ()
     # an overlay's: the ruleset it changes, as written (the text an overlay's citations name)
-    original: "Ruleset | None" = field(default=None, compare=False, repr=False)
+    original: Ruleset | None = field(default=None, compare=False, repr=False)
     # an overlay's: its examples that give another result under its values than in the text (what check found)
     house_results: tuple[HouseResult, ...] = field(default=(), compare=False, repr=False)
 
@@ -141,7 +170,7 @@ class Ruleset:
         ids = {entry.id for entry in own}
         return own + tuple(entry for entry in self.base.reachable(section) if entry.id not in ids)
 
-    def owner_of(self, section: str, id: str) -> "Ruleset":
+    def owner_of(self, section: str, id: str) -> Ruleset:
         """The ruleset (this one or a base) that defines the entry."""
         if any(entry.id == id for entry in self.section(section)) or self.base is None:
             return self

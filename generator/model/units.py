@@ -32,16 +32,44 @@ SIZES = {
 DISTANCE_UNITS = tuple(SIZES)
 # how authors write each unit (casefolded), to the one name the model keeps
 SPELLINGS = {
-    '"': "inches", "″": "inches", "in": "inches", "in.": "inches", "inch": "inches", "inches": "inches",
-    "'": "feet", "′": "feet", "ft": "feet", "ft.": "feet", "foot": "feet", "feet": "feet",
-    "yd": "yards", "yds": "yards", "yard": "yards", "yards": "yards",
-    "cm": "cm", "centimetre": "cm", "centimetres": "cm", "centimeter": "cm", "centimeters": "cm",
-    "mm": "mm", "millimetre": "mm", "millimetres": "mm", "millimeter": "mm", "millimeters": "mm",
-    "hex": "hexes", "hexes": "hexes", "square": "squares", "squares": "squares",
+    '"': "inches",
+    "″": "inches",
+    "in": "inches",
+    "in.": "inches",
+    "inch": "inches",
+    "inches": "inches",
+    "'": "feet",
+    "′": "feet",
+    "ft": "feet",
+    "ft.": "feet",
+    "foot": "feet",
+    "feet": "feet",
+    "yd": "yards",
+    "yds": "yards",
+    "yard": "yards",
+    "yards": "yards",
+    "cm": "cm",
+    "centimetre": "cm",
+    "centimetres": "cm",
+    "centimeter": "cm",
+    "centimeters": "cm",
+    "mm": "mm",
+    "millimetre": "mm",
+    "millimetres": "mm",
+    "millimeter": "mm",
+    "millimeters": "mm",
+    "hex": "hexes",
+    "hexes": "hexes",
+    "square": "squares",
+    "squares": "squares",
 }
 _ONE = {"feet": "foot", "yards": "yard", "hexes": "hex", "squares": "square"}  # how one of each prints
 _SYMBOL = {"inches": '"'}  # printed straight after the number
-_MEASURES = {"length": "measure a length", "hexes": "count cells of a hex grid", "squares": "count cells of a square grid"}
+_MEASURES = {
+    "length": "measure a length",
+    "hexes": "count cells of a hex grid",
+    "squares": "count cells of a square grid",
+}
 
 
 class UnitMismatch(ValueError):
@@ -101,8 +129,10 @@ class Distance:
     # -- how another operand is read ------------------------------------------------------------
     def _same_measure(self, other: Distance, doing: str) -> None:
         if other.measure != self.measure:
-            raise UnitMismatch(f"{self} and {other} cannot be {doing} each other: {self.unit} "
-                               f"{_MEASURES[self.measure]}, {other.unit} {_MEASURES[other.measure]}")
+            raise UnitMismatch(
+                f"{self} and {other} cannot be {doing} each other: {self.unit} "
+                f"{_MEASURES[self.measure]}, {other.unit} {_MEASURES[other.measure]}"
+            )
 
     def _common(self, other, doing: str):
         """(this magnitude, the other's, the unit both are in), or None when ``other`` is not a number."""

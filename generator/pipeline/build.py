@@ -58,11 +58,16 @@ def _locked(request: BuildRequest, work) -> int:
     if epoch is not None and not epoch.strip():
         del os.environ["SOURCE_DATE_EPOCH"]  # empty means unset (Sphinx would fail on it); workers inherit this
     elif epoch is not None and not epoch.strip().isdigit():
-        print(printable(f"rulepress: error: SOURCE_DATE_EPOCH={epoch!r} is not a number of seconds since 1970"), file=sys.stderr)
+        print(
+            printable(f"rulepress: error: SOURCE_DATE_EPOCH={epoch!r} is not a number of seconds since 1970"),
+            file=sys.stderr,
+        )
         return 2
     if out.is_dir() and not writable(out):
-        print(printable(f"rulepress: error: {out} is read-only; it is left as it was (make it writable, or pass --out)"),
-              file=sys.stderr)
+        print(
+            printable(f"rulepress: error: {out} is read-only; it is left as it was (make it writable, or pass --out)"),
+            file=sys.stderr,
+        )
         return 1
     started = time.perf_counter()
     try:
@@ -77,7 +82,10 @@ def _locked(request: BuildRequest, work) -> int:
         print(printable(f"rulepress: interrupted; {out} is left as it was"), file=sys.stderr, flush=True)
         return INTERRUPTED
     except OSError as error:  # a read-only or full disk, a folder that vanished: one line, build/ as it was
-        print(printable(f"rulepress: error: cannot write the build: {os_error_text(error)}; {out} is left as it was"), file=sys.stderr)
+        print(
+            printable(f"rulepress: error: cannot write the build: {os_error_text(error)}; {out} is left as it was"),
+            file=sys.stderr,
+        )
         return 1
 
 
@@ -85,8 +93,12 @@ def _build(request: BuildRequest, hooks: BuildHooks, out: Path, started: float) 
     result, failures = (hooks.checker or check_with_examples)(request.root)
     if not result.ok or failures:
         print_diagnostics(list(result.diagnostics) + failures)
-        print(printable(f"build failed: {plural(len(result.diagnostics.errors) + len(failures), 'error')}; {out} is left as it was"),
-              file=sys.stderr)
+        print(
+            printable(
+                f"build failed: {plural(len(result.diagnostics.errors) + len(failures), 'error')}; {out} is left as it was"
+            ),
+            file=sys.stderr,
+        )
         return 1
     project = result.project
     old = read_manifest(out)
@@ -102,7 +114,10 @@ def _build(request: BuildRequest, hooks: BuildHooks, out: Path, started: float) 
         return 1
     except TemplateFailed as failed:
         print_diagnostics(failed.diagnostics)
-        print(printable(f"build failed: {plural(len(failed.diagnostics), 'template error')}; {out} is left as it was"), file=sys.stderr)
+        print(
+            printable(f"build failed: {plural(len(failed.diagnostics), 'template error')}; {out} is left as it was"),
+            file=sys.stderr,
+        )
         return 1
     except SearchIndexError as failed:
         print(printable(f"error: {failed}"), file=sys.stderr)
@@ -117,12 +132,19 @@ def _build(request: BuildRequest, hooks: BuildHooks, out: Path, started: float) 
         print(printable(f"build failed: a render did not finish; {out} is left as it was"), file=sys.stderr)
         return 1
     except SiteFailed as failed:  # not the rules' fault: the status of an internal error, and a way to report it
-        print(printable(f"rulepress: internal error: {failed} (please report this with the command you ran)"), file=sys.stderr)
+        print(
+            printable(f"rulepress: internal error: {failed} (please report this with the command you ran)"),
+            file=sys.stderr,
+        )
         print(printable(f"build failed: the site build stopped; {out} is left as it was"), file=sys.stderr)
         return EXIT_INTERNAL
     finally:
         shutil.rmtree(staging, ignore_errors=True)
-    print(printable(f"built {len(project.rulesets)} rulesets into {out} in {time.perf_counter() - started:.1f}s — {builder.summary.line()}"))
+    print(
+        printable(
+            f"built {len(project.rulesets)} rulesets into {out} in {time.perf_counter() - started:.1f}s — {builder.summary.line()}"
+        )
+    )
     return 0
 
 
@@ -143,7 +165,10 @@ def _export(request: BuildRequest, out: Path, started: float) -> int:
     result = check_project(request.root)
     if not result.ok:
         print_diagnostics(result.diagnostics)
-        print(printable(f"export failed: {plural(len(result.diagnostics.errors), 'error')}; {out} is left as it was"), file=sys.stderr)
+        print(
+            printable(f"export failed: {plural(len(result.diagnostics.errors), 'error')}; {out} is left as it was"),
+            file=sys.stderr,
+        )
         return 1
     into_build = request.out is None  # build/export/, the rest of build/ kept; else the files at the top of --out
     staging = new_staging(out)

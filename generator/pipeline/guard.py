@@ -31,7 +31,10 @@ def check_out(root: Path, out: Path, default: Path) -> None:
     if out == default.resolve():
         if not default.is_symlink():
             return
-        label, shown = "the output folder", f"{out} (where {default.name}/ links)"  # a project's build/ linking elsewhere
+        label, shown = (
+            "the output folder",
+            f"{out} (where {default.name}/ links)",
+        )  # a project's build/ linking elsewhere
     if out == root:
         raise OutRefused(f"{label} {shown} is the project folder; a build replaces its output folder whole")
     if root.is_relative_to(out):
@@ -41,8 +44,10 @@ def check_out(root: Path, out: Path, default: Path) -> None:
     if out.is_symlink() or (out.exists() and not out.is_dir()):
         raise OutRefused(f"{label} {shown} is not a folder")
     if out.is_dir() and not (out / MANIFEST).is_file() and any(out.iterdir()):
-        raise OutRefused(f"{label} {shown} holds files rulepress did not write; "
-                         "name a new or empty folder, or one an earlier build wrote")
+        raise OutRefused(
+            f"{label} {shown} holds files rulepress did not write; "
+            "name a new or empty folder, or one an earlier build wrote"
+        )
 
 
 def writable(folder: Path) -> bool:
@@ -62,7 +67,9 @@ def build_lock(out: Path):
         except BlockingIOError:
             handle.seek(0)
             owner = handle.read().strip() or "another process"
-            raise BuildLocked(f"another rulepress build is writing {out} (pid {owner}); try again when it has finished") from None
+            raise BuildLocked(
+                f"another rulepress build is writing {out} (pid {owner}); try again when it has finished"
+            ) from None
         handle.seek(0)
         handle.truncate()
         handle.write(str(os.getpid()))

@@ -12,8 +12,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..cache_seal import real_folder, seal, verify_or_wipe, wipe
 from .. import keys
+from ..cache_seal import real_folder, seal, verify_or_wipe, wipe
 from ..keys import code_hash, job_key, ruleset_key
 from ..render.assets import default_templates
 from ..render.handouts.jobs import handout_jobs
@@ -38,8 +38,11 @@ class Summary:
     rendering: float = 0.0  # seconds in the worker pool (sites and PDFs together)
 
     def line(self) -> str:
-        parts = [f"{kind}: {self.written.get(kind, 0)} written, {self.reused.get(kind, 0)} unchanged"
-                 for kind in OUTPUTS if kind in self.written or kind in self.reused]
+        parts = [
+            f"{kind}: {self.written.get(kind, 0)} written, {self.reused.get(kind, 0)} unchanged"
+            for kind in OUTPUTS
+            if kind in self.written or kind in self.reused
+        ]
         return "; ".join(parts) + (f" (rendering {self.rendering:.1f}s)" if self.rendering else "")
 
 
@@ -80,8 +83,9 @@ class Builder:
     """One build of ``project`` into ``staging``, which becomes ``out``: ``old`` is the manifest of the build
     in ``out`` (what each of its files was made from); ``manifest`` becomes this build's."""
 
-    def __init__(self, project, out: Path, staging: Path, old: dict, request: BuildRequest,
-                 hooks: BuildHooks = BuildHooks()):
+    def __init__(
+        self, project, out: Path, staging: Path, old: dict, request: BuildRequest, hooks: BuildHooks = BuildHooks()
+    ):
         self.project, self.out, self.staging, self.old = project, out, staging, old
         self.request, self.hooks = request, hooks
         self.root = project.root
@@ -103,7 +107,9 @@ class Builder:
         (reference / "format.md").write_text(format_reference(), encoding="utf-8")
         (reference / "codes.md").write_text(codes_reference(), encoding="utf-8")
         for ruleset in self.project.rulesets:  # the names each ruleset's worked examples can use
-            (reference / f"names-{ruleset.id}.md").write_text(names_reference(ruleset, self.project.root), encoding="utf-8")
+            (reference / f"names-{ruleset.id}.md").write_text(
+                names_reference(ruleset, self.project.root), encoding="utf-8"
+            )
         pdfs: list[tuple[str, PdfJob]] = []
         failed = []  # every template's failure, sheets and handouts, before any PDF is rendered
         for kind in ("sheets", "handouts"):
@@ -143,8 +149,12 @@ class Builder:
         for (name, _args), outdir in zip(sites, results):
             previous = self.out / name
             skipped = (".buildinfo", ".doctrees", *((INDEX_DIR,) if later else ()))
-            shutil.copytree(outdir, self.staging / name, ignore=shutil.ignore_patterns(*skipped),
-                            copy_function=lambda source, target: keep_if_same(source, target, previous, Path(outdir)))
+            shutil.copytree(
+                outdir,
+                self.staging / name,
+                ignore=shutil.ignore_patterns(*skipped),
+                copy_function=lambda source, target: keep_if_same(source, target, previous, Path(outdir)),
+            )
             if later:
                 self.previous_index(name)
         self.summary.rendering = time.perf_counter() - started
@@ -157,8 +167,9 @@ class Builder:
         """The renders, behind the wall when this run uses it: they read the project and the default
         templates, and write only the staging folder and this output's site caches."""
         site_caches = site_cache(self.root, self.out, "site").parent
-        return run_tasks(tasks, self.workers, advance,
-                         walled=([self.root, default_templates()], [self.staging, site_caches]))
+        return run_tasks(
+            tasks, self.workers, advance, walled=([self.root, default_templates()], [self.staging, site_caches])
+        )
 
     def previous_index(self, name: str) -> None:
         """The search index of the previous build of site ``name`` (its very files), until `serve` swaps in
@@ -178,7 +189,9 @@ class Builder:
             if self.request.audience == "player":
                 jobs = [j for j in jobs if "-gm" not in j.target.name]
         else:
-            jobs = [job for audience in self.audiences() for job in handout_jobs(self.project, folder, audience, rulesets)]
+            jobs = [
+                job for audience in self.audiences() for job in handout_jobs(self.project, folder, audience, rulesets)
+            ]
         if self.request.ruleset:
             jobs = [j for j in jobs if self.owner(j.target.name) == self.request.ruleset]
         return jobs
@@ -192,8 +205,13 @@ class Builder:
             if self.request.ruleset and ruleset.id != self.request.ruleset:
                 continue
             slot, key = f"{kind}/.inputs-{ruleset.id}", self.inputs_key(kind, ruleset)
-            previous = [name for name in self.old if name.startswith(kind + "/") and name.endswith(".pdf")
-                        and self.owner(name.split("/", 1)[1]) == ruleset.id]
+            previous = [
+                name
+                for name in self.old
+                if name.startswith(kind + "/")
+                and name.endswith(".pdf")
+                and self.owner(name.split("/", 1)[1]) == ruleset.id
+            ]
             if self.old.get(slot) == key and all((self.out / name).is_file() for name in previous):
                 for name in previous:
                     (self.staging / name).parent.mkdir(parents=True, exist_ok=True)
@@ -209,8 +227,14 @@ class Builder:
         """A hash of everything one ruleset's PDFs of ``kind`` are made from (``keys.inputs_key``): the files
         of the ruleset and of its bases, every template and asset, the audiences this build makes,
         SOURCE_DATE_EPOCH and the generator's code."""
-        return keys.inputs_key(kind, self.audiences(), self.request.audience, os.environ.get("SOURCE_DATE_EPOCH", ""),
-                               ruleset_key(self.root, ruleset, self.code), self.templates_digest())
+        return keys.inputs_key(
+            kind,
+            self.audiences(),
+            self.request.audience,
+            os.environ.get("SOURCE_DATE_EPOCH", ""),
+            ruleset_key(self.root, ruleset, self.code),
+            self.templates_digest(),
+        )
 
     def templates_digest(self) -> bytes:
         """``keys.templates_digest``, read once a build."""
@@ -285,8 +309,20 @@ class Builder:
                 continue
             cache = site_cache(self.root, self.out, name)
             trust_site_cache(self.root, cache)
-            todo.append((name, (str(self.root), str(cache), str(cache.with_name(name + "-html")), audience, downloads, pages,
-                                self.project.house_results())))
+            todo.append(
+                (
+                    name,
+                    (
+                        str(self.root),
+                        str(cache),
+                        str(cache.with_name(name + "-html")),
+                        audience,
+                        downloads,
+                        pages,
+                        self.project.house_results(),
+                    ),
+                )
+            )
         return todo
 
     def downloads(self, coming: list[Path]) -> dict[str, list[tuple[str, str]]]:
@@ -298,6 +334,11 @@ class Builder:
             staged = set(folder.glob("*.pdf")) if folder.is_dir() else set()
             for pdf in sorted(staged | {p for p in coming if p.parent == folder}):
                 owner = self.owner(pdf.name)
-                title = pdf.stem.removeprefix(owner + "-").replace("-", " ").replace(" a4", " (A4)").replace(" letter", " (US Letter)")
+                title = (
+                    pdf.stem.removeprefix(owner + "-")
+                    .replace("-", " ")
+                    .replace(" a4", " (A4)")
+                    .replace(" letter", " (US Letter)")
+                )
                 found.setdefault(owner, []).append((title[:1].upper() + title[1:], f"{kind}/{pdf.name}"))
         return found

@@ -18,8 +18,13 @@ def copy_for_index(out: Path, name: str = "site") -> Path | None:
         return None
     staging = new_staging(out)
     try:
-        shutil.copytree(out, staging, dirs_exist_ok=True, copy_function=link_or_copy,
-                        ignore=lambda folder, _names: [INDEX_DIR] if Path(folder) == out / name else [])
+        shutil.copytree(
+            out,
+            staging,
+            dirs_exist_ok=True,
+            copy_function=link_or_copy,
+            ignore=lambda folder, _names: [INDEX_DIR] if Path(folder) == out / name else [],
+        )
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise

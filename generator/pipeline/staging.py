@@ -70,7 +70,11 @@ def keep_if_same(source, target, previous: Path, built: Path) -> None:
     into Sphinx's output folder, which Sphinx rewrites in place on the next build."""
     before = previous / Path(source).relative_to(built)
     try:
-        same = before.is_file() and before.stat().st_size == os.stat(source).st_size and before.read_bytes() == Path(source).read_bytes()
+        same = (
+            before.is_file()
+            and before.stat().st_size == os.stat(source).st_size
+            and before.read_bytes() == Path(source).read_bytes()
+        )
     except OSError:
         same = False
     if same:

@@ -23,8 +23,8 @@ from pathlib import Path
 from .. import wall
 from ..pool import run_walled
 from ..render.pdf import _warm_worker
-from ..render.site.state import checked_project
 from ..render.site.pages import build_site
+from ..render.site.state import checked_project
 from ..source.project import load_project
 
 
@@ -41,7 +41,9 @@ def run_tasks(tasks: list, workers: int | None, advance, walled: tuple | None = 
     context = multiprocessing.get_context("forkserver")  # workers import WeasyPrint/Sphinx themselves, in parallel
     workers = workers or min(len(tasks), os.cpu_count() or 1)
     before = set(multiprocessing.active_children())  # this process's other children, never the pool's to stop
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_worker_init, initargs=(os.getpid(),))
+    pool = ProcessPoolExecutor(
+        max_workers=workers, mp_context=context, initializer=_worker_init, initargs=(os.getpid(),)
+    )
     try:
         # Children start with Ctrl-C blocked (a mask they inherit), so none is interrupted halfway through
         # starting Python; here a Ctrl-C meanwhile waits, then arrives, and this process stops them itself.
@@ -109,7 +111,13 @@ def progress(description: str, total: int):
     if not sys.stderr.isatty():
         yield lambda *_: None
         return
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn  # deferred: only a terminal draws it
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+    )  # deferred: only a terminal draws it
 
     columns = [TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn()]
     with Progress(*columns, transient=True) as bar:

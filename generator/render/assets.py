@@ -26,8 +26,11 @@ def asset_names(root: Path) -> list[str]:
     names = set()
     for folder in (Path(root) / PROJECT_TEMPLATES, default_templates()):
         if folder.is_dir():
-            names.update(p.relative_to(folder).as_posix() for p in folder.rglob("*")
-                         if p.is_file() and p.suffix not in (".j2", ".html"))
+            names.update(
+                p.relative_to(folder).as_posix()
+                for p in folder.rglob("*")
+                if p.is_file() and p.suffix not in (".j2", ".html")
+            )
     return sorted(names)
 
 

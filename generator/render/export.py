@@ -12,7 +12,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import types
-import typing
 from fractions import Fraction
 from pathlib import Path
 from typing import Annotated, Literal, Union, get_args, get_origin
@@ -20,34 +19,47 @@ from typing import Annotated, Literal, Union, get_args, get_origin
 from .. import __version__
 from ..model.base import Bounds, Markdown, NotGiven, Source
 from ..model.dice import DiceExpr, RollRange
-from ..model.entries import Meta, ProfileMatrix, ProfileRow, RollTable
-from ..model.points import Points
+from ..model.entries import Meta, ProfileRow, RollTable
 from ..model.formula import Expression
+from ..model.points import Points
 from ..model.quantity import Quantity
 from ..model.ruleset import SECTIONS, Ruleset
-from ..source.build import is_required, schema_fields
+from ..source.build import schema_fields
 from .present import for_audience, gm_only, shown_examples
 
 SCHEMA_ID = "https://rulepress.invalid/schema/ruleset.json"  # an identifier, never fetched
 
-_FRACTION = {"type": "string", "pattern": r"^-?[0-9]+/[0-9]+$", "description": "an exact fraction such as \"3/2\""}
-_NOT_GIVEN = {"type": "object", "properties": {"not_given": {"type": "string"}}, "required": ["not_given"],
-              "additionalProperties": False}
+_FRACTION = {"type": "string", "pattern": r"^-?[0-9]+/[0-9]+$", "description": 'an exact fraction such as "3/2"'}
+_NOT_GIVEN = {
+    "type": "object",
+    "properties": {"not_given": {"type": "string"}},
+    "required": ["not_given"],
+    "additionalProperties": False,
+}
 
 
 # -- values -------------------------------------------------------------------------------------
-_QUANTITY = {"type": "object", "description": "a number as the rules write it, with its kind; the magnitude is exact "
-              "(`3/2`, never a float), or the dice or the text",
-              "properties": {"kind": {"enum": ["number", "distance", "target", "dice", "count", "text"]},
-                             "text": {"type": "string", "description": "as printed: 6\", 1½, 4+, 2D6"},
-                             "magnitude": {"type": "string"}, "unit": {"type": "string"}},
-              "required": ["kind", "text", "magnitude"], "additionalProperties": False}
+_QUANTITY = {
+    "type": "object",
+    "description": "a number as the rules write it, with its kind; the magnitude is exact "
+    "(`3/2`, never a float), or the dice or the text",
+    "properties": {
+        "kind": {"enum": ["number", "distance", "target", "dice", "count", "text"]},
+        "text": {"type": "string", "description": 'as printed: 6", 1½, 4+, 2D6'},
+        "magnitude": {"type": "string"},
+        "unit": {"type": "string"},
+    },
+    "required": ["kind", "text", "magnitude"],
+    "additionalProperties": False,
+}
 
 
 def quantity_json(value: Quantity) -> dict:
     magnitude = value.magnitude
     if isinstance(magnitude, Fraction):
-        magnitude = f"{magnitude.numerator}/{magnitude.denominator}" if magnitude.denominator != 1 else str(magnitude.numerator)
+        magnitude = (
+            f"{magnitude.numerator}/{magnitude.denominator}" if magnitude.denominator != 1 else str(magnitude.numerator)
+        )
     data = {"kind": value.kind, "text": str(value), "magnitude": str(getattr(magnitude, "text", magnitude))}
     if value.unit:
         data["unit"] = value.unit
@@ -101,8 +113,10 @@ def ruleset_json(ruleset: Ruleset, audience: str = "player") -> dict:
     for name in SECTIONS:
         entries = for_audience(ruleset.section(name), audience)
         data[name] = [entry_json(e, audience) for e in entries]
-    data["examples"] = [{"entry": e.entry, "path": e.path, "line": e.line, "statements": e.statements}
-                        for e in shown_examples(ruleset, audience)]
+    data["examples"] = [
+        {"entry": e.entry, "path": e.path, "line": e.line, "statements": e.statements}
+        for e in shown_examples(ruleset, audience)
+    ]
     return data
 
 
@@ -161,15 +175,32 @@ def class_schema(cls) -> dict:
         properties[key] = schema
         required.append(key)  # export writes every field, defaults included
     if cls is ProfileRow:
-        properties["values"] = {"type": "object", "additionalProperties": {"anyOf": [  # points and number cells may be fractions: "3/2"
-            {"type": "integer"}, {"type": "string"}, dict(_NOT_GIVEN),
-            {"type": "object", "properties": {"value": {"type": "string"}}, "required": ["value"],  # names a value
-             "additionalProperties": False}]}}
+        properties["values"] = {
+            "type": "object",
+            "additionalProperties": {
+                "anyOf": [  # points and number cells may be fractions: "3/2"
+                    {"type": "integer"},
+                    {"type": "string"},
+                    dict(_NOT_GIVEN),
+                    {
+                        "type": "object",
+                        "properties": {"value": {"type": "string"}},
+                        "required": ["value"],  # names a value
+                        "additionalProperties": False,
+                    },
+                ]
+            },
+        }
         required.append("values")
     if cls is RollTable:
         properties["odds"] = {"type": "array", "items": {"type": "string", "pattern": r"^[0-9]+/[0-9]+$"}}
-    return {"type": "object", "description": " ".join((cls.__doc__ or "").split()), "properties": properties,
-            "required": required, "additionalProperties": False}
+    return {
+        "type": "object",
+        "description": " ".join((cls.__doc__ or "").split()),
+        "properties": properties,
+        "required": required,
+        "additionalProperties": False,
+    }
 
 
 def _classes() -> list[type]:
@@ -181,7 +212,12 @@ def _classes() -> list[type]:
             for arg in get_args(tp):
                 visit(arg)
             return
-        if isinstance(tp, type) and dataclasses.is_dataclass(tp) and tp not in seen and tp not in (NotGiven, DiceExpr, RollRange, Quantity, Expression):
+        if (
+            isinstance(tp, type)
+            and dataclasses.is_dataclass(tp)
+            and tp not in seen
+            and tp not in (NotGiven, DiceExpr, RollRange, Quantity, Expression)
+        ):
             seen.append(tp)
             for _key, _f, field_type in schema_fields(tp):
                 visit(field_type)
@@ -194,16 +230,30 @@ def _classes() -> list[type]:
 def json_schema() -> dict:
     defs = {cls.__name__: class_schema(cls) for cls in _classes()}
     sections = {name: {"type": "array", "items": {"$ref": f"#/$defs/{cls.__name__}"}} for name, cls in SECTIONS.items()}
-    example = {"type": "object", "properties": {"entry": {"type": "string"}, "path": {"type": "string"},
-                                                "line": {"type": "integer"}, "statements": {"type": "integer"}},
-               "required": ["entry", "path", "line", "statements"], "additionalProperties": False}
+    example = {
+        "type": "object",
+        "properties": {
+            "entry": {"type": "string"},
+            "path": {"type": "string"},
+            "line": {"type": "integer"},
+            "statements": {"type": "integer"},
+        },
+        "required": ["entry", "path", "line", "statements"],
+        "additionalProperties": False,
+    }
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": SCHEMA_ID,
         "title": "Rulepress ruleset",
         "type": "object",
-        "properties": {"$schema": {"type": "string"}, "rulepress": {"type": "string"}, "id": {"type": "string"},
-                       "ruleset": {"$ref": "#/$defs/Meta"}, **sections, "examples": {"type": "array", "items": example}},
+        "properties": {
+            "$schema": {"type": "string"},
+            "rulepress": {"type": "string"},
+            "id": {"type": "string"},
+            "ruleset": {"$ref": "#/$defs/Meta"},
+            **sections,
+            "examples": {"type": "array", "items": example},
+        },
         "required": ["id", "ruleset", *SECTIONS, "examples"],
         "additionalProperties": False,
         "$defs": defs,
@@ -217,6 +267,8 @@ def export(project, out: Path, audience: str = "player") -> list[Path]:
     for ruleset in project.rulesets:
         suffix = "-gm" if audience == "gm" else ""
         path = out / f"{ruleset.id}{suffix}.json"
-        path.write_text(json.dumps(ruleset_json(ruleset, audience), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        path.write_text(
+            json.dumps(ruleset_json(ruleset, audience), indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
+        )
         written.append(path)
     return written

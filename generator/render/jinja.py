@@ -32,11 +32,37 @@ MAX_SECONDS = 10  # to render one document; the defaults take a few hundredths
 MAX_CHARACTERS = 10_000_000  # in one document or any value a template makes; the largest default is 0.2 MB
 MAX_POWER_BITS = 100_000  # `a ** b` beyond this many bits is refused before it is computed
 UNNEEDED_GLOBALS = ("lipsum", "cycler", "joiner", "namespace")  # none of them lays out a sheet
-SAFE_METHODS = frozenset({  # methods of text, lists and mappings a template may call; none makes more than it reads
-    "get", "items", "keys", "values", "count", "index", "find", "rfind", "startswith", "endswith",
-    "lower", "upper", "title", "capitalize", "casefold", "strip", "lstrip", "rstrip", "split", "rsplit",
-    "splitlines", "isdigit", "isalpha", "isalnum", "isspace", "islower", "isupper",
-})
+SAFE_METHODS = frozenset(
+    {  # methods of text, lists and mappings a template may call; none makes more than it reads
+        "get",
+        "items",
+        "keys",
+        "values",
+        "count",
+        "index",
+        "find",
+        "rfind",
+        "startswith",
+        "endswith",
+        "lower",
+        "upper",
+        "title",
+        "capitalize",
+        "casefold",
+        "strip",
+        "lstrip",
+        "rstrip",
+        "split",
+        "rsplit",
+        "splitlines",
+        "isdigit",
+        "isalpha",
+        "isalnum",
+        "isspace",
+        "islower",
+        "isupper",
+    }
+)
 BUILTIN_VALUES = (str, bytes, list, tuple, dict, set, frozenset, int, float)
 _WIDE_FORMAT = re.compile(r"[0-9]{%d,}" % len(str(MAX_CHARACTERS)))  # a field width of MAX_CHARACTERS or more
 
@@ -216,7 +242,9 @@ class RulepressSandbox(ImmutableSandboxedEnvironment):
     def call_binop(self, context, operator, left, right):
         self.tick()
         if operator == "**" and _power_bits(left, right) > MAX_POWER_BITS:
-            raise TemplateRefused(f"`{left!r} ** {right!r}` would be a number of over {MAX_POWER_BITS:,} bits; it is refused")
+            raise TemplateRefused(
+                f"`{left!r} ** {right!r}` would be a number of over {MAX_POWER_BITS:,} bits; it is refused"
+            )
         if operator == "*":
             _fits_length(_repeated_length(left, right), "a repeated value")
         if operator == "+" and hasattr(left, "__len__") and hasattr(right, "__len__"):
@@ -235,8 +263,15 @@ def _callable_name(obj) -> str:
 
 
 def _joined(concat: nodes.Concat) -> nodes.Filter:
-    return nodes.Filter(nodes.List(concat.nodes, lineno=concat.lineno), "rulepress_bounded_join", [], [], None, None,
-                        lineno=concat.lineno)
+    return nodes.Filter(
+        nodes.List(concat.nodes, lineno=concat.lineno),
+        "rulepress_bounded_join",
+        [],
+        [],
+        None,
+        None,
+        lineno=concat.lineno,
+    )
 
 
 @jinja2.pass_environment
@@ -255,11 +290,19 @@ def _bounded_join(eval_ctx, pieces):
 # The builtin filters that can make far more than they read, and how much they would make.
 _FILTER_SIZES = {
     "center": lambda value, width=80: width,
-    "indent": lambda value, width=4, *_a, **_k: len(str(value)) * (1 + (width if isinstance(width, int) else len(str(width)))),
-    "replace": lambda value, old, new, count=None: len(str(value)) + (
-        str(value).count(str(old)) if count is None else min(count, len(str(value)) + 1)) * len(str(new)),
-    "wordwrap": lambda value, width=79, break_long_words=True, wrapstring=None, *_a: len(str(value)) * (1 + len(wrapstring or "\n")),
-    "join": lambda value, d="", attribute=None: sum(len(str(v)) + len(str(d)) for v in value) if hasattr(value, "__len__") else 0,
+    "indent": lambda value, width=4, *_a, **_k: (
+        len(str(value)) * (1 + (width if isinstance(width, int) else len(str(width))))
+    ),
+    "replace": lambda value, old, new, count=None: (
+        len(str(value))
+        + (str(value).count(str(old)) if count is None else min(count, len(str(value)) + 1)) * len(str(new))
+    ),
+    "wordwrap": lambda value, width=79, break_long_words=True, wrapstring=None, *_a: (
+        len(str(value)) * (1 + len(wrapstring or "\n"))
+    ),
+    "join": lambda value, d="", attribute=None: (
+        sum(len(str(v)) + len(str(d)) for v in value) if hasattr(value, "__len__") else 0
+    ),
     "slice": lambda value, slices, fill_with=None: slices if isinstance(slices, int) else 0,
     "batch": lambda value, linecount, fill_with=None: linecount if isinstance(linecount, int) else 0,
 }
@@ -446,7 +489,9 @@ def _hint(error: BaseException) -> str | None:
     if isinstance(error, jinja2.TemplateNotFound):
         return "name a template by its path under templates/, such as `sheets/base.html.j2`"
     if isinstance(error, SecurityError):
-        return "lay out the data the template is given; templates cannot reach Python's internals, files or unbounded work"
+        return (
+            "lay out the data the template is given; templates cannot reach Python's internals, files or unbounded work"
+        )
     return None
 
 
@@ -472,8 +517,12 @@ def template_problems(root: Path) -> list[Diagnostic]:
 
 def _template_names(own: Path) -> list[str]:
     """Every ``.j2`` under ``own``, by name; linked folders are not entered (a link is judged where it leads)."""
-    return sorted((Path(folder) / name).relative_to(own).as_posix()
-                  for folder, _dirs, files in os.walk(own) for name in files if name.endswith(".j2"))
+    return sorted(
+        (Path(folder) / name).relative_to(own).as_posix()
+        for folder, _dirs, files in os.walk(own)
+        for name in files
+        if name.endswith(".j2")
+    )
 
 
 def _named_problems(tree: nodes.Template, root: Path, name: str) -> list[Diagnostic]:
@@ -485,7 +534,9 @@ def _named_problems(tree: nodes.Template, root: Path, name: str) -> list[Diagnos
             continue  # a name computed while rendering is judged then
         names = list(value) if isinstance(value, (list, tuple)) else [value]
         try:  # every name must stay inside; of a list (the first that exists is used), one must exist
-            if not any([loader.find(named) is not None for named in names]) and not getattr(node, "ignore_missing", False):
+            if not any([loader.find(named) is not None for named in names]) and not getattr(
+                node, "ignore_missing", False
+            ):
                 raise jinja2.TemplateNotFound(names[0] if len(names) == 1 else ", ".join(map(str, names)))
         except jinja2.TemplateNotFound as error:
             at = _with_column(Location(shown_name(name), node.lineno, 1), root, error.name)

@@ -41,13 +41,19 @@ def pipe_table(header: list[str], rows: list[list[str]]) -> str:
 
 def picker_data(chart) -> dict:
     """A chart (sheets.charts.Chart) as the picker's data: labels and each cell's target and odds."""
+
     def shown(cell) -> list[str]:  # an impossible cell is its word alone ("no effect"), as in the grid
         return [cell.text or cell.chance or GAP_DASH, cell.chance if cell.text and cell.tone != "none" else ""]
 
-    return {"row_head": chart.row_head or "Row", "column_head": chart.column_head or "Column",
-            "rows": [row.label for row in chart.rows],
-            "columns": [f"{c} ({n})" if n else c for c, n in zip(chart.columns, chart.column_notes or ("",) * len(chart.columns))],
-            "cells": [[shown(cell) for cell in row.cells] for row in chart.rows]}
+    return {
+        "row_head": chart.row_head or "Row",
+        "column_head": chart.column_head or "Column",
+        "rows": [row.label for row in chart.rows],
+        "columns": [
+            f"{c} ({n})" if n else c for c, n in zip(chart.columns, chart.column_notes or ("",) * len(chart.columns))
+        ],
+        "cells": [[shown(cell) for cell in row.cells] for row in chart.rows],
+    }
 
 
 def picker_md(chart) -> str:
@@ -62,8 +68,13 @@ def prose_md(text: str, ruleset=None, inline: bool = False) -> str:
     """Author prose with roles as plain text (a `{value}` role prints ``ruleset``'s value); ``inline`` puts it on
     one line, safe in a table cell."""
     text = _ROLE.sub(lambda m: esc(role_as_text(m, ruleset)), text or "")
-    text = for_readers(text, "" if inline else " {checked}`✓`", house=getattr(ruleset, "house_results", ()),
-                       escape=esc, hidden=house_hidden(ruleset)).strip()  # a worked example is its sentence
+    text = for_readers(
+        text,
+        "" if inline else " {checked}`✓`",
+        house=getattr(ruleset, "house_results", ()),
+        escape=esc,
+        hidden=house_hidden(ruleset),
+    ).strip()  # a worked example is its sentence
     return " ".join(text.split()).replace("|", "\\|") if inline else text
 
 
@@ -79,8 +90,14 @@ def cell_md(cell: Cell) -> str:
 
 
 def chart_md(chart: Chart, level: int = 2, ruleset=None) -> str:
-    corner = " / ".join(part for part in (f"{chart.row_head} ↓" if chart.row_head else "",
-                                          f"{chart.column_head} →" if chart.column_head else "") if part)
+    corner = " / ".join(
+        part
+        for part in (
+            f"{chart.row_head} ↓" if chart.row_head else "",
+            f"{chart.column_head} →" if chart.column_head else "",
+        )
+        if part
+    )
     notes = chart.column_notes or ("",) * len(chart.columns)
     header = [esc(corner)] + [esc(f"{c} ({n})" if n else c) for c, n in zip(chart.columns, notes)]
     rows = [[f"**{esc(row.label)}**"] + [cell_md(c) for c in row.cells] for row in chart.rows]

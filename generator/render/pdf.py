@@ -17,7 +17,7 @@ import dataclasses
 import hashlib
 import os
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
@@ -87,7 +87,7 @@ def _created() -> str | None:
     epoch = os.environ.get("SOURCE_DATE_EPOCH")
     if not epoch:
         return None
-    return datetime.fromtimestamp(int(epoch), tz=timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return datetime.fromtimestamp(int(epoch), tz=UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def _shown(path: Path, root: Path) -> str:
@@ -135,10 +135,24 @@ def render_pdf(job: PdfJob, root: Path) -> Path:
     stylesheets = [weasyprint.CSS(filename=str(s), url_fetcher=fetcher) for s in job.stylesheets]
     rendered = _fitted(document, stylesheets, job.fit) if job.fit else document.render(stylesheets=stylesheets)
     if refused:
-        raise ResourceOutside([Diagnostic(Code.RESOURCE_OUTSIDE, f"`{url}` is outside the project; rendering refused it",
-                                          _locate(url, job, root)) for url in dict.fromkeys(refused)])
+        raise ResourceOutside(
+            [
+                Diagnostic(
+                    Code.RESOURCE_OUTSIDE,
+                    f"`{url}` is outside the project; rendering refused it",
+                    _locate(url, job, root),
+                )
+                for url in dict.fromkeys(refused)
+            ]
+        )
     if job.overflow is not None and len(rendered.pages) > 1:
-        raise SheetOverflow([dataclasses.replace(job.overflow, message=job.overflow.message.replace("{pages}", str(len(rendered.pages))))])
+        raise SheetOverflow(
+            [
+                dataclasses.replace(
+                    job.overflow, message=job.overflow.message.replace("{pages}", str(len(rendered.pages)))
+                )
+            ]
+        )
     identifier = hashlib.md5(html.encode("utf-8")).hexdigest().encode()
     _fixed_font_dates()
     job.target.parent.mkdir(parents=True, exist_ok=True)
@@ -189,7 +203,6 @@ def worker_render(args) -> tuple[str, float]:
     return str(job.target), time.perf_counter() - start
 
 
-
 def _quiet() -> None:
     """A Sphinx build in the same worker turns on INFO logging: WeasyPrint's progress and the font
     subsetter's thousands of lines are noise in a build's output."""
@@ -218,8 +231,8 @@ def render_all(jobs: list[PdfJob], root: Path, workers: int | None = None, on_do
             results.append(worker_render((job, root)))
             on_done(results[-1])
         return results
-    from concurrent.futures import ProcessPoolExecutor
     import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
 
     context = multiprocessing.get_context("forkserver")
     with ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_warm_worker) as pool:

@@ -55,8 +55,11 @@ def shown(value, none: str = "—") -> str:
 def bounds_text(at_least="", at_most="", show=str) -> str:
     """An army limit's bounds in words: ``at least 2``, ``at most 3``, ``at least 2 and at most 3``;
     ``show`` prints each bound (an expression, or a value with :func:`points_text`)."""
-    parts = [f"{words} {show(bound)}" for words, bound in (("at least", at_least), ("at most", at_most))
-             if bound is not None and str(bound).strip()]
+    parts = [
+        f"{words} {show(bound)}"
+        for words, bound in (("at least", at_least), ("at most", at_most))
+        if bound is not None and str(bound).strip()
+    ]
     return " and ".join(parts)
 
 
@@ -85,6 +88,7 @@ def table_odds(table: RollTable) -> dict[int, str]:
 
 def range_text(roll) -> str:
     """A roll range as printed: `1–2` (en dash), `6+`, `1−` (one or less), `−2` (a minus sign)."""
+
     def number(n: int) -> str:
         return str(n).replace("-", "−")
 
@@ -157,8 +161,12 @@ def reference_title(entry, written: str = "") -> str:
     A glossary term named by one of its spellings keeps that spelling (the sentence's grammar needs it);
     any reference by id shows the entry's title, never the id."""
     term = getattr(entry, "term", "")
-    if term and written and written != entry.id and written.casefold() in {term.casefold(),
-                                                                           *(a.casefold() for a in getattr(entry, "aliases", ()))}:
+    if (
+        term
+        and written
+        and written != entry.id
+        and written.casefold() in {term.casefold(), *(a.casefold() for a in getattr(entry, "aliases", ()))}
+    ):
         return written
     return entry_title(entry)
 
@@ -172,8 +180,11 @@ def _in_gm_note(ruleset, example) -> bool:
         return False
     note = rule.locs.get("gm_note")
     start = getattr(note, "line", None)
-    return start is not None and getattr(note, "path", "") == example.path and \
-        start <= example.line <= start + rule.gm_note.count("\n") + 1
+    return (
+        start is not None
+        and getattr(note, "path", "") == example.path
+        and start <= example.line <= start + rule.gm_note.count("\n") + 1
+    )
 
 
 def shown_examples(ruleset, audience: str) -> list:

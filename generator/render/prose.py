@@ -18,17 +18,23 @@ from markupsafe import Markup, escape
 from mdit_py_plugins.deflist import deflist_plugin
 
 from ..model.base import NotGiven
-from ..model.ruleset import Ruleset
-from ..model.ruleset import term_names
-from .present import NOT_GIVEN_TEXT
-from .present import entry_title, gm_only, reference_title, visible_to
+from ..model.ruleset import Ruleset, term_names
+from .present import NOT_GIVEN_TEXT, reference_title, visible_to
 from .worked import CHECKED_TEXT, CHECKED_TITLE, for_readers, house_hidden
 
 _ROLE = re.compile(r"\{(?P<role>[a-z-]+)\}`(?P<text>[^`]*)`")
 _EXPLICIT = re.compile(r"(?s)^(?P<title>.*?)\s*<(?P<target>[^<>]+)>$")
 _MARKDOWN_PUNCTUATION = re.compile(r"([\\`*_{}\[\]<>()#+\-.!|~])")
-_ROLE_SECTIONS = {"rule": "rules", "table": "tables", "spell": "spells", "profile": "profiles", "term": "glossary",
-                  "formula": "formulas", "chart": "charts", "lookup": "lookups"}
+_ROLE_SECTIONS = {
+    "rule": "rules",
+    "table": "tables",
+    "spell": "spells",
+    "profile": "profiles",
+    "term": "glossary",
+    "formula": "formulas",
+    "chart": "charts",
+    "lookup": "lookups",
+}
 _TOKEN = re.compile("\ue000(\\d+)\ue001")  # a placeholder for HTML made after Markdown (which escapes HTML)
 _md = MarkdownIt("commonmark", {"html": False, "typographer": False}).enable("table").use(deflist_plugin)
 
@@ -82,9 +88,12 @@ def value_html(ruleset: Ruleset, id: str) -> Markup:
     if history is None:
         return Markup('<span class="value">{}</span>').format(shown)
     footnote = Markup('<span class="house-note">{}</span>').format(note) if note else ""
-    return Markup('<span class="house-rule" title="{note}"><span class="value">{shown}</span> '
-                  '<span class="house-original">({house}; {history})</span></span>{footnote}').format(
-        note=note, shown=shown, house=HOUSE_RULE, history=history, footnote=footnote)
+    return Markup(
+        '<span class="house-rule" title="{note}"><span class="value">{shown}</span> '
+        '<span class="house-original">({house}; {history})</span></span>{footnote}'
+    ).format(note=note, shown=shown, house=HOUSE_RULE, history=history, footnote=footnote)
+
+
 CHECKED_HTML = Markup('<span class="checked" title="{}">{}</span>').format(CHECKED_TITLE, CHECKED_TEXT)
 
 
@@ -104,9 +113,13 @@ class Prose:
     def html(self, text: str) -> Markup:
         """Prose for print: a worked example is its sentence, marked checked; its code never prints."""
         made: list[str] = [f" {CHECKED_HTML}"]
-        source = for_readers(_untokened(text), "\ue0000\ue001", house=self.ruleset.house_results,
-                             escape=lambda phrase: _MARKDOWN_PUNCTUATION.sub(r"\\\1", phrase),
-                             hidden=house_hidden(self.ruleset) and self.audience != "gm")
+        source = for_readers(
+            _untokened(text),
+            "\ue0000\ue001",
+            house=self.ruleset.house_results,
+            escape=lambda phrase: _MARKDOWN_PUNCTUATION.sub(r"\\\1", phrase),
+            hidden=house_hidden(self.ruleset) and self.audience != "gm",
+        )
         source = _ROLE.sub(lambda m: self._role(m, made), source)
         html = _md.render(source)
         return Markup(_TOKEN.sub(lambda m: made[int(m[1])], html))

@@ -7,23 +7,32 @@ from the model's dataclasses; codes and what they catch from ``Code``.
 from __future__ import annotations
 
 import dataclasses
-import types
 import re
-import typing
+import types
 from typing import Annotated, Literal, Union, get_args, get_origin
 
 from ..diagnostics import Code
-from ..model.base import QUICK_REFERENCE_FORMS, Bounds, Markdown, NotGiven, QuickMark, Source
-from ..model.computed import Axis, Binding, Input, LookupRow, Outcome, Setting
-from ..model.formula import Expression
-from ..model.quantity import Quantity
-from ..model.dice import DiceExpr, RollRange
-from ..model.entries import (ArmyUnit, Column, Declares, KindHeading, Meta, PageTitle, ProfileRow, TableRow, Track,
-                             VictoryPointSheet)
-from ..model.points import Points
-from ..model.ruleset import SECTIONS
 from ..examples.names import names_in as examples_names_in
 from ..examples.run import listed_names
+from ..model.base import QUICK_REFERENCE_FORMS, Bounds, Markdown, NotGiven, QuickMark, Source
+from ..model.computed import Axis, Binding, Input, LookupRow, Outcome, Setting
+from ..model.dice import DiceExpr, RollRange
+from ..model.entries import (
+    ArmyUnit,
+    Column,
+    Declares,
+    KindHeading,
+    Meta,
+    PageTitle,
+    ProfileRow,
+    TableRow,
+    Track,
+    VictoryPointSheet,
+)
+from ..model.formula import Expression
+from ..model.points import Points
+from ..model.quantity import Quantity
+from ..model.ruleset import SECTIONS
 from ..source.build import is_required, schema_fields
 from .present import gm_only
 from .prose import value_text
@@ -42,13 +51,22 @@ def type_name(tp) -> str:
         return " / ".join(f"`{a}`" for a in get_args(tp))
     if origin is tuple:
         return f"list of {type_name(get_args(tp)[0])}"
-    names = {str: "text", Markdown: "Markdown", int: "whole number", bool: "true/false", DiceExpr: "dice expression",
-             RollRange: "roll (5, 1-2, 6+, 1-)", NotGiven: "`not given`", Source: "source citation",
-             Points: "points (3, 1½, 1 1/2, 3/2 or 1.5)",
-             Quantity: "quantity (`2`, `1½`, `6\"`, `3 hexes`, `4+`, `2D6`, `2 minutes`)",
-             Expression: "expression (text: `strength - toughness`)",
-             Axis: "chart axis (below)", Setting: "value (the input held at it)",
-             QuickMark: "`{summary:, title:}` (quick reference mark, below)"}
+    names = {
+        str: "text",
+        Markdown: "Markdown",
+        int: "whole number",
+        bool: "true/false",
+        DiceExpr: "dice expression",
+        RollRange: "roll (5, 1-2, 6+, 1-)",
+        NotGiven: "`not given`",
+        Source: "source citation",
+        Points: "points (3, 1½, 1 1/2, 3/2 or 1.5)",
+        Quantity: 'quantity (`2`, `1½`, `6"`, `3 hexes`, `4+`, `2D6`, `2 minutes`)',
+        Expression: "expression (text: `strength - toughness`)",
+        Axis: "chart axis (below)",
+        Setting: "value (the input held at it)",
+        QuickMark: "`{summary:, title:}` (quick reference mark, below)",
+    }
     if tp in names:
         return names[tp]
     if dataclasses.is_dataclass(tp):
@@ -78,21 +96,30 @@ def fields_table(cls) -> str:
     for key, f, tp in schema_fields(cls):
         example = f.metadata.get("example") or ""
         default = _one_of(cls, key) or _default(f)
-        lines.append(f"| `{key}` | {type_name(tp)} | {default} | {f.metadata.get('help', '')} | {('`' + example + '`') if example else ''} |")
+        lines.append(
+            f"| `{key}` | {type_name(tp)} | {default} | {f.metadata.get('help', '')} | {('`' + example + '`') if example else ''} |"
+        )
     return "\n".join(lines)
 
 
-PARTS = {"Lists a ruleset declares (`ruleset: declares:`)": Declares,
-         "Title of a section's page (`declares: page_titles:`)": PageTitle,
-         "Words of the victory-point sheet (`declares: victory_point_sheet:`)": VictoryPointSheet,
-         "Heading of a kind on that sheet (`victory_point_sheet: kinds:`)": KindHeading,
-         "Input of a formula (`inputs:`)": Input, "Named step of a formula (`let:`)": Binding,
-         "One of several results of a formula (`results:`)": Outcome,
-         "Chart axis (`rows:`, `columns:`)": Axis, "Row of a lookup (`rows:`)": LookupRow,
-         "Row of a roll table (`rows:`)": TableRow, "Column of a profile matrix (`columns:`)": Column,
-         "Row of a profile matrix (`rows:`)": ProfileRow, "What units track in play (`tracks:`)": Track,
-         "Quick reference mark (`quick_reference:`)": QuickMark,
-         "Line of an army list (`units:`)": ArmyUnit, "Source citation (`source:`)": Source}
+PARTS = {
+    "Lists a ruleset declares (`ruleset: declares:`)": Declares,
+    "Title of a section's page (`declares: page_titles:`)": PageTitle,
+    "Words of the victory-point sheet (`declares: victory_point_sheet:`)": VictoryPointSheet,
+    "Heading of a kind on that sheet (`victory_point_sheet: kinds:`)": KindHeading,
+    "Input of a formula (`inputs:`)": Input,
+    "Named step of a formula (`let:`)": Binding,
+    "One of several results of a formula (`results:`)": Outcome,
+    "Chart axis (`rows:`, `columns:`)": Axis,
+    "Row of a lookup (`rows:`)": LookupRow,
+    "Row of a roll table (`rows:`)": TableRow,
+    "Column of a profile matrix (`columns:`)": Column,
+    "Row of a profile matrix (`rows:`)": ProfileRow,
+    "What units track in play (`tracks:`)": Track,
+    "Quick reference mark (`quick_reference:`)": QuickMark,
+    "Line of an army list (`units:`)": ArmyUnit,
+    "Source citation (`source:`)": Source,
+}
 
 
 _RST_CODE = re.compile(r"``(.+?)``(?!`)")
@@ -114,34 +141,51 @@ QUICK_MARK_DOC = (
     "with type of 8 pt or more, sized from the length of what is marked: mark the procedures a player needs at the "
     "table (turn sequence, the rolls and their tables, the key values) and take lists that crowd off with `false`. "
     "Checks: `quickref-too-long` (a text or summary over the limit), `quickref-gm` (a game-master entry marked).\n\n"
-    "```yaml\nrules:\n  hitting:\n    quick_reference: {summary: \"Roll a D6 per attack: {value}`hit_target` hits.\"}\n"
-    "costs:\n  banner:\n    quick_reference: false   # on the roster, not the quick reference\n```")
+    '```yaml\nrules:\n  hitting:\n    quick_reference: {summary: "Roll a D6 per attack: {value}`hit_target` hits."}\n'
+    "costs:\n  banner:\n    quick_reference: false   # on the roster, not the quick reference\n```"
+)
 
 
 def format_reference() -> str:
-    out = ["# Rules data format reference", "",
-           "Generated from the model's schema. Every file in `rules_src/<ruleset>/` is a mapping of sections; "
-           "each section maps lower_snake_case ids to entries. Write `not given` for any value the source text leaves out.", "",
-           "## `ruleset:` (in ruleset.yaml)", "", (Meta.__doc__ or "").strip(), "", fields_table(Meta), ""]
+    out = [
+        "# Rules data format reference",
+        "",
+        "Generated from the model's schema. Every file in `rules_src/<ruleset>/` is a mapping of sections; "
+        "each section maps lower_snake_case ids to entries. Write `not given` for any value the source text leaves out.",
+        "",
+        "## `ruleset:` (in ruleset.yaml)",
+        "",
+        (Meta.__doc__ or "").strip(),
+        "",
+        fields_table(Meta),
+        "",
+    ]
     for name, cls in SECTIONS.items():
         out += [f"## `{name}:`", "", doc(cls), "", fields_table(cls), ""]
     for title, cls in PARTS.items():
-        extra = {ProfileRow: " Its cells are keyed by column id, typed by the column's `type`, `min` and `max`. A cell "
-                             "may name a value instead of typing its number again, as prose does with the `{value}` role: "
-                             "`score: {value: bowmen_score}`; it must fit the column's type and bounds, prints as the value "
-                             "(marked as a house rule where an overlay changes it) and computes as it.",
-                 Outcome: " A formula with `results:` is called with `result=\"name\"` to give one of them (in formulas, "
-                          "charts' `result:` and examples); in a worked example, called without it, it gives them all "
-                          "(`brawl(4, 2)` prints `brawl(killed=2, prisoners=1)`, `brawl(4, 2).killed` is 2).",
-                 QuickMark: QUICK_MARK_DOC}.get(cls, "")
+        extra = {
+            ProfileRow: " Its cells are keyed by column id, typed by the column's `type`, `min` and `max`. A cell "
+            "may name a value instead of typing its number again, as prose does with the `{value}` role: "
+            "`score: {value: bowmen_score}`; it must fit the column's type and bounds, prints as the value "
+            "(marked as a house rule where an overlay changes it) and computes as it.",
+            Outcome: ' A formula with `results:` is called with `result="name"` to give one of them (in formulas, '
+            "charts' `result:` and examples); in a worked example, called without it, it gives them all "
+            "(`brawl(4, 2)` prints `brawl(killed=2, prisoners=1)`, `brawl(4, 2).killed` is 2).",
+            QuickMark: QUICK_MARK_DOC,
+        }.get(cls, "")
         out += [f"## {title}", "", fields_table(cls) + ("\n\n" + extra.strip() if extra else ""), ""]
     return "\n".join(out)
 
 
 def codes_reference() -> str:
-    out = ["# Diagnostic codes", "",
-           "Each problem is printed as `path:line:column: error[code]: message`, followed by a hint.", "",
-           "| code | catches | usual fix |", "|---|---|---|"]
+    out = [
+        "# Diagnostic codes",
+        "",
+        "Each problem is printed as `path:line:column: error[code]: message`, followed by a hint.",
+        "",
+        "| code | catches | usual fix |",
+        "|---|---|---|",
+    ]
     out += [f"| `{c.code}` | {c.catches} | {c.default_hint} |" for c in Code]
     return "\n".join(out) + "\n"
 
@@ -155,8 +199,12 @@ def example_names(ruleset, root=None, audience: str = "gm", problems: list | Non
     names = described(ruleset, listed_names(ruleset, root, problems))
     if audience == "gm":
         return names
-    hidden = {e.id for section in ("formulas", "lookups", "tables", "values")
-              for e in ruleset.reachable(section) if gm_only(e)}
+    hidden = {
+        e.id
+        for section in ("formulas", "lookups", "tables", "values")
+        for e in ruleset.reachable(section)
+        if gm_only(e)
+    }
     return [entry for entry in names if entry[1].removeprefix("values.").partition("(")[0] not in hidden]
 
 
@@ -188,10 +236,15 @@ def _light_escape(text: str) -> str:
 
 def names_reference(ruleset, root=None, audience: str = "gm", problems: list | None = None) -> str:
     """Markdown: every name the ruleset's worked examples can use, with its signature and one line."""
-    out = [f"# Names for worked examples: {ruleset.title}", "",
-           f"Generated from the namespace the worked examples of `{ruleset.id}` run in: the generic mechanics, "
-           "the ruleset's formulas and lookups by id, its values as `values.<id>`, its own mechanics module and helpers.",
-           "", "| name | kind | what it is |", "|---|---|---|"]
+    out = [
+        f"# Names for worked examples: {ruleset.title}",
+        "",
+        f"Generated from the namespace the worked examples of `{ruleset.id}` run in: the generic mechanics, "
+        "the ruleset's formulas and lookups by id, its values as `values.<id>`, its own mechanics module and helpers.",
+        "",
+        "| name | kind | what it is |",
+        "|---|---|---|",
+    ]
     for kind, signature, line in example_names(ruleset, root, audience, problems):
         cell = _light_escape(line)
         out.append(f"| `{signature.replace('|', '¦')}` | {kind} | {cell} |")

@@ -70,7 +70,7 @@ def for_readers(text: str, mark: str, keep_code: str | None = None, house=(), es
     for start, end, indent, fence in found:
         sentence = sentence_before(lines, start, closes)
         if sentence is not None:
-            result = changed.get(textwrap.dedent("\n".join(lines[start + 1:end])).strip()) if changed else None
+            result = changed.get(textwrap.dedent("\n".join(lines[start + 1 : end])).strip()) if changed else None
             shown = mark if result is None else f" ({escape(house_phrase(result, hidden))})"
             out[sentence] = re.sub(r"\s*:\s*$", ".", out[sentence].rstrip()) + shown
         if keep_code:

@@ -18,8 +18,8 @@ from ..model.base import value_loc
 from ..model.computed import EarlierHouseValue, Value
 from ..model.entries import Meta, gm_only
 from ..model.quantity import Quantity
-from ..model.units import measure
 from ..model.ruleset import SECTIONS, SHARED_SECTIONS, Ruleset
+from ..model.units import measure
 
 
 def resolve_bases(loaded: dict[str, Ruleset], diagnostics: Diagnostics) -> dict[str, Ruleset]:
@@ -36,13 +36,21 @@ def resolve_bases(loaded: dict[str, Ruleset], diagnostics: Diagnostics) -> dict[
             return ruleset
         where = value_loc(ruleset.meta, "extends")
         if base_id not in loaded:
-            diagnostics.add(Code.BASE_RULESET, f"`{id}` extends `{base_id}`, which is not a ruleset of this project",
-                            where, did_you_mean(base_id, loaded) or "name a folder of rules_src/")
+            diagnostics.add(
+                Code.BASE_RULESET,
+                f"`{id}` extends `{base_id}`, which is not a ruleset of this project",
+                where,
+                did_you_mean(base_id, loaded) or "name a folder of rules_src/",
+            )
             resolved[id] = ruleset
             return ruleset
         if base_id in seen or base_id == id:
-            diagnostics.add(Code.BASE_RULESET, f"`{id}` extends itself through {' → '.join(seen + (id, base_id))}",
-                            where, "a ruleset cannot be its own base")
+            diagnostics.add(
+                Code.BASE_RULESET,
+                f"`{id}` extends itself through {' → '.join(seen + (id, base_id))}",
+                where,
+                "a ruleset cannot be its own base",
+            )
             resolved[id] = ruleset
             return ruleset
         base = resolve(base_id, seen + (id,))
@@ -60,8 +68,12 @@ def extend(ruleset: Ruleset, base: Ruleset, diagnostics: Diagnostics) -> Ruleset
         inherited = {entry.id for entry in base.reachable(section)}
         for entry in ruleset.section(section):
             if entry.id in inherited:
-                diagnostics.add(Code.BASE_RULESET, f"{section} entry `{entry.id}` is already in the base ruleset "
-                                f"`{base.id}`", entry.loc, "give it another id, or change the base's through an overlay")
+                diagnostics.add(
+                    Code.BASE_RULESET,
+                    f"{section} entry `{entry.id}` is already in the base ruleset `{base.id}`",
+                    entry.loc,
+                    "give it another id, or change the base's through an overlay",
+                )
     return dataclasses.replace(ruleset, base=base)
 
 
@@ -70,33 +82,56 @@ def overlay(house: Ruleset, base: Ruleset, diagnostics: Diagnostics) -> Ruleset:
         if section == "values":
             continue
         for entry in house.section(section):
-            diagnostics.add(Code.OVERLAY_CHANGE, f"an overlay changes values only; `{section}` entry `{entry.id}` "
-                            f"cannot be added to `{base.id}`", entry.loc)
+            diagnostics.add(
+                Code.OVERLAY_CHANGE,
+                f"an overlay changes values only; `{section}` entry `{entry.id}` cannot be added to `{base.id}`",
+                entry.loc,
+            )
     originals = {value.id: value for value in base.reachable("values")}
     changed = {}
     for value in house.values:
         original = originals.get(value.id)
         if original is None:
-            diagnostics.add(Code.OVERLAY_CHANGE, f"`{base.id}` has no value `{value.id}` for the overlay to change",
-                            value.loc, did_you_mean(value.id, originals) or "an overlay changes values its base has")
+            diagnostics.add(
+                Code.OVERLAY_CHANGE,
+                f"`{base.id}` has no value `{value.id}` for the overlay to change",
+                value.loc,
+                did_you_mean(value.id, originals) or "an overlay changes values its base has",
+            )
             continue
         mixed = _other_measure(original.value, value.value)
         if mixed:
-            diagnostics.add(Code.UNIT_MISMATCH, f"the overlay makes `{value.id}` {value.value}, but the text gives "
-                            f"{original.value}: {mixed}", value.locs.get("value", value.loc),
-                            f"write the house value in {original.value.unit} (or another length, if it is one)")
+            diagnostics.add(
+                Code.UNIT_MISMATCH,
+                f"the overlay makes `{value.id}` {value.value}, but the text gives {original.value}: {mixed}",
+                value.locs.get("value", value.loc),
+                f"write the house value in {original.value.unit} (or another length, if it is one)",
+            )
             continue
         changed[value.id] = dataclasses.replace(
-            original, value=value.value, house_note=value.house_note or value.label, audience=_audience(original, value),
-            loc=value.loc, locs=value.locs, source=value.source or original.source, **_history(original, base))
+            original,
+            value=value.value,
+            house_note=value.house_note or value.label,
+            audience=_audience(original, value),
+            loc=value.loc,
+            locs=value.locs,
+            source=value.source or original.source,
+            **_history(original, base),
+        )
     own = tuple(changed.pop(v.id, v) for v in base.values)
     inherited = tuple(changed.values())  # values of the base's own bases, now changed here
     # the base's examples run again under the house values (``examples.run``), so each sentence stays true
     return dataclasses.replace(
-        base, id=house.id, meta=_house_meta(house.meta, base.meta), values=own + inherited, original=base,
+        base,
+        id=house.id,
+        meta=_house_meta(house.meta, base.meta),
+        values=own + inherited,
+        original=base,
         house_results=(),
-        files=base.files + house.files, unloaded=base.unloaded | house.unloaded,
-        sources=MappingProxyType({**base.sources, **house.sources}))
+        files=base.files + house.files,
+        unloaded=base.unloaded | house.unloaded,
+        sources=MappingProxyType({**base.sources, **house.sources}),
+    )
 
 
 def _house_meta(house: Meta, base: Meta) -> Meta:
@@ -110,7 +145,11 @@ def _other_measure(original, house) -> str:
     if not (isinstance(original, Quantity) and isinstance(house, Quantity)):
         return ""
     if (original.kind == "distance") != (house.kind == "distance"):
-        return "one is a distance and the other a bare number" if {original.kind, house.kind} == {"distance", "number"} else ""
+        return (
+            "one is a distance and the other a bare number"
+            if {original.kind, house.kind} == {"distance", "number"}
+            else ""
+        )
     if original.kind == "distance" and measure(original.unit) != measure(house.unit):
         return f"{house.unit} and {original.unit} are different measures, which no rule converts"
     return ""
@@ -127,5 +166,7 @@ def _history(original: Value, base: Ruleset) -> dict:
     that overlay's house value too (after any it built on), so each stays labelled as what it is."""
     if not original.is_house_rule:
         return {"original": original.value, "earlier": ()}
-    return {"original": original.original,
-            "earlier": original.earlier + (EarlierHouseValue(ruleset=base.title, value=original.value),)}
+    return {
+        "original": original.original,
+        "earlier": original.earlier + (EarlierHouseValue(ruleset=base.title, value=original.value),),
+    }

@@ -14,16 +14,16 @@ import typing
 from fractions import Fraction
 from functools import cache
 from types import MappingProxyType
-from typing import Any, Annotated, Literal, Union, get_args, get_origin
+from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
 from ..diagnostics import Code, Diagnostics, did_you_mean
 from ..model.base import QUICK_REFERENCE_FORMS, Bounds, Markdown, NotGiven, QuickMark, Source
+from ..model.computed import Value
 from ..model.dice import DiceExpr, DiceSyntaxError, DiceTooLarge, RollRange
 from ..model.entries import Column, Entry, ProfileMatrix, ProfileRow, ValueCell
-from ..model.computed import Value
 from ..model.formula import Expression, FormulaError, FormulaTooLarge
+from ..model.points import Number, Points, points_text
 from ..model.quantity import Quantity, QuantityError, QuantityMixesMeasures, QuantityTooLarge, parse_number
-from ..model.points import Number, Points, exact, points_text
 from .yamlnodes import Mapping, Node, Scalar, Sequence, describe
 
 INVALID = object()
@@ -83,13 +83,19 @@ class Builder:
     def entries(self, cls, node: Node, section: str) -> list:
         """A section: a mapping from ids to entries of ``cls``."""
         if not isinstance(node, Mapping):
-            self.error(Code.WRONG_TYPE, f"section `{section}` must be a mapping of ids to entries, not {describe(node)}", node)
+            self.error(
+                Code.WRONG_TYPE, f"section `{section}` must be a mapping of ids to entries, not {describe(node)}", node
+            )
             return []
         built = []
         for key, value in node.items:
             if not ID.fullmatch(key.text):
-                self.error(Code.BAD_ID, f"id `{key.text}` in `{section}` is not lower_snake_case", key,
-                           f"write it as `{_slug(key.text)}`")
+                self.error(
+                    Code.BAD_ID,
+                    f"id `{key.text}` in `{section}` is not lower_snake_case",
+                    key,
+                    f"write it as `{_slug(key.text)}`",
+                )
                 continue
             entry = self.entry(cls, value, key.text, key.loc)
             if entry is not INVALID:
@@ -114,19 +120,24 @@ class Builder:
         try:
             return dataclasses.replace(value, value=Quantity.parse(value.value.written, value.type))
         except QuantityError as error:
-            self.diagnostics.add(_quantity_code(error), f"value `{value.id}`: {error}", value.locs.get("value", value.loc))
+            self.diagnostics.add(
+                _quantity_code(error), f"value `{value.id}`: {error}", value.locs.get("value", value.loc)
+            )
             return INVALID
 
     # -- generic conversion -----------------------------------------------------------
-    def dataclass(self, cls, node: Node, id: str | None = None, extra: dict | None = None, skip: frozenset = frozenset(),
-                  at=None):
+    def dataclass(
+        self, cls, node: Node, id: str | None = None, extra: dict | None = None, skip: frozenset = frozenset(), at=None
+    ):
         if cls is Source and isinstance(node, Scalar) and isinstance(node.value, str):
             return Source(section=node.value, file=self.default_source, loc=node.loc)
         shorthand = getattr(cls, "SHORTHAND", None)
         if shorthand and (isinstance(node, Scalar) or _one_key(node) and (_looks_not_given(node) or _gap_typo(node))):
             node = Mapping(((Scalar(shorthand, node.loc), node),), node.loc)  # `move: 6"` is `move: {value: 6"}`
         if not isinstance(node, Mapping):
-            return self.error(Code.WRONG_TYPE, f"expected a mapping of {_kind(cls)} fields, found {describe(node)}", node)
+            return self.error(
+                Code.WRONG_TYPE, f"expected a mapping of {_kind(cls)} fields, found {describe(node)}", node
+            )
         where = at or node.loc
         fields = {key: (f, tp) for key, f, tp in schema_fields(cls)}
         misspelt = set()
@@ -146,8 +157,12 @@ class Builder:
             if value_node is None:
                 if is_required(f):
                     if key not in misspelt:  # the unknown-field error already says `did you mean`
-                        self.diagnostics.add(Code.MISSING_FIELD, f"{_kind(cls)} `{id or ''}` needs the field `{key}`".replace(" ``", ""),
-                                             where, f"{key}: {f.metadata.get('help', '')}")
+                        self.diagnostics.add(
+                            Code.MISSING_FIELD,
+                            f"{_kind(cls)} `{id or ''}` needs the field `{key}`".replace(" ``", ""),
+                            where,
+                            f"{key}: {f.metadata.get('help', '')}",
+                        )
                     ok = False
                 continue
             value = self.value(tp, value_node, key)
@@ -155,8 +170,12 @@ class Builder:
                 ok = False
                 continue
             if is_required(f) and tp in (str, Markdown) and not value.strip():  # `chart: ""` names nothing
-                self.diagnostics.add(Code.MISSING_FIELD, f"{_kind(cls)} `{id or ''}` has `{key}` empty".replace(" ``", ""),
-                                     value_node.loc, f"{key}: {f.metadata.get('help', '')}")
+                self.diagnostics.add(
+                    Code.MISSING_FIELD,
+                    f"{_kind(cls)} `{id or ''}` has `{key}` empty".replace(" ``", ""),
+                    value_node.loc,
+                    f"{key}: {f.metadata.get('help', '')}",
+                )
                 ok = False
                 continue
             values[f.name] = value
@@ -166,21 +185,32 @@ class Builder:
         for group in getattr(cls, "one_of", ()):  # fields of which an entry needs at least one
             if not any(node.get(k) is not None or k in (extra or {}) for k in group) and not misspelt & set(group):
                 named = " or ".join(f"`{k}`" for k in group)
-                self.diagnostics.add(Code.MISSING_FIELD, f"{_kind(cls)} `{id or ''}` needs {named} (or both)".replace(" ``", ""),
-                                     where, "add " + " or ".join(f"`{k}: {fields[k][0].metadata.get('example')}`" for k in group))
+                self.diagnostics.add(
+                    Code.MISSING_FIELD,
+                    f"{_kind(cls)} `{id or ''}` needs {named} (or both)".replace(" ``", ""),
+                    where,
+                    "add " + " or ".join(f"`{k}: {fields[k][0].metadata.get('example')}`" for k in group),
+                )
                 ok = False
         for group in getattr(cls, "one_only", ()):  # fields of which an entry has exactly one
             written = [k for k in group if node.get(k) is not None]
             if len(written) > 1:
                 both = " and ".join(f"`{k}`" for k in written)
-                self.diagnostics.add(Code.WRONG_TYPE, f"{_kind(cls)} `{id or ''}` has {both}; it takes one of them".replace(" ``", ""),
-                                     where,
-                                     "keep " + " or ".join(f"`{k}`" for k in group))
+                self.diagnostics.add(
+                    Code.WRONG_TYPE,
+                    f"{_kind(cls)} `{id or ''}` has {both}; it takes one of them".replace(" ``", ""),
+                    where,
+                    "keep " + " or ".join(f"`{k}`" for k in group),
+                )
                 ok = False
             elif not written and not misspelt & set(group):
                 named = " or ".join(f"`{k}`" for k in group)
-                self.diagnostics.add(Code.MISSING_FIELD, f"{_kind(cls)} `{id or ''}` needs {named}".replace(" ``", ""),
-                                     where, "add " + " or ".join(f"`{k}: {fields[k][0].metadata.get('example')}`" for k in group))
+                self.diagnostics.add(
+                    Code.MISSING_FIELD,
+                    f"{_kind(cls)} `{id or ''}` needs {named}".replace(" ``", ""),
+                    where,
+                    "add " + " or ".join(f"`{k}: {fields[k][0].metadata.get('example')}`" for k in group),
+                )
                 ok = False
         if not ok:
             return INVALID
@@ -201,7 +231,9 @@ class Builder:
             for mark in marks:
                 if isinstance(mark, Bounds) and isinstance(value, (int, Fraction)) and not isinstance(value, bool):
                     if (mark.low is not None and value < mark.low) or (mark.high is not None and value > mark.high):
-                        return self.error(Code.OUT_OF_RANGE, f"`{key}` is {points_text(value)}; it must be {mark}", node)
+                        return self.error(
+                            Code.OUT_OF_RANGE, f"`{key}` is {points_text(value)}; it must be {mark}", node
+                        )
             return value
         if origin in (Union, types.UnionType):
             return self._union(get_args(tp), node, key)
@@ -210,7 +242,12 @@ class Builder:
             if isinstance(node, Scalar) and node.value in choices:
                 return node.value
             hint = did_you_mean(getattr(node, "text", ""), choices) or "one of: " + ", ".join(map(str, choices))
-            return self.error(Code.WRONG_TYPE, f"`{key}` must be one of {', '.join(map(str, choices))}, not {describe(node)}", node, hint)
+            return self.error(
+                Code.WRONG_TYPE,
+                f"`{key}` must be one of {', '.join(map(str, choices))}, not {describe(node)}",
+                node,
+                hint,
+            )
         if origin is tuple:
             item_type = get_args(tp)[0]
             if isinstance(node, Mapping) and isinstance(item_type, type) and issubclass(item_type, Entry):
@@ -267,8 +304,12 @@ class Builder:
                 return node.value
             if isinstance(node, Mapping):
                 return self.dataclass(QuickMark, node)
-            return self.error(Code.WRONG_TYPE, f"`{key}` must be {QUICK_REFERENCE_FORMS}, not {describe(node)}", node,
-                              "write `quick_reference: true`, or `quick_reference: {summary: ...}`")
+            return self.error(
+                Code.WRONG_TYPE,
+                f"`{key}` must be {QUICK_REFERENCE_FORMS}, not {describe(node)}",
+                node,
+                "write `quick_reference: true`, or `quick_reference: {summary: ...}`",
+            )
         if len(real) == 1:
             return self.value(real[0], node, key)
         for option in real:  # pragma: no cover - the schema has no such unions yet
@@ -290,15 +331,22 @@ class Builder:
             note = node.items[0][1]
             if isinstance(note, Scalar) and (note.value is None or isinstance(note.value, str)):
                 return NotGiven(str(note.value or "").strip())
-        return self.error(Code.WRONG_TYPE, f"`{key}` must be `not given`, or `not given: why` with the why in words",
-                          node, 'write `not given`, or `"not given: the text omits it"` (quoted, for the colon)')
+        return self.error(
+            Code.WRONG_TYPE,
+            f"`{key}` must be `not given`, or `not given: why` with the why in words",
+            node,
+            'write `not given`, or `"not given: the text omits it"` (quoted, for the colon)',
+        )
 
     def _gap_typo(self, node: Node):
         written = node.value if isinstance(node, Scalar) else node.items[0][0].text
-        return self.error(Code.GAP_TYPO, f"`{written}` is not `not given`, the only way to write a gap",
-                          node if isinstance(node, Scalar) else node.items[0][0],
-                          "did you mean `not given`? (lower case, two words; a note goes after a colon: "
-                          "`\"not given: the text omits it\"`)")
+        return self.error(
+            Code.GAP_TYPO,
+            f"`{written}` is not `not given`, the only way to write a gap",
+            node if isinstance(node, Scalar) else node.items[0][0],
+            "did you mean `not given`? (lower case, two words; a note goes after a colon: "
+            '`"not given: the text omits it"`)',
+        )
 
     def _points(self, node: Node, key: str, what: str | None = None):
         """A points value, or a located `wrong-type` error naming the forms it may take."""
@@ -311,21 +359,31 @@ class Builder:
                     return parse_points(node.value)
                 except ValueError:
                     pass
-        return self.error(Code.WRONG_TYPE, f"{what or f'`{key}`'} must be {POINTS_FORMS}, not {describe(node)}", node, hint)
+        return self.error(
+            Code.WRONG_TYPE, f"{what or f'`{key}`'} must be {POINTS_FORMS}, not {describe(node)}", node, hint
+        )
 
     def _dice(self, node: Node, key: str):
         if not isinstance(node, Scalar) or not isinstance(node.value, str):
-            return self.error(Code.DICE_SYNTAX, f"`{key}` must be a dice expression such as D6, not {describe(node)}", node)
+            return self.error(
+                Code.DICE_SYNTAX, f"`{key}` must be a dice expression such as D6, not {describe(node)}", node
+            )
         try:
             return DiceExpr.parse(node.value)
         except DiceSyntaxError as error:
             shift = error.offset + (1 if node.style in ("'", '"') else 0)
-            self.diagnostics.add(Code.TOO_LARGE if isinstance(error, DiceTooLarge) else Code.DICE_SYNTAX, str(error), node.loc.shifted(0, node.loc.column + shift))
+            self.diagnostics.add(
+                Code.TOO_LARGE if isinstance(error, DiceTooLarge) else Code.DICE_SYNTAX,
+                str(error),
+                node.loc.shifted(0, node.loc.column + shift),
+            )
             return INVALID
 
     def _quantity(self, node: Node, key: str, kind: str = ""):
         if not isinstance(node, Scalar) or node.value is None or isinstance(node.value, bool):
-            return self.error(Code.BAD_VALUE, f"`{key}` must be a value such as 2, 1½, 6\" or 4+, not {describe(node)}", node)
+            return self.error(
+                Code.BAD_VALUE, f'`{key}` must be a value such as 2, 1½, 6" or 4+, not {describe(node)}', node
+            )
         try:
             return Quantity.parse(node.value, kind)
         except QuantityError as error:
@@ -337,7 +395,9 @@ class Builder:
         try:
             return Expression.parse(node.value)
         except FormulaError as error:
-            return self.error(Code.TOO_LARGE if isinstance(error, FormulaTooLarge) else Code.BAD_FORMULA, str(error), node)
+            return self.error(
+                Code.TOO_LARGE if isinstance(error, FormulaTooLarge) else Code.BAD_FORMULA, str(error), node
+            )
 
     def _roll(self, node: Node, key: str):
         if not isinstance(node, Scalar) or node.value is None:
@@ -350,25 +410,41 @@ class Builder:
     # -- profile matrices: columns declared in the data type the cells ---------------------------
     def _matrix(self, node: Node, id: str | None, at=None):
         if not isinstance(node, Mapping):
-            return self.error(Code.WRONG_TYPE, f"expected a mapping of profile matrix fields, found {describe(node)}", node)
+            return self.error(
+                Code.WRONG_TYPE, f"expected a mapping of profile matrix fields, found {describe(node)}", node
+            )
         columns_node, rows_node = node.get("columns"), node.get("rows")
         columns = self.entries(Column, columns_node, "columns") if columns_node is not None else []
         rows = []
         if isinstance(rows_node, Mapping):
             for key, row_node in rows_node.items:
                 if not ID.fullmatch(key.text):
-                    self.error(Code.BAD_ID, f"id `{key.text}` in `rows` is not lower_snake_case", key, f"write it as `{_slug(key.text)}`")
+                    self.error(
+                        Code.BAD_ID,
+                        f"id `{key.text}` in `rows` is not lower_snake_case",
+                        key,
+                        f"write it as `{_slug(key.text)}`",
+                    )
                     continue
                 row = self._profile_row(row_node, key.text, columns, key.loc)
                 if row is not INVALID:
                     rows.append(row)
         elif rows_node is not None:
-            self.error(Code.WRONG_TYPE, f"`rows` must be a mapping of ids to rows, not {describe(rows_node)}", rows_node)
-        matrix = self.dataclass(ProfileMatrix, _without(node, "columns", "rows"), id,
-                                extra={"columns": tuple(columns), "rows": tuple(rows)}, at=at)
+            self.error(
+                Code.WRONG_TYPE, f"`rows` must be a mapping of ids to rows, not {describe(rows_node)}", rows_node
+            )
+        matrix = self.dataclass(
+            ProfileMatrix,
+            _without(node, "columns", "rows"),
+            id,
+            extra={"columns": tuple(columns), "rows": tuple(rows)},
+            at=at,
+        )
         for name, missing in (("columns", columns_node), ("rows", rows_node)):
             if missing is None:
-                self.diagnostics.add(Code.MISSING_FIELD, f"profile matrix `{id}` needs the field `{name}`", at or node.loc)
+                self.diagnostics.add(
+                    Code.MISSING_FIELD, f"profile matrix `{id}` needs the field `{name}`", at or node.loc
+                )
                 matrix = INVALID
         return matrix
 
@@ -383,9 +459,13 @@ class Builder:
                 cells[column.id], locs[column.id] = column.cells, column.locs.get("cells", column.loc)
                 continue
             if cell is None:
-                self.diagnostics.add(Code.MISSING_FIELD, f"profile row `{id}` has no `{column.id}` ({column.label})", at or node.loc,
-                                     f"write `{column.id}: not given` if the source leaves it out, or `cells: not given` "
-                                     "on the column if it leaves out the whole column")
+                self.diagnostics.add(
+                    Code.MISSING_FIELD,
+                    f"profile row `{id}` has no `{column.id}` ({column.label})",
+                    at or node.loc,
+                    f"write `{column.id}: not given` if the source leaves it out, or `cells: not given` "
+                    "on the column if it leaves out the whole column",
+                )
                 ok = False
                 continue
             value = self._cell(column, cell)
@@ -398,7 +478,9 @@ class Builder:
         for key, _value in node.items:
             if key.text not in by_id and key.text not in base_fields:
                 hint = did_you_mean(key.text, list(by_id) + list(base_fields)) or f"columns are: {', '.join(by_id)}"
-                self.error(Code.UNKNOWN_FIELD, f"`{key.text}` is neither a column of the matrix nor a row field", key, hint)
+                self.error(
+                    Code.UNKNOWN_FIELD, f"`{key.text}` is neither a column of the matrix nor a row field", key, hint
+                )
                 unknown.add(key.text)
                 ok = False
         row = self.dataclass(ProfileRow, _without(node, *by_id), id, skip=frozenset(by_id) | unknown, at=at)
@@ -413,7 +495,9 @@ class Builder:
             return self._not_given(node, column.id)
         if _gap_typo(node):
             return self._gap_typo(node)
-        if isinstance(node, Mapping):  # `score: {value: bowmen_score}`: the value's type and bounds are checked once all are loaded
+        if isinstance(
+            node, Mapping
+        ):  # `score: {value: bowmen_score}`: the value's type and bounds are checked once all are loaded
             return self._value_cell(column, node)
         if column.type == "text":
             return self.value(str, node, column.id)
@@ -422,29 +506,48 @@ class Builder:
             if value is INVALID:
                 return value
             if (column.min is not None and value < column.min) or (column.max is not None and value > column.max):
-                return self.error(Code.OUT_OF_RANGE, f"{column.label} is {points_text(value)}; it must be {Bounds(column.min, column.max)}", node)
+                return self.error(
+                    Code.OUT_OF_RANGE,
+                    f"{column.label} is {points_text(value)}; it must be {Bounds(column.min, column.max)}",
+                    node,
+                )
             return value
         value = node.value if isinstance(node, Scalar) else None
         if column.type == "target" and isinstance(value, str) and re.fullmatch(r"[0-9]+\+", value.strip()):
             value = int(value.strip()[:-1])
         if not isinstance(value, int) or isinstance(value, bool):
-            kinds = {"target": "a target roll such as 4+", "dice": "a number of dice such as 3", "models": "a number of models such as 10",
-                     "inches": "a distance such as 6", "int": "a whole number such as 3"}
-            return self.error(Code.WRONG_TYPE, f"{column.label} must be {kinds[column.type]}, not {describe(node)}", node)
+            kinds = {
+                "target": "a target roll such as 4+",
+                "dice": "a number of dice such as 3",
+                "models": "a number of models such as 10",
+                "inches": "a distance such as 6",
+                "int": "a whole number such as 3",
+            }
+            return self.error(
+                Code.WRONG_TYPE, f"{column.label} must be {kinds[column.type]}, not {describe(node)}", node
+            )
         if (column.min is not None and value < column.min) or (column.max is not None and value > column.max):
-            return self.error(Code.OUT_OF_RANGE, f"{column.label} is {value}; it must be {Bounds(column.min, column.max)}", node)
+            return self.error(
+                Code.OUT_OF_RANGE, f"{column.label} is {value}; it must be {Bounds(column.min, column.max)}", node
+            )
         return value
-
 
     def _value_cell(self, column: Column, node: Mapping):
         """A cell naming a value, as the `{value}` role names one in prose."""
         if node.keys() != ["value"]:
-            return self.error(Code.WRONG_TYPE, f"a cell of {column.label} that names a value is written "
-                              f"`{{value: id}}`, not {describe(node)}", node, f"write `{column.id}: {{value: some_value}}`")
+            return self.error(
+                Code.WRONG_TYPE,
+                f"a cell of {column.label} that names a value is written `{{value: id}}`, not {describe(node)}",
+                node,
+                f"write `{column.id}: {{value: some_value}}`",
+            )
         named = node.get("value")
         if not isinstance(named, Scalar) or not isinstance(named.value, str) or not ID.fullmatch(named.value):
-            return self.error(Code.WRONG_TYPE, f"`value:` in a cell of {column.label} is the id of a value, not "
-                              f"{describe(named)}", named)
+            return self.error(
+                Code.WRONG_TYPE,
+                f"`value:` in a cell of {column.label} is the id of a value, not {describe(named)}",
+                named,
+            )
         return ValueCell(value=named.value, loc=named.content_loc, locs=MappingProxyType({"value": named.content_loc}))
 
 

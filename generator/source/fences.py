@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import re
 import textwrap
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Iterator
 
 _OPEN = re.compile(r"^(?P<indent>[ ]*)(?P<fence>`{3,}|~{3,})\s*(?:\{code-block\}\s*)?python\s*$")
 
@@ -39,7 +39,7 @@ def example_fences(lines: list[str]) -> Iterator[tuple[int, int, str, str]]:
         end = index + 1
         while end < len(lines) and not close.match(lines[end]):
             end += 1
-        if any(">>>" in line for line in lines[index + 1:end]):
+        if any(">>>" in line for line in lines[index + 1 : end]):
             yield index, end, indent, fence
         index = end + 1
 
@@ -51,6 +51,6 @@ def find_examples(text: str) -> list[Block]:
         offsets.append(offsets[-1] + len(line))
     blocks = []
     for index, end, indent, _fence in example_fences([line.rstrip("\n") for line in lines]):
-        body = "".join(lines[index + 1:end])
+        body = "".join(lines[index + 1 : end])
         blocks.append(Block(index + 2, textwrap.dedent(body), offsets[index + 1], offsets[end], len(indent)))
     return blocks

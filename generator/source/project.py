@@ -10,11 +10,11 @@ from pathlib import Path
 from types import MappingProxyType
 
 from ..diagnostics import Code, Diagnostics, Location, did_you_mean
-from .fences import find_examples
 from ..model.entries import Meta
 from ..model.ruleset import SECTIONS, Example, Ruleset
 from .bases import resolve_bases
 from .build import ID, Builder
+from .fences import find_examples
 from .yamlnodes import Mapping, describe, load_file, too_big_file
 
 RULES_DIR = "rules_src"
@@ -34,13 +34,18 @@ class Project:
                 return ruleset
         raise KeyError(f"no ruleset `{id}`; there are: {', '.join(r.id for r in self.rulesets)}")
 
-    def with_house_results(self, found: dict) -> "Project":
+    def with_house_results(self, found: dict) -> Project:
         """The project with what running the examples found of each overlay (ruleset id -> ``HouseResult``s),
         so that every output shows the house rules' result where it is not the text's."""
         if not any(found.values()):
             return self
-        return dataclasses.replace(self, rulesets=tuple(
-            dataclasses.replace(r, house_results=tuple(found[r.id])) if found.get(r.id) else r for r in self.rulesets))
+        return dataclasses.replace(
+            self,
+            rulesets=tuple(
+                dataclasses.replace(r, house_results=tuple(found[r.id])) if found.get(r.id) else r
+                for r in self.rulesets
+            ),
+        )
 
     def house_results(self) -> dict:
         return {r.id: r.house_results for r in self.rulesets if r.house_results}
@@ -54,8 +59,11 @@ def ruleset_folders(root: Path) -> list[Path]:
 
 
 def yaml_files(folder: Path) -> list[Path]:
-    return sorted(p for p in folder.rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file()
-                  and "sources" not in p.relative_to(folder).parts)
+    return sorted(
+        p
+        for p in folder.rglob("*")
+        if p.suffix in (".yaml", ".yml") and p.is_file() and "sources" not in p.relative_to(folder).parts
+    )
 
 
 def leads_outside(path: Path, root: Path) -> bool:
@@ -86,8 +94,11 @@ def outside_links(root: Path) -> list[Path]:
 
 def _refuse_link(path: Path, root: Path, diagnostics: Diagnostics, what: str = "") -> None:
     what = what or ("folder" if path.is_dir() else "file")
-    diagnostics.add(Code.SYMLINK_OUTSIDE, f"`{path.name}` is a {what} that leads outside the project (a symbolic link); "
-                    "it is not read", Location(path.relative_to(root).as_posix()))
+    diagnostics.add(
+        Code.SYMLINK_OUTSIDE,
+        f"`{path.name}` is a {what} that leads outside the project (a symbolic link); it is not read",
+        Location(path.relative_to(root).as_posix()),
+    )
 
 
 def _inside(paths, root: Path, diagnostics: Diagnostics) -> list[Path]:
@@ -148,7 +159,9 @@ def load_ruleset(folder: Path, root: Path, diagnostics: Diagnostics) -> Ruleset 
         if tree is None:
             continue
         if not isinstance(tree, Mapping):
-            diagnostics.add(Code.WRONG_TYPE, f"a rules file must be a mapping of sections, not {describe(tree)}", tree.loc)
+            diagnostics.add(
+                Code.WRONG_TYPE, f"a rules file must be a mapping of sections, not {describe(tree)}", tree.loc
+            )
             continue
         trees.append((path, tree))
 
@@ -156,11 +169,17 @@ def load_ruleset(folder: Path, root: Path, diagnostics: Diagnostics) -> Ruleset 
     default_source = ""
     meta = None
     if not meta_nodes:
-        diagnostics.add(Code.MISSING_FIELD, f"ruleset `{folder.name}` has no `ruleset:` section",
-                        Location(shown(folder / "ruleset.yaml")), "add ruleset.yaml with `ruleset: {title: ...}`")
+        diagnostics.add(
+            Code.MISSING_FIELD,
+            f"ruleset `{folder.name}` has no `ruleset:` section",
+            Location(shown(folder / "ruleset.yaml")),
+            "add ruleset.yaml with `ruleset: {title: ...}`",
+        )
     for index, (_path, node) in enumerate(meta_nodes):
         if index:
-            diagnostics.add(Code.DUPLICATE_ID, "a second `ruleset:` section", node.loc, "keep one `ruleset:` per folder")
+            diagnostics.add(
+                Code.DUPLICATE_ID, "a second `ruleset:` section", node.loc, "keep one `ruleset:` per folder"
+            )
             continue
         source_node = node.get("source") if isinstance(node, Mapping) else None
         default_source = source_node.text if source_node is not None and hasattr(source_node, "text") else ""
@@ -183,7 +202,9 @@ def load_ruleset(folder: Path, root: Path, diagnostics: Diagnostics) -> Ruleset 
                 where = (name, entry.id)
                 if where in seen:
                     first = seen[where]
-                    diagnostics.add(Code.DUPLICATE_ID, f"{name} entry `{entry.id}` is already defined at {first}", entry.loc)
+                    diagnostics.add(
+                        Code.DUPLICATE_ID, f"{name} entry `{entry.id}` is already defined at {first}", entry.loc
+                    )
                     continue
                 seen[where] = entry.loc
                 sections[name].append(entry)
@@ -191,16 +212,20 @@ def load_ruleset(folder: Path, root: Path, diagnostics: Diagnostics) -> Ruleset 
     examples = []
     for path, _tree in trees:
         examples.extend(_examples(folder.name, path, root, sections))
-    mechanics = _inside(sorted(folder.glob("mechanics*.py"), key=lambda p: (p.name != MECHANICS_FILE, p.name)), root,
-                        diagnostics)
+    mechanics = _inside(
+        sorted(folder.glob("mechanics*.py"), key=lambda p: (p.name != MECHANICS_FILE, p.name)), root, diagnostics
+    )
     sources_folder = folder / "sources"
     source_files = []
     if sources_folder.exists() and leads_outside(sources_folder, root):
         _refuse_link(sources_folder, root, diagnostics)
     elif sources_folder.is_dir():
         source_files = sorted(p for p in sources_folder.glob("*") if p.is_file())
-    sources = {p.name: p.read_text(encoding="utf-8", errors="replace") for p in _inside(source_files, root, diagnostics)
-               if not too_big_file(p, shown(p), diagnostics)}
+    sources = {
+        p.name: p.read_text(encoding="utf-8", errors="replace")
+        for p in _inside(source_files, root, diagnostics)
+        if not too_big_file(p, shown(p), diagnostics)
+    }
     if meta is None:
         meta = Meta(title=folder.name, id=folder.name)
     return Ruleset(
@@ -218,8 +243,12 @@ def load_ruleset(folder: Path, root: Path, diagnostics: Diagnostics) -> Ruleset 
 def _examples(ruleset: str, path: Path, root: Path, sections) -> list[Example]:
     shown = path.relative_to(root).as_posix()
     owners = sorted(
-        ((entry.loc.line, f"{name}.{entry.id}") for name, entries in sections.items()
-         for entry in entries if entry.loc.path == shown),
+        (
+            (entry.loc.line, f"{name}.{entry.id}")
+            for name, entries in sections.items()
+            for entry in entries
+            if entry.loc.path == shown
+        ),
     )
     found = []
     for block in find_examples(path.read_text(encoding="utf-8")):

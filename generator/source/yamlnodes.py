@@ -18,10 +18,11 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import Iterator, Union
+from typing import Union
 
 import yaml
 
@@ -60,8 +61,12 @@ def too_big_file(path: Path, shown: str, diagnostics: Diagnostics) -> bool:
         return False
     if size <= limit:
         return False
-    diagnostics.add(Code.TOO_LARGE, f"the file is {size:,} bytes; the limit is {limit:,} bytes per file", Location(shown, 1, 1),
-                    "split it into several files, or keep only the text the rules cite")
+    diagnostics.add(
+        Code.TOO_LARGE,
+        f"the file is {size:,} bytes; the limit is {limit:,} bytes per file",
+        Location(shown, 1, 1),
+        "split it into several files, or keep only the text the rules cite",
+    )
     return True
 
 
@@ -73,7 +78,7 @@ def _too_large_int(value: str) -> bool:
 
 @dataclass(frozen=True)
 class Scalar:
-    value: Union[str, int, bool, None]
+    value: str | int | bool | None
     loc: Location
     style: str | None = None  # None plain, "'" or '"' quoted, "|" or ">" block
     body: BlockLocation | None = None  # for block scalars: where the text itself starts
@@ -96,10 +101,10 @@ class Scalar:
 
 @dataclass(frozen=True)
 class Mapping:
-    items: tuple[tuple[Scalar, "Node"], ...]
+    items: tuple[tuple[Scalar, Node], ...]
     loc: Location
 
-    def get(self, key: str) -> "Node | None":
+    def get(self, key: str) -> Node | None:
         return self._by_key.get(key)
 
     @cached_property
@@ -116,7 +121,7 @@ class Mapping:
 
 @dataclass(frozen=True)
 class Sequence:
-    items: tuple["Node", ...]
+    items: tuple[Node, ...]
     loc: Location
 
 
@@ -166,7 +171,7 @@ def decode(data: bytes, path: str, diagnostics: Diagnostics) -> str | None:
         before = data[: error.start]
         line = before.count(b"\n") + 1
         line_start = before.rfind(b"\n") + 1
-        column = len(data[line_start:error.start].decode("utf-8", errors="replace")) + 1  # characters, not bytes
+        column = len(data[line_start : error.start].decode("utf-8", errors="replace")) + 1  # characters, not bytes
         diagnostics.add(
             Code.ENCODING,
             f"byte 0x{data[error.start]:02x} is not valid UTF-8",
@@ -186,10 +191,19 @@ def _check_controls(text: str, path: str, diagnostics: Diagnostics) -> bool:
     line = before.count("\n") + 1
     column = first.start() - (before.rfind("\n") + 1) + 1
     more = len(found) - 1
-    name = {"\x00": "NUL", "\x1b": "escape", "\x85": "next line (NEL)", "\u2028": "line separator",
-            "\u2029": "paragraph separator"}.get(first[0], "control")
-    diagnostics.add(Code.CONTROL_CHARACTER, f"{name} character U+{ord(first[0]):04X} in rules data"
-                    + (f" (and {more}{'+' if more == 999 else ''} more in this file)" if more else ""), Location(path, line, column))
+    name = {
+        "\x00": "NUL",
+        "\x1b": "escape",
+        "\x85": "next line (NEL)",
+        "\u2028": "line separator",
+        "\u2029": "paragraph separator",
+    }.get(first[0], "control")
+    diagnostics.add(
+        Code.CONTROL_CHARACTER,
+        f"{name} character U+{ord(first[0]):04X} in rules data"
+        + (f" (and {more}{'+' if more == 999 else ''} more in this file)" if more else ""),
+        Location(path, line, column),
+    )
     return True
 
 
@@ -199,7 +213,11 @@ def _check_tabs(text: str, path: str, diagnostics: Diagnostics) -> bool:
         column = line.find("\t")
         if column >= 0:
             leading = not line[:column].strip()
-            hint = "indent with spaces" if leading else "replace the tab with spaces; tabs hide alignment in tables and prose"
+            hint = (
+                "indent with spaces"
+                if leading
+                else "replace the tab with spaces; tabs hide alignment in tables and prose"
+            )
             diagnostics.add(Code.TAB, "tab character in rules data", Location(path, number, column + 1), hint)
             found = True
     return found
@@ -262,10 +280,14 @@ def _compose_fast(text: str, path: str) -> Node | None:
 def _convert(node, path: str, seen: set[int], text: str, depth: int) -> Node:
     mark = node.start_mark
     # A node's start mark sits on its anchor or tag, if it has one: `&x`, `!!python/...`.
-    if id(node) in seen or node.tag not in _IMPLICIT_TAGS or text[mark.index:mark.index + 1] in ("&", "!", "*"):
+    if id(node) in seen or node.tag not in _IMPLICIT_TAGS or text[mark.index : mark.index + 1] in ("&", "!", "*"):
         raise _Suspicious
-    if depth >= MAX_DEPTH or (isinstance(node, yaml.ScalarNode) and not node.style and _INT.fullmatch(node.value)
-                              and _too_large_int(node.value)):
+    if depth >= MAX_DEPTH or (
+        isinstance(node, yaml.ScalarNode)
+        and not node.style
+        and _INT.fullmatch(node.value)
+        and _too_large_int(node.value)
+    ):
         raise _Suspicious
     seen.add(id(node))
     loc = Location(path, mark.line + 1, mark.column + 1)
@@ -301,12 +323,14 @@ def _syntax_diagnostic(error: yaml.MarkedYAMLError, path: str):
     if unclosed and error.context_mark is not None and error.context:
         gave_up = error.problem_mark
         where = f" (found at {gave_up.line + 1}:{gave_up.column + 1})" if gave_up is not None else ""
-        return Diagnostic(Code.YAML_SYNTAX, f"YAML syntax: {error.context}: {problem}{where}", _loc(path, error.context_mark))
+        return Diagnostic(
+            Code.YAML_SYNTAX, f"YAML syntax: {error.context}: {problem}{where}", _loc(path, error.context_mark)
+        )
     return Diagnostic(Code.YAML_SYNTAX, f"YAML syntax: {problem}", _loc(path, error.problem_mark))
 
 
 def _short_tag(tag: str) -> str:
-    return "!!" + tag[len("tag:yaml.org,2002:"):] if tag.startswith("tag:yaml.org,2002:") else tag
+    return "!!" + tag[len("tag:yaml.org,2002:") :] if tag.startswith("tag:yaml.org,2002:") else tag
 
 
 def load_file(path: Path, relative_to: Path, diagnostics: Diagnostics) -> Node | None:
@@ -351,8 +375,12 @@ class _TreeBuilder:
         if isinstance(event, yaml.DocumentStartEvent):
             self.documents += 1
             if self.documents > 1:
-                self._refuse(Code.YAML_SYNTAX, "YAML syntax: a rules file holds one YAML document, this one has several",
-                             event.start_mark, "remove the `---` separator, or split the documents into separate files")
+                self._refuse(
+                    Code.YAML_SYNTAX,
+                    "YAML syntax: a rules file holds one YAML document, this one has several",
+                    event.start_mark,
+                    "remove the `---` separator, or split the documents into separate files",
+                )
                 return False
             return True
         loc = _loc(self.path, event.start_mark)
@@ -372,15 +400,23 @@ class _TreeBuilder:
                 # reported here, once, and the value marked so that nothing is built from it; the rest of the file loads
                 digits = len(event.value.lstrip("+-"))
                 shown = event.value if digits <= 20 else f"{event.value[:12]}… ({digits:,} digits)"
-                self.diagnostics.add(Code.TOO_LARGE, f"the number `{shown}` is larger than {MAX_MAGNITUDE:,}, the largest "
-                                     "number a rule may state", loc, "write a smaller number; no rule needs more")
+                self.diagnostics.add(
+                    Code.TOO_LARGE,
+                    f"the number `{shown}` is larger than {MAX_MAGNITUDE:,}, the largest number a rule may state",
+                    loc,
+                    "write a smaller number; no rule needs more",
+                )
                 return self._add(Scalar(event.value, loc, None, None, refused=True))
             return self._add(Scalar(_typed(event.value, event.style), loc, event.style or None, body))
         if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
             kind = "map" if isinstance(event, yaml.MappingStartEvent) else "seq"
             if len(self.stack) >= MAX_DEPTH:
-                self._refuse(Code.TOO_LARGE, f"mappings and lists nest more than {MAX_DEPTH} levels deep here", event.start_mark,
-                             "rules data needs a few levels; flatten this value")
+                self._refuse(
+                    Code.TOO_LARGE,
+                    f"mappings and lists nest more than {MAX_DEPTH} levels deep here",
+                    event.start_mark,
+                    "rules data needs a few levels; flatten this value",
+                )
                 return False
             self.stack.append((kind, loc, []))
             return True

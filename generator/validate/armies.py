@@ -23,10 +23,19 @@ def check_army_limits(ruleset: Ruleset):
                 armies.parse_limit(getattr(limit, field), names)
             except armies.LimitExpressionError as error:
                 if isinstance(error, armies.LimitTooLarge):
-                    yield Diagnostic(Code.TOO_LARGE, str(error), value_loc(limit, field), "write a shorter limit; split it into two limits")
+                    yield Diagnostic(
+                        Code.TOO_LARGE,
+                        str(error),
+                        value_loc(limit, field),
+                        "write a shorter limit; split it into two limits",
+                    )
                     continue
-                yield Diagnostic(Code.BAD_EXPRESSION, str(error), value_loc(limit, field),
-                                 "counts: " + counts + ", and any cost, hero or troop id")
+                yield Diagnostic(
+                    Code.BAD_EXPRESSION,
+                    str(error),
+                    value_loc(limit, field),
+                    "counts: " + counts + ", and any cost, hero or troop id",
+                )
 
 
 def check_row_counts(ruleset: Ruleset):
@@ -39,11 +48,19 @@ def check_row_counts(ruleset: Ruleset):
     for matrix in ruleset.profiles:
         for row in matrix.rows:
             if not re.fullmatch(r"[a-z][a-z0-9_]*", row.counts_as):
-                yield Diagnostic(Code.BAD_ID, f"`{row.id}` counts as `{row.counts_as}`, which is not a lower_snake_case name",
-                                 value_loc(row, "counts_as"), "name the count army limits use, as in `counts_as: guns`")
+                yield Diagnostic(
+                    Code.BAD_ID,
+                    f"`{row.id}` counts as `{row.counts_as}`, which is not a lower_snake_case name",
+                    value_loc(row, "counts_as"),
+                    "name the count army limits use, as in `counts_as: guns`",
+                )
             elif row.counts_as in taken:
-                yield Diagnostic(Code.DUPLICATE_ID, f"`{row.id}` counts as `{row.counts_as}`, which is already a count of the army",
-                                 value_loc(row, "counts_as"), "name a count of the ruleset's own (`guns`), or leave it out to count as `units`")
+                yield Diagnostic(
+                    Code.DUPLICATE_ID,
+                    f"`{row.id}` counts as `{row.counts_as}`, which is already a count of the army",
+                    value_loc(row, "counts_as"),
+                    "name a count of the ruleset's own (`guns`), or leave it out to count as `units`",
+                )
 
 
 def _worked(value, text: str) -> str:
@@ -68,41 +85,69 @@ def check_armies(ruleset: Ruleset):
             cost = armies.line_cost(ruleset, army, unit)
             if isinstance(cost.total, NotGiven):
                 if _stated(army.agreed_points) or unit.points is not None:
-                    yield Diagnostic(Code.POINTS_NOT_GIVEN, f"the source gives no points for `{unit.troop}`", value_loc(unit, "troop"))
+                    yield Diagnostic(
+                        Code.POINTS_NOT_GIVEN,
+                        f"the source gives no points for `{unit.troop}`",
+                        value_loc(unit, "troop"),
+                    )
             elif unit.points is not None and unit.points != cost.total:
-                yield Diagnostic(Code.POINTS_MISMATCH,
-                                 f"{unit.count}x {unit.troop} costs {points_text(cost.total)} points, not {points_text(unit.points)}",
-                                 value_loc(unit, "points"), f"{unit.count} x {points_text(cost.each)} = {points_text(cost.total)}")
+                yield Diagnostic(
+                    Code.POINTS_MISMATCH,
+                    f"{unit.count}x {unit.troop} costs {points_text(cost.total)} points, not {points_text(unit.points)}",
+                    value_loc(unit, "points"),
+                    f"{unit.count} x {points_text(cost.each)} = {points_text(cost.total)}",
+                )
             yield from _line_models(ruleset, army, unit)
         total = armies.army_points(ruleset, army)
         if army.total is not None and army.total != total:
-            yield Diagnostic(Code.POINTS_MISMATCH, f"`{army.id}` adds up to {points_text(total)} points, not {points_text(army.total)}",
-                             value_loc(army, "total"))
+            yield Diagnostic(
+                Code.POINTS_MISMATCH,
+                f"`{army.id}` adds up to {points_text(total)} points, not {points_text(army.total)}",
+                value_loc(army, "total"),
+            )
         if _stated(army.agreed_points) and total > army.agreed_points:
-            yield Diagnostic(Code.OVER_POINTS, f"`{army.id}` spends {points_text(total)} points of the {points_text(army.agreed_points)} agreed",
-                             value_loc(army, "agreed_points"))
+            yield Diagnostic(
+                Code.OVER_POINTS,
+                f"`{army.id}` spends {points_text(total)} points of the {points_text(army.agreed_points)} agreed",
+                value_loc(army, "agreed_points"),
+            )
         models = armies.army_models(ruleset, army)
         if _stated(army.agreed_models) and models > army.agreed_models:
-            yield Diagnostic(Code.OVER_MODELS, f"`{army.id}` fields {models} models of the {army.agreed_models} agreed",
-                             value_loc(army, "agreed_models"))
+            yield Diagnostic(
+                Code.OVER_MODELS,
+                f"`{army.id}` fields {models} models of the {army.agreed_models} agreed",
+                value_loc(army, "agreed_models"),
+            )
         if limits_ok:
             try:
                 results = armies.check_limits(ruleset, army)
             except ZeroDivisionError:
-                yield Diagnostic(Code.BAD_EXPRESSION, f"an army limit divides by zero for `{army.id}`", army.loc,
-                                 "make sure no limit divides by a count that can be 0")
+                yield Diagnostic(
+                    Code.BAD_EXPRESSION,
+                    f"an army limit divides by zero for `{army.id}`",
+                    army.loc,
+                    "make sure no limit divides by a count that can be 0",
+                )
                 continue
             for result in results:
                 limit = result.limit
                 broken = []
                 if result.too_few:
-                    broken.append(f"at least {points_text(result.at_least)}{_worked(result.at_least, limit.at_least)} is required")
+                    broken.append(
+                        f"at least {points_text(result.at_least)}{_worked(result.at_least, limit.at_least)} is required"
+                    )
                 if result.too_many:
-                    broken.append(f"at most {points_text(result.at_most)}{_worked(result.at_most, limit.at_most)} is allowed")
+                    broken.append(
+                        f"at most {points_text(result.at_most)}{_worked(result.at_most, limit.at_most)} is allowed"
+                    )
                 if broken:
-                    yield Diagnostic(Code.LIMIT_BROKEN,
-                                     f"`{army.id}` breaks “{limit.title}”: {limit.count} is {points_text(result.count)}, "
-                                     f"but {' and '.join(broken)}", army.loc, f"limit defined at {limit.loc}")
+                    yield Diagnostic(
+                        Code.LIMIT_BROKEN,
+                        f"`{army.id}` breaks “{limit.title}”: {limit.count} is {points_text(result.count)}, "
+                        f"but {' and '.join(broken)}",
+                        army.loc,
+                        f"limit defined at {limit.loc}",
+                    )
 
 
 def _line_models(ruleset: Ruleset, army, unit):
@@ -110,19 +155,31 @@ def _line_models(ruleset: Ruleset, army, unit):
     from_matrix = armies.matrix_models(ruleset, army, unit)
     if isinstance(from_matrix, int) and unit.models is not None and unit.models != from_matrix:
         each = from_matrix // unit.count
-        yield Diagnostic(Code.POINTS_MISMATCH, f"{unit.count}x {unit.troop} is {from_matrix} models, not {unit.models}",
-                         value_loc(unit, "models"), f"{unit.count} x {each} = {from_matrix}")
+        yield Diagnostic(
+            Code.POINTS_MISMATCH,
+            f"{unit.count}x {unit.troop} is {from_matrix} models, not {unit.models}",
+            value_loc(unit, "models"),
+            f"{unit.count} x {each} = {from_matrix}",
+        )
     elif _stated(army.agreed_models) and isinstance(armies.line_models(ruleset, army, unit), NotGiven):
         why = "says `not given`" if from_matrix is not None else "has no `models` column"
-        yield Diagnostic(Code.MISSING_FIELD, f"`{army.id}` is balanced by head-count, but the models of `{unit.troop}` are not known",
-                         value_loc(unit, "troop"), f"`{army.matrix}` {why}: state the line's models, as in `models: 10`")
+        yield Diagnostic(
+            Code.MISSING_FIELD,
+            f"`{army.id}` is balanced by head-count, but the models of `{unit.troop}` are not known",
+            value_loc(unit, "troop"),
+            f"`{army.matrix}` {why}: state the line's models, as in `models: 10`",
+        )
 
 
 def _names_unloaded(ruleset: Ruleset, army) -> bool:
     """True when the list uses an entry that failed to load (its own error is already reported)."""
     used = [("profiles", army.matrix)] + [("costs", c) for c in army.extras]
     for unit in army.units:
-        used += [("costs", c) for c in unit.upgrades] + [("heroes", h) for h in unit.heroes] + [("spells", s) for s in unit.spells]
+        used += (
+            [("costs", c) for c in unit.upgrades]
+            + [("heroes", h) for h in unit.heroes]
+            + [("spells", s) for s in unit.spells]
+        )
     return any(ruleset.is_unloaded(id, section) for section, id in used)
 
 
@@ -131,19 +188,35 @@ def _army_refs(ruleset: Ruleset, army):
         yield d
         return
     if ruleset.is_unloaded(army.matrix, "profiles"):
-        yield Diagnostic(Code.UNKNOWN_REF, f"matrix `{army.matrix}` has errors of its own, so `{army.id}` cannot be checked",
-                         value_loc(army, "matrix"), "fix the matrix first")
+        yield Diagnostic(
+            Code.UNKNOWN_REF,
+            f"matrix `{army.matrix}` has errors of its own, so `{army.id}` cannot be checked",
+            value_loc(army, "matrix"),
+            "fix the matrix first",
+        )
         return
     matrix = ruleset.profile(army.matrix)
     for index, extra in enumerate(army.extras):
-        if (d := unknown_ref(ruleset, "costs", extra, army.locs.get(f"extras[{index}]", value_loc(army, "extras")), "extra")) is not None:
+        if (
+            d := unknown_ref(
+                ruleset, "costs", extra, army.locs.get(f"extras[{index}]", value_loc(army, "extras")), "extra"
+            )
+        ) is not None:
             yield d
     for unit in army.units:
         troops = [r.id for r in matrix.rows]
         if unit.troop not in troops:
-            yield Diagnostic(Code.UNKNOWN_REF, f"troop `{unit.troop}` is not a row of `{matrix.id}`", value_loc(unit, "troop"),
-                             did_you_mean(unit.troop, troops))
-        for section, field, what in (("costs", "upgrades", "upgrade"), ("heroes", "heroes", "hero"), ("spells", "spells", "spell")):
+            yield Diagnostic(
+                Code.UNKNOWN_REF,
+                f"troop `{unit.troop}` is not a row of `{matrix.id}`",
+                value_loc(unit, "troop"),
+                did_you_mean(unit.troop, troops),
+            )
+        for section, field, what in (
+            ("costs", "upgrades", "upgrade"),
+            ("heroes", "heroes", "hero"),
+            ("spells", "spells", "spell"),
+        ):
             for index, id in enumerate(getattr(unit, field)):
                 loc = unit.locs.get(f"{field}[{index}]", value_loc(unit, field))
                 if (d := unknown_ref(ruleset, section, id, loc, what)) is not None:

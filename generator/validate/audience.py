@@ -8,8 +8,7 @@ from ..diagnostics import Code, Diagnostic
 from ..model.base import Named, value_loc
 from ..model.computed import Value
 from ..model.entries import gm_only
-from ..model.ruleset import Ruleset
-from ..model.ruleset import term_names
+from ..model.ruleset import Ruleset, term_names
 from .links import ROLE, prose_fields, prose_loc, role_entry, role_target
 from .references import entry_or_none
 
@@ -86,19 +85,27 @@ def check_gm_references(ruleset: Ruleset):
         for target, loc in _references(ruleset, entry):
             if gm_only(target) and (id(target), str(loc)) not in seen:
                 seen.add((id(target), str(loc)))
-                yield Diagnostic(Code.GM_REFERENCE, f"`{entry.id or 'ruleset'}` is for players but names game-master-only "
-                                 f"`{target.id}`", loc, _hidden_by_overlay(ruleset, target))
+                yield Diagnostic(
+                    Code.GM_REFERENCE,
+                    f"`{entry.id or 'ruleset'}` is for players but names game-master-only `{target.id}`",
+                    loc,
+                    _hidden_by_overlay(ruleset, target),
+                )
 
 
 def _hidden_by_overlay(ruleset: Ruleset, target) -> str | None:
     """The hint when an overlay made a value its base's player text prints the game-master's."""
     if not (ruleset.meta.overlay and isinstance(target, Value) and target.is_house_rule and "audience" in target.locs):
         return None
-    return (f"the overlay `{ruleset.id}` marks its house value `{target.id}` `audience: gm` ({target.locs['audience']}), "
-            f"but player text of `{ruleset.meta.extends}` prints it: keep that house value for players")
+    return (
+        f"the overlay `{ruleset.id}` marks its house value `{target.id}` `audience: gm` ({target.locs['audience']}), "
+        f"but player text of `{ruleset.meta.extends}` prints it: keep that house value for players"
+    )
 
 
 def check_audience(ruleset: Ruleset):
     for vp in ruleset.victory_points:
         if vp.hidden and vp.audience != "gm":
-            yield Diagnostic(Code.HIDDEN_NOT_GM, f"hidden task `{vp.id}` must be `audience: gm`", value_loc(vp, "hidden"))
+            yield Diagnostic(
+                Code.HIDDEN_NOT_GM, f"hidden task `{vp.id}` must be `audience: gm`", value_loc(vp, "hidden")
+            )

@@ -6,12 +6,25 @@ place to add one. They all run, so a rules author sees every problem at once, ea
 
 from __future__ import annotations
 
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 from ..diagnostics import Code, Diagnostic
 from ..model.ruleset import Ruleset
-from . import armies, audience, computed, declared, doctests, glossary, links, profiles, prose, quickref, references
-from . import sources, tables
+from . import (
+    armies,
+    audience,
+    computed,
+    declared,
+    doctests,
+    glossary,
+    links,
+    profiles,
+    prose,
+    quickref,
+    references,
+    sources,
+    tables,
+)
 
 Check = Callable[[Ruleset], Iterable[Diagnostic]]
 CHECKS: dict[str, Check] = {}
@@ -71,6 +84,12 @@ def _bounded(name: str, function: Check, ruleset: Ruleset) -> list[Diagnostic]:
             found.append(diagnostic)
     except (MemoryError, RecursionError) as error:
         what = "memory" if isinstance(error, MemoryError) else "stack"
-        found.append(Diagnostic(Code.TOO_LARGE, f"checking the {name.replace('_', ' ')} of `{ruleset.id}` ran out of "
-                                f"{what}", ruleset.meta.loc, "look for an entry far larger than a rule needs"))
+        found.append(
+            Diagnostic(
+                Code.TOO_LARGE,
+                f"checking the {name.replace('_', ' ')} of `{ruleset.id}` ran out of {what}",
+                ruleset.meta.loc,
+                "look for an entry far larger than a rule needs",
+            )
+        )
     return found

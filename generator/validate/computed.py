@@ -15,12 +15,12 @@ import icepool
 from ..diagnostics import Code, Diagnostic, did_you_mean
 from ..model.base import value_loc
 from ..model.calculate import calculator
-from ..model.computed import Chart, Formula, Input, Lookup
-from ..model.formula import FUNCTIONS, CONSTANTS, Expression, FormulaError, FormulaTooLarge, FormulaUnitMismatch, budget
-from ..model.units import SIZES, Distance, measure
-from ..model.ruleset import Ruleset
 from ..model.charts import axis_values, chart_cells
+from ..model.computed import Chart, Formula, Input, Lookup
+from ..model.formula import CONSTANTS, FUNCTIONS, Expression, FormulaError, FormulaTooLarge, FormulaUnitMismatch, budget
+from ..model.ruleset import Ruleset
 from ..model.text import range_words
+from ..model.units import SIZES, Distance, measure
 from .memo import Reach, formula_names, remembered, words
 from .tables import MAX_TABLE_SPAN, _spans
 
@@ -53,16 +53,22 @@ def _tagged(message: str, tag: str):
 
 
 def _known_names(ruleset: Ruleset) -> set[str]:
-    return ({v.id for v in ruleset.reachable("values")} | {f.id for f in ruleset.reachable("formulas")}
-            | {t.id for t in ruleset.reachable("tables")} | {l.id for l in ruleset.reachable("lookups")}
-            | set(FUNCTIONS) | set(CONSTANTS))
+    return (
+        {v.id for v in ruleset.reachable("values")}
+        | {f.id for f in ruleset.reachable("formulas")}
+        | {t.id for t in ruleset.reachable("tables")}
+        | {l.id for l in ruleset.reachable("lookups")}
+        | set(FUNCTIONS)
+        | set(CONSTANTS)
+    )
 
 
 def input_values(spec: Input) -> list | None:
     """Every value an input takes, or None when it is unbounded or too many."""
     if spec.optional:
-        values = input_values(Input(id=spec.id, label=spec.label, type=spec.type, min=spec.min, max=spec.max,
-                                    choices=spec.choices))
+        values = input_values(
+            Input(id=spec.id, label=spec.label, type=spec.type, min=spec.min, max=spec.max, choices=spec.choices)
+        )
         return None if values is None else [None] + values
     if spec.type == "bool":
         return [False, True]
@@ -84,16 +90,25 @@ def check_formulas(ruleset: Ruleset):
             for name in sorted(binding.expr.names | binding.expr.calls):
                 if name not in names:
                     bad = True
-                    yield Diagnostic(Code.BAD_FORMULA, f"`{name}` in `let: {binding.id}` of `{formula.id}` is not an input, "
-                                     "a value, an earlier `let` name, a formula, a table or a function",
-                                     value_loc(binding, "expr"), did_you_mean(name, names))
+                    yield Diagnostic(
+                        Code.BAD_FORMULA,
+                        f"`{name}` in `let: {binding.id}` of `{formula.id}` is not an input, "
+                        "a value, an earlier `let` name, a formula, a table or a function",
+                        value_loc(binding, "expr"),
+                        did_you_mean(name, names),
+                    )
             names.add(binding.id)
         for view in formula.views():
             for name in sorted(view.expr.names | view.expr.calls):
                 if name not in names:
                     bad = True
-                    yield Diagnostic(Code.BAD_FORMULA, f"`{name}` in `{view.id}` is not an input, a value, a `let` name, "
-                                     "a formula, a table or a function", value_loc(view, "expr"), did_you_mean(name, names))
+                    yield Diagnostic(
+                        Code.BAD_FORMULA,
+                        f"`{name}` in `{view.id}` is not an input, a value, a `let` name, "
+                        "a formula, a table or a function",
+                        value_loc(view, "expr"),
+                        did_you_mean(name, names),
+                    )
         several = list(_several_problems(formula))
         yield from several
         bad = bad or bool(several)
@@ -109,12 +124,21 @@ def _several_problems(formula: Formula):
         return
     for field in ("result", "die", "unit"):
         if field in formula.locs:
-            yield Diagnostic(Code.BAD_FORMULA, f"`{formula.id}` has several results; its `{field}:` belongs with each "
-                             "of them", value_loc(formula, field), f"write `{field}:` inside each entry of `results:`")
+            yield Diagnostic(
+                Code.BAD_FORMULA,
+                f"`{formula.id}` has several results; its `{field}:` belongs with each of them",
+                value_loc(formula, field),
+                f"write `{field}:` inside each entry of `results:`",
+            )
     for spec in formula.inputs:
         if spec.id == "result":
-            yield Diagnostic(Code.BAD_FORMULA, f"`{formula.id}` has several results and an input named `result`, "
-                             "the name callers use to choose a result", spec.loc, "give the input another name")
+            yield Diagnostic(
+                Code.BAD_FORMULA,
+                f"`{formula.id}` has several results and an input named `result`, "
+                "the name callers use to choose a result",
+                spec.loc,
+                "give the input another name",
+            )
 
 
 def _die_problems(formula: Formula):
@@ -126,8 +150,12 @@ def _die_problems(formula: Formula):
             Expression.parse(owner.die).evaluate({})
         except FormulaError as error:
             code = Code.TOO_LARGE if isinstance(error, FormulaTooLarge) else Code.BAD_FORMULA
-            yield Diagnostic(code, f"the `die:` of `{formula.id}` does not compute: {error}", value_loc(owner, "die"),
-                             None if code is Code.TOO_LARGE else "write a die such as D6 or D10")
+            yield Diagnostic(
+                code,
+                f"the `die:` of `{formula.id}` does not compute: {error}",
+                value_loc(owner, "die"),
+                None if code is Code.TOO_LARGE else "write a die such as D6 or D10",
+            )
 
 
 def _lazy_reach(ruleset: Ruleset):
@@ -145,8 +173,13 @@ def _lazy_reach(ruleset: Ruleset):
 def _try_every_input(formula: Formula, calc, reach=None):
     """The formula's first failure over every combination of its inputs, located; remembered by what it reads."""
     reach = reach or _lazy_reach(calc.ruleset)
-    failure = remembered("formulas", lambda: reach().key("formula", formula, formula_names(formula)),
-                         lambda: first_failure(formula, calc), _dump_failure, _load_failure)
+    failure = remembered(
+        "formulas",
+        lambda: reach().key("formula", formula, formula_names(formula)),
+        lambda: first_failure(formula, calc),
+        _dump_failure,
+        _load_failure,
+    )
     if failure is not None:
         field, message, hint = failure
         yield Diagnostic(_code(message), message, _failure_loc(formula, field), hint)
@@ -188,7 +221,12 @@ def _load_failure(stored):
     if len(stored) not in (3, 4) or stored[3:] not in ([], *([name] for name in _TAGS.values())):
         raise ValueError("not a formula's failure")
     field, message, hint = stored[:3]
-    if not isinstance(field, str) or not (field in ("expr", "result") or field.startswith(("let.", "results."))) or not isinstance(message, str) or not isinstance(hint, (str, type(None))):
+    if (
+        not isinstance(field, str)
+        or not (field in ("expr", "result") or field.startswith(("let.", "results.")))
+        or not isinstance(message, str)
+        or not isinstance(hint, (str, type(None)))
+    ):
         raise ValueError("not a formula's failure")
     return field, _tagged(message, stored[3]) if stored[3:] else message, hint
 
@@ -209,11 +247,17 @@ def _first_failure(formula: Formula, calc, ranges):
         try:
             result = calc.evaluate(formula, **inputs)
         except FormulaTooLarge as error:
-            return _field_of(formula, error), TooLarge(f"`{formula.id}` is too large to check for {_shown(inputs)}: "
-                                                       f"{error}"), None
+            return (
+                _field_of(formula, error),
+                TooLarge(f"`{formula.id}` is too large to check for {_shown(inputs)}: {error}"),
+                None,
+            )
         except FormulaUnitMismatch as error:
-            return (_field_of(formula, error), MixedMeasures(f"`{formula.id}` fails for {_shown(inputs)}: {error}"),
-                    "measure both in one unit: lengths convert to each other, hexes and squares to nothing")
+            return (
+                _field_of(formula, error),
+                MixedMeasures(f"`{formula.id}` fails for {_shown(inputs)}: {error}"),
+                "measure both in one unit: lengths convert to each other, hexes and squares to nothing",
+            )
         except FormulaError as error:
             return _field_of(formula, error), f"`{formula.id}` fails for {_shown(inputs)}: {error}", None
         except MemoryError:
@@ -222,7 +266,11 @@ def _first_failure(formula: Formula, calc, ranges):
             problem = result_problem(view, value)
             if problem:
                 what = f"the result `{field.split('.')[1]}` of `{view.id}`" if formula.results else f"`{view.id}`"
-                return field, f"{what} gives {problem} for {_shown(inputs)}", "declare `result:` as what the expression gives"
+                return (
+                    field,
+                    f"{what} gives {problem} for {_shown(inputs)}",
+                    "declare `result:` as what the expression gives",
+                )
     return None
 
 
@@ -238,7 +286,9 @@ def result_problem(formula: Formula, result) -> str:
     kind = formula.result
     if kind == "target" and not (result is None or (isinstance(result, int) and not isinstance(result, bool))):
         return f"{result!r}, not a target roll (a whole number, or None when it cannot succeed)"
-    if kind == "chance" and not (isinstance(result, (int, Fraction)) and not isinstance(result, bool) and 0 <= result <= 1):
+    if kind == "chance" and not (
+        isinstance(result, (int, Fraction)) and not isinstance(result, bool) and 0 <= result <= 1
+    ):
         return f"{result!r}, not a chance from 0 to 1"
     if kind == "bool" and not isinstance(result, bool):
         return f"{result!r}, not true or false"
@@ -270,12 +320,20 @@ def lookup_coverage(lookup: Lookup) -> list[Diagnostic]:
     numbers = [row for row in lookup.rows if row.when is not None]
     for row in lookup.rows:
         if (row.when is None) == (not row.match):
-            found.append(Diagnostic(Code.BAD_VALUE, f"each row of `{lookup.id}` has either `when:` (a number or range) "
-                                    "or `match:` (a word)", row.loc))
+            found.append(
+                Diagnostic(
+                    Code.BAD_VALUE,
+                    f"each row of `{lookup.id}` has either `when:` (a number or range) or `match:` (a word)",
+                    row.loc,
+                )
+            )
         if row.match:
             if row.match.casefold() in words:
-                found.append(Diagnostic(Code.TABLE_OVERLAP, f"`{lookup.id}` answers `{row.match}` twice",
-                                        value_loc(row, "match")))
+                found.append(
+                    Diagnostic(
+                        Code.TABLE_OVERLAP, f"`{lookup.id}` answers `{row.match}` twice", value_loc(row, "match")
+                    )
+                )
             words.add(row.match.casefold())
     if not numbers:
         return found
@@ -283,30 +341,50 @@ def lookup_coverage(lookup: Lookup) -> list[Diagnostic]:
     if lookup.over is not None:
         ends += [v for v in (lookup.over.low, lookup.over.high) if v is not None]
     if ends and max(ends) - min(ends) > MAX_TABLE_SPAN:
-        return found + [Diagnostic(Code.TOO_LARGE, f"the rows of `{lookup.id}` span {min(ends):,} to {max(ends):,}; a "
-                                   f"lookup may span at most {MAX_TABLE_SPAN:,} numbers",
-                                   value_loc(lookup, "over" if lookup.over is not None else "rows"),
-                                   "write open-ended rows such as `6+` and `1-` for the far ends")]
+        return found + [
+            Diagnostic(
+                Code.TOO_LARGE,
+                f"the rows of `{lookup.id}` span {min(ends):,} to {max(ends):,}; a "
+                f"lookup may span at most {MAX_TABLE_SPAN:,} numbers",
+                value_loc(lookup, "over" if lookup.over is not None else "rows"),
+                "write open-ended rows such as `6+` and `1-` for the far ends",
+            )
+        ]
     window = range(min(ends) - 1, max(ends) + 2) if ends else range(0)
     covering = sum(len(_part_of(window, row.when)) for row in numbers)
     if covering > MAX_LOOKUP_COVERING:  # rows that cover the window over and over again: each costs its span
-        return found + [Diagnostic(Code.TOO_LARGE, f"the rows of `{lookup.id}` cover {covering:,} numbers between them; "
-                                   f"at most {MAX_LOOKUP_COVERING:,}", value_loc(lookup, "rows"),
-                                   "make the row ranges disjoint")]
+        return found + [
+            Diagnostic(
+                Code.TOO_LARGE,
+                f"the rows of `{lookup.id}` cover {covering:,} numbers between them; at most {MAX_LOOKUP_COVERING:,}",
+                value_loc(lookup, "rows"),
+                "make the row ranges disjoint",
+            )
+        ]
     span = [n for n in window if lookup.over is None or n in lookup.over]
     for row in numbers:
         mine = [n for n in _part_of(window, row.when) if lookup.over is None or n in lookup.over]
         again = [n for n in mine if n in covered]
         if again:
-            found.append(Diagnostic(Code.TABLE_OVERLAP, f"row `{range_words(row.when)}` of `{lookup.id}` covers {_spans(again)} again",
-                                    value_loc(row, "when")))
+            found.append(
+                Diagnostic(
+                    Code.TABLE_OVERLAP,
+                    f"row `{range_words(row.when)}` of `{lookup.id}` covers {_spans(again)} again",
+                    value_loc(row, "when"),
+                )
+            )
         for n in mine:
             covered.setdefault(n, row)
     if lookup.over is not None:
         missing = [n for n in span if n not in covered]
         if missing:
-            found.append(Diagnostic(Code.TABLE_GAP, f"`{lookup.id}` has no row for {_spans(missing)} of {range_words(lookup.over)}",
-                                    value_loc(lookup, "rows")))
+            found.append(
+                Diagnostic(
+                    Code.TABLE_GAP,
+                    f"`{lookup.id}` has no row for {_spans(missing)} of {range_words(lookup.over)}",
+                    value_loc(lookup, "rows"),
+                )
+            )
     return found
 
 
@@ -331,8 +409,12 @@ def _note_formula_problems(chart: Chart, formulas: dict):
     for name, axis in (("rows", chart.rows), ("columns", chart.columns)):
         note = formulas.get(axis.note_formula) if axis is not None and axis.note_formula else None
         if note is not None and note.results:
-            yield Diagnostic(Code.BAD_CHART, f"the {name} of `{chart.id}` take their notes from `{note.id}`, which has "
-                             "several results", value_loc(axis, "note_formula"), "name a formula of one result")
+            yield Diagnostic(
+                Code.BAD_CHART,
+                f"the {name} of `{chart.id}` take their notes from `{note.id}`, which has several results",
+                value_loc(axis, "note_formula"),
+                "name a formula of one result",
+            )
 
 
 def _axis_ok(chart: Chart, axis, calc, found: list, name: str) -> bool:
@@ -340,8 +422,13 @@ def _axis_ok(chart: Chart, axis, calc, found: list, name: str) -> bool:
     try:
         axis_values(chart, axis, calc.scope)
     except FormulaError as error:
-        found.append(Diagnostic(Code.BAD_CHART, f"a value of the {name} of `{chart.id}` does not compute: {error}",
-                                value_loc(axis, "values")))
+        found.append(
+            Diagnostic(
+                Code.BAD_CHART,
+                f"a value of the {name} of `{chart.id}` does not compute: {error}",
+                value_loc(axis, "values"),
+            )
+        )
         return False
     return True
 
@@ -362,59 +449,113 @@ def chart_problems(ruleset: Ruleset, chart: Chart, calc, reach=None) -> list[Dia
     for field in ("formula", "chance"):
         id = getattr(chart, field)
         if id and id not in formulas:
-            found.append(Diagnostic(Code.UNKNOWN_REF, f"chart `{chart.id}` names formula `{id}`, which is not in "
-                                    "`formulas:`", value_loc(chart, field), did_you_mean(id, formulas)))
+            found.append(
+                Diagnostic(
+                    Code.UNKNOWN_REF,
+                    f"chart `{chart.id}` names formula `{id}`, which is not in `formulas:`",
+                    value_loc(chart, field),
+                    did_you_mean(id, formulas),
+                )
+            )
     if found:
         return found
     formula, problem = _charted(chart, formulas[chart.formula])
     if problem is not None:
         return [problem]
     if chart.chance and formulas[chart.chance].results:
-        return [Diagnostic(Code.BAD_CHART, f"the `chance:` of `{chart.id}` names `{chart.chance}`, which has several "
-                           "results", value_loc(chart, "chance"), "name a formula of one result, giving a chance")]
+        return [
+            Diagnostic(
+                Code.BAD_CHART,
+                f"the `chance:` of `{chart.id}` names `{chart.chance}`, which has several results",
+                value_loc(chart, "chance"),
+                "name a formula of one result, giving a chance",
+            )
+        ]
     inputs = {i.id: i for i in formula.inputs}
-    axes = (("rows", chart.rows), ("columns", chart.columns)) if chart.rows is not None else (("columns", chart.columns),)
+    axes = (
+        (("rows", chart.rows), ("columns", chart.columns)) if chart.rows is not None else (("columns", chart.columns),)
+    )
     for name, axis in axes:
         if axis.input not in inputs:
-            found.append(Diagnostic(Code.BAD_CHART, f"the {name} of `{chart.id}` vary `{axis.input}`, which is not an "
-                                    f"input of `{formula.id}`", value_loc(axis, "input"), did_you_mean(axis.input, inputs)))
+            found.append(
+                Diagnostic(
+                    Code.BAD_CHART,
+                    f"the {name} of `{chart.id}` vary `{axis.input}`, which is not an input of `{formula.id}`",
+                    value_loc(axis, "input"),
+                    did_you_mean(axis.input, inputs),
+                )
+            )
         elif _axis_too_long(chart, axis, found, name):
             continue
         elif not _axis_ok(chart, axis, calc, found, name):
             continue
         elif not axis_values(chart, axis, calc.scope):
-            found.append(Diagnostic(Code.BAD_CHART, f"the {name} of `{chart.id}` need `values:` or a closed `range:`",
-                                    axis.loc))
+            found.append(
+                Diagnostic(Code.BAD_CHART, f"the {name} of `{chart.id}` need `values:` or a closed `range:`", axis.loc)
+            )
         if axis.labels and len(axis.labels) != len(axis_values(chart, axis)):
-            found.append(Diagnostic(Code.BAD_CHART, f"the {name} of `{chart.id}` have {len(axis.labels)} labels for "
-                                    f"{len(axis_values(chart, axis))} values", value_loc(axis, "labels")))
+            found.append(
+                Diagnostic(
+                    Code.BAD_CHART,
+                    f"the {name} of `{chart.id}` have {len(axis.labels)} labels for "
+                    f"{len(axis_values(chart, axis))} values",
+                    value_loc(axis, "labels"),
+                )
+            )
         repeated = _repeated(axis.values)
         if repeated is not None:
-            found.append(Diagnostic(Code.BAD_CHART, f"the {name} of `{chart.id}` list {repeated} twice",
-                                    value_loc(axis, "values"), "list each value once: a repeated value is usually a typo "
-                                    "for one the chart now leaves out"))
+            found.append(
+                Diagnostic(
+                    Code.BAD_CHART,
+                    f"the {name} of `{chart.id}` list {repeated} twice",
+                    value_loc(axis, "values"),
+                    "list each value once: a repeated value is usually a typo for one the chart now leaves out",
+                )
+            )
     found += _axis_measures(chart, axes, inputs, formula, calc)
     for setting in chart.fixed:
         if setting.id not in inputs:
-            found.append(Diagnostic(Code.BAD_CHART, f"`{chart.id}` fixes `{setting.id}`, which is not an input of "
-                                    f"`{formula.id}`", setting.loc, did_you_mean(setting.id, inputs)))
+            found.append(
+                Diagnostic(
+                    Code.BAD_CHART,
+                    f"`{chart.id}` fixes `{setting.id}`, which is not an input of `{formula.id}`",
+                    setting.loc,
+                    did_you_mean(setting.id, inputs),
+                )
+            )
     if found:
         return found
     varied = {axis.input for _name, axis in axes} | {s.id for s in chart.fixed}
     for spec in formula.inputs:
         if spec.id not in varied and spec.default is None and not spec.optional:
-            found.append(Diagnostic(Code.BAD_CHART, f"`{chart.id}` leaves input `{spec.id}` of `{formula.id}` open",
-                                    chart.loc, f"add `fixed: {{{spec.id}: ...}}`"))
+            found.append(
+                Diagnostic(
+                    Code.BAD_CHART,
+                    f"`{chart.id}` leaves input `{spec.id}` of `{formula.id}` open",
+                    chart.loc,
+                    f"add `fixed: {{{spec.id}: ...}}`",
+                )
+            )
     if found:
         return found
     cells = len(axis_values(chart, chart.columns)) * (len(axis_values(chart, chart.rows)) if chart.rows else 1)
     if cells > MAX_CHART_CELLS:
-        return [Diagnostic(Code.TOO_LARGE, f"`{chart.id}` has {cells:,} cells; a chart has at most {MAX_CHART_CELLS:,}",
-                           (chart.rows or chart.columns).loc, "split it into charts of fewer rows or columns")]
+        return [
+            Diagnostic(
+                Code.TOO_LARGE,
+                f"`{chart.id}` has {cells:,} cells; a chart has at most {MAX_CHART_CELLS:,}",
+                (chart.rows or chart.columns).loc,
+                "split it into charts of fewer rows or columns",
+            )
+        ]
     reach = reach or _lazy_reach(ruleset)
-    failure = remembered("charts", lambda: reach().key("chart", chart, words(chart)),
-                         lambda: cell_failure(chart, formula, formulas.get(chart.chance), calc),
-                         _dump_message, _load_message)
+    failure = remembered(
+        "charts",
+        lambda: reach().key("chart", chart, words(chart)),
+        lambda: cell_failure(chart, formula, formulas.get(chart.chance), calc),
+        _dump_message,
+        _load_message,
+    )
     if failure is not None:
         code = Code.TOO_LARGE if isinstance(failure, TooLarge) else Code.BAD_CHART
         found.append(Diagnostic(code, failure, value_loc(chart, "formula")))
@@ -437,8 +578,14 @@ def _axis_measures(chart: Chart, axes, inputs: dict, formula: Formula, calc) -> 
         measures = {measure(d.unit) for d in distances} | ({measure(unit)} if unit and distances else set())
         if len(measures) > 1:
             shown = ", ".join(str(d) for d in distances)
-            found.append(Diagnostic(Code.UNIT_MISMATCH, f"the {name} of `{chart.id}` mix measures: {shown}"
-                                    + (f" for `{axis.input}`, in {unit}" if unit else ""), value_loc(axis, "values")))
+            found.append(
+                Diagnostic(
+                    Code.UNIT_MISMATCH,
+                    f"the {name} of `{chart.id}` mix measures: {shown}"
+                    + (f" for `{axis.input}`, in {unit}" if unit else ""),
+                    value_loc(axis, "values"),
+                )
+            )
     return found
 
 
@@ -448,16 +595,28 @@ def _charted(chart: Chart, formula: Formula) -> tuple[Formula, Diagnostic | None
     if not formula.results and not chart.result:
         return formula, None
     if not formula.results:
-        return formula, Diagnostic(Code.BAD_CHART, f"`{chart.id}` names result `{chart.result}` of `{formula.id}`, "
-                                   "which has one result", value_loc(chart, "result"), "leave `result:` out")
+        return formula, Diagnostic(
+            Code.BAD_CHART,
+            f"`{chart.id}` names result `{chart.result}` of `{formula.id}`, which has one result",
+            value_loc(chart, "result"),
+            "leave `result:` out",
+        )
     names = [o.id for o in formula.results]
     if not chart.result:
-        return formula, Diagnostic(Code.BAD_CHART, f"`{chart.id}` charts `{formula.id}`, which has several results "
-                                   f"({', '.join(names)})", value_loc(chart, "formula"), f"add `result: {names[0]}`")
+        return formula, Diagnostic(
+            Code.BAD_CHART,
+            f"`{chart.id}` charts `{formula.id}`, which has several results ({', '.join(names)})",
+            value_loc(chart, "formula"),
+            f"add `result: {names[0]}`",
+        )
     if chart.result not in names:
-        return formula, Diagnostic(Code.BAD_CHART, f"`{chart.id}` names result `{chart.result}`, which `{formula.id}` "
-                                   f"does not have; its results are {', '.join(names)}", value_loc(chart, "result"),
-                                   did_you_mean(chart.result, names))
+        return formula, Diagnostic(
+            Code.BAD_CHART,
+            f"`{chart.id}` names result `{chart.result}`, which `{formula.id}` "
+            f"does not have; its results are {', '.join(names)}",
+            value_loc(chart, "result"),
+            did_you_mean(chart.result, names),
+        )
     return formula.view(chart.result), None
 
 
@@ -468,9 +627,14 @@ def _axis_too_long(chart: Chart, axis, found: list, name: str) -> bool:
     length = axis.range.high - axis.range.low + 1
     if length <= MAX_CHART_CELLS:
         return False
-    found.append(Diagnostic(Code.TOO_LARGE, f"the {name} of `{chart.id}` take {length:,} values; a chart has at "
-                            f"most {MAX_CHART_CELLS:,} cells", value_loc(axis, "range"),
-                            "chart a narrower range, or split the chart"))
+    found.append(
+        Diagnostic(
+            Code.TOO_LARGE,
+            f"the {name} of `{chart.id}` take {length:,} values; a chart has at most {MAX_CHART_CELLS:,} cells",
+            value_loc(axis, "range"),
+            "chart a narrower range, or split the chart",
+        )
+    )
     return True
 
 
@@ -511,12 +675,20 @@ def check_sheets(ruleset: Ruleset):
     for sheet in ruleset.sheets:
         for index, id in enumerate(sheet.charts):
             if id not in charts:
-                yield Diagnostic(Code.UNKNOWN_REF, f"sheet `{sheet.id}` lists chart `{id}`, which is not in `charts:`",
-                                 sheet.locs.get(f"charts[{index}]", value_loc(sheet, "charts")), did_you_mean(id, charts))
+                yield Diagnostic(
+                    Code.UNKNOWN_REF,
+                    f"sheet `{sheet.id}` lists chart `{id}`, which is not in `charts:`",
+                    sheet.locs.get(f"charts[{index}]", value_loc(sheet, "charts")),
+                    did_you_mean(id, charts),
+                )
         for index, id in enumerate(sheet.cites):
             if id not in rules:
-                yield Diagnostic(Code.UNKNOWN_REF, f"sheet `{sheet.id}` cites rule `{id}`, which is not in `rules:`",
-                                 sheet.locs.get(f"cites[{index}]", value_loc(sheet, "cites")), did_you_mean(id, rules))
+                yield Diagnostic(
+                    Code.UNKNOWN_REF,
+                    f"sheet `{sheet.id}` cites rule `{id}`, which is not in `rules:`",
+                    sheet.locs.get(f"cites[{index}]", value_loc(sheet, "cites")),
+                    did_you_mean(id, rules),
+                )
 
 
 def check_name_clashes(ruleset: Ruleset):
@@ -525,9 +697,17 @@ def check_name_clashes(ruleset: Ruleset):
     for section in ("values", "formulas", "tables", "lookups"):
         for entry in ruleset.section(section):
             if entry.id in seen and seen[entry.id] != section:
-                yield Diagnostic(Code.DUPLICATE_ID, f"`{entry.id}` names both a {seen[entry.id][:-1]} and a "
-                                 f"{section[:-1]}; formulas could not tell them apart", entry.loc)
+                yield Diagnostic(
+                    Code.DUPLICATE_ID,
+                    f"`{entry.id}` names both a {seen[entry.id][:-1]} and a "
+                    f"{section[:-1]}; formulas could not tell them apart",
+                    entry.loc,
+                )
             seen.setdefault(entry.id, section)
             if entry.id in FUNCTIONS:
-                yield Diagnostic(Code.DUPLICATE_ID, f"`{entry.id}` is the name of a formula function", entry.loc,
-                                 "give the entry another id")
+                yield Diagnostic(
+                    Code.DUPLICATE_ID,
+                    f"`{entry.id}` is the name of a formula function",
+                    entry.loc,
+                    "give the entry another id",
+                )

@@ -17,12 +17,20 @@ def check_keywords(ruleset: Ruleset):
             keyword = declared.get(name.casefold())
             loc = entry.locs.get(f"keywords[{index}]", value_loc(entry, "keywords"))
             if keyword is None:
-                yield Diagnostic(Code.UNKNOWN_KEYWORD, f"`{name}` is not declared in `keywords:`", loc,
-                                 did_you_mean(name, [k.name for k in ruleset.keywords]))
+                yield Diagnostic(
+                    Code.UNKNOWN_KEYWORD,
+                    f"`{name}` is not declared in `keywords:`",
+                    loc,
+                    did_you_mean(name, [k.name for k in ruleset.keywords]),
+                )
             elif len(params) != len(keyword.params):
                 wanted = " ".join([keyword.name, *(p.upper() for p in keyword.params)])
-                yield Diagnostic(Code.KEYWORD_PARAMS, f"`{written}` gives {len(params)} parameter(s); `{keyword.name}` takes {len(keyword.params)}",
-                                 loc, f"write it as `{wanted}`")
+                yield Diagnostic(
+                    Code.KEYWORD_PARAMS,
+                    f"`{written}` gives {len(params)} parameter(s); `{keyword.name}` takes {len(keyword.params)}",
+                    loc,
+                    f"write it as `{wanted}`",
+                )
 
 
 DECLARED = (  # (section, field, the `ruleset:` list it must be in, what it is)
@@ -45,14 +53,24 @@ def check_declared_kinds(ruleset: Ruleset):
                 continue
             listed = ", ".join(declared)
             if not value:  # no default: an entry of a ruleset that declares the list gives its own
-                yield Diagnostic(Code.UNDECLARED_KIND, f"`{entry.id}` gives no `{field}:`; `{declaring}:` of "
-                                 f"`ruleset: declares:` says which {what}s there are", value_loc(entry, field),
-                                 f"give it one of {listed}")
+                yield Diagnostic(
+                    Code.UNDECLARED_KIND,
+                    f"`{entry.id}` gives no `{field}:`; `{declaring}:` of "
+                    f"`ruleset: declares:` says which {what}s there are",
+                    value_loc(entry, field),
+                    f"give it one of {listed}",
+                )
                 continue
-            hint = did_you_mean(value, declared) or f"`{declaring}:` declares {listed}; add it there or use one of those"
+            hint = (
+                did_you_mean(value, declared) or f"`{declaring}:` declares {listed}; add it there or use one of those"
+            )
             default = "" if field in entry.locs else f" (the default, as `{entry.id}` gives no `{field}:`)"
-            yield Diagnostic(Code.UNDECLARED_KIND, f"{what} `{value}`{default} is not in `{declaring}:` of `ruleset: declares:`",
-                             value_loc(entry, field), hint)
+            yield Diagnostic(
+                Code.UNDECLARED_KIND,
+                f"{what} `{value}`{default} is not in `{declaring}:` of `ruleset: declares:`",
+                value_loc(entry, field),
+                hint,
+            )
 
 
 def check_declared_words(ruleset: Ruleset):
@@ -63,12 +81,18 @@ def check_declared_words(ruleset: Ruleset):
         return
     for page in declares.page_titles:
         if page.id not in PAGED_SECTIONS:
-            yield Diagnostic(Code.UNKNOWN_SECTION, f"`page_titles:` names `{page.id}`, which has no page of its own",
-                             page.loc,
-                             did_you_mean(page.id, PAGED_SECTIONS) or f"title one of: {', '.join(PAGED_SECTIONS)}")
+            yield Diagnostic(
+                Code.UNKNOWN_SECTION,
+                f"`page_titles:` names `{page.id}`, which has no page of its own",
+                page.loc,
+                did_you_mean(page.id, PAGED_SECTIONS) or f"title one of: {', '.join(PAGED_SECTIONS)}",
+            )
     kinds = ruleset.meta.victory_point_kinds
     for heading in declares.victory_point_sheet.kinds if declares.victory_point_sheet and kinds else ():
         if heading.id not in kinds:
-            yield Diagnostic(Code.UNDECLARED_KIND, f"victory-point kind `{heading.id}` is not in `victory_point_kinds:` "
-                             "of `ruleset: declares:`", heading.loc,
-                             did_you_mean(heading.id, kinds) or f"`victory_point_kinds:` declares {', '.join(kinds)}")
+            yield Diagnostic(
+                Code.UNDECLARED_KIND,
+                f"victory-point kind `{heading.id}` is not in `victory_point_kinds:` of `ruleset: declares:`",
+                heading.loc,
+                did_you_mean(heading.id, kinds) or f"`victory_point_kinds:` declares {', '.join(kinds)}",
+            )

@@ -5,7 +5,6 @@ from __future__ import annotations
 from ..diagnostics import Code, Diagnostic, Location
 from ..model.ruleset import Ruleset
 
-
 # A statement that only sets up names: it checks nothing itself, but a later statement may use it.
 _SETUP = ("Assign", "AnnAssign", "AugAssign", "Import", "ImportFrom", "FunctionDef")
 
@@ -35,9 +34,11 @@ def check_examples_assert(ruleset: Ruleset):
         for index, statement in enumerate(statements):
             if checks[index] or not kinds[index]:
                 continue  # it checks; or it is empty or does not parse, which doctest reports when the example runs
-            if kinds[index] <= set(_SETUP) and any(checks[index + 1:]):
+            if kinds[index] <= set(_SETUP) and any(checks[index + 1 :]):
                 continue
             what = "sets up names no later statement checks" if kinds[index] <= set(_SETUP) else "states no result"
-            yield Diagnostic(Code.EXAMPLE_UNCHECKED,
-                             f"{example.entry}: `{statement.source.strip()[:60]}` {what}",
-                             Location(example.path, example.line + statement.lineno, example.indent + statement.indent + 1))
+            yield Diagnostic(
+                Code.EXAMPLE_UNCHECKED,
+                f"{example.entry}: `{statement.source.strip()[:60]}` {what}",
+                Location(example.path, example.line + statement.lineno, example.indent + statement.indent + 1),
+            )

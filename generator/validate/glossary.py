@@ -26,13 +26,18 @@ def check_glossary_terms(ruleset: Ruleset):
     for entry in own:
         for index, spelling in enumerate((entry.term, *entry.aliases)):
             key = _term_key(spelling)
-            loc = value_loc(entry, "term") if index == 0 else entry.locs.get(f"aliases[{index - 1}]", value_loc(entry, "aliases"))
+            loc = (
+                value_loc(entry, "term")
+                if index == 0
+                else entry.locs.get(f"aliases[{index - 1}]", value_loc(entry, "aliases"))
+            )
             if key in seen and seen[key][1] is not entry:
                 first, other = seen[key]
                 where = "in the base ruleset" if other.id not in own_ids else f"at {value_loc(other, 'term')}"
-                yield Diagnostic(Code.DUPLICATE_TERM, f"glossary term `{spelling}` of `{entry.id}` is the term `{first}` of "
-                                 f"`{other.id}` {where}", loc)
+                yield Diagnostic(
+                    Code.DUPLICATE_TERM,
+                    f"glossary term `{spelling}` of `{entry.id}` is the term `{first}` of `{other.id}` {where}",
+                    loc,
+                )
                 continue
             seen.setdefault(key, (spelling, entry))
-
-

@@ -6,15 +6,24 @@ import re
 
 from ..diagnostics import BlockLocation, Code, Diagnostic, Location, did_you_mean
 from ..model.base import QuickMark, value_loc
-from ..model.ruleset import SECTIONS, Ruleset
-from ..model.ruleset import term_names
+from ..model.ruleset import SECTIONS, Ruleset, term_names
 from .references import entry_or_none, unknown_ref
 
-
-ROLE = re.compile(r"\{(?P<role>term|rule|table|spell|profile|value|formula|chart|lookup|entry)\}(?P<ticks>`+)(?P<target>.+?)"
-                  r"(?P=ticks)(?!`)", re.S)
-_ROLE_SECTIONS = {"rule": "rules", "table": "tables", "spell": "spells", "profile": "profiles", "value": "values",
-                  "formula": "formulas", "chart": "charts", "lookup": "lookups"}
+ROLE = re.compile(
+    r"\{(?P<role>term|rule|table|spell|profile|value|formula|chart|lookup|entry)\}(?P<ticks>`+)(?P<target>.+?)"
+    r"(?P=ticks)(?!`)",
+    re.S,
+)
+_ROLE_SECTIONS = {
+    "rule": "rules",
+    "table": "tables",
+    "spell": "spells",
+    "profile": "profiles",
+    "value": "values",
+    "formula": "formulas",
+    "chart": "charts",
+    "lookup": "lookups",
+}
 
 
 def role_target(target: str) -> str:
@@ -52,13 +61,21 @@ def check_prose_links(ruleset: Ruleset):
                 loc = prose_loc(owner, name, value, match.start())
                 if match["role"] == "term":
                     if target.casefold() not in terms and not ruleset.is_unloaded(target, "glossary"):
-                        yield Diagnostic(Code.UNKNOWN_REF, f"glossary term `{target}` is not in `glossary:`", loc,
-                                         did_you_mean(target, [t.term for t in ruleset.glossary]))
+                        yield Diagnostic(
+                            Code.UNKNOWN_REF,
+                            f"glossary term `{target}` is not in `glossary:`",
+                            loc,
+                            did_you_mean(target, [t.term for t in ruleset.glossary]),
+                        )
                 elif match["role"] == "entry":
                     section, _, id = target.partition(".")
                     if section not in SECTIONS:
-                        yield Diagnostic(Code.UNKNOWN_REF, f"`{target}` names no section: write {{entry}}`section.id`", loc,
-                                         did_you_mean(section, list(SECTIONS)))
+                        yield Diagnostic(
+                            Code.UNKNOWN_REF,
+                            f"`{target}` names no section: write {{entry}}`section.id`",
+                            loc,
+                            did_you_mean(section, list(SECTIONS)),
+                        )
                     elif (d := unknown_ref(ruleset, section, id, loc, section.removesuffix("s"))) is not None:
                         yield d
                 elif (d := unknown_ref(ruleset, _ROLE_SECTIONS[match["role"]], target, loc, match["role"])) is not None:

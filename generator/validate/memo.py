@@ -88,13 +88,20 @@ def canonical(value) -> str:
     if isinstance(value, Expression):
         return f"Expression({value.text!r})"
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        fields = ",".join(f"{f.name}={canonical(getattr(value, f.name))}" for f in dataclasses.fields(value)
-                          if f.name not in _LOCATIONS)
+        fields = ",".join(
+            f"{f.name}={canonical(getattr(value, f.name))}"
+            for f in dataclasses.fields(value)
+            if f.name not in _LOCATIONS
+        )
         return f"{type(value).__qualname__}({fields})"
     if isinstance(value, (tuple, list)):
         return f"{type(value).__name__}[{','.join(canonical(item) for item in value)}]"
     if isinstance(value, (dict, MappingProxyType)):
-        return "{" + ",".join(f"{canonical(k)}:{canonical(v)}" for k, v in sorted(value.items(), key=lambda kv: repr(kv[0]))) + "}"
+        return (
+            "{"
+            + ",".join(f"{canonical(k)}:{canonical(v)}" for k, v in sorted(value.items(), key=lambda kv: repr(kv[0])))
+            + "}"
+        )
     if isinstance(value, (str, int, float, bool, Fraction, Enum, type(None))):
         return f"{type(value).__name__}:{value!r}"
     return f"{type(value).__qualname__}:{value!r}"  # any other object: its repr (at worst a key that never hits)

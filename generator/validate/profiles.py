@@ -15,13 +15,19 @@ def check_play_aids(ruleset: Ruleset):
         for owner in (matrix, *matrix.rows):
             if not owner.movement:
                 continue
-            if (d := unknown_ref(ruleset, "values", owner.movement, value_loc(owner, "movement"), "movement")) is not None:
+            if (
+                d := unknown_ref(ruleset, "values", owner.movement, value_loc(owner, "movement"), "movement")
+            ) is not None:
                 yield d
             elif not ruleset.is_unloaded(owner.movement, "values"):
                 stated = ruleset.value(owner.movement).value
                 if not isinstance(stated, NotGiven) and getattr(stated, "kind", "") != "distance":
-                    yield Diagnostic(Code.BAD_VALUE, f"movement `{owner.movement}` is {stated}, not a distance",
-                                     value_loc(owner, "movement"), "name a value written as a distance: 6\", 2 hexes")
+                    yield Diagnostic(
+                        Code.BAD_VALUE,
+                        f"movement `{owner.movement}` is {stated}, not a distance",
+                        value_loc(owner, "movement"),
+                        'name a value written as a distance: 6", 2 hexes',
+                    )
         labels: dict[str, str] = {}
         for track in matrix.tracks:
             for name, section in (("term", "glossary"), ("rule", "rules")):
@@ -29,16 +35,28 @@ def check_play_aids(ruleset: Ruleset):
                 if target and (d := unknown_ref(ruleset, section, target, value_loc(track, name), name)) is not None:
                     yield d
             if track.boxes is not None and not 1 <= track.boxes <= 12:
-                yield Diagnostic(Code.OUT_OF_RANGE, f"`{track.id}` asks for {track.boxes} boxes; a unit's row holds 1 to 12",
-                                 value_loc(track, "boxes"), "leave `boxes` out for an open count: a tally space is printed")
+                yield Diagnostic(
+                    Code.OUT_OF_RANGE,
+                    f"`{track.id}` asks for {track.boxes} boxes; a unit's row holds 1 to 12",
+                    value_loc(track, "boxes"),
+                    "leave `boxes` out for an open count: a tally space is printed",
+                )
             key = track.label.casefold()
             if key in labels:
-                yield Diagnostic(Code.DUPLICATE_ID, f"`{track.id}` tracks {track.label!r}, as `{labels[key]}` already does",
-                                 value_loc(track, "label"), "track each thing once")
+                yield Diagnostic(
+                    Code.DUPLICATE_ID,
+                    f"`{track.id}` tracks {track.label!r}, as `{labels[key]}` already does",
+                    value_loc(track, "label"),
+                    "track each thing once",
+                )
             labels[key] = track.id
             if not (track.term or track.rule or track.source):
-                yield Diagnostic(Code.UNKNOWN_REF, f"`{track.id}` says what is tracked but not where the rules say so",
-                                 track.loc, "name the glossary `term`, the `rule` or the `source` that makes players track it")
+                yield Diagnostic(
+                    Code.UNKNOWN_REF,
+                    f"`{track.id}` says what is tracked but not where the rules say so",
+                    track.loc,
+                    "name the glossary `term`, the `rule` or the `source` that makes players track it",
+                )
 
 
 def check_value_cells(ruleset: Ruleset):
@@ -52,8 +70,12 @@ def check_value_cells(ruleset: Ruleset):
                     continue  # its own error is reported
                 ids = [v.id for v in ruleset.reachable("values")]
                 if written.value not in ids:
-                    yield Diagnostic(Code.UNKNOWN_REF, f"{column.label} of `{row.id}` names value `{written.value}`, "
-                                     "which is not in `values:`", written.loc, did_you_mean(written.value, ids))
+                    yield Diagnostic(
+                        Code.UNKNOWN_REF,
+                        f"{column.label} of `{row.id}` names value `{written.value}`, which is not in `values:`",
+                        written.loc,
+                        did_you_mean(written.value, ids),
+                    )
                 else:
                     value = ruleset.value(written.value)
                     problem = _cell_misfit(column, value.value)
@@ -61,10 +83,14 @@ def check_value_cells(ruleset: Ruleset):
                         # a house value that breaks a column the text's value fits is the overlay's doing: say so there
                         overlays = value.is_house_rule and _cell_misfit(column, value.original) is None
                         where = value.loc if overlays else written.loc
-                        yield Diagnostic(Code.WRONG_TYPE if problem[0] == "kind" else Code.OUT_OF_RANGE,
-                                         f"{column.label} of `{row.id}` names value `{value.id}`, which is {problem[1]}",
-                                         where, _CELL_KINDS[column.type][1] if problem[0] == "kind" else
-                                         "name a value within the column's bounds, or widen `min`/`max`")
+                        yield Diagnostic(
+                            Code.WRONG_TYPE if problem[0] == "kind" else Code.OUT_OF_RANGE,
+                            f"{column.label} of `{row.id}` names value `{value.id}`, which is {problem[1]}",
+                            where,
+                            _CELL_KINDS[column.type][1]
+                            if problem[0] == "kind"
+                            else "name a value within the column's bounds, or widen `min`/`max`",
+                        )
 
 
 # What a profile cell naming a value may name, by column type: (the kinds and units that fit, the hint)
@@ -75,7 +101,11 @@ _CELL_KINDS = {
     "points": ((("number", ""), ("count", "points")), "name a number of points such as 3 or 1½", "a number of points"),
     "number": ((("number", ""), ("count", None)), "name a number such as 3 or 1½", "a number"),
     "target": ((("target", ""),), "name a target roll such as 4+", "a target roll"),
-    "inches": ((("number", ""), ("distance", "inches")), 'name a distance in inches such as 6"', "a distance in inches"),
+    "inches": (
+        (("number", ""), ("distance", "inches")),
+        'name a distance in inches such as 6"',
+        "a distance in inches",
+    ),
     "text": ((), "any value fits a text column", "a text"),
 }
 

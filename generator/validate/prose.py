@@ -32,17 +32,34 @@ from ..model.base import Markdown, value_loc
 from ..model.ruleset import Ruleset
 from .memo import remembered, text_key
 
-ROLES = frozenset({"term", "rule", "table", "spell", "profile", "entry", "gap", "source", "pdf", "value", "formula",
-                   "chart", "lookup"})
-ADMONITIONS = frozenset({"note", "warning", "tip", "hint", "important", "caution", "attention", "danger", "error",
-                         "seealso", "admonition"})
+ROLES = frozenset(
+    {
+        "term",
+        "rule",
+        "table",
+        "spell",
+        "profile",
+        "entry",
+        "gap",
+        "source",
+        "pdf",
+        "value",
+        "formula",
+        "chart",
+        "lookup",
+    }
+)
+ADMONITIONS = frozenset(
+    {"note", "warning", "tip", "hint", "important", "caution", "attention", "danger", "error", "seealso", "admonition"}
+)
 LINK_SCHEMES = ("http://", "https://", "mailto:")
 _EXPLICIT = re.compile(r"(?s)^(?P<title>.*?)\s*<(?P<target>[^<>]+)>$")
 _PDF_TARGET = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*(/[A-Za-z0-9_][A-Za-z0-9_.-]*)*\.pdf")
 
 ROLES_HINT = "roles: " + ", ".join(f"{{{r}}}" for r in sorted(ROLES))
-DIRECTIVES_HINT = ("write prose; use a ```python block for a worked example, or an admonition: "
-                   + ", ".join(sorted(ADMONITIONS)))
+DIRECTIVES_HINT = "write prose; use a ```python block for a worked example, or an admonition: " + ", ".join(
+    sorted(ADMONITIONS)
+)
 
 
 @cache
@@ -93,8 +110,16 @@ def _fence(token, lines: list[str], line: int, found: list[Finding]) -> None:
     argument = parts[1] if len(parts) > 1 else ""
     if name.startswith("{") and name.endswith("}"):
         if name[1:-1] not in ADMONITIONS:
-            found.append(_finding(Code.PROSE_DIRECTIVE, f"the directive `{name}` is not allowed in prose", lines, line,
-                                  name, DIRECTIVES_HINT))
+            found.append(
+                _finding(
+                    Code.PROSE_DIRECTIVE,
+                    f"the directive `{name}` is not allowed in prose",
+                    lines,
+                    line,
+                    name,
+                    DIRECTIVES_HINT,
+                )
+            )
             return
         # its title (or, for an admonition that takes none, its first line), options and content are Markdown
         _blocks(_parser().parse(argument + "\n" + token.content), lines, line, found)
@@ -109,28 +134,59 @@ def _inline(children, lines: list[str], line: int, found: list[Finding]) -> None
         if child.type == "myst_role":
             name = child.meta.get("name", "")
             if name not in ROLES:
-                found.append(_finding(Code.PROSE_ROLE, f"the role `{{{name}}}` is not allowed in prose", lines, cursor,
-                                      "{" + name + "}", ROLES_HINT))
+                found.append(
+                    _finding(
+                        Code.PROSE_ROLE,
+                        f"the role `{{{name}}}` is not allowed in prose",
+                        lines,
+                        cursor,
+                        "{" + name + "}",
+                        ROLES_HINT,
+                    )
+                )
             elif name == "pdf":
                 explicit = _EXPLICIT.match(child.content)
                 target = (explicit["target"] if explicit else child.content).strip()
                 if not _PDF_TARGET.fullmatch(target) or ".." in target.split("/"):
-                    found.append(_finding(Code.PROSE_LINK, f"`{{pdf}}` names `{target}`, which is not a PDF of the build",
-                                          lines, cursor, "{pdf}", "name a PDF of the build, such as `sheets/x-a4.pdf`"))
+                    found.append(
+                        _finding(
+                            Code.PROSE_LINK,
+                            f"`{{pdf}}` names `{target}`, which is not a PDF of the build",
+                            lines,
+                            cursor,
+                            "{pdf}",
+                            "name a PDF of the build, such as `sheets/x-a4.pdf`",
+                        )
+                    )
                 else:
                     _seek(lines, cursor, "{pdf}")
             else:
                 _seek(lines, cursor, "{" + name + "}")
         elif child.type == "image":
             src = child.attrs.get("src", "")
-            found.append(_finding(Code.PROSE_IMAGE, f"an image (`{_short(src)}`): prose may not show images", lines, cursor,
-                                  "![", "describe it in words; a ruleset's outputs show no image named in its prose"))
+            found.append(
+                _finding(
+                    Code.PROSE_IMAGE,
+                    f"an image (`{_short(src)}`): prose may not show images",
+                    lines,
+                    cursor,
+                    "![",
+                    "describe it in words; a ruleset's outputs show no image named in its prose",
+                )
+            )
         elif child.type == "link_open":
             href = str(child.attrs.get("href", ""))
             if not _allowed_link(href):
-                found.append(_finding(Code.PROSE_LINK, f"a link to `{_short(href)}`", lines, cursor,
-                                      _link_needle(href, lines, cursor),
-                                      "link to an http(s) address or, with a role such as {rule}`id`, to an entry of the rules"))
+                found.append(
+                    _finding(
+                        Code.PROSE_LINK,
+                        f"a link to `{_short(href)}`",
+                        lines,
+                        cursor,
+                        _link_needle(href, lines, cursor),
+                        "link to an http(s) address or, with a role such as {rule}`id`, to an entry of the rules",
+                    )
+                )
         if child.children:
             _inline(child.children, lines, cursor[0], found)
 
@@ -144,7 +200,7 @@ def _link_needle(href: str, lines: list[str], cursor: list[int]) -> str:
     from urllib.parse import unquote
 
     for needle in (href, unquote(href), href.split(":")[0] + ":"):
-        if any(needle in row for row in lines[cursor[0]:]):
+        if any(needle in row for row in lines[cursor[0] :]):
             return needle
     return "]("
 
@@ -182,7 +238,9 @@ def _is_markdown(tp) -> bool:
 @cache
 def _markdown_fields(cls) -> tuple[str, ...]:
     hints = typing.get_type_hints(cls, include_extras=True)
-    return tuple(f.name for f in dataclasses.fields(cls) if not f.metadata.get("internal") and _is_markdown(hints[f.name]))
+    return tuple(
+        f.name for f in dataclasses.fields(cls) if not f.metadata.get("internal") and _is_markdown(hints[f.name])
+    )
 
 
 def markdown_texts(entry):
@@ -207,7 +265,7 @@ def markdown_texts(entry):
 def _location(loc: Location, text: str, finding: Finding) -> Location:
     if not isinstance(loc, BlockLocation):
         return loc
-    offset = sum(len(row) + 1 for row in text.split("\n")[:finding.line]) + finding.column
+    offset = sum(len(row) + 1 for row in text.split("\n")[: finding.line]) + finding.column
     return loc.at(text, offset)
 
 
@@ -223,8 +281,13 @@ def check_prose_safety(ruleset: Ruleset):
 
 def _remembered_findings(text: str) -> list[Finding]:
     """``prose_findings``, kept by the text's hash (a finding is where it is in the text, not in the file)."""
-    return remembered("prose", lambda: text_key(text), lambda: prose_findings(text),
-                      lambda found: [[f.code.value, f.message, f.line, f.column, f.hint] for f in found], _load_findings)
+    return remembered(
+        "prose",
+        lambda: text_key(text),
+        lambda: prose_findings(text),
+        lambda found: [[f.code.value, f.message, f.line, f.column, f.hint] for f in found],
+        _load_findings,
+    )
 
 
 def _load_findings(stored) -> list[Finding]:
@@ -243,10 +306,16 @@ def check_examples_stated(ruleset: Ruleset):
     for entry in (ruleset.meta, *(e for _s, e in ruleset.all_entries())):
         for text, loc in markdown_texts(entry):
             for line in unstated(text):
-                where = loc.at(text, sum(len(row) + 1 for row in text.split("\n")[:line])) \
-                    if isinstance(loc, BlockLocation) else loc
-                yield Diagnostic(Code.EXAMPLE_UNSTATED, "a worked example follows no sentence: players, who never see "
-                                 "its code, would read nothing of it", where)
+                where = (
+                    loc.at(text, sum(len(row) + 1 for row in text.split("\n")[:line]))
+                    if isinstance(loc, BlockLocation)
+                    else loc
+                )
+                yield Diagnostic(
+                    Code.EXAMPLE_UNSTATED,
+                    "a worked example follows no sentence: players, who never see its code, would read nothing of it",
+                    where,
+                )
 
 
 def check_example_sentences(ruleset: Ruleset):
@@ -260,8 +329,12 @@ def check_example_sentences(ruleset: Ruleset):
             for offset, paragraph, code in stated(text):
                 for problem in unverified(paragraph, evidence(code, lambda id: _value_text(ruleset, id))):
                     where = loc.at(text, offset + problem.start) if isinstance(loc, BlockLocation) else loc
-                    yield Diagnostic(Code.EXAMPLE_SENTENCE, f"`{problem.text}` in the sentence before a worked example "
-                                     f"is {problem.why}: players read it marked checked", where)
+                    yield Diagnostic(
+                        Code.EXAMPLE_SENTENCE,
+                        f"`{problem.text}` in the sentence before a worked example "
+                        f"is {problem.why}: players read it marked checked",
+                        where,
+                    )
 
 
 def _value_text(ruleset: Ruleset, id: str) -> str | None:

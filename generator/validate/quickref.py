@@ -9,7 +9,6 @@ from ..model.base import QuickMark, value_loc
 from ..model.entries import gm_only
 from ..model.ruleset import Ruleset
 
-
 QUICK_TEXT_LIMIT = 600  # characters of prose (worked examples left out) one entry may print on the quick reference
 
 
@@ -27,14 +26,24 @@ def check_quick_reference(ruleset: Ruleset):
             continue  # not marked, or printed by default without being written
         loc = value_loc(entry, "quick_reference")
         if gm_only(entry):
-            yield Diagnostic(Code.QUICKREF_GM, f"`{entry.id}` is for the game-master but marked for the players' quick "
-                             "reference", loc)
+            yield Diagnostic(
+                Code.QUICKREF_GM,
+                f"`{entry.id}` is for the game-master but marked for the players' quick reference",
+                loc,
+            )
             continue
         summary = mark.summary if isinstance(mark, QuickMark) else ""
         if isinstance(mark, QuickMark) and summary and len(_readable(summary)) > QUICK_TEXT_LIMIT:
-            yield Diagnostic(Code.QUICKREF_TOO_LONG, f"the quick-reference summary of `{entry.id}` is "
-                             f"{len(_readable(summary))} characters; the sheet takes {QUICK_TEXT_LIMIT}",
-                             value_loc(mark, "summary"))
+            yield Diagnostic(
+                Code.QUICKREF_TOO_LONG,
+                f"the quick-reference summary of `{entry.id}` is "
+                f"{len(_readable(summary))} characters; the sheet takes {QUICK_TEXT_LIMIT}",
+                value_loc(mark, "summary"),
+            )
         elif section == "rules" and not summary and len(_readable(entry.body)) > QUICK_TEXT_LIMIT:
-            yield Diagnostic(Code.QUICKREF_TOO_LONG, f"rule `{entry.id}` is marked for the quick reference, but its body "
-                             f"is {len(_readable(entry.body))} characters; the sheet takes {QUICK_TEXT_LIMIT}", loc)
+            yield Diagnostic(
+                Code.QUICKREF_TOO_LONG,
+                f"rule `{entry.id}` is marked for the quick reference, but its body "
+                f"is {len(_readable(entry.body))} characters; the sheet takes {QUICK_TEXT_LIMIT}",
+                loc,
+            )

@@ -35,17 +35,28 @@ def check_references(ruleset: Ruleset):
                     yield d
         for index, target in enumerate(getattr(entry, "see_also", ())):
             if target not in all_ids and not ruleset.is_unloaded(target):
-                yield Diagnostic(Code.UNKNOWN_REF, f"see_also `{target}` names no entry",
-                                 entry.locs.get(f"see_also[{index}]", value_loc(entry, "see_also")), did_you_mean(target, all_ids))
+                yield Diagnostic(
+                    Code.UNKNOWN_REF,
+                    f"see_also `{target}` names no entry",
+                    entry.locs.get(f"see_also[{index}]", value_loc(entry, "see_also")),
+                    did_you_mean(target, all_ids),
+                )
         for index, target in enumerate(getattr(entry, "charts", ()) if section == "rules" else ()):
-            if (d := unknown_ref(ruleset, "charts", target, entry.locs.get(f"charts[{index}]", value_loc(entry, "charts")),
-                          "charts")) is not None:
+            if (
+                d := unknown_ref(
+                    ruleset, "charts", target, entry.locs.get(f"charts[{index}]", value_loc(entry, "charts")), "charts"
+                )
+            ) is not None:
                 yield d
         if isinstance(entry, RollTable):
             for row in entry.rows:
                 if row.ref and row.ref not in all_ids and not ruleset.is_unloaded(row.ref):
-                    yield Diagnostic(Code.UNKNOWN_REF, f"row `{row.result}` refers to `{row.ref}`, which names no entry",
-                                     value_loc(row, "ref"), did_you_mean(row.ref, all_ids))
+                    yield Diagnostic(
+                        Code.UNKNOWN_REF,
+                        f"row `{row.result}` refers to `{row.ref}`, which names no entry",
+                        value_loc(row, "ref"),
+                        did_you_mean(row.ref, all_ids),
+                    )
 
 
 def check_spells(ruleset: Ruleset):
@@ -54,13 +65,19 @@ def check_spells(ruleset: Ruleset):
             continue
         table = ruleset.table(spell.table)
         if table.ranges_given and not any(spell.roll in row.roll for row in table.rows):
-            yield Diagnostic(Code.UNKNOWN_REF, f"spell `{spell.id}` sits at {spell.roll} on `{table.id}`, which has no such row",
-                             value_loc(spell, "roll"))
+            yield Diagnostic(
+                Code.UNKNOWN_REF,
+                f"spell `{spell.id}` sits at {spell.roll} on `{table.id}`, which has no such row",
+                value_loc(spell, "roll"),
+            )
 
 
 def check_chapter_ids(ruleset: Ruleset):
     for chapter in ruleset.chapters:
         if chapter.id in SITE_PAGE_NAMES:
-            yield Diagnostic(Code.PAGE_NAME, f"chapter `{chapter.id}` would take the name of the site's page of "
-                             f"{SITE_PAGE_NAMES[chapter.id]}", chapter.loc,
-                             f"give the chapter another id, such as `{chapter.id}_chapter`, and write that in its entries' `chapter:`")
+            yield Diagnostic(
+                Code.PAGE_NAME,
+                f"chapter `{chapter.id}` would take the name of the site's page of {SITE_PAGE_NAMES[chapter.id]}",
+                chapter.loc,
+                f"give the chapter another id, such as `{chapter.id}_chapter`, and write that in its entries' `chapter:`",
+            )

@@ -32,8 +32,12 @@ def plain(text: str) -> str:
 
 def _looks_like_heading(line: str) -> bool:
     words = line.split()
-    return (0 < len(words) <= HEADING_WORDS and line[0].isupper() and not _COLUMNS.search(line)
-            and not re.search(r"[,;:]|(?<!\.)\.$", line))
+    return (
+        0 < len(words) <= HEADING_WORDS
+        and line[0].isupper()
+        and not _COLUMNS.search(line)
+        and not re.search(r"[,;:]|(?<!\.)\.$", line)
+    )
 
 
 BULLETED = 100  # the rank of a list item standing as a heading: under every other heading
@@ -55,15 +59,20 @@ class Sections:
         found = []
         rank_at = dict(self.ranks)
         for start in self.starts.get(name, ()):
-            end = next((offset for offset, rank in self.ranks if offset > start and rank <= rank_at[start]), len(self.text))
+            end = next(
+                (offset for offset, rank in self.ranks if offset > start and rank <= rank_at[start]), len(self.text)
+            )
             found.append(self.text[start:end])
         return found
 
     def holding(self, quote: str, normal) -> list[str]:
         """The sections whose text holds ``quote`` (compared by ``normal``), innermost first."""
         wanted = normal(quote)
-        holding = [(min(len(span) for span in self.spans(name) if wanted in normal(span)), name) for name in self.starts
-                   if any(wanted in normal(span) for span in self.spans(name))]
+        holding = [
+            (min(len(span) for span in self.spans(name) if wanted in normal(span)), name)
+            for name in self.starts
+            if any(wanted in normal(span) for span in self.spans(name))
+        ]
         return [name for _length, name in sorted(holding)]
 
 
@@ -109,12 +118,17 @@ def find_sections(text: str, names) -> Sections:
             headings.append(plain(line["line"]))
     for name in sorted({plain(n) for n in names if plain(n)}):
         words = r"\s+".join(re.escape(word) for word in name.split())
-        whole_line = rf"^{_SPACE}*(?P<bullet>[-–•*]?){_SPACE}*(?P<at>{words})[,:]?{_SPACE}*$"  # a title may end in , or :
+        whole_line = (
+            rf"^{_SPACE}*(?P<bullet>[-–•*]?){_SPACE}*(?P<at>{words})[,:]?{_SPACE}*$"  # a title may end in , or :
+        )
         # a heading run into its section's text, at a line's start or after a sentence's end
         inline = rf"(?:^{_SPACE}*|(?<=[.!?|]){_SPACE}+)(?P<at>{words})(?={_SPACE}+[A-Z0-9\"']|$)|\A{_SPACE}*(?P<first>{words})"
         found = [(m.start("at"), bool(m["bullet"])) for m in re.finditer(whole_line, text, re.M)]
         if not found:
-            found = [(m.start("at") if m["at"] is not None else m.start("first"), False) for m in re.finditer(inline, text, re.M)]
+            found = [
+                (m.start("at") if m["at"] is not None else m.start("first"), False)
+                for m in re.finditer(inline, text, re.M)
+            ]
         if not found:
             continue
         numbered = _NUMBERED.match(name)

@@ -27,8 +27,12 @@ def check_sources(ruleset: Ruleset):
     normal = {name: _normal(text) for name, text in ruleset.sources.items()}
     sections = _cited_sections(ruleset)
     if ruleset.meta.source and ruleset.meta.source not in ruleset.sources:
-        yield Diagnostic(Code.SOURCE_FILE, f"source text `{ruleset.meta.source}` is not in `sources/`",
-                         value_loc(ruleset.meta, "source"), did_you_mean(ruleset.meta.source, ruleset.sources))
+        yield Diagnostic(
+            Code.SOURCE_FILE,
+            f"source text `{ruleset.meta.source}` is not in `sources/`",
+            value_loc(ruleset.meta, "source"),
+            did_you_mean(ruleset.meta.source, ruleset.sources),
+        )
     for _section, entry in ruleset.all_entries():
         for part in _cited(entry):
             source = getattr(part, "source", None)
@@ -36,8 +40,12 @@ def check_sources(ruleset: Ruleset):
                 continue
             if source.file not in ruleset.sources:
                 if source.file != ruleset.meta.source:
-                    yield Diagnostic(Code.SOURCE_FILE, f"source text `{source.file}` is not in `sources/`", source.loc,
-                                     did_you_mean(source.file, ruleset.sources))
+                    yield Diagnostic(
+                        Code.SOURCE_FILE,
+                        f"source text `{source.file}` is not in `sources/`",
+                        source.loc,
+                        did_you_mean(source.file, ruleset.sources),
+                    )
                 continue
             yield from _citation_problems(source, normal[source.file], sections[source.file])
 
@@ -57,18 +65,30 @@ def _citation_problems(source: Source, text: str, sections: Sections):
     """A citation's section stands as a heading in its text, and its quote lies inside that section."""
     section = plain(source.section)
     if source.quote and _normal(source.quote) not in text:
-        yield Diagnostic(Code.SOURCE_QUOTE, f"the quote is not in {source.file}: “{source.quote[:60]}”",
-                         value_loc(source, "quote"))
+        yield Diagnostic(
+            Code.SOURCE_QUOTE, f"the quote is not in {source.file}: “{source.quote[:60]}”", value_loc(source, "quote")
+        )
         return
     if not section:
         return
     if section not in sections.starts:
         where = "is no heading of" if _normal(section) in text else "is not in"
-        yield Diagnostic(Code.SOURCE_SECTION, f"section “{section[:60]}” {where} {source.file}", value_loc(source, "section"),
-                         did_you_mean(section, sections.headings) or "copy the heading as the source writes it")
+        yield Diagnostic(
+            Code.SOURCE_SECTION,
+            f"section “{section[:60]}” {where} {source.file}",
+            value_loc(source, "section"),
+            did_you_mean(section, sections.headings) or "copy the heading as the source writes it",
+        )
         return
     if source.quote and section not in (holding := sections.holding(source.quote, _normal)):
-        under = f"did you mean `{holding[0]}`? the quote stands under it" if holding else \
-            "cite the section whose text holds the quote"
-        yield Diagnostic(Code.QUOTE_SECTION, f"the quote is not in section “{section[:60]}” of {source.file}: "
-                         f"“{source.quote[:60]}”", value_loc(source, "section"), under)
+        under = (
+            f"did you mean `{holding[0]}`? the quote stands under it"
+            if holding
+            else "cite the section whose text holds the quote"
+        )
+        yield Diagnostic(
+            Code.QUOTE_SECTION,
+            f"the quote is not in section “{section[:60]}” of {source.file}: “{source.quote[:60]}”",
+            value_loc(source, "section"),
+            under,
+        )

@@ -32,33 +32,59 @@ def table_coverage(table: RollTable) -> list[Diagnostic]:
     found = []
     rows_loc = value_loc(table, "rows")
     if table.dice.stats:
-        lowest = any(r.roll.low is None for r in table.rows) or (table.clamp is not None and table.clamp.low is not None)
-        highest = any(r.roll.high is None for r in table.rows) or (table.clamp is not None and table.clamp.high is not None)
+        lowest = any(r.roll.low is None for r in table.rows) or (
+            table.clamp is not None and table.clamp.low is not None
+        )
+        highest = any(r.roll.high is None for r in table.rows) or (
+            table.clamp is not None and table.clamp.high is not None
+        )
         if not (lowest and highest):
-            found.append(Diagnostic(Code.TABLE_UNBOUNDED,
-                                    f"`{table.dice}` can roll any total, but `{table.id}` has no "
-                                    f"{'lowest' if not lowest else 'highest'} open row and no clamp",
-                                    value_loc(table, "dice")))
+            found.append(
+                Diagnostic(
+                    Code.TABLE_UNBOUNDED,
+                    f"`{table.dice}` can roll any total, but `{table.id}` has no "
+                    f"{'lowest' if not lowest else 'highest'} open row and no clamp",
+                    value_loc(table, "dice"),
+                )
+            )
             return found
     try:
         outcomes = _outcomes(table)
     except TableTooWide as error:
-        return found + [Diagnostic(Code.TOO_LARGE, str(error), rows_loc, "write open-ended rows such as `6+` and `1-` for the far ends")]
+        return found + [
+            Diagnostic(
+                Code.TOO_LARGE, str(error), rows_loc, "write open-ended rows such as `6+` and `1-` for the far ends"
+            )
+        ]
     covered: dict[int, object] = {}
     for row in table.rows:
         hits = row.roll.within(outcomes)
         if not hits:
-            found.append(Diagnostic(Code.TABLE_UNREACHABLE, f"row `{row.roll.text}` of `{table.id}` can never be rolled with {table.dice}"
-                                    + (f" clamped to {range_words(table.clamp)}" if table.clamp else ""), value_loc(row, "roll")))
+            found.append(
+                Diagnostic(
+                    Code.TABLE_UNREACHABLE,
+                    f"row `{row.roll.text}` of `{table.id}` can never be rolled with {table.dice}"
+                    + (f" clamped to {range_words(table.clamp)}" if table.clamp else ""),
+                    value_loc(row, "roll"),
+                )
+            )
         overlap = [o for o in hits if o in covered]
         if overlap:
-            found.append(Diagnostic(Code.TABLE_OVERLAP, f"row `{row.roll.text}` of `{table.id}` covers {_spans(overlap)} again",
-                                    value_loc(row, "roll"), "make the row ranges disjoint"))
+            found.append(
+                Diagnostic(
+                    Code.TABLE_OVERLAP,
+                    f"row `{row.roll.text}` of `{table.id}` covers {_spans(overlap)} again",
+                    value_loc(row, "roll"),
+                    "make the row ranges disjoint",
+                )
+            )
         for outcome in hits:
             covered.setdefault(outcome, row)
     missing = [o for o in outcomes if o not in covered]
     if missing:
-        found.append(Diagnostic(Code.TABLE_GAP, f"`{table.id}` has no row for {_spans(missing)} on {table.dice}", rows_loc))
+        found.append(
+            Diagnostic(Code.TABLE_GAP, f"`{table.id}` has no row for {_spans(missing)} on {table.dice}", rows_loc)
+        )
     return found
 
 
@@ -78,8 +104,10 @@ def _outcomes(table: RollTable) -> list[int]:
         if not ends:
             return [0]
         if max(ends) - min(ends) > MAX_TABLE_SPAN:
-            raise TableTooWide(f"the rows of `{table.id}` span {min(ends):,} to {max(ends):,}; a modified table may span at most "
-                               f"{MAX_TABLE_SPAN:,} results")
+            raise TableTooWide(
+                f"the rows of `{table.id}` span {min(ends):,} to {max(ends):,}; a modified table may span at most "
+                f"{MAX_TABLE_SPAN:,} results"
+            )
         # a window one wider than every number written, read through the clamp
         return sorted({table.read(total) for total in range(min(ends) - 1, max(ends) + 2)})
     die = table.dice.die()

@@ -9,18 +9,30 @@ friendly signatures (keyword defaults) for the formulas. Every number comes from
 Where the text leaves a reading open, the docstring says which one is taken.
 """
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Mapping
-
 
 __all__ = [
-    "PushBack", "push_back", "push_back_permission", "slowest_pusher_charge", "pushed_into_options",
-    "Pushers", "units_pushing_back",
-    "confusion_test_after_casualties", "confusion_tests_to_take",
-    "may_form_wedge", "wedge_complete_ranks", "wedge_rank_sizes",
-    "wedge_rear_rank_places", "wedge_positions", "wedge_edge_models", "wedge_inside_models",
-    "wedge_shooters", "wedge_casualties",
+    "PushBack",
+    "push_back",
+    "push_back_permission",
+    "slowest_pusher_charge",
+    "pushed_into_options",
+    "Pushers",
+    "units_pushing_back",
+    "confusion_test_after_casualties",
+    "confusion_tests_to_take",
+    "may_form_wedge",
+    "wedge_complete_ranks",
+    "wedge_rank_sizes",
+    "wedge_rear_rank_places",
+    "wedge_positions",
+    "wedge_edge_models",
+    "wedge_inside_models",
+    "wedge_shooters",
+    "wedge_casualties",
 ]
+
 
 def _formula(id):
     """A formula or lookup of this ruleset, callable by id (the engine presets them in this module)."""
@@ -29,12 +41,20 @@ def _formula(id):
 
 # -- Push back ------------------------------------------------------------------------------
 
-def push_back_permission(*, won_round=True, all_enemies_flee=False, enemy_in_flank_or_rear=False,
-                         friends_directly_in_front=False, frenzied=False):
+
+def push_back_permission(
+    *,
+    won_round=True,
+    all_enemies_flee=False,
+    enemy_in_flank_or_rear=False,
+    friends_directly_in_front=False,
+    frenzied=False,
+):
     """Whether a unit ``"must"``, ``"may"`` or ``"cannot"`` push back the enemy it fights
     (the formula ``push_back_choice`` with every condition but winning the round left out)."""
-    return _formula("push_back_choice")(won_round, all_enemies_flee, enemy_in_flank_or_rear,
-                                        friends_directly_in_front, frenzied)
+    return _formula("push_back_choice")(
+        won_round, all_enemies_flee, enemy_in_flank_or_rear, friends_directly_in_front, frenzied
+    )
 
 
 @dataclass(frozen=True)
@@ -122,8 +142,10 @@ def pushed_into_options(*, in_combat=False, fleeing=False):
 
 # -- Disruption and Confusion -----------------------------------------------------------------
 
-def confusion_test_after_casualties(removed, *, rank_width, full_ranks, rear_rank=0, failed_panic=False,
-                                    immune_to_psychology=False):
+
+def confusion_test_after_casualties(
+    removed, *, rank_width, full_ranks, rear_rank=0, failed_panic=False, immune_to_psychology=False
+):
     """The Leadership modifier of the Confusion test a unit takes after casualties in the
     Magic or Shooting phase, or ``None`` if it takes none (the formula ``casualty_confusion_test``).
 
@@ -146,6 +168,7 @@ def confusion_tests_to_take(reasons, *, immune_to_psychology=False):
 
 
 # -- The Archery Wedge --------------------------------------------------------------------------
+
 
 def _singular(name):
     return name.casefold().strip().removesuffix("s")
@@ -203,7 +226,7 @@ def wedge_rear_rank_places(models):
     sizes = wedge_rank_sizes(models)
     if not sizes:
         return ()
-    return tuple(sorted(_edges_first(_rank_width(len(sizes)))[:sizes[-1]]))
+    return tuple(sorted(_edges_first(_rank_width(len(sizes)))[: sizes[-1]]))
 
 
 def wedge_positions(models):
@@ -220,8 +243,14 @@ def _neighbours(rank, place):
     """The six places around a model: left and right, two diagonally in front, two behind.
     Each rank is one place wider and placed symmetrically behind the one in front, so place
     p touches places p-1 and p of the rank in front and p and p+1 of the rank behind."""
-    return ((rank, place - 1), (rank, place + 1), (rank - 1, place - 1), (rank - 1, place),
-            (rank + 1, place), (rank + 1, place + 1))
+    return (
+        (rank, place - 1),
+        (rank, place + 1),
+        (rank - 1, place - 1),
+        (rank - 1, place),
+        (rank + 1, place),
+        (rank + 1, place + 1),
+    )
 
 
 def wedge_inside_models(models):

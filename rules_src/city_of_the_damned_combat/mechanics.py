@@ -9,10 +9,14 @@ The Injury Table gives its three results but not their roll ranges, so nothing h
 turns an injury total into Knocked Down, Stunned or Out of Action.
 """
 
-
 __all__ = [
-    "injury_roll", "injury_total", "injury_distribution", "injury_range", "critical_count_distribution",
-    "turn_order", "blunt_stun_chance",
+    "injury_roll",
+    "injury_total",
+    "injury_distribution",
+    "injury_range",
+    "critical_count_distribution",
+    "turn_order",
+    "blunt_stun_chance",
 ]
 
 _INJURY = rules.table("injury").dice  # noqa: F821 - preset by the loader

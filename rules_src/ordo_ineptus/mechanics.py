@@ -17,13 +17,24 @@ Readings the text leaves open, decided here and said in the rules prose:
 from __future__ import annotations
 
 import math
-from typing import Iterable, Mapping
+from collections.abc import Iterable, Mapping
 
 __all__ = [
-    "CARD_RANKS", "card_rank", "turn_order", "joker_holders", "final_standings",
-    "counts_as_active", "may_rally", "usable_leadership", "may_run", "may_declare_charge",
-    "flight_at_least", "shamble_distance", "search_succeeds",
+    "CARD_RANKS",
+    "card_rank",
+    "turn_order",
+    "joker_holders",
+    "final_standings",
+    "counts_as_active",
+    "may_rally",
+    "usable_leadership",
+    "may_run",
+    "may_declare_charge",
+    "flight_at_least",
+    "shamble_distance",
+    "search_succeeds",
 ]
+
 
 # "the turn order will go ace, king, queen, jack, 10, etc.": the ranks in the order they are called.
 def _ranks() -> tuple[str, ...]:

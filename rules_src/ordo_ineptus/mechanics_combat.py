@@ -11,15 +11,21 @@ Preset by the loader: ``rules`` (this ruleset, its base attached), ``values``,
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Iterable, Mapping
 
 from generator.mechanics import calculator
 
 __all__ = [
-    "target_chance", "target_text", "save_chance",
-    "CriticalHit", "critical_hit_effect", "injury_chart_chances",
-    "strike_order", "may_leave_combat", "shooting_targets",
+    "target_chance",
+    "target_text",
+    "save_chance",
+    "CriticalHit",
+    "critical_hit_effect",
+    "injury_chart_chances",
+    "strike_order",
+    "may_leave_combat",
+    "shooting_targets",
 ]
 
 _formulas = calculator(rules).scope
@@ -40,7 +46,9 @@ def target_text(target: int | None, none: str = "–") -> str:
 
 
 # -- saves ---------------------------------------------------------------------------------------------
-def save_chance(base_save: int | None, strength: int, armour_piercing: bool = False, ward: int | None = None) -> Fraction:
+def save_chance(
+    base_save: int | None, strength: int, armour_piercing: bool = False, ward: int | None = None
+) -> Fraction:
     """000 § Armor: the armour save first (formula ``armour_save``), then the ward save, which Strength
     does not touch, if that fails. ``None`` is no armour save, or no ward save."""
     armour = None if base_save is None else _formulas["armour_save"](base_save, strength, armour_piercing)
@@ -84,7 +92,9 @@ def strike_order(initiative: Mapping[str, int], chargers: Iterable[str] = ()) ->
     charging_set = set(chargers)
     charging = tuple(who for who in initiative if who in charging_set)
     rest = {who: i for who, i in initiative.items() if who not in charging_set}
-    steps = tuple(tuple(who for who, i in rest.items() if i == level) for level in sorted(set(rest.values()), reverse=True))
+    steps = tuple(
+        tuple(who for who, i in rest.items() if i == level) for level in sorted(set(rest.values()), reverse=True)
+    )
     return ((charging,) if charging else ()) + steps
 
 

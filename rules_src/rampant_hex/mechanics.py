@@ -15,20 +15,28 @@ Readings the text leaves open, decided here and said in the rules prose:
 
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Mapping
 
 from generator.mechanics import ArmyList, ArmyUnit, count_names, evaluate, parse_limit
 from generator.mechanics import force as army_force
 
 __all__ = [
-    "attack_hits", "hits_distribution", "passes_moral", "roll_off_odds", "units_falling_back",
-    "fewest_points_lost", "scroll_spell", "force", "limit_allowance",
+    "attack_hits",
+    "hits_distribution",
+    "passes_moral",
+    "roll_off_odds",
+    "units_falling_back",
+    "fewest_points_lost",
+    "scroll_spell",
+    "force",
+    "limit_allowance",
 ]
 
 _formulas = globals()  # the ruleset's formulas and tables, preset here by id
 
 
 # -- dice already rolled ------------------------------------------------------------------------
+
 
 def attack_hits(rolls, armour: int) -> int:
     """Hits from rolled attack dice: each die that scores higher than ARMOUR is one hit."""
@@ -56,6 +64,7 @@ def roll_off_odds(bonus: int = 0, opponent_bonus: int = 0) -> dict[str, Fraction
 
 # -- combat and the end of the game --------------------------------------------------------------
 
+
 def units_falling_back(hit_markers: Mapping[str, int]) -> tuple[str, ...]:
     """The units of a combat that must move away: the one with the most hit markers, and every
     unit that shares the highest number."""
@@ -77,6 +86,7 @@ def fewest_points_lost(**points_lost: int) -> str | None:
 
 # -- scrolls ---------------------------------------------------------------------------------------
 
+
 def scroll_spell(spell: str, faulty_roll: int, misspelled_roll: int | None = None) -> str:
     """The spell that takes effect when a scroll of ``spell`` (an id) is used: the faulty scroll
     roll comes first, and on a misspelling the spell table roll decides, whatever its range."""
@@ -88,6 +98,7 @@ def scroll_spell(spell: str, faulty_roll: int, misspelled_roll: int | None = Non
 
 
 # -- forces: points and limits ---------------------------------------------------------------------
+
 
 def force(*lines: ArmyUnit, agreed_points: int | None = None, extras: tuple[str, ...] = ()) -> ArmyList:
     """A force chosen from the army's profile matrix, for the limits and points examples; the

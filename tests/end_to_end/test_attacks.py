@@ -28,8 +28,9 @@ CASES = sorted(p.name for p in ATTACKS.iterdir() if (p / "expect.yaml").is_file(
 SECRET = "OUTSIDE-SECRET-7c1e9b"
 GM_SECRET = "GM-ONLY-SECRET"
 RAW_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u2028\u2029]")  # data never reaches a terminal raw
-DIAGNOSTIC = re.compile(r"^(?P<path>[^:\n]+):(?P<line>[0-9]+):(?P<column>[0-9]+): (?:error|warning)\[(?P<code>[a-z-]+)\]",
-                        re.M)
+DIAGNOSTIC = re.compile(
+    r"^(?P<path>[^:\n]+):(?P<line>[0-9]+):(?P<column>[0-9]+): (?:error|warning)\[(?P<code>[a-z-]+)\]", re.M
+)
 
 
 def digest(folder: Path, skip: tuple[str, ...] = ()) -> dict[str, str]:
@@ -53,7 +54,11 @@ def prepare(case: str, tmp_path: Path) -> tuple[Path, dict]:
     source = ATTACKS / case / "project"
     shutil.copytree(source, project, symlinks=True)
     for path in project.rglob("*"):
-        if path.is_file() and not path.is_symlink() and path.suffix in (".yaml", ".yml", ".py", ".txt", ".md", ".css", ".j2"):
+        if (
+            path.is_file()
+            and not path.is_symlink()
+            and path.suffix in (".yaml", ".yml", ".py", ".txt", ".md", ".css", ".j2")
+        ):
             text = path.read_text(encoding="utf-8", errors="surrogateescape")
             if "@OUTSIDE@" in text:
                 path.write_text(text.replace("@OUTSIDE@", str(outside)), encoding="utf-8", errors="surrogateescape")
@@ -100,8 +105,13 @@ def attacker_setup(case: str, expect: dict, project: Path, tmp_path: Path) -> No
     if not expect.get("setup"):
         return
     env = {**os.environ, "PYTHONPATH": str(ROOT), "XDG_STATE_HOME": str(tmp_path / "attacker-state")}
-    subprocess.run([sys.executable, str(ATTACKS / case / expect["setup"]), str(project), str(tmp_path / "outside")],
-                   check=True, cwd=tmp_path, env=env, timeout=expect.get("timeout", 120))
+    subprocess.run(
+        [sys.executable, str(ATTACKS / case / expect["setup"]), str(project), str(tmp_path / "outside")],
+        check=True,
+        cwd=tmp_path,
+        env=env,
+        timeout=expect.get("timeout", 120),
+    )
 
 
 @pytest.mark.parametrize("case", CASES)
@@ -117,10 +127,19 @@ def test_attack(case, tmp_path):
     before_outside = digest(tmp_path / "outside")
     command = [sys.executable, "-m", "generator", "-C", str(project), *expect.get("command", ["check"])]
     env = {**os.environ, "PYTHONPATH": str(ROOT), "NO_COLOR": "1", "COLUMNS": "200"}
-    env.update({str(name): str(value) for name, value in (expect.get("env") or {}).items()})  # e.g. a small file size cap
+    env.update(
+        {str(name): str(value) for name, value in (expect.get("env") or {}).items()}
+    )  # e.g. a small file size cap
     try:
-        run = subprocess.run(command, capture_output=True, text=True, errors="replace", timeout=expect.get("timeout", 120),
-                             cwd=tmp_path, env=env)
+        run = subprocess.run(
+            command,
+            capture_output=True,
+            text=True,
+            errors="replace",
+            timeout=expect.get("timeout", 120),
+            cwd=tmp_path,
+            env=env,
+        )
     except subprocess.TimeoutExpired:
         pytest.fail(f"{case}: rulepress did not finish in {expect.get('timeout', 120)} s (a hang)")
     messages = run.stdout + run.stderr
@@ -188,13 +207,20 @@ def test_attack_is_refused_without_the_wall_when_untrusted(case, tmp_path):
     arguments.insert(1, "--untrusted")
     before_project = digest(project)
     command = [sys.executable, "-m", "generator", "-C", str(project), *arguments]
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "NO_COLOR": "1", "COLUMNS": "200",
-           **{str(name): str(value) for name, value in (expect.get("env") or {}).items()},
-           "RULEPRESS_BWRAP": "/nonexistent"}
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(ROOT),
+        "NO_COLOR": "1",
+        "COLUMNS": "200",
+        **{str(name): str(value) for name, value in (expect.get("env") or {}).items()},
+        "RULEPRESS_BWRAP": "/nonexistent",
+    }
     run = subprocess.run(command, capture_output=True, text=True, errors="replace", timeout=60, cwd=tmp_path, env=env)
     messages = run.stdout + run.stderr
     assert run.returncode == 2, messages[-3000:]
     if expect.get("exit") != 2:  # a usage error (a bad --port, SOURCE_DATE_EPOCH) is said before the wall is asked for
         [line] = messages.strip().splitlines()
-        assert line.startswith("rulepress: error: --untrusted needs the operating-system wall") and "bubblewrap" in line, line
+        assert (
+            line.startswith("rulepress: error: --untrusted needs the operating-system wall") and "bubblewrap" in line
+        ), line
     assert digest(project) == before_project, "a refused command changed the project"

@@ -34,8 +34,13 @@ HOUSE_BRAWL = "Two riders score 3. (the text: 3; these house rules: 4)"
 
 def rulepress(project: Path, *args: str) -> subprocess.CompletedProcess:
     env = {key: value for key, value in os.environ.items() if key != "RULEPRESS_WALL"}  # the wall as it defaults
-    return subprocess.run([sys.executable, "-m", "generator", "-C", str(project), *args],
-                          capture_output=True, text=True, env=env, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "generator", "-C", str(project), *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
 
 
 @pytest.fixture(scope="module")
@@ -68,9 +73,13 @@ def sentence_mark(text: str, sentence: str) -> str:
 # -- feet on the table, hexes on the map -------------------------------------------------------------------
 def test_the_table_is_measured_in_feet_and_the_guns_in_hexes_on_every_page(built):
     numbers = page(built, "frontier", "values")
-    for label, shown in [("How far foot move in a turn", "1 foot"), ("How far riders move in a turn", "2 feet"),
-                         ("Close range of a musket", "1 foot"), ("Range of a musket", "3 feet"),
-                         ("How far a gun reaches on the hex grid", "6 hexes")]:
+    for label, shown in [
+        ("How far foot move in a turn", "1 foot"),
+        ("How far riders move in a turn", "2 feet"),
+        ("Close range of a musket", "1 foot"),
+        ("Range of a musket", "3 feet"),
+        ("How far a gun reaches on the hex grid", "6 hexes"),
+    ]:
         assert f"{label} {shown} " in numbers
     moving = page(built, "frontier", "moving")
     assert "Foot move 1 foot in a turn and riders 2 feet" in moving
@@ -104,7 +113,7 @@ def test_the_roster_has_an_agreed_models_box_and_the_patrol_and_no_points(built)
 # -- a volley: one formula, three results -----------------------------------------------------------------
 def test_the_volley_page_lists_its_three_results_and_charts_the_hits(built):
     shooting = page(built, "frontier", "shooting")
-    assert 'needed — Roll to hit: the roll needed' in shooting
+    assert "needed — Roll to hit: the roll needed" in shooting
     assert 'hits — Hits on average: a number ( volley(..., result="hits") )' in shooting
     assert 'breaks — Chance the target breaks: a chance ( volley(..., result="breaks") )' in shooting
     # n muskets at 1 foot hit n × 2/3 times, at 3 feet n × 1/2: the chart's rows, muskets 1 to 6
@@ -117,8 +126,10 @@ def test_the_volley_page_lists_its_three_results_and_charts_the_hits(built):
 
 # -- a cell naming a value, and the Move column -----------------------------------------------------------
 def test_a_cell_naming_a_score_prints_the_score_beside_the_move(built):
-    rows = "Troop type SCORE MODELS Move Special rules Rifles 1 8 1 foot — Scouts {} 4 2 feet — " \
-           "Mountain gun 0 0 1 foot — Gun crew 1 3 1 foot —"
+    rows = (
+        "Troop type SCORE MODELS Move Special rules Rifles 1 8 1 foot — Scouts {} 4 2 feet — "
+        "Mountain gun 0 0 1 foot — Gun crew 1 3 1 foot —"
+    )
     assert rows.format("1½") in page(built, "frontier", "forces")
     assert rows.format("2 (house rule; the text: 1½)") in page(built, "frontier_house", "forces")
     _pages, quick = pdf(built, "sheets/frontier-quick-reference-a4.pdf")

@@ -32,6 +32,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from helpers import ROOT
 from hypothesis import HealthCheck, Phase, event, given, note, settings
 from hypothesis import strategies as st
 
@@ -41,7 +42,6 @@ from generator.model.ruleset import SECTIONS
 from generator.scaffold import scaffold
 from generator.source.build import schema_fields
 from generator.source.yamlnodes import Mapping, Scalar, load_file
-from helpers import ROOT
 
 pytestmark = pytest.mark.fuzz  # many generated or hostile projects, each a run of its own
 
@@ -63,6 +63,7 @@ FUZZ = settings(
 
 
 # --- `check` in a child process with a hard time limit ----------------------------------------------
+
 
 @dataclasses.dataclass
 class Outcome:
@@ -139,7 +140,9 @@ def run_check(project: Path) -> Outcome:
 
 
 def assert_checked_cleanly(outcome: Outcome) -> None:
-    shown = outcome.output if len(outcome.output) < 6000 else outcome.output[:3000] + "\n[...]\n" + outcome.output[-3000:]
+    shown = (
+        outcome.output if len(outcome.output) < 6000 else outcome.output[:3000] + "\n[...]\n" + outcome.output[-3000:]
+    )
     assert not outcome.timed_out, f"check still running after {HARD_TIMEOUT:.0f} s; it printed:\n{shown}"
     assert "Traceback" not in outcome.output, f"check printed a traceback:\n{shown}"
     assert outcome.status in (0, 1), f"check ended with {outcome.status!r} (0 or 1 expected); it printed:\n{shown}"
@@ -189,11 +192,17 @@ def minimal_ruleset(prose: dict[str, str] | None = None, quoted: bool = False) -
         if written is None:
             text = text.replace(slot, PLAIN[slot])
         elif quoted:
-            text = text.replace(slot, yaml.safe_dump(written, default_style='"', allow_unicode=True, width=10**9)
-                                .removesuffix("\n...\n").strip())
+            text = text.replace(
+                slot,
+                yaml.safe_dump(written, default_style='"', allow_unicode=True, width=10**9)
+                .removesuffix("\n...\n")
+                .strip(),
+            )
         else:
             column = 8 if slot in ("@BODY@", "@GM_NOTE@") else 6
-            text = text.replace(slot, "|\n" + textwrap.indent(written, " " * column, lambda line: True).rstrip(" ") + "\n")
+            text = text.replace(
+                slot, "|\n" + textwrap.indent(written, " " * column, lambda line: True).rstrip(" ") + "\n"
+            )
     return text
 
 
@@ -215,8 +224,9 @@ def make_project(base: Path, files: dict[str, str | bytes], template: Path = TEM
 def warmed_up():
     """One check in this process first, so each forked child finds everything imported and cached."""
     with tempfile.TemporaryDirectory() as base:
-        project = make_project(Path(base), {"ruleset.yaml": minimal_ruleset(
-            {"@BODY@": "Models move.\n\n```python\n>>> 1 + 1\n2\n```\n"})})
+        project = make_project(
+            Path(base), {"ruleset.yaml": minimal_ruleset({"@BODY@": "Models move.\n\n```python\n>>> 1 + 1\n2\n```\n"})}
+        )
         assert main(["-C", str(project), "check"]) == 0
     assert main(["-C", str(seed()[0]), "check"]) == 0  # the mutated seeds start valid
 
@@ -236,6 +246,7 @@ def check_files(files: dict[str, str | bytes], template: Path = TEMPLATE) -> Non
 
 # --- generated YAML: entries of every section, fields of its schema, values valid and not ------------
 
+
 def _nested_classes(tp, found: set) -> None:
     for arg in typing.get_args(tp) or ():
         _nested_classes(arg, found)
@@ -250,8 +261,10 @@ _nested: set = set()
 for _cls in SECTIONS.values():
     for _key, _field, _hint in schema_fields(_cls):
         _nested_classes(_hint, _nested)
-ALL_FIELDS = sorted({key for cls in _nested for key, _f, _t in schema_fields(cls)}
-                    | {key for keys in SECTION_FIELDS.values() for key in keys})
+ALL_FIELDS = sorted(
+    {key for cls in _nested for key, _f, _t in schema_fields(cls)}
+    | {key for keys in SECTION_FIELDS.values() for key in keys}
+)
 
 
 class Plain(str):
@@ -263,24 +276,62 @@ class _Dumper(yaml.SafeDumper):
 
 
 _Dumper.add_representer(Plain, lambda dumper, data: dumper.represent_scalar("tag:yaml.org,2002:int", str(data)))
-_Dumper.add_representer(str, lambda dumper, data: dumper.represent_scalar("tag:yaml.org,2002:str", data, style="|")
-                        if "\n" in data.strip("\n") and data == data.strip(" ") else dumper.represent_str(data))
+_Dumper.add_representer(
+    str,
+    lambda dumper, data: (
+        dumper.represent_scalar("tag:yaml.org,2002:str", data, style="|")
+        if "\n" in data.strip("\n") and data == data.strip(" ")
+        else dumper.represent_str(data)
+    ),
+)
 
 # Values past the caps on number size, nesting, dice and expression length (issue 11: "Limits with
 # clear errors"). They get a property of their own, so that a missing cap does not hide other bugs.
 HUGE_NUMBERS = [Plain("9" * 4301), Plain("-" + "9" * 5000), Plain("1" + "0" * 4400), 10**4000, 10**1000]
-HUGE_DICE = ["D1000000000", "100D1000", "1000000D6", "1000D1000", "D6 + 10**9", "D" + "9" * 5000, "9" * 5000 + "D6",
-             "D6 + " * 5000 + "1", "D100000 + D100000"]
+HUGE_DICE = [
+    "D1000000000",
+    "100D1000",
+    "1000000D6",
+    "1000D1000",
+    "D6 + 10**9",
+    "D" + "9" * 5000,
+    "9" * 5000 + "D6",
+    "D6 + " * 5000 + "1",
+    "D100000 + D100000",
+]
 HUGE_ROLLS = ["1-1000000000", "-1000000000-1000000000", "1-" + "9" * 5000, "9" * 4301 + "+", Plain("9" * 4301)]
-HUGE_EXPRESSIONS = ["1 + " * 5000 + "1", "(" * 500 + "1" + ")" * 500, "9 ** 9 ** 9", "10 ** 10 ** 9", "units ** units",
-                    "-" * 5000 + "1", "not " * 3000 + "a"]
+HUGE_EXPRESSIONS = [
+    "1 + " * 5000 + "1",
+    "(" * 500 + "1" + ")" * 500,
+    "9 ** 9 ** 9",
+    "10 ** 10 ** 9",
+    "units ** units",
+    "-" * 5000 + "1",
+    "not " * 3000 + "a",
+]
 BEYOND_CAPS = HUGE_NUMBERS + HUGE_DICE + HUGE_ROLLS + HUGE_EXPRESSIONS
 CAPS_BY_FIELD = {  # which values past a cap go where: a field of that kind reaches the code the cap protects
     **dict.fromkeys(["dice"], HUGE_DICE),
     **dict.fromkeys(["roll", "when", "range", "clamp", "over"], HUGE_ROLLS + HUGE_NUMBERS),
     **dict.fromkeys(["expr", "count", "at_most", "at_least", "let", "difference"], HUGE_EXPRESSIONS + HUGE_NUMBERS),
-    **dict.fromkeys(["points", "value", "min", "max", "agreed_points", "agreed_models", "total", "models",
-                     "casting_value", "digits", "default", "foot", "riders"], HUGE_NUMBERS + HUGE_DICE[:3]),
+    **dict.fromkeys(
+        [
+            "points",
+            "value",
+            "min",
+            "max",
+            "agreed_points",
+            "agreed_models",
+            "total",
+            "models",
+            "casting_value",
+            "digits",
+            "default",
+            "foot",
+            "riders",
+        ],
+        HUGE_NUMBERS + HUGE_DICE[:3],
+    ),
 }
 
 
@@ -289,46 +340,230 @@ NUMBERS = st.one_of(
     st.integers(-(2**64), 2**64),
     st.sampled_from([-1, 0, 7, 2**31, 2**63, -(2**63), 10**9, 10**18, 10**100, -(10**100)]),
 )
-TEXTS = st.sampled_from([
-    "", " ", "not given", "Not Given", "not  given", "n/a", "—", "?",
-    "D6", "d6", "2D6", "D3", "D6 + S - T - W", "3D6-2", "D6+1", "D66", "D0", "0D6", "D-1", "-D6", "D", "DD6", "D6+",
-    "D6 * 2", "2D6 + 2D6 + 2D6", "D6 + " * 40 + "1", "S", "20D20", "D100",
-    "1-6", "6+", "1-", "6-1", "0-0", "-3", "-3--1", "1–2", "1 - 2", "1-36", "-99-1", "+", "-", "1-2-3",
-    "0", "-0", "007", "1½", "1 1/2", "3/2", "1.5", "1/0", "0/0", "-3/2", "1e9", "1_000", "0x10", "nan", "inf", "∞",
-    "4+", '6"', "3 hexes", "12 inches", "2:1", "1.10", "½", "¼", "1 1/0",
-    "play", "moving", "secret_plan", "game", "gm", "player", "rules", "base",
-    "int", "dice", "target", "text", "points", "models", "inches", "number", "bool", "chance", "roll", "distance",
-    "true", "yes", "no", "on", "null", "~",
-    "strength - toughness", "units // 2", "units / 0", "units % 0", "2 ** 3", "(1 + 2) * 3", "a if b else c",
-    "__import__('os')", "lambda: 0", "[x for x in units]", "units.__class__", "open('/etc/passwd')",
-    "{term}`moving`", "{entry}`nonsense`", "``{rule}`secret_plan```", "`", "{", "}",
-    "a\u2028b", "a\u2029b", "\x00", "nul\x00byte", "\x1b[2J\x1b[HALL CHECKS PASSED", "\r", "a\rb", "\x7f", "\x85",
-    "\u202eevil", "e\u0301", "\ufeff", "\ufffe", "\U0001f3b2", "Ｄ６", "\u00a0", "\u200b", "İ", "ß",
-    "x" * 5000, "word " * 2000, "\n" * 300, "../../../../etc/passwd", "/etc/passwd", "text.txt", "sources/text.txt",
-])
+TEXTS = st.sampled_from(
+    [
+        "",
+        " ",
+        "not given",
+        "Not Given",
+        "not  given",
+        "n/a",
+        "—",
+        "?",
+        "D6",
+        "d6",
+        "2D6",
+        "D3",
+        "D6 + S - T - W",
+        "3D6-2",
+        "D6+1",
+        "D66",
+        "D0",
+        "0D6",
+        "D-1",
+        "-D6",
+        "D",
+        "DD6",
+        "D6+",
+        "D6 * 2",
+        "2D6 + 2D6 + 2D6",
+        "D6 + " * 40 + "1",
+        "S",
+        "20D20",
+        "D100",
+        "1-6",
+        "6+",
+        "1-",
+        "6-1",
+        "0-0",
+        "-3",
+        "-3--1",
+        "1–2",
+        "1 - 2",
+        "1-36",
+        "-99-1",
+        "+",
+        "-",
+        "1-2-3",
+        "0",
+        "-0",
+        "007",
+        "1½",
+        "1 1/2",
+        "3/2",
+        "1.5",
+        "1/0",
+        "0/0",
+        "-3/2",
+        "1e9",
+        "1_000",
+        "0x10",
+        "nan",
+        "inf",
+        "∞",
+        "4+",
+        '6"',
+        "3 hexes",
+        "12 inches",
+        "2:1",
+        "1.10",
+        "½",
+        "¼",
+        "1 1/0",
+        "play",
+        "moving",
+        "secret_plan",
+        "game",
+        "gm",
+        "player",
+        "rules",
+        "base",
+        "int",
+        "dice",
+        "target",
+        "text",
+        "points",
+        "models",
+        "inches",
+        "number",
+        "bool",
+        "chance",
+        "roll",
+        "distance",
+        "true",
+        "yes",
+        "no",
+        "on",
+        "null",
+        "~",
+        "strength - toughness",
+        "units // 2",
+        "units / 0",
+        "units % 0",
+        "2 ** 3",
+        "(1 + 2) * 3",
+        "a if b else c",
+        "__import__('os')",
+        "lambda: 0",
+        "[x for x in units]",
+        "units.__class__",
+        "open('/etc/passwd')",
+        "{term}`moving`",
+        "{entry}`nonsense`",
+        "``{rule}`secret_plan```",
+        "`",
+        "{",
+        "}",
+        "a\u2028b",
+        "a\u2029b",
+        "\x00",
+        "nul\x00byte",
+        "\x1b[2J\x1b[HALL CHECKS PASSED",
+        "\r",
+        "a\rb",
+        "\x7f",
+        "\x85",
+        "\u202eevil",
+        "e\u0301",
+        "\ufeff",
+        "\ufffe",
+        "\U0001f3b2",
+        "Ｄ６",
+        "\u00a0",
+        "\u200b",
+        "İ",
+        "ß",
+        "x" * 5000,
+        "word " * 2000,
+        "\n" * 300,
+        "../../../../etc/passwd",
+        "/etc/passwd",
+        "text.txt",
+        "sources/text.txt",
+    ]
+)
 IDS = st.one_of(
     st.from_regex(r"[a-z][a-z0-9_]{0,8}", fullmatch=True),
-    st.sampled_from(["moving", "play", "secret_plan", "a", "Bad Id", "1x", "_x", "x-y", "x" * 300, "ü", "", "ruleset",
-                     "rules", "not given"]),
+    st.sampled_from(
+        [
+            "moving",
+            "play",
+            "secret_plan",
+            "a",
+            "Bad Id",
+            "1x",
+            "_x",
+            "x-y",
+            "x" * 300,
+            "ü",
+            "",
+            "ruleset",
+            "rules",
+            "not given",
+        ]
+    ),
     st.integers(-3, 12),
 )
 KEYS = st.one_of(st.sampled_from(ALL_FIELDS), IDS)
 
 
 def dump(document, style: int) -> str:
-    return yaml.dump(document, Dumper=_Dumper, sort_keys=False, allow_unicode=bool(style & 1),
-                     default_flow_style=True if style & 2 else False, width=80 if style & 4 else 10**6)
+    return yaml.dump(
+        document,
+        Dumper=_Dumper,
+        sort_keys=False,
+        allow_unicode=bool(style & 1),
+        default_flow_style=True if style & 2 else False,
+        width=80 if style & 4 else 10**6,
+    )
 
 
 RAW_FRAGMENTS = [
-    "rules:\n", "  moving:\n", "    title: x\n", "tables:\n  t:\n    dice: D6\n    rows:\n", "      1-6: {result: x}\n",
-    "---\n", "...\n", "&a [*a]\n", "x: &a 1\ny: *a\n", "<<: *a\n", "!!python/object:os.system 'ls'\n",
-    "!include /etc/passwd\n", "? [a, b]\n: c\n", "x: 1\nx: 2\n", "\tx: 1\n", "x: |\n  a\n b\n", "x: >-\n",
-    "%YAML 1.2\n", "%TAG ! tag:x,2000:\n", "{", "}", "[", "]", "'", '"', "#", "- ", ": ", "|", ">", "\\", "\x00", "\ufeff",
-    "\u2028", "\r\n", "\r", "chapters: {play: {title: Play}}\n", "values:\n  v: {value: 2D6}\n",
+    "rules:\n",
+    "  moving:\n",
+    "    title: x\n",
+    "tables:\n  t:\n    dice: D6\n    rows:\n",
+    "      1-6: {result: x}\n",
+    "---\n",
+    "...\n",
+    "&a [*a]\n",
+    "x: &a 1\ny: *a\n",
+    "<<: *a\n",
+    "!!python/object:os.system 'ls'\n",
+    "!include /etc/passwd\n",
+    "? [a, b]\n: c\n",
+    "x: 1\nx: 2\n",
+    "\tx: 1\n",
+    "x: |\n  a\n b\n",
+    "x: >-\n",
+    "%YAML 1.2\n",
+    "%TAG ! tag:x,2000:\n",
+    "{",
+    "}",
+    "[",
+    "]",
+    "'",
+    '"',
+    "#",
+    "- ",
+    ": ",
+    "|",
+    ">",
+    "\\",
+    "\x00",
+    "\ufeff",
+    "\u2028",
+    "\r\n",
+    "\r",
+    "chapters: {play: {title: Play}}\n",
+    "values:\n  v: {value: 2D6}\n",
 ]
-RAW_BEYOND_CAPS = ["rules: " + "[" * 600 + "]" * 600 + "\n", "x: " + "{a: " * 300 + "1" + "}" * 300 + "\n",
-                   "x: " + "9" * 5000 + "\n", "tables:\n  t:\n    dice: D6\n    rows:\n      " + "9" * 5000 + ": x\n"]
+RAW_BEYOND_CAPS = [
+    "rules: " + "[" * 600 + "]" * 600 + "\n",
+    "x: " + "{a: " * 300 + "1" + "}" * 300 + "\n",
+    "x: " + "9" * 5000 + "\n",
+    "tables:\n  t:\n    dice: D6\n    rows:\n      " + "9" * 5000 + ": x\n",
+]
 
 
 @st.composite
@@ -347,36 +582,150 @@ def deep_nesting(draw):
 
 
 SCALARS = st.one_of(
-    NUMBERS, TEXTS, st.booleans(), st.none(),
+    NUMBERS,
+    TEXTS,
+    st.booleans(),
+    st.none(),
     st.text(max_size=30),
-    st.text(st.characters(codec="utf-8", categories=["Cc", "Cf", "Zl", "Zp", "Zs", "Mn", "So", "Nd", "No"]), max_size=12),
-    st.builds(lambda c, s, k: f"{c}D{s}{k:+d}", st.sampled_from(["", "0", "1", "2", "3", "10"]),
-              st.sampled_from(["6", "0", "1", "3", "12", "20", "100"]), st.integers(-10, 10)),
+    st.text(
+        st.characters(codec="utf-8", categories=["Cc", "Cf", "Zl", "Zp", "Zs", "Mn", "So", "Nd", "No"]), max_size=12
+    ),
+    st.builds(
+        lambda c, s, k: f"{c}D{s}{k:+d}",
+        st.sampled_from(["", "0", "1", "2", "3", "10"]),
+        st.sampled_from(["6", "0", "1", "3", "12", "20", "100"]),
+        st.integers(-10, 10),
+    ),
     st.builds(lambda low, high: f"{low}-{high}", st.integers(-5, 30), st.integers(-5, 30)),
 )
 VALUES_ANY = st.recursive(
-    SCALARS, lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(KEYS, inner, max_size=4)), max_leaves=12)
+    SCALARS,
+    lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(KEYS, inner, max_size=4)),
+    max_leaves=12,
+)
 
 
 # Entries shaped by the schema: each field gets a value of its type most of the time (so the data gets
 # past the loader into the checks of tables, dice, formulas, charts, armies...) and anything otherwise.
 REF_IDS = ["play", "moving", "secret_plan", "a", "b", "t", "f", "m", "x"]
-WORDS = st.sampled_from(["Play", "Moving", "Knocked down", "strength", "a", "b", "x", "not given", "", "Fear",
-                         "SHOOTS 12", "SHOOTS", "Fear 2", "weapon", "low", "high", "monster", "text.txt", "MOVING",
-                         "Models move 6 inches.", "{term}`moving`", "{rule}`secret_plan`", "{value}`a`", "{table}`t`"])
+WORDS = st.sampled_from(
+    [
+        "Play",
+        "Moving",
+        "Knocked down",
+        "strength",
+        "a",
+        "b",
+        "x",
+        "not given",
+        "",
+        "Fear",
+        "SHOOTS 12",
+        "SHOOTS",
+        "Fear 2",
+        "weapon",
+        "low",
+        "high",
+        "monster",
+        "text.txt",
+        "MOVING",
+        "Models move 6 inches.",
+        "{term}`moving`",
+        "{rule}`secret_plan`",
+        "{value}`a`",
+        "{table}`t`",
+    ]
+)
 TYPED_LEAVES = {
-    "Points": st.sampled_from([0, 1, 2, 3, 10, -1, 1000000, "1½", "1 1/2", "3/2", "1.5", "0.1", "1/3", "½", "2 ½", "-1"]),
-    "DiceExpr": st.one_of(st.sampled_from(["D6", "2D6", "D3", "D6 + S - T - W", "D6 + a", "D6 - 1", "D66", "D20", "3D6",
-                                           "D6 + D6", "D2", "D1", "2D6 - 7", "D6 + strength", "S", "0", "7", "D10 * 2"]),
-                          st.builds(lambda c, s, k: f"{c}D{s}{k:+d}", st.integers(0, 4), st.integers(0, 12), st.integers(-8, 8))),
-    "Quantity": st.sampled_from([2, 0, -1, "1½", "3/2", '6"', "3 hexes", "4+", "2D6", "D6", "7+", "1+", "0+", "½\"",
-                                 "12 inches", "1.25", "2 1/2", "-3", "6-", "x"]),
-    "Expression": st.sampled_from(["a", "a + 1", "strength - toughness", "a / b", "a // 2", "a * b - 3", "1 / 0", "a if b else 2",
-                                   "min(a, b)", "max(a, 3)", "a > b", "a and not b", "a == 1", "-a", "(a + 1) * 2",
-                                   "units // 2", "low_heroes + high_heroes", "units / 3", "roll(t)", "f(a)", "a.b", "a[0]",
-                                   "abs(a)", "round(a / 3)", "", "a +", "2 ** 10", "a % 3", "a ** 2"]),
-    "RollRange": st.one_of(st.sampled_from(["1-6", "6+", "1-", "3", "1-2", "3-4", "5-6", "2-12", "7+", "2-", 1, 6, 0, -1]),
-                           st.builds(lambda low, high: f"{low}-{high}", st.integers(-2, 13), st.integers(-2, 13))),
+    "Points": st.sampled_from(
+        [0, 1, 2, 3, 10, -1, 1000000, "1½", "1 1/2", "3/2", "1.5", "0.1", "1/3", "½", "2 ½", "-1"]
+    ),
+    "DiceExpr": st.one_of(
+        st.sampled_from(
+            [
+                "D6",
+                "2D6",
+                "D3",
+                "D6 + S - T - W",
+                "D6 + a",
+                "D6 - 1",
+                "D66",
+                "D20",
+                "3D6",
+                "D6 + D6",
+                "D2",
+                "D1",
+                "2D6 - 7",
+                "D6 + strength",
+                "S",
+                "0",
+                "7",
+                "D10 * 2",
+            ]
+        ),
+        st.builds(lambda c, s, k: f"{c}D{s}{k:+d}", st.integers(0, 4), st.integers(0, 12), st.integers(-8, 8)),
+    ),
+    "Quantity": st.sampled_from(
+        [
+            2,
+            0,
+            -1,
+            "1½",
+            "3/2",
+            '6"',
+            "3 hexes",
+            "4+",
+            "2D6",
+            "D6",
+            "7+",
+            "1+",
+            "0+",
+            '½"',
+            "12 inches",
+            "1.25",
+            "2 1/2",
+            "-3",
+            "6-",
+            "x",
+        ]
+    ),
+    "Expression": st.sampled_from(
+        [
+            "a",
+            "a + 1",
+            "strength - toughness",
+            "a / b",
+            "a // 2",
+            "a * b - 3",
+            "1 / 0",
+            "a if b else 2",
+            "min(a, b)",
+            "max(a, 3)",
+            "a > b",
+            "a and not b",
+            "a == 1",
+            "-a",
+            "(a + 1) * 2",
+            "units // 2",
+            "low_heroes + high_heroes",
+            "units / 3",
+            "roll(t)",
+            "f(a)",
+            "a.b",
+            "a[0]",
+            "abs(a)",
+            "round(a / 3)",
+            "",
+            "a +",
+            "2 ** 10",
+            "a % 3",
+            "a ** 2",
+        ]
+    ),
+    "RollRange": st.one_of(
+        st.sampled_from(["1-6", "6+", "1-", "3", "1-2", "3-4", "5-6", "2-12", "7+", "2-", 1, 6, 0, -1]),
+        st.builds(lambda low, high: f"{low}-{high}", st.integers(-2, 13), st.integers(-2, 13)),
+    ),
 }
 
 
@@ -385,7 +734,7 @@ def _typed(tp, key: str, depth: int = 0):
     origin, args = typing.get_origin(tp), typing.get_args(tp)
     if origin is typing.Annotated:
         return _typed(args[0], key, depth)
-    if origin in (typing.Union, getattr(__import__("types"), "UnionType")):
+    if origin in (typing.Union, __import__("types").UnionType):
         return st.one_of(*[_typed(a, key, depth) for a in args])
     if tp is type(None):
         return st.none()
@@ -398,7 +747,11 @@ def _typed(tp, key: str, depth: int = 0):
         return TYPED_LEAVES[name]
     if origin is tuple:
         item = args[0]
-        if isinstance(item, type) and dataclasses.is_dataclass(item) and "id" in {f.name for f in dataclasses.fields(item)}:
+        if (
+            isinstance(item, type)
+            and dataclasses.is_dataclass(item)
+            and "id" in {f.name for f in dataclasses.fields(item)}
+        ):
             return st.dictionaries(st.sampled_from(REF_IDS), _typed_entry(item, depth + 1), max_size=3)
         return st.lists(_typed(item, key, depth + 1), max_size=4)
     if tp is bool:
@@ -406,8 +759,20 @@ def _typed(tp, key: str, depth: int = 0):
     if tp is int:
         return st.one_of(st.integers(-3, 20), NUMBERS)
     if tp is str or name == "Markdown":
-        if key in ("chapter", "phase", "table", "matrix", "formula", "troop", "ref", "input", "extends", "note_formula",
-                   "chance", "key"):
+        if key in (
+            "chapter",
+            "phase",
+            "table",
+            "matrix",
+            "formula",
+            "troop",
+            "ref",
+            "input",
+            "extends",
+            "note_formula",
+            "chance",
+            "key",
+        ):
             return st.sampled_from(REF_IDS + ["", "nonsense"])
         return WORDS
     if isinstance(tp, type) and dataclasses.is_dataclass(tp):
@@ -417,8 +782,14 @@ def _typed(tp, key: str, depth: int = 0):
 
 @st.composite
 def _matrix(draw, depth: int):
-    columns = draw(st.dictionaries(st.sampled_from(["m", "a", "s", "pts", "x", "name"]), _typed_entry(_column_class(), depth + 1),
-                                   min_size=1, max_size=3))
+    columns = draw(
+        st.dictionaries(
+            st.sampled_from(["m", "a", "s", "pts", "x", "name"]),
+            _typed_entry(_column_class(), depth + 1),
+            min_size=1,
+            max_size=3,
+        )
+    )
     rows = {}
     for row_id in draw(st.lists(st.sampled_from(REF_IDS), max_size=3, unique=True)):
         row = draw(_typed_entry(_row_class(), depth + 1))
@@ -490,7 +861,8 @@ def _replace_one(draw, node, value):
 
 # --- mutated copies of a valid ruleset: `rulepress new`'s tutorial, one to three values changed ------
 
-@functools.lru_cache(maxsize=None)
+
+@functools.cache
 def seed() -> tuple[Path, dict[str, object]]:
     """A project made by `rulepress new game` (every kind of entry), and its rules files as plain data."""
     folder = Path(tempfile.mkdtemp(prefix="rulepress-fuzz-seed-"))
@@ -517,8 +889,16 @@ MUTATIONS = ("replace", "replace", "typed", "retarget", "retarget", "delete", "r
 
 def seed_ids() -> list[str]:
     """Every id the seed defines (and one it does not): what a reference may wrongly name."""
-    return sorted({id for document in seed()[1].values() for section in document.values() if isinstance(section, dict)
-                   for id in section} | {"", "nonsense"})
+    return sorted(
+        {
+            id
+            for document in seed()[1].values()
+            for section in document.values()
+            if isinstance(section, dict)
+            for id in section
+        }
+        | {"", "nonsense"}
+    )
 
 
 @st.composite
@@ -556,11 +936,18 @@ def _mutate(draw, node, kind: str) -> None:
         parent[key] = draw(st.sampled_from(CAPS_BY_FIELD.get(field, BEYOND_CAPS)))
         return
     if kind == "audience":  # an entry (or a profile row) for the game-master only, or a hidden task
-        entries = [(section, id) for section in node.values() if isinstance(section, dict)
-                   for id in section if isinstance(section[id], dict)]
+        entries = [
+            (section, id)
+            for section in node.values()
+            if isinstance(section, dict)
+            for id in section
+            if isinstance(section[id], dict)
+        ]
         if entries:
             section, id = draw(st.sampled_from(entries))
-            section[id][draw(st.sampled_from(["audience", "audience", "hidden"]))] = draw(st.sampled_from(["gm", True, "GM"]))
+            section[id][draw(st.sampled_from(["audience", "audience", "hidden"]))] = draw(
+                st.sampled_from(["gm", True, "GM"])
+            )
         return
     if kind == "retarget":  # a reference to another entry, of the wrong kind or of none
         parent, key, _field = draw(st.sampled_from(list(_leaves(node)) or [({}, "x", "")]))
@@ -601,21 +988,40 @@ def _mutate(draw, node, kind: str) -> None:
 def yaml_files(beyond_caps: bool):
     """Rules files: documents of the rules schema written by PyYAML, raw YAML-ish text, any text, any bytes."""
     scalars = st.one_of(SCALARS, *([st.sampled_from(BEYOND_CAPS)] * 3 if beyond_caps else []))
-    values = VALUES_ANY if not beyond_caps else st.recursive(
-        scalars, lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(KEYS, inner, max_size=4)), max_leaves=12)
+    values = (
+        VALUES_ANY
+        if not beyond_caps
+        else st.recursive(
+            scalars,
+            lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(KEYS, inner, max_size=4)),
+            max_leaves=12,
+        )
+    )
 
     @st.composite
     def entries(draw, section: str):
         fields = SECTION_FIELDS.get(section) or ALL_FIELDS
-        keys = draw(st.lists(st.one_of(st.sampled_from(fields), st.sampled_from(fields), KEYS),
-                             max_size=min(len(fields), 8), unique=True))
+        keys = draw(
+            st.lists(
+                st.one_of(st.sampled_from(fields), st.sampled_from(fields), KEYS),
+                max_size=min(len(fields), 8),
+                unique=True,
+            )
+        )
         return {key: draw(st.one_of(st.dictionaries(IDS, values, max_size=3), values)) for key in keys}
 
     @st.composite
     def documents(draw):
-        names = draw(st.lists(
-            st.one_of(st.sampled_from(list(SECTIONS)), st.sampled_from(["ruleset", "rule", "Rules", "", "sources"])),
-            min_size=1, max_size=3, unique=True))
+        names = draw(
+            st.lists(
+                st.one_of(
+                    st.sampled_from(list(SECTIONS)), st.sampled_from(["ruleset", "rule", "Rules", "", "sources"])
+                ),
+                min_size=1,
+                max_size=3,
+                unique=True,
+            )
+        )
         document = {}
         for name in names:
             shape = draw(st.integers(0, 9))
@@ -623,7 +1029,9 @@ def yaml_files(beyond_caps: bool):
                 document[name] = draw(values)
             else:
                 ids = draw(st.lists(IDS, max_size=3, unique=True))
-                document[name] = {id: draw(st.one_of(entries(name), values) if shape == 1 else entries(name)) for id in ids}
+                document[name] = {
+                    id: draw(st.one_of(entries(name), values) if shape == 1 else entries(name)) for id in ids
+                }
         return document
 
     fragments = st.sampled_from(RAW_FRAGMENTS + (RAW_BEYOND_CAPS if beyond_caps else []))
@@ -632,7 +1040,9 @@ def yaml_files(beyond_caps: bool):
     shaped = st.builds(dump, shaped_documents(beyond_caps), st.integers(0, 7))
     if beyond_caps:
         return st.one_of(shaped, raw, deep_nesting())
-    return st.one_of(shaped, shaped, shaped, shaped, dumped, dumped, raw, st.text(max_size=200), st.binary(max_size=100))
+    return st.one_of(
+        shaped, shaped, shaped, shaped, dumped, dumped, raw, st.text(max_size=200), st.binary(max_size=100)
+    )
 
 
 @FUZZ
@@ -648,9 +1058,13 @@ def test_changed_rules_are_checked_without_a_traceback(files):
 
 
 @settings(FUZZ)
-@given(case=st.one_of(mutated_seeds(beyond_caps=True).map(lambda files: ("seed", files)),
-                      mutated_seeds(beyond_caps=True).map(lambda files: ("seed", files)),
-                      yaml_files(beyond_caps=True).map(lambda extra: ("template", {"fuzz.yaml": extra}))))
+@given(
+    case=st.one_of(
+        mutated_seeds(beyond_caps=True).map(lambda files: ("seed", files)),
+        mutated_seeds(beyond_caps=True).map(lambda files: ("seed", files)),
+        yaml_files(beyond_caps=True).map(lambda extra: ("template", {"fuzz.yaml": extra})),
+    )
+)
 def test_values_beyond_the_caps_are_checked_without_a_traceback(case):
     template, files = case
     check_files(files, seed()[0] if template == "seed" else TEMPLATE)
@@ -658,20 +1072,121 @@ def test_values_beyond_the_caps_are_checked_without_a_traceback(case):
 
 # --- generated prose: MyST roles and directives, known and unknown, in a rule body ------------------
 
-ROLES = ["term", "rule", "table", "spell", "profile", "value", "formula", "chart", "lookup", "entry", "ref", "doc",
-         "download", "numref", "math", "raw", "eval-rst", "abbr", "sub-ref", "kbd", "code", "py:func", "unknown-role",
-         "", " term", "TERM", "term:x", "{term}"]
-DIRECTIVES = ["note", "warning", "tip", "admonition", "seealso", "include", "literalinclude", "eval-rst", "raw", "image",
-              "figure", "toctree", "math", "code-block", "code", "csv-table", "list-table", "table", "glossary", "only",
-              "dropdown", "contents", "meta", "unknown-directive", "", "note:", "NOTE"]
-TARGETS = ["moving", "secret_plan", "play", "nonsense", "Moving", "moving <moving>", "x <secret_plan>", "/etc/passwd",
-           "../../secret.txt", "text.txt", "https://example.invalid/x", "javascript:alert(1)", "a`b", "", " ", "{}", "<>",
-           "x" * 300, "\u202e", "\x00", "not given", "1 + 1", "a\nb"]
-OPTIONS = [":glob:", ":file: /etc/passwd", ":url: http://127.0.0.1:9/", ":class: x", ":name: moving", ":maxdepth: 1",
-           ":encoding: latin-1", ":start-line: 1", ":header-rows: 1", ":caption: x", ":target: javascript:alert(1)",
-           ":unknown-option: x", ":", ":http-equiv=refresh: 0; url=javascript:x"]
-EXAMPLES = [">>> 1 + 1\n2", ">>> 1 / 0", ">>> undefined_name", ">>> print('x')\nx", ">>> x = 3\n>>> x\n3",
-            ">>> 1 + 1\n3", ">>>", ">>> ", ">>> (", ">>> '''", "... 1", ">>> import os", ">>> 'é' * 3\n'ééé'"]
+ROLES = [
+    "term",
+    "rule",
+    "table",
+    "spell",
+    "profile",
+    "value",
+    "formula",
+    "chart",
+    "lookup",
+    "entry",
+    "ref",
+    "doc",
+    "download",
+    "numref",
+    "math",
+    "raw",
+    "eval-rst",
+    "abbr",
+    "sub-ref",
+    "kbd",
+    "code",
+    "py:func",
+    "unknown-role",
+    "",
+    " term",
+    "TERM",
+    "term:x",
+    "{term}",
+]
+DIRECTIVES = [
+    "note",
+    "warning",
+    "tip",
+    "admonition",
+    "seealso",
+    "include",
+    "literalinclude",
+    "eval-rst",
+    "raw",
+    "image",
+    "figure",
+    "toctree",
+    "math",
+    "code-block",
+    "code",
+    "csv-table",
+    "list-table",
+    "table",
+    "glossary",
+    "only",
+    "dropdown",
+    "contents",
+    "meta",
+    "unknown-directive",
+    "",
+    "note:",
+    "NOTE",
+]
+TARGETS = [
+    "moving",
+    "secret_plan",
+    "play",
+    "nonsense",
+    "Moving",
+    "moving <moving>",
+    "x <secret_plan>",
+    "/etc/passwd",
+    "../../secret.txt",
+    "text.txt",
+    "https://example.invalid/x",
+    "javascript:alert(1)",
+    "a`b",
+    "",
+    " ",
+    "{}",
+    "<>",
+    "x" * 300,
+    "\u202e",
+    "\x00",
+    "not given",
+    "1 + 1",
+    "a\nb",
+]
+OPTIONS = [
+    ":glob:",
+    ":file: /etc/passwd",
+    ":url: http://127.0.0.1:9/",
+    ":class: x",
+    ":name: moving",
+    ":maxdepth: 1",
+    ":encoding: latin-1",
+    ":start-line: 1",
+    ":header-rows: 1",
+    ":caption: x",
+    ":target: javascript:alert(1)",
+    ":unknown-option: x",
+    ":",
+    ":http-equiv=refresh: 0; url=javascript:x",
+]
+EXAMPLES = [
+    ">>> 1 + 1\n2",
+    ">>> 1 / 0",
+    ">>> undefined_name",
+    ">>> print('x')\nx",
+    ">>> x = 3\n>>> x\n3",
+    ">>> 1 + 1\n3",
+    ">>>",
+    ">>> ",
+    ">>> (",
+    ">>> '''",
+    "... 1",
+    ">>> import os",
+    ">>> 'é' * 3\n'ééé'",
+]
 
 
 @st.composite
@@ -695,8 +1210,17 @@ def directives(draw, depth: int = 0):
     fence = draw(st.sampled_from(["```", "````", "~~~", ":::"]))
     argument = draw(st.sampled_from(TARGETS + [""] * 4))
     options = draw(st.lists(st.sampled_from(OPTIONS), max_size=2))
-    body = draw(st.lists(st.one_of(st.sampled_from(TARGETS), roles(), st.text(max_size=15),
-                                   directives(depth + 1) if depth < 2 else st.just("")), max_size=3))
+    body = draw(
+        st.lists(
+            st.one_of(
+                st.sampled_from(TARGETS),
+                roles(),
+                st.text(max_size=15),
+                directives(depth + 1) if depth < 2 else st.just(""),
+            ),
+            max_size=3,
+        )
+    )
     closed = draw(st.booleans()) or draw(st.booleans())
     lines = [f"{fence}{{{name}}} {argument}".rstrip(), *options, "", *body]
     if closed:
@@ -713,17 +1237,61 @@ def code_fences(draw):
     return "\n".join([f"{fence}{language}", *body] + ([fence] if closed else []))
 
 
-TOKENS = st.sampled_from([
-    "{", "}", "{{", "}}", "`", "``", "```", "~~~", ":::", "$$", "$x$", "(label)=", "(moving)=", "[[moving]]", "<script>",
-    "</div>", "<!--", "{{ jinja }}", "{% raw %}", "\\", "|", "| a | b |\n|---|---|\n| 1 | 2 |", "---", "#" * 7 + " x",
-    "# Heading", "* list", "1. item", "> quote", "[^1]", "[^1]: note", "+++", "%", "..", ".. include:: /etc/passwd",
-    ".. raw:: html", "<http://127.0.0.1>", "&amp;", "&#0;", "\u2028", "\x1b[2J", "GM-ONLY-SECRET", "@BODY@",
-])
+TOKENS = st.sampled_from(
+    [
+        "{",
+        "}",
+        "{{",
+        "}}",
+        "`",
+        "``",
+        "```",
+        "~~~",
+        ":::",
+        "$$",
+        "$x$",
+        "(label)=",
+        "(moving)=",
+        "[[moving]]",
+        "<script>",
+        "</div>",
+        "<!--",
+        "{{ jinja }}",
+        "{% raw %}",
+        "\\",
+        "|",
+        "| a | b |\n|---|---|\n| 1 | 2 |",
+        "---",
+        "#" * 7 + " x",
+        "# Heading",
+        "* list",
+        "1. item",
+        "> quote",
+        "[^1]",
+        "[^1]: note",
+        "+++",
+        "%",
+        "..",
+        ".. include:: /etc/passwd",
+        ".. raw:: html",
+        "<http://127.0.0.1>",
+        "&amp;",
+        "&#0;",
+        "\u2028",
+        "\x1b[2J",
+        "GM-ONLY-SECRET",
+        "@BODY@",
+    ]
+)
 PROSE = st.lists(
     st.one_of(st.text(max_size=20), TOKENS, TOKENS, roles(), roles(), directives(), code_fences()),
-    min_size=1, max_size=10,
-).flatmap(lambda parts: st.lists(st.sampled_from([" ", "\n", "\n\n", ""]), min_size=len(parts), max_size=len(parts))
-          .map(lambda glue: "".join(p + g for p, g in zip(parts, glue))))
+    min_size=1,
+    max_size=10,
+).flatmap(
+    lambda parts: st.lists(st.sampled_from([" ", "\n", "\n\n", ""]), min_size=len(parts), max_size=len(parts)).map(
+        lambda glue: "".join(p + g for p, g in zip(parts, glue))
+    )
+)
 
 
 @st.composite

@@ -14,7 +14,6 @@ import hashlib
 import html
 import re
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -27,8 +26,11 @@ FIXTURE = ROOT / "tests" / "fixtures" / "homebrew"
 
 
 def tree_digest(folder: Path) -> dict[str, str]:
-    return {p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(folder.rglob("*")) if p.is_file() and "__pycache__" not in p.parts}
+    return {
+        p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file() and "__pycache__" not in p.parts
+    }
 
 
 OUTSIDE = (ROOT / "templates", FIXTURE, ROOT / "generator")
@@ -47,7 +49,9 @@ def built(tmp_path_factory, renders) -> Path:
 
 
 def normalise(text: str) -> str:
-    return " ".join(text.replace("\u2010", "-").replace("\u2011", "-").replace("\u00ad", "").replace("\u00a0", " ").split())
+    return " ".join(
+        text.replace("\u2010", "-").replace("\u2011", "-").replace("\u00ad", "").replace("\u00a0", " ").split()
+    )
 
 
 def pdf_text(path: Path) -> str:
@@ -57,14 +61,14 @@ def pdf_text(path: Path) -> str:
 def page_text(path: Path) -> str:
     """The visible text of a site page's article."""
     text = path.read_text(encoding="utf-8")
-    text = text[text.find("<article"):text.rfind("</article>")]
+    text = text[text.find("<article") : text.rfind("</article>")]
     text = re.sub(r"(?s)<(script|style).*?</\1>", " ", text)
     return normalise(html.unescape(re.sub(r"<[^>]+>", " ", text)))
 
 
 def page_html(path: Path) -> str:
     text = path.read_text(encoding="utf-8")
-    return text[text.find("<article"):text.rfind("</article>")]
+    return text[text.find("<article") : text.rfind("</article>")]
 
 
 # -- the sheet of `sheets: wound_sheet` ----------------------------------------------------------------------
@@ -146,8 +150,12 @@ def test_overlay_marks_the_house_value_with_the_original(built):
 
 def test_values_page_lists_every_value(built):
     text = page_text(built / "site" / "melee" / "values.html")
-    for label, value in (("What a cavalryman scores in a mêlée", "1½"), ("What a foot soldier scores", "1"),
-                         ("Infantry move", '6"'), ("Save", "4+")):
+    for label, value in (
+        ("What a cavalryman scores in a mêlée", "1½"),
+        ("What a foot soldier scores", "1"),
+        ("Infantry move", '6"'),
+        ("Save", "4+"),
+    ):
         assert f"{label} {value}" in text
 
 
@@ -218,8 +226,20 @@ def test_format_reference_shows_the_new_types(built):
 
 
 # -- no game in the engine -------------------------------------------------------------------------------------
-IGNORED_KEYS = {"short_title", "source_title", "agreed_points", "army_limits", "victory_points", "see_also", "gm_note", "range_unit",
-                "casting_value", "added_to_unit", "at_most", "at_least"}
+IGNORED_KEYS = {
+    "short_title",
+    "source_title",
+    "agreed_points",
+    "army_limits",
+    "victory_points",
+    "see_also",
+    "gm_note",
+    "range_unit",
+    "casting_value",
+    "added_to_unit",
+    "at_most",
+    "at_least",
+}
 GAME_WORDS = ("fantasy", "shellendrak", "rampant", "ordo", "moon", "damned")
 
 

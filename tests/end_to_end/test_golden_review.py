@@ -22,10 +22,25 @@ CASE = "alias_bomb"
 def run_corpus(corpus: Path, **env: str) -> subprocess.CompletedProcess:
     environment = {k: v for k, v in os.environ.items() if k not in ("CI", "RULEPRESS_UPDATE_GOLDEN")}
     environment.update(RULEPRESS_BROKEN_CORPUS=str(corpus), PYTHONPATH=str(ROOT), **env)
-    return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--no-header",
-                           str(ROOT / "tests" / "validate" / "test_broken_corpus.py"),
-                           "-k", f"test_broken_case and {CASE}"],
-                          cwd=ROOT, env=environment, capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "--no-header",
+            str(ROOT / "tests" / "validate" / "test_broken_corpus.py"),
+            "-k",
+            f"test_broken_case and {CASE}",
+        ],
+        cwd=ROOT,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 def corpus_copy(tmp_path: Path) -> Path:
@@ -88,7 +103,9 @@ def test_a_skip_is_a_failure_on_ci(pytester, monkeypatch):
     pytester.makeconftest((ROOT / "tests" / "conftest.py").read_text(encoding="utf-8"))
     pytester.makepyfile(SKIPPING)
     monkeypatch.setenv("CI", "true")
-    pytester.runpytest_subprocess("-p", "no:cacheprovider").assert_outcomes(failed=1, errors=1, xfailed=1)  # a skipif mark skips in setup: an error
+    pytester.runpytest_subprocess("-p", "no:cacheprovider").assert_outcomes(
+        failed=1, errors=1, xfailed=1
+    )  # a skipif mark skips in setup: an error
 
 
 def test_a_skip_stays_a_skip_off_ci(pytester, monkeypatch):

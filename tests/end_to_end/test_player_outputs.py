@@ -12,7 +12,6 @@ import re
 from pathlib import Path
 
 import pytest
-
 from site_helpers import serve
 
 pytestmark = pytest.mark.browser
@@ -36,19 +35,31 @@ def findings(text: str) -> list[str]:
     for what, pattern in AUTHOR_MATERIAL:
         for match in pattern.finditer(text):
             start = max(0, match.start() - 50)
-            found.append(f"{what}: …{' '.join(text[start:match.end() + 30].split())}…")
+            found.append(f"{what}: …{' '.join(text[start : match.end() + 30].split())}…")
     return found
 
 
 def test_the_scan_catches_each_kind_of_author_material():
     """The patterns themselves, on strings written by hand (a scan that finds nothing proves nothing)."""
-    bad = [">>> hits_distribution(attack=3, armour=4)[1]", "Fraction(4, 9)", "rules.yaml", "rules.yaml line 58",
-           "Source: 004_7d410289ba4fa7f8.txt", "See {rule}`knocked_down_effects`", "the Injury Table table",
-           "a die is rolled on the Injuries.", "See also: knocked_down, armour_save."]
+    bad = [
+        ">>> hits_distribution(attack=3, armour=4)[1]",
+        "Fraction(4, 9)",
+        "rules.yaml",
+        "rules.yaml line 58",
+        "Source: 004_7d410289ba4fa7f8.txt",
+        "See {rule}`knocked_down_effects`",
+        "the Injury Table table",
+        "a die is rolled on the Injuries.",
+        "See also: knocked_down, armour_save.",
+    ]
     for text in bad:
         assert findings(text), text
-    good = ["Source: City of the Damned combat system, Combat System", "See also: Knocked Down, Armour saves.",
-            "On a roll of 1–2 the model is Knocked Down.", "Three attack dice hit exactly once 4 times in 9."]
+    good = [
+        "Source: City of the Damned combat system, Combat System",
+        "See also: Knocked Down, Armour saves.",
+        "On a roll of 1–2 the model is Knocked Down.",
+        "Three attack dice hit exactly once 4 times in 9.",
+    ]
     for text in good:
         assert not findings(text), text
 
@@ -62,7 +73,9 @@ def built(player_build) -> Path:
 def pages(built, browser) -> dict[str, dict]:
     """Every HTML page of the player site: its visible text at 390 px, and facts about its worked examples."""
     site = built / "site"
-    names = sorted(p.relative_to(site).as_posix() for p in site.rglob("*.html") if not p.relative_to(site).parts[0].startswith("_"))
+    names = sorted(
+        p.relative_to(site).as_posix() for p in site.rglob("*.html") if not p.relative_to(site).parts[0].startswith("_")
+    )
     assert len(names) > 30, names
     seen = {}
     context = browser.new_context(viewport={"width": 390, "height": 844})
@@ -112,7 +125,10 @@ def test_worked_examples_read_as_checked_sentences_with_the_code_closed(pages):
     injuries = pages["city_of_the_damned_combat/injuries.html"]
     text = " ".join(injuries["text"].split())
     # the example's sentence, from 002 "Combat System" and the example's own checked result, then the mark
-    assert "A Strength 3 hit on a Toughness 3 model with 1 Wound looks up 0 to 5, and against 3 Wounds, -2 to 3. ✓ checked" in text
+    assert (
+        "A Strength 3 hit on a Toughness 3 model with 1 Wound looks up 0 to 5, and against 3 Wounds, -2 to 3. ✓ checked"
+        in text
+    )
     assert "each of its six totals is equally likely. ✓ checked" in text
     assert injuries["marks"] and set(injuries["marks"]) == {"checked against the rules on every build"}
     boxes = injuries["boxes"]
@@ -146,11 +162,13 @@ def test_references_show_titles(pages):
 def test_ordo_ineptus_booklet_reads_its_turn_sequence_and_prints_its_charts(pdfs):
     booklet = " ".join(pdfs["ordo_ineptus-handout-a4.pdf"].split())
     # 000, "Turn sequence": "Each player's turn is broken up into four phases." 1. Recovery ... 4. Hand to Hand Combat
-    assert ("Each player's turn is broken up into four phases, taken in this order: Recovery, Movement, Shooting, "
-            "and Hand to Hand Combat. ✓ checked") in booklet.replace("’", "'")
+    assert (
+        "Each player's turn is broken up into four phases, taken in this order: Recovery, Movement, Shooting, "
+        "and Hand to Hand Combat. ✓ checked"
+    ) in booklet.replace("’", "'")
     assert "['Recovery'" not in booklet
     # the to-hit and wound charts page holds the charts, not code
-    chart_page = booklet[booklet.index("The to-hit and wound charts"):]
+    chart_page = booklet[booklet.index("The to-hit and wound charts") :]
     assert "Close combat: to hit" in chart_page and "Defender's WS".replace("'", "’") in chart_page.replace("'", "’")
     assert "To wound" in chart_page and "Toughness" in chart_page
     assert "to_hit_melee" not in booklet and "to_wound(" not in booklet

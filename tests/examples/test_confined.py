@@ -12,14 +12,14 @@ import subprocess
 import sys
 import textwrap
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
+from helpers import ROOT
 
+from generator.examples import confined
 from generator.examples.run import run_confined
 from generator.validate import check_project
-from helpers import ROOT
-from types import SimpleNamespace
-from generator.examples import confined
 
 TEMPLATE = ROOT / "tests" / "attacks" / "_template" / "project"
 
@@ -28,10 +28,12 @@ def project_with(tmp_path: Path, blocks: list[str], mechanics: str | None = None
     project = tmp_path / "project"
     shutil.copytree(TEMPLATE, project)
     ruleset = project / "rules_src" / "game" / "ruleset.yaml"
-    body = "Models move 6 inches.\n" + "".join(f"\nAn example, checked:\n\n```python\n{textwrap.dedent(b).strip()}\n```\n"
-                                                for n, b in enumerate(blocks, 1))  # players read a sentence before each
-    text = ruleset.read_text().replace("    body: Models move 6 inches.\n",
-                                       "    body: |\n" + textwrap.indent(body, "      ") + "\n", 1)
+    body = "Models move 6 inches.\n" + "".join(
+        f"\nAn example, checked:\n\n```python\n{textwrap.dedent(b).strip()}\n```\n" for n, b in enumerate(blocks, 1)
+    )  # players read a sentence before each
+    text = ruleset.read_text().replace(
+        "    body: Models move 6 inches.\n", "    body: |\n" + textwrap.indent(body, "      ") + "\n", 1
+    )
     ruleset.write_text(text)
     if mechanics is not None:
         (ruleset.parent / "mechanics.py").write_text(textwrap.dedent(mechanics).lstrip())
@@ -44,13 +46,18 @@ def loaded(project: Path):
 
 
 def test_a_crash_is_located_and_the_later_examples_still_run(tmp_path):
-    project = project_with(tmp_path, [">>> x = 2\n>>> x\n2", ">>> import os\n>>> assert os._exit(3)", ">>> 2 + 2\n4", ">>> 1 + 1\n3"])
+    project = project_with(
+        tmp_path, [">>> x = 2\n>>> x\n2", ">>> import os\n>>> assert os._exit(3)", ">>> 2 + 2\n4", ">>> 1 + 1\n3"]
+    )
     result, ruleset = loaded(project)
     assert result.ok
     outcome = run_confined(ruleset, project, seconds=5)
     found = [(d.location.line, d.message) for d in outcome.failures]
     lines = [e.line for e in ruleset.examples]
-    assert found[0] == (lines[1], "rules.moving: this example ended the process (exit status 3) before its result was sent")
+    assert found[0] == (
+        lines[1],
+        "rules.moving: this example ended the process (exit status 3) before its result was sent",
+    )
     assert found[1][0] == lines[3] and "`1 + 1` gave 2" in found[1][1]
     assert len(found) == 2
 
@@ -74,13 +81,19 @@ def test_the_time_limit_comes_from_the_environment(tmp_path, monkeypatch):
 
 
 def test_scratch_files_and_the_ruleset_folder_are_allowed(tmp_path):
-    project = project_with(tmp_path, [">>> open('notes.txt', 'w').write('kept')\n4\n>>> open('notes.txt').read()\n'kept'",
-                                      ">>> first_line()\n'MOVING'"], mechanics="""
+    project = project_with(
+        tmp_path,
+        [
+            ">>> open('notes.txt', 'w').write('kept')\n4\n>>> open('notes.txt').read()\n'kept'",
+            ">>> first_line()\n'MOVING'",
+        ],
+        mechanics="""
         from pathlib import Path
 
         def first_line():
             return (Path(__file__).parent / "sources" / "text.txt").read_text().split()[0]
-        """)
+        """,
+    )
     result, ruleset = loaded(project)
     assert result.ok, [d.format() for d in result.diagnostics]
     assert run_confined(ruleset, project, seconds=5).failures == ()
@@ -89,13 +102,21 @@ def test_scratch_files_and_the_ruleset_folder_are_allowed(tmp_path):
 def test_mechanics_that_read_outside_give_a_located_mechanic_error(tmp_path):
     outside = tmp_path / "secret.txt"
     outside.write_text("OUTSIDE\n")
-    project = project_with(tmp_path, [], mechanics=f"""
+    project = project_with(
+        tmp_path,
+        [],
+        mechanics=f"""
         x = 0
         SECRET = open({str(outside)!r}).read()
-        """)
+        """,
+    )
     result, _ruleset = loaded(project)
     [error] = result.diagnostics.errors
-    assert (error.code.code, error.location.path, error.location.line) == ("mechanic-error", "rules_src/game/mechanics.py", 2)
+    assert (error.code.code, error.location.path, error.location.line) == (
+        "mechanic-error",
+        "rules_src/game/mechanics.py",
+        2,
+    )
     assert "may not open a file outside the ruleset folder" in error.message
 
 
@@ -121,15 +142,31 @@ def test_check_and_the_names_reference_never_import_rules_code_in_the_checking_p
         assert not loaded, loaded
         print("clean")
         """)
-    run = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120,
-                         env={**os.environ, "PYTHONPATH": str(ROOT)})
+    run = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
     assert run.returncode == 0 and "clean" in run.stdout, run.stderr[-2000:]
 
 
-@pytest.mark.parametrize("attack", ["import socket", "import subprocess", "__import__('ctypes')",
-                                    "import os; os.system('true')", "import os; os.kill(os.getppid(), 9)",
-                                    "import gc; gc.get_objects()", "import os; os.listdir('/')",
-                                    "open('/tmp/rulepress-written', 'w')", "import os; os.remove('/tmp/x')"])
+@pytest.mark.parametrize(
+    "attack",
+    [
+        "import socket",
+        "import subprocess",
+        "__import__('ctypes')",
+        "import os; os.system('true')",
+        "import os; os.kill(os.getppid(), 9)",
+        "import gc; gc.get_objects()",
+        "import os; os.listdir('/')",
+        "open('/tmp/rulepress-written', 'w')",
+        "import os; os.remove('/tmp/x')",
+    ],
+)
 def test_what_the_confined_process_refuses(tmp_path, attack):
     project = project_with(tmp_path, [f">>> {attack}"])
     _result, ruleset = loaded(project)
@@ -140,10 +177,24 @@ def test_what_the_confined_process_refuses(tmp_path, attack):
 # The confined runner's settings read from the environment, and the one fallback the child sends when a
 # ruleset's names cannot be listed.
 
-@pytest.mark.parametrize("written, seconds", [
-    (None, 10.0), ("", 10.0), ("2.5", 2.5), ("0", 0.1), ("-4", 0.1), ("soon", 10.0),
-    ("600", 600.0), ("601", 600.0), ("inf", 600.0), ("1e300", 600.0), ("-inf", 0.1), ("nan", 10.0),
-])
+
+@pytest.mark.parametrize(
+    "written, seconds",
+    [
+        (None, 10.0),
+        ("", 10.0),
+        ("2.5", 2.5),
+        ("0", 0.1),
+        ("-4", 0.1),
+        ("soon", 10.0),
+        ("600", 600.0),
+        ("601", 600.0),
+        ("inf", 600.0),
+        ("1e300", 600.0),
+        ("-inf", 0.1),
+        ("nan", 10.0),
+    ],
+)
 def test_the_time_allowed_is_read_with_a_floor_a_ceiling_and_a_default(monkeypatch, written, seconds):
     if written is None:
         monkeypatch.delenv("RULEPRESS_EXAMPLE_SECONDS", raising=False)
@@ -152,10 +203,19 @@ def test_the_time_allowed_is_read_with_a_floor_a_ceiling_and_a_default(monkeypat
     assert confined.seconds_allowed() == seconds
 
 
-@pytest.mark.parametrize("written, megabytes", [
-    (None, 1024), ("", 1024), ("200", 200), ("10", 64), ("lots", 1024), ("1.5", 1024),
-    ("1048576", 1048576), ("99999999999999999999999", 1048576),  # 1 TiB at most: more is no limit (setrlimit fails)
-])
+@pytest.mark.parametrize(
+    "written, megabytes",
+    [
+        (None, 1024),
+        ("", 1024),
+        ("200", 200),
+        ("10", 64),
+        ("lots", 1024),
+        ("1.5", 1024),
+        ("1048576", 1048576),
+        ("99999999999999999999999", 1048576),  # 1 TiB at most: more is no limit (setrlimit fails)
+    ],
+)
 def test_the_memory_allowed_is_read_with_a_floor_a_ceiling_and_a_default(monkeypatch, written, megabytes):
     if written is None:
         monkeypatch.delenv("RULEPRESS_EXAMPLE_MEMORY_MB", raising=False)
@@ -170,8 +230,8 @@ def test_names_that_cannot_be_listed_come_back_as_one_row():
 
     rows = confined._names(SimpleNamespace(names_in=broken), ruleset=None, namespace={})
     assert rows == [["object", "(names)", "the names could not be listed: ZeroDivisionError"]]
-    listed = confined._names(SimpleNamespace(names_in=lambda r, n: [("value", "values.move", "Move: 6\"")]), None, {})
-    assert listed == [["value", "values.move", "Move: 6\""]]
+    listed = confined._names(SimpleNamespace(names_in=lambda r, n: [("value", "values.move", 'Move: 6"')]), None, {})
+    assert listed == [["value", "values.move", 'Move: 6"']]
 
 
 def test_the_memory_now_grows_with_what_the_process_holds():

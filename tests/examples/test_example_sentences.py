@@ -24,11 +24,27 @@ def test_a_number_word_changed_in_the_sentence_alone_is_caught():
     assert problems("Of 6 defenders the 4 who flee escape, and three are taken prisoner:", PRISONERS) == ["three"]
 
 
-@pytest.mark.parametrize("written, value", [
-    ("12", 12), ("1½", Fraction(3, 2)), ("3/4", Fraction(3, 4)), ("1 1/2", Fraction(3, 2)), ("2.5", Fraction(5, 2)),
-    ("-2", -2), ("4+", 4), ('6"', 6), ("41.7%", Fraction(417, 1000)), ("two", 2), ("Twenty", 20), ("once", 1),
-    ("twice", 2), ("half", Fraction(1, 2)), ("one and a half", Fraction(3, 2)), ("two thirds", Fraction(2, 3)),
-])
+@pytest.mark.parametrize(
+    "written, value",
+    [
+        ("12", 12),
+        ("1½", Fraction(3, 2)),
+        ("3/4", Fraction(3, 4)),
+        ("1 1/2", Fraction(3, 2)),
+        ("2.5", Fraction(5, 2)),
+        ("-2", -2),
+        ("4+", 4),
+        ('6"', 6),
+        ("41.7%", Fraction(417, 1000)),
+        ("two", 2),
+        ("Twenty", 20),
+        ("once", 1),
+        ("twice", 2),
+        ("half", Fraction(1, 2)),
+        ("one and a half", Fraction(3, 2)),
+        ("two thirds", Fraction(2, 3)),
+    ],
+)
 def test_numbers_are_read_as_players_read_them(written, value):
     found = stated_numbers(f"it is {written} here")
     assert [(n.text.rstrip('+"'), n.value) for n in found] == [(written.rstrip('+"'), Fraction(value))]
@@ -45,8 +61,9 @@ def test_a_third_of_is_a_fraction_and_a_third_hit_is_not():
 
 
 def test_the_example_states_its_literals_results_fractions_and_values_read_but_not_its_comments():
-    found = evidence(">>> at_least_one(3)  # nine of them\nFraction(19, 27)\n>>> values.reach\n'50%'",
-                     {"reach": '6"'}.get)
+    found = evidence(
+        ">>> at_least_one(3)  # nine of them\nFraction(19, 27)\n>>> values.reach\n'50%'", {"reach": '6"'}.get
+    )
     assert {Fraction(1), Fraction(3), Fraction(19, 27), Fraction(6)} <= found.numbers
     assert Fraction(9) not in found.numbers
     assert found.has(Fraction(1, 2))  # printed as 50%

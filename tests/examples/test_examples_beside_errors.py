@@ -13,11 +13,11 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from helpers import make_project
 
-import generator.pipeline.build
+import generator.pipeline.build  # noqa: F401 - loads the submodule `pipeline.` reaches
 from generator import pipeline
 from generator.cli import main
-from helpers import make_project
 
 GAME = """\
 ruleset:
@@ -117,7 +117,12 @@ def test_a_clean_project_with_the_error_fixed_runs_every_example(project, capsys
     game = project / "rules_src" / "game" / "ruleset.yaml"
     game.write_text(GAME.replace("roll: 1-5", "roll: 1-6"), encoding="utf-8")
     other = project / "rules_src" / "other" / "ruleset.yaml"
-    other.write_text(OTHER.replace("      5\n", "      4\n").replace("And five, the text says wrongly", "And four, as the text says"), encoding="utf-8")
+    other.write_text(
+        OTHER.replace("      5\n", "      4\n").replace(
+            "And five, the text says wrongly", "And four, as the text says"
+        ),
+        encoding="utf-8",
+    )
     code, out, err = run(capsys, "-C", str(project), "check", "--all")
     assert (code, err) == (0, "")
     assert out.splitlines() == [
@@ -136,8 +141,10 @@ def test_an_error_in_the_projects_templates_stops_no_example(project, capsys):
     (project / "templates" / "broken.html.j2").write_text("{% if %}", encoding="utf-8")
     code, out, err = run(capsys, "-C", str(project), "check", "--all")
     assert code == 1 and "error[template-error]" in err
-    assert out.splitlines()[:2] == ["game: 2 examples, all pass",
-                                    "game_house: 2 examples, 0 pass, 2 give another result under its house values (rules.play)"]
+    assert out.splitlines()[:2] == [
+        "game: 2 examples, all pass",
+        "game_house: 2 examples, 0 pass, 2 give another result under its house values (rules.play)",
+    ]
 
 
 def test_a_build_refused_for_an_error_tells_the_other_rulesets_failing_examples_too(project, capsys, tmp_path):
@@ -150,8 +157,8 @@ def test_a_build_refused_for_an_error_tells_the_other_rulesets_failing_examples_
 
 # The same, called directly: check with examples runs those of every ruleset the errors do not reach.
 
+
 def test_check_with_examples_runs_the_examples_of_every_ruleset_the_errors_do_not_reach(monkeypatch, tmp_path):
-    import generator.check_cache as check_cache
     import generator.examples.run as example_runs
     from generator.diagnostics import Code, Diagnostic, Diagnostics, Location
     from generator.validate import CheckResult
@@ -174,10 +181,15 @@ def test_check_with_examples_runs_the_examples_of_every_ruleset_the_errors_do_no
 
     monkeypatch.setattr(example_runs, "run_examples_cached", examples)
     good = CheckResult(project, Diagnostics([]))
-    monkeypatch.setattr(pipeline.build, "check_project", lambda root, cache: asked.append(("check", root, cache.root)) or good)
+    monkeypatch.setattr(
+        pipeline.build, "check_project", lambda root, cache: asked.append(("check", root, cache.root)) or good
+    )
     assert pipeline.build.check_with_examples(tmp_path)[1] == ["a1", "a2", "b1", "b2"]
-    assert asked == [("check", tmp_path, tmp_path), ("a", tmp_path / "resolved", Cache, rulesets),
-                     ("b", tmp_path / "resolved", Cache, rulesets)]
+    assert asked == [
+        ("check", tmp_path, tmp_path),
+        ("a", tmp_path / "resolved", Cache, rulesets),
+        ("b", tmp_path / "resolved", Cache, rulesets),
+    ]
     asked.clear()
     error = Diagnostic(Code.TABLE_GAP, "gap", Location("rules_src/b/tables.yaml", 3, 1))
     bad = CheckResult(project, Diagnostics([error]))

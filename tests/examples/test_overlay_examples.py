@@ -13,6 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from helpers import ROOT
 
 from generator.cli import main
 from generator.pipeline.build import check_with_examples
@@ -20,8 +21,6 @@ from generator.render.present import source_text
 from generator.render.prose import Prose
 from generator.render.site import myst
 from generator.render.site.pages import examples_page
-from helpers import ROOT
-
 
 BASE = """\
 ruleset:
@@ -96,8 +95,15 @@ def write(root: Path, files: dict[str, str]) -> Path:
 
 @pytest.fixture
 def club(tmp_path) -> Path:
-    return write(tmp_path, {"skirmish/ruleset.yaml": BASE, "skirmish/mechanics.py": MECHANICS,
-                            "skirmish/sources/text.txt": SOURCE, "club/ruleset.yaml": HOUSE})
+    return write(
+        tmp_path,
+        {
+            "skirmish/ruleset.yaml": BASE,
+            "skirmish/mechanics.py": MECHANICS,
+            "skirmish/sources/text.txt": SOURCE,
+            "club/ruleset.yaml": HOUSE,
+        },
+    )
 
 
 @pytest.fixture
@@ -166,10 +172,19 @@ def test_an_overlay_cites_the_text_it_changes_by_its_title(checked):
 def test_a_game_masters_house_value_is_never_read_from_a_changed_result_on_player_pages(tmp_path):
     secret = HOUSE.replace("house_note: A wider board.", "house_note: A wider board., audience: gm")
     # only the mechanics read the secret house move: no player text names it, so check lets it be
-    quiet = BASE.replace("A model moves up to {value}`move`; a dash adds {value}`dash`.", "A model moves, and may dash.")
+    quiet = BASE.replace(
+        "A model moves up to {value}`move`; a dash adds {value}`dash`.", "A model moves, and may dash."
+    )
     quiet = quiet.replace("expr: move + (dash if dashing else 0)", "expr: 6 + (dash if dashing else 0)")
-    root = write(tmp_path, {"skirmish/ruleset.yaml": quiet, "skirmish/mechanics.py": MECHANICS,
-                            "skirmish/sources/text.txt": SOURCE, "club/ruleset.yaml": secret})
+    root = write(
+        tmp_path,
+        {
+            "skirmish/ruleset.yaml": quiet,
+            "skirmish/mechanics.py": MECHANICS,
+            "skirmish/sources/text.txt": SOURCE,
+            "club/ruleset.yaml": secret,
+        },
+    )
     result, failures = check_with_examples(root)
     assert result.ok and failures == [], [d.format() for d in result.diagnostics.errors]
     club = result.project.ruleset("club")

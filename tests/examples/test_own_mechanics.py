@@ -29,8 +29,10 @@ def test_an_error_raised_by_the_module_is_located_at_its_line(tmp_path):
     assert ruleset.mechanics == (SHOWN,)
     with pytest.raises(MechanicsError) as caught:
         exported(ruleset, root)
-    assert caught.value.diagnostic.format() == \
-        f"{SHOWN}:9:1: error[mechanic-error]: ValueError: no charge factor\n  hint: fix the Python error the message names"
+    assert (
+        caught.value.diagnostic.format()
+        == f"{SHOWN}:9:1: error[mechanic-error]: ValueError: no charge factor\n  hint: fix the Python error the message names"
+    )
     assert str(caught.value) == "ValueError: no charge factor"
 
 
@@ -46,5 +48,7 @@ def test_a_module_that_does_not_parse_is_located_at_the_error(tmp_path):
 def test_a_module_exports_its_public_names_or_its_all(tmp_path):
     ruleset, root = ruleset_with(tmp_path, "def helper():\n    return 1\n\n\ndef _private():\n    return 0\n")
     assert sorted(exported(ruleset, root)) == ["helper"]
-    listed, root = ruleset_with(tmp_path / "listed", "__all__ = ['shown']\n\n\ndef shown():\n    return 1\n\n\ndef hidden():\n    return 0\n")
+    listed, root = ruleset_with(
+        tmp_path / "listed", "__all__ = ['shown']\n\n\ndef shown():\n    return 1\n\n\ndef hidden():\n    return 0\n"
+    )
     assert sorted(exported(listed, root)) == ["shown"]

@@ -3,13 +3,12 @@ the names in view (the names reference while check fails, a one-line doc for eve
 
 from __future__ import annotations
 
-import textwrap
 from pathlib import Path
 
 import pytest
+from helpers import ROOT, make_project
 
 from generator.cli import main
-from helpers import ROOT, make_project
 
 REPO = ROOT
 SAMPLES = ("bad_moon_rising", "city_of_the_damned_combat", "ordo_ineptus", "rampant_hex", "warhammer_fantasy_charts")
@@ -90,7 +89,8 @@ def test_a_reason_for_an_entry_an_example_exercises_is_reported_stale(tmp_path, 
     root = project(tmp_path)
     text = (root / "rules_src/game/ruleset.yaml").read_text()
     (root / "rules_src/game/ruleset.yaml").write_text(
-        text.replace("label: Penalty for an unlucky roll}", "label: Penalty, coverage: never read}"))
+        text.replace("label: Penalty for an unlucky roll}", "label: Penalty, coverage: never read}")
+    )
     main(["-C", str(root), "coverage"])
     assert "value `penalty` says `coverage: never read`, but an example exercises it" in capsys.readouterr().out
 
@@ -100,7 +100,9 @@ def test_every_entry_of_the_sample_rulesets_is_exercised_or_excused(capsys):
     out = capsys.readouterr().out
     assert status == 0, out
     for ruleset in SAMPLES:
-        assert f"{ruleset}: " in out and "(100%)" in next(line for line in out.splitlines() if line.startswith(ruleset + ":"))
+        assert f"{ruleset}: " in out and "(100%)" in next(
+            line for line in out.splitlines() if line.startswith(ruleset + ":")
+        )
 
 
 # -- item 12: writing examples with the names in view ------------------------------------------------------

@@ -5,22 +5,33 @@ from __future__ import annotations
 import ast
 import shutil
 import sys
-from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from helpers import BROKEN, ROOT
 
 from generator.cli import main
 from generator.mechanics import armies
 from generator.mechanics.armies import (
-    BASE_COUNTS, LimitExpressionError, LimitTooLarge, army_counts, army_matrix, army_points, check_limits,
-    count_names, evaluate, force, force_line, limit_bounds, line_cost, parse_limit,
+    BASE_COUNTS,
+    LimitExpressionError,
+    LimitTooLarge,
+    army_counts,
+    army_matrix,
+    army_points,
+    check_limits,
+    count_names,
+    evaluate,
+    force,
+    force_line,
+    limit_bounds,
+    line_cost,
+    parse_limit,
 )
 from generator.model.base import Markdown, NotGiven
 from generator.model.entries import ArmyList, ArmyUnit, Column, Cost, Hero, ProfileMatrix, ProfileRow
 from generator.model.ruleset import Ruleset
 from generator.source.project import load_project
-from helpers import BROKEN, ROOT
 
 
 @pytest.fixture(scope="module")
@@ -79,7 +90,12 @@ def test_points_not_given_stay_not_given(rules):
 def test_count_names(rules):
     names = count_names(rules)
     assert set(BASE_COUNTS) <= names
-    assert {"low_heroes", "high_heroes", "most_of_one_low_hero", "most_of_one_high_hero"} <= names  # from `hero_levels: [low, high]`
+    assert {
+        "low_heroes",
+        "high_heroes",
+        "most_of_one_low_hero",
+        "most_of_one_high_hero",
+    } <= names  # from `hero_levels: [low, high]`
     assert {"scroll_appeal", "command_unit", "warrior_hero", "legendary_warrior", "heavy_foot", "levy"} <= names
 
 
@@ -144,10 +160,15 @@ def test_high_level_heroes_one_per_forty_points_and_one_of_a_type(rules):
     one = army(ArmyUnit(troop="heavy_foot", count=8, heroes=()), ArmyUnit(troop="levy", heroes=("legendary_warrior",)))
     assert army_counts(rules, one)["troop_points"] == 42
     assert broken_limits(rules, one) == []
-    two_types = army(ArmyUnit(troop="heavy_foot", count=16), ArmyUnit(troop="levy", heroes=("legendary_warrior",)),
-                     ArmyUnit(troop="levy", heroes=("high_priest",)))
+    two_types = army(
+        ArmyUnit(troop="heavy_foot", count=16),
+        ArmyUnit(troop="levy", heroes=("legendary_warrior",)),
+        ArmyUnit(troop="levy", heroes=("high_priest",)),
+    )
     assert broken_limits(rules, two_types) == []
-    same_type = army(ArmyUnit(troop="heavy_foot", count=16), ArmyUnit(troop="levy", count=2, heroes=("legendary_warrior",)))
+    same_type = army(
+        ArmyUnit(troop="heavy_foot", count=16), ArmyUnit(troop="levy", count=2, heroes=("legendary_warrior",))
+    )
     assert broken_limits(rules, same_type) == ["one_of_each_high_hero"]
     too_few_points = army(ArmyUnit(troop="heavy_foot", count=7), ArmyUnit(troop="levy", heroes=("high_priest",)))
     assert army_counts(rules, too_few_points)["troop_points"] == 37
@@ -158,33 +179,50 @@ def test_high_level_heroes_one_per_forty_points_and_one_of_a_type(rules):
 NAMES = set(BASE_COUNTS) | {"low_heroes", "high_heroes", "most_of_one_high_hero", "scroll_appeal"}
 
 
-@pytest.mark.parametrize("text, value", [
-    ("units // 2", 3), ("low_heroes + high_heroes", 3), ("troop_points // 30", 1), ("1", 1),
-    ("(units - 1) * 2", 12), ("scroll_appeal", 1), ("units*2//4+1", 4),
-])
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("units // 2", 3),
+        ("low_heroes + high_heroes", 3),
+        ("troop_points // 30", 1),
+        ("1", 1),
+        ("(units - 1) * 2", 12),
+        ("scroll_appeal", 1),
+        ("units*2//4+1", 4),
+    ],
+)
 def test_limit_expressions_evaluate_over_counts(text, value):
-    counts = {name: 0 for name in NAMES} | {"units": 7, "low_heroes": 1, "high_heroes": 2, "troop_points": 45, "scroll_appeal": 1}
+    counts = {name: 0 for name in NAMES} | {
+        "units": 7,
+        "low_heroes": 1,
+        "high_heroes": 2,
+        "troop_points": 45,
+        "scroll_appeal": 1,
+    }
     assert evaluate(parse_limit(text, NAMES), counts) == value
 
 
-@pytest.mark.parametrize("text, message", [
-    ("len(units)", "`len(units)` is not allowed in an army limit"),
-    ("units.count", "`units.count` is not allowed in an army limit"),
-    ("__import__('os').system('true')", "`__import__('os').system('true')` is not allowed in an army limit"),
-    ("units[0]", "`units[0]` is not allowed in an army limit"),
-    ("lambda: 1", "`lambda: 1` is not allowed in an army limit"),
-    ("units < 2", "`units < 2` is not allowed in an army limit"),
-    ("1 if units else 2", "`1 if units else 2` is not allowed in an army limit"),
-    ("-1", "`-1` is not allowed in an army limit"),
-    ("units ** 2", "only + - * / and // are allowed"),
-    ("units % 2", "only + - * / and // are allowed"),
-    ("True", "`True` is not a whole number"),
-    ("1.5", "`1.5` is not a whole number"),
-    ('"a"', "`'a'` is not a whole number"),
-    ("wizards", "`wizards` is not a count an army limit can use"),
-    ("units +", "`units +` is not an arithmetic expression"),
-    ("", "`` is not an arithmetic expression"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("len(units)", "`len(units)` is not allowed in an army limit"),
+        ("units.count", "`units.count` is not allowed in an army limit"),
+        ("__import__('os').system('true')", "`__import__('os').system('true')` is not allowed in an army limit"),
+        ("units[0]", "`units[0]` is not allowed in an army limit"),
+        ("lambda: 1", "`lambda: 1` is not allowed in an army limit"),
+        ("units < 2", "`units < 2` is not allowed in an army limit"),
+        ("1 if units else 2", "`1 if units else 2` is not allowed in an army limit"),
+        ("-1", "`-1` is not allowed in an army limit"),
+        ("units ** 2", "only + - * / and // are allowed"),
+        ("units % 2", "only + - * / and // are allowed"),
+        ("True", "`True` is not a whole number"),
+        ("1.5", "`1.5` is not a whole number"),
+        ('"a"', "`'a'` is not a whole number"),
+        ("wizards", "`wizards` is not a count an army limit can use"),
+        ("units +", "`units +` is not an arithmetic expression"),
+        ("", "`` is not an arithmetic expression"),
+    ],
+)
 def test_limit_expressions_refuse_anything_but_arithmetic_on_counts(text, message):
     with pytest.raises(LimitExpressionError) as caught:
         parse_limit(text, NAMES)
@@ -204,7 +242,7 @@ def test_a_limit_dividing_by_zero_is_a_diagnostic(tmp_path, capsys):
     folder = tmp_path / "rules_src" / "broken"
     shutil.copytree(BROKEN / "_base", folder)
     limits = (BROKEN / "limit_broken_appeal.yaml").read_text(encoding="utf-8")
-    limits = limits.replace('at_most: "1"}', 'at_most: units // (units - units)}')
+    limits = limits.replace('at_most: "1"}', "at_most: units // (units - units)}")
     (folder / "zero.yaml").write_text(limits, encoding="utf-8")
     code = main(["-C", str(tmp_path), "check"])
     _out, err = capsys.readouterr()
@@ -215,10 +253,17 @@ def test_a_limit_dividing_by_zero_is_a_diagnostic(tmp_path, capsys):
 # Forces and their lines keep what they are given. Prices are those of the Rampant Hex source text as typed
 # in rules_src (light foot 4, heavy foot 5).
 
+
 def test_a_force_line_keeps_every_field_as_given():
     line = force_line("heavy_foot", 3, heroes=["h"], upgrades=["u"], spells=["s"], models=12)
     assert (line.troop, line.count, line.heroes, line.upgrades, line.spells, line.models) == (
-        "heavy_foot", 3, ("h",), ("u",), ("s",), 12)
+        "heavy_foot",
+        3,
+        ("h",),
+        ("u",),
+        ("s",),
+        12,
+    )
     plain = force_line("levy")
     assert (plain.count, plain.heroes, plain.upgrades, plain.spells, plain.models) == (1, (), (), (), None)
 
@@ -226,11 +271,21 @@ def test_a_force_line_keeps_every_field_as_given():
 def test_a_force_keeps_what_it_is_given():
     listed = force(force_line("levy"), matrix="m", agreed_points=30, agreed_models=20, extras=["appeal"], title="T")
     assert (listed.title, listed.matrix, listed.agreed_points, listed.agreed_models, listed.extras) == (
-        "T", "m", 30, 20, ("appeal",))
+        "T",
+        "m",
+        30,
+        20,
+        ("appeal",),
+    )
     assert [u.troop for u in listed.units] == ["levy"]
     plain = force(force_line("levy"))
     assert (plain.title, plain.matrix, plain.agreed_points, plain.agreed_models, plain.extras) == (
-        "A force", "", None, None, ())
+        "A force",
+        "",
+        None,
+        None,
+        (),
+    )
 
 
 def test_a_force_chosen_from_a_ruleset_names_its_matrix_and_knows_its_troops(rules):
@@ -267,26 +322,32 @@ def test_an_army_limits_bounds_are_listed_as_written():
 TWO_COUNTS = {"heroes", "troops"}
 
 
-@pytest.mark.parametrize("text, message", [
-    ("x" * 301, "the limit expression is 301 characters long; the limit is 300"),
-    ("12345678901", "a number in `12345678901` is larger than 1,000,000,000, the largest number a rule may state"),
-    ("9999999999", "a number in `9999999999` is larger than 1,000,000,000, the largest number a rule may state"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("x" * 301, "the limit expression is 301 characters long; the limit is 300"),
+        ("12345678901", "a number in `12345678901` is larger than 1,000,000,000, the largest number a rule may state"),
+        ("9999999999", "a number in `9999999999` is larger than 1,000,000,000, the largest number a rule may state"),
+    ],
+)
 def test_limits_too_large_to_read(text, message):
     with pytest.raises(LimitTooLarge) as caught:
         parse_limit(text, TWO_COUNTS)
     assert str(caught.value) == message
 
 
-@pytest.mark.parametrize("text, message", [
-    ("1.5", "`1.5` is not a whole number"),
-    ("'a'", "`'a'` is not a whole number"),
-    ("True", "`True` is not a whole number"),
-    ("heroes % 2", "only + - * / and // are allowed"),
-    ("f(1)", "`f(1)` is not allowed in an army limit"),
-    ("troops +", "`troops +` is not an arithmetic expression"),
-    ("wizards", "`wizards` is not a count an army limit can use"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("1.5", "`1.5` is not a whole number"),
+        ("'a'", "`'a'` is not a whole number"),
+        ("True", "`True` is not a whole number"),
+        ("heroes % 2", "only + - * / and // are allowed"),
+        ("f(1)", "`f(1)` is not allowed in an army limit"),
+        ("troops +", "`troops +` is not an arithmetic expression"),
+        ("wizards", "`wizards` is not a count an army limit can use"),
+    ],
+)
 def test_limits_that_are_not_arithmetic_over_counts(text, message):
     with pytest.raises(LimitExpressionError) as caught:
         parse_limit(text, TWO_COUNTS)
@@ -315,10 +376,14 @@ def test_limit_bounds_are_the_bounds_the_rules_write(project):
 def test_a_ruleset_without_an_army_matrix_says_so(project):
     with pytest.raises(LookupError) as caught:
         army_matrix(project.ruleset("ordo_ineptus"))
-    assert str(caught.value) == "ordo_ineptus has no profile matrices with a points or models column: name one with matrix="
+    assert (
+        str(caught.value)
+        == "ordo_ineptus has no profile matrices with a points or models column: name one with matrix="
+    )
 
 
 # Hero levels, army counts and limits at their bounds, on stand-in rulesets; numbers counted on paper.
+
 
 # -- army counts ---------------------------------------------------------------------------------------
 def _hero(id, level, points=2):
@@ -327,14 +392,23 @@ def _hero(id, level, points=2):
 
 def _matrix(id, column_type="points", rows=(("levy", 3), ("guard", 5))):
     column = Column(id="value", label="VALUE", type=column_type)
-    return ProfileMatrix(id=id, title=id.title(), columns=(column,),
-                         rows=tuple(ProfileRow(id=row, name=row.title(), values={"value": value}) for row, value in rows))
+    return ProfileMatrix(
+        id=id,
+        title=id.title(),
+        columns=(column,),
+        rows=tuple(ProfileRow(id=row, name=row.title(), values={"value": value}) for row, value in rows),
+    )
 
 
 def _ruleset(levels=(), profiles=None, heroes=(), costs=(), unloaded=()):
-    return Ruleset(id="x", meta=SimpleNamespace(hero_levels=tuple(levels), title="X"),
-                   profiles=(_matrix("troops"),) if profiles is None else tuple(profiles),
-                   heroes=tuple(heroes), costs=tuple(costs), unloaded=frozenset(unloaded))
+    return Ruleset(
+        id="x",
+        meta=SimpleNamespace(hero_levels=tuple(levels), title="X"),
+        profiles=(_matrix("troops"),) if profiles is None else tuple(profiles),
+        heroes=tuple(heroes),
+        costs=tuple(costs),
+        unloaded=frozenset(unloaded),
+    )
 
 
 def test_a_hero_levels_counts_are_named_in_snake_case():
@@ -353,19 +427,25 @@ def test_each_hero_level_gives_two_counts_described_in_words():
 
 
 def test_a_limit_may_name_costs_and_heroes_that_failed_to_load_but_nothing_else_unloaded():
-    names = armies.count_names(_ruleset(unloaded={("costs", "banner"), ("heroes", "wizard"), ("rules", "moving"),
-                                                  ("spells", "fireball")}))
+    names = armies.count_names(
+        _ruleset(unloaded={("costs", "banner"), ("heroes", "wizard"), ("rules", "moving"), ("spells", "fireball")})
+    )
     assert {"banner", "wizard"} <= names
     assert not {"moving", "fireball"} & names
     assert {"levy", "guard", "units", "heroes"} <= names
 
 
 def test_the_counts_of_an_army_add_up_over_its_lines():
-    ruleset = _ruleset(levels=("low", "high"), heroes=(_hero("captain", "low"), _hero("sage", "odd")),
-                       costs=(Cost(id="banner", name="Banner", points=1),))
-    army = force(force_line("levy", 2, heroes=("captain",), upgrades=("banner",)),
-                 force_line("levy", 3, heroes=("captain", "sage"), upgrades=("banner",)),
-                 force_line("guard", 1))
+    ruleset = _ruleset(
+        levels=("low", "high"),
+        heroes=(_hero("captain", "low"), _hero("sage", "odd")),
+        costs=(Cost(id="banner", name="Banner", points=1),),
+    )
+    army = force(
+        force_line("levy", 2, heroes=("captain",), upgrades=("banner",)),
+        force_line("levy", 3, heroes=("captain", "sage"), upgrades=("banner",)),
+        force_line("guard", 1),
+    )
     counts = armies.army_counts(ruleset, army)
     assert counts["units"] == 6
     assert counts["levy"] == 5 and counts["guard"] == 1
@@ -393,12 +473,15 @@ def test_the_army_matrix_is_the_one_with_points_else_the_one_with_models():
     assert armies.army_matrix(_ruleset(profiles=(by_models, priced))) is priced
 
 
-@pytest.mark.parametrize("profiles, which", [
-    ((), "no"),
-    ((_matrix("stats", column_type="int"),), "no"),
-    ((_matrix("foot"), _matrix("horse")), "2 (foot, horse)"),
-    ((_matrix("foot", "models"), _matrix("horse", "models"), _matrix("boats", "models")), "3 (foot, horse, boats)"),
-])
+@pytest.mark.parametrize(
+    "profiles, which",
+    [
+        ((), "no"),
+        ((_matrix("stats", column_type="int"),), "no"),
+        ((_matrix("foot"), _matrix("horse")), "2 (foot, horse)"),
+        ((_matrix("foot", "models"), _matrix("horse", "models"), _matrix("boats", "models")), "3 (foot, horse, boats)"),
+    ],
+)
 def test_without_one_army_matrix_the_error_says_how_many_there_are(profiles, which):
     with pytest.raises(LookupError) as raised:
         armies.army_matrix(_ruleset(profiles=profiles))
@@ -423,18 +506,23 @@ def test_the_largest_number_a_limit_may_state_is_a_thousand_million():
     assert armies.evaluate(parse_limit("units * 1000000000", UNITS_AND_HEROES), {"units": 2}) == 2000000000
 
 
-@pytest.mark.parametrize("text, shown", [
-    ("99999999999 +", "99999999999 +"),
-    ("00000000000", "00000000000"),
-    ("1.00000000000", "1.00000000000"),
-    ("units + units + units + units + 99999999999", "units + units + units + units + 99999999"),
-    ("1000000001", "1000000001"),
-    ("units + units + units + units + 1000000001", "units + units + units + units + 10000000"),
-])
+@pytest.mark.parametrize(
+    "text, shown",
+    [
+        ("99999999999 +", "99999999999 +"),
+        ("00000000000", "00000000000"),
+        ("1.00000000000", "1.00000000000"),
+        ("units + units + units + units + 99999999999", "units + units + units + units + 99999999"),
+        ("1000000001", "1000000001"),
+        ("units + units + units + units + 1000000001", "units + units + units + units + 10000000"),
+    ],
+)
 def test_a_limit_with_a_number_too_large_is_refused_before_anything_else(text, shown):
     with pytest.raises(LimitTooLarge) as raised:
         parse_limit(text, UNITS_AND_HEROES)
-    assert str(raised.value) == f"a number in `{shown}` is larger than 1,000,000,000, the largest number a rule may state"
+    assert (
+        str(raised.value) == f"a number in `{shown}` is larger than 1,000,000,000, the largest number a rule may state"
+    )
 
 
 def test_a_limit_nested_deeper_than_python_can_parse_is_refused_as_too_large():

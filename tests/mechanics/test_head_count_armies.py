@@ -12,13 +12,14 @@ import shutil
 from html import unescape
 from pathlib import Path
 
+from helpers import FIXTURES
+
 from generator.mechanics import armies
 from generator.render.handouts.jobs import handout_jobs
 from generator.render.sheets.jobs import sheet_jobs
 from generator.render.site import myst
 from generator.source.project import load_project
 from generator.validate import check_project
-from helpers import FIXTURES
 
 FIXTURE = FIXTURES / "headcount"
 POINTS_WORDS = re.compile(r"\b(points?|pts|unspent)\b", re.I)
@@ -54,7 +55,9 @@ def test_a_head_count_army_prints_models_and_no_points_on_any_output(tmp_path):
     documents["site hero"] = myst.hero_md(ruleset.get("heroes", "captain"), ruleset)
     documents["site limits"] = myst.limits_md(list(ruleset.army_limits))
     for name, text in documents.items():
-        assert not POINTS_WORDS.search(text), f"{name}: …{text[max(0, POINTS_WORDS.search(text).start() - 80):][:160]}…"
+        assert not POINTS_WORDS.search(text), (
+            f"{name}: …{text[max(0, POINTS_WORDS.search(text).start() - 80) :][:160]}…"
+        )
     roster = documents["skirmish-roster-a4.pdf"]
     assert "Agreed models: 30" in roster and "Units: 3" in roster and "Guns: 1" in roster
     assert "24 of 30" in roster and "Agreed models:" in roster.split("The vanguard")[0]  # the blank roster's box too
@@ -70,18 +73,25 @@ def checked(tmp_path: Path, more: str) -> list[str]:
 
 
 def test_a_head_count_ruleset_has_no_points_an_army_limit_could_count(tmp_path):
-    found = checked(tmp_path, """army_limits:
+    found = checked(
+        tmp_path,
+        """army_limits:
   spend_it_all:
     title: Spend every point
     count: points
     at_least: "1"
-""")
-    assert found == ["rules_src/skirmish/more.yaml:4:12: error[bad-expression]: `points` is not a count an army limit can use"]
+""",
+    )
+    assert found == [
+        "rules_src/skirmish/more.yaml:4:12: error[bad-expression]: `points` is not a count an army limit can use"
+    ]
 
 
 def test_guns_do_not_count_as_units_in_the_army_limits(tmp_path):
     # 2 guns and 3 units (musketeers, 2 crews): 2 guns > 3 // 2; were guns units, 5 // 2 = 2 would allow them
-    found = checked(tmp_path, """armies:
+    found = checked(
+        tmp_path,
+        """armies:
   gun_line:
     title: A gun line
     matrix: troops
@@ -90,5 +100,9 @@ def test_guns_do_not_count_as_units_in_the_army_limits(tmp_path):
       - {troop: musketeers}
       - {troop: field_gun, count: 2}
       - {troop: gun_crew, count: 2}
-""")
-    assert len(found) == 1 and "error[limit-broken]: `gun_line` breaks “One gun for every two units”: guns is 2" in found[0], found
+""",
+    )
+    assert (
+        len(found) == 1
+        and "error[limit-broken]: `gun_line` breaks “One gun for every two units”: guns is 2" in found[0]
+    ), found

@@ -7,13 +7,13 @@ from fractions import Fraction
 
 import icepool
 import pytest
+from helpers import make_project
 
 from generator.model.calculate import calculator
 from generator.model.dice import RollRange
 from generator.model.formula import FormulaError
 from generator.model.quantity import Quantity
 from generator.validate import check_project
-from helpers import make_project
 
 INPUTS = """
 ruleset: {title: Inputs}
@@ -44,18 +44,21 @@ def test_inputs_that_fit_their_declarations_give_the_result(charge):
     assert charge(True, "right", "onward", 6, 0, 3) == 6  # positional, in declared order; the bounds included
 
 
-@pytest.mark.parametrize("wrong, message", [
-    ({"bold": 1}, "`bold` of charge is true or false, not 1"),
-    ({"side": "up"}, "`side` of charge is one of left, right, not 'up'"),
-    ({"motto": 3}, "`motto` of charge is a text, not 3"),
-    ({"dice": 7}, "`dice` of charge runs from 1 to 6, not 7"),
-    ({"dice": 0}, "`dice` of charge runs from 1 to 6, not 0"),
-    ({"dice": Fraction(3, 2)}, "`dice` of charge is a whole number, not 3/2"),
-    ({"dice": "2"}, "`dice` of charge is a number, not '2'"),
-    ({"dice": True}, "`dice` of charge is a number, not True"),
-    ({"share": -1}, "`share` of charge runs at least 0, not -1"),
-    ({"cap": 4}, "`cap` of charge runs at most 3, not 4"),
-])
+@pytest.mark.parametrize(
+    "wrong, message",
+    [
+        ({"bold": 1}, "`bold` of charge is true or false, not 1"),
+        ({"side": "up"}, "`side` of charge is one of left, right, not 'up'"),
+        ({"motto": 3}, "`motto` of charge is a text, not 3"),
+        ({"dice": 7}, "`dice` of charge runs from 1 to 6, not 7"),
+        ({"dice": 0}, "`dice` of charge runs from 1 to 6, not 0"),
+        ({"dice": Fraction(3, 2)}, "`dice` of charge is a whole number, not 3/2"),
+        ({"dice": "2"}, "`dice` of charge is a number, not '2'"),
+        ({"dice": True}, "`dice` of charge is a number, not True"),
+        ({"share": -1}, "`share` of charge runs at least 0, not -1"),
+        ({"cap": 4}, "`cap` of charge runs at most 3, not 4"),
+    ],
+)
 def test_an_input_outside_its_declaration_is_named(charge, wrong, message):
     with pytest.raises(FormulaError) as caught:
         charge(**{**GOOD, **wrong})
@@ -65,7 +68,9 @@ def test_an_input_outside_its_declaration_is_named(charge, wrong, message):
 def test_calls_with_the_wrong_shape_are_named(charge):
     with pytest.raises(FormulaError, match=r"^charge takes 6 inputs \(bold, side, motto, dice, share, cap\), not 7$"):
         charge(True, "left", "onward", 1, 0, 1, 9)
-    with pytest.raises(FormulaError, match="^charge has no input `speed`; its inputs are bold, side, motto, dice, share, cap$"):
+    with pytest.raises(
+        FormulaError, match="^charge has no input `speed`; its inputs are bold, side, motto, dice, share, cap$"
+    ):
         charge(**GOOD, speed=1)
     with pytest.raises(FormulaError, match="^charge got `bold` twice$"):
         charge(True, **GOOD)
@@ -87,11 +92,13 @@ formulas:
     assert [d.format() for d in result.diagnostics] == [
         "rules_src/game/ruleset.yaml:8:11: error[bad-formula]: `long_reach` fails for no inputs: not given: the text "
         "does not give the value `reach`; test for it with is_given(...) before using it\n  hint: use the inputs, values, `let` names, tables and functions listed in the "
-        "format reference"]
+        "format reference"
+    ]
 
 
 # A formula's inputs and their messages, on stand-in formulas (only these attributes are read); formulas,
 # tables and lookups as the functions a worked example calls.
+
 
 def test_a_table_rows_value_is_its_number_else_its_result():
     from types import SimpleNamespace
@@ -115,8 +122,15 @@ def _spec(id="a", type="int", **given):
 def _formula(*specs, id="f"):
     from types import SimpleNamespace
 
-    return SimpleNamespace(id=id, inputs=specs, let=(), results=(), expr=SimpleNamespace(evaluate=lambda scope: scope),
-                           result="number", unit="")
+    return SimpleNamespace(
+        id=id,
+        inputs=specs,
+        let=(),
+        results=(),
+        expr=SimpleNamespace(evaluate=lambda scope: scope),
+        result="number",
+        unit="",
+    )
 
 
 def _input_error(spec, **given):
@@ -129,13 +143,15 @@ def _input_error(spec, **given):
 
 
 def test_each_kind_of_wrong_input_is_named_in_its_message():
-    import icepool
 
     from generator.model.calculate import _input
 
     assert _input_error(_spec()) == "f needs the input `a` (A)"
     assert _input_error(_spec(type="bool"), a=1) == "`a` of f is true or false, not 1"
-    assert _input_error(_spec(type="text", choices=("left", "right")), a="up") == "`a` of f is one of left, right, not 'up'"
+    assert (
+        _input_error(_spec(type="text", choices=("left", "right")), a="up")
+        == "`a` of f is one of left, right, not 'up'"
+    )
     assert _input_error(_spec(type="text", choices=("left", "right")), a=3) == "`a` of f is one of left, right, not 3"
     assert _input_error(_spec(type="text"), a=3) == "`a` of f is a text, not 3"
     assert _input_error(_spec(), a=True) == "`a` of f is a number, not True"
@@ -160,9 +176,11 @@ def test_a_formula_call_names_its_inputs_when_the_arguments_are_wrong():
     calc.scope = {"move": 6}
     two = _formula(_spec("a"), _spec("b"))
     assert calc.evaluate(two, 1, b=2) == {"move": 6, "a": 1, "b": 2}
-    for args, kwargs, message in [((1, 2, 3), {}, "f takes 2 inputs (a, b), not 3"),
-                                  ((), {"c": 1}, "f has no input `c`; its inputs are a, b"),
-                                  ((1,), {"a": 1}, "f got `a` twice")]:
+    for args, kwargs, message in [
+        ((1, 2, 3), {}, "f takes 2 inputs (a, b), not 3"),
+        ((), {"c": 1}, "f has no input `c`; its inputs are a, b"),
+        ((1,), {"a": 1}, "f got `a` twice"),
+    ]:
         with pytest.raises(FormulaError) as error:
             calc.evaluate(two, *args, **kwargs)
         assert str(error.value) == message
@@ -175,7 +193,6 @@ def test_a_lookup_row_is_found_by_word_or_number_never_by_a_bool():
     from types import SimpleNamespace
 
     from generator.model.computed import Lookup
-    from generator.model.dice import RollRange
 
     rout, close = SimpleNamespace(match="Rout", when=None), SimpleNamespace(match="", when=RollRange.parse("1-2"))
     table = SimpleNamespace(title="Outcome", rows=(rout, close))
@@ -189,8 +206,6 @@ def test_formulas_tables_and_lookups_are_functions_that_describe_themselves():
     import inspect
     from types import SimpleNamespace
 
-    import icepool
-
     from generator.model.calculate import Calculator, _lookup_reader, _table_reader
 
     calc = Calculator.__new__(Calculator)
@@ -200,12 +215,20 @@ def test_formulas_tables_and_lookups_are_functions_that_describe_themselves():
     call = calc.function(formula)
     assert (call.__name__, call.__qualname__, call.__doc__) == ("to_wound", "to_wound", "To wound")
     assert str(inspect.signature(call)) == "(strength, toughness)"
-    table = SimpleNamespace(id="injury", title="Injuries", lookup=lambda total: SimpleNamespace(value=None, result=f"r{total}"))
+    table = SimpleNamespace(
+        id="injury", title="Injuries", lookup=lambda total: SimpleNamespace(value=None, result=f"r{total}")
+    )
     read = _table_reader(table)
-    assert (read.__name__, read.__doc__) == ("injury", "The row of Injuries for a rolled total (or a roll): its value, else its result.")
+    assert (read.__name__, read.__doc__) == (
+        "injury",
+        "The row of Injuries for a rolled total (or a roll): its value, else its result.",
+    )
     lookup = SimpleNamespace(id="outcome", title="Outcome", key="Difference", read=lambda key: key * 10)
     read = _lookup_reader(lookup)
-    assert (read.__name__, read.__doc__) == ("outcome", "The row of Outcome for a difference: its value, else its result.")
+    assert (read.__name__, read.__doc__) == (
+        "outcome",
+        "The row of Outcome for a difference: its value, else its result.",
+    )
     assert read(2) == 20 and read(icepool.d6) == icepool.Die([10, 20, 30, 40, 50, 60])
     lookup.key = ""
     assert _lookup_reader(lookup).__doc__ == "The row of Outcome for a key: its value, else its result."

@@ -13,9 +13,18 @@ from generator.model.text import range_words
 
 
 # -- parsing --------------------------------------------------------------------------------
-@pytest.mark.parametrize("text, count, sides", [
-    ("D6", 1, 6), ("2D6", 2, 6), ("D3", 1, 3), ("D20", 1, 20), ("3D6", 3, 6), ("d6", 1, 6), ("100D6", 100, 6),
-])
+@pytest.mark.parametrize(
+    "text, count, sides",
+    [
+        ("D6", 1, 6),
+        ("2D6", 2, 6),
+        ("D3", 1, 3),
+        ("D20", 1, 20),
+        ("3D6", 3, 6),
+        ("d6", 1, 6),
+        ("100D6", 100, 6),
+    ],
+)
 def test_a_single_dice_term(text, count, sides):
     expr = DiceExpr.parse(text)
     assert expr.terms == (Term(1, count=count, sides=sides),)
@@ -55,24 +64,27 @@ def test_terms_print_as_written():
     assert [str(t) for t in DiceExpr.parse("D6 + 2D8 + 3 - S").terms] == ["D6", "2D8", "3", "S"]
 
 
-@pytest.mark.parametrize("text, offset, message", [
-    ("", 0, "empty dice expression ``"),
-    ("   ", 0, "empty dice expression `   `"),
-    ("+D6", 0, "`+` needs a term before it in `+D6`"),
-    ("D6 ++ 1", 4, "`+` needs a term before it in `D6 ++ 1`"),
-    ("D6 - -1", 5, "`-` needs a term before it in `D6 - -1`"),
-    ("D6 +", 3, "`D6 +` ends with an operator"),
-    ("D6 + S -  ", 7, "`D6 + S -  ` ends with an operator"),
-    ("D6 D6", 3, "missing `+` or `-` before `D6` in `D6 D6`"),
-    ("D6 + 2S", 6, "missing `+` or `-` before `S` in `D6 + 2S`"),
-    ("D6 * 2", 3, "unexpected `*` in dice expression `D6 * 2`"),
-    ("D6 + S!", 6, "unexpected `!` in dice expression `D6 + S!`"),
-    ("3 + 2", 0, "`3 + 2` rolls no dice; write a die such as D6"),
-    ("S", 0, "`S` rolls no dice; write a die such as D6"),
-    ("D1", 0, "`D1` is not a usable die in `D1` (1-100 dice of 2 or more sides)"),
-    ("0D6", 0, "`0D6` is not a usable die in `0D6` (1-100 dice of 2 or more sides)"),
-    ("D6 + 101D6", 5, "`101D6` is not a usable die in `D6 + 101D6` (1-100 dice of 2 or more sides)"),
-])
+@pytest.mark.parametrize(
+    "text, offset, message",
+    [
+        ("", 0, "empty dice expression ``"),
+        ("   ", 0, "empty dice expression `   `"),
+        ("+D6", 0, "`+` needs a term before it in `+D6`"),
+        ("D6 ++ 1", 4, "`+` needs a term before it in `D6 ++ 1`"),
+        ("D6 - -1", 5, "`-` needs a term before it in `D6 - -1`"),
+        ("D6 +", 3, "`D6 +` ends with an operator"),
+        ("D6 + S -  ", 7, "`D6 + S -  ` ends with an operator"),
+        ("D6 D6", 3, "missing `+` or `-` before `D6` in `D6 D6`"),
+        ("D6 + 2S", 6, "missing `+` or `-` before `S` in `D6 + 2S`"),
+        ("D6 * 2", 3, "unexpected `*` in dice expression `D6 * 2`"),
+        ("D6 + S!", 6, "unexpected `!` in dice expression `D6 + S!`"),
+        ("3 + 2", 0, "`3 + 2` rolls no dice; write a die such as D6"),
+        ("S", 0, "`S` rolls no dice; write a die such as D6"),
+        ("D1", 0, "`D1` is not a usable die in `D1` (1-100 dice of 2 or more sides)"),
+        ("0D6", 0, "`0D6` is not a usable die in `0D6` (1-100 dice of 2 or more sides)"),
+        ("D6 + 101D6", 5, "`101D6` is not a usable die in `D6 + 101D6` (1-100 dice of 2 or more sides)"),
+    ],
+)
 def test_syntax_errors_carry_their_offset(text, offset, message):
     with pytest.raises(DiceSyntaxError) as caught:
         DiceExpr.parse(text)
@@ -96,15 +108,26 @@ def brute_force(expr: DiceExpr, **stats: int) -> dict[int, Fraction]:
     return {total: Fraction(n, ways) for total, n in totals.items()}
 
 
-@pytest.mark.parametrize("text, stats", [
-    ("D6", {}), ("2D6", {}), ("3D6", {}), ("D3", {}), ("D20", {}), ("D6 + D3", {}), ("2D6 - 2", {}),
-    ("D6 - D6", {}), ("-D6 + 7", {}), ("D8 + 2D4 - 3", {}),
-    ("D6 + S - T - W", {"S": 4, "T": 3, "W": 1}),
-    ("D6 + S - T - W", {"S": 3, "T": 5, "W": 2}),
-    ("D6 + S - T - W", {"S": 0, "T": 0, "W": 0}),
-    ("2D6 + S - T", {"S": 10, "T": -2}),
-    ("D20 + S", {"S": -4}),
-])
+@pytest.mark.parametrize(
+    "text, stats",
+    [
+        ("D6", {}),
+        ("2D6", {}),
+        ("3D6", {}),
+        ("D3", {}),
+        ("D20", {}),
+        ("D6 + D3", {}),
+        ("2D6 - 2", {}),
+        ("D6 - D6", {}),
+        ("-D6 + 7", {}),
+        ("D8 + 2D4 - 3", {}),
+        ("D6 + S - T - W", {"S": 4, "T": 3, "W": 1}),
+        ("D6 + S - T - W", {"S": 3, "T": 5, "W": 2}),
+        ("D6 + S - T - W", {"S": 0, "T": 0, "W": 0}),
+        ("2D6 + S - T", {"S": 10, "T": -2}),
+        ("D20 + S", {"S": -4}),
+    ],
+)
 def test_distributions_equal_brute_force(text, stats):
     expr = DiceExpr.parse(text)
     distribution = expr.distribution(**stats)
@@ -131,33 +154,39 @@ def test_dice_expressions_are_values():
 
 
 # -- roll ranges ----------------------------------------------------------------------------
-@pytest.mark.parametrize("key, low, high, text, shown", [
-    (5, 5, 5, "5", "5"),
-    ("5", 5, 5, "5", "5"),
-    ("0", 0, 0, "0", "0"),
-    ("-1", -1, -1, "-1", "-1"),
-    ("1-2", 1, 2, "1-2", "1-2"),
-    (" 1 - 2 ", 1, 2, "1 - 2", "1-2"),
-    ("1–2", 1, 2, "1–2", "1-2"),  # an en dash, as copied from a web page
-    ("-3--1", -3, -1, "-3--1", "-3--1"),
-    ("6+", 6, None, "6+", "6+"),
-    ("2 +", 2, None, "2 +", "2+"),
-    ("1-", None, 1, "1-", "1 or less"),
-])
+@pytest.mark.parametrize(
+    "key, low, high, text, shown",
+    [
+        (5, 5, 5, "5", "5"),
+        ("5", 5, 5, "5", "5"),
+        ("0", 0, 0, "0", "0"),
+        ("-1", -1, -1, "-1", "-1"),
+        ("1-2", 1, 2, "1-2", "1-2"),
+        (" 1 - 2 ", 1, 2, "1 - 2", "1-2"),
+        ("1–2", 1, 2, "1–2", "1-2"),  # an en dash, as copied from a web page
+        ("-3--1", -3, -1, "-3--1", "-3--1"),
+        ("6+", 6, None, "6+", "6+"),
+        ("2 +", 2, None, "2 +", "2+"),
+        ("1-", None, 1, "1-", "1 or less"),
+    ],
+)
 def test_roll_ranges_parse(key, low, high, text, shown):
     roll = RollRange.parse(key)
     assert (roll.low, roll.high, roll.text, range_words(roll)) == (low, high, text, shown)
 
 
-@pytest.mark.parametrize("key, message", [
-    ("3-1", "range `3-1` runs backwards; write `1-3`"),
-    (True, "`True` is not a roll"),
-    ("abc", "`abc` is not a roll: write 5, 1-2, 6+ or 1-"),
-    ("1-2-3", "`1-2-3` is not a roll: write 5, 1-2, 6+ or 1-"),
-    ("+3", "`+3` is not a roll: write 5, 1-2, 6+ or 1-"),
-    ("", "`` is not a roll: write 5, 1-2, 6+ or 1-"),
-    ("1 to 3", "`1 to 3` is not a roll: write 5, 1-2, 6+ or 1-"),
-])
+@pytest.mark.parametrize(
+    "key, message",
+    [
+        ("3-1", "range `3-1` runs backwards; write `1-3`"),
+        (True, "`True` is not a roll"),
+        ("abc", "`abc` is not a roll: write 5, 1-2, 6+ or 1-"),
+        ("1-2-3", "`1-2-3` is not a roll: write 5, 1-2, 6+ or 1-"),
+        ("+3", "`+3` is not a roll: write 5, 1-2, 6+ or 1-"),
+        ("", "`` is not a roll: write 5, 1-2, 6+ or 1-"),
+        ("1 to 3", "`1 to 3` is not a roll: write 5, 1-2, 6+ or 1-"),
+    ],
+)
 def test_bad_roll_keys(key, message):
     with pytest.raises(DiceSyntaxError) as caught:
         RollRange.parse(key)
@@ -172,21 +201,24 @@ def test_roll_range_membership():
 
 
 # -- formatting and targets -----------------------------------------------------------------
-@pytest.mark.parametrize("probability, digits, shown", [
-    (Fraction(1, 3), 1, "33.3%"),
-    (Fraction(2, 3), 1, "66.7%"),
-    (Fraction(1, 6), 1, "16.7%"),
-    (Fraction(1, 2), 1, "50%"),
-    (Fraction(1), 1, "100%"),
-    (Fraction(0), 1, "0%"),
-    (Fraction(13, 18), 1, "72.2%"),
-    (Fraction(1, 3), 2, "33.33%"),
-    (Fraction(1, 8), 2, "12.5%"),
-    (Fraction(1, 6), 0, "17%"),
-    (Fraction(1, 1000), 1, "0.1%"),
-    # an exact half rounds up, as people read percentages (12.5% -> 13%), not to even
-    (Fraction(1, 8), 0, "13%"),
-])
+@pytest.mark.parametrize(
+    "probability, digits, shown",
+    [
+        (Fraction(1, 3), 1, "33.3%"),
+        (Fraction(2, 3), 1, "66.7%"),
+        (Fraction(1, 6), 1, "16.7%"),
+        (Fraction(1, 2), 1, "50%"),
+        (Fraction(1), 1, "100%"),
+        (Fraction(0), 1, "0%"),
+        (Fraction(13, 18), 1, "72.2%"),
+        (Fraction(1, 3), 2, "33.33%"),
+        (Fraction(1, 8), 2, "12.5%"),
+        (Fraction(1, 6), 0, "17%"),
+        (Fraction(1, 1000), 1, "0.1%"),
+        # an exact half rounds up, as people read percentages (12.5% -> 13%), not to even
+        (Fraction(1, 8), 0, "13%"),
+    ],
+)
 def test_percent(probability, digits, shown):
     assert percent(probability, digits) == shown
 
@@ -195,10 +227,19 @@ def test_percent_takes_what_fraction_takes():
     assert percent(Fraction(1, 4)) == percent(0.25) == percent(Fraction("1/4")) == "25%"
 
 
-@pytest.mark.parametrize("target, sides, chance", [
-    (4, 6, Fraction(1, 2)), (2, 6, Fraction(5, 6)), (6, 6, Fraction(1, 6)), (7, 6, Fraction(0)),
-    (1, 6, Fraction(1)), (0, 6, Fraction(1)), (2, 20, Fraction(19, 20)), (11, 10, Fraction(0)),
-])
+@pytest.mark.parametrize(
+    "target, sides, chance",
+    [
+        (4, 6, Fraction(1, 2)),
+        (2, 6, Fraction(5, 6)),
+        (6, 6, Fraction(1, 6)),
+        (7, 6, Fraction(0)),
+        (1, 6, Fraction(1)),
+        (0, 6, Fraction(1)),
+        (2, 20, Fraction(19, 20)),
+        (11, 10, Fraction(0)),
+    ],
+)
 def test_target_probability(target, sides, chance):
     assert target_probability(target, sides) == chance
     assert chance == Fraction(sum(1 for face in range(1, sides + 1) if face >= target), sides)
@@ -206,10 +247,21 @@ def test_target_probability(target, sides, chance):
 
 # Roll ranges, probabilities and dice expressions, worked by hand.
 
-@pytest.mark.parametrize("key, low, high, shown", [
-    (5, 5, 5, "5"), ("5", 5, 5, "5"), ("1-2", 1, 2, "1-2"), ("1 – 2", 1, 2, "1-2"), ("6+", 6, None, "6+"),
-    ("1-", None, 1, "1 or less"), ("-1", -1, -1, "-1"), ("-2--1", -2, -1, "-2--1"), ("0", 0, 0, "0"),
-])
+
+@pytest.mark.parametrize(
+    "key, low, high, shown",
+    [
+        (5, 5, 5, "5"),
+        ("5", 5, 5, "5"),
+        ("1-2", 1, 2, "1-2"),
+        ("1 – 2", 1, 2, "1-2"),
+        ("6+", 6, None, "6+"),
+        ("1-", None, 1, "1 or less"),
+        ("-1", -1, -1, "-1"),
+        ("-2--1", -2, -1, "-2--1"),
+        ("0", 0, 0, "0"),
+    ],
+)
 def test_roll_ranges(key, low, high, shown):
     roll = RollRange.parse(key)
     assert (roll.low, roll.high, range_words(roll)) == (low, high, shown)
@@ -221,10 +273,17 @@ def test_roll_range_membership_at_its_edges():
     assert RollRange.parse("2-").within(range(1, 5)) == [1, 2]
 
 
-@pytest.mark.parametrize("key, error", [
-    (True, DiceSyntaxError), ("4-2", DiceSyntaxError), ("x", DiceSyntaxError), ("1000000001", DiceTooLarge),
-    (10**9 + 1, DiceTooLarge), ("5++", DiceSyntaxError),
-])
+@pytest.mark.parametrize(
+    "key, error",
+    [
+        (True, DiceSyntaxError),
+        ("4-2", DiceSyntaxError),
+        ("x", DiceSyntaxError),
+        ("1000000001", DiceTooLarge),
+        (10**9 + 1, DiceTooLarge),
+        ("5++", DiceSyntaxError),
+    ],
+)
 def test_roll_ranges_refused(key, error):
     with pytest.raises(error):
         RollRange.parse(key)
@@ -240,11 +299,22 @@ def test_target_probability_by_hand():
     assert target_probability(3, sides=4) == Fraction(1, 2)
 
 
-@pytest.mark.parametrize("probability, digits, text", [
-    (Fraction(1, 3), 1, "33.3%"), (Fraction(2, 3), 1, "66.7%"), (Fraction(1, 2), 1, "50%"), (Fraction(1), 1, "100%"),
-    (Fraction(0), 1, "0%"), (Fraction(1, 8), 1, "12.5%"), (Fraction(1, 8), 0, "13%"), (Fraction(1, 3), 2, "33.33%"),
-    (Fraction(1, 400), 1, "0.3%"), (Fraction(1, 2000), 1, "0.1%"), (Fraction(1, 6), 1, "16.7%"),
-])
+@pytest.mark.parametrize(
+    "probability, digits, text",
+    [
+        (Fraction(1, 3), 1, "33.3%"),
+        (Fraction(2, 3), 1, "66.7%"),
+        (Fraction(1, 2), 1, "50%"),
+        (Fraction(1), 1, "100%"),
+        (Fraction(0), 1, "0%"),
+        (Fraction(1, 8), 1, "12.5%"),
+        (Fraction(1, 8), 0, "13%"),
+        (Fraction(1, 3), 2, "33.33%"),
+        (Fraction(1, 400), 1, "0.3%"),
+        (Fraction(1, 2000), 1, "0.1%"),
+        (Fraction(1, 6), 1, "16.7%"),
+    ],
+)
 def test_percent_rounds_halves_up(probability, digits, text):
     assert percent(probability, digits) == text
 
@@ -253,9 +323,16 @@ def test_percent_default_is_one_digit():
     assert percent(Fraction(1, 6)) == "16.7%"
 
 
-@pytest.mark.parametrize("text, terms", [
-    ("D6", "D6"), ("2D6", "2D6"), ("D6 + S - T", "D6 S T"), ("1d6", "D6"), ("-D6 + 3", "D6 3"),
-])
+@pytest.mark.parametrize(
+    "text, terms",
+    [
+        ("D6", "D6"),
+        ("2D6", "2D6"),
+        ("D6 + S - T", "D6 S T"),
+        ("1d6", "D6"),
+        ("-D6 + 3", "D6 3"),
+    ],
+)
 def test_dice_terms_print_as_written(text, terms):
     assert " ".join(str(t) for t in DiceExpr.parse(text).terms) == terms
 
@@ -279,12 +356,27 @@ def test_dice_distributions_by_hand():
         DiceExpr.parse("D6 + S").die()
 
 
-@pytest.mark.parametrize("text, error, offset", [
-    ("", DiceSyntaxError, 0), ("3", DiceSyntaxError, 0), ("D6 +", DiceSyntaxError, 3), ("D6 D6", DiceSyntaxError, 3),
-    ("+ D6", DiceSyntaxError, 0), ("- - D6", DiceSyntaxError, 2), ("D6 $", DiceSyntaxError, 3), ("D1", DiceSyntaxError, 0),
-    ("0D6", DiceSyntaxError, 0), ("101D6", DiceSyntaxError, 0), ("100D21", DiceTooLarge, 0), ("100D20", None, 0), ("D1001", DiceTooLarge, 0),
-    ("2D1000", None, 0), ("3D1000", DiceTooLarge, 0), ("D6 + 99999999999", DiceTooLarge, 5),
-])
+@pytest.mark.parametrize(
+    "text, error, offset",
+    [
+        ("", DiceSyntaxError, 0),
+        ("3", DiceSyntaxError, 0),
+        ("D6 +", DiceSyntaxError, 3),
+        ("D6 D6", DiceSyntaxError, 3),
+        ("+ D6", DiceSyntaxError, 0),
+        ("- - D6", DiceSyntaxError, 2),
+        ("D6 $", DiceSyntaxError, 3),
+        ("D1", DiceSyntaxError, 0),
+        ("0D6", DiceSyntaxError, 0),
+        ("101D6", DiceSyntaxError, 0),
+        ("100D21", DiceTooLarge, 0),
+        ("100D20", None, 0),
+        ("D1001", DiceTooLarge, 0),
+        ("2D1000", None, 0),
+        ("3D1000", DiceTooLarge, 0),
+        ("D6 + 99999999999", DiceTooLarge, 5),
+    ],
+)
 def test_dice_syntax_errors_and_caps(text, error, offset):
     if error is None:  # exactly at the caps: 100 dice, 2,000 dice × sides
         assert DiceExpr.parse(text).text == text
@@ -315,14 +407,20 @@ BEYOND = "is beyond 1,000,000,000, the largest number a roll may state"
 
 
 # -- dice: numbers too large to state ------------------------------------------------------------------
-@pytest.mark.parametrize("key, message", [
-    (10**10, f"the roll `10000000000` in `10000000000` {BEYOND}"),
-    (-10**10, f"the roll `-10000000000` in `-10000000000` {BEYOND}"),
-    ("99999999999+", f"the roll `99999999999` in `99999999999+` {BEYOND}"),
-    ("12345678901234567890", f"the roll `12345678901234567890` in `12345678901234567890` {BEYOND}"),
-    ("123456789012345678901", f"the roll `123456789012… (21 digits)` in `123456789012345678901` {BEYOND}"),
-    ("1-123456789012345678901234", f"the roll `123456789012… (24 digits)` in `1-123456789012345678901234` {BEYOND}"),
-])
+@pytest.mark.parametrize(
+    "key, message",
+    [
+        (10**10, f"the roll `10000000000` in `10000000000` {BEYOND}"),
+        (-(10**10), f"the roll `-10000000000` in `-10000000000` {BEYOND}"),
+        ("99999999999+", f"the roll `99999999999` in `99999999999+` {BEYOND}"),
+        ("12345678901234567890", f"the roll `12345678901234567890` in `12345678901234567890` {BEYOND}"),
+        ("123456789012345678901", f"the roll `123456789012… (21 digits)` in `123456789012345678901` {BEYOND}"),
+        (
+            "1-123456789012345678901234",
+            f"the roll `123456789012… (24 digits)` in `1-123456789012345678901234` {BEYOND}",
+        ),
+    ],
+)
 def test_a_roll_key_beyond_the_largest_roll_names_the_number_and_points_at_the_start(key, message):
     with pytest.raises(DiceTooLarge) as raised:
         RollRange.parse(key)
@@ -337,13 +435,16 @@ def test_the_largest_roll_may_be_stated_negative_as_well():
         RollRange.parse(-1000000001)
 
 
-@pytest.mark.parametrize("text, message, offset", [
-    ("D6 + 99999999999D6", f"the dice count `99999999999` in `D6 + 99999999999D6` {BEYOND}", 5),
-    ("D6 + D99999999999", f"the number of sides `99999999999` in `D6 + D99999999999` {BEYOND}", 5),
-    ("D6 + 99999999999", f"the number `99999999999` in `D6 + 99999999999` {BEYOND}", 5),
-    ("D6 - D1001", "`D1001` has 1,001 sides; the largest die is a D1000", 5),
-    ("20D101", "`20D101` rolls 2,020 dice × sides; the limit is 2,000 (such as 2D1000 or 20D100)", 0),
-])
+@pytest.mark.parametrize(
+    "text, message, offset",
+    [
+        ("D6 + 99999999999D6", f"the dice count `99999999999` in `D6 + 99999999999D6` {BEYOND}", 5),
+        ("D6 + D99999999999", f"the number of sides `99999999999` in `D6 + D99999999999` {BEYOND}", 5),
+        ("D6 + 99999999999", f"the number `99999999999` in `D6 + 99999999999` {BEYOND}", 5),
+        ("D6 - D1001", "`D1001` has 1,001 sides; the largest die is a D1000", 5),
+        ("20D101", "`20D101` rolls 2,020 dice × sides; the limit is 2,000 (such as 2D1000 or 20D100)", 0),
+    ],
+)
 def test_a_dice_term_beyond_a_cap_says_which_number_and_where(text, message, offset):
     with pytest.raises(DiceTooLarge) as raised:
         DiceExpr.parse(text)

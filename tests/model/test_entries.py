@@ -20,10 +20,14 @@ def test_a_spec_field_carries_its_help_example_and_key():
 
     from generator.model.base import spec
 
-    made = spec("How far it moves.", 3, example="6\"", key="move")
-    assert made.default == 3 and dict(made.metadata) == {"help": "How far it moves.", "example": "6\"", "key": "move"}
+    made = spec("How far it moves.", 3, example='6"', key="move")
+    assert made.default == 3 and dict(made.metadata) == {"help": "How far it moves.", "example": '6"', "key": "move"}
     bare = spec("Required.")
-    assert bare.default is dataclasses.MISSING and dict(bare.metadata) == {"help": "Required.", "example": None, "key": None}
+    assert bare.default is dataclasses.MISSING and dict(bare.metadata) == {
+        "help": "Required.",
+        "example": None,
+        "key": None,
+    }
     assert spec("A tuple is fine.", ()).default == ()
     for mutable in ([], {}, set()):
         with pytest.raises(TypeError, match="^use a tuple for defaults$"):
@@ -36,12 +40,15 @@ def test_the_quick_reference_field_explains_its_default():
     shown = quick_field("rule", True)
     assert shown.default is True and dict(shown.metadata) == {
         "help": "Put the rule on the ruleset's quick reference (printed unless `false`): `true`, or "
-                "`{summary: ...}` to print a short summary instead of the full text.",
-        "example": "{summary: Roll a D6 for each hit.}", "key": None}
+        "`{summary: ...}` to print a short summary instead of the full text.",
+        "example": "{summary: Roll a D6 for each hit.}",
+        "key": None,
+    }
     hidden = quick_field("spell")
     assert hidden.default is False and hidden.metadata["help"] == (
         "Put the spell on the ruleset's quick reference (left off unless marked): `true`, or "
-        "`{summary: ...}` to print a short summary instead of the full text.")
+        "`{summary: ...}` to print a short summary instead of the full text."
+    )
 
 
 def test_an_entry_id_field_is_internal_and_empty_by_default():
@@ -74,10 +81,11 @@ def test_a_source_prints_as_file_and_section():
 
 
 def test_a_rows_keywords_give_their_parameters():
-    from generator.model.base import NotGiven
     from generator.model.entries import ProfileRow
 
-    row = ProfileRow(id="gun", name="Great gun", keywords=("SHOOTS 12", "Fear", "Range -1 2", "Big Gun 3", "7", "FAST --3"))
+    row = ProfileRow(
+        id="gun", name="Great gun", keywords=("SHOOTS 12", "Fear", "Range -1 2", "Big Gun 3", "7", "FAST --3")
+    )
     assert row.keyword("shoots") == (12,) and row.keyword("FEAR") == () and row.keyword("range") == (-1, 2)
     # a lone number is the keyword's name, and `--3` no number: the row reads keywords as the checks do (split_keyword)
     assert row.keyword("big gun") == (3,) and row.keyword("Charge") is None and row.keyword("") is None
@@ -91,9 +99,13 @@ def test_a_matrix_finds_rows_columns_and_how_far_a_row_moves():
 
     foot = ProfileRow(id="heavy_foot", name="Heavy foot")
     horse = ProfileRow(id="knights", name="Mounted knights", movement="mounted_move")
-    matrix = ProfileMatrix(id="troops", title="Troops", movement="move",
-                           columns=(Column(id="attack", label="ATTACK"), Column(id="armour", label="ARMOUR")),
-                           rows=(foot, horse))
+    matrix = ProfileMatrix(
+        id="troops",
+        title="Troops",
+        movement="move",
+        columns=(Column(id="attack", label="ATTACK"), Column(id="armour", label="ARMOUR")),
+        rows=(foot, horse),
+    )
     assert matrix.column("armour").label == "ARMOUR" and matrix.column("attack").label == "ATTACK"
     assert matrix.movement_of(foot) == "move" and matrix.movement_of(horse) == "mounted_move"
     assert matrix.row("Heavy foot") is foot and matrix.row("heavy foot") is foot and matrix.row("KNIGHTS") is horse

@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from helpers import make_project
 
 from generator.cli import main
 from generator.examples.namespace import namespace_for
@@ -19,7 +20,6 @@ from generator.render.reference import format_reference, names_in
 from generator.render.sheets.charts import chart_from_model
 from generator.render.site.myst import formula_md
 from generator.validate import check_project
-from helpers import make_project
 
 GAME = """
 ruleset: {title: A mêlée}
@@ -77,10 +77,12 @@ def test_every_result_shares_the_inputs_and_let_and_is_exact_for_every_input(tmp
 def test_another_formula_and_a_chart_use_one_named_result(tmp_path):
     game = _game(tmp_path)
     assert [calculator(game).scope["prisoners_taken"](d) for d in range(1, 7)] == [
-        _by_hand(2, d)["prisoners"] for d in range(1, 7)]
+        _by_hand(2, d)["prisoners"] for d in range(1, 7)
+    ]
     chart = chart_from_model(game, game.chart("killed_chart"))
     assert [[cell.text for cell in row.cells] for row in chart.rows] == [
-        [str(min(h, d)) for d in range(1, 7)] for h in range(7)]
+        [str(min(h, d)) for d in range(1, 7)] for h in range(7)
+    ]
 
 
 def test_a_worked_example_reads_the_results_by_name(tmp_path):
@@ -95,7 +97,9 @@ def test_a_worked_example_reads_the_results_by_name(tmp_path):
 
 
 def test_a_worked_example_in_prose_runs_against_every_result(tmp_path, capsys):
-    text = GAME + '''rules:
+    text = (
+        GAME
+        + """rules:
   melee_rule:
     title: Mêlée
     chapter: fight
@@ -109,7 +113,8 @@ def test_a_worked_example_in_prose_runs_against_every_result(tmp_path, capsys):
       (1, 1)
       ```
 chapters: {fight: {title: Fight}}
-'''
+"""
+    )
     assert main(["-C", str(make_project(tmp_path, game=text)), "check"]) == 0, capsys.readouterr().err
     assert "game: 1 example, all pass" in capsys.readouterr().out
 
@@ -117,17 +122,23 @@ chapters: {fight: {title: Fight}}
 def test_a_formula_calling_several_results_without_naming_one_is_a_located_error(tmp_path):
     text = GAME.replace('expr: melee(2, defenders, result="prisoners")', "expr: melee(2, defenders)")
     errors = [d.format().splitlines()[0] for d in check_project(make_project(tmp_path, game=text)).diagnostics.errors]
-    assert errors == ["rules_src/game/ruleset.yaml:20:11: error[bad-formula]: `prisoners_taken` fails for defenders=1: "
-                      '`melee` gives several results (killed, prisoners, survivors, routed); name the one wanted: '
-                      '`melee(..., result="killed")`']
+    assert errors == [
+        "rules_src/game/ruleset.yaml:20:11: error[bad-formula]: `prisoners_taken` fails for defenders=1: "
+        "`melee` gives several results (killed, prisoners, survivors, routed); name the one wanted: "
+        '`melee(..., result="killed")`'
+    ]
 
 
 def test_a_wrongly_typed_result_is_located_at_that_result(tmp_path):
-    text = GAME.replace("{label: Taken prisoner, expr: left // 2}", "{label: Taken prisoner, expr: left // 2, result: chance}")
+    text = GAME.replace(
+        "{label: Taken prisoner, expr: left // 2}", "{label: Taken prisoner, expr: left // 2, result: chance}"
+    )
     errors = [d.format().splitlines()[0] for d in check_project(make_project(tmp_path, game=text)).diagnostics.errors]
     # two defenders, no hits: two left, one taken prisoner, which is a chance; three left give one too, four two
-    assert errors == ["rules_src/game/ruleset.yaml:14:67: error[bad-formula]: the result `prisoners` of `melee` gives "
-                      "2, not a chance from 0 to 1 for hits=0, defenders=4"]
+    assert errors == [
+        "rules_src/game/ruleset.yaml:14:67: error[bad-formula]: the result `prisoners` of `melee` gives "
+        "2, not a chance from 0 to 1 for hits=0, defenders=4"
+    ]
 
 
 def test_the_references_list_the_results(tmp_path):
@@ -150,5 +161,9 @@ def test_the_export_writes_each_result_and_its_schema_accepts_them(tmp_path):
     exported = ruleset_json(_game(tmp_path))
     melee = next(f for f in exported["formulas"] if f["id"] == "melee")
     assert melee["expr"] is None and [(r["id"], r["result"]) for r in melee["results"]] == [
-        ("killed", "number"), ("prisoners", "number"), ("survivors", "number"), ("routed", "bool")]
+        ("killed", "number"),
+        ("prisoners", "number"),
+        ("survivors", "number"),
+        ("routed", "bool"),
+    ]
     jsonschema.validate(exported, json_schema())

@@ -34,12 +34,25 @@ def _odds(die) -> dict:
 
 # -- each roll, built from nothing ---------------------------------------------------------------------
 
+
 def test_the_highest_and_lowest_of_a_pool_are_right_when_first_rolled():
     # of the 36 rolls of 2D6, the highest is 1 in one (1-1), 2 in three, ... 6 in eleven
-    assert _odds(F.highest(2)) == {1: Fraction(1, 36), 2: Fraction(3, 36), 3: Fraction(5, 36),
-                                   4: Fraction(7, 36), 5: Fraction(9, 36), 6: Fraction(11, 36)}
-    assert _odds(F.lowest(2)) == {1: Fraction(11, 36), 2: Fraction(9, 36), 3: Fraction(7, 36),
-                                  4: Fraction(5, 36), 5: Fraction(3, 36), 6: Fraction(1, 36)}
+    assert _odds(F.highest(2)) == {
+        1: Fraction(1, 36),
+        2: Fraction(3, 36),
+        3: Fraction(5, 36),
+        4: Fraction(7, 36),
+        5: Fraction(9, 36),
+        6: Fraction(11, 36),
+    }
+    assert _odds(F.lowest(2)) == {
+        1: Fraction(11, 36),
+        2: Fraction(9, 36),
+        3: Fraction(7, 36),
+        4: Fraction(5, 36),
+        5: Fraction(3, 36),
+        6: Fraction(1, 36),
+    }
     # of the 9 rolls of 2D3: highest 1 in one, 2 in three, 3 in five
     assert _odds(F.highest(2, icepool.d(3))) == {1: Fraction(1, 9), 2: Fraction(3, 9), 3: Fraction(5, 9)}
     assert _odds(F.lowest(2, icepool.d(3))) == {1: Fraction(5, 9), 2: Fraction(3, 9), 3: Fraction(1, 9)}
@@ -56,8 +69,13 @@ def test_totals_counts_and_written_dice_are_right_when_first_rolled():
     assert _odds(F.total(3, 2)) == {6: 1}
     assert _odds(F.count(2, icepool.d6 >= 5)) == {0: Fraction(4, 9), 1: Fraction(4, 9), 2: Fraction(1, 9)}
     # 2D3: totals 2..6 in 1, 2, 3, 2, 1 of the 9 rolls
-    assert _odds(F._dice(2, 3)) == {2: Fraction(1, 9), 3: Fraction(2, 9), 4: Fraction(3, 9), 5: Fraction(2, 9),
-                                    6: Fraction(1, 9)}
+    assert _odds(F._dice(2, 3)) == {
+        2: Fraction(1, 9),
+        3: Fraction(2, 9),
+        4: Fraction(3, 9),
+        5: Fraction(2, 9),
+        6: Fraction(1, 9),
+    }
     assert _odds(Expression.parse("2D3").evaluate({})) == _odds(icepool.Die({2: 1, 3: 2, 4: 3, 5: 2, 6: 1}))
 
 
@@ -71,20 +89,36 @@ def test_the_chance_of_a_condition_is_an_exact_fraction_from_zero_to_one():
 
 # -- what a wrong argument is told ---------------------------------------------------------------------
 
-@pytest.mark.parametrize("call, message", [
-    (lambda: F.chance(2), "chance() takes a condition or a roll, not 2"),
-    (lambda: F.chance(Fraction(3, 2)), "chance() takes a condition or a roll, not 3/2"),
-    (lambda: F.chance(-1), "chance() takes a condition or a roll, not -1"),
-    (lambda: F.chance(0.5), "chance() takes a condition or a roll, not 0.5"),
-    (lambda: F.chance("x"), "chance() takes a condition or a roll, not 'x'"),
-    (lambda: F._as_die("x"), "'x' is not a roll"),
-    (lambda: F.total(2, "D6"), "'D6' is not a roll"),
-    (lambda: F.count(-1, icepool.d6 > 3), "a pool has 0 to 100 dice, not -1"),
-    (lambda: F.highest(True), "a pool has 0 to 100 dice, not True"),
-    (lambda: F.lowest(Fraction(1, 2)), "a pool has 0 to 100 dice, not 1/2"),
-    (lambda: F.total(101, icepool.d6), "a pool has 0 to 100 dice, not 101"),
-], ids=["two", "three-halves", "minus-one", "float", "text", "as-die", "total-of-text", "count", "highest-bool",
-        "lowest-half", "total-too-many"])
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda: F.chance(2), "chance() takes a condition or a roll, not 2"),
+        (lambda: F.chance(Fraction(3, 2)), "chance() takes a condition or a roll, not 3/2"),
+        (lambda: F.chance(-1), "chance() takes a condition or a roll, not -1"),
+        (lambda: F.chance(0.5), "chance() takes a condition or a roll, not 0.5"),
+        (lambda: F.chance("x"), "chance() takes a condition or a roll, not 'x'"),
+        (lambda: F._as_die("x"), "'x' is not a roll"),
+        (lambda: F.total(2, "D6"), "'D6' is not a roll"),
+        (lambda: F.count(-1, icepool.d6 > 3), "a pool has 0 to 100 dice, not -1"),
+        (lambda: F.highest(True), "a pool has 0 to 100 dice, not True"),
+        (lambda: F.lowest(Fraction(1, 2)), "a pool has 0 to 100 dice, not 1/2"),
+        (lambda: F.total(101, icepool.d6), "a pool has 0 to 100 dice, not 101"),
+    ],
+    ids=[
+        "two",
+        "three-halves",
+        "minus-one",
+        "float",
+        "text",
+        "as-die",
+        "total-of-text",
+        "count",
+        "highest-bool",
+        "lowest-half",
+        "total-too-many",
+    ],
+)
 def test_a_wrong_argument_to_a_dice_function_is_named_in_its_message(call, message):
     with pytest.raises(FormulaError) as error:
         call()
@@ -93,11 +127,19 @@ def test_a_wrong_argument_to_a_dice_function_is_named_in_its_message(call, messa
 
 # -- the cache of rolls ----------------------------------------------------------------------------------
 
+
 def test_the_same_roll_asked_for_twice_is_built_once():
     d3 = icepool.d(3)
-    for make in (lambda: F._dice(2, 6), lambda: F.highest(2), lambda: F.lowest(2), lambda: F.highest(2, d3),
-                 lambda: F.lowest(2, d3), lambda: F.total(2, d3), lambda: F.count(2, d3),
-                 lambda: F.chance(d3)):
+    for make in (
+        lambda: F._dice(2, 6),
+        lambda: F.highest(2),
+        lambda: F.lowest(2),
+        lambda: F.highest(2, d3),
+        lambda: F.lowest(2, d3),
+        lambda: F.total(2, d3),
+        lambda: F.count(2, d3),
+        lambda: F.chance(d3),
+    ):
         assert make() is make()
     for text in ("D6 + 1", "1 + D6", "D6 + D6", "D6 >= 4"):
         expression = Expression.parse(text)
@@ -134,6 +176,7 @@ def test_the_cache_of_rolls_stays_within_its_bound(monkeypatch):
 
 # -- dividing rolls, the largest number, and the messages of a failing evaluation -------------------------
 
+
 def test_a_roll_divided_or_dividing_is_still_a_roll():
     assert _odds(Expression.parse("D6 / 2").evaluate({})) == {Fraction(k, 2): Fraction(1, 6) for k in range(1, 7)}
     assert _odds(Expression.parse("2 / D2").evaluate({})) == {1: Fraction(1, 2), 2: Fraction(1, 2)}
@@ -166,6 +209,7 @@ def test_a_call_that_fails_is_reported_with_the_expression_and_why():
 
 # -- what parsing refuses, and where it points -------------------------------------------------------------
 
+
 def test_an_expression_may_be_two_thousand_characters_long_and_no_longer():
     assert Expression.parse("x" * 2000).names == {"x" * 2000}
     with pytest.raises(FormulaError) as error:
@@ -173,14 +217,18 @@ def test_an_expression_may_be_two_thousand_characters_long_and_no_longer():
     assert str(error.value) == "an expression has at most 2000 characters; split it with `let:`"
 
 
-@pytest.mark.parametrize("text, message, offset", [
-    ("1 + )", "`1 + )` is not an expression: unmatched ')'", 4),
-    (")", "`)` is not an expression: unmatched ')'", 0),
-    ("1)", "`1)` is not an expression: unmatched ')'", 1),
-    ("a b", "`a b` is not an expression: invalid syntax", 2),
-    # CPython 3.11 gives no column (offset 0) for an expression that stops short: it points at the start
-    ("1 +", "`1 +` is not an expression: invalid syntax", 0),
-], ids=["unmatched-late", "unmatched-first", "unmatched-second", "two-names", "stops-short"])
+@pytest.mark.parametrize(
+    "text, message, offset",
+    [
+        ("1 + )", "`1 + )` is not an expression: unmatched ')'", 4),
+        (")", "`)` is not an expression: unmatched ')'", 0),
+        ("1)", "`1)` is not an expression: unmatched ')'", 1),
+        ("a b", "`a b` is not an expression: invalid syntax", 2),
+        # CPython 3.11 gives no column (offset 0) for an expression that stops short: it points at the start
+        ("1 +", "`1 +` is not an expression: invalid syntax", 0),
+    ],
+    ids=["unmatched-late", "unmatched-first", "unmatched-second", "two-names", "stops-short"],
+)
 def test_an_expression_that_does_not_parse_says_why_and_where(text, message, offset):
     with pytest.raises(FormulaError) as error:
         Expression.parse(text)
@@ -207,6 +255,7 @@ def test_an_expression_nested_deeper_than_the_parser_can_go_is_refused_with_its_
 
 
 # -- the calculator of a ruleset, a matrix's rows, points -------------------------------------------------
+
 
 def test_a_ruleset_has_one_calculator_and_another_ruleset_its_own():
     from generator.model.calculate import calculator

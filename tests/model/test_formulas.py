@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import itertools
-import shutil
 from fractions import Fraction
 from pathlib import Path
 
@@ -22,20 +21,23 @@ def ev(text: str, **scope):
 
 
 # -- quantities ------------------------------------------------------------------------------
-@pytest.mark.parametrize("written, kind, magnitude, unit, shown", [
-    ("2", "number", 2, "", "2"),
-    ("1½", "number", Fraction(3, 2), "", "1½"),
-    ("1 1/2", "number", Fraction(3, 2), "", "1½"),
-    ("3/2", "number", Fraction(3, 2), "", "1½"),
-    ("1.5", "number", Fraction(3, 2), "", "1½"),
-    ("-1", "number", -1, "", "-1"),
-    ('6"', "distance", 6, "inches", '6"'),
-    ("2½ inches", "distance", Fraction(5, 2), "inches", '2½"'),
-    ("3 hexes", "distance", 3, "hexes", "3 hexes"),
-    ("1 hex", "distance", 1, "hexes", "1 hex"),
-    ("2 minutes", "count", 2, "minutes", "2 minutes"),
-    ("4+", "target", 4, "", "4+"),
-])
+@pytest.mark.parametrize(
+    "written, kind, magnitude, unit, shown",
+    [
+        ("2", "number", 2, "", "2"),
+        ("1½", "number", Fraction(3, 2), "", "1½"),
+        ("1 1/2", "number", Fraction(3, 2), "", "1½"),
+        ("3/2", "number", Fraction(3, 2), "", "1½"),
+        ("1.5", "number", Fraction(3, 2), "", "1½"),
+        ("-1", "number", -1, "", "-1"),
+        ('6"', "distance", 6, "inches", '6"'),
+        ("2½ inches", "distance", Fraction(5, 2), "inches", '2½"'),
+        ("3 hexes", "distance", 3, "hexes", "3 hexes"),
+        ("1 hex", "distance", 1, "hexes", "1 hex"),
+        ("2 minutes", "count", 2, "minutes", "2 minutes"),
+        ("4+", "target", 4, "", "4+"),
+    ],
+)
 def test_quantities_read_as_written(written, kind, magnitude, unit, shown):
     quantity = Quantity.parse(written)
     assert (quantity.kind, quantity.magnitude, quantity.unit, str(quantity)) == (kind, magnitude, unit, shown)
@@ -54,20 +56,28 @@ def test_bad_numbers_are_refused(bad):
 
 
 def test_number_text_prints_fractions_as_people_write_them():
-    assert [number_text(x) for x in (Fraction(1, 2), Fraction(7, 4), Fraction(5, 7), -3, 10)] == ["½", "1¾", "5/7", "-3", "10"]
+    assert [number_text(x) for x in (Fraction(1, 2), Fraction(7, 4), Fraction(5, 7), -3, 10)] == [
+        "½",
+        "1¾",
+        "5/7",
+        "-3",
+        "10",
+    ]
 
 
 # -- the language against brute force ----------------------------------------------------------
 @pytest.mark.parametrize("attack, armour", list(itertools.product(range(1, 5), range(1, 6))))
 def test_count_is_the_enumerated_number_of_successes(attack, armour):
     exactly_one = sum(1 for rolls in itertools.product(FACES, repeat=attack) if sum(r > armour for r in rolls) == 1)
-    assert ev("chance(count(attack, D6 > armour) == 1)", attack=attack, armour=armour) == Fraction(exactly_one, 6 ** attack)
+    assert ev("chance(count(attack, D6 > armour) == 1)", attack=attack, armour=armour) == Fraction(
+        exactly_one, 6**attack
+    )
 
 
 @pytest.mark.parametrize("dice, markers", list(itertools.product(range(1, 4), range(0, 7))))
 def test_highest_is_the_enumerated_best_die(dice, markers):
     passing = sum(1 for rolls in itertools.product(FACES, repeat=dice) if max(rolls) > markers)
-    assert ev("chance(highest(dice, D6) > markers)", dice=dice, markers=markers) == Fraction(passing, 6 ** dice)
+    assert ev("chance(highest(dice, D6) > markers)", dice=dice, markers=markers) == Fraction(passing, 6**dice)
 
 
 @pytest.mark.parametrize("target", range(2, 14))
@@ -88,11 +98,14 @@ def test_division_is_exact_and_whole_results_are_ints():
     assert ev("floor(7 / 2)") == 3 and ev("ceil(7 / 2)") == 4
 
 
-@pytest.mark.parametrize("text, faces", [
-    ("D6 / 2", {Fraction(face, 2) for face in FACES}),
-    ("2 / D6", {Fraction(2, face) for face in FACES}),
-    ("D6 / D6", {Fraction(a, b) for a, b in itertools.product(FACES, FACES)}),
-])
+@pytest.mark.parametrize(
+    "text, faces",
+    [
+        ("D6 / 2", {Fraction(face, 2) for face in FACES}),
+        ("2 / D6", {Fraction(2, face) for face in FACES}),
+        ("D6 / D6", {Fraction(a, b) for a, b in itertools.product(FACES, FACES)}),
+    ],
+)
 def test_a_roll_divided_keeps_exact_outcomes_never_floats(text, faces):
     roll = ev(text)
     assert set(roll.outcomes()) == faces
@@ -122,8 +135,21 @@ def test_conditions_and_impossible_results():
     assert ev("where(D6 >= 4, 1, 0) == 1").probability(True) == Fraction(1, 2)
 
 
-@pytest.mark.parametrize("text", ["a.b", "x[0]", "2 ** 8", "lambda: 1", "[i for i in (1, 2)]", "open('x')",
-                                  "__import__('os')", "f(*args)", "~3", "1.5"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a.b",
+        "x[0]",
+        "2 ** 8",
+        "lambda: 1",
+        "[i for i in (1, 2)]",
+        "open('x')",
+        "__import__('os')",
+        "f(*args)",
+        "~3",
+        "1.5",
+    ],
+)
 def test_what_the_language_refuses(text):
     with pytest.raises(FormulaError):
         ev(text, x=(1,), f=min, args=(1,))
@@ -216,7 +242,10 @@ def test_an_overlay_changes_values_and_keeps_the_originals(tmp_path):
 def test_removing_a_base_is_a_located_error_not_a_crash(tmp_path):
     root = make_project(tmp_path, {"game/ruleset.yaml": GAME})
     lines = [d.format().splitlines()[0] for d in check_project(root).diagnostics.errors]
-    assert lines[0] == "rules_src/game/ruleset.yaml:2:35: error[base-ruleset]: `game` extends `charts`, which is not a ruleset of this project"
+    assert (
+        lines[0]
+        == "rules_src/game/ruleset.yaml:2:35: error[base-ruleset]: `game` extends `charts`, which is not a ruleset of this project"
+    )
 
 
 def test_a_ruleset_may_not_repeat_its_bases_ids(tmp_path):
@@ -227,15 +256,19 @@ def test_a_ruleset_may_not_repeat_its_bases_ids(tmp_path):
 
 
 def test_bases_that_extend_each_other_are_refused(tmp_path):
-    root = make_project(tmp_path, {"a/ruleset.yaml": "ruleset: {title: A, extends: b}\n",
-                              "b/ruleset.yaml": "ruleset: {title: B, extends: a}\n"})
+    root = make_project(
+        tmp_path,
+        {"a/ruleset.yaml": "ruleset: {title: A, extends: b}\n", "b/ruleset.yaml": "ruleset: {title: B, extends: a}\n"},
+    )
     messages = [d.message for d in check_project(root).diagnostics.errors]
     assert messages == ["`b` extends itself through a → b → a"]
 
 
 def test_each_asks_one_roll_several_questions():
     # a natural 6 that is also a hit on 4+: 1 face in 6 (two separate rolls would give 1/6 * 1/2)
-    assert ev("chance(each(D6, six_that_hits, 4))", six_that_hits=lambda face, needed: face >= needed and face == 6) == Fraction(1, 6)
+    assert ev(
+        "chance(each(D6, six_that_hits, 4))", six_that_hits=lambda face, needed: face >= needed and face == 6
+    ) == Fraction(1, 6)
 
 
 def test_a_dice_value_may_name_stats():
@@ -297,19 +330,27 @@ formulas:
     scope = calculator(result.project.ruleset("game")).scope
     at_least_7 = sum(1 for a, b in itertools.product(FACES, FACES) if a + b >= 7)
     assert scope["flees_at_least"](7) == Fraction(at_least_7, 36)
-    assert (scope["shamble"](5), scope["shamble"](5, enemy=1), scope["shamble"](5, None)) == (Fraction(5, 2), 1, Fraction(5, 2))
+    assert (scope["shamble"](5), scope["shamble"](5, enemy=1), scope["shamble"](5, None)) == (
+        Fraction(5, 2),
+        1,
+        Fraction(5, 2),
+    )
     assert str(calculator(result.project.ruleset("game")).values().flight) == "2D6"
 
 
 def test_the_examples_of_one_rule_share_a_namespace(tmp_path, capsys):
     from generator.cli import main
 
-    body = ("      Doubling 2 gives 4:\n\n      ```python\n      >>> helper = lambda n: n * 2\n      >>> helper(2)\n      4\n      ```\n\n"
-            "      and 3 gives 6:\n\n      ```python\n      >>> helper(3)\n      6\n      ```\n")
+    body = (
+        "      Doubling 2 gives 4:\n\n      ```python\n      >>> helper = lambda n: n * 2\n      >>> helper(2)\n      4\n      ```\n\n"
+        "      and 3 gives 6:\n\n      ```python\n      >>> helper(3)\n      6\n      ```\n"
+    )
     other = "      Doubling 1 gives 2:\n\n      ```python\n      >>> helper(1)\n      2\n      ```\n"
-    rules = ("ruleset: {title: Shared}\nchapters: {c: {title: C}}\nrules:\n"
-             f"  first:\n    title: First\n    chapter: c\n    body: |\n{body}"
-             f"  second:\n    title: Second\n    chapter: c\n    body: |\n{other}")
+    rules = (
+        "ruleset: {title: Shared}\nchapters: {c: {title: C}}\nrules:\n"
+        f"  first:\n    title: First\n    chapter: c\n    body: |\n{body}"
+        f"  second:\n    title: Second\n    chapter: c\n    body: |\n{other}"
+    )
     root = make_project(tmp_path, {"game/ruleset.yaml": rules})
     assert main(["-C", str(root), "check"]) == 1
     err = capsys.readouterr().err
@@ -318,11 +359,11 @@ def test_the_examples_of_one_rule_share_a_namespace(tmp_path, capsys):
 
 
 # -- budgets: what a formula may build is bounded before it is built -------------------------------
-from generator.model.formula import Budget, FormulaTooLarge, budget  # noqa: E402
-from generator.model.formula import MAX_LENGTH
 import icepool
-from generator.model import formula as F
 from helpers import make_project
+
+from generator.model import formula as F
+from generator.model.formula import MAX_LENGTH, Budget, FormulaTooLarge, budget  # noqa: E402
 
 
 @pytest.mark.parametrize("written", ["2D1000", "20D100", "100D20", "D1000"])
@@ -331,12 +372,15 @@ def test_dice_up_to_the_tables_cap_of_dice_times_sides_are_rolled(written):
     assert ev(f"mean({written})") == Fraction(count * (sides + 1), 2)
 
 
-@pytest.mark.parametrize("written, why", [
-    ("mean(100D1000)", "`100D1000` rolls 100,000 dice × sides; the limit is 2,000"),
-    ("mean(3D1000)", "`3D1000` rolls 3,000 dice × sides; the limit is 2,000"),
-    ("mean(21D100)", "`21D100` rolls 2,100 dice × sides; the limit is 2,000"),
-    ("mean(D1001)", "`D1001` has 1,001 sides; the largest die is a D1000"),
-])
+@pytest.mark.parametrize(
+    "written, why",
+    [
+        ("mean(100D1000)", "`100D1000` rolls 100,000 dice × sides; the limit is 2,000"),
+        ("mean(3D1000)", "`3D1000` rolls 3,000 dice × sides; the limit is 2,000"),
+        ("mean(21D100)", "`21D100` rolls 2,100 dice × sides; the limit is 2,000"),
+        ("mean(D1001)", "`D1001` has 1,001 sides; the largest die is a D1000"),
+    ],
+)
 def test_dice_over_the_tables_cap_are_refused_where_they_are_written(written, why):
     with pytest.raises(FormulaTooLarge) as refused:
         Expression.parse(written)
@@ -378,8 +422,10 @@ def test_two_rolls_combine_up_to_a_million_outcome_pairs():
     import icepool
 
     assert len(ev("a + b", a=icepool.d(1000), b=icepool.d(1000))) == 1999
-    with pytest.raises(FormulaTooLarge, match="a roll of 1,000 outcomes with one of 1,001 makes 1,001,000 pairs; "
-                                              "the limit is 1,000,000"):
+    with pytest.raises(
+        FormulaTooLarge,
+        match="a roll of 1,000 outcomes with one of 1,001 makes 1,001,000 pairs; the limit is 1,000,000",
+    ):
         ev("a + b", a=icepool.d(1000), b=icepool.d(1001))
 
 
@@ -388,9 +434,18 @@ def test_squaring_a_roll_again_and_again_is_refused_before_it_is_built():
         ev("(2D1000 * 2D1000)")
 
 
-@pytest.mark.parametrize("text, passes", [("'a' * 1000", True), ("'a' * 1001", False), ("500 * 'ab'", True),
-                                          ("501 * 'ab'", False), ("(1, 2) * 500", True), ("(1, 2) * 501", False),
-                                          ("'aaaa' * 1000000000000", False)])
+@pytest.mark.parametrize(
+    "text, passes",
+    [
+        ("'a' * 1000", True),
+        ("'a' * 1001", False),
+        ("500 * 'ab'", True),
+        ("501 * 'ab'", False),
+        ("(1, 2) * 500", True),
+        ("(1, 2) * 501", False),
+        ("'aaaa' * 1000000000000", False),
+    ],
+)
 def test_a_text_or_list_is_repeated_to_at_most_a_thousand_items(text, passes):
     if passes:
         assert len(ev(text)) == 1000
@@ -504,13 +559,15 @@ charts:
 def test_a_chart_of_four_hundred_cells_is_checked_and_one_more_row_is_refused(tmp_path):
     assert _checked(tmp_path / "fits", _sum_chart("1-20", "1-20")) == []
     assert _checked(tmp_path / "over", _sum_chart("1-21", "1-20")) == [
-        "rules_src/game/ruleset.yaml:12:11: error[too-large]: `grid` has 420 cells; a chart has at most 400"]
+        "rules_src/game/ruleset.yaml:12:11: error[too-large]: `grid` has 420 cells; a chart has at most 400"
+    ]
 
 
 def test_a_chart_axis_longer_than_a_chart_may_be_is_refused_before_it_is_listed(tmp_path):
     assert _checked(tmp_path, _sum_chart("1", "1-1000000000")) == [
         "rules_src/game/ruleset.yaml:13:32: error[too-large]: the columns of `grid` take 1,000,000,000 values; "
-        "a chart has at most 400 cells"]
+        "a chart has at most 400 cells"
+    ]
 
 
 def _lookup(high: int) -> str:
@@ -530,7 +587,8 @@ def test_a_lookup_spans_ten_thousand_numbers_but_not_one_more(tmp_path):
     assert _checked(tmp_path / "fits", _lookup(10_001)) == []
     assert _checked(tmp_path / "over", _lookup(10_002)) == [
         "rules_src/game/ruleset.yaml:7:11: error[too-large]: the rows of `far` span 1 to 10,002; a lookup may span at "
-        "most 10,000 numbers"]
+        "most 10,000 numbers"
+    ]
 
 
 def test_a_formula_over_the_step_budget_is_a_too_large_error_at_its_expression(tmp_path):
@@ -543,8 +601,9 @@ formulas:
 """
     [line] = _checked(tmp_path, entries)
     assert line.startswith("rules_src/game/ruleset.yaml:7:11: error[too-large]: `grows` is too large to check for n=")
-    assert line.endswith("computing it takes more than 3,000,000 steps (operations and roll outcomes), the most one "
-                         "check may take")
+    assert line.endswith(
+        "computing it takes more than 3,000,000 steps (operations and roll outcomes), the most one check may take"
+    )
 
 
 def test_a_let_step_that_is_too_large_is_located_at_that_step(tmp_path):
@@ -559,7 +618,8 @@ formulas:
 """
     assert _checked(tmp_path, entries) == [
         "rules_src/game/ruleset.yaml:8:10: error[too-large]: `square` is too large to check for no inputs: combining "
-        "a roll of 1,999 outcomes with one of 1,999 makes 3,996,001 pairs; the limit is 1,000,000"]
+        "a roll of 1,999 outcomes with one of 1,999 makes 3,996,001 pairs; the limit is 1,000,000"
+    ]
 
 
 def test_dice_over_the_cap_in_a_formula_are_a_too_large_error_where_written(tmp_path):
@@ -571,7 +631,8 @@ formulas:
 """
     assert _checked(tmp_path, entries) == [
         "rules_src/game/ruleset.yaml:6:11: error[too-large]: `100D1000` rolls 100,000 dice × sides; the limit is 2,000 "
-        "(such as 2D1000 or 20D100)"]
+        "(such as 2D1000 or 20D100)"
+    ]
 
 
 def test_a_targets_die_is_checked_as_the_outputs_roll_it(tmp_path):
@@ -587,7 +648,8 @@ formulas:
     assert _checked(tmp_path / "fits", entries.replace("{die}", "2D1000")) == []
     assert _checked(tmp_path / "over", entries.replace("{die}", "3D1000")) == [
         "rules_src/game/ruleset.yaml:9:10: error[too-large]: the `die:` of `needed` does not compute: `3D1000` rolls "
-        "3,000 dice × sides; the limit is 2,000 (such as 2D1000 or 20D100)"]
+        "3,000 dice × sides; the limit is 2,000 (such as 2D1000 or 20D100)"
+    ]
 
 
 def test_a_check_that_runs_out_of_memory_is_a_located_error_after_what_it_found(tmp_path, monkeypatch):
@@ -601,7 +663,8 @@ def test_a_check_that_runs_out_of_memory_is_a_located_error_after_what_it_found(
     monkeypatch.setitem(checks.CHECKS, "greedy_things", greedy)
     assert _checked(tmp_path, "") == [
         "rules_src/game/ruleset.yaml:1:10: error[bad-value]: found first",
-        "rules_src/game/ruleset.yaml:1:10: error[too-large]: checking the greedy things of `game` ran out of memory"]
+        "rules_src/game/ruleset.yaml:1:10: error[too-large]: checking the greedy things of `game` ran out of memory",
+    ]
 
 
 def test_icepool_running_out_of_stack_is_a_roll_too_large_not_formulas_calling_each_other():
@@ -620,11 +683,13 @@ def test_lookup_rows_that_cover_the_same_numbers_over_and_over_are_refused_befor
     assert len(at_the_limit) == 99 and all("error[table-overlap]" in line for line in at_the_limit)
     assert _checked(tmp_path / "over", lookup(101)) == [
         "rules_src/game/ruleset.yaml:8:7: error[too-large]: the rows of `again` cover 1,010,000 numbers between them; "
-        "at most 1,000,000"]
+        "at most 1,000,000"
+    ]
 
 
 # The expression language's edges: what each function takes besides rolls, and every refusal a located
 # message. Expected values are counted by hand over a D6's six faces.
+
 
 def faces(die: icepool.Die) -> dict:
     """A roll as {outcome: how many of its equally likely faces give it}."""
@@ -638,9 +703,15 @@ def test_a_plain_number_is_a_roll_that_always_comes_out_the_same():
     assert ev("mean(1/2)") == Fraction(1, 2)
 
 
-@pytest.mark.parametrize("text, expected", [
-    ("chance(True)", 1), ("chance(3 > 4)", 0), ("chance(1/2)", Fraction(1, 2)), ("chance(0)", 0),
-])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("chance(True)", 1),
+        ("chance(3 > 4)", 0),
+        ("chance(1/2)", Fraction(1, 2)),
+        ("chance(0)", 0),
+    ],
+)
 def test_chance_of_a_plain_condition_or_probability(text, expected):
     assert ev(text) == expected
 
@@ -670,19 +741,22 @@ def test_chance_of_one_total():
 
 
 # -- refusals ------------------------------------------------------------------------------------------
-@pytest.mark.parametrize("text, message", [
-    ("mean('x')", "'x' is not a roll"),
-    ("count(1/2, D6 > 3)", "a pool has 0 to 100 dice, not 1/2"),
-    ("count(D6, D6 > 3)", "a pool has 0 to 100 dice, not a roll"),
-    ("count(True, D6 > 3)", "a pool has 0 to 100 dice, not True"),
-    ("highest(101)", "a pool has 0 to 100 dice, not 101"),
-    ("lowest(-1)", "a pool has 0 to 100 dice, not -1"),
-    ("chance(2)", "chance() takes a condition or a roll, not 2"),
-    ("each(D6, 3)", "each() takes a roll and a formula, table or lookup"),
-    ("(1)(2)", "only functions, formulas and tables can be called, by name"),
-    ("speed + 1", "`speed` is not an input, a value or a `let` name here"),
-    ("1 + 'a'", "`1 + 'a'` failed: unsupported operand type(s) for +: 'int' and 'str'"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("mean('x')", "'x' is not a roll"),
+        ("count(1/2, D6 > 3)", "a pool has 0 to 100 dice, not 1/2"),
+        ("count(D6, D6 > 3)", "a pool has 0 to 100 dice, not a roll"),
+        ("count(True, D6 > 3)", "a pool has 0 to 100 dice, not True"),
+        ("highest(101)", "a pool has 0 to 100 dice, not 101"),
+        ("lowest(-1)", "a pool has 0 to 100 dice, not -1"),
+        ("chance(2)", "chance() takes a condition or a roll, not 2"),
+        ("each(D6, 3)", "each() takes a roll and a formula, table or lookup"),
+        ("(1)(2)", "only functions, formulas and tables can be called, by name"),
+        ("speed + 1", "`speed` is not an input, a value or a `let` name here"),
+        ("1 + 'a'", "`1 + 'a'` failed: unsupported operand type(s) for +: 'int' and 'str'"),
+    ],
+)
 def test_each_refusal_says_what_is_wrong(text, message):
     with pytest.raises(FormulaError) as caught:
         ev(text)
@@ -712,6 +786,7 @@ def test_formulas_that_call_each_other_without_end_are_a_message():
 
 
 # The expression language's functions and refusals, against dice counted by hand.
+
 
 def _odds(die) -> dict:
     return {outcome: die.probability(outcome) for outcome in die.outcomes()}
@@ -812,28 +887,47 @@ def test_clamp_keeps_numbers_and_every_face_of_a_roll_within_bounds():
 def test_a_formula_error_keeps_where_in_the_text_it_is():
     from generator.model.formula import FormulaError
 
-    assert FormulaError("bad", 4).offset == 4 and FormulaError("bad").offset == 0 and str(FormulaError("bad", 4)) == "bad"
+    assert (
+        FormulaError("bad", 4).offset == 4 and FormulaError("bad").offset == 0 and str(FormulaError("bad", 4)) == "bad"
+    )
 
 
 NOT_ALLOWED = "is not allowed in a formula (no attributes, subscripts, lambdas or comprehensions)"
 
 
-@pytest.mark.parametrize("text, message, offset", [
-    ("1 + 2 ** 3", "`**` is not allowed in a formula", 4),
-    ("a and b << 2", "`<<` is not allowed in a formula", 6),
-    ("x is y", "compare with == != < <= > >= or `in`", 0),
-    ("1 + (x is y)", "compare with == != < <= > >= or `in`", 5),
-    ("1 + 2.5", "`2.5` is not a whole number up to 1,000,000,000,000 or a text", 4),
-    ("1000000000001", "`1000000000001` is not a whole number up to 1,000,000,000,000 or a text", 0),
-    ("-1000000000001", "`1000000000001` is not a whole number up to 1,000,000,000,000 or a text", 1),
-    ("x + a.b(1)", "only functions, formulas and tables can be called, by name", 4),
-    ("f(**k)", "write arguments one by one", 0),
-    ("1 + f(*a)", "write arguments one by one", 4),
-    ("x + y[1]", f"`y[1]` {NOT_ALLOWED}", 4),
-    ("1 + (lambda: 1)", f"`lambda: 1` {NOT_ALLOWED}", 5),
-    ("2 + ~x", "`~` is not allowed in a formula", 4),
-], ids=["power", "shift", "is", "is-inside", "decimal", "too-big", "too-small", "method", "kwargs", "starred", "subscript", "lambda",
-        "invert"])
+@pytest.mark.parametrize(
+    "text, message, offset",
+    [
+        ("1 + 2 ** 3", "`**` is not allowed in a formula", 4),
+        ("a and b << 2", "`<<` is not allowed in a formula", 6),
+        ("x is y", "compare with == != < <= > >= or `in`", 0),
+        ("1 + (x is y)", "compare with == != < <= > >= or `in`", 5),
+        ("1 + 2.5", "`2.5` is not a whole number up to 1,000,000,000,000 or a text", 4),
+        ("1000000000001", "`1000000000001` is not a whole number up to 1,000,000,000,000 or a text", 0),
+        ("-1000000000001", "`1000000000001` is not a whole number up to 1,000,000,000,000 or a text", 1),
+        ("x + a.b(1)", "only functions, formulas and tables can be called, by name", 4),
+        ("f(**k)", "write arguments one by one", 0),
+        ("1 + f(*a)", "write arguments one by one", 4),
+        ("x + y[1]", f"`y[1]` {NOT_ALLOWED}", 4),
+        ("1 + (lambda: 1)", f"`lambda: 1` {NOT_ALLOWED}", 5),
+        ("2 + ~x", "`~` is not allowed in a formula", 4),
+    ],
+    ids=[
+        "power",
+        "shift",
+        "is",
+        "is-inside",
+        "decimal",
+        "too-big",
+        "too-small",
+        "method",
+        "kwargs",
+        "starred",
+        "subscript",
+        "lambda",
+        "invert",
+    ],
+)
 def test_a_refused_expression_says_why_and_where(text, message, offset):
     from generator.model.formula import Expression, FormulaError
 
@@ -842,7 +936,9 @@ def test_a_refused_expression_says_why_and_where(text, message, offset):
     assert (str(error.value), error.value.offset) == (message, offset)
 
 
-@pytest.mark.parametrize("text", ["1000000000000", "-1000000000000", "x + None", "x in (1, 2)", "x not in [1]", "f(a=1)"])
+@pytest.mark.parametrize(
+    "text", ["1000000000000", "-1000000000000", "x + None", "x in (1, 2)", "x not in [1]", "f(a=1)"]
+)
 def test_an_allowed_expression_parses(text):
     from generator.model.formula import Expression
 
@@ -852,15 +948,30 @@ def test_an_allowed_expression_parses(text):
 EVAL_SCOPE = {"x": 3, "a": 0, "b": 5, "c": 2, "f": lambda a, b=0: a - b, "n": 7}
 
 
-@pytest.mark.parametrize("text, expected", [
-    ("-x", -3), ("+x", 3), ("not a", True),
-    ("(x, 2)", (3, 2)), ("[x]", (3,)),
-    ("a and b", 0), ("c and b", 5), ("a or b", 5), ("c or b", 2), ("c and b and a", 0),
-    ("x if a else b", 5),
-    ("x in (1, 2, 3)", True), ("x not in (1, 2)", True), ("x not in (1, 2, 3)", False), ("x in 3", True),
-    ("1 < x < 4", True), ("1 < x < 3", False),
-    ("f(5, b=2)", 3), ("f(5, b=c)", 3),
-])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("-x", -3),
+        ("+x", 3),
+        ("not a", True),
+        ("(x, 2)", (3, 2)),
+        ("[x]", (3,)),
+        ("a and b", 0),
+        ("c and b", 5),
+        ("a or b", 5),
+        ("c or b", 2),
+        ("c and b and a", 0),
+        ("x if a else b", 5),
+        ("x in (1, 2, 3)", True),
+        ("x not in (1, 2)", True),
+        ("x not in (1, 2, 3)", False),
+        ("x in 3", True),
+        ("1 < x < 4", True),
+        ("1 < x < 3", False),
+        ("f(5, b=2)", 3),
+        ("f(5, b=c)", 3),
+    ],
+)
 def test_an_expression_evaluates_as_worked_by_hand(text, expected):
     from generator.model.formula import Expression
 
@@ -876,13 +987,17 @@ def test_a_conditional_on_a_roll_weighs_both_branches():
     assert _odds(Expression.parse("x if D6 >= 4 else c").evaluate(EVAL_SCOPE)) == {3: Fraction(1, 2), 2: Fraction(1, 2)}
     # half the time -D6 (each of -6..-1 at 1/12), half the time +D6 (each of 1..6 at 1/12)
     assert _odds(Expression.parse("-D6 if D6 >= 4 else +D6").evaluate({})) == {
-        v: Fraction(1, 12) for v in (-6, -5, -4, -3, -2, -1, 1, 2, 3, 4, 5, 6)}
+        v: Fraction(1, 12) for v in (-6, -5, -4, -3, -2, -1, 1, 2, 3, 4, 5, 6)
+    }
 
 
-@pytest.mark.parametrize("text, message", [
-    ("y + 1", "`y` is not an input, a value or a `let` name here"),
-    ("n(2)", "`n` is not a function, a formula or a table"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("y + 1", "`y` is not an input, a value or a `let` name here"),
+        ("n(2)", "`n` is not a function, a formula or a table"),
+    ],
+)
 def test_an_unknown_name_or_function_says_which(text, message):
     from generator.model.formula import Expression, FormulaError
 

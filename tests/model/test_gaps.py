@@ -4,6 +4,7 @@ a gap is never a number or true, examples test for one with `is_given`, and outp
 from __future__ import annotations
 
 import pytest
+from helpers import ROOT, make_project
 
 from generator.examples.namespace import namespace_for
 from generator.model.base import NotGiven
@@ -12,8 +13,6 @@ from generator.render.present import shown
 from generator.render.prose import value_text
 from generator.render.reference import names_in
 from generator.validate import check_project
-from helpers import ROOT, make_project
-
 
 GAPS = """
 ruleset: {title: Gaps}
@@ -49,8 +48,11 @@ def gaps(tmp_path):
 
 
 def test_not_given_with_a_note_is_a_gap_wherever_a_value_stands(gaps):
-    assert [gaps.value(id).value for id in ("crawl", "reach", "sweep")] == [NotGiven(), NotGiven("the text omits it"),
-                                                                            NotGiven("a page is missing")]
+    assert [gaps.value(id).value for id in ("crawl", "reach", "sweep")] == [
+        NotGiven(),
+        NotGiven("the text omits it"),
+        NotGiven("a page is missing"),
+    ]
     assert [gaps.value(id).value.note for id in ("reach", "sweep")] == ["the text omits it", "a page is missing"]
     assert [value_text(gaps, id) for id in ("crawl", "reach", "pace")] == ["not given", "not given", "2"]
 
@@ -95,12 +97,15 @@ def test_is_given_is_listed_in_the_names_reference(gaps):
 
 
 def test_a_formula_can_test_for_a_gap(tmp_path):
-    text = GAPS + """
+    text = (
+        GAPS
+        + """
 formulas:
   crawl_or_none:
     title: The crawl, if the text gives it
     expr: crawl if is_given(crawl) else None
 """
+    )
     result = check_project(make_project(tmp_path, game=text))
     assert result.diagnostics.errors == []
     ruleset = result.project.ruleset("game")
@@ -130,6 +135,7 @@ def test_the_sample_texts_gaps_are_still_gaps():
 
 # A value the text does not give, when a formula uses it.
 
+
 def test_a_value_the_text_does_not_give_says_so_when_used(tmp_path):
     from generator.model.calculate import NotGivenValue, calculator
     from generator.source.project import load_project
@@ -138,7 +144,9 @@ def test_a_value_the_text_does_not_give_says_so_when_used(tmp_path):
     folder.mkdir(parents=True)
     (folder / "ruleset.yaml").write_text(
         "ruleset: {title: A game}\nvalues:\n  reach: {value: 3 hexes, label: Reach}\n"
-        "  rally: {value: not given, label: Rally}\n", encoding="utf-8")
+        "  rally: {value: not given, label: Rally}\n",
+        encoding="utf-8",
+    )
     project, diagnostics = load_project(tmp_path)
     assert not diagnostics.errors, [d.format() for d in diagnostics.errors]
     values = calculator(project.ruleset("game")).values()

@@ -4,21 +4,23 @@ from __future__ import annotations
 
 import dataclasses
 import typing
-from pathlib import Path
 from types import MappingProxyType
 
 import pytest
+from helpers import ROOT
 
 from generator.diagnostics import Code, Diagnostic, Location
 from generator.model import base, dice, entries
 from generator.model.ruleset import SECTIONS, Example, Ruleset
 from generator.source.project import load_project
-from helpers import ROOT
-
 
 MODEL_CLASSES = sorted(
-    {cls for module in (base, dice, entries) for cls in vars(module).values()
-     if isinstance(cls, type) and dataclasses.is_dataclass(cls) and cls.__module__ == module.__name__}
+    {
+        cls
+        for module in (base, dice, entries)
+        for cls in vars(module).values()
+        if isinstance(cls, type) and dataclasses.is_dataclass(cls) and cls.__module__ == module.__name__
+    }
     | {Ruleset, Example, Location, Diagnostic},
     key=lambda cls: cls.__qualname__,
 )
@@ -45,6 +47,7 @@ def test_no_field_holds_a_mutable_collection(cls):
 
 def every_value(rules: Ruleset):
     """Every entry and every dataclass value nested in one, with where it was found."""
+
     def nested(value, where):
         if dataclasses.is_dataclass(value) and not isinstance(value, type):
             yield where, value
@@ -53,6 +56,7 @@ def every_value(rules: Ruleset):
         elif isinstance(value, tuple):
             for index, item in enumerate(value):
                 yield from nested(item, f"{where}[{index}]")
+
     for section, entry in rules.all_entries():
         yield from nested(entry, f"{section}.{entry.id}")
     yield from nested(rules.meta, "meta")

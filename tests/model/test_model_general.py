@@ -11,11 +11,20 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from helpers import ROOT, make_project
 
 from generator.diagnostics import Code
 from generator.mechanics import armies
 from generator.mechanics.armies import (
-    army_counts, army_matrix, army_models, army_points, check_limits, count_names, force, force_line, line_cost,
+    army_counts,
+    army_matrix,
+    army_models,
+    army_points,
+    check_limits,
+    count_names,
+    force,
+    force_line,
+    line_cost,
     line_models,
 )
 from generator.model.points import exact, points_text
@@ -23,7 +32,6 @@ from generator.render.export import json_schema, ruleset_json
 from generator.render.site.myst import army_md, limits_md
 from generator.source.build import parse_points
 from generator.validate import check_project
-from helpers import ROOT, make_project
 
 # -- a small game of its own: halves and thirds, a head-count, two hero levels of its own ------------------
 RULESET = """\
@@ -99,11 +107,21 @@ def rules(tmp_path):
 
 
 # -- reading points ---------------------------------------------------------------------------------
-@pytest.mark.parametrize("written, value", [
-    ("1½", Fraction(3, 2)), ("1 1/2", Fraction(3, 2)), ("3/2", Fraction(3, 2)), ("1.5", Fraction(3, 2)),
-    ("½", Fraction(1, 2)), ("2⅔", Fraction(8, 3)), ("1 ¾", Fraction(7, 4)), ("0.25", Fraction(1, 4)), ("-1/3", Fraction(-1, 3)),
-    ("0.1", Fraction(1, 10)),  # exact from the text: a float would be 3602879701896397/36028797018963968
-])
+@pytest.mark.parametrize(
+    "written, value",
+    [
+        ("1½", Fraction(3, 2)),
+        ("1 1/2", Fraction(3, 2)),
+        ("3/2", Fraction(3, 2)),
+        ("1.5", Fraction(3, 2)),
+        ("½", Fraction(1, 2)),
+        ("2⅔", Fraction(8, 3)),
+        ("1 ¾", Fraction(7, 4)),
+        ("0.25", Fraction(1, 4)),
+        ("-1/3", Fraction(-1, 3)),
+        ("0.1", Fraction(1, 10)),  # exact from the text: a float would be 3602879701896397/36028797018963968
+    ],
+)
 def test_points_are_read_exactly(written, value):
     parsed = parse_points(written)
     assert parsed == value and type(parsed) is Fraction
@@ -115,14 +133,18 @@ def test_whole_points_are_ints(written, value):
     assert parsed == value and type(parsed) is type(value)
 
 
-@pytest.mark.parametrize("written", ["1,5", "1/0", "abc", "1.5.2", "1 3/2", "1½½", "3 pts", "", "1e3", "٣", True, 1.5, None])
+@pytest.mark.parametrize(
+    "written", ["1,5", "1/0", "abc", "1.5.2", "1 3/2", "1½½", "3 pts", "", "1e3", "٣", True, 1.5, None]
+)
 def test_anything_else_is_not_points(written):
     with pytest.raises(ValueError):
         parse_points(written)
 
 
 def test_bad_points_are_located_wrong_type_errors(tmp_path):
-    root = project(tmp_path, """\
+    root = project(
+        tmp_path,
+        """\
 costs:
   comma:
     name: Comma
@@ -136,27 +158,44 @@ profiles:
       pts: {label: PTS, type: points}
     rows:
       spear: {name: Spear, pts: one and a half}
-""")
+""",
+    )
     found = [(code, line, column) for code, _path, line, column, _message in diagnostics(root)]
     # each value's column: after `    points: ` (12 characters), `  quoted: {name: Quoted, points: ` (33),
     # `  float_like: {name: Float, points: ` (36) and `      spear: {name: Spear, pts: ` (32)
     assert found == [("wrong-type", 4, 13), ("wrong-type", 5, 34), ("wrong-type", 6, 37), ("wrong-type", 13, 33)]
     message = check_project(root).diagnostics[0].message
-    assert message == "`points` must be a whole number or an exact fraction such as 1½, 1 1/2, 3/2 or 1.5, not the text `1,5`"
+    assert (
+        message
+        == "`points` must be a whole number or an exact fraction such as 1½, 1 1/2, 3/2 or 1.5, not the text `1,5`"
+    )
 
 
 def test_points_keep_their_bounds(tmp_path):
     root = project(tmp_path, "costs:\n  refund: {name: Refund, points: -1/2}\n")
     # after `  refund: {name: Refund, points: ` (33 characters)
-    assert diagnostics(root) == [("out-of-range", "rules_src/general/part0.yaml", 2, 34, "`points` is -½; it must be at least 0")]
+    assert diagnostics(root) == [
+        ("out-of-range", "rules_src/general/part0.yaml", 2, 34, "`points` is -½; it must be at least 0")
+    ]
 
 
 # -- printing points --------------------------------------------------------------------------------
-@pytest.mark.parametrize("value, text", [
-    (3, "3"), (Fraction(6, 2), "3"), (Fraction(3, 2), "1½"), (Fraction(1, 3), "⅓"), (Fraction(8, 3), "2⅔"),
-    (Fraction(1, 4), "¼"), (Fraction(15, 4), "3¾"), (Fraction(7, 8), "7/8"), (Fraction(23, 8), "2 7/8"), (Fraction(-9, 4), "-2¼"),
-    (0, "0"),
-])
+@pytest.mark.parametrize(
+    "value, text",
+    [
+        (3, "3"),
+        (Fraction(6, 2), "3"),
+        (Fraction(3, 2), "1½"),
+        (Fraction(1, 3), "⅓"),
+        (Fraction(8, 3), "2⅔"),
+        (Fraction(1, 4), "¼"),
+        (Fraction(15, 4), "3¾"),
+        (Fraction(7, 8), "7/8"),
+        (Fraction(23, 8), "2 7/8"),
+        (Fraction(-9, 4), "-2¼"),
+        (0, "0"),
+    ],
+)
 def test_points_print_with_vulgar_fractions(value, text):
     assert points_text(value) == text
 
@@ -189,7 +228,10 @@ def test_an_army_whose_points_add_up_to_a_fraction(rules):
     assert line_cost(rules, fractional, archers).each == Fraction(31, 12)
     assert line_cost(rules, fractional, archers).total == Fraction(31, 6)
     assert army_points(rules, fractional) == Fraction(29, 3)  # 4½ + 5 1/6 = 9⅔, under the 10 agreed
-    assert army_counts(rules, fractional)["troop_points"] == Fraction(9, 1) and type(army_counts(rules, fractional)["troop_points"]) is int
+    assert (
+        army_counts(rules, fractional)["troop_points"] == Fraction(9, 1)
+        and type(army_counts(rules, fractional)["troop_points"]) is int
+    )
     # 3 x 1½ + 2 x 2¼ = 4½ + 4½ = 9, a whole number again
     table = army_md(fractional, rules)
     assert "**9⅔** of 10" in table and "| 3x | Levy | 1½ | 4½ |" in table and "5 1/6" in table
@@ -206,7 +248,9 @@ def test_a_wrong_fractional_total_is_reported_in_fractions(tmp_path):
 
 def test_over_fractional_points(tmp_path):
     root = project(tmp_path, ARMIES.replace("agreed_points: 10", "agreed_points: 9.5"))
-    assert [(c, m) for c, _p, _l, _col, m in diagnostics(root)] == [("over-points", "`fractional` spends 9⅔ points of the 9½ agreed")]
+    assert [(c, m) for c, _p, _l, _col, m in diagnostics(root)] == [
+        ("over-points", "`fractional` spends 9⅔ points of the 9½ agreed")
+    ]
 
 
 def test_json_exports_fractions_as_strings(rules):
@@ -230,18 +274,26 @@ def result_of(rules, army, limit: str):
 def test_an_at_least_limit_kept_and_broken(rules):
     kept = force(force_line("levy", 2), force_line("archers", 3), ruleset=rules)  # 2 levy of 5 units: 2 >= 5/3
     broken = force(force_line("levy", 1), force_line("archers", 4), ruleset=rules)  # 1 levy of 5 units: 1 < 5/3
-    assert (result_of(rules, kept, "levy_third").count, result_of(rules, kept, "levy_third").at_least) == (2, Fraction(5, 3))
+    assert (result_of(rules, kept, "levy_third").count, result_of(rules, kept, "levy_third").at_least) == (
+        2,
+        Fraction(5, 3),
+    )
     assert result_of(rules, kept, "levy_third").holds
     assert result_of(rules, kept, "levy_third").at_most is None
     assert not result_of(rules, broken, "levy_third").holds and result_of(rules, broken, "levy_third").too_few
     exactly = force(force_line("levy", 2), force_line("archers", 4), ruleset=rules)  # 6 units: 6 / 3 = 2, an int
-    assert result_of(rules, exactly, "levy_third").at_least == 2 and type(result_of(rules, exactly, "levy_third").at_least) is int
+    assert (
+        result_of(rules, exactly, "levy_third").at_least == 2
+        and type(result_of(rules, exactly, "levy_third").at_least) is int
+    )
     assert result_of(rules, exactly, "levy_third").holds
 
 
 def test_a_limit_with_both_bounds(rules):
     def led(*heroes):
-        return result_of(rules, force(force_line("levy", heroes=heroes), force_line("levy", 2), ruleset=rules), "some_heroes")
+        return result_of(
+            rules, force(force_line("levy", heroes=heroes), force_line("levy", 2), ruleset=rules), "some_heroes"
+        )
 
     assert (led().count, led().at_least, led().at_most, led().holds) == (0, 0, 2, True)  # 0 >= 0 and 0 <= 2
     assert (led("captain").too_few, led("captain").holds) == (True, False)  # 0 minor < 1 major
@@ -252,22 +304,39 @@ def test_a_limit_with_both_bounds(rules):
 
 
 def test_a_broken_at_least_limit_is_a_located_diagnostic(tmp_path):
-    root = project(tmp_path, ARMIES.replace("{troop: levy, count: 3, points: 4½}", "{troop: levy, count: 1, points: 1½}")
-                   .replace("total: 9⅔", "total: 6⅔"))  # 1½ + 5 1/6 = 6⅔; 1 levy of 3 units: 1 >= 3 / 3 holds
+    root = project(
+        tmp_path,
+        ARMIES.replace("{troop: levy, count: 3, points: 4½}", "{troop: levy, count: 1, points: 1½}").replace(
+            "total: 9⅔", "total: 6⅔"
+        ),
+    )  # 1½ + 5 1/6 = 6⅔; 1 levy of 3 units: 1 >= 3 / 3 holds
     assert diagnostics(root) == []
-    root2 = project(tmp_path / "2", ARMIES.replace("{troop: levy, count: 3, points: 4½}", "{troop: levy, count: 1, points: 1½}")
-                    .replace("{troop: archers, count: 2, upgrades: [banner], points: 5 1/6}",
-                             "{troop: archers, count: 3, upgrades: [banner], points: 7¾}").replace("total: 9⅔", "total: 9¼"))
+    root2 = project(
+        tmp_path / "2",
+        ARMIES.replace("{troop: levy, count: 3, points: 4½}", "{troop: levy, count: 1, points: 1½}")
+        .replace(
+            "{troop: archers, count: 2, upgrades: [banner], points: 5 1/6}",
+            "{troop: archers, count: 3, upgrades: [banner], points: 7¾}",
+        )
+        .replace("total: 9⅔", "total: 9¼"),
+    )
     # 1½ + 3 x 2 7/12 = 1½ + 7¾ = 9¼; 1 levy of 4 units < 4/3
     assert [(c, l, col, m) for c, _p, l, col, m in diagnostics(root2)] == [
-        ("limit-broken", 2, 3, "`fractional` breaks “At least a third of the units are levy”: levy is 1, "
-                               "but at least 1⅓ (units / 3) is required")]
+        (
+            "limit-broken",
+            2,
+            3,
+            "`fractional` breaks “At least a third of the units are levy”: levy is 1, "
+            "but at least 1⅓ (units / 3) is required",
+        )
+    ]
 
 
 def test_a_limit_needs_a_bound(tmp_path):
     root = project(tmp_path, "army_limits:\n  loose: {title: Loose, count: units}\n")
     assert [(c, l, col, m) for c, _p, l, col, m in diagnostics(root)] == [
-        ("missing-field", 2, 3, "army limit `loose` needs `at_most` or `at_least` (or both)")]
+        ("missing-field", 2, 3, "army limit `loose` needs `at_most` or `at_least` (or both)")
+    ]
 
 
 def test_slash_divides_exactly_and_double_slash_rounds_down():
@@ -292,7 +361,9 @@ def test_a_head_count_army(rules):
 def test_a_head_count_army_over_its_models(tmp_path):
     root = project(tmp_path, ARMIES.replace("{troop: levy, count: 3}", "{troop: levy, count: 5}"))
     # 5 x 4 + 2 = 22 > 20, reported at the agreed number (line 13, after `    agreed_models: `)
-    assert diagnostics(root) == [("over-models", "rules_src/general/part0.yaml", 13, 20, "`by_head` fields 22 models of the 20 agreed")]
+    assert diagnostics(root) == [
+        ("over-models", "rules_src/general/part0.yaml", 13, 20, "`by_head` fields 22 models of the 20 agreed")
+    ]
 
 
 def test_a_head_count_army_needs_every_lines_models(tmp_path):
@@ -309,7 +380,8 @@ def test_stated_models_are_checked_against_the_matrix(tmp_path):
 def test_an_army_needs_agreed_points_or_models(tmp_path):
     root = project(tmp_path, "armies:\n  open:\n    title: Open\n    matrix: warband\n    units: [{troop: levy}]\n")
     assert [(c, l, col, m) for c, _p, l, col, m in diagnostics(root)] == [
-        ("missing-field", 2, 3, "army list `open` needs `agreed_points` or `agreed_models` (or both)")]
+        ("missing-field", 2, 3, "army list `open` needs `agreed_points` or `agreed_models` (or both)")
+    ]
 
 
 # -- hero levels and kinds the ruleset declares ----------------------------------------------------------
@@ -317,9 +389,16 @@ def test_hero_level_counts_come_from_the_declared_levels(rules):
     names = count_names(rules)
     assert {"minor_heroes", "major_heroes", "most_of_one_minor_hero", "most_of_one_major_hero"} <= names
     assert not {"low_heroes", "high_heroes", "most_of_one_high_hero"} & names
-    two_captains = force(force_line("levy", 2, heroes=("captain",)), force_line("archers", heroes=("sergeant",)), ruleset=rules)
+    two_captains = force(
+        force_line("levy", 2, heroes=("captain",)), force_line("archers", heroes=("sergeant",)), ruleset=rules
+    )
     counts = army_counts(rules, two_captains)
-    assert (counts["major_heroes"], counts["minor_heroes"], counts["most_of_one_major_hero"], counts["heroes"]) == (2, 1, 2, 3)
+    assert (counts["major_heroes"], counts["minor_heroes"], counts["most_of_one_major_hero"], counts["heroes"]) == (
+        2,
+        1,
+        2,
+        3,
+    )
     assert not result_of(rules, two_captains, "one_major").holds
 
 
@@ -337,7 +416,10 @@ def test_a_defaulted_value_must_be_declared_too(tmp_path):
     root = project(tmp_path, "heroes:\n  champion: {name: Champion, points: 3, ability: Fights.}\n")
     [found] = check_project(root).diagnostics
     assert found.code is Code.UNDECLARED_KIND and (found.location.line, found.location.column) == (2, 3)
-    assert found.message == "`champion` gives no `level:`; `hero_levels:` of `ruleset: declares:` says which hero levels there are"
+    assert (
+        found.message
+        == "`champion` gives no `level:`; `hero_levels:` of `ruleset: declares:` says which hero levels there are"
+    )
 
 
 def test_undeclared_kinds_of_victory_points(tmp_path):
@@ -349,7 +431,9 @@ def test_undeclared_kinds_of_victory_points(tmp_path):
 
 def test_nothing_declared_accepts_any_value_and_counts_the_levels_used(tmp_path):
     bare = "ruleset:\n  title: Bare\n"
-    root = project(tmp_path, """\
+    root = project(
+        tmp_path,
+        """\
 heroes:
   elder: {name: Elder, level: elite, points: 3, ability: Knows.}
 keywords:
@@ -360,7 +444,9 @@ victory_points:
   loot: {name: Loot, kind: treasure, points: 1}
 army_limits:
   elite: {title: Few elite heroes, count: elite_heroes, at_most: "1"}
-""", ruleset=bare)
+""",
+        ruleset=bare,
+    )
     result = check_project(root)
     assert result.ok, [d.format() for d in result.diagnostics]
     names = count_names(result.project.ruleset("general"))
@@ -388,13 +474,13 @@ def test_force_uses_the_army_matrix(rules):
 
 
 def test_force_needs_a_matrix_name_when_several_have_points(tmp_path):
-    second = "profiles:\n  mercenaries:\n    title: Mercenaries\n    columns:\n      pts: {label: PTS, type: points}\n" \
-             "    rows:\n      sellsword: {name: Sellsword, pts: 2}\n"
+    second = (
+        "profiles:\n  mercenaries:\n    title: Mercenaries\n    columns:\n      pts: {label: PTS, type: points}\n"
+        "    rows:\n      sellsword: {name: Sellsword, pts: 2}\n"
+    )
     result = check_project(project(tmp_path, second))
     rules = result.project.ruleset("general")
     with pytest.raises(LookupError, match="name one with matrix="):
         army_matrix(rules)
     listed = force(force_line("sellsword", 3), ruleset=rules, matrix="mercenaries")
     assert army_points(rules, listed) == 6
-
-

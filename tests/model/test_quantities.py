@@ -13,29 +13,45 @@ from generator.model.points import exact
 from generator.model.quantity import Quantity, QuantityError, QuantityTooLarge, number_text
 
 
-@pytest.mark.parametrize("written, kind, shown, unit", [
-    ("1 hex", "distance", "1 hex", "hexes"),
-    ("2 hexes", "distance", "2 hexes", "hexes"),
-    ("1 minute", "count", "1 minute", "minutes"),
-    ("1 models", "count", "1 model", "models"),
-    ("3 squares", "distance", "3 squares", "squares"),
-    ("5 cm", "distance", "5 cm", "cm"),
-    ("50%", "count", "50%", "percent"),
-    ("3 dice", "count", "3 dice", "dice"),
-])
+@pytest.mark.parametrize(
+    "written, kind, shown, unit",
+    [
+        ("1 hex", "distance", "1 hex", "hexes"),
+        ("2 hexes", "distance", "2 hexes", "hexes"),
+        ("1 minute", "count", "1 minute", "minutes"),
+        ("1 models", "count", "1 model", "models"),
+        ("3 squares", "distance", "3 squares", "squares"),
+        ("5 cm", "distance", "5 cm", "cm"),
+        ("50%", "count", "50%", "percent"),
+        ("3 dice", "count", "3 dice", "dice"),
+    ],
+)
 def test_units_read_and_print_as_people_write_them(written, kind, shown, unit):
     quantity = Quantity.parse(written)
     assert (quantity.kind, str(quantity), quantity.unit) == (kind, shown, unit)
 
 
-@pytest.mark.parametrize("written, kind, error, message", [
-    ("2D1001", "", QuantityTooLarge, "`2D1001` has 1,001 sides; the largest die is a D1000"),
-    ("1" * 30 + "D6", "", QuantityTooLarge, "the dice count `111111111111… (30 digits)` in `111111111111111111111111111111D6` "
-                                             "is beyond 1,000,000,000, the largest number a roll may state"),
-    ("3 furlongs!", "", QuantityError, "`furlongs!` is not a unit (inches, \", hexes, minutes, models...)"),
-    ("2 inches", "number", QuantityError, "`2 inches` has a unit; declare `type: distance` or `count`, or leave the type out"),
-    ("D6+", "dice", QuantityError, "`D6+` ends with an operator"),
-])
+@pytest.mark.parametrize(
+    "written, kind, error, message",
+    [
+        ("2D1001", "", QuantityTooLarge, "`2D1001` has 1,001 sides; the largest die is a D1000"),
+        (
+            "1" * 30 + "D6",
+            "",
+            QuantityTooLarge,
+            "the dice count `111111111111… (30 digits)` in `111111111111111111111111111111D6` "
+            "is beyond 1,000,000,000, the largest number a roll may state",
+        ),
+        ("3 furlongs!", "", QuantityError, '`furlongs!` is not a unit (inches, ", hexes, minutes, models...)'),
+        (
+            "2 inches",
+            "number",
+            QuantityError,
+            "`2 inches` has a unit; declare `type: distance` or `count`, or leave the type out",
+        ),
+        ("D6+", "dice", QuantityError, "`D6+` ends with an operator"),
+    ],
+)
 def test_quantities_that_cannot_be_read_say_why(written, kind, error, message):
     with pytest.raises(error) as caught:
         Quantity.parse(written, kind)
@@ -43,13 +59,24 @@ def test_quantities_that_cannot_be_read_say_why(written, kind, error, message):
 
 
 def test_number_text_prints_fractions_and_leaves_anything_else_alone():
-    assert (number_text(Fraction(-9, 4)), number_text(Fraction(23, 8)), number_text(Fraction(2, 3))) == ("-2¼", "2 7/8", "⅔")
+    assert (number_text(Fraction(-9, 4)), number_text(Fraction(23, 8)), number_text(Fraction(2, 3))) == (
+        "-2¼",
+        "2 7/8",
+        "⅔",
+    )
     assert (number_text("a text"), number_text(True)) == ("a text", "True")
 
 
-@pytest.mark.parametrize("target, sides, chance", [
-    (None, 6, 0), (7, 6, 0), (4, 6, Fraction(3, 6)), (1, 6, 1), (2, 20, Fraction(19, 20)),
-])
+@pytest.mark.parametrize(
+    "target, sides, chance",
+    [
+        (None, 6, 0),
+        (7, 6, 0),
+        (4, 6, Fraction(3, 6)),
+        (1, 6, 1),
+        (2, 20, Fraction(19, 20)),
+    ],
+)
 def test_target_probability_counts_the_faces_at_or_above_the_target(target, sides, chance):
     assert target_probability(target, sides) == chance
 
@@ -72,30 +99,34 @@ def test_not_given_and_sources_print_for_people():
 
 # Quantities parsed and printed as written; every expected text by hand.
 
-@pytest.mark.parametrize("raw, kind, parsed_kind, magnitude, unit, shown", [
-    ("6\"", "", "distance", 6, "inches", '6"'),
-    ("3 hexes", "", "distance", 3, "hexes", "3 hexes"),
-    ("1 hex", "", "distance", 1, "hexes", "1 hex"),
-    ("1 hexes", "", "distance", 1, "hexes", "1 hex"),
-    ("2 minutes", "", "count", 2, "minutes", "2 minutes"),
-    ("1 minute", "", "count", 1, "minutes", "1 minute"),
-    ("1 dice", "", "count", 1, "dice", "1 die"),
-    ("1 die", "", "count", 1, "dice", "1 die"),
-    ("1 tokens", "", "count", 1, "tokens", "1 token"),
-    ("10 cm", "", "distance", 10, "cm", "10 cm"),
-    ("5 mm", "", "distance", 5, "mm", "5 mm"),
-    ("4 squares", "", "distance", 4, "squares", "4 squares"),
-    ("50%", "", "count", 50, "percent", "50%"),
-    ("4+", "", "target", 4, "", "4+"),
-    ("4 +", "target", "target", 4, "", "4+"),
-    ("1½", "", "number", Fraction(3, 2), "", "1½"),
-    ("3", "count", "count", 3, "", "3"),
-    ("3", "number", "number", 3, "", "3"),
-    ("hello", "", "text", "hello", "", "hello"),
-    ("4+", "text", "text", "4+", "", "4+"),
-    ("2 furlongs", "", "count", 2, "furlongs", "2 furlongs"),
-    ("6 in", "distance", "distance", 6, "inches", '6"'),
-])
+
+@pytest.mark.parametrize(
+    "raw, kind, parsed_kind, magnitude, unit, shown",
+    [
+        ('6"', "", "distance", 6, "inches", '6"'),
+        ("3 hexes", "", "distance", 3, "hexes", "3 hexes"),
+        ("1 hex", "", "distance", 1, "hexes", "1 hex"),
+        ("1 hexes", "", "distance", 1, "hexes", "1 hex"),
+        ("2 minutes", "", "count", 2, "minutes", "2 minutes"),
+        ("1 minute", "", "count", 1, "minutes", "1 minute"),
+        ("1 dice", "", "count", 1, "dice", "1 die"),
+        ("1 die", "", "count", 1, "dice", "1 die"),
+        ("1 tokens", "", "count", 1, "tokens", "1 token"),
+        ("10 cm", "", "distance", 10, "cm", "10 cm"),
+        ("5 mm", "", "distance", 5, "mm", "5 mm"),
+        ("4 squares", "", "distance", 4, "squares", "4 squares"),
+        ("50%", "", "count", 50, "percent", "50%"),
+        ("4+", "", "target", 4, "", "4+"),
+        ("4 +", "target", "target", 4, "", "4+"),
+        ("1½", "", "number", Fraction(3, 2), "", "1½"),
+        ("3", "count", "count", 3, "", "3"),
+        ("3", "number", "number", 3, "", "3"),
+        ("hello", "", "text", "hello", "", "hello"),
+        ("4+", "text", "text", "4+", "", "4+"),
+        ("2 furlongs", "", "count", 2, "furlongs", "2 furlongs"),
+        ("6 in", "distance", "distance", 6, "inches", '6"'),
+    ],
+)
 def test_quantity_parse_and_print(raw, kind, parsed_kind, magnitude, unit, shown):
     quantity = Quantity.parse(raw, kind)
     assert (quantity.kind, quantity.magnitude, quantity.unit) == (parsed_kind, magnitude, unit)
@@ -111,11 +142,19 @@ def test_quantity_dice():
     assert Quantity.parse("D6", "dice").kind == "dice"
 
 
-@pytest.mark.parametrize("raw, kind, error", [
-    ("4", "target", QuantityError), ("6", "distance", QuantityError), ("6 hexes", "number", QuantityError),
-    ("6 h3x", "", QuantityError), ("abc", "number", QuantityError), ("D", "dice", QuantityError),
-    ("2D5000", "dice", QuantityTooLarge), ("2D6 +", "", QuantityError),
-])
+@pytest.mark.parametrize(
+    "raw, kind, error",
+    [
+        ("4", "target", QuantityError),
+        ("6", "distance", QuantityError),
+        ("6 hexes", "number", QuantityError),
+        ("6 h3x", "", QuantityError),
+        ("abc", "number", QuantityError),
+        ("D", "dice", QuantityError),
+        ("2D5000", "dice", QuantityTooLarge),
+        ("2D6 +", "", QuantityError),
+    ],
+)
 def test_quantity_refuses(raw, kind, error):
     with pytest.raises(error):
         Quantity.parse(raw, kind)
@@ -141,8 +180,10 @@ def test_dice_and_text_quantities_print_as_written_and_one_die_is_a_die():
 
 # Units in capitals, dice among words, and each refusal said in words.
 
-@pytest.mark.parametrize("raw, kind, unit", [("3 Hexes", "distance", "hexes"), ("2 Minutes", "count", "minutes"),
-                                             ("4 CM", "distance", "cm")])
+
+@pytest.mark.parametrize(
+    "raw, kind, unit", [("3 Hexes", "distance", "hexes"), ("2 Minutes", "count", "minutes"), ("4 CM", "distance", "cm")]
+)
 def test_a_unit_may_be_written_in_capitals(raw, kind, unit):
     parsed = Quantity.parse(raw)
     assert (parsed.kind, parsed.unit) == (kind, unit)
@@ -155,13 +196,21 @@ def test_dice_mixed_with_other_words_stay_text_unless_declared(raw):
     assert Quantity.parse(raw, "dice").kind == "dice"
 
 
-@pytest.mark.parametrize("raw, kind, error, message", [
-    ("D1001", "", QuantityTooLarge, "`D1001` has 1,001 sides; the largest die is a D1000"),
-    ("2D6 +", "", QuantityError, "`2D6 +` ends with an operator"),
-    ("many", "distance", QuantityError, "`many` is not a distance"),
-    ("6", "distance", QuantityError, "`6` needs a unit (6\", 3 hexes)"),
-    ("3 hexes", "number", QuantityError, "`3 hexes` has a unit; declare `type: distance` or `count`, or leave the type out"),
-])
+@pytest.mark.parametrize(
+    "raw, kind, error, message",
+    [
+        ("D1001", "", QuantityTooLarge, "`D1001` has 1,001 sides; the largest die is a D1000"),
+        ("2D6 +", "", QuantityError, "`2D6 +` ends with an operator"),
+        ("many", "distance", QuantityError, "`many` is not a distance"),
+        ("6", "distance", QuantityError, '`6` needs a unit (6", 3 hexes)'),
+        (
+            "3 hexes",
+            "number",
+            QuantityError,
+            "`3 hexes` has a unit; declare `type: distance` or `count`, or leave the type out",
+        ),
+    ],
+)
 def test_a_quantity_that_is_refused_says_why(raw, kind, error, message):
     with pytest.raises(error) as raised:
         Quantity.parse(raw, kind)

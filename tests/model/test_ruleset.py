@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-
 # -- the ruleset aggregate, on entries stood in for (only their ids matter to it) ---------------
+
 
 def _ruleset(id, base=None, **sections):
     from types import SimpleNamespace
@@ -38,11 +38,29 @@ def test_a_ruleset_finds_its_own_entries_then_its_bases_shared_ones():
 
 
 def test_each_kind_of_entry_is_looked_up_in_its_own_section():
-    sections = {"values": "v", "formulas": "f", "charts": "c", "lookups": "l", "tables": "t", "profiles": "p",
-                "rules": "r", "spells": "s", "glossary": "g"}
+    sections = {
+        "values": "v",
+        "formulas": "f",
+        "charts": "c",
+        "lookups": "l",
+        "tables": "t",
+        "profiles": "p",
+        "rules": "r",
+        "spells": "s",
+        "glossary": "g",
+    }
     rules = _ruleset("x", **{section: (id, "other") for section, id in sections.items()})
-    found = [rules.value("v"), rules.formula("f"), rules.chart("c"), rules.lookup("l"), rules.table("t"),
-             rules.profile("p"), rules.rule("r"), rules.spell("s"), rules.term("g")]
+    found = [
+        rules.value("v"),
+        rules.formula("f"),
+        rules.chart("c"),
+        rules.lookup("l"),
+        rules.table("t"),
+        rules.profile("p"),
+        rules.rule("r"),
+        rules.spell("s"),
+        rules.term("g"),
+    ]
     assert [e.name for e in found] == ["x:v", "x:f", "x:c", "x:l", "x:t", "x:p", "x:r", "x:s", "x:g"]
     with pytest.raises(KeyError):
         rules.value("f")
@@ -51,12 +69,36 @@ def test_each_kind_of_entry_is_looked_up_in_its_own_section():
 def test_a_rulesets_entries_ids_and_counts_follow_reading_order():
     rules = _ruleset("x", values=("a", "b"), chapters=("intro",), sheets=("qr",), rules=("r1",))
     assert [(s, e.id) for s, e in rules.all_entries()] == [
-        ("chapters", "intro"), ("rules", "r1"), ("values", "a"), ("values", "b"), ("sheets", "qr")]
+        ("chapters", "intro"),
+        ("rules", "r1"),
+        ("values", "a"),
+        ("values", "b"),
+        ("sheets", "qr"),
+    ]
     assert rules.ids() == {"intro": "chapters", "r1": "rules", "a": "values", "b": "values", "qr": "sheets"}
-    assert list(rules.counts().items()) == list({"chapters": 1, "phases": 0, "rules": 1, "glossary": 0, "keywords": 0, "tables": 0,
-                              "profiles": 0, "spells": 0, "items": 0, "heroes": 0, "costs": 0, "army_limits": 0,
-                              "armies": 0, "victory_points": 0, "values": 2, "formulas": 0, "lookups": 0,
-                              "charts": 0, "sheets": 1}.items())  # in reading order
+    assert list(rules.counts().items()) == list(
+        {
+            "chapters": 1,
+            "phases": 0,
+            "rules": 1,
+            "glossary": 0,
+            "keywords": 0,
+            "tables": 0,
+            "profiles": 0,
+            "spells": 0,
+            "items": 0,
+            "heroes": 0,
+            "costs": 0,
+            "army_limits": 0,
+            "armies": 0,
+            "victory_points": 0,
+            "values": 2,
+            "formulas": 0,
+            "lookups": 0,
+            "charts": 0,
+            "sheets": 1,
+        }.items()
+    )  # in reading order
 
 
 def test_unloaded_entries_are_known_by_id_and_section():

@@ -7,6 +7,7 @@ import random
 import re
 from collections import defaultdict
 from fractions import Fraction
+from pathlib import Path
 from types import MappingProxyType
 
 import pytest
@@ -15,9 +16,8 @@ from generator.diagnostics import Code, Location
 from generator.model.base import NotGiven
 from generator.model.dice import DiceExpr, RollRange
 from generator.model.entries import RollTable, TableRow
-from generator.validate.tables import table_coverage
-from pathlib import Path
 from generator.validate import check_project
+from generator.validate.tables import table_coverage
 
 DICE_LOC = Location("t.yaml", 1, 1)
 ROWS_LOC = Location("t.yaml", 2, 1)
@@ -29,13 +29,23 @@ def row_loc(index: int) -> Location:
 
 def make_table(dice: str, rolls: list, clamp: str | None = None, id: str = "t") -> RollTable:
     rows = tuple(
-        TableRow(roll=RollRange.parse(roll) if roll != "not given" else NotGiven(), result=f"r{index}", value=index,
-                 ref=f"ref{index}", locs=MappingProxyType({"roll": row_loc(index)}))
+        TableRow(
+            roll=RollRange.parse(roll) if roll != "not given" else NotGiven(),
+            result=f"r{index}",
+            value=index,
+            ref=f"ref{index}",
+            locs=MappingProxyType({"roll": row_loc(index)}),
+        )
         for index, roll in enumerate(rolls)
     )
-    return RollTable(title="T", id=id, dice=DiceExpr.parse(dice), rows=rows,
-                     clamp=RollRange.parse(clamp) if clamp else None,
-                     locs=MappingProxyType({"dice": DICE_LOC, "rows": ROWS_LOC}))
+    return RollTable(
+        title="T",
+        id=id,
+        dice=DiceExpr.parse(dice),
+        rows=rows,
+        clamp=RollRange.parse(clamp) if clamp else None,
+        locs=MappingProxyType({"dice": DICE_LOC, "rows": ROWS_LOC}),
+    )
 
 
 # -- brute force ------------------------------------------------------------------------------
@@ -51,8 +61,12 @@ def rolls(expr: DiceExpr, **stats: int):
 def oracle(table: RollTable) -> tuple[list[tuple[Code, Location]], list[int]]:
     """What coverage must report, and the missing totals, worked out the slow way."""
     # An end is closed by an open row (`1-`, `6+`) or by the clamp's own end (`1+` closes only the bottom).
-    closed_low = any(r.roll.low is None for r in table.rows) or (table.clamp is not None and table.clamp.low is not None)
-    closed_high = any(r.roll.high is None for r in table.rows) or (table.clamp is not None and table.clamp.high is not None)
+    closed_low = any(r.roll.low is None for r in table.rows) or (
+        table.clamp is not None and table.clamp.low is not None
+    )
+    closed_high = any(r.roll.high is None for r in table.rows) or (
+        table.clamp is not None and table.clamp.high is not None
+    )
     if table.dice.stats and not (closed_low and closed_high):
         return [(Code.TABLE_UNBOUNDED, DICE_LOC)], []
     # With stats, any total can be rolled; rows' ends stay well inside this window.
@@ -132,7 +146,9 @@ def test_random_tables_include_half_open_clamps_on_stat_rolls():
     for seed in range(20):  # the draws test_coverage_matches_brute_force_on_random_tables makes
         rng = random.Random(seed)
         tables.extend(random_table(rng) for _ in range(50))
-    half_open = [t for t in tables if t.dice.stats and t.clamp is not None and (t.clamp.low is None or t.clamp.high is None)]
+    half_open = [
+        t for t in tables if t.dice.stats and t.clamp is not None and (t.clamp.low is None or t.clamp.high is None)
+    ]
     assert len(half_open) >= 10
 
 
@@ -143,7 +159,11 @@ def test_coverage_matches_brute_force_on_random_tables(seed):
         table = random_table(rng)
         found = table_coverage(table)
         expected, missing = oracle(table)
-        assert [(d.code, d.location) for d in found] == expected, (table.dice.text, [r.roll.text for r in table.rows], table.clamp)
+        assert [(d.code, d.location) for d in found] == expected, (
+            table.dice.text,
+            [r.roll.text for r in table.rows],
+            table.clamp,
+        )
         gaps = [d for d in found if d.code is Code.TABLE_GAP]
         if gaps:
             spans = re.fullmatch(r"`t` has no row for (.+) on .+", gaps[0].message)[1]
@@ -198,7 +218,8 @@ def test_a_clamped_roll_reads_as_the_nearest_end():
 def test_a_clamp_makes_outside_rows_unreachable():
     found = table_coverage(make_table("D6 + S", ["0", "1-6"], clamp="1-6"))
     assert [(d.code, d.message) for d in found] == [
-        (Code.TABLE_UNREACHABLE, "row `0` of `t` can never be rolled with D6 + S clamped to 1-6")]
+        (Code.TABLE_UNREACHABLE, "row `0` of `t` can never be rolled with D6 + S clamped to 1-6")
+    ]
 
 
 def test_open_rows_cover_any_modifier():
@@ -300,21 +321,28 @@ def odds(game, **stats) -> dict[str, Fraction]:
     return {row.result: chance for row, chance in table(game, "injury").odds(**stats)}
 
 
-@pytest.mark.parametrize("modifier, expected", [
-    # totals 1..6 read 2 2 3 4 5 5
-    (0, {"Grazed": Fraction(2, 6), "Stunned": Fraction(2, 6), "Out of action": Fraction(2, 6)}),
-    # totals 3..8 read 3 4 5 5 5 5
-    (2, {"Grazed": 0, "Stunned": Fraction(2, 6), "Out of action": Fraction(4, 6)}),
-    # totals -2..3 read 2 2 2 2 2 3
-    (-3, {"Grazed": Fraction(5, 6), "Stunned": Fraction(1, 6), "Out of action": 0}),
-])
+@pytest.mark.parametrize(
+    "modifier, expected",
+    [
+        # totals 1..6 read 2 2 3 4 5 5
+        (0, {"Grazed": Fraction(2, 6), "Stunned": Fraction(2, 6), "Out of action": Fraction(2, 6)}),
+        # totals 3..8 read 3 4 5 5 5 5
+        (2, {"Grazed": 0, "Stunned": Fraction(2, 6), "Out of action": Fraction(4, 6)}),
+        # totals -2..3 read 2 2 2 2 2 3
+        (-3, {"Grazed": Fraction(5, 6), "Stunned": Fraction(1, 6), "Out of action": 0}),
+    ],
+)
 def test_a_clamped_table_reads_totals_beyond_its_ends_as_the_nearest_row(game, modifier, expected):
     assert odds(game, modifier=modifier) == expected
 
 
 def test_lookup_and_chance_of_a_clamped_table(game):
     injury = table(game, "injury")
-    assert (injury.lookup(-10).result, injury.lookup(4).result, injury.lookup(99).result) == ("Grazed", "Stunned", "Out of action")
+    assert (injury.lookup(-10).result, injury.lookup(4).result, injury.lookup(99).result) == (
+        "Grazed",
+        "Stunned",
+        "Out of action",
+    )
     assert injury.chance("Stunned", modifier=1) == Fraction(2, 6)  # totals 2..7: only 3 and 4
 
 

@@ -8,6 +8,7 @@ import itertools
 from fractions import Fraction
 
 import pytest
+from helpers import make_project
 
 from generator.model.calculate import calculator
 from generator.model.formula import Expression, FormulaError
@@ -17,10 +18,14 @@ from generator.render.prose import value_text
 from generator.render.sheets.charts import chart_from_model
 from generator.source.project import load_project
 from generator.validate import check_project
-from helpers import make_project
 
-INCHES_IN = {"inches": Fraction(1), "feet": Fraction(12), "yards": Fraction(36), "cm": 1 / Fraction("2.54"),
-             "mm": 1 / Fraction("25.4")}  # the issue's definitions, in inches
+INCHES_IN = {
+    "inches": Fraction(1),
+    "feet": Fraction(12),
+    "yards": Fraction(36),
+    "cm": 1 / Fraction("2.54"),
+    "mm": 1 / Fraction("25.4"),
+}  # the issue's definitions, in inches
 
 
 def errors(result) -> list[tuple[str, str]]:
@@ -75,8 +80,9 @@ def test_a_foot_and_six_inches_make_eighteen_inches(feet):
 
 def test_a_value_prints_in_the_unit_its_text_uses(feet):
     assert [value_text(feet, id) for id in ("stride", "step", "cells")] == ["1 foot", '6"', "3 hexes"]
-    assert [str(Quantity.parse(w)) for w in ("2 feet", "1 yard", "3 yds", "2.5 cm", "10 mm", '1½"', "1 hex", "2 squares")] \
-        == ["2 feet", "1 yard", "3 yards", "2½ cm", "10 mm", '1½"', "1 hex", "2 squares"]
+    assert [
+        str(Quantity.parse(w)) for w in ("2 feet", "1 yard", "3 yds", "2.5 cm", "10 mm", '1½"', "1 hex", "2 squares")
+    ] == ["2 feet", "1 yard", "3 yards", "2½ cm", "10 mm", '1½"', "1 hex", "2 squares"]
 
 
 # -- exact conversions against the issue's definitions -------------------------------------------------------
@@ -85,8 +91,11 @@ def test_lengths_convert_exactly_and_compare_across_units(left, right):
     for a, b in [(1, 1), (3, 2), (Fraction(5, 2), 7), (254, 10)]:
         x, y = Distance(a, left), Distance(b, right)
         in_inches = a * INCHES_IN[left], b * INCHES_IN[right]
-        assert (x < y, x == y, x > y) == (in_inches[0] < in_inches[1], in_inches[0] == in_inches[1],
-                                          in_inches[0] > in_inches[1])
+        assert (x < y, x == y, x > y) == (
+            in_inches[0] < in_inches[1],
+            in_inches[0] == in_inches[1],
+            in_inches[0] > in_inches[1],
+        )
         assert (x + y).in_unit("inches") == in_inches[0] + in_inches[1]
         assert (x - y).in_unit("inches") == in_inches[0] - in_inches[1]
         assert x / y == in_inches[0] / in_inches[1]
@@ -113,19 +122,24 @@ def test_grid_units_do_not_mix_with_lengths_or_each_other(grid):
 
 
 def test_a_formula_mixing_hexes_and_inches_is_a_located_unit_mismatch(tmp_path):
-    text = FEET_AND_INCHES + """
+    text = (
+        FEET_AND_INCHES
+        + """
   too_far:
     title: Beyond the hexes
     expr: cells < step
     result: bool
 """
+    )
     result = check_project(make_project(tmp_path, game=text))
     assert errors(result) == [("unit-mismatch", "24:11")]  # the `expr:` of `too_far`
-    assert "3 hexes and 6\" cannot be compared" in result.diagnostics.errors[0].message
+    assert '3 hexes and 6" cannot be compared' in result.diagnostics.errors[0].message
 
 
 def test_a_chart_axis_mixing_measures_is_a_located_unit_mismatch(tmp_path):
-    text = FEET_AND_INCHES + """
+    text = (
+        FEET_AND_INCHES
+        + """
   reaches:
     title: Reaches
     inputs: {distance: {label: Distance, type: distance, unit: inches, min: 0, max: 24}}
@@ -137,12 +151,15 @@ charts:
     formula: reaches
     columns: {input: distance, values: [step, cells]}
 """
+    )
     result = check_project(make_project(tmp_path, game=text))
     assert errors(result) == [("unit-mismatch", "31:40")]  # the axis `values:`
 
 
 def test_a_chart_prints_distances_in_their_unit(tmp_path):
-    text = FEET_AND_INCHES + """
+    text = (
+        FEET_AND_INCHES
+        + """
   doubled:
     title: Doubled
     inputs: {distance: {label: Distance, type: distance, unit: feet, min: 0, max: 3}}
@@ -155,6 +172,7 @@ charts:
     show: number
     columns: {input: distance, values: [step, stride]}
 """
+    )
     result = check_project(make_project(tmp_path, game=text))
     assert errors(result) == []
     chart = chart_from_model(result.project.ruleset("game"), result.project.ruleset("game").chart("doubled"))
@@ -163,13 +181,16 @@ charts:
 
 
 def test_an_input_reads_a_bare_number_in_its_unit_and_converts_a_length(feet, tmp_path):
-    text = FEET_AND_INCHES + """
+    text = (
+        FEET_AND_INCHES
+        + """
   reaches:
     title: Reaches
     inputs: {distance: {label: Distance, type: distance, unit: feet}}
     expr: distance <= stride
     result: bool
 """
+    )
     ruleset = check_project(make_project(tmp_path, game=text)).project.ruleset("game")
     calc = calculator(ruleset)
     assert calc.evaluate(ruleset.formula("reaches"), 1) is True  # 1 is read as 1 foot
@@ -179,7 +200,7 @@ def test_an_input_reads_a_bare_number_in_its_unit_and_converts_a_length(feet, tm
 
 
 def test_an_overlay_cannot_turn_inches_into_hexes(tmp_path):
-    make_project(tmp_path, base="ruleset: {title: Base}\nvalues:\n  step: 6\"\n")
+    make_project(tmp_path, base='ruleset: {title: Base}\nvalues:\n  step: 6"\n')
     make_project(tmp_path, house="ruleset: {title: House, extends: base, overlay: true}\nvalues:\n  step: 2 hexes\n")
     _project, diagnostics = load_project(tmp_path)
     assert [(d.code.value, d.location.line) for d in diagnostics.errors] == [("unit-mismatch", 3)]

@@ -5,24 +5,19 @@ helpers the pipeline's tests read a build with. File names are written out by ha
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
 
-import generator.pipeline.build
-import generator.pipeline.plan
-import generator.pipeline.staging
-import generator.pipeline.workers
-from generator import keys, pipeline
-from generator.diagnostics import Code, Diagnostic, Diagnostics, Location
-from generator.pipeline.plan import Summary
+import generator.pipeline.build  # noqa: F401 - loads the submodule `pipeline.` reaches
+import generator.pipeline.plan  # noqa: F401 - loads the submodule `pipeline.` reaches
+import generator.pipeline.staging  # noqa: F401 - loads the submodule `pipeline.` reaches
+import generator.pipeline.workers  # noqa: F401 - loads the submodule `pipeline.` reaches
+from generator import pipeline
+from generator.diagnostics import Diagnostics
 from generator.pipeline.request import BuildHooks, BuildRequest
-from generator.render.pdf import PdfJob, ResourceOutside
-from generator.render.site.pages import SiteWarnings
-from generator.render.site.search import SearchIndexError
-
+from generator.render.pdf import PdfJob
 
 SHEETS = ["quick-reference-a4", "quick-reference-letter", "wound-sheet-a4", "wound-sheet-letter"]
 
@@ -34,16 +29,28 @@ GM_HANDOUTS = ["gm-notes-a4"]
 
 
 def pdfs_of(ruleset: str, gm: bool = True) -> list[str]:
-    return sorted([f"sheets/{ruleset}-{name}.pdf" for name in SHEETS]
-                  + [f"handouts/{ruleset}-{name}.pdf" for name in HANDOUTS + (GM_HANDOUTS if gm else [])])
+    return sorted(
+        [f"sheets/{ruleset}-{name}.pdf" for name in SHEETS]
+        + [f"handouts/{ruleset}-{name}.pdf" for name in HANDOUTS + (GM_HANDOUTS if gm else [])]
+    )
 
 
 ALL_PDFS = sorted(pdfs_of("melee") + pdfs_of("melee_house"))
 
 
-EVERY_FILE = sorted(ALL_PDFS + [".manifest.json", ".manifest.mac", "reference/codes.md", "reference/format.md",
-                                "reference/names-melee.md", "reference/names-melee_house.md",
-                                "site-gm/index.html", "site/index.html"])
+EVERY_FILE = sorted(
+    ALL_PDFS
+    + [
+        ".manifest.json",
+        ".manifest.mac",
+        "reference/codes.md",
+        "reference/format.md",
+        "reference/names-melee.md",
+        "reference/names-melee_house.md",
+        "site-gm/index.html",
+        "site/index.html",
+    ]
+)
 
 
 def stand_ruleset(root: Path, id: str) -> SimpleNamespace:
@@ -67,8 +74,9 @@ class Stand:
 
     def __init__(self, root: Path, folder: Path):
         self.folder, self.pdfs, self.sites, self.downloads = folder, [], [], {}
-        self.project = SimpleNamespace(root=root, rulesets=[stand_ruleset(root, "melee"), stand_ruleset(root, "melee_house")],
-                                       house_results=dict)  # no overlay example changed
+        self.project = SimpleNamespace(
+            root=root, rulesets=[stand_ruleset(root, "melee"), stand_ruleset(root, "melee_house")], house_results=dict
+        )  # no overlay example changed
         self.html: dict[str, str] = {}
         self.site_version = {"player": 1, "gm": 1}
         self.tasks, self.workers, self.site_args, self.site_projects, self.keyed, self.progress = [], [], [], [], [], []
@@ -82,13 +90,21 @@ class Stand:
         return PdfJob(html=html, target=folder / name, base_dir=self.project.root / "templates")
 
     def sheet_jobs(self, project, folder, rulesets=None):
-        return [self._job(folder, f"{r.id}-{name}.pdf") for r in project.rulesets for name in SHEETS
-                if rulesets is None or r.id in rulesets]
+        return [
+            self._job(folder, f"{r.id}-{name}.pdf")
+            for r in project.rulesets
+            for name in SHEETS
+            if rulesets is None or r.id in rulesets
+        ]
 
     def handout_jobs(self, project, folder, audience, rulesets=None):
         names = HANDOUTS if audience == "player" else GM_HANDOUTS
-        return [self._job(folder, f"{r.id}-{name}.pdf") for r in project.rulesets for name in names
-                if rulesets is None or r.id in rulesets]
+        return [
+            self._job(folder, f"{r.id}-{name}.pdf")
+            for r in project.rulesets
+            for name in names
+            if rulesets is None or r.id in rulesets
+        ]
 
     def site_key(self, project, audience, downloads, code, pages=None):
         self.keyed.append(project)
@@ -152,7 +168,9 @@ def renderers(project, tmp_path, monkeypatch):
     monkeypatch.setattr("generator.pipeline.plan.sheet_jobs", stand.sheet_jobs)
     monkeypatch.setattr("generator.pipeline.plan.handout_jobs", stand.handout_jobs)
     monkeypatch.setattr("generator.pipeline.plan.site_key", stand.site_key)
-    monkeypatch.setattr("generator.pipeline.plan.site_pages", lambda project, audience, downloads=None: f"{audience} pages")
+    monkeypatch.setattr(
+        "generator.pipeline.plan.site_pages", lambda project, audience, downloads=None: f"{audience} pages"
+    )
     monkeypatch.setattr("generator.pipeline.build.export_json", stand.export)
     monkeypatch.setattr(pipeline.build, "check_project", lambda root: stand.checker(root)[0])
     return stand
@@ -161,13 +179,17 @@ def renderers(project, tmp_path, monkeypatch):
 def build(root: Path, renderers: Stand, **options) -> int:
     renderers.pdfs.clear()
     renderers.sites.clear()
-    return pipeline.build.run_build(*request_and_hooks(root, dict(site_builder=renderers.site, checker=renderers.checker),
-                                                       **options))
+    return pipeline.build.run_build(
+        *request_and_hooks(root, dict(site_builder=renderers.site, checker=renderers.checker), **options)
+    )
 
 
 def request_and_hooks(root: Path, hooks: dict, **options) -> tuple[BuildRequest, BuildHooks]:
     """A build's request and hooks from keyword arguments as the command line and serve give them."""
-    hooks = {**hooks, **{name: options.pop(name) for name in ("site_builder", "checker", "index_later") if name in options}}
+    hooks = {
+        **hooks,
+        **{name: options.pop(name) for name in ("site_builder", "checker", "index_later") if name in options},
+    }
     if "only" in options:
         options["only"] = tuple(options["only"] or ())
     return BuildRequest(root, **options), BuildHooks(**hooks)
@@ -181,17 +203,20 @@ def manifest(root: Path) -> dict:
     return json.loads((root / "build" / ".manifest.json").read_text())
 
 
-def set_keys(root: Path, **keys) -> None:
+def set_keys(root: Path, **written) -> None:
     entries = manifest(root)
-    for relative, key in keys.items():
+    for relative, key in written.items():
         entries[relative] = key
     pipeline.staging.write_manifest(root / "build", entries)
 
 
 def inodes(root: Path) -> dict[str, int]:
     """The identity of every PDF and site page (the reference pages are written anew each build)."""
-    return {name: (root / "build" / name).stat().st_ino for name in files(root / "build")
-            if name.endswith((".pdf", ".html", ".json")) and name not in (".manifest.json", ".manifest.mac")}
+    return {
+        name: (root / "build" / name).stat().st_ino
+        for name in files(root / "build")
+        if name.endswith((".pdf", ".html", ".json")) and name not in (".manifest.json", ".manifest.mac")
+    }
 
 
 def summary_line(out: str) -> str:

@@ -13,8 +13,6 @@ Bounded and reproducible: derandomized, no example database, a few short sequenc
 
 from __future__ import annotations
 
-import pytest
-
 import contextlib
 import hashlib
 import io
@@ -23,6 +21,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
@@ -92,11 +91,15 @@ class BuildHistory(RuleBasedStateMachine):
     def move_the_chart(self, place):
         melee, rules = self.project / GAME / "melee.yaml", self.project / GAME / "rules.yaml"
         if self.chart_place == "chapter":
-            replace_once(melee, "    chapter: fighting\n    source: {section: CHARTS}\n", "    source: {section: CHARTS}\n")
+            replace_once(
+                melee, "    chapter: fighting\n    source: {section: CHARTS}\n", "    source: {section: CHARTS}\n"
+            )
         elif self.chart_place == "rule":
             replace_once(rules, "    charts: [to_wound_chart]\n", "")
         if place == "chapter":
-            replace_once(melee, "    source: {section: CHARTS}\n", "    chapter: fighting\n    source: {section: CHARTS}\n")
+            replace_once(
+                melee, "    source: {section: CHARTS}\n", "    chapter: fighting\n    source: {section: CHARTS}\n"
+            )
         elif place == "rule":
             replace_once(rules, "    phase: fight\n", "    phase: fight\n    charts: [to_wound_chart]\n")
         self.chart_place = place
@@ -114,8 +117,11 @@ class BuildHistory(RuleBasedStateMachine):
     @rule()
     def rename_the_fighting_chapter(self):
         new = "Close combat" if self.chapter_title == "Fighting" else "Fighting"
-        replace_once(self.project / GAME / "ruleset.yaml", f"fighting: {{title: {self.chapter_title}}}",
-                     f"fighting: {{title: {new}}}")
+        replace_once(
+            self.project / GAME / "ruleset.yaml",
+            f"fighting: {{title: {self.chapter_title}}}",
+            f"fighting: {{title: {new}}}",
+        )
         self.chapter_title = new
         self.build_and_compare()
 
@@ -123,8 +129,7 @@ class BuildHistory(RuleBasedStateMachine):
     def break_or_fix_the_injury_rows(self):
         """A gap in the injury table (rolls 4-6 become 5-6), then the fix."""
         old, new = ("{roll: 4-6, result: Out of action}", "{roll: 5-6, result: Out of action}")
-        replace_once(self.project / GAME / "rules.yaml",
-                     *((new, old) if self.broken else (old, new)))
+        replace_once(self.project / GAME / "rules.yaml", *((new, old) if self.broken else (old, new)))
         self.broken = not self.broken
         self.build_and_compare()
 
@@ -175,8 +180,13 @@ class BuildHistory(RuleBasedStateMachine):
 CLEAN_SITES: dict[str, dict[str, bytes]] = {}  # sources digest -> the clean build's site, shared by every run
 
 BuildHistory.TestCase.settings = settings(
-    max_examples=4, stateful_step_count=5, deadline=None, derandomize=True, database=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+    max_examples=4,
+    stateful_step_count=5,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 test_incremental_builds_give_the_bytes_of_a_clean_build = BuildHistory.TestCase
 
 
@@ -185,8 +195,14 @@ def test_a_chart_moved_from_its_chapter_into_a_rule_builds_at_once(tmp_path):
     """The label of the chart left the chapter's page for the charts page, read first: never a duplicate."""
     project = new_game(tmp_path)
     assert run(project, *BUILD)[0] == 0
-    replace_once(project / GAME / "melee.yaml", "    chapter: fighting\n    source: {section: CHARTS}\n", "    source: {section: CHARTS}\n")
-    replace_once(project / GAME / "rules.yaml", "    phase: fight\n", "    phase: fight\n    charts: [to_wound_chart]\n")
+    replace_once(
+        project / GAME / "melee.yaml",
+        "    chapter: fighting\n    source: {section: CHARTS}\n",
+        "    source: {section: CHARTS}\n",
+    )
+    replace_once(
+        project / GAME / "rules.yaml", "    phase: fight\n", "    phase: fight\n    charts: [to_wound_chart]\n"
+    )
     assert run(project, "check")[0] == 0
     status, said = run(project, *BUILD)
     assert status == 0 and "duplicate label" not in said, said
@@ -197,14 +213,16 @@ def test_a_renamed_chapter_is_renamed_in_every_pages_navigation(tmp_path):
     assert run(project, *BUILD)[0] == 0
     replace_once(project / GAME / "ruleset.yaml", "fighting: {title: Fighting}", "fighting: {title: Close combat}")
     assert run(project, *BUILD)[0] == 0
-    unread = (project / "build" / "site" / "game" / "turn.html").read_text(encoding="utf-8")  # a page the change is not on
+    unread = (project / "build" / "site" / "game" / "turn.html").read_text(
+        encoding="utf-8"
+    )  # a page the change is not on
     assert "Close combat" in unread and ">Fighting<" not in unread
 
 
 def test_an_empty_tippy_cache_this_machine_sealed_is_no_failure(tmp_path):
     """A 0-byte `tippy_rtd_cache.json` (once left by a failed build) never stops a build, even sealed as valid."""
-    from generator.pipeline import plan
     from generator.cache_seal import seal
+    from generator.pipeline import plan
 
     project = new_game(tmp_path)
     assert run(project, *BUILD)[0] == 0

@@ -6,17 +6,16 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 
-import generator.pipeline.build
-import generator.pipeline.guard
-from generator.pipeline.request import BuildRequest
+import generator.pipeline.build  # noqa: F401 - loads the submodule `pipeline.` reaches
+import generator.pipeline.guard  # noqa: F401 - loads the submodule `pipeline.` reaches
 from generator import pipeline
-
+from generator.pipeline.request import BuildRequest
 
 # -- check_out: an output folder whose replacement would lose data is refused -------------------
+
 
 def _refusal(root: Path, out: Path, default: Path | None = None) -> str:
     with pytest.raises(pipeline.guard.OutRefused) as refused:
@@ -56,7 +55,8 @@ def test_a_file_or_a_folder_of_other_files_is_refused(tmp_path):
     (tmp_path / "photos" / "cat.jpg").write_text("x")
     assert _refusal(root, tmp_path / "photos") == (
         f"--out {tmp_path / 'photos'} holds files rulepress did not write; "
-        "name a new or empty folder, or one an earlier build wrote")
+        "name a new or empty folder, or one an earlier build wrote"
+    )
 
 
 def test_a_default_folder_linking_to_the_project_is_refused_by_where_it_links(tmp_path):
@@ -64,8 +64,8 @@ def test_a_default_folder_linking_to_the_project_is_refused_by_where_it_links(tm
     root.mkdir()
     (root / "build").symlink_to(root)
     assert _refusal(root, root / "build") == (
-        f"the output folder {root} (where build/ links) is the project folder; "
-        "a build replaces its output folder whole")
+        f"the output folder {root} (where build/ links) is the project folder; a build replaces its output folder whole"
+    )
 
 
 def test_a_default_folder_linking_elsewhere_is_checked_like_any_other(tmp_path):
@@ -76,15 +76,18 @@ def test_a_default_folder_linking_elsewhere_is_checked_like_any_other(tmp_path):
     (root / "build").symlink_to(tmp_path / "elsewhere")
     assert _refusal(root, root / "build") == (
         f"the output folder {tmp_path / 'elsewhere'} (where build/ links) holds files rulepress did not write; "
-        "name a new or empty folder, or one an earlier build wrote")
+        "name a new or empty folder, or one an earlier build wrote"
+    )
 
 
 # -- _locked: refuse, lock, clean, and turn failures into one line -----------------------------
+
 
 def _work_recorder(calls: list, result=0):
     def work(request, out, started):
         calls.append((request.root, out, request, started > 0))
         return result
+
     return work
 
 
@@ -107,7 +110,8 @@ def test_locked_refuses_a_bad_out_folder(tmp_path, capsys):
     calls = []
     assert pipeline.build._locked(BuildRequest(tmp_path, out=tmp_path), _work_recorder(calls)) == 2
     assert capsys.readouterr().err == (
-        f"rulepress: error: --out {tmp_path} is the project folder; a build replaces its output folder whole\n")
+        f"rulepress: error: --out {tmp_path} is the project folder; a build replaces its output folder whole\n"
+    )
     assert calls == []
 
 
@@ -130,7 +134,8 @@ def test_a_read_only_out_folder_is_left_as_it_was(tmp_path, capsys):
     finally:
         out.chmod(0o755)
     assert capsys.readouterr().err == (
-        f"rulepress: error: {out} is read-only; it is left as it was (make it writable, or pass --out)\n")
+        f"rulepress: error: {out} is read-only; it is left as it was (make it writable, or pass --out)\n"
+    )
     assert calls == []
 
 
@@ -139,7 +144,8 @@ def test_a_second_build_while_one_holds_the_lock_says_so(tmp_path, capsys):
         assert pipeline.build._locked(BuildRequest(tmp_path, out=None), _work_recorder([])) == 1
     assert capsys.readouterr().err == (
         f"rulepress: another rulepress build is writing {tmp_path / 'build'} (pid {os.getpid()}); "
-        "try again when it has finished\n")
+        "try again when it has finished\n"
+    )
 
 
 def test_ctrl_c_and_a_disk_error_end_the_build_in_one_line(tmp_path, capsys):
@@ -162,6 +168,7 @@ def test_ctrl_c_and_a_disk_error_end_the_build_in_one_line(tmp_path, capsys):
 
 
 # The lock, and what refuses a build before it starts.
+
 
 def test_the_lock_names_its_holder_and_refuses_a_second(tmp_path):
     out = tmp_path / "build"

@@ -15,8 +15,8 @@ from pathlib import Path
 import pypdf
 import pytest
 
-import generator.pipeline.guard
-import generator.pipeline.plan
+import generator.pipeline.guard  # noqa: F401 - loads the submodule `pipeline.` reaches
+import generator.pipeline.plan  # noqa: F401 - loads the submodule `pipeline.` reaches
 from generator import pipeline
 from generator.cli import main
 
@@ -33,8 +33,11 @@ def files(project: Path, folder: str) -> dict[str, Path]:
 
 
 def identities(project: Path) -> dict[str, int]:
-    return {f"{folder}/{name}": path.stat().st_ino for folder in (*SITES, "sheets", "handouts")
-            for name, path in files(project, folder).items()}
+    return {
+        f"{folder}/{name}": path.stat().st_ino
+        for folder in (*SITES, "sheets", "handouts")
+        for name, path in files(project, folder).items()
+    }
 
 
 def sphinx_writes(project: Path) -> dict[str, int]:
@@ -91,10 +94,18 @@ def test_a_prose_edit_re_renders_only_its_page_and_the_pdfs_that_print_it(projec
     assert pages(changed) == {"site/melee_two/fighting.html", "site-gm/melee_two/fighting.html"}
     # Sphinx writes the page again, and the ruleset's contents page whose toctree holds it (the same bytes)
     contents = {"site/melee_two/index.html", "site-gm/melee_two/index.html"}
-    assert pages(changed) <= pages(name for name in rewritten if rewritten[name] != written.get(name)) <= pages(changed) | contents
-    assert "A mounted cavalryman scores" in (project / "build" / "site" / "melee_two" / "fighting.html").read_text(encoding="utf-8")
+    assert (
+        pages(changed)
+        <= pages(name for name in rewritten if rewritten[name] != written.get(name))
+        <= pages(changed) | contents
+    )
+    assert "A mounted cavalryman scores" in (project / "build" / "site" / "melee_two" / "fighting.html").read_text(
+        encoding="utf-8"
+    )
     for name in (n for n in after if n.endswith(".pdf")):  # exactly the PDFs that print the sentence
-        prints = name.split("/")[1].startswith("melee_two-") and "mounted cavalryman" in " ".join(text(project / "build" / name).split())
+        prints = name.split("/")[1].startswith("melee_two-") and "mounted cavalryman" in " ".join(
+            text(project / "build" / name).split()
+        )
         assert (name in changed) == prints, name
     assert any(name.endswith(".pdf") for name in changed)
 
@@ -104,11 +115,16 @@ def test_a_change_in_one_ruleset_leaves_every_other_rulesets_outputs_untouched(p
     edit(project, "melee_two", "What a cavalryman scores", "What a knight scores")
     build(project)
     after = identities(project)
-    others = [name for name in before if "/melee/" in name or "/melee_house/" in name
-              or name.split("/")[-1].startswith(("melee-", "melee_house-"))]
+    others = [
+        name
+        for name in before
+        if "/melee/" in name or "/melee_house/" in name or name.split("/")[-1].startswith(("melee-", "melee_house-"))
+    ]
     assert len(others) > 20
     assert [name for name in others if after.get(name) != before[name]] == []
-    assert "What a knight scores" in (project / "build" / "site" / "melee_two" / "values.html").read_text(encoding="utf-8")
+    assert "What a knight scores" in (project / "build" / "site" / "melee_two" / "values.html").read_text(
+        encoding="utf-8"
+    )
 
 
 def test_two_projects_building_into_sibling_out_folders_never_share_a_cache(tmp_path):
@@ -117,14 +133,19 @@ def test_two_projects_building_into_sibling_out_folders_never_share_a_cache(tmp_
     shared = tmp_path / "outs"
     assert main(["-C", str(first), "build", "--only", "site", "--out", str(shared / "a")]) == 0
     assert main(["-C", str(second), "build", "--only", "site", "--out", str(shared / "b")]) == 0
-    caches = {pipeline.plan.site_cache(first, shared / "a", "site"), pipeline.plan.site_cache(second, shared / "b", "site")}
+    caches = {
+        pipeline.plan.site_cache(first, shared / "a", "site"),
+        pipeline.plan.site_cache(second, shared / "b", "site"),
+    }
     assert len(caches) == 2 and all(cache.is_dir() for cache in caches)
     assert not (shared / pipeline.guard.CACHE_DIR / "site").exists()  # nothing of a site beside the out folders
     assert pipeline.plan.site_cache(first, shared / "a", "site").is_relative_to(first)
     assert "Mêlée second" in (shared / "b" / "site" / "melee" / "index.html").read_text(encoding="utf-8")
     assert "Mêlée second" not in (shared / "a" / "site" / "melee" / "index.html").read_text(encoding="utf-8")
     # one project into two out folders: two caches too
-    assert pipeline.plan.site_cache(first, shared / "a", "site") != pipeline.plan.site_cache(first, shared / "b", "site")
+    assert pipeline.plan.site_cache(first, shared / "a", "site") != pipeline.plan.site_cache(
+        first, shared / "b", "site"
+    )
 
 
 def test_a_stylesheet_no_pdf_links_re_renders_no_pdf(project):
@@ -135,7 +156,8 @@ def test_a_stylesheet_no_pdf_links_re_renders_no_pdf(project):
     build(project, "--only", "sheets", "--only", "handouts")
     after = identities(project)
     assert {name: after[name] for name in after if name.endswith(".pdf")} == {
-        name: before[name] for name in before if name.endswith(".pdf")}
+        name: before[name] for name in before if name.endswith(".pdf")
+    }
 
 
 def _spy_on_pdf_jobs(monkeypatch) -> list[tuple[str, object]]:
@@ -165,8 +187,11 @@ def test_the_pdfs_of_a_ruleset_whose_files_did_not_change_are_not_laid_out_again
     assert sorted(kind for kind, _ in asked) == ["handouts", "handouts", "sheets"]  # player and gm handouts, sheets
     assert all(rulesets == {"melee_two"} for _kind, rulesets in asked), asked
     after = identities(project)
-    assert [n for n in before if n.endswith(".pdf") and n.split("/")[1].startswith(("melee-", "melee_house-"))
-            and after[n] != before[n]] == []
+    assert [
+        n
+        for n in before
+        if n.endswith(".pdf") and n.split("/")[1].startswith(("melee-", "melee_house-")) and after[n] != before[n]
+    ] == []
     assert "Mêlée the second" in text(project / "build" / "handouts" / "melee_two-handout-a4.pdf")
 
 

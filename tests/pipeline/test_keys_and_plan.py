@@ -9,24 +9,27 @@ import os
 from pathlib import Path
 from types import SimpleNamespace
 
-import generator.pipeline.plan
-import generator.pipeline.staging
+from stand_ins import ALL_PDFS, build, builder, files, manifest, stand_ruleset
+
+import generator.pipeline.plan  # noqa: F401 - loads the submodule `pipeline.` reaches
+import generator.pipeline.staging  # noqa: F401 - loads the submodule `pipeline.` reaches
+from generator import __version__, keys, pipeline
 from generator.pipeline.request import BuildRequest
-from generator import keys
-from generator import __version__, pipeline
 from generator.render.assets import default_templates
 from generator.render.pdf import PdfJob
-from stand_ins import (  # noqa: F401, F811 - project and renderers are fixtures
-    ALL_PDFS, build, builder, files, manifest, project, renderers, stand_ruleset,
-)
 
 
 def test_the_site_cache_is_one_folder_per_out_folder_inside_the_project(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     out = tmp_path / "out"
     digest = hashlib.sha256(str(out).encode()).hexdigest()[:16]
-    assert pipeline.plan.site_cache(Path("."), Path("out"), "site-gm") == tmp_path / ".rulepress-cache" / f"out-{digest}" / "site-gm"
-    assert pipeline.plan.site_cache(tmp_path, tmp_path / "other", "site") != pipeline.plan.site_cache(tmp_path, out, "site")
+    assert (
+        pipeline.plan.site_cache(Path("."), Path("out"), "site-gm")
+        == tmp_path / ".rulepress-cache" / f"out-{digest}" / "site-gm"
+    )
+    assert pipeline.plan.site_cache(tmp_path, tmp_path / "other", "site") != pipeline.plan.site_cache(
+        tmp_path, out, "site"
+    )
 
 
 def test_the_code_hash_starts_with_the_version():
@@ -35,8 +38,13 @@ def test_the_code_hash_starts_with_the_version():
 
 
 def _job(tmp_path: Path, html: str, stylesheets=(), fit=(), base=None) -> PdfJob:
-    return PdfJob(html=html, target=tmp_path / "out.pdf", base_dir=base or tmp_path / "templates",
-                  stylesheets=tuple(stylesheets), fit=tuple(fit))
+    return PdfJob(
+        html=html,
+        target=tmp_path / "out.pdf",
+        base_dir=base or tmp_path / "templates",
+        stylesheets=tuple(stylesheets),
+        fit=tuple(fit),
+    )
 
 
 def test_the_pdf_key_hashes_code_html_fit_and_stylesheets_in_that_order(tmp_path):
@@ -89,12 +97,21 @@ def test_linked_assets_follows_src_link_href_url_and_imports(tmp_path):
     (templates / "css").mkdir(parents=True)
     (templates / "css" / "main.css").write_text('@import "parts.css"; body { background: url(../paper.png) }')
     (templates / "css" / "parts.css").write_text("h1 { background: url('head.png#top') }")
-    html = ('<img src="first.png"><img src="a.png?v=2"><link rel="stylesheet" href="css/main.css"><a href="not-fetched.html">x</a>'
-            '<p style=\'x: url("b.png")\'></p>'
-            '<img src="#place"><img src="data:image/png;base64,AAAA"><img src="a.png">')
+    html = (
+        '<img src="first.png"><img src="a.png?v=2"><link rel="stylesheet" href="css/main.css"><a href="not-fetched.html">x</a>'
+        "<p style='x: url(\"b.png\")'></p>"
+        '<img src="#place"><img src="data:image/png;base64,AAAA"><img src="a.png">'
+    )
     job = _job(tmp_path, html)
     assert keys.linked_assets(job, tmp_path) == [
-        "a.png", "b.png", "css/head.png", "css/main.css", "css/parts.css", "first.png", "paper.png"]
+        "a.png",
+        "b.png",
+        "css/head.png",
+        "css/main.css",
+        "css/parts.css",
+        "first.png",
+        "paper.png",
+    ]
 
 
 def test_linked_assets_follows_the_stylesheets_given_beside_the_html(tmp_path):
@@ -128,6 +145,7 @@ def test_a_stylesheet_that_cannot_be_read_is_empty_text(tmp_path):
 
 # The per-ruleset input key, the templates digest and the site key, on builds with stand-in renderers.
 
+
 def _record_jobs(renderers, monkeypatch) -> list:
     made = []
 
@@ -147,18 +165,27 @@ def _record_jobs(renderers, monkeypatch) -> list:
 def test_an_unchanged_ruleset_keeps_its_pdfs_without_their_pages_being_made(project, renderers, monkeypatch, capsys):
     made = _record_jobs(renderers, monkeypatch)
     assert build(project, renderers) == 0
-    assert made == [("sheets", ["melee", "melee_house"]), ("handouts", ["melee", "melee_house"]),
-                    ("handouts", ["melee", "melee_house"])]  # the handouts once per audience
+    assert made == [
+        ("sheets", ["melee", "melee_house"]),
+        ("handouts", ["melee", "melee_house"]),
+        ("handouts", ["melee", "melee_house"]),
+    ]  # the handouts once per audience
     keys = manifest(project)
-    assert len({keys[f"{kind}/.inputs-{id}"] for kind in ("sheets", "handouts") for id in ("melee", "melee_house")}) == 4  # one a kind and ruleset
-    assert all(len(keys[f"{kind}/.inputs-{id}"]) == 64 for kind in ("sheets", "handouts") for id in ("melee", "melee_house"))
+    assert (
+        len({keys[f"{kind}/.inputs-{id}"] for kind in ("sheets", "handouts") for id in ("melee", "melee_house")}) == 4
+    )  # one a kind and ruleset
+    assert all(
+        len(keys[f"{kind}/.inputs-{id}"]) == 64 for kind in ("sheets", "handouts") for id in ("melee", "melee_house")
+    )
     made.clear()
     capsys.readouterr()
     assert build(project, renderers) == 0
     assert made == [] and renderers.pdfs == []
     assert manifest(project) == keys
-    assert capsys.readouterr().out.split(" — ")[1].split(" (")[0] == \
-        "site: 0 written, 2 unchanged; sheets: 0 written, 8 unchanged; handouts: 0 written, 14 unchanged"
+    assert (
+        capsys.readouterr().out.split(" — ")[1].split(" (")[0]
+        == "site: 0 written, 2 unchanged; sheets: 0 written, 8 unchanged; handouts: 0 written, 14 unchanged"
+    )
     from stand_ins import edit
 
     edit(project, "melee_house")
@@ -174,8 +201,11 @@ def test_a_new_source_date_epoch_or_generator_makes_every_page_again(project, re
     made.clear()
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "2000")
     assert build(project, renderers) == 0
-    assert made == [("sheets", ["melee", "melee_house"]), ("handouts", ["melee", "melee_house"]),
-                    ("handouts", ["melee", "melee_house"])]
+    assert made == [
+        ("sheets", ["melee", "melee_house"]),
+        ("handouts", ["melee", "melee_house"]),
+        ("handouts", ["melee", "melee_house"]),
+    ]
     made.clear()
     assert build(project, renderers) == 0
     assert made == []
@@ -189,7 +219,9 @@ def test_the_input_key_reads_no_audience_from_arguments_that_name_none(tmp_path)
     made = builder(tmp_path, ids=("mini",))
     bare = pipeline.plan.Builder(made.project, tmp_path / "build", tmp_path / "staging", {}, BuildRequest(tmp_path))
     assert bare.inputs_key("sheets", ruleset) == made.inputs_key("sheets", ruleset)
-    assert builder(tmp_path, ids=("mini",), audience="gm").inputs_key("sheets", ruleset) != made.inputs_key("sheets", ruleset)
+    assert builder(tmp_path, ids=("mini",), audience="gm").inputs_key("sheets", ruleset) != made.inputs_key(
+        "sheets", ruleset
+    )
 
 
 def test_a_pdf_the_manifest_names_in_a_folder_of_its_ruleset_stays_with_it(project, renderers, monkeypatch):
@@ -217,8 +249,9 @@ def test_a_pdf_no_longer_made_is_dropped_and_the_rest_still_carried(project, ren
     kept.parent.mkdir()
     kept.write_text("melee's")
     assert build(project, renderers, ruleset="melee_house") == 0
-    assert [n for n in files(project / "build") if n.endswith(".pdf")] == \
-        sorted(ALL_PDFS + ["sheets/extra/melee-notes.pdf"])  # the retired sheet gone, melee's notes kept
+    assert [n for n in files(project / "build") if n.endswith(".pdf")] == sorted(
+        ALL_PDFS + ["sheets/extra/melee-notes.pdf"]
+    )  # the retired sheet gone, melee's notes kept
 
 
 def test_the_templates_digest_hashes_each_files_path_and_bytes_once_a_build(tmp_path, monkeypatch):
@@ -258,13 +291,14 @@ def test_the_site_key_and_sphinx_are_given_the_same_pages_made_from_the_download
     monkeypatch.setattr("generator.pipeline.plan.site_pages", site_pages)
     monkeypatch.setattr("generator.pipeline.plan.site_key", site_key)
     assert build(project, renderers, audience="gm") == 0
-    (who, audience, downloads), = asked
+    ((who, audience, downloads),) = asked
     assert who is renderers.project and audience == "gm"
     assert downloads == renderers.downloads["gm"] and sorted(downloads) == ["melee", "melee_house"]
     assert keyed == ["the gm pages"] and renderers.site_args[0][5] == "the gm pages"
 
 
 # The builder's plan, on a builder made from arguments: which PDF belongs to which ruleset, what is carried, the jobs.
+
 
 def test_a_builder_whose_arguments_name_no_audience_makes_both(tmp_path):
     project = SimpleNamespace(root=tmp_path, rulesets=[SimpleNamespace(id="mini")])
@@ -345,9 +379,15 @@ def test_the_jobs_of_a_kind_follow_audience_and_ruleset(tmp_path, monkeypatch):
 
     sheets = [job("mini-sheet-a4.pdf"), job("mini-gm-sheet-a4.pdf"), job("mini_two-sheet-a4.pdf")]
     asked = []
-    monkeypatch.setattr("generator.pipeline.plan.sheet_jobs", lambda project, folder, rulesets=None: asked.append(folder) or sheets)
-    monkeypatch.setattr("generator.pipeline.plan.handout_jobs",
-                        lambda project, folder, audience, rulesets=None: asked.append((folder, audience)) or [job(f"mini-{audience}.pdf")])
+    monkeypatch.setattr(
+        "generator.pipeline.plan.sheet_jobs", lambda project, folder, rulesets=None: asked.append(folder) or sheets
+    )
+    monkeypatch.setattr(
+        "generator.pipeline.plan.handout_jobs",
+        lambda project, folder, audience, rulesets=None: (
+            asked.append((folder, audience)) or [job(f"mini-{audience}.pdf")]
+        ),
+    )
 
     def names(made, kind):
         return [j.target.name for j in made.jobs(kind)]
@@ -355,7 +395,11 @@ def test_the_jobs_of_a_kind_follow_audience_and_ruleset(tmp_path, monkeypatch):
     assert names(builder(tmp_path), "sheets") == ["mini-sheet-a4.pdf", "mini-gm-sheet-a4.pdf", "mini_two-sheet-a4.pdf"]
     assert asked == [tmp_path / "staging" / "sheets"]
     assert names(builder(tmp_path, audience="player"), "sheets") == ["mini-sheet-a4.pdf", "mini_two-sheet-a4.pdf"]
-    assert names(builder(tmp_path, audience="gm"), "sheets") == ["mini-sheet-a4.pdf", "mini-gm-sheet-a4.pdf", "mini_two-sheet-a4.pdf"]
+    assert names(builder(tmp_path, audience="gm"), "sheets") == [
+        "mini-sheet-a4.pdf",
+        "mini-gm-sheet-a4.pdf",
+        "mini_two-sheet-a4.pdf",
+    ]
     assert names(builder(tmp_path, ruleset="mini_two"), "sheets") == ["mini_two-sheet-a4.pdf"]
     asked.clear()
     assert names(builder(tmp_path), "handouts") == ["mini-player.pdf", "mini-gm.pdf"]
@@ -368,8 +412,11 @@ def test_downloads_name_staged_and_coming_pdfs_by_owner(tmp_path):
     (tmp_path / "staging" / "sheets").mkdir(parents=True)
     (tmp_path / "staging" / "sheets" / "mini_two-wound-sheet-letter.pdf").write_text("staged")
     (tmp_path / "staging" / "sheets" / "notes.txt").write_text("not a pdf")
-    coming = [tmp_path / "staging" / "handouts" / "mini-cards-a4.pdf", tmp_path / "staging" / "handouts" / "general.pdf",
-              tmp_path / "elsewhere" / "mini-x.pdf"]
+    coming = [
+        tmp_path / "staging" / "handouts" / "mini-cards-a4.pdf",
+        tmp_path / "staging" / "handouts" / "general.pdf",
+        tmp_path / "elsewhere" / "mini-x.pdf",
+    ]
     assert made.downloads(coming) == {
         "mini_two": [("Wound sheet (US Letter)", "sheets/mini_two-wound-sheet-letter.pdf")],
         "mini": [("Cards (A4)", "handouts/mini-cards-a4.pdf")],

@@ -14,7 +14,7 @@ from pathlib import Path
 import pypdf
 import pytest
 
-import generator.pipeline.plan
+import generator.pipeline.plan  # noqa: F401 - loads the submodule `pipeline.` reaches
 from generator.cli import main
 
 FIXTURE = Path(__file__).parents[1] / "fixtures" / "homebrew"
@@ -141,7 +141,9 @@ def test_a_ruleset_build_renders_that_ruleset_only_even_with_a_shared_prefix(pro
         shows = owner(path) == "melee" and "What a knight scores" in text(path)
         assert (after[name] != before[name]) == shows, name
     assert "What a knight scores" in text(project / "build" / "sheets" / "melee-quick-reference-a4.pdf")
-    assert "cavalryman" in text(project / "build" / "sheets" / "melee_two-quick-reference-a4.pdf")  # not asked for: kept
+    assert "cavalryman" in text(
+        project / "build" / "sheets" / "melee_two-quick-reference-a4.pdf"
+    )  # not asked for: kept
 
     build(project, "--ruleset", "melee_two")
     assert "What a squire scores" in text(project / "build" / "sheets" / "melee_two-quick-reference-a4.pdf")

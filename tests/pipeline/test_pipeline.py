@@ -3,22 +3,21 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 import pytest
+from site_helpers import ROOT, copy_project
 
-import generator.pipeline.build
-import generator.pipeline.guard
-import generator.pipeline.plan
-import generator.pipeline.search_index
-import generator.pipeline.staging
+import generator.pipeline.build  # noqa: F401 - loads the submodule `pipeline.` reaches
+import generator.pipeline.guard  # noqa: F401 - loads the submodule `pipeline.` reaches
+import generator.pipeline.plan  # noqa: F401 - loads the submodule `pipeline.` reaches
+import generator.pipeline.search_index  # noqa: F401 - loads the submodule `pipeline.` reaches
+import generator.pipeline.staging  # noqa: F401 - loads the submodule `pipeline.` reaches
 from generator import pipeline
 from generator.cli import main
-from site_helpers import ROOT, copy_project
 
 pytestmark = pytest.mark.build  # its tests run real builds (Sphinx, WeasyPrint) in their bodies
 
@@ -56,12 +55,17 @@ def test_changing_one_file_rebuilds_the_site(small, capsys):
     assert main(["-C", str(small), "build", "--only", "site", "--audience", "player"]) == 0
     capsys.readouterr()
     tables = small / "rules_src" / "rampant_hex" / "tables.yaml"
-    tables.write_text(tables.read_text(encoding="utf-8").replace("The player must complete these activations",
-                                                                 "The player must complete all these activations"),
-                      encoding="utf-8")
+    tables.write_text(
+        tables.read_text(encoding="utf-8").replace(
+            "The player must complete these activations", "The player must complete all these activations"
+        ),
+        encoding="utf-8",
+    )
     assert main(["-C", str(small), "build", "--only", "site", "--audience", "player"]) == 0
     assert "site: 1 written" in summary_of(capsys)
-    assert "complete all these activations" in (small / "build" / "site" / "rampant_hex" / "activation.html").read_text(encoding="utf-8")
+    assert "complete all these activations" in (small / "build" / "site" / "rampant_hex" / "activation.html").read_text(
+        encoding="utf-8"
+    )
 
 
 def test_a_broken_file_leaves_the_previous_build_intact(small, capsys):
@@ -128,6 +132,7 @@ def test_new_ruleset_shows_every_kind_of_entry(tmp_path):
 
 def test_export_validates_against_its_schema(tmp_path, capsys):
     import jsonschema  # a test dependency: missing, it fails
+
     out = tmp_path / "export"
     assert main(["-C", str(ROOT), "export", "--out", str(out), "--audience", "gm"]) == 0
     schema = json.loads((out / "ruleset.schema.json").read_text())
@@ -164,7 +169,9 @@ def test_serve_rebuilds_on_save_and_tells_the_page(small):
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    thread = threading.Thread(target=serve, args=(small,), kwargs={"port": port, "poll": 0.1, "rounds": 600}, daemon=True)
+    thread = threading.Thread(
+        target=serve, args=(small,), kwargs={"port": port, "poll": 0.1, "rounds": 600}, daemon=True
+    )
     thread.start()
 
     def fetch(path: str) -> str:
@@ -181,8 +188,10 @@ def test_serve_rebuilds_on_save_and_tells_the_page(small):
     assert first == "0:ok"
     assert EVENTS_PATH in fetch("/site/index.html")  # the page listens for rebuilds
     tables = small / "rules_src" / "rampant_hex" / "tables.yaml"
-    tables.write_text(tables.read_text(encoding="utf-8").replace("The player must complete", "Players must complete"),
-                      encoding="utf-8")
+    tables.write_text(
+        tables.read_text(encoding="utf-8").replace("The player must complete", "Players must complete"),
+        encoding="utf-8",
+    )
     while time.monotonic() < deadline and fetch(RELOAD_PATH) == "0:ok":
         time.sleep(0.2)
     assert fetch(RELOAD_PATH) == "1:ok"
@@ -265,8 +274,9 @@ def _hand_made_build(tmp_path: Path) -> Path:
 def _fake_pagefind(site: Path) -> Path:
     assert not (site / "_pagefind").exists()  # the copy holds no part of the old index to be mixed with the new
     (site / "_pagefind").mkdir()
-    (site / "_pagefind" / "pagefind.js").write_text("new index of " + (site / "index.html").read_text(encoding="utf-8"),
-                                                     encoding="utf-8")
+    (site / "_pagefind" / "pagefind.js").write_text(
+        "new index of " + (site / "index.html").read_text(encoding="utf-8"), encoding="utf-8"
+    )
     return site / "_pagefind"
 
 

@@ -16,7 +16,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from site_helpers import ROOT
 
 pytestmark = pytest.mark.build  # its tests run real builds (Sphinx, WeasyPrint) in their bodies
@@ -36,23 +35,39 @@ def env(**extra) -> dict:
 
 
 def rulepress(project: Path, *args, cwd: Path | None = None, **extra) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "generator", "-C", str(project), *args], capture_output=True, text=True,
-                          cwd=cwd or project.parent, env=env(**extra), timeout=600)
+    return subprocess.run(
+        [sys.executable, "-m", "generator", "-C", str(project), *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd or project.parent,
+        env=env(**extra),
+        timeout=600,
+    )
 
 
 def start(project: Path, *args) -> subprocess.Popen:
     """The command as a terminal starts it: its own process group, and Ctrl-C not ignored (a test run started in
     the background of a shell ignores SIGINT, and a child would inherit that)."""
-    return subprocess.Popen([sys.executable, "-m", "generator", "-C", str(project), *args], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, cwd=project.parent, env=env(), start_new_session=True,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    return subprocess.Popen(
+        [sys.executable, "-m", "generator", "-C", str(project), *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=project.parent,
+        env=env(),
+        start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
 
 
 def digest(folder: Path) -> dict[str, str]:
     if not folder.is_dir():
         return {}
-    return {p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(folder.rglob("*")) if p.is_file()}
+    return {
+        p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }
 
 
 def descendants(pid: int) -> set[int]:
@@ -162,7 +177,9 @@ def test_one_worker_builds_both_sites(project):
     run = rulepress(project, "build", "--jobs", "1", "--only", "site")
     assert run.returncode == 0, run.stderr
     assert "already registered" not in run.stdout + run.stderr
-    assert (project / "build" / "site" / "index.html").is_file() and (project / "build" / "site-gm" / "index.html").is_file()
+    assert (project / "build" / "site" / "index.html").is_file() and (
+        project / "build" / "site-gm" / "index.html"
+    ).is_file()
 
 
 @pytest.mark.parametrize("where", ["project", "parent", "stranger", "rules_src", "a file"])
@@ -171,8 +188,13 @@ def test_out_that_would_lose_data_is_refused(project, where):
     stranger.mkdir()
     (stranger / "holiday.jpg").write_bytes(b"not rulepress's")
     (project.parent / "notes.txt").write_text("mine\n")
-    out = {"project": project, "parent": project.parent, "stranger": stranger,
-           "rules_src": project / "rules_src" / "new", "a file": project.parent / "notes.txt"}[where]
+    out = {
+        "project": project,
+        "parent": project.parent,
+        "stranger": stranger,
+        "rules_src": project / "rules_src" / "new",
+        "a file": project.parent / "notes.txt",
+    }[where]
     before = digest(project.parent)
     run = rulepress(project, "build", "--only", "sheets", "--out", str(out))
     assert run.returncode == 2, run.stdout + run.stderr

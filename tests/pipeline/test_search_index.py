@@ -7,13 +7,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from stand_ins import build, builder, files
 
-import generator.pipeline.build
-import generator.pipeline.guard
-import generator.pipeline.plan
-import generator.pipeline.search_index
+import generator.pipeline.build  # noqa: F401 - loads the submodule `pipeline.` reaches
+import generator.pipeline.guard  # noqa: F401 - loads the submodule `pipeline.` reaches
+import generator.pipeline.plan  # noqa: F401 - loads the submodule `pipeline.` reaches
+import generator.pipeline.search_index  # noqa: F401 - loads the submodule `pipeline.` reaches
 from generator import pipeline
-from stand_ins import build, builder, files, project, renderers  # noqa: F401, F811 - project and renderers are fixtures
 
 INDEX = pipeline.plan.INDEX_DIR
 
@@ -38,18 +38,31 @@ def _inodes(folder: Path) -> dict[str, int]:
 
 # -- the copy that serve indexes -------------------------------------------------------------------
 
+
 def test_the_copy_for_the_search_index_links_every_file_but_that_sites_index(tmp_path):
     out = _hand_made_build(tmp_path)
     before = _inodes(out)
     staging = pipeline.search_index.copy_for_index(out)  # the player's site unless named
     assert staging.parent == tmp_path and staging.name.startswith(".build-staging-")
-    assert files(staging) == [".manifest.json", "sheets/a-a4.pdf", "site-gm/_pagefind/fragment/a.pf",
-                              "site-gm/_pagefind/pagefind.js", "site-gm/index.html", "site/index.html"]
+    assert files(staging) == [
+        ".manifest.json",
+        "sheets/a-a4.pdf",
+        "site-gm/_pagefind/fragment/a.pf",
+        "site-gm/_pagefind/pagefind.js",
+        "site-gm/index.html",
+        "site/index.html",
+    ]
     assert _inodes(staging) == {name: before[name] for name in files(staging)}  # the very files, linked
     assert _inodes(out) == before  # the build itself untouched
     gm = pipeline.search_index.copy_for_index(out, "site-gm")
-    assert files(gm) == [".manifest.json", "sheets/a-a4.pdf", "site-gm/index.html", "site/_pagefind/fragment/a.pf",
-                         "site/_pagefind/pagefind.js", "site/index.html"]
+    assert files(gm) == [
+        ".manifest.json",
+        "sheets/a-a4.pdf",
+        "site-gm/index.html",
+        "site/_pagefind/fragment/a.pf",
+        "site/_pagefind/pagefind.js",
+        "site/index.html",
+    ]
 
 
 def test_there_is_no_copy_to_index_when_the_build_has_no_such_site(tmp_path):
@@ -146,6 +159,7 @@ def test_an_indexed_copy_is_dropped_while_a_build_holds_the_lock(tmp_path):
 
 # -- serve's builds: the page first, the search index after it -------------------------------------
 
+
 def test_a_build_for_serve_links_the_previous_index_or_has_pagefind_make_one(tmp_path, monkeypatch):
     indexed = []
     monkeypatch.setattr(pipeline.plan, "index_site", indexed.append)
@@ -162,11 +176,13 @@ def test_a_build_for_serve_links_the_previous_index_or_has_pagefind_make_one(tmp
 
 def _serve_site(renderers):
     """The site builder serve hands the build: Sphinx's output holds a fresh search index."""
+
     def site(project, args):
         outdir = Path(renderers.site(project, args))
         (outdir / INDEX).mkdir(exist_ok=True)
         (outdir / INDEX / "pagefind.js").write_text(f"Sphinx's index {renderers.site_version[args[3]]}")
         return str(outdir)
+
     return site
 
 

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-import generator.pipeline.guard
-import generator.pipeline.staging
+import generator.pipeline.guard  # noqa: F401 - loads the submodule `pipeline.` reaches
+import generator.pipeline.staging  # noqa: F401 - loads the submodule `pipeline.` reaches
 from generator import pipeline
 
 
@@ -26,7 +26,11 @@ def test_what_a_killed_build_left_is_cleaned_or_brought_back(tmp_path):
     (tmp_path / ".build.old-x").mkdir()  # not a pid: kept
     pipeline.staging.clean_stale(out)
     assert sorted(p.name for p in tmp_path.iterdir()) == [
-        ".build-staging-short", ".build.old-x", ".other-staging-abcd_123", "build"]
+        ".build-staging-short",
+        ".build.old-x",
+        ".other-staging-abcd_123",
+        "build",
+    ]
     assert (out / "index.html").read_text() == "previous"
     (tmp_path / ".build.old-99").mkdir()  # build/ exists now: an old one is only removed
     pipeline.staging.clean_stale(out)
@@ -62,7 +66,9 @@ def test_the_manifest_is_read_or_empty(tmp_path):
 
 def test_a_manifest_someone_else_wrote_names_nothing_to_reuse(tmp_path):
     pipeline.staging.write_manifest(tmp_path, {"a.pdf": "k1"})
-    (tmp_path / pipeline.staging.MANIFEST).write_text(json.dumps({"a.pdf": "k2"}))  # edited after this machine signed it
+    (tmp_path / pipeline.staging.MANIFEST).write_text(
+        json.dumps({"a.pdf": "k2"})
+    )  # edited after this machine signed it
     assert pipeline.staging.read_manifest(tmp_path) == {}
 
 
@@ -113,6 +119,7 @@ def test_a_stray_file_before_a_stale_folder_does_not_stop_the_cleaning(tmp_path)
 
 # Pages carried from the previous build, and the swap under signals and failures.
 
+
 def test_a_page_with_the_same_bytes_is_the_previous_builds_file(tmp_path):
     built, previous, staging = tmp_path / "html", tmp_path / "site", tmp_path / "staged"
     for folder in (built, previous, staging):
@@ -162,7 +169,10 @@ def test_the_swap_holds_ctrl_c_and_term_until_both_renames_are_done(tmp_path, mo
     monkeypatch.setattr(signal, "pthread_sigmask", lambda how, signals: masks.append((how, set(signals))))
     (tmp_path / "staged").mkdir()
     pipeline.staging.swap(tmp_path / "staged", tmp_path / "build")
-    assert masks == [(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM}), (signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})]
+    assert masks == [
+        (signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM}),
+        (signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM}),
+    ]
 
 
 def test_a_swap_that_fails_puts_the_previous_build_back(tmp_path):

@@ -16,20 +16,17 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from stand_ins import ALL_PDFS, EVERY_FILE, build, edit, files, inodes, manifest, pdfs_of, set_keys, summary_line
 
-import generator.pipeline.build
-import generator.pipeline.plan
-from generator import keys
-from generator.pipeline.request import BuildHooks, BuildRequest
-from generator import pipeline
+import generator.pipeline.build  # noqa: F401 - loads the submodule `pipeline.` reaches
+import generator.pipeline.plan  # noqa: F401 - loads the submodule `pipeline.` reaches
+from generator import keys, pipeline
 from generator.diagnostics import Code, Diagnostic, Diagnostics, Location
 from generator.pipeline.plan import Summary
+from generator.pipeline.request import BuildHooks, BuildRequest
 from generator.render.pdf import PdfJob, ResourceOutside
 from generator.render.site.pages import SiteWarnings
 from generator.render.site.search import SearchIndexError
-from stand_ins import (  # noqa: F401, F811 - project and renderers are fixtures
-    ALL_PDFS, EVERY_FILE, build, edit, files, inodes, manifest, pdfs_of, project, renderers, set_keys, summary_line,
-)
 
 
 def test_a_first_build_renders_every_pdf_and_both_sites(project, renderers, capsys):
@@ -39,14 +36,19 @@ def test_a_first_build_renders_every_pdf_and_both_sites(project, renderers, caps
     assert files(project / "build") == EVERY_FILE
     inputs = [f"{kind}/.inputs-{id}" for kind in ("sheets", "handouts") for id in ("melee", "melee_house")]
     assert sorted(manifest(project)) == sorted(ALL_PDFS + inputs + ["site/", "site-gm/"])
-    assert (project / "build" / "sheets" / "melee-wound-sheet-a4.pdf").read_text() == "rendered melee-wound-sheet-a4.pdf"
+    assert (
+        project / "build" / "sheets" / "melee-wound-sheet-a4.pdf"
+    ).read_text() == "rendered melee-wound-sheet-a4.pdf"
     assert (project / "build" / "site-gm" / "index.html").read_text() == "the gm site"
     assert (project / "build" / "reference" / "names-melee_house.md").read_text() == "names of melee_house in project"
     assert (project / "build" / "reference" / "format.md").read_text() == "format"
     assert (project / "build" / "reference" / "codes.md").read_text() == "codes"
     out = capsys.readouterr().out
     assert out.startswith(f"built 2 rulesets into {project / 'build'} in ")
-    assert summary_line(out) == "site: 2 written, 0 unchanged; sheets: 8 written, 0 unchanged; handouts: 14 written, 0 unchanged"
+    assert (
+        summary_line(out)
+        == "site: 2 written, 0 unchanged; sheets: 8 written, 0 unchanged; handouts: 14 written, 0 unchanged"
+    )
     assert sorted(p.name for p in project.iterdir()) == [".rulepress-cache", "build", "rules_src"]  # no staging left
 
 
@@ -81,8 +83,10 @@ def test_a_build_with_nothing_changed_renders_nothing_and_keeps_every_file(proje
     assert build(project, renderers) == 0
     assert renderers.pdfs == [] and renderers.sites == []
     assert inodes(project) == before and manifest(project) == keys
-    assert summary_line(capsys.readouterr().out) == \
-        "site: 0 written, 2 unchanged; sheets: 0 written, 8 unchanged; handouts: 0 written, 14 unchanged"
+    assert (
+        summary_line(capsys.readouterr().out)
+        == "site: 0 written, 2 unchanged; sheets: 0 written, 8 unchanged; handouts: 0 written, 14 unchanged"
+    )
 
 
 def test_only_a_pdf_whose_page_changed_or_whose_file_is_gone_is_rendered_again(project, renderers, capsys):
@@ -97,8 +101,10 @@ def test_only_a_pdf_whose_page_changed_or_whose_file_is_gone_is_rendered_again(p
     assert manifest(project)["sheets/melee-wound-sheet-a4.pdf"] != keys["sheets/melee-wound-sheet-a4.pdf"]
     assert manifest(project)["handouts/melee_house-roster-letter.pdf"] == keys["handouts/melee_house-roster-letter.pdf"]
     assert renderers.sites == []  # the sites link the PDFs by name, and no name changed
-    assert summary_line(capsys.readouterr().out).split("; ")[1:] == \
-        ["sheets: 1 written, 7 unchanged", "handouts: 1 written, 13 unchanged"]
+    assert summary_line(capsys.readouterr().out).split("; ")[1:] == [
+        "sheets: 1 written, 7 unchanged",
+        "handouts: 1 written, 13 unchanged",
+    ]
 
 
 def test_a_changed_site_rebuilds_that_site_and_keeps_sphinx_files_out(project, renderers):
@@ -136,8 +142,14 @@ def test_ruleset_renders_only_its_own_pdfs_even_when_another_id_starts_with_it(p
 
 def test_ruleset_carries_the_other_rulesets_pdfs_with_their_keys(project, renderers):
     assert build(project, renderers) == 0
-    set_keys(project, **{"sheets/melee-wound-sheet-a4.pdf": "stale", "sheets/melee_house-wound-sheet-a4.pdf": "stale",
-                         "sheets/.inputs-melee": "stale"})
+    set_keys(
+        project,
+        **{
+            "sheets/melee-wound-sheet-a4.pdf": "stale",
+            "sheets/melee_house-wound-sheet-a4.pdf": "stale",
+            "sheets/.inputs-melee": "stale",
+        },
+    )
     kept = inodes(project)["sheets/melee_house-wound-sheet-a4.pdf"]
     assert build(project, renderers, ruleset="melee") == 0
     assert renderers.pdfs == ["sheets/melee-wound-sheet-a4.pdf"]
@@ -148,25 +160,43 @@ def test_ruleset_carries_the_other_rulesets_pdfs_with_their_keys(project, render
 
 def test_only_sheets_keeps_the_handouts_and_sites_as_they_were(project, renderers, capsys):
     assert build(project, renderers) == 0
-    set_keys(project, **{"sheets/melee-wound-sheet-a4.pdf": "stale", "handouts/melee-cards-a4.pdf": "stale",
-                         "site/": "stale", "sheets/.inputs-melee": "stale", "handouts/.inputs-melee": "stale"})
+    set_keys(
+        project,
+        **{
+            "sheets/melee-wound-sheet-a4.pdf": "stale",
+            "handouts/melee-cards-a4.pdf": "stale",
+            "site/": "stale",
+            "sheets/.inputs-melee": "stale",
+            "handouts/.inputs-melee": "stale",
+        },
+    )
     before = inodes(project)
     capsys.readouterr()
     assert build(project, renderers, only=["sheets"]) == 0
     assert renderers.pdfs == ["sheets/melee-wound-sheet-a4.pdf"] and renderers.sites == []
     after = inodes(project)
     assert files(project / "build") == EVERY_FILE
-    assert {name: ino for name, ino in after.items() if name != "sheets/melee-wound-sheet-a4.pdf"} == \
-        {name: ino for name, ino in before.items() if name != "sheets/melee-wound-sheet-a4.pdf"}
+    assert {name: ino for name, ino in after.items() if name != "sheets/melee-wound-sheet-a4.pdf"} == {
+        name: ino for name, ino in before.items() if name != "sheets/melee-wound-sheet-a4.pdf"
+    }
     assert manifest(project)["handouts/melee-cards-a4.pdf"] == "stale"
-    assert summary_line(capsys.readouterr().out) == \
-        "site: 0 written, 2 unchanged; sheets: 1 written, 7 unchanged; handouts: 0 written, 14 unchanged"
+    assert (
+        summary_line(capsys.readouterr().out)
+        == "site: 0 written, 2 unchanged; sheets: 1 written, 7 unchanged; handouts: 0 written, 14 unchanged"
+    )
 
 
 def test_the_player_audience_makes_player_pdfs_and_keeps_the_gm_ones(project, renderers):
     assert build(project, renderers) == 0
-    set_keys(project, **{"site/": "stale", "site-gm/": "stale", "handouts/melee-gm-notes-a4.pdf": "stale",
-                         "handouts/melee-cards-a4.pdf": "stale"})
+    set_keys(
+        project,
+        **{
+            "site/": "stale",
+            "site-gm/": "stale",
+            "handouts/melee-gm-notes-a4.pdf": "stale",
+            "handouts/melee-cards-a4.pdf": "stale",
+        },
+    )
     before = inodes(project)
     assert build(project, renderers, audience="player") == 0
     assert renderers.sites == ["player"] and renderers.pdfs == ["handouts/melee-cards-a4.pdf"]
@@ -205,18 +235,26 @@ def test_a_project_without_rulesets_builds_its_reference_pages(project, renderer
 
 def test_a_build_keeps_what_export_wrote(project, renderers, capsys):
     assert pipeline.build.run_export(BuildRequest(project, out=None, audience="player")) == 0
-    assert capsys.readouterr().out == "".join(f"wrote {project / 'build' / 'export' / name}\n"
-                                              for name in ("ruleset.schema.json", "melee.json", "melee_house.json"))
+    assert capsys.readouterr().out == "".join(
+        f"wrote {project / 'build' / 'export' / name}\n"
+        for name in ("ruleset.schema.json", "melee.json", "melee_house.json")
+    )
     assert build(project, renderers) == 0
     assert files(project / "build" / "export") == ["melee.json", "melee_house.json", "ruleset.schema.json"]
     before = inodes(project)
     assert pipeline.build.run_export(BuildRequest(project, out=None, audience="gm")) == 0
     assert files(project / "build" / "export") == [
-        "melee-gm.json", "melee.json", "melee_house-gm.json", "melee_house.json", "ruleset.schema.json"]
+        "melee-gm.json",
+        "melee.json",
+        "melee_house-gm.json",
+        "melee_house.json",
+        "ruleset.schema.json",
+    ]
     assert (project / "build" / "export" / "ruleset.schema.json").read_text() == "ruleset.schema.json for gm"
     assert [n for n in files(project / "build") if n.endswith(".pdf")] == ALL_PDFS  # the build is kept whole
-    assert {n: i for n, i in inodes(project).items() if n.endswith(".pdf")} == \
-        {n: i for n, i in before.items() if n.endswith(".pdf")}  # linked, not copied
+    assert {n: i for n, i in inodes(project).items() if n.endswith(".pdf")} == {
+        n: i for n, i in before.items() if n.endswith(".pdf")
+    }  # linked, not copied
     assert json.loads((project / "build" / ".manifest.json").read_text())  # the build's manifest, not "{}"
     assert sorted(p.name for p in project.iterdir()) == [".rulepress-cache", "build", "rules_src"]
 
@@ -226,15 +264,20 @@ def test_export_into_its_own_folder_writes_at_the_top_with_a_manifest(project, r
     assert pipeline.build.run_export(BuildRequest(project, out=out, audience="player")) == 0
     assert files(out) == [".manifest.json", "melee.json", "melee_house.json", "ruleset.schema.json"]
     assert (out / ".manifest.json").read_text() == "{}"
-    assert capsys.readouterr().out.splitlines() == [f"wrote {out / name}" for name in
-                                                    ("ruleset.schema.json", "melee.json", "melee_house.json")]
+    assert capsys.readouterr().out.splitlines() == [
+        f"wrote {out / name}" for name in ("ruleset.schema.json", "melee.json", "melee_house.json")
+    ]
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == [".rulepress-cache"]  # no staging
 
 
 def test_export_into_a_new_nested_build_folder(project, renderers):
     assert pipeline.build.run_export(BuildRequest(project, out=None, audience="gm")) == 0
-    assert files(project / "build") == [".manifest.json", "export/melee-gm.json", "export/melee_house-gm.json",
-                                        "export/ruleset.schema.json"]
+    assert files(project / "build") == [
+        ".manifest.json",
+        "export/melee-gm.json",
+        "export/melee_house-gm.json",
+        "export/ruleset.schema.json",
+    ]
 
 
 def test_export_of_broken_rules_fails_and_writes_nothing(project, renderers, monkeypatch, capsys):
@@ -243,8 +286,11 @@ def test_export_of_broken_rules_fails_and_writes_nothing(project, renderers, mon
         broken.add(Code.YAML_SYNTAX, "bad", Location("rules_src/x/ruleset.yaml", line))
     monkeypatch.setattr(pipeline.build, "check_project", lambda root: SimpleNamespace(ok=False, diagnostics=broken))
     assert pipeline.build.run_export(BuildRequest(project, out=None, audience="player")) == 1
-    assert capsys.readouterr().err == "".join(d.format() + "\n" for d in broken) + \
-        f"export failed: 2 errors; {project / 'build'} is left as it was\n"
+    assert (
+        capsys.readouterr().err
+        == "".join(d.format() + "\n" for d in broken)
+        + f"export failed: 2 errors; {project / 'build'} is left as it was\n"
+    )
     assert not (project / "build").exists()
 
 
@@ -267,15 +313,21 @@ def test_an_export_that_fails_halfway_leaves_no_staging_behind(project, renderer
 def _failing_site(error):
     def site(project, args):
         raise error
+
     return site
 
 
-@pytest.mark.parametrize("error, message", [
-    (SiteWarnings("index.md:3: WARNING: bad"), "index.md:3: WARNING: bad\nbuild failed: the site build warned"),
-    (SearchIndexError("pagefind broke"), "error: pagefind broke\nbuild failed: no search index"),
-    (ResourceOutside([Diagnostic(Code.RESOURCE_OUTSIDE, "/etc/x", Location("templates/a.css", 2))]),
-     "templates/a.css:2:1: error[resource-outside]: /etc/x\n  hint: use a file inside the project\nbuild failed"),
-])
+@pytest.mark.parametrize(
+    "error, message",
+    [
+        (SiteWarnings("index.md:3: WARNING: bad"), "index.md:3: WARNING: bad\nbuild failed: the site build warned"),
+        (SearchIndexError("pagefind broke"), "error: pagefind broke\nbuild failed: no search index"),
+        (
+            ResourceOutside([Diagnostic(Code.RESOURCE_OUTSIDE, "/etc/x", Location("templates/a.css", 2))]),
+            "templates/a.css:2:1: error[resource-outside]: /etc/x\n  hint: use a file inside the project\nbuild failed",
+        ),
+    ],
+)
 def test_a_failing_render_leaves_the_previous_build_as_it_was(project, renderers, capsys, error, message):
     assert build(project, renderers) == 0
     set_keys(project, **{"site/": "stale"})
@@ -294,19 +346,23 @@ def test_a_failed_worked_example_fails_the_build(project, renderers, capsys):
         return SimpleNamespace(ok=True, diagnostics=Diagnostics(), project=None), [failure]
 
     assert build(project, renderers, checker=checker) == 1
-    assert capsys.readouterr().err == (f"{failure.format()}\n"
-                                       f"build failed: 1 error; {project / 'build'} is left as it was\n")
+    assert capsys.readouterr().err == (
+        f"{failure.format()}\nbuild failed: 1 error; {project / 'build'} is left as it was\n"
+    )
     assert not (project / "build").exists()
 
 
 # -- what the builder hands the renderers, and what it writes around them ------------------------
 
+
 def test_the_manifest_is_sorted_json_one_space_deep(project, renderers):
     renderers.project.rulesets = []
     assert build(project, renderers, only=["site"]) == 0
     keys = manifest(project)
-    assert (project / "build" / ".manifest.json").read_text() == \
-        '{\n "site-gm/": "%s",\n "site/": "%s"\n}' % (keys["site-gm/"], keys["site/"])
+    assert (project / "build" / ".manifest.json").read_text() == '{\n "site-gm/": "%s",\n "site/": "%s"\n}' % (
+        keys["site-gm/"],
+        keys["site/"],
+    )
 
 
 def test_the_build_and_rendering_times_are_real_seconds(project, renderers, capsys):
@@ -319,8 +375,12 @@ def test_the_build_and_rendering_times_are_real_seconds(project, renderers, caps
 
 
 def test_without_serves_hook_sites_go_to_the_pool_first_then_the_longest_pdfs(project, renderers):
-    renderers.html.update({"melee-roster-a4.pdf": "<p>" + "long " * 50 + "</p>",
-                           "melee_house-cards-letter.pdf": "<p>" + "longer " * 60 + "</p>"})
+    renderers.html.update(
+        {
+            "melee-roster-a4.pdf": "<p>" + "long " * 50 + "</p>",
+            "melee_house-cards-letter.pdf": "<p>" + "longer " * 60 + "</p>",
+        }
+    )
     assert pipeline.build.run_build(BuildRequest(project, jobs=3), BuildHooks(checker=renderers.checker)) == 0
     assert renderers.tasks[:4] == ["site player", "site gm", "melee_house-cards-letter.pdf", "melee-roster-a4.pdf"]
     assert len(renderers.tasks) == 2 + len(ALL_PDFS) and renderers.workers == [3]
@@ -386,20 +446,24 @@ def test_a_pdf_this_build_no_longer_makes_is_dropped_unless_it_was_not_asked_for
     for stale in ("sheets/melee-old-a4.pdf", "handouts/melee-old-a4.pdf", "handouts/melee-older-a4.pdf"):
         (project / "build" / stale).write_text("from a sheet since removed")
     assert build(project, renderers, ruleset="melee_house") == 0  # melee's were not asked for: kept
-    assert {"sheets/melee-old-a4.pdf", "handouts/melee-old-a4.pdf", "handouts/melee-older-a4.pdf"} <= \
-        set(files(project / "build"))
+    assert {"sheets/melee-old-a4.pdf", "handouts/melee-old-a4.pdf", "handouts/melee-older-a4.pdf"} <= set(
+        files(project / "build")
+    )
     assert build(project, renderers) == 0  # everything asked for: what no job makes is gone
     assert [n for n in files(project / "build") if n.endswith(".pdf")] == ALL_PDFS
 
 
 # The summary line a build prints.
 
+
 def test_the_summary_line_names_each_kind_written_and_unchanged():
     assert Summary().line() == ""
     assert Summary(written={"site": 2}).line() == "site: 2 written, 0 unchanged"
     assert Summary(reused={"sheets": 3}).line() == "sheets: 0 written, 3 unchanged"
-    assert Summary(written={"site": 1}, reused={"site": 1}, rendering=2.34).line() == \
-        "site: 1 written, 1 unchanged (rendering 2.3s)"
+    assert (
+        Summary(written={"site": 1}, reused={"site": 1}, rendering=2.34).line()
+        == "site: 1 written, 1 unchanged (rendering 2.3s)"
+    )
     assert Summary(written={"not-a-kind": 1}).line() == ""
 
 

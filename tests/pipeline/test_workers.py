@@ -10,7 +10,7 @@ from types import SimpleNamespace
 
 import pytest
 
-import generator.pipeline.workers
+import generator.pipeline.workers  # noqa: F401 - loads the submodule `pipeline.` reaches
 from generator import pipeline
 
 
@@ -124,7 +124,11 @@ def test_the_progress_bar_is_silent_off_a_terminal(monkeypatch):
 
 def test_the_pool_runs_each_task_and_gives_results_in_task_order():
     done = []
-    assert pipeline.workers.run_tasks([(abs, -3), (len, "abcd"), (str.upper, "x")], 1, lambda: done.append(1)) == [3, 4, "X"]
+    assert pipeline.workers.run_tasks([(abs, -3), (len, "abcd"), (str.upper, "x")], 1, lambda: done.append(1)) == [
+        3,
+        4,
+        "X",
+    ]
     assert len(done) == 3
     with pytest.raises(ValueError, match="invalid literal"):
         pipeline.workers.run_tasks([(int, "seven"), (abs, 1)], None, lambda: None)
@@ -251,20 +255,26 @@ def test_without_the_kernels_help_a_thread_watches_the_parent(monkeypatch):
 
 
 def test_a_site_is_built_from_the_project_loaded_again_in_a_fresh_process(monkeypatch, tmp_path):
-    import generator.render.site.pages as pages
-    import generator.source.project as source
 
     checked, built = [], []
     checked_project = SimpleNamespace(root=tmp_path)
     monkeypatch.setattr(pipeline.workers, "load_project", lambda root: checked.append(root) or (checked_project, []))
-    monkeypatch.setattr(pipeline.workers, "build_site", lambda project, cache, outdir, audience, downloads, pages=None: built.append(
-        (project, cache, outdir, audience, downloads, pages)) or SimpleNamespace(outdir=outdir / "html"))
+    monkeypatch.setattr(
+        pipeline.workers,
+        "build_site",
+        lambda project, cache, outdir, audience, downloads, pages=None: (
+            built.append((project, cache, outdir, audience, downloads, pages))
+            or SimpleNamespace(outdir=outdir / "html")
+        ),
+    )
     args = (str(tmp_path), "/c/site", "/c/site-html", "gm", {"x": []}, "the pages")
     assert pipeline.workers._build_one_site(args) == "/c/site-html/html"
     assert checked == [tmp_path]  # loaded, not checked again: the build checked it a moment ago
     assert built == [(checked_project, Path("/c/site"), Path("/c/site-html"), "gm", {"x": []}, "the pages")]
     ran = []
-    monkeypatch.setattr(pipeline.workers, "_in_fresh_process", lambda function, given: ran.append((function, given)) or "out")
+    monkeypatch.setattr(
+        pipeline.workers, "_in_fresh_process", lambda function, given: ran.append((function, given)) or "out"
+    )
     assert pipeline.workers.site_worker(args) == "out" and ran == [(pipeline.workers._build_one_site, args)]
 
 

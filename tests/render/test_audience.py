@@ -6,13 +6,13 @@ import shutil
 from dataclasses import replace
 from pathlib import Path
 
+from helpers import ATTACKS
+
 from generator.model.entries import ArmyList, ArmyUnit, Hero
 from generator.render.export import ruleset_json
 from generator.render.site.myst import army_md, profile_md
 from generator.render.site.pages import examples_page, landing
 from generator.validate import check_project
-from helpers import ATTACKS
-
 
 
 def load(case: str, tmp_path: Path):
@@ -54,8 +54,13 @@ def test_an_army_never_prints_a_gm_hero_to_players(tmp_path):
     ruleset = load("audience_gm_row_site", tmp_path).ruleset("game")
 
     hero = Hero(id="villain", name="GM-ONLY-SECRET Villain", ability="", points=1, audience="gm")
-    army = ArmyList(id="raid", title="Raid", matrix="troops", agreed_points=10,
-                    units=(ArmyUnit(troop="foot", count=1, heroes=("villain",)),))
+    army = ArmyList(
+        id="raid",
+        title="Raid",
+        matrix="troops",
+        agreed_points=10,
+        units=(ArmyUnit(troop="foot", count=1, heroes=("villain",)),),
+    )
     ruleset = replace(ruleset, heroes=(hero,), armies=(army,))
     assert "Villain" not in army_md(army, ruleset, "player")
     assert "Villain" in army_md(army, ruleset, "gm")

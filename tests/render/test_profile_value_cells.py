@@ -11,6 +11,8 @@ from __future__ import annotations
 from fractions import Fraction
 from pathlib import Path
 
+from helpers import make_project
+
 from generator.mechanics import armies
 from generator.render.handouts.cards import troop_card
 from generator.render.handouts.content import handout_context
@@ -18,7 +20,6 @@ from generator.render.prose import Prose
 from generator.render.sheets.quickref import matrices
 from generator.render.site.myst import profile_md
 from generator.validate import check_project
-from helpers import make_project
 
 GAME = """
 ruleset: {title: Riders and foot}
@@ -98,15 +99,19 @@ def test_movement_shows_in_the_site_booklet_and_quick_reference_matrices(tmp_pat
     assert "Move" in header and "{value}`foot_move`" in site and "{value}`rider_move`" in site
     booklet = _profile_block(handout_context(game, "player"))
     assert booklet["columns"][-1] == "Move"
-    assert [str(r["cells"][-1]["text"]) for r in booklet["rows"]] == ['<span class="value">4&#34;</span>',
-                                                                      '<span class="value">8&#34;</span>']
+    assert [str(r["cells"][-1]["text"]) for r in booklet["rows"]] == [
+        '<span class="value">4&#34;</span>',
+        '<span class="value">8&#34;</span>',
+    ]
     [quick] = matrices(house)
     assert quick.columns[-1] == "Move"
     assert dict(quick.rows)["Foot"][-1] == '5" (house rule; the text: 4")' and dict(quick.rows)["Rider"][-1] == '8"'
 
 
 def test_a_cell_naming_an_unknown_or_unfitting_value_is_a_located_error(tmp_path):
-    broken = GAME.replace("{value: foot_score}", "{value: foot_scor}").replace("{value: rider_score}", "{value: rider_move}")
+    broken = GAME.replace("{value: foot_score}", "{value: foot_scor}").replace(
+        "{value: rider_score}", "{value: rider_move}"
+    )
     _result, errors = _checked(tmp_path, game=broken)
     assert [e.split(": error")[1] for e in errors] == [
         "[unknown-ref]: Score of `foot` names value `foot_scor`, which is not in `values:`",
@@ -117,24 +122,32 @@ def test_a_cell_naming_an_unknown_or_unfitting_value_is_a_located_error(tmp_path
 
 def test_a_number_column_takes_a_named_fraction_and_refuses_a_distance(tmp_path):
     # the README's own advice: a score that may be 1½ is `type: number`; check crashed on it (KeyError)
-    scores = GAME.replace("score: {label: Score, type: points, min: 0, max: 5}", "score: {label: Score, type: number, min: 0, max: 5}")
+    scores = GAME.replace(
+        "score: {label: Score, type: points, min: 0, max: 5}", "score: {label: Score, type: number, min: 0, max: 5}"
+    )
     result, errors = _checked(tmp_path / "fits", game=scores)
     assert errors == []
     game = result.project.ruleset("game")
     assert game.cell(game.profile("troops"), game.profile("troops").row("rider"), "score") == Fraction(3, 2)
     _result, errors = _checked(tmp_path / "misfits", game=scores.replace("{value: rider_score}", "{value: rider_move}"))
     assert [e.split(": error")[1] for e in errors] == [
-        '[wrong-type]: Score of `rider` names value `rider_move`, which is 8", not a number']
+        '[wrong-type]: Score of `rider` names value `rider_move`, which is 8", not a number'
+    ]
+
 
 def test_a_house_value_beyond_the_column_is_refused_where_the_overlay_writes_it(tmp_path):
     _result, errors = _checked(tmp_path, game=GAME, house=HOUSE.replace("{value: 2,", "{value: 6,"))
-    assert errors == ["rules_src/house/ruleset.yaml:4:3: error[out-of-range]: Score of `rider` names value "
-                      "`rider_score`, which is 6; Score is at least 0 and at most 5"]
+    assert errors == [
+        "rules_src/house/ruleset.yaml:4:3: error[out-of-range]: Score of `rider` names value "
+        "`rider_score`, which is 6; Score is at least 0 and at most 5"
+    ]
 
 
 def test_a_players_cell_may_not_name_a_game_master_value(tmp_path):
-    secret = GAME.replace("rider_score: {value: 1½, label: What a rider scores}",
-                          "rider_score: {value: 1½, label: What a rider scores, audience: gm}")
+    secret = GAME.replace(
+        "rider_score: {value: 1½, label: What a rider scores}",
+        "rider_score: {value: 1½, label: What a rider scores, audience: gm}",
+    )
     _result, errors = _checked(tmp_path, game=secret)
     assert any("error[gm-reference]" in e and "rider_score" in e for e in errors), errors
 

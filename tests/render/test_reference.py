@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from generator.diagnostics import Code
+from generator.examples.names import _signature
 from generator.model.base import NotGiven
 from generator.model.computed import Setting
 from generator.model.dice import DiceExpr, RollRange
@@ -17,9 +18,14 @@ from generator.model.entries import Meta
 from generator.model.formula import Expression
 from generator.model.quantity import Quantity
 from generator.model.ruleset import SECTIONS
-from generator.examples.names import _signature
 from generator.render.reference import (
-    PARTS, _light_escape, codes_reference, doc, example_names, format_reference, names_reference,
+    PARTS,
+    _light_escape,
+    codes_reference,
+    doc,
+    example_names,
+    format_reference,
+    names_reference,
 )
 from generator.source.build import is_required, schema_fields
 from generator.validate import check_project
@@ -52,10 +58,15 @@ def nested_dataclasses(tp) -> set[type]:
 
 
 def test_every_section_has_its_heading():
-    assert list(PARTS_BY_HEADING)[: 1 + len(SECTIONS)] == ["`ruleset:` (in ruleset.yaml)", *(f"`{n}:`" for n in SECTIONS)]
+    assert list(PARTS_BY_HEADING)[: 1 + len(SECTIONS)] == [
+        "`ruleset:` (in ruleset.yaml)",
+        *(f"`{n}:`" for n in SECTIONS),
+    ]
 
 
-@pytest.mark.parametrize("heading, cls", documented_classes().items(), ids=lambda value: getattr(value, "__name__", None) or str(value))
+@pytest.mark.parametrize(
+    "heading, cls", documented_classes().items(), ids=lambda value: getattr(value, "__name__", None) or str(value)
+)
 def test_every_author_facing_field_is_documented(heading, cls):
     body = PARTS_BY_HEADING[heading]
     rows = {m[1]: m[0] for m in re.finditer(r"^\| `([^`]+)` \|.*\|$", body, flags=re.M)}
@@ -89,7 +100,10 @@ def test_every_nested_part_of_an_entry_is_documented():
 def test_section_docstrings_are_shown():
     for name, cls in SECTIONS.items():
         assert doc(cls) in PARTS_BY_HEADING[f"`{name}:`"], name
-        assert " ".join(cls.__doc__.split()).replace("``", "`")[:40] in doc(cls).replace("``", "`").replace("` ", "`")[:40] or "``" in cls.__doc__
+        assert (
+            " ".join(cls.__doc__.split()).replace("``", "`")[:40] in doc(cls).replace("``", "`").replace("` ", "`")[:40]
+            or "``" in cls.__doc__
+        )
 
 
 def test_codes_page_lists_every_code():
@@ -174,7 +188,7 @@ def test_the_names_page_is_a_table_row_per_name(ruleset):
     page = names_reference(ruleset, None, "player").splitlines()
     assert page[0] == "# Names for worked examples: Names"
     assert "| `charge(dice)` | formula | Charge distance |" in page
-    assert "| `values.move` | value | Move: 6\" |" in page
+    assert '| `values.move` | value | Move: 6" |' in page
     assert not any("ambush" in line or "secret_bonus" in line for line in page)
 
 

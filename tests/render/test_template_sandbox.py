@@ -13,12 +13,12 @@ from pathlib import Path
 
 import jinja2
 import pytest
+from helpers import ATTACKS
 
 from generator.cli import main
 from generator.render import jinja
 from generator.render.assets import default_templates
 from generator.render.jinja import ConfinedLoader, TemplateFailed, jinja_env, render, template_problems
-from helpers import ATTACKS
 
 ATTACK_PROJECT = ATTACKS / "_template" / "project"
 
@@ -42,15 +42,21 @@ def failure(root: Path, name: str, context: dict | None = None) -> tuple[str, st
 
 
 def test_what_a_layout_needs_still_works_in_the_sandbox(tmp_path):
-    root = templates(tmp_path, {
-        "sheets/lib.html.j2": "{% macro cell(v) %}<td>{{ v }}</td>{% endmacro %}",
-        "sheets/part.html.j2": "<p>{{ title ~ '!' }}</p>",
-        "sheets/page.html.j2": (
-            '{% import "sheets/lib.html.j2" as lib %}{% include "sheets/part.html.j2" %}'
-            "{% for row in rows %}{{ loop.index }}:{{ lib.cell(row.get('name')|upper) }}{% endfor %}"
-            "{{ range(3)|join(',') }} {{ dict(a=1)['a'] }} {{ names|join('/') }} {{ '<b>' }} {{ 'a b'.split()|length }}"),
-    })
-    html = render(root, "sheets/page.html.j2", {"title": "T", "rows": [{"name": "x"}, {"name": "y"}], "names": ["p", "q"]})
+    root = templates(
+        tmp_path,
+        {
+            "sheets/lib.html.j2": "{% macro cell(v) %}<td>{{ v }}</td>{% endmacro %}",
+            "sheets/part.html.j2": "<p>{{ title ~ '!' }}</p>",
+            "sheets/page.html.j2": (
+                '{% import "sheets/lib.html.j2" as lib %}{% include "sheets/part.html.j2" %}'
+                "{% for row in rows %}{{ loop.index }}:{{ lib.cell(row.get('name')|upper) }}{% endfor %}"
+                "{{ range(3)|join(',') }} {{ dict(a=1)['a'] }} {{ names|join('/') }} {{ '<b>' }} {{ 'a b'.split()|length }}"
+            ),
+        },
+    )
+    html = render(
+        root, "sheets/page.html.j2", {"title": "T", "rows": [{"name": "x"}, {"name": "y"}], "names": ["p", "q"]}
+    )
     assert html == "<p>T!</p>1:<td>X</td>2:<td>Y</td>0,1,2 1 p/q &lt;b&gt; 2"
 
 
@@ -60,10 +66,16 @@ def test_the_environment_is_the_immutable_sandbox_without_unneeded_globals(tmp_p
     assert {"lipsum", "cycler", "joiner", "namespace"}.isdisjoint(environment.globals)
 
 
-@pytest.mark.parametrize("name, why", [
-    ("../secret.txt", "climbs out"), ("sheets/../../secret.txt", "climbs out"), ("/etc/passwd", "absolute"),
-    ("C:/Windows/win.ini", "absolute"), ("sheets\\..\\..\\secret.txt", "absolute"),
-])
+@pytest.mark.parametrize(
+    "name, why",
+    [
+        ("../secret.txt", "climbs out"),
+        ("sheets/../../secret.txt", "climbs out"),
+        ("/etc/passwd", "absolute"),
+        ("C:/Windows/win.ini", "absolute"),
+        ("sheets\\..\\..\\secret.txt", "absolute"),
+    ],
+)
 def test_a_template_name_that_could_leave_the_templates_folders_is_refused(tmp_path, name, why):
     (tmp_path / "secret.txt").write_text("secret", encoding="utf-8")
     with pytest.raises(jinja.TemplateOutside, match=why):
@@ -77,7 +89,9 @@ def test_a_template_linking_out_of_the_templates_folder_is_refused_even_inside_t
     (tmp_path / "templates/sheets/base.html.j2").symlink_to(tmp_path / "notes.txt")
     (tmp_path / "templates/sheets/part.html.j2").write_text("<p>part</p>", encoding="utf-8")
     (tmp_path / "templates/sheets/again.html.j2").symlink_to("part.html.j2")  # a second name inside is fine
-    assert failure(tmp_path, "sheets/base.html.j2")[1].startswith("`sheets/base.html.j2` links outside the templates folder")
+    assert failure(tmp_path, "sheets/base.html.j2")[1].startswith(
+        "`sheets/base.html.j2` links outside the templates folder"
+    )
     assert render(tmp_path, "sheets/again.html.j2", {}) == "<p>part</p>"
 
 
@@ -86,27 +100,39 @@ def test_a_name_the_project_lacks_comes_from_the_defaults(tmp_path):
     assert Path(filename) == default_templates() / "sheets/base.html.j2"
 
 
-@pytest.mark.parametrize("text, where, says", [
-    ("<p>\n{{ x.nope }}</p>", "templates/t.html.j2:2:1", "has no attribute 'nope'"),
-    ("<p>\n\n{{ ''.__class__ }}</p>", "templates/t.html.j2:3:1", "the template sandbox refuses it"),
-    ("{{ lipsum }}", "templates/t.html.j2:1:1", "'lipsum' is undefined"),
-    ("<p>\n{{ 'a'.center(5) }}</p>", "templates/t.html.j2:2:1", "calling `center` of a str in a template is refused"),
-    ('\n{% include "../../x" %}', "templates/t.html.j2:2:13", "`../../x` climbs out of the templates folder"),
-    ('{% include "a" ~ "/../../x" %}', "templates/t.html.j2:1:1", "`a/../../x` climbs out of the templates folder"),
-    ('{% include "sheets/none.html.j2" %}', "templates/t.html.j2:1:13", "no template `sheets/none.html.j2`"),
-    ("{% for i in range(10**9) %}{% endfor %}", "templates/t.html.j2:1:1", "MAX_RANGE"),
-    ("{{ 'x' * 10**8 }}", "templates/t.html.j2:1:1", "would be longer than 10,000,000"),
-    ("{{ 3 ** 10000000 }}", "templates/t.html.j2:1:1", "bits; it is refused"),
-    ("{% macro m(n) %}{{ m(n) }}{% endmacro %}{{ m(1) }}", "templates/t.html.j2:1:1", "too deeply"),
-])
+@pytest.mark.parametrize(
+    "text, where, says",
+    [
+        ("<p>\n{{ x.nope }}</p>", "templates/t.html.j2:2:1", "has no attribute 'nope'"),
+        ("<p>\n\n{{ ''.__class__ }}</p>", "templates/t.html.j2:3:1", "the template sandbox refuses it"),
+        ("{{ lipsum }}", "templates/t.html.j2:1:1", "'lipsum' is undefined"),
+        (
+            "<p>\n{{ 'a'.center(5) }}</p>",
+            "templates/t.html.j2:2:1",
+            "calling `center` of a str in a template is refused",
+        ),
+        ('\n{% include "../../x" %}', "templates/t.html.j2:2:13", "`../../x` climbs out of the templates folder"),
+        ('{% include "a" ~ "/../../x" %}', "templates/t.html.j2:1:1", "`a/../../x` climbs out of the templates folder"),
+        ('{% include "sheets/none.html.j2" %}', "templates/t.html.j2:1:13", "no template `sheets/none.html.j2`"),
+        ("{% for i in range(10**9) %}{% endfor %}", "templates/t.html.j2:1:1", "MAX_RANGE"),
+        ("{{ 'x' * 10**8 }}", "templates/t.html.j2:1:1", "would be longer than 10,000,000"),
+        ("{{ 3 ** 10000000 }}", "templates/t.html.j2:1:1", "bits; it is refused"),
+        ("{% macro m(n) %}{{ m(n) }}{% endmacro %}{{ m(1) }}", "templates/t.html.j2:1:1", "too deeply"),
+    ],
+)
 def test_a_failure_while_rendering_is_located_at_its_template_line(tmp_path, text, where, says):
     location, message = failure(templates(tmp_path, {"t.html.j2": text}), "t.html.j2", {"x": object()})
     assert (location, says in message) == (where, True), message
 
 
 def test_a_failure_in_an_included_template_is_located_there(tmp_path):
-    root = templates(tmp_path, {"sheets/a.html.j2": '{% include "sheets/b.html.j2" %}', "sheets/b.html.j2": "\n\n{{ nope }}"})
-    assert failure(root, "sheets/a.html.j2") == ("templates/sheets/b.html.j2:3:1", "while rendering: 'nope' is undefined")
+    root = templates(
+        tmp_path, {"sheets/a.html.j2": '{% include "sheets/b.html.j2" %}', "sheets/b.html.j2": "\n\n{{ nope }}"}
+    )
+    assert failure(root, "sheets/a.html.j2") == (
+        "templates/sheets/b.html.j2:3:1",
+        "while rendering: 'nope' is undefined",
+    )
 
 
 def test_a_template_that_runs_too_long_is_stopped(tmp_path, monkeypatch):
@@ -121,30 +147,53 @@ def test_a_template_that_runs_too_long_is_stopped(tmp_path, monkeypatch):
 
 def test_output_over_the_limit_is_refused_before_it_is_joined(tmp_path, monkeypatch):
     monkeypatch.setattr(jinja, "MAX_CHARACTERS", 1000)
-    root = templates(tmp_path, {"t.html.j2": "{% for i in range(2000) %}x{% endfor %}", "ok.html.j2": "{{ 'x' * 1000 }}"})
+    root = templates(
+        tmp_path, {"t.html.j2": "{% for i in range(2000) %}x{% endfor %}", "ok.html.j2": "{{ 'x' * 1000 }}"}
+    )
     assert "longer than 1,000 characters" in failure(root, "t.html.j2")[1]
     assert render(root, "ok.html.j2", {}) == "x" * 1000
 
 
 def test_check_finds_encoding_syntax_and_outside_names_in_the_projects_templates(tmp_path):
-    root = templates(tmp_path, {
-        "sheets/base.html.j2": b"<p>\ncaf\xe9</p>",
-        "sheets/charts.html.j2": "{% extends 'sheets/base.html.j2' %}\n{% block content %}{% if %}{% endblock %}",
-        "handouts/handout.html.j2": '{% import "handouts/_macros.html.j2" as m %}\n'
-                                    '{% include ["none.j2", "/etc/passwd"] %} {% extends "../../x" %}',
-        "handouts/cards.html.j2": '{% include "missing.html.j2" %}{% include "gone.html.j2" ignore missing %}',
-        "handouts/roster.html.j2": '{% include name %}',  # computed: judged while rendering
-        "print-base.css": "body {}",
-    })
+    root = templates(
+        tmp_path,
+        {
+            "sheets/base.html.j2": b"<p>\ncaf\xe9</p>",
+            "sheets/charts.html.j2": "{% extends 'sheets/base.html.j2' %}\n{% block content %}{% if %}{% endblock %}",
+            "handouts/handout.html.j2": '{% import "handouts/_macros.html.j2" as m %}\n'
+            '{% include ["none.j2", "/etc/passwd"] %} {% extends "../../x" %}',
+            "handouts/cards.html.j2": '{% include "missing.html.j2" %}{% include "gone.html.j2" ignore missing %}',
+            "handouts/roster.html.j2": "{% include name %}",  # computed: judged while rendering
+            "print-base.css": "body {}",
+        },
+    )
     found = [(str(d.location), d.code.code, d.message) for d in template_problems(root)]
     assert found == [
-        ("templates/handouts/cards.html.j2:1:13", "template-error", "no template `missing.html.j2` in templates/ (the project's or the defaults)"),
-        ("templates/handouts/handout.html.j2:2:25", "template-error",
-         "`/etc/passwd` is an absolute path; only names inside templates/ (the project's or the defaults) are read"),
-        ("templates/handouts/handout.html.j2:2:54", "template-error",
-         "`../../x` climbs out of the templates folder; only names inside templates/ (the project's or the defaults) are read"),
-        ("templates/sheets/base.html.j2:2:4", "template-error", "the template is not UTF-8 text (its first bad byte is here); it is not read"),
-        ("templates/sheets/charts.html.j2:2:1", "template-error", "template syntax: Expected an expression, got 'end of statement block'"),
+        (
+            "templates/handouts/cards.html.j2:1:13",
+            "template-error",
+            "no template `missing.html.j2` in templates/ (the project's or the defaults)",
+        ),
+        (
+            "templates/handouts/handout.html.j2:2:25",
+            "template-error",
+            "`/etc/passwd` is an absolute path; only names inside templates/ (the project's or the defaults) are read",
+        ),
+        (
+            "templates/handouts/handout.html.j2:2:54",
+            "template-error",
+            "`../../x` climbs out of the templates folder; only names inside templates/ (the project's or the defaults) are read",
+        ),
+        (
+            "templates/sheets/base.html.j2:2:4",
+            "template-error",
+            "the template is not UTF-8 text (its first bad byte is here); it is not read",
+        ),
+        (
+            "templates/sheets/charts.html.j2:2:1",
+            "template-error",
+            "template syntax: Expected an expression, got 'end of statement block'",
+        ),
     ]
 
 

@@ -14,11 +14,11 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from helpers import ROOT
 from pypdf import PdfReader
 
 from generator.cli import main
 from generator.examples.sybil_yaml import namespace_for_path
-from helpers import ROOT
 
 FACES = range(1, 7)
 
@@ -26,19 +26,33 @@ FACES = range(1, 7)
 CHANGES = {
     "rampant_hex": ("values.yaml", "  riders_move:\n    value: 3 hexes", "  riders_move:\n    value: 4 hexes"),
     "ordo_ineptus": ("damage.yaml", "  critical_roll:\n    value: 6", "  critical_roll:\n    value: 5"),
-    "bad_moon_rising": ("numbers.yaml", '  friends_breaking_range:\n    value: 6"', '  friends_breaking_range:\n    value: 5"'),
-    "city_of_the_damned_combat": ("values.yaml", "  no_critical_when_needing:\n    value: 6+",
-                                  "  no_critical_when_needing:\n    value: 5+"),
+    "bad_moon_rising": (
+        "numbers.yaml",
+        '  friends_breaking_range:\n    value: 6"',
+        '  friends_breaking_range:\n    value: 5"',
+    ),
+    "city_of_the_damned_combat": (
+        "values.yaml",
+        "  no_critical_when_needing:\n    value: 6+",
+        "  no_critical_when_needing:\n    value: 5+",
+    ),
 }
 # Worked examples state the results the text gives; with a value changed, those that depend on it must
 # fail, at these lines, until their expected results are changed with it.
 PINNED = {
-    "rules_src/rampant_hex/rules.yaml:336:7": ("      >>> move_hexes(riders=True, extra_hex=True)\n      4 hexes\n",
-                                               "      >>> move_hexes(riders=True, extra_hex=True)\n      5 hexes\n"),
-    "rules_src/rampant_hex/rules.yaml:484:7": ("move_hexes(riders=True, extra_hex=False)\n      (2 hexes, 3 hexes)\n",
-                                               "move_hexes(riders=True, extra_hex=False)\n      (2 hexes, 4 hexes)\n"),
+    "rules_src/rampant_hex/rules.yaml:336:7": (
+        "      >>> move_hexes(riders=True, extra_hex=True)\n      4 hexes\n",
+        "      >>> move_hexes(riders=True, extra_hex=True)\n      5 hexes\n",
+    ),
+    "rules_src/rampant_hex/rules.yaml:484:7": (
+        "move_hexes(riders=True, extra_hex=False)\n      (2 hexes, 3 hexes)\n",
+        "move_hexes(riders=True, extra_hex=False)\n      (2 hexes, 4 hexes)\n",
+    ),
     # a 5 that is a critical only if it wounds: Strength 2 needs a 6 against Toughness 5, so no critical
-    "rules_src/ordo_ineptus/damage.yaml:21:7": ("      (Fraction(1, 6), Fraction(1, 6))\n", "      (Fraction(1, 6), 0)\n"),
+    "rules_src/ordo_ineptus/damage.yaml:21:7": (
+        "      (Fraction(1, 6), Fraction(1, 6))\n",
+        "      (Fraction(1, 6), 0)\n",
+    ),
 }
 
 
@@ -81,6 +95,7 @@ def capsys_module():
         def readouterr(self):
             class Out:
                 pass
+
             out = Out()
             out.err = self.err.getvalue()
             return out
@@ -92,7 +107,7 @@ def capsys_module():
 
 def site_text(built: Path, ruleset: str, page: str) -> str:
     text = (built / "site" / ruleset / f"{page}.html").read_text(encoding="utf-8")
-    text = text[text.find("<article"):text.rfind("</article>")]
+    text = text[text.find("<article") : text.rfind("</article>")]
     return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", text)).replace("\u00a0", " ").split())
 
 
@@ -106,7 +121,9 @@ def mechanics(project: Path, ruleset: str) -> dict:
 
 def test_rampant_hex_riders_move(built, project):
     assert "or 4 hexes if they are riders" in site_text(built, "rampant_hex", "activation")
-    assert "Move up to 2 hexes (4 hexes for riders)" in pdf_text(built / "sheets" / "rampant_hex-quick-reference-a4.pdf")
+    assert "Move up to 2 hexes (4 hexes for riders)" in pdf_text(
+        built / "sheets" / "rampant_hex-quick-reference-a4.pdf"
+    )
     move_hexes = mechanics(project, "rampant_hex")["move_hexes"]
     assert (move_hexes(riders=True, extra_hex=False), move_hexes(riders=True, extra_hex=True)) == (4, 5)
 
@@ -114,7 +131,9 @@ def test_rampant_hex_riders_move(built, project):
 def test_ordo_ineptus_critical_roll(built, project):
     assert "Whenever a 5 is rolled to wound" in site_text(built, "ordo_ineptus", "damage")
     assert "A 5 to wound is a critical hit" in pdf_text(built / "sheets" / "ordo_ineptus-to-wound-a4.pdf")
-    assert "Rolled whenever a 5 is rolled to wound." in pdf_text(built / "sheets" / "ordo_ineptus-quick-reference-a4.pdf")
+    assert "Rolled whenever a 5 is rolled to wound." in pdf_text(
+        built / "sheets" / "ordo_ineptus-quick-reference-a4.pdf"
+    )
     # a critical is now a 5 rolled to wound that wounds: S3 against T3 wounds on 4+, so 1 face of 6;
     # S2 against T4 wounds on a 6 only, so a 5 is no wound and no critical
     critical_hit_chance = mechanics(project, "ordo_ineptus")["critical_hit_chance"]

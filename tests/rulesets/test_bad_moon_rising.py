@@ -5,16 +5,16 @@ brute-force enumeration; never from the code under test.
 """
 
 import itertools
-from functools import cache
 from fractions import Fraction
+from functools import cache
 from math import ceil
 from pathlib import Path
 
 import pytest
 
 from generator.examples.namespace import mechanics_namespace
-from generator.examples.sybil_yaml import namespace_for_path
 from generator.examples.own_mechanics import exported
+from generator.examples.sybil_yaml import namespace_for_path
 from generator.model.formula import FormulaError
 
 ns = namespace_for_path("rules_src/bad_moon_rising/ruleset.yaml")
@@ -24,6 +24,7 @@ SIZES = range(0, 80)
 
 
 # -- the values, as the text states them -------------------------------------------------------
+
 
 def test_values_from_the_text():
     # "a number of inches equal to the score the unit lost the combat by"
@@ -47,8 +48,16 @@ def test_values_from_the_text():
 def test_quick_reference_marks():
     """The sheet carries the text's core procedures (001): push back, Confusion and the wedge, with the phases."""
     marked = {e.id for _section, e in rules.all_entries() if getattr(e, "quick_reference", False)}
-    assert {"push_back_distance", "push_back_halving", "who_may_push_back", "confusion_circumstances",
-            "confused_movement", "confused_in_combat", "wedge_formation", "wedge_combat"} <= marked
+    assert {
+        "push_back_distance",
+        "push_back_halving",
+        "who_may_push_back",
+        "confusion_circumstances",
+        "confused_movement",
+        "confused_in_combat",
+        "wedge_formation",
+        "wedge_combat",
+    } <= marked
     assert {"push_backs", "step_6_pursue", "step_7_redress_ranks"} <= {p.id for p in rules.phases if p.quick_reference}
 
 
@@ -63,6 +72,7 @@ def test_own_names_do_not_shadow():
 
 
 # -- the wedge, by brute force -------------------------------------------------------------------
+
 
 def brute_rank_sizes(models):
     """Fill rank 1 with 1 model, rank 2 with 2... one model at a time."""
@@ -83,8 +93,11 @@ def brute_rear_places(width, taken):
     """Of every way to put `taken` models in a rank of `width` places, those that fill the edges
     first (no empty place nearer an edge than a taken one); of those, the one nearest place 1
     (the reading for the odd model)."""
-    ways = [set(c) for c in itertools.combinations(range(1, width + 1), taken)
-            if all(to_edge(t, width) <= to_edge(e, width) for t in c for e in set(range(1, width + 1)) - set(c))]
+    ways = [
+        set(c)
+        for c in itertools.combinations(range(1, width + 1), taken)
+        if all(to_edge(t, width) <= to_edge(e, width) for t in c for e in set(range(1, width + 1)) - set(c))
+    ]
     return tuple(sorted(min(ways, key=lambda way: sorted(way))))
 
 
@@ -109,8 +122,14 @@ def brute_inside(models):
     half = Fraction(1, 2)
 
     def surrounded(rank, x):
-        around = [(rank, x - 1), (rank, x + 1), (rank - 1, x - half), (rank - 1, x + half),
-                  (rank + 1, x - half), (rank + 1, x + half)]
+        around = [
+            (rank, x - 1),
+            (rank, x + 1),
+            (rank - 1, x - half),
+            (rank - 1, x + half),
+            (rank + 1, x - half),
+            (rank + 1, x + half),
+        ]
         return all(spot in spots for spot in around)
 
     return sum(1 for rank, x in spots if surrounded(rank, x))
@@ -202,8 +221,15 @@ def test_wedge_casualties_cannot_exceed_the_unit():
 
 def test_wedge_weapons():
     # "equipped with short bows, bows, long bows, crossbows or repeating crossbows"
-    for weapon in ("short bows", "bows", "long bows", "crossbows", "repeating crossbows", "Long bow",
-                   "repeating crossbow"):
+    for weapon in (
+        "short bows",
+        "bows",
+        "long bows",
+        "crossbows",
+        "repeating crossbows",
+        "Long bow",
+        "repeating crossbow",
+    ):
         assert ns["may_form_wedge"](weapon), weapon
     assert not ns["may_form_wedge"]("handgun") and not ns["may_form_wedge"]("javelins")
 
@@ -218,8 +244,9 @@ def test_wedge_movement():
     assert ns["wedge_move_allowance"](5, "sideways") == Fraction(5, 2)
     assert ns["wedge_move_allowance"](5, "forward") == 5
     # "The wedge can march move only when moving /wheeling forward."
-    assert [ns["wedge_can_march"](d) for d in ("forward", "wheel forward", "sideways", "backwards",
-                                               "wheel backwards")] == [True, True, False, False, False]
+    assert [
+        ns["wedge_can_march"](d) for d in ("forward", "wheel forward", "sideways", "backwards", "wheel backwards")
+    ] == [True, True, False, False, False]
     # "The wedge cannot turn"
     assert ns["wedge_inch_cost"]("turn").startswith("Cannot turn")
     with pytest.raises(FormulaError, match="turn"):
@@ -227,6 +254,7 @@ def test_wedge_movement():
 
 
 # -- push back -------------------------------------------------------------------------------
+
 
 def brute_push_back(lost_by, charge, march, move, pushed, pushing):
     """Inch by inch (in half inches), the way players would measure it on the table."""
@@ -242,8 +270,14 @@ def brute_push_back(lost_by, charge, march, move, pushed, pushing):
 @pytest.mark.parametrize("charge, march, move", [(8, 8, 4), (6, 10, 5), (12, 8, 4), (10, 10, None)])
 @pytest.mark.parametrize("pushed, pushing", [(None, None), (10, 5), (11, 5), (30, 10)])
 def test_push_back_against_measuring(lost_by, charge, march, move, pushed, pushing):
-    result = ns["push_back"](lost_by, charge_distance=charge, march_distance=march, move=move,
-                             pushed_strength=pushed, pushing_strength=pushing)
+    result = ns["push_back"](
+        lost_by,
+        charge_distance=charge,
+        march_distance=march,
+        move=move,
+        pushed_strength=pushed,
+        pushing_strength=pushing,
+    )
     distance, confused, test = brute_push_back(lost_by, charge, march, move, pushed, pushing)
     assert (result.distance, result.confused, result.psychology_test) == (distance, confused, test)
     assert result.follow_up == result.distance
@@ -266,8 +300,9 @@ def test_push_back_text_sentences():
     halted = push_back(9, charge_distance=12, march_distance=8)
     assert (halted.distance, halted.confused) == (8, True)
     # "a Unit Strength more than twice that of the unit(s) pushing the push back distance is halved"
-    assert push_back(3, charge_distance=8, march_distance=8, pushed_strength=25, pushing_strength=12).distance \
-        == Fraction(3, 2)
+    assert push_back(
+        3, charge_distance=8, march_distance=8, pushed_strength=25, pushing_strength=12
+    ).distance == Fraction(3, 2)
     assert push_back(3, charge_distance=8, march_distance=8, pushed_strength=24, pushing_strength=12).distance == 3
     # "if it is pushed back further than its normal Move distance ... it must take a Psychology test"
     assert push_back(6, charge_distance=8, march_distance=8, move=4).psychology_test
@@ -348,6 +383,7 @@ def test_pushed_into():
 
 
 # -- disruption and Confusion ------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("width", range(1, 8))
 @pytest.mark.parametrize("full", range(1, 6))

@@ -194,6 +194,7 @@ def test_blunt_weapons_stun_on_five_or_six():
 
 @pytest.mark.parametrize("strength, toughness, wounds", STATS[::3])
 def test_blunt_stun_chance_matches_enumeration(strength, toughness, wounds):
-    expected = sum((p for total, p in enumerate_injuries(strength, toughness, wounds).items() if total in (5, 6)),
-                   Fraction(0))
+    expected = sum(
+        (p for total, p in enumerate_injuries(strength, toughness, wounds).items() if total in (5, 6)), Fraction(0)
+    )
     assert NS["blunt_stun_chance"](strength, toughness, wounds) == expected

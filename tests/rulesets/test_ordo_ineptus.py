@@ -55,8 +55,18 @@ def test_values_as_the_text_states_them():
 def test_quick_reference_marks():
     """The sheet carries the turn, armour, psychology, the injury and critical tables and the spells (000)."""
     marked = {e.id for _section, e in rules.all_entries() if getattr(e, "quick_reference", False)}
-    assert {"recovery", "movement", "shooting", "hand_to_hand_combat", "armour", "fear_tests", "terror_tests",
-            "critical_hit_table", "injury_table", "spells_chart"} <= marked
+    assert {
+        "recovery",
+        "movement",
+        "shooting",
+        "hand_to_hand_combat",
+        "armour",
+        "fear_tests",
+        "terror_tests",
+        "critical_hit_table",
+        "injury_table",
+        "spells_chart",
+    } <= marked
 
 
 # -- the round ------------------------------------------------------------------------------------
@@ -195,7 +205,7 @@ def test_casting_chance_against_36_outcomes(difficulty):
 
 
 def test_000_spells_by_caster_level():
-    """"Level 1 and 2 casters may cast a single spell each turn, and level 3 or 4 casters may cast two";
+    """ "Level 1 and 2 casters may cast a single spell each turn, and level 3 or 4 casters may cast two";
     "a spell for each caster level they have"."""
     spells_per_turn, spells_known = ns["spells_per_turn"], ns["spells_known"]
     assert [spells_per_turn(level) for level in (1, 2, 3, 4)] == [1, 1, 2, 2]
@@ -219,7 +229,7 @@ def test_000_may_search():
 
 
 def test_000_search_dice():
-    """"roll a die for each model ... Hero characters may roll an extra die ... Lords may roll 2 extra dice"."""
+    """ "roll a die for each model ... Hero characters may roll an extra die ... Lords may roll 2 extra dice"."""
     search_dice = ns["search_dice"]
     assert search_dice(1) == 1
     assert search_dice(1, heroes=1) == 2

@@ -42,8 +42,7 @@ target_chance = ns["target_chance"]
 target_text = ns["target_text"]
 
 FACES = range(1, 7)
-from published_charts import TO_HIT_CHART, TO_WOUND_CHART, N, shooting_by_enumeration  # noqa: E402 - typed from the rulebook
-
+from published_charts import TO_HIT_CHART, TO_WOUND_CHART, shooting_by_enumeration  # noqa: E402 - typed from the rulebook
 
 
 def count(outcomes, wanted) -> Fraction:
@@ -82,7 +81,7 @@ def test_target_text():
 
 # -- armour ------------------------------------------------------------------------------------------
 def test_000_armour_statement():
-    """"a normal 4+ armor save would be a 5+ save against a Str 4 hit, 6+ against a St 5 hit
+    """ "a normal 4+ armor save would be a 5+ save against a Str 4 hit, 6+ against a St 5 hit
     and would be nothing against a hit of Str 6 or higher"."""
     assert armour_save(4, 3) == 4
     assert armour_save(4, 4) == 5
@@ -108,7 +107,7 @@ def test_no_save_stays_no_save():
 @pytest.mark.parametrize("ward", [None, 4, 5, 6])
 @pytest.mark.parametrize("piercing", [False, True])
 def test_save_chance_against_enumeration(base, strength, ward, piercing):
-    """"A model with both an armor save and a ward save can take the armor save first and then try
+    """ "A model with both an armor save and a ward save can take the armor save first and then try
     their ward save if they fail that"; ward saves are unaffected by Strength."""
     armour = plain_save(base, strength, piercing)
 
@@ -132,7 +131,7 @@ def test_armour_charts_and_sheet():
 @pytest.mark.parametrize("strength", range(1, 11))
 @pytest.mark.parametrize("toughness", range(1, 11))
 def test_critical_hit_chance_is_a_six_that_wounds(strength, toughness):
-    """"Whenever a six is rolled to wound, a critical hit is scored"."""
+    """ "Whenever a six is rolled to wound, a critical hit is scored"."""
     needed = TO_WOUND_CHART[strength][toughness - 1]
     assert critical_hit_chance(strength, toughness) == one_die(lambda r: r == 6 and needed is not None and r >= needed)
 
@@ -143,7 +142,7 @@ def test_critical_on_six_only_wounds():
 
 
 def test_000_critical_hit_table():
-    """"On a 1, 2, or 3 the armor save is reduced by 2. On a 4 or 5 the armor save is reduced by 2
+    """ "On a 1, 2, or 3 the armor save is reduced by 2. On a 4 or 5 the armor save is reduced by 2
     and the wounds are doubled, on a 6 the model receives a Killing Blow"."""
     for roll in (1, 2, 3):
         effect = critical_hit_effect(roll)
@@ -170,7 +169,7 @@ def test_critical_armour_save_is_two_worse(base, strength, roll, piercing):
 
 
 def test_000_injury_chart():
-    """"On a 1 or 2, the unit is knocked down ... On a 3 or 4 ... stunned ... On a 5 or 6 ... killed"."""
+    """ "On a 1 or 2, the unit is knocked down ... On a 3 or 4 ... stunned ... On a 5 or 6 ... killed"."""
     assert [injury_chart_result(r) for r in FACES] == ["Knocked Down"] * 2 + ["Stunned"] * 2 + ["Killed"] * 2
     chances = injury_chart_chances()
     assert set(chances) == {"Knocked Down", "Stunned", "Killed"}
@@ -186,14 +185,14 @@ def test_000_injury_chart():
 
 # -- close combat ------------------------------------------------------------------------------------
 def test_strike_order():
-    """"Normally, chargers strike first"; then highest to lowest Initiative."""
+    """ "Normally, chargers strike first"; then highest to lowest Initiative."""
     assert strike_order({"a": 2, "b": 5, "c": 3}, chargers=["a"]) == (("a",), ("b",), ("c",))
     assert strike_order({"a": 4, "b": 4}) == (("a", "b"),)
     assert strike_order({"a": 4, "b": 4, "c": 1}, chargers=["c", "b"]) == (("b", "c"), ("a",))
 
 
 def test_all_alone_and_leaving():
-    """"if a model is alone and fighting against 2 or more models, it must pass a leadership test"."""
+    """ "if a model is alone and fighting against 2 or more models, it must pass a leadership test"."""
     assert all_alone_test_due(2) and not all_alone_test_due(1) and not all_alone_test_due(2, friends=1)
     assert not all_alone_test_due(2, unbreakable=True) and not all_alone_test_due(2, immune_to_psychology=True)
     assert may_leave_combat(["X"], []) and not may_leave_combat(["X", "Z"], ["Z"])
@@ -234,7 +233,7 @@ def test_shooting_with_modifiers_against_enumeration(bs, flags):
 
 
 def test_shooting_rules():
-    """"a model must shoot at the closest enemy model"; "Models that run or attempt a charge may not
+    """ "a model must shoot at the closest enemy model"; "Models that run or attempt a charge may not
     shoot"; long range is "more than half the range of the weapon"."""
     assert shooting_targets({"a": 5, "b": 5, "c": 7}) == ("a", "b")
     assert shooting_targets({"a": 5, "c": 7}, elevated=True) == ("a", "c")

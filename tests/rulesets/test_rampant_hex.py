@@ -18,16 +18,22 @@ from pathlib import Path
 
 import pytest
 
-from generator.examples.sybil_yaml import namespace_for_path
 from generator.examples.own_mechanics import exported
+from generator.examples.sybil_yaml import namespace_for_path
 from generator.model.calculate import calculator
 from generator.validate import check_project
 
 ROOT = Path(__file__).resolve().parents[2]
 FACES = range(1, 7)
 # "Faulty scrolls!" and the spell table of "Picking spells", in the text's order
-SPELLS = ["Olde reddes mystte", "Callahannes cloudee of confusieon", "Dolcivanians domee of protectieon",
-          "Hallicians hail of deathe", "Sorcreenes spelle of inexplicable speede", "Bollocs brandee of bravery insannee"]
+SPELLS = [
+    "Olde reddes mystte",
+    "Callahannes cloudee of confusieon",
+    "Dolcivanians domee of protectieon",
+    "Hallicians hail of deathe",
+    "Sorcreenes spelle of inexplicable speede",
+    "Bollocs brandee of bravery insannee",
+]
 
 
 @pytest.fixture(scope="module")
@@ -58,15 +64,15 @@ def hits_odds(attack: int, armour: int) -> dict[int, Fraction]:
     for roll in rolls(attack):
         hits = sum(1 for die in roll if die > armour)
         counts[hits] = counts.get(hits, 0) + 1
-    return {hits: Fraction(counts.get(hits, 0), 6 ** attack) for hits in range(attack + 1)}
+    return {hits: Fraction(counts.get(hits, 0), 6**attack) for hits in range(attack + 1)}
 
 
 def moral_odds(dice: int, markers: int, bonus: int = 0) -> Fraction:
-    """"If any of the dice rolls are higher than the number of hit markers the unit has the unit passes"."""
+    """ "If any of the dice rolls are higher than the number of hit markers the unit has the unit passes"."""
     if dice == 0:
         return Fraction(0)
     passed = sum(1 for roll in rolls(dice) if any(die + bonus > markers for die in roll))
-    return Fraction(passed, 6 ** dice)
+    return Fraction(passed, 6**dice)
 
 
 def percent_text(chance: Fraction) -> str:
@@ -97,8 +103,10 @@ def test_attack_hits_counts_dice_higher_than_armour(ns, armour):
 
 def test_attack_examples_of_the_text(ns, rules):
     # Legendary Warrior: "an extra attack dice in combat" and "reduce their armour score by 1"
-    assert (rules.value("legendary_warrior_extra_dice").magnitude,
-            rules.value("legendary_warrior_armour_reduction").magnitude) == (1, 1)
+    assert (
+        rules.value("legendary_warrior_extra_dice").magnitude,
+        rules.value("legendary_warrior_armour_reduction").magnitude,
+    ) == (1, 1)
     # High Priest and Dolcivanians domee of protectieon: "add 1 to their armour stat"
     assert rules.value("high_priest_armour_bonus").magnitude == rules.value("domee_armour_bonus").magnitude == 1
     # Hallicians hail: "a ranged attack on 3 dice ... The attack has a range of 4 hexes"
@@ -137,7 +145,9 @@ def test_a_command_unit_adds_one_to_the_number_of_dice(ns, rules):
         assert ns["moral_dice"](moral, command_unit=True) == moral + 1
         assert ns["moral_dice"](moral, command_unit=False) == moral
         for markers in range(0, 7):
-            assert ns["moral_pass_chance"](ns["moral_dice"](moral, command_unit=True), markers) == moral_odds(moral + 1, markers)
+            assert ns["moral_pass_chance"](ns["moral_dice"](moral, command_unit=True), markers) == moral_odds(
+                moral + 1, markers
+            )
 
 
 def test_command_unit_reads_the_next_row_down(ns, rules):
@@ -146,8 +156,9 @@ def test_command_unit_reads_the_next_row_down(ns, rules):
     assert "A command unit adds a die: read the next row down." in chart.note
     for moral in range(1, 6):
         for markers in range(0, 7):
-            assert (ns["moral_pass_chance"](ns["moral_dice"](moral, command_unit=True), markers)
-                    == ns["moral_pass_chance"](moral + 1, markers))
+            assert ns["moral_pass_chance"](ns["moral_dice"](moral, command_unit=True), markers) == ns[
+                "moral_pass_chance"
+            ](moral + 1, markers)
 
 
 def test_glossary_says_number_of_dice(rules):
@@ -160,7 +171,12 @@ def cells(ns, rules, chart_id):
     rows = list(range(chart.rows.range.low, chart.rows.range.high + 1))
     columns = list(range(chart.columns.range.low, chart.columns.range.high + 1))
     formula = ns[chart.formula]
-    return chart, rows, columns, {(r, c): formula(**{chart.rows.input: r, chart.columns.input: c}) for r in rows for c in columns}
+    return (
+        chart,
+        rows,
+        columns,
+        {(r, c): formula(**{chart.rows.input: r, chart.columns.input: c}) for r in rows for c in columns},
+    )
 
 
 def test_the_sheet(rules):
@@ -172,8 +188,13 @@ def test_the_sheet(rules):
 
 def test_expected_hits_chart_every_cell(ns, rules):
     chart, rows, columns, grid = cells(ns, rules, "expected_hits_chart")
-    assert (chart.show, chart.rows.label, chart.columns.label, rows, columns) == ("number", "ATTACK", "ARMOUR",
-                                                                                  [1, 2, 3, 4, 5, 6], [1, 2, 3, 4, 5])
+    assert (chart.show, chart.rows.label, chart.columns.label, rows, columns) == (
+        "number",
+        "ATTACK",
+        "ARMOUR",
+        [1, 2, 3, 4, 5, 6],
+        [1, 2, 3, 4, 5],
+    )
     for (attack, armour), value in grid.items():
         assert value == sum(h * p for h, p in hits_odds(attack, armour).items())
 
@@ -188,7 +209,13 @@ def test_a_hit_chart_every_cell(ns, rules):
 def test_moral_chart_every_cell(ns, rules):
     chart, rows, columns, grid = cells(ns, rules, "moral_chart")
     assert (chart.show, chart.impossible, chart.rows.label, chart.columns.label, rows, columns) == (
-        "chance", "cannot pass", "MORAL", "Hit markers", [1, 2, 3, 4, 5, 6], [0, 1, 2, 3, 4, 5, 6])
+        "chance",
+        "cannot pass",
+        "MORAL",
+        "Hit markers",
+        [1, 2, 3, 4, 5, 6],
+        [0, 1, 2, 3, 4, 5, 6],
+    )
     for (moral, markers), value in grid.items():
         assert value == moral_odds(moral, markers)
     assert grid[(6, 6)] == 0  # six hit markers: no die can pass
@@ -200,13 +227,16 @@ def test_column_notes_name_the_die_needed(rules):
 
     for chart_id in ("expected_hits_chart", "a_hit_chart"):
         notes = chart_from_model(rules, rules.chart(chart_id)).column_notes
-        expected = [f"{face}+ ({percent_text(Fraction(7 - face, 6))}) a die"
-                    for face in (lowest_face(lambda f, a=armour: f > a) for armour in range(1, 6))]
+        expected = [
+            f"{face}+ ({percent_text(Fraction(7 - face, 6))}) a die"
+            for face in (lowest_face(lambda f, a=armour: f > a) for armour in range(1, 6))
+        ]
         assert list(notes) == expected
     notes = chart_from_model(rules, rules.chart("moral_chart")).column_notes
     faces = [lowest_face(lambda f, m=markers: f > m) for markers in range(0, 7)]
-    assert list(notes) == [("impossible" if face is None else f"{face}+ ({percent_text(Fraction(7 - face, 6))}) a die")
-                           for face in faces]
+    assert list(notes) == [
+        ("impossible" if face is None else f"{face}+ ({percent_text(Fraction(7 - face, 6))}) a die") for face in faces
+    ]
 
 
 def test_no_chance_prints_as_certain_unless_it_is(ns):
@@ -229,8 +259,11 @@ def test_ranger_bonuses_from_the_text(ns):
 @pytest.mark.parametrize("theirs", range(0, 3))
 def test_roll_off_against_every_roll(ns, yours, theirs):
     pairs = [(a + yours, b + theirs) for a, b in rolls(2)]
-    expected = {"win": Fraction(sum(a > b for a, b in pairs), 36), "tie": Fraction(sum(a == b for a, b in pairs), 36),
-                "lose": Fraction(sum(a < b for a, b in pairs), 36)}
+    expected = {
+        "win": Fraction(sum(a > b for a, b in pairs), 36),
+        "tie": Fraction(sum(a == b for a, b in pairs), 36),
+        "lose": Fraction(sum(a < b for a, b in pairs), 36),
+    }
     assert ns["roll_off_odds"](yours, theirs) == expected
     assert sum(expected.values()) == 1
 
@@ -261,7 +294,7 @@ def test_fewest_points_lost(ns):
 def test_misspell_chance_against_every_roll(ns, scrolls):
     # "On the roll of a 1 the scroll has been misspelled"
     misspelled = sum(1 for roll in rolls(scrolls) if 1 in roll)
-    assert ns["misspell_chance"](scrolls=scrolls) == Fraction(misspelled, 6 ** scrolls)
+    assert ns["misspell_chance"](scrolls=scrolls) == Fraction(misspelled, 6**scrolls)
 
 
 def test_misspell_chance_is_one_in_six(ns):
@@ -324,7 +357,9 @@ def test_overlay_changes_the_riders_move_and_keeps_the_original(house, rules):
     assert [v.id for v in house.values if v.is_house_rule] == ["riders_move"]
     assert house.meta.overlay and house.meta.extends == "rampant_hex"
     assert "house values, not the text's" in house.meta.summary
-    assert [(e.entry, e.line) for e in house.examples] == [(e.entry, e.line) for e in rules.examples]  # re-run under its values
+    assert [(e.entry, e.line) for e in house.examples] == [
+        (e.entry, e.line) for e in rules.examples
+    ]  # re-run under its values
 
 
 def test_overlay_formulas_use_the_house_value(house, rules):

@@ -14,13 +14,30 @@ import pytest
 from generator.source.project import load_project
 
 ROOT = Path(__file__).resolve().parents[2]
-WORDS = {0: ["no", "none", "zero"], 1: ["one", "a", "an", "single", "once"], 2: ["two", "twice", "double", "pair"],
-         3: ["three", "thrice", "triple"], 4: ["four"], 5: ["five"], 6: ["six"], 7: ["seven"], 8: ["eight"],
-         9: ["nine"], 10: ["ten"], 11: ["eleven"], 12: ["twelve"], 20: ["twenty"], 30: ["thirty"]}
+WORDS = {
+    0: ["no", "none", "zero"],
+    1: ["one", "a", "an", "single", "once"],
+    2: ["two", "twice", "double", "pair"],
+    3: ["three", "thrice", "triple"],
+    4: ["four"],
+    5: ["five"],
+    6: ["six"],
+    7: ["seven"],
+    8: ["eight"],
+    9: ["nine"],
+    10: ["ten"],
+    11: ["eleven"],
+    12: ["twelve"],
+    20: ["twenty"],
+    30: ["thirty"],
+}
 FRACTION_WORDS = {"½": ["half", "halved", "halves"], "¼": ["quarter"], "⅓": ["third"]}
 # Values the cited sentence cannot state, typed by hand as the text gives them (ruleset, id): (value, why).
 TYPED = {
-    ("bad_moon_rising", "wedge_rank_step"): ("1", "the text counts one, two, three models per rank: one more each rank"),
+    ("bad_moon_rising", "wedge_rank_step"): (
+        "1",
+        "the text counts one, two, three models per rank: one more each rank",
+    ),
     ("ordo_ineptus", "moving_modifier"): ("-1", "'as in Fantasy': Warhammer Fantasy's -1 to hit for moving"),
     ("ordo_ineptus", "long_range_modifier"): ("-1", "'as in Fantasy': -1 to hit at long range"),
     ("ordo_ineptus", "large_target_modifier"): ("1", "'as in Fantasy': +1 to hit a large target"),
@@ -37,15 +54,20 @@ def stated(number: str, quote: str) -> bool:
     quote = quote.casefold()
     if number.isdigit():
         return bool(re.search(rf"(?<!\d){number}(?!\d)", quote)) or any(
-            re.search(rf"\b{word}\b", quote) for word in WORDS.get(int(number), []))
+            re.search(rf"\b{word}\b", quote) for word in WORDS.get(int(number), [])
+        )
     return number in quote or any(word in quote for word in FRACTION_WORDS.get(number, []))
 
 
 def quoted_values():
     project, diagnostics = load_project(ROOT)
     assert not diagnostics.errors
-    return [(ruleset.id, value) for ruleset in project.rulesets for value in ruleset.values
-            if value.source is not None and value.source.quote]
+    return [
+        (ruleset.id, value)
+        for ruleset in project.rulesets
+        for value in ruleset.values
+        if value.source is not None and value.source.quote
+    ]
 
 
 VALUES = quoted_values()

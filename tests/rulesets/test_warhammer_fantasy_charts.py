@@ -8,7 +8,6 @@ checked against every way two six-sided dice can fall.
 
 from __future__ import annotations
 
-import itertools
 from fractions import Fraction
 
 import pytest
@@ -22,8 +21,7 @@ to_hit_shooting = ns["to_hit_shooting"]
 shooting_chance = ns["shooting_chance"]
 
 FACES = range(1, 7)
-from published_charts import TO_HIT_CHART, TO_WOUND_CHART, N, shooting_by_enumeration  # noqa: E402 - typed from the rulebook
-
+from published_charts import TO_HIT_CHART, TO_WOUND_CHART, shooting_by_enumeration  # noqa: E402 - typed from the rulebook
 
 # The Fantasy BS table: the roll to hit before modifiers (7 - BS; a natural 1 always misses).
 BS_TO_HIT = {1: 6, 2: 5, 3: 4, 4: 3, 5: 2, 6: 2, 7: 2, 8: 2, 9: 2, 10: 2}

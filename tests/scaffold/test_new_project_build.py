@@ -70,7 +70,9 @@ def test_new_then_a_full_build_writes_every_output(project):
     for name in written:
         reader = pypdf.PdfReader(build / name)
         assert len(reader.pages) >= 1
-    assert "Sample" in "".join(page.extract_text() for page in pypdf.PdfReader(build / "sheets/sample-quick-reference-a4.pdf").pages)
+    assert "Sample" in "".join(
+        page.extract_text() for page in pypdf.PdfReader(build / "sheets/sample-quick-reference-a4.pdf").pages
+    )
 
 
 @pytest.mark.parametrize("site, audience", [("site", "player"), ("site-gm", "gm")])

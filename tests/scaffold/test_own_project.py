@@ -11,12 +11,12 @@ from importlib import resources
 from pathlib import Path
 
 import pytest
+from helpers import ROOT
 from pypdf import PdfReader
 
 from generator.cli import main
 from generator.render.assets import default_templates, readable, template_path
 from generator.render.jinja import jinja_env
-from helpers import ROOT
 
 pytestmark = pytest.mark.build  # its tests run real builds (Sphinx, WeasyPrint) in their bodies
 
@@ -29,8 +29,11 @@ def pdf_text(path: Path) -> str:
 
 def fingerprint(folder: Path) -> dict[str, tuple[int, str]]:
     """Modification time and content hash of every file under ``folder``."""
-    return {p.relative_to(folder).as_posix(): (p.stat().st_mtime_ns, hashlib.sha256(p.read_bytes()).hexdigest())
-            for p in sorted(folder.rglob("*")) if p.is_file()}
+    return {
+        p.relative_to(folder).as_posix(): (p.stat().st_mtime_ns, hashlib.sha256(p.read_bytes()).hexdigest())
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }
 
 
 def new_project(tmp_path: Path, monkeypatch) -> Path:
@@ -65,8 +68,9 @@ def test_the_projects_own_templates_override_the_defaults_file_by_file(tmp_path,
     own = root / "templates"
     (own / "sheets").mkdir(parents=True)
     base = (default_templates() / "sheets/base.html.j2").read_text(encoding="utf-8")
-    (own / "sheets/base.html.j2").write_text(base.replace("</footer>", "<p>Brunwald house rules</p></footer>"),
-                                             encoding="utf-8")
+    (own / "sheets/base.html.j2").write_text(
+        base.replace("</footer>", "<p>Brunwald house rules</p></footer>"), encoding="utf-8"
+    )
     css = (default_templates() / "print-base.css").read_text(encoding="utf-8")
     (own / "print-base.css").write_text('@import "mark.css";\n' + css, encoding="utf-8")
     (own / "mark.css").write_text('.sheet-foot::after { content: "Stylesheet mark one"; }\n', encoding="utf-8")
@@ -102,8 +106,14 @@ def test_the_sandbox_reads_the_project_and_the_defaults_and_nothing_else(tmp_pat
     assert readable(root / "templates/print-base.css", root) == defaults / "print-base.css"
     assert readable(defaults / "sheets/logo.svg", root) == root / "templates/sheets/logo.svg"
     assert readable(defaults / "handouts/print.css", root) == defaults / "handouts/print.css"
-    outside = [Path("/etc/hostname"), defaults / "../README.md", defaults.parent / "pyproject.toml",
-               root / "../elsewhere.css", root / "templates/link.css", defaults / "missing.css"]
+    outside = [
+        Path("/etc/hostname"),
+        defaults / "../README.md",
+        defaults.parent / "pyproject.toml",
+        root / "../elsewhere.css",
+        root / "templates/link.css",
+        defaults / "missing.css",
+    ]
     assert [readable(path, root) for path in outside] == [None] * len(outside)
 
 
@@ -111,8 +121,9 @@ def test_an_overriding_stylesheet_naming_a_file_outside_is_still_refused(tmp_pat
     root = new_project(tmp_path, monkeypatch)
     (root / "templates").mkdir()
     css = (default_templates() / "print-base.css").read_text(encoding="utf-8")
-    (root / "templates/print-base.css").write_text(css + "body { background: url(file:///etc/hostname); }\n",
-                                                   encoding="utf-8")
+    (root / "templates/print-base.css").write_text(
+        css + "body { background: url(file:///etc/hostname); }\n", encoding="utf-8"
+    )
     capsys.readouterr()
     assert main(["-C", str(root), "build", *SHEETS_ONLY]) == 1
     err = capsys.readouterr().err

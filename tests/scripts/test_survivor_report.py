@@ -32,7 +32,7 @@ report = _load_report()
 
 SURVIVED, KILLED = 0, 1
 
-DICE_NUMBERED = '''\
+DICE_NUMBERED = """\
 class DiceExpr:
     def xǁDiceExprǁparse__mutmut_orig(cls, text):
         position = 0
@@ -65,19 +65,25 @@ def x_count__mutmut_1(text):
     while position <= len(text):
         position += 1
     return position
-'''
+"""
 DICE = DICE_NUMBERED.format(n=8, m=9)
 
 
-def mutants_tree(tmp_path: Path, verdicts: dict[str, int | None], *, module: str = "generator/model/dice.py",
-                 source: str = DICE) -> Path:
+def mutants_tree(
+    tmp_path: Path, verdicts: dict[str, int | None], *, module: str = "generator/model/dice.py", source: str = DICE
+) -> Path:
     """A ``mutants/`` folder holding one mutated module and its verdicts, as mutmut leaves them."""
     root = tmp_path / "mutants"
     path = root / module
     path.parent.mkdir(parents=True)
     path.write_text(source, encoding="utf-8")
-    meta = {"exit_code_by_key": verdicts, "hash_by_function_name": {}, "type_check_error_by_key": {},
-            "durations_by_key": {}, "estimated_durations_by_key": {}}
+    meta = {
+        "exit_code_by_key": verdicts,
+        "hash_by_function_name": {},
+        "type_check_error_by_key": {},
+        "durations_by_key": {},
+        "estimated_durations_by_key": {},
+    }
     path.with_name(path.name + ".meta").write_text(json.dumps(meta), encoding="utf-8")
     return root
 
@@ -85,8 +91,11 @@ def mutants_tree(tmp_path: Path, verdicts: dict[str, int | None], *, module: str
 def equivalents(tmp_path: Path, *entries: str) -> Path:
     """A reviewed file with one reason and these explanations under it."""
     path = tmp_path / "equivalents.md"
-    path.write_text("# Mutants\n\n### Equivalent: the loop stops where only spaces are left.\n\n"
-                    + "".join(f"{entry}\n" for entry in entries), encoding="utf-8")
+    path.write_text(
+        "# Mutants\n\n### Equivalent: the loop stops where only spaces are left.\n\n"
+        + "".join(f"{entry}\n" for entry in entries),
+        encoding="utf-8",
+    )
     return path
 
 
@@ -101,12 +110,15 @@ COUNT_1 = "generator.model.dice.x_count__mutmut_1"
 LOOSE_LOOP = "- `DiceExpr.parse`: ``while position <= len(text):``"
 
 
-@pytest.mark.parametrize(("name", "function"), [
-    (PARSE_8, "DiceExpr.parse"),
-    ("generator.pipeline.x__export__mutmut_38", "_export"),
-    ("generator.model.dice.xǁDiceSyntaxErrorǁ__init____mutmut_1", "DiceSyntaxError.__init__"),
-    ("generator.validate.x_check__mutmut_12", "check"),
-])
+@pytest.mark.parametrize(
+    ("name", "function"),
+    [
+        (PARSE_8, "DiceExpr.parse"),
+        ("generator.pipeline.x__export__mutmut_38", "_export"),
+        ("generator.model.dice.xǁDiceSyntaxErrorǁ__init____mutmut_1", "DiceSyntaxError.__init__"),
+        ("generator.validate.x_check__mutmut_12", "check"),
+    ],
+)
 def test_a_mutant_is_explained_under_its_function_without_module_or_number(name, function):
     assert report.function_of(name) == function
 
@@ -135,15 +147,19 @@ def test_a_renumbered_mutant_is_still_explained(tmp_path):
     """Any edit of a function renumbers its mutants: the explanation does not depend on the number."""
     renumbered = "generator.model.dice.xǁDiceExprǁparse__mutmut_31"
     source = DICE_NUMBERED.format(n=31, m=30)
-    root = mutants_tree(tmp_path, {renumbered: SURVIVED, "generator.model.dice.xǁDiceExprǁparse__mutmut_30": KILLED},
-                        source=source)
+    root = mutants_tree(
+        tmp_path, {renumbered: SURVIVED, "generator.model.dice.xǁDiceExprǁparse__mutmut_30": KILLED}, source=source
+    )
     assert unexplained(root, equivalents(tmp_path, LOOSE_LOOP)) == []
 
 
 def test_a_function_moved_to_another_module_is_still_explained(tmp_path):
     moved = "generator.model.rolls.xǁDiceExprǁparse__mutmut_8"
-    root = mutants_tree(tmp_path, {moved: SURVIVED, "generator.model.rolls.xǁDiceExprǁparse__mutmut_9": KILLED},
-                        module="generator/model/rolls.py")
+    root = mutants_tree(
+        tmp_path,
+        {moved: SURVIVED, "generator.model.rolls.xǁDiceExprǁparse__mutmut_9": KILLED},
+        module="generator/model/rolls.py",
+    )
     assert unexplained(root, equivalents(tmp_path, LOOSE_LOOP)) == []
 
 
@@ -163,19 +179,28 @@ def test_an_explanation_quotes_the_start_of_a_long_line_and_squeezes_its_spaces(
 
 
 def test_a_changed_default_is_quoted_as_the_signature_of_f(tmp_path):
-    source = ("def x_watch__mutmut_orig(pid: int, every: float = 0.5) -> None:\n    pass\n\n\n"
-              "def x_watch__mutmut_1(pid: int, every: float = 1.5) -> None:\n    pass\n")
-    root = mutants_tree(tmp_path, {"generator.pipeline.x_watch__mutmut_1": SURVIVED},
-                        module="generator/pipeline.py", source=source)
+    source = (
+        "def x_watch__mutmut_orig(pid: int, every: float = 0.5) -> None:\n    pass\n\n\n"
+        "def x_watch__mutmut_1(pid: int, every: float = 1.5) -> None:\n    pass\n"
+    )
+    root = mutants_tree(
+        tmp_path, {"generator.pipeline.x_watch__mutmut_1": SURVIVED}, module="generator/pipeline.py", source=source
+    )
     entry = "- `watch`: ``def f(pid: int, every: float = 1.5) -> None:``"
     assert unexplained(root, equivalents(tmp_path, entry)) == []
 
 
 def test_a_package_s_own_mutants_are_read_from_its_init(tmp_path):
-    source = ("def x_check__mutmut_orig(found):\n    return bool(found)\n\n\n"
-              "def x_check__mutmut_1(found):\n    return bool(None)\n")
-    root = mutants_tree(tmp_path, {"generator.validate.x_check__mutmut_1": SURVIVED},
-                        module="generator/validate/__init__.py", source=source)
+    source = (
+        "def x_check__mutmut_orig(found):\n    return bool(found)\n\n\n"
+        "def x_check__mutmut_1(found):\n    return bool(None)\n"
+    )
+    root = mutants_tree(
+        tmp_path,
+        {"generator.validate.x_check__mutmut_1": SURVIVED},
+        module="generator/validate/__init__.py",
+        source=source,
+    )
     assert unexplained(root, equivalents(tmp_path, "- `check`: ``return bool(None)``")) == []
 
 
@@ -184,8 +209,10 @@ def test_an_explanation_that_matches_no_mutant_left_alive_is_reported_for_deleti
     stale = "- `DiceExpr.parse`: ``while position != len(text):``"
     missing, unused = report.review(report.verdicts(root), equivalents(tmp_path, LOOSE_LOOP, stale), root)
     assert missing == []
-    assert [(e.function, e.line) for e in unused] == [("DiceExpr.parse", "while position <= len(text):"),
-                                                      ("DiceExpr.parse", "while position != len(text):")]
+    assert [(e.function, e.line) for e in unused] == [
+        ("DiceExpr.parse", "while position <= len(text):"),
+        ("DiceExpr.parse", "while position != len(text):"),
+    ]
 
 
 def test_the_report_prints_the_score_per_module_and_in_all(tmp_path, monkeypatch, capsys):

@@ -19,10 +19,10 @@ import time
 from pathlib import Path
 
 import pytest
+from helpers import ROOT
 
 from generator.cli import main
 from generator.serve import EVENTS_PATH, RELOAD_PATH, HostCheck, for_game_master, requested_parts
-from helpers import ROOT
 
 PATIENCE = 300  # seconds for serve's first build on a loaded 2-core machine; nothing here is timed
 GM_SECRET = "GM-ONLY-SECRET"
@@ -37,10 +37,18 @@ STAND_INS = {
     "export/game-gm.json": f'{{"note": "{GM_SECRET}"}}',
     "export/game.json": '{"note": "for players"}',
 }
-GM_PATHS = ["/site-gm/index.html", "/sheets/game-victory-points-gm-a4.pdf", "/handouts/game-handout-gm-letter.pdf",
-            "/export/game-gm.json"]
-PLAYER_PATHS = ["/site/index.html", "/sheets/game-victory-points-a4.pdf", "/handouts/game-handout-letter.pdf",
-                "/export/game.json"]
+GM_PATHS = [
+    "/site-gm/index.html",
+    "/sheets/game-victory-points-gm-a4.pdf",
+    "/handouts/game-handout-gm-letter.pdf",
+    "/export/game-gm.json",
+]
+PLAYER_PATHS = [
+    "/site/index.html",
+    "/sheets/game-victory-points-a4.pdf",
+    "/handouts/game-handout-letter.pdf",
+    "/export/game.json",
+]
 
 
 class Served:
@@ -51,11 +59,16 @@ class Served:
         self.out, self.err = project.parent / "serve.out", project.parent / "serve.err"
         env = {**os.environ, "PYTHONPATH": str(ROOT), "NO_COLOR": "1"}
         with self.out.open("w") as out, self.err.open("w") as err:
-            self.process = subprocess.Popen([sys.executable, "-m", "generator", "-C", str(project), "serve", "--port", "0",
-                                             *options], stdout=out, stderr=err, env=env, cwd=project.parent)
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "generator", "-C", str(project), "serve", "--port", "0", *options],
+                stdout=out,
+                stderr=err,
+                env=env,
+                cwd=project.parent,
+            )
         self.port = 0
 
-    def wait_until_serving(self) -> "Served":
+    def wait_until_serving(self) -> Served:
         deadline = time.monotonic() + PATIENCE
         while not (found := SERVING.search(self.out.read_text())):
             assert self.process.poll() is None, f"serve ended:\n{self.printed()}"
@@ -139,17 +152,33 @@ def served_gm(servers):
 
 # -- the Host header: DNS rebinding ---------------------------------------------------------------------------
 def test_each_loopback_name_with_the_port_is_answered(served):
-    for host in (f"localhost:{served.port}", f"127.0.0.1:{served.port}", f"[::1]:{served.port}",
-                 f"LOCALHOST:{served.port}"):
+    for host in (
+        f"localhost:{served.port}",
+        f"127.0.0.1:{served.port}",
+        f"[::1]:{served.port}",
+        f"LOCALHOST:{served.port}",
+    ):
         status, page = served.request("/site/index.html", host)
         assert status == 200, host
         assert EVENTS_PATH.encode() in page  # the site's page, with its reload script
     assert served.request(RELOAD_PATH, f"localhost:{served.port}") == (200, b"0:ok")
 
 
-@pytest.mark.parametrize("host", ["evil.example:{port}", "evil.example", "localhost.evil.example:{port}",
-                                  "127.0.0.1.evil.example:{port}", "localhost:1", "localhost", "127.0.0.1",
-                                  "localhost:{port}0", "", "localhost:{port}@evil.example"])
+@pytest.mark.parametrize(
+    "host",
+    [
+        "evil.example:{port}",
+        "evil.example",
+        "localhost.evil.example:{port}",
+        "127.0.0.1.evil.example:{port}",
+        "localhost:1",
+        "localhost",
+        "127.0.0.1",
+        "localhost:{port}0",
+        "",
+        "localhost:{port}@evil.example",
+    ],
+)
 def test_any_other_host_is_refused_with_no_page(served, host):
     for target in ("/site/index.html", RELOAD_PATH, EVENTS_PATH, "/"):
         status, body = served.request(target, host.format(port=served.port))
@@ -175,14 +204,26 @@ def test_the_host_check_by_itself():
 
 # -- the game-master's files ------------------------------------------------------------------------------------
 def test_game_master_files_are_not_served_to_players(served):
-    for target in GM_PATHS + ["/site%2Dgm/index.html", "/site-gm/", "/site-gm", "/.manifest.json", "/sheets/",
-                              "/export/", "//site-gm/index.html", "/./site-gm/index.html", "/reference/codes.md"]:
+    for target in GM_PATHS + [
+        "/site%2Dgm/index.html",
+        "/site-gm/",
+        "/site-gm",
+        "/.manifest.json",
+        "/sheets/",
+        "/export/",
+        "//site-gm/index.html",
+        "/./site-gm/index.html",
+        "/reference/codes.md",
+    ]:
         status, body = served.request(target)
         assert status == 404, target
         assert GM_SECRET.encode() not in body, target
     for target in PLAYER_PATHS:
         assert served.status(target) == 200, target
-    assert served.request("/sheets/game-victory-points-a4.pdf")[1] == STAND_INS["sheets/game-victory-points-a4.pdf"].encode()
+    assert (
+        served.request("/sheets/game-victory-points-a4.pdf")[1]
+        == STAND_INS["sheets/game-victory-points-a4.pdf"].encode()
+    )
 
 
 def test_game_master_files_are_served_with_audience_gm(served_gm):
@@ -208,10 +249,23 @@ def test_which_files_are_the_game_masters():
 
 
 # -- bad requests -----------------------------------------------------------------------------------------------
-@pytest.mark.parametrize("target", [b"/site/\x00.html", b"/site/%00.html", b"/site/%zz.html", b"/site/%ff.html",
-                                    b"/site/%C0%AF.html", b"/site/%", b"/site/../site-gm/index.html",
-                                    b"/site/%2e%2e/%2e%2e/etc/passwd", b"/site/\x1b[2J\x1b]0;owned\x07.html",
-                                    b"/site/\x7f", b"/site\\..\\site-gm\\index.html", b"site/index.html"])
+@pytest.mark.parametrize(
+    "target",
+    [
+        b"/site/\x00.html",
+        b"/site/%00.html",
+        b"/site/%zz.html",
+        b"/site/%ff.html",
+        b"/site/%C0%AF.html",
+        b"/site/%",
+        b"/site/../site-gm/index.html",
+        b"/site/%2e%2e/%2e%2e/etc/passwd",
+        b"/site/\x1b[2J\x1b]0;owned\x07.html",
+        b"/site/\x7f",
+        b"/site\\..\\site-gm\\index.html",
+        b"site/index.html",
+    ],
+)
 def test_a_bad_path_is_a_400_without_a_traceback(served, target):
     status, body = served.request(target)
     assert status == 400, target
@@ -220,13 +274,16 @@ def test_a_bad_path_is_a_400_without_a_traceback(served, target):
     served.assert_no_traceback()
 
 
-@pytest.mark.parametrize("raw, statuses", [
-    (b"GET /" + b"a" * 70000 + b" HTTP/1.0\r\n\r\n", (414,)),  # an overlong request line
-    (b"\x16\x03\x01\x00\xa5\x01\x00\x00\xa1\x03\x03\r\n\r\n", (400,)),  # TLS spoken to plain http
-    (b"GET /site/index.html HTTP/9.9\r\n\r\n", (400, 505)),
-    (b"BREW /site/index.html HTTP/1.0\r\nHost: localhost\r\n\r\n", (501,)),
-    (b"GET /site/index.html HTTP/1.0\r\n" + b"X-Long: " + b"b" * 70000 + b"\r\n\r\n", (431, 400)),
-])
+@pytest.mark.parametrize(
+    "raw, statuses",
+    [
+        (b"GET /" + b"a" * 70000 + b" HTTP/1.0\r\n\r\n", (414,)),  # an overlong request line
+        (b"\x16\x03\x01\x00\xa5\x01\x00\x00\xa1\x03\x03\r\n\r\n", (400,)),  # TLS spoken to plain http
+        (b"GET /site/index.html HTTP/9.9\r\n\r\n", (400, 505)),
+        (b"BREW /site/index.html HTTP/1.0\r\nHost: localhost\r\n\r\n", (501,)),
+        (b"GET /site/index.html HTTP/1.0\r\n" + b"X-Long: " + b"b" * 70000 + b"\r\n\r\n", (431, 400)),
+    ],
+)
 def test_a_malformed_request_is_a_4xx_without_a_traceback(served, raw, statuses):
     assert served.send(raw)[0] in statuses
     assert served.status(RELOAD_PATH) == 200
@@ -315,7 +372,9 @@ def _indexed(site: Path, text: str) -> bool:
     import gzip
 
     try:
-        return any(text.encode() in gzip.decompress(path.read_bytes()) for path in (site / "_pagefind" / "fragment").iterdir())
+        return any(
+            text.encode() in gzip.decompress(path.read_bytes()) for path in (site / "_pagefind" / "fragment").iterdir()
+        )
     except OSError:  # between the two renames of a swap
         return False
 
@@ -325,7 +384,9 @@ def test_a_save_renews_the_game_masters_search_index(served_gm):
     rules = served_gm.project / "rules_src" / "game" / "rules.yaml"
     original = rules.read_text(encoding="utf-8")
     assert "Roll a D6 for each attack" in original
-    rules.write_text(original.replace("Roll a D6 for each attack", "Roll a D6 for each zweihander blow", 1), encoding="utf-8")
+    rules.write_text(
+        original.replace("Roll a D6 for each attack", "Roll a D6 for each zweihander blow", 1), encoding="utf-8"
+    )
     try:
         deadline = time.monotonic() + PATIENCE
         while not _indexed(served_gm.project / "build" / "site-gm", "zweihander"):

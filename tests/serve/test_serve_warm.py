@@ -15,9 +15,9 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from helpers import FIXTURES
 
 from generator.serve import EVENTS_PATH, RELOAD_PATH, serve
-from helpers import FIXTURES
 
 HOMEBREW = FIXTURES / "homebrew"
 PATIENCE = 300  # seconds: a loaded 2-core machine builds slowly; nothing here is timed
@@ -69,8 +69,11 @@ class Served:
 
     def page_with(self, text: str) -> Path:
         """The built page of the melee ruleset that holds ``text``."""
-        found = [p for p in sorted((self.project / "build" / "site" / "melee").glob("*.html"))
-                 if text in p.read_text(encoding="utf-8")]
+        found = [
+            p
+            for p in sorted((self.project / "build" / "site" / "melee").glob("*.html"))
+            if text in p.read_text(encoding="utf-8")
+        ]
         assert len(found) == 1, found
         return found[0]
 
@@ -82,8 +85,9 @@ class Served:
             time.sleep(0.1)
 
     def wait_for_build_after(self, number: int) -> str:
-        self.wait_until(lambda: (self.status() or "0:").split(":")[0] not in ("", str(number)),
-                        f"no build after build {number}")
+        self.wait_until(
+            lambda: (self.status() or "0:").split(":")[0] not in ("", str(number)), f"no build after build {number}"
+        )
         return self.status()
 
 
@@ -116,8 +120,11 @@ def test_a_failed_check_shows_on_the_page_and_the_next_good_save_removes_it(serv
     page = served.page_with(SENTENCE)
     relative = "/" + page.relative_to(served.project / "build").as_posix()
     # the worked example's answer made wrong, and written as markup, which the overlay must show as text
-    wrong = served.original.replace(">>> melee_score(infantry=2, cavalry=2)\n      5\n",
-                                    ">>> melee_score(infantry=2, cavalry=2)\n      <b>7</b>\n", 1)
+    wrong = served.original.replace(
+        ">>> melee_score(infantry=2, cavalry=2)\n      5\n",
+        ">>> melee_score(infantry=2, cavalry=2)\n      <b>7</b>\n",
+        1,
+    )
     assert wrong != served.original
     example_line = served.original.splitlines().index("      >>> melee_score(infantry=2, cavalry=2)") + 1
     before = served.build_number()
@@ -159,7 +166,8 @@ def _indexed(project: Path, text: str) -> bool:
     index = project / "build" / "site" / "_pagefind"
     try:
         return (index / "pagefind.js").is_file() and any(
-            text.encode("utf-8") in gzip.decompress(path.read_bytes()) for path in (index / "fragment").iterdir())
+            text.encode("utf-8") in gzip.decompress(path.read_bytes()) for path in (index / "fragment").iterdir()
+        )
     except OSError:  # between the two renames of a swap
         return False
 
@@ -174,7 +182,9 @@ def test_the_search_index_follows_the_page_and_is_swapped_in_whole(served):
     served.save(served.original.replace(SENTENCE, "A trooper scores", 1))
     try:
         served.wait_until(lambda: _holds(page, "A trooper scores"), "the edit never reached the page on disk")
-        served.wait_until(lambda: _indexed(served.project, "A trooper scores"), "the search index never learned the edit")
+        served.wait_until(
+            lambda: _indexed(served.project, "A trooper scores"), "the search index never learned the edit"
+        )
         assert _holds(page, "A trooper scores")  # the index was swapped in with the page of the same build
         served.wait_until(lambda: _copies(served.project) == [], "a copy of build/ was left behind")
     finally:
@@ -202,8 +212,9 @@ def test_the_open_page_reloads_itself_shows_the_overlay_and_recovers_in_chromium
     """The script serve puts in the page, run by a real browser: no reload by hand anywhere."""
     page_file = served.page_with(SENTENCE)
     relative = "/" + page_file.relative_to(served.project / "build").as_posix()
-    wrong = served.original.replace(">>> melee_score(infantry=2, cavalry=2)\n      5\n",
-                                    ">>> melee_score(infantry=2, cavalry=2)\n      8\n", 1)
+    wrong = served.original.replace(
+        ">>> melee_score(infantry=2, cavalry=2)\n      5\n", ">>> melee_score(infantry=2, cavalry=2)\n      8\n", 1
+    )
     try:
         page.goto(served.url(relative))
         assert page.locator("#rulepress-overlay").count() == 0

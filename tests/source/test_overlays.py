@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from helpers import make_project
+
 from generator.model.entries import gm_only
 from generator.render.export import ruleset_json
 from generator.render.prose import value_html, value_text
 from generator.render.site.pages import landing, ruleset_index, site_pages
 from generator.validate import check_project
-from helpers import make_project
 
 BASE = """\
 ruleset:
@@ -61,40 +62,57 @@ def test_an_overlay_of_an_overlay_labels_the_lower_overlays_value_as_its_house_r
 
 def test_each_overlay_below_is_named_nearest_first(tmp_path):
     rules = project(tmp_path, **THREE_DEEP).ruleset("finals")
-    assert value_text(rules, "move") == ("9 hexes (house rule; house rule of League rules: 8 hexes; "
-                                         "house rule of Club rules: 7 hexes; the text: 6 hexes)")
+    assert value_text(rules, "move") == (
+        "9 hexes (house rule; house rule of League rules: 8 hexes; "
+        "house rule of Club rules: 7 hexes; the text: 6 hexes)"
+    )
 
 
 def test_a_value_only_the_lower_overlay_changes_keeps_its_label(tmp_path):
-    rules = project(tmp_path, club=THREE_DEEP["club"],
-                    league=overlay("league", "League rules", "club", "  scouts: {value: 5 hexes}\n")).ruleset("league")
+    rules = project(
+        tmp_path,
+        club=THREE_DEEP["club"],
+        league=overlay("league", "League rules", "club", "  scouts: {value: 5 hexes}\n"),
+    ).ruleset("league")
     assert value_text(rules, "move") == "7 hexes (house rule; the text: 6 hexes)"
     assert value_text(rules, "scouts") == "5 hexes (house rule; the text: 4 hexes)"
 
 
 # -- who a changed value is for -----------------------------------------------------------------------
 def test_a_game_master_value_stays_the_game_masters_when_an_overlay_changes_it(tmp_path):
-    rules = project(tmp_path, club=overlay("club", "Club rules", "skirmish", "  ambush: {value: 5 hexes}\n")).ruleset("club")
+    rules = project(tmp_path, club=overlay("club", "Club rules", "skirmish", "  ambush: {value: 5 hexes}\n")).ruleset(
+        "club"
+    )
     assert gm_only(rules.value("ambush"))
 
 
 def test_an_overlay_value_marked_for_the_game_master_is_the_game_masters(tmp_path):
-    rules = project(tmp_path, club=overlay("club", "Club rules", "skirmish",
-                                           "  scouts: {value: 9 hexes, audience: gm}\n")).ruleset("club")
+    rules = project(
+        tmp_path, club=overlay("club", "Club rules", "skirmish", "  scouts: {value: 9 hexes, audience: gm}\n")
+    ).ruleset("club")
     assert gm_only(rules.value("scouts"))
     assert not gm_only(rules.value("move"))
 
 
 def test_an_overlay_of_an_overlay_cannot_give_players_what_the_lower_overlay_hid(tmp_path):
-    rules = project(tmp_path, club=overlay("club", "Club rules", "skirmish", "  scouts: {value: 9 hexes, audience: gm}\n"),
-                    league=overlay("league", "League rules", "club", "  scouts: {value: 10 hexes}\n")).ruleset("league")
+    rules = project(
+        tmp_path,
+        club=overlay("club", "Club rules", "skirmish", "  scouts: {value: 9 hexes, audience: gm}\n"),
+        league=overlay("league", "League rules", "club", "  scouts: {value: 10 hexes}\n"),
+    ).ruleset("league")
     assert gm_only(rules.value("scouts"))
 
 
 def test_players_pages_and_export_of_an_overlay_name_only_the_house_rules_they_may_see(tmp_path):
-    built = project(tmp_path, club=overlay("club", "Club rules", "skirmish",
-                                           "  move: {value: 7 hexes}\n  ambush: {value: 5 hexes}\n"
-                                           "  scouts: {value: 9 hexes, audience: gm}\n"))
+    built = project(
+        tmp_path,
+        club=overlay(
+            "club",
+            "Club rules",
+            "skirmish",
+            "  move: {value: 7 hexes}\n  ambush: {value: 5 hexes}\n  scouts: {value: 9 hexes, audience: gm}\n",
+        ),
+    )
     rules = built.ruleset("club")
     player = ruleset_index(rules, [], [], audience="player", base_title="Skirmish")
     assert "changes 1 value." in player and "How far models move" in player
@@ -108,8 +126,12 @@ def test_players_pages_and_export_of_an_overlay_name_only_the_house_rules_they_m
 
 
 def test_an_overlays_numbers_page_names_its_base_by_title_and_counts_what_players_see(tmp_path):
-    built = project(tmp_path, club=overlay("club", "Club rules", "skirmish",
-                                           "  move: {value: 7 hexes}\n  scouts: {value: 9 hexes, audience: gm}\n"))
+    built = project(
+        tmp_path,
+        club=overlay(
+            "club", "Club rules", "skirmish", "  move: {value: 7 hexes}\n  scouts: {value: 9 hexes, audience: gm}\n"
+        ),
+    )
     player = site_pages(built, "player").files["club/values.md"]
     assert "House rules on Skirmish: changes 1 value." in player and "skirmish" not in player
     assert "House rules on Skirmish: changes 2 values." in site_pages(built, "gm").files["club/values.md"]

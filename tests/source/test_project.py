@@ -7,13 +7,15 @@ import shutil
 from pathlib import Path
 
 import pytest
+from helpers import BROKEN
 
 from generator.cli import main
 from generator.source.project import load_project
-from helpers import BROKEN
 
-GAP = ("rules_src/broken/table_gap.yaml:6:7: error[table-gap]: `activations` has no row for 6, 10-11 on 2D6\n"
-       "  hint: add a row for the missing results, widen a range, or clamp the roll\n")
+GAP = (
+    "rules_src/broken/table_gap.yaml:6:7: error[table-gap]: `activations` has no row for 6, 10-11 on 2D6\n"
+    "  hint: add a row for the missing results, widen a range, or clamp the roll\n"
+)
 
 
 @pytest.fixture
@@ -44,8 +46,10 @@ def test_a_ruleset_folder_that_is_no_id_is_a_located_error(two_rulesets, capsys)
     shutil.copytree(BROKEN / "_base", two_rulesets / "rules_src" / "Bad-Name")
     assert main(["-C", str(two_rulesets), "check"]) == 1
     err = capsys.readouterr().err
-    assert err == ("rules_src/Bad-Name:1:1: error[bad-id]: ruleset folder `Bad-Name` is not lower_snake_case\n"
-                   "  hint: use lower-case letters, digits and underscores\n")
+    assert err == (
+        "rules_src/Bad-Name:1:1: error[bad-id]: ruleset folder `Bad-Name` is not lower_snake_case\n"
+        "  hint: use lower-case letters, digits and underscores\n"
+    )
 
 
 def test_folders_starting_with_a_dot_or_underscore_are_not_rulesets(two_rulesets):

@@ -11,10 +11,10 @@ import shutil
 from pathlib import Path
 
 import pytest
+from helpers import ROOT
 
 from generator.source.project import load_project
 from generator.validate import check_project
-from helpers import ROOT
 
 FOLDERS = sorted(p.name for p in (ROOT / "rules_src").iterdir() if p.is_dir())
 PROJECT, _ = load_project(ROOT)

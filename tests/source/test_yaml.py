@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-import time
-from pathlib import Path
-
 import pytest
+from helpers import BROKEN
 
 from generator.diagnostics import BlockLocation, Code, Diagnostics, Location
 from generator.source.yamlnodes import Mapping, Scalar, Sequence, decode, describe, load_file, parse_text, walk
-from helpers import BROKEN
-
 
 
 def parse(text: str):
@@ -35,15 +31,48 @@ def codes(diagnostics) -> list[str]:
 
 
 # -- typing: what the author typed, not what YAML 1.1 guesses ----------------------------------
-@pytest.mark.parametrize("text, value", [
-    ("no", "no"), ("off", "off"), ("yes", "yes"), ("on", "on"), ("NO", "NO"), ("y", "y"),
-    ("2:1", "2:1"), ("1.10", "1.10"), ("1.5", "1.5"), ("1e3", "1e3"), ("0x1F", "0x1F"), ("1_000", "1_000"),
-    (".inf", ".inf"), ("2001-01-01", "2001-01-01"), ("TRUE", "TRUE"), ("4+", "4+"), ("1-2", "1-2"),
-    ("12", 12), ("-3", -3), ("+3", 3), ("0", 0), ("012", 12),
-    ("true", True), ("True", True), ("false", False), ("False", False),
-    ("null", None), ("Null", None), ("NULL", None), ("~", None), ("", None),
-    ('"12"', "12"), ("'12'", "12"), ('"no"', "no"), ('"true"', "true"), ('"null"', "null"), ('""', ""),
-])
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("no", "no"),
+        ("off", "off"),
+        ("yes", "yes"),
+        ("on", "on"),
+        ("NO", "NO"),
+        ("y", "y"),
+        ("2:1", "2:1"),
+        ("1.10", "1.10"),
+        ("1.5", "1.5"),
+        ("1e3", "1e3"),
+        ("0x1F", "0x1F"),
+        ("1_000", "1_000"),
+        (".inf", ".inf"),
+        ("2001-01-01", "2001-01-01"),
+        ("TRUE", "TRUE"),
+        ("4+", "4+"),
+        ("1-2", "1-2"),
+        ("12", 12),
+        ("-3", -3),
+        ("+3", 3),
+        ("0", 0),
+        ("012", 12),
+        ("true", True),
+        ("True", True),
+        ("false", False),
+        ("False", False),
+        ("null", None),
+        ("Null", None),
+        ("NULL", None),
+        ("~", None),
+        ("", None),
+        ('"12"', "12"),
+        ("'12'", "12"),
+        ('"no"', "no"),
+        ('"true"', "true"),
+        ('"null"', "null"),
+        ('""', ""),
+    ],
+)
 def test_scalars_keep_what_was_typed(text, value):
     got = value_of(text)
     assert got == value
@@ -129,24 +158,39 @@ def test_load_file_shows_the_path_relative_to_the_project(tmp_path):
 
 
 # -- refusals -------------------------------------------------------------------------------
-@pytest.mark.parametrize("text, code, message, line, column", [
-    ("a: &x 1\n", Code.YAML_ALIAS, "anchor `&x` is not allowed in rules data", 1, 4),
-    ("a: 1\nb: *x\n", Code.YAML_ALIAS, "alias `*x` is not allowed in rules data", 2, 4),
-    ("&x a: 1\n", Code.YAML_ALIAS, "anchor `&x` is not allowed in rules data", 1, 1),
-    ("a: !!str 12\n", Code.YAML_TAG, "tag `!!str` is not allowed in rules data", 1, 4),
-    ("a: !custom x\n", Code.YAML_TAG, "tag `!custom` is not allowed in rules data", 1, 4),
-    ("a: ! x\n", Code.YAML_TAG, "tag `!` is not allowed in rules data", 1, 4),
-    ("a: !!python/object/apply:os.system [ls]\n", Code.YAML_TAG, "tag `!!python/object/apply:os.system` is not allowed in rules data", 1, 4),
-    ("a: !!map {b: 1}\n", Code.YAML_TAG, "tag `!!map` is not allowed in rules data", 1, 4),
-    ("a:\n\tb: 1\n", Code.TAB, "tab character in rules data", 2, 1),
-    ('a: "x\ty"\n', Code.TAB, "tab character in rules data", 1, 6),
-    ("a: 1\n---\nb: 2\n", Code.YAML_SYNTAX, "YAML syntax: a rules file holds one YAML document, this one has several", 2, 1),
-    ("a: [1,\n", Code.YAML_SYNTAX, "YAML syntax: did not find expected node content", 2, 1),
-    ("a:\n  b: 1\n c: 2\n", Code.YAML_SYNTAX, "YAML syntax: did not find expected key", 3, 2),
-    ("", Code.EMPTY_FILE, "the file has no content", 1, 1),
-    ("\n  \n", Code.EMPTY_FILE, "the file has no content", 1, 1),
-    ("# only\n  # comments\n", Code.EMPTY_FILE, "the file has no content", 1, 1),
-])
+@pytest.mark.parametrize(
+    "text, code, message, line, column",
+    [
+        ("a: &x 1\n", Code.YAML_ALIAS, "anchor `&x` is not allowed in rules data", 1, 4),
+        ("a: 1\nb: *x\n", Code.YAML_ALIAS, "alias `*x` is not allowed in rules data", 2, 4),
+        ("&x a: 1\n", Code.YAML_ALIAS, "anchor `&x` is not allowed in rules data", 1, 1),
+        ("a: !!str 12\n", Code.YAML_TAG, "tag `!!str` is not allowed in rules data", 1, 4),
+        ("a: !custom x\n", Code.YAML_TAG, "tag `!custom` is not allowed in rules data", 1, 4),
+        ("a: ! x\n", Code.YAML_TAG, "tag `!` is not allowed in rules data", 1, 4),
+        (
+            "a: !!python/object/apply:os.system [ls]\n",
+            Code.YAML_TAG,
+            "tag `!!python/object/apply:os.system` is not allowed in rules data",
+            1,
+            4,
+        ),
+        ("a: !!map {b: 1}\n", Code.YAML_TAG, "tag `!!map` is not allowed in rules data", 1, 4),
+        ("a:\n\tb: 1\n", Code.TAB, "tab character in rules data", 2, 1),
+        ('a: "x\ty"\n', Code.TAB, "tab character in rules data", 1, 6),
+        (
+            "a: 1\n---\nb: 2\n",
+            Code.YAML_SYNTAX,
+            "YAML syntax: a rules file holds one YAML document, this one has several",
+            2,
+            1,
+        ),
+        ("a: [1,\n", Code.YAML_SYNTAX, "YAML syntax: did not find expected node content", 2, 1),
+        ("a:\n  b: 1\n c: 2\n", Code.YAML_SYNTAX, "YAML syntax: did not find expected key", 3, 2),
+        ("", Code.EMPTY_FILE, "the file has no content", 1, 1),
+        ("\n  \n", Code.EMPTY_FILE, "the file has no content", 1, 1),
+        ("# only\n  # comments\n", Code.EMPTY_FILE, "the file has no content", 1, 1),
+    ],
+)
 def test_refused_with_one_located_diagnostic(text, code, message, line, column):
     node, diagnostics = parse(text)
     assert node is None
@@ -169,7 +213,8 @@ def test_duplicate_keys_keep_the_first_and_are_reported():
     assert node.keys() == ["a", "b"]
     assert node.get("a").value == 1
     assert [(d.code, d.message, d.location) for d in diagnostics] == [
-        (Code.DUPLICATE_KEY, "key `a` repeats the key at line 1", Location("f.yaml", 3, 1))]
+        (Code.DUPLICATE_KEY, "key `a` repeats the key at line 1", Location("f.yaml", 3, 1))
+    ]
 
 
 def test_a_key_that_is_not_a_single_value_is_refused():
@@ -199,7 +244,8 @@ def test_decode_reports_the_first_bad_byte():
     diagnostics = Diagnostics()
     assert decode(b"a: 1\nb: caf\xe9\n", "f.yaml", diagnostics) is None
     assert [(d.code, d.message, d.location) for d in diagnostics] == [
-        (Code.ENCODING, "byte 0xe9 is not valid UTF-8", Location("f.yaml", 2, 7))]
+        (Code.ENCODING, "byte 0xe9 is not valid UTF-8", Location("f.yaml", 2, 7))
+    ]
 
 
 def test_decode_passes_utf8_through():
@@ -209,15 +255,18 @@ def test_decode_passes_utf8_through():
 
 
 # -- helpers ----------------------------------------------------------------------------------
-@pytest.mark.parametrize("text, described", [
-    ("a: 12", "the number `12`"),
-    ("a: true", "the boolean `true`"),
-    ("a:", "an empty value"),
-    ("a: word", "the text `word`"),
-    ("a: " + "x" * 50, "the text `" + "x" * 39 + "…`"),
-    ("a: {b: 1}", "a mapping (key: value lines)"),
-    ("a: [1]", "a list (- item lines)"),
-])
+@pytest.mark.parametrize(
+    "text, described",
+    [
+        ("a: 12", "the number `12`"),
+        ("a: true", "the boolean `true`"),
+        ("a:", "an empty value"),
+        ("a: word", "the text `word`"),
+        ("a: " + "x" * 50, "the text `" + "x" * 39 + "…`"),
+        ("a: {b: 1}", "a mapping (key: value lines)"),
+        ("a: [1]", "a list (- item lines)"),
+    ],
+)
 def test_describe(text, described):
     assert describe(parse_ok(text + "\n").get("a")) == described
 

@@ -18,9 +18,9 @@ import re
 import shutil
 from pathlib import Path
 
+import helpers
 import pytest
 
-import helpers
 from generator.cli import main
 from generator.diagnostics import Code
 
@@ -36,11 +36,18 @@ if UPDATE and os.environ.get("CI"):
 # symlink-outside needs a symbolic link, which the corpus's copy into a project does not keep
 # (tests/attacks/symlink_* make them); site-warning only a site build finds (limits_entry_role_unknown_section);
 # template-error only a project template makes (tests/attacks/template_*).
-NOT_FROM_RULES_DATA = {Code.RESOURCE_OUTSIDE, Code.SYMLINK_OUTSIDE, Code.SITE_WARNING, Code.TEMPLATE_ERROR,
-                       Code.SHEET_OVERFLOW}  # found by laying a sheet out: tests/render/sheets/test_sheet_overflow.py
+NOT_FROM_RULES_DATA = {
+    Code.RESOURCE_OUTSIDE,
+    Code.SYMLINK_OUTSIDE,
+    Code.SITE_WARNING,
+    Code.TEMPLATE_ERROR,
+    Code.SHEET_OVERFLOW,
+}  # found by laying a sheet out: tests/render/sheets/test_sheet_overflow.py
 
-DIAGNOSTIC = re.compile(r"^(?P<path>[^:\n]+):(?P<line>[0-9]+):(?P<column>[0-9]+): (?P<severity>error|warning)"
-                        r"\[(?P<code>[a-z-]+)\]: .+$")
+DIAGNOSTIC = re.compile(
+    r"^(?P<path>[^:\n]+):(?P<line>[0-9]+):(?P<column>[0-9]+): (?P<severity>error|warning)"
+    r"\[(?P<code>[a-z-]+)\]: .+$"
+)
 
 
 def case_names() -> list[str]:
@@ -229,8 +236,16 @@ EXPECTED = f"""\
 
 
 # where each error points, by hand: (line, column) -> the text that starts there
-POINTED_AT = {(5, 44): "maybe", (5, 83): "[1, 2]", (11, 22): "5", (15, 11): "[a, b]", (19, 11): "[archer]",
-              (24, 15): "just an archer", (25, 68): "true", (26, 38): "{not_given: lost, extra: 1}"}
+POINTED_AT = {
+    (5, 44): "maybe",
+    (5, 83): "[1, 2]",
+    (11, 22): "5",
+    (15, 11): "[a, b]",
+    (19, 11): "[archer]",
+    (24, 15): "just an archer",
+    (25, 68): "true",
+    (26, 38): "{not_given: lost, extra: 1}",
+}
 
 
 def test_each_value_of_the_wrong_shape_is_one_located_error(tmp_path: Path, capsys):
@@ -245,4 +260,4 @@ def test_each_value_of_the_wrong_shape_is_one_located_error(tmp_path: Path, caps
 def test_the_positions_are_those_of_the_values():
     lines = RULES.splitlines()
     for (line, column), text in POINTED_AT.items():
-        assert lines[line - 1][column - 1:].startswith(text), (line, column)
+        assert lines[line - 1][column - 1 :].startswith(text), (line, column)

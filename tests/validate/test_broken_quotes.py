@@ -15,9 +15,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers import ROOT
 
 from generator.validate import check_project
-from helpers import ROOT
 
 pytestmark = pytest.mark.fuzz  # many generated or hostile projects, each a run of its own
 
@@ -37,7 +37,7 @@ def break_one_quote_per_ruleset(project: Path) -> dict[str, str]:
             text = path.read_text(encoding="utf-8")
             match = QUOTE.search(text)
             if match:
-                path.write_text(text[:match.start(1)] + "zyxwvut " + text[match.start(1):], encoding="utf-8")
+                path.write_text(text[: match.start(1)] + "zyxwvut " + text[match.start(1) :], encoding="utf-8")
                 broken[folder.name] = f"rules_src/{folder.name}/{path.name}:{text.count(chr(10), 0, match.start()) + 1}"
                 break
     return broken
@@ -71,8 +71,25 @@ def test_the_suite_fails_on_the_broken_copy_with_nothing_skipped(broken_copy):
     for name in ("conftest.py", "helpers.py", "validate/test_broken_quotes.py"):
         shutil.copy2(ROOT / "tests" / name, project / "tests" / Path(name).name)
     env = {**os.environ, "CI": "true", "PYTHONPATH": str(ROOT)}
-    run = subprocess.run([sys.executable, "-m", "pytest", "tests/test_broken_quotes.py", "-k", "pass_check", "-q",
-                          "-p", "no:cacheprovider", "-rs"], cwd=project, env=env, capture_output=True, text=True, timeout=300)
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "tests/test_broken_quotes.py",
+            "-k",
+            "pass_check",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "-rs",
+        ],
+        cwd=project,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     summary = run.stdout.strip().splitlines()[-1]
     assert run.returncode == 1, run.stdout
     assert re.search(r"\b1 failed\b", summary) and "skipped" not in summary and "passed" not in summary, summary

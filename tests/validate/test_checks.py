@@ -7,29 +7,55 @@ from pathlib import Path
 from types import MappingProxyType, SimpleNamespace
 
 import pytest
+from helpers import BROKEN, checked
 
 from generator.cli import main
 from generator.diagnostics import Code, Location
+from generator.model import computed, entries
 from generator.model.dice import DiceExpr, RollRange
 from generator.model.entries import RollTable, TableRow
 from generator.model.ruleset import Ruleset
-from generator.validate import check_project, checks, prose
-from generator.model import computed, entries
-from generator.validate import armies, glossary, links, references, sources, tables
+from generator.validate import armies, check_project, checks, glossary, links, prose, references, sources, tables
 from generator.validate.checks import CHECKS
-from helpers import BROKEN, checked
 
 
 def test_the_registered_checks():
-    assert list(CHECKS) == ["references", "spells", "tables", "keywords", "declared_kinds", "declared_words",
-                            "sources", "army_limits", "row_counts", "play_aids",
-                            "value_cells", "armies", "glossary_terms", "chapter_ids", "prose_links", "gm_references", "audience", "quick_reference", "examples_assert",
-                            "formulas", "lookups", "charts", "sheets", "name_clashes", "prose_safety", "examples_stated",
-                            "example_sentences"]
+    assert list(CHECKS) == [
+        "references",
+        "spells",
+        "tables",
+        "keywords",
+        "declared_kinds",
+        "declared_words",
+        "sources",
+        "army_limits",
+        "row_counts",
+        "play_aids",
+        "value_cells",
+        "armies",
+        "glossary_terms",
+        "chapter_ids",
+        "prose_links",
+        "gm_references",
+        "audience",
+        "quick_reference",
+        "examples_assert",
+        "formulas",
+        "lookups",
+        "charts",
+        "sheets",
+        "name_clashes",
+        "prose_safety",
+        "examples_stated",
+        "example_sentences",
+    ]
 
 
 def test_links_accept_explicit_titles_aliases_and_any_case(tmp_path):
-    assert checked(tmp_path, """
+    assert (
+        checked(
+            tmp_path,
+            """
 glossary:
   knocked_down: {term: Knocked Down, aliases: [Knocked over], definition: Lying down.}
 rules:
@@ -38,21 +64,33 @@ rules:
     chapter: basics
     body: |
       See {rule}`the rule on falling <falling>`, {term}`knocked down` and {term}`Knocked Over`.
-""") == []
+""",
+        )
+        == []
+    )
 
 
 def test_quotes_match_across_spacing_case_and_curly_quotes(tmp_path):
-    assert checked(tmp_path, """
+    assert (
+        checked(
+            tmp_path,
+            """
 rules:
   activating:
     title: Activating
     chapter: basics
     source: {section: BASICS, quote: "each UNIT   rolls one dice\\n when it activates"}
-""") == []
+""",
+        )
+        == []
+    )
 
 
 def test_a_not_given_roll_range_skips_coverage(tmp_path):
-    assert checked(tmp_path, """
+    assert (
+        checked(
+            tmp_path,
+            """
 tables:
   unknown:
     title: Unknown ranges
@@ -60,11 +98,17 @@ tables:
     rows:
       - {roll: not given, result: Something}
       - {roll: {not_given: the picture is lost}, result: Something else}
-""") == []
+""",
+        )
+        == []
+    )
 
 
 def test_a_spell_on_its_table(tmp_path):
-    assert checked(tmp_path, """
+    assert (
+        checked(
+            tmp_path,
+            """
 tables:
   spells:
     title: Spells
@@ -74,11 +118,16 @@ tables:
       - {roll: 4-6, result: Mist}
 spells:
   fireball: {name: Fireball, table: spells, roll: 2, effect: Burns.}
-""") == []
+""",
+        )
+        == []
+    )
 
 
 def test_links_in_nested_prose_are_checked(tmp_path):
-    found = checked(tmp_path, """
+    found = checked(
+        tmp_path,
+        """
 tables:
   t:
     title: T
@@ -92,7 +141,8 @@ profiles:
       pts: {label: PTS, type: points, min: 0}
     rows:
       levy: {name: Levy, pts: 2, note: "See {term}`Nothing`."}
-""")
+""",
+    )
     assert len(found) == 2
 
 
@@ -154,7 +204,7 @@ EXPECTED = [
     "  hint: add `clamp:` or open-ended rows such as `6+` and `1-`",
     f"{F}:25:7: error[too-large]: the rows of `wide` span 1 to 20,001; a modified table may span at most 10,000 results\n"
     "  hint: write open-ended rows such as `6+` and `1-` for the far ends",
-    f"{F}:31:15: error[bad-value]: movement `courage` is 3, not a distance\n  hint: name a value written as a distance: 6\", 2 hexes",
+    f'{F}:31:15: error[bad-value]: movement `courage` is 3, not a distance\n  hint: name a value written as a distance: 6", 2 hexes',
     f"{F}:34:51: error[unknown-ref]: movement `nowhere` is not in `values:`\n  hint: check the id against the entries of that section",
     f"{F}:36:38: error[out-of-range]: `wounds` asks for 13 boxes; a unit's row holds 1 to 12\n"
     "  hint: leave `boxes` out for an open count: a tally space is printed",
@@ -185,11 +235,22 @@ def test_each_broken_play_aid_table_and_role_is_one_located_error(reported):
 def test_the_lines_named_are_those_of_the_values():
     """Each location points at the text it complains about (the oracle for the positions above)."""
     lines = RULES.splitlines()
-    needles = ["Units move.", "Units move.", "D6 + modifier", "- {roll: 1-", "courage", "nowhere", "13", "wounds",
-               "fear:", "spirit", "haunting"]
+    needles = [
+        "Units move.",
+        "Units move.",
+        "D6 + modifier",
+        "- {roll: 1-",
+        "courage",
+        "nowhere",
+        "13",
+        "wounds",
+        "fear:",
+        "spirit",
+        "haunting",
+    ]
     for diagnostic, needle in zip(EXPECTED, needles, strict=True):
         line, column = (int(n) for n in diagnostic.split(":")[1:3])
-        assert lines[line - 1][column - 1:].startswith(needle), (diagnostic, lines[line - 1])
+        assert lines[line - 1][column - 1 :].startswith(needle), (diagnostic, lines[line - 1])
 
 
 # The checks' parts on hand-made rulesets. Expected messages, spans and locations are written by hand
@@ -199,11 +260,22 @@ ROWS_LOC = Location("t.yaml", 2, 1)
 
 
 def _table(dice: str, rolls: list[str], clamp: str | None = None) -> RollTable:
-    rows = tuple(TableRow(roll=RollRange.parse(roll), result=f"r{index}",
-                          locs=MappingProxyType({"roll": Location("t.yaml", 10 + index, 1)}))
-                 for index, roll in enumerate(rolls))
-    return RollTable(title="T", id="t", dice=DiceExpr.parse(dice), rows=rows, clamp=RollRange.parse(clamp) if clamp else None,
-                     locs=MappingProxyType({"dice": Location("t.yaml", 1, 1), "rows": ROWS_LOC}))
+    rows = tuple(
+        TableRow(
+            roll=RollRange.parse(roll),
+            result=f"r{index}",
+            locs=MappingProxyType({"roll": Location("t.yaml", 10 + index, 1)}),
+        )
+        for index, roll in enumerate(rolls)
+    )
+    return RollTable(
+        title="T",
+        id="t",
+        dice=DiceExpr.parse(dice),
+        rows=rows,
+        clamp=RollRange.parse(clamp) if clamp else None,
+        locs=MappingProxyType({"dice": Location("t.yaml", 1, 1), "rows": ROWS_LOC}),
+    )
 
 
 def _found(diagnostics):
@@ -216,8 +288,13 @@ WIDE_HINT = "write open-ended rows such as `6+` and `1-` for the far ends"
 def test_a_modified_table_whose_rows_spread_too_far_is_refused_where_its_rows_are():
     # 0 to 10,001: one result more than the 10,000 a modified table may span
     assert _found(tables.table_coverage(_table("D6 + S", ["0-", "1-10000", "10001+"]))) == [
-        (Code.TOO_LARGE, "the rows of `t` span 0 to 10,001; a modified table may span at most 10,000 results", ROWS_LOC,
-         WIDE_HINT)]
+        (
+            Code.TOO_LARGE,
+            "the rows of `t` span 0 to 10,001; a modified table may span at most 10,000 results",
+            ROWS_LOC,
+            WIDE_HINT,
+        )
+    ]
     # exactly 10,000 results apart is allowed, and the table is whole
     assert tables.table_coverage(_table("D6 + S", ["0-", "1-9999", "10000+"])) == []
     # the rows' spread counts, not how large their numbers are: 5,999 to 6,000 is one result apart
@@ -227,10 +304,22 @@ def test_a_modified_table_whose_rows_spread_too_far_is_refused_where_its_rows_ar
 def test_open_rows_that_overlap_are_told_over_one_total_beyond_every_written_number():
     # written numbers 0 to 2: the totals read are -1 to 3, so `0-` covers -1 and 0 that `1-` covered
     assert _found(tables.table_coverage(_table("D6 + S", ["1-", "0-", "2+"]))) == [
-        (Code.TABLE_OVERLAP, "row `0-` of `t` covers -1-0 again", Location("t.yaml", 11, 1), "make the row ranges disjoint")]
+        (
+            Code.TABLE_OVERLAP,
+            "row `0-` of `t` covers -1-0 again",
+            Location("t.yaml", 11, 1),
+            "make the row ranges disjoint",
+        )
+    ]
     # written numbers 4 to 6: the totals read are 3 to 7, so `6+` covers 6 and 7 that `5+` covered
     assert _found(tables.table_coverage(_table("D6 + S", ["4-", "5+", "6+"]))) == [
-        (Code.TABLE_OVERLAP, "row `6+` of `t` covers 6-7 again", Location("t.yaml", 12, 1), "make the row ranges disjoint")]
+        (
+            Code.TABLE_OVERLAP,
+            "row `6+` of `t` covers 6-7 again",
+            Location("t.yaml", 12, 1),
+            "make the row ranges disjoint",
+        )
+    ]
 
 
 def _ruleset(unloaded=(), **sections) -> Ruleset:
@@ -241,8 +330,9 @@ def test_an_id_that_failed_to_load_in_another_section_is_still_an_unknown_refere
     loc = Location("a.yaml", 3, 5)
     costs = (SimpleNamespace(id="banner"),)
     # `ghost` failed to load as a hero, not as a cost: naming it as a cost is an error
-    assert _found([references.unknown_ref(_ruleset({("heroes", "ghost")}, costs=costs), "costs", "ghost", loc, "extra")]) == [
-        (Code.UNKNOWN_REF, "extra `ghost` is not in `costs:`", loc, None)]
+    assert _found(
+        [references.unknown_ref(_ruleset({("heroes", "ghost")}, costs=costs), "costs", "ghost", loc, "extra")]
+    ) == [(Code.UNKNOWN_REF, "extra `ghost` is not in `costs:`", loc, None)]
     # failed to load as a cost: its own error is told, not this one
     assert references.unknown_ref(_ruleset({("costs", "ghost")}, costs=costs), "costs", "ghost", loc, "extra") is None
     assert references.unknown_ref(_ruleset(costs=costs), "costs", "banner", loc, "extra") is None
@@ -251,12 +341,24 @@ def test_an_id_that_failed_to_load_in_another_section_is_still_an_unknown_refere
 def test_an_army_is_refused_for_its_matrix_only_when_the_matrix_itself_failed_to_load():
     matrix_loc = Location("a.yaml", 7, 13)
     matrix = SimpleNamespace(id="m", rows=(SimpleNamespace(id="man"),))
-    army = SimpleNamespace(id="host", matrix="m", extras=(), units=[], locs=MappingProxyType({"matrix": matrix_loc}),
-                           loc=Location("a.yaml", 6, 3))
+    army = SimpleNamespace(
+        id="host",
+        matrix="m",
+        extras=(),
+        units=[],
+        locs=MappingProxyType({"matrix": matrix_loc}),
+        loc=Location("a.yaml", 6, 3),
+    )
     # a hero `m` failed to load; the matrix `m` loaded, so the army is checked (and is fine)
     assert list(armies._army_refs(_ruleset({("heroes", "m")}, profiles=(matrix,)), army)) == []
     assert _found(armies._army_refs(_ruleset({("profiles", "m")}), army)) == [
-        (Code.UNKNOWN_REF, "matrix `m` has errors of its own, so `host` cannot be checked", matrix_loc, "fix the matrix first")]
+        (
+            Code.UNKNOWN_REF,
+            "matrix `m` has errors of its own, so `host` cannot be checked",
+            matrix_loc,
+            "fix the matrix first",
+        )
+    ]
 
 
 def test_an_entry_is_for_the_game_master_by_its_audience_or_by_saying_so_itself():
@@ -283,22 +385,31 @@ def test_a_formula_names_what_its_expression_and_steps_use_but_not_its_own_input
     formula = SimpleNamespace(
         inputs=(SimpleNamespace(id="s"),),
         let=(SimpleNamespace(id="half", expr=Expression.parse("s // 2 + bonus + other(s)")),),
-        expr=Expression.parse("half + base + tbl(half)"))
+        expr=Expression.parse("half + base + tbl(half)"),
+    )
     assert computed.computes_with(formula) == {"bonus", "other", "base", "tbl"}
-    assert computed.computes_with(SimpleNamespace(inputs=(), let=(), expr=Expression.parse("a + f(b)"))) == {"a", "b", "f"}
+    assert computed.computes_with(SimpleNamespace(inputs=(), let=(), expr=Expression.parse("a + f(b)"))) == {
+        "a",
+        "b",
+        "f",
+    }
 
 
 def test_prose_in_a_list_of_lines_is_found_at_the_line_written():
     loc = Location("r.yaml", 4, 7)
-    entry = SimpleNamespace(id="e", locs=MappingProxyType({"lines[1]": loc}),
-                            lines=("no role here", "see {rule}`a`", "and {term}`b`"), body="plain")
+    entry = SimpleNamespace(
+        id="e",
+        locs=MappingProxyType({"lines[1]": loc}),
+        lines=("no role here", "see {rule}`a`", "and {term}`b`"),
+        body="plain",
+    )
     # the second line's own place was recorded; the third's was not, so it is placed at the list
     assert list(links.prose_fields(entry)) == [(entry, "lines[1]", "see {rule}`a`"), (entry, "lines", "and {term}`b`")]
 
 
 def test_a_quote_is_compared_with_plain_quotes_single_spaces_and_any_case():
     assert sources._normal("It’s  ‘The’\n“Rule”") == "it's 'the' \"rule\""
-    assert sources._normal("“Charge!”  ’tis") == "\"charge!\" 'tis"
+    assert sources._normal("“Charge!”  ’tis") == '"charge!" \'tis'
 
 
 def test_a_glossary_term_reads_as_its_words_in_lower_case_with_single_spaces():
@@ -309,13 +420,15 @@ def test_a_glossary_term_reads_as_its_words_in_lower_case_with_single_spaces():
 def test_the_rows_and_parts_of_an_entry_that_have_a_place_can_cite_a_source():
     part = SimpleNamespace(locs={}, source=None)
     first, second = SimpleNamespace(locs={}, parts=(part,)), SimpleNamespace(locs={})
-    entry = SimpleNamespace(locs={}, rows=(first, second), see_also=("a", "b"), notes=(SimpleNamespace(text="no place"),),
-                            numbers=(1, 2))
+    entry = SimpleNamespace(
+        locs={}, rows=(first, second), see_also=("a", "b"), notes=(SimpleNamespace(text="no place"),), numbers=(1, 2)
+    )
     assert list(sources._cited(entry)) == [entry, first, part, second]
 
 
 # Check registration, locations, keywords, markdown fields and armies, on hand-made rulesets; columns and
 # messages counted by hand in the texts below (0-based, as Finding reports them).
+
 
 def test_a_keyword_splits_from_its_trailing_numbers():
     from generator.model.entries import split_keyword
@@ -339,7 +452,6 @@ def test_markdown_fields_are_found_inside_optional_and_union_types():
 
 
 def test_a_check_registers_under_its_name_without_the_prefix():
-    from generator.validate import checks
 
     def check_mutation_probe(ruleset, diagnostics):
         return None
@@ -356,7 +468,9 @@ def test_a_rulesets_problems_are_its_checks_then_its_mechanics(monkeypatch, tmp_
     import generator.validate as validate
 
     monkeypatch.setattr(validate, "run_checks", lambda ruleset: iter([f"check of {ruleset}"]))
-    monkeypatch.setattr(validate, "mechanics_problems", lambda root, ruleset: (f"mechanics of {ruleset} in {root.name}",))
+    monkeypatch.setattr(
+        validate, "mechanics_problems", lambda root, ruleset: (f"mechanics of {ruleset} in {root.name}",)
+    )
     assert validate.check_ruleset(tmp_path, "abc") == ["check of abc", f"mechanics of abc in {tmp_path.name}"]
 
 
@@ -377,8 +491,11 @@ def test_a_bare_id_prefers_the_game_masters_entry():
 
     from generator.validate.audience import _any_entry
 
-    player, gm, other = (SimpleNamespace(id="ambush", audience="player"), SimpleNamespace(id="ambush", audience="gm"),
-                         SimpleNamespace(id="other", audience="player"))
+    player, gm, other = (
+        SimpleNamespace(id="ambush", audience="player"),
+        SimpleNamespace(id="ambush", audience="gm"),
+        SimpleNamespace(id="other", audience="player"),
+    )
     ruleset = SimpleNamespace(all_entries=lambda: [("rules", other), ("rules", player), ("glossary", gm)])
     assert _any_entry(ruleset, "ambush") is gm
     assert _any_entry(SimpleNamespace(all_entries=lambda: [("rules", other), ("rules", player)]), "ambush") is player
@@ -414,19 +531,23 @@ armies:
 
 
 def test_an_army_on_a_matrix_that_did_not_load_is_not_checked_further(tmp_path):
-    import shutil
-    from pathlib import Path
-
-    from generator.validate import check_project
 
     folder = tmp_path / "rules_src" / "x"
     shutil.copytree(BROKEN / "_base", folder)
     (folder / "case.yaml").write_text(ARMY_REFS, encoding="utf-8")
-    found = [(d.code, d.message, d.location.line, d.location.column, d.hint) for d in check_project(tmp_path).diagnostics]
+    found = [
+        (d.code, d.message, d.location.line, d.location.column, d.hint) for d in check_project(tmp_path).diagnostics
+    ]
     # 1-based line:column counted by hand in ARMY_REFS
     assert found == [
         (Code.MISSING_FIELD, "profile matrix `broken` needs the field `title`", 2, 3, "title: The matrix's heading."),
-        (Code.UNKNOWN_REF, "matrix `broken` has errors of its own, so `host` cannot be checked", 16, 13, "fix the matrix first"),
+        (
+            Code.UNKNOWN_REF,
+            "matrix `broken` has errors of its own, so `host` cannot be checked",
+            16,
+            13,
+            "fix the matrix first",
+        ),
         (Code.UNKNOWN_REF, "spell `nope` is not in `spells:`", 25, 53, None),
     ]
 
@@ -447,8 +568,6 @@ sheets:
 
 
 def test_markdown_texts_reach_rows_and_each_item_of_a_list(tmp_path):
-    import shutil
-    from pathlib import Path
 
     from generator.source.project import load_project
 
@@ -502,22 +621,30 @@ armies:
 
 
 def test_a_head_count_armys_models_are_checked_line_by_line(tmp_path):
-    import shutil
-    from pathlib import Path
-
-    from generator.validate import check_project
 
     folder = tmp_path / "rules_src" / "x"
     shutil.copytree(BROKEN / "_base", folder)
     (folder / "case.yaml").write_text(HEAD_COUNT, encoding="utf-8")
-    found = [(d.code, d.message, d.location.line, d.location.column, d.hint) for d in check_project(tmp_path).diagnostics]
+    found = [
+        (d.code, d.message, d.location.line, d.location.column, d.hint) for d in check_project(tmp_path).diagnostics
+    ]
     # 1-based line:column counted by hand in HEAD_COUNT; 2 men of 3 models each are 6
     assert found == [
         (Code.POINTS_MISMATCH, "2x man is 6 models, not 5", 22, 52, "2 x 3 = 6"),
-        (Code.MISSING_FIELD, "`host` is balanced by head-count, but the models of `odd` are not known", 23, 17,
-         "`troops` says `not given`: state the line's models, as in `models: 10`"),
-        (Code.MISSING_FIELD, "`band` is balanced by head-count, but the models of `elf` are not known", 29, 17,
-         "`plain` has no `models` column: state the line's models, as in `models: 10`"),
+        (
+            Code.MISSING_FIELD,
+            "`host` is balanced by head-count, but the models of `odd` are not known",
+            23,
+            17,
+            "`troops` says `not given`: state the line's models, as in `models: 10`",
+        ),
+        (
+            Code.MISSING_FIELD,
+            "`band` is balanced by head-count, but the models of `elf` are not known",
+            29,
+            17,
+            "`plain` has no `models` column: state the line's models, as in `models: 10`",
+        ),
     ]
 
 
@@ -525,20 +652,28 @@ def _army(matrix="m", extras=(), upgrades=(), heroes=(), spells=()):
     from types import SimpleNamespace
 
     unit = SimpleNamespace(upgrades=upgrades, heroes=heroes, spells=spells)
-    return SimpleNamespace(matrix=matrix, extras=extras, units=[SimpleNamespace(upgrades=(), heroes=(), spells=()), unit])
+    return SimpleNamespace(
+        matrix=matrix, extras=extras, units=[SimpleNamespace(upgrades=(), heroes=(), spells=()), unit]
+    )
 
 
-@pytest.mark.parametrize("unloaded, army, expected", [
-    ({("profiles", "m")}, _army(), True),
-    ({("costs", "banner")}, _army(extras=("banner",)), True),
-    ({("costs", "banner")}, _army(upgrades=("banner",)), True),
-    ({("heroes", "h")}, _army(heroes=("h",)), True),
-    ({("spells", "s")}, _army(spells=("s",)), True),
-    (set(), _army(extras=("banner",), upgrades=("banner",), heroes=("h",), spells=("s",)), False),
-    # the same id failing in another section is not this army's
-    ({("heroes", "m"), ("spells", "banner"), ("costs", "h"), ("profiles", "s")},
-     _army(extras=("banner",), upgrades=("banner",), heroes=("h",), spells=("s",)), False),
-])
+@pytest.mark.parametrize(
+    "unloaded, army, expected",
+    [
+        ({("profiles", "m")}, _army(), True),
+        ({("costs", "banner")}, _army(extras=("banner",)), True),
+        ({("costs", "banner")}, _army(upgrades=("banner",)), True),
+        ({("heroes", "h")}, _army(heroes=("h",)), True),
+        ({("spells", "s")}, _army(spells=("s",)), True),
+        (set(), _army(extras=("banner",), upgrades=("banner",), heroes=("h",), spells=("s",)), False),
+        # the same id failing in another section is not this army's
+        (
+            {("heroes", "m"), ("spells", "banner"), ("costs", "h"), ("profiles", "s")},
+            _army(extras=("banner",), upgrades=("banner",), heroes=("h",), spells=("s",)),
+            False,
+        ),
+    ],
+)
 def test_an_army_names_an_unloaded_entry_only_in_that_entrys_section(unloaded, army, expected):
     from generator.model.ruleset import Ruleset
     from generator.validate.armies import _names_unloaded

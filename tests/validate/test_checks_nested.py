@@ -3,8 +3,9 @@ entries named through a table row's link. Expected locations are read off the YA
 
 from __future__ import annotations
 
-from generator.diagnostics import Code
 from helpers import BROKEN, checked
+
+from generator.diagnostics import Code
 
 # The base project's source text (tests/broken/_base/sources/base.txt) says: "Each unit rolls one dice when it
 # activates. On a roll of a 1 the unit does nothing. A force may have one appeal for scrolls."
@@ -37,7 +38,9 @@ def test_a_wrong_quote_inside_a_profile_row_a_track_or_a_spell_is_found_where_it
 
 
 def test_a_wrong_section_inside_a_profile_row_is_found(tmp_path):
-    found = checked(tmp_path, """
+    found = checked(
+        tmp_path,
+        """
 profiles:
   troops:
     title: Troops
@@ -45,13 +48,16 @@ profiles:
       pts: {label: PTS, type: points, min: 0}
     rows:
       levy: {name: Levy, pts: 2, source: {section: MAGIC, quote: "each unit rolls one dice"}}
-""")
+""",
+    )
     assert found == ["rules_src/x/case.yaml:8:52: error[source-section]: section “MAGIC” is not in base.txt"]
 
 
 def test_a_table_row_cannot_cite_a_source_unnoticed(tmp_path):
     """Rows of a roll table carry no `source:`: one written there is refused where it stands, not ignored."""
-    found = checked(tmp_path, """
+    found = checked(
+        tmp_path,
+        """
 tables:
   t:
     title: T
@@ -60,7 +66,8 @@ tables:
       - roll: 1-6
         result: X
         source: {section: BASICS, quote: "each unit rolls two dice"}
-""")
+""",
+    )
     assert found == ["rules_src/x/case.yaml:9:9: error[unknown-field]: unknown field `source` in table row"]
 
 
@@ -75,7 +82,10 @@ rules:
 
 
 def test_a_player_table_row_linking_a_game_master_rule_is_a_gm_reference(tmp_path):
-    found = checked(tmp_path, GM_RULE + """
+    found = checked(
+        tmp_path,
+        GM_RULE
+        + """
 tables:
   t:
     title: T
@@ -83,7 +93,8 @@ tables:
     rows:
       - {roll: 1-3, result: X, ref: secret}
       - {roll: 4-6, result: Y, effect: "See {rule}`secret`."}
-""")
+""",
+    )
     assert found == [
         "rules_src/x/case.yaml:14:37: error[gm-reference]: `t` is for players but names game-master-only `secret`",
         "rules_src/x/case.yaml:15:40: error[gm-reference]: `t` is for players but names game-master-only `secret`",
@@ -91,7 +102,11 @@ tables:
 
 
 def test_a_game_master_table_may_link_a_game_master_rule(tmp_path):
-    assert checked(tmp_path, GM_RULE + """
+    assert (
+        checked(
+            tmp_path,
+            GM_RULE
+            + """
 tables:
   t:
     title: T
@@ -100,7 +115,10 @@ tables:
     rows:
       - {roll: 1-3, result: X, ref: secret}
       - {roll: 4-6, result: Y, effect: "See {rule}`secret`."}
-""") == []
+""",
+        )
+        == []
+    )
 
 
 # Every way of naming a game-master entry, found where it is written.
@@ -216,41 +234,43 @@ sheets:
 
 def _gm_references(tmp_path):
     import shutil
-    from pathlib import Path
 
     from generator.validate import check_project
 
     folder = tmp_path / "rules_src" / "x"
     shutil.copytree(BROKEN / "_base", folder)
     (folder / "case.yaml").write_text(GM_NAMED, encoding="utf-8")
-    return [f"{d.location.line}:{d.location.column}: {d.message}" for d in check_project(tmp_path).diagnostics
-            if d.code is Code.GM_REFERENCE]
+    return [
+        f"{d.location.line}:{d.location.column}: {d.message}"
+        for d in check_project(tmp_path).diagnostics
+        if d.code is Code.GM_REFERENCE
+    ]
 
 
 def test_every_way_of_naming_a_game_master_entry_is_found_where_it_is_written(tmp_path):
     # line:column counted by hand in GM_NAMED, 1-based
     assert _gm_references(tmp_path) == [
-    "3:79: `open` is for players but names game-master-only `secret`",
-    "17:37: `player_t` is for players but names game-master-only `secret`",
-    "18:40: `player_t` is for players but names game-master-only `secret`",
-    "25:45: `troops` is for players but names game-master-only `gm_fear`",
-    "35:52: `amulet` is for players but names game-master-only `gm_fear`",
-    "37:29: `bolt` is for players but names game-master-only `gm_table`",
-    "47:17: `host` is for players but names game-master-only `gm_spy`",
-    "47:55: `host` is for players but names game-master-only `gm_hero`",
-    "47:75: `host` is for players but names game-master-only `gm_bolt`",
-    "50:13: `host2` is for players but names game-master-only `gm_matrix`",
-    "57:12: `cap` is for players but names game-master-only `gm_hero`",
-    "58:14: `cap` is for players but names game-master-only `gm_spy`",
-    "74:11: `score` is for players but names game-master-only `gm_f`",
-    "74:11: `score` is for players but names game-master-only `gm_lookup`",
-    "74:11: `score` is for players but names game-master-only `gm_table`",
-    "74:11: `score` is for players but names game-master-only `gm_val`",
-    "75:18: `score` is for players but names game-master-only `secret`",
-    "86:14: `grid` is for players but names game-master-only `gm_f`",
-    "87:13: `grid` is for players but names game-master-only `gm_f`",
-    "88:30: `grid` is for players but names game-master-only `gm_val`",
-    "89:61: `grid` is for players but names game-master-only `gm_f`",
-    "99:14: `cheat` is for players but names game-master-only `gm_chart`",
-    "100:13: `cheat` is for players but names game-master-only `secret`",
+        "3:79: `open` is for players but names game-master-only `secret`",
+        "17:37: `player_t` is for players but names game-master-only `secret`",
+        "18:40: `player_t` is for players but names game-master-only `secret`",
+        "25:45: `troops` is for players but names game-master-only `gm_fear`",
+        "35:52: `amulet` is for players but names game-master-only `gm_fear`",
+        "37:29: `bolt` is for players but names game-master-only `gm_table`",
+        "47:17: `host` is for players but names game-master-only `gm_spy`",
+        "47:55: `host` is for players but names game-master-only `gm_hero`",
+        "47:75: `host` is for players but names game-master-only `gm_bolt`",
+        "50:13: `host2` is for players but names game-master-only `gm_matrix`",
+        "57:12: `cap` is for players but names game-master-only `gm_hero`",
+        "58:14: `cap` is for players but names game-master-only `gm_spy`",
+        "74:11: `score` is for players but names game-master-only `gm_f`",
+        "74:11: `score` is for players but names game-master-only `gm_lookup`",
+        "74:11: `score` is for players but names game-master-only `gm_table`",
+        "74:11: `score` is for players but names game-master-only `gm_val`",
+        "75:18: `score` is for players but names game-master-only `secret`",
+        "86:14: `grid` is for players but names game-master-only `gm_f`",
+        "87:13: `grid` is for players but names game-master-only `gm_f`",
+        "88:30: `grid` is for players but names game-master-only `gm_val`",
+        "89:61: `grid` is for players but names game-master-only `gm_f`",
+        "99:14: `cheat` is for players but names game-master-only `gm_chart`",
+        "100:13: `cheat` is for players but names game-master-only `secret`",
     ]

@@ -17,6 +17,7 @@ from pathlib import Path
 from types import MappingProxyType, SimpleNamespace
 
 import pytest
+from helpers import ROOT
 
 import generator.validate as validate
 import generator.validate.computed as computed
@@ -30,7 +31,6 @@ from generator.model.formula import Expression
 from generator.scaffold import scaffold
 from generator.validate import memo
 from generator.validate.memo import Reach, canonical, formula_names, remembered, remembering, text_key, words
-from helpers import ROOT
 
 
 @pytest.fixture
@@ -127,8 +127,11 @@ def test_a_changed_value_tries_again_the_formulas_that_read_it(project, capsys, 
     assert tried["charts"] == Counter()  # to_wound reads no value
 
 
-TWICE = ("formulas:\n", "formulas:\n  twice_the_score:\n    title: Twice\n    inputs:\n"
-         "      foot: {label: Foot, min: 0, max: 3}\n    expr: 2 * melee_score(foot, 0)\n    source: {section: MELEE}\n")
+TWICE = (
+    "formulas:\n",
+    "formulas:\n  twice_the_score:\n    title: Twice\n    inputs:\n"
+    "      foot: {label: Foot, min: 0, max: 3}\n    expr: 2 * melee_score(foot, 0)\n    source: {section: MELEE}\n",
+)
 # melee_score itself has too many inputs (21 x 21) to be tried with each; this one has 4
 
 
@@ -160,8 +163,12 @@ def test_a_formula_reached_through_a_call_counts_as_read(project, capsys, tried)
 
 
 def test_a_changed_table_tries_again_the_formula_that_reads_it(project, capsys, tried):
-    edit(melee(project), "formulas:\n", "formulas:\n  injury_roll:\n    title: An injury\n    inputs:\n"
-         "      roll: {label: Roll, min: 1, max: 6}\n    expr: injuries(roll)\n    result: text\n    source: {section: FIGHTING}\n")
+    edit(
+        melee(project),
+        "formulas:\n",
+        "formulas:\n  injury_roll:\n    title: An injury\n    inputs:\n"
+        "      roll: {label: Roll, min: 1, max: 6}\n    expr: injuries(roll)\n    result: text\n    source: {section: FIGHTING}\n",
+    )
     assert check(project, capsys)[0] == 0
     forget(tried)
     edit(project / "rules_src" / "demo" / "rules.yaml", "- {roll: 1-3,", "- {roll: 1-2,")
@@ -229,7 +236,9 @@ def test_a_remembered_failure_is_located_where_the_formula_now_stands(project, c
     edit(melee(project), *TWICE)
     edit(melee(project), "foot_score: {value: 1,", "foot_score: {value: D6,")
     status, _out, err = check(project, capsys)
-    assert status == 1 and "melee.yaml:13:3: error[bad-formula]: `twice_the_score` gives" in err  # at the formula (no `result:` written)
+    assert (
+        status == 1 and "melee.yaml:13:3: error[bad-formula]: `twice_the_score` gives" in err
+    )  # at the formula (no `result:` written)
     edit(melee(project), "formulas:\n", "formulas:\n\n\n")  # two lines above it: nothing it reads changed
     forget(tried)
     status, out, err = check(project, capsys)
@@ -241,8 +250,11 @@ def test_a_remembered_failure_is_located_where_the_formula_now_stands(project, c
 SAMPLES = ROOT / "rules_src"
 EDITS = {  # one file changed, as an author edits (the benchmark's edits)
     "prose": ("rampant_hex/rules.yaml", "plenty of miniatures", "plenty of painted miniatures"),
-    "value": ("rampant_hex/values.yaml", "value: 2\n    label: An Expert Ranger adds this to the roll for the table edge",
-              "value: 3\n    label: An Expert Ranger adds this to the roll for the table edge"),
+    "value": (
+        "rampant_hex/values.yaml",
+        "value: 2\n    label: An Expert Ranger adds this to the roll for the table edge",
+        "value: 3\n    label: An Expert Ranger adds this to the roll for the table edge",
+    ),
     "formula": ("rampant_hex/formulas.yaml", "expr: roll > armour", "expr: roll >= armour"),
 }
 
@@ -287,6 +299,7 @@ def test_a_check_through_a_checker_uses_the_memo_too(project, tried):
 # The memo's parts, called directly (generator/validate/memo.py and the cache plumbing of
 # generator/validate/__init__.py): the canonical text of model content, the keys made of what an item reads, the
 # remembering itself, and which cache and checker a check uses. Stand-ins replace only what a part is handed.
+
 
 # -- stand-ins for model entries: canonical reads any dataclass, a formula's names read `expr` and `let` --
 @dataclass(frozen=True)
@@ -365,7 +378,14 @@ def test_a_mapping_is_written_in_the_order_of_its_keys_reprs_whatever_its_own_or
 
 def test_a_plain_value_is_written_with_its_type_and_repr():
     assert [canonical(v) for v in (1, True, 1.5, "1", None, Fraction(1, 2), Colour.RED)] == [
-        "int:1", "bool:True", "float:1.5", "str:'1'", "NoneType:None", "Fraction:Fraction(1, 2)", "Colour:<Colour.RED: 1>"]
+        "int:1",
+        "bool:True",
+        "float:1.5",
+        "str:'1'",
+        "NoneType:None",
+        "Fraction:Fraction(1, 2)",
+        "Colour:<Colour.RED: 1>",
+    ]
     assert canonical(Expression.parse("a + 1")) == "Expression('a + 1')"
     assert canonical(Opaque("shown")) == "Opaque:shown"
 
@@ -375,7 +395,7 @@ def test_the_words_of_an_item_are_its_names_fields_and_the_words_of_its_texts():
 
 
 def test_a_text_key_is_the_sha256_of_its_utf8_bytes_an_undecodable_byte_kept():
-    assert text_key("é") == hashlib.sha256("é".encode("utf-8")).hexdigest()
+    assert text_key("é") == hashlib.sha256("é".encode()).hexdigest()
     assert text_key("\udcff") == hashlib.sha256(b"\xff").hexdigest()  # a byte read with surrogateescape
 
 
@@ -388,9 +408,11 @@ def test_a_formula_names_what_its_expression_and_every_step_use_called_or_not():
 
 # -- Reach ---------------------------------------------------------------------------------------------------
 def _book(w=5, v=1, x_table=7, x_value=8, u=0):
-    return Book(values=[Val("v", v), Val("w", w), Val("u", u), Val("x", x_value)],
-                tables=[Val("x", x_table)],
-                formulas=[_calc("f", "v + g(2)"), _calc("g", "w * nowhere")])
+    return Book(
+        values=[Val("v", v), Val("w", w), Val("u", u), Val("x", x_value)],
+        tables=[Val("x", x_table)],
+        formulas=[_calc("f", "v + g(2)"), _calc("g", "w * nowhere")],
+    )
 
 
 def test_a_key_changes_when_anything_its_names_reach_changes_even_through_another_formula():
@@ -528,7 +550,11 @@ def checked(monkeypatch):
 def test_every_ruleset_is_checked_but_one_whose_base_is_missing_an_overlay_all_the_same(rulesets_project, checked):
     result = validate.check_project(rulesets_project)
     assert checked["checked"] == ["core", "ext", "lone"]
-    assert [d.message for d in result.diagnostics if d.code is Code.TAB] == ["found in core", "found in ext", "found in lone"]
+    assert [d.message for d in result.diagnostics if d.code is Code.TAB] == [
+        "found in core",
+        "found in ext",
+        "found in lone",
+    ]
     assert checked["computed"] == ["core", "ext", "lone"]  # no cache: nothing remembered
     validate.check_project(rulesets_project)
     assert checked["computed"] == ["core", "ext", "lone"] * 2
@@ -548,7 +574,11 @@ def test_a_checker_checks_each_ruleset_with_the_projects_memo(rulesets_project, 
         return [_found(f"{ruleset.id} by the checker")]
 
     result = validate.check_project(rulesets_project, checker=checker)
-    assert calls == [(rulesets_project.resolve(), "core"), (rulesets_project.resolve(), "ext"), (rulesets_project.resolve(), "lone")]
+    assert calls == [
+        (rulesets_project.resolve(), "core"),
+        (rulesets_project.resolve(), "ext"),
+        (rulesets_project.resolve(), "lone"),
+    ]
     assert checked["checked"] == []
     assert "found in ext by the checker" in [d.message for d in result.diagnostics]
     validate.check_project(rulesets_project, checker=checker)
@@ -556,7 +586,9 @@ def test_a_checker_checks_each_ruleset_with_the_projects_memo(rulesets_project, 
     assert (rulesets_project / ".rulepress-cache").is_dir()
 
 
-def test_with_a_cache_an_unchanged_ruleset_is_given_back_and_a_changed_one_remembers_its_costly_results(rulesets_project, checked):
+def test_with_a_cache_an_unchanged_ruleset_is_given_back_and_a_changed_one_remembers_its_costly_results(
+    rulesets_project, checked
+):
     first = validate.check_project(rulesets_project, cache=CheckCache(rulesets_project))
     assert checked["checked"] == ["core", "ext", "lone"]
     assert validate.check_project(rulesets_project, cache=CheckCache(rulesets_project)).diagnostics == first.diagnostics
@@ -590,9 +622,12 @@ def slots(tmp_path, monkeypatch):
         (tmp_path / "rules_src" / id).mkdir(parents=True)
         (tmp_path / "rules_src" / id / "rules.yaml").write_text(f"# {id}\n", encoding="utf-8")
     house, mid = _ruleset("house", extends="mid", overlay=True), _ruleset("mid")
-    state = SimpleNamespace(project=SimpleNamespace(root=tmp_path, rulesets=(house, mid)), house=house,
-                            checked=[], mechanics=[])
-    monkeypatch.setattr(validate, "run_checks", lambda ruleset: state.checked.append(ruleset.id) or iter([_found(ruleset.id)]))
+    state = SimpleNamespace(
+        project=SimpleNamespace(root=tmp_path, rulesets=(house, mid)), house=house, checked=[], mechanics=[]
+    )
+    monkeypatch.setattr(
+        validate, "run_checks", lambda ruleset: state.checked.append(ruleset.id) or iter([_found(ruleset.id)])
+    )
     monkeypatch.setattr(validate, "mechanics_problems", lambda root, ruleset: list(state.mechanics))
     return state
 

@@ -6,12 +6,11 @@ from __future__ import annotations
 import shutil
 
 import pytest
+from helpers import BROKEN
 
 from generator.diagnostics import Code
 from generator.validate import prose
 from generator.validate.prose import prose_findings
-from helpers import BROKEN
-
 
 LINK_HINT = "link to an http(s) address or, with a role such as {rule}`id`, to an entry of the rules"
 
@@ -19,14 +18,25 @@ LINK_HINT = "link to an http(s) address or, with a role such as {rule}`id`, to a
 def test_only_web_mail_and_anchor_links_are_allowed():
     for href in ("#rules", "http://a.org", "https://a.org", "mailto:a@b.org", "HTTPS://A.ORG", "ht tps://a.org", " #x"):
         assert prose._allowed_link(href), href
-    for href in ("javascript:x", "file:///etc", "data:x", "../a.md", "a.md", "/etc/passwd", "ftp://a.org", "", "http:/a"):
+    for href in (
+        "javascript:x",
+        "file:///etc",
+        "data:x",
+        "../a.md",
+        "a.md",
+        "/etc/passwd",
+        "ftp://a.org",
+        "",
+        "http:/a",
+    ):
         assert not prose._allowed_link(href), href
 
 
 def test_a_refused_link_is_found_where_it_is_written():
     found = prose_findings("a [x](javascript:alert(1)) b")
     assert [(f.code, f.message, f.line, f.column, f.hint) for f in found] == [
-        (Code.PROSE_LINK, "a link to `javascript:alert(1)`", 0, 6, LINK_HINT)]
+        (Code.PROSE_LINK, "a link to `javascript:alert(1)`", 0, 6, LINK_HINT)
+    ]
     found = prose_findings("line\n\n[y](file:///etc/passwd)")
     assert [(f.line, f.column) for f in found] == [(2, 4)]
 
@@ -50,20 +60,45 @@ def test_prose_is_read_without_its_worked_examples_and_markup():
     assert _readable(text) == "Roll a die. Then hit it. End."
 
 
-@pytest.mark.parametrize("text, found", [
-    (":::note\nSee {raw}`x`.\n:::", [("prose-role", "the role `{raw}` is not allowed in prose", 1, 4)]),
-    ("```{note} Title {raw}`y`\nBody {raw}`z`.\n```", [("prose-role", "the role `{raw}` is not allowed in prose", 0, 16),
-                                                        ("prose-role", "the role `{raw}` is not allowed in prose", 1, 5)]),
-    ("Intro.\n\n```{warning}\nSee {raw}`w`.\n```", [("prose-role", "the role `{raw}` is not allowed in prose", 3, 4)]),
-    ("```{include} a.md\n```", [("prose-directive", "the directive `{include}` is not allowed in prose", 0, 3)]),
-    ("```python\n{raw}`x`\n```", []),
-    ("```{note\n{raw}`x`\n```", []),
-    ("```note} x\n{raw}`q`\n```", []),
-    ("```\n{raw}`q`\n```", []),
-    ("~~~{note} Title {raw}`y`\nBody.\n~~~", [("prose-role", "the role `{raw}` is not allowed in prose", 0, 16)]),
-    ("~~~{note} A long {raw}`y` title\nBody.\n~~~", [("prose-role", "the role `{raw}` is not allowed in prose", 0, 17)]),
-], ids=["colon-fence", "admonition-title-and-body", "admonition-after-prose", "directive", "python-code", "open-brace-only",
-        "close-brace-only", "bare-fence", "tilde-title", "tilde-title-of-several-words"])  # ids without `::`, which a pytest node id cannot hold
+@pytest.mark.parametrize(
+    "text, found",
+    [
+        (":::note\nSee {raw}`x`.\n:::", [("prose-role", "the role `{raw}` is not allowed in prose", 1, 4)]),
+        (
+            "```{note} Title {raw}`y`\nBody {raw}`z`.\n```",
+            [
+                ("prose-role", "the role `{raw}` is not allowed in prose", 0, 16),
+                ("prose-role", "the role `{raw}` is not allowed in prose", 1, 5),
+            ],
+        ),
+        (
+            "Intro.\n\n```{warning}\nSee {raw}`w`.\n```",
+            [("prose-role", "the role `{raw}` is not allowed in prose", 3, 4)],
+        ),
+        ("```{include} a.md\n```", [("prose-directive", "the directive `{include}` is not allowed in prose", 0, 3)]),
+        ("```python\n{raw}`x`\n```", []),
+        ("```{note\n{raw}`x`\n```", []),
+        ("```note} x\n{raw}`q`\n```", []),
+        ("```\n{raw}`q`\n```", []),
+        ("~~~{note} Title {raw}`y`\nBody.\n~~~", [("prose-role", "the role `{raw}` is not allowed in prose", 0, 16)]),
+        (
+            "~~~{note} A long {raw}`y` title\nBody.\n~~~",
+            [("prose-role", "the role `{raw}` is not allowed in prose", 0, 17)],
+        ),
+    ],
+    ids=[
+        "colon-fence",
+        "admonition-title-and-body",
+        "admonition-after-prose",
+        "directive",
+        "python-code",
+        "open-brace-only",
+        "close-brace-only",
+        "bare-fence",
+        "tilde-title",
+        "tilde-title-of-several-words",
+    ],
+)  # ids without `::`, which a pytest node id cannot hold
 def test_a_fence_is_read_as_myst_reads_it(text, found):
     assert [(f.code.code, f.message, f.line, f.column) for f in prose_findings(text)] == found
 
@@ -78,36 +113,49 @@ def _not_a_pdf(target):
     return f"`{{pdf}}` names `{target}`, which is not a PDF of the build"
 
 
-@pytest.mark.parametrize("text, expected", [
-    ("{pdf}`sheets/x-a4.pdf`", []),
-    ("{pdf}`the sheet <sheets/x-a4.pdf>`", []),  # an explicit title: the target between <> is checked
-    ("a {pdf}`x.txt`", [(Code.PROSE_LINK, _not_a_pdf("x.txt"), 0, 2, PDF_HINT)]),
-    ("{pdf}`a <b.doc>`", [(Code.PROSE_LINK, _not_a_pdf("b.doc"), 0, 0, PDF_HINT)]),
-    # the first {pdf} is passed over, so the second one's finding is placed at its own column
-    ("{pdf}`ok.pdf` and {pdf}`../x.pdf`", [(Code.PROSE_LINK, _not_a_pdf("../x.pdf"), 0, 18, PDF_HINT)]),
-    # a role inside an image's alt text is found too, on the image's line
-    ("one\n\ntwo ![a {foo}`x`](a.png)", [
-        (Code.PROSE_IMAGE, "an image (`a.png`): prose may not show images", 2, 4, IMAGE_HINT),
-        (Code.PROSE_ROLE, "the role `{foo}` is not allowed in prose", 2, 8, prose.ROLES_HINT)]),
-], ids=["pdf", "pdf-titled", "not-pdf", "titled-not-pdf", "second-pdf", "role-in-image"])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("{pdf}`sheets/x-a4.pdf`", []),
+        ("{pdf}`the sheet <sheets/x-a4.pdf>`", []),  # an explicit title: the target between <> is checked
+        ("a {pdf}`x.txt`", [(Code.PROSE_LINK, _not_a_pdf("x.txt"), 0, 2, PDF_HINT)]),
+        ("{pdf}`a <b.doc>`", [(Code.PROSE_LINK, _not_a_pdf("b.doc"), 0, 0, PDF_HINT)]),
+        # the first {pdf} is passed over, so the second one's finding is placed at its own column
+        ("{pdf}`ok.pdf` and {pdf}`../x.pdf`", [(Code.PROSE_LINK, _not_a_pdf("../x.pdf"), 0, 18, PDF_HINT)]),
+        # a role inside an image's alt text is found too, on the image's line
+        (
+            "one\n\ntwo ![a {foo}`x`](a.png)",
+            [
+                (Code.PROSE_IMAGE, "an image (`a.png`): prose may not show images", 2, 4, IMAGE_HINT),
+                (Code.PROSE_ROLE, "the role `{foo}` is not allowed in prose", 2, 8, prose.ROLES_HINT),
+            ],
+        ),
+    ],
+    ids=["pdf", "pdf-titled", "not-pdf", "titled-not-pdf", "second-pdf", "role-in-image"],
+)
 def test_a_pdf_role_names_a_pdf_of_the_build(text, expected):
     assert [(f.code, f.message, f.line, f.column, f.hint) for f in prose_findings(text)] == expected
 
 
 def test_the_roles_hint_lists_every_allowed_role():
-    assert prose.ROLES_HINT == ("roles: {chart}, {entry}, {formula}, {gap}, {lookup}, {pdf}, {profile}, {rule}, {source}, "
-                                "{spell}, {table}, {term}, {value}")
+    assert prose.ROLES_HINT == (
+        "roles: {chart}, {entry}, {formula}, {gap}, {lookup}, {pdf}, {profile}, {rule}, {source}, "
+        "{spell}, {table}, {term}, {value}"
+    )
 
 
-@pytest.mark.parametrize("lines, where, needle, expected", [
-    (["xy  xy"], 0, "xy", (0, 0)),          # from a line: its whole text is searched
-    (["a", "xy"], 0, "xy", (1, 0)),         # later lines are searched from their start
-    (["ab", "cd"], 1, "ab", (1, 0)),        # never before the line given: not found, the line's start
-    (["a", "  b"], 5, "zz", (1, 2)),        # past the end: the last line, at its first non-space
-    (["  a", "b"], -1, "zz", (0, 2)),       # before the start: the first line
-    (["  a"], 3, "zz", (0, 2)),
-    ([], 0, "zz", (0, 0)),                  # no text at all
-])
+@pytest.mark.parametrize(
+    "lines, where, needle, expected",
+    [
+        (["xy  xy"], 0, "xy", (0, 0)),  # from a line: its whole text is searched
+        (["a", "xy"], 0, "xy", (1, 0)),  # later lines are searched from their start
+        (["ab", "cd"], 1, "ab", (1, 0)),  # never before the line given: not found, the line's start
+        (["a", "  b"], 5, "zz", (1, 2)),  # past the end: the last line, at its first non-space
+        (["  a", "b"], -1, "zz", (0, 2)),  # before the start: the first line
+        (["  a"], 3, "zz", (0, 2)),
+        ([], 0, "zz", (0, 0)),  # no text at all
+    ],
+)
 def test_a_needle_is_sought_from_the_line_given(lines, where, needle, expected):
     assert prose._seek(lines, where, needle) == expected
 
@@ -130,21 +178,22 @@ rules:
 """
 
 
-@pytest.mark.parametrize("role, target, expected", [
-    ("term", "Knocked over", ("Term", "knocked_down")),
-    ("term", "KNOCKED DOWN", ("Term", "knocked_down")),
-    ("term", "nothing", None),
-    ("entry", "rules.falling", ("Rule", "falling")),
-    ("entry", "glossary.knocked_down", ("Term", "knocked_down")),
-    ("entry", "nosuch.falling", None),
-    ("entry", "rules", None),
-    ("rule", "falling", ("Rule", "falling")),
-    ("rule", "knocked_down", None),     # ids are looked up in the role's own section only
-    ("table", "falling", None),
-])
+@pytest.mark.parametrize(
+    "role, target, expected",
+    [
+        ("term", "Knocked over", ("Term", "knocked_down")),
+        ("term", "KNOCKED DOWN", ("Term", "knocked_down")),
+        ("term", "nothing", None),
+        ("entry", "rules.falling", ("Rule", "falling")),
+        ("entry", "glossary.knocked_down", ("Term", "knocked_down")),
+        ("entry", "nosuch.falling", None),
+        ("entry", "rules", None),
+        ("rule", "falling", ("Rule", "falling")),
+        ("rule", "knocked_down", None),  # ids are looked up in the role's own section only
+        ("table", "falling", None),
+    ],
+)
 def test_a_role_names_the_entry_of_its_own_section(tmp_path, role, target, expected):
-    import shutil
-    from pathlib import Path
 
     from generator.source.project import load_project
     from generator.validate import links

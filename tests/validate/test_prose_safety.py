@@ -12,10 +12,10 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from helpers import ROOT
 
 from generator.cli import main
 from generator.validate.prose import prose_findings
-from helpers import ROOT
 
 TEMPLATE = ROOT / "tests" / "attacks" / "_template" / "project"
 
@@ -24,51 +24,57 @@ def codes(text: str) -> list[str]:
     return [f.code.code for f in prose_findings(text)]
 
 
-@pytest.mark.parametrize("text", [
-    "Plain prose with *emphasis*, `code`, a [link](https://example.com) and a [mail](mailto:a@b.c).",
-    "Roles: {term}`Stunned`, {rule}`Moving <moving>`, {value}`move`, {gap}`not given`, {source}`text.txt`, "
-    "{pdf}`Sheet <sheets/game-quick-reference-a4.pdf>`, {entry}`rules.moving`.",
-    "```python\n>>> 1 + 1\n2\n```",
-    ":::{note}\nA note with {term}`Stunned`.\n:::\n\n```{warning}\nCareful.\n```\n\n:::{admonition} A title\n:class: tip\nText.\n:::",
-    "<b>raw html</b> is shown as text",
-    "Costs $5 and $6: dollar signs are text, not math.",
-    "Term\n: its definition, with [an anchor](#moving)",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Plain prose with *emphasis*, `code`, a [link](https://example.com) and a [mail](mailto:a@b.c).",
+        "Roles: {term}`Stunned`, {rule}`Moving <moving>`, {value}`move`, {gap}`not given`, {source}`text.txt`, "
+        "{pdf}`Sheet <sheets/game-quick-reference-a4.pdf>`, {entry}`rules.moving`.",
+        "```python\n>>> 1 + 1\n2\n```",
+        ":::{note}\nA note with {term}`Stunned`.\n:::\n\n```{warning}\nCareful.\n```\n\n:::{admonition} A title\n:class: tip\nText.\n:::",
+        "<b>raw html</b> is shown as text",
+        "Costs $5 and $6: dollar signs are text, not math.",
+        "Term\n: its definition, with [an anchor](#moving)",
+    ],
+)
 def test_what_rules_prose_uses_is_allowed(text):
     assert codes(text) == []
 
 
-@pytest.mark.parametrize("text, code", [
-    ("```{include} /etc/passwd\n```", "prose-directive"),
-    ("```{literalinclude} /etc/passwd\n```", "prose-directive"),
-    ("```{eval-rst}\n.. meta::\n   :http-equiv=refresh: 0; url=https://example.invalid\n```", "prose-directive"),
-    ("~~~{raw} html\n:file: /etc/passwd\n~~~", "prose-directive"),
-    (":::{image} /etc/passwd\n:::", "prose-directive"),
-    ("```{figure} x.png\n```", "prose-directive"),
-    ("```{toctree}\n:glob:\n*\n```", "prose-directive"),
-    ("```{math}\nx\n```", "prose-directive"),
-    ("```{csv-table}\n:url: http://example.invalid/x.csv\n```", "prose-directive"),
-    ("``` {include} /etc/passwd\n```", "prose-directive"),  # MyST strips the space
-    ("- a list\n\n  > ```{include} /etc/passwd\n  > ```", "prose-directive"),
-    (":::{note}\n::::{dropdown}\nx\n::::\n:::", "prose-directive"),
-    (":::{note} ```{include} /etc/passwd\n```\n:::", "prose-directive"),
-    (":::plain-div\n```{include} /etc/passwd\n```\n:::", "prose-directive"),
-    ("Energy {math}`E=mc^2`", "prose-role"),
-    ("{download}`x </etc/passwd>`", "prose-role"),
-    ("| a |\n|---|\n| {doc}`/index` |", "prose-role"),
-    (":::{admonition} Title {download}`x </etc/passwd>`\ntext\n:::", "prose-role"),
-    ("![x](../../../etc/passwd)", "prose-image"),
-    ("![x](https://example.invalid/pixel.png)", "prose-image"),
-    ("[x](javascript:alert(1))", "prose-link"),
-    ("[x](JAVASCRIPT:alert(1))", "prose-link"),
-    ("<javascript:alert(1)>", "prose-link"),
-    ("[x][r]\n\n[r]: data:text/html,hi", "prose-link"),
-    ("[x](file:///etc/passwd)", "prose-link"),
-    ("[x](/etc/passwd)", "prose-link"),
-    ("[x](../../secret.txt)", "prose-link"),
-    ("{pdf}`x <../../secret.pdf>`", "prose-link"),
-    ("{pdf}`x <javascript:alert(1)>`", "prose-link"),
-])
+@pytest.mark.parametrize(
+    "text, code",
+    [
+        ("```{include} /etc/passwd\n```", "prose-directive"),
+        ("```{literalinclude} /etc/passwd\n```", "prose-directive"),
+        ("```{eval-rst}\n.. meta::\n   :http-equiv=refresh: 0; url=https://example.invalid\n```", "prose-directive"),
+        ("~~~{raw} html\n:file: /etc/passwd\n~~~", "prose-directive"),
+        (":::{image} /etc/passwd\n:::", "prose-directive"),
+        ("```{figure} x.png\n```", "prose-directive"),
+        ("```{toctree}\n:glob:\n*\n```", "prose-directive"),
+        ("```{math}\nx\n```", "prose-directive"),
+        ("```{csv-table}\n:url: http://example.invalid/x.csv\n```", "prose-directive"),
+        ("``` {include} /etc/passwd\n```", "prose-directive"),  # MyST strips the space
+        ("- a list\n\n  > ```{include} /etc/passwd\n  > ```", "prose-directive"),
+        (":::{note}\n::::{dropdown}\nx\n::::\n:::", "prose-directive"),
+        (":::{note} ```{include} /etc/passwd\n```\n:::", "prose-directive"),
+        (":::plain-div\n```{include} /etc/passwd\n```\n:::", "prose-directive"),
+        ("Energy {math}`E=mc^2`", "prose-role"),
+        ("{download}`x </etc/passwd>`", "prose-role"),
+        ("| a |\n|---|\n| {doc}`/index` |", "prose-role"),
+        (":::{admonition} Title {download}`x </etc/passwd>`\ntext\n:::", "prose-role"),
+        ("![x](../../../etc/passwd)", "prose-image"),
+        ("![x](https://example.invalid/pixel.png)", "prose-image"),
+        ("[x](javascript:alert(1))", "prose-link"),
+        ("[x](JAVASCRIPT:alert(1))", "prose-link"),
+        ("<javascript:alert(1)>", "prose-link"),
+        ("[x][r]\n\n[r]: data:text/html,hi", "prose-link"),
+        ("[x](file:///etc/passwd)", "prose-link"),
+        ("[x](/etc/passwd)", "prose-link"),
+        ("[x](../../secret.txt)", "prose-link"),
+        ("{pdf}`x <../../secret.pdf>`", "prose-link"),
+        ("{pdf}`x <javascript:alert(1)>`", "prose-link"),
+    ],
+)
 def test_everything_else_is_refused(text, code):
     assert code in codes(text)
 
@@ -112,14 +118,18 @@ def small_site(tmp_path_factory, renders) -> Path:
     project = tmp_path_factory.mktemp("prose") / "project"
     shutil.copytree(TEMPLATE, project)
     ruleset = project / "rules_src" / "game" / "ruleset.yaml"
-    ruleset.write_text(ruleset.read_text(encoding="utf-8") + """
+    ruleset.write_text(
+        ruleset.read_text(encoding="utf-8")
+        + """
 keywords:
   sneaky:
     name: "Sneaky` {include}`/etc/hostname` `x"
     params: [n]
     definition: "Moves unseen; costs $5 (dollar signs are text): see [the publisher](https://example.com)."
     source: {section: MOVING}
-""", encoding="utf-8")
+""",
+        encoding="utf-8",
+    )
     assert main(["-C", str(project), "build", "--only", "site"]) == 0
     return project / "build" / "site"
 
@@ -140,7 +150,9 @@ def test_the_site_loads_nothing_from_the_network(small_site):
 
 
 def test_a_keyword_name_with_a_backtick_is_text(small_site):
-    page = next(p for p in small_site.rglob("*.html") if "Sneaky" in p.read_text(encoding="utf-8")).read_text(encoding="utf-8")
+    page = next(p for p in small_site.rglob("*.html") if "Sneaky" in p.read_text(encoding="utf-8")).read_text(
+        encoding="utf-8"
+    )
     assert "{include}" in page  # printed as the name's own characters, not read as a role or directive
     assert "Written <code" in page
     code = re.search(r"Written <code[^>]*>(.*?)</code>", page, re.S)[1]

@@ -25,8 +25,11 @@ def test_every_page_the_site_makes_in_a_ruleset_folder_is_one_no_chapter_can_be_
     for audience in ("player", "gm"):
         for ruleset in project.rulesets:
             chapters = {chapter.id for chapter in ruleset.chapters}
-            made = {path.removeprefix(f"{ruleset.id}/").removesuffix(".md") for path in site_pages(project, audience).files
-                    if path.startswith(f"{ruleset.id}/")} - chapters
+            made = {
+                path.removeprefix(f"{ruleset.id}/").removesuffix(".md")
+                for path in site_pages(project, audience).files
+                if path.startswith(f"{ruleset.id}/")
+            } - chapters
             # ids are lower_snake_case: a name with a hyphen is no chapter's; a section page yields to a chapter
             unchecked = {name for name in made if "-" not in name and name not in SECTION_PAGES}
             assert unchecked <= set(SITE_PAGE_NAMES), (audience, ruleset.id, unchecked)

@@ -13,13 +13,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ...mechanics import armies
 from ...model.base import NotGiven
 from ...model.entries import ValueCell
 from ...model.ruleset import Ruleset
-from ...mechanics import armies
+from ..present import NOT_GIVEN_TEXT, capitalized, gm_only, hero_kind, shown
+from ..prose import Prose
 from .content import cell, fact, keyword_named, movement, source_mark, spell_facts, tracks, visible
-from ..prose import Prose, gm_only
-from ..present import NOT_GIVEN_TEXT, capitalized, hero_kind, shown
 
 CARD_WIDTH, CARD_HEIGHT = 63.0, 88.0
 ROLE = re.compile(r"\{\w+\}`[^`]*`")
@@ -49,7 +49,11 @@ def sheet_layout(paper: Paper) -> dict:
     rows = int((paper.height - 2 * MIN_MARGIN) // CARD_HEIGHT)
     left = (paper.width - cols * CARD_WIDTH) / 2
     top = (paper.height - rows * CARD_HEIGHT) / 2
-    slots = [{"left": _mm(left + c * CARD_WIDTH), "top": _mm(top + r * CARD_HEIGHT)} for r in range(rows) for c in range(cols)]
+    slots = [
+        {"left": _mm(left + c * CARD_WIDTH), "top": _mm(top + r * CARD_HEIGHT)}
+        for r in range(rows)
+        for c in range(cols)
+    ]
     marks = []
     vertical_room = min(MARK_LENGTH, top - MARK_GAP - 1)
     for c in range(cols + 1):
@@ -61,14 +65,24 @@ def sheet_layout(paper: Paper) -> dict:
         y = top + r * CARD_HEIGHT
         for x in (left - MARK_GAP - horizontal_room, left + cols * CARD_WIDTH + MARK_GAP):
             marks.append({"left": _mm(x), "top": _mm(y), "width": _mm(horizontal_room), "height": "0", "axis": "h"})
-    return {"cols": cols, "rows": rows, "per_sheet": cols * rows, "slots": slots, "marks": marks,
-            "card_width": _mm(CARD_WIDTH), "card_height": _mm(CARD_HEIGHT),
-            "page_width": _mm(paper.width), "page_height": _mm(paper.height - 0.5)}
+    return {
+        "cols": cols,
+        "rows": rows,
+        "per_sheet": cols * rows,
+        "slots": slots,
+        "marks": marks,
+        "card_width": _mm(CARD_WIDTH),
+        "card_height": _mm(CARD_HEIGHT),
+        "page_width": _mm(paper.width),
+        "page_height": _mm(paper.height - 0.5),
+    }
 
 
 def _body_size(*texts, room: float = 1.0) -> str:
     """A type size class that lets a card's text fill the card: the less text (for the ``room`` it has), the larger it prints."""
-    length = sum(len(" ".join(ROLE.sub("xx", str(t)).split())) for t in texts if t) / room  # a role prints as a short value
+    length = (
+        sum(len(" ".join(ROLE.sub("xx", str(t)).split())) for t in texts if t) / room
+    )  # a role prints as a short value
     for size, under in (("xxlarge", 80), ("xlarge", 130), ("large", 200), ("medium", 320)):
         if length < under:
             return size
@@ -78,7 +92,7 @@ def _body_size(*texts, room: float = 1.0) -> str:
 def _stat_rows(stats: list[dict]) -> list[list[dict]]:
     """The stats in rows of equal boxes: two to a row up to four stats, else three, so the numbers print large."""
     per = 2 if len(stats) <= 4 else 3
-    return [stats[i:i + per] for i in range(0, len(stats), per)]
+    return [stats[i : i + per] for i in range(0, len(stats), per)]
 
 
 def spell_card(ruleset: Ruleset, spell, prose: Prose) -> dict:
@@ -90,19 +104,44 @@ def spell_card(ruleset: Ruleset, spell, prose: Prose) -> dict:
         facts = [f for f in facts if f["label"] != "Casting value"]
     elif spell.table and spell.roll is not None:
         badge = {"label": ruleset.table(spell.table).dice.text, "value": {"text": str(spell.roll), "gap": False}}
-    return {"kind": "Spell", "class": "spell", "title": spell.name, "badge": badge, "facts": facts, "stats": [], "rules": [],
-            "keywords": None, "tracks": [], "body": prose.html(spell.effect), "note": "", "gm": gm_only(spell),
-            "size": _body_size(spell.effect, room=0.75 if len(facts) > 2 else 0.9), "source": source_mark(spell, ruleset)}
+    return {
+        "kind": "Spell",
+        "class": "spell",
+        "title": spell.name,
+        "badge": badge,
+        "facts": facts,
+        "stats": [],
+        "rules": [],
+        "keywords": None,
+        "tracks": [],
+        "body": prose.html(spell.effect),
+        "note": "",
+        "gm": gm_only(spell),
+        "size": _body_size(spell.effect, room=0.75 if len(facts) > 2 else 0.9),
+        "source": source_mark(spell, ruleset),
+    }
 
 
 def hero_card(ruleset: Ruleset, hero, prose: Prose) -> dict:
     """A hero: level in the kind line, cost in the corner badge, the ability in large type."""
     costed = hero.points is not None  # a ruleset balanced by head-count gives its heroes no cost
     facts = [fact("Cost", cell(hero.points), after="points on top of the unit it joins")] if costed else []
-    return {"kind": capitalized(hero_kind(hero)), "class": "hero", "title": hero.name,
-            "badge": {"label": "pts", "value": cell(hero.points)} if costed else None, "facts": facts, "stats": [], "rules": [], "keywords": None,
-            "tracks": [], "body": prose.html(hero.ability), "note": "", "gm": gm_only(hero), "size": _body_size(hero.ability, room=1.5),
-            "source": source_mark(hero, ruleset)}
+    return {
+        "kind": capitalized(hero_kind(hero)),
+        "class": "hero",
+        "title": hero.name,
+        "badge": {"label": "pts", "value": cell(hero.points)} if costed else None,
+        "facts": facts,
+        "stats": [],
+        "rules": [],
+        "keywords": None,
+        "tracks": [],
+        "body": prose.html(hero.ability),
+        "note": "",
+        "gm": gm_only(hero),
+        "size": _body_size(hero.ability, room=1.5),
+        "source": source_mark(hero, ruleset),
+    }
 
 
 def _stat(ruleset: Ruleset, row, column) -> dict:
@@ -116,27 +155,51 @@ def _stat(ruleset: Ruleset, row, column) -> dict:
 
 def troop_card(ruleset: Ruleset, matrix, row, prose: Prose) -> dict:
     """A troop type: its profile as large numbers (movement beside it), special rules, and boxes for what the game tracks."""
-    keywords = cell(row.keywords) if isinstance(row.keywords, NotGiven) else {"text": shown(row.keywords, "none"), "gap": False}
+    keywords = (
+        cell(row.keywords)
+        if isinstance(row.keywords, NotGiven)
+        else {"text": shown(row.keywords, "none"), "gap": False}
+    )
     written = () if isinstance(row.keywords, NotGiven) else row.keywords
     rules = [(name, k) for name in written if (k := keyword_named(ruleset, name)) and visible(k, prose.audience)]
     points = armies.points_column(matrix)
     stats = [_stat(ruleset, row, c) for c in matrix.columns if c is not points]
     move = movement(ruleset, matrix, row)
     if move is not None:
-        stats.append({"label": "Move", "value": {"text": move["number"], "gap": move["gap"]}, "unit": move["unit"],
-                      "house": move["house"]})
+        stats.append(
+            {
+                "label": "Move",
+                "value": {"text": move["number"], "gap": move["gap"]},
+                "unit": move["unit"],
+                "house": move["house"],
+            }
+        )
     badge = {"label": points.label, "value": _stat(ruleset, row, points)["value"]} if points else None
-    return {"kind": "Troop type", "class": "troop", "title": row.name, "badge": badge, "facts": [], "stats": _stat_rows(stats),
-            "keywords": keywords, "body": "", "note": prose.inline(row.note), "tracks": tracks(ruleset, matrix),
-            "rules": [{"name": name, "definition": prose.inline(k.definition)} for name, k in rules], "gm": gm_only(row) or gm_only(matrix),
-            "size": _body_size(row.note, *(k.definition for _n, k in rules), room=0.3),
-            "source": source_mark(row, ruleset) or source_mark(matrix, ruleset)}
+    return {
+        "kind": "Troop type",
+        "class": "troop",
+        "title": row.name,
+        "badge": badge,
+        "facts": [],
+        "stats": _stat_rows(stats),
+        "keywords": keywords,
+        "body": "",
+        "note": prose.inline(row.note),
+        "tracks": tracks(ruleset, matrix),
+        "rules": [{"name": name, "definition": prose.inline(k.definition)} for name, k in rules],
+        "gm": gm_only(row) or gm_only(matrix),
+        "size": _body_size(row.note, *(k.definition for _n, k in rules), room=0.3),
+        "source": source_mark(row, ruleset) or source_mark(matrix, ruleset),
+    }
 
 
 def cards(ruleset: Ruleset, audience: str) -> list[dict]:
     """Every card the audience may see: spells in table order, heroes, then troop types."""
     prose = Prose(ruleset, audience)
-    spells = sorted((s for s in ruleset.spells if visible(s, audience)), key=lambda s: (s.table, s.roll if s.roll is not None else 0))
+    spells = sorted(
+        (s for s in ruleset.spells if visible(s, audience)),
+        key=lambda s: (s.table, s.roll if s.roll is not None else 0),
+    )
     found = [spell_card(ruleset, s, prose) for s in spells]
     found += [hero_card(ruleset, h, prose) for h in ruleset.heroes if visible(h, audience)]
     for matrix in ruleset.profiles:
@@ -159,8 +222,17 @@ def cards_context(ruleset: Ruleset, audience: str, paper: Paper) -> dict:
     backs = back_slots(layout)
     sheets = []
     for i in range(0, len(found), per):
-        chunk = found[i:i + per]
-        sheets.append({"side": "front", "cards": [{"slot": slot, "card": card} for slot, card in zip(layout["slots"], chunk)]})
+        chunk = found[i : i + per]
+        sheets.append(
+            {"side": "front", "cards": [{"slot": slot, "card": card} for slot, card in zip(layout["slots"], chunk)]}
+        )
         sheets.append({"side": "back", "cards": [{"slot": slot, "card": card} for slot, card in zip(backs, chunk)]})
-    return {"audience": audience, "ruleset_id": ruleset.id, "ruleset_title": ruleset.title, "layout": layout, "sheets": sheets,
-            "count": len(found), "gap_text": NOT_GIVEN_TEXT}
+    return {
+        "audience": audience,
+        "ruleset_id": ruleset.id,
+        "ruleset_title": ruleset.title,
+        "layout": layout,
+        "sheets": sheets,
+        "count": len(found),
+        "gap_text": NOT_GIVEN_TEXT,
+    }

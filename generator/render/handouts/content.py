@@ -18,14 +18,29 @@ from fractions import Fraction
 from ...mechanics import armies
 from ...model.base import NotGiven
 from ...model.entries import ValueCell, split_keyword
-from ...model.text import range_words
 from ...model.entries import visible_to as visible  # the model's audience rule, the name cards and jobs use
 from ...model.ruleset import Ruleset
-from ..prose import HIDDEN_REFERENCE, Prose, anchor, count_examples, gm_only
-from ..present import (GAP_KEY_PRINT, NOT_GIVEN_TEXT, bounds_text, capitalized, column_head, entry_title,
-                      exact_chance_text as chance_text, hero_kind, key_text, points_text, roll_text, shown, source_text,
-                      source_title)
-from ..prose import value_html, value_text
+from ...model.text import range_words
+from ..present import (
+    GAP_KEY_PRINT,
+    NOT_GIVEN_TEXT,
+    bounds_text,
+    capitalized,
+    column_head,
+    entry_title,
+    gm_only,
+    hero_kind,
+    key_text,
+    points_text,
+    roll_text,
+    shown,
+    source_text,
+    source_title,
+)
+from ..present import (
+    exact_chance_text as chance_text,
+)
+from ..prose import HIDDEN_REFERENCE, Prose, anchor, count_examples, value_html, value_text
 from ..sheets.charts import chart_from_model
 from ..site.pages import CHAPTER_ORDER, SECTION_PAGES, section_page_title  # a booklet reads in the site's order
 
@@ -96,8 +111,17 @@ def placement(ruleset: Ruleset, audience: str) -> list[dict]:
     placed: set = set()
     parts = []
     for number, chapter in enumerate(ruleset.chapters, 1):
-        parts.append({"kind": "chapter", "key": chapter.id, "label": f"Chapter {number}", "number": str(number),
-                      "title": chapter.title, "intro": chapter.intro, "groups": _chapter_groups(ruleset, chapter.id, audience, placed)})
+        parts.append(
+            {
+                "kind": "chapter",
+                "key": chapter.id,
+                "label": f"Chapter {number}",
+                "number": str(number),
+                "title": chapter.title,
+                "intro": chapter.intro,
+                "groups": _chapter_groups(ruleset, chapter.id, audience, placed),
+            }
+        )
     after = []
     for key in SECTION_PAGES:
         title = section_page_title(ruleset, key)
@@ -115,14 +139,29 @@ def placement(ruleset: Ruleset, audience: str) -> list[dict]:
         if groups:
             after.append({"kind": "section", "key": key, "title": title, "intro": "", "groups": groups})
     for section, title in UNCHAPTERED.items():
-        entries = tuple(e for e in ruleset.section(section)
-                        if (section, e.id) not in placed and not e.chapter and visible(e, audience))
+        entries = tuple(
+            e
+            for e in ruleset.section(section)
+            if (section, e.id) not in placed and not e.chapter and visible(e, audience)
+        )
         if entries:
-            after.append({"kind": "section", "key": f"more_{section}", "title": title, "intro": "", "groups": [(section, entries)]})
+            after.append(
+                {
+                    "kind": "section",
+                    "key": f"more_{section}",
+                    "title": title,
+                    "intro": "",
+                    "groups": [(section, entries)],
+                }
+            )
             placed.update((section, e.id) for e in entries)
-    terms = tuple(sorted((t for t in ruleset.glossary if visible(t, audience)), key=lambda t: (t.term.casefold(), t.id)))
+    terms = tuple(
+        sorted((t for t in ruleset.glossary if visible(t, audience)), key=lambda t: (t.term.casefold(), t.id))
+    )
     if terms:
-        after.append({"kind": "glossary", "key": "glossary", "title": "Glossary", "intro": "", "groups": [("glossary", terms)]})
+        after.append(
+            {"kind": "glossary", "key": "glossary", "title": "Glossary", "intro": "", "groups": [("glossary", terms)]}
+        )
     if any(section == "tables" for part in parts + after for section, _entries in part["groups"]):
         after.append({"kind": "roll-tables", "key": "roll_tables", "title": "Roll tables", "intro": "", "groups": []})
     after.append({"kind": "index", "key": "index", "title": "Index", "intro": "", "groups": []})
@@ -136,8 +175,11 @@ def _chapter_groups(ruleset: Ruleset, chapter: str, audience: str, placed: set) 
     for section in CHAPTER_ORDER:
         if section in PAGES_NOT_PRINTED:
             continue
-        entries = [e for e in ruleset.section(section)
-                   if _chapter_of(ruleset, section, e) == chapter and visible(e, audience) and (section, e.id) not in placed]
+        entries = [
+            e
+            for e in ruleset.section(section)
+            if _chapter_of(ruleset, section, e) == chapter and visible(e, audience) and (section, e.id) not in placed
+        ]
         if not entries:
             continue
         if section != "tables":
@@ -147,8 +189,14 @@ def _chapter_groups(ruleset: Ruleset, chapter: str, audience: str, placed: set) 
         for table in entries:
             groups.append(("tables", (table,)))
             placed.add(("tables", table.id))
-            spells = tuple(s for s in ruleset.spells if s.table == table.id and _chapter_of(ruleset, "spells", s) == chapter
-                           and visible(s, audience) and ("spells", s.id) not in placed)
+            spells = tuple(
+                s
+                for s in ruleset.spells
+                if s.table == table.id
+                and _chapter_of(ruleset, "spells", s) == chapter
+                and visible(s, audience)
+                and ("spells", s.id) not in placed
+            )
             if spells:
                 groups.append(("spells", spells))
                 placed.update(("spells", s.id) for s in spells)
@@ -176,18 +224,29 @@ class _Blocks:
 
     def entry(self, section: str, entry) -> dict:
         block = getattr(self, section)(entry)
-        block.update(kind=section, anchor=anchor(section, entry.id), title=block.get("title", entry_title(entry)),
-                     gm=gm_only(entry), source=source_mark(entry, self.ruleset))
+        block.update(
+            kind=section,
+            anchor=anchor(section, entry.id),
+            title=block.get("title", entry_title(entry)),
+            gm=gm_only(entry),
+            source=source_mark(entry, self.ruleset),
+        )
         # a rule that prints charts may break between them (each grid stays whole), or it would leave a page near empty
-        block["short"] = (section in SHORT_KINDS and not block.get("charts")
-                          and sum(len(str(block.get(key) or "")) for key in ("body", "gm_note")) < SHORT_BLOCK)
+        block["short"] = (
+            section in SHORT_KINDS
+            and not block.get("charts")
+            and sum(len(str(block.get(key) or "")) for key in ("body", "gm_note")) < SHORT_BLOCK
+        )
         return block
 
     def rules(self, rule) -> dict:
         note = self.prose.html(rule.gm_note) if rule.gm_note and self.audience == "gm" else ""
-        return {"body": self.prose.html(rule.body), "gm_note": note,
-                "charts": [chart_from_model(self.ruleset, self.ruleset.get("charts", id)) for id in rule.charts],
-                "see_also": _see_also(self.ruleset, rule.see_also, self.printed, self.audience)}
+        return {
+            "body": self.prose.html(rule.body),
+            "gm_note": note,
+            "charts": [chart_from_model(self.ruleset, self.ruleset.get("charts", id)) for id in rule.charts],
+            "see_also": _see_also(self.ruleset, rule.see_also, self.printed, self.audience),
+        }
 
     def tables(self, table) -> dict:
         odds = {}
@@ -199,46 +258,83 @@ class _Blocks:
             target = self.ruleset.get(ids[row.ref], row.ref) if row.ref in ids else None
             link = _link(self.ruleset, ids[row.ref], row.ref, self.printed, self.audience) if target else None
             result = row.result if target is None or visible(target, self.audience) else HIDDEN_REFERENCE
-            rows.append({"roll": {"text": GAP_CELL, "gap": True} if isinstance(row.roll, NotGiven) else {"text": roll_text(row), "gap": False},
-                         "result": result, "href": link["href"] if link else "",
-                         "effect": self.prose.inline(row.effect), "chance": odds.get(index, "")})
+            rows.append(
+                {
+                    "roll": {"text": GAP_CELL, "gap": True}
+                    if isinstance(row.roll, NotGiven)
+                    else {"text": roll_text(row), "gap": False},
+                    "result": result,
+                    "href": link["href"] if link else "",
+                    "effect": self.prose.inline(row.effect),
+                    "chance": odds.get(index, ""),
+                }
+            )
         notes = []
         if table.clamp is not None:
             notes.append(f"Totals beyond the table read as its nearest end ({range_words(table.clamp)}).")
         if table.dice.stats:
             notes.append(f"The chance of each row depends on {', '.join(table.dice.stats)}.")
-        return {"dice": column_head(table.dice.text, [row.roll for row in table.rows]), "rows": rows, "has_effect": any(r.effect for r in table.rows),
-                "has_chance": bool(odds), "notes": notes, "ranges_gap": not table.ranges_given,
-                "note": self.prose.html(table.note)}
+        return {
+            "dice": column_head(table.dice.text, [row.roll for row in table.rows]),
+            "rows": rows,
+            "has_effect": any(r.effect for r in table.rows),
+            "has_chance": bool(odds),
+            "notes": notes,
+            "ranges_gap": not table.ranges_given,
+            "note": self.prose.html(table.note),
+        }
 
     def profiles(self, matrix) -> dict:
         rows = []
         shown_rows = [row for row in matrix.rows if visible(row, self.audience)]
         for row in shown_rows:
-            keywords = cell(row.keywords) if isinstance(row.keywords, NotGiven) else {"text": shown(row.keywords), "gap": False}
+            keywords = (
+                cell(row.keywords)
+                if isinstance(row.keywords, NotGiven)
+                else {"text": shown(row.keywords), "gap": False}
+            )
             cells = [profile_cell(self.ruleset, matrix, row, c) for c in matrix.columns]
             if matrix.has_movement:
                 cells.append(move_cell(self.ruleset, matrix, row))
-            rows.append({"name": row.name, "cells": cells, "keywords": keywords,
-                         "note": self.prose.inline(row.note), "gm": gm_only(row)})
+            rows.append(
+                {
+                    "name": row.name,
+                    "cells": cells,
+                    "keywords": keywords,
+                    "note": self.prose.inline(row.note),
+                    "gm": gm_only(row),
+                }
+            )
         heads = [column_head(c.label, [self.ruleset.cell(matrix, r, c.id) for r in shown_rows]) for c in matrix.columns]
-        return {"columns": heads + ([MOVE_LABEL] if matrix.has_movement else []), "rows": rows,
-                "keywords_label": column_head("Special rules", [r.keywords for r in shown_rows]),
-                "key": [{"label": c.label, "help": c.help} for c in matrix.columns if c.help],
-                "has_gaps": any(c["gap"] for r in rows for c in [*r["cells"], r["keywords"]]),
-                "note": self.prose.html(matrix.note)}
+        return {
+            "columns": heads + ([MOVE_LABEL] if matrix.has_movement else []),
+            "rows": rows,
+            "keywords_label": column_head("Special rules", [r.keywords for r in shown_rows]),
+            "key": [{"label": c.label, "help": c.help} for c in matrix.columns if c.help],
+            "has_gaps": any(c["gap"] for r in rows for c in [*r["cells"], r["keywords"]]),
+            "note": self.prose.html(matrix.note),
+        }
 
     def spells(self, spell) -> dict:
-        return {"facts": spell_facts(self.ruleset, spell, self.audience, self.printed), "body": self.prose.html(spell.effect)}
+        return {
+            "facts": spell_facts(self.ruleset, spell, self.audience, self.printed),
+            "body": self.prose.html(spell.effect),
+        }
 
     def glossary(self, term) -> dict:
-        return {"title": term.term, "body": self.prose.html(term.definition), "aliases": list(term.aliases),
-                "see_also": _see_also(self.ruleset, term.see_also, self.printed, self.audience)}
+        return {
+            "title": term.term,
+            "body": self.prose.html(term.definition),
+            "aliases": list(term.aliases),
+            "see_also": _see_also(self.ruleset, term.see_also, self.printed, self.audience),
+        }
 
     def keywords(self, keyword) -> dict:
         usage = f"{keyword.name} {' '.join(p.upper() for p in keyword.params)}" if keyword.params else ""
-        return {"facts": [fact("Kind", cell(keyword.kind))] + ([fact("Written", cell(usage))] if usage else []),
-                "body": self.prose.html(keyword.definition)}
+        return {
+            "facts": [fact("Kind", cell(keyword.kind))] + ([fact("Written", cell(usage))] if usage else []),
+            "body": self.prose.html(keyword.definition),
+        }
 
     def heroes(self, hero) -> dict:
         cost = [fact("Cost", cell(hero.points), after="points on top of the unit")] if hero.points is not None else []
@@ -256,37 +352,89 @@ class _Blocks:
         return {"roster": roster_lines(self.ruleset, army, self.audience), "note": self.prose.html(army.note)}
 
     def costs(self, costs) -> dict:
-        rows = [{"anchor": anchor("costs", c.id), "name": c.name, "points": cell(c.points),
-                 "paid": "on top of the unit" if c.added_to_unit else "once for the force"} for c in costs]
-        return {"kind": "costs", "title": "Costs", "rows": rows, "gm": False,
-                "sources": _sources(costs, self.ruleset)}
+        rows = [
+            {
+                "anchor": anchor("costs", c.id),
+                "name": c.name,
+                "points": cell(c.points),
+                "paid": "on top of the unit" if c.added_to_unit else "once for the force",
+            }
+            for c in costs
+        ]
+        return {"kind": "costs", "title": "Costs", "rows": rows, "gm": False, "sources": _sources(costs, self.ruleset)}
 
     def army_limits(self, limits) -> dict:
-        rows = [{"anchor": anchor("army_limits", l.id), "title": l.title, "count": limit_words(l.count, self.ruleset),
-                 "allowed": _limit_bounds_words(l, self.ruleset)} for l in limits]
-        return {"kind": "army_limits", "title": "Army limits", "rows": rows, "gm": False,
-                "sources": _sources(limits, self.ruleset)}
+        rows = [
+            {
+                "anchor": anchor("army_limits", l.id),
+                "title": l.title,
+                "count": limit_words(l.count, self.ruleset),
+                "allowed": _limit_bounds_words(l, self.ruleset),
+            }
+            for l in limits
+        ]
+        return {
+            "kind": "army_limits",
+            "title": "Army limits",
+            "rows": rows,
+            "gm": False,
+            "sources": _sources(limits, self.ruleset),
+        }
 
     def victory_points(self, entries) -> dict:
-        rows = [{"anchor": anchor("victory_points", v.id), "kind": v.kind, "name": v.name, "hidden": v.hidden,
-                 "points": cell(v.points), "condition": self.prose.inline(v.condition), "gm": v.gm_only} for v in entries]
+        rows = [
+            {
+                "anchor": anchor("victory_points", v.id),
+                "kind": v.kind,
+                "name": v.name,
+                "hidden": v.hidden,
+                "points": cell(v.points),
+                "condition": self.prose.inline(v.condition),
+                "gm": v.gm_only,
+            }
+            for v in entries
+        ]
         hint = self.audience != "gm" and any(v.gm_only for v in self.ruleset.victory_points)
-        return {"kind": "victory_points", "title": "Victory points", "rows": rows, "gm": False,
-                "hint": HIDDEN_TASKS_HINT if hint else "", "sources": _sources(entries, self.ruleset)}
-
+        return {
+            "kind": "victory_points",
+            "title": "Victory points",
+            "rows": rows,
+            "gm": False,
+            "hint": HIDDEN_TASKS_HINT if hint else "",
+            "sources": _sources(entries, self.ruleset),
+        }
 
     def values(self, values) -> dict:
-        rows = [{"anchor": anchor("values", v.id), "label": v.label or v.id.replace("_", " "),
-                 "value": value_html(self.ruleset, v.id), "house": v.is_house_rule} for v in values]
+        rows = [
+            {
+                "anchor": anchor("values", v.id),
+                "label": v.label or v.id.replace("_", " "),
+                "value": value_html(self.ruleset, v.id),
+                "house": v.is_house_rule,
+            }
+            for v in values
+        ]
         title = "House rules and numbers" if any(v.is_house_rule for v in values) else "Numbers"
         return {"kind": "values", "title": title, "rows": rows, "gm": False, "sources": _sources(values, self.ruleset)}
 
     def lookups(self, lookup) -> dict:
         with_values = any(row.value is not None for row in lookup.rows)
-        rows = [{"key": key_text(row), "result": row.result, "value": str(row.value) if row.value is not None else "",
-                 "effect": self.prose.inline(row.effect)} for row in lookup.rows]
-        return {"key": lookup.key, "rows": rows, "has_value": with_values, "has_effect": any(r.effect for r in lookup.rows),
-                "note": self.prose.html(lookup.note)}
+        rows = [
+            {
+                "key": key_text(row),
+                "result": row.result,
+                "value": str(row.value) if row.value is not None else "",
+                "effect": self.prose.inline(row.effect),
+            }
+            for row in lookup.rows
+        ]
+        return {
+            "key": lookup.key,
+            "rows": rows,
+            "has_value": with_values,
+            "has_effect": any(r.effect for r in lookup.rows),
+            "note": self.prose.html(lookup.note),
+        }
 
     def charts(self, chart) -> dict:
         shown = chart_from_model(self.ruleset, chart)
@@ -305,8 +453,13 @@ def spell_facts(ruleset: Ruleset, spell, audience: str, printed: frozenset[str] 
         if table.ranges_given and not table.dice.stats:
             chance = ", " + chance_text(sum((p for row, p in table.odds() if spell.roll in row.roll), Fraction(0)))
         link = _link(ruleset, "tables", table.id, printed, audience)
-        facts.append(fact("Table", {"text": f"{named(table, audience)} ({table.dice.text}), roll {spell.roll}{chance}", "gap": False},
-                          href=link["href"] if link else ""))
+        facts.append(
+            fact(
+                "Table",
+                {"text": f"{named(table, audience)} ({table.dice.text}), roll {spell.roll}{chance}", "gap": False},
+                href=link["href"] if link else "",
+            )
+        )
     if spell.range is not None:
         value = cell(spell.range)
         if not value["gap"]:
@@ -331,7 +484,11 @@ def limit_words(text: str, ruleset: Ruleset) -> str:
     except armies.LimitExpressionError:
         return str(text)
     words = _words(tree, ruleset)
-    return words + (", rounded down" if any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.FloorDiv) for n in ast.walk(tree)) else "")
+    return words + (
+        ", rounded down"
+        if any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.FloorDiv) for n in ast.walk(tree))
+        else ""
+    )
 
 
 def _words(node: ast.expr, ruleset: Ruleset) -> str:
@@ -359,7 +516,11 @@ def _count_name(name: str, ruleset: Ruleset) -> str:
     for matrix in ruleset.profiles:
         for row in matrix.rows:
             if row.id == name:  # a row counted apart (`counts_as: guns`) is no unit
-                return f"units of {row.name}" if row.counts_as == armies.UNITS else f"{row.name} ({row.counts_as.replace('_', ' ')})"
+                return (
+                    f"units of {row.name}"
+                    if row.counts_as == armies.UNITS
+                    else f"{row.name} ({row.counts_as.replace('_', ' ')})"
+                )
     return name
 
 
@@ -427,8 +588,15 @@ def tracks(ruleset: Ruleset, matrix) -> list[dict]:
         if track.term:
             term = ruleset.get("glossary", track.term)
             help = " ".join(str(term.definition).split())
-        found.append({"id": track.id, "label": track.label, "boxes": list(range(track.boxes)) if track.boxes else None,
-                      "per": "each turn" if track.per == "turn" else "", "help": help})
+        found.append(
+            {
+                "id": track.id,
+                "label": track.label,
+                "boxes": list(range(track.boxes)) if track.boxes else None,
+                "per": "each turn" if track.per == "turn" else "",
+                "help": help,
+            }
+        )
     return found
 
 
@@ -436,29 +604,55 @@ def blank_roster(ruleset: Ruleset, matrix, audience: str) -> dict:
     """A roster to fill in: the matrix's columns, movement, tracking boxes, and the costs and limits to build by."""
     points = armies.points_column(matrix)
     rows = [row for row in matrix.rows if visible(row, audience)]
-    troops = [{"name": row.name, "points": profile_cell(ruleset, matrix, row, points) if points else None,
-               "models": cell(row.values.get(armies.models_column(matrix).id)) if armies.models_column(matrix) else None,
-               "move": movement(ruleset, matrix, row)} for row in rows]
-    costs = [{"name": c.name, "points": cell(c.points), "paid": "on top of the unit" if c.added_to_unit else "once for the force"}
-             for c in ruleset.costs]
+    troops = [
+        {
+            "name": row.name,
+            "points": profile_cell(ruleset, matrix, row, points) if points else None,
+            "models": cell(row.values.get(armies.models_column(matrix).id)) if armies.models_column(matrix) else None,
+            "move": movement(ruleset, matrix, row),
+        }
+        for row in rows
+    ]
+    costs = [
+        {
+            "name": c.name,
+            "points": cell(c.points),
+            "paid": "on top of the unit" if c.added_to_unit else "once for the force",
+        }
+        for c in ruleset.costs
+    ]
     levels: dict[str, list] = {}
     for hero in ruleset.heroes:
         if visible(hero, audience):
-            levels.setdefault(str(hero.level), []).append({"name": hero.name,
-                                                           "points": cell(hero.points) if hero.points is not None else None})
-    limits = [{"title": l.title, "allowed": _limit_bounds_words(l, ruleset), "counted": limit_words(l.count, ruleset)}
-              for l in ruleset.army_limits]
+            levels.setdefault(str(hero.level), []).append(
+                {"name": hero.name, "points": cell(hero.points) if hero.points is not None else None}
+            )
+    limits = [
+        {"title": l.title, "allowed": _limit_bounds_words(l, ruleset), "counted": limit_words(l.count, ruleset)}
+        for l in ruleset.army_limits
+    ]
     models = armies.models_column(matrix)
-    head_count = points is None and (models is not None or any(a.agreed_models is not None for a in ruleset.armies
-                                                                 if a.matrix == matrix.id))
-    return {"title": "Blank army roster", "matrix": named(matrix, audience), "head_count": head_count,
-            "carried": ruleset.meta.carried_spells,
-            "models_label": models.label if models else "",
-            "stat_labels": [c.label for c in matrix.columns if c is not points], "points_label": points.label if points else "",
-            "movement": has_movement(matrix), "movement_key": movement_key(ruleset, matrix, audience),
-            "tracks": tracks(ruleset, matrix), "lines": list(range(1, BLANK_ROSTER_LINES + 1)), "troops": troops,
-            "costs": costs, "heroes": [{"level": level, "heroes": found} for level, found in levels.items()],
-            "limits": limits, "has_models": armies.models_column(matrix) is not None}
+    head_count = points is None and (
+        models is not None or any(a.agreed_models is not None for a in ruleset.armies if a.matrix == matrix.id)
+    )
+    return {
+        "title": "Blank army roster",
+        "matrix": named(matrix, audience),
+        "head_count": head_count,
+        "carried": ruleset.meta.carried_spells,
+        "models_label": models.label if models else "",
+        "stat_labels": [c.label for c in matrix.columns if c is not points],
+        "points_label": points.label if points else "",
+        "movement": has_movement(matrix),
+        "movement_key": movement_key(ruleset, matrix, audience),
+        "tracks": tracks(ruleset, matrix),
+        "lines": list(range(1, BLANK_ROSTER_LINES + 1)),
+        "troops": troops,
+        "costs": costs,
+        "heroes": [{"level": level, "heroes": found} for level, found in levels.items()],
+        "limits": limits,
+        "has_models": armies.models_column(matrix) is not None,
+    }
 
 
 # -- army rosters -------------------------------------------------------------------------------
@@ -472,41 +666,83 @@ def roster_lines(ruleset: Ruleset, army, audience: str) -> dict:
     for unit in army.units:
         row = matrix.row(unit.troop)
         cost = armies.line_cost(ruleset, army, unit)
-        keywords = cell(row.keywords) if isinstance(row.keywords, NotGiven) else {"text": shown(row.keywords), "gap": False}
-        lines.append({
-            "count": unit.count, "name": named(row, audience), "troop_points": cell(cost.troop_points),
-            "stats": [profile_cell(ruleset, matrix, row, c) for c in stat_columns], "keywords": keywords,
-            "upgrades": [_bought(ruleset.get("costs", u), audience) for u in unit.upgrades],
-            "heroes": [_bought(ruleset.get("heroes", h), audience, hero_kind(ruleset.get('heroes', h))) for h in unit.heroes],
-            "spells": [named(ruleset.get("spells", s), audience) for s in unit.spells],
-            "each": cell(cost.each), "total": cell(cost.total), "move": movement(ruleset, matrix, row),
-            "models": cell(armies.line_models(ruleset, army, unit)),
-        })
+        keywords = (
+            cell(row.keywords) if isinstance(row.keywords, NotGiven) else {"text": shown(row.keywords), "gap": False}
+        )
+        lines.append(
+            {
+                "count": unit.count,
+                "name": named(row, audience),
+                "troop_points": cell(cost.troop_points),
+                "stats": [profile_cell(ruleset, matrix, row, c) for c in stat_columns],
+                "keywords": keywords,
+                "upgrades": [_bought(ruleset.get("costs", u), audience) for u in unit.upgrades],
+                "heroes": [
+                    _bought(ruleset.get("heroes", h), audience, hero_kind(ruleset.get("heroes", h)))
+                    for h in unit.heroes
+                ],
+                "spells": [named(ruleset.get("spells", s), audience) for s in unit.spells],
+                "each": cell(cost.each),
+                "total": cell(cost.total),
+                "move": movement(ruleset, matrix, row),
+                "models": cell(armies.line_models(ruleset, army, unit)),
+            }
+        )
     extras = [{"count": 1, **_bought(ruleset.get("costs", c), audience)} for c in army.extras]
-    limits = [{"title": r.limit.title, "count": points_text(r.count), "holds": r.holds,
-               "allowed": bounds_text(r.at_least, r.at_most, show=points_text),
-               "counted": limit_words(r.limit.count, ruleset), "bounds": _limit_bounds_words(r.limit, ruleset)}
-              for r in armies.check_limits(ruleset, army)]
+    limits = [
+        {
+            "title": r.limit.title,
+            "count": points_text(r.count),
+            "holds": r.holds,
+            "allowed": bounds_text(r.at_least, r.at_most, show=points_text),
+            "counted": limit_words(r.limit.count, ruleset),
+            "bounds": _limit_bounds_words(r.limit, ruleset),
+        }
+        for r in armies.check_limits(ruleset, army)
+    ]
     total = armies.army_points(ruleset, army)
     agreed = army.agreed_points
     models = armies.army_models(ruleset, army)
     stated = agreed is not None and not isinstance(agreed, NotGiven)
     agreed_models = army.agreed_models
-    return {"title": army.title, "matrix": named(matrix, audience), "total": points_text(total), "costed": costed,
-            "carried": ruleset.meta.carried_spells, "carried_label": capitalized(ruleset.meta.carried_spells),
-            "counted": counted(ruleset, army),
-            "left_models": agreed_models - models if agreed_models is not None and not isinstance(agreed_models, NotGiven) else None,
-            "agreed": (GAP_CELL if isinstance(agreed, NotGiven) else points_text(agreed)) if agreed is not None else None,
-            "left": points_text(agreed - total) if stated else None,
-            "models": models, "agreed_models": GAP_CELL if isinstance(agreed_models, NotGiven) else agreed_models,
-            "stat_labels": [column_head(c.label, [ruleset.cell(matrix, matrix.row(u.troop), c.id) for u in army.units])
-                            for c in stat_columns],
-            "keywords_label": column_head("Special rules", [matrix.row(u.troop).keywords for u in army.units]),
-            "gap_key": GAP_KEY_PRINT, "has_gaps": any(v["gap"] for line in lines for v in
-                                                      [*line["stats"], line["keywords"], line["models"],
-                                                       *((line["troop_points"], line["each"], line["total"]) if costed else ())]),
-            "movement": has_movement(matrix), "tracks": tracks(ruleset, matrix),
-            "lines": lines, "extras": extras, "limits": limits, "units": armies.army_counts(ruleset, army)[armies.UNITS]}
+    return {
+        "title": army.title,
+        "matrix": named(matrix, audience),
+        "total": points_text(total),
+        "costed": costed,
+        "carried": ruleset.meta.carried_spells,
+        "carried_label": capitalized(ruleset.meta.carried_spells),
+        "counted": counted(ruleset, army),
+        "left_models": agreed_models - models
+        if agreed_models is not None and not isinstance(agreed_models, NotGiven)
+        else None,
+        "agreed": (GAP_CELL if isinstance(agreed, NotGiven) else points_text(agreed)) if agreed is not None else None,
+        "left": points_text(agreed - total) if stated else None,
+        "models": models,
+        "agreed_models": GAP_CELL if isinstance(agreed_models, NotGiven) else agreed_models,
+        "stat_labels": [
+            column_head(c.label, [ruleset.cell(matrix, matrix.row(u.troop), c.id) for u in army.units])
+            for c in stat_columns
+        ],
+        "keywords_label": column_head("Special rules", [matrix.row(u.troop).keywords for u in army.units]),
+        "gap_key": GAP_KEY_PRINT,
+        "has_gaps": any(
+            v["gap"]
+            for line in lines
+            for v in [
+                *line["stats"],
+                line["keywords"],
+                line["models"],
+                *((line["troop_points"], line["each"], line["total"]) if costed else ()),
+            ]
+        ),
+        "movement": has_movement(matrix),
+        "tracks": tracks(ruleset, matrix),
+        "lines": lines,
+        "extras": extras,
+        "limits": limits,
+        "units": armies.army_counts(ruleset, army)[armies.UNITS],
+    }
 
 
 def counted(ruleset: Ruleset, army) -> list[dict]:
@@ -537,13 +773,26 @@ def roster_glossary(ruleset: Ruleset, army, prose: Prose) -> dict:
         upgrades += [ruleset.get("costs", c) for c in unit.upgrades]
     upgrades += [ruleset.get("costs", c) for c in army.extras]
     entries = []
-    for kind, found, text in (("Special rule", keywords, lambda k: k.definition), ("Hero", heroes, lambda h: h.ability),
-                              ("Spell", spells, lambda s: s.effect), ("Bought", upgrades, lambda c: "")):
+    for kind, found, text in (
+        ("Special rule", keywords, lambda k: k.definition),
+        ("Hero", heroes, lambda h: h.ability),
+        ("Spell", spells, lambda s: s.effect),
+        ("Bought", upgrades, lambda c: ""),
+    ):
         for entry in _unique(e for e in found if visible(e, prose.audience)):
             facts = spell_facts(ruleset, entry, prose.audience) if kind == "Spell" else []
-            entries.append({"kind": kind, "title": entry_title(entry), "body": prose.html(text(entry)),
-                            "points": cell(entry.points, "") if kind in ("Hero", "Bought") and entry.points is not None else None,
-                            "facts": facts, "source": source_mark(entry, ruleset)})
+            entries.append(
+                {
+                    "kind": kind,
+                    "title": entry_title(entry),
+                    "body": prose.html(text(entry)),
+                    "points": cell(entry.points, "")
+                    if kind in ("Hero", "Bought") and entry.points is not None
+                    else None,
+                    "facts": facts,
+                    "source": source_mark(entry, ruleset),
+                }
+            )
     return {"entries": entries, "unknown_keywords": list(dict.fromkeys(unknown)), "gap_text": NOT_GIVEN_TEXT}
 
 
@@ -576,17 +825,27 @@ def handout_context(ruleset: Ruleset, audience: str) -> dict:
         part["intro"] = prose.html(part["intro"])
         part["blocks"] = [b for section, entries in part.pop("groups") for b in blocks.group(section, entries)]
     meta = ruleset.meta
-    phases = [{"sequence": p.sequence, "title": p.title, "summary": prose.inline(p.summary), "gm": gm_only(p)}
-              for p in ruleset.phases if visible(p, audience)]
+    phases = [
+        {"sequence": p.sequence, "title": p.title, "summary": prose.inline(p.summary), "gm": gm_only(p)}
+        for p in ruleset.phases
+        if visible(p, audience)
+    ]
     sequences: dict[str, list] = {}
     for phase in phases:
         sequences.setdefault(phase["sequence"], []).append(phase)
     context = {
-        "audience": audience, "ruleset_id": ruleset.id, "title": meta.title, "subtitle": meta.subtitle,
+        "audience": audience,
+        "ruleset_id": ruleset.id,
+        "title": meta.title,
+        "subtitle": meta.subtitle,
         "overlay": meta.overlay,
-        "author": meta.author, "summary": prose.html(meta.summary), "needs": list(meta.needs),
+        "author": meta.author,
+        "summary": prose.html(meta.summary),
+        "needs": list(meta.needs),
         "sequences": [{"name": name, "phases": steps} for name, steps in sequences.items()],
-        "source_title": source_title(ruleset) if meta.source or meta.overlay else "", "parts": parts, "gap_text": NOT_GIVEN_TEXT,
+        "source_title": source_title(ruleset) if meta.source or meta.overlay else "",
+        "parts": parts,
+        "gap_text": NOT_GIVEN_TEXT,
     }
     context["examples"] = count_examples(context["summary"], *_all_html(parts))
     context["roll_tables"] = roll_table_digest(parts)
@@ -602,14 +861,34 @@ def _description(meta, audience: str) -> str:
 
 def roll_table_digest(parts: list[dict]) -> list[dict]:
     """Every roll table the booklet prints, in print order: its dice and results, and where the full table is."""
-    return [{"title": b["title"], "anchor": b["anchor"], "dice": b["dice"], "gm": b["gm"], "ranges_gap": b["ranges_gap"],
-             "rows": [{"roll": r["roll"], "result": r["result"]} for r in b["rows"]]}
-            for part in parts for b in part["blocks"] if b["kind"] == "tables"]
+    return [
+        {
+            "title": b["title"],
+            "anchor": b["anchor"],
+            "dice": b["dice"],
+            "gm": b["gm"],
+            "ranges_gap": b["ranges_gap"],
+            "rows": [{"roll": r["roll"], "result": r["result"]} for r in b["rows"]],
+        }
+        for part in parts
+        for b in part["blocks"]
+        if b["kind"] == "tables"
+    ]
 
 
-INDEX_KINDS = {"rules": "", "tables": "table", "profiles": "profiles", "spells": "spell", "glossary": "term",
-               "keywords": "special rule", "heroes": "hero", "items": "item", "armies": "army list",
-               "lookups": "table", "charts": "chart"}
+INDEX_KINDS = {
+    "rules": "",
+    "tables": "table",
+    "profiles": "profiles",
+    "spells": "spell",
+    "glossary": "term",
+    "keywords": "special rule",
+    "heroes": "hero",
+    "items": "item",
+    "armies": "army list",
+    "lookups": "table",
+    "charts": "chart",
+}
 
 
 def booklet_index(parts: list[dict]) -> list[dict]:
@@ -624,8 +903,10 @@ def booklet_index(parts: list[dict]) -> list[dict]:
             kind = INDEX_KINDS[b["kind"]]
             for name in names:  # "Rout Table", not "Rout Table table": a kind the name already says is left out
                 said = kind and name.casefold().split(" (see ")[0].endswith(kind.split()[-1])
-                entries.setdefault((name.casefold(), b["anchor"]), {"name": name, "anchor": b["anchor"],
-                                                                     "kind": "" if said else kind, "gm": b["gm"]})
+                entries.setdefault(
+                    (name.casefold(), b["anchor"]),
+                    {"name": name, "anchor": b["anchor"], "kind": "" if said else kind, "gm": b["gm"]},
+                )
     letters: dict[str, list] = {}
     for key in sorted(entries):
         entry = entries[key]
@@ -651,7 +932,20 @@ def roster_context(ruleset: Ruleset, audience: str) -> dict:
     for army in ruleset.armies:
         if not visible(army, audience):
             continue
-        rosters.append({**roster_lines(ruleset, army, audience), "note": prose.html(army.note), "gm": gm_only(army),
-                        "glossary": roster_glossary(ruleset, army, prose), "source": source_mark(army, ruleset)})
-    return {"audience": audience, "ruleset_id": ruleset.id, "ruleset_title": ruleset.title, "rosters": rosters,
-            "blanks": blanks, "gap_text": NOT_GIVEN_TEXT}
+        rosters.append(
+            {
+                **roster_lines(ruleset, army, audience),
+                "note": prose.html(army.note),
+                "gm": gm_only(army),
+                "glossary": roster_glossary(ruleset, army, prose),
+                "source": source_mark(army, ruleset),
+            }
+        )
+    return {
+        "audience": audience,
+        "ruleset_id": ruleset.id,
+        "ruleset_title": ruleset.title,
+        "rosters": rosters,
+        "blanks": blanks,
+        "gap_text": NOT_GIVEN_TEXT,
+    }

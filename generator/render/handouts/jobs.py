@@ -14,15 +14,15 @@ made only where the game-master sees more than the players (:func:`gm_sees_more`
 from __future__ import annotations
 
 import os
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from ...source.project import Project
-from .cards import PAPERS, Paper, cards, cards_context
-from .content import AUDIENCES, handout_context, roster_context, visible
 from ..assets import PROJECT_TEMPLATES, template_path
 from ..jinja import Renderings
 from ..pdf import PdfJob
+from .cards import PAPERS, Paper, cards, cards_context
+from .content import AUDIENCES, handout_context, roster_context, visible
 
 TEMPLATE_DIR = "handouts"
 KINDS = ("handout", "roster", "cards")
@@ -55,7 +55,13 @@ def handout_jobs(project: Project, out_dir: Path, audience: str, rulesets: set[s
             for paper in PAPERS:
                 if kind == "cards":
                     context = cards_context(ruleset, audience, paper)
-                job = _job(renderings, root, kind, {**context, "paper": paper}, Path(out_dir) / output_name(ruleset.id, kind, audience, paper))
+                job = _job(
+                    renderings,
+                    root,
+                    kind,
+                    {**context, "paper": paper},
+                    Path(out_dir) / output_name(ruleset.id, kind, audience, paper),
+                )
                 if job is not None:
                     jobs.append(job)
     renderings.raise_failures()
@@ -65,6 +71,7 @@ def handout_jobs(project: Project, out_dir: Path, audience: str, rulesets: set[s
 def gm_sees_more(ruleset, kind: str, gm_context: dict | None) -> bool:
     """Whether the game-master's version of one output holds anything the players' does not: its
     context, audience aside, differs from the players' (game-master-only entries, notes, hidden tasks)."""
+
     def content(context: dict | None) -> dict:
         return {key: value for key, value in (context or {}).items() if key not in ("audience", "description", "paper")}
 
@@ -83,7 +90,7 @@ def created_meta() -> str:
     epoch = os.environ.get("SOURCE_DATE_EPOCH")
     if not epoch:
         return ""
-    created = datetime.fromtimestamp(int(epoch), tz=timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    created = datetime.fromtimestamp(int(epoch), tz=UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
     return f'<meta name="dcterms.created" content="{created}">'
 
 
@@ -97,8 +104,14 @@ def _job(renderings: Renderings, root: Path, kind: str, context: dict, target: P
     html = html.replace("<head>", "<head>" + created_meta(), 1)
     stylesheets = tuple(template_path(root, f"{TEMPLATE_DIR}/{name}.css") for name in ("print", kind))
     title = _title(kind, context)
-    return PdfJob(html=html, target=target, base_dir=folder, template=f"{PROJECT_TEMPLATES}/{template}", title=title,
-                  stylesheets=stylesheets)
+    return PdfJob(
+        html=html,
+        target=target,
+        base_dir=folder,
+        template=f"{PROJECT_TEMPLATES}/{template}",
+        title=title,
+        stylesheets=stylesheets,
+    )
 
 
 def _title(kind: str, context: dict) -> str:

@@ -15,8 +15,8 @@ from fractions import Fraction
 import icepool
 
 from ...model import computed
-from ...model.charts import axis_values, chart_cells, chart_formula
 from ...model.calculate import calculator
+from ...model.charts import axis_values, chart_cells, chart_formula
 from ...model.formula import Expression
 from ...model.quantity import Quantity, number_text
 from ...model.ruleset import Ruleset
@@ -146,12 +146,18 @@ def _note(ruleset: Ruleset, axis: computed.Axis, value) -> str:
     return f"{text} {axis.note_suffix}".strip()
 
 
-def _axis_heads(chart: computed.Chart, axis: computed.Axis, formula: computed.Formula,
-                scope, ruleset: Ruleset) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
+def _axis_heads(
+    chart: computed.Chart, axis: computed.Axis, formula: computed.Formula, scope, ruleset: Ruleset
+) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
     values = axis_values(chart, axis, scope)
     written = axis.values or values  # a value as written (4+, 6") heads its column; a computed one its result
-    labels = tuple(axis.labels) if axis.labels else tuple(
-        str(w) if isinstance(w, Quantity) and w.kind != "text" else _shown(v) for w, v in zip(written, values))
+    labels = (
+        tuple(axis.labels)
+        if axis.labels
+        else tuple(
+            str(w) if isinstance(w, Quantity) and w.kind != "text" else _shown(v) for w, v in zip(written, values)
+        )
+    )
     spec = next((i for i in formula.inputs if i.id == axis.input), None)
     head = axis.label or (spec.label if spec is not None else axis.input)
     if axis.note_formula:
@@ -178,7 +184,7 @@ def chart_from_model(ruleset: Ruleset, chart: computed.Chart) -> Chart:
     rows = []
     for index, label in enumerate(row_labels):
         line = []
-        for column, inputs in enumerate(cells[index * width:(index + 1) * width]):
+        for column, inputs in enumerate(cells[index * width : (index + 1) * width]):
             marked = chart.mark_diagonal and chart.rows is not None and row_values[index] == column_values[column]
             line.append(_cell(chart, formula, chance_formula, calc, die, inputs, marked))
         if row_notes and index < len(row_notes) and row_notes[index]:
@@ -193,9 +199,13 @@ def _cell(chart, formula, chance_formula, calc, die, inputs: dict, marked: bool)
     if chart.show == "number":
         if result is None:
             return Cell(chart.impossible, "", "none", None, marked)
-        text = (chance_text(Fraction(result)) if formula.result == "chance"
-                else decimal_text(result, chart.digits) if chart.digits is not None and not isinstance(result, bool)
-                else exact_number_text(result))
+        text = (
+            chance_text(Fraction(result))
+            if formula.result == "chance"
+            else decimal_text(result, chart.digits)
+            if chart.digits is not None and not isinstance(result, bool)
+            else exact_number_text(result)
+        )
         return Cell(text, "", "plain", result if isinstance(result, (int, Fraction)) else None, marked)
     if chance_formula is not None:
         probability = Fraction(calc.evaluate(chance_formula, **inputs))

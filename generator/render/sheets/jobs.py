@@ -13,10 +13,10 @@ The pipeline calls :func:`sheet_jobs` and renders the jobs with
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType, SimpleNamespace
-from typing import Callable
 
 from ...diagnostics import Code, Diagnostic, Location
 from ...keys import generator_hash, ruleset_key
@@ -24,12 +24,12 @@ from ...model.base import NOWHERE
 from ...model.entries import visible_to
 from ...model.ruleset import Ruleset
 from ...source.project import Project
-from . import charts
-from ..present import source_title
-from ..prose import Prose
 from ..assets import PROJECT_TEMPLATES, template_path
 from ..jinja import Renderings, render
 from ..pdf import PdfJob
+from ..present import source_title
+from ..prose import Prose
+from . import charts
 from .pages import sheet_markdown
 from .quickref import GAP, cite, marked_entries, quick_reference, visible
 from .victory import HIDDEN_TASK, has_victory_points, victory_checklist
@@ -109,12 +109,29 @@ def data_sheets(ruleset: Ruleset) -> list[Sheet]:
         name = sheet_stem(ruleset, entry.id) + ("-gm" if entry.audience == "gm" else "")
         charts_ = charts.charts_of(ruleset, entry.charts)
         sources = _sources(ruleset, *entry.cites) or (ruleset.title,)
-        found.append(Sheet(name, name, entry.title, "sheets/charts.html.j2", sources,
-                           MappingProxyType({"charts": charts_, "extras": tuple(str(n) for n in entry.notes),
-                                             "uses": charts.legend_uses(charts_)}),
-                           audience=entry.audience, subtitle=ruleset.title, layout=entry.layout,
-                           page_title=f"{ruleset.title}: {entry.title}", ruleset=ruleset.id, written_at=entry.loc,
-                           marks=tuple(f"charts `{c}`" for c in entry.charts) + _notes(entry.notes)))
+        found.append(
+            Sheet(
+                name,
+                name,
+                entry.title,
+                "sheets/charts.html.j2",
+                sources,
+                MappingProxyType(
+                    {
+                        "charts": charts_,
+                        "extras": tuple(str(n) for n in entry.notes),
+                        "uses": charts.legend_uses(charts_),
+                    }
+                ),
+                audience=entry.audience,
+                subtitle=ruleset.title,
+                layout=entry.layout,
+                page_title=f"{ruleset.title}: {entry.title}",
+                ruleset=ruleset.id,
+                written_at=entry.loc,
+                marks=tuple(f"charts `{c}`" for c in entry.charts) + _notes(entry.notes),
+            )
+        )
     return found
 
 
@@ -132,15 +149,23 @@ def victory_sheets(ruleset: Ruleset) -> list[Sheet]:
     for audience in audiences:
         checklist = gm if audience == "gm" else player
         suffix = "-gm" if audience == "gm" else ""
-        sheets.append(Sheet(f"{ruleset.id}-victory-points{suffix}", f"{ruleset.id}-victory-points",
-                            "Victory points checklist" + (" (Game Master)" if audience == "gm" else ""),
-                            "sheets/victory-points.html.j2", checklist.sources,
-                            MappingProxyType({"checklist": checklist, "hidden_task": HIDDEN_TASK}),
-                            audience=audience, subtitle=ruleset.title, layout="checklist",
-                            page_title=f"{ruleset.title}: victory points checklist", ruleset=ruleset.id,
-                            written_at=ruleset.victory_points[0].loc,
-                            marks=tuple(f"victory_points `{v.id}`" for v in ruleset.victory_points
-                                        if visible_to(v, audience))))
+        sheets.append(
+            Sheet(
+                f"{ruleset.id}-victory-points{suffix}",
+                f"{ruleset.id}-victory-points",
+                "Victory points checklist" + (" (Game Master)" if audience == "gm" else ""),
+                "sheets/victory-points.html.j2",
+                checklist.sources,
+                MappingProxyType({"checklist": checklist, "hidden_task": HIDDEN_TASK}),
+                audience=audience,
+                subtitle=ruleset.title,
+                layout="checklist",
+                page_title=f"{ruleset.title}: victory points checklist",
+                ruleset=ruleset.id,
+                written_at=ruleset.victory_points[0].loc,
+                marks=tuple(f"victory_points `{v.id}`" for v in ruleset.victory_points if visible_to(v, audience)),
+            )
+        )
     return sheets
 
 
@@ -163,7 +188,7 @@ def quickref_type(ref) -> float:
 QUICKREF_LINES_AT_8PT = 60  # lines of 8 pt text one A4 column holds under the sheet's heading
 
 
-def fit_css(sheet: "Sheet", paper: Paper) -> tuple[str, ...]:
+def fit_css(sheet: Sheet, paper: Paper) -> tuple[str, ...]:
     """The planned type for this paper and the smaller one tried if it overflows (see PdfJob.fit)."""
     if not sheet.type_pt:
         return ()
@@ -176,11 +201,21 @@ def fit_css(sheet: "Sheet", paper: Paper) -> tuple[str, ...]:
 def quick_reference_sheet(ruleset: Ruleset) -> Sheet:
     ref = quick_reference(ruleset)
     sources = (source_title(ruleset),)
-    return Sheet(f"{ruleset.id}-quick-reference", f"{ruleset.id}-quick-reference", "Quick reference",
-                 "sheets/quick-reference.html.j2", sources, MappingProxyType({"ref": ref}), subtitle=ruleset.title,
-                 layout="quickref",
-                 page_title=f"{ruleset.title}: quick reference", ruleset=ruleset.id,
-                 type_pt=quickref_type(ref), written_at=ruleset.meta.loc, marks=marked_entries(ruleset))
+    return Sheet(
+        f"{ruleset.id}-quick-reference",
+        f"{ruleset.id}-quick-reference",
+        "Quick reference",
+        "sheets/quick-reference.html.j2",
+        sources,
+        MappingProxyType({"ref": ref}),
+        subtitle=ruleset.title,
+        layout="quickref",
+        page_title=f"{ruleset.title}: quick reference",
+        ruleset=ruleset.id,
+        type_pt=quickref_type(ref),
+        written_at=ruleset.meta.loc,
+        marks=marked_entries(ruleset),
+    )
 
 
 def quick_reference_sheets(ruleset: Ruleset) -> list[Sheet]:
@@ -238,18 +273,28 @@ def sheet_jobs(project: Project, out_dir: Path, rulesets: set[str] | None = None
     Raises TemplateFailed with every template's failure."""
     root = Path(project.root).resolve()
     out_dir = Path(out_dir)
-    chosen = project if rulesets is None else SimpleNamespace(
-        rulesets=[r for r in project.rulesets if r.id in rulesets], root=project.root)
+    chosen = (
+        project
+        if rulesets is None
+        else SimpleNamespace(rulesets=[r for r in project.rulesets if r.id in rulesets], root=project.root)
+    )
     renderings, jobs = Renderings(root), []
     for sheet in sheets(chosen):
         for paper in PAPERS:
             html = renderings.render(sheet.template, sheet_context(sheet, paper, project))
             if html is not None:
-                jobs.append(PdfJob(html=html, target=out_dir / f"{sheet.name}-{paper.id}.pdf",
-                                   base_dir=root / PROJECT_TEMPLATES / "sheets", template=f"{PROJECT_TEMPLATES}/{sheet.template}",
-                                   title=f"{sheet.title} — {sheet.subtitle}" if sheet.subtitle else sheet.title,
-                                   stylesheets=(template_path(root, STYLESHEET),), fit=fit_css(sheet, paper),
-                                   overflow=overflow(sheet, paper)))
+                jobs.append(
+                    PdfJob(
+                        html=html,
+                        target=out_dir / f"{sheet.name}-{paper.id}.pdf",
+                        base_dir=root / PROJECT_TEMPLATES / "sheets",
+                        template=f"{PROJECT_TEMPLATES}/{sheet.template}",
+                        title=f"{sheet.title} — {sheet.subtitle}" if sheet.subtitle else sheet.title,
+                        stylesheets=(template_path(root, STYLESHEET),),
+                        fit=fit_css(sheet, paper),
+                        overflow=overflow(sheet, paper),
+                    )
+                )
     renderings.raise_failures()
     return jobs
 
@@ -261,10 +306,16 @@ def overflow(sheet: Sheet, paper: Paper) -> Diagnostic:
     """The error the sheet is when its layout takes more than its one page: located at the YAML that asks
     for it, naming what the author put on it (`{pages}` stands for the page count the render finds)."""
     paper_name = "A4" if paper.id == "a4" else "US Letter"
-    named = ", ".join(sheet.marks[:MOST_NAMED]) + (f" and {len(sheet.marks) - MOST_NAMED} more" if len(sheet.marks) > MOST_NAMED else "")
+    named = ", ".join(sheet.marks[:MOST_NAMED]) + (
+        f" and {len(sheet.marks) - MOST_NAMED} more" if len(sheet.marks) > MOST_NAMED else ""
+    )
     smaller = " even in its smaller type" if sheet.type_pt else ""
-    return Diagnostic(Code.SHEET_OVERFLOW, f"the sheet `{sheet.name}` takes {{pages}} pages of {paper_name}{smaller}, not one"
-                      + (f": it prints {named}" if named else ""), sheet.written_at)
+    return Diagnostic(
+        Code.SHEET_OVERFLOW,
+        f"the sheet `{sheet.name}` takes {{pages}} pages of {paper_name}{smaller}, not one"
+        + (f": it prints {named}" if named else ""),
+        sheet.written_at,
+    )
 
 
 def sheet_downloads(project: Project, audience: str) -> dict[str, list[tuple[str, str]]]:
@@ -278,7 +329,9 @@ def sheet_downloads(project: Project, audience: str) -> dict[str, list[tuple[str
             continue
         for paper in PAPERS:
             size = "A4" if paper.id == "a4" else "US Letter"
-            found.setdefault(sheet.ruleset, []).append((f"{sheet.title} ({size})", f"sheets/{sheet.name}-{paper.id}.pdf"))
+            found.setdefault(sheet.ruleset, []).append(
+                (f"{sheet.title} ({size})", f"sheets/{sheet.name}-{paper.id}.pdf")
+            )
     return found
 
 
@@ -289,7 +342,12 @@ def sheet_pages(project: Project, audience: str) -> dict[str, str]:
         raise ValueError(f"audience is `player` or `gm`, not `{audience}`")
     every = sheets(project)
     gm_versions = {sheet.page for sheet in every if sheet.audience == "gm"}
-    chosen = [sheet for sheet in every if sheet.audience == audience
-              or (sheet.audience == "player" and sheet.page not in gm_versions)]
-    return {sheet.page: sheet_markdown(sheet, COMPUTED_BY, project.ruleset(sheet.ruleset) if sheet.ruleset else None)
-            for sheet in chosen}
+    chosen = [
+        sheet
+        for sheet in every
+        if sheet.audience == audience or (sheet.audience == "player" and sheet.page not in gm_versions)
+    ]
+    return {
+        sheet.page: sheet_markdown(sheet, COMPUTED_BY, project.ruleset(sheet.ruleset) if sheet.ruleset else None)
+        for sheet in chosen
+    }

@@ -29,35 +29,63 @@ def quickref_md(ref: QuickReference, ruleset=None) -> str:
         for sequence in ref.sequences:
             if len(ref.sequences) > 1:
                 parts.append(f"### {esc(sequence.name.capitalize())}")
-            parts.append("\n".join(("- " if sequence.self_numbered else f"{n}. ") + f"**{esc(p.title)}**"
-                                   + (f": {prose_md(p.summary, ruleset, inline=True)}" if p.summary else "")
-                                   for n, p in enumerate(sequence.phases, 1)))
+            parts.append(
+                "\n".join(
+                    ("- " if sequence.self_numbered else f"{n}. ")
+                    + f"**{esc(p.title)}**"
+                    + (f": {prose_md(p.summary, ruleset, inline=True)}" if p.summary else "")
+                    for n, p in enumerate(sequence.phases, 1)
+                )
+            )
     if ref.tables:
         parts.append("## Roll tables")
         for table in ref.tables:
             parts.append(f"### {esc(table.title)} ({esc(table.dice)})")
-            nowhere = {part: bool(table.lines) and all(getattr(line, part) is GAP for line in table.lines)
-                       for part in ("roll", "chance")}
-            head = {part: f"{label} ({NOT_GIVEN_TEXT})" if nowhere[part] else label
-                    for part, label in (("roll", "Roll"), ("chance", "Chance"))}
-            parts.append(pipe_table([esc(head["roll"]), "Result", esc(head["chance"])], [
-                [value_md(line.roll, nowhere["roll"]), esc(line.result) + (f" — {esc(line.detail)}" if line.detail else ""),
-                 value_md(line.chance, nowhere["chance"])] for line in table.lines]))
+            nowhere = {
+                part: bool(table.lines) and all(getattr(line, part) is GAP for line in table.lines)
+                for part in ("roll", "chance")
+            }
+            head = {
+                part: f"{label} ({NOT_GIVEN_TEXT})" if nowhere[part] else label
+                for part, label in (("roll", "Roll"), ("chance", "Chance"))
+            }
+            parts.append(
+                pipe_table(
+                    [esc(head["roll"]), "Result", esc(head["chance"])],
+                    [
+                        [
+                            value_md(line.roll, nowhere["roll"]),
+                            esc(line.result) + (f" — {esc(line.detail)}" if line.detail else ""),
+                            value_md(line.chance, nowhere["chance"]),
+                        ]
+                        for line in table.lines
+                    ],
+                )
+            )
             if table.note:
                 parts.append(prose_md(table.note, ruleset))
             parts.append(f"{{source}}`{role_text(table.source)}`")
     for matrix in ref.matrices:
         parts.append(f"## {esc(matrix.title)}")
-        parts.append(pipe_table(["Troop type"] + [esc(c) for c in matrix.columns],
-                                [[esc(name)] + [value_md(v) for v in values] for name, values in matrix.rows]))
+        parts.append(
+            pipe_table(
+                ["Troop type"] + [esc(c) for c in matrix.columns],
+                [[esc(name)] + [value_md(v) for v in values] for name, values in matrix.rows],
+            )
+        )
         if matrix.note:
             parts.append(prose_md(matrix.note, ruleset))
     for group in ref.keys:
         parts.append(f"## {esc(group.title)}")
         if group.lines:
-            parts.append("\n".join(
-                f"- **{esc(line.label)}**" + (f": {value_md(line.value)}" if line.value != "" else "")
-                + (f" — {prose_md(line.detail, ruleset, inline=True)}" if line.detail else "") for line in group.lines))
+            parts.append(
+                "\n".join(
+                    f"- **{esc(line.label)}**"
+                    + (f": {value_md(line.value)}" if line.value != "" else "")
+                    + (f" — {prose_md(line.detail, ruleset, inline=True)}" if line.detail else "")
+                    for line in group.lines
+                )
+            )
         parts += [chart_md(chart, level=3, ruleset=ruleset) for chart in group.charts]
         if group.source:
             parts.append(f"{{source}}`{role_text(group.source)}`")
@@ -78,7 +106,13 @@ def checklist_md(checklist: VpChecklist, hidden_task: str, ruleset=None) -> str:
                 rows.append([esc(hidden_task), gap(GAP_TEXT), esc("The Game Master tells you when you complete one.")])
                 continue
             name = esc(line.name) + (" *(hidden)*" if line.hidden else "")
-            rows.append([name, gap(GAP_TEXT) if line.points is None else esc(line.points_shown), prose_md(line.condition, ruleset, inline=True)])
+            rows.append(
+                [
+                    name,
+                    gap(GAP_TEXT) if line.points is None else esc(line.points_shown),
+                    prose_md(line.condition, ruleset, inline=True),
+                ]
+            )
         if rows:
             parts += [f"## {esc(group.title)}", pipe_table(["What", "Points", "When it scores"], rows)]
     return "\n\n".join(parts)

@@ -24,10 +24,10 @@ from ...model.base import Markdown, NotGiven, QuickMark
 from ...model.entries import ValueCell
 from ...model.points import points_text
 from ...model.ruleset import Ruleset
+from ..present import hero_kind, key_text, range_text, visible_to
 from ..prose import _ROLE, role_as_text, value_text
 from ..worked import for_readers, house_hidden
 from .charts import Chart, chance_text, chart_from_model
-from ..present import gm_only, hero_kind, key_text, range_text, visible_to
 
 GAP = None  # a value the source does not give: templates print a blank box
 
@@ -157,12 +157,19 @@ class QuickReference:
     @property
     def blocks(self) -> tuple[tuple[str, object], ...]:
         """The printed blocks in reading order: ("sequence", Sequence), ("table", QuickTable)..."""
-        placed = [block for group, tables in self.chapters for block in
-                  ((("rules", group),) if group else ()) + tuple(("table", t) for t in tables)]
+        placed = [
+            block
+            for group, tables in self.chapters
+            for block in ((("rules", group),) if group else ()) + tuple(("table", t) for t in tables)
+        ]
         in_chapters = {id(t) for _group, tables in self.chapters for t in tables}
-        return (tuple(("sequence", s) for s in self.sequences) + tuple(placed)
-                + tuple(("table", t) for t in self.tables if id(t) not in in_chapters)
-                + tuple(("matrix", m) for m in self.matrices) + tuple(("keys", k) for k in self.keys))
+        return (
+            tuple(("sequence", s) for s in self.sequences)
+            + tuple(placed)
+            + tuple(("table", t) for t in self.tables if id(t) not in in_chapters)
+            + tuple(("matrix", m) for m in self.matrices)
+            + tuple(("keys", k) for k in self.keys)
+        )
 
     def estimated_lines(self) -> int:
         """Estimated printed lines of 8 pt text in a half-page column, every block together."""
@@ -183,11 +190,19 @@ def block_lines(kind: str, block) -> int:
     if kind == "rules":
         return 2 + sum(1 + _text_lines(rule.text) for rule in block.rules)
     if kind == "table":
-        return 4 + sum(max(1, _text_lines(f"{line.result} {line.detail} {line.effect}", 34)) for line in block.lines) + _text_lines(block.note)
+        return (
+            4
+            + sum(max(1, _text_lines(f"{line.result} {line.detail} {line.effect}", 34)) for line in block.lines)
+            + _text_lines(block.note)
+        )
     if kind == "matrix":
         return 3 + _text_lines(block.title) + len(block.rows) + _text_lines(block.note)
-    return (2 + sum(max(1, _text_lines(line.label, 40)) + _text_lines(line.detail, 50) for line in block.lines)
-            + sum(2 + len(chart.rows) * 2 for chart in block.charts) + 1)
+    return (
+        2
+        + sum(max(1, _text_lines(line.label, 40)) + _text_lines(line.detail, 50) for line in block.lines)
+        + sum(2 + len(chart.rows) * 2 for chart in block.charts)
+        + 1
+    )
 
 
 # -- from the model ------------------------------------------------------------------------------
@@ -217,21 +232,35 @@ def without_examples(text: str) -> Markdown:
 
 def sequences(ruleset: Ruleset) -> tuple[Sequence, ...]:
     names = list(dict.fromkeys(p.sequence for p in ruleset.phases if marked(p)))
-    return tuple(Sequence(name, tuple(PhaseLine(sheet_title(p, p.title), summary(p, p.summary)) for p in ruleset.phases
-                                      if marked(p) and p.sequence == name)) for name in names)
+    return tuple(
+        Sequence(
+            name,
+            tuple(
+                PhaseLine(sheet_title(p, p.title), summary(p, p.summary))
+                for p in ruleset.phases
+                if marked(p) and p.sequence == name
+            ),
+        )
+        for name in names
+    )
 
 
-def chapter_groups(ruleset: Ruleset, tables: dict[str, QuickTable]) -> tuple[tuple[RuleGroup | None, tuple[QuickTable, ...]], ...]:
+def chapter_groups(
+    ruleset: Ruleset, tables: dict[str, QuickTable]
+) -> tuple[tuple[RuleGroup | None, tuple[QuickTable, ...]], ...]:
     """The marked rules of each chapter, in chapter order, each chapter's marked tables after them."""
     found = []
     for chapter in ruleset.chapters:
         rules = [rule for rule in ruleset.rules if rule.chapter == chapter.id and marked(rule)]
         group = None
         if rules:
-            lines = tuple(RuleLine(sheet_title(rule, rule.title), summary(rule, without_examples(rule.body))) for rule in rules)
+            lines = tuple(
+                RuleLine(sheet_title(rule, rule.title), summary(rule, without_examples(rule.body))) for rule in rules
+            )
             sections = list(dict.fromkeys(_section_of(rule) for rule in rules if _section_of(rule)))
-            group = RuleGroup(chapter.title, lines,
-                              f"{ruleset.title} § " + "; § ".join(sections) if sections else ruleset.title)
+            group = RuleGroup(
+                chapter.title, lines, f"{ruleset.title} § " + "; § ".join(sections) if sections else ruleset.title
+            )
         own = tuple(tables[t.id] for t in ruleset.tables if t.id in tables and t.chapter == chapter.id)
         if group or own:
             found.append((group, own))
@@ -264,25 +293,54 @@ def quick_table(table, ruleset: Ruleset) -> QuickTable:
     detail = lambda row: spell_detail(spells[row.ref]) if row.ref in spells and marked(spells[row.ref]) else ""  # noqa: E731
     effect = lambda row: spell_effect(spells[row.ref]) if row.ref in spells else Markdown("")  # noqa: E731
     if table.ranges_given and not table.dice.stats:
-        lines = tuple(TableLine(range_text(row.roll), row.result, chance_text(chance), detail(row), effect(row))
-                      for row, chance in table.odds())
+        lines = tuple(
+            TableLine(range_text(row.roll), row.result, chance_text(chance), detail(row), effect(row))
+            for row, chance in table.odds()
+        )
     else:  # ranges not given, or odds that depend on stats: the chance cannot be one number
-        lines = tuple(TableLine(GAP if isinstance(row.roll, NotGiven) else range_text(row.roll), row.result,
-                                GAP if not table.ranges_given else "varies", detail(row), effect(row)) for row in table.rows)
-    return QuickTable(sheet_title(table, table.title), str(table.dice), lines, summary(table, table.note),
-                      table.ranges_given, cite(table, ruleset))
+        lines = tuple(
+            TableLine(
+                GAP if isinstance(row.roll, NotGiven) else range_text(row.roll),
+                row.result,
+                GAP if not table.ranges_given else "varies",
+                detail(row),
+                effect(row),
+            )
+            for row in table.rows
+        )
+    return QuickTable(
+        sheet_title(table, table.title),
+        str(table.dice),
+        lines,
+        summary(table, table.note),
+        table.ranges_given,
+        cite(table, ruleset),
+    )
 
 
 def matrices(ruleset: Ruleset) -> tuple[Matrix, ...]:
     found = []
     for matrix in filter(marked, ruleset.profiles):
         moves = ("Move",) if matrix.has_movement else ()
-        rows = tuple((row.name, tuple(_cell_text(ruleset, row, c) for c in matrix.columns) + _move_text(ruleset, matrix, row, moves))
-                     for row in matrix.rows if visible(row))
+        rows = tuple(
+            (
+                row.name,
+                tuple(_cell_text(ruleset, row, c) for c in matrix.columns) + _move_text(ruleset, matrix, row, moves),
+            )
+            for row in matrix.rows
+            if visible(row)
+        )
         # the note's first paragraph only: a quick reference points at the rules, the booklet prints them whole
         note = summary(matrix, matrix.note.strip().split("\n\n")[0])
-        found.append(Matrix(sheet_title(matrix, matrix.title), tuple(c.label for c in matrix.columns) + moves, rows, note,
-                            cite(matrix, ruleset)))
+        found.append(
+            Matrix(
+                sheet_title(matrix, matrix.title),
+                tuple(c.label for c in matrix.columns) + moves,
+                rows,
+                note,
+                cite(matrix, ruleset),
+            )
+        )
     return tuple(found)
 
 
@@ -306,17 +364,26 @@ def _move_text(ruleset: Ruleset, matrix, row, moves: tuple) -> tuple:
 
 def points_group(ruleset: Ruleset) -> KeyGroup | None:
     lines = [KeyLine(cost.name, given(cost.points, " pts")) for cost in ruleset.costs if marked(cost)]
-    lines += [KeyLine(f"{hero.name} ({hero_kind(hero)})", given(hero.points, " pts"), hero.ability)
-              for hero in ruleset.heroes if marked(hero) and hero.points is not None]
-    lines += [KeyLine(item.name, given(item.points, " pts"), item.rules) for item in ruleset.items
-              if marked(item) and item.points is not None]
+    lines += [
+        KeyLine(f"{hero.name} ({hero_kind(hero)})", given(hero.points, " pts"), hero.ability)
+        for hero in ruleset.heroes
+        if marked(hero) and hero.points is not None
+    ]
+    lines += [
+        KeyLine(item.name, given(item.points, " pts"), item.rules)
+        for item in ruleset.items
+        if marked(item) and item.points is not None
+    ]
     return KeyGroup("Points", tuple(lines)) if lines else None
 
 
 def heroes_group(ruleset: Ruleset) -> KeyGroup | None:
     """Heroes that cost nothing (a ruleset balanced by head-count): their abilities, with no points list."""
-    lines = tuple(KeyLine(f"{hero.name} ({hero_kind(hero)})", "", hero.ability)
-                  for hero in ruleset.heroes if marked(hero) and hero.points is None)
+    lines = tuple(
+        KeyLine(f"{hero.name} ({hero_kind(hero)})", "", hero.ability)
+        for hero in ruleset.heroes
+        if marked(hero) and hero.points is None
+    )
     return KeyGroup("Heroes", lines) if lines else None
 
 
@@ -328,8 +395,11 @@ def limits_group(ruleset: Ruleset) -> KeyGroup | None:
 def spells_group(ruleset: Ruleset) -> KeyGroup | None:
     """Spells no visible roll table names (those are listed with their table's rows)."""
     on_tables = {row.ref for table in ruleset.tables if marked(table) for row in table.rows}
-    lines = tuple(KeyLine(spell.name, "", Markdown("; ".join(filter(None, (spell_detail(spell), spell_effect(spell))))))
-                  for spell in filter(marked, ruleset.spells) if spell.id not in on_tables)
+    lines = tuple(
+        KeyLine(spell.name, "", Markdown("; ".join(filter(None, (spell_detail(spell), spell_effect(spell))))))
+        for spell in filter(marked, ruleset.spells)
+        if spell.id not in on_tables
+    )
     return KeyGroup("Spells", lines) if lines else None
 
 
@@ -351,9 +421,14 @@ def value_groups(ruleset: Ruleset) -> tuple[KeyGroup, ...]:
     values = [v for v in ruleset.reachable("values") if visible(v) and _quick(ruleset, v, "values")]
     if not values:
         return ()
-    lines = tuple(KeyLine(sheet_title(value, value.label or value.id.replace("_", " ").capitalize()),
-                          None if isinstance(value.value, NotGiven) else value_text(ruleset, value.id), summary(value))
-                  for value in values)
+    lines = tuple(
+        KeyLine(
+            sheet_title(value, value.label or value.id.replace("_", " ").capitalize()),
+            None if isinstance(value.value, NotGiven) else value_text(ruleset, value.id),
+            summary(value),
+        )
+        for value in values
+    )
     sections = list(dict.fromkeys(_section_of(value) for value in values if _section_of(value)))
     source = f"{ruleset.title} § " + "; § ".join(sections) if sections else ruleset.title
     return (KeyGroup("Key numbers", lines, source=source),)
@@ -364,10 +439,17 @@ def lookup_groups(ruleset: Ruleset) -> tuple[KeyGroup, ...]:
     for lookup in ruleset.reachable("lookups"):
         if visible(lookup) and _quick(ruleset, lookup, "lookups"):
             # a result is prose that wraps under its key, not a number set to the right
-            lines = tuple(KeyLine(f"{lookup.key}: {key_text(row)}" if lookup.key else key_text(row), "",
-                                  Markdown(row.result)) for row in lookup.rows)
-            found.append(KeyGroup(sheet_title(lookup, lookup.title), lines,
-                                  source=cite(lookup, ruleset.owner_of("lookups", lookup.id))))
+            lines = tuple(
+                KeyLine(f"{lookup.key}: {key_text(row)}" if lookup.key else key_text(row), "", Markdown(row.result))
+                for row in lookup.rows
+            )
+            found.append(
+                KeyGroup(
+                    sheet_title(lookup, lookup.title),
+                    lines,
+                    source=cite(lookup, ruleset.owner_of("lookups", lookup.id)),
+                )
+            )
     return tuple(found)
 
 
@@ -376,14 +458,23 @@ def chart_groups(ruleset: Ruleset) -> tuple[KeyGroup, ...]:
     for chart in ruleset.reachable("charts"):
         if visible(chart) and _quick(ruleset, chart, "charts"):
             shown = chart_from_model(ruleset, chart)
-            read = [for_readers(note, "", house=ruleset.house_results, escape=_no_roles, hidden=house_hidden(ruleset))
-                    for note in shown.notes]
+            read = [
+                for_readers(note, "", house=ruleset.house_results, escape=_no_roles, hidden=house_hidden(ruleset))
+                for note in shown.notes
+            ]
             notes = tuple(_ROLE.sub(lambda m: role_as_text(m, ruleset), note) for note in read)
             if summary(chart):
                 notes = (_ROLE.sub(lambda m: role_as_text(m, ruleset), summary(chart)),)
-            shown = Chart("", shown.row_head, shown.column_head, shown.columns, shown.rows, notes,
-                          shown.column_notes, shown.id)
-            found.append(KeyGroup(sheet_title(chart, chart.title), charts=(shown,), source=cite(chart, ruleset.owner_of("charts", chart.id))))
+            shown = Chart(
+                "", shown.row_head, shown.column_head, shown.columns, shown.rows, notes, shown.column_notes, shown.id
+            )
+            found.append(
+                KeyGroup(
+                    sheet_title(chart, chart.title),
+                    charts=(shown,),
+                    source=cite(chart, ruleset.owner_of("charts", chart.id)),
+                )
+            )
     return tuple(found)
 
 
@@ -393,10 +484,20 @@ def data_groups(ruleset: Ruleset) -> tuple[KeyGroup, ...]:
 
 def quick_reference(ruleset: Ruleset) -> QuickReference:
     by_id = {t.id: quick_table(t, ruleset) for t in ruleset.tables if marked(t)}
-    keys = tuple(g for g in (points_group(ruleset), heroes_group(ruleset), limits_group(ruleset), spells_group(ruleset)) if g)
-    return QuickReference(ruleset.id, ruleset.title, ruleset.meta.subtitle, ruleset.meta.needs, sequences(ruleset),
-                          tuple(by_id.values()), matrices(ruleset), keys + data_groups(ruleset),
-                          chapter_groups(ruleset, by_id))
+    keys = tuple(
+        g for g in (points_group(ruleset), heroes_group(ruleset), limits_group(ruleset), spells_group(ruleset)) if g
+    )
+    return QuickReference(
+        ruleset.id,
+        ruleset.title,
+        ruleset.meta.subtitle,
+        ruleset.meta.needs,
+        sequences(ruleset),
+        tuple(by_id.values()),
+        matrices(ruleset),
+        keys + data_groups(ruleset),
+        chapter_groups(ruleset, by_id),
+    )
 
 
 def _no_roles(phrase: str) -> str:
@@ -410,9 +511,19 @@ def marked_entries(ruleset: Ruleset) -> tuple[str, ...]:
     author marked for it (or left on by its kind's default), so a sheet too long for its page names them."""
     found = [("phases", p.id) for p in ruleset.phases if marked(p)]
     found += [("rules", r.id) for r in ruleset.rules if marked(r)]
-    found += [(section, e.id) for section in ("tables", "profiles", "costs", "heroes", "army_limits", "spells")
-              for e in getattr(ruleset, section) if marked(e)]
-    found += [("items", i.id) for i in ruleset.items if marked(i) and i.points is not None]  # heroes: above, with or without points
-    found += [(section, e.id) for section in ("values", "lookups", "charts")
-              for e in ruleset.reachable(section) if visible(e) and _quick(ruleset, e, section)]
+    found += [
+        (section, e.id)
+        for section in ("tables", "profiles", "costs", "heroes", "army_limits", "spells")
+        for e in getattr(ruleset, section)
+        if marked(e)
+    ]
+    found += [
+        ("items", i.id) for i in ruleset.items if marked(i) and i.points is not None
+    ]  # heroes: above, with or without points
+    found += [
+        (section, e.id)
+        for section in ("values", "lookups", "charts")
+        for e in ruleset.reachable(section)
+        if visible(e) and _quick(ruleset, e, section)
+    ]
     return tuple(f"{section} `{id}`" for section, id in found)

@@ -94,5 +94,12 @@ def victory_checklist(ruleset: Ruleset, audience: str = "player") -> VpChecklist
     shown = for_audience(ruleset.victory_points, audience)
     groups = tuple(_group(ruleset, kind_heading(ruleset, kind), audience) for kind in kinds(ruleset))
     sources = tuple(dict.fromkeys(cite(v, ruleset) for v in shown))
-    return VpChecklist(ruleset.id, ruleset.title, audience, groups, sources,
-                       side=ruleset.meta.victory_point_sheet.side, ticked=alternatives(kinds(ruleset)))
+    return VpChecklist(
+        ruleset.id,
+        ruleset.title,
+        audience,
+        groups,
+        sources,
+        side=ruleset.meta.victory_point_sheet.side,
+        ticked=alternatives(kinds(ruleset)),
+    )

@@ -19,8 +19,6 @@ pages whose data changed.
 from __future__ import annotations
 
 import re
-from contextlib import contextmanager
-from functools import cached_property
 from pathlib import Path
 
 from docutils import nodes
@@ -33,13 +31,12 @@ from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
 from ...model.ruleset import term_names
-from ...validate import check_project
 from ..present import GAP_DASH, GAP_NOTE, GAP_NOTE_MARK, entry_title, reference_title
 from ..prose import HOUSE_RULE, value_parts
 from ..worked import CHECKED_TEXT, CHECKED_TITLE
 from . import myst
-from .myst import ENTRY_LINES, render_entry
 from .charts import setup_charts
+from .myst import ENTRY_LINES, render_entry
 from .pages import input_path
 from .phone import setup_phone
 from .reproducible import setup_reproducible
@@ -54,8 +51,6 @@ _EXPLICIT = re.compile(r"(?s)^(?P<title>.*?)\s*<(?P<target>[^<>]+)>$")
 
 def _ruleset_of(env, explicit: str | None = None) -> str:
     return explicit or env.docname.split("/")[0]
-
-
 
 
 # -- directives -----------------------------------------------------------------------------
@@ -82,17 +77,30 @@ class RulepressDirective(SphinxDirective):
         self.env.temp_data["rulepress_entries"] = number
         if not isinstance(getattr(self.env, "rulepress_entry_lines", None), dict):
             self.env.rulepress_entry_lines = {}
-        self.env.rulepress_entry_lines[f"{self.env.docname}:{number}"] = (ruleset.id, section, entry.id if entry is not None else "")
-        self.state.nested_parse(StringList(text.splitlines(), self.get_source_info()[0]), ENTRY_LINES * number, container)
+        self.env.rulepress_entry_lines[f"{self.env.docname}:{number}"] = (
+            ruleset.id,
+            section,
+            entry.id if entry is not None else "",
+        )
+        self.state.nested_parse(
+            StringList(text.splitlines(), self.get_source_info()[0]), ENTRY_LINES * number, container
+        )
         # No wrapper in the page: hover previews (sphinx-tippy) show the paragraph right under a heading.
         for table in container.findall(nodes.table):
             table["classes"] += ["rulepress-table", f"rulepress-{section.replace('_', '-')}"]
         return list(container.children)
 
     def _files(self, ruleset, entry):
-        shown = input_path(Path(self.env.srcdir), ruleset.id, self.arguments[0], entry.id if entry is not None else "",
-                           self.options.get("chapter") or "")
-        if shown.is_file():  # written by build_site: what this directive shows, so only its own change re-reads the page
+        shown = input_path(
+            Path(self.env.srcdir),
+            ruleset.id,
+            self.arguments[0],
+            entry.id if entry is not None else "",
+            self.options.get("chapter") or "",
+        )
+        if (
+            shown.is_file()
+        ):  # written by build_site: what this directive shows, so only its own change re-reads the page
             return [shown]
         root = _model(self.env).root
         if entry is not None:
@@ -143,8 +151,10 @@ class VerifiedExample(SphinxDirective):
         except (KeyError, RuntimeError):
             overlay = False
         if overlay:
-            return ("Run against these house rules' values on every build; where they give another result than "
-                    "the text, the sentence above says both:")
+            return (
+                "Run against these house rules' values on every build; where they give another result than "
+                "the text, the sentence above says both:"
+            )
         return "Run against the rules model on every build; a build with a failing example is refused:"
 
 
@@ -154,8 +164,16 @@ def checked_role(name, rawtext, text, lineno, inliner, options=None, content=Non
 
 
 # -- roles ------------------------------------------------------------------------------------
-_ROLE_SECTIONS = {"rule": "rules", "table": "tables", "spell": "spells", "profile": "profiles", "term": "glossary",
-                  "formula": "formulas", "chart": "charts", "lookup": "lookups"}
+_ROLE_SECTIONS = {
+    "rule": "rules",
+    "table": "tables",
+    "spell": "spells",
+    "profile": "profiles",
+    "term": "glossary",
+    "formula": "formulas",
+    "chart": "charts",
+    "lookup": "lookups",
+}
 
 
 def _xref_role(kind: str):
@@ -181,9 +199,15 @@ def _xref_role(kind: str):
             return [nodes.inline(myst.HIDDEN_REFERENCE, myst.HIDDEN_REFERENCE, classes=["gm-hidden"])], []
         shown = title or reference_title(entry, target)
         owner = ruleset.owner_of(section, entry.id) if section in ("formulas", "charts", "lookups") else ruleset
-        node = addnodes.pending_xref(rawtext, nodes.inline(shown, shown, classes=["xref", f"rp-{kind}"]),
-                                     refdomain="", reftype="rulepress", reftarget=myst.label(owner.id, section, entry.id),
-                                     refexplicit=True, refdoc=env.docname)
+        node = addnodes.pending_xref(
+            rawtext,
+            nodes.inline(shown, shown, classes=["xref", f"rp-{kind}"]),
+            refdomain="",
+            reftype="rulepress",
+            reftarget=myst.label(owner.id, section, entry.id),
+            refexplicit=True,
+            refdoc=env.docname,
+        )
         return [node], []
 
     return role
@@ -224,11 +248,15 @@ def value_role(name, rawtext, text, lineno, inliner, options=None, content=None)
         value = nodes.literal(shown, shown, classes=["rp-value"])  # a literal: no curly quotes in 6"
     if history is None:
         return [value], []
-    marked = nodes.abbreviation(rawtext, "", value, explanation=note or "A house rule: the club changed this value.",
-                                classes=["house-value"])
+    marked = nodes.abbreviation(
+        rawtext, "", value, explanation=note or "A house rule: the club changed this value.", classes=["house-value"]
+    )
     after = f" ({HOUSE_RULE}; {history})"
-    return [nodes.inline(rawtext, "", marked, nodes.inline(after, after, classes=["house-original"]),
-                         classes=["house-rule"])], []
+    return [
+        nodes.inline(
+            rawtext, "", marked, nodes.inline(after, after, classes=["house-original"]), classes=["house-rule"]
+        )
+    ], []
 
 
 def gap_node(plain: bool = False) -> nodes.Node:
@@ -295,9 +323,15 @@ def setup(app: Sphinx) -> dict:
     # override=True throughout: docutils keeps roles globally, and a build runs Sphinx twice (player, gm)
     app.add_directive("rulepress", RulepressDirective, override=True)
     app.add_directive("verified-example", VerifiedExample, override=True)
-    app.add_node(how_checked, override=True, html=(_visit_how_checked, _depart_how_checked),
-                 latex=(_skip_how_checked, None), text=(_skip_how_checked, None), man=(_skip_how_checked, None),
-                 texinfo=(_skip_how_checked, None))
+    app.add_node(
+        how_checked,
+        override=True,
+        html=(_visit_how_checked, _depart_how_checked),
+        latex=(_skip_how_checked, None),
+        text=(_skip_how_checked, None),
+        man=(_skip_how_checked, None),
+        texinfo=(_skip_how_checked, None),
+    )
     app.add_role("checked", checked_role, override=True)
     app.add_role("value", value_role, override=True)
     for kind in ("rule", "table", "spell", "profile", "entry", "formula", "chart", "lookup"):

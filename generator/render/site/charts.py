@@ -27,8 +27,9 @@ def _script_json(data: dict) -> str:
 
 def _result_html(cell: list[str]) -> str:
     target, odds = cell
-    return f'<strong class="chart-picker-target">{escape(target)}</strong>' + \
-        (f' <span class="chart-picker-odds">{escape(odds)}</span>' if odds else "")
+    return f'<strong class="chart-picker-target">{escape(target)}</strong>' + (
+        f' <span class="chart-picker-odds">{escape(odds)}</span>' if odds else ""
+    )
 
 
 def visit_picker(self, node: chart_picker) -> None:
@@ -38,14 +39,18 @@ def visit_picker(self, node: chart_picker) -> None:
     def select(name: str, head: str, labels: list[str]) -> str:
         options = "".join(f'<option value="{i}">{escape(label)}</option>' for i, label in enumerate(labels))
         ident = f"chart-picker-{number}-{name}"
-        return (f'<label class="chart-picker-field" for="{ident}"><span>{escape(head)}</span>'
-                f'<select id="{ident}" name="{name}">{options}</select></label>')
+        return (
+            f'<label class="chart-picker-field" for="{ident}"><span>{escape(head)}</span>'
+            f'<select id="{ident}" name="{name}">{options}</select></label>'
+        )
 
     self.body.append(
         '<form class="chart-picker" role="group" aria-label="Look up one pair">'
-        + select("row", data["row_head"], data["rows"]) + select("column", data["column_head"], data["columns"])
+        + select("row", data["row_head"], data["rows"])
+        + select("column", data["column_head"], data["columns"])
         + f'<output class="chart-picker-result" aria-live="polite">{_result_html(data["cells"][0][0])}</output>'
-        + f'<script type="application/json" class="chart-picker-data">{_script_json(data)}</script></form>')
+        + f'<script type="application/json" class="chart-picker-data">{_script_json(data)}</script></form>'
+    )
     raise nodes.SkipNode
 
 
@@ -63,14 +68,23 @@ class ChartPicker(SphinxDirective):
             data = json.loads("\n".join(self.content))
             assert data["rows"] and data["columns"] and len(data["cells"]) == len(data["rows"])
         except (ValueError, KeyError, AssertionError) as error:
-            return [self.state.document.reporter.error(f"rulepress: a chart picker's data is broken ({error})",
-                                                       line=self.lineno)]
+            return [
+                self.state.document.reporter.error(
+                    f"rulepress: a chart picker's data is broken ({error})", line=self.lineno
+                )
+            ]
         number = self.env.new_serialno("chart-picker")
         return [chart_picker("", data=data, number=number)]
 
 
 def setup_charts(app) -> None:
-    app.add_node(chart_picker, html=(visit_picker, None), latex=(skip_picker, None), text=(skip_picker, None),
-                 man=(skip_picker, None), texinfo=(skip_picker, None))
+    app.add_node(
+        chart_picker,
+        html=(visit_picker, None),
+        latex=(skip_picker, None),
+        text=(skip_picker, None),
+        man=(skip_picker, None),
+        texinfo=(skip_picker, None),
+    )
     app.add_directive("chart-picker", ChartPicker, override=True)
     app.add_js_file("rulepress-charts.js")

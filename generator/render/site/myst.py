@@ -13,15 +13,38 @@ from ...mechanics import armies
 from ...model.base import NotGiven
 from ...model.dice import percent
 from ...model.entries import (
-    ArmyLimit, ArmyList, Cost, Hero, Item, Keyword, Phase, ProfileMatrix, RollTable, Rule, Spell, Term,
-    ValueCell, VictoryPoints,
+    ArmyLimit,
+    ArmyList,
+    Cost,
+    Hero,
+    Item,
+    Keyword,
+    Phase,
+    ProfileMatrix,
+    RollTable,
+    Rule,
+    Spell,
+    Term,
+    ValueCell,
+    VictoryPoints,
 )
 from ...model.ruleset import Ruleset
-from ..markdown import chart_md, esc, gap, pipe_table, role_text
 from ...model.text import range_words
+from ..markdown import chart_md, esc, gap, pipe_table, role_text
 from ..present import (
-    NOT_GIVEN_TEXT, bounds_text, column_head, entry_title, for_audience, key_text, given_nowhere, gm_only, points_text, roll_text,
-    shown, source_text, table_odds, visible_to,
+    bounds_text,
+    column_head,
+    entry_title,
+    for_audience,
+    given_nowhere,
+    gm_only,
+    key_text,
+    points_text,
+    roll_text,
+    shown,
+    source_text,
+    table_odds,
+    visible_to,
 )
 from ..sheets.charts import chart_from_model
 from ..worked import for_readers, house_hidden
@@ -67,8 +90,14 @@ def prose(text: str, ruleset: Ruleset | None = None) -> str:
     "How this is checked" box (the ``verified-example`` directive); on an overlay's pages, an example its
     house values change says both results instead."""
     house = ruleset.house_results if ruleset is not None else ()
-    return for_readers(str(text).strip(), " {checked}`✓`", keep_code="verified-example", house=house, escape=esc,
-                       hidden=house_hidden(ruleset))
+    return for_readers(
+        str(text).strip(),
+        " {checked}`✓`",
+        keep_code="verified-example",
+        house=house,
+        escape=esc,
+        hidden=house_hidden(ruleset),
+    )
 
 
 def inline_prose(text) -> str:
@@ -86,8 +115,9 @@ def source_line(entry, ruleset: Ruleset) -> str:
 
 
 def rule_md(rule: Rule, ruleset: Ruleset, audience: str) -> str:
-    parts = [prose(rule.body, ruleset)] + [chart_grid_md(ruleset.get("charts", id), ruleset, heading=True)
-                                    for id in rule.charts]
+    parts = [prose(rule.body, ruleset)] + [
+        chart_grid_md(ruleset.get("charts", id), ruleset, heading=True) for id in rule.charts
+    ]
     links = see_also_links(ruleset, rule.see_also, audience)
     if links:
         parts.append("See also: " + ", ".join(links) + ".")
@@ -123,14 +153,23 @@ def table_md(table: RollTable, ruleset: Ruleset, audience: str = "player") -> st
     odds = table_odds(table)
     with_effects = any(r.effect for r in table.rows)
     rolls_nowhere = given_nowhere(row.roll for row in table.rows)
-    header = [esc(column_head(table.dice.text, [row.roll for row in table.rows]))] + ["Result"] \
-        + (["Effect"] if with_effects else []) + (["Chance"] if odds else [])
+    header = (
+        [esc(column_head(table.dice.text, [row.roll for row in table.rows]))]
+        + ["Result"]
+        + (["Effect"] if with_effects else [])
+        + (["Chance"] if odds else [])
+    )
     rows = []
     for index, row in enumerate(table.rows):
         ids = ruleset.ids()
         hidden = audience != "gm" and any(gm_only(e) for _s, e in ruleset.all_entries() if e.id == row.ref)
-        result = esc(HIDDEN_REFERENCE) if row.ref and hidden else \
-            ref_role(ids[row.ref], row.ref, row.result) if row.ref in ids else esc(row.result)
+        result = (
+            esc(HIDDEN_REFERENCE)
+            if row.ref and hidden
+            else ref_role(ids[row.ref], row.ref, row.result)
+            if row.ref in ids
+            else esc(row.result)
+        )
         roll = gap(plain=rolls_nowhere) if isinstance(row.roll, NotGiven) else esc(roll_text(row))
         line = [roll, result] + ([inline_prose(row.effect)] if with_effects else []) + ([odds[index]] if odds else [])
         rows.append(line)
@@ -140,8 +179,10 @@ def table_md(table: RollTable, ruleset: Ruleset, audience: str = "player") -> st
     if table.dice.stats:
         parts.append(f"The chance of each row depends on {esc(', '.join(table.dice.stats))}.")
     if not table.ranges_given:
-        parts.append(f":::{{admonition}} Gap in the source\n:class: source-gap\nThe source gives the results of this table "
-                     f"but not the rolls that lead to them; they are left blank rather than guessed.\n:::")
+        parts.append(
+            ":::{admonition} Gap in the source\n:class: source-gap\nThe source gives the results of this table "
+            "but not the rolls that lead to them; they are left blank rather than guessed.\n:::"
+        )
     if table.note:
         parts.append(prose(table.note, ruleset))
     return "\n\n".join(parts) + source_line(table, ruleset)
@@ -153,8 +194,12 @@ def profile_md(matrix: ProfileMatrix, ruleset: Ruleset, audience: str = "player"
     nowhere = {c.id: given_nowhere(computed[c.id]) for c in matrix.columns}
     keywords_nowhere = given_nowhere(row.keywords for row in shown_rows)
     moves = ["Move"] if matrix.has_movement else []
-    header = ["Troop type"] + [esc(column_head(c.label, computed[c.id])) for c in matrix.columns] + moves \
+    header = (
+        ["Troop type"]
+        + [esc(column_head(c.label, computed[c.id])) for c in matrix.columns]
+        + moves
         + [esc(column_head("Special rules", [row.keywords for row in shown_rows]))]
+    )
     rows = []
     for row in shown_rows:
         keywords = gap(plain=keywords_nowhere) if isinstance(row.keywords, NotGiven) else esc(shown(row.keywords))
@@ -190,7 +235,9 @@ def spell_md(spell: Spell, ruleset: Ruleset, audience: str = "player") -> str:
             chance = f" ({esc(percent(sum(p for row, p in table.odds() if spell.roll in row.roll)))})"
         facts.append(("Table", f"{{table}}`{role_text(table.title)} <{table.id}>`, roll {esc(spell.roll)}{chance}"))
     if spell.range is not None:
-        facts.append(("Range", gap() if isinstance(spell.range, NotGiven) else f"{esc(spell.range)} {esc(spell.range_unit)}"))
+        facts.append(
+            ("Range", gap() if isinstance(spell.range, NotGiven) else f"{esc(spell.range)} {esc(spell.range_unit)}")
+        )
     if spell.casting_value is not None:
         facts.append(("Casting value", cell(spell.casting_value)))
     if spell.target:
@@ -232,7 +279,9 @@ def item_md(item: Item, ruleset: Ruleset) -> str:
 
 
 def costs_md(costs: list[Cost]) -> str:
-    rows = [[esc(c.name), cell(c.points), "on top of the unit" if c.added_to_unit else "once for the force"] for c in costs]
+    rows = [
+        [esc(c.name), cell(c.points), "on top of the unit" if c.added_to_unit else "once for the force"] for c in costs
+    ]
     return pipe_table(["Bought", "Points", "Paid"], rows)
 
 
@@ -252,14 +301,20 @@ def army_md(army: ArmyList, ruleset: Ruleset, audience: str = "player") -> str:
     rows = []
     for unit in army.units:
         cost = armies.line_cost(ruleset, army, unit)
-        extras = [named(ruleset.get("costs", u)) for u in unit.upgrades] + [named(ruleset.get("heroes", h)) for h in unit.heroes]
+        extras = [named(ruleset.get("costs", u)) for u in unit.upgrades] + [
+            named(ruleset.get("heroes", h)) for h in unit.heroes
+        ]
         name = named(matrix.row(unit.troop)) + (f" ({', '.join(extras)})" if extras else "")
         rows.append([f"{unit.count}x", esc(name), cell(cost.each), cell(cost.total)])
     for extra in army.extras:
         cost = ruleset.get("costs", extra)
         rows.append(["", esc(cost.name), cell(cost.points), cell(cost.points)])
     total = points_text(armies.army_points(ruleset, army))
-    agreed = "" if army.agreed_points is None else f" of {gap() if isinstance(army.agreed_points, NotGiven) else points_text(army.agreed_points)}"
+    agreed = (
+        ""
+        if army.agreed_points is None
+        else f" of {gap() if isinstance(army.agreed_points, NotGiven) else points_text(army.agreed_points)}"
+    )
     rows.append(["", "**Total**", "", f"**{total}**{agreed}"])
     parts = [pipe_table(["", "Unit", "Each", "Points"], rows)]
     if army.agreed_models is not None:
@@ -277,8 +332,11 @@ def _head_count_army_md(army: ArmyList, ruleset: Ruleset, named) -> str:
         name = named(matrix.row(unit.troop)) + (f" ({', '.join(heroes)})" if heroes else "")
         rows.append([f"{unit.count}x", esc(name), cell(armies.line_models(ruleset, army, unit))])
     counts = armies.army_counts(ruleset, army)
-    fielded = [f"{name.replace('_', ' ').capitalize()}: **{counts[name]}**"
-               for name in (armies.UNITS, *armies.row_counts(ruleset)) if counts.get(name) or name == armies.UNITS]
+    fielded = [
+        f"{name.replace('_', ' ').capitalize()}: **{counts[name]}**"
+        for name in (armies.UNITS, *armies.row_counts(ruleset))
+        if counts.get(name) or name == armies.UNITS
+    ]
     agreed_models = gap() if isinstance(army.agreed_models, NotGiven) else army.agreed_models
     total = f"Models: **{armies.army_models(ruleset, army)}** of {agreed_models} agreed."
     return _army_after([pipe_table(["", "Unit", "Models"], rows), f"{total} {'; '.join(fielded)}."], army, ruleset)
@@ -286,8 +344,11 @@ def _head_count_army_md(army: ArmyList, ruleset: Ruleset, named) -> str:
 
 def _army_after(parts: list[str], army: ArmyList, ruleset: Ruleset) -> str:
     """The limits, note and source every army list ends with."""
-    limits = [f"- {'✔' if r.holds else '✘'} {esc(r.limit.title)}: {points_text(r.count)} of "
-              f"{bounds_text(r.at_least, r.at_most, show=points_text)}" for r in armies.check_limits(ruleset, army)]
+    limits = [
+        f"- {'✔' if r.holds else '✘'} {esc(r.limit.title)}: {points_text(r.count)} of "
+        f"{bounds_text(r.at_least, r.at_most, show=points_text)}"
+        for r in armies.check_limits(ruleset, army)
+    ]
     if limits:
         parts.append("Army limits, checked by the model:\n\n" + "\n".join(limits))
     if army.note:
@@ -313,7 +374,9 @@ def phases_md(phases: list[Phase]) -> str:
     for sequence, steps in sequences.items():
         if len(sequences) > 1:
             parts.append(f"**{esc(sequence.capitalize())}**")
-        parts.append("\n".join(f"{n}. **{esc(p.title)}** — {' '.join(p.summary.split())}" for n, p in enumerate(steps, 1)))
+        parts.append(
+            "\n".join(f"{n}. **{esc(p.title)}** — {' '.join(p.summary.split())}" for n, p in enumerate(steps, 1))
+        )
     return "\n\n".join(parts)
 
 
@@ -333,8 +396,11 @@ def values_md(values: list, ruleset: Ruleset) -> str:
         return ""
     rows = [[esc(v.label or v.id.replace("_", " ")), f"{{value}}`{v.id}`", value_cite(v) or "—"] for v in values]
     parts = [pipe_table(["Number", "Value", "Source"], rows)]
-    notes = [f"- **{esc(v.label or v.id)}**: {esc(' '.join(str(v.house_note).split()))}"
-             for v in values if v.is_house_rule and v.house_note]
+    notes = [
+        f"- **{esc(v.label or v.id)}**: {esc(' '.join(str(v.house_note).split()))}"
+        for v in values
+        if v.is_house_rule and v.house_note
+    ]
     if notes:
         parts.append("Why the house rules change them:\n\n" + "\n".join(notes))
     return "\n\n".join(parts)
@@ -358,8 +424,15 @@ def _input_range(spec) -> str:
     return {"number": "any number", "distance": "any distance", "text": "any text"}.get(spec.type, "any whole number")
 
 
-_RESULTS = {"number": "a number", "target": "the roll needed (4+)", "chance": "a chance", "bool": "yes or no",
-            "text": "a result in words", "roll": "a roll", "distance": "a distance"}
+_RESULTS = {
+    "number": "a number",
+    "target": "the roll needed (4+)",
+    "chance": "a chance",
+    "bool": "yes or no",
+    "text": "a result in words",
+    "roll": "a roll",
+    "distance": "a distance",
+}
 
 
 def formula_md(formula, ruleset: Ruleset) -> str:
@@ -368,17 +441,31 @@ def formula_md(formula, ruleset: Ruleset) -> str:
     if formula.description:
         parts.append(prose(formula.description, ruleset))
     if formula.inputs:
-        parts.append("**Inputs:**\n\n" + "\n".join(
-            f"- {code(spec.id)} — {esc(spec.label)}: {esc(_input_range(spec))}"
-            + (f" (default {esc(spec.default)})" if spec.default is not None else "") for spec in formula.inputs))
+        parts.append(
+            "**Inputs:**\n\n"
+            + "\n".join(
+                f"- {code(spec.id)} — {esc(spec.label)}: {esc(_input_range(spec))}"
+                + (f" (default {esc(spec.default)})" if spec.default is not None else "")
+                for spec in formula.inputs
+            )
+        )
     if formula.results:
-        parts.append("**Gives:**\n\n" + "\n".join(
-            f"- {code(o.id)} — {esc(o.label or o.id.replace('_', ' '))}: {_gives(o)} "
-            "(" + code(f'{formula.id}(..., result="{o.id}")') + ")" for o in formula.results))
+        parts.append(
+            "**Gives:**\n\n"
+            + "\n".join(
+                f"- {code(o.id)} — {esc(o.label or o.id.replace('_', ' '))}: {_gives(o)} "
+                "(" + code(f'{formula.id}(..., result="{o.id}")') + ")"
+                for o in formula.results
+            )
+        )
     else:
         parts.append(f"**Gives:** {_gives(formula)}")
     steps = "".join(f"{binding.id} = {binding.expr.text}\n" for binding in formula.let)
-    ends = [(formula.id, formula.expr)] if not formula.results else [(f"{formula.id}.{o.id}", o.expr) for o in formula.results]
+    ends = (
+        [(formula.id, formula.expr)]
+        if not formula.results
+        else [(f"{formula.id}.{o.id}", o.expr) for o in formula.results]
+    )
     expression = steps + "\n".join(f"{name} = {expr.text}" for name, expr in ends)
     parts.append(admonition("How this is computed", "formula-expression", code_block(expression)))
     return "\n\n".join(parts) + source_line(formula, ruleset)
@@ -396,9 +483,15 @@ def lookup_md(lookup, ruleset: Ruleset) -> str:
     """A lookup as a table: key, result (and the number it stands for, when it has one); no odds, no dice."""
     with_values = any(row.value is not None for row in lookup.rows)
     with_effects = any(row.effect for row in lookup.rows)
-    header = [esc(lookup.key or "Key"), "Result"] + (["Value"] if with_values else []) + (["Effect"] if with_effects else [])
-    rows = [[esc(key_text(row)), esc(row.result)] + ([esc(row.value) if row.value is not None else "—"] if with_values else [])
-            + ([inline_prose(row.effect)] if with_effects else []) for row in lookup.rows]
+    header = (
+        [esc(lookup.key or "Key"), "Result"] + (["Value"] if with_values else []) + (["Effect"] if with_effects else [])
+    )
+    rows = [
+        [esc(key_text(row)), esc(row.result)]
+        + ([esc(row.value) if row.value is not None else "—"] if with_values else [])
+        + ([inline_prose(row.effect)] if with_effects else [])
+        for row in lookup.rows
+    ]
     parts = [pipe_table(header, rows)]
     if lookup.note:
         parts.append(prose(lookup.note, ruleset))
@@ -409,8 +502,9 @@ def chart_grid_md(chart, ruleset: Ruleset, heading: bool = False) -> str:
     """A chart's grid with the exact odds of every cell, computed by the ruleset that defines it (with its title
     when ``heading``: a chart printed inside a rule)."""
     shown = chart_from_model(ruleset, chart)
-    grid = chart_md(type(shown)("", shown.row_head, shown.column_head, shown.columns, shown.rows, (),
-                                shown.column_notes, shown.id))
+    grid = chart_md(
+        type(shown)("", shown.row_head, shown.column_head, shown.columns, shown.rows, (), shown.column_notes, shown.id)
+    )
     return f"**{esc(shown.title)}**\n\n{grid}" if heading else grid
 
 
@@ -425,20 +519,32 @@ def chart_entry_md(chart, ruleset: Ruleset) -> str:
 def render_entry(ruleset, section: str, entry, audience: str, chapter: str | None = None) -> str:
     """MyST for one entry, or for a whole section (optionally one chapter's part; `-` means no chapter)."""
     if entry is None:
-        entries = [e for e in ruleset.section(section)
-                   if chapter is None or getattr(e, "chapter", "") == ("" if chapter == "-" else chapter)]
-        writers = {"costs": costs_md, "army_limits": limits_md,
-                   "values": lambda es: values_md(for_audience(es, audience), ruleset),
-                   "victory_points": lambda es: victory_md(es, ruleset, audience),
-                   "phases": lambda es: phases_md(for_audience(es, audience))}
+        entries = [
+            e
+            for e in ruleset.section(section)
+            if chapter is None or getattr(e, "chapter", "") == ("" if chapter == "-" else chapter)
+        ]
+        writers = {
+            "costs": costs_md,
+            "army_limits": limits_md,
+            "values": lambda es: values_md(for_audience(es, audience), ruleset),
+            "victory_points": lambda es: victory_md(es, ruleset, audience),
+            "phases": lambda es: phases_md(for_audience(es, audience)),
+        }
         return writers[section](entries)
     writers = {
-        "rules": lambda e: rule_md(e, ruleset, audience), "tables": lambda e: table_md(e, ruleset, audience),
-        "profiles": lambda e: profile_md(e, ruleset, audience), "spells": lambda e: spell_md(e, ruleset, audience),
-        "glossary": lambda e: term_md(e, ruleset, audience), "keywords": lambda e: keyword_md(e, ruleset),
-        "heroes": lambda e: hero_md(e, ruleset), "items": lambda e: item_md(e, ruleset),
-        "armies": lambda e: army_md(e, ruleset, audience), "values": lambda e: value_md(e, ruleset),
-        "formulas": lambda e: formula_md(e, ruleset), "lookups": lambda e: lookup_md(e, ruleset),
+        "rules": lambda e: rule_md(e, ruleset, audience),
+        "tables": lambda e: table_md(e, ruleset, audience),
+        "profiles": lambda e: profile_md(e, ruleset, audience),
+        "spells": lambda e: spell_md(e, ruleset, audience),
+        "glossary": lambda e: term_md(e, ruleset, audience),
+        "keywords": lambda e: keyword_md(e, ruleset),
+        "heroes": lambda e: hero_md(e, ruleset),
+        "items": lambda e: item_md(e, ruleset),
+        "armies": lambda e: army_md(e, ruleset, audience),
+        "values": lambda e: value_md(e, ruleset),
+        "formulas": lambda e: formula_md(e, ruleset),
+        "lookups": lambda e: lookup_md(e, ruleset),
         "charts": lambda e: chart_entry_md(e, ruleset),
     }
     return writers[section](entry)

@@ -16,15 +16,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ...diagnostics import Code, Diagnostic, Location
+from ...keys import code_digest, generator_hash, ruleset_key
 from ...model.base import value_loc
 from ...model.ruleset import Ruleset
-from ...keys import code_digest, generator_hash, ruleset_key
 from ...source.project import Project
+from ..markdown import esc, role_text
+from ..present import entry_title, gm_only, plural, shown_count, shown_examples, source_title, visible_to
 from ..reference import codes_reference, format_reference, names_reference
 from ..sheets.jobs import sheet_pages
-from ..present import entry_title, gm_only, plural, shown_count, shown_examples, source_title, visible_to
 from ..worked import house_hidden, house_phrase
-from ..markdown import esc, role_text
 from .myst import ENTRY_LINES, code, label, prose, render_entry
 from .search import index_site
 
@@ -70,8 +70,22 @@ def _entry(ruleset: Ruleset, section: str, entry, title: str, level: int = 2) ->
 
 
 # Order of entry kinds within a chapter: matrices first, then rules, tables (with their spells)...
-CHAPTER_ORDER = ("profiles", "rules", "tables", "spells", "lookups", "charts", "keywords", "heroes", "items", "costs",
-                 "army_limits", "armies", "victory_points", "formulas")
+CHAPTER_ORDER = (
+    "profiles",
+    "rules",
+    "tables",
+    "spells",
+    "lookups",
+    "charts",
+    "keywords",
+    "heroes",
+    "items",
+    "costs",
+    "army_limits",
+    "armies",
+    "victory_points",
+    "formulas",
+)
 TABLE_SECTIONS = ("costs", "army_limits", "victory_points", "values")  # shown as one table per chapter
 
 
@@ -91,8 +105,12 @@ def _entries_block(ruleset: Ruleset, section: str, entries: list, audience: str,
     if section in TABLE_SECTIONS:
         anchors = [f"({label(ruleset.id, section, e.id)})=\n" for e in entries if visible_to(e, audience)]
         option = f"\n:chapter: {chapter}" if chapter else "\n:chapter: -"
-        heading = {"costs": "Costs", "army_limits": "Army limits", "victory_points": "Victory points",
-                   "values": "Every number the rules state"}[section]
+        heading = {
+            "costs": "Costs",
+            "army_limits": "Army limits",
+            "victory_points": "Victory points",
+            "values": "Every number the rules state",
+        }[section]
         block = f"## {heading}\n\n" + "".join(anchors) + f"```{{rulepress}} {section}{option}\n```\n"
         return [block]
     level = 3 if section == "spells" else 2
@@ -109,9 +127,13 @@ def chapter_page(ruleset: Ruleset, chapter, audience: str, placed: set) -> str:
     if chapter.intro:
         parts.append(prose(chapter.intro, ruleset))
     for section in CHAPTER_ORDER:
-        entries = [e for e in ruleset.section(section)
-                   if _chapter_of(ruleset, section, e) == chapter.id and visible_to(e, audience)
-                   and (section, e.id) not in placed]
+        entries = [
+            e
+            for e in ruleset.section(section)
+            if _chapter_of(ruleset, section, e) == chapter.id
+            and visible_to(e, audience)
+            and (section, e.id) not in placed
+        ]
         if section == "victory_points":
             entries = [e for e in ruleset.section(section) if _chapter_of(ruleset, section, e) == chapter.id]
         if not entries:
@@ -120,8 +142,13 @@ def chapter_page(ruleset: Ruleset, chapter, audience: str, placed: set) -> str:
             for table in entries:
                 parts += _entries_block(ruleset, "tables", [table], audience)
                 placed.add(("tables", table.id))
-                spells = [s for s in ruleset.spells if s.table == table.id and _chapter_of(ruleset, "spells", s) == chapter.id
-                          and visible_to(s, audience)]
+                spells = [
+                    s
+                    for s in ruleset.spells
+                    if s.table == table.id
+                    and _chapter_of(ruleset, "spells", s) == chapter.id
+                    and visible_to(s, audience)
+                ]
                 parts += _entries_block(ruleset, "spells", spells, audience)
                 placed.update(("spells", s.id) for s in spells)
             continue
@@ -136,8 +163,11 @@ def section_page(ruleset: Ruleset, key: str, audience: str, placed: set, base_ti
     sections = ("costs", "army_limits", "armies") if key == "army" else (key,)
     found = False
     for section in sections:
-        entries = [e for e in ruleset.section(section) if (section, e.id) not in placed
-                   and (visible_to(e, audience) or section == "victory_points")]
+        entries = [
+            e
+            for e in ruleset.section(section)
+            if (section, e.id) not in placed and (visible_to(e, audience) or section == "victory_points")
+        ]
         if entries:
             found = True
             parts += _entries_block(ruleset, section, entries, audience)
@@ -145,8 +175,11 @@ def section_page(ruleset: Ruleset, key: str, audience: str, placed: set, base_ti
     if key == "values" and found and ruleset.meta.overlay:
         parts.insert(1, _house_banner(ruleset, audience, base_title))  # the base by its title, never its folder name
     if key == "formulas" and found:
-        parts.insert(1, "For rules authors: each formula's inputs, what it gives and the expression every chart, "
-                        "sheet and worked example of this ruleset computes with.\n")
+        parts.insert(
+            1,
+            "For rules authors: each formula's inputs, what it gives and the expression every chart, "
+            "sheet and worked example of this ruleset computes with.\n",
+        )
     if key == "victory_points" and found and any(not visible_to(v, audience) for v in ruleset.victory_points):
         parts.append("Some tasks are hidden: the game-master tells you when you complete one.")
     return "\n".join(parts) if found else None
@@ -165,20 +198,26 @@ def examples_page(ruleset: Ruleset, audience: str = "player") -> str | None:
     examples = shown_examples(ruleset, audience)
     if not examples:
         return None
-    lines = [f"({label(ruleset.id, 'page', 'examples')})=\n# {page_title(ruleset, 'Worked examples')}\n",
-             f"All {len(examples)} worked examples of this ruleset run against the rules model on every build "
-             "and test run; a build with a failing example is refused. Each is shown with the rule it illustrates.\n"]
+    lines = [
+        f"({label(ruleset.id, 'page', 'examples')})=\n# {page_title(ruleset, 'Worked examples')}\n",
+        f"All {len(examples)} worked examples of this ruleset run against the rules model on every build "
+        "and test run; a build with a failing example is refused. Each is shown with the rule it illustrates.\n",
+    ]
     changed = {(r.path, r.line): r for r in ruleset.house_results}
     if changed:
-        lines.append(f"These house rules give another result than the text in {plural(len(changed), 'example')}, "
-                     "marked ≠: their sentences say both results.\n")
+        lines.append(
+            f"These house rules give another result than the text in {plural(len(changed), 'example')}, "
+            "marked ≠: their sentences say both results.\n"
+        )
     for example in examples:
         section, _, id = example.entry.partition(".")
         target = f"{{entry}}`{section}.{id}`" if section else "(outside an entry)"
         where = f"{code(example.path)} line {example.line}"
         house = changed.get((example.path, example.line))
         if house is not None:
-            lines.append(f"- ≠ {target} — {esc(house_phrase(house, house_hidden(ruleset) and audience != 'gm'))}, {where}")
+            lines.append(
+                f"- ≠ {target} — {esc(house_phrase(house, house_hidden(ruleset) and audience != 'gm'))}, {where}"
+            )
         else:
             lines.append(f"- ✔ {target} — {example.statements} checked statements, {where}")
     return "\n".join(lines)
@@ -192,20 +231,28 @@ def house_rules(ruleset: Ruleset, audience: str) -> list:
 def _house_banner(ruleset: Ruleset, audience: str, base_title: str = "") -> str:
     base = base_title or ruleset.meta.extends
     changed = len(house_rules(ruleset, audience))
-    return (f":::{{admonition}} House rules on {esc(base)}\n:class: house-rules-banner\nHouse rules on {esc(base)}: "
-            f"changes {plural(changed, 'value')}. Each changed value is marked and shows what the text says.\n:::")
+    return (
+        f":::{{admonition}} House rules on {esc(base)}\n:class: house-rules-banner\nHouse rules on {esc(base)}: "
+        f"changes {plural(changed, 'value')}. Each changed value is marked and shows what the text says.\n:::"
+    )
 
 
 def names_page(ruleset: Ruleset, root, audience: str = "player") -> str:
     """Every name the ruleset's worked examples can use (for authors), generated from their namespace."""
     text = names_reference(ruleset, root, audience)
     heading, _, rest = text.partition("\n")
-    return (f"({label(ruleset.id, 'page', 'names')})=\n# {page_title(ruleset, 'Names for worked examples')}\n"
-            + rest)
+    return f"({label(ruleset.id, 'page', 'names')})=\n# {page_title(ruleset, 'Names for worked examples')}\n" + rest
 
 
-def ruleset_index(ruleset: Ruleset, toc: list[str], downloads: list[tuple[str, str]], sheets: list[str] = (),
-                  audience: str = "player", base_title: str = "", users: list[str] = ()) -> str:
+def ruleset_index(
+    ruleset: Ruleset,
+    toc: list[str],
+    downloads: list[tuple[str, str]],
+    sheets: list[str] = (),
+    audience: str = "player",
+    base_title: str = "",
+    users: list[str] = (),
+) -> str:
     meta = ruleset.meta
     parts = [f"({label(ruleset.id, 'page', 'index')})=\n# {esc(meta.title)}\n"]
     if meta.overlay:
@@ -214,9 +261,15 @@ def ruleset_index(ruleset: Ruleset, toc: list[str], downloads: list[tuple[str, s
         if changed:
             parts.append("\n".join(f"- {esc(v.label or v.id.replace('_', ' '))}: {{value}}`{v.id}`" for v in changed))
     if meta.kind == "base":
-        parts.append(f"*Standard charts and numbers, not a game of its own*"
-                     + (f", used by {', '.join(esc(u) for u in users)}." if users else "."))
-    byline = " — ".join(x for x in (f"*{esc(meta.subtitle)}*" if meta.subtitle else "", f"by {esc(meta.author)}" if meta.author else "") if x)
+        parts.append(
+            "*Standard charts and numbers, not a game of its own*"
+            + (f", used by {', '.join(esc(u) for u in users)}." if users else ".")
+        )
+    byline = " — ".join(
+        x
+        for x in (f"*{esc(meta.subtitle)}*" if meta.subtitle else "", f"by {esc(meta.author)}" if meta.author else "")
+        if x
+    )
     if byline:
         parts.append(byline)
     if meta.summary:
@@ -230,54 +283,79 @@ def ruleset_index(ruleset: Ruleset, toc: list[str], downloads: list[tuple[str, s
     if sheets:
         parts.append("## Cheat sheets\n\n" + "\n".join(f"- {{doc}}`/sheets/{name}`" for name in sheets))
     if downloads:
-        parts.append("## Downloads\n\n" + "\n".join(f"- {{pdf}}`{role_text(title)} <{href}>`" for title, href in downloads))
+        parts.append(
+            "## Downloads\n\n" + "\n".join(f"- {{pdf}}`{role_text(title)} <{href}>`" for title, href in downloads)
+        )
     parts.append("## Contents\n\n```{toctree}\n:maxdepth: 1\n\n" + "\n".join(toc) + "\n```")
     if meta.source:
-        parts.append(f"{{source}}`{role_text(source_title(ruleset))}` — the source text this ruleset encodes; "
-                     "every entry says which section of it it comes from.")
+        parts.append(
+            f"{{source}}`{role_text(source_title(ruleset))}` — the source text this ruleset encodes; "
+            "every entry says which section of it it comes from."
+        )
     return "\n\n".join(parts)
 
 
 def landing(project: Project, audience: str, sheets: bool = False) -> str:
-    parts = ["# Rules library\n",
-             "Every table, number and worked example on this site comes from rules data that Rulepress checks: "
-             "roll tables cover every result exactly once, army lists add up, and every example runs."
-             + (" **This is the game-master's edition.**" if audience == "gm" else ""), "## Rulesets\n"]
+    parts = [
+        "# Rules library\n",
+        "Every table, number and worked example on this site comes from rules data that Rulepress checks: "
+        "roll tables cover every result exactly once, army lists add up, and every example runs."
+        + (" **This is the game-master's edition.**" if audience == "gm" else ""),
+        "## Rulesets\n",
+    ]
     bases = [r for r in project.rulesets if r.meta.kind == "base"]
     for ruleset in project.rulesets:
         if ruleset.meta.kind == "base":
             continue
-        counted = [(shown_count(ruleset, "rules", audience), "rule"), (shown_count(ruleset, "tables", audience), "table")]
+        counted = [
+            (shown_count(ruleset, "rules", audience), "rule"),
+            (shown_count(ruleset, "tables", audience), "table"),
+        ]
         if audience == "gm":  # worked examples are author material: players read their sentences, not a count
             counted.append((len(shown_examples(ruleset, audience)), "verified example"))
         facts = ", ".join(plural(n, word) for n, word in counted)
         if ruleset.meta.overlay:
-            facts = f"house rules on {esc(_title_by_id(project, ruleset.meta.extends))}: changes " \
-                    f"{plural(len(house_rules(ruleset, audience)), 'value')}"
+            facts = (
+                f"house rules on {esc(_title_by_id(project, ruleset.meta.extends))}: changes "
+                f"{plural(len(house_rules(ruleset, audience)), 'value')}"
+            )
         author = f" by {esc(ruleset.meta.author)}" if ruleset.meta.author else ""
         parts.append(f"- **[{esc(ruleset.title)}]({ruleset.id}/index.md)**{author} — {facts}")
     if bases:
         parts.append("## Standard charts\n\nRulesets that others build on, not games of their own:")
     for base in bases:
         users = [esc(r.title) for r in project.rulesets if r.meta.extends == base.id]
-        parts.append(f"- **[{esc(base.title)}]({base.id}/index.md)** — standard charts used by "
-                     + (", ".join(users) if users else "no ruleset yet"))
+        parts.append(
+            f"- **[{esc(base.title)}]({base.id}/index.md)** — standard charts used by "
+            + (", ".join(users) if users else "no ruleset yet")
+        )
     if sheets:
-        parts.append("## Cheat sheets\n\nOne-page charts and quick references, every number computed by the rules model: "
-                     "[all cheat sheets](sheets/index.md).")
+        parts.append(
+            "## Cheat sheets\n\nOne-page charts and quick references, every number computed by the rules model: "
+            "[all cheat sheets](sheets/index.md)."
+        )
     authors = audience == AUTHOR_AUDIENCE
-    parts.append("```{toctree}\n:hidden:\n:maxdepth: 1\n\n" + "\n".join(f"{r.id}/index" for r in project.rulesets)
-                 + ("\nsheets/index" if sheets else "") + ("\nreference/format\nreference/codes" if authors else "") + "\n```")
+    parts.append(
+        "```{toctree}\n:hidden:\n:maxdepth: 1\n\n"
+        + "\n".join(f"{r.id}/index" for r in project.rulesets)
+        + ("\nsheets/index" if sheets else "")
+        + ("\nreference/format\nreference/codes" if authors else "")
+        + "\n```"
+    )
     if authors:
-        parts.append("For rules authors: the [data format reference](reference/format.md) and the "
-                     "[diagnostic codes](reference/codes.md).")
+        parts.append(
+            "For rules authors: the [data format reference](reference/format.md) and the "
+            "[diagnostic codes](reference/codes.md)."
+        )
     return "\n\n".join(parts)
 
 
 def site_pages(project: Project, audience: str, downloads: dict[str, list[tuple[str, str]]] | None = None) -> Pages:
     pages = Pages()
-    downloads = {owner: [(t, h) for t, h in links if audience == "gm" or "-gm-" not in h]
-                 for owner, links in (downloads or {}).items()}
+    downloads = {
+        owner: [(t, h) for t, h in links if audience == "gm" or "-gm-" not in h]
+        for owner, links in (downloads or {}).items()
+    }
     sheet_names = add_sheet_pages(pages, project, audience, downloads)
     pages.add("index.md", landing(project, audience, bool(sheet_names)))
     if audience == AUTHOR_AUDIENCE:  # author material: never on the players' site
@@ -301,28 +379,45 @@ def site_pages(project: Project, audience: str, downloads: dict[str, list[tuple[
                 toc.append(name)
                 titles[name] = section_page_title(ruleset, key)
         authors = audience == AUTHOR_AUDIENCE
-        for name, text, title in (("glossary", glossary_page(ruleset, audience), "Glossary"),
-                                  ("examples", examples_page(ruleset, audience) if authors else None, "Worked examples"),
-                                  ("names", names_page(ruleset, project.root, audience) if authors else None,
-                                   "Names for worked examples")):
+        for name, text, title in (
+            ("glossary", glossary_page(ruleset, audience), "Glossary"),
+            ("examples", examples_page(ruleset, audience) if authors else None, "Worked examples"),
+            ("names", names_page(ruleset, project.root, audience) if authors else None, "Names for worked examples"),
+        ):
             if text:
                 pages.add(f"{ruleset.id}/{name}.md", text)
                 toc.append(name)
                 titles[name] = title
         for section in ("rules", "tables", "profiles"):  # entries with no chapter still get shown
-            rest = [e for e in ruleset.section(section)
-                    if (section, e.id) not in placed and not e.chapter and visible_to(e, audience)]
+            rest = [
+                e
+                for e in ruleset.section(section)
+                if (section, e.id) not in placed and not e.chapter and visible_to(e, audience)
+            ]
             if rest:
                 name = f"more-{section}"
-                pages.add(f"{ruleset.id}/{name}.md", f"# {page_title(ruleset, 'More ' + section)}\n\n" + "\n".join(
-                    _entry(ruleset, section, e, getattr(e, "title", e.id)) for e in rest))
+                pages.add(
+                    f"{ruleset.id}/{name}.md",
+                    f"# {page_title(ruleset, 'More ' + section)}\n\n"
+                    + "\n".join(_entry(ruleset, section, e, getattr(e, "title", e.id)) for e in rest),
+                )
                 toc.append(name)
                 titles[name] = f"More {section}"
         toc = [f"{_toc_title(titles[name])} <{name}>" for name in toc]
         own_sheets = [name for name in sheet_names if name.startswith(ruleset.id + "-")]
         users = [r.title for r in project.rulesets if r.meta.extends == ruleset.id]
-        pages.add(f"{ruleset.id}/index.md", ruleset_index(ruleset, toc, downloads.get(ruleset.id, []), own_sheets, audience,
-                                                          _title_by_id(project, ruleset.meta.extends), users))
+        pages.add(
+            f"{ruleset.id}/index.md",
+            ruleset_index(
+                ruleset,
+                toc,
+                downloads.get(ruleset.id, []),
+                own_sheets,
+                audience,
+                _title_by_id(project, ruleset.meta.extends),
+                users,
+            ),
+        )
     return pages
 
 
@@ -338,16 +433,30 @@ def add_sheet_pages(pages: Pages, project: Project, audience: str, downloads: di
     written = []
     all_pdfs = [href for links in downloads.values() for _title, href in links]
     for name, text in sheet_pages(project, audience).items():
-        pdfs = sorted(h for h in all_pdfs if h.startswith(f"sheets/{name}-") and
-                      (audience == "gm" or "-gm-" not in h) and h.removeprefix(f"sheets/{name}-").count("-") <= 1)
+        pdfs = sorted(
+            h
+            for h in all_pdfs
+            if h.startswith(f"sheets/{name}-")
+            and (audience == "gm" or "-gm-" not in h)
+            and h.removeprefix(f"sheets/{name}-").count("-") <= 1
+        )
         links = [f"- {{pdf}}`{_paper_title(h)} <{h}>`" for h in pdfs]
-        pages.add(f"sheets/{name}.md", f"({name}-sheet)=\n" + text.rstrip() + ("\n\n## Print it\n\n" + "\n".join(links) if links else ""))
+        pages.add(
+            f"sheets/{name}.md",
+            f"({name}-sheet)=\n" + text.rstrip() + ("\n\n## Print it\n\n" + "\n".join(links) if links else ""),
+        )
         written.append(name)
     if written:
         items = "\n".join(f"- {{doc}}`{name}`" for name in written)
-        pages.add("sheets/index.md", "# Cheat sheets\n\nEvery number on these sheets is computed exactly by the rules "
-                  "model and rounded only when printed. Each sheet fits one page of A4 or US Letter.\n\n" + items
-                  + "\n\n```{toctree}\n:hidden:\n\n" + "\n".join(written) + "\n```")
+        pages.add(
+            "sheets/index.md",
+            "# Cheat sheets\n\nEvery number on these sheets is computed exactly by the rules "
+            "model and rounded only when printed. Each sheet fits one page of A4 or US Letter.\n\n"
+            + items
+            + "\n\n```{toctree}\n:hidden:\n\n"
+            + "\n".join(written)
+            + "\n```",
+        )
     return written
 
 
@@ -397,7 +506,9 @@ def write_pages(pages: Pages, srcdir: Path) -> tuple[list[str], list[str]]:
     return written, removed
 
 
-_DIRECTIVE = re.compile(r"^```\{rulepress\} (?P<section>\S+)(?: (?P<id>\S+))?\n(?P<options>(?::[a-z]+: .*\n)*)```", re.M)
+_DIRECTIVE = re.compile(
+    r"^```\{rulepress\} (?P<section>\S+)(?: (?P<id>\S+))?\n(?P<options>(?::[a-z]+: .*\n)*)```", re.M
+)
 
 
 def input_path(srcdir: Path, ruleset_id: str, section: str, id: str = "", chapter: str = "") -> Path:
@@ -409,7 +520,9 @@ def input_path(srcdir: Path, ruleset_id: str, section: str, id: str = "", chapte
     return Path(srcdir).parent / "inputs" / ruleset_id / f"{name}.sha"
 
 
-_INPUTS_WRITTEN: dict[tuple[str, str, str], str] = {}  # (srcdir, audience, ruleset id) -> what its inputs were written from
+_INPUTS_WRITTEN: dict[
+    tuple[str, str, str], str
+] = {}  # (srcdir, audience, ruleset id) -> what its inputs were written from
 
 
 def write_inputs(project: Project, pages: Pages, srcdir: Path, audience: str) -> int:
@@ -435,8 +548,9 @@ def write_inputs(project: Project, pages: Pages, srcdir: Path, audience: str) ->
                 shown = render_entry(ruleset, section, entry, audience, chapter)
             except KeyError:  # the directive itself says what is wrong; it depends on its YAML files
                 continue
-            changed += _write_if_changed(input_path(srcdir, ruleset.id, section, id, chapter or ""),
-                                         _sha(audience, context, shown))
+            changed += _write_if_changed(
+                input_path(srcdir, ruleset.id, section, id, chapter or ""), _sha(audience, context, shown)
+            )
         _INPUTS_WRITTEN[memo] = key
     return changed
 
@@ -463,8 +577,18 @@ def _inputs_source(project: Project, ruleset: Ruleset, directives: list) -> str:
 def _role_inputs(ruleset: Ruleset) -> str:
     """A hash of what the roles inside a directive's text read from its ruleset: every entry's
     id, title and audience (links and their text), the values (``{value}``) and the meta (banners)."""
-    named = [(section, e.id, entry_title(e), getattr(e, "term", ""), getattr(e, "spellings", ()),
-              getattr(e, "audience", ""), gm_only(e)) for section, e in ruleset.all_entries()]
+    named = [
+        (
+            section,
+            e.id,
+            entry_title(e),
+            getattr(e, "term", ""),
+            getattr(e, "spellings", ()),
+            getattr(e, "audience", ""),
+            gm_only(e),
+        )
+        for section, e in ruleset.all_entries()
+    ]
     return _sha(repr(named), repr(ruleset.values), repr(ruleset.meta))
 
 
@@ -550,7 +674,8 @@ def plan_changed(pages: Pages, path: Path) -> bool:
     try:
         old = json.loads(path.read_text(encoding="utf-8"))
         changed = old["navigation"] != plan["navigation"] or any(
-            plan["labels"].get(label) != page for label, page in old["labels"].items())
+            plan["labels"].get(label) != page for label, page in old["labels"].items()
+        )
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         changed = True
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -569,8 +694,16 @@ def _forget_fetched_tips(html: Path) -> None:
         (html / name).unlink(missing_ok=True)
 
 
-def build_site(project: Project, cache: Path, outdir: Path, audience: str = "player",
-               downloads: dict | None = None, only: str = "", pages: Pages | None = None, index: bool = True) -> SiteResult:
+def build_site(
+    project: Project,
+    cache: Path,
+    outdir: Path,
+    audience: str = "player",
+    downloads: dict | None = None,
+    only: str = "",
+    pages: Pages | None = None,
+    index: bool = True,
+) -> SiteResult:
     """Build the HTML site incrementally in ``cache`` and return where it is; warnings are errors.
     ``pages``: ``site_pages(project, audience, downloads)`` when the caller made them already (for the site's key);
     ``index``: False leaves Pagefind's index to the caller."""
@@ -587,8 +720,18 @@ def build_site(project: Project, cache: Path, outdir: Path, audience: str = "pla
     _forget_fetched_tips(html)
     status, warnings = io.StringIO(), io.StringIO()
     os.environ["DOCUTILSCONFIG"] = os.devnull  # no docutils.conf (./, ~/, /etc/) overrides the extension's settings
-    app = Sphinx(str(srcdir), None, str(html), str(doctrees), "html", confoverrides=sphinx_config(project.root, audience, only),
-                 status=status, warning=warnings, warningiserror=True, keep_going=True)
+    app = Sphinx(
+        str(srcdir),
+        None,
+        str(html),
+        str(doctrees),
+        "html",
+        confoverrides=sphinx_config(project.root, audience, only),
+        status=status,
+        warning=warnings,
+        warningiserror=True,
+        keep_going=True,
+    )
     try:
         app.build()
     except Exception as error:  # Sphinx or an extension gave up on the pages: a message, never a traceback
@@ -596,7 +739,9 @@ def build_site(project: Project, cache: Path, outdir: Path, audience: str = "pla
         raise SiteFailed(_uncached(failed, srcdir, cache)) from None
     if app.statuscode or warnings.getvalue().strip():  # builds that warn are broken
         entries = getattr(app.env, "rulepress_entry_lines", {})
-        raise SiteWarnings(located_warnings(warnings.getvalue(), srcdir, project, cache, entries) or "sphinx-build failed")
+        raise SiteWarnings(
+            located_warnings(warnings.getvalue(), srcdir, project, cache, entries) or "sphinx-build failed"
+        )
     if index:  # (serve indexes later, after the page is on disk)
         index_site(html)  # Pagefind's index of the built pages, in html/_pagefind
     return SiteResult(html, len(written), warnings.getvalue())
@@ -607,7 +752,9 @@ _WARNING = re.compile(r"^(?P<where>.*?): (?P<level>WARNING|ERROR|CRITICAL|SEVERE
 _PROSE_FIELDS = ("body", "definition", "summary", "description", "effect", "text", "title", "name", "term")
 
 
-def located_warnings(text: str, srcdir: Path, project: Project, cache: Path | None = None, entries: dict | None = None) -> str:
+def located_warnings(
+    text: str, srcdir: Path, project: Project, cache: Path | None = None, entries: dict | None = None
+) -> str:
     """Sphinx's warnings about generated pages, each located in the YAML it came from.
 
     A warning inside an entry's text has a line from ENTRY_LINES * n on (see the ``rulepress``
@@ -631,7 +778,9 @@ def located_warnings(text: str, srcdir: Path, project: Project, cache: Path | No
             docname = Path(path).resolve().relative_to(srcdir.resolve()).with_suffix("").as_posix()
         except (ValueError, OSError):
             docname = ""
-        ruleset_id, section, id = entries.get(f"{docname}:{int(number) // ENTRY_LINES}", (docname.split("/")[0], "", ""))
+        ruleset_id, section, id = entries.get(
+            f"{docname}:{int(number) // ENTRY_LINES}", (docname.split("/")[0], "", "")
+        )
         location = Location("rules_src", 1, 1)
         try:
             ruleset = project.ruleset(ruleset_id)

@@ -35,8 +35,13 @@ class GapKey(SphinxTransform):
         sections = list(self.document.findall(nodes.section))
         if not sections:
             return
-        key = nodes.paragraph(GAP_KEY_SCREEN, "", nodes.inline("", "Key: ", classes=["gap-key-label"]),
-                              nodes.Text(GAP_KEY_SCREEN), classes=["gap-key"])
+        key = nodes.paragraph(
+            GAP_KEY_SCREEN,
+            "",
+            nodes.inline("", "Key: ", classes=["gap-key-label"]),
+            nodes.Text(GAP_KEY_SCREEN),
+            classes=["gap-key"],
+        )
         sections[0].append(key)
 
 

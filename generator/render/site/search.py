@@ -39,32 +39,64 @@ INDEX_DIR = "_pagefind"  # beside the pages, served by the site itself
 # spelling variant -> the other spelling; the search box tries both ways. Ordinary English only:
 # a game's own spellings come from its glossary's aliases.
 VARIANTS = {
-    "armor": "armour", "armors": "armours", "armored": "armoured",
-    "color": "colour", "colors": "colours", "colored": "coloured",
-    "maneuver": "manoeuvre", "maneuvers": "manoeuvres",
-    "defense": "defence", "honor": "honour", "valor": "valour",
+    "armor": "armour",
+    "armors": "armours",
+    "armored": "armoured",
+    "color": "colour",
+    "colors": "colours",
+    "colored": "coloured",
+    "maneuver": "manoeuvre",
+    "maneuvers": "manoeuvres",
+    "defense": "defence",
+    "honor": "honour",
+    "valor": "valour",
 }
 
 # The kind in a Rulepress label (``<ruleset>-<kind>-<id>``) -> the type a result shows.
 TYPES = {
-    "rules": "rule", "tables": "table", "lookups": "table", "charts": "chart", "glossary": "term",
-    "spells": "spell", "profiles": "profile", "keywords": "special rule", "heroes": "hero", "items": "item",
-    "armies": "army", "costs": "army", "army-limits": "army", "victory-points": "victory points",
-    "values": "number", "formulas": "formula", "phases": "turn", "chapters": "chapter",
+    "rules": "rule",
+    "tables": "table",
+    "lookups": "table",
+    "charts": "chart",
+    "glossary": "term",
+    "spells": "spell",
+    "profiles": "profile",
+    "keywords": "special rule",
+    "heroes": "hero",
+    "items": "item",
+    "armies": "army",
+    "costs": "army",
+    "army-limits": "army",
+    "victory-points": "victory points",
+    "values": "number",
+    "formulas": "formula",
+    "phases": "turn",
+    "chapters": "chapter",
 }
 # Pages of a ruleset named by ``page`` labels: the type of their text before any entry.
-PAGE_TYPES = {"glossary": "term", "spells": "spell", "keywords": "special rule", "heroes": "hero",
-              "items": "item", "army": "army", "victory-points": "victory points", "lookups": "table",
-              "charts": "chart", "values": "number", "formulas": "formula", "examples": "example",
-              "index": "overview"}
+PAGE_TYPES = {
+    "glossary": "term",
+    "spells": "spell",
+    "keywords": "special rule",
+    "heroes": "hero",
+    "items": "item",
+    "army": "army",
+    "victory-points": "victory points",
+    "lookups": "table",
+    "charts": "chart",
+    "values": "number",
+    "formulas": "formula",
+    "examples": "example",
+    "index": "overview",
+}
 UNINDEXED_PAGES = ("names",)  # author pages: every name a worked example can use, with code
 
 # Opening tags whose element (and everything in it) stays out of the index and its snippets.
-_IGNORED = re.compile(
-    r"<(?P<tag>div|details|pre|table|span|code|p|aside|a)(?P<attrs>\s[^>]*?)?>")
+_IGNORED = re.compile(r"<(?P<tag>div|details|pre|table|span|code|p|aside|a)(?P<attrs>\s[^>]*?)?>")
 _IGNORED_CLASSES = re.compile(
     r'class="(?:[^"]*\s)?(?:highlight(?:-[\w-]+)?|verified-example|formula-expression|how-checked|source-cite|'
-    r'rulepress-charts|chart-grid|headerlink)(?:\s[^"]*)?"')
+    r'rulepress-charts|chart-grid|headerlink)(?:\s[^"]*)?"'
+)
 _PLAIN_LITERAL = 'class="docutils literal notranslate"'  # code and file names; values are `rp-value` literals
 
 
@@ -87,9 +119,9 @@ def _type_of(section_id: str, ruleset_id: str, default: str) -> str:
     prefix = ruleset_id.replace("_", "-") + "-"
     if not section_id.startswith(prefix):
         return default
-    rest = section_id[len(prefix):]
+    rest = section_id[len(prefix) :]
     if rest.startswith("page-"):
-        return PAGE_TYPES.get(rest[len("page-"):], default)
+        return PAGE_TYPES.get(rest[len("page-") :], default)
     for kind in sorted(TYPES, key=len, reverse=True):
         if rest.startswith(kind + "-"):
             return TYPES[kind]
@@ -124,8 +156,14 @@ def mark_page(app: Sphinx, pagename: str, templatename: str, context: dict, doct
     context["rp_search_ruleset"] = ruleset.title if ruleset is not None else ""
     context["rp_search_short"] = (ruleset.meta.short_title or ruleset.title) if ruleset is not None else ""
     name = pagename.rpartition("/")[2]
-    context["rp_search_type"] = "sheet" if pagename.startswith("sheets/") else \
-        PAGE_TYPES.get(name.removesuffix("-list"), "chapter" if ruleset is not None and name in {c.id for c in ruleset.chapters} else "page")
+    context["rp_search_type"] = (
+        "sheet"
+        if pagename.startswith("sheets/")
+        else PAGE_TYPES.get(
+            name.removesuffix("-list"),
+            "chapter" if ruleset is not None and name in {c.id for c in ruleset.chapters} else "page",
+        )
+    )
     indexed = ruleset is not None and pagename.rpartition("/")[2] not in UNINDEXED_PAGES
     context["rp_search_indexed"] = indexed
     if indexed and "body" in context:
@@ -134,6 +172,7 @@ def mark_page(app: Sphinx, pagename: str, templatename: str, context: dict, doct
 
 def ignore_for_search(html: str) -> str:
     """``html`` with ``data-pagefind-ignore`` on code, how-checked details, source lines and chart grids."""
+
     def mark(match: re.Match) -> str:
         attrs = match["attrs"] or ""
         tag = match["tag"]
@@ -188,7 +227,9 @@ def _glossary_terms(app: Sphinx) -> list:
         project = model(app.env).project
     except (KeyError, RuntimeError, AttributeError):
         return []
-    return [term for ruleset in project.rulesets for term in for_audience(ruleset.glossary, app.config.rulepress_audience)]
+    return [
+        term for ruleset in project.rulesets for term in for_audience(ruleset.glossary, app.config.rulepress_audience)
+    ]
 
 
 def install_search(app: Sphinx) -> None:
@@ -230,12 +271,16 @@ def pagefind_binary() -> Path:
     try:
         from pagefind.service import get_executable
     except ImportError:
-        raise SearchIndexError("the search index needs Pagefind: the Python package `pagefind[extended]==1.5.2` "
-                               "is not installed (`make build` installs it)") from None
+        raise SearchIndexError(
+            "the search index needs Pagefind: the Python package `pagefind[extended]==1.5.2` "
+            "is not installed (`make build` installs it)"
+        ) from None
     binary = get_executable()
     if binary is None or not Path(binary).is_file():
-        raise SearchIndexError("the search index needs Pagefind's binary, and none was found: install "
-                               "`pagefind[extended]==1.5.2` (it brings `pagefind_bin_extended`)")
+        raise SearchIndexError(
+            "the search index needs Pagefind's binary, and none was found: install "
+            "`pagefind[extended]==1.5.2` (it brings `pagefind_bin_extended`)"
+        )
     return Path(binary)
 
 
@@ -249,17 +294,26 @@ def index_site(site: Path) -> Path:
     shutil.rmtree(target, ignore_errors=True)  # no fragment of an earlier index survives
     env = {k: v for k, v in os.environ.items() if not k.startswith("PAGEFIND_")}
     try:
-        done = subprocess.run([str(binary), "--site", ".", "--output-subdir", INDEX_DIR, "--silent"],
-                              cwd=site, env=env, capture_output=True, text=True, timeout=600)
+        done = subprocess.run(
+            [str(binary), "--site", ".", "--output-subdir", INDEX_DIR, "--silent"],
+            cwd=site,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
     except OSError as error:
-        raise SearchIndexError(f"the search index could not be built: Pagefind ({binary}) did not start: "
-                               f"{error.strerror or error}") from None
+        raise SearchIndexError(
+            f"the search index could not be built: Pagefind ({binary}) did not start: {error.strerror or error}"
+        ) from None
     except subprocess.TimeoutExpired:
         raise SearchIndexError("the search index could not be built: Pagefind took over 10 minutes") from None
     if done.returncode != 0 or not (target / "pagefind.js").is_file():
         said = " ".join((done.stderr or done.stdout or "").split())[:300]
-        raise SearchIndexError(f"the search index could not be built: Pagefind exited with {done.returncode}"
-                               + (f": {said}" if said else ""))
+        raise SearchIndexError(
+            f"the search index could not be built: Pagefind exited with {done.returncode}"
+            + (f": {said}" if said else "")
+        )
     stable_index(target)
     return target
 
@@ -279,12 +333,12 @@ def _cbor_read(data: bytes, at: int):
         value = info
     else:
         size = {24: 1, 25: 2, 26: 4, 27: 8}[info]
-        value = int.from_bytes(data[at:at + size], "big")
+        value = int.from_bytes(data[at : at + size], "big")
         at += size
     if major == 0:
         return value, at
     if major in (2, 3):
-        raw = data[at:at + value]
+        raw = data[at : at + value]
         return (raw.decode("utf-8") if major == 3 else raw), at + value
     if major == 4:
         items = []
@@ -330,14 +384,18 @@ def stable_index(index: Path) -> None:
     for chunk in sorted((index / "filter").glob("*.pf_filter")):
         data = gzip.decompress(chunk.read_bytes())
         if not data.startswith(_MAGIC):
-            raise SearchIndexError(f"the search index could not be made reproducible: unknown filter chunk {chunk.name}")
+            raise SearchIndexError(
+                f"the search index could not be made reproducible: unknown filter chunk {chunk.name}"
+            )
         value, end = _cbor_read(data, len(_MAGIC))
         if end != len(data) or not (isinstance(value, list) and len(value) == 2 and isinstance(value[1], list)):
-            raise SearchIndexError(f"the search index could not be made reproducible: unknown filter chunk {chunk.name}")
+            raise SearchIndexError(
+                f"the search index could not be made reproducible: unknown filter chunk {chunk.name}"
+            )
         value[1] = sorted(value[1], key=lambda pair: pair[0])
         data = _MAGIC + _cbor_write(value)
         language, _, old = chunk.stem.partition("_")
-        new = hashlib.sha256(data).hexdigest()[:len(old)]
+        new = hashlib.sha256(data).hexdigest()[: len(old)]
         chunk.unlink()
         (index / "filter" / f"{language}_{new}.pf_filter").write_bytes(_gzip(data))
         renamed[old] = new
@@ -349,7 +407,7 @@ def stable_index(index: Path) -> None:
         for old, new in renamed.items():
             data = data.replace(old.encode(), new.encode())
         prefix, _, old_hash = language["hash"].partition("_")
-        new_hash = f"{prefix}_{hashlib.sha256(data).hexdigest()[:len(old_hash)]}"
+        new_hash = f"{prefix}_{hashlib.sha256(data).hexdigest()[: len(old_hash)]}"
         meta_path.unlink()
         (index / f"pagefind.{new_hash}.pf_meta").write_bytes(_gzip(data))
         language["hash"] = new_hash

@@ -28,7 +28,10 @@ class Model:
     def project(self):
         result = check_project(self.root, self.only)
         if not result.ok:
-            raise RuntimeError("rules_src has errors; run `rulepress check`:\n" + "\n".join(d.format() for d in result.diagnostics.errors[:20]))
+            raise RuntimeError(
+                "rules_src has errors; run `rulepress check`:\n"
+                + "\n".join(d.format() for d in result.diagnostics.errors[:20])
+            )
         return result.project
 
 

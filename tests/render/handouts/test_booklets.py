@@ -20,7 +20,6 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-
 ROOT = Path(__file__).resolve().parents[3]
 
 # ruleset id -> title, from each rules_src/<id>/ruleset.yaml
@@ -66,9 +65,15 @@ def read_booklet(path: Path) -> dict:
 
         raw = page.extract_text(visitor_text=visit)
         lines = [l.strip() for l in raw.splitlines() if l.strip()]
-        pages.append({"text": normalise(raw), "lines": len(lines), "smallest": min(sizes, default=99),
-                      # where on the page each chapter or appendix starts: how many lines come before its kicker
-                      "starts": [n for n, l in enumerate(lines) if re.fullmatch(r"CHAPTER \d+|APPENDIX [A-Z]", l)]})
+        pages.append(
+            {
+                "text": normalise(raw),
+                "lines": len(lines),
+                "smallest": min(sizes, default=99),
+                # where on the page each chapter or appendix starts: how many lines come before its kicker
+                "starts": [n for n, l in enumerate(lines) if re.fullmatch(r"CHAPTER \d+|APPENDIX [A-Z]", l)],
+            }
+        )
     return {"title": reader.metadata.title, "pages": pages}
 
 
@@ -96,7 +101,7 @@ def appendix(pages: list[dict], title: str) -> str:
     if start is None:
         return ""
     after = re.compile(r"APPENDIX [A-Z] ").search(text, start.end())
-    return text[start.end():after.start() if after else len(text)]
+    return text[start.end() : after.start() if after else len(text)]
 
 
 def test_every_ruleset_has_a_booklet_and_only_rulesets_with_gm_material_a_gm_copy(built, booklets):
@@ -104,8 +109,9 @@ def test_every_ruleset_has_a_booklet_and_only_rulesets_with_gm_material_a_gm_cop
     assert names >= {f"{id}-handout-{paper}.pdf" for id in TITLES for paper in ("a4", "letter")}
     gm = sorted({ruleset_of(n) for n in names if "-handout-gm-" in n})
     assert gm == GM_BOOKLETS
-    assert {p.name for p in built.glob("*-gm-*")} == {f"{id}-handout-gm-{paper}.pdf" for id in GM_BOOKLETS
-                                                      for paper in ("a4", "letter")}  # no gm roster or cards
+    assert {p.name for p in built.glob("*-gm-*")} == {
+        f"{id}-handout-gm-{paper}.pdf" for id in GM_BOOKLETS for paper in ("a4", "letter")
+    }  # no gm roster or cards
 
 
 def test_gm_sheets_only_where_the_gm_sees_more(tmp_path):
@@ -127,8 +133,16 @@ def test_the_cover_holds_no_author_material(booklets):
     for name, booklet in booklets.items():
         cover = booklet["pages"][0]["text"]
         assert normalise(TITLES[ruleset_of(name)]) in cover, name
-        for banned in ("worked example", ".yaml", ".txt", __version__, "Rulepress", "chapters", "hidden content",
-                       "contains hidden"):
+        for banned in (
+            "worked example",
+            ".yaml",
+            ".txt",
+            __version__,
+            "Rulepress",
+            "chapters",
+            "hidden content",
+            "contains hidden",
+        ):
             assert banned.casefold() not in cover.casefold(), (name, banned)
 
 
@@ -171,7 +185,7 @@ def test_index_names_terms_and_rules_with_pages(booklets):
 def test_ordo_ineptus_prints_the_to_hit_chart_it_plays_by(booklets):
     for paper in ("a4", "letter"):
         text = " ".join(p["text"] for p in booklets[f"ordo_ineptus-handout-{paper}.pdf"]["pages"])
-        chart = re.sub(r" \d+(\.\d+)?%", "", text[text.index("Close combat: to hit Attacker's WS"):])
+        chart = re.sub(r" \d+(\.\d+)?%", "", text[text.index("Close combat: to hit Attacker's WS") :])
         for row, targets in TO_HIT_ROWS.items():
             assert f" {row} {targets} " in chart, (paper, row)
     bad_moon = " ".join(p["text"] for p in booklets["bad_moon_rising-handout-a4.pdf"]["pages"])

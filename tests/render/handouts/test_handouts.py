@@ -24,11 +24,12 @@ from pypdf import PdfReader
 from generator.cli import main
 from generator.diagnostics import Code, Location
 from generator.mechanics.armies import army_points
-from generator.render.handouts.jobs import handout_jobs, output_name
 from generator.render.handouts.cards import PAPERS, cards, sheet_layout
-from generator.render.handouts.content import CHAPTER_ORDER, SECTION_PAGES, handout_context, visible
-from generator.render.prose import Prose, gm_only
+from generator.render.handouts.content import handout_context, visible
+from generator.render.handouts.jobs import handout_jobs, output_name
 from generator.render.pdf import ResourceOutside, render_all, render_pdf
+from generator.render.present import gm_only
+from generator.render.prose import Prose
 from generator.source.project import Project
 from generator.validate import check_project
 
@@ -93,12 +94,21 @@ GM_OUTPUTS = {"ordo_ineptus": ["handout"]}
 
 def test_every_ruleset_gets_a_booklet_and_rosters_and_cards_where_it_has_them(project, rendered):
     for ruleset in project.rulesets:
-        kinds = ["handout"] + (["roster"] if ruleset.armies or ruleset.profiles else []) + (["cards"] if cards(ruleset, "player") else [])
+        kinds = (
+            ["handout"]
+            + (["roster"] if ruleset.armies or ruleset.profiles else [])
+            + (["cards"] if cards(ruleset, "player") else [])
+        )
         for kind in kinds:
             for paper in PAPERS:
                 assert output_name(ruleset.id, kind, "player", paper) in rendered["player"]
-    assert sorted(rendered["gm"]) == sorted(output_name(id, kind, "gm", paper) for id, kinds in GM_OUTPUTS.items()
-                                            if id in [r.id for r in project.rulesets] for kind in kinds for paper in PAPERS)
+    assert sorted(rendered["gm"]) == sorted(
+        output_name(id, kind, "gm", paper)
+        for id, kinds in GM_OUTPUTS.items()
+        if id in [r.id for r in project.rulesets]
+        for kind in kinds
+        for paper in PAPERS
+    )
     assert "rampant_hex-roster-a4.pdf" in rendered["player"]
     assert "rampant_hex-cards-letter.pdf" in rendered["player"]
     assert "ordo_ineptus-handout-gm-a4.pdf" in rendered["gm"] or "ordo_ineptus" not in [r.id for r in project.rulesets]
@@ -121,7 +131,9 @@ def test_page_sizes_and_counts(project, rendered, texts):
                     sheet = texts[output_name(ruleset.id, "cards", audience, paper)]
                     assert len(sheet) == 2 * math.ceil(len(found) / 9)  # each sheet of fronts, then its backs
     rampant = texts["rampant_hex-cards-a4.pdf"]
-    assert len(rampant) == 6  # 6 spells, 8 heroes and 7 troop types: 21 cards, nine to a sheet, each sheet with its backs
+    assert (
+        len(rampant) == 6
+    )  # 6 spells, 8 heroes and 7 troop types: 21 cards, nine to a sheet, each sheet with its backs
 
 
 # -- contents -------------------------------------------------------------------------------------
@@ -139,7 +151,7 @@ def test_contents_page_numbers_are_where_the_parts_start(project, texts):
                     continue  # no game-master's version where the game-master sees nothing more
                 pages = texts[output_name(ruleset.id, "handout", audience, paper)]
                 last = contents_pages(pages)
-                contents = " ".join(pages[1:last + 1])
+                contents = " ".join(pages[1 : last + 1])
                 expected = [("", "Introduction")] + [(p["number"], p["title"]) for p in context["parts"]]
                 labels = [""] + [p["label"] for p in context["parts"]]
                 for (number, title), label in zip(expected, labels):
@@ -149,18 +161,25 @@ def test_contents_page_numbers_are_where_the_parts_start(project, texts):
                     page = int(listed[1])
                     marker = re.compile(rf"\b{re.escape(label)}(?!\w)", re.I) if label else re.compile(re.escape(title))
                     start = next(i for i in range(last + 1, len(pages)) if marker.search(pages[i])) + 1
-                    assert start == page, f"{ruleset.id} {audience} {paper.key}: {title} listed on {page}, starts on {start}"
+                    assert start == page, (
+                        f"{ruleset.id} {audience} {paper.key}: {title} listed on {page}, starts on {start}"
+                    )
                     assert normalise(title) in pages[page - 1]
 
 
 def test_parts_run_in_play_order_with_spells_after_their_table(project):
     rules = project.ruleset("rampant_hex")
     parts = handout_context(rules, "player")["parts"]
-    assert [p["title"] for p in parts] == [c.title for c in rules.chapters] + ["Numbers", "Glossary", "Roll tables", "Index"]  # the values, as an appendix
+    assert [p["title"] for p in parts] == [c.title for c in rules.chapters] + [
+        "Numbers",
+        "Glossary",
+        "Roll tables",
+        "Index",
+    ]  # the values, as an appendix
     magic = next(p for p in parts if p["key"] == "magic")
     kinds = [(b["kind"], b.get("anchor", "")) for b in magic["blocks"]]
     spells_table = kinds.index(("tables", "tables-spells"))
-    assert [k for k, _ in kinds[spells_table + 1:spells_table + 7]] == ["spells"] * 6
+    assert [k for k, _ in kinds[spells_table + 1 : spells_table + 7]] == ["spells"] * 6
     assert kinds.index(("rules", "rules-using-magic")) < kinds.index(("tables", "tables-scroll-appeal"))
 
 
@@ -191,7 +210,9 @@ def test_roster_totals_are_the_army_points(project, texts):
     rampant = " ".join(texts["rampant_hex-roster-a4.pdf"])
     assert "2× Light foot (4 pts)" in rampant and "Total 30 points" in rampant
     assert "Never more heroes than half the units in the force, rounding down" in rampant
-    assert "The special rules of Light foot, Heavy foot, Skirmishers, Monsters, Levy: not given in the source." in rampant
+    assert (
+        "The special rules of Light foot, Heavy foot, Skirmishers, Monsters, Levy: not given in the source." in rampant
+    )
 
 
 def copy_project(tmp_path: Path, ruleset: str = "rampant_hex") -> Path:
@@ -237,13 +258,23 @@ def test_a_roster_with_heroes_scrolls_and_upgrades(tmp_path):
     rules = result.project.ruleset("rampant_hex")
     warband = rules.get("armies", "warband")
     assert army_points(rules, warband) == 2 * (5 + 2) + (6 + 3 + 2) + 3 * 4 + 2 + 4 == 43
-    job = next(j for j in handout_jobs(result.project, tmp_path / "out", "player") if j.target.name == "rampant_hex-roster-a4.pdf")
+    job = next(
+        j
+        for j in handout_jobs(result.project, tmp_path / "out", "player")
+        if j.target.name == "rampant_hex-roster-a4.pdf"
+    )
     render_all([job], root, workers=2)
     text = " ".join(page_texts(job.target))
     assert "Total 43 points Agreed 50 points Left unspent 7 points" in text
-    for shown in ("+ Command unit (3 pts)", "+ Warrior hero, low level hero (2 pts)", "Scrolls: Dolcivanians domee of protectieon",
-                  "Appeal to the S.T.P.W.T. for scrolls", "SPELL Dolcivanians domee of protectieon", "HERO The brave Commander",
-                  "The unit adds 1 to its Armour stat."):
+    for shown in (
+        "+ Command unit (3 pts)",
+        "+ Warrior hero, low level hero (2 pts)",
+        "Scrolls: Dolcivanians domee of protectieon",
+        "Appeal to the S.T.P.W.T. for scrolls",
+        "SPELL Dolcivanians domee of protectieon",
+        "HERO The brave Commander",
+        "The unit adds 1 to its Armour stat.",
+    ):
         assert shown in text, shown
     assert "✔ Never more heroes than half the units in the force, rounding down" in text  # 3 heroes, 7 units
     assert "✔ One command unit per 30 full points of troops" in text  # 30 points of troops
@@ -251,10 +282,17 @@ def test_a_roster_with_heroes_scrolls_and_upgrades(tmp_path):
 
 BROKEN_ARMIES = {  # case -> (replacements in armies.yaml, the line the error must point at: the value, or the list)
     "over-points": ([("agreed_points: 30", "agreed_points: 25")], "agreed_points: 25"),
-    "too-many-heroes": ([("light_foot, count: 2, points: 8}", "light_foot, count: 2, heroes: [warrior_hero]}"),
-                         ("heavy_foot, count: 2, points: 10}", "heavy_foot, count: 2, heroes: [brave_commander]}")],
-                        "thirty_point_force:"),
-    "second-appeal": ([("    units:", "    extras: [scroll_appeal, scroll_appeal]\n    units:")], "thirty_point_force:"),
+    "too-many-heroes": (
+        [
+            ("light_foot, count: 2, points: 8}", "light_foot, count: 2, heroes: [warrior_hero]}"),
+            ("heavy_foot, count: 2, points: 10}", "heavy_foot, count: 2, heroes: [brave_commander]}"),
+        ],
+        "thirty_point_force:",
+    ),
+    "second-appeal": (
+        [("    units:", "    extras: [scroll_appeal, scroll_appeal]\n    units:")],
+        "thirty_point_force:",
+    ),
 }
 
 
@@ -274,7 +312,9 @@ def test_a_list_that_breaks_a_limit_is_refused_before_rendering(tmp_path, case):
     result = check_project(root, only="rampant_hex")
     errors = [(d.code, d.location.path, d.location.line) for d in result.diagnostics.errors]
     code = Code.OVER_POINTS if case == "over-points" else Code.LIMIT_BROKEN
-    assert errors == [(code, "rules_src/rampant_hex/armies.yaml", line)], [d.format() for d in result.diagnostics.errors]
+    assert errors == [(code, "rules_src/rampant_hex/armies.yaml", line)], [
+        d.format() for d in result.diagnostics.errors
+    ]
     out = tmp_path / "build"
     assert main(["-C", str(root), "build", "--only", "handouts", "--out", str(out)]) == 1
     assert not list(out.rglob("*.pdf"))
@@ -350,8 +390,10 @@ def test_gm_entries_of_every_kind_stay_out_of_player_outputs(tmp_path):
     root = copy_project(tmp_path)
     (root / "rules_src/rampant_hex/secrets.yaml").write_text(GM_ENTRIES, encoding="utf-8")
     text = (root / "rules_src/rampant_hex/rules.yaml").read_text(encoding="utf-8")
-    text = text.replace("the {table}`spells` table for each scroll that arrives.",
-                        "the {table}`spells` table for each scroll that arrives (and see {rule}`secret_rule`).")
+    text = text.replace(
+        "the {table}`spells` table for each scroll that arrives.",
+        "the {table}`spells` table for each scroll that arrives (and see {rule}`secret_rule`).",
+    )
     text = text.replace("    see_also: [ranged_attacks]", "    see_also: [ranged_attacks, secret_rule]")
     (root / "rules_src/rampant_hex/rules.yaml").write_text(text, encoding="utf-8")
     result = check_project(root, only="rampant_hex")
@@ -360,7 +402,15 @@ def test_gm_entries_of_every_kind_stay_out_of_player_outputs(tmp_path):
     assert len(result.diagnostics.errors) == 2
     # ...and the renderers mask such names even so, should a project get this far.
     rules = result.project.ruleset("rampant_hex")
-    secrets = gm_strings(rules) + ["Ogre", "Brunsfeld", "secret_rule", "secret-rule", "secret_vp", "secret-vp", "A unit ends a move in the cellar"]
+    secrets = gm_strings(rules) + [
+        "Ogre",
+        "Brunsfeld",
+        "secret_rule",
+        "secret-rule",
+        "secret_vp",
+        "secret-vp",
+        "A unit ends a move in the cellar",
+    ]
     assert {"The cellar door", "Brunsfeld curse", "Whisper of Brunsfeld", "Opening the cellar door"} <= set(secrets)
     player = handout_jobs(result.project, tmp_path / "player", "player")
     gm = handout_jobs(result.project, tmp_path / "gm", "gm")
@@ -370,7 +420,13 @@ def test_gm_entries_of_every_kind_stay_out_of_player_outputs(tmp_path):
             assert secret not in shown, (job.target.name, secret)
     gm_handout = html.unescape(next(j.html for j in gm if j.target.name == "rampant_hex-handout-gm-a4.pdf"))
     gm_cards = html.unescape(next(j.html for j in gm if j.target.name == "rampant_hex-cards-gm-a4.pdf"))
-    for secret in ("The cellar door", "Brunsfeld curse", "Whisper of Brunsfeld", "Opening the cellar door", "the Ogre of Brunsfeld"):
+    for secret in (
+        "The cellar door",
+        "Brunsfeld curse",
+        "Whisper of Brunsfeld",
+        "Opening the cellar door",
+        "the Ogre of Brunsfeld",
+    ):
         assert secret in gm_handout, secret
     assert "Whisper of Brunsfeld" in gm_cards
     handout = next(j for j in player if j.target.name == "rampant_hex-handout-a4.pdf")
@@ -426,8 +482,16 @@ def test_html_has_nothing_time_or_order_dependent():
     runs = []
     for seed in ("1", "2"):
         env = {k: v for k, v in os.environ.items() if k != "SOURCE_DATE_EPOCH"} | {"PYTHONHASHSEED": seed}
-        runs.append(subprocess.run([sys.executable, "-c", HTML_DIGESTS, str(ROOT)], cwd=ROOT, env=env,
-                                   capture_output=True, text=True, check=True).stdout)
+        runs.append(
+            subprocess.run(
+                [sys.executable, "-c", HTML_DIGESTS, str(ROOT)],
+                cwd=ROOT,
+                env=env,
+                capture_output=True,
+                text=True,
+                check=True,
+            ).stdout
+        )
         time.sleep(1)
     assert runs[0] == runs[1]
     assert "rampant_hex-handout-a4.pdf" in runs[0]
@@ -442,7 +506,9 @@ def test_an_image_outside_the_project_is_refused_with_its_location(tmp_path):
     lines.insert(at, '  <img class="logo" src="file:///etc/hostname" alt="">\n')
     template.write_text("".join(lines), encoding="utf-8")
     project = check_project(root, only="rampant_hex").project
-    job = next(j for j in handout_jobs(project, tmp_path / "out", "player") if j.target.name == "rampant_hex-handout-a4.pdf")
+    job = next(
+        j for j in handout_jobs(project, tmp_path / "out", "player") if j.target.name == "rampant_hex-handout-a4.pdf"
+    )
     with pytest.raises(ResourceOutside) as refused:
         render_pdf(job, root)
     [diagnostic] = refused.value.diagnostics
@@ -459,12 +525,17 @@ def test_a_stylesheet_naming_a_file_outside_is_refused_with_its_location(tmp_pat
     text = css.read_text(encoding="utf-8") + ".card { background: url(file:///etc/hostname); }\n"
     css.write_text(text, encoding="utf-8")
     project = check_project(root, only="rampant_hex").project
-    job = next(j for j in handout_jobs(project, tmp_path / "out", "player") if j.target.name == "rampant_hex-cards-a4.pdf")
+    job = next(
+        j for j in handout_jobs(project, tmp_path / "out", "player") if j.target.name == "rampant_hex-cards-a4.pdf"
+    )
     with pytest.raises(ResourceOutside) as refused:
         render_all([job], root, workers=2)
     [diagnostic] = refused.value.diagnostics
     assert (diagnostic.code, diagnostic.location.path, diagnostic.location.line) == (
-        Code.RESOURCE_OUTSIDE, "templates/handouts/cards.css", len(text.splitlines()))
+        Code.RESOURCE_OUTSIDE,
+        "templates/handouts/cards.css",
+        len(text.splitlines()),
+    )
 
 
 # -- cards ----------------------------------------------------------------------------------------
@@ -496,16 +567,26 @@ def test_every_card_fits_its_card(project):
     import weasyprint
 
     for ruleset in project.rulesets:
+
         def card_jobs(audience):
-            return [j for j in handout_jobs(project, Path("/nonexistent"), audience) if "-cards-" in j.target.name
-                    and j.target.name.startswith(ruleset.id + "-")]
+            return [
+                j
+                for j in handout_jobs(project, Path("/nonexistent"), audience)
+                if "-cards-" in j.target.name and j.target.name.startswith(ruleset.id + "-")
+            ]
+
         jobs = card_jobs("gm") or card_jobs("player")  # the players' cards where the gm's would be the same
         for job in jobs:
             document = weasyprint.HTML(string=job.html, base_url=job.base_dir.as_uri() + "/").render(
-                stylesheets=[weasyprint.CSS(filename=str(s)) for s in job.stylesheets])
+                stylesheets=[weasyprint.CSS(filename=str(s)) for s in job.stylesheets]
+            )
             count = 0
             for page in document.pages:
-                for card in (b for b in _boxes(page._page_box) if _class(b).startswith("card ") and "back" not in _class(b).split()):
+                for card in (
+                    b
+                    for b in _boxes(page._page_box)
+                    if _class(b).startswith("card ") and "back" not in _class(b).split()
+                ):
                     inner = next(b for b in _boxes(card) if _class(b) == "card-inner")
                     bottom = inner.content_box_y() + inner.height
                     lines = [b for b in _boxes(inner) if type(b).__name__ == "LineBox"]
@@ -519,5 +600,7 @@ def test_every_card_fits_its_card(project):
 def test_cards_show_gaps_as_gaps(texts):
     sheet = " ".join(texts["rampant_hex-cards-a4.pdf"])
     assert "Light riders" in sheet
-    assert "Light foot ATTACK ARMOUR MORAL Move 2 hexes Special rules:" in " ".join(sheet.split())  # the gaps: empty boxes
+    assert "Light foot ATTACK ARMOUR MORAL Move 2 hexes Special rules:" in " ".join(
+        sheet.split()
+    )  # the gaps: empty boxes
     assert "Olde reddes mystte" in sheet and "Spells (D6), roll 1, 1/6 (16.7%)" in sheet

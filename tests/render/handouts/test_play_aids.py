@@ -30,11 +30,25 @@ WITH_PROFILES = {"rampant_hex", "rampant_hex_house"}
 WITHOUT_PROFILES = {"bad_moon_rising", "city_of_the_damned_combat", "ordo_ineptus", "warhammer_fantasy_charts"}
 
 # From the source: "Each of these Hero types cost 2pts each" (low level) and the high level heroes at 5 pts.
-HEROES = {"Warrior hero": 2, "The brave Commander": 2, "Warrior Priest": 2, "The swift Ranger": 2,
-          "The Legendary Warrior": 5, "The High Commander": 5, "The High Priest": 5, "Expert Ranger": 5}
+HEROES = {
+    "Warrior hero": 2,
+    "The brave Commander": 2,
+    "Warrior Priest": 2,
+    "The swift Ranger": 2,
+    "The Legendary Warrior": 5,
+    "The High Commander": 5,
+    "The High Priest": 5,
+    "Expert Ranger": 5,
+}
 # From the source's spell table: "Roll 1D6 for each scroll", one spell for each result.
-SPELLS = {"Olde reddes mystte": 1, "Callahannes cloudee of confusieon": 2, "Dolcivanians domee of protectieon": 3,
-          "Hallicians hail of deathe": 4, "Sorcreenes spelle of inexplicable speede": 5, "Bollocs brandee of bravery insannee": 6}
+SPELLS = {
+    "Olde reddes mystte": 1,
+    "Callahannes cloudee of confusieon": 2,
+    "Dolcivanians domee of protectieon": 3,
+    "Hallicians hail of deathe": 4,
+    "Sorcreenes spelle of inexplicable speede": 5,
+    "Bollocs brandee of bravery insannee": 6,
+}
 TROOPS = ("Light foot", "Heavy foot", "Skirmishers", "Monsters", "Levy", "Light riders", "Artillery")
 # Cards: 63 x 88 mm, 3 x 3, centred. A4: (210 - 189) / 2 = 10.5 mm, (297 - 264) / 2 = 16.5 mm;
 # US Letter: (215.9 - 189) / 2 = 13.45 mm, (279.4 - 264) / 2 = 7.7 mm.
@@ -54,8 +68,12 @@ def pieces(page) -> list[dict]:
     def visit(text, cm, tm, _font, size):
         if not text.strip():
             return
-        a, b, c, d = (tm[0] * cm[0] + tm[1] * cm[2], tm[0] * cm[1] + tm[1] * cm[3],
-                      tm[2] * cm[0] + tm[3] * cm[2], tm[2] * cm[1] + tm[3] * cm[3])
+        a, b, c, d = (
+            tm[0] * cm[0] + tm[1] * cm[2],
+            tm[0] * cm[1] + tm[1] * cm[3],
+            tm[2] * cm[0] + tm[3] * cm[2],
+            tm[2] * cm[1] + tm[3] * cm[3],
+        )
         x = tm[4] * cm[0] + tm[5] * cm[2] + cm[4]
         y = tm[4] * cm[1] + tm[5] * cm[3] + cm[5]
         found.append({"text": words(text), "x": x / MM, "y": (height - y) / MM, "size": size * math.hypot(a, b)})
@@ -78,8 +96,12 @@ def project() -> Project:
 def pdfs(project, player_build) -> dict[str, Path]:
     """The Rampant Hex rosters and cards (both papers) and the house rules' A4 roster, as `rulepress build` rendered
     them: file name -> PDF."""
-    jobs = [j for j in handout_jobs(project, player_build / "handouts", "player") if "-handout-" not in j.target.name
-            and (j.target.name.startswith("rampant_hex-") or j.target.name == "rampant_hex_house-roster-a4.pdf")]
+    jobs = [
+        j
+        for j in handout_jobs(project, player_build / "handouts", "player")
+        if "-handout-" not in j.target.name
+        and (j.target.name.startswith("rampant_hex-") or j.target.name == "rampant_hex_house-roster-a4.pdf")
+    ]
     assert all(j.target.is_file() for j in jobs), [j.target.name for j in jobs if not j.target.is_file()]
     return {j.target.name: j.target for j in jobs}
 
@@ -104,8 +126,11 @@ def test_a_roster_for_each_ruleset_with_profiles_and_none_for_the_others():
         for ruleset in result.project.rulesets:
             if ruleset.id != folder.name:
                 continue
-            names = {j.target.name for j in handout_jobs(result.project, Path("/nonexistent"), "player")
-                     if j.target.name.startswith(ruleset.id + "-")}
+            names = {
+                j.target.name
+                for j in handout_jobs(result.project, Path("/nonexistent"), "player")
+                if j.target.name.startswith(ruleset.id + "-")
+            }
             has_roster = f"{ruleset.id}-roster-a4.pdf" in names
             assert has_roster == (ruleset.id in WITH_PROFILES), ruleset.id
             seen.add(ruleset.id)
@@ -163,8 +188,11 @@ def test_hero_cards_with_their_cost_in_the_badge(read, paper):
         assert f"Cost: {cost} points on top of the unit it joins" in text
         page = next(p for p in pages if hero in p["text"])
         title = next(piece for piece in page["pieces"] if hero.startswith(piece["text"]) and piece["size"] >= 11)
-        badge = [piece for piece in page["pieces"] if piece["text"] == str(cost) and piece["size"] >= 14
-                 and card_of(piece, paper) == card_of(title, paper)]
+        badge = [
+            piece
+            for piece in page["pieces"]
+            if piece["text"] == str(cost) and piece["size"] >= 14 and card_of(piece, paper) == card_of(title, paper)
+        ]
         assert badge, hero
 
 
@@ -176,8 +204,11 @@ def test_spell_cards_carry_their_number_in_a_corner_badge(read, paper):
         page = next(p for p in pages if spell in p["text"])
         title = next(piece for piece in page["pieces"] if spell.startswith(piece["text"]) and piece["size"] >= 11)
         column, row = card_of(title, paper)
-        badge = [piece for piece in page["pieces"] if piece["text"] == str(roll) and piece["size"] >= 14
-                 and card_of(piece, paper) == (column, row)]
+        badge = [
+            piece
+            for piece in page["pieces"]
+            if piece["text"] == str(roll) and piece["size"] >= 14 and card_of(piece, paper) == (column, row)
+        ]
         assert len(badge) == 1, spell
         # in the top right corner: the right third of the card, its top 15 mm
         assert badge[0]["x"] > left + column * CARD_W + 2 * CARD_W / 3, spell
@@ -193,14 +224,23 @@ def test_each_sheet_of_cards_is_followed_by_its_backs_mirrored(read, paper):
     for index in (1, 3, 5):
         back = pages[index]
         assert not any(name in back["text"] for name in [*HEROES, *SPELLS, *TROOPS])
-        assert back["text"].count("Blood, Guts and") == len([p for p in pages[index - 1]["pieces"] if p["text"].startswith(
-            ("SPELL", "LOW LEVEL", "HIGH LEVEL", "TROOP TYPE"))])
+        assert back["text"].count("Blood, Guts and") == len(
+            [
+                p
+                for p in pages[index - 1]["pieces"]
+                if p["text"].startswith(("SPELL", "LOW LEVEL", "HIGH LEVEL", "TROOP TYPE"))
+            ]
+        )
+
     # the second sheet: cards 10 to 18 are heroes 4 to 8 then troop types; its middle row reads hero, hero, troop on
     # the front, so the back (flipped on the long edge) reads troop, hero, hero
     def kinds_in_row(page, row):
         found = {}
         for piece in page["pieces"]:
-            if piece["text"].startswith(("HIGH LEVEL HERO", "LOW LEVEL HERO", "TROOP TYPE")) and card_of(piece, paper)[1] == row:
+            if (
+                piece["text"].startswith(("HIGH LEVEL HERO", "LOW LEVEL HERO", "TROOP TYPE"))
+                and card_of(piece, paper)[1] == row
+            ):
                 found[card_of(piece, paper)[0]] = piece["text"].split()[-1]
         return [found[c] for c in sorted(found)]
 
@@ -222,8 +262,15 @@ def test_troop_cards_print_the_profile_large_with_movement_and_tracking(read):
         assert points in big
 
 
-@pytest.mark.parametrize("name", ["rampant_hex-cards-a4.pdf", "rampant_hex-cards-letter.pdf",
-                                  "rampant_hex-roster-a4.pdf", "rampant_hex-roster-letter.pdf"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "rampant_hex-cards-a4.pdf",
+        "rampant_hex-cards-letter.pdf",
+        "rampant_hex-roster-a4.pdf",
+        "rampant_hex-roster-letter.pdf",
+    ],
+)
 def test_no_type_under_seven_points(read, name):
     sizes = [(round(piece["size"], 2), piece["text"]) for page in read[name] for piece in page["pieces"]]
     assert sizes
@@ -267,8 +314,10 @@ def test_what_units_track_comes_from_the_data_and_is_checked(tmp_path):
     troops = root / "rules_src/rampant_hex/troops.yaml"
     text = troops.read_text(encoding="utf-8")
     assert "term: hit_marker" in text and "movement: riders_move" in text
-    troops.write_text(text.replace("term: hit_marker", "term: hit_markers").replace("movement: riders_move", "movement: riders"),
-                      encoding="utf-8")
+    troops.write_text(
+        text.replace("term: hit_marker", "term: hit_markers").replace("movement: riders_move", "movement: riders"),
+        encoding="utf-8",
+    )
     result = check_project(root, only="rampant_hex")
     assert not result.ok
     errors = {(d.code, d.message) for d in result.diagnostics.errors}
@@ -276,14 +325,19 @@ def test_what_units_track_comes_from_the_data_and_is_checked(tmp_path):
     assert (Code.UNKNOWN_REF, "movement `riders` is not in `values:`") in errors
     lines = text.splitlines()
     located = {d.location.line for d in result.diagnostics.errors}
-    assert {next(i for i, l in enumerate(lines, 1) if "term: hit_marker" in l),
-            next(i for i, l in enumerate(lines, 1) if "movement: riders_move" in l)} <= located
+    assert {
+        next(i for i, l in enumerate(lines, 1) if "term: hit_marker" in l),
+        next(i for i, l in enumerate(lines, 1) if "movement: riders_move" in l),
+    } <= located
 
 
 def test_the_renderers_and_templates_name_no_game_s_markers():
     paths = [*(ROOT / "generator/render").glob("handouts*.py"), *(ROOT / "templates/handouts").iterdir()]
     for path in paths:
-        code = "\n".join(line for line in path.read_text(encoding="utf-8").casefold().splitlines()
-                         if not line.strip().startswith(('"""', "#", "/*")) and '"""' not in line)
+        code = "\n".join(
+            line
+            for line in path.read_text(encoding="utf-8").casefold().splitlines()
+            if not line.strip().startswith(('"""', "#", "/*")) and '"""' not in line
+        )
         for word in ("hit marker", "activated", "activation marker", "riders", "hexes", "attack", "armour", "moral"):
             assert word not in code, (path, word)

@@ -16,11 +16,32 @@ MARGIN_PT = 12 / 25.4 * 72  # templates/print-base.css: @page margin 12mm
 GAMES = ("bad_moon_rising", "city_of_the_damned_combat", "ordo_ineptus", "rampant_hex", "rampant_hex_house")
 
 CORE = {  # written by hand from each source text
-    "city_of_the_damned_combat": ("Simultaneous System", "Injury Table", "Knocked Down", "Stunned", "Out of Action",
-                                  "Critical Hits", "D20", "crawl up to 2"),
+    "city_of_the_damned_combat": (
+        "Simultaneous System",
+        "Injury Table",
+        "Knocked Down",
+        "Stunned",
+        "Out of Action",
+        "Critical Hits",
+        "D20",
+        "crawl up to 2",
+    ),
     "bad_moon_rising": ("Push back", "Confusion", "Wedge", "Pursue", "Redress Ranks", "strike last"),
-    "ordo_ineptus": ("Recovery", "Movement", "Shooting", "Hand to Hand Combat", "Critical", "Killing Blow", "Armour",
-                     "Injur", "Fear", "Terror", "Frenz", "Hatred", "victory points"),
+    "ordo_ineptus": (
+        "Recovery",
+        "Movement",
+        "Shooting",
+        "Hand to Hand Combat",
+        "Critical",
+        "Killing Blow",
+        "Armour",
+        "Injur",
+        "Fear",
+        "Terror",
+        "Frenz",
+        "Hatred",
+        "victory points",
+    ),
     "rampant_hex": ("Initiative", "Activation", "Combat", "Moral", "activation marker"),
     "rampant_hex_house": ("Initiative", "Activation", "Combat", "Moral"),
 }

@@ -6,8 +6,6 @@ The crowded quick reference is proven to need more than one page by rendering it
 
 from __future__ import annotations
 
-import pytest
-
 import dataclasses
 import re
 import subprocess
@@ -15,6 +13,7 @@ import sys
 from pathlib import Path
 
 import pypdf
+import pytest
 
 from generator.render.pdf import render_pdf
 from generator.render.sheets.jobs import sheet_jobs
@@ -27,13 +26,21 @@ CROWDED = 100  # values marked for the quick reference: far more than one page h
 
 
 def rulepress(project: Path, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "generator", "-C", str(project), *args], capture_output=True, text=True,
-                          env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}, timeout=600)
+    return subprocess.run(
+        [sys.executable, "-m", "generator", "-C", str(project), *args],
+        capture_output=True,
+        text=True,
+        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
+        timeout=600,
+    )
 
 
 def crowd(project: Path) -> None:
-    lines = ["values:"] + [f"  key_number_{n}: {{value: {n}, label: A key number the players look up often number {n},"
-                           f" quick_reference: true}}" for n in range(CROWDED)]
+    lines = ["values:"] + [
+        f"  key_number_{n}: {{value: {n}, label: A key number the players look up often number {n},"
+        f" quick_reference: true}}"
+        for n in range(CROWDED)
+    ]
     (project / "rules_src" / "game" / "crowded.yaml").write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
@@ -49,14 +56,22 @@ def test_a_quick_reference_too_long_for_its_page_fails_the_build_naming_what_was
     before = files(project / "build")
     crowd(project)
 
-    jobs = [j for j in sheet_jobs(load_project(project)[0], tmp_path / "out", {"game"}) if j.target.name == "game-quick-reference-a4.pdf"]
+    jobs = [
+        j
+        for j in sheet_jobs(load_project(project)[0], tmp_path / "out", {"game"})
+        if j.target.name == "game-quick-reference-a4.pdf"
+    ]
     spilled = render_pdf(dataclasses.replace(jobs[0], overflow=None), project)
     assert len(pypdf.PdfReader(spilled).pages) > 1  # the content really takes two pages, even in the smaller type
 
     done = rulepress(project, "build", "--only", "sheets", "--ruleset", "game", "--audience", "player", "--jobs", "1")
     assert done.returncode == 1, done.stdout + done.stderr
-    assert re.search(r"^rules_src/game/ruleset\.yaml:\d+:\d+: error\[sheet-overflow\]: the sheet `game-quick-reference` "
-                     r"takes \d+ pages of (A4|US Letter) even in its smaller type, not one", done.stderr, re.M), done.stderr
+    assert re.search(
+        r"^rules_src/game/ruleset\.yaml:\d+:\d+: error\[sheet-overflow\]: the sheet `game-quick-reference` "
+        r"takes \d+ pages of (A4|US Letter) even in its smaller type, not one",
+        done.stderr,
+        re.M,
+    ), done.stderr
     assert "game-quick-reference" in done.stderr and "values `key_number_0`" in done.stderr
     assert "Traceback" not in done.stderr
     assert files(project / "build") == before  # build/ left as it was

@@ -21,9 +21,9 @@ from pypdf import PdfReader
 
 from generator.model.dice import percent
 from generator.model.text import range_words
-from generator.render.sheets.jobs import PAPERS, Sheet, sheet_html, sheet_jobs, sheet_pages, sheets
-from generator.render.sheets.charts import Cell, Chart, Row
 from generator.render.markdown import chart_md
+from generator.render.sheets.charts import Cell, Chart, Row
+from generator.render.sheets.jobs import PAPERS, Sheet, sheet_html, sheet_jobs, sheet_pages, sheets
 from generator.render.sheets.quickref import quick_reference
 from generator.source.project import Project
 from generator.validate import check_project
@@ -35,7 +35,9 @@ STATS = range(1, 11)
 
 
 def normalise(text: str) -> str:
-    return " ".join(text.replace("\u2010", "-").replace("\u2011", "-").replace("\u00ad", "").replace("\u00a0", " ").split())
+    return " ".join(
+        text.replace("\u2010", "-").replace("\u2011", "-").replace("\u00ad", "").replace("\u00a0", " ").split()
+    )
 
 
 def loadable_project() -> Project:
@@ -61,8 +63,10 @@ def rendered(project, sample_build) -> dict[str, Path]:
 
 @pytest.fixture(scope="module")
 def texts(rendered) -> dict[str, str]:
-    return {name: normalise(" ".join(page.extract_text() for page in PdfReader(path).pages))
-            for name, path in rendered.items()}
+    return {
+        name: normalise(" ".join(page.extract_text() for page in PdfReader(path).pages))
+        for name, path in rendered.items()
+    }
 
 
 def both(texts: dict[str, str], stem: str) -> list[str]:
@@ -128,19 +132,29 @@ def to_wound_rows() -> list[str]:
 
 
 def armour_rows(worse: int = 0) -> list[str]:
-    return [f"{base}+ " + " ".join(target_cell(save(base, s, worse), "no save") for s in STATS)
-            for base in range(2, 7)]
+    return [f"{base}+ " + " ".join(target_cell(save(base, s, worse), "no save") for s in STATS) for base in range(2, 7)]
 
 
-SHOOTING_COLUMNS = [(), ("cover",), ("moving",), ("long range",), ("large target",), ("cover", "moving"),
-                    ("cover", "long range"), ("moving", "long range"), ("cover", "moving", "long range"),
-                    ("large target", "cover"), ("large target", "long range")]
+SHOOTING_COLUMNS = [
+    (),
+    ("cover",),
+    ("moving",),
+    ("long range",),
+    ("large target",),
+    ("cover", "moving"),
+    ("cover", "long range"),
+    ("moving", "long range"),
+    ("cover", "moving", "long range"),
+    ("large target", "cover"),
+    ("large target", "long range"),
+]
 
 
 def shooting_rows() -> list[str]:
     def cell(bs, mods):
         needed, chance = shooting(bs, mods)
         return "cannot hit" if chance == 0 else f"{needed}+ {shown_chance(chance)}"
+
     return [f"{bs} " + " ".join(cell(bs, mods) for mods in SHOOTING_COLUMNS) for bs in STATS]
 
 
@@ -156,18 +170,26 @@ def beats(dice: int, score: int) -> Fraction:
 
 def rampant_hex_rows() -> dict[str, list[str]]:
     return {
-        "expected hits": [f"{a} " + " ".join(two_places(Fraction(a * (6 - armour), 6)) for armour in range(1, 6))
-                          for a in range(1, 7)],
+        "expected hits": [
+            f"{a} " + " ".join(two_places(Fraction(a * (6 - armour), 6)) for armour in range(1, 6)) for a in range(1, 7)
+        ],
         "a hit": [f"{a} " + " ".join(shown_chance(beats(a, armour)) for armour in range(1, 6)) for a in range(1, 7)],
-        "moral": [f"{m} " + " ".join("cannot pass" if (p := beats(m, h)) == 0 else shown_chance(p)
-                                     for h in range(0, 7)) for m in range(1, 7)],
+        "moral": [
+            f"{m} " + " ".join("cannot pass" if (p := beats(m, h)) == 0 else shown_chance(p) for h in range(0, 7))
+            for m in range(1, 7)
+        ],
     }
 
 
 # Sheets that come from `sheets:` data are found by their title, whichever ruleset holds them.
 TO_HIT, TO_WOUND, ARMOUR, SHOOTING, COMBAT_ODDS, TO_HIT_AND_WOUND = (
-    "Close combat to-hit chart", "To-wound chart", "Armour saves", "Shooting to-hit chart", "Combat and moral odds",
-    "To-hit and to-wound charts")
+    "Close combat to-hit chart",
+    "To-wound chart",
+    "Armour saves",
+    "Shooting to-hit chart",
+    "Combat and moral odds",
+    "To-hit and to-wound charts",
+)
 
 
 def titled(project, title: str, audience: str = "player") -> list[str]:
@@ -182,14 +204,21 @@ def sheet_texts(texts: dict[str, str], project, title: str) -> list[str]:
 
 
 def victory_stem(project, ruleset_id: str, audience: str = "player") -> str:
-    return next(s.name for s in sheets(project) if s.ruleset == ruleset_id and s.audience == audience
-                and s.template == "sheets/victory-points.html.j2")
+    return next(
+        s.name
+        for s in sheets(project)
+        if s.ruleset == ruleset_id and s.audience == audience and s.template == "sheets/victory-points.html.j2"
+    )
 
 
 # -- what exists -----------------------------------------------------------------------------------------
 def test_every_sheet_in_both_sizes(project, tmp_path):
     names = {job.target.name for job in sheet_jobs(project, tmp_path)}
-    stems = {stem for title in (TO_HIT, TO_WOUND, ARMOUR, SHOOTING, COMBAT_ODDS, TO_HIT_AND_WOUND) for stem in titled(project, title)}
+    stems = {
+        stem
+        for title in (TO_HIT, TO_WOUND, ARMOUR, SHOOTING, COMBAT_ODDS, TO_HIT_AND_WOUND)
+        for stem in titled(project, title)
+    }
     assert len(stems) >= 5, "every chart sheet comes from `sheets:` data"
     stems |= {victory_stem(project, "ordo_ineptus"), victory_stem(project, "ordo_ineptus", "gm")}
     stems |= {f"{r.id}-quick-reference" for r in project.rulesets if r.meta.kind != "base"}
@@ -218,7 +247,10 @@ def fonts(reader: PdfReader):
             described = font["/DescendantFonts"][0].get_object() if "/DescendantFonts" in font else font
             descriptor = described.get("/FontDescriptor")
             descriptor = descriptor.get_object() if descriptor is not None else {}
-            yield str(font.get("/BaseFont")), any(key in descriptor for key in ("/FontFile", "/FontFile2", "/FontFile3"))
+            yield (
+                str(font.get("/BaseFont")),
+                any(key in descriptor for key in ("/FontFile", "/FontFile2", "/FontFile3")),
+            )
 
 
 def text_runs(page):
@@ -254,8 +286,11 @@ def test_one_page_paper_size_fonts_margins(rendered):
         small = {round(size, 2) for _x, _y, size in runs if size < 7 - 0.01}
         if small:
             problems.append(f"{name}: text below 7 pt: {sorted(small)}")
-        outside = [(round(x), round(y)) for x, y, _s in runs
-                   if not (10 * MM <= x <= width - 10 * MM and 10 * MM <= y <= height - 10 * MM)]
+        outside = [
+            (round(x), round(y))
+            for x, y, _s in runs
+            if not (10 * MM <= x <= width - 10 * MM and 10 * MM <= y <= height - 10 * MM)
+        ]
         if outside:
             problems.append(f"{name}: text inside the 10 mm margin at {outside[:3]}")
     assert not problems, "\n".join(problems)
@@ -299,10 +334,18 @@ def test_to_hit_and_to_wound_on_one_page(texts, project, rendered):
 
 # which legend entries each chart sheet may show, by hand: the to-hit chart has no impossible cell
 # (the worst is a 5+), the to-wound chart has "no effect" cells; the close combat charts frame equal stats
-LEGEND = {"bold on grey": "good", "plain: between": "even", "italic: 1 in 3 or worse": "poor",
-          "hatched: cannot succeed": "none", "thick frame: equal values": "marked"}
-USES = {TO_HIT: {"good", "even", "poor", "marked"}, TO_WOUND: {"good", "even", "poor", "none", "marked"},
-        TO_HIT_AND_WOUND: {"good", "even", "poor", "none", "marked"}}
+LEGEND = {
+    "bold on grey": "good",
+    "plain: between": "even",
+    "italic: 1 in 3 or worse": "poor",
+    "hatched: cannot succeed": "none",
+    "thick frame: equal values": "marked",
+}
+USES = {
+    TO_HIT: {"good", "even", "poor", "marked"},
+    TO_WOUND: {"good", "even", "poor", "none", "marked"},
+    TO_HIT_AND_WOUND: {"good", "even", "poor", "none", "marked"},
+}
 
 
 def test_legends_list_only_what_the_chart_uses(texts, project):
@@ -370,7 +413,9 @@ def test_checklist_gaps_are_boxes_not_numbers(project, texts):
     """No points are given in 000, so no points value may print: every box is blank."""
     ruleset = project.ruleset("ordo_ineptus")
     assert all(v.points.__class__.__name__ == "NotGiven" for v in ruleset.victory_points)
-    for text in both(texts, victory_stem(project, "ordo_ineptus")) + both(texts, victory_stem(project, "ordo_ineptus", "gm")):
+    for text in both(texts, victory_stem(project, "ordo_ineptus")) + both(
+        texts, victory_stem(project, "ordo_ineptus", "gm")
+    ):
         body = text.split("Source:")[0]
         assert "Total victory points" in body
         assert not any(word.isdigit() for word in body.split())
@@ -392,7 +437,9 @@ def test_quick_reference_tables_with_their_odds(project, texts):
                 assert table.title in text
                 if table.ranges_given and not table.dice.stats:
                     for row, chance in table.odds():
-                        assert f"{range_words(row.roll).replace('-', '–')} {normalise(row.result)}" in text  # en-dash ranges
+                        assert (
+                            f"{range_words(row.roll).replace('-', '–')} {normalise(row.result)}" in text
+                        )  # en-dash ranges
                         assert shown_chance(chance) in text
                 else:  # the key explains the write-in box once
                     assert "not given in the source" in text
@@ -458,8 +505,10 @@ def test_pages_hold_the_charts_as_pipe_tables(project):
     wound = pages[titled(project, TO_WOUND)[0]]
     assert "To\\-wound chart" in wound.splitlines()[0]
     # Strength 3: 2+ and 3+ against T1 and T2, 4+ at T3, 5+, then 6+ at T5 and T6, no effect from T7
-    assert ("| **3** | **2\\+ (83\\.3%)** | **3\\+ (66\\.7%)** | 4\\+ (50%) | 5\\+ (33\\.3%) | 6\\+ (16\\.7%) "
-            "| 6\\+ (16\\.7%) | *no effect* |") in wound
+    assert (
+        "| **3** | **2\\+ (83\\.3%)** | **3\\+ (66\\.7%)** | 4\\+ (50%) | 5\\+ (33\\.3%) | 6\\+ (16\\.7%) "
+        "| 6\\+ (16\\.7%) | *no effect* |"
+    ) in wound
     assert "{source}`" in wound
     quick = pages["rampant_hex-quick-reference"]
     assert "| 1–2 | 2 activations | 33\\.3% |" in quick
@@ -474,10 +523,21 @@ def test_page_text_is_escaped():
 
 # -- templates ------------------------------------------------------------------------------------------------
 def test_templates_escape_data_text(project):
-    evil = Sheet("evil", "evil", "<script>alert(1)</script>", "sheets/charts.html.j2", ("<img src=x>",),
-                 {"charts": (Chart("<i>t</i>", "<b>", "<u>", ("<s>",), (Row("<r>", (Cell("<c>", "50%"),)),),
-                                   notes=("<n>",)),), "extras": ("<e>",)}, subtitle="<sub>",
-                 ruleset=project.rulesets[0].id)
+    evil = Sheet(
+        "evil",
+        "evil",
+        "<script>alert(1)</script>",
+        "sheets/charts.html.j2",
+        ("<img src=x>",),
+        {
+            "charts": (
+                Chart("<i>t</i>", "<b>", "<u>", ("<s>",), (Row("<r>", (Cell("<c>", "50%"),)),), notes=("<n>",)),
+            ),
+            "extras": ("<e>",),
+        },
+        subtitle="<sub>",
+        ruleset=project.rulesets[0].id,
+    )
     html = sheet_html(evil, PAPERS[0], project)
     for tag in ("<script>", "<img", "<i>t", "<b>", "<u>", "<s>", "<r>", "<c>", "<n>", "<e>", "<sub>"):
         assert tag not in html
@@ -488,8 +548,9 @@ def test_sheets_are_grouped_by_page_name(project):
     every = sheets(project)
     assert len({s.name for s in every}) == len(every)
     gm = [s for s in every if s.audience == "gm"]
-    assert gm and all(s.name.endswith("-gm") and any(p.page == s.page and p.audience == "player" for p in every)
-                      for s in gm)
+    assert gm and all(
+        s.name.endswith("-gm") and any(p.page == s.page and p.audience == "player" for p in every) for s in gm
+    )
 
 
 def test_downloads_list_no_gm_sheet_for_players(project, tmp_path):

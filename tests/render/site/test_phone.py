@@ -13,8 +13,7 @@ import re
 from pathlib import Path
 
 import pytest
-
-from site_helpers import PHONE, DESKTOP, serve
+from site_helpers import DESKTOP, PHONE, serve
 
 NOT_GIVEN = "not given in the source"
 
@@ -26,8 +25,11 @@ def built(player_build) -> Path:
 
 @pytest.fixture(scope="module")
 def pages(built) -> list[str]:
-    found = sorted(p.relative_to(built).as_posix() for p in built.rglob("*.html")
-                   if not p.relative_to(built).parts[0].startswith("_"))
+    found = sorted(
+        p.relative_to(built).as_posix()
+        for p in built.rglob("*.html")
+        if not p.relative_to(built).parts[0].startswith("_")
+    )
     assert len(found) > 40 and "rampant_hex/troops.html" in found  # the whole site, not an empty folder
     return found
 
@@ -108,7 +110,9 @@ def test_every_player_page_fits_a_phone(phone, site, pages):
 def test_a_wide_table_scrolls_and_its_first_column_stays(phone, site):
     phone.goto(f"{site}/warhammer_fantasy_charts/charts.html")
     wrapper = phone.locator("article .table-wrapper:has(table)").first
-    assert phone.evaluate("w => w.scrollWidth > w.clientWidth", wrapper.element_handle())  # ten columns do not fit 390 px
+    assert phone.evaluate(
+        "w => w.scrollWidth > w.clientWidth", wrapper.element_handle()
+    )  # ten columns do not fit 390 px
     before = wrapper.locator("tbody tr td").first.bounding_box()["x"]
     phone.evaluate("w => { w.scrollLeft = 200; }", wrapper.element_handle())
     after_first = wrapper.locator("tbody tr td").first.bounding_box()["x"]
@@ -146,8 +150,14 @@ def test_troop_matrix_gaps_are_the_quiet_mark(phone, site):
     phone.goto(f"{site}/rampant_hex/troops.html")
     matrix = phone.locator("table.rulepress-profiles")
     assert matrix.locator("thead th").all_inner_texts() == [
-        "Troop type", f"ATTACK ({NOT_GIVEN})", f"ARMOUR ({NOT_GIVEN})", f"MORAL ({NOT_GIVEN})", "PTS", "Move",
-        f"Special rules ({NOT_GIVEN})"]  # Move: the 2 and 3 hexes the prose gives foot and riders
+        "Troop type",
+        f"ATTACK ({NOT_GIVEN})",
+        f"ARMOUR ({NOT_GIVEN})",
+        f"MORAL ({NOT_GIVEN})",
+        "PTS",
+        "Move",
+        f"Special rules ({NOT_GIVEN})",
+    ]  # Move: the 2 and 3 hexes the prose gives foot and riders
     assert matrix.locator(".gap").count() == 30
     assert matrix.locator(".gap-plain").count() == 28
     noted = matrix.locator("abbr.gap")
@@ -156,8 +166,15 @@ def test_troop_matrix_gaps_are_the_quiet_mark(phone, site):
         assert mark.get_attribute("title") == NOT_GIVEN
         assert mark.inner_text().startswith("—")
     rows = {r[0]: r[4] for r in (row.locator("td").all_inner_texts() for row in matrix.locator("tbody tr").all())}
-    assert rows == {"Light foot": "4", "Heavy foot": "5", "Skirmishers": "4", "Monsters": "6", "Levy": "2",
-                    "Light riders": "—*", "Artillery": "—*"}
+    assert rows == {
+        "Light foot": "4",
+        "Heavy foot": "5",
+        "Skirmishers": "4",
+        "Monsters": "6",
+        "Levy": "2",
+        "Light riders": "—*",
+        "Artillery": "—*",
+    }
     assert "not given" not in matrix.inner_text().replace(NOT_GIVEN, "")
     assert phone.locator(".gap-key").count() == 1  # the page's key, once
     assert NOT_GIVEN in phone.locator(".gap-key").inner_text()
@@ -216,8 +233,10 @@ def pdf_texts(player_build) -> dict[str, str]:
     from pypdf import PdfReader
 
     found = sorted(pdf for only in ("handouts", "sheets") for pdf in (player_build / only).rglob("*.pdf"))
-    texts = {pdf.name: " ".join(" ".join((page.extract_text() or "").split()) for page in PdfReader(pdf).pages)
-             for pdf in found}
+    texts = {
+        pdf.name: " ".join(" ".join((page.extract_text() or "").split()) for page in PdfReader(pdf).pages)
+        for pdf in found
+    }
     assert len(texts) > 20
     return texts
 
@@ -230,8 +249,10 @@ def test_no_pdf_holds_the_old_loud_gap_marks(pdf_texts):
     # 004's matrix row in the booklet reads name, points and move (2 hexes for foot, 3 for riders), its empty
     # boxes printing nothing.
     booklet = pdf_texts["rampant_hex-handout-a4.pdf"]
-    assert ("Light foot 4 2 hexes Heavy foot 5 2 hexes Skirmishers 4 2 hexes Monsters 6 2 hexes Levy 2 2 hexes "
-            "Light riders 3 hexes") in booklet
+    assert (
+        "Light foot 4 2 hexes Heavy foot 5 2 hexes Skirmishers 4 2 hexes Monsters 6 2 hexes Levy 2 2 hexes "
+        "Light riders 3 hexes"
+    ) in booklet
     assert f"ATTACK ({NOT_GIVEN}) ARMOUR ({NOT_GIVEN}) MORAL ({NOT_GIVEN}) PTS" in booklet
     roster = pdf_texts["rampant_hex-roster-a4.pdf"]
     assert "2× Light foot (4 pts) 2 hexes 4 8 2× Heavy foot (5 pts) 2 hexes 5 10" in roster

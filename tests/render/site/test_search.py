@@ -14,13 +14,31 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from site_helpers import ROOT, copy_project, serve
 
-COTD = "City of the Damned combat system"           # 002: defines Stunned (face down, crawl)
-ORDO = "Ordo Ineptus: the Shellendrak skirmish"     # 000: defines Stunned too (injury roll 3-4)
-TYPES = {"rule", "table", "term", "spell", "sheet", "chart", "profile", "formula", "number", "item", "hero",
-         "army", "special rule", "victory points", "turn", "chapter", "overview", "example", "page"}
+COTD = "City of the Damned combat system"  # 002: defines Stunned (face down, crawl)
+ORDO = "Ordo Ineptus: the Shellendrak skirmish"  # 000: defines Stunned too (injury roll 3-4)
+TYPES = {
+    "rule",
+    "table",
+    "term",
+    "spell",
+    "sheet",
+    "chart",
+    "profile",
+    "formula",
+    "number",
+    "item",
+    "hero",
+    "army",
+    "special rule",
+    "victory points",
+    "turn",
+    "chapter",
+    "overview",
+    "example",
+    "page",
+}
 CODE_OR_FILES = re.compile(r">>>|Fraction\(|\b[\w-]+\.(?:txt|ya?ml)\b")
 
 
@@ -39,18 +57,25 @@ def results(page, words: str) -> list[dict]:
     """Type ``words`` into the page's search box; the results shown, as dicts (type, title, where, excerpt)."""
     page.fill(".rp-search-input", "")
     page.fill(".rp-search-input", words)
-    page.wait_for_function("""words => {
+    page.wait_for_function(
+        """words => {
         const status = document.querySelector('.rp-search-status').textContent;
         return status.includes('found in') || status.startsWith('Nothing found');
-    }""", arg=words, timeout=20000)
+    }""",
+        arg=words,
+        timeout=20000,
+    )
     page.wait_for_timeout(300)  # a newer search may still be replacing the list
-    return page.eval_on_selector_all(".rp-result", """items => items.map(li => ({
+    return page.eval_on_selector_all(
+        ".rp-result",
+        """items => items.map(li => ({
         type: li.querySelector('.rp-result-type').textContent,
         title: li.querySelector('.rp-result-title').textContent,
         where: li.querySelector('.rp-result-where').textContent,
         ruleset: li.dataset.ruleset,
         href: li.querySelector('a').getAttribute('href'),
-        excerpt: li.querySelector('.rp-result-excerpt').textContent}))""")
+        excerpt: li.querySelector('.rp-result-excerpt').textContent}))""",
+    )
 
 
 # -- the index, built with the site ------------------------------------------------------------------
@@ -69,7 +94,7 @@ def test_each_site_has_its_own_pagefind_index_and_no_sphinx_search(built):
 def test_only_the_article_is_indexed_with_its_ruleset_and_code_is_ignored(built):
     html = (built / "site" / "city_of_the_damned_combat" / "injuries.html").read_text(encoding="utf-8")
     assert html.count("data-pagefind-body") == 1
-    body = html[html.index("data-pagefind-body"):]
+    body = html[html.index("data-pagefind-body") :]
     article_end = html.index("</article>")
     assert html.index("data-pagefind-body") > html.index("<article")
     assert "sidebar" not in body[: article_end - html.index("data-pagefind-body")]
@@ -100,8 +125,9 @@ def test_stunned_from_city_of_the_damned_lists_its_own_results_first_each_typed(
     assert all(r["href"].startswith("/") for r in found)
 
     page.click(".rp-scope-all")  # one click: every ruleset
-    page.wait_for_function(f"() => [...document.querySelectorAll('.rp-result')].some(li => li.dataset.ruleset === {ORDO!r})",
-                           timeout=20000)
+    page.wait_for_function(
+        f"() => [...document.querySelectorAll('.rp-result')].some(li => li.dataset.ruleset === {ORDO!r})", timeout=20000
+    )
     everywhere = results(page, "stunned")
     ordo = [r for r in everywhere if r["ruleset"] == ORDO]
     assert any(r["type"] == "term" and r["title"] == "Stunned" for r in ordo), everywhere
@@ -123,13 +149,16 @@ def test_spelling_variants_find_the_texts_own_words(page, site):
 def test_a_games_own_spellings_come_from_its_glossary_not_the_engine(built):
     """The engine knows ordinary English spellings only; Rampant Hex's "Moral" is found as "morale"
     because its glossary lists Morale as an alias, and a term with no alias adds nothing."""
-    from generator.render.site.search import VARIANTS, glossary_variants
     from types import SimpleNamespace as Term
 
+    from generator.render.site.search import VARIANTS, glossary_variants
+
     assert "morale" not in VARIANTS and "moral" not in VARIANTS
-    terms = [Term(term="Moral", aliases=("Morale", "Moral check", "Morale check")),
-             Term(term="Wizard's duel", aliases=("Wizards duel", "Duel")),
-             Term(term="Hit marker", aliases=())]
+    terms = [
+        Term(term="Moral", aliases=("Morale", "Moral check", "Morale check")),
+        Term(term="Wizard's duel", aliases=("Wizards duel", "Duel")),
+        Term(term="Hit marker", aliases=()),
+    ]
     assert glossary_variants(terms) == {"moral": "morale", "wizard's": "wizards"}
     script = (built / "site" / "_static" / "rulepress-variants.js").read_text(encoding="utf-8")
     shown = __import__("json").loads(script.split("=", 1)[1].strip().rstrip(";"))
@@ -163,7 +192,8 @@ def test_one_search_field_visible_on_a_phone_without_the_menu(browser, site):
         box = field.bounding_box()
         assert box["x"] >= 0 and box["x"] + box["width"] <= 390 and 0 <= box["y"] < 844, box
         assert not page.locator(".sidebar-drawer").is_visible() or page.evaluate(
-            "() => document.querySelector('.sidebar-drawer').getBoundingClientRect().right <= 0")
+            "() => document.querySelector('.sidebar-drawer').getBoundingClientRect().right <= 0"
+        )
         field.tap()
         found = results(page, "stunned")
         assert found and all(r["ruleset"] == COTD for r in found)
@@ -178,9 +208,26 @@ def test_missing_pagefind_binary_is_a_clear_error(tmp_path):
     """A fresh `rulepress build` told that Pagefind's binary is somewhere it is not."""
     project = copy_project(tmp_path / "project", ["city_of_the_damned_combat"])
     env = {**os.environ, "PAGEFIND_BINARY_PATH": str(tmp_path / "no-such-pagefind"), "PYTHONPATH": str(ROOT)}
-    done = subprocess.run([sys.executable, "-m", "generator", "-C", str(project), "build", "--only", "site",
-                           "--audience", "player", "--out", str(tmp_path / "out")],
-                          env=env, capture_output=True, text=True, timeout=600)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "generator",
+            "-C",
+            str(project),
+            "build",
+            "--only",
+            "site",
+            "--audience",
+            "player",
+            "--out",
+            str(tmp_path / "out"),
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert done.returncode == 1, done.stdout + done.stderr
     assert "Traceback" not in done.stderr
     assert "search index needs Pagefind" in done.stderr and "pagefind[extended]==1.5.2" in done.stderr, done.stderr

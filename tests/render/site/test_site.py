@@ -12,10 +12,10 @@ from pathlib import Path
 from urllib.parse import unquote, urldefrag
 
 import pytest
+from site_helpers import ROOT, copy_project, serve
 
 from generator.cli import main
 from generator.source.project import load_project
-from site_helpers import ROOT, copy_project, serve
 
 
 @pytest.fixture(scope="session")
@@ -121,8 +121,10 @@ def test_no_broken_internal_links(built):
 def test_text_from_data_is_escaped(tmp_path, browser):
     project = copy_project(tmp_path, ["rampant_hex"])
     troops = project / "rules_src" / "rampant_hex" / "troops.yaml"
-    troops.write_text(troops.read_text(encoding="utf-8").replace("name: Heavy foot", 'name: "<script>alert(1)</script>"'),
-                      encoding="utf-8")
+    troops.write_text(
+        troops.read_text(encoding="utf-8").replace("name: Heavy foot", 'name: "<script>alert(1)</script>"'),
+        encoding="utf-8",
+    )
     assert main(["-C", str(project), "build", "--only", "site", "--audience", "player"]) == 0
     page = browser.new_page()
     dialogs = []
@@ -139,8 +141,10 @@ def game_master_strings(project) -> list[str]:
     for ruleset in project.rulesets:
         for _section, entry in ruleset.all_entries():
             if getattr(entry, "audience", "player") == "gm" or getattr(entry, "gm_only", False):
-                found += [getattr(entry, "name", "") or getattr(entry, "title", "") or getattr(entry, "term", ""),
-                          entry.id.replace("_", "-")]
+                found += [
+                    getattr(entry, "name", "") or getattr(entry, "title", "") or getattr(entry, "term", ""),
+                    entry.id.replace("_", "-"),
+                ]
         found += [" ".join(rule.gm_note.split())[:60] for rule in ruleset.rules if rule.gm_note]
     return [s for s in found if s]
 
