@@ -41,7 +41,7 @@ wall:
 # says PYTHONDONTWRITEBYTECODE).
 PYTEST := PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -n 2
 
-test: $(STAMP) browser wall
+test: $(STAMP) browser wall lint
 	$(PYTEST)
 
 test-fast: $(STAMP) wall

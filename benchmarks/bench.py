@@ -179,7 +179,8 @@ def check_process_against_floor(project: Path, repeat: int) -> tuple[float, floa
         sys.executable,
         "-c",
         "import pathlib, sys, yaml\n"
-        "for p in sorted(pathlib.Path(sys.argv[1]).rglob('*.yaml')): yaml.load(p.read_bytes(), Loader=yaml.CSafeLoader)",
+        "for p in sorted(pathlib.Path(sys.argv[1]).rglob('*.yaml')): yaml.load(p.read_bytes(), "
+        "Loader=yaml.CSafeLoader)",
         str(project / "rules_src"),
     ]
     checks, floors = [], []
@@ -543,7 +544,8 @@ def main(argv: list[str] | None = None) -> int:
     table.print()
     print(
         f"machine load (1, 5, 15 min averages) on {os.cpu_count()} cores: "
-        f"at the start {', '.join(f'{x:.1f}' for x in load_before)}; at the end {', '.join(f'{x:.1f}' for x in os.getloadavg())}"
+        f"at the start {', '.join(f'{x:.1f}' for x in load_before)}; at the end "
+        f"{', '.join(f'{x:.1f}' for x in os.getloadavg())}"
     )
     return 0
 
@@ -557,7 +559,8 @@ def wall_only(repeat: int) -> int:
     table.print()
     print(
         f"machine load (1, 5, 15 min averages) on {os.cpu_count()} cores: "
-        f"at the start {', '.join(f'{x:.1f}' for x in load_before)}; at the end {', '.join(f'{x:.1f}' for x in os.getloadavg())}"
+        f"at the start {', '.join(f'{x:.1f}' for x in load_before)}; at the end "
+        f"{', '.join(f'{x:.1f}' for x in os.getloadavg())}"
     )
     return 0
 

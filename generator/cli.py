@@ -111,7 +111,8 @@ def _parser() -> argparse.ArgumentParser:
         "--out",
         type=Path,
         default=None,
-        help="output folder (default: build/export, kept by later builds); a new or empty folder, or one an export wrote",
+        help="output folder (default: build/export, kept by later builds); "
+        "a new or empty folder, or one an export wrote",
     )
     export.add_argument("--audience", choices=["player", "gm"], default="player")
     commands.add_parser("codes", help="list every diagnostic code and what it catches")

@@ -248,7 +248,7 @@ def _small(image) -> bytes:
     except ImportError:
         if isinstance(image, bytes):
             return image
-        raise SystemExit("pictures: Pillow is needed to write rasterized PDF pages")
+        raise SystemExit("pictures: Pillow is needed to write rasterized PDF pages") from None
     if isinstance(image, bytes):
         image = Image.open(io.BytesIO(image))
     image = image.convert("RGB").quantize(colors=256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)

@@ -583,7 +583,8 @@ FORGED_LINES = dict(
     import json
     import os
 
-    VERDICT = (json.dumps({"example": 0, "events": [["gave", "'forged'\\n", "'forged'\\n"], ["gave", "3\\n", "3\\n"]]}) + "\\n"
+    EVENTS = [["gave", "'forged'\\n", "'forged'\\n"], ["gave", "3\\n", "3\\n"]]
+    VERDICT = (json.dumps({"example": 0, "events": EVENTS}) + "\\n"
                + json.dumps({"done": True}) + "\\n").encode()
 
 

@@ -13,7 +13,8 @@ give cannot be read, and is excused on its own. Any other entry that no example 
 in its data (``coverage: prose only: a timer``), and is excused rather than missed.
 
 Every ruleset's examples run, and an entry counts as exercised by the examples of any ruleset that can
-read it (a base's values by the games that extend it). An overlay is not measured: its examples are its base's, run again under its values.
+read it (a base's values by the games that extend it). An overlay is not measured: its examples are its base's,
+run again under its values.
 """
 
 from __future__ import annotations

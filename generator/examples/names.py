@@ -49,8 +49,8 @@ def names_in(ruleset, namespace: dict) -> list[tuple[str, str, str]]:
 
 
 def _one_line(text) -> str:
-    lines = [line.strip() for line in str(text or "").strip().splitlines()]
-    return lines[0] if lines and lines[0] else ""
+    """A docstring's first paragraph, on one line."""
+    return " ".join(str(text or "").strip().split("\n\n")[0].split())
 
 
 _BOOKKEEPING = {"loc", "locs"}  # where a model value was written: the loader's, never an author's to pass

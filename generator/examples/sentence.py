@@ -98,7 +98,8 @@ _TOKEN = re.compile(
     rf"|(?P<number>(?<![\w.,/])(?:(?<![\w)])[-−])?(?:\d+(?:\.\d+)?(?:\s?[{''.join(_VULGAR)}]|\s\d+/\d+|/\d+)?"
     rf"|[{''.join(_VULGAR)}])(?P<percent>%)?(?![\w/]|\.\d))"
     rf"|(?P<mixed>\b(?:{_WORD})\s+and\s+an?\s+(?:{_PART})\b)"
-    rf"|(?P<part>\b(?:an?|one|{_WORD})[\s-]+(?:{_PART})\b(?:(?<=s)|(?=\s+of\b|\s*[.,;:)]|\s*$))|\bhalf\b)"  # "a third hit" is an ordinal
+    # "a third hit" is an ordinal
+    rf"|(?P<part>\b(?:an?|one|{_WORD})[\s-]+(?:{_PART})\b(?:(?<=s)|(?=\s+of\b|\s*[.,;:)]|\s*$))|\bhalf\b)"
     rf"|(?P<word>\b(?:{_WORD})\b)",
     re.IGNORECASE,
 )

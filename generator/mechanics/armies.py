@@ -97,7 +97,8 @@ def parse_limit(text: str, names: set[str]) -> ast.expr:
                 raise LimitExpressionError(f"`{node.value!r}` is not a whole number")
             if abs(node.value) > MAX_LIMIT_NUMBER:
                 raise LimitTooLarge(
-                    f"a number in `{text[:40]}` is larger than {MAX_LIMIT_NUMBER:,}, the largest number a rule may state"
+                    f"a number in `{text[:40]}` is larger than {MAX_LIMIT_NUMBER:,}, the largest number a rule may "
+                    f"state"
                 )
         elif isinstance(node, ast.BinOp):
             if type(node.op) not in _OPS:
@@ -286,7 +287,8 @@ def army_models(ruleset: Ruleset, army: ArmyList) -> int:
 
 
 def army_counts(ruleset: Ruleset, army: ArmyList) -> dict[str, Number]:
-    """Every count the ruleset's army limits may name, for this list: ``units``, ``points``, each troop, hero and cost..."""
+    """Every count the ruleset's army limits may name, for this list: ``units``, ``points``, each troop, hero and
+    cost..."""
     counts = Counter({name: 0 for name in count_names(ruleset)})
     level_types: dict[str, Counter] = {level: Counter() for level in hero_levels(ruleset)}
     troop_points: list[Number] = []
@@ -344,7 +346,8 @@ class LimitResult:
         return not (self.too_many or self.too_few)
 
     def __repr__(self) -> str:
-        """``<some_limit: 1, at most 0>``: the limit's id, what it counts and the bounds it gives, as examples show it."""
+        """``<some_limit: 1, at most 0>``: the limit's id, what it counts and the bounds it gives, as examples show
+        it."""
         bounds = [
             f"{words} {number}"
             for words, number in (("at least", self.at_least), ("at most", self.at_most))

@@ -10,7 +10,8 @@ __all__ = ["is_given"]
 
 
 def is_given(thing) -> bool:
-    """False for what the text marks `not given` (``values.x``, ``rules.value("x")``, a cell, a row's roll), else True."""
+    """False for what the text marks `not given` (``values.x``, ``rules.value("x")``, a cell, a row's roll), else
+    True."""
     if isinstance(thing, Value):
         return is_given(thing.value)
     if isinstance(thing, TableRow):

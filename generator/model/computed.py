@@ -86,7 +86,8 @@ class Input(Entry):
     type: Literal["int", "number", "bool", "text", "distance"] = spec("The kind of value it takes.", "int")
     unit: Literal["", "inches", "feet", "yards", "cm", "mm", "hexes", "squares"] = spec(
         "For a `distance` input: the unit a bare number given to it is read in; the formula's `unit:` by default. "
-        "A distance given in another length is converted exactly; one in another measure (hexes for inches) is refused.",
+        "A distance given in another length is converted exactly; one in another measure (hexes for inches) is "
+        "refused.",
         "",
         example="inches",
     )

@@ -117,7 +117,8 @@ class DiceExpr:
         pool = sum(t.count * t.sides for t in terms if t.is_dice)
         if pool > MAX_DICE_SIDES:
             raise DiceTooLarge(
-                f"`{_short(text)}` rolls {pool:,} dice × sides; the limit is {MAX_DICE_SIDES:,} (such as 2D1000 or 20D100)",
+                f"`{_short(text)}` rolls {pool:,} dice × sides; the limit is {MAX_DICE_SIDES:,} (such as 2D1000 or "
+                f"20D100)",
                 0,
             )
         return cls(" ".join(text.split()), tuple(terms))

@@ -158,7 +158,8 @@ class Declares(Located):
     for them. The engine names no game: what is not declared here is shown in neutral words."""
 
     hero_levels: tuple[str, ...] = spec(
-        "The levels heroes may have, lowest first; every hero then gives its `level:`. Each level `L` gives army limits "
+        "The levels heroes may have, lowest first; every hero then gives its `level:`. Each level `L` gives army "
+        "limits "
         "the counts `L_heroes` and `most_of_one_L_hero`. Empty: any level (or none), and the counts are those of the "
         "levels the heroes use.",
         (),
@@ -171,7 +172,8 @@ class Declares(Located):
         "The kinds an item may be (its `kind:`). Empty: any kind.", (), example="[blade, charm]"
     )
     victory_point_kinds: tuple[str, ...] = spec(
-        "The kinds of victory points, in the order the checklist lists them (their `kind:`). Empty: any kind, in order of use.",
+        "The kinds of victory points, in the order the checklist lists them (their `kind:`). Empty: any kind, in "
+        "order of use.",
         (),
         example="[leader, relic, deed]",
     )
@@ -414,8 +416,10 @@ class RollTable(ForAudience):
 class Column(Entry):
     label: str = spec("The column heading as the source prints it.", example="ATTACK")
     type: Literal["int", "number", "dice", "target", "text", "points", "models", "inches"] = spec(
-        "`int` a whole number, `number` an exact number that is not a cost (a score, a rating: whole or a fraction such as 1½), "
-        "`dice` a number of dice, `target` a roll such as 4+, `points` a cost (whole or a fraction such as 1½): the only "
+        "`int` a whole number, `number` an exact number that is not a cost (a score, a rating: whole or a fraction "
+        "such as 1½), "
+        "`dice` a number of dice, `target` a roll such as 4+, `points` a cost (whole or a fraction such as 1½): the "
+        "only "
         "column armies are costed by, `models` how many models (figures) one of the row fields (a gun's crew), "
         "`inches` a distance, `text` anything.",
         "int",
@@ -614,7 +618,8 @@ class Hero(ForAudience):
     )
     ability: Markdown = spec("What the hero gives the unit or force.")
     points: Annotated[Points, Bounds(0)] | None | NotGiven = spec(
-        "What the hero costs on top of the unit; empty in a ruleset balanced by head-count, where nothing costs points.",
+        "What the hero costs on top of the unit; empty in a ruleset balanced by head-count, where nothing costs "
+        "points.",
         None,
         example="2",
     )
@@ -637,7 +642,8 @@ class Cost(Cited):
 
 @dataclass(frozen=True, kw_only=True)
 class ArmyLimit(Cited):
-    """A limit every army list must keep: `count` at least `at_least` and at most `at_most`, all arithmetic on army counts."""
+    """A limit every army list must keep: `count` at least `at_least` and at most `at_most`, all arithmetic on army
+    counts."""
 
     one_of: ClassVar[tuple[tuple[str, ...], ...]] = (("at_most", "at_least"),)
 
@@ -698,14 +704,16 @@ class ArmyUnit(Located):
 
 @dataclass(frozen=True, kw_only=True)
 class ArmyList(ForAudience):
-    """An army list: units from a profile matrix, with upgrades, checked against its agreed points or head-count, and limits."""
+    """An army list: units from a profile matrix, with upgrades, checked against its agreed points or head-count,
+    and limits."""
 
     one_of: ClassVar[tuple[tuple[str, ...], ...]] = (("agreed_points", "agreed_models"),)
 
     title: str = spec("The list's name.", example="A 40 point rearguard")
     matrix: str = spec("Id of the profile matrix the units come from.", example="troops")
     agreed_points: Annotated[Points, Bounds(1)] | None | NotGiven = spec(
-        "The points both players agreed to spend; `not given` when the text does not say. A list needs `agreed_points`, "
+        "The points both players agreed to spend; `not given` when the text does not say. A list needs "
+        "`agreed_points`, "
         "`agreed_models` or both.",
         None,
         example="30",

@@ -95,7 +95,8 @@ def _build(request: BuildRequest, hooks: BuildHooks, out: Path, started: float) 
         print_diagnostics(list(result.diagnostics) + failures)
         print(
             printable(
-                f"build failed: {plural(len(result.diagnostics.errors) + len(failures), 'error')}; {out} is left as it was"
+                f"build failed: {plural(len(result.diagnostics.errors) + len(failures), 'error')}; {out} is left as "
+                f"it was"
             ),
             file=sys.stderr,
         )
@@ -142,7 +143,8 @@ def _build(request: BuildRequest, hooks: BuildHooks, out: Path, started: float) 
         shutil.rmtree(staging, ignore_errors=True)
     print(
         printable(
-            f"built {len(project.rulesets)} rulesets into {out} in {time.perf_counter() - started:.1f}s — {builder.summary.line()}"
+            f"built {len(project.rulesets)} rulesets into {out} in {time.perf_counter() - started:.1f}s — "
+            f"{builder.summary.line()}"
         )
     )
     return 0

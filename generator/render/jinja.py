@@ -64,7 +64,7 @@ SAFE_METHODS = frozenset(
     }
 )
 BUILTIN_VALUES = (str, bytes, list, tuple, dict, set, frozenset, int, float)
-_WIDE_FORMAT = re.compile(r"[0-9]{%d,}" % len(str(MAX_CHARACTERS)))  # a field width of MAX_CHARACTERS or more
+_WIDE_FORMAT = re.compile(rf"[0-9]{{{len(str(MAX_CHARACTERS))},}}")  # a field width of MAX_CHARACTERS or more
 
 
 class TemplateFailed(Exception):

@@ -97,7 +97,8 @@ def fields_table(cls) -> str:
         example = f.metadata.get("example") or ""
         default = _one_of(cls, key) or _default(f)
         lines.append(
-            f"| `{key}` | {type_name(tp)} | {default} | {f.metadata.get('help', '')} | {('`' + example + '`') if example else ''} |"
+            f"| `{key}` | {type_name(tp)} | {default} | {f.metadata.get('help', '')} | "
+            f"{('`' + example + '`') if example else ''} |"
         )
     return "\n".join(lines)
 
@@ -151,7 +152,8 @@ def format_reference() -> str:
         "# Rules data format reference",
         "",
         "Generated from the model's schema. Every file in `rules_src/<ruleset>/` is a mapping of sections; "
-        "each section maps lower_snake_case ids to entries. Write `not given` for any value the source text leaves out.",
+        "each section maps lower_snake_case ids to entries. Write `not given` for any value the source text leaves "
+        "out.",
         "",
         "## `ruleset:` (in ruleset.yaml)",
         "",

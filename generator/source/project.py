@@ -189,7 +189,7 @@ def load_ruleset(folder: Path, root: Path, diagnostics: Diagnostics) -> Ruleset 
     builder = Builder(diagnostics, default_source)
     sections: dict[str, list] = defaultdict(list)
     seen: dict[tuple[str, str], Location] = {}
-    for path, tree in trees:
+    for _path, tree in trees:
         for key, node in tree.items:
             name = key.text
             if name == META_SECTION:

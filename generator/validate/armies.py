@@ -93,7 +93,8 @@ def check_armies(ruleset: Ruleset):
             elif unit.points is not None and unit.points != cost.total:
                 yield Diagnostic(
                     Code.POINTS_MISMATCH,
-                    f"{unit.count}x {unit.troop} costs {points_text(cost.total)} points, not {points_text(unit.points)}",
+                    f"{unit.count}x {unit.troop} costs {points_text(cost.total)} points, not "
+                    f"{points_text(unit.points)}",
                     value_loc(unit, "points"),
                     f"{unit.count} x {points_text(cost.each)} = {points_text(cost.total)}",
                 )

@@ -444,7 +444,7 @@ def _repeated(values) -> str | None:
 
 
 def chart_problems(ruleset: Ruleset, chart: Chart, calc, reach=None) -> list[Diagnostic]:
-    found, cell_inputs = [], {}
+    found = []
     formulas = {f.id: f for f in ruleset.reachable("formulas")}
     for field in ("formula", "chance"):
         id = getattr(chart, field)

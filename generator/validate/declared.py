@@ -42,7 +42,8 @@ DECLARED = (  # (section, field, the `ruleset:` list it must be in, what it is)
 
 
 def check_declared_kinds(ruleset: Ruleset):
-    """Hero levels and the kinds of keywords, items and victory points are those `ruleset:` declares, if it declares any."""
+    """Hero levels and the kinds of keywords, items and victory points are those `ruleset:` declares, if it declares
+    any."""
     for section, field, declaring, what in DECLARED:
         declared = getattr(ruleset.meta, declaring)
         if not declared:

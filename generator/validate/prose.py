@@ -211,7 +211,8 @@ def _short(text: str, limit: int = 60) -> str:
 
 
 def _seek(lines: list[str], where, needle: str) -> tuple[int, int]:
-    """The first ``needle`` from ``where`` (a line, or a [line, column] cursor, moved past it), else the line's start."""
+    """The first ``needle`` from ``where`` (a line, or a [line, column] cursor, moved past it), else the line's
+    start."""
     line, column = (where[0], where[1]) if isinstance(where, list) else (where, 0)
     for index in range(max(line, 0), len(lines)):
         at = lines[index].find(needle, column if index == line else 0)

@@ -79,5 +79,6 @@ def check_chapter_ids(ruleset: Ruleset):
                 Code.PAGE_NAME,
                 f"chapter `{chapter.id}` would take the name of the site's page of {SITE_PAGE_NAMES[chapter.id]}",
                 chapter.loc,
-                f"give the chapter another id, such as `{chapter.id}_chapter`, and write that in its entries' `chapter:`",
+                f"give the chapter another id, such as `{chapter.id}_chapter`, and write that in its entries' "
+                f"`chapter:`",
             )

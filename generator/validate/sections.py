@@ -122,7 +122,10 @@ def find_sections(text: str, names) -> Sections:
             rf"^{_SPACE}*(?P<bullet>[-–•*]?){_SPACE}*(?P<at>{words})[,:]?{_SPACE}*$"  # a title may end in , or :
         )
         # a heading run into its section's text, at a line's start or after a sentence's end
-        inline = rf"(?:^{_SPACE}*|(?<=[.!?|]){_SPACE}+)(?P<at>{words})(?={_SPACE}+[A-Z0-9\"']|$)|\A{_SPACE}*(?P<first>{words})"
+        inline = (
+            rf"(?:^{_SPACE}*|(?<=[.!?|]){_SPACE}+)(?P<at>{words})(?={_SPACE}+[A-Z0-9\"']|$)"
+            rf"|\A{_SPACE}*(?P<first>{words})"
+        )
         found = [(m.start("at"), bool(m["bullet"])) for m in re.finditer(whole_line, text, re.M)]
         if not found:
             found = [

@@ -30,8 +30,8 @@ def test_an_error_raised_by_the_module_is_located_at_its_line(tmp_path):
     with pytest.raises(MechanicsError) as caught:
         exported(ruleset, root)
     assert (
-        caught.value.diagnostic.format()
-        == f"{SHOWN}:9:1: error[mechanic-error]: ValueError: no charge factor\n  hint: fix the Python error the message names"
+        caught.value.diagnostic.format() == f"{SHOWN}:9:1: error[mechanic-error]: ValueError: no charge factor\n"
+        "  hint: fix the Python error the message names"
     )
     assert str(caught.value) == "ValueError: no charge factor"
 

@@ -91,7 +91,8 @@ formulas:
     result = check_project(make_project(tmp_path, game=text))
     assert [d.format() for d in result.diagnostics] == [
         "rules_src/game/ruleset.yaml:8:11: error[bad-formula]: `long_reach` fails for no inputs: not given: the text "
-        "does not give the value `reach`; test for it with is_given(...) before using it\n  hint: use the inputs, values, `let` names, tables and functions listed in the "
+        "does not give the value `reach`; test for it with is_given(...) before using it\n  hint: use the inputs, "
+        "values, `let` names, tables and functions listed in the "
         "format reference"
     ]
 

@@ -243,8 +243,8 @@ def test_removing_a_base_is_a_located_error_not_a_crash(tmp_path):
     root = make_project(tmp_path, {"game/ruleset.yaml": GAME})
     lines = [d.format().splitlines()[0] for d in check_project(root).diagnostics.errors]
     assert (
-        lines[0]
-        == "rules_src/game/ruleset.yaml:2:35: error[base-ruleset]: `game` extends `charts`, which is not a ruleset of this project"
+        lines[0] == "rules_src/game/ruleset.yaml:2:35: error[base-ruleset]: `game` extends `charts`, "
+        "which is not a ruleset of this project"
     )
 
 
@@ -342,7 +342,8 @@ def test_the_examples_of_one_rule_share_a_namespace(tmp_path, capsys):
     from generator.cli import main
 
     body = (
-        "      Doubling 2 gives 4:\n\n      ```python\n      >>> helper = lambda n: n * 2\n      >>> helper(2)\n      4\n      ```\n\n"
+        "      Doubling 2 gives 4:\n\n      ```python\n      >>> helper = lambda n: n * 2\n      >>> helper(2)\n      "
+        "4\n      ```\n\n"
         "      and 3 gives 6:\n\n      ```python\n      >>> helper(3)\n      6\n      ```\n"
     )
     other = "      Doubling 1 gives 2:\n\n      ```python\n      >>> helper(1)\n      2\n      ```\n"

@@ -66,7 +66,7 @@ def every_value(rules: Ruleset):
 
 def test_loaded_values_cannot_be_changed(rules):
     checked = 0
-    for where, value in every_value(rules):
+    for _where, value in every_value(rules):
         field = dataclasses.fields(value)[0].name
         with pytest.raises(dataclasses.FrozenInstanceError):
             setattr(value, field, None)

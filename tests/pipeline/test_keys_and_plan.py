@@ -98,7 +98,8 @@ def test_linked_assets_follows_src_link_href_url_and_imports(tmp_path):
     (templates / "css" / "main.css").write_text('@import "parts.css"; body { background: url(../paper.png) }')
     (templates / "css" / "parts.css").write_text("h1 { background: url('head.png#top') }")
     html = (
-        '<img src="first.png"><img src="a.png?v=2"><link rel="stylesheet" href="css/main.css"><a href="not-fetched.html">x</a>'
+        '<img src="first.png"><img src="a.png?v=2"><link rel="stylesheet" href="css/main.css"><a '
+        'href="not-fetched.html">x</a>'
         "<p style='x: url(\"b.png\")'></p>"
         '<img src="#place"><img src="data:image/png;base64,AAAA"><img src="a.png">'
     )

@@ -359,9 +359,8 @@ def test_the_manifest_is_sorted_json_one_space_deep(project, renderers):
     renderers.project.rulesets = []
     assert build(project, renderers, only=["site"]) == 0
     keys = manifest(project)
-    assert (project / "build" / ".manifest.json").read_text() == '{\n "site-gm/": "%s",\n "site/": "%s"\n}' % (
-        keys["site-gm/"],
-        keys["site/"],
+    assert (project / "build" / ".manifest.json").read_text() == (
+        '{\n "site-gm/": "' + keys["site-gm/"] + '",\n "site/": "' + keys["site/"] + '"\n}'
     )
 
 

@@ -50,7 +50,8 @@ def test_what_a_layout_needs_still_works_in_the_sandbox(tmp_path):
             "sheets/page.html.j2": (
                 '{% import "sheets/lib.html.j2" as lib %}{% include "sheets/part.html.j2" %}'
                 "{% for row in rows %}{{ loop.index }}:{{ lib.cell(row.get('name')|upper) }}{% endfor %}"
-                "{{ range(3)|join(',') }} {{ dict(a=1)['a'] }} {{ names|join('/') }} {{ '<b>' }} {{ 'a b'.split()|length }}"
+                "{{ range(3)|join(',') }} {{ dict(a=1)['a'] }} {{ names|join('/') }} {{ '<b>' }} {{ 'a "
+                "b'.split()|length }}"
             ),
         },
     )
@@ -182,7 +183,8 @@ def test_check_finds_encoding_syntax_and_outside_names_in_the_projects_templates
         (
             "templates/handouts/handout.html.j2:2:54",
             "template-error",
-            "`../../x` climbs out of the templates folder; only names inside templates/ (the project's or the defaults) are read",
+            "`../../x` climbs out of the templates folder; only names inside templates/ (the project's or the "
+            "defaults) are read",
         ),
         (
             "templates/sheets/base.html.j2:2:4",

@@ -202,7 +202,10 @@ def test_casualties_come_from_the_centre_of_the_rear_rank(models):
     positions = brute_positions(models)
     rear = max(rank for rank, _ in positions)
     assert first[0] == rear
-    off_centre = lambda place: abs(Fraction(2 * place - rear - 1, 2))
+
+    def off_centre(place):
+        return abs(Fraction(2 * place - rear - 1, 2))
+
     assert off_centre(first[1]) == min(off_centre(p) for r, p in positions if r == rear)
 
 

@@ -167,7 +167,8 @@ def test_a_changed_table_tries_again_the_formula_that_reads_it(project, capsys, 
         melee(project),
         "formulas:\n",
         "formulas:\n  injury_roll:\n    title: An injury\n    inputs:\n"
-        "      roll: {label: Roll, min: 1, max: 6}\n    expr: injuries(roll)\n    result: text\n    source: {section: FIGHTING}\n",
+        "      roll: {label: Roll, min: 1, max: 6}\n    expr: injuries(roll)\n    result: text\n    source: {section: "
+        "FIGHTING}\n",
     )
     assert check(project, capsys)[0] == 0
     forget(tried)
@@ -211,8 +212,8 @@ def test_a_corrupt_memo_slot_is_a_miss(project, capsys, tried, garbage):
     (project / ".rulepress-cache" / "check" / "output-all.json").unlink()
     for slot in ("rules-demo", "rules-demo_house_rules"):  # so that the rulesets are checked again
         (project / ".rulepress-cache" / "check" / f"{slot}.json").unlink()
-    for memo in (project / ".rulepress-cache" / "check").glob("memo-*.json"):
-        memo.write_text(garbage, encoding="utf-8")
+    for stored in (project / ".rulepress-cache" / "check").glob("memo-*.json"):
+        stored.write_text(garbage, encoding="utf-8")
     assert check(project, capsys) == first
     assert set(tried["formulas"]) == FORMULAS
 
@@ -224,10 +225,10 @@ def test_a_memo_entry_with_a_wrong_value_is_a_miss(project, capsys, tried):
     (folder / "output-all.json").unlink()
     for slot in ("rules-demo", "rules-demo_house_rules"):
         (folder / f"{slot}.json").unlink()
-    for memo in folder.glob("memo-*.json"):  # signed by this machine (so trusted), holding what does not read back
-        stored = json.loads(memo.read_bytes().split(b"\n", 1)[1])
+    for slot in folder.glob("memo-*.json"):  # signed by this machine (so trusted), holding what does not read back
+        stored = json.loads(slot.read_bytes().split(b"\n", 1)[1])
         stored["value"] = {key: [["nonsense", 1, 2, 3, 4, 5]] for key in stored["value"]}
-        memo.write_bytes(sign(f"check {memo.stem}", json.dumps(stored).encode(), project))
+        slot.write_bytes(sign(f"check {slot.stem}", json.dumps(stored).encode(), project))
     assert check(project, capsys) == first
     assert set(tried["formulas"]) == FORMULAS and tried["prose"]
 

@@ -31,7 +31,8 @@ def codes(text: str) -> list[str]:
         "Roles: {term}`Stunned`, {rule}`Moving <moving>`, {value}`move`, {gap}`not given`, {source}`text.txt`, "
         "{pdf}`Sheet <sheets/game-quick-reference-a4.pdf>`, {entry}`rules.moving`.",
         "```python\n>>> 1 + 1\n2\n```",
-        ":::{note}\nA note with {term}`Stunned`.\n:::\n\n```{warning}\nCareful.\n```\n\n:::{admonition} A title\n:class: tip\nText.\n:::",
+        ":::{note}\nA note with {term}`Stunned`.\n:::\n\n```{warning}\nCareful.\n```\n\n:::{admonition} A "
+        "title\n:class: tip\nText.\n:::",
         "<b>raw html</b> is shown as text",
         "Costs $5 and $6: dollar signs are text, not math.",
         "Term\n: its definition, with [an anchor](#moving)",

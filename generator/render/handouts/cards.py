@@ -79,7 +79,8 @@ def sheet_layout(paper: Paper) -> dict:
 
 
 def _body_size(*texts, room: float = 1.0) -> str:
-    """A type size class that lets a card's text fill the card: the less text (for the ``room`` it has), the larger it prints."""
+    """A type size class that lets a card's text fill the card: the less text (for the ``room`` it has), the larger
+    it prints."""
     length = (
         sum(len(" ".join(ROLE.sub("xx", str(t)).split())) for t in texts if t) / room
     )  # a role prints as a short value
@@ -145,7 +146,8 @@ def hero_card(ruleset: Ruleset, hero, prose: Prose) -> dict:
 
 
 def _stat(ruleset: Ruleset, row, column) -> dict:
-    """A stat as a card prints it, large: a cell naming a value prints the value, marked when a house rule changed it."""
+    """A stat as a card prints it, large: a cell naming a value prints the value, marked when a house rule changed
+    it."""
     written = row.values.get(column.id)
     if not isinstance(written, ValueCell):
         return {"label": column.label, "value": cell(written), "unit": ""}
@@ -154,7 +156,8 @@ def _stat(ruleset: Ruleset, row, column) -> dict:
 
 
 def troop_card(ruleset: Ruleset, matrix, row, prose: Prose) -> dict:
-    """A troop type: its profile as large numbers (movement beside it), special rules, and boxes for what the game tracks."""
+    """A troop type: its profile as large numbers (movement beside it), special rules, and boxes for what the game
+    tracks."""
     keywords = (
         cell(row.keywords)
         if isinstance(row.keywords, NotGiven)

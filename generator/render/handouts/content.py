@@ -581,7 +581,8 @@ def movement_key(ruleset: Ruleset, matrix, audience: str) -> str:
 
 
 def tracks(ruleset: Ruleset, matrix) -> list[dict]:
-    """What each unit keeps count of, as the data declares it: a label, its boxes (None: a tally) and when they clear."""
+    """What each unit keeps count of, as the data declares it: a label, its boxes (None: a tally) and when they
+    clear."""
     found = []
     for track in matrix.tracks:
         help = ""
@@ -747,7 +748,8 @@ def roster_lines(ruleset: Ruleset, army, audience: str) -> dict:
 
 def counted(ruleset: Ruleset, army) -> list[dict]:
     """What the list fields, as the ruleset counts it: its units, then each count of the ruleset's own that its rows
-    declare (`counts_as: guns`), by the count's name: ``[{"label": "Units", "count": 3}, {"label": "Guns", "count": 1}]``."""
+    declare (`counts_as: guns`), by the count's name:
+    ``[{"label": "Units", "count": 3}, {"label": "Guns", "count": 1}]``."""
     counts = armies.army_counts(ruleset, army)
     names = [armies.UNITS, *(name for name in armies.row_counts(ruleset) if counts.get(name))]
     return [{"label": name.replace("_", " ").capitalize(), "count": counts[name]} for name in names]

@@ -1,9 +1,9 @@
 """Rosters and cards to play with, rendered to PDF once and read back.
 
-The Rampant Hex roster and card sheets are rendered once per run (both papers, player
-audience, by the shared `rulepress build --audience player`: tests/conftest.py ``player_build``) and read back with pypdf (text, and each piece of text's position and
-size in points) and pypdfium2 (pixels). Expected names and numbers are written by hand
-from the source text (/work/shared/seeds/004_7d410289ba4fa7f8.txt); the card geometry
+The Rampant Hex roster and card sheets are rendered once per run (both papers, player audience, by the shared
+`rulepress build --audience player`: tests/conftest.py ``player_build``) and read back with pypdf (text, and each
+piece of text's position and size in points) and pypdfium2 (pixels). Expected names and numbers are written by
+hand from the source text (/work/shared/seeds/004_7d410289ba4fa7f8.txt); the card geometry
 (63 x 88 mm cards, 3 x 3 centred on the page) is worked out by hand below.
 """
 
@@ -68,7 +68,7 @@ def pieces(page) -> list[dict]:
     def visit(text, cm, tm, _font, size):
         if not text.strip():
             return
-        a, b, c, d = (
+        a, b, _c, _d = (
             tm[0] * cm[0] + tm[1] * cm[2],
             tm[0] * cm[1] + tm[1] * cm[3],
             tm[2] * cm[0] + tm[3] * cm[2],
@@ -291,7 +291,8 @@ def test_cards_fill_their_space(pdfs):
         image = document[index].render(scale=scale).to_pil().convert("L")
         for row in range(3):
             for column in range(3):
-                # inside the frame (2 mm in) and a margin: 4 mm at the sides, 4 mm at the top, the source line at the foot
+                # inside the frame (2 mm in) and a margin: 4 mm at the sides, 4 mm at the top,
+                # the source line at the foot
                 x0, x1 = px(left + column * CARD_W + 4), px(left + (column + 1) * CARD_W - 4)
                 y0, y1 = px(top + row * CARD_H + 4), px(top + (row + 1) * CARD_H - 4)
                 area = image.crop((x0, y0, x1, y1))
