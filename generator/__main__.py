@@ -3,7 +3,9 @@ import sys
 try:
     from .cli import main
 except KeyboardInterrupt:  # Ctrl-C while Python was still starting: no traceback for that either
-    print("rulepress: interrupted", file=sys.stderr)
+    command = next((word for word in sys.argv[1:] if word in ("build", "serve", "export")), None)
+    left = "; build/ is left as it was" if command else ""
+    print(f"rulepress: interrupted{left}", file=sys.stderr)
     sys.exit(130)
 
 sys.exit(main())

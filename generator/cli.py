@@ -146,9 +146,7 @@ def main(argv: list[str] | None = None) -> int:
         command = args.command
         return _run(parser, args)
     except KeyboardInterrupt:
-        left = "; build/ is left as it was" if command in ("build", "serve", "export") else ""
-        _say(f"rulepress: interrupted{left}")
-        return EXIT_INTERRUPTED
+        return _interrupted(command)
     except OSError as error:
         _say(f"rulepress: error: {report.os_error_text(error)}")
         return EXIT_ERRORS
@@ -156,11 +154,33 @@ def main(argv: list[str] | None = None) -> int:
         _say("rulepress: error: the rules nest too deeply to read")
         return EXIT_ERRORS
     except Exception as error:  # the last resort: one line, and a way to report it
+        if _caused_by_interrupt(error):  # Ctrl-C inside a class being defined reaches us wrapped (RuntimeError)
+            return _interrupted(command)
         _say(
             f"rulepress: internal error: {type(error).__name__}: {report.one_line(error)} "
             "(please report this with the command you ran)"
         )
         return EXIT_INTERNAL
+
+
+WRITING_COMMANDS = ("build", "serve", "export")
+
+
+def _interrupted(command: str | None) -> int:
+    """Ctrl-C: one line, and for a command that writes an output folder, that it was left as it was."""
+    left = "; build/ is left as it was" if command in WRITING_COMMANDS else ""
+    _say(f"rulepress: interrupted{left}")
+    return EXIT_INTERRUPTED
+
+
+def _caused_by_interrupt(error: BaseException) -> bool:
+    seen = set()
+    while error is not None and id(error) not in seen:
+        if isinstance(error, KeyboardInterrupt):
+            return True
+        seen.add(id(error))
+        error = error.__cause__ or error.__context__
+    return False
 
 
 def _say(text: str) -> None:
