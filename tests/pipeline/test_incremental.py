@@ -127,6 +127,7 @@ def test_a_change_in_one_ruleset_leaves_every_other_rulesets_outputs_untouched(p
     )
 
 
+@pytest.mark.build  # renders for real in its body
 def test_two_projects_building_into_sibling_out_folders_never_share_a_cache(tmp_path):
     first, second = new_project(tmp_path / "first"), new_project(tmp_path / "second")
     edit(second, "melee", "title: Mêlée test", "title: Mêlée second")

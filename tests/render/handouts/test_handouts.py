@@ -562,6 +562,7 @@ def _class(box) -> str:
     return (element.get("class") or "") if element is not None and box.element_tag in ("div", "p") else ""
 
 
+@pytest.mark.build  # renders for real in its body
 def test_every_card_fits_its_card(project):
     """Cards clip what overflows, so check the layout: no line below the text area, no source over it."""
     import weasyprint
