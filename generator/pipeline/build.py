@@ -74,7 +74,11 @@ def _locked(request: BuildRequest, work) -> int:
         out.parent.mkdir(parents=True, exist_ok=True)
         with build_lock(out):
             clean_stale(out)
-            return work(request, out, started)
+            try:
+                return work(request, out, started)
+            except KeyboardInterrupt:
+                clean_stale(out)  # a worker stopped mid-write may have written into staging after it was removed
+                raise
     except BuildLocked as locked:
         print(printable(f"rulepress: {locked}"), file=sys.stderr)
         return 1
