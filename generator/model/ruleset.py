@@ -52,6 +52,18 @@ SECTIONS: dict[str, type] = {
 }
 # Pages the site makes in every ruleset's folder beside a page per chapter, which is named by its id: no chapter
 # may take these names. (The site's other pages have a hyphen in their names, which no id has.)
+# The section each prose role names an entry of ({rule}`id`, {term}`word`...); {value} and {entry} roles read
+# `values:` and `section.id` themselves.
+ROLE_SECTIONS = {
+    "rule": "rules",
+    "table": "tables",
+    "spell": "spells",
+    "profile": "profiles",
+    "term": "glossary",
+    "formula": "formulas",
+    "chart": "charts",
+    "lookup": "lookups",
+}
 SITE_PAGE_NAMES = {
     "index": "the ruleset's front page",
     "glossary": "the glossary",

@@ -18,23 +18,13 @@ from markupsafe import Markup, escape
 from mdit_py_plugins.deflist import deflist_plugin
 
 from ..model.base import NotGiven
-from ..model.ruleset import Ruleset, term_names
+from ..model.ruleset import ROLE_SECTIONS, Ruleset, term_names
 from .present import NOT_GIVEN_TEXT, reference_title, visible_to
 from .worked import CHECKED_TEXT, CHECKED_TITLE, for_readers, house_hidden
 
 _ROLE = re.compile(r"\{(?P<role>[a-z-]+)\}`(?P<text>[^`]*)`")
 _EXPLICIT = re.compile(r"(?s)^(?P<title>.*?)\s*<(?P<target>[^<>]+)>$")
 _MARKDOWN_PUNCTUATION = re.compile(r"([\\`*_{}\[\]<>()#+\-.!|~])")
-_ROLE_SECTIONS = {
-    "rule": "rules",
-    "table": "tables",
-    "spell": "spells",
-    "profile": "profiles",
-    "term": "glossary",
-    "formula": "formulas",
-    "chart": "charts",
-    "lookup": "lookups",
-}
 _TOKEN = re.compile("\ue000(\\d+)\ue001")  # a placeholder for HTML made after Markdown (which escapes HTML)
 _md = MarkdownIt("commonmark", {"html": False, "typographer": False}).enable("table").use(deflist_plugin)
 
@@ -157,7 +147,7 @@ class Prose:
         elif role == "term":
             section, id = "glossary", term_names(self.ruleset).get(target.casefold(), target)
         else:
-            section, id = _ROLE_SECTIONS.get(role, ""), target
+            section, id = ROLE_SECTIONS.get(role, ""), target
         try:
             return self.ruleset.get(section, id), section
         except (KeyError, AttributeError):
@@ -176,7 +166,7 @@ def role_as_text(match: re.Match, ruleset: Ruleset | None = None) -> str:
                 return value_text(ruleset, target)
             except KeyError:
                 return target
-        section = _ROLE_SECTIONS.get(match["role"])
+        section = ROLE_SECTIONS.get(match["role"])
         if section and not _EXPLICIT.match(match["text"]):
             try:
                 id = term_names(ruleset).get(target.casefold(), target) if section == "glossary" else target

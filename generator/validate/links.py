@@ -6,7 +6,7 @@ import re
 
 from ..diagnostics import BlockLocation, Code, Diagnostic, Location, did_you_mean
 from ..model.base import QuickMark, value_loc
-from ..model.ruleset import SECTIONS, Ruleset, term_names
+from ..model.ruleset import ROLE_SECTIONS, SECTIONS, Ruleset, term_names
 from .references import entry_or_none, unknown_ref
 
 ROLE = re.compile(
@@ -14,16 +14,7 @@ ROLE = re.compile(
     r"(?P=ticks)(?!`)",
     re.S,
 )
-_ROLE_SECTIONS = {
-    "rule": "rules",
-    "table": "tables",
-    "spell": "spells",
-    "profile": "profiles",
-    "value": "values",
-    "formula": "formulas",
-    "chart": "charts",
-    "lookup": "lookups",
-}
+_ROLE_SECTIONS = {**ROLE_SECTIONS, "value": "values"}  # a {term} is read before, by its spellings
 
 
 def role_target(target: str) -> str:

@@ -30,7 +30,7 @@ from sphinx.transforms import SphinxTransform
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
-from ...model.ruleset import term_names
+from ...model.ruleset import ROLE_SECTIONS, term_names
 from ..present import GAP_DASH, GAP_NOTE, GAP_NOTE_MARK, entry_title, reference_title
 from ..prose import HOUSE_RULE, value_parts
 from ..worked import CHECKED_TEXT, CHECKED_TITLE
@@ -164,16 +164,6 @@ def checked_role(name, rawtext, text, lineno, inliner, options=None, content=Non
 
 
 # -- roles ------------------------------------------------------------------------------------
-_ROLE_SECTIONS = {
-    "rule": "rules",
-    "table": "tables",
-    "spell": "spells",
-    "profile": "profiles",
-    "term": "glossary",
-    "formula": "formulas",
-    "chart": "charts",
-    "lookup": "lookups",
-}
 
 
 def _xref_role(kind: str):
@@ -189,7 +179,7 @@ def _xref_role(kind: str):
             spellings = term_names(ruleset)
             id = spellings.get(target.casefold(), target)
         else:
-            section, id = _ROLE_SECTIONS[kind], target
+            section, id = ROLE_SECTIONS[kind], target
         try:
             entry = ruleset.get(section, id)
         except KeyError:
