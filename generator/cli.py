@@ -9,9 +9,10 @@ from pathlib import Path
 
 from . import __version__, report
 from .diagnostics import Code, did_you_mean, printable
+from .exit import INTERNAL, INTERRUPTED, exit_with
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
-EXIT_INTERNAL, EXIT_INTERRUPTED = 70, 130  # EX_SOFTWARE; 128 + SIGINT, as shells report Ctrl-C
+EXIT_INTERNAL, EXIT_INTERRUPTED = INTERNAL, INTERRUPTED
 LATEST_EPOCH = 253402300799  # 9999-12-31T23:59:59Z, the last second a date can show
 
 
@@ -131,6 +132,11 @@ def _parser() -> argparse.ArgumentParser:
             help="rules someone else wrote: refuse to run without the operating-system wall",
         )
     return parser
+
+
+def run() -> None:
+    """The ``rulepress`` command: run it, and end the process with its status."""
+    exit_with(main())
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -47,8 +47,9 @@ from sphinx.util.docutils import docutils_namespace
 from . import wall
 from .diagnostics import printable
 from .examples.run import run_project_examples
+from .exit import INTERRUPTED
 from .keys import code_hash, ruleset_key
-from .pipeline.build import INTERRUPTED, run_build
+from .pipeline.build import run_build
 from .pipeline.request import BuildHooks, BuildRequest
 from .pipeline.search_index import copy_for_index, index_copy, swap_index
 from .pipeline.workers import with_site_house_results

@@ -16,6 +16,7 @@ from ..check_cache import CheckCache
 from ..diagnostics import printable
 from ..examples.run import run_project_examples
 from ..examples.walled import prestart
+from ..exit import INTERNAL, INTERRUPTED
 from ..pool import RenderFailed
 from ..render.export import export as export_json
 from ..render.jinja import TemplateFailed
@@ -28,9 +29,6 @@ from .guard import BuildLocked, OutRefused, build_lock, check_out, writable
 from .plan import Builder
 from .request import BuildHooks, BuildRequest
 from .staging import MANIFEST, clean_stale, link_or_copy, new_staging, read_manifest, swap, write_manifest
-
-EXIT_INTERNAL = 70  # as `rulepress` exits on any internal error (cli.EXIT_INTERNAL)
-INTERRUPTED = 130  # the exit status of a build stopped by Ctrl-C (128 + SIGINT)
 
 
 def run_build(request: BuildRequest, hooks: BuildHooks = BuildHooks()) -> int:
@@ -142,7 +140,7 @@ def _build(request: BuildRequest, hooks: BuildHooks, out: Path, started: float) 
             file=sys.stderr,
         )
         print(printable(f"build failed: the site build stopped; {out} is left as it was"), file=sys.stderr)
-        return EXIT_INTERNAL
+        return INTERNAL
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     print(

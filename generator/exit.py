@@ -1,0 +1,21 @@
+"""How the `rulepress` process ends: with the status its command returned, 130 after Ctrl-C included.
+
+Kept apart from ``cli`` so ``python -m generator`` can end this way even when Ctrl-C stops it while it is
+still importing ``cli``.
+"""
+
+import signal
+import sys
+
+INTERRUPTED = 130  # 128 + SIGINT, as shells report Ctrl-C
+INTERNAL = 70  # EX_SOFTWARE: any failure that is the engine's, not the rules'
+
+
+def exit_with(status: int):
+    """End the process with ``status``. After Ctrl-C, SIGINT is blocked first: a Ctrl-C that landed in an
+    extension module's start-up code (run with ``PyRun_String``) leaves CPython set to kill itself with SIGINT
+    at exit, whatever caught it; blocked, that kill does nothing and the status stays 130, as the one line
+    already printed says."""
+    if status == INTERRUPTED:
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    sys.exit(status)
