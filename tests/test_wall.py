@@ -568,6 +568,9 @@ def test_signalling_the_checker_by_pidfd_ends_in_a_located_failure_not_a_hang(pl
     assert status in (0, 1) and status != 137, messages[-3000:]
     if status == 1:
         assert "example-failed" in failed_at(messages), messages[-3000:]
+    if signal_name == "SIGSTOP":  # seen stopped and ended at once, not waited for until the margin runs out
+        assert status == 1 and "the wall around the examples of `game` was stopped by what it ran" in messages
+        assert "(SIGSTOP); take out what sends that signal" in messages
 
 
 FORGED_LINES = dict(

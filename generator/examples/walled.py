@@ -86,25 +86,36 @@ class Host:
             "seconds": seconds,
             "coverage": coverage,
         }
-        answer = self._ask(request, seconds + ANSWER_MARGIN)
+        answer = self._ask(request, seconds + ANSWER_MARGIN, stopped_after=seconds)
         found = _outcome(answer) if isinstance(answer, dict) else None
         if found is None:
             self.close()
-            return _failed(ruleset, examples, f"the wall around the examples of `{ruleset.id}` {self._why(answer)}")
+            message = f"the wall around the examples of `{ruleset.id}` {self._why(answer)}"
+            return _failed(ruleset, examples, message, STOPPED_HINT if answer == "stopped" else WALL_HINT)
         return found
 
-    def _ask(self, request: dict, seconds: float):
+    def _ask(self, request: dict, seconds: float, stopped_after: float):
+        """The host's one-line answer; "timeout" after ``seconds``, or "stopped" once the host has been seen
+        stopped (SIGSTOP from what it runs) on two looks a second apart, past its own ``stopped_after``
+        seconds: a stopped host never answers, and waiting out the margin for it only delays the verdict."""
         try:
             self.requests.write((json.dumps(request) + "\n").encode())
             self.requests.flush()
         except (BrokenPipeError, OSError):
             return None
-        deadline, line = time.monotonic() + seconds, b""
+        started, line, seen_stopped = time.monotonic(), b"", 0
+        deadline = started + seconds
         out = self.replies.fileno()
         while not line.endswith(b"\n"):
             left = deadline - time.monotonic()
-            if left <= 0 or not select.select([out], [], [], left)[0]:
+            if left <= 0:
                 return "timeout"
+            if not select.select([out], [], [], min(left, 1.0))[0]:
+                past_its_time = time.monotonic() - started > stopped_after
+                seen_stopped = seen_stopped + 1 if past_its_time and _stopped(self.process.pid) else 0
+                if seen_stopped >= 2:
+                    return "stopped"
+                continue
             chunk = os.read(out, 1 << 20)
             if not chunk:
                 return None
@@ -117,6 +128,8 @@ class Host:
     def _why(self, answer) -> str:
         if answer == "timeout":
             return "did not answer in time"
+        if answer == "stopped":
+            return "was stopped by what it ran"
         self.errors.seek(0)
         said = [line for line in self.errors.read()[-4000:].decode(errors="replace").splitlines() if line.strip()]
         return "ended without an answer" + (f" ({said[-1].strip()[:300]})" if said else "")
@@ -135,13 +148,43 @@ class Host:
                 pass
 
 
+def _stopped(root: int) -> bool:
+    """Whether the wall around the host or the host itself is stopped (state T or t): bwrap at ``root``, its
+    init, and the first ``generator.examples.walled`` process below them. What the host runs is not looked at:
+    the host ends that itself, at the ruleset's time limit."""
+    parents, states = {}, {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue  # a process that ended while the table was read
+        states[int(stat.parent.name)], parents[int(stat.parent.name)] = fields[0], int(fields[1])
+    tree, edge = set(), {root}
+    while edge:
+        tree |= edge
+        edge = {pid for pid, parent in parents.items() if parent in edge and not _is_host(parent)} - tree
+    return any(states.get(pid) in ("T", "t") for pid in tree)
+
+
+def _is_host(pid: int) -> bool:
+    """Whether ``pid`` runs ``python -m generator.examples.walled`` (bwrap's own arguments end with those words)."""
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")[1:3] == [b"-m", b"generator.examples.walled"]
+    except OSError:
+        return False
+
+
 def _pipe():
     """A pipe as (reading end, writing end) binary files."""
     read, write = os.pipe()
     return os.fdopen(read, "rb", buffering=0), os.fdopen(write, "wb")
 
 
-def _failed(ruleset, examples: bool, message: str) -> Outcome:
+WALL_HINT = "run the check again; if it keeps failing, check that bubblewrap works on this machine"
+STOPPED_HINT = "an example or a mechanic stopped the process that runs it (SIGSTOP); take out what sends that signal"
+
+
+def _failed(ruleset, examples: bool, message: str, hint: str = WALL_HINT) -> Outcome:
     where = ruleset.examples[0] if examples and ruleset.examples else None
     location = (
         Location(where.path, where.line, where.indent + 1)
@@ -155,7 +198,7 @@ def _failed(ruleset, examples: bool, message: str) -> Outcome:
                 code,
                 message,
                 location,
-                "run the check again; if it keeps failing, check that bubblewrap works on this machine",
+                hint,
             ),
         )
     )
