@@ -11,6 +11,7 @@ import os
 from pathlib import Path
 
 import pytest
+from helpers import player_files
 
 ON_CI = bool(os.environ.get("CI"))
 
@@ -83,9 +84,21 @@ def sample_build(tmp_path_factory, renders) -> Path:
 
 
 @pytest.fixture(scope="session")
-def player_build(tmp_path_factory, renders) -> Path:
-    """Every output of rules_src/ for the players only: `rulepress build --audience player`."""
-    return shared_build(tmp_path_factory, "player", "--audience", "player")
+def player_build(tmp_path_factory, sample_build) -> Path:
+    """Every output of rules_src/ for the players: the player files of the sample build, linked into a folder of
+    their own. They are the files `rulepress build --audience player` writes, byte for byte
+    (tests/pipeline/test_pipeline.py proves it), without a second build of every ruleset."""
+    folder = _run_folder(tmp_path_factory) / "shared-player"
+    folder.mkdir(exist_ok=True)
+    out, done = folder / "build", folder / "built"
+    with open(folder / "lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not done.exists():
+            for relative in player_files(sample_build):
+                (out / relative).parent.mkdir(parents=True, exist_ok=True)
+                os.link(sample_build / relative, out / relative)
+            done.touch()
+    return out
 
 
 # -- Chromium, one for the whole run --------------------------------------------------------------

@@ -100,7 +100,6 @@ def pdfs(built) -> dict[str, str]:
 
     files = sorted([*(built / "sheets").glob("*.pdf"), *(built / "handouts").glob("*.pdf")])
     assert len(files) >= 40, files
-    assert not [f.name for f in files if "-gm" in f.name]  # a player build makes player outputs only
     return {f.name: "\n".join(p.extract_text() or "" for p in PdfReader(f).pages) for f in files}
 
 

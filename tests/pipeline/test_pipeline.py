@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 import pytest
+from helpers import player_files
 from site_helpers import ROOT, copy_project
 
 import generator.pipeline.build  # noqa: F401 - loads the submodule `pipeline.` reaches
@@ -234,6 +235,27 @@ def test_building_one_audience_keeps_the_other(small, capsys):
     before = gm_index.stat().st_ino
     assert main(["-C", str(small), "build", "--only", "site", "--audience", "player"]) == 0
     assert gm_index.stat().st_ino == before  # carried over untouched
+
+
+@pytest.mark.build
+def test_a_player_build_writes_the_player_files_of_a_full_build_and_nothing_for_the_gm(sample_build, tmp_path):
+    """On a ruleset with game-master material: `--audience player` writes its sheets, booklets and site pages
+    byte for byte as the full build writes them for the players, and nothing for the game-master. (So the tests
+    that read the player outputs read the sample build's: conftest `player_build`.)"""
+    ruleset = "ordo_ineptus"
+    out = tmp_path / "build"
+    assert main(["-C", str(ROOT), "build", "--audience", "player", "--ruleset", ruleset, "--out", str(out)]) == 0
+
+    def of_the_ruleset(files):
+        return {p for p in files if p.name.startswith(f"{ruleset}-") or p.parts[:2] == ("site", ruleset)}
+
+    everything = {p.relative_to(sample_build) for p in sample_build.rglob("*") if p.is_file()}
+    assert [p for p in of_the_ruleset(everything) if "-gm" in p.name], "the ruleset has game-master files"
+    written = {p.relative_to(out) for p in out.rglob("*") if p.is_file()}
+    assert not (out / "site-gm").exists() and not [p for p in written if "-gm" in p.name]
+    expected = of_the_ruleset(player_files(sample_build))
+    assert of_the_ruleset(written) == expected
+    assert [p for p in sorted(expected) if (out / p).read_bytes() != (sample_build / p).read_bytes()] == []
 
 
 def _gm_notes(data) -> list[str]:

@@ -78,7 +78,8 @@ def built(project: Path, capsys_module, renders) -> Path:
     assert sorted(failed) == sorted(PINNED)  # the examples that state the old number, and no other error
     for where, (old, new) in PINNED.items():
         replace_once(project / where.split(":")[0], old, new)
-    assert main(["-C", str(project), "build"]) == 0
+    # what the tests read: the player site and sheets (the booklets print the same prose the site does)
+    assert main(["-C", str(project), "build", "--audience", "player", "--only", "site", "--only", "sheets"]) == 0
     return project / "build"
 
 
