@@ -11,7 +11,6 @@ import os
 from pathlib import Path
 
 import pytest
-from helpers import player_files
 
 ON_CI = bool(os.environ.get("CI"))
 
@@ -88,6 +87,8 @@ def player_build(tmp_path_factory, sample_build) -> Path:
     """Every output of rules_src/ for the players: the player files of the sample build, linked into a folder of
     their own. They are the files `rulepress build --audience player` writes, byte for byte
     (tests/pipeline/test_pipeline.py proves it), without a second build of every ruleset."""
+    from helpers import player_files  # here: test_golden_review runs this conftest alone, without helpers.py
+
     folder = _run_folder(tmp_path_factory) / "shared-player"
     folder.mkdir(exist_ok=True)
     out, done = folder / "build", folder / "built"
