@@ -102,6 +102,16 @@ def player_build(tmp_path_factory, sample_build) -> Path:
     return out
 
 
+@pytest.fixture(scope="session")
+def read_pdfs(tmp_path_factory):
+    """``read_pdfs(paths)``: path -> what pypdf reads from it (tests/pdf_text.py), each file's bytes read once per
+    run, whichever worker and module asks first."""
+    from pdf_text import read_pdfs  # here: test_golden_review runs this conftest alone, without tests/ on its path
+
+    cache = _run_folder(tmp_path_factory) / "pdf-text"
+    return lambda paths: read_pdfs(list(paths), cache)
+
+
 # -- Chromium, one for the whole run --------------------------------------------------------------
 @pytest.fixture(scope="session")
 def browser():

@@ -95,12 +95,10 @@ def pages(built, browser) -> dict[str, dict]:
 
 
 @pytest.fixture(scope="module")
-def pdfs(built) -> dict[str, str]:
-    from pypdf import PdfReader
-
+def pdfs(built, read_pdfs) -> dict[str, str]:
     files = sorted([*(built / "sheets").glob("*.pdf"), *(built / "handouts").glob("*.pdf")])
     assert len(files) >= 40, files
-    return {f.name: "\n".join(p.extract_text() or "" for p in PdfReader(f).pages) for f in files}
+    return {path.name: "\n".join(page.text for page in pdf.pages) for path, pdf in read_pdfs(files).items()}
 
 
 def test_no_player_page_shows_author_material(pages):

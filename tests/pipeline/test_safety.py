@@ -139,10 +139,10 @@ def test_kill_9_leaves_no_worker_and_the_next_build_cleans_up(project):
 def test_ctrl_c_stops_cleanly_and_leaves_build_as_it_was(tmp_path):
     project = tmp_path / "samples"  # the sample rulesets: their sites and booklets take long enough to interrupt
     shutil.copytree(ROOT / "rules_src", project / "rules_src")
-    first = rulepress(project, "build", "--only", "sheets")
+    first = rulepress(project, "build", "--only", "sheets", "--ruleset", "bad_moon_rising")  # an earlier build
     assert first.returncode == 0, first.stderr
     before = digest(project / "build")
-    build = start(project, "build", "--jobs", "2")  # the sites and handouts are still to render
+    build = start(project, "build", "--jobs", "2")  # every other output is still to render
     try:
         below = wait_until_rendering(build, project)
         os.killpg(build.pid, signal.SIGINT)  # as a terminal's Ctrl-C: the build and all its workers

@@ -11,14 +11,11 @@ Expected names and values are written by hand from rules_src/ and the source tex
 from __future__ import annotations
 
 import math
-import multiprocessing
-import os
 import re
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import pytest
-from pypdf import PdfReader
+from pdf_text import Pdf
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -52,29 +49,22 @@ def normalise(text: str) -> str:
     return " ".join(text.replace("\u2010", "-").replace("\u00ad", "").split())
 
 
-def read_booklet(path: Path) -> dict:
+def read_booklet(pdf: Pdf) -> dict:
     """Per page: the text, its line count and the smallest type on it; the title metadata."""
-    reader = PdfReader(path)
     pages = []
-    for page in reader.pages:
-        sizes = []
-
-        def visit(text, cm, tm, font, size, sizes=sizes):
-            if text.strip():
-                sizes.append(size * math.hypot(tm[0], tm[1]) * math.hypot(cm[0], cm[1]))
-
-        raw = page.extract_text(visitor_text=visit)
-        lines = [l.strip() for l in raw.splitlines() if l.strip()]
+    for page in pdf.pages:
+        sizes = [p.size * math.hypot(p.tm[0], p.tm[1]) * math.hypot(p.cm[0], p.cm[1]) for p in page.pieces]
+        lines = [l.strip() for l in page.text.splitlines() if l.strip()]
         pages.append(
             {
-                "text": normalise(raw),
+                "text": normalise(page.text),
                 "lines": len(lines),
                 "smallest": min(sizes, default=99),
                 # where on the page each chapter or appendix starts: how many lines come before its kicker
                 "starts": [n for n, l in enumerate(lines) if re.fullmatch(r"CHAPTER \d+|APPENDIX [A-Z]", l)],
             }
         )
-    return {"title": reader.metadata.title, "pages": pages}
+    return {"title": pdf.title, "pages": pages}
 
 
 @pytest.fixture(scope="module")
@@ -83,11 +73,9 @@ def built(sample_build) -> Path:
 
 
 @pytest.fixture(scope="module")
-def booklets(built) -> dict[str, dict]:
-    """File name -> read_booklet, for every booklet of the build (pypdf is slow: in parallel)."""
-    paths = sorted(built.glob("*-handout-*.pdf"))
-    with ProcessPoolExecutor(max_workers=os.cpu_count() or 1, mp_context=multiprocessing.get_context("fork")) as pool:
-        return dict(zip((p.name for p in paths), pool.map(read_booklet, paths)))
+def booklets(built, read_pdfs) -> dict[str, dict]:
+    """File name -> read_booklet, for every booklet of the build."""
+    return {path.name: read_booklet(pdf) for path, pdf in read_pdfs(sorted(built.glob("*-handout-*.pdf"))).items()}
 
 
 def ruleset_of(name: str) -> str:

@@ -76,14 +76,10 @@ def rendered(project, sample_build) -> dict[str, dict[str, Path]]:
 
 
 @pytest.fixture(scope="module")
-def texts(rendered) -> dict[str, list[str]]:
-    """File name -> normalised text of each page (extracted in parallel: pypdf takes ~70 ms a page)."""
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
+def texts(rendered, read_pdfs) -> dict[str, list[str]]:
+    """File name -> normalised text of each page."""
     paths = [path for files in rendered.values() for path in files.values()]
-    with ProcessPoolExecutor(max_workers=os.cpu_count() or 1, mp_context=multiprocessing.get_context("fork")) as pool:
-        return dict(zip((p.name for p in paths), pool.map(page_texts, paths)))
+    return {path.name: [normalise(page.text) for page in pdf.pages] for path, pdf in read_pdfs(paths).items()}
 
 
 # -- which files ----------------------------------------------------------------------------------

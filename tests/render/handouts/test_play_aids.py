@@ -14,7 +14,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from pypdf import PdfReader
+from pdf_text import Page
 
 from generator.diagnostics import Code
 from generator.render.handouts.jobs import handout_jobs
@@ -60,25 +60,17 @@ def words(text: str) -> str:
     return " ".join(text.replace("\u00ad", "").split())
 
 
-def pieces(page) -> list[dict]:
+def pieces(page: Page) -> list[dict]:
     """Each piece of text on a page with its position (mm from the top left) and its size in points."""
     found = []
-    height = float(page.mediabox.height)
-
-    def visit(text, cm, tm, _font, size):
-        if not text.strip():
-            return
-        a, b, _c, _d = (
-            tm[0] * cm[0] + tm[1] * cm[2],
-            tm[0] * cm[1] + tm[1] * cm[3],
-            tm[2] * cm[0] + tm[3] * cm[2],
-            tm[2] * cm[1] + tm[3] * cm[3],
-        )
+    for piece in page.pieces:
+        cm, tm = piece.cm, piece.tm
+        a, b = tm[0] * cm[0] + tm[1] * cm[2], tm[0] * cm[1] + tm[1] * cm[3]
         x = tm[4] * cm[0] + tm[5] * cm[2] + cm[4]
         y = tm[4] * cm[1] + tm[5] * cm[3] + cm[5]
-        found.append({"text": words(text), "x": x / MM, "y": (height - y) / MM, "size": size * math.hypot(a, b)})
-
-    page.extract_text(visitor_text=visit)
+        found.append(
+            {"text": words(piece.text), "x": x / MM, "y": (page.height - y) / MM, "size": piece.size * math.hypot(a, b)}
+        )
     return found
 
 
@@ -107,12 +99,12 @@ def pdfs(project, player_build) -> dict[str, Path]:
 
 
 @pytest.fixture(scope="module")
-def read(pdfs) -> dict[str, list[dict]]:
+def read(pdfs, read_pdfs) -> dict[str, list[dict]]:
     """File name -> per page: its text and its pieces."""
-    found = {}
-    for name, path in pdfs.items():
-        found[name] = [{"text": words(p.extract_text()), "pieces": pieces(p)} for p in PdfReader(path).pages]
-    return found
+    return {
+        path.name: [{"text": words(page.text), "pieces": pieces(page)} for page in pdf.pages]
+        for path, pdf in read_pdfs(pdfs.values()).items()
+    }
 
 
 # -- which rulesets get rosters and cards ------------------------------------------------------------

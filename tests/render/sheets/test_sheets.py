@@ -62,10 +62,10 @@ def rendered(project, sample_build) -> dict[str, Path]:
 
 
 @pytest.fixture(scope="module")
-def texts(rendered) -> dict[str, str]:
+def texts(rendered, read_pdfs) -> dict[str, str]:
     return {
-        name: normalise(" ".join(page.extract_text() for page in PdfReader(path).pages))
-        for name, path in rendered.items()
+        path.name: normalise(" ".join(page.text for page in pdf.pages))
+        for path, pdf in read_pdfs(rendered.values()).items()
     }
 
 

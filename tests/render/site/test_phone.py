@@ -228,14 +228,11 @@ def test_chart_picker_gives_target_and_odds(phone, site):
 
 # -- PDFs ---------------------------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
-def pdf_texts(player_build) -> dict[str, str]:
+def pdf_texts(player_build, read_pdfs) -> dict[str, str]:
     """Every player PDF: the handouts and the sheets of `rulepress build --audience player`."""
-    from pypdf import PdfReader
-
     found = sorted(pdf for only in ("handouts", "sheets") for pdf in (player_build / only).rglob("*.pdf"))
     texts = {
-        pdf.name: " ".join(" ".join((page.extract_text() or "").split()) for page in PdfReader(pdf).pages)
-        for pdf in found
+        path.name: " ".join(" ".join(page.text.split()) for page in pdf.pages) for path, pdf in read_pdfs(found).items()
     }
     assert len(texts) > 20
     return texts
