@@ -82,6 +82,50 @@ def sample_build(tmp_path_factory, renders) -> Path:
     return shared_build(tmp_path_factory, "sample")
 
 
+HOMEBREW = ROOT / "tests" / "fixtures" / "homebrew"
+
+
+@pytest.fixture(scope="session")
+def homebrew_build(tmp_path_factory, renders) -> Path:
+    """tests/fixtures/homebrew copied into an empty folder (no templates of its own) and built as a terminal would
+    run `rulepress build`: two workers, hash seed 1, no SOURCE_DATE_EPOCH. Returns the project folder; nothing
+    outside it may change."""
+    import hashlib
+    import shutil
+    import subprocess
+    import sys
+
+    def digest(folder: Path) -> dict[str, str]:
+        return {
+            p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(folder.rglob("*"))
+            if p.is_file() and "__pycache__" not in p.parts
+        }
+
+    folder = _run_folder(tmp_path_factory) / "shared-homebrew"
+    folder.mkdir(exist_ok=True)
+    project, done = folder / "project", folder / "built"
+    with open(folder / "lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not done.exists():
+            shutil.rmtree(project, ignore_errors=True)
+            shutil.copytree(HOMEBREW, project)
+            outside = (ROOT / "templates", HOMEBREW, ROOT / "generator")
+            before = [digest(path) for path in outside]
+            env = {k: v for k, v in os.environ.items() if k != "SOURCE_DATE_EPOCH"}
+            run = subprocess.run(
+                [sys.executable, "-m", "generator", "-C", str(project), "build", "--jobs", "2"],
+                capture_output=True,
+                text=True,
+                env=env | {"PYTHONPATH": str(ROOT), "PYTHONHASHSEED": "1", "NO_COLOR": "1"},
+            )
+            assert run.returncode == 0, run.stdout + run.stderr
+            assert [digest(path) for path in outside] == before, "the build changed a file outside its project"
+            assert not (project / "templates").exists()
+            done.touch()
+    return project
+
+
 @pytest.fixture(scope="session")
 def player_build(tmp_path_factory, sample_build) -> Path:
     """Every output of rules_src/ for the players: the player files of the sample build, linked into a folder of
