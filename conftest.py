@@ -10,5 +10,8 @@ from generator.examples.sybil_yaml import parse_yaml_examples
 pytest_collect_file = Sybil(parsers=[parse_yaml_examples], patterns=["*.yaml", "*.yml"], path="rules_src").pytest()
 
 # The cache key (generator/cache_seal.py) lives in the user's state folder: tests, and the rulepress
-# processes they start, make theirs in a scratch one, never in the home of whoever runs them.
-os.environ["XDG_STATE_HOME"] = tempfile.mkdtemp(prefix="rulepress-test-state-")
+# processes they start, make theirs in a scratch one, never in the home of whoever runs them. One for the
+# whole run, as a machine has one: pytest-xdist's workers inherit the folder the controller made.
+if "RULEPRESS_TEST_STATE" not in os.environ:
+    os.environ["RULEPRESS_TEST_STATE"] = tempfile.mkdtemp(prefix="rulepress-test-state-")
+os.environ["XDG_STATE_HOME"] = os.environ["RULEPRESS_TEST_STATE"]
