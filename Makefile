@@ -70,7 +70,7 @@ mutation: $(MUTATION_STAMP)
 
 coverage: $(STAMP) browser
 	rm -rf .coverage-data && mkdir .coverage-data
-	$(PY) -m coverage run -m pytest -p no:cacheprovider
+	$(PY) -m coverage run -m pytest -n 2 -p no:cacheprovider
 	$(PY) -m coverage combine --quiet
 	$(PY) -m coverage report
 
