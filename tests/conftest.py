@@ -56,19 +56,27 @@ def _run_folder(tmp_path_factory) -> Path:
     return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
 
 
+def made_once(tmp_path_factory, name: str, make) -> Path:
+    """The run's folder ``shared-<name>``, filled by ``make(folder)`` in the first worker that asks for it; the
+    others wait for it, then read the same files."""
+    folder = _run_folder(tmp_path_factory) / f"shared-{name}"
+    folder.mkdir(exist_ok=True)
+    with open(folder / "lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        if not (folder / "made").exists():
+            make(folder)
+            (folder / "made").touch()
+    return folder
+
+
 def shared_build(tmp_path_factory, name: str, *options: str) -> Path:
     """The output folder of `rulepress -C ROOT build *options`, built by the first worker that asks."""
     from generator.cli import main
 
-    folder = _run_folder(tmp_path_factory) / f"shared-{name}"
-    folder.mkdir(exist_ok=True)
-    out, done = folder / "build", folder / "built"
-    with open(folder / "lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
-        if not done.exists():
-            assert main(["-C", str(ROOT), "build", *options, "--out", str(out)]) == 0
-            done.touch()
-    return out
+    def build(folder: Path) -> None:
+        assert main(["-C", str(ROOT), "build", *options, "--out", str(folder / "build")]) == 0
+
+    return made_once(tmp_path_factory, name, build) / "build"
 
 
 @pytest.fixture(scope="session")
@@ -102,28 +110,24 @@ def homebrew_build(tmp_path_factory, renders) -> Path:
             if p.is_file() and "__pycache__" not in p.parts
         }
 
-    folder = _run_folder(tmp_path_factory) / "shared-homebrew"
-    folder.mkdir(exist_ok=True)
-    project, done = folder / "project", folder / "built"
-    with open(folder / "lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if not done.exists():
-            shutil.rmtree(project, ignore_errors=True)
-            shutil.copytree(HOMEBREW, project)
-            outside = (ROOT / "templates", HOMEBREW, ROOT / "generator")
-            before = [digest(path) for path in outside]
-            env = {k: v for k, v in os.environ.items() if k != "SOURCE_DATE_EPOCH"}
-            run = subprocess.run(
-                [sys.executable, "-m", "generator", "-C", str(project), "build", "--jobs", "2"],
-                capture_output=True,
-                text=True,
-                env=env | {"PYTHONPATH": str(ROOT), "PYTHONHASHSEED": "1", "NO_COLOR": "1"},
-            )
-            assert run.returncode == 0, run.stdout + run.stderr
-            assert [digest(path) for path in outside] == before, "the build changed a file outside its project"
-            assert not (project / "templates").exists()
-            done.touch()
-    return project
+    def build(folder: Path) -> None:
+        project = folder / "project"
+        shutil.rmtree(project, ignore_errors=True)  # what a failed first try left
+        shutil.copytree(HOMEBREW, project)
+        outside = (ROOT / "templates", HOMEBREW, ROOT / "generator")
+        before = [digest(path) for path in outside]
+        env = {k: v for k, v in os.environ.items() if k != "SOURCE_DATE_EPOCH"}
+        run = subprocess.run(
+            [sys.executable, "-m", "generator", "-C", str(project), "build", "--jobs", "2"],
+            capture_output=True,
+            text=True,
+            env=env | {"PYTHONPATH": str(ROOT), "PYTHONHASHSEED": "1", "NO_COLOR": "1"},
+        )
+        assert run.returncode == 0, run.stdout + run.stderr
+        assert [digest(path) for path in outside] == before, "the build changed a file outside its project"
+        assert not (project / "templates").exists()
+
+    return made_once(tmp_path_factory, "homebrew", build) / "project"
 
 
 @pytest.fixture(scope="session")
@@ -133,17 +137,12 @@ def player_build(tmp_path_factory, sample_build) -> Path:
     (tests/pipeline/test_pipeline.py proves it), without a second build of every ruleset."""
     from helpers import player_files  # here: test_golden_review runs this conftest alone, without helpers.py
 
-    folder = _run_folder(tmp_path_factory) / "shared-player"
-    folder.mkdir(exist_ok=True)
-    out, done = folder / "build", folder / "built"
-    with open(folder / "lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if not done.exists():
-            for relative in player_files(sample_build):
-                (out / relative).parent.mkdir(parents=True, exist_ok=True)
-                os.link(sample_build / relative, out / relative)
-            done.touch()
-    return out
+    def link(folder: Path) -> None:
+        for relative in player_files(sample_build):
+            (folder / "build" / relative).parent.mkdir(parents=True, exist_ok=True)
+            os.link(sample_build / relative, folder / "build" / relative)
+
+    return made_once(tmp_path_factory, "player", link) / "build"
 
 
 @pytest.fixture(scope="session")
