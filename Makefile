@@ -23,7 +23,10 @@ $(STAMP): pyproject.toml constraints.txt
 	@$(PY) -m pip install --quiet --disable-pip-version-check --no-input -c constraints.txt -e '.[test]'
 	@touch $@
 
+# The engine's bytecode is compiled here, where it can be written: behind the wall its folder is read-only,
+# so a walled worker would otherwise compile every module again each time it starts.
 build: $(STAMP) wall
+	@$(PY) -m compileall -q generator
 	@echo "building rules_src/ into build/"
 	@$(VENV)/bin/rulepress build
 

@@ -78,8 +78,7 @@ def _check(root: Path, only, run_examples: bool, cache, errors, out) -> tuple[in
     from .examples.walled import prestart  # deferred: likewise
     from .validate import check_project  # deferred: likewise
 
-    prestart(root)
-    result = check_project(root, only, cache)
+    result = check_project(root, only, cache, loaded=prestart)
     diagnostics = list(result.diagnostics)
     runs, rulesets = [], result.project.rulesets
     if run_examples:
@@ -133,8 +132,7 @@ def run_coverage(root: Path, only: str | None = None) -> int:
     from .examples.walled import prestart  # deferred: likewise
     from .validate import check_project  # deferred: nor the checks, when its cache answers
 
-    prestart(root)
-    result = check_project(root)
+    result = check_project(root, loaded=prestart)
     if not result.ok:
         print_diagnostics(list(result.diagnostics.errors))
         print("coverage: the rules have errors; fix them (rulepress check) before measuring", file=sys.stderr)

@@ -40,11 +40,15 @@ def host_for(root: Path) -> Host:
     return found
 
 
-def prestart(root: Path) -> None:
-    """Start the walled host now, when this run uses the wall, so that it loads while the checks run."""
+def prestart(project) -> None:
+    """Start the walled host for a loaded ``project`` now, so that it loads while the checks run: when this
+    run uses the wall and a ruleset has worked examples or mechanics (a project with neither starts none;
+    a host asked for later starts then)."""
+    if not any(ruleset.examples or ruleset.mechanics for ruleset in project.rulesets):
+        return
     try:
         if wall.in_use():
-            host_for(root)
+            host_for(project.root)
     except wall.WallMissing:
         pass  # said where the wall is first needed
 

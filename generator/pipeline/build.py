@@ -157,9 +157,8 @@ def check_with_examples(root: Path):
     ruleset's from the check cache when nothing it reads changed; the result's project carries what the
     overlays' examples give under their house values. `rulepress serve` passes its own checker, which
     remembers what it checked in memory."""
-    prestart(root)
     cache = CheckCache(root)  # the project is loaded whole; what an unchanged ruleset found is reused
-    result = check_project(root, cache=cache)
+    result = check_project(root, cache=cache, loaded=prestart)
     runs = run_project_examples(result.project, result.diagnostics, cache)
     project = result.project.with_house_results({run.ruleset: run.changed for run in runs})
     return dataclasses.replace(result, project=project), [f for run in runs for f in run.failures]

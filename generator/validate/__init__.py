@@ -30,13 +30,15 @@ def check_ruleset(root: Path, ruleset) -> list:
     return list(run_checks(ruleset)) + list(mechanics_problems(root, ruleset))
 
 
-def check_project(root: Path, only: str | None = None, cache=None, checker=None) -> CheckResult:
+def check_project(root: Path, only: str | None = None, cache=None, checker=None, loaded=None) -> CheckResult:
     """Load and check the project. With a ``CheckCache``, each ruleset whose files (and bases') and
     generator are unchanged gives back what it found last time instead of being checked again, and a
     ruleset checked again pays its costly checks only for items whose content changed (``memo``);
     ``checker(root, ruleset)`` checks one ruleset instead (serve passes one that remembers in memory); its
-    costly checks use the project's memo all the same."""
+    costly checks use the project's memo all the same. ``loaded(project)`` is called before the checks run."""
     project, diagnostics = load_project(root, only)
+    if loaded is not None:
+        loaded(project)
     with remembering(_memo_cache(project.root, cache, checker)):
         for ruleset in project.rulesets:
             if ruleset.meta.extends and ruleset.base is None and not ruleset.meta.overlay:

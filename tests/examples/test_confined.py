@@ -241,3 +241,23 @@ def test_the_memory_now_grows_with_what_the_process_holds():
     after = confined._memory_now()
     assert before > 0 and after - before >= 256 * 1024 * 1024
     del held
+
+
+# The walled host (generator/examples/walled.py) is started while the checks run, and only for a project with rules
+# code to run: a check of rules without worked examples or mechanics never pays for one.
+@pytest.mark.parametrize(
+    ("examples", "mechanics", "starts"),
+    [(0, None, False), (1, None, True), (0, "def twice(n):\n    return 2 * n\n", True)],
+    ids=["neither", "an example", "mechanics"],
+)
+def test_a_check_starts_the_walled_host_only_for_rules_with_examples_or_mechanics(
+    tmp_path, monkeypatch, examples, mechanics, starts
+):
+    from generator.cli import main
+    from generator.examples import walled
+
+    project = project_with(tmp_path, [">>> 1 + 1\n2"] * examples, mechanics)
+    started = []
+    monkeypatch.setattr(walled, "host_for", started.append)  # what `prestart` starts; the examples' own host is real
+    assert main(["-C", str(project), "check"]) == 0
+    assert started == ([project.resolve()] if starts else [])

@@ -182,17 +182,19 @@ def test_check_with_examples_runs_the_examples_of_every_ruleset_the_errors_do_no
     monkeypatch.setattr(example_runs, "run_examples_cached", examples)
     good = CheckResult(project, Diagnostics([]))
     monkeypatch.setattr(
-        pipeline.build, "check_project", lambda root, cache: asked.append(("check", root, cache.root)) or good
+        pipeline.build,
+        "check_project",
+        lambda root, cache, loaded: asked.append(("check", root, cache.root, loaded.__name__)) or good,
     )
     assert pipeline.build.check_with_examples(tmp_path)[1] == ["a1", "a2", "b1", "b2"]
     assert asked == [
-        ("check", tmp_path, tmp_path),
+        ("check", tmp_path, tmp_path, "prestart"),  # the walled host starts once the project is loaded
         ("a", tmp_path / "resolved", Cache, rulesets),
         ("b", tmp_path / "resolved", Cache, rulesets),
     ]
     asked.clear()
     error = Diagnostic(Code.TABLE_GAP, "gap", Location("rules_src/b/tables.yaml", 3, 1))
     bad = CheckResult(project, Diagnostics([error]))
-    monkeypatch.setattr(pipeline.build, "check_project", lambda root, cache: bad)
+    monkeypatch.setattr(pipeline.build, "check_project", lambda root, cache, loaded: bad)
     assert pipeline.build.check_with_examples(tmp_path)[1] == ["a1", "a2"]  # b's errors reach b's examples alone
     assert asked == [("a", tmp_path / "resolved", Cache, rulesets)]
