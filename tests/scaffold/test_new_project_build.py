@@ -1,15 +1,18 @@
-"""`rulepress new`, then a full build (every output, both audiences) in an empty folder, read back for real:
-the PDFs with pypdf, the site's HTML as written. Raw HTML is put into the new project's data first, so the same
-build shows that the site prints it as text. Expected names and strings are written here by hand.
+"""`rulepress new`, then a full build (every output, both audiences) in an empty folder, both run from inside it
+as an author would (not from the repository), read back for real: the PDFs with pypdf, the site's HTML as written.
+Raw HTML is put into the new project's data first, so the same build shows that the site prints it as text.
+Expected names and strings are written here by hand.
 """
 
 from __future__ import annotations
 
+import hashlib
 from html.parser import HTMLParser
 from pathlib import Path
 
 import pypdf
 import pytest
+from helpers import ROOT
 
 from generator.cli import main
 
@@ -26,20 +29,38 @@ def expected(folder: str, kinds: tuple[str, ...]) -> set[str]:
     return {f"{folder}/{ruleset}-{kind}-{size}.pdf" for ruleset in RULESETS for kind in kinds for size in SIZES}
 
 
+def pdf_text(path: Path) -> str:
+    return " ".join(" ".join(page.extract_text().split()) for page in pypdf.PdfReader(path).pages)
+
+
 def replace_once(path: Path, old: str, new: str) -> None:
     text = path.read_text(encoding="utf-8")
     assert text.count(old) == 1, old
     path.write_text(text.replace(old, new), encoding="utf-8")
 
 
+def repository() -> tuple:
+    """Modification time and content hash of every default template, and the names at the repository's top."""
+    templates = ROOT / "templates"
+    return {
+        p.relative_to(templates).as_posix(): (p.stat().st_mtime_ns, hashlib.sha256(p.read_bytes()).hexdigest())
+        for p in sorted(templates.rglob("*"))
+        if p.is_file()
+    }, sorted(p.name for p in ROOT.iterdir())
+
+
 @pytest.fixture(scope="module")
 def project(tmp_path_factory, renders) -> Path:
     folder = tmp_path_factory.mktemp("empty")
-    assert main(["-C", str(folder), "new", "sample"]) == 0
-    sample = folder / "rules_src" / "sample"
-    replace_once(sample / "magic.yaml", "result: No spell}", f'result: "{IMG} No spell"}}')
-    replace_once(sample / "melee.yaml", "label: Roll needed to hit,", f'label: "Roll {SCRIPT} needed to hit",')
-    assert main(["-C", str(folder), "build"]) == 0
+    before = repository()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(folder)
+        assert main(["-C", str(folder), "new", "sample"]) == 0
+        sample = folder / "rules_src" / "sample"
+        replace_once(sample / "magic.yaml", "result: No spell}", f'result: "{IMG} No spell"}}')
+        replace_once(sample / "melee.yaml", "label: Roll needed to hit,", f'label: "Roll {SCRIPT} needed to hit",')
+        assert main(["-C", str(folder), "build"]) == 0
+    assert repository() == before  # the package's default templates were read, never written
     return folder
 
 
@@ -70,9 +91,17 @@ def test_new_then_a_full_build_writes_every_output(project):
     for name in written:
         reader = pypdf.PdfReader(build / name)
         assert len(reader.pages) >= 1
-    assert "Sample" in "".join(
-        page.extract_text() for page in pypdf.PdfReader(build / "sheets/sample-quick-reference-a4.pdf").pages
+    quick = " ".join(
+        " ".join(page.extract_text().split())
+        for page in pypdf.PdfReader(build / "sheets/sample-quick-reference-a4.pdf").pages
     )
+    assert "Quick reference Sample" in quick
+    assert "Numbers computed by Rulepress" in quick  # the default sheet footer
+    assert "Sample" in "".join(
+        page.extract_text() for page in pypdf.PdfReader(build / "handouts/sample-handout-a4.pdf").pages
+    )
+    assert "Sample" in (build / "site" / "index.html").read_text(encoding="utf-8")
+    assert not (project / "templates").exists()  # the defaults were read, not copied in
 
 
 @pytest.mark.parametrize("site, audience", [("site", "player"), ("site-gm", "gm")])

@@ -1,4 +1,5 @@
-"""A rules project of one's own: an empty folder, `rulepress new`, `rulepress build`.
+"""A rules project of one's own: an empty folder, `rulepress new`, `rulepress build` (the whole build of a new
+project, and that it leaves the package's templates as they were, is tests/scaffold/test_new_project_build.py).
 
 Templates come from the package's defaults; a project's own ``templates/`` overrides
 them file by file. Real builds, read back with pypdf.
@@ -6,12 +7,10 @@ them file by file. Real builds, read back with pypdf.
 
 from __future__ import annotations
 
-import hashlib
 from importlib import resources
 from pathlib import Path
 
 import pytest
-from helpers import ROOT
 from pypdf import PdfReader
 
 from generator.cli import main
@@ -27,15 +26,6 @@ def pdf_text(path: Path) -> str:
     return " ".join(" ".join(page.extract_text().split()) for page in PdfReader(path).pages)
 
 
-def fingerprint(folder: Path) -> dict[str, tuple[int, str]]:
-    """Modification time and content hash of every file under ``folder``."""
-    return {
-        p.relative_to(folder).as_posix(): (p.stat().st_mtime_ns, hashlib.sha256(p.read_bytes()).hexdigest())
-        for p in sorted(folder.rglob("*"))
-        if p.is_file()
-    }
-
-
 def new_project(tmp_path: Path, monkeypatch) -> Path:
     """``rulepress new my_game`` in an empty folder, run from inside it (not from the repository)."""
     monkeypatch.chdir(tmp_path)
@@ -45,20 +35,6 @@ def new_project(tmp_path: Path, monkeypatch) -> Path:
 
 def quick_reference(root: Path) -> str:
     return pdf_text(root / "build/sheets/my_game-quick-reference-a4.pdf")
-
-
-def test_new_then_build_in_an_empty_folder(tmp_path, monkeypatch):
-    repo_before = fingerprint(ROOT / "templates"), sorted(p.name for p in ROOT.iterdir())
-    root = new_project(tmp_path, monkeypatch)
-    assert main(["-C", str(root), "build"]) == 0
-    assert not (root / "templates").exists()  # the defaults were read, not copied in
-    assert "My Game" in (root / "build/site/index.html").read_text(encoding="utf-8")
-    sheets, handouts = sorted((root / "build/sheets").glob("*.pdf")), sorted((root / "build/handouts").glob("*.pdf"))
-    assert sheets and handouts
-    assert "Quick reference My Game" in quick_reference(root)
-    assert "Numbers computed by Rulepress" in quick_reference(root)  # the default sheet footer
-    assert "My Game" in pdf_text(root / "build/handouts/my_game-handout-a4.pdf")
-    assert (fingerprint(ROOT / "templates"), sorted(p.name for p in ROOT.iterdir())) == repo_before
 
 
 def test_the_projects_own_templates_override_the_defaults_file_by_file(tmp_path, monkeypatch):
