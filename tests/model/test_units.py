@@ -5,6 +5,8 @@ prints in the unit its text uses. Expected values are the conversions the issue 
 from __future__ import annotations
 
 import itertools
+import math
+import pickle
 from fractions import Fraction
 
 import pytest
@@ -248,3 +250,104 @@ def test_the_expression_language_divides_and_rounds_distances_exactly():
     assert Expression.parse("max(move, 1)").evaluate(scope) == Distance(5, "inches")
     with pytest.raises(FormulaError, match="mixes measures"):
         Expression.parse("move + cells").evaluate(scope)
+
+
+# -- every operation against the arithmetic of inches, worked out from the definitions above -------------------
+MAGNITUDES = (Fraction(0), Fraction(1), Fraction(5, 2), Fraction(-3), Fraction(7))
+
+
+def inches(distance: Distance) -> Fraction:
+    """A length in inches by the issue's definitions (never by ``Distance.to``)."""
+    return Fraction(distance.magnitude) * INCHES_IN[distance.unit]
+
+
+@pytest.mark.parametrize("left, right", list(itertools.product(INCHES_IN, repeat=2)))
+def test_each_operation_on_two_lengths_is_the_arithmetic_of_their_inches(left, right):
+    finer = min(left, right, key=INCHES_IN.__getitem__)  # the result keeps the unit that keeps both exact
+    for a, b in itertools.product(MAGNITUDES, repeat=2):
+        x, y = Distance(a, left), Distance(b, right)
+        for result, expected in ((x + y, inches(x) + inches(y)), (x - y, inches(x) - inches(y))):
+            assert (result.unit, inches(result)) == (finer, expected)
+        assert (x < y, x <= y, x > y, x >= y, x == y) == (
+            inches(x) < inches(y),
+            inches(x) <= inches(y),
+            inches(x) > inches(y),
+            inches(x) >= inches(y),
+            inches(x) == inches(y),
+        )
+        if x == y:
+            assert hash(x) == hash(y)  # equal lengths are one key, whatever their units
+        if b:
+            quotient = (inches(x) / INCHES_IN[finer]) // (inches(y) / INCHES_IN[finer])
+            assert x // y == quotient and x / y == inches(x) / inches(y)
+            remainder = x % y
+            assert remainder.unit == finer and inches(remainder) == inches(x) - quotient * inches(y)
+
+
+@pytest.mark.parametrize("unit", [*INCHES_IN, "hexes", "squares"])
+def test_a_length_and_a_bare_number_work_in_the_lengths_own_unit(unit):
+    for a, n in itertools.product(MAGNITUDES, (Fraction(2), Fraction(-1, 2), 3)):
+        x = Distance(a, unit)
+        for result, expected in (
+            (x + n, a + n),
+            (n + x, n + a),
+            (x - n, a - n),
+            (n - x, n - a),
+            (x * n, a * n),
+            (n * x, n * a),
+            (x / n, a / n),
+            (x // n, a // n),
+            (x % n, a % n),
+            (-x, -a),
+            (+x, a),
+            (abs(x), abs(a)),
+        ):
+            assert isinstance(result, Distance) and (result.unit, result.magnitude) == (unit, expected)
+        assert (x < n, x == n, bool(x)) == (a < n, a == n, a != 0)
+    half = Distance(Fraction(5, 2), unit)
+    assert (math.floor(half), math.ceil(half)) == (Distance(2, unit), Distance(3, unit))
+    assert half < 2.75 and half == 2.5 and half > 2.25  # a float compares exactly
+
+
+@pytest.mark.parametrize(
+    "operation",
+    [
+        lambda x: x * x,
+        lambda x: 2 / x,
+        lambda x: x + Distance(1, "hexes"),
+        lambda x: x.to("hexes"),
+    ],
+    ids=["an area", "a number over a length", "a grid unit added", "converted to a grid unit"],
+)
+def test_what_no_rule_measures_is_a_unit_mismatch(operation):
+    with pytest.raises(UnitMismatch):
+        operation(Distance(6, "inches"))
+
+
+@pytest.mark.parametrize("operand", ["6", None, float("nan"), 1.5])
+def test_a_length_does_no_arithmetic_with_what_is_not_an_exact_number(operand):
+    x = Distance(6, "inches")
+    for operation in (
+        lambda: x + operand,
+        lambda: operand + x,
+        lambda: x - operand,
+        lambda: x * operand,
+        lambda: x / operand,
+        lambda: x // operand,
+        lambda: x % operand,
+    ):
+        with pytest.raises(TypeError):
+            operation()
+    assert (x == operand) is False
+
+
+def test_a_distance_is_an_exact_immutable_value_in_a_known_unit():
+    with pytest.raises(ValueError, match="not a unit of distance"):
+        Distance(1, "paces")
+    for magnitude in (1.5, True, "6"):
+        with pytest.raises(TypeError, match="exact number"):
+            Distance(magnitude, "inches")
+    x = Distance(6, "inches")
+    with pytest.raises(AttributeError, match="immutable"):
+        x.magnitude = 7
+    assert pickle.loads(pickle.dumps(x)) == x and str(Distance(1, "feet")) == "1 foot"
