@@ -375,6 +375,16 @@ def _gzip(data: bytes) -> bytes:
     return gzip.compress(data, compresslevel=9, mtime=0)
 
 
+def _filters_in_order(meta: bytes, name: str) -> bytes:
+    """Pagefind's metadata with its filters listed by name: it lists them in hash-map order too, so a site with
+    two filters would otherwise give one of two files at random."""
+    value, end = _cbor_read(meta, len(_MAGIC)) if meta.startswith(_MAGIC) else (None, -1)
+    if end != len(meta) or not (isinstance(value, list) and len(value) > 3 and isinstance(value[3], list)):
+        raise SearchIndexError(f"the search index could not be made reproducible: unknown metadata {name}")
+    value[3] = sorted(value[3], key=lambda pair: pair[0])
+    return _MAGIC + _cbor_write(value)
+
+
 def stable_index(index: Path) -> None:
     """Make Pagefind's output in ``index`` the same bytes on every run (filter values sorted)."""
     import gzip
@@ -406,6 +416,7 @@ def stable_index(index: Path) -> None:
         data = gzip.decompress(meta_path.read_bytes())
         for old, new in renamed.items():
             data = data.replace(old.encode(), new.encode())
+        data = _filters_in_order(data, meta_path.name)
         prefix, _, old_hash = language["hash"].partition("_")
         new_hash = f"{prefix}_{hashlib.sha256(data).hexdigest()[: len(old_hash)]}"
         meta_path.unlink()

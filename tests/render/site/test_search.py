@@ -232,3 +232,85 @@ def test_missing_pagefind_binary_is_a_clear_error(tmp_path):
     assert "Traceback" not in done.stderr
     assert "search index needs Pagefind" in done.stderr and "pagefind[extended]==1.5.2" in done.stderr, done.stderr
     assert not (tmp_path / "out" / "site").exists()
+
+
+# -- the index's bytes, made here from a few pages --------------------------------------------------------
+# Pagefind writes a filter's values in hash-map order; the index is rewritten so every build gives the same bytes.
+# Its filter chunks are CBOR: the encodings below are RFC 8949's own examples (Appendix A).
+RFC_8949 = [
+    (0, "00"),
+    (10, "0a"),
+    (23, "17"),
+    (24, "1818"),
+    (100, "1864"),
+    (1000, "1903e8"),
+    (1000000, "1a000f4240"),
+    (1000000000000, "1b000000e8d4a51000"),
+    ("", "60"),
+    ("a", "6161"),
+    ("IETF", "6449455446"),
+    ("\u00fc", "62c3bc"),
+    (b"", "40"),
+    (b"\x01\x02\x03\x04", "4401020304"),
+    ([], "80"),
+    ([1, 2, 3], "83010203"),
+    ([1, [2, 3], [4, 5]], "8301820203820405"),
+    (list(range(1, 26)), "98190102030405060708090a0b0c0d0e0f101112131415161718181819"),
+]
+
+
+@pytest.mark.parametrize("value, encoded", RFC_8949, ids=[e for _v, e in RFC_8949])
+def test_filter_chunks_are_read_and_written_as_cbor_encodes_them(value, encoded):
+    from generator.render.site.search import _cbor_read, _cbor_write
+
+    assert _cbor_write(value).hex() == encoded
+    assert _cbor_read(bytes.fromhex(encoded), 0) == (value, len(encoded) // 2)
+
+
+def test_a_cbor_item_pagefind_never_writes_is_refused():
+    from generator.render.site.search import _cbor_read
+
+    with pytest.raises(ValueError, match="major type 5"):
+        _cbor_read(bytes.fromhex("a161616161"), 0)  # {"a": "a"}, a map
+
+
+def indexed(site: Path) -> dict[str, bytes]:
+    from generator.render.site.search import index_site
+
+    index = index_site(site)
+    return {p.relative_to(index).as_posix(): p.read_bytes() for p in sorted(index.rglob("*")) if p.is_file()}
+
+
+def test_indexing_a_site_again_gives_the_same_bytes_with_filters_and_their_values_in_order(tmp_path):
+    """Pagefind picks its orders afresh on each run (one of two for two filters): six runs must all agree."""
+    import gzip
+
+    from generator.render.site.search import _MAGIC, _cbor_read
+
+    site = tmp_path / "site"
+    site.mkdir()
+    for n, kind in enumerate(["rule", "table", "term", "spell", "chart", "hero", "army", "turn"] * 3):
+        (site / f"page{n}.html").write_text(
+            f'<html lang="en"><body><main data-pagefind-body><h1>Page {n}</h1>'
+            f'<span data-pagefind-filter="type">{kind}</span><span data-pagefind-filter="ruleset">game{n % 5}'
+            f"</span><p>Models move {n} inches when they charge.</p></main></body></html>",
+            encoding="utf-8",
+        )
+    runs = [indexed(site) for _ in range(6)]
+    assert all(run == runs[0] for run in runs)
+    (meta,) = [name for name in runs[0] if name.endswith(".pf_meta")]
+    filters = _cbor_read(gzip.decompress(runs[0][meta]), len(_MAGIC))[0][3]
+    assert [name for name, _chunk in filters] == ["ruleset", "type"]  # by name
+    chunks = [name for name in runs[0] if name.endswith(".pf_filter")]
+    assert len(chunks) == 2
+    for name in chunks:
+        (_name, values), _end = _cbor_read(gzip.decompress(runs[0][name]), len(_MAGIC))
+        assert [pair[0] for pair in values] == sorted(pair[0] for pair in values)
+
+
+@pytest.mark.parametrize("meta", [b"not pagefind", b"pagefind_dcd" + bytes.fromhex("83010203")])
+def test_metadata_pagefind_never_writes_is_refused_not_guessed_at(meta):
+    from generator.render.site.search import SearchIndexError, _filters_in_order
+
+    with pytest.raises(SearchIndexError, match="unknown metadata pagefind.en_1.pf_meta"):
+        _filters_in_order(meta, "pagefind.en_1.pf_meta")
