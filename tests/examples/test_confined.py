@@ -258,6 +258,9 @@ def test_a_check_starts_the_walled_host_only_for_rules_with_examples_or_mechanic
 
     project = project_with(tmp_path, [">>> 1 + 1\n2"] * examples, mechanics)
     started = []
+    monkeypatch.setenv(
+        "RULEPRESS_WALL", "auto"
+    )  # the wall where bwrap works, as for an author (not `make coverage`'s off)
     monkeypatch.setattr(walled, "host_for", started.append)  # what `prestart` starts; the examples' own host is real
     assert main(["-C", str(project), "check"]) == 0
     assert started == ([project.resolve()] if starts else [])
