@@ -26,7 +26,7 @@ $(STAMP): pyproject.toml constraints.txt
 # The engine's bytecode is compiled here, where it can be written: behind the wall its folder is read-only,
 # so a walled worker would otherwise compile every module again each time it starts.
 build: $(STAMP) wall
-	@$(PY) -m compileall -q generator
+	@$(PY) -m compileall -q -x 'scaffold/(overlay_)?template/' generator
 	@echo "building rules_src/ into build/"
 	@$(VENV)/bin/rulepress build
 

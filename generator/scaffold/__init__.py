@@ -58,6 +58,8 @@ def quoted_inside(text: str) -> str:
 
 
 def _copy(item, target: Path, values: dict[str, str]) -> list[Path]:
+    if item.name == "__pycache__":
+        return []  # bytecode Python may have cached beside the template's mechanics is no part of a project
     if item.is_dir():
         out = []
         for child in sorted(item.iterdir(), key=lambda p: p.name):
