@@ -23,7 +23,7 @@ from pathlib import Path
 
 from . import wall
 from .check_cache import dump_diagnostics, load_diagnostics
-from .render.pdf import ResourceOutside, SheetOverflow
+from .render.pdf import ResourceOutside, SheetOverflow, _warm_worker
 from .render.site.pages import SiteFailed, SiteWarnings
 from .render.site.search import SearchIndexError
 
@@ -139,7 +139,7 @@ class Worker:
 def main() -> int:
     replies = os.fdopen(os.dup(1), "w", encoding="utf-8")
     os.dup2(os.open(os.devnull, os.O_RDWR), 1)  # what a library prints never joins the answers
-    # Each library is imported by the first task that needs it: a worker building a site loads no WeasyPrint.
+    _warm_worker()
     tasks = sys.stdin.buffer
     while True:
         header = tasks.read(8)
