@@ -9,6 +9,7 @@ flood of connections with a 503, never a traceback, and warns when told to liste
 from __future__ import annotations
 
 import collections
+import http.client
 import os
 import re
 import shutil
@@ -22,7 +23,7 @@ import pytest
 from helpers import ROOT
 
 from generator.cli import main
-from generator.serve import EVENTS_PATH, RELOAD_PATH, HostCheck, for_game_master, requested_parts
+from generator.serve import EVENTS_PATH, RELOAD_PATH, HostCheck, for_game_master, is_loopback, requested_parts, serve
 
 PATIENCE = 300  # seconds for serve's first build on a loaded 2-core machine; nothing here is timed
 GM_SECRET = "GM-ONLY-SECRET"
@@ -64,7 +65,7 @@ class Served:
                 stdout=out,
                 stderr=err,
                 env=env,
-                cwd=project.parent,
+                cwd=ROOT,  # as mutmut runs it too: its copy of the code finds its settings from here
             )
         self.port = 0
 
@@ -129,8 +130,9 @@ def _project(folder: Path) -> Path:
 
 
 @pytest.fixture(scope="module")
-def servers(tmp_path_factory):
-    """A player serve and a game-master serve (``--audience gm``), started together: their first builds overlap."""
+def servers(tmp_path_factory, renders):
+    """A player serve and a game-master serve (``--audience gm``), started together: their first builds overlap
+    (each renders its site for real, so the tests that ask for them are `build`)."""
     player = Served(_project(tmp_path_factory.mktemp("player")))
     gm = Served(_project(tmp_path_factory.mktemp("gm")), "--audience", "gm")
     try:
@@ -248,6 +250,56 @@ def test_which_files_are_the_game_masters():
     assert not for_game_master(("export", "game.json"))
 
 
+# -- folders and links -----------------------------------------------------------------------------------------
+def _asked(served, method: str, target: str) -> http.client.HTTPResponse:
+    connection = http.client.HTTPConnection("127.0.0.1", served.port, timeout=30)
+    connection.request(method, target)
+    answer = connection.getresponse()
+    answer.body = answer.read()
+    connection.close()
+    return answer
+
+
+def test_a_folder_is_its_index_page_and_never_a_listing(served):
+    page = _asked(served, "GET", "/site/")
+    assert page.status == 200 and page.body == _asked(served, "GET", "/site/index.html").body
+    assert page.body.startswith(b"<!doctype html>") and EVENTS_PATH.encode() in page.body
+    moved = _asked(served, "GET", "/site")  # as a browser asks for a folder: sent on to it, so its links resolve
+    assert moved.status == 302 and moved.getheader("Location") == "/site/"
+    assert _asked(served, "GET", "/handouts/").status == 404  # a folder with no index.html: no listing of its files
+
+
+def test_a_head_request_gets_the_headers_of_the_page_and_no_body(served):
+    page, head = _asked(served, "GET", "/export/game.json"), _asked(served, "HEAD", "/export/game.json")
+    assert head.status == 200 and head.body == b""
+    assert head.getheader("Content-Length") == str(len(page.body)) == str(len(STAND_INS["export/game.json"]))
+    assert head.getheader("Content-Type") == page.getheader("Content-Type") == "application/json"
+
+
+def test_a_link_in_the_players_site_never_leads_out_of_it(served, tmp_path):
+    """A link into the game-master's site, one out of the project and a loop: each a 404 with nothing of theirs."""
+    outside = tmp_path / "outside.html"
+    outside.write_text(f"<html>{GM_SECRET} beside the project</html>", encoding="utf-8")
+    site = served.project / "build" / "site"
+    links = {
+        "to-gm.html": Path("..") / "site-gm" / "index.html",
+        "to-gm": Path("..") / "site-gm",
+        "outside.html": outside,
+        "loop.html": Path("loop.html"),
+    }
+    try:
+        for name, target in links.items():
+            (site / name).symlink_to(target)
+        for target in ("/site/to-gm.html", "/site/to-gm/", "/site/to-gm/index.html", "/site/outside.html"):
+            status, body = served.request(target)
+            assert status == 404 and GM_SECRET.encode() not in body, target
+        assert served.status("/site/loop.html") == 404
+    finally:
+        for name in links:
+            (site / name).unlink(missing_ok=True)
+    served.assert_no_traceback()
+
+
 # -- bad requests -----------------------------------------------------------------------------------------------
 @pytest.mark.parametrize(
     "target",
@@ -357,6 +409,38 @@ def test_a_host_beyond_this_machine_is_warned_about(tmp_path):
         server.stop()
     warning = [line for line in server.err.read_text().splitlines() if "anyone on the network" in line]
     assert len(warning) == 1 and "0.0.0.0" in warning[0] and "warning" in warning[0]
+
+
+def test_a_port_already_taken_is_said_at_once_before_any_build(tmp_path, capsys):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert serve(tmp_path, "127.0.0.1", port) == 1
+    said = capsys.readouterr()
+    assert said.out == "" and said.err.startswith(f"rulepress: error: cannot serve on 127.0.0.1:{port}: ")
+    assert "in use" in said.err and not (tmp_path / "build").exists()
+
+
+def test_a_name_is_this_machine_only_when_every_address_it_has_is(monkeypatch):
+    assert is_loopback("LOCALHOST") and is_loopback("127.0.0.2") and is_loopback("[::1]") and is_loopback("::1")
+    assert not is_loopback("192.0.2.1") and not is_loopback("0.0.0.0") and not is_loopback("::")
+    addresses = {"here": ["127.0.0.1", "::1"], "both": ["127.0.0.1", "192.0.2.7"], "scoped": ["fe80::1%eth0"]}
+
+    def getaddrinfo(name, port):  # a resolver that knows only these names (nothing is sent anywhere)
+        if name == "bad..label":
+            raise UnicodeError("label empty or too long")
+        if name not in addresses:
+            raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+        return [
+            (socket.AF_INET6 if ":" in a else socket.AF_INET, socket.SOCK_STREAM, 6, "", (a, 0))
+            for a in addresses[name]
+        ]
+
+    monkeypatch.setattr(socket, "getaddrinfo", getaddrinfo)
+    assert is_loopback("here")
+    assert not is_loopback("both") and not is_loopback("scoped")
+    assert not is_loopback("nowhere.invalid") and not is_loopback("bad..label")
 
 
 # -- the parts by themselves --------------------------------------------------------------------------------------

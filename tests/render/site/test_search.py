@@ -204,6 +204,7 @@ def test_one_search_field_visible_on_a_phone_without_the_menu(browser, site):
 
 
 # -- a missing Pagefind is a message, not a traceback ---------------------------------------------
+@pytest.mark.build  # Sphinx renders the site for real before Pagefind is looked for
 def test_missing_pagefind_binary_is_a_clear_error(tmp_path):
     """A fresh `rulepress build` told that Pagefind's binary is somewhere it is not."""
     project = copy_project(tmp_path / "project", ["city_of_the_damned_combat"])
