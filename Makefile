@@ -74,7 +74,7 @@ mutation: $(MUTATION_STAMP)
 
 # The second run counts the code a normal run starts behind the wall (walled render workers, the examples' host),
 # which coverage cannot write from: the tests that reach it, run again with the wall off.
-WALL_OFF_TESTS := tests/examples tests/render tests/pipeline tests/rulesets tests/mechanics rules_src
+WALL_OFF_TESTS := tests/examples tests/render tests/pipeline tests/rulesets tests/mechanics tests/serve rules_src
 coverage: $(STAMP) browser
 	rm -rf .coverage-data && mkdir .coverage-data
 	$(PY) -m coverage run -m pytest -n 2 -p no:cacheprovider

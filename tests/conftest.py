@@ -25,6 +25,15 @@ def pytest_runtest_makereport(item, call):
         report.longrepr = f"skipped on CI, where nothing may skip: {reason}"
 
 
+def pytest_sessionstart(session):
+    """mutmut's stats run records, in this process, which tests reach which mutated functions (it keeps the
+    setting in this process as well as in the environment). A `rulepress` command a test starts would inherit it,
+    try to record too, find no mutmut settings from its own folder and fail; what it recorded would be lost
+    anyway. Such a command runs the unmutated code instead."""
+    if os.environ.get("MUTANT_UNDER_TEST") == "stats":
+        del os.environ["MUTANT_UNDER_TEST"]
+
+
 # Markers follow from the fixtures a test uses, so `make test-fast` (-m "not browser and not build and not fuzz")
 # drops exactly the tests that need Chromium, a real render (Sphinx site or WeasyPrint PDF) or long fuzzing.
 BROWSER_FIXTURES = {"browser", "page", "phone"}

@@ -43,3 +43,8 @@ def player_files(build: Path) -> list[Path]:
     for folder in sorted(p for p in build.iterdir() if p.is_dir() and not p.name.endswith("-gm")):
         found += [p for p in sorted(folder.rglob("*")) if p.is_file() and "-gm" not in p.name]
     return [p.relative_to(build) for p in found if not any(part.startswith(".") for part in p.parts)]
+
+
+def raising(error: BaseException):
+    """A render worker's task that fails as a renderer would: it raises ``error`` (tests/test_pool.py)."""
+    raise error

@@ -860,3 +860,49 @@ def test_an_example_that_joins_the_threads_it_started_passes(place):
     )
     status, messages = check(project)
     assert status == 0, messages[-3000:]
+
+
+# -- whether this machine can raise the wall ------------------------------------------------------------------------
+def _bwrap(tmp_path: Path, script: str) -> str:
+    """A stand-in for bubblewrap, named as a machine owner names theirs (``RULEPRESS_BWRAP``)."""
+    path = tmp_path / f"bwrap-{uuid.uuid4().hex[:8]}"  # each its own name: the machine's answer is kept per program
+    path.write_text(script, encoding="utf-8")
+    path.chmod(0o755)
+    return str(path)
+
+
+def test_a_bwrap_that_cannot_make_a_sandbox_is_told_in_its_own_words(tmp_path, monkeypatch):
+    said = "bwrap: setting up uid map: Permission denied"
+    monkeypatch.setenv(
+        "RULEPRESS_BWRAP", _bwrap(tmp_path, f"#!/bin/sh\necho 'starting' >&2\necho '{said}' >&2\nexit 1\n")
+    )
+    assert wall.status() == wall.Status(
+        False, f"bubblewrap cannot make a sandbox here ({said}): user namespaces may be off"
+    )
+    monkeypatch.setenv("RULEPRESS_BWRAP", _bwrap(tmp_path, "#!/bin/sh\nexit 1\n"))
+    assert wall.status().reason == "bubblewrap cannot make a sandbox here (no reason given): user namespaces may be off"
+
+
+def test_a_bwrap_that_cannot_start_and_a_missing_one_are_told_with_what_to_do(tmp_path, monkeypatch):
+    program = _bwrap(tmp_path, "#!/nonexistent/interpreter\n")
+    monkeypatch.setenv("RULEPRESS_BWRAP", program)
+    found = wall.status()
+    assert not found.usable and found.reason.startswith(f"bubblewrap ({program}) cannot start: [Errno 2]")
+    monkeypatch.setenv("RULEPRESS_BWRAP", str(tmp_path / "not-there"))
+    assert wall.status() == wall.Status(False, "bubblewrap (bwrap) is not installed: apt-get install bubblewrap")
+
+
+def test_without_a_usable_wall_untrusted_stops_and_otherwise_a_note_is_said_once(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("RULEPRESS_BWRAP", _bwrap(tmp_path, "#!/bin/sh\necho 'no namespaces' >&2\nexit 1\n"))
+    monkeypatch.setenv("RULEPRESS_WALL_NOTED", "")  # not said yet in this run (and put back as it was afterwards)
+    monkeypatch.setenv("RULEPRESS_WALL", "required")
+    with pytest.raises(wall.WallMissing, match=r"^--untrusted needs the operating-system wall, and bubblewrap cannot"):
+        wall.in_use()
+    monkeypatch.setenv("RULEPRESS_WALL", "auto")
+    assert wall.in_use() is False and wall.in_use() is False
+    note = "rulepress: note: rules code runs behind the audit-hook fence only, without the wall (bubblewrap cannot"
+    assert capsys.readouterr().err.count(note) == 1  # once for the run: its workers and later calls stay quiet
+    for chosen in ("off", "inside"):  # the machine is not even asked
+        monkeypatch.setenv("RULEPRESS_WALL", chosen)
+        monkeypatch.setenv("RULEPRESS_BWRAP", str(tmp_path / "never-run"))
+        assert wall.in_use() is False

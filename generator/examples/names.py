@@ -31,21 +31,26 @@ def names_in(ruleset, namespace: dict) -> list[tuple[str, str, str]]:
                     f"{(lookups[name].key or 'key').lower()}: its value, else its result",
                 )
             )
-        elif isinstance(thing, ModuleType):
-            found.append(("module", name, _one_line(thing.__doc__)))
-        elif isinstance(thing, SimpleNamespace):
-            found.append(("values", f"{name}.<id>", "Every value of the ruleset by id, as its exact number"))
-            found += [("value", f"{name}.{value.id}", "") for value in ruleset.reachable("values")]
         else:
-            try:  # a ruleset's own helpers are described by their own code (run confined): it may fail
-                if inspect.isclass(thing) or callable(thing):
-                    kind = "class" if inspect.isclass(thing) else "function"
-                    found.append((kind, _signature(name, thing), _one_line(getattr(thing, "__doc__", ""))))
-                else:
-                    found.append(("object", name, _one_line(type(thing).__doc__)))
+            try:  # a ruleset's own helpers are described by their own code (run confined): even asking may fail
+                found += _described(name, thing, ruleset)
             except Exception as error:  # noqa: BLE001
                 found.append(("object", name, f"could not be described ({type(error).__name__})"))
     return found
+
+
+def _described(name: str, thing, ruleset) -> list[tuple[str, str, str]]:
+    if isinstance(thing, ModuleType):
+        return [("module", name, _one_line(thing.__doc__))]
+    if isinstance(thing, SimpleNamespace):
+        return [
+            ("values", f"{name}.<id>", "Every value of the ruleset by id, as its exact number"),
+            *(("value", f"{name}.{value.id}", "") for value in ruleset.reachable("values")),
+        ]
+    if inspect.isclass(thing) or callable(thing):
+        kind = "class" if inspect.isclass(thing) else "function"
+        return [(kind, _signature(name, thing), _one_line(getattr(thing, "__doc__", "")))]
+    return [("object", name, _one_line(type(thing).__doc__))]
 
 
 def _one_line(text) -> str:

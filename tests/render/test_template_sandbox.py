@@ -51,14 +51,14 @@ def test_what_a_layout_needs_still_works_in_the_sandbox(tmp_path):
                 '{% import "sheets/lib.html.j2" as lib %}{% include "sheets/part.html.j2" %}'
                 "{% for row in rows %}{{ loop.index }}:{{ lib.cell(row.get('name')|upper) }}{% endfor %}"
                 "{{ range(3)|join(',') }} {{ dict(a=1)['a'] }} {{ names|join('/') }} {{ '<b>' }} {{ 'a "
-                "b'.split()|length }}"
+                "b'.split()|length }} {{ 2 * 3 }} {{ 1.5 ** 2 }} {{ 2 ** 10 }} {{ '%5.1f' % 2.25 }}"
             ),
         },
     )
     html = render(
         root, "sheets/page.html.j2", {"title": "T", "rows": [{"name": "x"}, {"name": "y"}], "names": ["p", "q"]}
     )
-    assert html == "<p>T!</p>1:<td>X</td>2:<td>Y</td>0,1,2 1 p/q &lt;b&gt; 2"
+    assert html == "<p>T!</p>1:<td>X</td>2:<td>Y</td>0,1,2 1 p/q &lt;b&gt; 2 6 2.25 1024   2.2"
 
 
 def test_the_environment_is_the_immutable_sandbox_without_unneeded_globals(tmp_path):
@@ -81,6 +81,12 @@ def test_a_template_name_that_could_leave_the_templates_folders_is_refused(tmp_p
     (tmp_path / "secret.txt").write_text("secret", encoding="utf-8")
     with pytest.raises(jinja.TemplateOutside, match=why):
         ConfinedLoader(tmp_path).get_source(jinja_env(tmp_path), name)
+
+
+def test_a_name_that_is_not_text_is_no_template_name():
+    for name in (5, None, ""):
+        with pytest.raises(jinja.TemplateOutside, match="is not a template name"):
+            jinja.template_parts(name)
 
 
 def test_a_template_linking_out_of_the_templates_folder_is_refused_even_inside_the_project(tmp_path):
@@ -119,6 +125,9 @@ def test_a_name_the_project_lacks_comes_from_the_defaults(tmp_path):
         ("{{ 'x' * 10**8 }}", "templates/t.html.j2:1:1", "would be longer than 10,000,000"),
         ("{{ 3 ** 10000000 }}", "templates/t.html.j2:1:1", "bits; it is refused"),
         ("{% macro m(n) %}{{ m(n) }}{% endmacro %}{{ m(1) }}", "templates/t.html.j2:1:1", "too deeply"),
+        ("<p>\n{{ '%99999999d' % 1 }}</p>", "templates/t.html.j2:2:1", "a format with a field that wide is refused"),
+        ("{{ '%99999999d' | format(1) }}", "templates/t.html.j2:1:1", "a format with a field that wide is refused"),
+        ("\n\n{{ 1 // 0 }}", "templates/t.html.j2:3:1", "while rendering: ZeroDivisionError: integer division"),
     ],
 )
 def test_a_failure_while_rendering_is_located_at_its_template_line(tmp_path, text, where, says):

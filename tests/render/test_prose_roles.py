@@ -1,0 +1,53 @@
+"""Roles in prose printed as text (`generator/render/prose.py`), for pages that link nothing (Markdown exports, the
+quick references' notes) and for print: a value as the text gives it (a house rule with the text's own value), an
+entry by its title or by the spelling the sentence used, and a name the ruleset does not have as it was written.
+
+Expected texts come from the sample rules' YAML (titles, terms, values) and the Rampant Hex house overlay.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from helpers import ROOT
+
+from generator.render.prose import _ROLE, Prose, role_as_text
+from generator.source.project import load_project
+
+
+@pytest.fixture(scope="module")
+def project():
+    return load_project(Path(ROOT))[0]
+
+
+@pytest.fixture(scope="module")
+def house(project):
+    return project.ruleset("rampant_hex_house")
+
+
+def printed(role: str, ruleset=None) -> str:
+    return role_as_text(_ROLE.fullmatch(role), ruleset)
+
+
+def test_a_value_prints_as_the_text_gives_it_and_a_house_rule_with_the_texts_own(project, house):
+    assert printed("{value}`riders_move`", house) == "4 hexes (house rule; the text: 3 hexes)"
+    assert printed("{value}`riders_move`", project.ruleset("rampant_hex")) == "3 hexes"
+    assert printed("{value}`no_such_value`", house) == "no_such_value"
+
+
+def test_an_entry_prints_as_its_title_or_as_the_spelling_the_sentence_used(house):
+    assert printed("{rule}`what_you_need`", house) == "What you need"
+    assert printed("{term}`hit_marker`", house) == "Hit marker"  # by id: the title
+    assert printed("{term}`HIT MARKER`", house) == "HIT MARKER"  # by a spelling of the term: as written
+    assert printed("{rule}`the kit <what_you_need>`", house) == "the kit"
+
+
+def test_a_name_the_ruleset_lacks_and_a_role_read_without_a_ruleset_print_what_was_written(house):
+    assert printed("{rule}`no_such_rule`", house) == "no such rule"
+    assert printed("{entry}`rules.what_you_need`") == "what you need"
+    assert printed("{term}`hit_marker`") == "hit_marker"  # a term is a word of the sentence: left as written
+
+
+def test_in_print_an_unknown_value_is_its_name_as_written(house):
+    assert Prose(house, "player").inline("roll {value}`no_such_value` dice") == "roll no_such_value dice"

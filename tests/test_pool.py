@@ -1,0 +1,81 @@
+"""The render worker's side of the pool (`python -m generator.pool`): tasks in as pickles from the command, answers
+out as JSON lines, each failure a renderer can raise told by its kind, and read back here as the same exception.
+
+The worker runs here without the wall (the wall's own tests put it behind bubblewrap): what is tested is its protocol.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pickle
+import struct
+import subprocess
+import sys
+
+import pytest
+from helpers import ROOT, TESTS, raising
+
+from generator.diagnostics import Code, Diagnostic, Location
+from generator.pool import RenderFailed, rebuilt
+from generator.render.pdf import ResourceOutside, SheetOverflow
+from generator.render.site.pages import SiteFailed, SiteWarnings
+from generator.render.site.search import SearchIndexError
+
+OUTSIDE = Diagnostic(Code.RESOURCE_OUTSIDE, "`file:///etc/hostname` is outside the project", Location("t.j2", 4, 7))
+OVERFLOW = Diagnostic(Code.SHEET_OVERFLOW, "the sheet takes 2 pages", Location("rules_src/g/sheets.yaml", 2, 3))
+
+
+def worker_answers(*tasks) -> tuple[list[dict], subprocess.CompletedProcess]:
+    """What one worker answers to ``tasks`` (function, argument), in order, and how it ended once its input did."""
+    sent = b"".join(struct.pack(">Q", len(p)) + p for p in map(pickle.dumps, tasks))
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(TESTS)]), "RULEPRESS_WALL": "inside"}
+    done = subprocess.run(
+        [sys.executable, "-m", "generator.pool"], input=sent, capture_output=True, env=env, cwd=ROOT, timeout=120
+    )
+    return [json.loads(line) for line in done.stdout.decode().splitlines()], done
+
+
+FAILURES = [
+    (ResourceOutside([OUTSIDE]), "resource-outside", ResourceOutside),
+    (SheetOverflow([OVERFLOW]), "sheet-overflow", SheetOverflow),
+    (SiteWarnings("page.md:3: WARNING: unknown target"), "site-warnings", SiteWarnings),
+    (SiteFailed("Sphinx stopped"), "site-failed", SiteFailed),
+    (SearchIndexError("Pagefind indexed no page"), "search-index", SearchIndexError),
+    (ValueError("boom"), "internal", RenderFailed),
+]
+
+
+@pytest.fixture(scope="module")
+def one_worker():
+    """One worker given good tasks, then each failure followed by a good task (a worker starts in about a second)."""
+    tasks = [(str.upper, "hex"), (print, "a library's chatter"), (len, [1, 2, 3])]
+    for error, _answer, _kind in FAILURES:
+        tasks += [(raising, error), (str.lower, "ON")]
+    return worker_answers(*tasks)
+
+
+def test_a_worker_answers_each_task_in_order_and_ends_with_its_input(one_worker):
+    answers, done = one_worker
+    assert answers[:3] == [{"ok": "HEX"}, {"ok": None}, {"ok": 3}]  # what a task prints never joins the answers
+    assert answers[4::2] == [{"ok": "on"}] * len(FAILURES)  # after a failure the worker goes on to the next task
+    assert len(answers) == 3 + 2 * len(FAILURES) and done.returncode == 0 and done.stderr == b""
+
+
+@pytest.mark.parametrize(("at", "failure"), list(enumerate(FAILURES)), ids=[answer for _e, answer, _k in FAILURES])
+def test_each_failure_is_told_by_its_kind_and_read_back_as_the_same_exception(one_worker, at, failure):
+    error, answer, kind = failure
+    told = one_worker[0][3 + 2 * at]
+    assert told["error"] == answer
+    back = rebuilt(told)
+    assert type(back) is kind
+    if isinstance(error, (ResourceOutside, SheetOverflow)):
+        assert back.diagnostics == error.diagnostics  # located as the worker found them, not only their text
+    else:
+        assert str(back) == ("ValueError: boom" if kind is RenderFailed else str(error))
+
+
+def test_an_answer_that_does_not_read_back_is_a_render_failure_with_the_workers_words():
+    assert type(rebuilt({"error": "resource-outside", "diagnostics": [["Nowhere"]]})) is RenderFailed
+    assert str(rebuilt({"error": "something new", "text": "what it said"})) == "what it said"
+    assert str(rebuilt({})) == "a render worker ended without an answer"
