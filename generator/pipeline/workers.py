@@ -41,6 +41,7 @@ def run_tasks(tasks: list, workers: int | None, advance, walled: tuple | None = 
     context = multiprocessing.get_context("forkserver")  # workers import WeasyPrint/Sphinx themselves, in parallel
     workers = workers or min(len(tasks), os.cpu_count() or 1)
     before = set(multiprocessing.active_children())  # this process's other children, never the pool's to stop
+    threads_before = set(threading.enumerate())
     pool = ProcessPoolExecutor(
         max_workers=workers, mp_context=context, initializer=_worker_init, initargs=(os.getpid(),)
     )
@@ -56,7 +57,7 @@ def run_tasks(tasks: list, workers: int | None, advance, walled: tuple | None = 
             future.add_done_callback(lambda _future: advance())
         results = [future.result() for future in futures]
     except BaseException:  # Ctrl-C, a failed task: stop every worker now rather than wait for the rest
-        _stop(pool, _started_since(before))
+        _stop(pool, _started_since(before), [t for t in threading.enumerate() if t not in threads_before])
         raise
     pool.shutdown()
     return results
@@ -69,9 +70,11 @@ def _started_since(before: set) -> list:
     return [process for process in multiprocessing.active_children() if process not in before]
 
 
-def _stop(pool, processes: list) -> None:
+def _stop(pool, processes: list, threads: list = ()) -> None:
     """End the pool now: no task waiting starts, and its worker ``processes`` are terminated (killed if they
-    linger)."""
+    linger). Then the pool's ``threads`` (those started since it began) are waited for, a little: on Python 3.11
+    the executor's exit hook wakes its manager thread while that thread closes the same pipe, and a Ctrl-C would
+    end in a traceback (`Bad file descriptor`); a thread that has ended races nothing."""
     pool.shutdown(wait=False, cancel_futures=True)
     for process in processes:
         if process.is_alive():
@@ -80,6 +83,9 @@ def _stop(pool, processes: list) -> None:
         process.join(timeout=5)
         if process.is_alive():
             process.kill()
+    deadline = time.monotonic() + 5
+    for thread in threads:
+        thread.join(timeout=max(0.0, deadline - time.monotonic()))
 
 
 def _call(task):

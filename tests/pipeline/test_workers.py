@@ -134,6 +134,17 @@ def test_the_pool_runs_each_task_and_gives_results_in_task_order():
         pipeline.workers.run_tasks([(int, "seven"), (abs, 1)], None, lambda: None)
 
 
+def test_a_failed_run_leaves_no_thread_of_its_pool_running():
+    """A failure (or Ctrl-C) ends the pool's own threads before it is raised: on Python 3.11 one still running at
+    exit races the executor's exit hook for a pipe, and the command would end in a traceback."""
+    import threading
+
+    before = set(threading.enumerate())
+    with pytest.raises(ValueError, match="invalid literal"):
+        pipeline.workers.run_tasks([(int, "seven")] + [(abs, -n) for n in range(400)], 2, lambda: None)
+    assert [thread for thread in threading.enumerate() if thread not in before] == []
+
+
 def test_a_worker_ignores_ctrl_c_ends_with_the_build_and_warms_up(monkeypatch):
     import signal
 
