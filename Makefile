@@ -2,7 +2,7 @@
 #   make build   set up .venv if needed, then build every output from rules_src/ into build/
 #   make test    set up what the tests need (venv, test packages, chromium, bubblewrap), then run them all
 #   make lint    ruff (lint and format) and the import layers; `make test` runs it first
-#   make test-fast  in under a minute: every test that needs no build (site or PDF), no browser and no long fuzzing
+#   make test-fast  in about a minute on 2 cores: every test that needs no build (site or PDF), no browser, no long fuzzing
 #   make mutation  mutation testing of the model, validation, pipeline and generic mechanics: killed / total
 #   make coverage  the whole suite under coverage.py (branch, child processes too), then the total for generator/
 #   make data-mutation  change each value of the sample rules one at a time; list every change no test caught
