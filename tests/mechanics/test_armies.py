@@ -316,6 +316,15 @@ def test_an_army_limits_bounds_are_listed_as_written():
     assert limit_bounds(SimpleNamespace(at_least="", at_most="")) == ()
 
 
+def test_a_limit_applied_to_an_army_reads_as_its_id_its_count_and_its_bounds():
+    # the form worked examples print (rules_src/rampant_hex: `<heroes_half_units: 4, at most 3>`)
+    from generator.mechanics.armies import LimitResult
+
+    limit = SimpleNamespace(id="escorts")
+    assert repr(LimitResult(limit, 1, at_most=3, at_least=2)) == "<escorts: 1, at least 2 and at most 3>"
+    assert repr(LimitResult(limit, 4, at_most=None, at_least=2)) == "<escorts: 4, at least 2>"
+
+
 # Army limits as the rules write them: what a limit expression may hold, each refusal said in words, and
 # the bounds as written; a ruleset without an army matrix says so when a force is costed from it.
 

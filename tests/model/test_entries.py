@@ -51,6 +51,18 @@ def test_the_quick_reference_field_explains_its_default():
     )
 
 
+def test_the_coverage_field_is_empty_by_default_and_explains_what_an_excuse_does():
+    from generator.model.base import coverage_field
+
+    made = coverage_field()
+    assert made.default == "" and dict(made.metadata) == {
+        "help": "Why no worked example can exercise this (it is prose only: a timer, a choice the players make); "
+        "`rulepress coverage` then counts it excused instead of missed.",
+        "example": "prose only: the players time it with a watch",
+        "key": None,
+    }
+
+
 def test_an_entry_id_field_is_internal_and_empty_by_default():
     from generator.model.entries import _id
 

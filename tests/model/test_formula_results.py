@@ -167,3 +167,61 @@ def test_the_export_writes_each_result_and_its_schema_accepts_them(tmp_path):
         ("routed", "bool"),
     ]
     jsonschema.validate(exported, json_schema())
+
+
+SKIRMISH = """
+ruleset: {title: A skirmish}
+formulas:
+  volley:
+    title: What a volley does
+    inputs:
+      hits: {label: Hits, min: 0, max: 6}
+    results:
+      downed: min(hits, 3)
+      broken: {label: Broken, expr: hits == 0, result: bool}
+      pushed: {expr: hits * 2, unit: inches, die: D8}
+  single:
+    title: One result
+    expr: 1
+"""
+
+
+def test_one_result_seen_alone_is_that_result_titled_and_located_where_it_is_written(tmp_path):
+    game = _game(tmp_path, SKIRMISH)
+    volley = game.formula("volley")
+    pushed = volley.view("pushed")
+    assert (pushed.expr, pushed.result, pushed.die, pushed.unit, pushed.results) == (
+        volley.outcome("pushed").expr,
+        "number",
+        "D8",
+        "inches",
+        (),
+    )
+    assert pushed.title == "What a volley does: pushed"  # no label: its id
+    assert (pushed.inputs, pushed.let) == (volley.inputs, volley.let)
+    where = {name: (loc.line, loc.column) for name, loc in pushed.locs.items()}
+    # its expression where written; its kind, not written, where the result is; the rest where the formula's are
+    assert where == {"title": (5, 12), "inputs": (7, 7), "results": (9, 7), "expr": (11, 22), "result": (11, 7)}
+    broken = volley.view("broken")
+    assert (broken.title, broken.result, broken.die, broken.unit) == ("What a volley does: Broken", "bool", "D6", "")
+    assert [(broken.locs[name].line, broken.locs[name].column) for name in ("expr", "result")] == [(10, 37), (10, 56)]
+
+
+def test_a_result_made_without_locations_is_located_where_the_result_is(tmp_path):
+    from dataclasses import replace
+    from types import MappingProxyType
+
+    volley = _game(tmp_path, SKIRMISH).formula("volley")
+    bare = tuple(replace(o, locs=MappingProxyType({})) for o in volley.results)
+    view = replace(volley, results=bare).view("downed")
+    assert view.locs["expr"] == view.locs["result"] == volley.outcome("downed").loc
+
+
+def test_asking_a_formula_for_a_result_it_lacks_names_those_it_has(tmp_path):
+    game = _game(tmp_path, SKIRMISH)
+    with pytest.raises(FormulaError) as raised:
+        game.formula("volley").outcome("routed")
+    assert str(raised.value) == "volley has no result 'routed'; its results are downed, broken, pushed"
+    with pytest.raises(FormulaError) as raised:
+        game.formula("single").view("routed")
+    assert str(raised.value) == "single has one result; call it without `result=`"

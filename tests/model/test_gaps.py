@@ -91,6 +91,30 @@ def test_an_example_sees_a_gap_as_not_given_never_as_a_number_or_true(gaps):
         crawl > 0
 
 
+def test_a_gap_used_as_a_number_names_the_value_and_the_note_when_it_has_them():
+    from generator.model.base import NotGivenError
+
+    advice = "; test for it with is_given(...) before using it"
+    with pytest.raises(NotGivenError) as raised:
+        NotGiven() + 1
+    assert str(raised.value) == "not given: the text does not give this value" + advice
+    with pytest.raises(NotGivenError) as raised:
+        NotGiven("a page is missing", what="sweep") < 2
+    assert str(raised.value) == "not given: the text does not give the value `sweep` (a page is missing)" + advice
+
+
+def test_is_given_looks_inside_a_value_entry_a_table_row_and_a_cell(gaps):
+    from generator.mechanics.stated import is_given
+    from generator.model.dice import RollRange
+    from generator.model.entries import TableRow
+
+    assert [is_given(gaps.value(id)) for id in ("crawl", "reach", "pace")] == [False, False, True]
+    rows = [TableRow(roll=NotGiven(), result="Flee"), TableRow(roll=RollRange.parse("1-2"), result="Stand")]
+    assert [is_given(row) for row in rows] == [False, True]
+    levy = gaps.profile("troops").row("levy")
+    assert [is_given(levy["attack"]), is_given(levy["pts"])] == [False, True]
+
+
 def test_is_given_is_listed_in_the_names_reference(gaps):
     listed = {signature.partition("(")[0]: line for _kind, signature, line in names_in(gaps, namespace_for(gaps))}
     assert "is_given" in listed and "not given" in listed["is_given"]

@@ -182,3 +182,61 @@ def test_the_export_writes_a_named_cell_as_written_and_its_schema_accepts_it(tmp
     rider = next(r for r in exported["profiles"][0]["rows"] if r["id"] == "rider")
     assert rider["values"] == {"pts": {"value": "rider_cost"}, "score": {"value": "rider_score"}}
     jsonschema.validate(exported, json_schema())
+
+
+CELLS = """
+ruleset: {title: Cells of every kind}
+values:
+  lost_count: {value: not given, label: A count the text leaves out}
+  band: {value: 3 models, label: A band}
+  cost: {value: 3 points, label: A cost}
+  half: {value: 1½, label: One and a half}
+  none: {value: 0, label: Nothing}
+  five: {value: 5, label: Five}
+  six: {value: 6, label: Six}
+  minus_one: {value: -1, label: One less}
+  reach: {value: 6 inches, label: A reach}
+  hexes: {value: 3 hexes, label: Three hexes}
+profiles:
+  troops:
+    title: Troops
+    columns:
+      note: {label: Note, type: text}
+      dice: {label: Dice, type: dice}
+      men: {label: Men, type: models}
+      top: {label: Top, type: int, max: 5}
+      low: {label: Low, type: int, min: 0}
+      move: {label: Move, type: inches}
+    rows:
+      fits: {name: Fits, note: {value: reach}, dice: {value: lost_count}, men: {value: band}, top: {value: five},
+             low: {value: none}, move: {value: reach}}
+      counts: {name: Counts, note: x, dice: {value: band}, men: 2, top: {value: none}, low: {value: five}, move: 4}
+"""
+
+
+def test_a_gap_any_value_in_a_text_column_any_count_of_dice_and_the_bounds_themselves_fit(tmp_path):
+    # `not given` is a gap, not a misfit; a text column takes anything; a dice column counts dice of any unit;
+    # min and max are inclusive
+    _result, errors = _checked(tmp_path, game=CELLS)
+    assert errors == []
+
+
+def test_a_cell_naming_a_value_of_the_wrong_unit_a_fraction_or_one_past_a_bound_says_which(tmp_path):
+    broken = CELLS.replace(
+        "counts: {name: Counts, note: x, dice: {value: band}, men: 2, top: {value: none}, low: {value: five}, move: 4}",
+        "counts: {name: Counts, note: x, dice: {value: half}, men: {value: cost}, top: {value: six},"
+        " low: {value: minus_one}, move: {value: hexes}}",
+    )
+    result = check_project(make_project(tmp_path, game=broken))
+    assert [d.format().split(": error", 1)[1] for d in result.diagnostics.errors] == [
+        "[wrong-type]: Dice of `counts` names value `half`, which is 1½, not a number of dice (a whole number)\n"
+        "  hint: name a number of dice such as 3",
+        "[wrong-type]: Men of `counts` names value `cost`, which is 3 points, not a number of models\n"
+        "  hint: name a number of models such as 10",
+        "[out-of-range]: Top of `counts` names value `six`, which is 6; Top is at most 5\n"
+        "  hint: name a value within the column's bounds, or widen `min`/`max`",
+        "[out-of-range]: Low of `counts` names value `minus_one`, which is -1; Low is at least 0\n"
+        "  hint: name a value within the column's bounds, or widen `min`/`max`",
+        "[wrong-type]: Move of `counts` names value `hexes`, which is 3 hexes, not a distance in inches\n"
+        '  hint: name a distance in inches such as 6"',
+    ]

@@ -1,11 +1,15 @@
 """Checks that reach inside entries: quotes cited by a profile row, a track or a spell, and game-master-only
-entries named through a table row's link. Expected locations are read off the YAML written here."""
+entries named through a table row's link or hidden by an overlay. Expected locations are read off the YAML written
+here."""
 
 from __future__ import annotations
 
-from helpers import BROKEN, checked
+from pathlib import Path
+
+from helpers import BROKEN, checked, make_project
 
 from generator.diagnostics import Code
+from generator.validate import check_project
 
 # The base project's source text (tests/broken/_base/sources/base.txt) says: "Each unit rolls one dice when it
 # activates. On a roll of a 1 the unit does nothing. A force may have one appeal for scrolls."
@@ -273,4 +277,46 @@ def test_every_way_of_naming_a_game_master_entry_is_found_where_it_is_written(tm
         "89:61: `grid` is for players but names game-master-only `gm_f`",
         "99:14: `cheat` is for players but names game-master-only `gm_chart`",
         "100:13: `cheat` is for players but names game-master-only `secret`",
+    ]
+
+
+SKIRMISH = """
+ruleset: {title: A skirmish}
+chapters: {fight: {title: Fight}}
+values:
+  reach: {value: 3 inches, label: How far a spear reaches}
+  ambush: {value: 2, label: Ambushers hidden, audience: gm}
+rules:
+  spears:
+    title: Spears
+    chapter: fight
+    body: "A spear reaches {value}`reach`; {value}`ambush` lie in wait."
+"""
+
+
+def _overlaid(root: Path, house_values: str) -> list[str]:
+    house = f'ruleset: {{title: "A skirmish, house rules", extends: game, overlay: true}}\nvalues:\n{house_values}'
+    result = check_project(make_project(root, game=SKIRMISH, house=house))
+    return [d.format() for d in result.diagnostics]
+
+
+def test_an_overlay_that_hides_a_house_value_its_base_prints_to_players_is_told_where_it_did(tmp_path):
+    found = _overlaid(tmp_path, "  reach: {value: 4 inches, house_note: Longer spears, audience: gm}\n")
+    assert found == [
+        "rules_src/game/ruleset.yaml:11:11: error[gm-reference]: `spears` is for players but names "
+        "game-master-only `ambush`\n"
+        "  hint: link it only from game-master material, or mark the linking entry `audience: gm`",
+        "rules_src/game/ruleset.yaml:11:11: error[gm-reference]: `spears` is for players but names "
+        "game-master-only `reach`\n"
+        "  hint: the overlay `house` marks its house value `reach` `audience: gm` "
+        "(rules_src/house/ruleset.yaml:3:65), but player text of `game` prints it: keep that house value for players",
+    ]
+
+
+def test_an_overlay_that_only_changes_a_game_master_value_is_not_blamed_for_its_bases_player_text(tmp_path):
+    # the base already hides `ambush`: its own error stands, with the ordinary hint
+    assert _overlaid(tmp_path, "  ambush: {value: 3, house_note: More ambushers}\n") == [
+        "rules_src/game/ruleset.yaml:11:11: error[gm-reference]: `spears` is for players but names "
+        "game-master-only `ambush`\n"
+        "  hint: link it only from game-master material, or mark the linking entry `audience: gm`"
     ]
