@@ -8,6 +8,7 @@ result="killed")`), a chart shows one (`result: killed`), and a worked example g
 from __future__ import annotations
 
 from pathlib import Path
+from types import MappingProxyType
 
 import pytest
 from helpers import make_project
@@ -225,3 +226,12 @@ def test_asking_a_formula_for_a_result_it_lacks_names_those_it_has(tmp_path):
     with pytest.raises(FormulaError) as raised:
         game.formula("single").view("routed")
     assert str(raised.value) == "single has one result; call it without `result=`"
+
+
+def test_results_equal_the_same_results_or_a_dict_of_them_and_nothing_else():
+    brawl = Results("brawl", {"killed": 3, "prisoners": 1})
+    assert brawl == Results("brawl", {"killed": 3, "prisoners": 1})
+    assert brawl != Results("brawl", {"killed": 3, "prisoners": 2})
+    assert brawl == {"killed": 3, "prisoners": 1} and brawl != {"killed": 3}
+    # only results or a dict count: a read-only view with the same names and values is something else
+    assert brawl != MappingProxyType({"killed": 3, "prisoners": 1})

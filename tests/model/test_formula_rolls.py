@@ -21,6 +21,7 @@ import pytest
 
 from generator.model import formula as F
 from generator.model.formula import Expression, FormulaError
+from generator.model.units import Distance
 
 
 @pytest.fixture(autouse=True)
@@ -181,6 +182,48 @@ def test_a_roll_divided_or_dividing_is_still_a_roll():
     assert _odds(Expression.parse("D6 / 2").evaluate({})) == {Fraction(k, 2): Fraction(1, 6) for k in range(1, 7)}
     assert _odds(Expression.parse("2 / D2").evaluate({})) == {1: Fraction(1, 2), 2: Fraction(1, 2)}
     assert Expression.parse("7 / 2").evaluate({}) == Fraction(7, 2)
+
+
+def test_a_roll_divided_by_a_number_has_exact_outcomes_even_where_a_float_would_round():
+    # D3 / 3: a third, two thirds and one, each a third of the time; 1/3 as a float is not a third
+    assert _odds(Expression.parse("D3 / 3").evaluate({})) == {
+        Fraction(1, 3): Fraction(1, 3),
+        Fraction(2, 3): Fraction(1, 3),
+        1: Fraction(1, 3),
+    }
+    assert Expression.parse("chance(D3 / 3 == 1 / 3)").evaluate({}) == Fraction(1, 3)
+
+
+def test_a_distance_divided_by_a_roll_is_a_roll_of_distances_in_its_unit():
+    halved = Expression.parse("move / D2").evaluate({"move": Distance(6, "inches")})
+    assert _odds(halved) == {Distance(6, "inches"): Fraction(1, 2), Distance(3, "inches"): Fraction(1, 2)}
+
+
+# -- what building a roll costs from the budget ------------------------------------------------------------
+
+
+def test_the_highest_or_lowest_of_a_pool_costs_one_step_per_outcome_of_each_die():
+    # 50 rolls of a six-sided die: 300 steps
+    for function in (F.highest, F.lowest):
+        with F.budget(300):
+            assert function(50, icepool.Die([1, 2, 3, 4, 5, 6])).max_outcome() == 6
+        with F.budget(299), pytest.raises(F.FormulaTooLarge, match="more than 299 steps"):
+            function(50, icepool.Die([1, 2, 3, 4, 5, 6]))
+
+
+def test_where_on_a_roll_costs_one_step_per_outcome_of_the_condition_and_of_each_side():
+    # a condition of 2 outcomes (false, true), a D4 where it holds, a D3 where it does not: 2 + 4 + 3 steps
+    with F.budget(9):
+        assert _odds(F.where(icepool.d6 > 3, icepool.d(4), icepool.d(3)))[4] == Fraction(1, 8)
+    with F.budget(8), pytest.raises(F.FormulaTooLarge, match="more than 8 steps"):
+        F.where(icepool.d6 > 3, icepool.d(4), icepool.d(3))
+
+
+def test_the_highest_of_a_roll_of_texts_is_refused_as_a_failed_formula():
+    text = 'highest(2, where(D6 > 3, "hit", "miss"))'
+    with pytest.raises(FormulaError) as error:
+        Expression.parse(text).evaluate({})
+    assert str(error.value) == f'`{text}` failed: can only concatenate str (not "int") to str'
 
 
 def test_a_result_may_reach_the_largest_number_but_not_pass_it():

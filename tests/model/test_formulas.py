@@ -675,6 +675,46 @@ def test_icepool_running_out_of_stack_is_a_roll_too_large_not_formulas_calling_e
         ev("build(1)", build=module["deep"])
 
 
+def test_the_stack_running_out_as_icepool_calls_back_into_a_formula_is_a_roll_too_large():
+    module = {"__name__": "icepool.population"}  # icepool calling a formula back while it builds a roll
+    exec("def build(formula):\n    return formula.evaluate({})\n", module)
+    inner = Expression.parse("1")
+    with budget() as held:
+
+        def spend(steps):  # the stack runs out as the inner formula starts: as it draws its first step
+            if held.calls_deep >= 2:
+                raise RecursionError("maximum recursion depth exceeded")
+            Budget.spend(held, steps)
+
+        held.spend = spend
+        with pytest.raises(FormulaTooLarge, match="^a roll has too many outcomes to compute$"):
+            ev("build(1)", build=lambda _n: module["build"](inner))
+
+
+def test_a_function_from_no_module_that_calls_itself_without_end_is_a_message():
+    module = {}  # code run with exec() and no `__name__`, as a caller's helper may be
+    exec("def loops(value):\n    return loops(value)\n", module)
+    with pytest.raises(FormulaError, match="^the formulas call each other without end$"):
+        ev("loops(1)", loops=module["loops"])
+
+
+@pytest.mark.parametrize(
+    "name, shown",
+    [
+        ("n" * 32, "`greedy(" + "n" * 32 + ")`"),  # 40 characters: shown whole
+        ("n" * 33, "`greedy(" + "n" * 32 + "…`"),  # 41: the first 39 and an ellipsis
+    ],
+    ids=["forty characters", "forty-one"],
+)
+def test_an_expression_that_ran_out_of_memory_is_shown_up_to_forty_characters(name, shown):
+    def greedy(_n):
+        raise MemoryError
+
+    with pytest.raises(FormulaTooLarge) as error:
+        ev(f"greedy({name})", greedy=greedy, **{name: 1})
+    assert str(error.value) == f"{shown} ran out of memory"
+
+
 def test_lookup_rows_that_cover_the_same_numbers_over_and_over_are_refused_before_they_are_compared(tmp_path):
     def lookup(rows: int) -> str:
         listed = "".join(f"      - {{when: 1-10000, result: r{n}}}\n" for n in range(rows))
@@ -854,6 +894,26 @@ def test_floor_and_ceil_round_exact_numbers_and_every_face_of_a_die():
     assert floor(Fraction(7, 2)) == 3 and ceil(Fraction(7, 2)) == 4 and floor(-0.5) == -1 and ceil(2) == 2
     halves = icepool.Die([Fraction(1, 2), Fraction(3, 2), Fraction(3, 2)])
     assert floor(halves) == icepool.Die([0, 1, 1]) and ceil(halves) == icepool.Die([1, 2, 2])
+
+
+def test_floor_and_ceil_round_a_distance_in_its_unit_and_refuse_a_text():
+    import math
+
+    from generator.model.formula import _round
+    from generator.model.units import Distance
+
+    floor, ceil = _round(math.floor), _round(math.ceil)
+    assert floor(Distance(Fraction(5, 2), "inches")) == Distance(2, "inches")  # 2½" rounds to 2"
+    assert ceil(Distance(Fraction(5, 2), "hexes")) == Distance(3, "hexes")
+    with pytest.raises(FormulaError) as error:
+        floor("3")
+    assert str(error.value) == "'3' is not a number"
+
+
+def test_pick_of_a_value_that_gives_no_alternatives_says_what_it_was_given():
+    with pytest.raises(FormulaError) as error:
+        ev("pick(3, 1)")
+    assert str(error.value) == "pick() takes a value the text gives as alternatives (4 or 5 feet), not 3"
 
 
 def test_a_formula_error_shows_rolls_fractions_and_other_values_plainly():

@@ -10,7 +10,7 @@ import pytest
 from generator.model.base import Bounds, NotGiven, Source
 from generator.model.dice import target_probability
 from generator.model.points import exact
-from generator.model.quantity import Quantity, QuantityError, QuantityTooLarge, number_text
+from generator.model.quantity import NotPicked, Quantity, QuantityError, QuantityTooLarge, number_text
 
 
 @pytest.mark.parametrize(
@@ -216,3 +216,34 @@ def test_a_quantity_that_is_refused_says_why(raw, kind, error, message):
         Quantity.parse(raw, kind)
     assert type(raised.value) is error
     assert str(raised.value) == message
+
+
+# -- alternatives: "4 or 5 feet" as formulas see them ---------------------------------------------------------
+def _pace():
+    return Quantity.parse("4 or 5 feet").value
+
+
+@pytest.mark.parametrize(
+    "n", [0, 3, -1, True, "1"], ids=["none before the first", "past the last", "negative", "true", "a text"]
+)
+def test_picking_an_alternative_the_text_does_not_give_says_which_may_be_picked(n):
+    with pytest.raises(NotPicked) as refused:
+        _pace().pick(n)
+    assert str(refused.value) == f"`4 or 5 feet` has 2 alternatives: pick 1 to 2, not {n!r}"
+
+
+def test_alternatives_used_as_one_value_suggest_picking_the_first():
+    with pytest.raises(NotPicked) as refused:
+        _pace() + 1
+    assert (
+        str(refused.value)
+        == "`4 or 5 feet` gives alternatives, not one value: pick one first, as `pick(value, 1)` for 4 feet"
+    )
+
+
+def test_alternatives_equal_the_same_alternatives_and_hash_apart_from_others():
+    assert _pace() == Quantity.parse("4 or 5 ft").value  # the same two lengths, written otherwise
+    assert _pace() != Quantity.parse("4 or 6 feet").value
+    assert hash(_pace()) == hash(Quantity.parse("4 or 5 ft").value)
+    # one hash for all alternatives would still be correct, but every key of a table would collide
+    assert len({hash(Quantity.parse(f"{n} or {n + 1}").value) for n in range(20)}) == 20

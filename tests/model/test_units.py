@@ -351,3 +351,50 @@ def test_a_distance_is_an_exact_immutable_value_in_a_known_unit():
     with pytest.raises(AttributeError, match="immutable"):
         x.magnitude = 7
     assert pickle.loads(pickle.dumps(x)) == x and str(Distance(1, "feet")) == "1 foot"
+
+
+# -- what a user reads when an operation is refused, and how distances key a table ----------------------------
+@pytest.mark.parametrize(
+    "operation, message",
+    [
+        (
+            lambda x, y: x / y,
+            '6" and 1 hex cannot be divided by each other: inches measure a length, hexes count cells of a hex grid',
+        ),
+        (
+            lambda x, y: x // y,
+            '6" and 1 hex cannot be divided by each other: inches measure a length, hexes count cells of a hex grid',
+        ),
+        (
+            lambda x, y: x % y,
+            '6" and 1 hex cannot be divided by each other: inches measure a length, hexes count cells of a hex grid',
+        ),
+        (lambda x, _y: x * x, '6" times 6" is an area, which no rule measures'),
+        (lambda x, _y: 2 / x, '2 divided by 6" is not a distance or a number'),
+    ],
+    ids=["divided", "divided rounding down", "remainder", "an area", "a number over a length"],
+)
+def test_a_refused_operation_says_what_was_refused_and_why(operation, message):
+    with pytest.raises(UnitMismatch) as refused:
+        operation(Distance(6, "inches"), Distance(1, "hexes"))
+    assert str(refused.value) == message
+
+
+def test_equal_lengths_in_different_units_are_one_key_and_different_lengths_hash_apart():
+    # 1 foot = 12 inches = 30.48 cm = 304.8 mm, by the definitions above
+    same = {
+        Distance(1, "feet"),
+        Distance(12, "inches"),
+        Distance(Fraction("30.48"), "cm"),
+        Distance(Fraction("304.8"), "mm"),
+    }
+    assert len(same) == 1
+    # one hash for every distance would still be correct, but a table keyed by distances would
+    # search every key each time
+    assert len({hash(Distance(n, "inches")) for n in range(50)}) == 50
+
+
+def test_a_distance_prints_its_number_as_the_given_printer_does():
+    # a chart prints a rounded number in the distance's own unit
+    assert Distance(Fraction(1, 3), "feet").text(lambda magnitude: f"{float(magnitude):.2f}") == "0.33 feet"
+    assert Distance(Fraction(5, 2), "inches").text(lambda _magnitude: "2.5") == '2.5"'
