@@ -438,3 +438,68 @@ def test_jobs_without_an_audience_argument_keep_every_sheet(tmp_path, monkeypatc
     project = SimpleNamespace(root=tmp_path, rulesets=[SimpleNamespace(id="mini")])
     made = pipeline.plan.Builder(project, tmp_path / "build", tmp_path / "staging", {}, BuildRequest(tmp_path))
     assert made.jobs("sheets") == [job]
+
+
+def test_the_input_key_hashes_kind_audiences_audience_and_epoch_then_the_ruleset_and_templates(tmp_path, monkeypatch):
+    monkeypatch.setattr(pipeline.plan, "ruleset_key", lambda root, ruleset, code: "ruleset-key")
+    monkeypatch.setattr(keys, "templates_digest", lambda root: b"templates")
+    monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
+    mini = SimpleNamespace(id="mini")
+    unset = b"\x00".join([b"sheets", b"['player', 'gm']", b"None", b"", b"ruleset-keytemplates"])  # no epoch: empty
+    assert builder(tmp_path).inputs_key("sheets", mini) == hashlib.sha256(unset).hexdigest()
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    gm = b"\x00".join([b"handouts", b"['gm']", b"gm", b"1700000000", b"ruleset-keytemplates"])
+    assert builder(tmp_path, audience="gm").inputs_key("handouts", mini) == hashlib.sha256(gm).hexdigest()
+
+
+def test_the_renders_read_the_project_and_default_templates_and_write_staging_and_site_caches(tmp_path, monkeypatch):
+    asked = []
+
+    def run_tasks(tasks, workers, advance, walled=None):
+        asked.append((tasks, workers, walled))
+        return ["rendered"]
+
+    monkeypatch.setattr(pipeline.plan, "run_tasks", run_tasks)
+    made = builder(tmp_path, jobs=2)
+    assert made.render_tasks([("task", ())], print) == ["rendered"]
+    where = hashlib.sha256(str((tmp_path / "build").resolve()).encode()).hexdigest()[:16]
+    caches = tmp_path.resolve() / ".rulepress-cache" / f"out-{where}"  # the folder of both sites' caches
+    assert asked == [([("task", ())], 2, ([tmp_path, default_templates()], [tmp_path / "staging", caches]))]
+
+
+# Sphinx's caches of a site: kept only as this machine sealed them.
+
+
+def _site_cache(root: Path) -> tuple[Path, Path]:
+    """Both folders of the player site's cache, with a file in each, as Sphinx leaves them."""
+    cache = pipeline.plan.site_cache(root, root / "build", "site")
+    html = cache.with_name("site-html")
+    for folder, name in ((cache, "environment.pickle"), (html, "index.html")):
+        folder.mkdir(parents=True)
+        (folder / name).write_text("Sphinx's own")
+    return cache, html
+
+
+def test_a_sealed_site_cache_is_kept_and_one_changed_folder_wipes_both(project, tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    cache, html = _site_cache(project)
+    pipeline.plan.seal_site_cache(project, cache)
+    assert sorted(p.name for p in cache.parent.iterdir()) == ["site", "site-html", "site-html.seal", "site.seal"]
+    pipeline.plan.trust_site_cache(project, cache)
+    assert (cache / "environment.pickle").is_file() and (html / "index.html").is_file()
+    (html / "index.html").write_text("changed since")
+    pipeline.plan.trust_site_cache(project, cache)
+    assert list(cache.parent.iterdir()) == []  # Sphinx builds the site afresh
+
+
+def test_a_site_cache_is_never_sealed_nor_trusted_with_a_key_inside_the_project(project, monkeypatch):
+    from generator.cache_seal import seal
+
+    monkeypatch.setenv("XDG_STATE_HOME", str(project / "state"))  # the contributor could have written this key
+    cache, html = _site_cache(project)
+    pipeline.plan.seal_site_cache(project, cache)
+    assert sorted(p.name for p in cache.parent.iterdir()) == ["site", "site-html"]
+    for folder in (cache, html):
+        seal(folder)  # sealed as anyone holding the project's key could
+    pipeline.plan.trust_site_cache(project, cache)
+    assert list(cache.parent.iterdir()) == []

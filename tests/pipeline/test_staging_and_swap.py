@@ -191,3 +191,25 @@ def test_a_first_swap_that_fails_leaves_nothing(tmp_path):
         pipeline.staging.swap(tmp_path / "no-staging", tmp_path / "build")
     assert failed.value.filename == str(tmp_path / "no-staging")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_the_manifests_mac_is_this_machines_hmac_of_the_manifest_labelled_as_one(tmp_path, monkeypatch):
+    import hashlib
+    import hmac
+
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    staged = tmp_path / "staged"
+    staged.mkdir()
+    pipeline.staging.write_manifest(staged, {"b.pdf": "k2", "a.pdf": "k1"}, tmp_path / "build")
+    data = b'{\n "a.pdf": "k1",\n "b.pdf": "k2"\n}'
+    assert (staged / ".manifest.json").read_bytes() == data
+    key = (tmp_path / "state" / "rulepress" / "cache-key").read_bytes().strip()
+    mac = hmac.new(key, b"rulepress-cache\0build manifest\0" + data, hashlib.sha256).hexdigest()
+    assert (staged / ".manifest.mac").read_bytes() == mac.encode() + b"\n"
+
+
+def test_a_signed_manifest_that_is_no_json_object_names_nothing(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    (tmp_path / "build").mkdir()
+    pipeline.staging.write_manifest(tmp_path / "build", ["a.pdf"])
+    assert pipeline.staging.read_manifest(tmp_path / "build") == {}

@@ -24,6 +24,7 @@ from generator import keys, pipeline
 from generator.diagnostics import Code, Diagnostic, Diagnostics, Location
 from generator.pipeline.plan import Summary
 from generator.pipeline.request import BuildHooks, BuildRequest
+from generator.render.jinja import TemplateFailed
 from generator.render.pdf import PdfJob, ResourceOutside
 from generator.render.site.pages import SiteWarnings
 from generator.render.site.search import SearchIndexError
@@ -470,3 +471,79 @@ def test_the_summary_follows_the_order_of_outputs():
     first, second = pipeline.plan.OUTPUTS[0], pipeline.plan.OUTPUTS[1]
     line = Summary(written={second: 1, first: 2}).line()
     assert line == f"{first}: 2 written, 0 unchanged; {second}: 1 written, 0 unchanged"
+
+
+def test_the_template_errors_of_sheets_and_handouts_are_reported_together(project, renderers, monkeypatch, capsys):
+    wound = Diagnostic(Code.TEMPLATE_ERROR, "'roll' is undefined", Location("templates/sheets/wound.html.j2", 3, 5))
+    cards = Diagnostic(Code.TEMPLATE_ERROR, "unexpected end of template", Location("templates/handouts/cards.html.j2"))
+
+    def failing(error):
+        def jobs(*args, **kwargs):
+            raise TemplateFailed([error])
+
+        return jobs
+
+    monkeypatch.setattr("generator.pipeline.plan.sheet_jobs", failing(wound))
+    monkeypatch.setattr("generator.pipeline.plan.handout_jobs", failing(cards))
+    assert build(project, renderers) == 1
+    hint = "fix the template at the place named; start again from the default of the same path in `generator/templates`"
+    assert capsys.readouterr().err == (
+        "templates/handouts/cards.html.j2:1:1: error[template-error]: unexpected end of template\n"
+        f"  hint: {hint}\n"
+        "templates/sheets/wound.html.j2:3:5: error[template-error]: 'roll' is undefined\n"
+        f"  hint: {hint}\n"
+        f"build failed: 2 template errors; {project / 'build'} is left as it was\n"
+    )
+    assert renderers.pdfs == [] and renderers.sites == [] and not (project / "build").exists()
+
+
+def test_the_reference_pages_are_utf8_whatever_the_locale(project, renderers, monkeypatch):
+    import locale
+
+    monkeypatch.setattr(pipeline.plan, "format_reference", lambda: "format — café")
+    monkeypatch.setattr(pipeline.plan, "codes_reference", lambda: "codes — café")
+    monkeypatch.setattr(pipeline.plan, "names_reference", lambda ruleset, root: f"{ruleset.id} — café")
+    before = locale.setlocale(locale.LC_CTYPE)
+    locale.setlocale(locale.LC_CTYPE, "C")  # an ASCII locale: its own encoding has no dash
+    try:
+        status = build(project, renderers)
+    finally:
+        locale.setlocale(locale.LC_CTYPE, before)
+    assert status == 0
+    reference = project / "build" / "reference"
+    assert (reference / "format.md").read_bytes() == b"format \xe2\x80\x94 caf\xc3\xa9"
+    assert (reference / "codes.md").read_bytes() == b"codes \xe2\x80\x94 caf\xc3\xa9"
+    assert (reference / "names-melee.md").read_bytes() == b"melee \xe2\x80\x94 caf\xc3\xa9"
+
+
+def _site_with_a_cache(renderers, seen: list):
+    """serve's site hook, standing in for Sphinx: notes what its cache held, then fills both of its folders."""
+
+    def site(project, args):
+        cache, html = Path(args[1]), Path(args[2])
+        seen.append(sorted(p.name for folder in (cache, html) if folder.is_dir() for p in folder.iterdir()))
+        for folder, name in ((cache, "environment.pickle"), (html, "index.html")):
+            folder.mkdir(parents=True, exist_ok=True)
+            (folder / name).write_text("Sphinx's own")
+        return renderers.site(project, args)
+
+    return site
+
+
+def test_the_site_cache_a_build_wrote_is_sealed_and_given_to_the_next_build(project, renderers, tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    seen = []
+    site = _site_with_a_cache(renderers, seen)
+    assert build(project, renderers, audience="player", site_builder=site) == 0
+    caches = pipeline.plan.site_cache(project, project / "build", "site").parent
+    assert sorted(p.name for p in caches.iterdir()) == ["site", "site-html", "site-html.seal", "site.seal"]
+    renderers.site_version["player"] = 2  # the rules changed: the site is built again, from its cache
+    assert build(project, renderers, audience="player", site_builder=site) == 0
+    assert seen == [[], ["environment.pickle", "index.html"]]
+
+
+def test_a_build_seals_no_site_cache_with_a_key_inside_the_project(project, renderers, monkeypatch):
+    monkeypatch.setenv("XDG_STATE_HOME", str(project / "state"))  # the contributor could have written this key
+    assert build(project, renderers, audience="player", site_builder=_site_with_a_cache(renderers, [])) == 0
+    caches = pipeline.plan.site_cache(project, project / "build", "site").parent
+    assert sorted(p.name for p in caches.iterdir()) == ["site", "site-html"]

@@ -289,6 +289,25 @@ def test_a_site_is_built_from_the_project_loaded_again_in_a_fresh_process(monkey
     assert pipeline.workers.site_worker(args) == "out" and ran == [(pipeline.workers._build_one_site, args)]
 
 
+def test_a_site_is_built_with_what_the_builds_examples_found_of_its_overlays(monkeypatch, tmp_path):
+    found = {"club": ("7", "hostile")}
+    loaded = SimpleNamespace(
+        root=tmp_path, with_house_results=lambda results: SimpleNamespace(root=tmp_path, house_results=results)
+    )
+    monkeypatch.setattr(pipeline.workers, "load_project", lambda root: (loaded, []))
+    built = []
+    monkeypatch.setattr(
+        pipeline.workers,
+        "build_site",
+        lambda project, cache, outdir, audience, downloads, pages=None: (
+            built.append(project) or SimpleNamespace(outdir=outdir / "html")
+        ),
+    )
+    args = (str(tmp_path), "/c/site", "/c/site-html", "player", {}, "the pages", found)
+    assert pipeline.workers._build_one_site(args) == "/c/site-html/html"
+    assert [project.house_results for project in built] == [found]  # not known to the project loaded again
+
+
 def test_stopping_a_pool_without_workers_does_nothing_more():
     shutdowns = []
     pipeline.workers._stop(SimpleNamespace(shutdown=lambda **kw: shutdowns.append(kw)), [])
