@@ -48,3 +48,19 @@ def player_files(build: Path) -> list[Path]:
 def raising(error: BaseException):
     """A render worker's task that fails as a renderer would: it raises ``error`` (tests/test_pool.py)."""
     raise error
+
+
+def sweep(cases, check) -> None:
+    """Run ``check(*case)`` for every case of an exhaustive comparison and fail once, naming every case that failed.
+
+    A sweep over thousands of input combinations is one test, not one per combination: a pytest item costs far more
+    than the comparison it makes (worse across xdist workers), and a failure still names each failing input."""
+    failed = []
+    for case in cases:
+        case = case if isinstance(case, tuple) else (case,)
+        try:
+            check(*case)
+        except AssertionError as error:
+            said = " / ".join(line.strip() for line in str(error).splitlines() if line.strip())
+            failed.append(f"{case}: {said[:300] or 'assertion failed'}")
+    assert not failed, f"{len(failed)} case(s) failed:\n" + "\n".join(failed[:20])
