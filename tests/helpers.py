@@ -5,6 +5,7 @@ Test modules import it as ``helpers`` (pyproject.toml puts tests/ on pytest's ``
 from __future__ import annotations
 
 import shutil
+from functools import cache
 from pathlib import Path
 
 TESTS = Path(__file__).resolve().parent
@@ -64,3 +65,21 @@ def sweep(cases, check) -> None:
             said = " / ".join(line.strip() for line in str(error).splitlines() if line.strip())
             failed.append(f"{case}: {said[:300] or 'assertion failed'}")
     assert not failed, f"{len(failed)} case(s) failed:\n" + "\n".join(failed[:20])
+
+
+def sample_check(only: str | None = None):
+    """`check_project` of this repository's rules_src/ (all of it, or one ruleset with what it extends), made once
+    per test process and shared by the tests that only read it: the model is immutable values. One ruleset's is the
+    same result its worked examples and tests/rulesets/ use."""
+    if only is None:
+        return _whole_sample_check()
+    from generator.examples.sybil_yaml import checked_ruleset
+
+    return checked_ruleset(ROOT, only)
+
+
+@cache
+def _whole_sample_check():
+    from generator.validate import check_project
+
+    return check_project(ROOT)

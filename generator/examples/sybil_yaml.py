@@ -44,7 +44,9 @@ class RulesetNotLoadable(Exception):
 
 
 @cache
-def _project(root: Path, ruleset_id: str):
+def checked_ruleset(root: Path, ruleset_id: str):
+    """``check_project`` of one ruleset (and what it extends), once per process: every example of a ruleset, and
+    every test that only reads it, share one checked model (immutable values)."""
     return check_project(root, ruleset_id)
 
 
@@ -54,7 +56,7 @@ def namespace_for_path(path: str | Path) -> dict:
     parts = path.parts
     index = len(parts) - 1 - parts[::-1].index("rules_src")
     root, ruleset_id = Path(*parts[:index]), parts[index + 1]
-    result = _project(root, ruleset_id)
+    result = checked_ruleset(root, ruleset_id)
     if not result.ok:
         shown = "\n".join(d.format() for d in result.diagnostics.errors[:10])
         raise RulesetNotLoadable(f"rules_src/{ruleset_id} has errors; fix them before its examples can run:\n{shown}")

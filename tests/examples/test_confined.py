@@ -15,7 +15,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
-from helpers import ROOT
+from helpers import ROOT, sample_check
 
 from generator.examples import confined
 from generator.examples.run import run_confined
@@ -121,7 +121,7 @@ def test_mechanics_that_read_outside_give_a_located_mechanic_error(tmp_path):
 
 
 def test_names_come_back_as_data():
-    result = check_project(ROOT, "rampant_hex")
+    result = sample_check("rampant_hex")
     names = run_confined(result.project.ruleset("rampant_hex"), ROOT, examples=False, names=True).names
     assert any(kind == "function" and name.startswith("force(") for kind, name, _line in names)
 

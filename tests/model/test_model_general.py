@@ -11,7 +11,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from helpers import ROOT, make_project
+from helpers import make_project, sample_check
 
 from generator.diagnostics import Code
 from generator.mechanics import armies
@@ -454,7 +454,7 @@ army_limits:
 
 
 def test_the_samples_declare_what_they_use():
-    result = check_project(ROOT)
+    result = sample_check()
     assert result.ok
     rampant = result.project.ruleset("rampant_hex")
     assert rampant.meta.hero_levels == ("low", "high")

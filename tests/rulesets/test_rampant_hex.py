@@ -17,11 +17,11 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from helpers import sample_check
 
 from generator.examples.own_mechanics import exported
 from generator.examples.sybil_yaml import namespace_for_path
 from generator.model.calculate import calculator
-from generator.validate import check_project
 
 ROOT = Path(__file__).resolve().parents[2]
 FACES = range(1, 7)
@@ -48,7 +48,7 @@ def rules(ns):
 
 @pytest.fixture(scope="module")
 def house():
-    result = check_project(ROOT)
+    result = sample_check()
     assert result.ok, [d.format() for d in result.diagnostics.errors]
     return result.project.ruleset("rampant_hex_house")
 

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import ROOT
+from helpers import ROOT, sample_check
 
 from generator.validate import check_project
 
@@ -25,7 +25,7 @@ QUOTE = re.compile(r'quote: "([^"]{12,})"')
 
 
 def test_the_sample_rules_pass_check():
-    result = check_project(ROOT)
+    result = sample_check()
     assert [d.format().splitlines()[0] for d in result.diagnostics] == []
 
 

@@ -15,6 +15,7 @@ import re
 from pathlib import Path
 
 import pytest
+from helpers import sample_check
 from pdf_text import Pdf
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -104,9 +105,8 @@ def test_every_ruleset_has_a_booklet_and_only_rulesets_with_gm_material_a_gm_cop
 
 def test_gm_sheets_only_where_the_gm_sees_more(tmp_path):
     from generator.render.sheets.jobs import sheets
-    from generator.validate import check_project
 
-    project = check_project(ROOT).project
+    project = sample_check().project
     assert sorted(s.name for s in sheets(project) if s.audience == "gm") == GM_SHEETS
 
 

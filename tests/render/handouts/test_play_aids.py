@@ -14,6 +14,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from helpers import sample_check
 from pdf_text import Page
 
 from generator.diagnostics import Code
@@ -78,7 +79,7 @@ def pieces(page: Page) -> list[dict]:
 def project() -> Project:
     rulesets = []
     for id in ("rampant_hex", "rampant_hex_house"):
-        result = check_project(ROOT, only=id)
+        result = sample_check(id)
         assert result.ok, [d.format() for d in result.diagnostics.errors]
         rulesets += [r for r in result.project.rulesets if r.id == id]
     return Project(ROOT, tuple(rulesets))
@@ -113,7 +114,7 @@ def test_a_roster_for_each_ruleset_with_profiles_and_none_for_the_others():
     for folder in sorted((ROOT / "rules_src").iterdir()):
         if not folder.is_dir() or folder.name.startswith((".", "_")):
             continue
-        result = check_project(ROOT, only=folder.name)
+        result = sample_check(folder.name)
         assert result.ok, (folder.name, [d.format() for d in result.diagnostics.errors])
         for ruleset in result.project.rulesets:
             if ruleset.id != folder.name:

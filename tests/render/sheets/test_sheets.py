@@ -17,6 +17,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from helpers import sample_check
 from pypdf import PdfReader
 
 from generator.model.dice import percent
@@ -26,7 +27,6 @@ from generator.render.sheets.charts import Cell, Chart, Row
 from generator.render.sheets.jobs import PAPERS, Sheet, sheet_html, sheet_jobs, sheet_pages, sheets
 from generator.render.sheets.quickref import quick_reference
 from generator.source.project import Project
-from generator.validate import check_project
 
 ROOT = Path(__file__).resolve().parents[3]
 MM = 72 / 25.4
@@ -42,7 +42,7 @@ def normalise(text: str) -> str:
 
 def loadable_project() -> Project:
     """Every ruleset of rules_src/; a ruleset with check errors fails the tests that need it, never skips them."""
-    result = check_project(ROOT)
+    result = sample_check()
     if not result.ok:
         pytest.fail("rules_src/ has check errors; `rulepress check` lists them")
     return result.project
