@@ -11,6 +11,7 @@ from collections import Counter
 from fractions import Fraction
 
 import pytest
+from helpers import sweep
 
 from generator.examples.sybil_yaml import namespace_for_path
 from generator.model.formula import FormulaError
@@ -30,18 +31,23 @@ def enumerate_injuries(strength: int, toughness: int, wounds: int) -> dict[int, 
 
 
 # -- the injury roll -------------------------------------------------------------------------
-@pytest.mark.parametrize("strength, toughness, wounds", STATS)
-def test_injury_distribution_matches_enumeration(strength, toughness, wounds):
-    assert NS["injury_distribution"](strength, toughness, wounds) == enumerate_injuries(strength, toughness, wounds)
-    roll = NS["injury_roll"](strength, toughness, wounds)
-    assert {o: roll.probability(o) for o in roll.outcomes()} == enumerate_injuries(strength, toughness, wounds)
+def test_injury_distribution_matches_enumeration():
+    def case(strength, toughness, wounds):
+        expected = enumerate_injuries(strength, toughness, wounds)
+        assert NS["injury_distribution"](strength, toughness, wounds) == expected, "injury_distribution"
+        roll = NS["injury_roll"](strength, toughness, wounds)
+        assert {o: roll.probability(o) for o in roll.outcomes()} == expected, "injury_roll"
+
+    sweep(STATS, case)
 
 
-@pytest.mark.parametrize("strength, toughness, wounds", STATS[::7])
-def test_injury_range_and_total_agree_with_enumeration(strength, toughness, wounds):
-    totals = [NS["injury_total"](face, strength, toughness, wounds) for face in FACES]
-    assert totals == [face + strength - toughness - wounds for face in FACES]
-    assert NS["injury_range"](strength, toughness, wounds) == (min(totals), max(totals))
+def test_injury_range_and_total_agree_with_enumeration():
+    def case(strength, toughness, wounds):
+        totals = [NS["injury_total"](face, strength, toughness, wounds) for face in FACES]
+        assert totals == [face + strength - toughness - wounds for face in FACES], "injury_total face by face"
+        assert NS["injury_range"](strength, toughness, wounds) == (min(totals), max(totals)), "injury_range"
+
+    sweep(STATS[::7], case)
 
 
 def test_injury_total_example():
@@ -192,9 +198,11 @@ def test_blunt_weapons_stun_on_five_or_six():
     assert [total for total in range(-5, 15) if NS["blunt_weapon_stuns"](total)] == [5, 6]
 
 
-@pytest.mark.parametrize("strength, toughness, wounds", STATS[::3])
-def test_blunt_stun_chance_matches_enumeration(strength, toughness, wounds):
-    expected = sum(
-        (p for total, p in enumerate_injuries(strength, toughness, wounds).items() if total in (5, 6)), Fraction(0)
-    )
-    assert NS["blunt_stun_chance"](strength, toughness, wounds) == expected
+def test_blunt_stun_chance_matches_enumeration():
+    def case(strength, toughness, wounds):
+        expected = sum(
+            (p for total, p in enumerate_injuries(strength, toughness, wounds).items() if total in (5, 6)), Fraction(0)
+        )
+        assert NS["blunt_stun_chance"](strength, toughness, wounds) == expected
+
+    sweep(STATS[::3], case)

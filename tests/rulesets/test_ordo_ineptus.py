@@ -13,6 +13,7 @@ import random
 from fractions import Fraction
 
 import pytest
+from helpers import sweep
 
 from generator.examples.sybil_yaml import namespace_for_path
 
@@ -83,21 +84,24 @@ def _deck(jokers: int = 2) -> list[str]:
     return [rank + suit for rank in RANKS for suit in "♠♥♦♣"] + ["Joker"] * jokers
 
 
-@pytest.mark.parametrize("seed", range(20))
-def test_turn_order_of_random_draws(seed):
+def test_turn_order_of_random_draws():
     """Every non-joker holder acts once; groups share a rank and are called highest first."""
-    rng = random.Random(seed)
-    people = [f"p{i}" for i in range(rng.randint(2, 8))] + ["Game Master"]
-    cards = rng.sample(_deck(), len(people))
-    draws = dict(zip(people, cards))
-    order = ns["turn_order"](draws)
-    jokers = ns["joker_holders"](draws)
-    called = [who for group in order for who in group]
-    assert sorted(called + list(jokers)) == sorted(people)
-    assert sorted(jokers) == sorted(who for who, card in draws.items() if card == "Joker")
-    ranks = [{RANKS.index(draws[who][:-1]) for who in group} for group in order]
-    assert all(len(r) == 1 for r in ranks)
-    assert [r.pop() for r in ranks] == sorted({RANKS.index(c[:-1]) for c in cards if c != "Joker"})
+
+    def case(seed):
+        rng = random.Random(seed)
+        people = [f"p{i}" for i in range(rng.randint(2, 8))] + ["Game Master"]
+        cards = rng.sample(_deck(), len(people))
+        draws = dict(zip(people, cards))
+        order = ns["turn_order"](draws)
+        jokers = ns["joker_holders"](draws)
+        called = [who for group in order for who in group]
+        assert sorted(called + list(jokers)) == sorted(people), "each acts once"
+        assert sorted(jokers) == sorted(who for who, card in draws.items() if card == "Joker"), "jokers"
+        ranks = [{RANKS.index(draws[who][:-1]) for who in group} for group in order]
+        assert all(len(r) == 1 for r in ranks), "a group mixes ranks"
+        assert [r.pop() for r in ranks] == sorted({RANKS.index(c[:-1]) for c in cards if c != "Joker"}), "rank order"
+
+    sweep(range(20), case)
 
 
 def test_same_value_different_suits_act_together():
@@ -199,9 +203,11 @@ def test_hidden_models_are_detected_within_initiative_inches():
 
 
 # -- magic ------------------------------------------------------------------------------------------
-@pytest.mark.parametrize("difficulty", range(0, 15))
-def test_casting_chance_against_36_outcomes(difficulty):
-    assert ns["casting_chance"](difficulty) == count(dice(2), lambda a, b: a + b >= difficulty)
+def test_casting_chance_against_36_outcomes():
+    def case(difficulty):
+        assert ns["casting_chance"](difficulty) == count(dice(2), lambda a, b: a + b >= difficulty)
+
+    sweep(range(0, 15), case)
 
 
 def test_000_spells_by_caster_level():

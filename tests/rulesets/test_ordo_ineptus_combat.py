@@ -11,6 +11,7 @@ import itertools
 from fractions import Fraction
 
 import pytest
+from helpers import sweep
 
 from generator.examples.sybil_yaml import namespace_for_path
 
@@ -89,34 +90,36 @@ def test_000_armour_statement():
     assert all(armour_save(4, s) is None for s in range(6, 11))
 
 
-@pytest.mark.parametrize("base, strength", list(itertools.product(range(1, 7), range(1, 11))))
-def test_armour_save_and_piercing(base, strength):
-    assert armour_save(base, strength) == plain_save(base, strength)
-    assert armour_save(base, strength, True) == plain_save(base, strength, True)
-    assert armour_piercing_save(base, strength) == plain_save(base, strength, True)
-    plain = plain_save(base, strength)
-    assert armour_save(base, strength, True) == (None if plain is None or plain == 6 else plain + 1)
+def test_armour_save_and_piercing():
+    def case(base, strength):
+        assert armour_save(base, strength) == plain_save(base, strength), "plain"
+        assert armour_save(base, strength, True) == plain_save(base, strength, True), "piercing"
+        assert armour_piercing_save(base, strength) == plain_save(base, strength, True), "armour_piercing_save"
+        plain = plain_save(base, strength)
+        assert armour_save(base, strength, True) == (None if plain is None or plain == 6 else plain + 1), "one worse"
+
+    sweep(itertools.product(range(1, 7), range(1, 11)), case)
 
 
 def test_no_save_stays_no_save():
     assert save_chance(None, 1) == 0
 
 
-@pytest.mark.parametrize("base", [None, 2, 3, 4, 5, 6])
-@pytest.mark.parametrize("strength", range(1, 8))
-@pytest.mark.parametrize("ward", [None, 4, 5, 6])
-@pytest.mark.parametrize("piercing", [False, True])
-def test_save_chance_against_enumeration(base, strength, ward, piercing):
+def test_save_chance_against_enumeration():
     """ "A model with both an armor save and a ward save can take the armor save first and then try
     their ward save if they fail that"; ward saves are unaffected by Strength."""
-    armour = plain_save(base, strength, piercing)
 
-    def saved(armour_roll, ward_roll):
-        if armour is not None and armour_roll >= armour:
-            return True
-        return ward is not None and ward_roll >= ward
+    def case(base, strength, ward, piercing):
+        armour = plain_save(base, strength, piercing)
 
-    assert save_chance(base, strength, piercing, ward=ward) == count(dice(2), saved)
+        def saved(armour_roll, ward_roll):
+            if armour is not None and armour_roll >= armour:
+                return True
+            return ward is not None and ward_roll >= ward
+
+        assert save_chance(base, strength, piercing, ward=ward) == count(dice(2), saved)
+
+    sweep(itertools.product([None, 2, 3, 4, 5, 6], range(1, 8), [None, 4, 5, 6], [False, True]), case)
 
 
 def test_armour_charts_and_sheet():
@@ -128,12 +131,15 @@ def test_armour_charts_and_sheet():
 
 
 # -- critical hits and injuries ---------------------------------------------------------------------
-@pytest.mark.parametrize("strength", range(1, 11))
-@pytest.mark.parametrize("toughness", range(1, 11))
-def test_critical_hit_chance_is_a_six_that_wounds(strength, toughness):
+def test_critical_hit_chance_is_a_six_that_wounds():
     """ "Whenever a six is rolled to wound, a critical hit is scored"."""
-    needed = TO_WOUND_CHART[strength][toughness - 1]
-    assert critical_hit_chance(strength, toughness) == one_die(lambda r: r == 6 and needed is not None and r >= needed)
+
+    def case(strength, toughness):
+        needed = TO_WOUND_CHART[strength][toughness - 1]
+        wanted = one_die(lambda r: r == 6 and needed is not None and r >= needed)
+        assert critical_hit_chance(strength, toughness) == wanted
+
+    sweep(itertools.product(range(1, 11), range(1, 11)), case)
 
 
 def test_critical_on_six_only_wounds():
@@ -158,14 +164,13 @@ def test_000_critical_hit_table():
             critical_hit_effect(bad)
 
 
-@pytest.mark.parametrize("base", [1, 2, 3, 4, 5, 6])
-@pytest.mark.parametrize("strength", range(1, 8))
-@pytest.mark.parametrize("roll", FACES)
-@pytest.mark.parametrize("piercing", [False, True])
-def test_critical_armour_save_is_two_worse(base, strength, roll, piercing):
-    plain = plain_save(base, strength, piercing)
-    expected = None if roll == 6 or plain is None or plain + 2 > 6 else plain + 2
-    assert critical_armour_save(base, strength, roll, piercing) == expected
+def test_critical_armour_save_is_two_worse():
+    def case(base, strength, roll, piercing):
+        plain = plain_save(base, strength, piercing)
+        expected = None if roll == 6 or plain is None or plain + 2 > 6 else plain + 2
+        assert critical_armour_save(base, strength, roll, piercing) == expected
+
+    sweep(itertools.product([1, 2, 3, 4, 5, 6], range(1, 8), FACES, [False, True]), case)
 
 
 def test_000_injury_chart():
@@ -198,15 +203,17 @@ def test_all_alone_and_leaving():
     assert may_leave_combat(["X"], []) and not may_leave_combat(["X", "Z"], ["Z"])
 
 
-@pytest.mark.parametrize("attacker, defender", list(itertools.product(range(1, 11), repeat=2)))
-@pytest.mark.parametrize("afraid", [False, True])
-def test_fear_and_hatred_against_enumeration(attacker, defender, afraid):
+def test_fear_and_hatred_against_enumeration():
     """Fear: "they will require 6’s to hit the feared enemy"; Hatred: "re-roll failed to hit rolls"."""
-    needed = 6 if afraid else TO_HIT_CHART[attacker][defender - 1]
-    assert close_combat_to_hit(attacker, defender, afraid) == needed
-    assert close_combat_hit_chance(attacker, defender, afraid) == one_die(lambda r: r >= needed)
-    rerolled = count(dice(2), lambda first, second: first >= needed or second >= needed)
-    assert close_combat_hit_chance(attacker, defender, afraid, hatred=True) == rerolled
+
+    def case(attacker, defender, afraid):
+        needed = 6 if afraid else TO_HIT_CHART[attacker][defender - 1]
+        assert close_combat_to_hit(attacker, defender, afraid) == needed
+        assert close_combat_hit_chance(attacker, defender, afraid) == one_die(lambda r: r >= needed), "no hatred"
+        rerolled = count(dice(2), lambda first, second: first >= needed or second >= needed)
+        assert close_combat_hit_chance(attacker, defender, afraid, hatred=True) == rerolled, "hatred"
+
+    sweep(itertools.product(range(1, 11), range(1, 11), [False, True]), case)
 
 
 # -- shooting ---------------------------------------------------------------------------------------
@@ -222,14 +229,15 @@ def test_000_shooting_modifiers():
     assert to_hit_shooting(5, shooting_modifier(large_target=True)) == 2  # a natural 1 always misses
 
 
-@pytest.mark.parametrize("bs", range(1, 7))
-@pytest.mark.parametrize("flags", list(itertools.product([False, True], repeat=4)))
-def test_shooting_with_modifiers_against_enumeration(bs, flags):
-    cover, moving, long_range, large = flags
-    modifier = shooting_modifier(cover=cover, moving=moving, long_range=long_range, large_target=large)
-    # 000: cover, moving and long range are -1 each, a large target +1 (typed here from the text)
-    assert modifier == -cover - moving - long_range + large
-    assert shooting_chance(bs, modifier) == shooting_by_enumeration(bs, modifier)
+def test_shooting_with_modifiers_against_enumeration():
+    def case(bs, flags):
+        cover, moving, long_range, large = flags
+        modifier = shooting_modifier(cover=cover, moving=moving, long_range=long_range, large_target=large)
+        # 000: cover, moving and long range are -1 each, a large target +1 (typed here from the text)
+        assert modifier == -cover - moving - long_range + large, "modifier"
+        assert shooting_chance(bs, modifier) == shooting_by_enumeration(bs, modifier), f"chance at {modifier:+d}"
+
+    sweep(itertools.product(range(1, 7), itertools.product([False, True], repeat=4)), case)
 
 
 def test_shooting_rules():

@@ -8,9 +8,11 @@ checked against every way two six-sided dice can fall.
 
 from __future__ import annotations
 
+import itertools
 from fractions import Fraction
 
 import pytest
+from helpers import sweep
 
 from generator.examples.sybil_yaml import namespace_for_path
 
@@ -53,10 +55,11 @@ def test_ballistic_skill_before_modifiers(bs, needed):
     assert shooting_chance(bs) == count(((face,) for face in FACES), lambda roll: roll >= needed)
 
 
-@pytest.mark.parametrize("bs", range(0, 11))
-@pytest.mark.parametrize("modifier", range(-5, 6))
-def test_shooting_chance_against_two_dice(bs, modifier):
-    assert shooting_chance(bs, modifier) == shooting_by_enumeration(bs, modifier)
+def test_shooting_chance_against_two_dice():
+    def case(bs, modifier):
+        assert shooting_chance(bs, modifier) == shooting_by_enumeration(bs, modifier)
+
+    sweep(itertools.product(range(0, 11), range(-5, 6)), case)
 
 
 def test_shooting_roll_beyond_six():
