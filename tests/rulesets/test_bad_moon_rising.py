@@ -11,6 +11,7 @@ from math import ceil
 from pathlib import Path
 
 import pytest
+from helpers import sweep
 
 from generator.examples.namespace import mechanics_namespace
 from generator.examples.own_mechanics import exported
@@ -135,86 +136,108 @@ def brute_inside(models):
     return sum(1 for rank, x in spots if surrounded(rank, x))
 
 
-@pytest.mark.parametrize("models", SIZES)
-def test_rank_sizes_match_filling_one_at_a_time(models):
-    assert ns["wedge_rank_sizes"](models) == brute_rank_sizes(models)
+def test_rank_sizes_match_filling_one_at_a_time():
+    def case(models):
+        assert ns["wedge_rank_sizes"](models) == brute_rank_sizes(models)
+
+    sweep(SIZES, case)
 
 
-@pytest.mark.parametrize("ranks", range(0, 15))
-def test_complete_ranks_against_counting(ranks):
-    models = sum(range(1, ranks + 1))
-    assert ns["wedge_models"](ranks) == models
-    assert ns["wedge_complete_ranks"](models) == ranks
-    if ranks:
-        assert ns["wedge_complete_ranks"](models - 1) == ranks - 1
-        assert ns["wedge_rank_models"](ranks) == ranks
+def test_complete_ranks_against_counting():
+    def case(ranks):
+        models = sum(range(1, ranks + 1))
+        assert ns["wedge_models"](ranks) == models
+        assert ns["wedge_complete_ranks"](models) == ranks
+        if ranks:
+            assert ns["wedge_complete_ranks"](models - 1) == ranks - 1
+            assert ns["wedge_rank_models"](ranks) == ranks
+
+    sweep(range(0, 15), case)
 
 
-@pytest.mark.parametrize("models", SIZES)
-def test_positions_against_enumeration(models):
-    positions = ns["wedge_positions"](models)
-    assert len(positions) == models
-    assert set(positions) == brute_positions(models)
+def test_positions_against_enumeration():
+    def case(models):
+        positions = ns["wedge_positions"](models)
+        assert len(positions) == models
+        assert set(positions) == brute_positions(models)
+
+    sweep(SIZES, case)
 
 
-@pytest.mark.parametrize("models", range(1, 80))
-def test_rear_rank_places_against_enumeration(models):
-    sizes = brute_rank_sizes(models)
-    width = len(sizes)
-    expected = tuple(range(1, width + 1)) if sizes[-1] == width else brute_rear_places(width, sizes[-1])
-    assert ns["wedge_rear_rank_places"](models) == expected
+def test_rear_rank_places_against_enumeration():
+    def case(models):
+        sizes = brute_rank_sizes(models)
+        width = len(sizes)
+        expected = tuple(range(1, width + 1)) if sizes[-1] == width else brute_rear_places(width, sizes[-1])
+        assert ns["wedge_rear_rank_places"](models) == expected
+
+    sweep(range(1, 80), case)
 
 
-@pytest.mark.parametrize("models", SIZES)
-def test_inside_and_edges_against_neighbours(models):
-    assert ns["wedge_inside_models"](models) == brute_inside(models)
-    assert ns["wedge_edge_models"](models) == models - brute_inside(models)
+def test_inside_and_edges_against_neighbours():
+    def case(models):
+        assert ns["wedge_inside_models"](models) == brute_inside(models)
+        assert ns["wedge_edge_models"](models) == models - brute_inside(models)
+
+    sweep(SIZES, case)
 
 
-@pytest.mark.parametrize("ranks", range(2, 15))
-def test_complete_wedge_edges_are_the_three_sides(ranks):
-    # A triangle of `ranks` a side has 3 * (ranks - 1) models on its perimeter.
-    assert ns["wedge_edge_models"](sum(range(1, ranks + 1))) == 3 * (ranks - 1)
+def test_complete_wedge_edges_are_the_three_sides():
+    def case(ranks):
+        # A triangle of `ranks` a side has 3 * (ranks - 1) models on its perimeter.
+        assert ns["wedge_edge_models"](sum(range(1, ranks + 1))) == 3 * (ranks - 1)
+
+    sweep(range(2, 15), case)
 
 
-@pytest.mark.parametrize("models", SIZES)
-def test_hill_adds_half_the_inside_rounded_up(models):
-    # "If deployed on a hill half the models on the inside of the formation, rounded up, can also fire."
-    inside = brute_inside(models)
-    assert ns["wedge_shooters"](models) == models - inside
-    assert ns["wedge_shooters"](models, on_hill=True) == models - inside + ceil(Fraction(inside, 2))
+def test_hill_adds_half_the_inside_rounded_up():
+    def case(models):
+        # "If deployed on a hill half the models on the inside of the formation, rounded up, can also fire."
+        inside = brute_inside(models)
+        assert ns["wedge_shooters"](models) == models - inside
+        assert ns["wedge_shooters"](models, on_hill=True) == models - inside + ceil(Fraction(inside, 2))
+
+    sweep(SIZES, case)
 
 
-@pytest.mark.parametrize("ranks", range(1, 13))
-def test_chart_formula_against_enumeration(ranks):
-    models = sum(range(1, ranks + 1))
-    inside = brute_inside(models)
-    counts = ns["wedge_complete_counts"]
-    assert counts(ranks, "models") == models
-    assert counts(ranks, "shoot") == models - inside
-    assert counts(ranks, "shoot on a hill") == models - inside + ceil(Fraction(inside, 2))
+def test_chart_formula_against_enumeration():
+    def case(ranks):
+        models = sum(range(1, ranks + 1))
+        inside = brute_inside(models)
+        counts = ns["wedge_complete_counts"]
+        assert counts(ranks, "models") == models
+        assert counts(ranks, "shoot") == models - inside
+        assert counts(ranks, "shoot on a hill") == models - inside + ceil(Fraction(inside, 2))
+
+    sweep(range(1, 13), case)
 
 
-@pytest.mark.parametrize("models", range(1, 60))
-def test_casualties_come_from_the_centre_of_the_rear_rank(models):
-    # "Casualties removed in combat are taken from the centre of the rearmost rank first."
-    first = ns["wedge_casualties"](models, 1)[0]
-    positions = brute_positions(models)
-    rear = max(rank for rank, _ in positions)
-    assert first[0] == rear
+def test_casualties_come_from_the_centre_of_the_rear_rank():
+    def case(models):
+        # "Casualties removed in combat are taken from the centre of the rearmost rank first."
+        first = ns["wedge_casualties"](models, 1)[0]
+        positions = brute_positions(models)
+        rear = max(rank for rank, _ in positions)
+        assert first[0] == rear
 
-    def off_centre(place):
-        return abs(Fraction(2 * place - rear - 1, 2))
+        def off_centre(place):
+            return abs(Fraction(2 * place - rear - 1, 2))
 
-    assert off_centre(first[1]) == min(off_centre(p) for r, p in positions if r == rear)
+        assert off_centre(first[1]) == min(off_centre(p) for r, p in positions if r == rear)
+
+    sweep(range(1, 60), case)
 
 
-@pytest.mark.parametrize("models", range(0, 40))
-def test_what_survives_casualties_is_a_wedge(models):
-    for casualties in range(models + 1):
-        removed = ns["wedge_casualties"](models, casualties)
-        assert len(set(removed)) == casualties
-        assert brute_positions(models) - set(removed) == brute_positions(models - casualties)
+def test_what_survives_casualties_is_a_wedge():
+    def case(models):
+        for casualties in range(models + 1):
+            removed = ns["wedge_casualties"](models, casualties)
+            assert len(set(removed)) == casualties, f"{casualties} casualties"
+            assert brute_positions(models) - set(removed) == brute_positions(models - casualties), (
+                f"{casualties} casualties"
+            )
+
+    sweep(range(0, 40), case)
 
 
 def test_wedge_casualties_cannot_exceed_the_unit():
@@ -269,23 +292,31 @@ def brute_push_back(lost_by, charge, march, move, pushed, pushing):
     return moved, confused, move is not None and moved > move and not confused
 
 
-@pytest.mark.parametrize("lost_by", range(1, 14))
-@pytest.mark.parametrize("charge, march, move", [(8, 8, 4), (6, 10, 5), (12, 8, 4), (10, 10, None)])
-@pytest.mark.parametrize("pushed, pushing", [(None, None), (10, 5), (11, 5), (30, 10)])
-def test_push_back_against_measuring(lost_by, charge, march, move, pushed, pushing):
-    result = ns["push_back"](
-        lost_by,
-        charge_distance=charge,
-        march_distance=march,
-        move=move,
-        pushed_strength=pushed,
-        pushing_strength=pushing,
+def test_push_back_against_measuring():
+    def case(lost_by, charge, march, move, pushed, pushing):
+        result = ns["push_back"](
+            lost_by,
+            charge_distance=charge,
+            march_distance=march,
+            move=move,
+            pushed_strength=pushed,
+            pushing_strength=pushing,
+        )
+        distance, confused, test = brute_push_back(lost_by, charge, march, move, pushed, pushing)
+        assert (result.distance, result.confused, result.psychology_test) == (distance, confused, test)
+        assert result.follow_up == result.distance
+        assert result.distance.unit == "inches"  # a distance keeps its unit, and its magnitude is exact
+        assert isinstance(result.distance.magnitude, int) == (Fraction(result.distance.magnitude).denominator == 1)
+
+    sweep(
+        (
+            (lost_by, charge, march, move, pushed, pushing)
+            for lost_by in range(1, 14)
+            for charge, march, move in [(8, 8, 4), (6, 10, 5), (12, 8, 4), (10, 10, None)]
+            for pushed, pushing in [(None, None), (10, 5), (11, 5), (30, 10)]
+        ),
+        case,
     )
-    distance, confused, test = brute_push_back(lost_by, charge, march, move, pushed, pushing)
-    assert (result.distance, result.confused, result.psychology_test) == (distance, confused, test)
-    assert result.follow_up == result.distance
-    assert result.distance.unit == "inches"  # a distance keeps its unit, and its magnitude is exact
-    assert isinstance(result.distance.magnitude, int) == (Fraction(result.distance.magnitude).denominator == 1)
 
 
 def test_push_back_text_sentences():
@@ -388,17 +419,18 @@ def test_pushed_into():
 # -- disruption and Confusion ------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("width", range(1, 8))
-@pytest.mark.parametrize("full", range(1, 6))
-def test_confusion_modifier_by_counting_ranks(width, full):
-    for rear in range(width):
-        for removed in range(full * width + rear + 1):
-            ranks = 0
-            while (ranks + 1) * width <= removed:
-                ranks += 1
-            expected = None if ranks == 0 else 1 - ranks
-            test = ns["confusion_test_after_casualties"](removed, rank_width=width, full_ranks=full, rear_rank=rear)
-            assert test == expected
+def test_confusion_modifier_by_counting_ranks():
+    def case(width, full):
+        for rear in range(width):
+            for removed in range(full * width + rear + 1):
+                ranks = 0
+                while (ranks + 1) * width <= removed:
+                    ranks += 1
+                expected = None if ranks == 0 else 1 - ranks
+                test = ns["confusion_test_after_casualties"](removed, rank_width=width, full_ranks=full, rear_rank=rear)
+                assert test == expected, f"rear rank {rear}, {removed} removed"
+
+    sweep(itertools.product(range(1, 8), range(1, 6)), case)
 
 
 def test_text_example_bands():

@@ -17,7 +17,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from helpers import sample_check
+from helpers import sample_check, sweep
 
 from generator.examples.own_mechanics import exported
 from generator.examples.sybil_yaml import namespace_for_path
@@ -85,14 +85,15 @@ def lowest_face(succeeds) -> int | None:
 
 
 # -- attack dice against ARMOUR -------------------------------------------------------------------------
-@pytest.mark.parametrize("attack", range(0, 6))
-@pytest.mark.parametrize("armour", range(0, 8))
-def test_hits_against_every_roll(ns, attack, armour):
-    odds = hits_odds(attack, armour)
-    assert ns["hits_distribution"](attack, armour) == odds
-    assert all(ns["chance_of_hits"](attack, armour, hits) == odds[hits] for hits in odds)
-    assert ns["expected_hits"](attack, armour) == sum(hits * p for hits, p in odds.items())
-    assert ns["chance_of_a_hit"](attack, armour) == 1 - odds[0]
+def test_hits_against_every_roll(ns):
+    def case(attack, armour):
+        odds = hits_odds(attack, armour)
+        assert ns["hits_distribution"](attack, armour) == odds
+        assert all(ns["chance_of_hits"](attack, armour, hits) == odds[hits] for hits in odds), "chance_of_hits"
+        assert ns["expected_hits"](attack, armour) == sum(hits * p for hits, p in odds.items())
+        assert ns["chance_of_a_hit"](attack, armour) == 1 - odds[0]
+
+    sweep(itertools.product(range(0, 6), range(0, 8)), case)
 
 
 @pytest.mark.parametrize("armour", range(0, 8))
@@ -124,11 +125,15 @@ def test_ranged_attack_reaches_up_to_its_range(ns, reach):
 
 
 # -- moral checks ------------------------------------------------------------------------------------------
-@pytest.mark.parametrize("dice", range(0, 6))
-@pytest.mark.parametrize("bonus", range(0, 3))
-def test_moral_pass_chance_against_every_roll(ns, dice, bonus):
-    for markers in range(0, 9):
-        assert ns["moral_pass_chance"](dice, markers, bonus=bonus) == moral_odds(dice, markers, bonus), (dice, markers)
+def test_moral_pass_chance_against_every_roll(ns):
+    def case(dice, bonus):
+        for markers in range(0, 9):
+            assert ns["moral_pass_chance"](dice, markers, bonus=bonus) == moral_odds(dice, markers, bonus), (
+                dice,
+                markers,
+            )
+
+    sweep(itertools.product(range(0, 6), range(0, 3)), case)
 
 
 def test_passes_moral_on_every_roll(ns):
