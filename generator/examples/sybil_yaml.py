@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from functools import cache
 from pathlib import Path
+from weakref import WeakKeyDictionary
 
 from sybil.evaluators.doctest import DocTestEvaluator
 from sybil.parsers.abstract.doctest import DocTestStringParser
@@ -20,12 +21,27 @@ from .run import OPTIONS
 
 
 class RulesEvaluator(DocTestEvaluator):
-    """Evaluates a doctest region with the namespace of the ruleset the file belongs to."""
+    """Evaluates a doctest region with the namespace of the ruleset the file belongs to.
+
+    The examples of one file share a namespace, in order, as `rulepress check` runs them: one may use a name an
+    earlier one set. Under pytest-xdist the earlier ones may have run in another process; they are run here
+    first (their own items report how they went)."""
 
     def __call__(self, example):
         if "rules" not in example.namespace:
             example.namespace.update(namespace_for_path(example.document.path))
+        ran = _ran.setdefault(example.document, set())
+        for earlier in example.document.examples():
+            if earlier.start >= example.start:
+                break
+            if earlier.start not in ran:
+                ran.add(earlier.start)
+                super().__call__(earlier)
+        ran.add(example.start)
         return super().__call__(example)
+
+
+_ran: WeakKeyDictionary = WeakKeyDictionary()  # per document, where the examples run in this process start
 
 
 _strings = DocTestStringParser(RulesEvaluator(OPTIONS))
