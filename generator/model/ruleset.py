@@ -141,6 +141,8 @@ class Ruleset:
     sheets: tuple[Sheet, ...] = ()
     examples: tuple[Example, ...] = ()
     files: tuple[str, ...] = ()
+    # rules files that did not read as YAML (reported): what they hold is unknown, so nothing else is checked
+    unreadable: tuple[str, ...] = ()
     # (section, id) of entries whose own errors were reported: references to them are not errors again
     unloaded: frozenset = frozenset()
     sources: MappingProxyType = field(default_factory=lambda: MappingProxyType({}), compare=False, repr=False)

@@ -91,6 +91,8 @@ def overlay(house: Ruleset, base: Ruleset, diagnostics: Diagnostics) -> Ruleset:
     changed = {}
     for value in house.values:
         original = originals.get(value.id)
+        if original is None and base.unreadable:
+            continue  # the value may be in the base's file that did not read (reported there)
         if original is None:
             diagnostics.add(
                 Code.OVERLAY_CHANGE,
@@ -129,6 +131,7 @@ def overlay(house: Ruleset, base: Ruleset, diagnostics: Diagnostics) -> Ruleset:
         original=base,
         house_results=(),
         files=base.files + house.files,
+        unreadable=base.unreadable + house.unreadable,
         unloaded=base.unloaded | house.unloaded,
         sources=MappingProxyType({**base.sources, **house.sources}),
     )

@@ -153,15 +153,19 @@ def load_ruleset(folder: Path, root: Path, diagnostics: Diagnostics) -> Ruleset 
     shown = lambda p: p.relative_to(root).as_posix()  # noqa: E731
     if not ID.fullmatch(folder.name):
         diagnostics.add(Code.BAD_ID, f"ruleset folder `{folder.name}` is not lower_snake_case", Location(shown(folder)))
-    trees = []
+    trees, unreadable = [], []
     for path in _inside(yaml_files(folder), root, diagnostics):
+        said = len(diagnostics)
         tree = load_file(path, root, diagnostics)
         if tree is None:
+            if any(d.code is not Code.EMPTY_FILE for d in diagnostics[said:]):  # an empty file hides no entries
+                unreadable.append(shown(path))
             continue
         if not isinstance(tree, Mapping):
             diagnostics.add(
                 Code.WRONG_TYPE, f"a rules file must be a mapping of sections, not {describe(tree)}", tree.loc
             )
+            unreadable.append(shown(path))
             continue
         trees.append((path, tree))
 
@@ -234,6 +238,7 @@ def load_ruleset(folder: Path, root: Path, diagnostics: Diagnostics) -> Ruleset 
         unloaded=frozenset(builder.failed),
         examples=tuple(examples),
         files=tuple(shown(p) for p, _ in trees),
+        unreadable=tuple(unreadable),
         sources=MappingProxyType(sources),
         mechanics=tuple(shown(p) for p in mechanics if p.is_file()),
         **{name: tuple(entries) for name, entries in sections.items()},

@@ -43,6 +43,8 @@ def check_project(root: Path, only: str | None = None, cache=None, checker=None,
         for ruleset in project.rulesets:
             if ruleset.meta.extends and ruleset.base is None and not ruleset.meta.overlay:
                 continue  # its base is missing (reported at `extends:`): what it names there would cascade
+            if ruleset.unreadable:
+                continue  # a file (its own or its base's) did not read (reported): what names its entries would cascade
             found = checker(project.root, ruleset) if checker else _ruleset_problems(project, ruleset, cache)
             diagnostics.extend(found)
     diagnostics.extend(_template_problems(project.root))

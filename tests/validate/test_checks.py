@@ -7,7 +7,7 @@ from pathlib import Path
 from types import MappingProxyType, SimpleNamespace
 
 import pytest
-from helpers import BROKEN, checked
+from helpers import BROKEN, VALID_BASE, checked
 
 from generator.cli import main
 from generator.diagnostics import Code, Location
@@ -679,3 +679,19 @@ def test_an_army_names_an_unloaded_entry_only_in_that_entrys_section(unloaded, a
     from generator.validate.armies import _names_unloaded
 
     assert _names_unloaded(Ruleset(id="x", meta=None, unloaded=frozenset(unloaded)), army) is expected
+
+
+def test_an_empty_rules_file_hides_no_entries_so_the_other_files_are_still_checked(tmp_path):
+    """Only a file that does not read stops its ruleset's checks (what it holds is unknown); an empty one holds
+    nothing, so a wrong reference elsewhere is still reported beside it."""
+    from generator.validate import check_project
+
+    folder = tmp_path / "rules_src" / "x"
+    shutil.copytree(VALID_BASE, folder)
+    (folder / "case.yaml").write_text("rules:\n  r:\n    title: R\n    chapter: nowhere\n    body: Text.\n", encoding="utf-8")
+    (folder / "empty.yaml").write_text("# nothing yet\n", encoding="utf-8")
+    lines = [d.format().splitlines()[0] for d in check_project(tmp_path).diagnostics]
+    assert lines == [
+        "rules_src/x/case.yaml:4:14: error[unknown-ref]: chapter `nowhere` is not in `chapters:`",
+        "rules_src/x/empty.yaml:1:1: error[empty-file]: the file has no content",
+    ]
