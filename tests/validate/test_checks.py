@@ -688,7 +688,9 @@ def test_an_empty_rules_file_hides_no_entries_so_the_other_files_are_still_check
 
     folder = tmp_path / "rules_src" / "x"
     shutil.copytree(VALID_BASE, folder)
-    (folder / "case.yaml").write_text("rules:\n  r:\n    title: R\n    chapter: nowhere\n    body: Text.\n", encoding="utf-8")
+    (folder / "case.yaml").write_text(
+        "rules:\n  r:\n    title: R\n    chapter: nowhere\n    body: Text.\n", encoding="utf-8"
+    )
     (folder / "empty.yaml").write_text("# nothing yet\n", encoding="utf-8")
     lines = [d.format().splitlines()[0] for d in check_project(tmp_path).diagnostics]
     assert lines == [
