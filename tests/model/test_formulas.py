@@ -675,6 +675,7 @@ def test_icepool_running_out_of_stack_is_a_roll_too_large_not_formulas_calling_e
         ev("build(1)", build=module["deep"])
 
 
+@pytest.mark.stack  # counts the formulas on the stack: under mutmut each call also passes through its trampoline
 def test_the_stack_running_out_as_icepool_calls_back_into_a_formula_is_a_roll_too_large():
     module = {"__name__": "icepool.population"}  # icepool calling a formula back while it builds a roll
     exec("def build(formula):\n    return formula.evaluate({})\n", module)
