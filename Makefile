@@ -4,6 +4,7 @@
 #   make lint    ruff (lint and format) and the import layers; `make test` runs it first
 #   make test-fast  in about a minute on 2 cores: every test that needs no build (site or PDF), no browser, no long fuzzing
 #   make mutation  mutation testing of the model, validation, pipeline and generic mechanics: killed / total
+#   make mutation-again  only the mutants the last run did not kill, against the tests as they are now
 #   make coverage  the whole suite under coverage.py (branch, child processes too), then the total for generator/
 #   make data-mutation  change each value of the sample rules one at a time; list every change no test caught
 #   make pictures  PNGs of each output kind from build/ into docs/pictures/ (builds first if build/ is missing)
@@ -12,7 +13,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.rulepress-installed
 
-.PHONY: build test test-fast lint check browser wall clean pictures mutation coverage data-mutation
+.PHONY: build test test-fast lint check browser wall clean pictures mutation mutation-again coverage data-mutation
 
 # Set-up steps are one line each; pip is quiet (its errors still show), the build prints a progress
 # bar and its summary: no library logs on a first run.
@@ -64,6 +65,16 @@ MUTATION_STAMP := $(VENV)/.rulepress-mutation-installed
 $(MUTATION_STAMP): $(STAMP)
 	$(PY) -m pip install --quiet --disable-pip-version-check -c constraints.txt -e '.[test,mutation]'
 	touch $@
+
+# `make mutation-again` runs only the mutants the last run checked and did not kill, against the tests as they are
+# now (mutmut maps the new tests to functions first): minutes, where `make mutation` takes most of an hour.
+mutation-again: $(MUTATION_STAMP)
+	@test -d mutants || { echo "no mutants/ here: run make mutation first"; exit 1; }
+	@date -u +"mutation re-run started %H:%M:%S UTC; load: $$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
+	$(VENV)/bin/mutmut run --max-children 2 $$($(PY) scripts/mutation_report.py --not-killed) > mutants.log 2>&1 \
+		|| (tail -n 40 mutants.log; exit 1)
+	@date -u +"mutation re-run ended %H:%M:%S UTC; load: $$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
+	$(PY) scripts/mutation_report.py
 
 mutation: $(MUTATION_STAMP)
 	rm -rf mutants

@@ -5,7 +5,7 @@ mutant name to the exit code of its tests). A mutant is killed when its tests fa
 or ran out of time (a mutant that loops forever is caught too). Every mutant that is not killed
 must be explained in docs/mutation-equivalents.md: the report lists those that are not, and the
 explanations that no longer match any mutant. ``--markdown`` prints the score table that file
-holds, from the same numbers.
+holds, from the same numbers; ``--not-killed`` the names of the mutants a run checked and did not kill.
 
 An explanation names a function (``DiceExpr.parse``, ``_export``) and quotes the line its mutant
 changes, as mutmut wrote it: it explains every mutant of a function of that name whose changed
@@ -134,6 +134,10 @@ def not_killed(by_module: dict[str, dict[str, str]]) -> list[str]:
     return sorted(name for mutants in by_module.values() for name, kind in mutants.items() if kind != "killed")
 
 
+def _checked(by_module: dict[str, dict[str, str]], name: str) -> bool:
+    return any(mutants.get(name, "not checked") != "not checked" for mutants in by_module.values())
+
+
 def review(by_module: dict[str, dict[str, str]], explained: Path, root: Path) -> tuple[list[str], list[Explanation]]:
     """The mutants not killed that no explanation matches, and the explanations that match none of them
     (left over from code since changed or a mutant since killed: delete them)."""
@@ -158,6 +162,9 @@ def main(*args: str) -> int:
     counts = {name: Counter(mutants.values()) for name, mutants in by_module.items()}
     if "--markdown" in args:
         print(markdown(counts))
+        return 0
+    if "--not-killed" in args:  # the names `make mutation-again` gives mutmut to run again
+        print("\n".join(name for name in not_killed(by_module) if _checked(by_module, name)))
         return 0
     for name, module_counts in counts.items():
         print(line(name, module_counts))

@@ -243,6 +243,15 @@ def test_the_markdown_table_holds_the_same_numbers(tmp_path, capsys):
     assert rows[3] == "| **all** | 3 | 2 | 1 | 0 | 66.7% |"
 
 
+def test_the_mutants_to_run_again_are_those_checked_and_not_killed(tmp_path, capsys):
+    # exit 0 survived, 33 no tests, 1 killed, None not run yet: `make mutation-again` runs the first two again
+    root = mutants_tree(
+        tmp_path, {PARSE_8: SURVIVED, PARSE_9: 33, COUNT_1: KILLED, "generator.model.dice.x_f__mutmut_1": None}
+    )
+    assert report.main(str(root), "--not-killed") == 0
+    assert capsys.readouterr().out.splitlines() == [PARSE_8, PARSE_9]
+
+
 def test_every_explanation_line_of_the_reviewed_file_is_read():
     """A line of the list that the report cannot read would explain nothing, and silently."""
     text = (ROOT / "docs" / "mutation-equivalents.md").read_text(encoding="utf-8")
