@@ -203,3 +203,41 @@ def shown_count(ruleset, section: str, audience: str) -> int:
 def plural(count: int, word: str) -> str:
     """`1 value`, `2 values`."""
     return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+# -- cross-references ---------------------------------------------------------------------------------
+KIND_WORDS = {"rules": "rule", "glossary": "term", "tables": "table", "spells": "spell", "profiles": "profile"}
+
+
+def list_separator(texts) -> str:
+    """What parts the items of a list in a sentence: semicolons when one holds a comma ("Stupid, not in combat")."""
+    return "; " if any("," in text for text in texts) else ", "
+
+
+def see_also(ruleset, entry, audience: str) -> list[tuple[str, str, str]]:
+    """``(section, id, text)`` of each entry ``entry``'s `see_also` names that ``audience`` sees, in the order written:
+    each once, never ``entry`` itself. Where two share a title, or one shares ``entry``'s own title (a term and the
+    rule of the same name), each such text says what kind of entry it is: "Fear (rule), Fear (term)"."""
+    sections = ruleset.ids()
+    found = []
+    for id in dict.fromkeys(getattr(entry, "see_also", ())):
+        section = sections.get(id)
+        if section is None or id == entry.id:
+            continue
+        if audience != "gm" and any(gm_only(e) for e in _entries_named(ruleset, id)):
+            continue  # game-master material, whichever entry of that id it is
+        found.append((section, id, entry_title(ruleset.get(section, id))))
+    titles = [title.casefold() for _s, _i, title in found] + [entry_title(entry).casefold()]
+    return [
+        (section, id, f"{title} ({_kind_word(ruleset, section, id)})" if titles.count(title.casefold()) > 1 else title)
+        for section, id, title in found
+    ]
+
+
+def _kind_word(ruleset, section: str, id: str) -> str:
+    """What kind of entry it is, in words: a keyword by the kind the ruleset gives it ("psychology")."""
+    return getattr(ruleset.get(section, id), "kind", "") if section == "keywords" else KIND_WORDS.get(section, "entry")
+
+
+def _entries_named(ruleset, id: str):
+    return (e for _section, e in ruleset.all_entries() if e.id == id)

@@ -178,3 +178,27 @@ def test_print_never_shows_code_but_keeps_the_checked_sentence(pdfs):
     for name, text in pdfs.items():  # no author talk: "the worked examples" read a rule; covers count examples
         flat = " ".join(text.split()).casefold()
         assert "the worked examples" not in flat and "run against the rules model" not in flat, name
+
+
+def repeated_see_also(text: str) -> list[str]:
+    """Each "See also:" line that names one thing twice ("See also: Fear, Fear.")."""
+    bad = []
+    for line in text.splitlines():
+        if line.strip().startswith("See also: "):
+            listed = line.strip().removeprefix("See also: ").rstrip(".")
+            items = [item.strip() for item in listed.split("; " if "; " in listed else ", ")]
+            if len(set(items)) < len(items):
+                bad.append(line.strip())
+    return bad
+
+
+def test_the_see_also_scan_catches_a_repeat():
+    assert repeated_see_also("Fear tests\nSee also: Fear, Fear.\n") == ["See also: Fear, Fear."]
+    assert repeated_see_also("See also: Fear (rule), Fear (term).") == []
+    assert repeated_see_also("See also: Stupid; Stupid, not in combat.") == []  # a title with a comma in it
+
+
+def test_no_see_also_line_names_one_thing_twice(pages, pdfs):
+    bad = [f"{name}: {line}" for name, seen in pages.items() for line in repeated_see_also(seen["text"])]
+    bad += [f"{name}: {line}" for name, text in pdfs.items() for line in repeated_see_also(text)]
+    assert not bad, "\n".join(bad[:10])

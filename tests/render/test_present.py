@@ -6,10 +6,19 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
+from helpers import make_project, sample_check
 
 from generator.model.base import NotGiven
 from generator.model.dice import RollRange
-from generator.render.present import bounds_text, chance_text, exact_chance_text, range_text, shown
+from generator.render.present import (
+    bounds_text,
+    chance_text,
+    exact_chance_text,
+    list_separator,
+    range_text,
+    see_also,
+    shown,
+)
 
 
 @pytest.mark.parametrize(
@@ -78,3 +87,61 @@ def test_army_limit_bounds_in_words():
     assert bounds_text("", "3") == "at most 3"
     assert bounds_text(None, " ") == ""
     assert bounds_text(Fraction(3, 2), show=lambda bound: f"[{bound}]") == "at least [3/2]"
+
+
+SEE_ALSO = """
+ruleset: {title: Demo}
+chapters:
+  play: {title: Play}
+rules:
+  fear_tests:
+    title: Fear tests
+    chapter: play
+    body: Test.
+    see_also: [fear, fear_term, fear, fear_tests, morale]
+  fear: {title: Fear, chapter: play, body: Afraid.}
+  morale: {title: Morale, chapter: play, body: Steady.}
+  stunned_effects: {title: Stunned, chapter: play, body: Dazed.}
+glossary:
+  fear_term: {term: Fear, definition: Being afraid.}
+  stunned: {term: Stunned, definition: Dazed., see_also: [stunned_effects]}
+"""
+
+
+@pytest.fixture(scope="module")
+def linked(tmp_path_factory):
+    from generator.validate import check_project
+
+    result = check_project(make_project(tmp_path_factory.mktemp("see_also"), demo=SEE_ALSO))
+    assert result.ok, [d.format() for d in result.diagnostics]
+    return result.project.ruleset("demo")
+
+
+def test_see_also_names_each_entry_once_never_itself_and_tells_apart_two_of_one_title(linked):
+    rule = linked.get("rules", "fear_tests")
+    assert see_also(linked, rule, "player") == [
+        ("rules", "fear", "Fear (rule)"),
+        ("glossary", "fear_term", "Fear (term)"),
+        ("rules", "morale", "Morale"),
+    ]
+
+
+def test_a_term_pointing_at_the_rule_of_its_own_name_says_it_is_the_rule(linked):
+    term = linked.get("glossary", "stunned")
+    assert see_also(linked, term, "player") == [("rules", "stunned_effects", "Stunned (rule)")]
+
+
+def test_a_keyword_of_a_rules_title_is_told_apart_by_the_kind_its_ruleset_gives_it():
+    # rules_src/ordo_ineptus/psychology.yaml: the rule `stupidity_tests` (title Stupidity) names the keyword
+    # `stupidity` (kind psychology, name Stupidity), the term Stupid and the table "Stupid, not in combat"
+    ordo = sample_check("ordo_ineptus").project.ruleset("ordo_ineptus")
+    assert see_also(ordo, ordo.get("rules", "stupidity_tests"), "player") == [
+        ("keywords", "stupidity", "Stupidity (psychology)"),
+        ("glossary", "stupid", "Stupid"),
+        ("tables", "stupidity_table", "Stupid, not in combat"),
+    ]
+
+
+def test_a_list_whose_item_holds_a_comma_is_parted_by_semicolons():
+    assert list_separator(["Stupid", "Stupid, not in combat"]) == "; "
+    assert list_separator(["Fear", "Terror"]) == ", "

@@ -33,6 +33,7 @@ from ..present import (
     key_text,
     points_text,
     roll_text,
+    see_also,
     shown,
     source_text,
     source_title,
@@ -99,10 +100,12 @@ def _link(ruleset: Ruleset, section: str, id: str, printed: frozenset[str], audi
     return {"title": entry_title(entry), "href": "#" + target if target in printed else ""}
 
 
-def _see_also(ruleset: Ruleset, ids, printed, audience) -> list[dict]:
-    kinds = ruleset.ids()
-    links = (_link(ruleset, kinds[id], id, printed, audience) for id in ids if id in kinds)
-    return [link for link in links if link]
+def _see_also(ruleset: Ruleset, entry, printed, audience) -> list[dict]:
+    """The entries ``entry``'s see_also names (``present.see_also``), each linked if the booklet prints it."""
+    return [
+        {"title": text, "href": "#" + anchor(section, id) if anchor(section, id) in printed else ""}
+        for section, id, text in see_also(ruleset, entry, audience)
+    ]
 
 
 # -- placement ----------------------------------------------------------------------------------
@@ -245,7 +248,7 @@ class _Blocks:
             "body": self.prose.html(rule.body),
             "gm_note": note,
             "charts": [chart_from_model(self.ruleset, self.ruleset.get("charts", id)) for id in rule.charts],
-            "see_also": _see_also(self.ruleset, rule.see_also, self.printed, self.audience),
+            "see_also": _see_also(self.ruleset, rule, self.printed, self.audience),
         }
 
     def tables(self, table) -> dict:
@@ -326,7 +329,7 @@ class _Blocks:
             "title": term.term,
             "body": self.prose.html(term.definition),
             "aliases": list(term.aliases),
-            "see_also": _see_also(self.ruleset, term.see_also, self.printed, self.audience),
+            "see_also": _see_also(self.ruleset, term, self.printed, self.audience),
         }
 
     def keywords(self, keyword) -> dict:

@@ -34,13 +34,14 @@ from ..markdown import chart_md, esc, gap, pipe_table, role_text
 from ..present import (
     bounds_text,
     column_head,
-    entry_title,
     for_audience,
     given_nowhere,
     gm_only,
     key_text,
+    list_separator,
     points_text,
     roll_text,
+    see_also,
     shown,
     source_text,
     table_odds,
@@ -118,25 +119,20 @@ def rule_md(rule: Rule, ruleset: Ruleset, audience: str) -> str:
     parts = [prose(rule.body, ruleset)] + [
         chart_grid_md(ruleset.get("charts", id), ruleset, heading=True) for id in rule.charts
     ]
-    links = see_also_links(ruleset, rule.see_also, audience)
-    if links:
-        parts.append("See also: " + ", ".join(links) + ".")
+    parts.append(see_also_md(ruleset, rule, audience))
     if rule.gm_note and audience == "gm":
         parts.append(admonition("Game-master's note", "gm-note", prose(rule.gm_note, ruleset)))
     return "\n\n".join(p for p in parts if p) + source_line(rule, ruleset)
 
 
-def see_also_links(ruleset: Ruleset, ids, audience: str) -> list[str]:
-    """Roles to the entries a see_also names, leaving out, for players, any that is the game-master's."""
-    kinds = ruleset.ids()
-    links = []
-    for id in ids:
-        if id not in kinds:
-            continue
-        if audience != "gm" and any(gm_only(e) for _s, e in ruleset.all_entries() if e.id == id):
-            continue
-        links.append(ref_role(kinds[id], id, entry_title(ruleset.get(kinds[id], id))))
-    return links
+def see_also_md(ruleset: Ruleset, entry, audience: str) -> str:
+    """The sentence "See also: ..." with a role to each entry ``entry``'s see_also names (``present.see_also``: each
+    once, none of the game-master's for players), or nothing."""
+    found = see_also(ruleset, entry, audience)
+    if not found:
+        return ""
+    separator = list_separator(text for _section, _id, text in found)
+    return "See also: " + separator.join(ref_role(section, id, text) for section, id, text in found) + "."
 
 
 _ROLE_OF_SECTION = {"rules": "rule", "tables": "table", "spells": "spell", "profiles": "profile", "glossary": "term"}
@@ -252,10 +248,8 @@ def term_md(term: Term, ruleset: Ruleset, audience: str = "player") -> str:
     parts = [prose(term.definition, ruleset)]
     if term.aliases:
         parts.append("Also written: " + ", ".join(f"*{esc(a)}*" for a in term.aliases) + ".")
-    links = see_also_links(ruleset, term.see_also, audience)
-    if links:
-        parts.append("See also: " + ", ".join(links) + ".")
-    return "\n\n".join(parts) + source_line(term, ruleset)
+    parts.append(see_also_md(ruleset, term, audience))
+    return "\n\n".join(p for p in parts if p) + source_line(term, ruleset)
 
 
 def keyword_md(keyword: Keyword, ruleset: Ruleset) -> str:
