@@ -96,7 +96,7 @@ def test_new_then_a_full_build_writes_every_output(project):
         for page in pypdf.PdfReader(build / "sheets/sample-quick-reference-a4.pdf").pages
     )
     assert "Quick reference Sample" in quick
-    assert "Numbers computed by Rulepress" in quick  # the default sheet footer
+    assert "worked out exactly from the rules" in quick  # the default sheet footer
     assert "Sample" in "".join(
         page.extract_text() for page in pypdf.PdfReader(build / "handouts/sample-handout-a4.pdf").pages
     )

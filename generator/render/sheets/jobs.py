@@ -35,7 +35,13 @@ from .quickref import GAP, cite, marked_entries, quick_reference, visible
 from .victory import HIDDEN_TASK, has_victory_points, victory_checklist
 
 STYLESHEET = "print-base.css"  # under templates/
-COMPUTED_BY = "Numbers computed by Rulepress from the rules model: exact odds (icepool), rounded only for print."
+# A sheet's last line says how its chances were found, in the players' words (no tool is named); a sheet with no
+# chances (the victory-point checklist) has none.
+CHANCES_NOTE = "Every chance here is worked out exactly from the rules, and rounded only for print."
+
+
+def chances_note(sheet: Sheet) -> str:
+    return "" if "checklist" in sheet.context else CHANCES_NOTE
 
 
 @dataclass(frozen=True)
@@ -260,7 +266,7 @@ def _from_files(root, ruleset: Ruleset) -> bool:
 def sheet_context(sheet: Sheet, paper: Paper, project: Project) -> dict:
     ruleset = project.ruleset(sheet.ruleset)
     prose = Prose(ruleset, sheet.audience).html  # gm-only names masked on player sheets
-    return dict(sheet=sheet, paper=paper, computed_by=COMPUTED_BY, prose=prose, gap=GAP, **sheet.context)
+    return dict(sheet=sheet, paper=paper, computed_by=chances_note(sheet), prose=prose, gap=GAP, **sheet.context)
 
 
 def sheet_html(sheet: Sheet, paper: Paper, project: Project) -> str:
@@ -348,6 +354,8 @@ def sheet_pages(project: Project, audience: str) -> dict[str, str]:
         if sheet.audience == audience or (sheet.audience == "player" and sheet.page not in gm_versions)
     ]
     return {
-        sheet.page: sheet_markdown(sheet, COMPUTED_BY, project.ruleset(sheet.ruleset) if sheet.ruleset else None)
+        sheet.page: sheet_markdown(
+            sheet, chances_note(sheet), project.ruleset(sheet.ruleset) if sheet.ruleset else None
+        )
         for sheet in chosen
     }

@@ -132,5 +132,6 @@ def sheet_markdown(sheet, computed_by: str, ruleset=None) -> str:
     if "checklist" in context:
         parts.append(checklist_md(context["checklist"], context["hidden_task"], ruleset))
     parts.append(f"{{source}}`{role_text('; '.join(sheet.sources))}`")
-    parts.append(esc(computed_by))
+    if computed_by:
+        parts.append(esc(computed_by))
     return "\n\n".join(parts).rstrip() + "\n"

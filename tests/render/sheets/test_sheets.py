@@ -296,10 +296,12 @@ def test_one_page_paper_size_fonts_margins(rendered):
     assert not problems, "\n".join(problems)
 
 
-def test_every_sheet_states_source_and_computation(texts, project):
+def test_every_sheet_states_its_source_and_how_its_chances_were_found_naming_no_tool(texts, project):
     for name, text in texts.items():
         assert "Source: " in text, name
-        assert "Numbers computed by Rulepress" in text, name
+        has_chances = "victory-points" not in name  # the checklist holds no chance
+        assert ("worked out exactly from the rules" in text) == has_chances, name
+        assert "icepool" not in text.lower() and "Rulepress" not in text, name
     for text in sheet_texts(texts, project, SHOOTING):
         assert "§ Shooting Phase" in text
     for text in sheet_texts(texts, project, ARMOUR):
