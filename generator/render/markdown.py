@@ -27,10 +27,9 @@ def role_text(text) -> str:
     return " ".join(str(text).split()).replace("`", "'")
 
 
-def gap(text: str = NOT_GIVEN_TEXT, plain: bool = False) -> str:
-    """The gap mark (site: an em dash with a note mark, see site.gap_node); plain: the dash alone, for a column
-    whose header already says the source gives none of it."""
-    return "{gap}`plain`" if plain else f"{{gap}}`{role_text(text) or NOT_GIVEN_TEXT}`"
+def gap(text: str = NOT_GIVEN_TEXT) -> str:
+    """The gap mark (site: an em dash with a note mark, see site.gap_node)."""
+    return f"{{gap}}`{role_text(text) or NOT_GIVEN_TEXT}`"
 
 
 def pipe_table(header: list[str], rows: list[list[str]]) -> str:

@@ -15,9 +15,9 @@ from .victory import VpChecklist
 GAP_TEXT = "not given"
 
 
-def value_md(value: str | None, plain: bool = False) -> str:
-    """A value, or the gap mark (plain in a column whose header says the source gives none of it)."""
-    return gap(GAP_TEXT, plain=plain) if value is GAP else esc(value)
+def value_md(value: str | None) -> str:
+    """A value, or the gap mark."""
+    return gap(GAP_TEXT) if value is GAP else esc(value)
 
 
 def quickref_md(ref: QuickReference, ruleset=None) -> str:
@@ -54,9 +54,9 @@ def quickref_md(ref: QuickReference, ruleset=None) -> str:
                     [esc(head["roll"]), "Result", esc(head["chance"])],
                     [
                         [
-                            value_md(line.roll, nowhere["roll"]),
+                            value_md(line.roll),
                             esc(line.result) + (f" — {esc(line.detail)}" if line.detail else ""),
-                            value_md(line.chance, nowhere["chance"]),
+                            value_md(line.chance),
                         ]
                         for line in table.lines
                     ],

@@ -249,18 +249,16 @@ def value_role(name, rawtext, text, lineno, inliner, options=None, content=None)
     ], []
 
 
-def gap_node(plain: bool = False) -> nodes.Node:
-    """The site's one gap mark: an em dash with a small note mark whose tooltip says "not given in the source";
-    plain (a column whose header already says so): the dash alone."""
-    if plain:
-        return nodes.inline(GAP_DASH, GAP_DASH, classes=["gap", "gap-plain"])
+def gap_node() -> nodes.Node:
+    """The site's one gap mark: an em dash with a small note mark whose tooltip says "not given in the source", in
+    every place a value is missing (a column given nowhere too, whose header also says so): one mark, one meaning."""
     note = nodes.inline(GAP_NOTE_MARK, GAP_NOTE_MARK, classes=["gap-note"])
     return nodes.abbreviation(GAP_DASH, "", nodes.Text(GAP_DASH), note, explanation=GAP_NOTE, classes=["gap"])
 
 
 def gap_role(name, rawtext, text, lineno, inliner, options=None, content=None):
-    """{gap}`anything`: the gap mark; {gap}`plain` (or {gap}`—`): the plain mark of a column given nowhere."""
-    return [gap_node(plain=text.strip() in ("plain", "—"))], []
+    """{gap}`anything`: the gap mark."""
+    return [gap_node()], []
 
 
 def pdf_role(name, rawtext, text, lineno, inliner, options=None, content=None):

@@ -35,7 +35,6 @@ from ..present import (
     bounds_text,
     column_head,
     for_audience,
-    given_nowhere,
     gm_only,
     key_text,
     list_separator,
@@ -81,9 +80,9 @@ def label(ruleset_id: str, kind: str, id: str) -> str:
     return f"{ruleset_id}-{kind}-{id}".replace("_", "-")
 
 
-def cell(value, plain: bool = False) -> str:
-    """A table cell: the value, or the gap mark (plain in a column given nowhere)."""
-    return gap(plain=plain) if isinstance(value, NotGiven) else esc(shown(value))
+def cell(value) -> str:
+    """A table cell: the value, or the gap mark."""
+    return gap() if isinstance(value, NotGiven) else esc(shown(value))
 
 
 def prose(text: str, ruleset: Ruleset | None = None) -> str:
@@ -148,7 +147,6 @@ def ref_role(section: str, id: str, title: str = "") -> str:
 def table_md(table: RollTable, ruleset: Ruleset, audience: str = "player") -> str:
     odds = table_odds(table)
     with_effects = any(r.effect for r in table.rows)
-    rolls_nowhere = given_nowhere(row.roll for row in table.rows)
     header = (
         [esc(column_head(table.dice.text, [row.roll for row in table.rows]))]
         + ["Result"]
@@ -166,7 +164,7 @@ def table_md(table: RollTable, ruleset: Ruleset, audience: str = "player") -> st
             if row.ref in ids
             else esc(row.result)
         )
-        roll = gap(plain=rolls_nowhere) if isinstance(row.roll, NotGiven) else esc(roll_text(row))
+        roll = gap() if isinstance(row.roll, NotGiven) else esc(roll_text(row))
         line = [roll, result] + ([inline_prose(row.effect)] if with_effects else []) + ([odds[index]] if odds else [])
         rows.append(line)
     parts = [pipe_table(header, rows)]
@@ -187,8 +185,6 @@ def table_md(table: RollTable, ruleset: Ruleset, audience: str = "player") -> st
 def profile_md(matrix: ProfileMatrix, ruleset: Ruleset, audience: str = "player") -> str:
     shown_rows = for_audience(matrix.rows, audience)
     computed = {c.id: [ruleset.cell(matrix, row, c.id) for row in shown_rows] for c in matrix.columns}
-    nowhere = {c.id: given_nowhere(computed[c.id]) for c in matrix.columns}
-    keywords_nowhere = given_nowhere(row.keywords for row in shown_rows)
     moves = ["Move"] if matrix.has_movement else []
     header = (
         ["Troop type"]
@@ -198,8 +194,8 @@ def profile_md(matrix: ProfileMatrix, ruleset: Ruleset, audience: str = "player"
     )
     rows = []
     for row in shown_rows:
-        keywords = gap(plain=keywords_nowhere) if isinstance(row.keywords, NotGiven) else esc(shown(row.keywords))
-        cells = [_profile_cell(row.values.get(c.id), nowhere[c.id]) for c in matrix.columns]
+        keywords = gap() if isinstance(row.keywords, NotGiven) else esc(shown(row.keywords))
+        cells = [_profile_cell(row.values.get(c.id)) for c in matrix.columns]
         if moves:
             cells.append(f"{{value}}`{matrix.movement_of(row)}`" if matrix.movement_of(row) else "—")
         rows.append([f"**{esc(row.name)}**"] + cells + [keywords])
@@ -215,9 +211,9 @@ def profile_md(matrix: ProfileMatrix, ruleset: Ruleset, audience: str = "player"
     return "\n\n".join(parts) + source_line(matrix, ruleset)
 
 
-def _profile_cell(written, plain: bool) -> str:
+def _profile_cell(written) -> str:
     """A profile cell: one naming a value is that value's role, printed (and a house rule marked) as in prose."""
-    return f"{{value}}`{written.value}`" if isinstance(written, ValueCell) else cell(written, plain)
+    return f"{{value}}`{written.value}`" if isinstance(written, ValueCell) else cell(written)
 
 
 def spell_md(spell: Spell, ruleset: Ruleset, audience: str = "player") -> str:
