@@ -625,6 +625,8 @@ def sphinx_config(root: Path, audience: str, only: str = "") -> dict:
         "myst_enable_extensions": ["colon_fence", "deflist"],
         "myst_heading_anchors": 0,
         "html_theme": "furo",
+        # the tab's icon (a die): without one every page asks the server for /favicon.ico and gets a 404
+        "html_favicon": str(Path(__file__).parent / "static" / "favicon.svg"),
         "html_show_sourcelink": False,
         "html_show_copyright": False,
         "html_copy_source": False,

@@ -52,6 +52,19 @@ def test_landing_page_lists_every_ruleset(page, site, project):
     assert len(project.rulesets) == len([p for p in (ROOT / "rules_src").iterdir() if p.is_dir()])
 
 
+def test_a_page_and_a_chapter_page_load_with_no_request_going_unanswered(page, site):
+    """Nothing a page asks for is missing: its icon (a browser asks for /favicon.ico when a page names none), styles,
+    scripts, search."""
+    missing = []
+    page.on("response", lambda response: missing.append(response.url) if response.status >= 400 else None)
+    for path in ("/index.html", "/rampant_hex/morale.html"):
+        page.goto(site + path)
+        page.wait_for_load_state("networkidle")
+        icons = page.locator("link[rel~='icon']")
+        assert icons.count() == 1 and icons.get_attribute("href").endswith("favicon.svg")
+    assert missing == []
+
+
 def test_glossary_link_lands_on_its_definition(page, site):
     page.goto(site + "/rampant_hex/morale.html")
     link = page.locator("a:has(.rp-term)", has_text="moral").first
