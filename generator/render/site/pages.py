@@ -244,6 +244,29 @@ def names_page(ruleset: Ruleset, root, audience: str = "player") -> str:
     return f"({label(ruleset.id, 'page', 'names')})=\n# {page_title(ruleset, 'Names for worked examples')}\n" + rest
 
 
+# a PDF's title names its paper last (pipeline.plan.downloads): "Handout (A4)", "To wound (US Letter)"
+_TITLE_AND_PAPER = re.compile(r"^(?P<name>.*?)(?: \((?P<paper>[^()]+)\))?$")
+KINDS = {"handouts": "Handouts", "sheets": "Cheat sheets"}  # the build's folders, in the order players want them
+
+
+def downloads_md(downloads: list[tuple[str, str]]) -> str:
+    """A ruleset's PDFs as players look for them: by kind (handouts, then cheat sheets), one line per printout in
+    alphabetical order, with a link per paper size ("Handout: A4 · US Letter")."""
+    grouped: dict[str, dict[str, list[tuple[str, str]]]] = {}
+    for title, href in downloads:
+        found = _TITLE_AND_PAPER.match(title)
+        kind = href.split("/", 1)[0]
+        grouped.setdefault(kind, {}).setdefault(found["name"], []).append((found["paper"] or "PDF", href))
+    parts = []
+    for kind in sorted(grouped, key=lambda k: (list(KINDS).index(k) if k in KINDS else len(KINDS), k)):
+        lines = [
+            f"- {esc(name)}: " + " · ".join(f"{{pdf}}`{role_text(paper)} <{href}>`" for paper, href in links)
+            for name, links in sorted(grouped[kind].items())
+        ]
+        parts.append(f"### {KINDS.get(kind, kind.capitalize())}\n\n" + "\n".join(lines))
+    return "\n\n".join(parts)
+
+
 def ruleset_index(
     ruleset: Ruleset,
     toc: list[str],
@@ -283,9 +306,7 @@ def ruleset_index(
     if sheets:
         parts.append("## Cheat sheets\n\n" + "\n".join(f"- {{doc}}`/sheets/{name}`" for name in sheets))
     if downloads:
-        parts.append(
-            "## Downloads\n\n" + "\n".join(f"- {{pdf}}`{role_text(title)} <{href}>`" for title, href in downloads)
-        )
+        parts.append("## Downloads\n\n" + downloads_md(downloads))
     parts.append("## Contents\n\n```{toctree}\n:maxdepth: 1\n\n" + "\n".join(toc) + "\n```")
     if meta.source:
         parts.append(
