@@ -210,14 +210,14 @@ KIND_WORDS = {"rules": "rule", "glossary": "term", "tables": "table", "spells": 
 
 
 def list_separator(texts) -> str:
-    """What parts the items of a list in a sentence: semicolons when one holds a comma ("Stupid, not in combat")."""
+    """What parts the items of a list in a sentence: semicolons when one holds a comma ("Lost, out of combat")."""
     return "; " if any("," in text for text in texts) else ", "
 
 
 def see_also(ruleset, entry, audience: str) -> list[tuple[str, str, str]]:
     """``(section, id, text)`` of each entry ``entry``'s `see_also` names that ``audience`` sees, in the order written:
     each once, never ``entry`` itself. Where two share a title, or one shares ``entry``'s own title (a term and the
-    rule of the same name), each such text says what kind of entry it is: "Fear (rule), Fear (term)"."""
+    rule of the same name), each such text says what kind of entry it is: "Rout (rule), Rout (term)"."""
     sections = ruleset.ids()
     found = []
     for id in dict.fromkeys(getattr(entry, "see_also", ())):
@@ -235,7 +235,7 @@ def see_also(ruleset, entry, audience: str) -> list[tuple[str, str, str]]:
 
 
 def _kind_word(ruleset, section: str, id: str) -> str:
-    """What kind of entry it is, in words: a keyword by the kind the ruleset gives it ("psychology")."""
+    """What kind of entry it is, in words: a keyword by the kind the ruleset gives it ("drill")."""
     return getattr(ruleset.get(section, id), "kind", "") if section == "keywords" else KIND_WORDS.get(section, "entry")
 
 

@@ -244,7 +244,7 @@ def names_page(ruleset: Ruleset, root, audience: str = "player") -> str:
     return f"({label(ruleset.id, 'page', 'names')})=\n# {page_title(ruleset, 'Names for worked examples')}\n" + rest
 
 
-# a PDF's title names its paper last (pipeline.plan.downloads): "Handout (A4)", "To wound (US Letter)"
+# a PDF's title names its paper last (pipeline.plan.downloads): "Handout (A4)", "Charts (US Letter)"
 _TITLE_AND_PAPER = re.compile(r"^(?P<name>.*?)(?: \((?P<paper>[^()]+)\))?$")
 KINDS = {"handouts": "Handouts", "sheets": "Cheat sheets"}  # the build's folders, in the order players want them
 
