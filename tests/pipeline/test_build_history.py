@@ -264,7 +264,33 @@ def test_a_site_build_that_raised_exits_as_an_internal_error(tmp_path, monkeypat
 
     project = new_game(tmp_path)
     monkeypatch.setattr(plan, "run_tasks", raised)
-    status, said = run(project, *BUILD)
+    said, errors = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(said), contextlib.redirect_stderr(errors):
+        status = main(["-C", str(project), *BUILD])
     assert status == 70
-    assert "internal error: the site build stopped: JSONDecodeError" in said and "warned" not in said
+    assert errors.getvalue().splitlines()[-2:] == [
+        "rulepress: internal error: the site build stopped: JSONDecodeError: Expecting value"
+        " (please report this with the command you ran)",
+        f"build failed: the site build stopped; {project / 'build'} is left as it was",
+    ]
+    assert not (project / "build").exists()
+
+
+def test_a_render_that_did_not_finish_says_why_then_that_the_build_failed(tmp_path, monkeypatch):
+    from generator.pipeline import plan
+    from generator.pool import RenderFailed
+
+    def raised(tasks, workers, advance, walled=None):
+        raise RenderFailed("the render worker ended without an answer")
+
+    project = new_game(tmp_path)
+    monkeypatch.setattr(plan, "run_tasks", raised)
+    said, errors = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(said), contextlib.redirect_stderr(errors):
+        status = main(["-C", str(project), *BUILD])
+    assert status == 1
+    assert errors.getvalue().splitlines()[-2:] == [
+        "error: the render worker ended without an answer",
+        f"build failed: a render did not finish; {project / 'build'} is left as it was",
+    ]
     assert not (project / "build").exists()
