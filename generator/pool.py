@@ -42,12 +42,14 @@ def run_walled(tasks: list, workers: int, advance, *, read: list[Path], write: l
     for index, task in enumerate(tasks):
         jobs.put((index, task))
     done: queue.Queue = queue.Queue()
-    started = [Worker(read, write) for _ in range(max(1, min(workers, len(tasks))))]
-    threads = [threading.Thread(target=worker.serve, args=(jobs, done), daemon=True) for worker in started]
-    for thread in threads:
-        thread.start()
+    started: list[Worker] = []
     results: list = [None] * len(tasks)
     try:
+        for _ in range(max(1, min(workers, len(tasks)))):
+            with wall.interrupts_held():
+                started.append(Worker(read, write))
+        for worker in started:
+            threading.Thread(target=worker.serve, args=(jobs, done), daemon=True).start()
         for _ in tasks:
             index, answer = done.get()
             if "ok" not in answer:

@@ -17,8 +17,11 @@ from __future__ import annotations
 import functools
 import os
 import shutil
+import signal
 import subprocess
 import sys
+import threading
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -238,5 +241,32 @@ def limits(memory_bytes: int, cpu_seconds: int, file_bytes: int = 256 * 1024 * 1
                 resource.setrlimit(kind, (value, value))
             except (ValueError, OSError):
                 pass
+        # Started under ``interrupts_held``: a Ctrl-C held meanwhile ends this child here, before bwrap,
+        # and bwrap does not start with interrupts blocked.
+        if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
     return apply
+
+
+@contextmanager
+def interrupts_held():
+    """Hold Ctrl-C while a walled process starts: arriving in the middle of the fork, it would leave a
+    child this process has no handle on, or a traceback from the child's Python before it runs bwrap.
+    The interrupt is raised as soon as the block ends."""
+    # The mask keeps it from this thread and from the child, which inherits the mask; the handler
+    # keeps it from reaching this thread through another one (a progress bar's, a watcher's).
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    caught: list[int] = []
+    handler = signal.getsignal(signal.SIGINT) if threading.current_thread() is threading.main_thread() else None
+    if handler is not None:
+        signal.signal(signal.SIGINT, lambda number, frame: caught.append(number))
+    try:
+        yield
+    finally:
+        if handler is not None:
+            signal.signal(signal.SIGINT, handler)
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+    if caught:
+        signal.raise_signal(signal.SIGINT)

@@ -15,6 +15,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -906,3 +907,68 @@ def test_without_a_usable_wall_untrusted_stops_and_otherwise_a_note_is_said_once
         monkeypatch.setenv("RULEPRESS_WALL", chosen)
         monkeypatch.setenv("RULEPRESS_BWRAP", str(tmp_path / "never-run"))
         assert wall.in_use() is False
+
+
+def _python(script: str) -> subprocess.CompletedProcess:
+    """Run ``script`` in a Python of its own: what it does to signals stays out of the test session."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(script)], capture_output=True, text=True, env=env, timeout=60
+    )
+
+
+def test_a_ctrl_c_while_a_walled_process_starts_is_raised_when_it_has_started():
+    """SIGINT to the process, with another thread running that the kernel may hand it to."""
+    run = _python(
+        """
+        import os, signal, threading, time
+        from generator import wall
+        threading.Thread(target=time.sleep, args=(5,), daemon=True).start()
+        seen = []
+        try:
+            with wall.interrupts_held():
+                os.kill(os.getpid(), signal.SIGINT)
+                for _ in range(200):
+                    time.sleep(0.001)
+                seen.append("started")
+            seen.append("went on")
+        except KeyboardInterrupt:
+            seen.append("interrupted")
+        print(seen)
+        """
+    )
+    assert (run.stdout, run.stderr) == ("['started', 'interrupted']\n", "")
+
+
+def test_a_process_started_while_ctrl_c_is_held_does_not_hold_it():
+    run = _python(
+        """
+        import subprocess
+        from generator import wall
+        with wall.interrupts_held():
+            child = subprocess.run(
+                ["grep", "^SigBlk", "/proc/self/status"], capture_output=True, text=True,
+                preexec_fn=wall.limits(2**31, 60),
+            )
+        print(child.stdout.split()[1])
+        """
+    )
+    assert run.stderr == "" and int(run.stdout, 16) & (1 << 1) == 0  # SIGINT is signal 2: bit 1 of the mask
+
+
+def test_a_ctrl_c_reaching_a_child_before_it_runs_bwrap_ends_it_quietly():
+    """The terminal signals the whole group: a child between fork and exec is stopped, no Python traceback."""
+    run = _python(
+        """
+        import os, signal, subprocess
+        from generator import wall
+        apply = wall.limits(2**31, 60)
+        def interrupted_then_limited():
+            os.kill(os.getpid(), signal.SIGINT)
+            apply()
+        with wall.interrupts_held():
+            child = subprocess.Popen(["sleep", "30"], preexec_fn=interrupted_then_limited)
+        print(child.wait(timeout=20))
+        """
+    )
+    assert (run.stdout, run.stderr) == (f"{-signal.SIGINT}\n", "")

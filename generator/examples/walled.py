@@ -65,19 +65,20 @@ class Host:
         self.replies, answered = _pipe()
         channels = (asked.fileno(), answered.fileno(), self.errors.fileno())
         argv = [sys.executable, "-m", "generator.examples.walled", str(root), ",".join(map(str, channels))]
-        self.process = subprocess.Popen(
-            wall.command(argv, read=[root]),
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            pass_fds=channels,
-            preexec_fn=wall.limits(memory_allowed() + 3 * 1024**3, 24 * 3600),
-            close_fds=True,
-            cwd="/",
-        )
+        with wall.interrupts_held():
+            self.process = subprocess.Popen(
+                wall.command(argv, read=[root]),
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                pass_fds=channels,
+                preexec_fn=wall.limits(memory_allowed() + 3 * 1024**3, 24 * 3600),
+                close_fds=True,
+                cwd="/",
+            )
+            atexit.register(self.close)
         asked.close()
         answered.close()
-        atexit.register(self.close)
 
     def alive(self) -> bool:
         return self.process.poll() is None
