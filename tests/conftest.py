@@ -34,6 +34,16 @@ def pytest_sessionstart(session):
         del os.environ["MUTANT_UNDER_TEST"]
 
 
+@pytest.fixture(autouse=True)
+def _walled_hosts_end_with_their_test():
+    """A walled host lives as long as the process that started it (one per project folder): a test session
+    checks hundreds of projects, so each test's hosts end with it; the sample rules' host is kept for the next."""
+    yield
+    from generator.examples.walled import close_hosts
+
+    close_hosts(keep=[ROOT])
+
+
 # Markers follow from the fixtures a test uses, so `make test-fast` (-m "not browser and not build and not fuzz")
 # drops exactly the tests that need Chromium, a real render (Sphinx site or WeasyPrint PDF) or long fuzzing.
 BROWSER_FIXTURES = {"browser", "page", "phone"}

@@ -40,6 +40,16 @@ def host_for(root: Path) -> Host:
     return found
 
 
+def close_hosts(keep=()) -> None:
+    """End this process's walled hosts, but those of the project folders in ``keep``: a process that checks many
+    projects in turn (a test session) ends each host when it is done with that project, not at its own exit."""
+    kept = {str(Path(root).resolve()) for root in keep}
+    for key, host in list(_HOSTS.items()):
+        if key[1] not in kept:
+            host.close()
+            del _HOSTS[key]
+
+
 def prestart(project) -> None:
     """Start the walled host for a loaded ``project`` now, so that it loads while the checks run: when this
     run uses the wall and a ruleset has worked examples or mechanics (a project with neither starts none;
@@ -140,6 +150,7 @@ class Host:
         return "ended without an answer" + (f" ({said[-1].strip()[:300]})" if said else "")
 
     def close(self) -> None:
+        atexit.unregister(self.close)  # once closed, nothing is left to end at exit (nor kept alive for it)
         if self.process.poll() is None:
             self.process.kill()
         try:

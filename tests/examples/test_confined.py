@@ -264,3 +264,22 @@ def test_a_check_starts_the_walled_host_only_for_rules_with_examples_or_mechanic
     monkeypatch.setattr(walled, "host_for", started.append)  # what `prestart` starts; the examples' own host is real
     assert main(["-C", str(project), "check"]) == 0
     assert started == ([project.resolve()] if starts else [])
+
+
+def test_closing_hosts_ends_each_projects_host_but_the_ones_kept(tmp_path, monkeypatch):
+    """A process that checks many projects (a test session) ends each host when done with it: one walled host
+    is about a hundred megabytes, and hundreds left running until the process exits filled the memory."""
+    from generator import wall
+    from generator.examples import walled
+
+    monkeypatch.setenv("RULEPRESS_WALL", "auto")
+    if not wall.in_use():
+        pytest.fail(f"this test needs the wall: {wall.status().reason}")
+    kept, ended = (project_with(tmp_path / name, [">>> 1 + 1\n2"], None) for name in ("kept", "ended"))
+    hosts = [walled.host_for(kept), walled.host_for(ended)]
+    assert all(host.alive() for host in hosts)
+    walled.close_hosts(keep=[kept])
+    assert hosts[0].alive() and not hosts[1].alive()
+    assert walled.host_for(kept) is hosts[0] and walled.host_for(ended) is not hosts[1]  # a new one, asked again
+    walled.close_hosts()
+    assert not any(host.alive() for host in hosts)
