@@ -83,7 +83,11 @@ def _parser() -> argparse.ArgumentParser:
     build.add_argument(
         "--only", choices=["site", "sheets", "handouts"], action="append", help="build only these outputs"
     )
-    build.add_argument("--audience", choices=["player", "gm"], help="build only for this audience (default: both)")
+    build.add_argument(
+        "--audience",
+        choices=["player", "gm", "author"],
+        help="build only for this audience (default: all three; the authors' edition is a site only)",
+    )
     build.add_argument(
         "--out",
         type=Path,
@@ -100,9 +104,9 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=_port, default=8000, help="port to listen on (default 8000; 0: any free port)")
     serve.add_argument(
         "--audience",
-        choices=["player", "gm"],
+        choices=["player", "gm", "author"],
         default="player",
-        help="player (default): the player site and files only; gm: the game-master's too",
+        help="player (default): the player site and files only; gm: the game-master's too; author: the authors' site",
     )
     new = commands.add_parser("new", help="start a ruleset with one example of every kind of entry")
     new.add_argument("name", help="the ruleset id (lower_snake_case), also its folder name")

@@ -49,7 +49,9 @@ from .diagnostics import printable
 from .examples.run import run_project_examples
 from .exit import INTERRUPTED
 from .keys import code_hash, ruleset_key
+from .model.entries import SEES_EVERYTHING
 from .pipeline.build import run_build
+from .pipeline.plan import SITES
 from .pipeline.request import BuildHooks, BuildRequest
 from .pipeline.search_index import copy_for_index, index_copy, swap_index
 from .pipeline.workers import with_site_house_results
@@ -266,7 +268,7 @@ def _tell(text: str) -> None:
 
 def _handler(directory: Path, state: _State, hosts: HostCheck, audience: str = "player"):
     streams = threading.BoundedSemaphore(MAX_EVENT_STREAMS)
-    home = "/site-gm/index.html" if audience == "gm" else "/site/index.html"
+    home = f"/{SITES[audience]}/index.html"
 
     class Handler(http.server.SimpleHTTPRequestHandler):
         timeout = IDLE_S
@@ -315,7 +317,9 @@ def _handler(directory: Path, state: _State, hosts: HostCheck, audience: str = "
 
         def _served(self, parts: tuple[str, ...]) -> Path | None:
             """The file or folder ``parts`` names under build/, when this audience may see it."""
-            if any(part.startswith(".") for part in parts) or (audience != "gm" and for_game_master(parts)):
+            if any(part.startswith(".") for part in parts) or (
+                audience not in SEES_EVERYTHING and for_game_master(parts)
+            ):
                 return None
             root = directory.resolve()
             try:
@@ -324,7 +328,9 @@ def _handler(directory: Path, state: _State, hosts: HostCheck, audience: str = "
                 return None
             if not path.is_relative_to(root) or not path.exists():
                 return None
-            if audience != "gm" and for_game_master(path.relative_to(root).parts):  # a link into site-gm/
+            if audience not in SEES_EVERYTHING and for_game_master(
+                path.relative_to(root).parts
+            ):  # a link into site-gm/
                 return None
             return path
 
@@ -562,11 +568,12 @@ def serve(
     audience: str = "player",
 ) -> int:
     """Serve until interrupted (or for ``rounds`` waits of ``poll`` seconds, or until ``stop`` is set: for tests).
-    ``audience`` "gm" builds and serves the game-master's site and files too; "player" serves none of them."""
+    ``audience`` "gm" builds and serves the game-master's site and files too, "author" the authors' site (and
+    every file); "player" serves none of them."""
     request = BuildRequest(root=root, only=tuple(only or ["site"]), audience=audience)
     hooks = BuildHooks(checker=RememberedChecks(), site_builder=site_builder(root), index_later=True)
     state = _State()
-    index = SearchIndex(root / "build", state, "site-gm" if audience == "gm" else "site")
+    index = SearchIndex(root / "build", state, SITES[audience])
     hosts = HostCheck(host, port)
     try:  # listen first: a busy port or a wrong address is said at once, before a build
         server = _Server((host, port), _handler(root / "build", state, hosts, audience))
@@ -576,7 +583,7 @@ def serve(
         return 1
     hosts.port = server.server_address[1]  # port 0: the one the system chose
     if not is_loopback(host):
-        readers = "the served rules, the game-master's included" if audience == "gm" else "the served rules"
+        readers = "the served rules, the game-master's included" if audience in SEES_EVERYTHING else "the served rules"
         print(
             printable(
                 f"rulepress: warning: serving on {host}, not this machine only: anyone on the network "
@@ -598,7 +605,10 @@ def serve(
         server.server_close()
         raise
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    shown = f"{root / 'build'}" + (" (the game-master's site and files too)" if audience == "gm" else "")
+    shown = f"{root / 'build'}" + {
+        "gm": " (the game-master's site and files too)",
+        "author": " (the authors' site, and every file)",
+    }.get(audience, "")
     print(
         printable(
             f"serving {shown} at http://{_bracketed(host)}:{hosts.port}/ — edit rules_src/ and the page "

@@ -38,10 +38,10 @@ def checked(root: Path, text: str) -> list[str]:
 
 
 def player_files(build: Path) -> list[Path]:
-    """A build's files for the players: every output folder but the game-master's site, without the files
-    whose name marks them for the game-master (`-gm`), nor the build's own bookkeeping (dot files)."""
+    """A build's files for the players: every output folder but the game-master's and the authors' sites, without
+    the files whose name marks them for the game-master (`-gm`), nor the build's own bookkeeping (dot files)."""
     found = []
-    for folder in sorted(p for p in build.iterdir() if p.is_dir() and not p.name.endswith("-gm")):
+    for folder in sorted(p for p in build.iterdir() if p.is_dir() and p.name not in ("site-gm", "site-author")):
         found += [p for p in sorted(folder.rglob("*")) if p.is_file() and "-gm" not in p.name]
     return [p.relative_to(build) for p in found if not any(part.startswith(".") for part in p.parts)]
 

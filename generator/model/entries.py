@@ -106,10 +106,14 @@ def gm_only(entry) -> bool:
     return getattr(entry, "audience", "player") == "gm" or getattr(entry, "gm_only", False)
 
 
+AUTHORS = "author"  # the authors' edition: the game-master's, with how each number is checked
+SEES_EVERYTHING = ("gm", AUTHORS)
+
+
 def visible_to(entry, audience: str) -> bool:
-    """Whether ``audience`` (`player` or `gm`) may see an entry or row: the game-master sees everything, the
-    players nothing that is game-master material."""
-    return audience == "gm" or not gm_only(entry)
+    """Whether ``audience`` (`player`, `gm` or `author`) may see an entry or row: the game-master and the
+    authors see everything, the players nothing that is game-master material."""
+    return audience in SEES_EVERYTHING or not gm_only(entry)
 
 
 def for_audience(items, audience: str) -> list:

@@ -29,6 +29,8 @@ from .staging import keep_if_same, link_or_copy
 from .workers import progress, run_tasks, site_worker
 
 OUTPUTS = ("site", "sheets", "handouts")
+SITES = {"player": "site", "gm": "site-gm", "author": "site-author"}  # each audience's site, by its folder
+PRINTED = ("player", "gm")  # the audiences PDFs are printed for
 
 
 @dataclass
@@ -96,10 +98,12 @@ class Builder:
         self._templates: bytes | None = None  # keys.templates_digest, read once a build
 
     def wanted(self, kind: str) -> bool:
+        if kind in ("sheets", "handouts") and self.request.audience not in (None, *PRINTED):
+            return False  # the authors' edition is a site only
         return not self.request.only or kind in self.request.only
 
     def audiences(self) -> list[str]:
-        return [self.request.audience] if self.request.audience else ["player", "gm"]
+        return [self.request.audience] if self.request.audience else list(SITES)
 
     def run(self) -> None:
         reference = self.staging / "reference"
@@ -125,7 +129,7 @@ class Builder:
         if failed:
             raise TemplateFailed(failed)
         sites = self.plan_sites(pdfs) if self.wanted("site") else []
-        for audience, name in (("player", "site"), ("gm", "site-gm")):
+        for audience, name in SITES.items():
             if not self.wanted("site") or audience not in self.audiences():
                 self.carry(name)  # what this build was not asked for stays as it was
                 if name + "/" in self.old:  # and keeps its key, or the next full build would make it again
@@ -190,7 +194,10 @@ class Builder:
                 jobs = [j for j in jobs if "-gm" not in j.target.name]
         else:
             jobs = [
-                job for audience in self.audiences() for job in handout_jobs(self.project, folder, audience, rulesets)
+                job
+                for audience in self.audiences()
+                if audience in PRINTED
+                for job in handout_jobs(self.project, folder, audience, rulesets)
             ]
         if self.request.ruleset:
             jobs = [j for j in jobs if self.owner(j.target.name) == self.request.ruleset]
@@ -299,7 +306,7 @@ class Builder:
         downloads = self.downloads([job.target for _kind, job in pdfs])
         todo = []
         for audience in self.audiences():
-            name = "site" if audience == "player" else "site-gm"
+            name = SITES[audience]
             pages = site_pages(self.project, audience, downloads)  # once: the key, then Sphinx's pages
             key = site_key(self.project, audience, downloads, self.code, pages)
             self.manifest[name + "/"] = key

@@ -25,7 +25,7 @@ from ..model.points import Points
 from ..model.quantity import Quantity
 from ..model.ruleset import SECTIONS, Ruleset
 from ..source.build import schema_fields
-from .present import for_audience, gm_only, shown_examples
+from .present import SEES_EVERYTHING, for_audience, gm_only, shown_examples
 
 SCHEMA_ID = "https://rulepress.invalid/schema/ruleset.json"  # an identifier, never fetched
 
@@ -95,7 +95,7 @@ def entry_json(entry, audience: str = "player") -> dict:
         data["id"] = entry.id
     for key, f, _tp in schema_fields(type(entry)):
         value = getattr(entry, f.name)
-        if audience != "gm":
+        if audience not in SEES_EVERYTHING:
             if f.name == "gm_note":
                 value = type(value)("")
             elif isinstance(value, tuple) and any(gm_only(v) for v in value):

@@ -6,11 +6,20 @@ The model knows nothing of HTML or Markdown; these functions turn its values
 
 from __future__ import annotations
 
+import ast
 from fractions import Fraction
 
+from ..mechanics import armies
 from ..model.base import NotGiven
 from ..model.dice import percent
-from ..model.entries import RollTable, for_audience, gm_only, visible_to  # noqa: F401 (the model's audience rule)
+from ..model.entries import (  # noqa: F401 (the model's audience rule)
+    AUTHORS,
+    SEES_EVERYTHING,
+    RollTable,
+    for_audience,
+    gm_only,
+    visible_to,
+)
 from ..model.points import points_text  # noqa: F401  (the renderers' one way to print points)
 
 NOT_GIVEN_TEXT = "not given in the source"
@@ -187,9 +196,14 @@ def _in_gm_note(ruleset, example) -> bool:
     )
 
 
+def printed_edition(audience: str) -> str:
+    """The printed edition a site's audience links and describes: the authors' site, the game-master's."""
+    return "gm" if audience in SEES_EVERYTHING else "player"
+
+
 def shown_examples(ruleset, audience: str) -> list:
     """The ruleset's worked examples the audience may see: none of a gm-only entry's, none in a `gm_note`."""
-    if audience == "gm":
+    if audience in SEES_EVERYTHING:
         return list(ruleset.examples)
     visible = {f"{section}.{entry.id}" for section, entry in ruleset.all_entries() if visible_to(entry, audience)}
     return [e for e in ruleset.examples if e.entry in visible and not _in_gm_note(ruleset, e)]
@@ -224,7 +238,7 @@ def see_also(ruleset, entry, audience: str) -> list[tuple[str, str, str]]:
         section = sections.get(id)
         if section is None or id == entry.id:
             continue
-        if audience != "gm" and any(gm_only(e) for e in _entries_named(ruleset, id)):
+        if audience not in SEES_EVERYTHING and any(gm_only(e) for e in _entries_named(ruleset, id)):
             continue  # game-master material, whichever entry of that id it is
         found.append((section, id, entry_title(ruleset.get(section, id))))
     titles = [title.casefold() for _s, _i, title in found] + [entry_title(entry).casefold()]
@@ -241,3 +255,54 @@ def _kind_word(ruleset, section: str, id: str) -> str:
 
 def _entries_named(ruleset, id: str):
     return (e for _section, e in ruleset.all_entries() if e.id == id)
+
+
+# -- army limits in words ----------------------------------------------------------------------------
+_OPERATORS = {ast.Add: "+", ast.Sub: "−", ast.Mult: "×", ast.FloorDiv: "÷", ast.Div: "÷"}
+
+
+def limit_words(text: str, ruleset) -> str:
+    """An army limit expression in words: ``units // 2`` is "units in the force ÷ 2, rounded down"."""
+    try:
+        tree = armies.parse_limit(text, armies.count_names(ruleset))
+    except armies.LimitExpressionError:
+        return str(text)
+    words = _words(tree, ruleset)
+    return words + (
+        ", rounded down"
+        if any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.FloorDiv) for n in ast.walk(tree))
+        else ""
+    )
+
+
+def _words(node: ast.expr, ruleset) -> str:
+    if isinstance(node, ast.Constant):
+        return str(node.value)
+    if isinstance(node, ast.Name):
+        return _count_name(node.id, ruleset)
+    return f"{_words(node.left, ruleset)} {_OPERATORS[type(node.op)]} {_words(node.right, ruleset)}"
+
+
+def limit_bounds_words(limit, ruleset) -> str:
+    """``at most units in the force ÷ 2, rounded down``; both bounds when the limit has both."""
+    return bounds_text(limit.at_least, limit.at_most, show=lambda text: limit_words(text, ruleset))
+
+
+def _count_name(name: str, ruleset) -> str:
+    described = armies.count_descriptions(ruleset)
+    if name in described:
+        return described[name]
+    for section in ("costs", "heroes"):
+        try:
+            return f"“{entry_title(ruleset.get(section, name))}” bought"
+        except KeyError:
+            pass
+    for matrix in ruleset.profiles:
+        for row in matrix.rows:
+            if row.id == name:  # a row counted apart (`counts_as: guns`) is no unit
+                return (
+                    f"units of {row.name}"
+                    if row.counts_as == armies.UNITS
+                    else f"{row.name} ({row.counts_as.replace('_', ' ')})"
+                )
+    return name

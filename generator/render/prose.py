@@ -20,7 +20,7 @@ from mdit_py_plugins.deflist import deflist_plugin
 from ..model.base import NotGiven
 from ..model.ruleset import ROLE_SECTIONS, Ruleset, term_names
 from .present import NOT_GIVEN_TEXT, reference_title, visible_to
-from .worked import CHECKED_TEXT, CHECKED_TITLE, for_readers, house_hidden
+from .worked import for_readers, house_hidden
 
 _ROLE = re.compile(r"\{(?P<role>[a-z-]+)\}`(?P<text>[^`]*)`")
 _EXPLICIT = re.compile(r"(?s)^(?P<title>.*?)\s*<(?P<target>[^<>]+)>$")
@@ -84,7 +84,9 @@ def value_html(ruleset: Ruleset, id: str) -> Markup:
     ).format(note=note, shown=shown, house=HOUSE_RULE, history=history, footnote=footnote)
 
 
-CHECKED_HTML = Markup('<span class="checked" title="{}">{}</span>').format(CHECKED_TITLE, CHECKED_TEXT)
+# A checked sentence carries no mark in print (a booklet says once that its examples are checked): this empty
+# element only lets the booklet count them.
+CHECKED_HTML = Markup('<span class="checked-example"></span>')
 
 
 def anchor(section: str, id: str) -> str:
@@ -101,7 +103,7 @@ class Prose:
     printed: frozenset[str] = field(default_factory=frozenset)
 
     def html(self, text: str) -> Markup:
-        """Prose for print: a worked example is its sentence, marked checked; its code never prints."""
+        """Prose for print: a worked example is its sentence (marked invisibly, to count); its code never prints."""
         made: list[str] = [f" {CHECKED_HTML}"]
         source = for_readers(
             _untokened(text),

@@ -34,7 +34,7 @@ from ..model.points import Points
 from ..model.quantity import Quantity
 from ..model.ruleset import SECTIONS
 from ..source.build import is_required, schema_fields
-from .present import gm_only
+from .present import SEES_EVERYTHING, gm_only
 from .prose import value_text
 
 
@@ -199,7 +199,7 @@ def example_names(ruleset, root=None, audience: str = "gm", problems: list | Non
     is given; what went wrong loading them is added to ``problems``), each value described as it reads. For
     players, no gm-only formula, lookup, table or value is named (their titles and numbers are the game-master's)."""
     names = described(ruleset, listed_names(ruleset, root, problems))
-    if audience == "gm":
+    if audience in SEES_EVERYTHING:
         return names
     hidden = {
         e.id

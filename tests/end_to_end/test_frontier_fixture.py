@@ -52,9 +52,10 @@ def built(tmp_path_factory, renders) -> Path:
     return project / "build"
 
 
-def page(build: Path, ruleset: str, name: str) -> str:
-    """A site page's text as players read it: tags, scripts and styles gone, spacing made single."""
-    html = (build / "site" / ruleset / f"{name}.html").read_text(encoding="utf-8")
+def page(build: Path, ruleset: str, name: str, site: str = "site") -> str:
+    """A site page's text as its readers read it (players', or ``site``'s): tags, scripts and styles gone, spacing
+    made single."""
+    html = (build / site / ruleset / f"{name}.html").read_text(encoding="utf-8")
     html = re.sub(r"(?s)<(style|script)\b.*?</\1>", " ", html)
     return " ".join(unescape(re.sub(r"<[^>]+>", " ", html)).split())
 
@@ -65,7 +66,7 @@ def pdf(build: Path, name: str) -> tuple[int, str]:
 
 
 def sentence_mark(text: str, sentence: str) -> str:
-    """What follows ``sentence`` up to its folded code: the mark (or both results) players read with it."""
+    """What follows ``sentence`` up to its folded code on the authors' site: the mark (or both results) with it."""
     after = text.split(sentence, 1)[1]
     return after.split("How this is checked", 1)[0]
 
@@ -83,7 +84,9 @@ def test_the_table_is_measured_in_feet_and_the_guns_in_hexes_on_every_page(built
         assert f"{label} {shown} " in numbers
     moving = page(built, "frontier", "moving")
     assert "Foot move 1 foot in a turn and riders 2 feet" in moving
-    assert "A rider moves 2 feet and a foot soldier 1 foot, 3 feet between them. ✓ checked" in moving
+    assert "A rider moves 2 feet and a foot soldier 1 foot, 3 feet between them." in moving
+    authors = page(built, "frontier", "moving", "site-author")
+    assert "A rider moves 2 feet and a foot soldier 1 foot, 3 feet between them. ✓ checked" in authors
     assert "a gun reaches 6 hexes" in page(built, "frontier", "artillery")
     assert not re.search(r'\d"|\binch(es)?\b', numbers)  # a foot is never turned into inches
 
@@ -113,13 +116,19 @@ def test_the_roster_has_an_agreed_models_box_and_the_patrol_and_no_points(built)
 # -- a volley: one formula, three results -----------------------------------------------------------------
 def test_the_volley_page_lists_its_three_results_and_charts_the_hits(built):
     shooting = page(built, "frontier", "shooting")
-    assert "needed — Roll to hit: the roll needed" in shooting
-    assert 'hits — Hits on average: a number ( volley(..., result="hits") )' in shooting
-    assert 'breaks — Chance the target breaks: a chance ( volley(..., result="breaks") )' in shooting
+    assert "Depends on: Muskets firing, Distance to the target, Models in the target band." in shooting
+    assert (
+        "Gives: Roll to hit: the roll needed (4+) Hits on average: a number Chance the target breaks: a chance"
+        in shooting
+    )
+    authors = page(built, "frontier", "shooting", "site-author")
+    assert "needed — Roll to hit: the roll needed" in authors
+    assert 'hits — Hits on average: a number ( volley(..., result="hits") )' in authors
+    assert 'breaks — Chance the target breaks: a chance ( volley(..., result="breaks") )' in authors
     # n muskets at 1 foot hit n × 2/3 times, at 3 feet n × 1/2: the chart's rows, muskets 1 to 6
     hits = "1 ⅔ ½ 2 1⅓ 1 3 2 1½ 4 2⅔ 2 5 3⅓ 2½ 6 4 3"
     assert f"Muskets ↓ / Distance → 1 foot 3 feet {hits}" in shooting
-    assert "need a 3+, hit 4 times on average and break the band 656 times in 729. ✓ checked" in shooting
+    assert "need a 3+, hit 4 times on average and break the band 656 times in 729. ✓ checked" in authors
     _pages, sheet = pdf(built, "sheets/frontier-volley-sheet-a4.pdf")
     assert f"Muskets ↓ Distance → 1 foot 3 feet {hits}" in sheet
 
@@ -140,13 +149,13 @@ def test_a_cell_naming_a_score_prints_the_score_beside_the_move(built):
 
 # -- the house rules change an example's result -----------------------------------------------------------
 def test_the_overlay_says_both_brawl_results_and_never_checks_that_sentence(built):
-    assert sentence_mark(page(built, "frontier", "brawls"), "Two riders score 3.").strip() == "✓ checked"
-    house = page(built, "frontier_house", "brawls")
-    assert HOUSE_BRAWL in house
+    assert sentence_mark(page(built, "frontier", "brawls", "site-author"), "Two riders score 3.").strip() == "✓ checked"
+    house = page(built, "frontier_house", "brawls", "site-author")
+    assert HOUSE_BRAWL in house and HOUSE_BRAWL in page(built, "frontier_house", "brawls")
     assert "✓" not in sentence_mark(house, "Two riders score 3.")
     assert "each rider 2 (house rule; the text: 1½)" in house
     # the patrol's sentence reads no rider score: true under the house rules too, so checked there
-    forces = page(built, "frontier_house", "forces")
+    forces = page(built, "frontier_house", "forces", "site-author")
     assert sentence_mark(forces, "and breaks no limit.").strip() == "✓ checked"
 
 

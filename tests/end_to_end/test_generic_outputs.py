@@ -92,10 +92,12 @@ def test_quick_reference_shows_the_fraction_the_lookup_and_the_limit(built):
 
 
 # -- the site --------------------------------------------------------------------------------------------------
-def test_the_melee_decides_casualties_and_prisoners_on_the_site(built):
-    text = page_text(built / "site" / "melee" / "fighting.html")
+def test_the_melee_decides_casualties_and_prisoners_on_the_authors_site(built):
+    text = page_text(built / "site-author" / "melee" / "fighting.html")
     # the worked example: 3 horsemen (4½) against 1 footman (1) take it prisoner; 4 against 1 lose 3 models
     assert "They are taken prisoner" in text and "(3, 0)" in text
+    players = page_text(built / "site" / "melee" / "fighting.html")
+    assert "A cavalryman scores 1½ ." in players and "They are taken prisoner" not in players
 
 
 def test_the_at_least_limit_on_the_site_and_in_the_booklet(built):
@@ -160,12 +162,15 @@ def test_charts_render_with_odds_and_one_row(built):
     assert "0 1½ 3 4½ 6" in text
 
 
-def test_formulas_page_shows_inputs_and_expression(built):
+def test_formulas_page_says_what_each_depends_on_and_the_authors_see_inputs_and_expression(built):
     text = page_text(built / "site" / "melee" / "formulas.html")
     assert "Score of one side" in text
-    assert "Infantry: 0 to 20" in text
-    assert "melee_score = infantry * infantry_score + cavalry * cavalry_score" in text
-    assert "How this is computed" in text
+    assert "Depends on: Infantry, Cavalry. Gives: a number." in text
+    assert "0 to 20" not in text and "melee_score" not in text and "How this is computed" not in text
+    authors = page_text(built / "site-author" / "melee" / "formulas.html")
+    assert "Infantry: 0 to 20" in authors
+    assert "melee_score = infantry * infantry_score + cavalry * cavalry_score" in authors
+    assert "How this is computed" in authors
 
 
 def test_sheet_pages_and_downloads(built):
@@ -194,8 +199,9 @@ def test_names_reference_lists_formulas_and_own_mechanics(built):
     assert "`to_wound(strength, toughness)`" in text
     assert "`outcome_by_difference(key)` | lookup" in text
     assert "`values.cavalry_score`" in text
-    assert not (built / "site" / "melee" / "names.html").exists()  # author material: the game-master's site only
-    site = page_text(built / "site-gm" / "melee" / "names.html")
+    for readers in ("site", "site-gm"):  # author material: the authors' site only
+        assert not (built / readers / "melee" / "names.html").exists()
+    site = page_text(built / "site-author" / "melee" / "names.html")
     assert "melee_score(infantry, cavalry)" in site and "casualties(ours, theirs)" in site
 
 

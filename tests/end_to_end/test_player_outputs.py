@@ -14,6 +14,10 @@ from pathlib import Path
 import pytest
 from site_helpers import serve
 
+from generator.source.project import load_project
+
+ROOT = Path(__file__).resolve().parents[2]
+
 pytestmark = pytest.mark.browser
 
 # What no player may see: (what it is, pattern).
@@ -27,6 +31,11 @@ AUTHOR_MATERIAL = [
     ("a doubled word", re.compile(r"\btable table\b|\bchart chart\b|\bthe the\b", re.I)),
     ("a table named by its plural title", re.compile(r"rolled on the Injuries\b")),
     ("a bare id in See also", re.compile(r"See also:[^\n]*?(?<![\w-])[a-z]+(?:_[a-z0-9]+)+\b")),
+    ("a snake_case id", re.compile(r"(?<![\w./-])[a-z]+(?:_[a-z0-9]+)+\b")),
+    ("a Python literal", re.compile(r"\b(?:None|True|False)\b(?! of\b)|==|//|\bis None\b")),
+    ("a source file id", re.compile(r"\(0\d\d\)|\b0\d\d §|\bin 0\d\d\b")),
+    ("a tool credit", re.compile(r"\b(?:icepool|Sphinx|Furo|pradyunsg|Pagefind|WeasyPrint|Jinja)\b")),
+    ("author talk", re.compile(r"How this is (?:checked|computed)|✓ checked|\bInputs:")),
 ]
 
 
@@ -51,6 +60,18 @@ def test_the_scan_catches_each_kind_of_author_material():
         "the Injury Table table",
         "a die is rolled on the Injuries.",
         "See also: knocked_down, armour_save.",
+        "The save is reduced by critical_save_penalty on a 1-3.",
+        "Armor. None is no save.",
+        "critical = roll == 6",
+        "units // 2",
+        "Ordo Ineptus (000) and Bad Moon Rising (001)",
+        "000 § Armor.",
+        "Shooting while moving (not printed in 000)",
+        "exact odds (icepool), rounded only for print",
+        "Made with Sphinx and @pradyunsg's Furo",
+        "A hit. ✓ checked",
+        "How this is computed",
+        "Inputs: base_save",
     ]
     for text in bad:
         assert findings(text), text
@@ -59,6 +80,11 @@ def test_the_scan_catches_each_kind_of_author_material():
         "See also: Knocked Down, Armour saves.",
         "On a roll of 1–2 the model is Knocked Down.",
         "Three attack dice hit exactly once 4 times in 9.",
+        "None of the models may move.",
+        "at least one is misspelled 91 times in 216.",
+        "Every number on this page is checked against the rules on every build.",
+        "Shooting at long range (as in Fantasy; not printed in this text)",
+        "rules/index.html",
     ]
     for text in good:
         assert not findings(text), text
@@ -78,19 +104,27 @@ def pages(built, browser) -> dict[str, dict]:
     )
     assert len(names) > 30, names
     seen = {}
-    context = browser.new_context(viewport={"width": 390, "height": 844})
-    page = context.new_page()
+    phone = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    desktop = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
     with serve(site) as url:
         for name in names:
-            page.goto(f"{url}/{name}")
-            seen[name] = page.evaluate("""() => ({
-                text: document.body.innerText,
-                boxes: [...document.querySelectorAll('details.how-checked')].map(d => ({
-                    open: d.open, ignored: d.hasAttribute('data-pagefind-ignore'),
-                    summary: d.querySelector('summary').innerText, code: d.textContent})),
-                marks: [...document.querySelectorAll('abbr.checked')].map(a => a.title),
-            })""")
-    context.close()
+            phone.goto(f"{url}/{name}")
+            seen[name] = phone.evaluate("""() => {
+                const body = document.body.cloneNode(true);
+                body.querySelectorAll('script, style, noscript, template').forEach(e => e.remove());
+                return {
+                    text: document.body.innerText,
+                    folded: body.textContent,
+                    boxes: [...document.querySelectorAll('details.how-checked')].length,
+                    marks: [...document.querySelectorAll('abbr.checked')].length,
+                    code: [...document.querySelectorAll('article pre, article code')].map(e => e.textContent),
+                    note: [...document.querySelectorAll('.rp-checked-page')].map(e => e.innerText),
+                };
+            }""")
+            desktop.goto(f"{url}/{name}")
+            seen[name]["desktop"] = desktop.evaluate("() => document.body.innerText")
+    phone.context.close()
+    desktop.context.close()
     return seen
 
 
@@ -101,9 +135,40 @@ def pdfs(built, read_pdfs) -> dict[str, str]:
     return {path.name: "\n".join(page.text for page in pdf.pages) for path, pdf in read_pdfs(files).items()}
 
 
-def test_no_player_page_shows_author_material(pages):
-    bad = {name: found for name, seen in pages.items() if (found := findings(seen["text"]))}
+def test_no_player_page_shows_author_material_visible_or_folded(pages):
+    """At 390 px and 1280 px, and in what a closed box or a hidden element would hold."""
+    bad = {
+        name: found
+        for name, seen in pages.items()
+        if (found := findings(seen["text"]) + findings(seen["desktop"]) + findings(seen["folded"]))
+    }
     assert not bad, "\n".join(f"{name}: {f}" for name, found in bad.items() for f in found[:3])
+
+
+CODE_LIKE = re.compile(r"[_=()<>{}\[\]]|//|\b(?:if|else|and|or|not|def|return)\b")
+
+
+def test_no_player_page_holds_code(pages):
+    """No code block; an inline code span (an author's way to set a number or a dice roll apart) never holds code."""
+    assert CODE_LIKE.search("modified if modified <= worst else None") and not CODE_LIKE.search("2 hexes")
+    bad = {name: code for name, seen in pages.items() if (code := [c for c in seen["code"] if CODE_LIKE.search(c)])}
+    assert not bad, bad
+
+
+def test_no_player_page_shows_a_formulas_input_bounds(pages):
+    """The range `check` tries an input over ("Men in the body: 1 to 100") is no rule: never printed for players."""
+    project, diagnostics = load_project(ROOT)
+    assert not diagnostics
+    bounds = {
+        f"{spec.label}: {spec.min} to {spec.max}"
+        for ruleset in project.rulesets
+        for formula in ruleset.formulas
+        for spec in formula.inputs
+        if spec.min is not None and spec.max is not None
+    }
+    assert len(bounds) > 20
+    bad = {name: [b for b in bounds if b in seen["folded"]] for name, seen in pages.items()}
+    assert not {name: found for name, found in bad.items() if found}
 
 
 def test_no_player_pdf_holds_author_material(pdfs):
@@ -118,23 +183,19 @@ def test_the_player_site_has_no_author_pages(built, pages):
     assert not any("Worked examples" in seen["text"].splitlines()[:3] for seen in pages.values())
 
 
-def test_worked_examples_read_as_checked_sentences_with_the_code_closed(pages):
+def test_worked_examples_read_as_sentences_and_the_check_is_said_once_a_page(pages):
     injuries = pages["city_of_the_damned_combat/injuries.html"]
     text = " ".join(injuries["text"].split())
-    # the example's sentence, from 002 "Combat System" and the example's own checked result, then the mark
+    # the example's sentence, from 002 "Combat System" and the example's own checked result, with no mark
     assert (
-        "A Strength 3 hit on a Toughness 3 model with 1 Wound looks up 0 to 5, and against 3 Wounds, -2 to 3. ✓ checked"
-        in text
+        "A Strength 3 hit on a Toughness 3 model with 1 Wound looks up 0 to 5, and against 3 Wounds, -2 to 3." in text
     )
-    assert "each of its six totals is equally likely. ✓ checked" in text
-    assert injuries["marks"] and set(injuries["marks"]) == {"checked against the rules on every build"}
-    boxes = injuries["boxes"]
-    assert boxes and all(not b["open"] and b["ignored"] and b["summary"] == "How this is checked" for b in boxes)
-    assert any(">>> injury_range(strength=3, toughness=3, wounds=3)" in b["code"] for b in boxes)
-    assert "injury_range(" not in text  # closed: the code is in the page, not in what players see
-    # every page with code keeps it closed and out of search
+    assert "each of its six totals is equally likely." in text
+    assert "injury_range(" not in injuries["folded"]
+    note = "Every number on this page is checked against the rules on every build."
     for name, seen in pages.items():
-        assert all(not b["open"] and b["ignored"] for b in seen["boxes"]), name
+        assert (seen["boxes"], seen["marks"]) == (0, 0), name
+        assert seen["note"] == ([] if name in ("index.html", "genindex.html") else [note]), name
 
 
 def test_citations_name_the_source_by_title_and_section(pages, pdfs):
@@ -161,7 +222,7 @@ def test_ordo_ineptus_booklet_reads_its_turn_sequence_and_prints_its_charts(pdfs
     # 000, "Turn sequence": "Each player's turn is broken up into four phases." 1. Recovery ... 4. Hand to Hand Combat
     assert (
         "Each player's turn is broken up into four phases, taken in this order: Recovery, Movement, Shooting, "
-        "and Hand to Hand Combat. ✓ checked"
+        "and Hand to Hand Combat."
     ) in booklet.replace("’", "'")
     assert "['Recovery'" not in booklet
     # the to-hit and wound charts page holds the charts, not code
@@ -173,7 +234,10 @@ def test_ordo_ineptus_booklet_reads_its_turn_sequence_and_prints_its_charts(pdfs
 
 def test_print_never_shows_code_but_keeps_the_checked_sentence(pdfs):
     booklet = " ".join(pdfs["city_of_the_damned_combat-handout-a4.pdf"].split())
-    assert "against 3 Wounds, -2 to 3. ✓ checked" in booklet
+    assert "against 3 Wounds, -2 to 3." in booklet
+    assert re.search(
+        r"Every worked example in this booklet \(\d+\) is checked against the rules on every build", booklet
+    )
     assert "injury_total" not in booklet and "injury_range" not in booklet
     for name, text in pdfs.items():  # no author talk: "the worked examples" read a rule; covers count examples
         flat = " ".join(text.split()).casefold()

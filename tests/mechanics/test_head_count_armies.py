@@ -53,7 +53,8 @@ def test_a_head_count_army_prints_models_and_no_points_on_any_output(tmp_path):
     documents |= {job.target.name: text_of(job.html) for job in sheet_jobs(project, tmp_path)}
     documents["site army"] = myst.army_md(ruleset.get("armies", "vanguard"), ruleset)
     documents["site hero"] = myst.hero_md(ruleset.get("heroes", "captain"), ruleset)
-    documents["site limits"] = myst.limits_md(list(ruleset.army_limits))
+    for audience in ("player", "author"):
+        documents[f"site limits ({audience})"] = myst.limits_md(list(ruleset.army_limits), ruleset, audience)
     for name, text in documents.items():
         assert not POINTS_WORDS.search(text), (
             f"{name}: …{text[max(0, POINTS_WORDS.search(text).start() - 80) :][:160]}…"

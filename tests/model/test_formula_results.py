@@ -149,9 +149,13 @@ def test_the_references_list_the_results(tmp_path):
     [(kind, signature, line)] = [n for n in names_in(game, namespace_for(game, None)) if n[1].startswith("melee(")]
     assert (kind, signature) == ("formula", "melee(hits, defenders, *, result=None)")
     assert "Results: killed, prisoners, survivors, routed" in line
-    page = formula_md(game.formula("melee"), game)
+    page = formula_md(game.formula("melee"), game, "author")
     assert "`killed` — Killed: a number" in page and "`routed` — Routed: yes or no" in page
     assert "melee.prisoners = left // 2" in page and "left = defenders - killed_models" in page
+    players = formula_md(game.formula("melee"), game)  # each result in words, and the chart that shows one
+    assert "**Depends on:** Hits, Defenders." in players
+    assert "- Killed: a number\n- Taken prisoner: a number" in players and "{chart}`killed_chart`" in players
+    assert "//" not in players and "`killed`" not in players
 
 
 def test_the_export_writes_each_result_and_its_schema_accepts_them(tmp_path):

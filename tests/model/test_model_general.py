@@ -300,7 +300,7 @@ def test_a_limit_with_both_bounds(rules):
     assert led("sergeant", "captain").holds  # 1 >= 1 and 1 <= 2
     three = led("sergeant", "sergeant", "sergeant", "captain")
     assert (three.count, three.too_many, three.too_few, three.holds) == (3, True, False, False)  # 3 > 2
-    assert "at least `major_heroes` and at most `2`" in limits_md(list(rules.army_limits))
+    assert "at least `major_heroes` and at most `2`" in limits_md(list(rules.army_limits), rules, "author")
 
 
 def test_a_broken_at_least_limit_is_a_located_diagnostic(tmp_path):

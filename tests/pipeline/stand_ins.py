@@ -47,6 +47,7 @@ EVERY_FILE = sorted(
         "reference/format.md",
         "reference/names-melee.md",
         "reference/names-melee_house.md",
+        "site-author/index.html",
         "site-gm/index.html",
         "site/index.html",
     ]
@@ -78,7 +79,7 @@ class Stand:
             root=root, rulesets=[stand_ruleset(root, "melee"), stand_ruleset(root, "melee_house")], house_results=dict
         )  # no overlay example changed
         self.html: dict[str, str] = {}
-        self.site_version = {"player": 1, "gm": 1}
+        self.site_version = {"player": 1, "gm": 1, "author": 1}
         self.tasks, self.workers, self.site_args, self.site_projects, self.keyed, self.progress = [], [], [], [], [], []
 
     def checker(self, root):

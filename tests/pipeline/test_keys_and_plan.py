@@ -185,7 +185,7 @@ def test_an_unchanged_ruleset_keeps_its_pdfs_without_their_pages_being_made(proj
     assert manifest(project) == keys
     assert (
         capsys.readouterr().out.split(" — ")[1].split(" (")[0]
-        == "site: 0 written, 2 unchanged; sheets: 0 written, 8 unchanged; handouts: 0 written, 14 unchanged"
+        == "site: 0 written, 3 unchanged; sheets: 0 written, 8 unchanged; handouts: 0 written, 14 unchanged"
     )
     from stand_ins import edit
 
@@ -301,10 +301,10 @@ def test_the_site_key_and_sphinx_are_given_the_same_pages_made_from_the_download
 # The builder's plan, on a builder made from arguments: which PDF belongs to which ruleset, what is carried, the jobs.
 
 
-def test_a_builder_whose_arguments_name_no_audience_makes_both(tmp_path):
+def test_a_builder_whose_arguments_name_no_audience_makes_every_one(tmp_path):
     project = SimpleNamespace(root=tmp_path, rulesets=[SimpleNamespace(id="mini")])
     made = pipeline.plan.Builder(project, tmp_path / "build", tmp_path / "staging", {}, BuildRequest(tmp_path))
-    assert made.audiences() == ["player", "gm"] and made.workers is None
+    assert made.audiences() == ["player", "gm", "author"] and made.workers is None
     assert made._carry_pdf("handouts/mini-gm-cards-a4.pdf") is False
 
 
@@ -320,7 +320,7 @@ def test_the_builder_starts_from_the_arguments(tmp_path):
     made = builder(tmp_path, jobs=3)
     assert (made.root, made.workers, made.manifest, made.summary.line()) == (tmp_path, 3, {}, "")
     assert made.code == pipeline.plan.code_hash()
-    assert builder(tmp_path).audiences() == ["player", "gm"]
+    assert builder(tmp_path).audiences() == ["player", "gm", "author"]
     assert builder(tmp_path, audience="gm").audiences() == ["gm"]
     assert builder(tmp_path).wanted("sheets") and builder(tmp_path, only=[]).wanted("sheets")
     assert builder(tmp_path, only=["site"]).wanted("site") and not builder(tmp_path, only=["site"]).wanted("sheets")
@@ -445,7 +445,9 @@ def test_the_input_key_hashes_kind_audiences_audience_and_epoch_then_the_ruleset
     monkeypatch.setattr(keys, "templates_digest", lambda root: b"templates")
     monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
     mini = SimpleNamespace(id="mini")
-    unset = b"\x00".join([b"sheets", b"['player', 'gm']", b"None", b"", b"ruleset-keytemplates"])  # no epoch: empty
+    unset = b"\x00".join(
+        [b"sheets", b"['player', 'gm', 'author']", b"None", b"", b"ruleset-keytemplates"]
+    )  # no epoch: empty
     assert builder(tmp_path).inputs_key("sheets", mini) == hashlib.sha256(unset).hexdigest()
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
     gm = b"\x00".join([b"handouts", b"['gm']", b"gm", b"1700000000", b"ruleset-keytemplates"])

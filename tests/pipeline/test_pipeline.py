@@ -252,7 +252,8 @@ def test_a_player_build_writes_the_player_files_of_a_full_build_and_nothing_for_
     everything = {p.relative_to(sample_build) for p in sample_build.rglob("*") if p.is_file()}
     assert [p for p in of_the_ruleset(everything) if "-gm" in p.name], "the ruleset has game-master files"
     written = {p.relative_to(out) for p in out.rglob("*") if p.is_file()}
-    assert not (out / "site-gm").exists() and not [p for p in written if "-gm" in p.name]
+    assert not (out / "site-gm").exists() and not (out / "site-author").exists()
+    assert not [p for p in written if "-gm" in p.name]
     expected = of_the_ruleset(player_files(sample_build))
     assert of_the_ruleset(written) == expected
     assert [p for p in sorted(expected) if (out / p).read_bytes() != (sample_build / p).read_bytes()] == []

@@ -30,13 +30,13 @@ from generator.render.site.pages import SiteWarnings
 from generator.render.site.search import SearchIndexError
 
 
-def test_a_first_build_renders_every_pdf_and_both_sites(project, renderers, capsys):
+def test_a_first_build_renders_every_pdf_and_every_site(project, renderers, capsys):
     assert build(project, renderers) == 0
     assert sorted(renderers.pdfs) == ALL_PDFS
-    assert renderers.sites == ["player", "gm"]
+    assert renderers.sites == ["player", "gm", "author"]
     assert files(project / "build") == EVERY_FILE
     inputs = [f"{kind}/.inputs-{id}" for kind in ("sheets", "handouts") for id in ("melee", "melee_house")]
-    assert sorted(manifest(project)) == sorted(ALL_PDFS + inputs + ["site/", "site-gm/"])
+    assert sorted(manifest(project)) == sorted(ALL_PDFS + inputs + ["site/", "site-gm/", "site-author/"])
     assert (
         project / "build" / "sheets" / "melee-wound-sheet-a4.pdf"
     ).read_text() == "rendered melee-wound-sheet-a4.pdf"
@@ -48,7 +48,7 @@ def test_a_first_build_renders_every_pdf_and_both_sites(project, renderers, caps
     assert out.startswith(f"built 2 rulesets into {project / 'build'} in ")
     assert (
         summary_line(out)
-        == "site: 2 written, 0 unchanged; sheets: 8 written, 0 unchanged; handouts: 14 written, 0 unchanged"
+        == "site: 3 written, 0 unchanged; sheets: 8 written, 0 unchanged; handouts: 14 written, 0 unchanged"
     )
     assert sorted(p.name for p in project.iterdir()) == [".rulepress-cache", "build", "rules_src"]  # no staging left
 
@@ -86,7 +86,7 @@ def test_a_build_with_nothing_changed_renders_nothing_and_keeps_every_file(proje
     assert inodes(project) == before and manifest(project) == keys
     assert (
         summary_line(capsys.readouterr().out)
-        == "site: 0 written, 2 unchanged; sheets: 0 written, 8 unchanged; handouts: 0 written, 14 unchanged"
+        == "site: 0 written, 3 unchanged; sheets: 0 written, 8 unchanged; handouts: 0 written, 14 unchanged"
     )
 
 
@@ -183,7 +183,7 @@ def test_only_sheets_keeps_the_handouts_and_sites_as_they_were(project, renderer
     assert manifest(project)["handouts/melee-cards-a4.pdf"] == "stale"
     assert (
         summary_line(capsys.readouterr().out)
-        == "site: 0 written, 2 unchanged; sheets: 1 written, 7 unchanged; handouts: 0 written, 14 unchanged"
+        == "site: 0 written, 3 unchanged; sheets: 1 written, 7 unchanged; handouts: 0 written, 14 unchanged"
     )
 
 
@@ -361,7 +361,13 @@ def test_the_manifest_is_sorted_json_one_space_deep(project, renderers):
     assert build(project, renderers, only=["site"]) == 0
     keys = manifest(project)
     assert (project / "build" / ".manifest.json").read_text() == (
-        '{\n "site-gm/": "' + keys["site-gm/"] + '",\n "site/": "' + keys["site/"] + '"\n}'
+        '{\n "site-author/": "'
+        + keys["site-author/"]
+        + '",\n "site-gm/": "'
+        + keys["site-gm/"]
+        + '",\n "site/": "'
+        + keys["site/"]
+        + '"\n}'
     )
 
 
@@ -382,8 +388,14 @@ def test_without_serves_hook_sites_go_to_the_pool_first_then_the_longest_pdfs(pr
         }
     )
     assert pipeline.build.run_build(BuildRequest(project, jobs=3), BuildHooks(checker=renderers.checker)) == 0
-    assert renderers.tasks[:4] == ["site player", "site gm", "melee_house-cards-letter.pdf", "melee-roster-a4.pdf"]
-    assert len(renderers.tasks) == 2 + len(ALL_PDFS) and renderers.workers == [3]
+    assert renderers.tasks[:5] == [
+        "site player",
+        "site gm",
+        "site author",
+        "melee_house-cards-letter.pdf",
+        "melee-roster-a4.pdf",
+    ]
+    assert len(renderers.tasks) == 3 + len(ALL_PDFS) and renderers.workers == [3]
     assert files(project / "build" / "site") == ["index.html"]  # neither .buildinfo nor .doctrees
     assert (project / "build" / "site" / "index.html").read_text() == "the player site"
 

@@ -26,9 +26,10 @@ def test_landing_and_examples_count_what_players_see(tmp_path):
     project = load("audience_landing_counts", tmp_path)
     ruleset = project.ruleset("game")
     assert "1 rule, 0 tables" in landing(project, "player") and "verified example" not in landing(project, "player")
-    assert "3 rules, 0 tables, 1 verified example" in landing(project, "gm")
+    assert "3 rules, 0 tables, 1 verified example" in landing(project, "author")
+    assert "3 rules, 0 tables" in landing(project, "gm") and "verified example" not in landing(project, "gm")
     assert examples_page(ruleset, "player") is None
-    assert "hidden_odds" in examples_page(ruleset, "gm")
+    assert "hidden_odds" in examples_page(ruleset, "gm") and "hidden_odds" in examples_page(ruleset, "author")
 
 
 def test_gm_rows_only_in_gm_outputs(tmp_path):

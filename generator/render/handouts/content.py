@@ -12,7 +12,6 @@ Game-master-only material (``audience: gm`` entries, hidden victory points, rule
 
 from __future__ import annotations
 
-import ast
 from fractions import Fraction
 
 from ...mechanics import armies
@@ -31,6 +30,8 @@ from ..present import (
     gm_only,
     hero_kind,
     key_text,
+    limit_bounds_words,
+    limit_words,
     points_text,
     roll_text,
     see_also,
@@ -372,7 +373,7 @@ class _Blocks:
                 "anchor": anchor("army_limits", l.id),
                 "title": l.title,
                 "count": limit_words(l.count, self.ruleset),
-                "allowed": _limit_bounds_words(l, self.ruleset),
+                "allowed": limit_bounds_words(l, self.ruleset),
             }
             for l in limits
         ]
@@ -477,56 +478,6 @@ def spell_facts(ruleset: Ruleset, spell, audience: str, printed: frozenset[str] 
 
 
 # -- army limits in words -----------------------------------------------------------------------
-_OPERATORS = {ast.Add: "+", ast.Sub: "−", ast.Mult: "×", ast.FloorDiv: "÷", ast.Div: "÷"}
-
-
-def limit_words(text: str, ruleset: Ruleset) -> str:
-    """An army limit expression in words: ``units // 2`` is "units in the force ÷ 2, rounded down"."""
-    try:
-        tree = armies.parse_limit(text, armies.count_names(ruleset))
-    except armies.LimitExpressionError:
-        return str(text)
-    words = _words(tree, ruleset)
-    return words + (
-        ", rounded down"
-        if any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.FloorDiv) for n in ast.walk(tree))
-        else ""
-    )
-
-
-def _words(node: ast.expr, ruleset: Ruleset) -> str:
-    if isinstance(node, ast.Constant):
-        return str(node.value)
-    if isinstance(node, ast.Name):
-        return _count_name(node.id, ruleset)
-    return f"{_words(node.left, ruleset)} {_OPERATORS[type(node.op)]} {_words(node.right, ruleset)}"
-
-
-def _limit_bounds_words(limit, ruleset: Ruleset) -> str:
-    """``at most units in the force ÷ 2, rounded down``; both bounds when the limit has both."""
-    return bounds_text(limit.at_least, limit.at_most, show=lambda text: limit_words(text, ruleset))
-
-
-def _count_name(name: str, ruleset: Ruleset) -> str:
-    described = armies.count_descriptions(ruleset)
-    if name in described:
-        return described[name]
-    for section in ("costs", "heroes"):
-        try:
-            return f"“{entry_title(ruleset.get(section, name))}” bought"
-        except KeyError:
-            pass
-    for matrix in ruleset.profiles:
-        for row in matrix.rows:
-            if row.id == name:  # a row counted apart (`counts_as: guns`) is no unit
-                return (
-                    f"units of {row.name}"
-                    if row.counts_as == armies.UNITS
-                    else f"{row.name} ({row.counts_as.replace('_', ' ')})"
-                )
-    return name
-
-
 # -- what a unit does in play: movement and the things its player tracks ---------------------------
 BLANK_ROSTER_LINES = 10  # write-in lines on a blank roster: what fits one page with its build-by reference
 
@@ -632,7 +583,7 @@ def blank_roster(ruleset: Ruleset, matrix, audience: str) -> dict:
                 {"name": hero.name, "points": cell(hero.points) if hero.points is not None else None}
             )
     limits = [
-        {"title": l.title, "allowed": _limit_bounds_words(l, ruleset), "counted": limit_words(l.count, ruleset)}
+        {"title": l.title, "allowed": limit_bounds_words(l, ruleset), "counted": limit_words(l.count, ruleset)}
         for l in ruleset.army_limits
     ]
     models = armies.models_column(matrix)
@@ -700,7 +651,7 @@ def roster_lines(ruleset: Ruleset, army, audience: str) -> dict:
             "holds": r.holds,
             "allowed": bounds_text(r.at_least, r.at_most, show=points_text),
             "counted": limit_words(r.limit.count, ruleset),
-            "bounds": _limit_bounds_words(r.limit, ruleset),
+            "bounds": limit_bounds_words(r.limit, ruleset),
         }
         for r in armies.check_limits(ruleset, army)
     ]

@@ -33,11 +33,11 @@ from sphinx.util.docutils import SphinxDirective
 from ...model.ruleset import ROLE_SECTIONS, term_names
 from ..present import GAP_DASH, GAP_NOTE, GAP_NOTE_MARK, entry_title, reference_title
 from ..prose import HOUSE_RULE, value_parts
-from ..worked import CHECKED_TEXT, CHECKED_TITLE
+from ..worked import CHECKED_PAGE, CHECKED_TEXT, CHECKED_TITLE
 from . import myst
 from .charts import setup_charts
 from .myst import ENTRY_LINES, render_entry
-from .pages import input_path
+from .pages import AUTHOR_AUDIENCE, input_path
 from .phone import setup_phone
 from .reproducible import setup_reproducible
 from .search import install_search
@@ -126,8 +126,8 @@ def _skip_how_checked(self, node) -> None:
 
 
 class VerifiedExample(SphinxDirective):
-    """A worked example's code, in a closed "How this is checked" box: players read the sentence before it
-    (marked checked by :func:`..worked.for_readers`); `rulepress build` fails if any example fails.
+    """A worked example's code, in a closed "How this is checked" box on the authors' site; players and the
+    game-master read only the sentence before it. `rulepress build` fails if any example fails.
 
     An overlay's pages show its base's examples, run under its house values: where those give another
     result, the sentence says both results (the text's and the house rules') instead of a checked mark.
@@ -138,6 +138,8 @@ class VerifiedExample(SphinxDirective):
     final_argument_whitespace = True
 
     def run(self) -> list[nodes.Node]:
+        if not for_authors(self.env):
+            return []
         code = "\n".join(self.content)
         literal = nodes.literal_block(code, code, language="pycon")
         note = nodes.paragraph("", self._note(), classes=["verified-note"])
@@ -159,8 +161,23 @@ class VerifiedExample(SphinxDirective):
 
 
 def checked_role(name, rawtext, text, lineno, inliner, options=None, content=None):
-    """{checked}`✓`: the quiet mark after a sentence whose result a worked example checks."""
+    """{checked}`✓`: on the authors' site, the mark after a sentence whose result a worked example checks
+    (the other sites say it once a page: :func:`checked_page_note`)."""
+    if not for_authors(inliner.document.settings.env):
+        return [], []
     return [nodes.abbreviation(rawtext, CHECKED_TEXT, explanation=CHECKED_TITLE, classes=["checked"])], []
+
+
+def for_authors(env) -> bool:
+    """Whether this is the authors' site, the one that shows how each number is checked."""
+    return env.config.rulepress_audience == AUTHOR_AUDIENCE
+
+
+def checked_page_note(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:
+    """Players and the game-master read once a page, in its footer, that its numbers are checked (the authors'
+    site marks each checked sentence and shows its code instead)."""
+    shown = not for_authors(app.env) and doctree is not None and pagename != "index"
+    context["rp_checked_note"] = CHECKED_PAGE if shown else ""
 
 
 # -- roles ------------------------------------------------------------------------------------
@@ -337,6 +354,7 @@ def setup(app: Sphinx) -> dict:
     app.connect("builder-inited", _compiled_templates_kept)
     app.connect("builder-inited", _no_file_insertion)
     app.connect("missing-reference", resolve_reference)
+    app.connect("html-page-context", checked_page_note)
     app.connect("env-before-read-docs", _forget_pages_before_reading)
     install_search(app)
     setup_reproducible(app)

@@ -32,11 +32,15 @@ from ...model.ruleset import Ruleset
 from ...model.text import range_words
 from ..markdown import chart_md, esc, gap, pipe_table, role_text
 from ..present import (
+    AUTHORS,
+    SEES_EVERYTHING,
     bounds_text,
     column_head,
     for_audience,
     gm_only,
     key_text,
+    limit_bounds_words,
+    limit_words,
     list_separator,
     points_text,
     roll_text,
@@ -119,7 +123,7 @@ def rule_md(rule: Rule, ruleset: Ruleset, audience: str) -> str:
         chart_grid_md(ruleset.get("charts", id), ruleset, heading=True) for id in rule.charts
     ]
     parts.append(see_also_md(ruleset, rule, audience))
-    if rule.gm_note and audience == "gm":
+    if rule.gm_note and audience in SEES_EVERYTHING:
         parts.append(admonition("Game-master's note", "gm-note", prose(rule.gm_note, ruleset)))
     return "\n\n".join(p for p in parts if p) + source_line(rule, ruleset)
 
@@ -156,7 +160,9 @@ def table_md(table: RollTable, ruleset: Ruleset, audience: str = "player") -> st
     rows = []
     for index, row in enumerate(table.rows):
         ids = ruleset.ids()
-        hidden = audience != "gm" and any(gm_only(e) for _s, e in ruleset.all_entries() if e.id == row.ref)
+        hidden = audience not in SEES_EVERYTHING and any(
+            gm_only(e) for _s, e in ruleset.all_entries() if e.id == row.ref
+        )
         result = (
             esc(HIDDEN_REFERENCE)
             if row.ref and hidden
@@ -275,8 +281,13 @@ def costs_md(costs: list[Cost]) -> str:
     return pipe_table(["Bought", "Points", "Paid"], rows)
 
 
-def limits_md(limits: list[ArmyLimit]) -> str:
-    rows = [[esc(l.title), code(l.count), bounds_text(l.at_least, l.at_most, show=code)] for l in limits]
+def limits_md(limits: list[ArmyLimit], ruleset: Ruleset, audience: str = "player") -> str:
+    """Army limits as players read them, what is counted and what is allowed in words; the authors' site shows
+    the expressions as written."""
+    if audience == AUTHORS:
+        rows = [[esc(l.title), code(l.count), bounds_text(l.at_least, l.at_most, show=code)] for l in limits]
+    else:
+        rows = [[esc(l.title), esc(limit_words(l.count, ruleset)), esc(limit_bounds_words(l, ruleset))] for l in limits]
     return pipe_table(["Limit", "Counted", "Allowed"], rows)
 
 
@@ -425,8 +436,11 @@ _RESULTS = {
 }
 
 
-def formula_md(formula, ruleset: Ruleset) -> str:
-    """A formula for authors: its inputs with their ranges, what it gives, and the expression as written."""
+def formula_md(formula, ruleset: Ruleset, audience: str = "player") -> str:
+    """A formula for players: what it decides, what it depends on in the game's words, what it gives and the
+    charts that show it. For authors also each input's name and the range `check` tries, and the expression."""
+    if audience != AUTHORS:
+        return _formula_for_players(formula, ruleset, audience)
     parts = []
     if formula.description:
         parts.append(prose(formula.description, ruleset))
@@ -459,6 +473,37 @@ def formula_md(formula, ruleset: Ruleset) -> str:
     expression = steps + "\n".join(f"{name} = {expr.text}" for name, expr in ends)
     parts.append(admonition("How this is computed", "formula-expression", code_block(expression)))
     return "\n\n".join(parts) + source_line(formula, ruleset)
+
+
+def _formula_for_players(formula, ruleset: Ruleset, audience: str) -> str:
+    parts = [prose(formula.description, ruleset)] if formula.description else []
+    if formula.inputs:
+        inputs = [esc(_input_words(spec)) for spec in formula.inputs]
+        parts.append(f"**Depends on:** {list_separator(inputs).join(inputs)}.")
+    if formula.results:
+        parts.append(
+            "**Gives:**\n\n"
+            + "\n".join(f"- {esc(o.label or o.id.replace('_', ' '))}: {_gives(o)}" for o in formula.results)
+        )
+    else:
+        parts.append(f"**Gives:** {_gives(formula)}.")
+    charts = [
+        f"{{chart}}`{c.id}`"
+        for c in ruleset.section("charts")
+        if formula.id in (c.formula, c.chance) and visible_to(c, audience)
+    ]
+    if charts:
+        parts.append(f"**Shown in:** {', '.join(charts)}.")
+    return "\n\n".join(parts) + source_line(formula, ruleset)
+
+
+def _input_words(spec) -> str:
+    """An input as players read it: its label, and its values where they are words (never a range `check` tries)."""
+    if spec.type == "bool":
+        return f"{spec.label} (yes or no)"
+    if spec.choices:
+        return f"{spec.label} ({', '.join(choice.replace('_', ' ') for choice in spec.choices)})"
+    return spec.label
 
 
 def _gives(result) -> str:
@@ -516,7 +561,7 @@ def render_entry(ruleset, section: str, entry, audience: str, chapter: str | Non
         ]
         writers = {
             "costs": costs_md,
-            "army_limits": limits_md,
+            "army_limits": lambda es: limits_md(es, ruleset, audience),
             "values": lambda es: values_md(for_audience(es, audience), ruleset),
             "victory_points": lambda es: victory_md(es, ruleset, audience),
             "phases": lambda es: phases_md(for_audience(es, audience)),
@@ -533,7 +578,7 @@ def render_entry(ruleset, section: str, entry, audience: str, chapter: str | Non
         "items": lambda e: item_md(e, ruleset),
         "armies": lambda e: army_md(e, ruleset, audience),
         "values": lambda e: value_md(e, ruleset),
-        "formulas": lambda e: formula_md(e, ruleset),
+        "formulas": lambda e: formula_md(e, ruleset, audience),
         "lookups": lambda e: lookup_md(e, ruleset),
         "charts": lambda e: chart_entry_md(e, ruleset),
     }

@@ -21,7 +21,18 @@ from ...model.base import value_loc
 from ...model.ruleset import Ruleset
 from ...source.project import Project
 from ..markdown import esc, role_text
-from ..present import entry_title, gm_only, plural, shown_count, shown_examples, source_title, visible_to
+from ..present import (
+    AUTHORS,
+    SEES_EVERYTHING,
+    entry_title,
+    gm_only,
+    plural,
+    printed_edition,
+    shown_count,
+    shown_examples,
+    source_title,
+    visible_to,
+)
 from ..reference import codes_reference, format_reference, names_reference
 from ..sheets.jobs import sheet_pages
 from ..worked import house_hidden, house_phrase
@@ -91,7 +102,13 @@ TABLE_SECTIONS = ("costs", "army_limits", "victory_points", "values")  # shown a
 
 _title_of = entry_title  # the one function for an entry's display text (present.py)
 
-AUTHOR_AUDIENCE = "gm"  # the site that carries the authors' pages: worked-example lists, names, format and codes
+AUTHOR_AUDIENCE = AUTHORS  # the site that carries the authors' pages: worked-example lists, names, format and codes
+EDITIONS = {
+    "gm": "This is the game-master's edition: it holds what only the game-master may see, marked as such.",
+    "author": "This is the authors' edition: the game-master's, with each worked example's code and the place "
+    "it is written, each formula as written, the names worked examples can use, the data format and the "
+    "diagnostic codes.",
+}
 
 
 def _chapter_of(ruleset: Ruleset, section: str, entry) -> str:
@@ -189,9 +206,22 @@ def glossary_page(ruleset: Ruleset, audience: str) -> str | None:
     terms = sorted((t for t in ruleset.glossary if visible_to(t, audience)), key=lambda t: t.term.casefold())
     if not terms:
         return None
-    parts = [f"({label(ruleset.id, 'page', 'glossary')})=\n# {page_title(ruleset, 'Glossary')}\n"]
+    parts = [
+        f"({label(ruleset.id, 'page', 'glossary')})=\n# {page_title(ruleset, 'Glossary')}\n",
+        az_bar(ruleset, terms),
+    ]
     parts += [_entry(ruleset, "glossary", t, t.term) for t in terms]
     return "\n".join(parts)
+
+
+def az_bar(ruleset: Ruleset, terms: list) -> str:
+    """A line of initial letters, each a link to the first term that starts with it (terms sorted already)."""
+    first: dict[str, str] = {}
+    for term in terms:
+        initial = term.term[:1].upper()
+        first.setdefault(initial if initial.isalpha() else "#", label(ruleset.id, "glossary", term.id))
+    links = " ".join(f"{{ref}}`{letter} <{target}>`" for letter, target in first.items())
+    return f":::{{container}} rp-az\n{links}\n:::\n"
 
 
 def examples_page(ruleset: Ruleset, audience: str = "player") -> str | None:
@@ -209,15 +239,14 @@ def examples_page(ruleset: Ruleset, audience: str = "player") -> str | None:
             f"These house rules give another result than the text in {plural(len(changed), 'example')}, "
             "marked ≠: their sentences say both results.\n"
         )
+    hidden = house_hidden(ruleset) and audience not in SEES_EVERYTHING
     for example in examples:
         section, _, id = example.entry.partition(".")
         target = f"{{entry}}`{section}.{id}`" if section else "(outside an entry)"
         where = f"{code(example.path)} line {example.line}"
         house = changed.get((example.path, example.line))
         if house is not None:
-            lines.append(
-                f"- ≠ {target} — {esc(house_phrase(house, house_hidden(ruleset) and audience != 'gm'))}, {where}"
-            )
+            lines.append(f"- ≠ {target} — {esc(house_phrase(house, hidden))}, {where}")
         else:
             lines.append(f"- ✔ {target} — {example.statements} checked statements, {where}")
     return "\n".join(lines)
@@ -319,9 +348,9 @@ def ruleset_index(
 def landing(project: Project, audience: str, sheets: bool = False) -> str:
     parts = [
         "# Rules library\n",
-        "Every table, number and worked example on this site comes from rules data that Rulepress checks: "
-        "roll tables cover every result exactly once, army lists add up, and every example runs."
-        + (" **This is the game-master's edition.**" if audience == "gm" else ""),
+        "Every table, number and worked example here is checked against the rules: roll tables cover every "
+        "result exactly once, army lists add up, and every example's numbers are worked out from the rules."
+        + (f" **{EDITIONS[audience]}**" if audience in EDITIONS else ""),
         "## Rulesets\n",
     ]
     bases = [r for r in project.rulesets if r.meta.kind == "base"]
@@ -332,7 +361,7 @@ def landing(project: Project, audience: str, sheets: bool = False) -> str:
             (shown_count(ruleset, "rules", audience), "rule"),
             (shown_count(ruleset, "tables", audience), "table"),
         ]
-        if audience == "gm":  # worked examples are author material: players read their sentences, not a count
+        if audience == AUTHOR_AUDIENCE:  # players and game-masters read examples' sentences, not a count
             counted.append((len(shown_examples(ruleset, audience)), "verified example"))
         facts = ", ".join(plural(n, word) for n, word in counted)
         if ruleset.meta.overlay:
@@ -374,7 +403,7 @@ def landing(project: Project, audience: str, sheets: bool = False) -> str:
 def site_pages(project: Project, audience: str, downloads: dict[str, list[tuple[str, str]]] | None = None) -> Pages:
     pages = Pages()
     downloads = {
-        owner: [(t, h) for t, h in links if audience == "gm" or "-gm-" not in h]
+        owner: [(t, h) for t, h in links if audience in SEES_EVERYTHING or "-gm-" not in h]
         for owner, links in (downloads or {}).items()
     }
     sheet_names = add_sheet_pages(pages, project, audience, downloads)
@@ -453,12 +482,12 @@ def add_sheet_pages(pages: Pages, project: Project, audience: str, downloads: di
     """A site page per cheat sheet, with links to its PDFs, and an index of them all."""
     written = []
     all_pdfs = [href for links in downloads.values() for _title, href in links]
-    for name, text in sheet_pages(project, audience).items():
+    for name, text in sheet_pages(project, printed_edition(audience)).items():
         pdfs = sorted(
             h
             for h in all_pdfs
             if h.startswith(f"sheets/{name}-")
-            and (audience == "gm" or "-gm-" not in h)
+            and (audience in SEES_EVERYTHING or "-gm-" not in h)
             and h.removeprefix(f"sheets/{name}-").count("-") <= 1
         )
         links = [f"- {{pdf}}`{_paper_title(h)} <{h}>`" for h in pdfs]
@@ -635,13 +664,19 @@ class SiteResult:
 
 
 GM_BANNER = '<span class="gm-banner">Game-master\'s copy</span> — with what players do not see'
+AUTHOR_BANNER = (
+    "<span class=\"gm-banner\">Authors' copy</span> — the game-master's, with worked examples' code, formulas as "
+    "written and the data format"
+)
+BANNERS = {"gm": GM_BANNER, "author": AUTHOR_BANNER}
+TITLES = {"gm": " (game-master)", "author": " (authors)"}
 
 
 def sphinx_config(root: Path, audience: str, only: str = "") -> dict:
     vendor = "vendor"  # sphinx-tippy adds these under _static/
     return {
         "project": "Rulepress rules library",
-        "html_title": "Rulepress rules library" + (" (game-master)" if audience == "gm" else ""),
+        "html_title": "Rulepress rules library" + TITLES.get(audience, ""),
         "extensions": ["myst_parser", "sphinx_tippy", "generator.render.site"],
         "myst_enable_extensions": ["colon_fence", "deflist"],
         "myst_heading_anchors": 0,
@@ -650,6 +685,7 @@ def sphinx_config(root: Path, audience: str, only: str = "") -> dict:
         "html_favicon": str(Path(__file__).parent / "static" / "favicon.svg"),
         "html_show_sourcelink": False,
         "html_show_copyright": False,
+        "html_show_sphinx": False,  # a rules page credits its rules, not the tools that printed it
         "html_copy_source": False,
         "html_last_updated_fmt": None,
         "language": "en",
@@ -665,8 +701,8 @@ def sphinx_config(root: Path, audience: str, only: str = "") -> dict:
         # directives are registered again; that is not a problem of the rules text
         "suppress_warnings": ["myst.header", "app.add_node", "app.add_directive", "app.add_role"],
         "exclude_patterns": [],
-        # the game-master's site says so at the top of every page (furo's announcement banner)
-        "html_theme_options": {"announcement": GM_BANNER} if audience == "gm" else {},
+        # the game-master's and the authors' sites say so at the top of every page (furo's announcement banner)
+        "html_theme_options": {"announcement": BANNERS[audience]} if audience in BANNERS else {},
     }
 
 

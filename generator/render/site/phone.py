@@ -13,8 +13,13 @@ from ..present import GAP_KEY_SCREEN
 RANGE_CELL = re.compile(r"^[−-]?\d+(?:\s*[–-]\s*[−-]?\d+|\+|−| or less| or more)?(?:\s*\([^()]{1,12}\))?$")
 
 
+# A chart cell's target and its chance: `4+ (50%)`.
+TARGET_AND_CHANCE = re.compile(r"^(?P<target>\S+(?: or (?:less|more))?) (?P<chance>\([^()]{1,12}\))$")
+
+
 class RangeCells(SphinxTransform):
-    """Table cells holding a roll range get the class `range`: the stylesheet keeps them on one line."""
+    """Table cells holding a roll range get the class `range`: the stylesheet keeps them on one line. In a
+    chart's grid the chance of a cell goes under its target (`odds`), so ten columns fit the text column."""
 
     default_priority = 800
 
@@ -22,6 +27,23 @@ class RangeCells(SphinxTransform):
         for entry in self.document.findall(nodes.entry):
             if RANGE_CELL.match(" ".join(entry.astext().split())):
                 entry["classes"].append("range")
+                if _in_chart(entry):
+                    _chance_under_target(entry)
+
+
+def _in_chart(entry: nodes.Element) -> bool:
+    parent = entry.parent
+    while parent is not None and not isinstance(parent, nodes.table):
+        parent = parent.parent
+    return parent is not None and "rulepress-charts" in parent["classes"]
+
+
+def _chance_under_target(entry: nodes.Element) -> None:
+    for text in list(entry.findall(nodes.Text)):
+        found = TARGET_AND_CHANCE.match(" ".join(text.astext().split()))
+        if found:  # the space stays in the text, so the cell still reads `4+ (50%)`
+            chance = nodes.inline(found["chance"], found["chance"], classes=["odds"])
+            text.parent.replace(text, [nodes.Text(found["target"] + " "), chance])
 
 
 class GapKey(SphinxTransform):

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from generator.render.site.pages import downloads_md
+from types import SimpleNamespace
+
+from generator.render.site.pages import az_bar, downloads_md
 
 
 def test_downloads_are_grouped_by_kind_with_a_link_per_paper():
@@ -26,4 +28,15 @@ def test_downloads_are_grouped_by_kind_with_a_link_per_paper():
 def test_a_download_without_a_paper_is_linked_as_a_pdf():
     assert downloads_md([("Campaign log", "handouts/g-campaign-log.pdf")]) == (
         "### Handouts\n\n- Campaign log: {pdf}`PDF <handouts/g-campaign-log.pdf>`"
+    )
+
+
+def test_the_glossary_bar_links_each_initial_to_its_first_term():
+    ruleset = SimpleNamespace(id="g")
+    terms = [
+        SimpleNamespace(id=id, term=term)
+        for id, term in [("ambush", "Ambush"), ("armour", "armour"), ("dead", "Dead"), ("d6", "D6"), ("x2", "2 up")]
+    ]
+    assert az_bar(ruleset, terms) == (
+        ":::{container} rp-az\n{ref}`A <g-glossary-ambush>` {ref}`D <g-glossary-dead>` {ref}`# <g-glossary-x2>`\n:::\n"
     )

@@ -69,15 +69,17 @@ TABLES = """() => [...document.querySelectorAll('article table')].map(table => {
           headSticky: table.querySelector('thead th:first-child') ? getComputedStyle(table.querySelector('thead th:first-child')).position : 'sticky'};
 })"""
 
-# Each cell marked as a roll range: its text, and how many lines it takes (distinct tops of its text's boxes).
+# Each cell marked as a roll range: its text, and how many lines its range takes (distinct tops of its text's
+# boxes; a chart cell's chance, set under its target on purpose, is not the range).
 RANGES = """() => [...document.querySelectorAll('article td.range')].map(cell => {
   const tops = new Set(), walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
   for (let text = walker.nextNode(); text; text = walker.nextNode()) {
+    if (text.parentElement.closest('.odds')) continue;
     const range = document.createRange();
     range.selectNodeContents(text);
     for (const r of range.getClientRects()) if (r.width > 0) tops.add(Math.round(r.bottom));
   }
-  return {text: cell.innerText.trim(), lines: tops.size};
+  return {text: cell.innerText.trim(), lines: tops.size, chance: !!cell.querySelector('.odds')};
 })"""
 
 HYPHEN_RANGE = re.compile(r"^\d+ ?- ?\d+$|^\d+-$")
@@ -139,6 +141,27 @@ def test_roll_ranges_use_en_dashes_on_one_line(phone, site, pages):
                 problems.append(f"{path}: range {text!r} with a hyphen")
     assert seen > 100  # the roll tables and chart cells of every ruleset
     assert not problems, "\n".join(problems)
+
+
+@pytest.mark.browser
+def test_a_chart_cell_sets_its_chance_under_its_target(phone, site):
+    """The published to-hit chart: WS 3 against WS 7 needs 5+, a chance of 33.3% on a D6."""
+    phone.goto(f"{site}/warhammer_fantasy_charts/charts.html")
+    section = phone.locator("section:has(> h2:text-is('Close combat: to hit'))")
+    cell = section.locator("table.rulepress-charts tbody tr").nth(2).locator("td").nth(7)
+    assert " ".join(cell.inner_text().split()) == "5+ (33.3%)" and cell.text_content().strip() == "5+ (33.3%)"
+    target_bottom = cell.evaluate("""c => {
+        const walker = document.createTreeWalker(c, NodeFilter.SHOW_TEXT), range = document.createRange();
+        for (let t = walker.nextNode(); t; t = walker.nextNode()) {
+            if (t.textContent.trim() && !t.parentElement.closest('.odds')) {
+                range.selectNodeContents(t);
+                return range.getBoundingClientRect().bottom;
+            }
+        }
+    }""")
+    chance = cell.locator(".odds")
+    assert chance.inner_text() == "(33.3%)"
+    assert chance.bounding_box()["y"] >= target_bottom - 1  # the chance is on the line under the target
 
 
 @pytest.mark.browser
@@ -222,6 +245,62 @@ def test_chart_picker_gives_target_and_odds(phone, site):
     assert script.get_attribute("type") == "application/json"
     assert "<" not in script.inner_html()
     assert all(url.startswith(site) for url in requests), [u for u in requests if not u.startswith(site)]
+
+
+@pytest.mark.browser
+def test_the_picked_pair_is_marked_in_the_grid(phone, site):
+    """WS 3 against WS 7 (more than double) hits on 5+ on the published chart: that cell, its row heading 3
+    and its column heading 7 are marked, and no other cell."""
+    phone.goto(f"{site}/warhammer_fantasy_charts/charts.html")
+    section = phone.locator("section:has(> h2:text-is('Close combat: to hit'))")
+    assert pick(phone, section.locator("form.chart-picker"), "3", "7") == "5+ 33.3%"
+    marked = section.locator("table.rulepress-charts .chart-picked")
+    assert [" ".join(t.split()) for t in marked.all_inner_texts()] == ["7", "3", "5+ (33.3%)"]
+    cell = section.locator("table.rulepress-charts tbody td.chart-picked:not(:first-child)")
+    wrapper = section.locator(".table-wrapper").bounding_box()
+    box = cell.bounding_box()
+    assert wrapper["x"] <= box["x"] and box["x"] + box["width"] <= wrapper["x"] + wrapper["width"] + 0.5  # in view
+
+
+CHART_WIDTHS = """() => [...document.querySelectorAll('article table.rulepress-charts')].map(table => ({
+  chart: table.closest('section') ? table.closest('section').querySelector('h1, h2, h3').innerText : '',
+  width: table.getBoundingClientRect().width,
+  column: table.closest('article').getBoundingClientRect().width,
+}))"""
+
+
+@pytest.mark.browser
+def test_every_chart_fits_its_text_column_at_1280_px(page, site, pages):
+    charts, too_wide = 0, []
+    for path in pages:
+        page.goto(f"{site}/{path}")
+        for found in page.evaluate(CHART_WIDTHS):
+            charts += 1
+            if found["width"] > found["column"] + 0.5:
+                too_wide.append(f"{path} {found['chart']!r}: {found['width']:.0f}px in {found['column']:.0f}px")
+    assert charts >= 10 and not too_wide, too_wide
+
+
+@pytest.mark.browser
+def test_a_chart_page_printed_from_chromium_shows_every_chart_whole_and_nothing_interactive(page, site, tmp_path):
+    """Printed (Chromium's own PDF), the page holds every odds of its charts, as many as its text for print has;
+    the search box and the pickers are not printed."""
+    import pypdf
+
+    page.goto(f"{site}/warhammer_fantasy_charts/charts.html")
+    page.emulate_media(media="print")
+    shown = page.evaluate("() => document.querySelector('article').innerText")
+    hidden = page.evaluate(
+        "() => [...document.querySelectorAll('.rp-search, form.chart-picker')].every(e => !e.offsetParent)"
+    )
+    assert hidden
+    for found in page.evaluate(CHART_WIDTHS):
+        assert found["width"] <= found["column"] + 0.5, found
+    target = tmp_path / "charts.pdf"
+    page.pdf(path=str(target), format="A4")
+    printed = "".join(p.extract_text() for p in pypdf.PdfReader(target).pages)
+    assert shown.count("%") >= 200  # the ten by ten grids are in the text for print
+    assert printed.count("%") == shown.count("%")
 
 
 # -- PDFs ---------------------------------------------------------------------------------------------------

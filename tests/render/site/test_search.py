@@ -81,7 +81,7 @@ def results(page, words: str) -> list[dict]:
 # -- the index, built with the site ------------------------------------------------------------------
 @pytest.mark.browser
 def test_each_site_has_its_own_pagefind_index_and_no_sphinx_search(built):
-    for name in ("site", "site-gm"):
+    for name in ("site", "site-gm", "site-author"):
         index = built / name / "_pagefind"
         assert (index / "pagefind.js").is_file(), name
         assert (index / "pagefind-entry.json").is_file(), name
@@ -100,15 +100,20 @@ def test_only_the_article_is_indexed_with_its_ruleset_and_code_is_ignored(built)
     assert "sidebar" not in body[: article_end - html.index("data-pagefind-body")]
     assert f'data-ruleset="{COTD}"' in html and 'data-pagefind-filter="ruleset[data-ruleset]"' in html
     assert 'id="rule--city-of-the-damned-combat-rules-stunned-effects"' in html  # the Stunned rule, typed
-    for tag in re.findall(r"<pre\b[^>]*>|<div class=\"highlight[^\"]*\"[^>]*>|<span class=\"source-cite\"[^>]*>", html):
+    authors = (built / "site-author" / "city_of_the_damned_combat" / "injuries.html").read_text(encoding="utf-8")
+    assert "<pre" not in html and "<pre" in authors  # the authors' site shows the examples' code; never indexed
+    for tag in re.findall(
+        r"<pre\b[^>]*>|<div class=\"highlight[^\"]*\"[^>]*>|<span class=\"source-cite\"[^>]*>", html + authors
+    ):
         assert "data-pagefind-ignore" in tag, tag
     chart = (built / "site" / "warhammer_fantasy_charts" / "charts.html").read_text(encoding="utf-8")
     grids = re.findall(r"<table class=\"[^\"]*rulepress-charts[^\"]*\"[^>]*>", chart)
     assert grids and all("data-pagefind-ignore" in t for t in grids)
     assert "data-pagefind-body" not in (built / "site" / "index.html").read_text(encoding="utf-8")
-    for author_page in ("names.html", "../reference/format.html"):  # author pages: on the GM site only, never indexed
-        assert not (built / "site" / "city_of_the_damned_combat" / author_page).exists(), author_page
-        text = (built / "site-gm" / "city_of_the_damned_combat" / author_page).read_text(encoding="utf-8")
+    for author_page in ("names.html", "../reference/format.html"):  # author pages: the authors' site only, not indexed
+        for readers in ("site", "site-gm"):
+            assert not (built / readers / "city_of_the_damned_combat" / author_page).exists(), author_page
+        text = (built / "site-author" / "city_of_the_damned_combat" / author_page).read_text(encoding="utf-8")
         assert "data-pagefind-body" not in text, author_page
 
 
