@@ -7,6 +7,9 @@ Pages are marked for Pagefind as Sphinx writes them:
   reference) are left out of the index;
 - each section heading gets an id ``<type>--<section id>``: Pagefind makes a sub-result of every
   heading with an id, and the search box shows the type (rule, table, term, spell, sheet...) from it;
+  every such section that matches is a result of its own, ranked by the tier of its type
+  (:data:`RESULT_TYPES`: rules, terms, tables, spells and the other entries first, numbers and formulas
+  last), and the box filters them by type and shows them all, a few more at a time;
 - code, the "how this is checked" details, source lines and chart grids carry ``data-pagefind-ignore``,
   so snippets never show code, file names or a flattened chart.
 
@@ -88,6 +91,31 @@ PAGE_TYPES = {
     "formulas": "formula",
     "examples": "example",
     "index": "overview",
+}
+# Every type a result can show, in the order the type filter lists them, with the filter's label and the tier the
+# results are ranked in: what players look up (rules, terms, tables, spells and the other entries) first, then
+# pages that gather them, then the numbers and formulas behind the rules. Within a tier a result whose title is
+# the words searched for comes first, then Pagefind's own score of the section.
+RESULT_TYPES = {
+    "rule": ("Rules", 0),
+    "term": ("Terms", 0),
+    "table": ("Tables", 0),
+    "spell": ("Spells", 0),
+    "chart": ("Charts", 0),
+    "special rule": ("Special rules", 0),
+    "profile": ("Profiles", 0),
+    "hero": ("Heroes", 0),
+    "item": ("Items", 0),
+    "army": ("Armies", 0),
+    "victory points": ("Victory points", 0),
+    "turn": ("Turn", 0),
+    "chapter": ("Chapters", 1),
+    "overview": ("Overviews", 1),
+    "sheet": ("Sheets", 1),
+    "example": ("Examples", 1),
+    "page": ("Pages", 1),
+    "number": ("Numbers", 2),
+    "formula": ("Formulas", 2),
 }
 UNINDEXED_PAGES = ("names",)  # author pages: every name a worked example can use, with code
 
@@ -206,16 +234,24 @@ def variants_json(terms=()) -> str:
     return json.dumps(both, sort_keys=True)
 
 
+def types_json() -> str:
+    """The result types in the type filter's order, each with its label and ranking tier."""
+    return json.dumps([{"type": t, "label": label, "tier": tier} for t, (label, tier) in RESULT_TYPES.items()])
+
+
 VARIANTS_FILE = "rulepress-variants.js"
 
 
 def _write_variants(app: Sphinx, exception) -> None:
-    """The spellings as a static script, written on every build: a changed alias reaches pages Sphinx
-    did not rewrite. Left as it is when unchanged, so an unchanged site keeps its files."""
+    """The spellings and the result types as a static script, written on every build: a changed alias reaches
+    pages Sphinx did not rewrite. Left as it is when unchanged, so an unchanged site keeps its files."""
     if exception is not None or app.builder.format != "html":
         return
     target = Path(app.outdir, "_static", VARIANTS_FILE)
-    text = f"window.RULEPRESS_VARIANTS = {variants_json(_glossary_terms(app))};\n"
+    text = (
+        f"window.RULEPRESS_VARIANTS = {variants_json(_glossary_terms(app))};\n"
+        f"window.RULEPRESS_TYPES = {types_json()};\n"
+    )
     if not target.is_file() or target.read_text(encoding="utf-8") != text:
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text, encoding="utf-8")

@@ -78,6 +78,30 @@ def results(page, words: str) -> list[dict]:
     )
 
 
+def every_result(page) -> list[dict]:
+    """The results of the search shown, after "More results" was pressed until it is gone."""
+    while page.locator(".rp-search-more").is_visible():
+        before = page.locator(".rp-result").count()
+        page.click(".rp-search-more")
+        page.wait_for_function(f"() => document.querySelectorAll('.rp-result').length > {before}")
+    return page.eval_on_selector_all(
+        ".rp-result",
+        """items => items.map(li => ({
+        type: li.querySelector('.rp-result-type').textContent,
+        title: li.querySelector('.rp-result-title').textContent,
+        ruleset: li.dataset.ruleset,
+        href: li.querySelector('a').getAttribute('href')}))""",
+    )
+
+
+def type_filter(page) -> dict[str, int]:
+    """The type filter's buttons: label -> the count each shows."""
+    return {
+        b.locator(".rp-type-label").text_content(): int(b.locator(".rp-type-count").text_content())
+        for b in page.locator(".rp-search-types button").all()
+    }
+
+
 # -- the index, built with the site ------------------------------------------------------------------
 @pytest.mark.browser
 def test_each_site_has_its_own_pagefind_index_and_no_sphinx_search(built):
@@ -141,6 +165,85 @@ def test_stunned_from_city_of_the_damned_lists_its_own_results_first_each_typed(
     assert first.get_attribute("href")
 
 
+def test_every_type_a_result_shows_has_a_filter_label_and_a_rank():
+    """The type filter and the ranking know every type a result can show (the types written by hand above)."""
+    from generator.render.site.search import PAGE_TYPES, RESULT_TYPES
+    from generator.render.site.search import TYPES as SECTION_TYPES
+
+    assert set(RESULT_TYPES) == TYPES
+    assert set(SECTION_TYPES.values()) | set(PAGE_TYPES.values()) <= TYPES
+    ranks = {kind: tier for kind, (_label, tier) in RESULT_TYPES.items()}
+    for entry in ("rule", "term", "table", "spell"):
+        assert ranks[entry] < ranks["number"] and ranks[entry] < ranks["formula"]
+
+
+@pytest.mark.browser
+def test_stunned_in_city_of_the_damned_lists_the_glossary_term_above_every_formula_and_number(page, site):
+    page.goto(site + "/city_of_the_damned_combat/injuries.html")
+    results(page, "Stunned")
+    found = every_result(page)
+    assert all(r["ruleset"] == COTD for r in found), found
+    kinds = [(r["type"], r["title"]) for r in found]
+    term = kinds.index(("term", "Stunned"))  # glossary.yaml: term Stunned
+    below = [i for i, (kind, _title) in enumerate(kinds) if kind in ("formula", "number")]
+    assert any(kinds[i][0] == "formula" for i in below) and any(kinds[i][0] == "number" for i in below), kinds
+    assert term < min(below), kinds
+    assert kinds.index(("rule", "Stunned")) < min(below), kinds  # rules.yaml: the Stunned effects rule
+
+
+@pytest.mark.browser
+def test_more_results_lists_every_section_pagefind_finds_past_the_first_eight_pages(page, site):
+    """Every section of every page Pagefind's own API finds for "stunned" in all rulesets is listed, once."""
+    page.goto(site + "/city_of_the_damned_combat/injuries.html")
+    variants = page.evaluate("() => window.RULEPRESS_VARIANTS")
+    assert "stunned" not in variants  # one spelling: Pagefind's answer below is the whole answer
+    pagefind = page.evaluate(
+        """async () => {
+        const pf = await import('/_pagefind/pagefind.js');
+        const search = await pf.search('stunned');
+        const pages = await Promise.all(search.results.map(r => r.data()));
+        return pages.map(p => p.sub_results.map(s => s.url));
+    }"""
+    )
+    assert len(pagefind) > 8, pagefind  # more pages than the box once showed
+    results(page, "stunned")
+    page.click(".rp-scope-all")
+    page.wait_for_function(
+        f"() => [...document.querySelectorAll('.rp-result')].some(li => li.dataset.ruleset === {ORDO!r})", timeout=20000
+    )
+    first = page.locator(".rp-result").count()
+    more = page.locator(".rp-search-more").text_content()
+    found = every_result(page)
+    expected = [url for sections in pagefind for url in sections]
+    assert sorted(r["href"] for r in found) == sorted(expected)
+    assert first < len(found) and f"({len(found) - first} more)" in more, (first, more)
+    assert not page.locator(".rp-search-more").is_visible()
+    assert page.text_content(".rp-search-status").startswith(f"{len(found)} results found in all rulesets")
+
+
+@pytest.mark.browser
+def test_type_filter_lists_only_results_of_the_chosen_type_with_their_count(page, site):
+    page.goto(site + "/city_of_the_damned_combat/injuries.html")
+    results(page, "Stunned")
+    found = every_result(page)
+    counts = type_filter(page)
+    assert counts.pop("All") == len(found)
+    assert sum(counts.values()) == len(found) and {"Rules", "Terms", "Numbers", "Formulas"} <= set(counts), counts
+
+    page.click(".rp-search-types button:has-text('Terms')")
+    terms = every_result(page)
+    assert len(terms) == counts["Terms"] and {r["type"] for r in terms} == {"term"}, terms
+    assert "Stunned" in [r["title"] for r in terms]
+    assert page.locator(".rp-search-types button[aria-pressed=true]").text_content().startswith("Terms")
+
+    page.click(".rp-search-types button:has-text('Formulas')")
+    formulas = every_result(page)
+    assert len(formulas) == counts["Formulas"] and {r["type"] for r in formulas} == {"formula"}, formulas
+
+    page.click(".rp-search-types button:has-text('All')")
+    assert len(every_result(page)) == len(found)
+
+
 @pytest.mark.browser
 def test_spelling_variants_find_the_texts_own_words(page, site):
     page.goto(site + "/ordo_ineptus/index.html")
@@ -166,7 +269,7 @@ def test_a_games_own_spellings_come_from_its_glossary_not_the_engine(built):
     ]
     assert glossary_variants(terms) == {"moral": "morale", "wizard's": "wizards"}
     script = (built / "site" / "_static" / "rulepress-variants.js").read_text(encoding="utf-8")
-    shown = __import__("json").loads(script.split("=", 1)[1].strip().rstrip(";"))
+    shown = __import__("json").loads(script.splitlines()[0].split("=", 1)[1].strip().rstrip(";"))
     assert shown["morale"] == "moral" and shown["moral"] == "morale" and shown["armor"] == "armour"
 
 

@@ -1,162 +1,278 @@
 // Rulepress search box: Pagefind's index of this site (_pagefind/, built with the site, served by it).
 // Results appear as you type, scoped to the ruleset being read, with "All rulesets" one click away.
-// Each result shows its type (rule, table, term, spell, sheet...): the part of its heading id before "--".
+// Every section that matches is a result, each with its type (rule, table, term, spell, sheet...): the part of its
+// heading id before "--". Results are ranked by the tier of their type (window.RULEPRESS_TYPES, from search.py:
+// rules, terms, tables and spells before the pages that gather them, numbers and formulas last), then titles that are
+// the words searched for, then Pagefind's own score. A type filter narrows them; "More results" shows the rest.
 // Pagefind has no synonyms, so each spelling variant (armor/armour, and the glossaries' aliases) is searched too.
-const VARIANTS = window.RULEPRESS_VARIANTS || {};
-const ROOT = new URL(document.documentElement.dataset.content_root || "./", document.baseURI);
-const SHOWN_PAGES = 8;
-const PER_PAGE = 3;
-let loading = null;
+(function () {
+  "use strict";
 
-function pagefind() {
-  if (!loading) {
-    loading = import(new URL("_pagefind/pagefind.js", ROOT).href).then(async (pf) => {
-      await pf.options({ baseUrl: ROOT.pathname, excerptLength: 22 });
-      pf.init();
-      return pf;
-    });
-  }
-  return loading;
-}
+  const VARIANTS = window.RULEPRESS_VARIANTS || {};
+  const TYPES = window.RULEPRESS_TYPES || [];
+  const TIER = new Map(TYPES.map((t) => [t.type, t.tier]));
+  const LABEL = new Map(TYPES.map((t) => [t.type, t.label]));
+  const LAST_TIER = Math.max(0, ...TYPES.map((t) => t.tier)) + 1;  // a type the list does not know
+  const ROOT = new URL(document.documentElement.dataset.content_root || "./", document.baseURI);
+  const STEP = 10;  // results shown at first, and added by each "More results"
+  let loading = null;
 
-// Every spelling of the query: "armor save" -> ["armor save", "armour save"].
-function spellings(query) {
-  let found = [[]];
-  for (const word of query.trim().split(/\s+/)) {
-    const other = VARIANTS[word.toLowerCase()];
-    const options = other ? [word, other] : [word];
-    found = found.flatMap((start) => options.map((w) => [...start, w])).slice(0, 8);
-  }
-  return found.map((words) => words.join(" "));
-}
-
-function typeOf(sub, data) {
-  const id = (sub.anchor && sub.anchor.id) || "";
-  const cut = id.indexOf("--");
-  const type = cut > 0 ? id.slice(0, cut) : (data.meta.type || "page");
-  return type.replace(/-/g, " ");
-}
-
-function element(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
-
-// Pagefind's excerpts are text with <mark> around the matches; keep only those marks.
-function excerpt(html) {
-  const node = element("p", "rp-result-excerpt");
-  const parts = html.split(/(<mark>|<\/mark>)/);
-  let marked = false;
-  for (const part of parts) {
-    if (part === "<mark>") marked = true;
-    else if (part === "</mark>") marked = false;
-    else if (part) {
-      const decode = document.createElement("textarea");  // entities to text; keeps the spaces
-      decode.innerHTML = part;
-      const text = decode.value;
-      node.append(marked ? element("mark", "", text) : document.createTextNode(text));
-    }
-  }
-  return node;
-}
-
-function score(sub) {
-  return (sub.weighted_locations || []).reduce((sum, l) => sum + l.balanced_score, 0);
-}
-
-class SearchBox {
-  constructor(box) {
-    this.box = box;
-    this.input = box.querySelector(".rp-search-input");
-    this.panel = box.querySelector(".rp-search-panel");
-    this.status = box.querySelector(".rp-search-status");
-    this.list = box.querySelector(".rp-search-results");
-    this.ruleset = box.dataset.ruleset || "";
-    this.scoped = Boolean(this.ruleset);
-    this.asked = 0;
-    this.input.addEventListener("input", () => this.search());
-    this.input.addEventListener("focus", () => { pagefind().catch(() => {}); if (this.input.value.trim()) this.open(); });
-    this.input.addEventListener("keydown", (event) => {
-      if (event.key === "Escape") this.close();
-      if (event.key === "Enter") {
-        const first = this.list.querySelector("a");
-        if (first) { event.preventDefault(); first.click(); }
-      }
-    });
-    const here = box.querySelector(".rp-scope-here");
-    const all = box.querySelector(".rp-scope-all");
-    for (const [button, scoped] of [[here, true], [all, false]]) {
-      if (!button) continue;
-      button.addEventListener("click", () => {
-        this.scoped = scoped;
-        here.setAttribute("aria-pressed", String(scoped));
-        all.setAttribute("aria-pressed", String(!scoped));
-        this.search();
-        this.input.focus();
+  function pagefind() {
+    if (!loading) {
+      loading = import(new URL("_pagefind/pagefind.js", ROOT).href).then(async (pf) => {
+        await pf.options({ baseUrl: ROOT.pathname, excerptLength: 22 });
+        pf.init();
+        return pf;
       });
+      loading.catch(() => { loading = null; });  // a later search tries again
     }
-    document.addEventListener("click", (event) => { if (!box.contains(event.target)) this.close(); });
+    return loading;
   }
 
-  open() { this.panel.hidden = false; }
-  close() { this.panel.hidden = true; }
-
-  async search() {
-    const query = this.input.value.trim();
-    const asked = ++this.asked;
-    if (!query) { this.close(); this.list.replaceChildren(); return; }
-    this.open();
-    let pf;
-    try {
-      pf = await pagefind();
-    } catch (error) {
-      this.status.textContent = "Search needs the site served over http (rulepress serve).";
-      return;
+  // Every spelling of the query: "armor save" -> ["armor save", "armour save"].
+  function spellings(query) {
+    let found = [[]];
+    for (const word of query.trim().split(/\s+/)) {
+      const other = VARIANTS[word.toLowerCase()];
+      const options = other ? [word, other] : [word];
+      found = found.flatMap((start) => options.map((w) => [...start, w])).slice(0, 8);
     }
-    const filters = this.scoped ? { ruleset: this.ruleset } : {};
-    const found = await Promise.all(spellings(query).map((q) => pf.search(q, { filters })));
-    if (asked !== this.asked) return;  // a newer search is on its way
-    const best = new Map();
-    for (const search of found) {
-      for (const result of (search && search.results) || []) {
-        const seen = best.get(result.id);
-        if (!seen || seen.score < result.score) best.set(result.id, result);
+    return found.map((words) => words.join(" "));
+  }
+
+  function typeOf(sub, data) {
+    const id = (sub.anchor && sub.anchor.id) || "";
+    const cut = id.indexOf("--");
+    const type = cut > 0 ? id.slice(0, cut) : (data.meta.type || "page");
+    return type.replace(/-/g, " ");
+  }
+
+  function element(tag, className, text) {
+    const node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  // Pagefind's excerpts are text with <mark> around the matches; keep only those marks.
+  function excerpt(html) {
+    const node = element("p", "rp-result-excerpt");
+    const parts = (html || "").split(/(<mark>|<\/mark>)/);
+    let marked = false;
+    for (const part of parts) {
+      if (part === "<mark>") marked = true;
+      else if (part === "</mark>") marked = false;
+      else if (part) {
+        const decode = document.createElement("textarea");  // entities to text; keeps the spaces
+        decode.innerHTML = part;
+        const text = decode.value;
+        node.append(marked ? element("mark", "", text) : document.createTextNode(text));
       }
     }
-    const results = [...best.values()].sort((a, b) => b.score - a.score);
-    const pages = await Promise.all(results.slice(0, SHOWN_PAGES).map((r) => r.data()));
-    if (asked !== this.asked) return;
-    this.show(query, pages, results.length);
+    return node;
   }
 
-  show(query, pages, total) {
-    const where = this.scoped ? this.box.dataset.short : "all rulesets";
-    this.status.textContent = total
-      ? `${total} page${total === 1 ? "" : "s"} found in ${where}`
-      : `Nothing found for “${query}” in ${where}.`;
-    const items = [];
-    for (const data of pages) {
+  function score(sub) {
+    return (sub.weighted_locations || []).reduce((sum, l) => sum + l.balanced_score, 0);
+  }
+
+  function words(text) {
+    return text.toLowerCase().split(/\s+/).filter(Boolean);
+  }
+
+  // 2: the title is one of the spellings searched for; 1: it holds all their words; 0: otherwise.
+  function titleMatch(title, asked) {
+    const held = words(title || "");
+    const whole = held.join(" ");
+    let found = 0;
+    for (const query of asked) {
+      const wanted = words(query);
+      if (wanted.join(" ") === whole) return 2;
+      if (wanted.every((w) => held.some((h) => h.startsWith(w)))) found = 1;
+    }
+    return found;
+  }
+
+  function ranked(a, b) {
+    return a.tier - b.tier || b.match - a.match || b.score - a.score || a.page - b.page || a.order - b.order;
+  }
+
+  class SearchBox {
+    constructor(box) {
+      this.box = box;
+      this.input = box.querySelector(".rp-search-input");
+      this.panel = box.querySelector(".rp-search-panel");
+      this.status = box.querySelector(".rp-search-status");
+      this.list = box.querySelector(".rp-search-results");
+      this.types = box.querySelector(".rp-search-types");
+      this.more = box.querySelector(".rp-search-more");
+      this.ruleset = box.dataset.ruleset || "";
+      this.scoped = Boolean(this.ruleset);
+      this.asked = 0;
+      this.found = [];  // every result of the last search, ranked
+      this.type = "";  // the type filter: "" for every type
+      this.shown = STEP;
+      this.query = "";
+      this.input.addEventListener("input", () => this.search());
+      this.input.addEventListener("focus", () => {
+        pagefind().catch(() => {});
+        if (this.input.value.trim()) this.open();
+      });
+      this.input.addEventListener("keydown", (event) => {
+        if (event.key === "Escape") this.close();
+        if (event.key === "Enter") {
+          const first = this.list.querySelector("a");
+          if (first) { event.preventDefault(); first.click(); }
+        }
+      });
+      this.more.addEventListener("click", () => this.showMore());
+      this.types.addEventListener("click", (event) => {
+        const button = event.target.closest("button[data-type]");
+        if (!button) return;
+        this.type = button.dataset.type;
+        this.shown = STEP;
+        this.render();
+      });
+      const here = box.querySelector(".rp-scope-here");
+      const all = box.querySelector(".rp-scope-all");
+      for (const [button, scoped] of [[here, true], [all, false]]) {
+        if (!button) continue;
+        button.addEventListener("click", () => {
+          this.scoped = scoped;
+          here.setAttribute("aria-pressed", String(scoped));
+          all.setAttribute("aria-pressed", String(!scoped));
+          this.search();
+          this.input.focus();
+        });
+      }
+      // A click elsewhere closes the box; the path, not the target, tells: a type button clicked is replaced at once.
+      document.addEventListener("click", (event) => { if (!event.composedPath().includes(box)) this.close(); });
+    }
+
+    open() {
+      this.panel.hidden = false;
+      this.input.setAttribute("aria-expanded", "true");
+    }
+
+    close() {
+      this.panel.hidden = true;
+      this.input.setAttribute("aria-expanded", "false");
+    }
+
+    async search() {
+      const query = this.input.value.trim();
+      const asked = ++this.asked;
+      this.query = query;
+      if (!query) {
+        this.found = [];
+        this.status.textContent = "";
+        this.list.replaceChildren();
+        this.types.hidden = true;
+        this.more.hidden = true;
+        this.close();
+        return;
+      }
+      this.open();
+      this.status.textContent = "Looking up…";
+      let pf;
+      try {
+        pf = await pagefind();
+      } catch (error) {
+        if (asked === this.asked) this.status.textContent = "Search needs the site served over http (rulepress serve).";
+        return;
+      }
+      const filters = this.scoped ? { ruleset: this.ruleset } : {};
+      const asSpelled = spellings(query);
+      const searches = await Promise.all(asSpelled.map((q) => pf.search(q, { filters })));
+      if (asked !== this.asked) return;  // a newer search is on its way
+      const pages = searches
+        .flatMap((s) => (s && s.results) || [])
+        .sort((a, b) => b.score - a.score);
+      const data = await Promise.all(pages.map((r) => r.data()));
+      if (asked !== this.asked) return;
+      // Every section that matches, once: a page found by two spellings gives each section's best score.
+      const best = new Map();
+      data.forEach((page, rank) => {
+        page.sub_results.forEach((sub, order) => {
+          const type = typeOf(sub, page);
+          const found = {
+            sub, page: rank, order, type, data: page,
+            tier: TIER.has(type) ? TIER.get(type) : LAST_TIER,
+            match: titleMatch(sub.title, asSpelled),
+            score: score(sub),
+          };
+          const seen = best.get(sub.url);
+          if (!seen || seen.score < found.score) best.set(sub.url, found);
+        });
+      });
+      this.found = [...best.values()].sort(ranked);
+      this.shown = STEP;
+      this.render();
+    }
+
+    render(focusFrom = -1) {
+      const counts = new Map();
+      for (const found of this.found) counts.set(found.type, (counts.get(found.type) || 0) + 1);
+      if (this.type && !counts.has(this.type)) this.type = "";
+      this.renderTypes(counts);
+      const where = this.scoped ? this.box.dataset.short : "all rulesets";
+      const shown = this.type ? this.found.filter((f) => f.type === this.type) : this.found;
+      const only = this.type ? ` (${LABEL.get(this.type) || this.type} only)` : "";
+      this.status.textContent = shown.length
+        ? `${shown.length} result${shown.length === 1 ? "" : "s"} found in ${where}${only}`
+        : `Nothing found for “${this.query}” in ${where}.`;
+      this.list.replaceChildren(...shown.slice(0, this.shown).map((found) => this.item(found)));
+      const left = shown.length - this.shown;
+      this.more.hidden = left <= 0;
+      this.more.textContent = `More results (${left} more)`;
+      if (focusFrom >= 0) {
+        const links = this.list.querySelectorAll(".rp-result-link");
+        if (links[focusFrom]) links[focusFrom].focus();
+      }
+    }
+
+    renderTypes(counts) {
+      const known = TYPES.map((t) => t.type).filter((t) => counts.has(t));
+      const types = [...known, ...[...counts.keys()].filter((t) => !TIER.has(t)).sort()];
+      this.types.hidden = types.length < 2;
+      const chip = (type, label, count) => {
+        const button = element("button", "rp-type");
+        button.type = "button";
+        button.dataset.type = type;
+        button.setAttribute("aria-pressed", String(this.type === type));
+        button.append(element("span", "rp-type-label", label), element("span", "rp-type-count", String(count)));
+        return button;
+      };
+      this.types.replaceChildren(
+        chip("", "All", this.found.length),
+        ...types.map((t) => chip(t, LABEL.get(t) || t, counts.get(t))),
+      );
+    }
+
+    item(found) {
+      const { sub, data, type } = found;
       const ruleset = (data.filters.ruleset || [""])[0];
-      const subs = [...data.sub_results].sort((a, b) => score(b) - score(a)).slice(0, PER_PAGE);
-      for (const sub of subs) {
-        const item = element("li", "rp-result");
-        const link = element("a", "rp-result-link");
-        link.href = sub.url;
-        const head = element("span", "rp-result-head");
-        head.append(element("span", "rp-result-type", typeOf(sub, data)), element("span", "rp-result-title", sub.title));
-        link.append(head);
-        const page = data.meta.title || "";
-        link.append(element("span", "rp-result-where", [ruleset, page.split(" · ")[0]].filter(Boolean).join(" · ")));
-        link.append(excerpt(sub.excerpt || data.excerpt));
-        item.dataset.ruleset = ruleset;
-        item.append(link);
-        items.push(item);
-      }
+      const item = element("li", "rp-result");
+      const link = element("a", "rp-result-link");
+      link.href = sub.url;
+      const head = element("span", "rp-result-head");
+      head.append(element("span", "rp-result-type", type), element("span", "rp-result-title", sub.title));
+      link.append(head);
+      const page = data.meta.title || "";
+      link.append(element("span", "rp-result-where", [ruleset, page.split(" · ")[0]].filter(Boolean).join(" · ")));
+      link.append(excerpt(sub.excerpt || data.excerpt));
+      item.dataset.ruleset = ruleset;
+      item.dataset.type = type;
+      item.append(link);
+      return item;
     }
-    this.list.replaceChildren(...items);
-  }
-}
 
-for (const box of document.querySelectorAll(".rp-search")) new SearchBox(box);
+    showMore() {
+      const from = this.shown;
+      this.shown += STEP;
+      this.render(from);
+    }
+  }
+
+  for (const box of document.querySelectorAll(".rp-search")) new SearchBox(box);
+})();
