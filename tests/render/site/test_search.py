@@ -245,6 +245,42 @@ def test_type_filter_lists_only_results_of_the_chosen_type_with_their_count(page
 
 
 @pytest.mark.browser
+def test_arrow_keys_move_through_results_enter_opens_one_escape_closes_then_empties(page, site):
+    page.goto(site + "/city_of_the_damned_combat/injuries.html")
+    results(page, "Stunned")
+    links = page.eval_on_selector_all(".rp-result-link", "links => links.map(a => a.getAttribute('href'))")
+    focused = "() => document.activeElement.getAttribute('href')"
+
+    page.keyboard.press("ArrowDown")
+    assert page.evaluate(focused) == links[0]
+    ring = page.evaluate(
+        "() => { const s = getComputedStyle(document.activeElement); return [s.outlineStyle, s.outlineWidth]; }"
+    )
+    assert ring[0] != "none" and float(ring[1].removesuffix("px")) >= 1, ring  # the selected result shows
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowDown")
+    assert page.evaluate(focused) == links[2]
+    page.keyboard.press("ArrowUp")
+    assert page.evaluate(focused) == links[1]
+    page.keyboard.press("ArrowUp")
+    page.keyboard.press("ArrowUp")  # past the first: back in the box
+    assert page.evaluate("() => document.activeElement.classList.contains('rp-search-input')")
+
+    page.keyboard.press("Escape")
+    assert page.locator(".rp-search-panel").is_hidden()
+    assert page.input_value(".rp-search-input") == "Stunned"
+    page.keyboard.press("Escape")
+    assert page.input_value(".rp-search-input") == ""
+
+    results(page, "Stunned")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("Enter")
+    page.wait_for_url("**" + links[1])
+    assert page.url.endswith(links[1])
+
+
+@pytest.mark.browser
 def test_spelling_variants_find_the_texts_own_words(page, site):
     page.goto(site + "/ordo_ineptus/index.html")
     found = results(page, "armor")

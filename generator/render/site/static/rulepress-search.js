@@ -4,6 +4,7 @@
 // heading id before "--". Results are ranked by the tier of their type (window.RULEPRESS_TYPES, from search.py:
 // rules, terms, tables and spells before the pages that gather them, numbers and formulas last), then titles that are
 // the words searched for, then Pagefind's own score. A type filter narrows them; "More results" shows the rest.
+// Arrow keys move through the results, Enter opens one, Escape closes the box (a second Escape empties it).
 // Pagefind has no synonyms, so each spelling variant (armor/armour, and the glossaries' aliases) is searched too.
 (function () {
   "use strict";
@@ -118,13 +119,8 @@
         pagefind().catch(() => {});
         if (this.input.value.trim()) this.open();
       });
-      this.input.addEventListener("keydown", (event) => {
-        if (event.key === "Escape") this.close();
-        if (event.key === "Enter") {
-          const first = this.list.querySelector("a");
-          if (first) { event.preventDefault(); first.click(); }
-        }
-      });
+      this.input.addEventListener("keydown", (event) => this.keyInBox(event));
+      this.panel.addEventListener("keydown", (event) => this.keyInPanel(event));
       this.more.addEventListener("click", () => this.showMore());
       this.types.addEventListener("click", (event) => {
         const button = event.target.closest("button[data-type]");
@@ -157,6 +153,59 @@
     close() {
       this.panel.hidden = true;
       this.input.setAttribute("aria-expanded", "false");
+    }
+
+    // What the arrow keys move through: the results shown, then "More results".
+    stops() {
+      const links = [...this.list.querySelectorAll(".rp-result-link")];
+      return this.more.hidden ? links : [...links, this.more];
+    }
+
+    keyInBox(event) {
+      if (event.key === "ArrowDown") {
+        const first = this.stops()[0];
+        if (first && !this.panel.hidden) {
+          event.preventDefault();
+          first.focus();
+        }
+      } else if (event.key === "Escape") {
+        event.preventDefault();  // a search field's own Escape would empty it at once
+        if (!this.panel.hidden) {
+          this.close();
+        } else if (this.input.value) {
+          this.input.value = "";
+          this.search();
+        }
+      } else if (event.key === "Enter") {
+        const first = this.panel.hidden ? null : this.stops()[0];
+        if (first && first !== this.more) {
+          event.preventDefault();
+          first.click();
+        }
+      }
+    }
+
+    keyInPanel(event) {
+      const stops = this.stops();
+      const at = stops.indexOf(document.activeElement);
+      if (event.key === "Escape") {
+        event.preventDefault();
+        this.close();
+        this.input.focus();
+      } else if (at < 0) {
+        return;  // on the scope or type buttons: their keys are their own
+      } else if (event.key === "ArrowDown") {
+        event.preventDefault();
+        stops[Math.min(at + 1, stops.length - 1)].focus();
+      } else if (event.key === "ArrowUp") {
+        event.preventDefault();
+        (at === 0 ? this.input : stops[at - 1]).focus();
+      } else if (event.key === "Home" || event.key === "End") {
+        event.preventDefault();
+        stops[event.key === "Home" ? 0 : stops.length - 1].focus();
+      } else if (event.key.length === 1 && !event.ctrlKey && !event.metaKey && !event.altKey) {
+        this.input.focus();  // typing goes on in the box
+      }
     }
 
     async search() {
