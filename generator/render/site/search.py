@@ -18,7 +18,9 @@ built folder alone; the index lands in ``<site>/_pagefind``. Pagefind has no syn
 box (``static/rulepress-search.js``) also searches each spelling variant and merges the results: the
 common British and American spellings below ("armor" finds the texts' "armour"), and the one-word
 differences between each glossary term and its aliases, so a ruleset that lists "Grey" as an alias of
-its "Gray" finds one from the other.
+its "Gray" finds one from the other. The box runs as a classic script, so a page opened from a file (where
+Pagefind cannot load) still says that search needs the site served, and offers the pages and sections whose
+titles match, and the ruleset's contents and glossary (:func:`fallback_links`).
 """
 
 from __future__ import annotations
@@ -194,8 +196,21 @@ def mark_page(app: Sphinx, pagename: str, templatename: str, context: dict, doct
     )
     indexed = ruleset is not None and pagename.rpartition("/")[2] not in UNINDEXED_PAGES
     context["rp_search_indexed"] = indexed
+    context["rp_search_fallback"] = fallback_links(app, pagename, ruleset)
     if indexed and "body" in context:
         context["body"] = ignore_for_search(context["body"])
+
+
+def fallback_links(app: Sphinx, pagename: str, ruleset) -> list[tuple[str, str]]:
+    """What the search box offers where Pagefind cannot load (a page opened from a file): the ruleset's
+    contents and glossary, and the site's front page, as (label, link relative to ``pagename``)."""
+    docs = app.env.found_docs
+    wanted = []
+    if ruleset is not None:
+        short = ruleset.meta.short_title or ruleset.title
+        wanted += [(f"{ruleset.id}/index", f"{short}: contents"), (f"{ruleset.id}/glossary", f"{short}: glossary")]
+    wanted.append(("index", "Every ruleset"))
+    return [(label, app.builder.get_relative_uri(pagename, doc)) for doc, label in wanted if doc in docs]
 
 
 def ignore_for_search(html: str) -> str:
@@ -294,7 +309,9 @@ def _no_sphinx_search(app: Sphinx) -> None:
     if hasattr(app.builder, "search"):
         app.builder.search = False
     app.add_js_file(VARIANTS_FILE, priority=900)
-    app.add_js_file("rulepress-search.js", type="module", priority=901)
+    # A classic script, deferred: Chromium refuses module scripts on a page opened from a file, and the box must
+    # still run there to say that search needs the site served.
+    app.add_js_file("rulepress-search.js", defer="defer", priority=901)
     app.add_css_file("rulepress-search.css")
 
 

@@ -281,6 +281,29 @@ def test_arrow_keys_move_through_results_enter_opens_one_escape_closes_then_empt
 
 
 @pytest.mark.browser
+def test_opened_from_a_file_search_says_to_serve_the_site_and_offers_pages_whose_titles_match(page, built):
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto((built / "site" / "city_of_the_damned_combat" / "injuries.html").as_uri())
+    page.click(".rp-search-input")
+    assert page.locator(".rp-search-panel").is_visible()  # said at once, before any word is typed
+    page.keyboard.type("injuries")
+    note = page.locator(".rp-search-offline-note")
+    assert note.is_visible() and "rulepress serve" in note.text_content() and "http.server" in note.text_content()
+    offered = page.locator(".rp-search-offline a")
+    titles = offered.all_text_contents()
+    assert "Hits and injuries" in titles, titles  # ruleset.yaml: the chapter's title
+    assert all("injur" in t.lower() for t in page.locator(".rp-search-matches a").all_text_contents())
+    assert page.locator(".rp-result").count() == 0 and not errors, errors
+
+    page.keyboard.press("ArrowDown")  # the keys work here too
+    assert page.evaluate("() => document.activeElement.textContent") == titles[0]
+    page.click(".rp-search-offline a:has-text('glossary')")
+    page.wait_for_url("**/city_of_the_damned_combat/glossary.html")
+    assert page.get_by_role("heading", name="Stunned").count() == 1  # glossary.yaml: the term
+
+
+@pytest.mark.browser
 def test_spelling_variants_find_the_texts_own_words(page, site):
     page.goto(site + "/ordo_ineptus/index.html")
     found = results(page, "armor")

@@ -6,6 +6,8 @@
 // the words searched for, then Pagefind's own score. A type filter narrows them; "More results" shows the rest.
 // Arrow keys move through the results, Enter opens one, Escape closes the box (a second Escape empties it).
 // Pagefind has no synonyms, so each spelling variant (armor/armour, and the glossaries' aliases) is searched too.
+// A classic script, not a module: on a page opened from a file it still runs, to say that search needs the site
+// served and to offer the pages whose titles match instead.
 (function () {
   "use strict";
 
@@ -15,10 +17,12 @@
   const LABEL = new Map(TYPES.map((t) => [t.type, t.label]));
   const LAST_TIER = Math.max(0, ...TYPES.map((t) => t.tier)) + 1;  // a type the list does not know
   const ROOT = new URL(document.documentElement.dataset.content_root || "./", document.baseURI);
+  const SERVED = location.protocol === "http:" || location.protocol === "https:";
   const STEP = 10;  // results shown at first, and added by each "More results"
   let loading = null;
 
   function pagefind() {
+    if (!SERVED) return Promise.reject(new Error("opened from a file"));
     if (!loading) {
       loading = import(new URL("_pagefind/pagefind.js", ROOT).href).then(async (pf) => {
         await pf.options({ baseUrl: ROOT.pathname, excerptLength: 22 });
@@ -107,6 +111,9 @@
       this.list = box.querySelector(".rp-search-results");
       this.types = box.querySelector(".rp-search-types");
       this.more = box.querySelector(".rp-search-more");
+      this.offline = box.querySelector(".rp-search-offline");
+      this.matches = box.querySelector(".rp-search-matches");
+      this.scope = box.querySelector(".rp-search-scope");
       this.ruleset = box.dataset.ruleset || "";
       this.scoped = Boolean(this.ruleset);
       this.asked = 0;
@@ -116,6 +123,7 @@
       this.query = "";
       this.input.addEventListener("input", () => this.search());
       this.input.addEventListener("focus", () => {
+        if (!SERVED) { this.open(); this.fallback(this.input.value.trim()); return; }
         pagefind().catch(() => {});
         if (this.input.value.trim()) this.open();
       });
@@ -155,9 +163,11 @@
       this.input.setAttribute("aria-expanded", "false");
     }
 
-    // What the arrow keys move through: the results shown, then "More results".
+    // What the arrow keys move through: the results shown, then "More results"; or the links offered instead.
     stops() {
-      const links = [...this.list.querySelectorAll(".rp-result-link")];
+      const links = this.offline.hidden
+        ? [...this.list.querySelectorAll(".rp-result-link")]
+        : [...this.offline.querySelectorAll("a")];
       return this.more.hidden ? links : [...links, this.more];
     }
 
@@ -218,16 +228,18 @@
         this.list.replaceChildren();
         this.types.hidden = true;
         this.more.hidden = true;
-        this.close();
+        if (SERVED) this.close();
+        else this.fallback("");
         return;
       }
       this.open();
+      if (!SERVED) { this.fallback(query); return; }
       this.status.textContent = "Looking up…";
       let pf;
       try {
         pf = await pagefind();
       } catch (error) {
-        if (asked === this.asked) this.status.textContent = "Search needs the site served over http (rulepress serve).";
+        if (asked === this.asked) this.fallback(query, "The search index of this site could not be loaded.");
         return;
       }
       const filters = this.scoped ? { ruleset: this.ruleset } : {};
@@ -260,6 +272,8 @@
     }
 
     render(focusFrom = -1) {
+      this.offline.hidden = true;
+      if (this.scope) this.scope.hidden = false;
       const counts = new Map();
       for (const found of this.found) counts.set(found.type, (counts.get(found.type) || 0) + 1);
       if (this.type && !counts.has(this.type)) this.type = "";
@@ -320,6 +334,39 @@
       const from = this.shown;
       this.shown += STEP;
       this.render(from);
+    }
+
+    // No index to search (a page opened from a file, or an index that did not load): say so, and offer the pages
+    // and sections of the site's navigation whose titles hold the words, and the ruleset's own contents and glossary.
+    fallback(query, why) {
+      this.found = [];
+      this.list.replaceChildren();
+      this.types.hidden = true;
+      this.more.hidden = true;
+      this.status.textContent = why || "";
+      this.offline.hidden = false;
+      if (this.scope) this.scope.hidden = true;  // nothing to scope
+      if (why) this.offline.querySelector(".rp-search-offline-note").hidden = true;
+      const wanted = spellings(query).map(words);
+      const seen = new Set();
+      const items = [];
+      if (query) {
+        for (const link of document.querySelectorAll(".sidebar-tree a.reference, .toc-tree a.reference")) {
+          const title = link.textContent.trim();
+          const held = words(title);
+          const href = link.getAttribute("href");
+          if (!title || seen.has(href)) continue;
+          if (!wanted.some((w) => w.every((word) => held.some((h) => h.startsWith(word))))) continue;
+          seen.add(href);
+          const item = element("li");
+          const copy = element("a", "", title);
+          copy.href = href;
+          item.append(copy);
+          items.push(item);
+        }
+        if (!items.length) items.push(element("li", "rp-search-none", `No page or section title holds “${query}”.`));
+      }
+      this.matches.replaceChildren(...items);
     }
   }
 
