@@ -214,6 +214,13 @@ class Meta(Entry):
         "",
         example="Siege of the Old Mill, second edition",
     )
+    version: str = spec(
+        "The version or edition of the rules as the text states it, printed small on every sheet and handout "
+        "(one line, at most 40 characters). Without it they carry the date of the rules instead: "
+        "`SOURCE_DATE_EPOCH` when set, else the day the ruleset's files last changed.",
+        "",
+        example="2nd edition",
+    )
     summary: Markdown = spec("A paragraph introducing the rules.", Markdown(""))
     needs: tuple[str, ...] = spec("What players need to play (dice, markers, a grid...).", ())
     extends: str = spec(

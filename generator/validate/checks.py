@@ -43,6 +43,7 @@ for _function in (
     declared.check_keywords,
     declared.check_declared_kinds,
     declared.check_declared_words,
+    declared.check_version,
     sources.check_sources,
     armies.check_army_limits,
     armies.check_row_counts,

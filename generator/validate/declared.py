@@ -97,3 +97,26 @@ def check_declared_words(ruleset: Ruleset):
                 heading.loc,
                 did_you_mean(heading.id, kinds) or f"`victory_point_kinds:` declares {', '.join(kinds)}",
             )
+
+
+VERSION_LENGTH = 40  # a version prints in a printout's footer line, beside the date's place and the site's address
+
+
+def check_version(ruleset: Ruleset):
+    """A `version:` is a short label of one line: every sheet and handout prints it small in its footer."""
+    version = ruleset.meta.version
+    loc = value_loc(ruleset.meta, "version")
+    if "\n" in version.strip():
+        yield Diagnostic(
+            Code.WRONG_TYPE,
+            "`version` must be one line: it is printed in the footer of every sheet and handout",
+            loc,
+            "write the version or edition as the text states it, such as `version: 2nd edition`",
+        )
+    elif len(version.strip()) > VERSION_LENGTH:
+        yield Diagnostic(
+            Code.WRONG_TYPE,
+            f"`version` has {len(version.strip())} characters; at most {VERSION_LENGTH} fit a printout's footer",
+            loc,
+            "keep the version or edition short, such as `version: 2nd edition`; say more in `summary:`",
+        )

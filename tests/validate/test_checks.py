@@ -27,6 +27,7 @@ def test_the_registered_checks():
         "keywords",
         "declared_kinds",
         "declared_words",
+        "version",
         "sources",
         "army_limits",
         "row_counts",
