@@ -49,6 +49,7 @@ from .keys import generator_hash
 CHECK_DIR = Path(".rulepress-cache") / "check"
 RULES_DIR = "rules_src"
 TEMPLATES_DIR = "templates"
+SETTINGS_FILE = "rulepress.yaml"  # as generator/source/project.py reads it
 SETTINGS = (
     "RULEPRESS_MAX_FILE_BYTES",
     "RULEPRESS_EXAMPLE_SECONDS",
@@ -135,6 +136,9 @@ class CheckCache:
     def project_key(self, only: str | None, examples: bool) -> str:
         digest = tree_digest(self.root / RULES_DIR, self.root)
         digest = tree_digest(self.root / TEMPLATES_DIR, self.root, digest)
+        settings = self.root / SETTINGS_FILE  # the project's settings: `check` reports what is wrong there too
+        if settings.exists() or settings.is_symlink():
+            digest = tree_digest(settings, self.root, digest)
         digest.update(
             f"\0{_environment()}\0only={only}\0examples={examples}\0root={self.root}".encode("utf-8", "surrogateescape")
         )

@@ -33,6 +33,7 @@ from ..model.formula import Expression
 from ..model.points import Points
 from ..model.quantity import Quantity
 from ..model.ruleset import SECTIONS
+from ..model.settings import Settings, SiteSettings
 from ..source.build import is_required, schema_fields
 from .present import SEES_EVERYTHING, gm_only
 from .prose import value_text
@@ -164,6 +165,18 @@ def format_reference() -> str:
     ]
     for name, cls in SECTIONS.items():
         out += [f"## `{name}:`", "", doc(cls), "", fields_table(cls), ""]
+    out += [
+        "## `rulepress.yaml` (the project's settings)",
+        "",
+        doc(Settings),
+        "",
+        fields_table(Settings),
+        "",
+        "## Where the site is published (`site:`)",
+        "",
+        fields_table(SiteSettings),
+        "",
+    ]
     for title, cls in PARTS.items():
         extra = {
             ProfileRow: " Its cells are keyed by column id, typed by the column's `type`, `min` and `max`. A cell "

@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import re
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
+from urllib.parse import urlsplit
 
 from ..diagnostics import Code, Diagnostics, Location, did_you_mean
 from ..model.entries import Meta
 from ..model.ruleset import SECTIONS, Example, Ruleset
+from ..model.settings import NO_SETTINGS, Settings
 from .bases import resolve_bases
 from .build import ID, Builder
 from .fences import find_examples
@@ -21,12 +24,16 @@ RULES_DIR = "rules_src"
 TEMPLATES_DIR = "templates"  # a project's own templates and stylesheets (render/assets.py)
 MECHANICS_FILE = "mechanics.py"  # a ruleset's own procedures, where data cannot say them (and mechanics_*.py)
 META_SECTION = "ruleset"
+SETTINGS_FILE = "rulepress.yaml"  # the project's own settings, beside rules_src/ (optional)
+URL_LENGTH = 200  # a site address longer than this makes a QR code too dense to print small
+_URL_CHARACTERS = re.compile(r"[A-Za-z0-9\-._~:/?#\[\]@!$&'()*+,;=%]*")
 
 
 @dataclass(frozen=True)
 class Project:
     root: Path
     rulesets: tuple[Ruleset, ...]
+    settings: Settings = NO_SETTINGS  # rulepress.yaml: what holds for the whole project
 
     def ruleset(self, id: str) -> Ruleset:
         for ruleset in self.rulesets:
@@ -120,7 +127,7 @@ def load_project(root: Path, only: str | None = None) -> tuple[Project, Diagnost
     for link in outside_links(root):
         _refuse_link(link, root, diagnostics, "link" if not link.exists() else "")
     if (root / RULES_DIR).is_symlink() and leads_outside(root / RULES_DIR, root):
-        return Project(root, ()), Diagnostics(dict.fromkeys(diagnostics))
+        return Project(root, (), load_settings(root, diagnostics)), Diagnostics(dict.fromkeys(diagnostics))
     for folder in ruleset_folders(root):
         if leads_outside(folder, root):
             continue  # refused above
@@ -128,12 +135,63 @@ def load_project(root: Path, only: str | None = None) -> tuple[Project, Diagnost
         if ruleset is not None:
             loaded[ruleset.id] = ruleset
     resolved = resolve_bases(loaded, diagnostics)
+    settings = load_settings(root, diagnostics)
     diagnostics = Diagnostics(dict.fromkeys(diagnostics))  # a link found by the walk and again when read
     if only:
         needed = _with_bases(only, loaded)
         diagnostics = Diagnostics(d for d in diagnostics if _in_folders(d, root, needed))
         resolved = {id: r for id, r in resolved.items() if id == only}
-    return Project(root, tuple(resolved.values())), diagnostics
+    return Project(root, tuple(resolved.values()), settings), diagnostics
+
+
+def load_settings(root: Path, diagnostics: Diagnostics) -> Settings:
+    """The project's ``rulepress.yaml``, each problem a located diagnostic; the defaults when there is none, or
+    for what could not be read."""
+    path = root / SETTINGS_FILE
+    if not path.exists() and not path.is_symlink():
+        return NO_SETTINGS
+    if leads_outside(path, root) or not path.is_file():
+        _refuse_link(path, root, diagnostics, "link" if not path.exists() else "")
+        return NO_SETTINGS
+    tree = load_file(path, root, diagnostics)
+    if tree is None:
+        return NO_SETTINGS
+    if not isinstance(tree, Mapping):
+        diagnostics.add(
+            Code.WRONG_TYPE, f"`{SETTINGS_FILE}` must be a mapping of settings, not {describe(tree)}", tree.loc
+        )
+        return NO_SETTINGS
+    built = Builder(diagnostics, "").dataclass(Settings, tree)
+    if not isinstance(built, Settings):
+        return NO_SETTINGS
+    if built.site and built.site.url.strip():
+        problem = url_problem(built.site.url.strip())
+        if problem:
+            diagnostics.add(
+                Code.WRONG_TYPE,
+                f"`url` {problem}",
+                built.site.locs.get("url", built.site.loc),
+                "write the address the site is published at, such as `url: https://club.example.org/rules/`",
+            )
+            return dataclasses.replace(built, site=None)
+    return built
+
+
+def url_problem(url: str) -> str:
+    """What makes ``url`` no address of a published site (empty when it is one): printouts print it and encode it."""
+    if len(url) > URL_LENGTH:
+        return f"has {len(url)} characters; at most {URL_LENGTH} print as a QR code small enough for a footer"
+    if not _URL_CHARACTERS.fullmatch(url):
+        bad = next(c for c in url if not _URL_CHARACTERS.fullmatch(c))
+        return f"holds `{bad}`, which an address cannot: percent-encode it (spaces and letters beyond ASCII too)"
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        return f"must start with `https://` or `http://` and a host name, not `{url}`"
+    if parts.username or parts.password:
+        return "must not carry a user name or password: every printout would show it"
+    if parts.query or parts.fragment:
+        return "must be the site's folder, without `?` or `#`: each printout adds its page's path to it"
+    return ""
 
 
 def _with_bases(id: str, loaded: dict) -> set[str]:

@@ -1,0 +1,42 @@
+"""Settings of a whole project, not of one ruleset: ``rulepress.yaml`` beside ``rules_src/``.
+
+Each class is also the schema of its part of the file: field types drive loading, ``spec`` help texts feed
+diagnostics and the generated format reference, as for the sections of a ruleset.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .base import spec
+from .entries import Located
+
+
+@dataclass(frozen=True, kw_only=True)
+class SiteSettings(Located):
+    """The ``site:`` part of ``rulepress.yaml``: where the players' rules website is published."""
+
+    url: str = spec(
+        "The address the players' site (what a build writes to `build/site/`) is published at, `https://` or "
+        "`http://`. Every sheet and handout then prints the address of its page there, as text and as a QR code. "
+        "Unset, printouts carry no link: a link relative to nowhere is no use on paper.",
+        "",
+        example="https://club.example.org/rules/",
+    )
+
+
+@dataclass(frozen=True, kw_only=True)
+class Settings(Located):
+    """``rulepress.yaml`` in the project's folder, beside ``rules_src/``: what holds for every ruleset of the project.
+    The file is optional; without it every setting has its default."""
+
+    site: SiteSettings | None = spec("Where the rules website is published (below).", None)
+
+    @property
+    def site_url(self) -> str:
+        """The site's address, ending in `/` so that a page's path joins it; empty when not set."""
+        url = self.site.url.strip() if self.site else ""
+        return url if not url or url.endswith("/") else url + "/"
+
+
+NO_SETTINGS = Settings()
