@@ -66,6 +66,9 @@ def sheet_layout(paper: Paper) -> dict:
         for x in (left - MARK_GAP - horizontal_room, left + cols * CARD_WIDTH + MARK_GAP):
             marks.append({"left": _mm(x), "top": _mm(y), "width": _mm(horizontal_room), "height": "0", "axis": "h"})
     return {
+        "qr": _qr_place(paper, cols, left, top),
+        "left": left,
+        "top": top,
         "cols": cols,
         "rows": rows,
         "per_sheet": cols * rows,
@@ -76,6 +79,38 @@ def sheet_layout(paper: Paper) -> dict:
         "page_width": _mm(paper.width),
         "page_height": _mm(paper.height - 0.5),
     }
+
+
+IMPRINT_GAP = 0.7  # between the imprint and the cards' cut line or the crop marks
+IMPRINT_LINE = 3.2  # one line of 7 pt type, in mm
+IMPRINT_CHAR = 1.15  # the width of one of its characters in mm, on average and a little more: room is planned from it
+QR_LARGEST, QR_SMALLEST = 15.0, 10.0  # the QR code's side; one smaller than this does not scan reliably: none then
+
+
+def imprint_place(paper: Paper, layout: dict, text: str, with_qr: bool) -> dict:
+    """Where a card sheet's imprint (``text``: which rules, the site's address) runs, in its margin: on one line at the
+    head of the page, above the crop marks and beside the QR code, where the paper leaves room for it there (the foot
+    is where a page's footnotes go); else down the left margin beside the first row of cards, between its crop
+    marks, turned a quarter (a line it does not fit there grows outwards, away from the cards)."""
+    left, top, cols = layout["left"], layout["top"], layout["cols"]
+    marks_start = top - MARK_GAP - min(MARK_LENGTH, top - MARK_GAP - 1)
+    qr = layout["qr"] if with_qr else None
+    right = (qr["x"] - 3 * IMPRINT_GAP) if qr else left + cols * CARD_WIDTH
+    fits = len(text) * IMPRINT_CHAR <= right - left
+    if MIN_MARGIN + IMPRINT_LINE + IMPRINT_GAP <= marks_start and fits:
+        return {"turned": False, "left": _mm(left), "top": _mm(MIN_MARGIN), "width": _mm(right - left)}
+    length = CARD_HEIGHT - 2 * (MARK_GAP + 1)
+    return {"turned": True, "left": _mm(left - IMPRINT_GAP), "top": _mm(top + MARK_GAP + 1), "width": _mm(length)}
+
+
+def _qr_place(paper: Paper, cols: int, left: float, top: float) -> dict | None:
+    """Where the QR code of the site's address goes: over the last column of cards, between the crop marks, no
+    nearer the paper's edge than ``MIN_MARGIN``; None where that margin is too narrow for one that scans."""
+    side = min(QR_LARGEST, top - MIN_MARGIN - IMPRINT_GAP)
+    if side < QR_SMALLEST:
+        return None
+    x = left + (cols - 1) * CARD_WIDTH + (CARD_WIDTH - side) / 2
+    return {"x": x, "left": _mm(x), "top": _mm(top - IMPRINT_GAP - side), "size": _mm(side)}
 
 
 def _body_size(*texts, room: float = 1.0) -> str:

@@ -19,12 +19,14 @@ from pathlib import Path
 
 from ...source.project import Project
 from ..assets import PROJECT_TEMPLATES, template_path
+from ..imprint import imprint
 from ..jinja import Renderings
 from ..pdf import PdfJob
-from .cards import PAPERS, Paper, cards, cards_context
+from .cards import PAPERS, Paper, cards, cards_context, imprint_place
 from .content import AUDIENCES, handout_context, roster_context, visible
 
 TEMPLATE_DIR = "handouts"
+IMPRINT_STYLESHEET = "imprint.css"  # the small print of every sheet and handout (templates/imprint.html.j2)
 KINDS = ("handout", "roster", "cards")
 
 
@@ -51,15 +53,19 @@ def handout_jobs(project: Project, out_dir: Path, audience: str, rulesets: set[s
             contexts["cards"] = None  # depends on the paper
         if audience == "gm":  # a game-master's version only where the game-master sees more than the players
             contexts = {kind: context for kind, context in contexts.items() if gm_sees_more(ruleset, kind, context)}
+        # every handout leads back to its ruleset's page, which lists them all
+        printed = imprint(ruleset, root, project.settings.site_url, f"{ruleset.id}/index.html") if contexts else None
         for kind, context in contexts.items():
             for paper in PAPERS:
                 if kind == "cards":
                     context = cards_context(ruleset, audience, paper)
+                    line = " · ".join(filter(None, (printed.rules, printed.url)))
+                    context["imprint_at"] = imprint_place(paper, context["layout"], line, bool(printed.qr))
                 job = _job(
                     renderings,
                     root,
                     kind,
-                    {**context, "paper": paper},
+                    {**context, "paper": paper, "imprint": printed},
                     Path(out_dir) / output_name(ruleset.id, kind, audience, paper),
                 )
                 if job is not None:
@@ -102,7 +108,9 @@ def _job(renderings: Renderings, root: Path, kind: str, context: dict, target: P
     if html is None:
         return None
     html = html.replace("<head>", "<head>" + created_meta(), 1)
-    stylesheets = tuple(template_path(root, f"{TEMPLATE_DIR}/{name}.css") for name in ("print", kind))
+    stylesheets = tuple(template_path(root, f"{TEMPLATE_DIR}/{name}.css") for name in ("print", kind)) + (
+        template_path(root, IMPRINT_STYLESHEET),
+    )
     title = _title(kind, context)
     return PdfJob(
         html=html,

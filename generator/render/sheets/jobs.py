@@ -25,6 +25,7 @@ from ...model.entries import visible_to
 from ...model.ruleset import Ruleset
 from ...source.project import Project
 from ..assets import PROJECT_TEMPLATES, template_path
+from ..imprint import imprint
 from ..jinja import Renderings, render
 from ..pdf import PdfJob
 from ..present import source_title
@@ -35,6 +36,7 @@ from .quickref import GAP, cite, marked_entries, quick_reference, visible
 from .victory import HIDDEN_TASK, has_victory_points, victory_checklist
 
 STYLESHEET = "print-base.css"  # under templates/
+IMPRINT_STYLESHEET = "imprint.css"  # the small print of every sheet and handout (templates/imprint.html.j2)
 # A sheet's last line says how its chances were found, in the players' words (no tool is named); a sheet with no
 # chances (the victory-point checklist) has none.
 CHANCES_NOTE = "Every chance here is worked out exactly from the rules, and rounded only for print."
@@ -266,7 +268,35 @@ def _from_files(root, ruleset: Ruleset) -> bool:
 def sheet_context(sheet: Sheet, paper: Paper, project: Project) -> dict:
     ruleset = project.ruleset(sheet.ruleset)
     prose = Prose(ruleset, sheet.audience).html  # gm-only names masked on player sheets
-    return dict(sheet=sheet, paper=paper, computed_by=chances_note(sheet), prose=prose, gap=GAP, **sheet.context)
+    printed = imprint(ruleset, project.root, project.settings.site_url, site_page(sheet, project))
+    return dict(
+        sheet=sheet,
+        paper=paper,
+        computed_by=chances_note(sheet),
+        prose=prose,
+        gap=GAP,
+        imprint=printed,
+        imprint_lines=imprint_lines(printed, paper),
+        **sheet.context,
+    )
+
+
+IMPRINT_CHAR_MM = 1.45  # the width of a character of a sheet's imprint (8 pt condensed), on average and a little more
+SHEET_MARGIN_MM = 12  # print-base.css
+
+
+def imprint_lines(printed, paper: Paper) -> int:
+    """The lines a sheet's imprint takes across its foot: one, or two where its text is longer than one holds."""
+    room = paper.width_pt * 25.4 / 72 - 2 * SHEET_MARGIN_MM
+    return 1 if (len(printed.rules) + 3 + len(printed.url)) * IMPRINT_CHAR_MM <= room else 2
+
+
+def site_page(sheet: Sheet, project: Project) -> str:
+    """The sheet's page on the players' site: its own page, or its ruleset's where only the game-master's site has
+    one (a game-master's sheet with no players' version)."""
+    if sheet.audience == "player" or any(s.page == sheet.page and s.audience == "player" for s in sheets(project)):
+        return f"sheets/{sheet.page}.html"
+    return f"{sheet.ruleset}/index.html"
 
 
 def sheet_html(sheet: Sheet, paper: Paper, project: Project) -> str:
@@ -296,7 +326,8 @@ def sheet_jobs(project: Project, out_dir: Path, rulesets: set[str] | None = None
                         base_dir=root / PROJECT_TEMPLATES / "sheets",
                         template=f"{PROJECT_TEMPLATES}/{sheet.template}",
                         title=f"{sheet.title} — {sheet.subtitle}" if sheet.subtitle else sheet.title,
-                        stylesheets=(template_path(root, STYLESHEET),),
+                        # the sheet's own rules for the imprint (print-base.css) after the shared ones
+                        stylesheets=(template_path(root, IMPRINT_STYLESHEET), template_path(root, STYLESHEET)),
                         fit=fit_css(sheet, paper),
                         overflow=overflow(sheet, paper),
                     )
