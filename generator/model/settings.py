@@ -11,11 +11,20 @@ from dataclasses import dataclass
 from .base import spec
 from .entries import Located
 
+DEFAULT_SITE_NAME = "Rules library"
+SITE_NAME_LENGTH = 60  # a tab's title and the navigation's heading
+
 
 @dataclass(frozen=True, kw_only=True)
 class SiteSettings(Located):
-    """The ``site:`` part of ``rulepress.yaml``: where the players' rules website is published."""
+    """The ``site:`` part of ``rulepress.yaml``: what the rules website is called and where it is published."""
 
+    name: str = spec(
+        "The site's name: the title of every page's tab and the name above its navigation. Unset, the site is "
+        "called `Rules library`.",
+        "",
+        example="Northfield Wargames Club rules",
+    )
     url: str = spec(
         "The address the players' site (what a build writes to `build/site/`) is published at, `https://` or "
         "`http://`. Every sheet and handout then prints the address of its page there, as text and as a QR code. "
@@ -31,6 +40,11 @@ class Settings(Located):
     The file is optional; without it every setting has its default."""
 
     site: SiteSettings | None = spec("Where the rules website is published (below).", None)
+
+    @property
+    def site_name(self) -> str:
+        """What the site is called; `Rules library` when the project does not say."""
+        return " ".join((self.site.name if self.site else "").split()) or DEFAULT_SITE_NAME
 
     @property
     def site_url(self) -> str:

@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 from ..diagnostics import Code, Diagnostics, Location, did_you_mean
 from ..model.entries import Meta
 from ..model.ruleset import SECTIONS, Example, Ruleset
-from ..model.settings import NO_SETTINGS, Settings
+from ..model.settings import NO_SETTINGS, SITE_NAME_LENGTH, Settings
 from .bases import resolve_bases
 from .build import ID, Builder
 from .fences import find_examples
@@ -164,6 +164,15 @@ def load_settings(root: Path, diagnostics: Diagnostics) -> Settings:
     built = Builder(diagnostics, "").dataclass(Settings, tree)
     if not isinstance(built, Settings):
         return NO_SETTINGS
+    if built.site and len(" ".join(built.site.name.split())) > SITE_NAME_LENGTH:
+        diagnostics.add(
+            Code.WRONG_TYPE,
+            f"`name` has {len(' '.join(built.site.name.split()))} characters; at most {SITE_NAME_LENGTH} fit a "
+            "browser tab and the navigation's heading",
+            built.site.locs.get("name", built.site.loc),
+            "keep the site's name short, such as `name: Northfield club rules`",
+        )
+        built = dataclasses.replace(built, site=dataclasses.replace(built.site, name=""))
     if built.site and built.site.url.strip():
         problem = url_problem(built.site.url.strip())
         if problem:

@@ -280,3 +280,12 @@ def test_building_one_ruleset_keeps_a_ruleset_whose_id_begins_with_it(tmp_path):
         assert main(["-C", str(project), "build", "--only", "sheets", "--ruleset", ruleset]) == 0
         after = {p.name: p.read_bytes() for p in sheets.glob("*.pdf")}
         assert after == before, f"--ruleset {ruleset} lost or changed sheets of another ruleset"
+
+
+def test_the_site_bears_the_name_the_project_gives_it(built):
+    """tests/fixtures/homebrew/rulepress.yaml: `name: Homebrew club rules`, on every audience's site."""
+    for site, suffix in (("site", ""), ("site-gm", " (game-master)"), ("site-author", " (authors)")):
+        html = (built / site / "melee" / "fighting.html").read_text(encoding="utf-8")
+        assert f"<title>Fighting · Mêlée test - Homebrew club rules{suffix}</title>" in html, site
+        assert "Homebrew club rules ¶" in page_text(built / site / "index.html"), site  # its heading
+    assert "Rulepress" not in page_text(built / "site" / "index.html")

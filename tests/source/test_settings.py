@@ -135,3 +135,19 @@ def test_a_changed_settings_file_is_checked_again(tmp_path, capsys):
     capsys.readouterr()
     assert main(["-C", str(root), "check"]) == 1
     assert "rulepress.yaml:2:8: error[wrong-type]" in capsys.readouterr().err
+
+
+def test_the_site_is_called_what_the_project_says_or_rules_library(tmp_path):
+    assert load_project(project(tmp_path / "unset", None))[0].settings.site_name == "Rules library"
+    loaded, diagnostics = load_project(project(tmp_path / "set", "site:\n  name: '  Northfield   club rules '\n"))
+    assert loaded.settings.site_name == "Northfield club rules" and not list(diagnostics)
+
+
+def test_a_site_name_too_long_for_a_tab_is_a_located_error_and_the_default_stands(tmp_path):
+    name = "The Northfield and District Wargames and Tabletop Gaming Club's rules"  # 69 characters
+    root = project(tmp_path, f'site:\n  name: "{name}"\n')
+    assert problems(root) == [
+        "rulepress.yaml:2:9: error[wrong-type]: `name` has 69 characters; at most 60 fit a browser tab and the "
+        "navigation's heading\n  hint: keep the site's name short, such as `name: Northfield club rules`"
+    ]
+    assert load_project(root)[0].settings.site_name == "Rules library"

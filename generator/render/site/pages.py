@@ -19,6 +19,7 @@ from ...diagnostics import Code, Diagnostic, Location
 from ...keys import code_digest, generator_hash, ruleset_key
 from ...model.base import value_loc
 from ...model.ruleset import Ruleset
+from ...model.settings import DEFAULT_SITE_NAME
 from ...source.project import Project
 from ..markdown import esc, role_text
 from ..present import (
@@ -347,7 +348,7 @@ def ruleset_index(
 
 def landing(project: Project, audience: str, sheets: bool = False) -> str:
     parts = [
-        "# Rules library\n",
+        f"# {esc(project.settings.site_name)}\n",
         "Every table, number and worked example here is checked against the rules: roll tables cover every "
         "result exactly once, army lists add up, and every example's numbers are worked out from the rules."
         + (f" **{EDITIONS[audience]}**" if audience in EDITIONS else ""),
@@ -523,10 +524,12 @@ def _paper_title(href: str) -> str:
 
 def site_key(project: Project, audience: str, downloads: dict | None, code: str, pages: Pages | None = None) -> str:
     """A hash of everything the site is made from: pages (``site_pages``'s, made here unless given), rules
-    data, downloads, code."""
+    data, downloads, the site's name, code."""
     import hashlib
 
-    digest = hashlib.sha256(f"{audience}\n{code}\n{sorted((downloads or {}).items())}".encode())
+    digest = hashlib.sha256(
+        f"{audience}\n{code}\n{project.settings.site_name}\n{sorted((downloads or {}).items())}".encode()
+    )
     pages = pages if pages is not None else site_pages(project, audience, downloads)
     for relative, text in sorted(pages.files.items()):
         digest.update(relative.encode() + b"\0" + text.encode())
@@ -672,11 +675,12 @@ BANNERS = {"gm": GM_BANNER, "author": AUTHOR_BANNER}
 TITLES = {"gm": " (game-master)", "author": " (authors)"}
 
 
-def sphinx_config(root: Path, audience: str, only: str = "") -> dict:
+def sphinx_config(root: Path, audience: str, only: str = "", name: str = DEFAULT_SITE_NAME) -> dict:
+    """Sphinx's settings for one audience's site; ``name`` is what the project calls it (``rulepress.yaml``)."""
     vendor = "vendor"  # sphinx-tippy adds these under _static/
     return {
-        "project": "Rulepress rules library",
-        "html_title": "Rulepress rules library" + TITLES.get(audience, ""),
+        "project": name,
+        "html_title": name + TITLES.get(audience, ""),
         "extensions": ["myst_parser", "sphinx_tippy", "generator.render.site"],
         "myst_enable_extensions": ["colon_fence", "deflist"],
         "myst_heading_anchors": 0,
@@ -785,7 +789,7 @@ def build_site(
         str(html),
         str(doctrees),
         "html",
-        confoverrides=sphinx_config(project.root, audience, only),
+        confoverrides=sphinx_config(project.root, audience, only, project.settings.site_name),
         status=status,
         warning=warnings,
         warningiserror=True,
