@@ -358,20 +358,16 @@ def landing(project: Project, audience: str, sheets: bool = False) -> str:
     for ruleset in project.rulesets:
         if ruleset.meta.kind == "base":
             continue
-        counted = [
-            (shown_count(ruleset, "rules", audience), "rule"),
-            (shown_count(ruleset, "tables", audience), "table"),
-        ]
-        if audience == AUTHOR_AUDIENCE:  # players and game-masters read examples' sentences, not a count
-            counted.append((len(shown_examples(ruleset, audience)), "verified example"))
-        facts = ", ".join(plural(n, word) for n, word in counted)
-        if ruleset.meta.overlay:
-            facts = (
-                f"house rules on {esc(_title_by_id(project, ruleset.meta.extends))}: changes "
-                f"{plural(len(house_rules(ruleset, audience)), 'value')}"
-            )
         author = f" by {esc(ruleset.meta.author)}" if ruleset.meta.author else ""
-        parts.append(f"- **[{esc(ruleset.title)}]({ruleset.id}/index.md)**{author} — {facts}")
+        facts = _landing_facts(project, ruleset, audience)
+        start = (
+            f" Start with [{esc(ruleset.chapters[0].title)}]({ruleset.id}/{ruleset.chapters[0].id}.md)."
+            if ruleset.chapters and not ruleset.meta.overlay
+            else ""
+        )
+        parts.append(
+            f"- **[{esc(ruleset.title)}]({ruleset.id}/index.md)**{author}" + (f" — {facts}." if facts else ".") + start
+        )
     if bases:
         parts.append("## Standard charts\n\nRulesets that others build on, not games of their own:")
     for base in bases:
@@ -399,6 +395,24 @@ def landing(project: Project, audience: str, sheets: bool = False) -> str:
             "[diagnostic codes](reference/codes.md)."
         )
     return "\n\n".join(parts)
+
+
+def _landing_facts(project: Project, ruleset: Ruleset, audience: str) -> str:
+    """What the front page says of a ruleset: what it is (its subtitle) for its readers; for its authors, how much
+    there is (a count of what the game-master sees, and of the worked examples)."""
+    if ruleset.meta.overlay:
+        return (
+            f"house rules on {esc(_title_by_id(project, ruleset.meta.extends))}: changes "
+            f"{plural(len(house_rules(ruleset, audience)), 'value')}"
+        )
+    if audience != AUTHOR_AUDIENCE:
+        return esc(ruleset.meta.subtitle.rstrip(".")) if ruleset.meta.subtitle else ""
+    counted = [
+        (shown_count(ruleset, "rules", audience), "rule"),
+        (shown_count(ruleset, "tables", audience), "table"),
+        (len(shown_examples(ruleset, audience)), "verified example"),
+    ]
+    return ", ".join(plural(n, word) for n, word in counted)
 
 
 def site_pages(project: Project, audience: str, downloads: dict[str, list[tuple[str, str]]] | None = None) -> Pages:

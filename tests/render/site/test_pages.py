@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from types import SimpleNamespace
 
 from generator.render.site.pages import az_bar, downloads_md
@@ -40,3 +41,22 @@ def test_the_glossary_bar_links_each_initial_to_its_first_term():
     assert az_bar(ruleset, terms) == (
         ":::{container} rp-az\n{ref}`A <g-glossary-ambush>` {ref}`D <g-glossary-dead>` {ref}`# <g-glossary-x2>`\n:::\n"
     )
+
+
+def test_the_front_page_says_what_each_ruleset_is_and_where_to_start():
+    """From rules_src/city_of_the_damned_combat/ruleset.yaml: its title, author, subtitle and first chapter."""
+    import yaml
+
+    from generator.render.site.pages import landing
+    from generator.source.project import load_project
+
+    root = Path(__file__).resolve().parents[3]
+    data = yaml.safe_load((root / "rules_src" / "city_of_the_damned_combat" / "ruleset.yaml").read_text())
+    meta, (first, chapter) = data["ruleset"], next(iter(data["chapters"].items()))
+    project, _diagnostics = load_project(root)
+    for readers in ("player", "gm"):
+        page = landing(project, readers)
+        assert (
+            f"- **[{meta['title']}](city_of_the_damned_combat/index.md)** by {meta['author']} — {meta['subtitle']}. "
+            f"Start with [{chapter['title']}](city_of_the_damned_combat/{first}.md)."
+        ) in page
