@@ -6,7 +6,8 @@ else by its kind; the player line names the side as `victory_point_sheet: side:`
 
 The player's checklist never names a game-master-only entry: hidden tasks become
 anonymous "Hidden task" lines to fill in when the Game Master announces one, and other
-gm-only entries are left out entirely. Points the source does not give stay ``None``,
+gm-only entries are left out entirely. The game-master's is an overview of the whole game:
+every line, hidden ones with their points, and a column for each player. Points the source does not give stay ``None``,
 printed as a blank box to fill in by hand.
 """
 
@@ -22,6 +23,7 @@ from ..present import alternatives, capitalized
 from .quickref import cite
 
 HIDDEN_LINES = 3  # at least this many anonymous hidden-task lines, so their number gives nothing away
+OVERVIEW_SIDES = 5  # the game-master's sheet: a column per player, this many (a form; no rule says how many play)
 HIDDEN_TASK = "Hidden task"
 
 
@@ -53,6 +55,7 @@ class VpChecklist:
     sources: tuple[str, ...]
     side: str = VictoryPointSheet.side  # what a player writes in beside their name
     ticked: str = ""  # what one box is ticked for: the kinds, as a choice
+    sides: int = 1  # columns of points to fill in: one player's, or every player's on the game-master's overview
 
 
 def has_victory_points(ruleset: Ruleset) -> bool:
@@ -102,4 +105,5 @@ def victory_checklist(ruleset: Ruleset, audience: str = "player") -> VpChecklist
         sources,
         side=ruleset.meta.victory_point_sheet.side,
         ticked=alternatives(kinds(ruleset)),
+        sides=OVERVIEW_SIDES if audience == "gm" else 1,
     )

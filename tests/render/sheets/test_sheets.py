@@ -411,6 +411,18 @@ def test_player_checklist_never_names_gm_only_points(project, texts):
             assert entry.name in text
 
 
+def test_the_game_masters_checklist_is_one_sheet_for_every_player(project, texts):
+    """The players each keep their own line; the game-master's sheet has a column per player, headed by the side
+    each plays (ordo_ineptus declares `side: Warband`), and every line, the hidden ones named."""
+    side = project.ruleset("ordo_ineptus").meta.victory_point_sheet.side
+    assert side == "Warband"
+    for text in both(texts, victory_stem(project, "ordo_ineptus")):
+        assert "Player:" in text and text.count(side) == 1
+    for text in both(texts, victory_stem(project, "ordo_ineptus", "gm")):
+        assert "Player:" not in text and text.count(f"{side} ") >= 4
+        assert "Hidden tasks hidden" in text and "Write each player's warband at the head of a column" in text
+
+
 def test_checklist_gaps_are_boxes_not_numbers(project, texts):
     """No points are given in 000, so no points value may print: every box is blank."""
     ruleset = project.ruleset("ordo_ineptus")
