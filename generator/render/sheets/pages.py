@@ -21,75 +21,95 @@ def value_md(value: str | None) -> str:
 
 
 def quickref_md(ref: QuickReference, ruleset=None) -> str:
-    parts = []
-    if ref.needs:
-        parts.append("**You need:** " + "; ".join(esc(n) for n in ref.needs))
-    if ref.sequences:
-        parts.append("## Turn sequence")
-        for sequence in ref.sequences:
-            if len(ref.sequences) > 1:
-                parts.append(f"### {esc(sequence.name.capitalize())}")
-            parts.append(
-                "\n".join(
-                    ("- " if sequence.self_numbered else f"{n}. ")
-                    + f"**{esc(p.title)}**"
-                    + (f": {prose_md(p.summary, ruleset, inline=True)}" if p.summary else "")
-                    for n, p in enumerate(sequence.phases, 1)
-                )
-            )
-    if ref.tables:
-        parts.append("## Roll tables")
-        for table in ref.tables:
-            parts.append(f"### {esc(table.title)} ({esc(table.dice)})")
-            nowhere = {
-                part: bool(table.lines) and all(getattr(line, part) is GAP for line in table.lines)
-                for part in ("roll", "chance")
-            }
-            head = {
-                part: f"{label} ({NOT_GIVEN_TEXT})" if nowhere[part] else label
-                for part, label in (("roll", "Roll"), ("chance", "Chance"))
-            }
-            parts.append(
-                pipe_table(
-                    [esc(head["roll"]), "Result", esc(head["chance"])],
-                    [
-                        [
-                            value_md(line.roll),
-                            esc(line.result) + (f" — {esc(line.detail)}" if line.detail else ""),
-                            value_md(line.chance),
-                        ]
-                        for line in table.lines
-                    ],
-                )
-            )
-            if table.note:
-                parts.append(prose_md(table.note, ruleset))
-            parts.append(f"{{source}}`{role_text(table.source)}`")
-    for matrix in ref.matrices:
-        parts.append(f"## {esc(matrix.title)}")
+    """The quick reference as a page: the blocks the printed sheet has (``QuickReference.blocks``), in its order."""
+    parts = ["**You need:** " + "; ".join(esc(n) for n in ref.needs)] if ref.needs else []
+    writers = {"sequence": _sequence_md, "rules": _rules_md, "table": _table_md, "matrix": _matrix_md, "keys": _keys_md}
+    previous = ""
+    for kind, block in ref.blocks:
+        if kind == "sequence" and block is ref.sequences[0]:
+            parts.append("## Turn sequence")
+        if kind == "table" and previous not in ("rules", "table"):  # a table under no chapter of its own
+            parts.append("## Roll tables")
+        parts += writers[kind](block, ref, ruleset)
+        previous = kind
+    return "\n\n".join(parts)
+
+
+def _sequence_md(sequence, ref: QuickReference, ruleset) -> list[str]:
+    heading = [f"### {esc(sequence.name.capitalize())}"] if len(ref.sequences) > 1 else []
+    return heading + [
+        "\n".join(
+            ("- " if sequence.self_numbered else f"{n}. ")
+            + f"**{esc(p.title)}**"
+            + (f": {prose_md(p.summary, ruleset, inline=True)}" if p.summary else "")
+            for n, p in enumerate(sequence.phases, 1)
+        )
+    ]
+
+
+def _rules_md(group, ref: QuickReference, ruleset) -> list[str]:
+    """A chapter's rules marked for the sheet, each with the summary written for it."""
+    lines = [
+        f"- **{esc(rule.title)}**" + (f": {prose_md(rule.text, ruleset, inline=True)}" if rule.text else "")
+        for rule in group.rules
+    ]
+    return [f"## {esc(group.title)}", "\n".join(lines)] + (
+        [f"{{source}}`{role_text(group.source)}`"] if group.source else []
+    )
+
+
+def _table_md(table, ref: QuickReference, ruleset) -> list[str]:
+    parts = [f"### {esc(table.title)} ({esc(table.dice)})"]
+    nowhere = {
+        part: bool(table.lines) and all(getattr(line, part) is GAP for line in table.lines)
+        for part in ("roll", "chance")
+    }
+    head = {
+        part: f"{label} ({NOT_GIVEN_TEXT})" if nowhere[part] else label
+        for part, label in (("roll", "Roll"), ("chance", "Chance"))
+    }
+    parts.append(
+        pipe_table(
+            [esc(head["roll"]), "Result", esc(head["chance"])],
+            [
+                [
+                    value_md(line.roll),
+                    esc(line.result) + (f" — {esc(line.detail)}" if line.detail else ""),
+                    value_md(line.chance),
+                ]
+                for line in table.lines
+            ],
+        )
+    )
+    if table.note:
+        parts.append(prose_md(table.note, ruleset))
+    return parts + [f"{{source}}`{role_text(table.source)}`"]
+
+
+def _matrix_md(matrix, ref: QuickReference, ruleset) -> list[str]:
+    parts = [
+        f"## {esc(matrix.title)}",
+        pipe_table(
+            ["Troop type"] + [esc(c) for c in matrix.columns],
+            [[esc(name)] + [value_md(v) for v in values] for name, values in matrix.rows],
+        ),
+    ]
+    return parts + ([prose_md(matrix.note, ruleset)] if matrix.note else [])
+
+
+def _keys_md(group, ref: QuickReference, ruleset) -> list[str]:
+    parts = [f"## {esc(group.title)}"]
+    if group.lines:
         parts.append(
-            pipe_table(
-                ["Troop type"] + [esc(c) for c in matrix.columns],
-                [[esc(name)] + [value_md(v) for v in values] for name, values in matrix.rows],
+            "\n".join(
+                f"- **{esc(line.label)}**"
+                + (f": {value_md(line.value)}" if line.value != "" else "")
+                + (f" — {prose_md(line.detail, ruleset, inline=True)}" if line.detail else "")
+                for line in group.lines
             )
         )
-        if matrix.note:
-            parts.append(prose_md(matrix.note, ruleset))
-    for group in ref.keys:
-        parts.append(f"## {esc(group.title)}")
-        if group.lines:
-            parts.append(
-                "\n".join(
-                    f"- **{esc(line.label)}**"
-                    + (f": {value_md(line.value)}" if line.value != "" else "")
-                    + (f" — {prose_md(line.detail, ruleset, inline=True)}" if line.detail else "")
-                    for line in group.lines
-                )
-            )
-        parts += [chart_md(chart, level=3, ruleset=ruleset) for chart in group.charts]
-        if group.source:
-            parts.append(f"{{source}}`{role_text(group.source)}`")
-    return "\n\n".join(parts)
+    parts += [chart_md(chart, level=3, ruleset=ruleset) for chart in group.charts]
+    return parts + ([f"{{source}}`{role_text(group.source)}`"] if group.source else [])
 
 
 def checklist_md(checklist: VpChecklist, hidden_task: str, ruleset=None) -> str:

@@ -22,7 +22,7 @@ from pypdf import PdfReader
 
 from generator.model.dice import percent
 from generator.model.text import range_words
-from generator.render.markdown import chart_md
+from generator.render.markdown import chart_md, esc
 from generator.render.sheets.charts import Cell, Chart, Row
 from generator.render.sheets.jobs import PAPERS, Sheet, sheet_html, sheet_jobs, sheet_pages, sheets
 from generator.render.sheets.quickref import quick_reference
@@ -586,3 +586,29 @@ def test_sheets_name_sources_by_title_never_by_file(texts):
     """Issue 12: a player reads `Blood, Guts and Rampant Hex § COMBAT`, never a hashed file name like 004_7d41...txt."""
     for name, text in texts.items():
         assert not re.search(r"\b\d{3}_[0-9a-f]{16}\.txt\b", text), name
+
+
+def test_the_sites_quick_reference_holds_what_the_printed_one_holds_in_its_order(project):
+    """One content list: every block the sheet prints (turn sequence, each chapter's marked rules, roll tables,
+    matrices, key numbers) is on the site's page, in the sheet's order."""
+    from generator.render.sheets.jobs import sheet_pages, sheets
+
+    for sheet in sheets(project):
+        if "ref" not in sheet.context or sheet.audience != "player":
+            continue
+        page = sheet_pages(project, "player")[sheet.page]
+        titles = [
+            title
+            for kind, block in sheet.context["ref"].blocks
+            for title in (
+                [rule.title for rule in block.rules] if kind == "rules" else [] if kind == "sequence" else [block.title]
+            )
+        ]
+        at = 0
+        for title in titles:  # each after the one before
+            found = page.find(esc(title), at)
+            assert found >= at, (sheet.page, title, "missing or out of the sheet's order")
+            at = found
+    # City of the Damned marks its Stunned rule for the sheet (rules.yaml: `quick_reference:` with a summary)
+    page = sheet_pages(project, "player")["city_of_the_damned_combat-quick-reference"]
+    assert '- **Stunned**: Turn the model face down. It may only crawl up to 2".' in page
