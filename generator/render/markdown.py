@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import re
 
-from .present import GAP_DASH, NOT_GIVEN_TEXT
+from .present import GAP_DASH, NOT_GIVEN_TEXT, one_of
 from .prose import _ROLE, role_as_text  # the same role-to-text reading as the print templates
 from .sheets.charts import Cell, Chart
 from .worked import for_readers, house_hidden
@@ -49,9 +49,10 @@ def picker_data(chart) -> dict:
         "column_head": chart.column_head or "Column",
         "rows": [row.label for row in chart.rows],
         "columns": [
-            f"{c} ({n})" if n else c for c, n in zip(chart.columns, chart.column_notes or ("",) * len(chart.columns))
+            f"{c}: {n}" if n else c for c, n in zip(chart.columns, chart.column_notes or ("",) * len(chart.columns))
         ],
         "cells": [[shown(cell) for cell in row.cells] for row in chart.rows],
+        "units": [one_of(chart.unit), chart.unit] if chart.unit else [],  # for exactly 1, and for any other number
     }
 
 

@@ -214,6 +214,15 @@ def shown_count(ruleset, section: str, audience: str) -> int:
     return len(for_audience(ruleset.section(section), audience))
 
 
+def one_of(unit: str) -> str:
+    """The singular of a unit a formula counts in: `hits` → `hit`, `inches` → `inch`, `feet` → `foot`."""
+    if unit == "feet":
+        return "foot"
+    if unit.endswith(("ches", "shes", "sses", "xes", "zes")):
+        return unit[:-2]
+    return unit[:-1] if unit.endswith("s") and not unit.endswith("ss") else unit
+
+
 def plural(count: int, word: str) -> str:
     """`1 value`, `2 values`."""
     return f"{count} {word}{'' if count == 1 else 's'}"

@@ -15,6 +15,7 @@ from generator.render.present import (
     chance_text,
     exact_chance_text,
     list_separator,
+    one_of,
     range_text,
     see_also,
     shown,
@@ -145,3 +146,21 @@ def test_a_keyword_of_a_rules_title_is_told_apart_by_the_kind_its_ruleset_gives_
 def test_a_list_whose_item_holds_a_comma_is_parted_by_semicolons():
     assert list_separator(["Stupid", "Stupid, not in combat"]) == "; "
     assert list_separator(["Fear", "Terror"]) == ", "
+
+
+@pytest.mark.parametrize(
+    "unit, one",
+    [
+        ("hits", "hit"),
+        ("inches", "inch"),
+        ("feet", "foot"),
+        ("hexes", "hex"),
+        ("squares", "square"),
+        ("mm", "mm"),
+        ("models lost", "models lost"),
+        ("dice", "dice"),
+        ("moss", "moss"),
+    ],
+)
+def test_one_of_a_unit_is_its_singular(unit, one):
+    assert one_of(unit) == one

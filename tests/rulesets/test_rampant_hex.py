@@ -244,6 +244,21 @@ def test_column_notes_name_the_die_needed(rules):
     ]
 
 
+def test_the_expected_hits_picker_labels_its_columns_without_brackets_in_brackets_and_counts_hits(rules):
+    """The picker's options read `1: 2+ (83.3%) a die`; an average is `hits` (formulas.yaml: `unit: hits`)."""
+    from generator.render.markdown import picker_data
+    from generator.render.sheets.charts import chart_from_model
+
+    data = picker_data(chart_from_model(rules, rules.chart("expected_hits_chart")))
+    faces = [lowest_face(lambda f, a=armour: f > a) for armour in range(1, 6)]
+    assert data["columns"] == [
+        f"{armour}: {face}+ ({percent_text(Fraction(7 - face, 6))}) a die" for armour, face in zip(range(1, 6), faces)
+    ]
+    assert data["units"] == ["hit", "hits"]
+    # ATTACK 1 against ARMOUR 1: one die beating 1, 5 times in 6, so 0.83 hits on average
+    assert data["cells"][0][0][0] == "0.83"
+
+
 def test_no_chance_prints_as_certain_unless_it_is(ns):
     """Ported from test_sheets: near-certain is not certain."""
     assert 0.999 < ns["chance_of_a_hit"](6, 1) < 1

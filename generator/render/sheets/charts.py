@@ -51,6 +51,7 @@ class Chart:
     notes: tuple[str, ...] = ()  # Markdown lines printed under the chart
     column_notes: tuple[str, ...] = field(default_factory=tuple)  # a second header line per column
     id: str = ""  # the `charts:` entry it was made from
+    unit: str = ""  # what a number in a cell counts (`hits`), when the formula says
 
     def cell(self, row: str, column: str) -> Cell:
         return next(r for r in self.rows if r.label == row).cells[self.columns.index(column)]
@@ -188,10 +189,11 @@ def chart_from_model(ruleset: Ruleset, chart: computed.Chart) -> Chart:
             marked = chart.mark_diagonal and chart.rows is not None and row_values[index] == column_values[column]
             line.append(_cell(chart, formula, chance_formula, calc, die, inputs, marked))
         if row_notes and index < len(row_notes) and row_notes[index]:
-            label = f"{label} ({row_notes[index]})"
+            label = f"{label}: {row_notes[index]}"  # `1: 2+ (83.3%) a die`, never brackets in brackets
         rows.append(Row(label, tuple(line)))
     notes = (str(chart.note),) if chart.note else ()
-    return Chart(chart.title, row_head, column_head, columns, tuple(rows), notes, column_notes, chart.id)
+    unit = formula.unit if chart.show == "number" else ""
+    return Chart(chart.title, row_head, column_head, columns, tuple(rows), notes, column_notes, chart.id, unit)
 
 
 def _cell(chart, formula, chance_formula, calc, die, inputs: dict, marked: bool) -> Cell:

@@ -25,8 +25,10 @@ def _script_json(data: dict) -> str:
     return json.dumps(data, ensure_ascii=False).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
-def _result_html(cell: list[str]) -> str:
+def _result_html(cell: list[str], units: list[str]) -> str:
     target, odds = cell
+    if units and target[-1:].isdigit():  # a number the formula gives a unit to says it: `0.83 hits`, `1 hit`
+        target = f"{target} {units[0] if target == '1' else units[1]}"
     return f'<strong class="chart-picker-target">{escape(target)}</strong>' + (
         f' <span class="chart-picker-odds">{escape(odds)}</span>' if odds else ""
     )
@@ -48,7 +50,9 @@ def visit_picker(self, node: chart_picker) -> None:
         '<form class="chart-picker" role="group" aria-label="Look up one pair">'
         + select("row", data["row_head"], data["rows"])
         + select("column", data["column_head"], data["columns"])
-        + f'<output class="chart-picker-result" aria-live="polite">{_result_html(data["cells"][0][0])}</output>'
+        + '<output class="chart-picker-result" aria-live="polite">'
+        + _result_html(data["cells"][0][0], data.get("units", []))
+        + "</output>"
         + f'<script type="application/json" class="chart-picker-data">{_script_json(data)}</script></form>'
     )
     raise nodes.SkipNode

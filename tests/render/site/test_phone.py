@@ -262,6 +262,15 @@ def test_the_picked_pair_is_marked_in_the_grid(phone, site):
     assert wrapper["x"] <= box["x"] and box["x"] + box["width"] <= wrapper["x"] + wrapper["width"] + 0.5  # in view
 
 
+@pytest.mark.browser
+def test_an_average_in_the_picker_says_what_it_counts(phone, site):
+    """Rampant Hex: ATTACK 2 against ARMOUR 3, each die beating 3 half the time: 1 hit on average."""
+    phone.goto(f"{site}/rampant_hex/combat.html")
+    picker = phone.locator("section:has(> h2:text-is('Expected hits')) form.chart-picker")
+    assert pick(phone, picker, "2", "3: 4+ (50%) a die") == "1 hit"
+    assert pick(phone, picker, "1", "1: 2+ (83.3%) a die") == "0.83 hits"  # one die beating 1: 5 times in 6
+
+
 CHART_WIDTHS = """() => [...document.querySelectorAll('article table.rulepress-charts')].map(table => ({
   chart: table.closest('section') ? table.closest('section').querySelector('h1, h2, h3').innerText : '',
   width: table.getBoundingClientRect().width,

@@ -31,7 +31,9 @@
     out.textContent = "";
     var target = document.createElement("strong");
     target.className = "chart-picker-target";
-    target.textContent = cell[0];
+    // a number the formula gives a unit to says it: `0.83 hits`, `1 hit`
+    var units = data.units || [];
+    target.textContent = units.length && /\d$/.test(cell[0]) ? cell[0] + " " + units[cell[0] === "1" ? 0 : 1] : cell[0];
     out.appendChild(target);
     if (cell[1]) {
       var odds = document.createElement("span");
