@@ -505,3 +505,59 @@ def test_a_site_cache_is_never_sealed_nor_trusted_with_a_key_inside_the_project(
         seal(folder)  # sealed as anyone holding the project's key could
     pipeline.plan.trust_site_cache(project, cache)
     assert list(cache.parent.iterdir()) == []
+
+
+def test_a_rulesets_key_is_the_documented_hash_of_its_files_sources_templates_and_base(tmp_path):
+    """Written out by hand: the code and id, then each file (a missing one as `(missing)`), each prose source, each
+    project template by path, size and time, then the base's own key, computed with the same code."""
+    root = tmp_path
+    (root / "rules_src" / "base").mkdir(parents=True)
+    (root / "rules_src" / "base" / "ruleset.yaml").write_text("ruleset: {title: Base}\n")
+    (root / "templates" / "sheets").mkdir(parents=True)
+    (root / "templates" / "sheets" / "base.html.j2").write_text("<p>sheet</p>")
+    base = SimpleNamespace(id="base", files=("rules_src/base/ruleset.yaml",), mechanics=(), sources={}, base=None)
+    house = SimpleNamespace(
+        id="house",
+        files=("rules_src/house/ruleset.yaml",),  # not there
+        mechanics=(),
+        sources={"rules.yaml": "Charge!"},
+        base=base,
+    )
+    template = root / "templates" / "sheets" / "base.html.j2"
+    stat = template.stat()
+    templates = f"{template}:{stat.st_size}:{stat.st_mtime_ns}".encode()
+
+    def by_hand(ruleset, files: list[bytes], sources: list[bytes], then: bytes = b"") -> str:
+        digest = hashlib.sha256(f"code-1\n{ruleset.id}\n".encode())
+        for part in (*files, *sources, templates, then):
+            digest.update(part)
+        return digest.hexdigest()
+
+    base_key = by_hand(base, [b"rules_src/base/ruleset.yaml\0ruleset: {title: Base}\n"], [])
+    assert keys.ruleset_key(root, base, "code-1") == base_key
+    assert keys.ruleset_key(root, house, "code-1") == by_hand(
+        house, [b"rules_src/house/ruleset.yaml\0(missing)"], [b"rules.yaml\0Charge!"], base_key.encode()
+    )
+
+
+def test_the_build_lock_is_a_file_of_its_own_even_where_a_link_stood(tmp_path):
+    """A shipped `build.lock` that links to another file is replaced by a file of the build's (0644), and the
+    file it linked to is left as it was."""
+    from generator.pipeline.guard import _open_lock
+
+    target = tmp_path / "elsewhere.txt"
+    target.write_text("keep me")
+    lock = tmp_path / "build.lock"
+    lock.symlink_to(target)
+    with _open_lock(lock) as handle:
+        handle.write("locked")
+    assert not lock.is_symlink() and lock.read_text() == "locked" and target.read_text() == "keep me"
+    assert lock.stat().st_mode & 0o777 == 0o644 & ~_umask()
+    with _open_lock(lock) as handle:  # a file of its own already: opened as it is, never truncated
+        assert handle.read() == "locked"
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask

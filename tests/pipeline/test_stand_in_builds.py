@@ -22,11 +22,13 @@ import generator.pipeline.build  # noqa: F401 - loads the submodule `pipeline.` 
 import generator.pipeline.plan  # noqa: F401 - loads the submodule `pipeline.` reaches
 from generator import keys, pipeline
 from generator.diagnostics import Code, Diagnostic, Diagnostics, Location
+from generator.exit import INTERNAL
 from generator.pipeline.plan import Summary
 from generator.pipeline.request import BuildHooks, BuildRequest
+from generator.pool import RenderFailed
 from generator.render.jinja import TemplateFailed
 from generator.render.pdf import PdfJob, ResourceOutside
-from generator.render.site.pages import SiteWarnings
+from generator.render.site.pages import SiteFailed, SiteWarnings
 from generator.render.site.search import SearchIndexError
 
 
@@ -319,22 +321,34 @@ def _failing_site(error):
 
 
 @pytest.mark.parametrize(
-    "error, message",
+    "error, message, status",
     [
-        (SiteWarnings("index.md:3: WARNING: bad"), "index.md:3: WARNING: bad\nbuild failed: the site build warned"),
-        (SearchIndexError("pagefind broke"), "error: pagefind broke\nbuild failed: no search index"),
+        (SiteWarnings("index.md:3: WARNING: bad"), "index.md:3: WARNING: bad\nbuild failed: the site build warned", 1),
+        (SearchIndexError("pagefind broke"), "error: pagefind broke\nbuild failed: no search index", 1),
         (
             ResourceOutside([Diagnostic(Code.RESOURCE_OUTSIDE, "/etc/x", Location("templates/a.css", 2))]),
             "templates/a.css:2:1: error[resource-outside]: /etc/x\n  hint: use a file inside the project\nbuild failed",
+            1,
+        ),
+        (
+            RenderFailed("a render worker ended"),
+            "error: a render worker ended\nbuild failed: a render did not finish",
+            1,
+        ),
+        (
+            SiteFailed("sphinx fell over"),
+            "rulepress: internal error: sphinx fell over (please report this with the command you ran)\n"
+            "build failed: the site build stopped",
+            INTERNAL,
         ),
     ],
 )
-def test_a_failing_render_leaves_the_previous_build_as_it_was(project, renderers, capsys, error, message):
+def test_a_failing_render_leaves_the_previous_build_as_it_was(project, renderers, capsys, error, message, status):
     assert build(project, renderers) == 0
     set_keys(project, **{"site/": "stale"})
     before, keys = inodes(project), manifest(project)
     capsys.readouterr()
-    assert build(project, renderers, site_builder=_failing_site(error)) == 1
+    assert build(project, renderers, site_builder=_failing_site(error)) == status
     assert capsys.readouterr().err == f"{message}; {project / 'build'} is left as it was\n"
     assert inodes(project) == before and manifest(project) == keys
     assert sorted(p.name for p in project.iterdir()) == [".rulepress-cache", "build", "rules_src"]
