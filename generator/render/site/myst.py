@@ -7,6 +7,7 @@ in them is turned back into text by the extension's transform).
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 from ...mechanics import armies
@@ -537,9 +538,7 @@ def chart_grid_md(chart, ruleset: Ruleset, heading: bool = False) -> str:
     """A chart's grid with the exact odds of every cell, computed by the ruleset that defines it (with its title
     when ``heading``: a chart printed inside a rule)."""
     shown = chart_from_model(ruleset, chart)
-    grid = chart_md(
-        type(shown)("", shown.row_head, shown.column_head, shown.columns, shown.rows, (), shown.column_notes, shown.id)
-    )
+    grid = chart_md(dataclasses.replace(shown, title="", notes=()))  # the heading and notes are the entry's
     return f"**{esc(shown.title)}**\n\n{grid}" if heading else grid
 
 
