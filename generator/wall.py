@@ -241,11 +241,13 @@ def limits(memory_bytes: int, cpu_seconds: int, file_bytes: int = 256 * 1024 * 1
                 resource.setrlimit(kind, (value, value))
             except (ValueError, OSError):
                 pass
-        # Started under ``interrupts_held``: a Ctrl-C held meanwhile ends this child here, before bwrap,
-        # and bwrap does not start with interrupts blocked.
-        if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
-            signal.signal(signal.SIGINT, signal.SIG_DFL)
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+        # Started under ``interrupts_held``: bwrap gets Ctrl-C as this process had it before the hold (ignored
+        # stays ignored), and a Ctrl-C held meanwhile ends this child here, before bwrap runs.
+        before = _BEFORE_HOLD.get(threading.get_ident())  # the forking thread's: this child is a copy of it
+        if before is not None:
+            mask, handler = before
+            signal.signal(signal.SIGINT, signal.SIG_IGN if handler is signal.SIG_IGN else signal.SIG_DFL)
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
 
     return apply
 
@@ -258,15 +260,21 @@ def interrupts_held():
     # The mask keeps it from this thread and from the child, which inherits the mask; the handler
     # keeps it from reaching this thread through another one (a progress bar's, a watcher's).
     held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    handler = signal.getsignal(signal.SIGINT)
+    _BEFORE_HOLD[threading.get_ident()] = (held, handler)
     caught: list[int] = []
-    handler = signal.getsignal(signal.SIGINT) if threading.current_thread() is threading.main_thread() else None
-    if handler is not None:
+    swapped = threading.current_thread() is threading.main_thread() and callable(handler)
+    if swapped:
         signal.signal(signal.SIGINT, lambda number, frame: caught.append(number))
     try:
         yield
     finally:
-        if handler is not None:
+        del _BEFORE_HOLD[threading.get_ident()]
+        if swapped:
             signal.signal(signal.SIGINT, handler)
         signal.pthread_sigmask(signal.SIG_SETMASK, held)
     if caught:
         signal.raise_signal(signal.SIGINT)
+
+
+_BEFORE_HOLD: dict[int, tuple] = {}  # per thread in a hold: its signal mask and Ctrl-C handler before it

@@ -5,6 +5,7 @@ Test modules import it as ``helpers`` (pyproject.toml puts tests/ on pytest's ``
 from __future__ import annotations
 
 import shutil
+import signal
 from functools import cache
 from pathlib import Path
 
@@ -83,3 +84,10 @@ def _whole_sample_check():
     from generator.validate import check_project
 
     return check_project(ROOT)
+
+
+def ctrl_c_as_a_terminal_leaves_it() -> None:
+    """A ``preexec_fn``: the command gets Ctrl-C as a terminal leaves it, handled by default and not blocked,
+    whatever this test run inherited (a shell runs a background job with Ctrl-C ignored)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from helpers import ctrl_c_as_a_terminal_leaves_it
 
 import generator.pipeline.plan  # noqa: F401 - loads the submodule `pipeline.` reaches
 import generator.pipeline.staging  # noqa: F401 - loads the submodule `pipeline.` reaches
@@ -217,6 +218,7 @@ def test_ctrl_c_stops_the_build_and_its_workers(project, delay):
         text=True,
         env=env,
         start_new_session=True,
+        preexec_fn=ctrl_c_as_a_terminal_leaves_it,
     )
     time.sleep(delay)
     if run.poll() is None:

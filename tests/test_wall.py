@@ -25,6 +25,7 @@ import uuid
 from pathlib import Path
 
 import pytest
+from helpers import ctrl_c_as_a_terminal_leaves_it
 
 from generator import wall
 
@@ -913,7 +914,12 @@ def _python(script: str) -> subprocess.CompletedProcess:
     """Run ``script`` in a Python of its own: what it does to signals stays out of the test session."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     return subprocess.run(
-        [sys.executable, "-c", textwrap.dedent(script)], capture_output=True, text=True, env=env, timeout=60
+        [sys.executable, "-c", textwrap.dedent(script)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+        preexec_fn=ctrl_c_as_a_terminal_leaves_it,
     )
 
 
@@ -972,3 +978,21 @@ def test_a_ctrl_c_reaching_a_child_before_it_runs_bwrap_ends_it_quietly():
         """
     )
     assert (run.stdout, run.stderr) == (f"{-signal.SIGINT}\n", "")
+
+
+def test_a_process_started_while_ctrl_c_is_held_keeps_it_ignored_where_it_was():
+    """A command run with Ctrl-C ignored (a background job of a shell) starts bwrap with it ignored too."""
+    run = _python(
+        """
+        import signal, subprocess
+        from generator import wall
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        with wall.interrupts_held():
+            child = subprocess.run(
+                ["grep", "^SigIgn", "/proc/self/status"], capture_output=True, text=True,
+                preexec_fn=wall.limits(2**31, 60),
+            )
+        print(child.stdout.split()[1])
+        """
+    )
+    assert run.stderr == "" and int(run.stdout, 16) & (1 << 1)  # SIGINT is signal 2: bit 1 of the mask
