@@ -37,6 +37,7 @@ STAND_INS = {
     "handouts/game-handout-letter.pdf": "%PDF-1.4 the players' handout",
     "export/game-gm.json": f'{{"note": "{GM_SECRET}"}}',
     "export/game.json": '{"note": "for players"}',
+    "site-author/index.html": f"<html><body>{GM_SECRET} the authors' site</body></html>",
 }
 GM_PATHS = [
     "/site-gm/index.html",
@@ -216,6 +217,7 @@ def test_game_master_files_are_not_served_to_players(served):
         "//site-gm/index.html",
         "/./site-gm/index.html",
         "/reference/codes.md",
+        "/site-author/index.html",
     ]:
         status, body = served.request(target)
         assert status == 404, target
