@@ -12,6 +12,7 @@ Game-master-only material (``audience: gm`` entries, hidden victory points, rule
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 from ...mechanics import armies
@@ -479,7 +480,17 @@ def spell_facts(ruleset: Ruleset, spell, audience: str, printed: frozenset[str] 
 
 # -- army limits in words -----------------------------------------------------------------------
 # -- what a unit does in play: movement and the things its player tracks ---------------------------
-BLANK_ROSTER_LINES = 10  # write-in lines on a blank roster: what fits one page with its build-by reference
+BLANK_ROSTER_LINES = 10  # write-in lines on a blank A4 roster: what fits one page with its build-by reference
+ROSTER_LINE_MM = 8.0  # the height a write-in line takes, with its padding: a shorter page has fewer
+A4_HEIGHT_MM = 297.0
+
+
+def roster_on(context: dict, paper) -> dict:
+    """A roster's context for ``paper``: each blank roster with as many write-in lines as keep it on one page
+    with its reference (US Letter is 17.6 mm shorter than A4: two lines fewer)."""
+    fewer = math.ceil(max(0.0, A4_HEIGHT_MM - paper.height) / ROSTER_LINE_MM)
+    lines = list(range(1, BLANK_ROSTER_LINES - fewer + 1))
+    return {**context, "blanks": [{**blank, "lines": lines} for blank in context["blanks"]]}
 
 
 def movement(ruleset: Ruleset, matrix, row) -> dict | None:

@@ -23,7 +23,7 @@ from ..imprint import imprint
 from ..jinja import Renderings
 from ..pdf import PdfJob
 from .cards import PAPERS, Paper, cards, cards_context, imprint_place
-from .content import AUDIENCES, handout_context, roster_context, visible
+from .content import AUDIENCES, handout_context, roster_context, roster_on, visible
 
 TEMPLATE_DIR = "handouts"
 IMPRINT_STYLESHEET = "imprint.css"  # the small print of every sheet and handout (templates/imprint.html.j2)
@@ -57,6 +57,8 @@ def handout_jobs(project: Project, out_dir: Path, audience: str, rulesets: set[s
         printed = imprint(ruleset, root, project.settings.site_url, f"{ruleset.id}/index.html") if contexts else None
         for kind, context in contexts.items():
             for paper in PAPERS:
+                if kind == "roster":
+                    context = roster_on(contexts["roster"], paper)
                 if kind == "cards":
                     context = cards_context(ruleset, audience, paper)
                     line = " · ".join(filter(None, (printed.rules, printed.url)))

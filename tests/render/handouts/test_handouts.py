@@ -26,6 +26,7 @@ from pypdf import PdfReader
 from generator.cli import main
 from generator.diagnostics import Code, Location
 from generator.mechanics.armies import army_points
+from generator.model.entries import visible_to
 from generator.render.handouts.cards import PAPERS, cards, sheet_layout
 from generator.render.handouts.content import handout_context, visible
 from generator.render.handouts.jobs import handout_jobs, output_name
@@ -132,6 +133,21 @@ def test_page_sizes_and_counts(project, rendered, texts):
     assert (
         len(rampant) == 6
     )  # 6 spells, 8 heroes and 7 troop types: 21 cards, nine to a sheet, each sheet with its backs
+
+
+def test_every_roster_sheet_keeps_to_its_own_page_on_both_papers(project, texts):
+    """A blank roster per troop table and a roster per army list, each on one page with its reference: the US
+    Letter blank roster once spilled its reference onto a second page. Counted from rules_src: Rampant Hex has one
+    troop table and one army list (`a 30 point force`)."""
+    rosters = {name: pages for name, pages in texts.items() if "-roster-" in name}
+    assert len(rosters) >= 4  # the base and its house rules, A4 and US Letter
+    for name, pages in rosters.items():
+        ruleset = project.ruleset(name.split("-roster-")[0])
+        audience = "gm" if "-roster-gm-" in name else "player"
+        sheets = len([m for m in (*ruleset.profiles, *ruleset.armies) if visible_to(m, audience)])
+        assert len(pages) == sheets, name
+        head = f"{ruleset.title.upper()} · ARMY ROSTER"
+        assert all(page.startswith(head) for page in pages), (name, [page[:60] for page in pages])
 
 
 # -- contents -------------------------------------------------------------------------------------
