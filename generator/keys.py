@@ -63,12 +63,16 @@ def ruleset_key(root: Path, ruleset, code: str) -> str:
 
 # -- the build's keys: what a PDF, and a ruleset's PDFs of one kind, are made from ---------------------------
 def job_key(job, code: str, root: Path) -> str:
-    """A hash of one PDF's inputs: the generator's ``code``, its HTML and fitted text, its stylesheets and the
-    assets they link (the project's, else the defaults)."""
+    """A hash of one PDF's inputs: the generator's ``code``, its HTML, fitted text, growing rows and tighter
+    layouts, its stylesheets and the assets they link (the project's, else the defaults)."""
     digest = hashlib.sha256(code.encode())
     digest.update(job.html.encode("utf-8"))
     for text in job.fit:
         digest.update(b"\0fit\0" + text.encode("utf-8"))
+    if job.fill is not None:  # how its rows grow into the room left (the same job with other rows prints otherwise)
+        digest.update(b"\0fill\0" + repr(job.fill).encode("utf-8"))
+    for name in job.tighter:
+        digest.update(b"\0tighter\0" + name.encode("utf-8"))
     for sheet in job.stylesheets:
         digest.update(Path(sheet).read_bytes())
     linked = linked_assets(job, root)

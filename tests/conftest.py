@@ -150,6 +150,35 @@ def homebrew_build(tmp_path_factory, renders) -> Path:
 
 
 @pytest.fixture(scope="session")
+def frontier_build(tmp_path_factory, renders) -> Path:
+    """tests/fixtures/frontier (a game nobody wrote the engine for, with its own mechanics and a house overlay)
+    copied into an empty folder and built with the wall as it defaults. Returns its build folder."""
+    import shutil
+    import subprocess
+    import sys
+
+    def build(folder: Path) -> None:
+        project = folder / "project"
+        shutil.rmtree(project, ignore_errors=True)  # what a failed first try left
+        shutil.copytree(
+            ROOT / "tests" / "fixtures" / "frontier",
+            project,
+            ignore=shutil.ignore_patterns(".rulepress-cache", "build"),
+        )
+        env = {key: value for key, value in os.environ.items() if key != "RULEPRESS_WALL"}
+        run = subprocess.run(
+            [sys.executable, "-m", "generator", "-C", str(project), "build", "--jobs", "1"],
+            capture_output=True,
+            text=True,
+            env=env | {"PYTHONPATH": str(ROOT)},
+            timeout=600,
+        )
+        assert run.returncode == 0, run.stdout + run.stderr
+
+    return made_once(tmp_path_factory, "frontier", build) / "project" / "build"
+
+
+@pytest.fixture(scope="session")
 def player_build(tmp_path_factory, sample_build) -> Path:
     """Every output of rules_src/ for the players: the player files of the sample build, linked into a folder of
     their own. They are the files `rulepress build --audience player` writes, byte for byte

@@ -23,6 +23,7 @@ from urllib.parse import unquote, urlparse
 
 from ..diagnostics import Code, Diagnostic, Location
 from .assets import PROJECT_TEMPLATES, default_templates, readable, template_path
+from .present import minus_signs
 
 
 class RenderRefused(Exception):
@@ -81,6 +82,31 @@ class PdfJob:
     # A sheet meant for one page: the error it is when laid out on more (its message says `{pages}`
     # where the page count goes); None for a document of any length.
     overflow: Diagnostic | None = None
+    # Rows that grow to use the page their one-page sheet leaves empty (see RowFill); None: as laid out.
+    fill: RowFill | None = None
+    # A document whose last page would hold a line or two is laid out again with each of these classes on its
+    # <body> in turn (its stylesheet says what each sets closer or keeps together) while it still would; the layout
+    # that takes the fewest pages, then leaves the most on its last, is kept. (): as laid out.
+    tighter: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class RowFill:
+    """Rows of a one-page sheet that share the room its first layout leaves at the page's foot.
+
+    The HTML marks where its content ends with an element of id `END_ANCHOR` and the foot of the page area with one
+    of id `FOOT_ANCHOR` (fixed at its bottom); the room between them, measured on the first layout, goes to the
+    ``rows`` rows ``selector`` names, each ``height_mm`` tall as the stylesheet sets them, up to ``most_mm``. A second
+    layout that would take a second page is not kept: the first is."""
+
+    selector: str
+    rows: int
+    height_mm: float
+    most_mm: float
+
+
+END_ANCHOR, FOOT_ANCHOR = "rp-content-end", "rp-page-foot"
+PX_PER_MM = 96 / 25.4  # WeasyPrint lays out in CSS pixels
 
 
 def _created() -> str | None:
@@ -130,10 +156,20 @@ def render_pdf(job: PdfJob, root: Path) -> Path:
     root = root.resolve()
     refused: list[str] = []
     fetcher = _make_fetcher(root, refused)
-    html = dated(job.html)
-    document = weasyprint.HTML(string=html, base_url=job.base_dir.resolve().as_uri() + "/", url_fetcher=fetcher)
+    html = minus_signs(dated(job.html))
+    base_url = job.base_dir.resolve().as_uri() + "/"
+    document = weasyprint.HTML(string=html, base_url=base_url, url_fetcher=fetcher)
     stylesheets = [weasyprint.CSS(filename=str(s), url_fetcher=fetcher) for s in job.stylesheets]
     rendered = _fitted(document, stylesheets, job.fit) if job.fit else document.render(stylesheets=stylesheets)
+    if job.fill is not None and not job.fit and len(rendered.pages) == 1:  # a sheet of planned type is full
+        rendered = _filled(document, stylesheets, job, rendered)
+    for name in job.tighter:
+        if not _ends_near_its_top(rendered):
+            break
+        tight = _with_body_class(html, name)
+        again = weasyprint.HTML(string=tight, base_url=base_url, url_fetcher=fetcher).render(stylesheets=stylesheets)
+        if _fuller_end(again) > _fuller_end(rendered):
+            rendered = again
     if refused:
         raise ResourceOutside(
             [
@@ -176,6 +212,50 @@ def _fitted(document, stylesheets, fit: tuple[str, ...]):
     if len(rendered.pages) > 1 and len(fit) > 1:
         rendered = render(fit[1])
     return rendered
+
+
+def _filled(document, stylesheets, job: PdfJob, rendered):
+    """The one-page layout with its rows grown into the room it left at the page's foot (`RowFill`)."""
+    import weasyprint
+
+    anchors = rendered.pages[0].anchors
+    if END_ANCHOR not in anchors or FOOT_ANCHOR not in anchors:
+        return rendered
+    room_mm = (anchors[FOOT_ANCHOR][1] - anchors[END_ANCHOR][1]) / PX_PER_MM
+    fill = job.fill
+    height = min(fill.most_mm, fill.height_mm + FILL_SHARE * room_mm / fill.rows)
+    if height - fill.height_mm < 0.5:  # nothing worth a second layout
+        return rendered
+    grown = f"{fill.selector} {{ height: {height:.2f}mm; }}"
+    again = document.render(stylesheets=[*stylesheets, weasyprint.CSS(string=grown)])
+    return again if len(again.pages) == 1 else rendered
+
+
+NEAR_TOP = 0.25  # of a page's height: a last page whose content ends above this holds a line or two
+
+
+def _ends_near_its_top(rendered) -> bool:
+    """Whether a document of several pages ends near the top of its last page (where its `END_ANCHOR` stands)."""
+    last = rendered.pages[-1]
+    return (
+        len(rendered.pages) > 1 and END_ANCHOR in last.anchors and last.anchors[END_ANCHOR][1] < NEAR_TOP * last.height
+    )
+
+
+def _fuller_end(rendered) -> tuple[int, float]:
+    """How well a layout ends: fewer pages first, then more on its last page (its end lower down)."""
+    end = rendered.pages[-1].anchors.get(END_ANCHOR, (0, 0))
+    return -len(rendered.pages), end[1]
+
+
+def _with_body_class(html: str, name: str) -> str:
+    """The HTML with ``name`` added to its <body>'s classes."""
+    if '<body class="' in html:
+        return html.replace('<body class="', f'<body class="{name} ', 1)
+    return html.replace("<body", f'<body class="{name}"', 1)
+
+
+FILL_SHARE = 0.97  # of the room left: borders and rounding take the rest, and a row grown too far costs a page
 
 
 def _fixed_font_dates() -> None:

@@ -7,6 +7,7 @@ The model knows nothing of HTML or Markdown; these functions turn its values
 from __future__ import annotations
 
 import ast
+import re
 from fractions import Fraction
 
 from ..mechanics import armies
@@ -315,3 +316,23 @@ def _count_name(name: str, ruleset) -> str:
                     else f"{row.name} ({row.counts_as.replace('_', ' ')})"
                 )
     return name
+
+
+_TAGS = re.compile(r"(<[^>]+>)")
+_NEGATIVE = re.compile(r"(?<![\w.\-\u2212])-(?=\d)")  # "-1" as a word of its own, not "2-6" nor "D6-1"
+_VERBATIM = ("code", "pre", "style", "script")  # text printed as written, or no text at all
+
+
+def minus_signs(html: str) -> str:
+    """A printout's HTML with each negative number's hyphen made the minus sign the engine prints numbers with
+    (`roll_text`, formulas), so the rules' "-1" and a chart's "\u22121" beside it read alike; code and styles keep
+    what was written."""
+    parts, verbatim = _TAGS.split(html), 0
+    for index, part in enumerate(parts):
+        if index % 2:
+            name = part.strip("</ >").split(None, 1)[0].lower() if part.strip("</ >") else ""
+            if name in _VERBATIM and not part.endswith("/>"):
+                verbatim += -1 if part.startswith("</") else 1
+        elif not verbatim:
+            parts[index] = _NEGATIVE.sub("\u2212", part)
+    return "".join(parts)

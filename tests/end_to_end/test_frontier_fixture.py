@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import subprocess
 import sys
 from html import unescape
@@ -44,12 +43,8 @@ def rulepress(project: Path, *args: str) -> subprocess.CompletedProcess:
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory, renders) -> Path:
-    project = tmp_path_factory.mktemp("frontier") / "project"
-    shutil.copytree(FIXTURE, project, ignore=shutil.ignore_patterns(".rulepress-cache", "build"))
-    done = rulepress(project, "build", "--jobs", "1")
-    assert done.returncode == 0, done.stdout + done.stderr
-    return project / "build"
+def built(frontier_build) -> Path:
+    return frontier_build
 
 
 def page(build: Path, ruleset: str, name: str, site: str = "site") -> str:

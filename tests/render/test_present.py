@@ -15,6 +15,7 @@ from generator.render.present import (
     chance_text,
     exact_chance_text,
     list_separator,
+    minus_signs,
     one_of,
     range_text,
     see_also,
@@ -164,3 +165,16 @@ def test_a_list_whose_item_holds_a_comma_is_parted_by_semicolons():
 )
 def test_one_of_a_unit_is_its_singular(unit, one):
     assert one_of(unit) == one
+
+
+def test_a_printout_s_negative_numbers_take_the_minus_sign_the_engine_prints():
+    """Typed prose says "-1"; the engine prints "−1" (U+2212): a printout's HTML is made to say the one sign. A range
+    ("2-6"), a dice sum ("D6-1"), code, styles and scripts keep what was written."""
+    typed = (
+        "<style>p { margin: -2mm; }</style><script>x = -1</script>"
+        "<p>a -1 modifier, 2-6, D6-1, (-2), <code>-1</code>, <pre>-3</pre> -0.5<br/>-4</p>"
+    )
+    assert minus_signs(typed) == (
+        "<style>p { margin: -2mm; }</style><script>x = -1</script>"
+        "<p>a \u22121 modifier, 2-6, D6-1, (\u22122), <code>-1</code>, <pre>-3</pre> \u22120.5<br/>\u22124</p>"
+    )

@@ -12,6 +12,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from html import unescape
+
+from markupsafe import Markup
 
 from ...mechanics import armies
 from ...model.base import NotGiven
@@ -22,7 +25,8 @@ from ..prose import Prose
 from .content import cell, fact, keyword_named, movement, source_mark, spell_facts, tracks, visible
 
 CARD_WIDTH, CARD_HEIGHT = 63.0, 88.0
-ROLE = re.compile(r"\{\w+\}`[^`]*`")
+TAG = re.compile(r"<[^>]+>")
+FOOTNOTE = re.compile(r'<span class="house-note"[^>]*>(.*?)</span>', re.S)
 MIN_MARGIN = 5.0  # what most printers leave unprinted at the page edge
 MARK_GAP, MARK_LENGTH = 1.5, 5.0
 
@@ -113,16 +117,24 @@ def _qr_place(paper: Paper, cols: int, left: float, top: float) -> dict | None:
     return {"x": x, "left": _mm(x), "top": _mm(top - IMPRINT_GAP - side), "size": _mm(side)}
 
 
-def _body_size(*texts, room: float = 1.0) -> str:
+SIZES = ("xxlarge", "xlarge", "large", "medium", "small")  # largest first: the card body's type size classes
+
+
+def _body_size(*printed: str, room: float = 1.0) -> str:
     """A type size class that lets a card's text fill the card: the less text (for the ``room`` it has), the larger
-    it prints."""
-    length = (
-        sum(len(" ".join(ROLE.sub("xx", str(t)).split())) for t in texts if t) / room
-    )  # a role prints as a short value
-    for size, under in (("xxlarge", 80), ("xlarge", 130), ("large", 200), ("medium", 320)):
+    it prints. ``printed`` is the text as the card prints it (HTML): a value a house rule changed prints the text's
+    value and a note mark beside it, so its length is counted from what prints, not from the data."""
+    length = sum(len(" ".join(_text_of(html).split())) for html in printed if html) / room
+    for size, under in zip(SIZES, (80, 130, 200, 320)):
         if length < under:
             return size
     return "small"
+
+
+def _text_of(html: str) -> str:
+    """What a card's HTML prints, without its tags; a footnote's own text prints at the page's foot, not here."""
+    html = FOOTNOTE.sub("", str(html))
+    return unescape(TAG.sub("", html))
 
 
 def _stat_rows(stats: list[dict]) -> list[list[dict]]:
@@ -140,6 +152,7 @@ def spell_card(ruleset: Ruleset, spell, prose: Prose) -> dict:
         facts = [f for f in facts if f["label"] != "Casting value"]
     elif spell.table and spell.roll is not None:
         badge = {"label": ruleset.table(spell.table).dice.text, "value": {"text": str(spell.roll), "gap": False}}
+    body = prose.html(spell.effect)
     return {
         "kind": "Spell",
         "class": "spell",
@@ -150,10 +163,10 @@ def spell_card(ruleset: Ruleset, spell, prose: Prose) -> dict:
         "rules": [],
         "keywords": None,
         "tracks": [],
-        "body": prose.html(spell.effect),
+        "body": body,
         "note": "",
         "gm": gm_only(spell),
-        "size": _body_size(spell.effect, room=0.75 if len(facts) > 2 else 0.9),
+        "size": _body_size(body, room=0.75 if len(facts) > 2 else 0.9),
         "source": source_mark(spell, ruleset),
     }
 
@@ -162,6 +175,7 @@ def hero_card(ruleset: Ruleset, hero, prose: Prose) -> dict:
     """A hero: level in the kind line, cost in the corner badge, the ability in large type."""
     costed = hero.points is not None  # a ruleset balanced by head-count gives its heroes no cost
     facts = [fact("Cost", cell(hero.points), after="points on top of the unit it joins")] if costed else []
+    body = prose.html(hero.ability)
     return {
         "kind": capitalized(hero_kind(hero)),
         "class": "hero",
@@ -172,10 +186,10 @@ def hero_card(ruleset: Ruleset, hero, prose: Prose) -> dict:
         "rules": [],
         "keywords": None,
         "tracks": [],
-        "body": prose.html(hero.ability),
+        "body": body,
         "note": "",
         "gm": gm_only(hero),
-        "size": _body_size(hero.ability, room=1.5),
+        "size": _body_size(body, room=1.5),
         "source": source_mark(hero, ruleset),
     }
 
@@ -213,6 +227,8 @@ def troop_card(ruleset: Ruleset, matrix, row, prose: Prose) -> dict:
             }
         )
     badge = {"label": points.label, "value": _stat(ruleset, row, points)["value"]} if points else None
+    note = prose.inline(row.note)
+    definitions = [{"name": name, "definition": prose.inline(k.definition)} for name, k in rules]
     return {
         "kind": "Troop type",
         "class": "troop",
@@ -222,11 +238,11 @@ def troop_card(ruleset: Ruleset, matrix, row, prose: Prose) -> dict:
         "stats": _stat_rows(stats),
         "keywords": keywords,
         "body": "",
-        "note": prose.inline(row.note),
+        "note": note,
         "tracks": tracks(ruleset, matrix),
-        "rules": [{"name": name, "definition": prose.inline(k.definition)} for name, k in rules],
+        "rules": definitions,
         "gm": gm_only(row) or gm_only(matrix),
-        "size": _body_size(row.note, *(k.definition for _n, k in rules), room=0.3),
+        "size": _body_size(note, *(d["definition"] for d in definitions), room=0.3),
         "source": source_mark(row, ruleset) or source_mark(matrix, ruleset),
     }
 
@@ -246,6 +262,42 @@ def cards(ruleset: Ruleset, audience: str) -> list[dict]:
     return found
 
 
+NOTE_FIELDS = ("body", "note")  # a card's HTML that may carry a house rule's reason (and each rule's definition)
+
+
+def _notes_apart(found: list[dict]) -> tuple[list[dict], list[dict]]:
+    """The cards with each house rule's reason taken out of their text and a numbered call left in its place, and the
+    reasons, numbered in the order the cards first call them, for a page of notes after the cards.
+
+    A reason printed as a footnote would run at the page's foot, where the crop marks are and the margin under the
+    cards (7.7 mm on US Letter) holds no line a printer prints."""
+    numbers: dict[str, int] = {}
+
+    def called(html) -> Markup:
+        def call(match: re.Match) -> str:
+            number = numbers.setdefault(match.group(1), len(numbers) + 1)
+            return f'<sup class="note-call">{number}</sup>'
+
+        return Markup(FOOTNOTE.sub(call, str(html)))
+
+    cards_ = []
+    for card in found:
+        card = card | {field: called(card[field]) for field in NOTE_FIELDS if card[field]}
+        card["rules"] = [rule | {"definition": called(rule["definition"])} for rule in card["rules"]]
+        cards_.append(card)
+    notes = [{"number": number, "html": Markup(text)} for text, number in numbers.items()]
+    return cards_, notes
+
+
+def _one_size_per_kind(chunk: list[dict]) -> list[dict]:
+    """The cards of one sheet with one body size for each kind (class) of card: the smallest any of them needs, so
+    neighbours of a kind print alike instead of jumping between sizes."""
+    smallest: dict[str, int] = {}
+    for card in chunk:
+        smallest[card["class"]] = max(smallest.get(card["class"], 0), SIZES.index(card["size"]))
+    return [card | {"size": SIZES[smallest[card["class"]]]} for card in chunk]
+
+
 def back_slots(layout: dict) -> list[dict]:
     """Where each card's back goes on the back page: the same row, the column mirrored, so a sheet printed on both
     sides (flipped on its long edge) puts every back behind its front."""
@@ -259,8 +311,9 @@ def cards_context(ruleset: Ruleset, audience: str, paper: Paper) -> dict:
     per = layout["per_sheet"]
     backs = back_slots(layout)
     sheets = []
+    found, notes = _notes_apart(found)
     for i in range(0, len(found), per):
-        chunk = found[i : i + per]
+        chunk = _one_size_per_kind(found[i : i + per])
         sheets.append(
             {"side": "front", "cards": [{"slot": slot, "card": card} for slot, card in zip(layout["slots"], chunk)]}
         )
@@ -273,4 +326,5 @@ def cards_context(ruleset: Ruleset, audience: str, paper: Paper) -> dict:
         "sheets": sheets,
         "count": len(found),
         "gap_text": NOT_GIVEN_TEXT,
+        "notes": notes,
     }

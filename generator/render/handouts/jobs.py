@@ -121,7 +121,12 @@ def _job(renderings: Renderings, root: Path, kind: str, context: dict, target: P
         template=f"{PROJECT_TEMPLATES}/{template}",
         title=title,
         stylesheets=stylesheets,
+        tighter=TIGHTER if kind == "handout" else (),
     )
+
+
+# the booklet's classes for layouts that save its last page or fill it (templates/handouts/handout.css)
+TIGHTER = ("tighter", "tighter index-apart")
 
 
 def _title(kind: str, context: dict) -> str:

@@ -27,7 +27,7 @@ from ...source.project import Project
 from ..assets import PROJECT_TEMPLATES, template_path
 from ..imprint import imprint
 from ..jinja import Renderings, render
-from ..pdf import PdfJob
+from ..pdf import PdfJob, RowFill
 from ..present import source_title
 from ..prose import Prose
 from . import charts
@@ -206,6 +206,29 @@ def fit_css(sheet: Sheet, paper: Paper) -> tuple[str, ...]:
     return tuple(f".sheet.{sheet.layout} {{ font-size: {size:g}pt; }}" for size in dict.fromkeys((planned, fallback)))
 
 
+# A chart's rows as the default stylesheet sets them (templates/print-base.css, `.sheet.<layout> table.chart td`), and
+# the most they grow to when the page leaves room: a chart sheet uses its page (a chart of six rows makes a big one,
+# to read across the table). The game-master's victory-point overview (a column of points per player) grows its lines
+# the same way.
+ROW_HEIGHTS_MM = {"grid": (12.5, 32.0), "wide": (11.0, 24.0), "stack": (6.0, 14.0)}
+OVERVIEW_ROW_MM = (8.0, 13.0)
+
+
+def row_fill(sheet: Sheet) -> RowFill | None:
+    """How a sheet's rows grow into the room its page leaves (see RowFill): a chart sheet's cells, the victory-point
+    overview's lines; None for a sheet of text."""
+    charts_ = sheet.context.get("charts")
+    if charts_ and sheet.layout in ROW_HEIGHTS_MM:
+        least, most = ROW_HEIGHTS_MM[sheet.layout]
+        rows = sum(len(chart.rows) for chart in charts_)
+        return RowFill(f".sheet.{sheet.layout} table.chart td", rows, least, most)
+    checklist = sheet.context.get("checklist")
+    if checklist is not None and checklist.sides > 1:
+        rows = sum(len(group.lines) for group in checklist.groups) + 1  # and the totals
+        return RowFill("table.checklist.overview td.side", rows, *OVERVIEW_ROW_MM)
+    return None
+
+
 def quick_reference_sheet(ruleset: Ruleset) -> Sheet:
     ref = quick_reference(ruleset)
     sources = (source_title(ruleset),)
@@ -330,6 +353,7 @@ def sheet_jobs(project: Project, out_dir: Path, rulesets: set[str] | None = None
                         stylesheets=(template_path(root, IMPRINT_STYLESHEET), template_path(root, STYLESHEET)),
                         fit=fit_css(sheet, paper),
                         overflow=overflow(sheet, paper),
+                        fill=row_fill(sheet),
                     )
                 )
     renderings.raise_failures()

@@ -118,12 +118,30 @@ class KeyLine:
     detail: Markdown = Markdown("")
 
 
+MOST_COLUMNS = 6  # of a chart on the quick reference, side by side in half a page: ten chances run into each other
+
+
+def column_parts(chart: Chart) -> tuple[range, ...]:
+    """The columns a chart prints in on the quick reference: all at once, or in parts of equal width one above the
+    other (ten columns as two of five), each part with the chart's row labels."""
+    count = len(chart.columns)
+    parts = -(-count // MOST_COLUMNS)
+    sizes = [count // parts + (part < count % parts) for part in range(parts)]  # the first parts take what is over
+    starts = [sum(sizes[:part]) for part in range(parts)]
+    return tuple(range(start, start + size) for start, size in zip(starts, sizes))
+
+
 @dataclass(frozen=True)
 class KeyGroup:
     title: str
     lines: tuple[KeyLine, ...] = ()
     charts: tuple[Chart, ...] = ()
     source: str = ""
+
+    @property
+    def parts(self) -> tuple[tuple[range, ...], ...]:
+        """For each chart, the columns of each part it prints in (`column_parts`)."""
+        return tuple(column_parts(chart) for chart in self.charts)
 
 
 @dataclass(frozen=True)
@@ -200,7 +218,7 @@ def block_lines(kind: str, block) -> int:
     return (
         2
         + sum(max(1, _text_lines(line.label, 40)) + _text_lines(line.detail, 50) for line in block.lines)
-        + sum(2 + len(chart.rows) * 2 for chart in block.charts)
+        + sum(len(column_parts(chart)) * (2 + len(chart.rows) * 2) for chart in block.charts)
         + 1
     )
 

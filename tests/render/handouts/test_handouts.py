@@ -128,11 +128,34 @@ def test_page_sizes_and_counts(project, rendered, texts):
                 found = cards(ruleset, audience)
                 if output_name(ruleset.id, "cards", audience, paper) in texts:
                     sheet = texts[output_name(ruleset.id, "cards", audience, paper)]
-                    assert len(sheet) == 2 * math.ceil(len(found) / 9)  # each sheet of fronts, then its backs
+                    notes = sheet[-1].startswith(NOTES_PAGE)  # a page of house rules' reasons, after the cards
+                    assert len(sheet) == 2 * math.ceil(len(found) / 9) + notes  # each sheet of fronts, then its backs
     rampant = texts["rampant_hex-cards-a4.pdf"]
     assert (
         len(rampant) == 6
     )  # 6 spells, 8 heroes and 7 troop types: 21 cards, nine to a sheet, each sheet with its backs
+
+
+NOTES_PAGE = "Notes to these cards"
+# rules_src/rampant_hex_house/ruleset.yaml: the one house value a card prints (riders' move), and why it changed
+RIDERS_REASON = (
+    "The club plays on a board of 14 x 10 smaller hexes rather than the author's 10 x 8 of 7 cm hexes, so riders move "
+    "one hex further to keep their edge over foot across the wider board. Foot keep the text's move."
+)
+
+
+def test_a_house_rule_s_reason_prints_after_the_cards_called_by_number(texts):
+    """At the foot of a card sheet the reason would run over the crop marks (and, on US Letter, past the margin a
+    printer prints): the card calls it by number and a page after the cards gives it, once. (pypdf reads a list's
+    numbers after its text.)"""
+    for paper in PAPERS:
+        pages = texts[output_name("rampant_hex_house", "cards", "player", paper)]
+        notes = f"{NOTES_PAGE} Blood, Guts and Rampant Hex — club house rules {RIDERS_REASON}"
+        assert pages[-1].startswith(notes) and pages[-1].endswith(" 1."), paper.key  # and the imprint between
+        assert [RIDERS_REASON[:40] in page for page in pages].count(True) == 1
+        assert sum("Riders move up to 4 hexes (house rule; the text: 3 hexes)1, other units" in p for p in pages) == 1
+        base = texts[output_name("rampant_hex", "cards", "player", paper)]
+        assert not any(NOTES_PAGE in page for page in base)  # the text's own rules: no house reasons, no notes
 
 
 def test_every_roster_sheet_keeps_to_its_own_page_on_both_papers(project, texts):

@@ -25,7 +25,7 @@ from generator.model.text import range_words
 from generator.render.markdown import chart_md, esc
 from generator.render.sheets.charts import Cell, Chart, Row
 from generator.render.sheets.jobs import PAPERS, Sheet, sheet_html, sheet_jobs, sheet_pages, sheets
-from generator.render.sheets.quickref import quick_reference
+from generator.render.sheets.quickref import column_parts, quick_reference
 from generator.source.project import Project
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -526,6 +526,17 @@ def test_pages_hold_the_charts_as_pipe_tables(project):
     assert "{source}`" in wound
     quick = pages["rampant_hex-quick-reference"]
     assert "| 1–2 | 2 activations | 33\\.3% |" in quick
+
+
+def test_a_wide_chart_prints_on_the_quick_reference_in_parts_of_six_columns_or_fewer():
+    """Ten chances side by side in half a page run into each other: a chart wider than six columns prints in parts
+    one above the other, as few as hold six or fewer, of widths at most one apart, every column once and in order."""
+    for count in range(1, 40):
+        chart = Chart("t", "r", "c", tuple(str(n) for n in range(count)), (Row("x", (Cell("3+", "50%"),) * count),))
+        parts = [list(part) for part in column_parts(chart)]
+        assert [n for part in parts for n in part] == list(range(count))
+        assert len(parts) == -(-count // 6) and max(map(len, parts)) <= 6
+        assert max(map(len, parts)) - min(map(len, parts)) <= 1
 
 
 def test_page_text_is_escaped():

@@ -1,0 +1,245 @@
+"""Every printout is free of the layout defects a reader sees, measured on the PDFs' own glyph and path boxes
+(tests/pdf_layout.py, pypdfium2): on the samples' build and on the fixtures' (tests/fixtures/homebrew, frontier).
+
+* no glyph printed over another glyph, no drawn rule (a border, a divider, a crop mark) through a word;
+* no heading left as the last line of its page, and no booklet ending on a page of a line or two;
+* on a sheet of cards, every card of one kind in one type size;
+* a chart sheet uses its page: no empty band across it of more than `EMPTY_BAND` of what it prints.
+
+What counts as a defect is stated here, in points and fractions, not taken from the renderer: the renderer's own
+plans (its type sizes, its row heights) are what these tests check.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import re
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from pdf_layout import Box, PageLayout, Word, overlapping_words, read_layout, words_across_rules
+from pypdf import PdfReader
+
+EMPTY_BAND = 0.15  # of a chart sheet's printed height: a wider empty band leaves the page unused
+LAST_PAGE = 0.1  # of a booklet page's text height: a last page printing less holds a stray line or two
+LINE = 4.0  # points: words whose tops are nearer than this stand on one line (type sizes differ)
+CARD = (63 * 72 / 25.4, 88 * 72 / 25.4)  # a card's size in points: its border is how a card is found on a sheet
+BUILDS = ("sample_build", "homebrew_build", "frontier_build")
+
+
+@pytest.fixture(params=BUILDS)
+def printouts(request) -> list[Path]:
+    """Every PDF of one build, sheets and handouts, both audiences and papers."""
+    built = request.getfixturevalue(request.param)
+    folder = built / "build" if (built / "build").is_dir() else built
+    found = sorted(folder.glob("sheets/*.pdf")) + sorted(folder.glob("handouts/*.pdf"))
+    assert found, f"no PDFs in {folder}"
+    return found
+
+
+@functools.cache
+def layout(path: Path) -> tuple[PageLayout, ...]:
+    return read_layout(path)
+
+
+def where(path: Path, number: int, box: Box) -> str:
+    return f"{path.name} page {number} at ({box.left:.0f}, {box.top:.0f}) pt"
+
+
+def test_no_glyph_prints_over_another(printouts):
+    found = [
+        f"{where(path, number, first.box)}: {first.text!r} over {second.text!r}"
+        for path in printouts
+        for number, page in enumerate(layout(path), 1)
+        for first, second in overlapping_words(page)
+    ]
+    assert not found, "\n".join(found)
+
+
+def test_no_drawn_rule_runs_through_a_word(printouts):
+    found = [
+        f"{where(path, number, word.box)}: {word.text!r} crossed by a rule at ({rule.outer.left:.0f}, "
+        f"{rule.outer.top:.0f}) {rule.outer.width:.1f} x {rule.outer.height:.1f} pt"
+        for path in printouts
+        for number, page in enumerate(layout(path), 1)
+        for word, rule in words_across_rules(page)
+    ]
+    assert not found, "\n".join(found)
+
+
+# -- booklets: the documents with bookmarks ----------------------------------------------------------------------
+def bookmarks(path: Path) -> list[tuple[str, int, float]]:
+    """(title, page index, distance from the page's top in points) of every bookmark, at every depth."""
+    reader = PdfReader(path)
+    found = []
+
+    def walk(items):
+        for item in items:
+            if isinstance(item, list):
+                walk(item)
+            else:
+                height = float(reader.pages[reader.get_destination_page_number(item)].mediabox.height)
+                found.append((item.title, reader.get_destination_page_number(item), height - float(item.top)))
+
+    walk(reader.outline)
+    return found
+
+
+def running_bands(pages: tuple[PageLayout, ...]) -> tuple[float, float]:
+    """How far down the running head reaches and where the running foot starts, in points: the first and the last
+    line of most pages stand at the same height (a line is its words within `LINE` of each other). Where no line
+    repeats so, nothing is running: (-inf, inf)."""
+    heads, feet = Counter(), Counter()
+    for page in pages:
+        if page.words:
+            heads[round(min(word.box.top for word in page.words))] += 1
+            feet[round(max(word.box.top for word in page.words))] += 1
+    (head, head_count), (foot, foot_count) = heads.most_common(1)[0], feet.most_common(1)[0]
+    half = len(pages) / 2
+    return (head + LINE if head_count >= half else -math.inf), (foot - LINE if foot_count >= half else math.inf)
+
+
+def body(page: PageLayout, running: tuple[float, float]):
+    return [word for word in page.words if running[0] < word.box.top < running[1]]
+
+
+def booklets(printouts: list[Path]) -> list[Path]:
+    """The documents with bookmarks and running text: not the sheets of cards."""
+    return [
+        path
+        for path in printouts
+        if len(layout(path)) > 2 and bookmarks(path) and not any(cards_on(page) for page in layout(path))
+    ]
+
+
+def lines(words: list[Word]) -> list[list[Word]]:
+    """Words grouped into lines, top to bottom."""
+    found: list[list[Word]] = []
+    for word in sorted(words, key=lambda w: w.box.top):
+        if found and word.box.top - found[-1][0].box.top < LINE:
+            found[-1].append(word)
+        else:
+            found.append([word])
+    return found
+
+
+def heading_end(words: list[Word], top: float) -> float:
+    """Where a heading that starts at ``top`` ends: after its first line, and the lines after it in its type."""
+    following = [line for line in lines(words) if line[0].box.top >= top - LINE]
+    if not following:
+        return top
+    kind = {(round(w.size, 1), w.bold) for w in following[0]}
+    end = max(w.box.bottom for w in following[0])
+    for line in following[1:]:
+        if {(round(w.size, 1), w.bold) for w in line} != kind:
+            break
+        end = max(w.box.bottom for w in line)
+    return end
+
+
+def test_no_heading_is_the_last_line_of_its_page(printouts):
+    stranded = []
+    for path in booklets(printouts):
+        pages = layout(path)
+        running = running_bands(pages)
+        for title, index, top in bookmarks(path):
+            words = body(pages[index], running)
+            end = heading_end(words, top)
+            if not any(word.box.top > end for word in words):
+                stranded.append(f"{path.name} page {index + 1}: {title!r}")
+    assert not stranded, "\n".join(stranded)
+
+
+def test_no_booklet_ends_on_a_page_of_a_line_or_two(printouts):
+    short = []
+    for path in booklets(printouts):
+        pages = layout(path)
+        running = running_bands(pages)
+        spans = [
+            max(word.box.bottom for word in words) - min(word.box.top for word in words)
+            for page in pages
+            if (words := body(page, running))
+        ]
+        last = body(pages[-1], running)
+        printed = max(word.box.bottom for word in last) - min(word.box.top for word in last) if last else 0
+        if printed < LAST_PAGE * max(spans):
+            short.append(f"{path.name}: its last page prints {printed:.0f} pt of a page's {max(spans):.0f} pt")
+    assert not short, "\n".join(short)
+
+
+# -- cards ------------------------------------------------------------------------------------------------------
+def cards_on(page: PageLayout) -> list[Box]:
+    """The cards on a page, found by their frames: bordered boxes of a playing card's proportions, most of its size."""
+    return [
+        rule.outer
+        for rule in page.rules
+        if rule.holes
+        and abs(rule.outer.width / rule.outer.height - CARD[0] / CARD[1]) < 0.03
+        and rule.outer.height > 0.8 * CARD[1]
+    ]
+
+
+def running_text_sizes(words: list[Word]) -> set[float]:
+    """The type sizes of a card's running text: its lines of three words or more but the last (the source line);
+    labels, numbers and badges are no running text."""
+    return {round(word.size, 1) for line in lines(words)[:-1] if len(line) >= 3 for word in line}
+
+
+def test_cards_of_one_kind_share_one_type_scale_on_a_sheet(printouts):
+    """A card's kind is the first word on it (SPELL, HERO, TROOP ...). The cards of a kind on one sheet print their
+    running text in one scale: some card uses every size the others use, so no card's text is set larger or smaller
+    than its neighbours'. Backs (a dozen words at most) print the ruleset and the kind."""
+    mixed = []
+    for path in (p for p in printouts if "-cards-" in p.name):
+        for number, page in enumerate(layout(path), 1):
+            scales: dict[str, list[set[float]]] = {}
+            for card in cards_on(page):
+                words = [w for w in page.words if w.box.inside(card)]
+                if len(words) > 12:
+                    first = min(words, key=lambda w: (round(w.box.top), w.box.left))
+                    scales.setdefault(first.text, []).append(running_text_sizes(words))
+            for kind, sets in scales.items():
+                every = set().union(*sets)
+                if every not in sets:
+                    mixed.append(f"{path.name} page {number}: {kind} cards in {sorted(every)}")
+    assert not mixed, "\n".join(mixed)
+
+
+# -- chart sheets -----------------------------------------------------------------------------------------------
+def largest_empty_band(page: PageLayout) -> tuple[float, float, float]:
+    """(height, top) of the tallest band across the page with nothing printed in it, and the printed height."""
+    boxes = sorted([w.box for w in page.words] + [r.outer for r in page.rules], key=lambda b: b.top)
+    reach, band, at = boxes[0].bottom, 0.0, 0.0
+    for box in boxes[1:]:
+        if box.top - reach > band:
+            band, at = box.top - reach, reach
+        reach = max(reach, box.bottom)
+    return band, at, reach - boxes[0].top
+
+
+def test_chart_sheets_use_their_page(printouts):
+    charts = [p for p in printouts if p.parent.name == "sheets" and "quick-reference" not in p.name]
+    empty = []
+    for path in charts:
+        band, at, printed = largest_empty_band(layout(path)[0])
+        if band > EMPTY_BAND * printed:
+            empty.append(f"{path.name}: {band:.0f} pt empty from {at:.0f} pt, of {printed:.0f} pt printed")
+    assert not empty, "\n".join(empty)
+
+
+# -- signs ------------------------------------------------------------------------------------------------------
+HYPHEN_NUMBER = re.compile(r"(?<![\w.\-\u2212])-\d")  # "-1" as a word, not "2-6" nor "D6-1"
+
+
+def test_a_negative_number_prints_with_one_sign_throughout_a_printout(printouts):
+    """The engine prints a modifier as "−1" (a minus sign); the rules' prose beside it says "-1" as typed: one
+    printout, one sign."""
+    both = []
+    for path in printouts:
+        words = [word.text for page in layout(path) for word in page.words]
+        hyphens = [w for w in words if HYPHEN_NUMBER.search(w)]
+        if hyphens and any("\u2212" in w for w in words):
+            both.append(f"{path.name}: {hyphens[:5]} beside \u2212")
+    assert not both, "\n".join(both)
