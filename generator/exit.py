@@ -15,7 +15,10 @@ def exit_with(status: int):
     """End the process with ``status``. After Ctrl-C, SIGINT is blocked first: a Ctrl-C that landed in an
     extension module's start-up code (run with ``PyRun_String``) leaves CPython set to kill itself with SIGINT
     at exit, whatever caught it; blocked, that kill does nothing and the status stays 130, as the one line
-    already printed says."""
+    already printed says. Its teardown (closing walled hosts) is not interrupted again."""
     if status == INTERRUPTED:
+        # ignored, too: CPython's finalization sets a Python-handled SIGINT back to the default, and a Ctrl-C pending
+        # in a thread that does not block it (or a second one) would then kill the process mid-teardown (status -2)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
         signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     sys.exit(status)

@@ -234,7 +234,7 @@ def test_ordo_ineptus_booklet_reads_its_turn_sequence_and_prints_its_charts(pdfs
 
 def test_print_never_shows_code_but_keeps_the_checked_sentence(pdfs):
     booklet = " ".join(pdfs["city_of_the_damned_combat-handout-a4.pdf"].split())
-    assert "against 3 Wounds, -2 to 3." in booklet
+    assert "against 3 Wounds, −2 to 3." in booklet  # print sets a negative number with its minus sign
     assert re.search(
         r"Every worked example in this booklet \(\d+\) is checked against the rules on every build", booklet
     )

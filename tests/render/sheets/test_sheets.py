@@ -436,6 +436,11 @@ def test_checklist_gaps_are_boxes_not_numbers(project, texts):
 
 
 # -- quick references -----------------------------------------------------------------------------------------
+def with_minus_signs(text: str) -> str:
+    """The text as print sets it: "-2" standing alone as "−2" (a range "2-6" keeps its hyphen)."""
+    return re.sub(r"(?<![\w.\-])-(?=\d)", "−", text)
+
+
 def test_quick_reference_tables_with_their_odds(project, texts):
     for ruleset in project.rulesets:
         if ruleset.meta.kind == "base":
@@ -452,8 +457,9 @@ def test_quick_reference_tables_with_their_odds(project, texts):
                 if table.ranges_given and not table.dice.stats:
                     for row, chance in table.odds():
                         assert (
-                            f"{range_words(row.roll).replace('-', '–')} {normalise(row.result)}" in text
-                        )  # en-dash ranges
+                            f"{range_words(row.roll).replace('-', '–')} {with_minus_signs(normalise(row.result))}"
+                            in text
+                        )  # en-dash ranges, and a negative number's minus sign ("Save −2")
                         assert shown_chance(chance) in text
                 else:  # the key explains the write-in box once
                     assert "not given in the source" in text
