@@ -30,8 +30,9 @@ BUILDS = ("sample_build", "homebrew_build", "frontier_build")
 
 
 @pytest.fixture(params=BUILDS)
-def printouts(request) -> list[Path]:
-    """Every PDF of one build, sheets and handouts, both audiences and papers."""
+def printouts(request, renders) -> list[Path]:
+    """Every PDF of one build, sheets and handouts, both audiences and papers. (``renders``: the build it asks for by
+    name is one, and the tests using this are `build` tests, left out of `make test-fast`.)"""
     built = request.getfixturevalue(request.param)
     folder = built / "build" if (built / "build").is_dir() else built
     found = sorted(folder.glob("sheets/*.pdf")) + sorted(folder.glob("handouts/*.pdf"))
