@@ -93,9 +93,10 @@ QR_LARGEST, QR_SMALLEST = 15.0, 10.0  # the QR code's side; one smaller than thi
 
 def imprint_place(paper: Paper, layout: dict, text: str, with_qr: bool) -> dict:
     """Where a card sheet's imprint (``text``: which rules, the site's address) runs, in its margin: on one line at the
-    head of the page, above the crop marks and beside the QR code, where the paper leaves room for it there (the foot
-    is where a page's footnotes go); else down the left margin beside the first row of cards, between its crop
-    marks, turned a quarter (a line it does not fit there grows outwards, away from the cards)."""
+    head of the page, above the crop marks and beside the QR code, where the paper leaves room for it there (under the
+    crop marks at the foot, US Letter leaves no line a printer prints); else down the left margin beside the first row
+    of cards, between its crop marks, turned a quarter (a line it does not fit there grows outwards, away from the
+    cards)."""
     left, top, cols = layout["left"], layout["top"], layout["cols"]
     marks_start = top - MARK_GAP - min(MARK_LENGTH, top - MARK_GAP - 1)
     qr = layout["qr"] if with_qr else None
