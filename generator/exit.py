@@ -15,10 +15,11 @@ def exit_with(status: int):
     """End the process with ``status``. After Ctrl-C, SIGINT is blocked first: a Ctrl-C that landed in an
     extension module's start-up code (run with ``PyRun_String``) leaves CPython set to kill itself with SIGINT
     at exit, whatever caught it; blocked, that kill does nothing and the status stays 130, as the one line
-    already printed says. Its teardown (closing walled hosts) is not interrupted again."""
+    already printed says."""
+    # The command is done: a Ctrl-C now changes nothing but would kill the teardown. CPython's finalization sets a
+    # Python-handled SIGINT back to the default (it leaves an ignored one ignored), so a Ctrl-C landing while it
+    # closes walled hosts and frees memory ended the process by the signal (status -2, no line said).
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     if status == INTERRUPTED:
-        # ignored, too: CPython's finalization sets a Python-handled SIGINT back to the default, and a Ctrl-C pending
-        # in a thread that does not block it (or a second one) would then kill the process mid-teardown (status -2)
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
         signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     sys.exit(status)
