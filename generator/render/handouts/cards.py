@@ -133,7 +133,7 @@ def _body_size(*printed: str, room: float = 1.0) -> str:
 
 
 def _text_of(html: str) -> str:
-    """What a card's HTML prints, without its tags; a footnote's own text prints at the page's foot, not here."""
+    """What a card's HTML prints, without its tags; a house rule's reason prints on the page of notes, not here."""
     html = FOOTNOTE.sub("", str(html))
     return unescape(TAG.sub("", html))
 
