@@ -258,3 +258,15 @@ def words_across_rules(page: PageLayout) -> list[tuple[Word, Rule]]:
         if crossing is not None:
             found.append((word, crossing))
     return found
+
+
+def squares(page: PageLayout, smallest: float, largest: float) -> list[Box]:
+    """The drawn boxes (a ring of ink around a hole) that are square, their side in points between the two sizes:
+    the tick boxes of a printout."""
+    return [
+        rule.outer
+        for rule in page.rules
+        if rule.holes
+        and smallest <= rule.outer.width <= largest
+        and abs(rule.outer.width - rule.outer.height) <= 0.05 * rule.outer.width
+    ]

@@ -501,6 +501,18 @@ class ProfileRow(ForAudience):
         return None
 
 
+MOST_BOXES = 12  # the boxes a unit's row of a roster holds for one thing it tracks
+
+
+def turns_count(stated) -> int | None:
+    """A value read as a number of turns (`6 turns`, `6`): a whole count of at least one, else None."""
+    if getattr(stated, "kind", "") in ("count", "number"):
+        stated = stated.magnitude
+    if isinstance(stated, bool) or not isinstance(stated, int | Fraction) or stated < 1:
+        return None
+    return int(stated) if stated == int(stated) else None
+
+
 @dataclass(frozen=True, kw_only=True)
 class Track(Cited):
     """Something the players keep count of for each unit in play (hit markers, actions, tokens), as the rules
@@ -514,6 +526,12 @@ class Track(Cited):
         example="1",
     )
     per: Literal["game", "turn"] = spec("`turn` when the marks are cleared every turn, `game` when they stay.", "game")
+    turns: str = spec(
+        "For marks cleared every turn: id of the value giving how many turns a game lasts (a count), so rosters "
+        "print the boxes once per turn, numbered, rather than once to rub out.",
+        "",
+        example="game_length",
+    )
     term: str = spec("Id of the glossary term for what is tracked (a wound marker).", "", example="wound_marker")
     rule: str = spec("Id of the rule that makes the players track it.", "", example="taking_turns")
 
@@ -562,7 +580,7 @@ class ProfileMatrix(ForAudience):
         return bool(self.movement or any(row.movement for row in self.rows))
 
     def names(self) -> tuple[Named, ...]:
-        """The keywords and values its player rows name, then the value its own movement names."""
+        """The keywords and values its player rows name, then the values its own movement and tracks name."""
         rows = [row for row in self.rows if not gm_only(row)]
         named = [name for row in rows for name in _keyword_names(row)]
         for row in rows:
@@ -571,6 +589,7 @@ class ProfileMatrix(ForAudience):
                 named.append(Named(row.movement, value_loc(row, "movement"), ("values",)))
         if self.movement:
             named.append(Named(self.movement, value_loc(self, "movement"), ("values",)))
+        named += [Named(track.turns, value_loc(track, "turns"), ("values",)) for track in self.tracks if track.turns]
         return tuple(named)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..diagnostics import Code, Diagnostic, did_you_mean
 from ..model.base import NotGiven, value_loc
-from ..model.entries import Column
+from ..model.entries import MOST_BOXES, Column, turns_count
 from ..model.ruleset import Ruleset
 from .references import unknown_ref
 
@@ -13,34 +13,11 @@ def check_play_aids(ruleset: Ruleset):
     """A matrix's movement names a distance in `values:`, and what it tracks names real terms and rules, once each."""
     for matrix in ruleset.profiles:
         for owner in (matrix, *matrix.rows):
-            if not owner.movement:
-                continue
-            if (
-                d := unknown_ref(ruleset, "values", owner.movement, value_loc(owner, "movement"), "movement")
-            ) is not None:
-                yield d
-            elif not ruleset.is_unloaded(owner.movement, "values"):
-                stated = ruleset.value(owner.movement).value
-                if not isinstance(stated, NotGiven) and getattr(stated, "kind", "") != "distance":
-                    yield Diagnostic(
-                        Code.BAD_VALUE,
-                        f"movement `{owner.movement}` is {stated}, not a distance",
-                        value_loc(owner, "movement"),
-                        'name a value written as a distance: 6", 2 hexes',
-                    )
+            if owner.movement:
+                yield from _movement_errors(ruleset, owner)
         labels: dict[str, str] = {}
         for track in matrix.tracks:
-            for name, section in (("term", "glossary"), ("rule", "rules")):
-                target = getattr(track, name)
-                if target and (d := unknown_ref(ruleset, section, target, value_loc(track, name), name)) is not None:
-                    yield d
-            if track.boxes is not None and not 1 <= track.boxes <= 12:
-                yield Diagnostic(
-                    Code.OUT_OF_RANGE,
-                    f"`{track.id}` asks for {track.boxes} boxes; a unit's row holds 1 to 12",
-                    value_loc(track, "boxes"),
-                    "leave `boxes` out for an open count: a tally space is printed",
-                )
+            yield from _track_errors(ruleset, track)
             key = track.label.casefold()
             if key in labels:
                 yield Diagnostic(
@@ -50,13 +27,80 @@ def check_play_aids(ruleset: Ruleset):
                     "track each thing once",
                 )
             labels[key] = track.id
-            if not (track.term or track.rule or track.source):
-                yield Diagnostic(
-                    Code.UNKNOWN_REF,
-                    f"`{track.id}` says what is tracked but not where the rules say so",
-                    track.loc,
-                    "name the glossary `term`, the `rule` or the `source` that makes players track it",
-                )
+
+
+def _movement_errors(ruleset: Ruleset, owner):
+    loc = value_loc(owner, "movement")
+    if (d := unknown_ref(ruleset, "values", owner.movement, loc, "movement")) is not None:
+        yield d
+    elif not ruleset.is_unloaded(owner.movement, "values"):
+        stated = ruleset.value(owner.movement).value
+        if not isinstance(stated, NotGiven) and getattr(stated, "kind", "") != "distance":
+            yield Diagnostic(
+                Code.BAD_VALUE,
+                f"movement `{owner.movement}` is {stated}, not a distance",
+                loc,
+                'name a value written as a distance: 6", 2 hexes',
+            )
+
+
+def _track_errors(ruleset: Ruleset, track):
+    for name, section in (("term", "glossary"), ("rule", "rules")):
+        target = getattr(track, name)
+        if target and (d := unknown_ref(ruleset, section, target, value_loc(track, name), name)) is not None:
+            yield d
+    if track.boxes is not None and not 1 <= track.boxes <= MOST_BOXES:
+        yield Diagnostic(
+            Code.OUT_OF_RANGE,
+            f"`{track.id}` asks for {track.boxes} boxes; a unit's row holds 1 to {MOST_BOXES}",
+            value_loc(track, "boxes"),
+            "leave `boxes` out for an open count: a tally space is printed",
+        )
+    if track.turns:
+        yield from _turns_errors(ruleset, track)
+    if not (track.term or track.rule or track.source):
+        yield Diagnostic(
+            Code.UNKNOWN_REF,
+            f"`{track.id}` says what is tracked but not where the rules say so",
+            track.loc,
+            "name the glossary `term`, the `rule` or the `source` that makes players track it",
+        )
+
+
+def _turns_errors(ruleset: Ruleset, track):
+    """`turns` names a count of turns, on a track cleared every turn, and the boxes of every turn fit a unit's row."""
+    loc = value_loc(track, "turns")
+    if track.per != "turn":
+        yield Diagnostic(
+            Code.BAD_VALUE,
+            f"`{track.id}` prints its boxes once per turn (`turns`), but its marks stay all game",
+            loc,
+            "write `per: turn`, or leave `turns` out",
+        )
+    if (d := unknown_ref(ruleset, "values", track.turns, loc, "turns")) is not None:
+        yield d
+        return
+    if ruleset.is_unloaded(track.turns, "values"):
+        return
+    stated = ruleset.value(track.turns).value
+    if isinstance(stated, NotGiven):
+        return  # printed as one set of boxes, rubbed out each turn
+    count = turns_count(stated)
+    if count is None:
+        yield Diagnostic(
+            Code.BAD_VALUE,
+            f"turns `{track.turns}` is {stated}, not a whole number of turns",
+            loc,
+            "name a value written as a count: 6 turns",
+        )
+    elif count * (boxes := track.boxes or 1) > MOST_BOXES:
+        yield Diagnostic(
+            Code.OUT_OF_RANGE,
+            f"`{track.id}` asks for {boxes} {'box' if boxes == 1 else 'boxes'} in each of {count} turns, "
+            f"{boxes * count} in all; a unit's row holds 1 to {MOST_BOXES}",
+            loc,
+            "leave `turns` out: one set of boxes is printed, rubbed out each turn",
+        )
 
 
 def check_value_cells(ruleset: Ruleset):

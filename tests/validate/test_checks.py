@@ -190,6 +190,9 @@ profiles:
       hurts: {label: wounds, rule: moving}
       fear: {label: Fear}
       ghost: {label: Ghosts, term: spirit, rule: haunting}
+      rally: {label: Rallied, rule: moving, turns: move}
+      orders: {label: Orders, boxes: 5, per: turn, rule: moving, turns: courage}
+      nerve: {label: Nerve, per: turn, rule: moving, turns: game_length}
 """
 
 
@@ -214,6 +217,14 @@ EXPECTED = [
     "  hint: name the glossary `term`, the `rule` or the `source` that makes players track it",
     f"{F}:39:36: error[unknown-ref]: term `spirit` is not in `glossary:`\n  hint: check the id against the entries of that section",
     f"{F}:39:50: error[unknown-ref]: rule `haunting` is not in `rules:`\n  hint: check the id against the entries of that section",
+    f"{F}:40:52: error[bad-value]: `rally` prints its boxes once per turn (`turns`), but its marks stay all game\n"
+    "  hint: write `per: turn`, or leave `turns` out",
+    f'{F}:40:52: error[bad-value]: turns `move` is 6", not a whole number of turns\n'
+    "  hint: name a value written as a count: 6 turns",
+    f"{F}:41:73: error[out-of-range]: `orders` asks for 5 boxes in each of 3 turns, 15 in all; "
+    "a unit's row holds 1 to 12\n  hint: leave `turns` out: one set of boxes is printed, rubbed out each turn",
+    f"{F}:42:61: error[unknown-ref]: turns `game_length` is not in `values:`\n"
+    "  hint: check the id against the entries of that section",
 ]
 
 
@@ -230,7 +241,7 @@ def test_each_broken_play_aid_table_and_role_is_one_located_error(reported):
     code, found, out = reported
     assert code == 1
     assert [found[0], *("rules_src/" + d for d in found[1:])] == EXPECTED
-    assert out == "1 ruleset, 2 tables, 1 profile, 0 examples, 11 errors\n"
+    assert out == "1 ruleset, 2 tables, 1 profile, 0 examples, 15 errors\n"
 
 
 def test_the_lines_named_are_those_of_the_values():
@@ -248,6 +259,10 @@ def test_the_lines_named_are_those_of_the_values():
         "fear:",
         "spirit",
         "haunting",
+        "move}",
+        "move}",
+        "courage}",
+        "game_length}",
     ]
     for diagnostic, needle in zip(EXPECTED, needles, strict=True):
         line, column = (int(n) for n in diagnostic.split(":")[1:3])

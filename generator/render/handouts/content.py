@@ -17,7 +17,7 @@ from fractions import Fraction
 
 from ...mechanics import armies
 from ...model.base import NotGiven
-from ...model.entries import ValueCell, split_keyword
+from ...model.entries import ValueCell, split_keyword, turns_count
 from ...model.entries import visible_to as visible  # the model's audience rule, the name cards and jobs use
 from ...model.ruleset import Ruleset
 from ...model.text import range_words
@@ -545,20 +545,27 @@ def movement_key(ruleset: Ruleset, matrix, audience: str) -> str:
     return "; ".join(p for p in parts if p)
 
 
+TALLY_BOXES = 10  # room to tick an open count: two rows of five, the count going on past them in the margin
+
+
 def tracks(ruleset: Ruleset, matrix) -> list[dict]:
-    """What each unit keeps count of, as the data declares it: a label, its boxes (None: a tally) and when they
-    clear."""
+    """What each unit keeps count of, as the data declares it: a label, its boxes (an open count: a tally of
+    boxes to tick), when they clear, and the turns they are printed for."""
     found = []
     for track in matrix.tracks:
         help = ""
         if track.term:
             term = ruleset.get("glossary", track.term)
             help = " ".join(str(term.definition).split())
+        turns = turns_count(ruleset.value(track.turns).value) if track.turns else None
         found.append(
             {
                 "id": track.id,
                 "label": track.label,
                 "boxes": list(range(track.boxes)) if track.boxes else None,
+                "tally": None if track.boxes else list(range(TALLY_BOXES)),
+                "turns": list(range(1, turns + 1)) if turns else None,
+                "turns_label": ruleset.value(track.turns).label if turns else "",
                 "per": "each turn" if track.per == "turn" else "",
                 "help": help,
             }

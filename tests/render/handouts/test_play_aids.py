@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from helpers import sample_check
+from pdf_layout import Box, read_layout, squares
 from pdf_text import Page
 
 from generator.diagnostics import Code
@@ -138,7 +139,8 @@ def test_the_blank_roster_comes_first_with_movement_and_tracking_boxes(read, pap
     assert "Blank army roster" in first
     # the matrix's own columns and points, then movement, then what the data says units track
     assert "ATTACK ARMOUR MORAL Move" in first
-    for heading in ("PTS", "Activated each turn", "Hit markers"):
+    # "6 works well for a 50 point game": the Activated boxes are numbered by turn
+    for heading in ("PTS", "Activated turn 1 2 3 4 5 6", "Hit markers"):
         assert heading in first, heading
     blank = " ".join(p["text"] for p in pages[:2])
     # movement from the rules: "up to 2 hexes, or 3 if they are riders"
@@ -155,8 +157,54 @@ def test_the_blank_roster_comes_first_with_movement_and_tracking_boxes(read, pap
     # the sample list follows the blank roster, with movement and the same tracking columns
     sample = next(p["text"] for p in pages if "A 30 point force" in p["text"])
     assert pages.index(next(p for p in pages if "A 30 point force" in p["text"])) >= 1
-    assert "Move" in sample and "Activated each turn" in sample and "Hit markers" in sample
+    assert "Move" in sample and "Activated turn 1 2 3 4 5 6" in sample and "Hit markers" in sample
     assert "2× Light foot (4 pts)" in sample and "2 hexes" in sample
+
+
+def band_of(box: Box, bands: list[float]) -> int:
+    middle = (box.top + box.bottom) / 2
+    return min(range(len(bands)), key=lambda index: abs(bands[index] - middle))
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_a_unit_ticks_activated_once_a_turn_and_its_hits_in_boxes(pdfs, paper):
+    """004: "Once a unit has activated place an activation marker ... They may not activate again until next turn"
+    and "6 works well for a 50 point game": each unit gets a box for each of 6 turns, under its turn's number;
+    "Place a hit marker ... for each hit caused" sets no most: boxes to tick, as many for every unit. Counted from
+    the boxes drawn on the page; the text's sample force is 2 light foot, 2 heavy foot, skirmishers, monsters and
+    levy: 7 units."""
+    measured = {}
+    for page in read_layout(pdfs[f"rampant_hex-roster-{paper}.pdf"]):
+        text = " ".join(word.text for word in page.words)
+        if "Blank army roster" not in text and "A 30 point force" not in text:
+            continue
+        turn = next(word.box for word in page.words if word.text == "turn")
+        numbers = sorted(
+            (
+                word.box
+                for word in page.words
+                if word.text.isdigit()
+                and turn.bottom - 1 <= word.box.top <= turn.bottom + 12
+                and abs(word.box.left - turn.left) < 20 * MM
+            ),
+            key=lambda box: box.left,
+        )
+        assert len(numbers) == 6, numbers
+        drawn = squares(page, 2 * MM, 6 * MM)
+        activated = [b for b in drawn if numbers[0].left - 2 * MM < b.left and b.right < numbers[-1].right + 2 * MM]
+        hits = [b for b in drawn if b.left > numbers[-1].right + 2 * MM]
+        bands = sorted({round((b.top + b.bottom) / 2, 1) for b in activated})
+        for band in bands:
+            row = [b for b in activated if round((b.top + b.bottom) / 2, 1) == band]
+            assert len(row) == 6, (paper, band, len(row))
+            for number in numbers:  # each turn's number stands over one box of the row
+                middle = (number.left + number.right) / 2
+                assert sum(b.left <= middle <= b.right for b in row) == 1, (paper, band, middle)
+        tally = [sum(band_of(b, bands) == index for b in hits) for index in range(len(bands))]
+        assert len(set(tally)) == 1 and tally[0] >= 5, tally
+        measured["blank" if "Blank army roster" in text else "sample"] = len(bands)
+    # a blank roster has lines for at least as many units as the text's own force
+    assert measured["sample"] == 7 and measured["blank"] >= 7, measured
 
 
 def test_the_house_rules_roster_moves_riders_by_the_house_value(read):
@@ -246,7 +294,7 @@ def test_troop_cards_print_the_profile_large_with_movement_and_tracking(read):
     text = " ".join(p["text"] for p in pages)
     for troop in TROOPS:
         assert troop in text
-    assert text.count("Activated (each turn)") == len(TROOPS)
+    assert text.count("Activated 1 2 3 4 5 6") == len(TROOPS)
     assert text.count("Hit markers") == len(TROOPS)
     big = [piece["text"] for page in pages for piece in page["pieces"] if piece["size"] >= 16]
     assert big.count("3") >= 1  # Light riders move 3 hexes
