@@ -323,6 +323,11 @@ _NEGATIVE = re.compile(r"(?<![\w.\-\u2212])-(?=\d)")  # "-1" as a word of its ow
 _VERBATIM = ("code", "pre", "style", "script")  # text printed as written, or no text at all
 
 
+def minus_text(text: str) -> str:
+    """Plain text with each negative number's hyphen made the minus sign (`minus_signs` for text, not HTML)."""
+    return _NEGATIVE.sub("\u2212", text)
+
+
 def minus_signs(html: str) -> str:
     """A printout's HTML with each negative number's hyphen made the minus sign the engine prints numbers with
     (`roll_text`, formulas), so the rules' "-1" and a chart's "\u22121" beside it read alike; code and styles keep

@@ -148,6 +148,18 @@ def test_no_player_page_shows_author_material_visible_or_folded(pages):
 CODE_LIKE = re.compile(r"[_=()<>{}\[\]]|//|\b(?:if|else|and|or|not|def|return)\b")
 
 
+HYPHEN_MINUS = re.compile(r"(?<![\w.\-\u2212])-\d")  # "-1" as a word of its own: not "2-6" nor "D6-1"
+
+
+def test_a_negative_number_reads_with_one_sign_on_every_page(pages):
+    """As in print (tests/render/test_print_layout.py): the rules' "-1" shows as the minus sign the charts print.
+    Bad Moon Rising, Disruption: "at -1 Leadership if ten to fourteen models were removed"."""
+    hyphened = {name: HYPHEN_MINUS.findall(seen["desktop"]) for name, seen in pages.items()}
+    assert not {name: found for name, found in hyphened.items() if found}
+    disruption = "\n".join(seen["desktop"] for name, seen in pages.items() if name.startswith("bad_moon_rising/"))
+    assert "at \u22121 Leadership if ten to fourteen models were removed" in disruption
+
+
 def test_no_player_page_holds_code(pages):
     """No code block; an inline code span (an author's way to set a number or a dice roll apart) never holds code."""
     assert CODE_LIKE.search("modified if modified <= worst else None") and not CODE_LIKE.search("2 hexes")
@@ -188,7 +200,8 @@ def test_worked_examples_read_as_sentences_and_the_check_is_said_once_a_page(pag
     text = " ".join(injuries["text"].split())
     # the example's sentence, from 002 "Combat System" and the example's own checked result, with no mark
     assert (
-        "A Strength 3 hit on a Toughness 3 model with 1 Wound looks up 0 to 5, and against 3 Wounds, -2 to 3." in text
+        "A Strength 3 hit on a Toughness 3 model with 1 Wound looks up 0 to 5, and against 3 Wounds, \u22122 to 3."
+        in text
     )
     assert "each of its six totals is equally likely." in text
     assert "injury_range(" not in injuries["folded"]

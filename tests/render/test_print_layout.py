@@ -208,6 +208,30 @@ def test_cards_of_one_kind_share_one_type_scale_on_a_sheet(printouts):
     assert not mixed, "\n".join(mixed)
 
 
+def body_size(words: list[Word]) -> float | None:
+    """A card's body type: the largest size set in eight words or more of running text (not bold, lines of three
+    words or more between the kind and the source line), when it is larger than the card's small print (its facts
+    and notes); None for a card whose running text is all small print (a profile card: its stats are its body)."""
+    running = Counter(
+        round(word.size, 1) for line in lines(words)[1:-1] if len(line) >= 3 for word in line if not word.bold
+    )
+    body = max((size for size, count in running.items() if count >= 8), default=None)
+    return body if body and body > min(running) else None
+
+
+def test_neighbouring_cards_print_their_text_at_most_a_step_apart(printouts):
+    """Whatever their kind, the cards of one sheet set their text within one step of a type scale: the largest body
+    at most 1.6 times the smallest (17 pt heroes beside 10 pt spells were 1.7 apart)."""
+    apart = []
+    for path in (p for p in printouts if "-cards-" in p.name):
+        for number, page in enumerate(layout(path), 1):
+            sizes = [body_size([w for w in page.words if w.box.inside(card)]) for card in cards_on(page)]
+            sizes = [size for size in sizes if size]
+            if sizes and max(sizes) > 1.6 * min(sizes):
+                apart.append(f"{path.name} page {number}: {sorted(set(sizes))}")
+    assert not apart, "\n".join(apart)
+
+
 # -- chart sheets -----------------------------------------------------------------------------------------------
 def largest_empty_band(page: PageLayout) -> tuple[float, float, float]:
     """(height, top) of the tallest band across the page with nothing printed in it, and the printed height."""

@@ -292,11 +292,14 @@ def _notes_apart(found: list[dict]) -> tuple[list[dict], list[dict]]:
 
 def _one_size_per_kind(chunk: list[dict]) -> list[dict]:
     """The cards of one sheet with one body size for each kind (class) of card: the smallest any of them needs, so
-    neighbours of a kind print alike instead of jumping between sizes."""
+    neighbours of a kind print alike instead of jumping between sizes; and no kind more than one size above the
+    smallest body of text on the sheet, so a short hero beside a long spell does not print twice as large (a
+    profile card's size sets only its notes: its stats are its body)."""
     smallest: dict[str, int] = {}
     for card in chunk:
         smallest[card["class"]] = max(smallest.get(card["class"], 0), SIZES.index(card["size"]))
-    return [card | {"size": SIZES[smallest[card["class"]]]} for card in chunk]
+    floor = max((smallest[card["class"]] for card in chunk if not card["stats"]), default=0) - 1
+    return [card | {"size": SIZES[max(smallest[card["class"]], floor)]} for card in chunk]
 
 
 def back_slots(layout: dict) -> list[dict]:

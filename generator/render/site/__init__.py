@@ -31,7 +31,7 @@ from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
 from ...model.ruleset import ROLE_SECTIONS, term_names
-from ..present import GAP_DASH, GAP_NOTE, GAP_NOTE_MARK, entry_title, reference_title
+from ..present import GAP_DASH, GAP_NOTE, GAP_NOTE_MARK, entry_title, minus_text, reference_title
 from ..prose import HOUSE_RULE, value_parts
 from ..worked import CHECKED_PAGE, CHECKED_TEXT, CHECKED_TITLE
 from . import myst
@@ -320,6 +320,33 @@ class MathToText(SphinxTransform):
             block.replace_self(nodes.literal_block(block.astext(), block.astext()))
 
 
+class MinusSigns(SphinxTransform):
+    """A page's prose writes negative numbers with the minus sign the engine prints them with (its charts and
+    formulas), so "-1" in the rules and "\u22121" in a chart beside it read alike; code keeps what was written."""
+
+    default_priority = 700
+
+    def apply(self, **kwargs) -> None:
+        for text in list(self.document.findall(nodes.Text)):
+            if "-" not in text or _in_code(text):
+                continue
+            changed = minus_text(str(text))
+            if changed != str(text):
+                text.parent.replace(text, nodes.Text(changed))
+
+
+def _in_code(node: nodes.Node) -> bool:
+    """Inside code as written; a value (a literal only so that 6" keeps its straight quote) is no code."""
+    parent = node.parent
+    while parent is not None:
+        if isinstance(parent, (nodes.literal_block, nodes.raw, nodes.comment)) or (
+            isinstance(parent, nodes.literal) and "rp-value" not in parent["classes"]
+        ):
+            return True
+        parent = parent.parent
+    return False
+
+
 def setup(app: Sphinx) -> dict:
     app.add_config_value("rulepress_root", ".", "env")
     app.add_config_value("rulepress_audience", "player", "env")
@@ -349,6 +376,7 @@ def setup(app: Sphinx) -> dict:
     app.add_role("pdf", pdf_role, override=True)
     app.add_transform(RawToText)
     app.add_transform(MathToText)
+    app.add_transform(MinusSigns)
     app.connect("builder-inited", _init_model)
     app.connect("builder-inited", _static)
     app.connect("builder-inited", _compiled_templates_kept)
