@@ -164,7 +164,8 @@ def _input(formula: Formula, spec: Input, given: dict):
     if spec.id not in given:
         if spec.default is None:
             raise FormulaError(f"{formula.id} needs the input `{spec.id}` ({spec.label})")
-        return plain(spec.default)
+        default = plain(spec.default)
+        return bool(default) if spec.type == "bool" else default  # `default: 0` is false, passed on as false
     value = given[spec.id]
     if _is_roll(value):
         return value

@@ -67,6 +67,7 @@ ROLE_SECTIONS = {
 SITE_PAGE_NAMES = {
     "index": "the ruleset's front page",
     "glossary": "the glossary",
+    "calculators": "the odds calculators",
     "examples": "the worked examples",
     "names": "the names worked examples can use",
 }

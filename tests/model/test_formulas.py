@@ -306,6 +306,27 @@ charts:
     assert (scope["move"](), scope["move"](riders=True)) == (2, 3)
 
 
+def test_a_true_or_false_input_left_out_is_passed_on_as_false(tmp_path):
+    """`default: 0` on a true-or-false input is false, and reaches a formula it calls as false, not the number 0."""
+    game = """
+ruleset: {title: Defaults}
+formulas:
+  move:
+    title: Move
+    inputs: {riders: {label: Riders, type: bool, default: 0}}
+    expr: 3 if riders else 2
+  charge:
+    title: Charge
+    inputs: {riders: {label: Riders, type: bool, default: 0}}
+    expr: 2 * move(riders)
+"""
+    root = make_project(tmp_path, {"game/ruleset.yaml": game})
+    result = check_project(root)
+    assert result.ok, [d.format() for d in result.diagnostics]
+    scope = calculator(result.project.ruleset("game")).scope
+    assert (scope["charge"](), scope["charge"](riders=True)) == (4, 6)
+
+
 def test_dice_values_roll_in_formulas_and_optional_inputs(tmp_path):
     game = """
 ruleset: {title: Flight}

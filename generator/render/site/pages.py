@@ -9,6 +9,7 @@ which the directives register as dependencies).
 from __future__ import annotations
 
 import io
+import json
 import os
 import re
 import shutil
@@ -21,6 +22,7 @@ from ...model.base import value_loc
 from ...model.ruleset import Ruleset
 from ...model.settings import DEFAULT_SITE_NAME
 from ...source.project import Project
+from ..calculators import calculators
 from ..markdown import esc, role_text
 from ..present import (
     AUTHORS,
@@ -223,6 +225,30 @@ def az_bar(ruleset: Ruleset, terms: list) -> str:
         first.setdefault(initial if initial.isalpha() else "#", label(ruleset.id, "glossary", term.id))
     links = " ".join(f"{{ref}}`{letter} <{target}>`" for letter, target in first.items())
     return f":::{{container}} rp-az\n{links}\n:::\n"
+
+
+CALCULATORS_TITLE = "Odds calculators"
+
+
+def calculators_page(ruleset: Ruleset, audience: str) -> str | None:
+    """A calculator for each formula whose inputs take few enough values, with the answers the engine gives for
+    every combination; the formulas that have none are named, with why."""
+    found = calculators(ruleset, audience)
+    tabled = [c for c in found if c.data]
+    if not tabled:
+        return None
+    parts = [
+        f"# {page_title(ruleset, CALCULATORS_TITLE)}",
+        "Pick a value for each; every answer was worked out from these rules, exactly, when this site was built.",
+    ]
+    for c in tabled:
+        parts.append(f"({ruleset.id}-calculator-{c.formula.id})=\n## {esc(c.formula.title)}")
+        parts.append(f"````{{calculator}}\n{json.dumps(c.data, ensure_ascii=False)}\n````")
+    untabled = [c for c in found if not c.data]
+    if untabled:
+        parts.append("## Not worked out here")
+        parts.append("\n".join(f"- {esc(c.formula.title)}: {esc(c.why)}." for c in untabled))
+    return "\n\n".join(parts) + "\n"
 
 
 def examples_page(ruleset: Ruleset, audience: str = "player") -> str | None:
@@ -446,6 +472,7 @@ def site_pages(project: Project, audience: str, downloads: dict[str, list[tuple[
         authors = audience == AUTHOR_AUDIENCE
         for name, text, title in (
             ("glossary", glossary_page(ruleset, audience), "Glossary"),
+            ("calculators", calculators_page(ruleset, audience), CALCULATORS_TITLE),
             ("examples", examples_page(ruleset, audience) if authors else None, "Worked examples"),
             ("names", names_page(ruleset, project.root, audience) if authors else None, "Names for worked examples"),
         ):

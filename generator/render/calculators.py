@@ -1,0 +1,193 @@
+"""Odds calculators: a formula whose inputs each take a few values, worked out by the engine for every combination.
+
+A page only looks the answer up: nothing it shows is computed in the browser. A calculator is plain data (JSON in
+the page): its inputs (their labels and the values they take, in the game's words) and, for each combination of
+those values in order (the first input varying slowest), the answer: the result in words, its exact chance where it
+has one, and for a roll its whole distribution with the chance of at least and at most each result. A formula with
+too many combinations to tabulate gets no calculator; the page says so and points at its chart.
+
+Nothing here knows HTML or any game: the words are the formula's and its inputs', the numbers the engine's.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from fractions import Fraction
+from math import prod
+
+import icepool
+
+from ..model.calculate import calculator
+from ..model.computed import Formula, Input
+from ..model.entries import visible_to
+from ..model.formula import Expression, FormulaError
+from ..model.numbers import number_text
+from ..model.ruleset import Ruleset
+from .present import chance_text, minus_text, shown
+from .sheets.charts import exact_number_text, target_chance
+
+MAX_COMBINATIONS = 2000  # answers one page holds for one calculator (the samples' largest has 1,521)
+MAX_OUTCOMES = 40  # results of one roll listed with their chances
+
+
+@dataclass(frozen=True)
+class Tabled:
+    """A formula's calculator, or why it has none (``data`` None and ``why`` said)."""
+
+    formula: Formula
+    data: dict | None
+    why: str = ""
+
+
+def input_choices(spec: Input) -> list | None:
+    """The values an input takes, in order, or None when it is unbounded or takes over a hundred."""
+    if spec.type == "bool":
+        values = [False, True]
+    elif spec.type == "text":
+        values = list(spec.choices) or None
+    elif spec.min is None or spec.max is None or spec.max - spec.min > 100:
+        values = None
+    else:
+        values = list(range(spec.min, spec.max + 1))
+    if values is None:
+        return None
+    return [None, *values] if spec.optional else values
+
+
+def choice_text(spec: Input, value) -> str:
+    """An input's value as a player picks it: yes / no, the word, a number (signed where the input goes below 0)."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int) and spec.min is not None and spec.min < 0:
+        return minus_text(f"{value:+d}") if value else "±0"
+    return minus_text(number_text(value)) if isinstance(value, int | Fraction) else str(value)
+
+
+def _exact(chance: Fraction) -> str:
+    return str(chance.numerator) if chance.denominator == 1 else f"{chance.numerator}/{chance.denominator}"
+
+
+def _chance(chance: Fraction) -> dict:
+    chance = Fraction(chance)
+    return {"exact": _exact(chance), "percent": chance_text(chance)}
+
+
+def _roll(die: icepool.Die) -> dict:
+    """A roll's answer: its mean and, for each result, the chance of exactly, at least and at most it."""
+    outcomes = list(die.outcomes())
+    if len(outcomes) > MAX_OUTCOMES:
+        raise TooMany(f"a roll of {len(outcomes)} results")
+    total = die.denominator()
+    rows, below = [], 0
+    for outcome in outcomes:
+        exactly = Fraction(die.quantity(outcome), total)
+        rows.append(
+            {
+                "result": minus_text(shown(outcome)),
+                "exactly": _chance(exactly),
+                "at_least": _chance(1 - Fraction(below, total)),
+                "at_most": _chance(Fraction(below, total) + exactly),
+            }
+        )
+        below += die.quantity(outcome)
+    mean = sum(Fraction(die.quantity(o), total) * o for o in outcomes) if all(_is_number(o) for o in outcomes) else None
+    return {"text": f"average {minus_text(exact_number_text(mean))}" if mean is not None else "", "rows": rows}
+
+
+def _is_number(value) -> bool:
+    return isinstance(value, int | Fraction) and not isinstance(value, bool)
+
+
+class TooMany(ValueError):
+    """A formula whose answers are too many to put in a page."""
+
+
+def _part(formula: Formula, value, die: icepool.Die, chance_of=None, told: bool = False) -> dict:
+    """One result, in words, with its chance where it has one: a target and the chance of rolling it (the chart's
+    own chance formula where one gives it; none where another result of the formula ``told`` it), a chance, a roll
+    and its distribution, or a plain value."""
+    kind = formula.result
+    if kind == "target" and told:
+        return {"text": "impossible" if value is None else f"{value}+"}
+    if kind == "target":
+        chance = Fraction(chance_of) if chance_of is not None else target_chance(die, value)
+        return {"text": "impossible" if value is None else f"{value}+", "chance": _chance(chance)}
+    if kind == "chance":
+        return {"text": chance_text(Fraction(value)), "exact": _exact(Fraction(value))}
+    if isinstance(value, icepool.Die):
+        return {"roll": _roll(value)}
+    if kind == "number" and _is_number(value):
+        text = exact_number_text(value)
+        unit = formula.unit
+        return {"text": minus_text(f"{text} {unit}" if unit else text)}
+    return {"text": minus_text(shown(value, none="none"))}
+
+
+def _die(formula: Formula) -> icepool.Die:
+    die = Expression.parse(formula.die or "D6").evaluate({})
+    return die if isinstance(die, icepool.Die) else icepool.d(6)
+
+
+def tabulate(ruleset: Ruleset, formula: Formula, chance_formula: Formula | None = None) -> Tabled:
+    """The calculator of one formula: every combination of its inputs' values, answered by the engine."""
+    choices = [input_choices(spec) for spec in formula.inputs]
+    if not formula.inputs:
+        return Tabled(formula, None, "it has no inputs to choose")
+    if any(c is None for c in choices):
+        open_ = [spec.label for spec, c in zip(formula.inputs, choices) if c is None]
+        return Tabled(formula, None, f"{', '.join(open_)} can take any value")
+    if prod(len(c) for c in choices) > MAX_COMBINATIONS:
+        return Tabled(formula, None, f"its inputs combine in {prod(len(c) for c in choices):,} ways")
+    calc = calculator(ruleset)
+    views = [formula.view(o.id) for o in formula.results] if formula.results else [formula]
+    # a result that is a chance says the chance; a target beside it may not be a roll of its die (7+: a 6, then 4+)
+    told = any(view.result == "chance" for view in views) and len(views) > 1
+    answers = []
+    try:
+        for combination in itertools.product(*choices):
+            given = dict(zip((spec.id for spec in formula.inputs), combination))
+            result = calc.evaluate(formula, **given)
+            chance_of = calc.evaluate(chance_formula, **given) if chance_formula is not None else None
+            values = [result[o.id] for o in formula.results] if formula.results else [result]
+            answers.append([_part(view, value, _die(view), chance_of, told) for view, value in zip(views, values)])
+    except TooMany as error:
+        return Tabled(formula, None, str(error))
+    except (FormulaError, ArithmeticError, TypeError, ValueError):
+        return Tabled(formula, None, "some of its combinations have no answer")
+    data = {
+        "id": formula.id,
+        "title": formula.title,
+        "inputs": [
+            {"label": spec.label, "options": [choice_text(spec, v) for v in c], "default": _default(spec, c)}
+            for spec, c in zip(formula.inputs, choices)
+        ],
+        "results": [o.label or o.id.replace("_", " ") for o in formula.results] or [""],
+        "answers": answers,
+    }
+    return Tabled(formula, data)
+
+
+def _default(spec: Input, choices: list) -> int:
+    """Where an input's picker starts: its default where it has one, else its first value."""
+    default = spec.default
+    value = getattr(default, "magnitude", default)
+    return choices.index(value) if value in choices else 0
+
+
+def calculators(ruleset: Ruleset, audience: str) -> list[Tabled]:
+    """A calculator for each formula of the ruleset this audience may see, in the order they are written; a chart's
+    formula takes the chart's chance formula (a 7+ to hit that is a 6 and then a second roll, say)."""
+    chances = {}
+    for chart in ruleset.section("charts"):
+        if chart.chance and not chart.result:
+            formula, chance = ruleset.formula(chart.formula), ruleset.formula(chart.chance)
+            if [i.id for i in chance.inputs] == [i.id for i in formula.inputs]:
+                chances.setdefault(chart.formula, chance)
+    return [
+        tabulate(ruleset, formula, chances.get(formula.id))
+        for formula in ruleset.section("formulas")
+        if visible_to(formula, audience)
+    ]

@@ -1,0 +1,155 @@
+"""Odds calculators on the site: a picker for each input and the answer the engine gave for the values picked.
+
+The answers are ``render.calculators``' data, embedded in the page as escaped JSON (a ``<script
+type="application/json">``, never run); static/rulepress-calculators.js shows the one picked. The HTML written here is
+the answer for each input's starting value, so a page without JavaScript still reads one answer whole.
+"""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from html import escape
+
+from docutils import nodes
+from sphinx.util.docutils import SphinxDirective
+
+from .charts import _script_json
+
+
+class calculator(nodes.General, nodes.Element):
+    """A calculator: its data in node["data"]; written as HTML by visit_calculator, skipped by other writers."""
+
+
+def _chance_html(chance: dict) -> str:
+    return (
+        f' <span class="rp-calc-chance">{escape(chance["percent"])}</span>'
+        f' <span class="rp-calc-exact">(exactly {escape(chance["exact"])})</span>'
+    )
+
+
+BAR, TALL = 34, 60  # a bar's width and the tallest bar's height, in the chart's own units
+
+
+def bars_svg(rows: list[dict]) -> str:
+    """The distribution as bars, each result and its chance written under and over its bar (an image whose numbers
+    are text, as rulepress-calculators.js draws it too)."""
+    chances = [Fraction(r["exactly"]["exact"]) for r in rows]
+    top = max(chances) or 1
+    bars = []
+    for index, (row, chance) in enumerate(zip(rows, chances)):
+        height = round(float(chance / top) * TALL, 1)
+        x, middle = index * BAR, index * BAR + BAR / 2
+        result, percent = escape(row["result"]), escape(row["exactly"]["percent"])
+        bars.append(
+            f"<g><title>{result}: {percent}</title>"
+            f'<rect x="{x + 5}" y="{TALL + 14 - height}" width="{BAR - 10}" height="{height}"></rect>'
+            f'<text class="rp-calc-bar-chance" x="{middle}" y="{TALL + 11 - height}">{percent}</text>'
+            f'<text x="{middle}" y="{TALL + 28}">{result}</text></g>'
+        )
+    return (
+        f'<svg class="rp-calc-bars" viewBox="0 0 {BAR * len(rows)} {TALL + 32}" role="img" '
+        f'aria-label="The chance of each result">{"".join(bars)}</svg>'
+    )
+
+
+def _odds_cell(chance: dict) -> str:
+    exact = "" if chance["exact"] in ("0", "1") else f' <span class="rp-calc-exact">{escape(chance["exact"])}</span>'
+    return f"<td>{escape(chance['percent'])}{exact}</td>"
+
+
+def _roll_html(roll: dict) -> str:
+    rows = "".join(
+        f'<tr><th scope="row">{escape(r["result"])}</th>'
+        + "".join(_odds_cell(r[k]) for k in ("exactly", "at_least", "at_most"))
+        + "</tr>"
+        for r in roll["rows"]
+    )
+    return (
+        (f'<p class="rp-calc-mean">{escape(roll["text"])}</p>' if roll["text"] else "")
+        + bars_svg(roll["rows"])
+        + '<table class="rp-calc-odds"><thead><tr><th scope="col">Result</th><th scope="col">Exactly</th>'
+        + '<th scope="col">At least</th><th scope="col">At most</th></tr></thead>'
+        + f"<tbody>{rows}</tbody></table>"
+    )
+
+
+def answer_html(labels: list[str], parts: list[dict]) -> str:
+    """One answer: each result in words with its chance, a roll with its table of chances."""
+    html = []
+    for label, part in zip(labels, parts):
+        head = f'<span class="rp-calc-label">{escape(label)}:</span> ' if label else ""
+        if "roll" in part:
+            html.append(f'<div class="rp-calc-part">{head}{_roll_html(part["roll"])}</div>')
+        else:
+            chance = _chance_html(part["chance"]) if "chance" in part else ""
+            if "exact" in part:  # a chance: its text is the percentage
+                chance = f' <span class="rp-calc-exact">(exactly {escape(part["exact"])})</span>'
+            text = f'<strong class="rp-calc-text">{escape(part["text"])}</strong>'
+            html.append(f'<p class="rp-calc-part">{head}{text}{chance}</p>')
+    return "".join(html)
+
+
+def visit_calculator(self, node: calculator) -> None:
+    data, number = node["data"], node["number"]
+    fields = []
+    for index, spec in enumerate(data["inputs"]):
+        ident = f"rp-calc-{number}-{index}"
+        options = "".join(
+            f'<option value="{i}"{" selected" if i == spec["default"] else ""}>{escape(label)}</option>'
+            for i, label in enumerate(spec["options"])
+        )
+        fields.append(
+            f'<label class="rp-calc-field" for="{ident}"><span>{escape(spec["label"])}</span>'
+            f'<select id="{ident}" name="input-{index}">{options}</select></label>'
+        )
+    start = 0
+    for spec in data["inputs"]:
+        start = start * len(spec["options"]) + spec["default"]
+    self.body.append(
+        f'<form class="rp-calculator" role="group" aria-label="{escape(data["title"])}">'
+        f'<div class="rp-calc-inputs">{"".join(fields)}</div>'
+        '<output class="rp-calc-answer" aria-live="polite">'
+        + answer_html(data["results"], data["answers"][start])
+        + "</output>"
+        + f'<script type="application/json" class="rp-calc-data">{_script_json(data)}</script></form>'
+    )
+    raise nodes.SkipNode
+
+
+def skip_calculator(self, node: calculator) -> None:
+    raise nodes.SkipNode
+
+
+class Calculator(SphinxDirective):
+    """```{calculator}``` with the calculator's JSON data (``render.calculators``) as its content."""
+
+    has_content = True
+
+    def run(self) -> list[nodes.Node]:
+        try:
+            data = json.loads("\n".join(self.content))
+            combinations = 1
+            for spec in data["inputs"]:
+                combinations *= len(spec["options"])
+            assert combinations == len(data["answers"]) > 0
+        except (ValueError, KeyError, TypeError, AssertionError) as error:
+            return [
+                self.state.document.reporter.error(
+                    f"rulepress: a calculator's data is broken ({error})", line=self.lineno
+                )
+            ]
+        return [calculator("", data=data, number=self.env.new_serialno("calculator"))]
+
+
+def setup_calculators(app) -> None:
+    app.add_node(
+        calculator,
+        html=(visit_calculator, None),
+        latex=(skip_calculator, None),
+        text=(skip_calculator, None),
+        man=(skip_calculator, None),
+        texinfo=(skip_calculator, None),
+    )
+    app.add_directive("calculator", Calculator, override=True)
+    app.add_js_file("rulepress-calculators.js")
