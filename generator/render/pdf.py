@@ -23,7 +23,7 @@ from urllib.parse import unquote, urlparse
 
 from ..diagnostics import Code, Diagnostic, Location
 from .assets import PROJECT_TEMPLATES, default_templates, readable, template_path
-from .present import minus_signs
+from .present import last_words_together, minus_signs
 
 
 class RenderRefused(Exception):
@@ -156,7 +156,7 @@ def render_pdf(job: PdfJob, root: Path) -> Path:
     root = root.resolve()
     refused: list[str] = []
     fetcher = _make_fetcher(root, refused)
-    html = minus_signs(dated(job.html))
+    html = last_words_together(minus_signs(dated(job.html)))
     base_url = job.base_dir.resolve().as_uri() + "/"
     document = weasyprint.HTML(string=html, base_url=base_url, url_fetcher=fetcher)
     stylesheets = [weasyprint.CSS(filename=str(s), url_fetcher=fetcher) for s in job.stylesheets]

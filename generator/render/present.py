@@ -341,3 +341,58 @@ def minus_signs(html: str) -> str:
         elif not verbatim:
             parts[index] = _NEGATIVE.sub("\u2212", part)
     return "".join(parts)
+
+
+_BLOCK_END = re.compile(r"</(?:p|li|dd|figcaption|caption|h[1-6]|td)>", flags=re.I)
+SHORT_WORD = 16  # letters: longer last words are not held to the one before (the gap they would leave is worse)
+LONG_CELL = 6  # words: a table cell shorter than this keeps its own breaks (its column's width is the table's)
+
+
+def last_words_together(html: str) -> str:
+    """A printout's HTML with the last two words of each paragraph, list item, definition, caption, heading and long
+    table cell joined by a no-break space when both are short, and a hyphenated last word kept whole, so none ends
+    on a line of one short word (a runt); tags between them stay."""
+    out, start = [], 0
+    for end in _BLOCK_END.finditer(html):
+        block = html[start : end.start()]
+        is_cell = end.group().lower() == "</td>"
+        if not is_cell or len(_TAGS.sub(" ", block[block.lower().rfind("<td") :]).split()) >= LONG_CELL + 1:
+            block = _join_last_two(block)
+        out.append(block)
+        out.append(end.group())
+        start = end.end()
+    out.append(html[start:])
+    return "".join(out)
+
+
+def _join_last_two(block: str) -> str:
+    """``block`` (the HTML up to a closing tag) with the space before its last word made a no-break space."""
+    parts = _TAGS.split(block)
+    letters, word_seen = 0, False
+    for index in range(len(parts) - 1, -1, -1):
+        if index % 2:  # a tag: words run on across inline tags, a block or a line break ends the search
+            if re.match(r"</?(?:p|li|dd|div|br|td|th|pre|code|table|ul|ol|dl)\b", parts[index], flags=re.I):
+                return block
+            continue
+        text = parts[index]
+        for position in range(len(text) - 1, -1, -1):
+            char = text[position]
+            if char.isspace():
+                if not word_seen:
+                    continue  # spaces after the last word
+                if letters > SHORT_WORD or not _short_word_before(parts, index, position):
+                    return block
+                last = text[position + 1 :].lstrip()
+                if "-" in last.strip() and last.strip() == last.rstrip():  # re-rolled: not broken at its hyphen
+                    last = f'<span style="white-space: nowrap">{last}</span>'
+                parts[index] = text[:position] + "\u00a0" + last
+                return "".join(parts)
+            word_seen = True
+            letters += 1
+    return block
+
+
+def _short_word_before(parts: list[str], index: int, position: int) -> bool:
+    """Whether the word before the space at ``position`` of text part ``index`` is short."""
+    before = "".join(parts[i] for i in range(0, index, 2)) + parts[index][:position]
+    return not before[-1:].isspace() and 0 < len(before.split()[-1] if before.split() else "") <= SHORT_WORD

@@ -14,6 +14,7 @@ from generator.render.present import (
     bounds_text,
     chance_text,
     exact_chance_text,
+    last_words_together,
     list_separator,
     minus_signs,
     one_of,
@@ -178,3 +179,38 @@ def test_a_printout_s_negative_numbers_take_the_minus_sign_the_engine_prints():
         "<style>p { margin: -2mm; }</style><script>x = -1</script>"
         "<p>a \u22121 modifier, 2-6, D6-1, (\u22122), <code>-1</code>, <pre>-3</pre> \u22120.5<br/>\u22124</p>"
     )
+
+
+NBSP = "\u00a0"
+
+
+@pytest.mark.parametrize(
+    "typed, printed",
+    [
+        (
+            "<p>It may not activate again until next turn.</p>",
+            f"<p>It may not activate again until next{NBSP}turn.</p>",
+        ),
+        # the words may sit in inline markup on either side of the space
+        ("<p>A hit <em>on the</em> target.</p>", f"<p>A hit <em>on the</em>{NBSP}target.</p>"),
+        ("<li>Roll a die and <strong>add</strong></li>", f"<li>Roll a die and{NBSP}<strong>add</strong></li>"),
+        # one word, a long last word, a cell, a word after a line break's end: as written
+        ("<p>Stunned</p>", "<p>Stunned</p>"),
+        ("<p>the characteristics-increasing</p>", "<p>the characteristics-increasing</p>"),
+        ("<td>2 hexes</td>", "<td>2 hexes</td>"),  # a short cell's breaks are its column's
+        (
+            "<td>It stops in front of any enemies.</td>",
+            f"<td>It stops in front of any{NBSP}enemies.</td>",
+        ),
+        # a hyphenated last word is not broken at its hyphen either
+        (
+            "<p>It may not be re-rolled.</p>",
+            f'<p>It may not be{NBSP}<span style="white-space: nowrap">re-rolled.</span></p>',
+        ),
+        ("<p>the rule<br>ends</p>", "<p>the rule<br>ends</p>"),
+        # an attribute's spaces are not words
+        ('<p>see <a href="x y">the chart</a></p>', f'<p>see <a href="x y">the{NBSP}chart</a></p>'),
+    ],
+)
+def test_a_paragraph_s_last_two_words_print_on_one_line(typed, printed):
+    assert last_words_together(typed) == printed

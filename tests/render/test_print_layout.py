@@ -153,6 +153,64 @@ def test_no_heading_is_the_last_line_of_its_page(printouts):
     assert not stranded, "\n".join(stranded)
 
 
+def segments(line: list[Word]) -> list[list[Word]]:
+    """A line's runs of words, split where a gap wider than three letters' size parts two columns or cells."""
+    line = sorted(line, key=lambda w: w.box.left)
+    found = [[line[0]]]
+    for word in line[1:]:
+        if word.box.left - found[-1][-1].box.right > 3 * word.size:
+            found.append([word])
+        else:
+            found[-1].append(word)
+    return found
+
+
+PARAGRAPH_END = (".", ",", ";", ":", "!", "?", "\u201d", '"', ")")  # a word that ends a sentence, or a quote
+
+
+def runts(page: PageLayout) -> list[tuple[str, str]]:
+    """Paragraphs ending on a line of one word under a full line: (the word, the end of the line above). The word ends
+    a sentence (a lone word of a list, an index or a heading does not); a full line is at least four fifths of the
+    widest run that starts at its left edge, and four times the word's width."""
+    runs = [run for line in lines(list(page.words)) for run in segments(line)]
+    widest: dict[int, float] = {}
+    for run in runs:
+        key = round(run[0].box.left)
+        widest[key] = max(widest.get(key, 0), run[-1].box.right - run[0].box.left)
+    found = []
+    for index, run in enumerate(runs):
+        if len(run) != 1 or run[0].bold or not run[0].text.endswith(PARAGRAPH_END):
+            continue
+        word = run[0]
+        above = next(
+            (
+                r
+                for r in reversed(runs[:index])
+                if abs(r[0].box.left - word.box.left) < 1 and r[0].box.top < word.box.top
+            ),
+            None,
+        )
+        if above is None or word.box.top - above[0].box.top > 1.6 * word.size or above[0].bold:
+            continue
+        width = above[-1].box.right - above[0].box.left
+        if abs(above[0].size - word.size) < 0.2 and width >= 0.8 * widest[round(above[0].box.left)]:
+            if width >= 4 * word.box.width:
+                found.append((word.text, " ".join(w.text for w in above[-4:])))
+    return found
+
+
+def test_no_paragraph_ends_on_a_line_of_one_short_word(printouts):
+    """Measured on the booklets' pages: a line of one word under a full line of the same type and left edge is a
+    paragraph's runt (26 in the Rampant Hex handout before its last two words were kept together)."""
+    found = [
+        f"{path.name} page {number}: {word!r} after {above!r}"
+        for path in booklets(printouts)
+        for number, page in enumerate(layout(path), 1)
+        for word, above in runts(page)
+    ]
+    assert not found, "\n".join(found[:20])
+
+
 def test_no_booklet_ends_on_a_page_of_a_line_or_two(printouts):
     short = []
     for path in booklets(printouts):
