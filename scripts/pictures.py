@@ -9,6 +9,7 @@ Reads the build (``site/``, ``sheets/``, ``handouts/``) and writes one PNG per o
     site-desktop.png     the same page at 1280 px
     chart-site.png       the to-hit chart on the site (the Warhammer charts page) at 1280 px
     chart-phone.png      the same chart at 390 px
+    calculator-phone.png an odds calculator at 390 px, two values picked (the Rampant Hex hits calculator)
     chart-sheet.png      a to-hit chart sheet PDF
     quick-reference.png  the first page of a quick-reference sheet
     booklet.png          a rules page of a player handout booklet (not its cover)
@@ -44,6 +45,8 @@ PREFER = ["rampant_hex", "warhammer_fantasy_charts", "ordo_ineptus", "city_of_th
 SITE_PAGES = ["rampant_hex/combat.html", "rampant_hex/morale.html", "*/combat.html", "*/rules.html", "*/index.html"]
 CHART_PAGES = ["warhammer_fantasy_charts/charts.html", "*/charts.html"]
 CHART_HEADING = re.compile(r"to hit", re.I)  # the chart section's heading says this
+CALCULATOR_PAGES = ["rampant_hex/calculators.html", "*/calculators.html"]
+CALCULATOR_PICKS = ("3", "3")  # the first values a player tries: a middling attack against a middling armour
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -84,13 +87,14 @@ def main(argv: list[str] | None = None) -> int:
 
 def _site_pictures(build: Path, done) -> None:
     site = build / "site"
-    kinds = ("site-phone", "site-desktop", "chart-site", "chart-phone")
+    kinds = ("site-phone", "site-desktop", "chart-site", "chart-phone", "calculator-phone")
     if not site.is_dir():
         for kind in kinds:
             done(kind, None, None, f"no site folder at {site}")
         return
     page = _first_page(site, SITE_PAGES)
     chart = _first_page(site, CHART_PAGES)
+    calculators = _first_page(site, CALCULATOR_PAGES)
     if not CHROMIUM.exists():
         for kind in kinds:
             done(kind, None, None, f"{CHROMIUM} is missing (make browser)")
@@ -124,6 +128,16 @@ def _site_pictures(build: Path, done) -> None:
                     png, how = _chart_shot(tab)
                     done(kind, png, f"site/{chart} at {width} px ({how})", f"no to-hit chart table on site/{chart}")
                     tab.close()
+            if calculators is None:
+                done("calculator-phone", None, None, "no calculators page found under site/")
+            else:
+                tab = browser.new_page(viewport=PHONE, device_scale_factor=1)
+                tab.goto(f"{url}/{calculators}", wait_until="networkidle")
+                png, how = _calculator_shot(tab)
+                done(
+                    "calculator-phone", png, f"site/{calculators} at {PHONE['width']} px ({how})", "no roll calculator"
+                )
+                tab.close()
         finally:
             browser.close()
 
@@ -147,6 +161,29 @@ def _chart_shot(tab) -> tuple[bytes | None, str]:
             "width": min(box["width"] + 32, tab.viewport_size["width"] - left),
             "height": min(box["height"] + 16, CHART_MAX_HEIGHT),
         }
+        return _small(tab.screenshot(full_page=True, clip=clip)), f"section {heading!r}"
+    return None, ""
+
+
+def _calculator_shot(tab) -> tuple[bytes | None, str]:
+    """The first calculator whose answer is a roll (a table of chances), with CALCULATOR_PICKS picked."""
+    forms = tab.locator("form.rp-calculator")
+    for i in range(forms.count()):
+        form = forms.nth(i)
+        selects = form.locator(".rp-calc-inputs select")
+        if selects.count() != len(CALCULATOR_PICKS):
+            continue
+        for index, label in enumerate(CALCULATOR_PICKS):
+            options = selects.nth(index).locator("option").all_inner_texts()
+            if label in options:
+                selects.nth(index).select_option(label=label)
+        if not form.locator("table.rp-calc-odds").count():
+            continue
+        section = tab.locator("section").filter(has=form).last
+        section.scroll_into_view_if_needed()
+        box = section.bounding_box()
+        clip = {"x": 0, "y": max(box["y"] - 8, 0), "width": tab.viewport_size["width"], "height": box["height"] + 16}
+        heading = section.locator("h2").first.inner_text().strip()
         return _small(tab.screenshot(full_page=True, clip=clip)), f"section {heading!r}"
     return None, ""
 
