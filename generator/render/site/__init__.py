@@ -35,6 +35,7 @@ from ..present import GAP_DASH, GAP_NOTE, GAP_NOTE_MARK, entry_title, minus_text
 from ..prose import HOUSE_RULE, value_parts
 from ..worked import CHECKED_PAGE, CHECKED_TEXT, CHECKED_TITLE
 from . import myst
+from .army import setup_army
 from .calculator import setup_calculators
 from .charts import setup_charts
 from .myst import ENTRY_LINES, render_entry
@@ -389,6 +390,7 @@ def setup(app: Sphinx) -> dict:
     setup_reproducible(app)
     setup_charts(app)
     setup_calculators(app)
+    setup_army(app)
     setup_phone(app)
     return {"version": "1", "parallel_read_safe": False, "parallel_write_safe": True, "env_version": 1}
 

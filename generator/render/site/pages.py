@@ -22,6 +22,7 @@ from ...model.base import value_loc
 from ...model.ruleset import Ruleset
 from ...model.settings import DEFAULT_SITE_NAME
 from ...source.project import Project
+from ..army_builder import builder_data, has_builder
 from ..calculators import calculators
 from ..markdown import esc, role_text
 from ..present import (
@@ -228,6 +229,21 @@ def az_bar(ruleset: Ruleset, terms: list) -> str:
 
 
 CALCULATORS_TITLE = "Odds calculators"
+ARMY_TITLE = "Army builder"
+
+
+def army_page(ruleset: Ruleset, audience: str) -> str | None:
+    """The army builder of a ruleset with an army matrix: its picks, points and limits as data for the page."""
+    if not has_builder(ruleset):
+        return None
+    data = builder_data(ruleset, audience)
+    return (
+        f"# {page_title(ruleset, ARMY_TITLE)}\n\n"
+        "Pick units, heroes and upgrades: the points and every army limit are worked out as you pick, the way these "
+        "rules check the text's own lists. The list stays in this page's address (a link reopens it) and in this "
+        "browser.\n\n"
+        f"````{{army-builder}}\n{json.dumps(data, ensure_ascii=False)}\n````\n"
+    )
 
 
 def calculators_page(ruleset: Ruleset, audience: str) -> str | None:
@@ -473,6 +489,7 @@ def site_pages(project: Project, audience: str, downloads: dict[str, list[tuple[
         for name, text, title in (
             ("glossary", glossary_page(ruleset, audience), "Glossary"),
             ("calculators", calculators_page(ruleset, audience), CALCULATORS_TITLE),
+            ("army-builder", army_page(ruleset, audience), ARMY_TITLE),
             ("examples", examples_page(ruleset, audience) if authors else None, "Worked examples"),
             ("names", names_page(ruleset, project.root, audience) if authors else None, "Names for worked examples"),
         ):

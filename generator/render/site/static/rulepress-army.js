@@ -1,0 +1,351 @@
+/* Rulepress army builder: pick units, heroes and upgrades; read the points, the models and every army limit.
+   The counts are the sums `rulepress check` makes (generator/mechanics/armies.py army_counts), and each limit is
+   the expression `check` evaluates, handed over as its syntax tree and worked out here with exact fractions
+   (BigInt numerator and denominator). The list is kept in the page's address and in this browser's storage;
+   nothing is fetched. */
+(function () {
+  "use strict";
+
+  // -- exact fractions ------------------------------------------------------------------------------------
+  function gcd(a, b) { a = a < 0n ? -a : a; b = b < 0n ? -b : b; while (b) { var t = a % b; a = b; b = t; } return a || 1n; }
+  function frac(n, d) {
+    d = d === undefined ? 1n : d;
+    if (d === 0n) throw new Error("division by zero");
+    if (d < 0n) { n = -n; d = -d; }
+    var g = gcd(n, d);
+    return { n: n / g, d: d / g };
+  }
+  function parse(text) {
+    var parts = String(text).split("/");
+    return frac(BigInt(parts[0]), parts.length > 1 ? BigInt(parts[1]) : 1n);
+  }
+  var ZERO = frac(0n);
+  function add(a, b) { return frac(a.n * b.d + b.n * a.d, a.d * b.d); }
+  function sub(a, b) { return frac(a.n * b.d - b.n * a.d, a.d * b.d); }
+  function mul(a, b) { return frac(a.n * b.n, a.d * b.d); }
+  function div(a, b) { return frac(a.n * b.d, a.d * b.n); }
+  function floordiv(a, b) {
+    var q = div(a, b), whole = q.n / q.d;
+    if (q.n % q.d !== 0n && q.n < 0n) whole -= 1n;  // BigInt division truncates; // rounds down
+    return frac(whole);
+  }
+  function cmp(a, b) { var x = a.n * b.d, y = b.n * a.d; return x < y ? -1 : x > y ? 1 : 0; }
+  function exact(a) { return a.d === 1n ? String(a.n) : a.n + "/" + a.d; }
+  var GLYPHS = { "1/2": "½", "1/3": "⅓", "2/3": "⅔", "1/4": "¼", "3/4": "¾" };
+  function shown(a) {
+    if (a === null) return "—";
+    if (a.d === 1n) return String(a.n).replace("-", "\u2212");
+    var sign = a.n < 0n ? "\u2212" : "", n = a.n < 0n ? -a.n : a.n, whole = n / a.d, rest = (n % a.d) + "/" + a.d;
+    return sign + (whole ? String(whole) : "") + (GLYPHS[rest] || (whole ? " " : "") + rest);
+  }
+
+  // -- what `check` counts --------------------------------------------------------------------------------
+  function byId(items) { var found = {}; items.forEach(function (i) { found[i.id] = i; }); return found; }
+  function levelName(level) { return level.toLowerCase().replace(/[^0-9a-z]+/g, "_").replace(/^_+|_+$/g, ""); }
+
+  function lineEach(data, unit) {
+    // a line's points for one unit, or null when the matrix does not give its troop's (then the line counts nothing)
+    var troop = byId(data.troops)[unit.troop];
+    if (!troop || troop.points === null) return null;
+    var each = parse(troop.points), costs = byId(data.upgrades), heroes = byId(data.heroes);
+    (unit.upgrades || []).forEach(function (id) { if (costs[id] && costs[id].points !== null) each = add(each, parse(costs[id].points)); });
+    (unit.heroes || []).forEach(function (id) { if (heroes[id] && heroes[id].points !== null) each = add(each, parse(heroes[id].points)); });
+    return each;
+  }
+
+  function lineModels(data, unit) {
+    var troop = byId(data.troops)[unit.troop];
+    if (troop && troop.models !== null) return frac(BigInt(troop.models * unit.count));
+    return unit.models ? frac(BigInt(unit.models)) : null;
+  }
+
+  function points(data, list) {
+    var total = ZERO, extras = byId(data.extras);
+    list.units.forEach(function (unit) {
+      var each = lineEach(data, unit);
+      if (each !== null) total = add(total, mul(each, frac(BigInt(unit.count))));
+    });
+    (list.extras || []).forEach(function (id) { if (extras[id] && extras[id].points !== null) total = add(total, parse(extras[id].points)); });
+    return total;
+  }
+
+  function counts(data, list) {
+    var found = {}, troops = byId(data.troops), heroes = byId(data.heroes), types = {}, troopPoints = ZERO;
+    data.counts.forEach(function (name) { found[name] = ZERO; });
+    function more(name, by) { found[name] = add(found[name] || ZERO, frac(BigInt(by))); }
+    data.levels.forEach(function (level) { types[level.level] = {}; });
+    list.units.forEach(function (unit) {
+      var troop = troops[unit.troop];
+      more(troop.counts_as || "units", unit.count);
+      more(unit.troop, unit.count);
+      if (troop.points !== null) troopPoints = add(troopPoints, mul(parse(troop.points), frac(BigInt(unit.count))));
+      (unit.upgrades || []).forEach(function (id) { more(id, unit.count); });
+      (unit.heroes || []).forEach(function (id) {
+        more(id, unit.count);
+        more("heroes", unit.count);
+        var level = heroes[id].level;
+        types[level] = types[level] || {};
+        types[level][id] = (types[level][id] || 0) + unit.count;
+      });
+    });
+    Object.keys(types).forEach(function (level) {
+      var name = levelName(level), values = Object.keys(types[level]).map(function (id) { return types[level][id]; });
+      found[name + "_heroes"] = frac(BigInt(values.reduce(function (a, b) { return a + b; }, 0)));
+      found["most_of_one_" + name + "_hero"] = frac(BigInt(values.length ? Math.max.apply(null, values) : 0));
+    });
+    (list.extras || []).forEach(function (id) { more(id, 1); });
+    if (data.by_points) {
+      found.troop_points = troopPoints;
+      found.points = points(data, list);
+    }
+    var models = ZERO;
+    list.units.forEach(function (unit) { var m = lineModels(data, unit); if (m !== null) models = add(models, m); });
+    found.models = models;
+    return found;
+  }
+
+  function evaluate(tree, found) {
+    if (tree === null) return null;
+    if (tree[0] === "number") return parse(tree[1]);
+    if (tree[0] === "count") return found[tree[1]] || ZERO;
+    var left = evaluate(tree[1], found), right = evaluate(tree[2], found);
+    return { "+": add, "-": sub, "*": mul, "/": div, "//": floordiv }[tree[0]](left, right);
+  }
+
+  function verdicts(data, list) {
+    var found = counts(data, list);
+    return {
+      points: data.by_points ? exact(found.points) : null,
+      models: exact(found.models),
+      counts: Object.keys(found).reduce(function (o, k) { o[k] = exact(found[k]); return o; }, {}),
+      limits: data.limits.map(function (limit) {
+        var count = evaluate(limit.count, found), most = evaluate(limit.at_most, found), least = evaluate(limit.at_least, found);
+        var tooMany = most !== null && cmp(count, most) > 0, tooFew = least !== null && cmp(count, least) < 0;
+        return { id: limit.id, count: exact(count), at_most: most && exact(most), at_least: least && exact(least),
+                 holds: !(tooMany || tooFew) };
+      }),
+    };
+  }
+
+  // -- the page -------------------------------------------------------------------------------------------
+  function el(name, attrs, children) {
+    var node = document.createElement(name);
+    Object.keys(attrs || {}).forEach(function (key) {
+      if (key === "text") node.textContent = attrs[key];
+      else if (key.slice(0, 2) === "on") node.addEventListener(key.slice(2), attrs[key]);
+      else if (attrs[key] !== false && attrs[key] !== null && attrs[key] !== undefined) node.setAttribute(key, attrs[key]);
+    });
+    (children || []).forEach(function (child) { if (child) node.appendChild(typeof child === "string" ? document.createTextNode(child) : child); });
+    return node;
+  }
+
+  function encode(list) { return btoa(unescape(encodeURIComponent(JSON.stringify(list)))).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, ""); }
+  function decode(text) {
+    text = text.replace(/-/g, "+").replace(/_/g, "/");
+    return JSON.parse(decodeURIComponent(escape(atob(text + "===".slice((text.length + 3) % 4)))));
+  }
+
+  function valid(data, list) {
+    // a list from an address or from storage is the player's own: keep only what this ruleset has
+    var troops = byId(data.troops), heroes = byId(data.heroes), upgrades = byId(data.upgrades), extras = byId(data.extras);
+    var units = (Array.isArray(list.units) ? list.units : []).filter(function (u) { return u && troops[u.troop]; }).map(function (u) {
+      var count = Math.max(1, Math.min(100, parseInt(u.count, 10) || 1));
+      var models = troops[u.troop].models === null && parseInt(u.models, 10) > 0 ? Math.min(10000, parseInt(u.models, 10)) : null;
+      return { troop: u.troop, count: count, models: models,
+               heroes: (u.heroes || []).filter(function (h) { return heroes[h]; }),
+               upgrades: (u.upgrades || []).filter(function (c) { return upgrades[c]; }) };
+    });
+    return { title: String(list.title || "My army").slice(0, 80), units: units,
+             extras: (list.extras || []).filter(function (c) { return extras[c]; }),
+             agreed_points: /^\d+(\/\d+)?$/.test(String(list.agreed_points)) ? String(list.agreed_points) : null,
+             agreed_models: parseInt(list.agreed_models, 10) > 0 ? parseInt(list.agreed_models, 10) : null };
+  }
+
+  function slug(text) { return (text.toLowerCase().replace(/[^0-9a-z]+/g, "_").replace(/^_+|_+$/g, "") || "my_army").replace(/^(\d)/, "army_$1"); }
+
+  function yaml(data, list) {
+    function q(text) { return JSON.stringify(String(text)); }  // a JSON string is a YAML string
+    var out = ["armies:", "  " + slug(list.title) + ":", "    title: " + q(list.title), "    matrix: " + data.matrix.id];
+    if (list.agreed_points) out.push("    agreed_points: " + (/^\d+$/.test(list.agreed_points) ? list.agreed_points : q(list.agreed_points)));
+    if (list.agreed_models) out.push("    agreed_models: " + list.agreed_models);
+    out.push("    units:");
+    if (!list.units.length) out[out.length - 1] = "    units: []";
+    list.units.forEach(function (u) {
+      var parts = ["troop: " + u.troop, "count: " + u.count];
+      if (u.models) parts.push("models: " + u.models);
+      if (u.heroes.length) parts.push("heroes: [" + u.heroes.join(", ") + "]");
+      if (u.upgrades.length) parts.push("upgrades: [" + u.upgrades.join(", ") + "]");
+      out.push("      - {" + parts.join(", ") + "}");
+    });
+    if (list.extras.length) out.push("    extras: [" + list.extras.join(", ") + "]");
+    return out.join("\n") + "\n";
+  }
+
+  function Builder(root, data) {
+    this.root = root;
+    this.data = data;
+    this.key = "rulepress-army-lists:" + data.ruleset;
+    var fromAddress = /[#&]list=([A-Za-z0-9_-]+)/.exec(location.hash);
+    var start = null;
+    try { if (fromAddress) start = valid(data, decode(fromAddress[1])); } catch (e) { start = null; }
+    var last = this.saved()[this.lastName()];
+    this.list = start || (last ? valid(data, last) : null) || valid(data, data.samples[0] || { title: "My army", units: [] });
+    this.render();
+  }
+  Builder.prototype.saved = function () {
+    try { var all = JSON.parse(localStorage.getItem(this.key) || "{}"); return typeof all === "object" && all ? all : {}; }
+    catch (e) { return {}; }
+  };
+  Builder.prototype.lastName = function () { try { return localStorage.getItem(this.key + ":last") || ""; } catch (e) { return ""; } };
+  Builder.prototype.keep = function () {
+    var all = this.saved();
+    all[this.list.title] = this.list;
+    try {
+      localStorage.setItem(this.key, JSON.stringify(all));
+      localStorage.setItem(this.key + ":last", this.list.title);
+    } catch (e) { /* storage off: the address still holds the list */ }
+    history.replaceState(null, "", "#list=" + encode(this.list));
+  };
+  Builder.prototype.change = function (how) { how(this.list); this.keep(); this.render(); };
+
+  Builder.prototype.render = function () {
+    var self = this, data = this.data, list = this.list, v = verdicts(data, list);
+    var troops = byId(data.troops), heroes = byId(data.heroes), upgrades = byId(data.upgrades);
+    var root = this.root, focused = document.activeElement && document.activeElement.id;
+    root.textContent = "";
+
+    // which list: its name, the saved ones, the text's own samples
+    var saved = Object.keys(this.saved());
+    var open = el("select", { id: "rp-army-open", "aria-label": "Open a list", onchange: function (e) {
+      var pick = e.target.value;
+      if (!pick) return;
+      var kind = pick.slice(0, 2), name = pick.slice(2);
+      self.list = valid(data, kind === "s:" ? self.saved()[name] : data.samples[parseInt(name, 10)]);
+      self.keep();
+      self.render();
+    } }, [el("option", { value: "", text: "Open a list…" })]
+      .concat(saved.map(function (name) { return el("option", { value: "s:" + name, text: name }); }))
+      .concat(data.samples.map(function (s, i) { return el("option", { value: "x:" + i, text: s.title + " (the text's)" }); })));
+    root.appendChild(el("div", { "class": "rp-army-lists" }, [
+      el("label", { "for": "rp-army-title" }, ["List ", el("input", { id: "rp-army-title", value: list.title, maxlength: "80",
+        onchange: function (e) { self.change(function (l) { l.title = e.target.value.trim() || "My army"; }); } })]),
+      open,
+      el("button", { type: "button", text: "New list", onclick: function () {
+        self.list = valid(data, { title: "Army " + (saved.length + 1), units: [] }); self.keep(); self.render();
+      } }),
+    ]));
+    if (data.by_points) {
+      root.appendChild(el("label", { "class": "rp-army-agreed", "for": "rp-army-agreed" }, ["Agreed points ",
+        el("input", { id: "rp-army-agreed", inputmode: "numeric", size: "5", value: list.agreed_points || "",
+          onchange: function (e) { self.change(function (l) { l.agreed_points = /^\d+$/.test(e.target.value.trim()) ? e.target.value.trim() : null; }); } })]));
+    } else {
+      root.appendChild(el("label", { "class": "rp-army-agreed", "for": "rp-army-agreed" }, ["Agreed models ",
+        el("input", { id: "rp-army-agreed", inputmode: "numeric", size: "5", value: list.agreed_models || "",
+          onchange: function (e) { self.change(function (l) { l.agreed_models = parseInt(e.target.value, 10) > 0 ? parseInt(e.target.value, 10) : null; }); } })]));
+    }
+
+    // the lines
+    var rows = list.units.map(function (unit, index) {
+      var troop = troops[unit.troop], each = lineEach(data, unit);
+      var heroPick = el("select", { "aria-label": "Add a hero to " + troop.name, onchange: function (e) {
+        if (e.target.value) self.change(function (l) { l.units[index].heroes.push(e.target.value); });
+      } }, [el("option", { value: "", text: "+ hero…" })].concat(data.heroes.map(function (h) {
+        return el("option", { value: h.id, text: h.name + (h.points !== null && data.by_points ? " (" + shown(parse(h.points)) + ")" : "") });
+      })));
+      return el("li", { "class": "rp-army-line" }, [
+        el("div", { "class": "rp-army-line-head" }, [
+          el("button", { type: "button", "aria-label": "One fewer " + troop.name, text: "−", onclick: function () {
+            self.change(function (l) { if (l.units[index].count > 1) l.units[index].count -= 1; else l.units.splice(index, 1); });
+          } }),
+          el("strong", { "class": "rp-army-count", text: unit.count + "×" }),
+          el("button", { type: "button", "aria-label": "One more " + troop.name, text: "+", onclick: function () {
+            self.change(function (l) { l.units[index].count = Math.min(100, l.units[index].count + 1); });
+          } }),
+          el("span", { "class": "rp-army-name", text: troop.name }),
+          data.by_points ? el("span", { "class": "rp-army-points", text: each === null ? "points not given" : shown(mul(each, frac(BigInt(unit.count)))) + " pts" }) : null,
+          troop.models === null && !data.by_points ? el("label", { "class": "rp-army-line-models", "for": "rp-army-models-" + index }, [
+            el("input", { id: "rp-army-models-" + index, inputmode: "numeric", size: "3", value: unit.models || "",
+              onchange: function (e) { self.change(function (l) { var m = parseInt(e.target.value, 10); l.units[index].models = m > 0 ? Math.min(10000, m) : null; }); } }),
+            " models"]) : null,
+          el("button", { type: "button", "class": "rp-army-remove", "aria-label": "Remove " + troop.name, text: "Remove", onclick: function () {
+            self.change(function (l) { l.units.splice(index, 1); });
+          } }),
+        ]),
+        el("div", { "class": "rp-army-line-more" }, unit.heroes.map(function (id, h) {
+          return el("button", { type: "button", "class": "rp-army-chip", "aria-label": "Remove " + heroes[id].name, text: "+ " + heroes[id].name + " ✕",
+            onclick: function () { self.change(function (l) { l.units[index].heroes.splice(h, 1); }); } });
+        }).concat(data.upgrades.map(function (c) {
+          var on = unit.upgrades.indexOf(c.id) >= 0, ident = "rp-army-" + index + "-" + c.id;
+          return el("label", { "class": "rp-army-upgrade", "for": ident }, [el("input", { type: "checkbox", id: ident, checked: on ? "checked" : null,
+            onchange: function (e) { self.change(function (l) {
+              var ups = l.units[index].upgrades, at = ups.indexOf(c.id);
+              if (e.target.checked && at < 0) ups.push(c.id); else if (!e.target.checked && at >= 0) ups.splice(at, 1);
+            }); } }), " " + c.name + (c.points !== null && data.by_points ? " (" + shown(parse(c.points)) + ")" : "")]);
+        })).concat(data.heroes.length ? [heroPick] : [])),
+      ]);
+    });
+    root.appendChild(el("ol", { "class": "rp-army-units" }, rows));
+    var addUnit = el("select", { id: "rp-army-add", "aria-label": "Add a unit", onchange: function (e) {
+      if (e.target.value) self.change(function (l) { l.units.push({ troop: e.target.value, count: 1, heroes: [], upgrades: [] }); });
+    } }, [el("option", { value: "", text: "Add a unit…" })].concat(data.troops.map(function (t) {
+      return el("option", { value: t.id, text: t.name + (data.by_points ? " (" + (t.points === null ? "points not given" : shown(parse(t.points)) + " pts") + ")" : "") });
+    })));
+    root.appendChild(el("p", { "class": "rp-army-add" }, [addUnit]));
+    if (data.extras.length) {
+      root.appendChild(el("fieldset", { "class": "rp-army-extras" }, [el("legend", { text: "Bought once for the force" })].concat(data.extras.map(function (c) {
+        var ident = "rp-army-extra-" + c.id;
+        return el("label", { "for": ident }, [el("input", { type: "checkbox", id: ident, checked: list.extras.indexOf(c.id) >= 0 ? "checked" : null,
+          onchange: function (e) { self.change(function (l) {
+            var at = l.extras.indexOf(c.id);
+            if (e.target.checked && at < 0) l.extras.push(c.id); else if (!e.target.checked && at >= 0) l.extras.splice(at, 1);
+          }); } }), " " + c.name + (c.points !== null && data.by_points ? " (" + shown(parse(c.points)) + ")" : "")]);
+      }))));
+    }
+
+    // the totals and every limit, in its own words
+    var totals = [];
+    if (data.by_points) {
+      var spent = parse(v.points);
+      totals.push(el("strong", { "class": "rp-army-total", text: shown(spent) + (list.agreed_points ? " of " + shown(parse(list.agreed_points)) : "") + " points" }));
+      if (list.agreed_points && cmp(spent, parse(list.agreed_points)) > 0) totals.push(el("span", { "class": "rp-army-over", text: " — " + shown(sub(spent, parse(list.agreed_points))) + " over" }));
+    }
+    var units = parse(v.counts.units || "0"), hasModels = !data.by_points || data.troops.some(function (t) { return t.models !== null; });
+    totals.push(el("span", { "class": "rp-army-units-count", text: (data.by_points ? " · " : "") + shown(units) + (units.n === 1n && units.d === 1n ? " unit" : " units") }));
+    if (hasModels) totals.push(el("span", { "class": "rp-army-models", text: " · " + shown(parse(v.models)) + " models" + (list.agreed_models ? " of " + list.agreed_models : "") }));
+    if (list.agreed_models && cmp(parse(v.models), frac(BigInt(list.agreed_models))) > 0) totals.push(el("span", { "class": "rp-army-over", text: " — " + shown(sub(parse(v.models), frac(BigInt(list.agreed_models)))) + " over" }));
+    root.appendChild(el("p", { "class": "rp-army-totals", role: "status", "aria-live": "polite" }, totals));
+    root.appendChild(el("ul", { "class": "rp-army-limits" }, data.limits.map(function (limit, i) {
+      var r = v.limits[i], bound = [];
+      if (r.at_least !== null) bound.push("at least " + shown(parse(r.at_least)));
+      if (r.at_most !== null) bound.push("at most " + shown(parse(r.at_most)));
+      return el("li", { "class": r.holds ? "holds" : "broken", "data-limit": limit.id }, [
+        el("span", { "class": "rp-army-verdict", "aria-label": r.holds ? "kept" : "broken", text: r.holds ? "✔" : "✘" }), " ",
+        el("span", { "class": "rp-army-limit-title", text: limit.title }), " ",
+        el("span", { "class": "rp-army-limit-numbers", text: shown(parse(r.count)) + " of " + bound.join(" and ") }),
+      ]);
+    })));
+
+    // keep it: the link, the YAML `rulepress` takes, print
+    var out = el("textarea", { "class": "rp-army-yaml", readonly: "readonly", rows: "8", "aria-label": "The list as YAML" });
+    out.value = yaml(data, list);
+    root.appendChild(el("div", { "class": "rp-army-keep" }, [
+      el("button", { type: "button", text: "Copy link", onclick: function () {
+        if (navigator.clipboard) navigator.clipboard.writeText(location.href).catch(function () {});
+      } }),
+      el("button", { type: "button", text: "Print", onclick: function () { window.print(); } }),
+      el("details", {}, [el("summary", { text: "As YAML for rulepress" }), out]),
+    ]));
+    if (focused && document.getElementById(focused)) document.getElementById(focused).focus();
+  };
+
+  window.rulepressArmy = { verdicts: verdicts, yaml: yaml, encode: encode, decode: decode, valid: valid };
+  function init() {
+    var roots = document.querySelectorAll(".rp-army-builder");
+    for (var i = 0; i < roots.length; i++) {
+      var data = JSON.parse(roots[i].querySelector("script.rp-army-data").textContent);
+      var holder = roots[i].querySelector(".rp-army-app");
+      roots[i].builder = new Builder(holder, data);
+    }
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init); else init();
+})();

@@ -1,0 +1,219 @@
+"""The army builder in Chromium: the same points, counts and limit verdicts as the engine, on every list.
+
+The property test generates a few hundred armies for each ruleset with an army matrix (the samples and the
+fixtures), works each out with the engine (``mechanics.armies``: what `check` uses) and in the page's own script, and
+requires the same totals, counts and verdicts. The page is then used as a player would: the text's own sample list,
+a list breaking each limit (opened from its link), and the YAML it exports, checked by `check`.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import random
+import shutil
+from fractions import Fraction
+
+import pytest
+from helpers import ROOT
+from site_helpers import PHONE, serve
+
+from generator.mechanics import armies
+from generator.model.entries import ArmyList, ArmyUnit
+from generator.render.army_builder import army_state, builder_data, has_builder
+from generator.validate import check_project
+
+pytestmark = pytest.mark.browser
+
+SCRIPT = ROOT / "generator" / "render" / "site" / "static" / "rulepress-army.js"
+PROJECTS = {
+    "samples": ROOT,
+    "frontier": ROOT / "tests" / "fixtures" / "frontier",
+    "homebrew": ROOT / "tests" / "fixtures" / "homebrew",
+    "headcount": ROOT / "tests" / "fixtures" / "headcount",
+}
+ARMIES_PER_RULESET = 300
+
+
+def rulesets_with_builders():
+    for name, root in PROJECTS.items():
+        result = check_project(root)
+        assert result.ok, (name, [d.format() for d in result.diagnostics.errors])
+        for ruleset in result.project.rulesets:
+            if has_builder(ruleset):
+                yield name, ruleset
+
+
+def random_army(ruleset, data: dict, rng: random.Random) -> ArmyList:
+    units = []
+    for _ in range(rng.randint(0, 6)):
+        troop = rng.choice(data["troops"])
+        units.append(
+            ArmyUnit(
+                troop=troop["id"],
+                count=rng.randint(1, 4),
+                models=rng.randint(1, 12) if troop["models"] is None and rng.random() < 0.7 else None,
+                heroes=tuple(rng.choice(data["heroes"])["id"] for _ in range(rng.randint(0, 2)))
+                if data["heroes"]
+                else (),
+                upgrades=tuple(c["id"] for c in data["upgrades"] if rng.random() < 0.3),
+            )
+        )
+    return ArmyList(
+        title="Generated",
+        matrix=data["matrix"]["id"],
+        agreed_points=30 if data["by_points"] else None,
+        agreed_models=None if data["by_points"] else 20,
+        units=tuple(units),
+        # a list file may name a thing bought for the force twice, the page's checkbox never: both are counted
+        extras=tuple(c["id"] for c in data["extras"] for _ in range(rng.choice((0, 0, 1, 1, 2)))),
+    )
+
+
+def exact(value) -> str | None:
+    if value is None:
+        return None
+    value = Fraction(value)
+    return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+
+
+def engine_verdicts(ruleset, army: ArmyList) -> dict:
+    return {
+        "points": exact(armies.army_points(ruleset, army)) if armies.balances_by_points(ruleset) else None,
+        "models": exact(armies.army_models(ruleset, army)),
+        "counts": {name: exact(n) for name, n in armies.army_counts(ruleset, army).items()},
+        "limits": [
+            {
+                "id": r.limit.id,
+                "count": exact(r.count),
+                "at_most": exact(r.at_most),
+                "at_least": exact(r.at_least),
+                "holds": r.holds,
+            }
+            for r in armies.check_limits(ruleset, army)
+        ],
+    }
+
+
+@pytest.fixture(scope="module")
+def blank(browser):
+    """A page with nothing but the builder's script, to ask it about any data."""
+    page = browser.new_context().new_page()
+    page.set_content("<!DOCTYPE html><html><body></body></html>")
+    page.add_script_tag(content=SCRIPT.read_text(encoding="utf-8"))
+    yield page
+    page.context.close()
+
+
+def test_the_page_works_out_every_generated_army_as_the_engine_does(blank):
+    compared = 0
+    for name, ruleset in rulesets_with_builders():
+        data = builder_data(ruleset, "player")
+        rng = random.Random(f"{name}/{ruleset.id}")
+        generated = [random_army(ruleset, data, rng) for _ in range(ARMIES_PER_RULESET)]
+        lists = [army_state(ruleset, army) for army in generated]
+        in_page = blank.evaluate(
+            "([data, lists]) => lists.map(l => window.rulepressArmy.verdicts(data, l))", [data, lists]
+        )
+        for army, seen in zip(generated, in_page, strict=True):
+            expected = engine_verdicts(ruleset, army)
+            assert seen["counts"] == expected["counts"], (ruleset.id, army)
+            assert (seen["points"], seen["models"], seen["limits"]) == (
+                expected["points"],
+                expected["models"],
+                expected["limits"],
+            ), (ruleset.id, army)
+            compared += 1
+    assert compared == ARMIES_PER_RULESET * 7  # the samples' two rulesets with armies, and the fixtures' five
+
+
+@pytest.fixture(scope="module")
+def site(player_build):
+    with serve(player_build / "site") as url:
+        yield url
+
+
+def link(state: dict) -> str:
+    return "#list=" + base64.urlsafe_b64encode(json.dumps(state).encode()).decode().rstrip("=")
+
+
+def test_the_text_s_own_list_adds_up_to_its_printed_total(browser, site):
+    """004: "For example a 30 point force may comprise: 2x light foot 8pts, 2x heavy foot 10pts, 1x skirmishers
+    4pts, 1x monsters 6pts, 1x levy 2pts =30pts"; it breaks no limit."""
+    page = browser.new_context(viewport=PHONE).new_page()
+    page.goto(f"{site}/rampant_hex/army-builder.html")
+    assert " ".join(page.locator(".rp-army-totals").inner_text().split()) == "30 of 30 points · 7 units"
+    lines = [" ".join(t.split()) for t in page.locator(".rp-army-line-head").all_inner_texts()]
+    assert [line.split(" Remove")[0] for line in lines] == [
+        "− 2× + Light foot 8 pts",
+        "− 2× + Heavy foot 10 pts",
+        "− 1× + Skirmishers 4 pts",
+        "− 1× + Monsters 6 pts",
+        "− 1× + Levy 2 pts",
+    ]
+    assert page.locator(".rp-army-limits li.broken").count() == 0
+    assert page.locator(".rp-army-limits li.holds").count() == 5
+    box = page.locator(".rp-army-builder").bounding_box()
+    assert box["x"] + box["width"] <= PHONE["width"]
+    page.context.close()
+
+
+def shown(value: str | None) -> str:
+    fraction = Fraction(value)
+    return str(fraction).replace("-", "\u2212") if fraction.denominator == 1 else str(value)
+
+
+def test_a_list_breaking_each_limit_shows_it_broken_with_its_numbers_and_its_link_reopens_it(browser, site):
+    """For each Rampant Hex limit, the first generated army the engine finds breaking it is opened from its link:
+    that limit is crossed, with the count and the bound the engine gives."""
+    result = check_project(ROOT, only="rampant_hex")
+    ruleset = result.project.ruleset("rampant_hex")
+    data = builder_data(ruleset, "player")
+    rng = random.Random("breaking")
+    breaking: dict[str, tuple] = {}
+    for _ in range(3000):
+        army = random_army(ruleset, data, rng)
+        for r in armies.check_limits(ruleset, army):
+            if not r.holds and r.limit.id not in breaking:
+                breaking[r.limit.id] = (army, r)
+    assert set(breaking) == {limit["id"] for limit in data["limits"]}
+    page = browser.new_context(viewport=PHONE).new_page()
+    for limit_id, (army, r) in breaking.items():
+        state = army_state(ruleset, army) | {"title": f"Breaks {limit_id}"}
+        page.goto(f"{site}/rampant_hex/army-builder.html{link(state)}")
+        page.reload()  # the link, not what the page kept, opens the list
+        item = page.locator(f".rp-army-limits li[data-limit='{limit_id}']")
+        assert item.get_attribute("class") == "broken"
+        numbers = item.locator(".rp-army-limit-numbers").inner_text()
+        assert numbers == f"{shown(exact(r.count))} of at most {shown(exact(r.at_most))}", (limit_id, numbers)
+        assert page.locator("#rp-army-title").input_value() == f"Breaks {limit_id}"
+    page.context.close()
+
+
+def test_the_exported_list_is_one_check_accepts_with_the_same_total(browser, site, tmp_path):
+    """A list built in the page (a hero joining a unit, the force's appeal), exported as YAML: `check` accepts it in
+    the ruleset's folder and its engine total is the page's."""
+    page = browser.new_context(viewport=PHONE).new_page()
+    page.goto(f"{site}/rampant_hex/army-builder.html")
+    page.locator("button", has_text="New list").click()
+    page.locator("#rp-army-add").select_option(label="Heavy foot (5 pts)")
+    page.locator("#rp-army-add").select_option(label="Light foot (4 pts)")
+    page.locator(".rp-army-line").nth(0).locator("select").select_option(label="Warrior hero (2)")
+    page.locator(".rp-army-extras input").first.check()  # the appeal for scrolls, the one thing bought for a force
+    page.locator("#rp-army-agreed").fill("20")
+    page.locator("#rp-army-agreed").dispatch_event("change")
+    total = " ".join(page.locator(".rp-army-totals").inner_text().split())
+    assert total == "15 of 20 points · 2 units"  # 004: heavy foot 5, a low level hero 2, light foot 4, the appeal 4
+    assert page.locator(".rp-army-limits li.broken").count() == 0
+    page.locator("summary", has_text="As YAML").click()
+    exported = page.locator(".rp-army-yaml").input_value()
+    page.context.close()
+
+    project = tmp_path / "project"
+    shutil.copytree(ROOT / "rules_src" / "rampant_hex", project / "rules_src" / "rampant_hex")
+    (project / "rules_src" / "rampant_hex" / "my_list.yaml").write_text(exported, encoding="utf-8")
+    result = check_project(project, only="rampant_hex")
+    assert result.ok, [d.format() for d in result.diagnostics.errors] + [exported]
+    ruleset = result.project.ruleset("rampant_hex")
+    mine = next(a for a in ruleset.armies if a.title.startswith("Army"))
+    assert armies.army_points(ruleset, mine) == 15 and mine.agreed_points == 20
