@@ -10,6 +10,7 @@ Reads the build (``site/``, ``sheets/``, ``handouts/``) and writes one PNG per o
     chart-site.png       the to-hit chart on the site (the Warhammer charts page) at 1280 px
     chart-phone.png      the same chart at 390 px
     calculator-phone.png an odds calculator at 390 px, two values picked (the Rampant Hex hits calculator)
+    army-builder-phone.png the army builder at 390 px, opened on the text's own list
     chart-sheet.png      a to-hit chart sheet PDF
     quick-reference.png  the first page of a quick-reference sheet
     booklet.png          a rules page of a player handout booklet (not its cover)
@@ -46,6 +47,7 @@ SITE_PAGES = ["rampant_hex/combat.html", "rampant_hex/morale.html", "*/combat.ht
 CHART_PAGES = ["warhammer_fantasy_charts/charts.html", "*/charts.html"]
 CHART_HEADING = re.compile(r"to hit", re.I)  # the chart section's heading says this
 CALCULATOR_PAGES = ["rampant_hex/calculators.html", "*/calculators.html"]
+BUILDER_PAGES = ["rampant_hex/army-builder.html", "*/army-builder.html"]
 CALCULATOR_PICKS = ("3", "3")  # the first values a player tries: a middling attack against a middling armour
 
 
@@ -87,7 +89,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def _site_pictures(build: Path, done) -> None:
     site = build / "site"
-    kinds = ("site-phone", "site-desktop", "chart-site", "chart-phone", "calculator-phone")
+    kinds = ("site-phone", "site-desktop", "chart-site", "chart-phone", "calculator-phone", "army-builder-phone")
     if not site.is_dir():
         for kind in kinds:
             done(kind, None, None, f"no site folder at {site}")
@@ -95,6 +97,7 @@ def _site_pictures(build: Path, done) -> None:
     page = _first_page(site, SITE_PAGES)
     chart = _first_page(site, CHART_PAGES)
     calculators = _first_page(site, CALCULATOR_PAGES)
+    builder = _first_page(site, BUILDER_PAGES)
     if not CHROMIUM.exists():
         for kind in kinds:
             done(kind, None, None, f"{CHROMIUM} is missing (make browser)")
@@ -137,6 +140,15 @@ def _site_pictures(build: Path, done) -> None:
                 done(
                     "calculator-phone", png, f"site/{calculators} at {PHONE['width']} px ({how})", "no roll calculator"
                 )
+                tab.close()
+            if builder is None:
+                done("army-builder-phone", None, None, "no army builder page found under site/")
+            else:
+                tab = browser.new_page(viewport={"width": PHONE["width"], "height": 1500}, device_scale_factor=1)
+                tab.goto(f"{url}/{builder}", wait_until="networkidle")
+                box = tab.locator(".rp-army-builder").bounding_box()
+                clip = {"x": 0, "y": max(box["y"] - 8, 0), "width": PHONE["width"], "height": min(box["height"], 1400)}
+                done("army-builder-phone", _small(tab.screenshot(clip=clip)), f"site/{builder} at {PHONE['width']} px")
                 tab.close()
         finally:
             browser.close()

@@ -14,9 +14,11 @@ from fractions import Fraction
 
 from ..mechanics import armies
 from ..model.base import NotGiven
-from ..model.entries import visible_to
+from ..model.entries import ValueCell, visible_to
 from ..model.ruleset import Ruleset
-from .present import entry_title, limit_bounds_words, limit_words
+from .present import entry_title, limit_bounds_words, limit_words, minus_text, shown
+from .prose import value_text
+from .tracks import tracks
 
 _OPERATORS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//"}
 
@@ -59,13 +61,15 @@ def builder_data(ruleset: Ruleset, audience: str) -> dict:
     points = armies.points_column(matrix)
     models = armies.models_column(matrix)
     names = armies.count_names(ruleset)
-    shown = [row for row in matrix.rows if visible_to(row, audience)]
+    rows = [row for row in matrix.rows if visible_to(row, audience)]
+    stat_columns = [c for c in matrix.columns if c is not points]
     return {
         "ruleset": ruleset.id,
         "title": ruleset.title,
         "matrix": {"id": matrix.id, "title": matrix.title},
         "by_points": armies.balances_by_points(ruleset),
         "points_label": points.label if points else "",
+        "columns": [c.label for c in stat_columns],
         "troops": [
             {
                 "id": row.id,
@@ -73,8 +77,21 @@ def builder_data(ruleset: Ruleset, audience: str) -> dict:
                 "points": exact_text(ruleset.cell(matrix, row, points.id)) if points else None,
                 "counts_as": row.counts_as,
                 "models": _whole(ruleset.cell(matrix, row, models.id)) if models else None,
+                "stats": [_printed(ruleset, row.values.get(c.id)) for c in stat_columns],
+                "keywords": _printed(ruleset, row.keywords),
+                "move": value_text(ruleset, matrix.movement_of(row)) if matrix.movement_of(row) else "",
             }
-            for row in shown
+            for row in rows
+        ],
+        "tracks": [
+            {
+                "label": t["label"],
+                "boxes": len(t["boxes"] or []),
+                "tally": len(t["tally"] or []),
+                "turns": len(t["turns"] or []),
+                "per": t["per"],
+            }
+            for t in tracks(ruleset, matrix)
         ],
         "heroes": [
             {"id": h.id, "name": h.name, "level": h.level, "points": exact_text(h.points)}
@@ -103,6 +120,16 @@ def builder_data(ruleset: Ruleset, audience: str) -> dict:
         ],
         "samples": [army_state(ruleset, army) for army in ruleset.armies if visible_to(army, audience)],
     }
+
+
+def _printed(ruleset: Ruleset, written) -> str | None:
+    """A profile cell as a roster prints it; None where the source does not give it (a box to write in)."""
+    if isinstance(written, ValueCell):
+        value = ruleset.value(written.value)
+        return None if isinstance(value.value, NotGiven) else minus_text(value_text(ruleset, value.id))
+    if isinstance(written, NotGiven):
+        return None
+    return minus_text(shown(written, none=""))
 
 
 def _cost(cost) -> dict:

@@ -22,7 +22,8 @@ from ...model.entries import ValueCell
 from ...model.ruleset import Ruleset
 from ..present import NOT_GIVEN_TEXT, capitalized, gm_only, hero_kind, shown
 from ..prose import Prose
-from .content import cell, fact, keyword_named, movement, source_mark, spell_facts, tracks, visible
+from ..tracks import tracks
+from .content import cell, fact, keyword_named, movement, source_mark, spell_facts, visible
 
 CARD_WIDTH, CARD_HEIGHT = 63.0, 88.0
 TAG = re.compile(r"<[^>]+>")

@@ -17,7 +17,7 @@ from fractions import Fraction
 
 from ...mechanics import armies
 from ...model.base import NotGiven
-from ...model.entries import ValueCell, split_keyword, turns_count
+from ...model.entries import ValueCell, split_keyword
 from ...model.entries import visible_to as visible  # the model's audience rule, the name cards and jobs use
 from ...model.ruleset import Ruleset
 from ...model.text import range_words
@@ -46,6 +46,7 @@ from ..present import (
 from ..prose import HIDDEN_REFERENCE, Prose, anchor, count_examples, value_html, value_text
 from ..sheets.charts import chart_from_model
 from ..site.pages import CHAPTER_ORDER, SECTION_PAGES, section_page_title  # a booklet reads in the site's order
+from ..tracks import tracks
 
 AUDIENCES = ("player", "gm")
 
@@ -543,34 +544,6 @@ def movement_key(ruleset: Ruleset, matrix, audience: str) -> str:
         if row.movement and row.movement != matrix.movement and visible(row, audience):
             parts.append(f"{row.name} {value_text(ruleset, row.movement)}")
     return "; ".join(p for p in parts if p)
-
-
-TALLY_BOXES = 10  # room to tick an open count: two rows of five, the count going on past them in the margin
-
-
-def tracks(ruleset: Ruleset, matrix) -> list[dict]:
-    """What each unit keeps count of, as the data declares it: a label, its boxes (an open count: a tally of
-    boxes to tick), when they clear, and the turns they are printed for."""
-    found = []
-    for track in matrix.tracks:
-        help = ""
-        if track.term:
-            term = ruleset.get("glossary", track.term)
-            help = " ".join(str(term.definition).split())
-        turns = turns_count(ruleset.value(track.turns).value) if track.turns else None
-        found.append(
-            {
-                "id": track.id,
-                "label": track.label,
-                "boxes": list(range(track.boxes)) if track.boxes else None,
-                "tally": None if track.boxes else list(range(TALLY_BOXES)),
-                "turns": list(range(1, turns + 1)) if turns else None,
-                "turns_label": ruleset.value(track.turns).label if turns else "",
-                "per": "each turn" if track.per == "turn" else "",
-                "help": help,
-            }
-        )
-    return found
 
 
 def blank_roster(ruleset: Ruleset, matrix, audience: str) -> dict:

@@ -217,3 +217,31 @@ def test_the_exported_list_is_one_check_accepts_with_the_same_total(browser, sit
     ruleset = result.project.ruleset("rampant_hex")
     mine = next(a for a in ruleset.armies if a.title.startswith("Army"))
     assert armies.army_points(ruleset, mine) == 15 and mine.agreed_points == 20
+
+
+def test_the_printed_roster_is_the_list_with_its_tracking_boxes(browser, site, tmp_path):
+    """Printed from Chromium, the page is the roster alone: the list's lines, points and limits as the text gives
+    them (004's 30 point force), and each unit's boxes: one for each of the 6 turns the text advises ("6 works well
+    for a 50 point game") and a tally for hit markers, as the PDF roster has them."""
+    import pypdf
+
+    page = browser.new_context().new_page()
+    page.goto(f"{site}/rampant_hex/army-builder.html")
+    page.emulate_media(media="print")
+    bands = page.evaluate(
+        """() => [...document.querySelectorAll('.rp-army-print .rp-roster-table tbody tr')].map(row =>
+            [...row.querySelectorAll('td.rp-roster-track')].map(cell =>
+              [...cell.querySelectorAll('.rp-roster-unit-marks')].map(m =>
+                [...m.querySelectorAll('.rp-roster-box')].filter(b => b.getBoundingClientRect().width > 0).length)))"""
+    )
+    # 2 light foot, 2 heavy foot, skirmishers, monsters, levy: a band of boxes per unit in each track column
+    assert bands == [[[6, 6], [10, 10]], [[6, 6], [10, 10]], [[6], [10]], [[6], [10]], [[6], [10]]]
+    pdf = tmp_path / "roster.pdf"
+    page.pdf(path=str(pdf), format="A4")
+    page.context.close()
+    text = " ".join(" ".join(p.extract_text() for p in pypdf.PdfReader(pdf).pages).split())
+    assert "Army builder" not in text and "Add a unit" not in text  # the roster alone
+    for line in ("2× Light foot", "2× Heavy foot", "1× Skirmishers", "1× Monsters", "1× Levy"):
+        assert line in text, line
+    assert "Total 30 points Agreed 30 points Left unspent 0 points" in text
+    assert text.count("✔") == 5 and "✘" not in text

@@ -335,8 +335,104 @@
       el("button", { type: "button", text: "Print", onclick: function () { window.print(); } }),
       el("details", {}, [el("summary", { text: "As YAML for rulepress" }), out]),
     ]));
+    root.appendChild(roster(data, list, v));
     if (focused && document.getElementById(focused)) document.getElementById(focused).focus();
   };
+
+  // -- the roster it prints: the PDF roster's layout, tracking boxes included ----------------------------
+  function marks(track) {
+    var box = function () { return el("span", { "class": "rp-roster-box" }); }, out = [], i, j;
+    if (track.turns) {
+      for (i = 0; i < track.turns; i++) {
+        var turn = el("span", { "class": "rp-roster-turn" });
+        for (j = 0; j < Math.max(1, track.boxes); j++) turn.appendChild(box());
+        out.push(turn);
+      }
+    } else if (track.boxes) {
+      for (i = 0; i < track.boxes; i++) out.push(box());
+    } else {
+      var tally = el("span", { "class": "rp-roster-tally" });
+      for (i = 0; i < track.tally; i++) tally.appendChild(box());
+      out.push(tally);
+    }
+    return out;
+  }
+  function trackHead(track) {
+    var head = [track.label];
+    if (track.turns) {
+      var numbers = el("span", { "class": "rp-roster-turns" });
+      for (var n = 1; n <= track.turns; n++) numbers.appendChild(el("span", { text: String(n) }));
+      head.push(el("span", { "class": "rp-roster-per", text: "turn" }), numbers);
+    } else if (track.per) {
+      head.push(el("span", { "class": "rp-roster-per", text: track.per }));
+    }
+    return el("th", { "class": "rp-roster-track" }, head);
+  }
+  function written(text) { return text === null ? el("span", { "class": "rp-roster-gap", title: "not given in the source" }) : text; }
+
+  function roster(data, list, v) {
+    var troops = byId(data.troops), heroes = byId(data.heroes), costs = byId(data.upgrades), extras = byId(data.extras);
+    var head = [el("th", { text: "No." }), el("th", { text: "Unit" })]
+      .concat(data.columns.map(function (c) { return el("th", { text: c }); }))
+      .concat([el("th", { text: "Move" }), el("th", { text: "Special rules" })])
+      .concat(data.by_points ? [el("th", { text: "Each" }), el("th", { text: "Points" })] : [el("th", { text: "Models" })])
+      .concat(data.tracks.map(trackHead));
+    var lines = list.units.map(function (unit) {
+      var troop = troops[unit.troop], each = lineEach(data, unit), models = lineModels(data, unit);
+      var name = [el("strong", { text: troop.name })];
+      unit.heroes.forEach(function (id) { name.push(el("div", { "class": "rp-roster-addition", text: "+ " + heroes[id].name })); });
+      unit.upgrades.forEach(function (id) { name.push(el("div", { "class": "rp-roster-addition", text: "+ " + costs[id].name })); });
+      var cells = [el("td", { "class": "rp-roster-count", text: unit.count + "×" }), el("td", {}, name)]
+        .concat(troop.stats.map(function (s) { return el("td", {}, [written(s)]); }))
+        .concat([el("td", { text: troop.move }), el("td", {}, [written(troop.keywords)])])
+        .concat(data.by_points ? [el("td", { text: each === null ? "—" : shown(each) }), el("td", { text: each === null ? "—" : shown(mul(each, frac(BigInt(unit.count)))) })]
+                               : [el("td", { text: models === null ? "—" : shown(models) })])
+        .concat(data.tracks.map(function (track) {
+          var cell = el("td", { "class": "rp-roster-track" });
+          for (var i = 0; i < unit.count; i++) cell.appendChild(el("div", { "class": "rp-roster-unit-marks" }, marks(track)));
+          return cell;
+        }));
+      return el("tr", {}, cells);
+    });
+    list.extras.forEach(function (id) {
+      lines.push(el("tr", {}, [el("td", { "class": "rp-roster-count", text: "1×" }),
+        el("td", { colspan: String(data.columns.length + 3) }, [extras[id].name + " (bought once for the force)"]),
+        el("td", { text: extras[id].points === null ? "—" : shown(parse(extras[id].points)) }),
+        el("td", { text: extras[id].points === null ? "—" : shown(parse(extras[id].points)) })]));
+    });
+    var totals = [];
+    if (data.by_points) {
+      totals.push(el("tr", {}, [el("th", { text: "Total" }), el("td", { text: shown(parse(v.points)) + " points" })]));
+      if (list.agreed_points) {
+        totals.push(el("tr", {}, [el("th", { text: "Agreed" }), el("td", { text: shown(parse(list.agreed_points)) + " points" })]));
+        totals.push(el("tr", {}, [el("th", { text: "Left unspent" }), el("td", { text: shown(sub(parse(list.agreed_points), parse(v.points))) + " points" })]));
+      }
+    } else {
+      totals.push(el("tr", {}, [el("th", { text: "Models" }), el("td", { text: shown(parse(v.models)) + (list.agreed_models ? " of " + list.agreed_models + " agreed" : "") })]));
+    }
+    var limits = data.limits.map(function (limit, i) {
+      var r = v.limits[i], bound = [];
+      if (r.at_least !== null) bound.push("at least " + shown(parse(r.at_least)));
+      if (r.at_most !== null) bound.push("at most " + shown(parse(r.at_most)));
+      return el("tr", { "class": r.holds ? "holds" : "broken" }, [el("td", { text: r.holds ? "✔" : "✘" }),
+        el("td", {}, [limit.title, el("div", { "class": "rp-roster-counted", text: "Counts " + limit.counted + "; " + limit.bounds + "." })]),
+        el("td", { text: shown(parse(r.count)) }), el("td", { text: bound.join(" and ") })]);
+    });
+    return el("section", { "class": "rp-army-print" }, [
+      el("p", { "class": "rp-roster-ruleset", text: data.title + " · army roster" }),
+      el("h1", { text: list.title }),
+      el("table", { "class": "rp-roster-fields" }, [el("tr", {}, [
+        el("td", { text: "Player:" }),
+        data.by_points ? el("td", { text: "Agreed points: " + (list.agreed_points ? shown(parse(list.agreed_points)) : "") }) : el("td", { text: "Agreed models: " + (list.agreed_models || "") }),
+        el("td", { text: "Units: " + shown(parse(v.counts.units || "0")) }),
+        el("td", { text: "Units from: " + data.matrix.title }),
+      ])]),
+      el("table", { "class": "rp-roster-table" }, [el("thead", {}, [el("tr", {}, head)]), el("tbody", {}, lines)]),
+      el("table", { "class": "rp-roster-totals" }, totals),
+      data.limits.length ? el("h2", { text: "Army limits" }) : null,
+      data.limits.length ? el("table", { "class": "rp-roster-limits" }, [el("thead", {}, [el("tr", {}, [el("th"), el("th", { text: "Limit" }), el("th", { text: "This list" }), el("th", { text: "Allowed" })])]), el("tbody", {}, limits)]) : null,
+    ]);
+  }
 
   window.rulepressArmy = { verdicts: verdicts, yaml: yaml, encode: encode, decode: decode, valid: valid };
   function init() {
