@@ -191,7 +191,7 @@ def _calculator_shot(tab) -> tuple[bytes | None, str]:
                 selects.nth(index).select_option(label=label)
         if not form.locator("table.rp-calc-odds").count():
             continue
-        section = tab.locator("section").filter(has=form).last
+        section = form.locator("xpath=ancestor::section[1]")  # the calculator's own section, not the page's
         section.scroll_into_view_if_needed()
         box = section.bounding_box()
         clip = {"x": 0, "y": max(box["y"] - 8, 0), "width": tab.viewport_size["width"], "height": box["height"] + 16}
