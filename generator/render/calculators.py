@@ -24,7 +24,7 @@ from ..model.entries import visible_to
 from ..model.formula import Expression, FormulaError
 from ..model.numbers import number_text
 from ..model.ruleset import Ruleset
-from .present import chance_text, minus_text, shown
+from .present import chance_text, entry_title, minus_text, shown
 from .sheets.charts import exact_number_text, target_chance
 
 MAX_COMBINATIONS = 2000  # answers one page holds for one calculator (the samples' largest has 1,521)
@@ -55,8 +55,11 @@ def input_choices(spec: Input) -> list | None:
     return [None, *values] if spec.optional else values
 
 
-def choice_text(spec: Input, value) -> str:
-    """An input's value as a player picks it: yes / no, the word, a number (signed where the input goes below 0)."""
+def choice_text(spec: Input, value, ruleset: Ruleset | None = None) -> str:
+    """An input's value as a player picks it: yes / no, a number (signed where the input goes below 0), a word: the
+    title of the entry a choice names (a hero's name), else the choice in words."""
+    if isinstance(value, str):
+        return _choice_words(ruleset, value)
     if value is None:
         return "none"
     if isinstance(value, bool):
@@ -64,6 +67,18 @@ def choice_text(spec: Input, value) -> str:
     if isinstance(value, int) and spec.min is not None and spec.min < 0:
         return minus_text(f"{value:+d}") if value else "±0"
     return minus_text(number_text(value)) if isinstance(value, int | Fraction) else str(value)
+
+
+CHOICE_SECTIONS = ("heroes", "spells", "keywords", "items", "rules", "tables", "glossary", "chapters", "phases")
+
+
+def _choice_words(ruleset: Ruleset | None, choice: str) -> str:
+    for section in CHOICE_SECTIONS if ruleset is not None else ():
+        try:
+            return entry_title(ruleset.get(section, choice))
+        except KeyError:
+            continue
+    return choice.replace("_", " ")
 
 
 def _exact(chance: Fraction) -> str:
@@ -161,7 +176,7 @@ def tabulate(ruleset: Ruleset, formula: Formula, chance_formula: Formula | None 
         "id": formula.id,
         "title": formula.title,
         "inputs": [
-            {"label": spec.label, "options": [choice_text(spec, v) for v in c], "default": _default(spec, c)}
+            {"label": spec.label, "options": [choice_text(spec, v, ruleset) for v in c], "default": _default(spec, c)}
             for spec, c in zip(formula.inputs, choices)
         ],
         "results": [o.label or o.id.replace("_", " ") for o in formula.results] or [""],

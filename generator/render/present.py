@@ -343,20 +343,20 @@ def minus_signs(html: str) -> str:
     return "".join(parts)
 
 
-_BLOCK_END = re.compile(r"</(?:p|li|dd|figcaption|caption|h[1-6]|td)>", flags=re.I)
+_BLOCK_END = re.compile(r"</(?:p|li|dd|figcaption|td)>", flags=re.I)
 SHORT_WORD = 16  # letters: longer last words are not held to the one before (the gap they would leave is worse)
-LONG_CELL = 6  # words: a table cell shorter than this keeps its own breaks (its column's width is the table's)
+LONG_BLOCK = 6  # words: a shorter block is a line or two of its own (a card's title, a cell, a kicker), left as written
 
 
 def last_words_together(html: str) -> str:
-    """A printout's HTML with the last two words of each paragraph, list item, definition, caption, heading and long
-    table cell joined by a no-break space when both are short, and a hyphenated last word kept whole, so none ends
-    on a line of one short word (a runt); tags between them stay."""
+    """A printout's HTML with the last two words of each paragraph, list item, definition, caption and table cell of
+    six words or more joined by a no-break space when both are short, and a hyphenated last word kept whole, so none
+    ends on a line of one short word (a runt); tags between them stay."""
     out, start = [], 0
     for end in _BLOCK_END.finditer(html):
         block = html[start : end.start()]
-        is_cell = end.group().lower() == "</td>"
-        if not is_cell or len(_TAGS.sub(" ", block[block.lower().rfind("<td") :]).split()) >= LONG_CELL + 1:
+        opening = block.lower().rfind("<" + end.group()[2:-1].lower())
+        if len(_TAGS.sub(" ", block[max(opening, 0) :]).split()) >= LONG_BLOCK:
             block = _join_last_two(block)
         out.append(block)
         out.append(end.group())

@@ -192,24 +192,30 @@ NBSP = "\u00a0"
             f"<p>It may not activate again until next{NBSP}turn.</p>",
         ),
         # the words may sit in inline markup on either side of the space
-        ("<p>A hit <em>on the</em> target.</p>", f"<p>A hit <em>on the</em>{NBSP}target.</p>"),
-        ("<li>Roll a die and <strong>add</strong></li>", f"<li>Roll a die and{NBSP}<strong>add</strong></li>"),
-        # one word, a long last word, a cell, a word after a line break's end: as written
-        ("<p>Stunned</p>", "<p>Stunned</p>"),
-        ("<p>the characteristics-increasing</p>", "<p>the characteristics-increasing</p>"),
-        ("<td>2 hexes</td>", "<td>2 hexes</td>"),  # a short cell's breaks are its column's
+        ("<p>A hit on a model <em>on the</em> target.</p>", f"<p>A hit on a model <em>on the</em>{NBSP}target.</p>"),
         (
-            "<td>It stops in front of any enemies.</td>",
-            f"<td>It stops in front of any{NBSP}enemies.</td>",
+            "<li>Roll a die for it and <strong>add</strong></li>",
+            f"<li>Roll a die for it and{NBSP}<strong>add</strong></li>",
         ),
+        # a block of a line or two (a title, a kicker, a short cell), a long last word, a line break: as written
+        ("<p>Chapter 1</p>", "<p>Chapter 1</p>"),
+        ("<td>2 hexes</td>", "<td>2 hexes</td>"),
+        (
+            "<p>one two three four the characteristics-increasing</p>",
+            "<p>one two three four the characteristics-increasing</p>",
+        ),
+        ("<p>the rule is written here<br>ends</p>", "<p>the rule is written here<br>ends</p>"),
+        ("<td>It stops in front of any enemies.</td>", f"<td>It stops in front of any{NBSP}enemies.</td>"),
         # a hyphenated last word is not broken at its hyphen either
         (
-            "<p>It may not be re-rolled.</p>",
-            f'<p>It may not be{NBSP}<span style="white-space: nowrap">re-rolled.</span></p>',
+            "<p>The roll to hit may not be re-rolled.</p>",
+            f'<p>The roll to hit may not be{NBSP}<span style="white-space: nowrap">re-rolled.</span></p>',
         ),
-        ("<p>the rule<br>ends</p>", "<p>the rule<br>ends</p>"),
         # an attribute's spaces are not words
-        ('<p>see <a href="x y">the chart</a></p>', f'<p>see <a href="x y">the{NBSP}chart</a></p>'),
+        (
+            '<p>for this rule, see <a href="x y">the chart</a></p>',
+            f'<p>for this rule, see <a href="x y">the{NBSP}chart</a></p>',
+        ),
     ],
 )
 def test_a_paragraph_s_last_two_words_print_on_one_line(typed, printed):

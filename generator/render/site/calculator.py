@@ -68,9 +68,9 @@ def _roll_html(roll: dict) -> str:
     return (
         (f'<p class="rp-calc-mean">{escape(roll["text"])}</p>' if roll["text"] else "")
         + bars_svg(roll["rows"])
-        + '<table class="rp-calc-odds"><thead><tr><th scope="col">Result</th><th scope="col">Exactly</th>'
-        + '<th scope="col">At least</th><th scope="col">At most</th></tr></thead>'
-        + f"<tbody>{rows}</tbody></table>"
+        + '<div class="table-wrapper"><table class="rp-calc-odds"><thead><tr><th scope="col">Result</th>'
+        + '<th scope="col">Exactly</th><th scope="col">At least</th><th scope="col">At most</th></tr></thead>'
+        + f"<tbody>{rows}</tbody></table></div>"
     )
 
 

@@ -60,7 +60,8 @@ STICKING_OUT = """() => {
   return {scrollWidth: document.documentElement.scrollWidth, out: out.slice(0, 5)};
 }"""
 
-TABLES = """() => [...document.querySelectorAll('article table')].map(table => {
+# every table the page shows (the army builder's roster is for print: not on the screen)
+TABLES = """() => [...document.querySelectorAll('article table')].filter(t => t.getClientRects().length).map(table => {
   const wrapper = table.parentElement;
   const first = table.querySelector('tbody tr td:first-child');
   return {overflow: getComputedStyle(wrapper).overflowX,

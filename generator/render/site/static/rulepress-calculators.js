@@ -49,7 +49,7 @@
         }
       });
     });
-    box.appendChild(table);
+    box.appendChild(el("div", { "class": "table-wrapper" })).appendChild(table);
     return box;
   }
   function show(form) {
