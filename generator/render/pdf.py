@@ -103,6 +103,9 @@ class RowFill:
     rows: int
     height_mm: float
     most_mm: float
+    # the type in those rows, (selector, size in pt): it grows with them, by the square root of their growth (a cell
+    # twice as tall prints its numbers 1.41 times as large), up to TYPE_GROWTH
+    type_pt: tuple[tuple[str, float], ...] = ()
 
 
 END_ANCHOR, FOOT_ANCHOR = "rp-content-end", "rp-page-foot"
@@ -227,6 +230,8 @@ def _filled(document, stylesheets, job: PdfJob, rendered):
     if height - fill.height_mm < 0.5:  # nothing worth a second layout
         return rendered
     grown = f"{fill.selector} {{ height: {height:.2f}mm; }}"
+    factor = min(TYPE_GROWTH, (height / fill.height_mm) ** 0.5)
+    grown += "".join(f" {selector} {{ font-size: {size * factor:.2f}pt; }}" for selector, size in fill.type_pt)
     again = document.render(stylesheets=[*stylesheets, weasyprint.CSS(string=grown)])
     return again if len(again.pages) == 1 else rendered
 
@@ -255,6 +260,7 @@ def _with_body_class(html: str, name: str) -> str:
     return html.replace("<body", f'<body class="{name}"', 1)
 
 
+TYPE_GROWTH = 1.3  # the most a grown row's type grows: a chart's numbers, not a poster's
 FILL_SHARE = 0.97  # of the room left: borders and rounding take the rest, and a row grown too far costs a page
 
 

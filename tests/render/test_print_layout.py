@@ -312,6 +312,20 @@ def test_chart_sheets_use_their_page(printouts):
     assert not empty, "\n".join(empty)
 
 
+def test_a_chart_with_room_to_spare_prints_its_numbers_larger(sample_build, renders):
+    """A chart sheet whose rows grew into its page grows its numbers too (in 10 pt cells 22 mm tall they looked lost):
+    Ordo Ineptus's shooting chart, eleven modifier columns in rows grown to fill A4 and Letter, sets its targets
+    (4+) at least 1.4 times its notes' type (1.25 before)."""
+    folder = sample_build / "build" if (sample_build / "build").is_dir() else sample_build
+    sheets = sorted(folder.glob("sheets/ordo_ineptus-shooting-*.pdf"))
+    assert len(sheets) == 2, sheets
+    for path in sheets:
+        page = layout(path)[0]
+        targets = Counter(round(w.size, 1) for w in page.words if re.fullmatch(r"\d+\+", w.text)).most_common(1)
+        note = next(w.size for w in page.words if w.text == "needed")  # "The roll needed is 7 minus the BS"
+        assert targets and targets[0][0] >= 1.4 * note, (path.name, targets, note)
+
+
 # -- signs ------------------------------------------------------------------------------------------------------
 HYPHEN_NUMBER = re.compile(r"(?<![\w.\-\u2212])-\d")  # "-1" as a word, not "2-6" nor "D6-1"
 

@@ -211,6 +211,8 @@ def fit_css(sheet: Sheet, paper: Paper) -> tuple[str, ...]:
 # to read across the table). The game-master's victory-point overview (a column of points per player) grows its lines
 # the same way.
 ROW_HEIGHTS_MM = {"grid": (12.5, 32.0), "wide": (11.0, 24.0), "stack": (6.0, 14.0)}
+# a chart cell's type as print-base.css sets it in each layout (pt): a target, a chance under it, a chance alone
+CELL_TYPE_PT = {"grid": (12.0, 8.0, 9.5), "wide": (10.0, 8.0, 9.5), "stack": (9.0, 8.0, 9.5)}
 OVERVIEW_ROW_MM = (8.0, 13.0)
 
 
@@ -221,7 +223,11 @@ def row_fill(sheet: Sheet) -> RowFill | None:
     if charts_ and sheet.layout in ROW_HEIGHTS_MM:
         least, most = ROW_HEIGHTS_MM[sheet.layout]
         rows = sum(len(chart.rows) for chart in charts_)
-        return RowFill(f".sheet.{sheet.layout} table.chart td", rows, least, most)
+        cells = f".sheet.{sheet.layout} table.chart td"
+        target, chance, alone = CELL_TYPE_PT[sheet.layout]
+        lit = f"{cells}:not(.tone-none)"  # an impossible cell keeps its small word on the hatching
+        grow = ((f"{lit} .target", target), (f"{lit} .chance", chance), (f"{lit} > .chance:only-child", alone))
+        return RowFill(cells, rows, least, most, grow)
     checklist = sheet.context.get("checklist")
     if checklist is not None and checklist.sides > 1:
         rows = sum(len(group.lines) for group in checklist.groups) + 1  # and the totals
