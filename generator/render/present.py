@@ -350,8 +350,8 @@ LONG_BLOCK = 6  # words: a shorter block is a line or two of its own (a card's t
 
 def last_words_together(html: str) -> str:
     """A printout's HTML with the last two words of each paragraph, list item, definition, caption and table cell of
-    six words or more joined by a no-break space when both are short, and a hyphenated last word kept whole, so none
-    ends on a line of one short word (a runt); tags between them stay."""
+    six words or more joined by a no-break space when both are short, and a hyphenated last word kept whole (a
+    non-breaking hyphen, U+2011), so none ends on a line of one short word (a runt); tags between them stay."""
     out, start = [], 0
     for end in _BLOCK_END.finditer(html):
         block = html[start : end.start()]
@@ -382,9 +382,8 @@ def _join_last_two(block: str) -> str:
                     continue  # spaces after the last word
                 if letters > SHORT_WORD or not _short_word_before(parts, index, position):
                     return block
-                last = text[position + 1 :].lstrip()
-                if "-" in last.strip() and last.strip() == last.rstrip():  # re-rolled: not broken at its hyphen
-                    last = f'<span style="white-space: nowrap">{last}</span>'
+                # re-rolled: its hyphen made the non-breaking one, so the line does not break inside the word either
+                last = text[position + 1 :].lstrip().replace("-", "\u2011")
                 parts[index] = text[:position] + "\u00a0" + last
                 return "".join(parts)
             word_seen = True

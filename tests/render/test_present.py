@@ -209,7 +209,7 @@ NBSP = "\u00a0"
         # a hyphenated last word is not broken at its hyphen either
         (
             "<p>The roll to hit may not be re-rolled.</p>",
-            f'<p>The roll to hit may not be{NBSP}<span style="white-space: nowrap">re-rolled.</span></p>',
+            f"<p>The roll to hit may not be{NBSP}re\u2011rolled.</p>",
         ),
         # an attribute's spaces are not words
         (
