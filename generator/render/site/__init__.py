@@ -38,6 +38,7 @@ from . import myst
 from .army import setup_army
 from .calculator import setup_calculators
 from .charts import setup_charts
+from .embedded import add_html_node
 from .myst import ENTRY_LINES, render_entry
 from .pages import AUTHOR_AUDIENCE, input_path
 from .phone import setup_phone
@@ -121,10 +122,6 @@ def _visit_how_checked(self, node) -> None:
 
 def _depart_how_checked(self, node) -> None:
     self.body.append("</details>")
-
-
-def _skip_how_checked(self, node) -> None:
-    raise nodes.SkipNode
 
 
 class VerifiedExample(SphinxDirective):
@@ -357,15 +354,7 @@ def setup(app: Sphinx) -> dict:
     # override=True throughout: docutils keeps roles globally, and a build runs Sphinx twice (player, gm)
     app.add_directive("rulepress", RulepressDirective, override=True)
     app.add_directive("verified-example", VerifiedExample, override=True)
-    app.add_node(
-        how_checked,
-        override=True,
-        html=(_visit_how_checked, _depart_how_checked),
-        latex=(_skip_how_checked, None),
-        text=(_skip_how_checked, None),
-        man=(_skip_how_checked, None),
-        texinfo=(_skip_how_checked, None),
-    )
+    add_html_node(app, how_checked, _visit_how_checked, _depart_how_checked)
     app.add_role("checked", checked_role, override=True)
     app.add_role("value", value_role, override=True)
     for kind in ("rule", "table", "spell", "profile", "entry", "formula", "chart", "lookup"):

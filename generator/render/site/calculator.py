@@ -7,14 +7,12 @@ the answer for each input's starting value, so a page without JavaScript still r
 
 from __future__ import annotations
 
-import json
 from fractions import Fraction
 from html import escape
 
 from docutils import nodes
-from sphinx.util.docutils import SphinxDirective
 
-from .charts import _script_json
+from .embedded import JsonDirective, add_html_node, script_json
 
 
 class calculator(nodes.General, nodes.Element):
@@ -112,44 +110,27 @@ def visit_calculator(self, node: calculator) -> None:
         '<output class="rp-calc-answer" aria-live="polite">'
         + answer_html(data["results"], data["answers"][start])
         + "</output>"
-        + f'<script type="application/json" class="rp-calc-data">{_script_json(data)}</script></form>'
+        + f'<script type="application/json" class="rp-calc-data">{script_json(data)}</script></form>'
     )
     raise nodes.SkipNode
 
 
-def skip_calculator(self, node: calculator) -> None:
-    raise nodes.SkipNode
-
-
-class Calculator(SphinxDirective):
+class Calculator(JsonDirective):
     """```{calculator}``` with the calculator's JSON data (``render.calculators``) as its content."""
 
-    has_content = True
+    what = "a calculator's data"
 
-    def run(self) -> list[nodes.Node]:
-        try:
-            data = json.loads("\n".join(self.content))
-            combinations = 1
-            for spec in data["inputs"]:
-                combinations *= len(spec["options"])
-            assert combinations == len(data["answers"]) > 0
-        except (ValueError, KeyError, TypeError, AssertionError) as error:
-            return [
-                self.state.document.reporter.error(
-                    f"rulepress: a calculator's data is broken ({error})", line=self.lineno
-                )
-            ]
-        return [calculator("", data=data, number=self.env.new_serialno("calculator"))]
+    def check(self, data: dict) -> None:
+        combinations = 1
+        for spec in data["inputs"]:
+            combinations *= len(spec["options"])
+        assert combinations == len(data["answers"]) > 0
+
+    def node(self, data: dict) -> nodes.Node:
+        return calculator("", data=data, number=self.env.new_serialno("calculator"))
 
 
 def setup_calculators(app) -> None:
-    app.add_node(
-        calculator,
-        html=(visit_calculator, None),
-        latex=(skip_calculator, None),
-        text=(skip_calculator, None),
-        man=(skip_calculator, None),
-        texinfo=(skip_calculator, None),
-    )
+    add_html_node(app, calculator, visit_calculator)
     app.add_directive("calculator", Calculator, override=True)
     app.add_js_file("rulepress-calculators.js")

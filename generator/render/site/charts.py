@@ -9,20 +9,15 @@ shows the first pair, and the grid below holds every pair. The picker's MyST is 
 
 from __future__ import annotations
 
-import json
 from html import escape
 
 from docutils import nodes
-from sphinx.util.docutils import SphinxDirective
+
+from .embedded import JsonDirective, add_html_node, script_json
 
 
 class chart_picker(nodes.General, nodes.Element):
     """The picker: its data in node["data"]; written as HTML by visit_picker, skipped by other writers."""
-
-
-def _script_json(data: dict) -> str:
-    """JSON safe inside a <script> element: no `<`, `>` or `&` can end it or start markup."""
-    return json.dumps(data, ensure_ascii=False).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
 def _result_html(cell: list[str], units: list[str]) -> str:
@@ -53,42 +48,24 @@ def visit_picker(self, node: chart_picker) -> None:
         + '<output class="chart-picker-result" aria-live="polite">'
         + _result_html(data["cells"][0][0], data.get("units", []))
         + "</output>"
-        + f'<script type="application/json" class="chart-picker-data">{_script_json(data)}</script></form>'
+        + f'<script type="application/json" class="chart-picker-data">{script_json(data)}</script></form>'
     )
     raise nodes.SkipNode
 
 
-def skip_picker(self, node: chart_picker) -> None:
-    raise nodes.SkipNode
-
-
-class ChartPicker(SphinxDirective):
+class ChartPicker(JsonDirective):
     """```{chart-picker}``` with the picker's JSON data (written by ``markdown.picker_md``) as its content."""
 
-    has_content = True
+    what = "a chart picker's data"
 
-    def run(self) -> list[nodes.Node]:
-        try:
-            data = json.loads("\n".join(self.content))
-            assert data["rows"] and data["columns"] and len(data["cells"]) == len(data["rows"])
-        except (ValueError, KeyError, AssertionError) as error:
-            return [
-                self.state.document.reporter.error(
-                    f"rulepress: a chart picker's data is broken ({error})", line=self.lineno
-                )
-            ]
-        number = self.env.new_serialno("chart-picker")
-        return [chart_picker("", data=data, number=number)]
+    def check(self, data: dict) -> None:
+        assert data["rows"] and data["columns"] and len(data["cells"]) == len(data["rows"])
+
+    def node(self, data: dict) -> nodes.Node:
+        return chart_picker("", data=data, number=self.env.new_serialno("chart-picker"))
 
 
 def setup_charts(app) -> None:
-    app.add_node(
-        chart_picker,
-        html=(visit_picker, None),
-        latex=(skip_picker, None),
-        text=(skip_picker, None),
-        man=(skip_picker, None),
-        texinfo=(skip_picker, None),
-    )
+    add_html_node(app, chart_picker, visit_picker)
     app.add_directive("chart-picker", ChartPicker, override=True)
     app.add_js_file("rulepress-charts.js")
