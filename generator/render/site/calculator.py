@@ -12,7 +12,7 @@ from html import escape
 
 from docutils import nodes
 
-from .embedded import JsonDirective, add_html_node, script_json
+from .embedded import JsonDirective, add_html_node, picker_field, picker_form
 
 
 class calculator(nodes.General, nodes.Element):
@@ -90,27 +90,24 @@ def answer_html(labels: list[str], parts: list[dict]) -> str:
 
 def visit_calculator(self, node: calculator) -> None:
     data, number = node["data"], node["number"]
-    fields = []
-    for index, spec in enumerate(data["inputs"]):
-        ident = f"rp-calc-{number}-{index}"
-        options = "".join(
-            f'<option value="{i}"{" selected" if i == spec["default"] else ""}>{escape(label)}</option>'
-            for i, label in enumerate(spec["options"])
+    fields = "".join(
+        picker_field(
+            "rp-calc-field",
+            f"rp-calc-{number}-{index}",
+            f"input-{index}",
+            spec["label"],
+            spec["options"],
+            spec["default"],
         )
-        fields.append(
-            f'<label class="rp-calc-field" for="{ident}"><span>{escape(spec["label"])}</span>'
-            f'<select id="{ident}" name="input-{index}">{options}</select></label>'
-        )
+        for index, spec in enumerate(data["inputs"])
+    )
     start = 0
     for spec in data["inputs"]:
         start = start * len(spec["options"]) + spec["default"]
+    answer = answer_html(data["results"], data["answers"][start])
+    fields = f'<div class="rp-calc-inputs">{fields}</div>'
     self.body.append(
-        f'<form class="rp-calculator" role="group" aria-label="{escape(data["title"])}">'
-        f'<div class="rp-calc-inputs">{"".join(fields)}</div>'
-        '<output class="rp-calc-answer" aria-live="polite">'
-        + answer_html(data["results"], data["answers"][start])
-        + "</output>"
-        + f'<script type="application/json" class="rp-calc-data">{script_json(data)}</script></form>'
+        picker_form("rp-calculator", data["title"], fields, "rp-calc-answer", answer, "rp-calc-data", data)
     )
     raise nodes.SkipNode
 

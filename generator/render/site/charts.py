@@ -13,7 +13,7 @@ from html import escape
 
 from docutils import nodes
 
-from .embedded import JsonDirective, add_html_node, script_json
+from .embedded import JsonDirective, add_html_node, picker_field, picker_form
 
 
 class chart_picker(nodes.General, nodes.Element):
@@ -34,21 +34,14 @@ def visit_picker(self, node: chart_picker) -> None:
     number = node["number"]
 
     def select(name: str, head: str, labels: list[str]) -> str:
-        options = "".join(f'<option value="{i}">{escape(label)}</option>' for i, label in enumerate(labels))
-        ident = f"chart-picker-{number}-{name}"
-        return (
-            f'<label class="chart-picker-field" for="{ident}"><span>{escape(head)}</span>'
-            f'<select id="{ident}" name="{name}">{options}</select></label>'
-        )
+        return picker_field("chart-picker-field", f"chart-picker-{number}-{name}", name, head, labels)
 
+    fields = select("row", data["row_head"], data["rows"]) + select("column", data["column_head"], data["columns"])
+    answer = _result_html(data["cells"][0][0], data.get("units", []))
     self.body.append(
-        '<form class="chart-picker" role="group" aria-label="Look up one pair">'
-        + select("row", data["row_head"], data["rows"])
-        + select("column", data["column_head"], data["columns"])
-        + '<output class="chart-picker-result" aria-live="polite">'
-        + _result_html(data["cells"][0][0], data.get("units", []))
-        + "</output>"
-        + f'<script type="application/json" class="chart-picker-data">{script_json(data)}</script></form>'
+        picker_form(
+            "chart-picker", "Look up one pair", fields, "chart-picker-result", answer, "chart-picker-data", data
+        )
     )
     raise nodes.SkipNode
 

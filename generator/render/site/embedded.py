@@ -8,6 +8,7 @@ content, become one node written as HTML only (other Sphinx writers skip it), an
 from __future__ import annotations
 
 import json
+from html import escape
 
 from docutils import nodes
 from sphinx.util.docutils import SphinxDirective
@@ -16,6 +17,27 @@ from sphinx.util.docutils import SphinxDirective
 def script_json(data: dict) -> str:
     """JSON safe inside a <script> element: no `<`, `>` or `&` can end it or start markup."""
     return json.dumps(data, ensure_ascii=False).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def picker_field(field_class: str, ident: str, name: str, head: str, labels: list[str], selected: int | None = None):
+    """A labelled select of one input: its heading above, its values as options (``selected`` marked)."""
+    options = "".join(
+        f'<option value="{i}"{" selected" if i == selected else ""}>{escape(label)}</option>'
+        for i, label in enumerate(labels)
+    )
+    return (
+        f'<label class="{field_class}" for="{ident}"><span>{escape(head)}</span>'
+        f'<select id="{ident}" name="{name}">{options}</select></label>'
+    )
+
+
+def picker_form(form_class: str, label: str, fields: str, answer_class: str, answer: str, data_class: str, data) -> str:
+    """The form of pickers, the answer for the values they start at, and the data every other answer comes from."""
+    return (
+        f'<form class="{form_class}" role="group" aria-label="{escape(label)}">{fields}'
+        f'<output class="{answer_class}" aria-live="polite">{answer}</output>'
+        f'<script type="application/json" class="{data_class}">{script_json(data)}</script></form>'
+    )
 
 
 def skip_node(self, node) -> None:
