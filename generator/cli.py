@@ -120,6 +120,17 @@ def _parser() -> argparse.ArgumentParser:
         "a new or empty folder, or one an export wrote",
     )
     export.add_argument("--audience", choices=["player", "gm"], default="player")
+    army_list = commands.add_parser(
+        "list", help="check an army list file against its ruleset, then print it as a filled roster PDF"
+    )
+    army_list.add_argument("file", type=Path, help="an `armies:` file, such as the site's army builder exports")
+    army_list.add_argument(
+        "--ruleset", help="the ruleset to check it against (default: the folder it is in, or the one its matrix names)"
+    )
+    army_list.add_argument(
+        "--out", type=Path, default=None, help="the roster PDF to write (default: beside the list, ending .pdf)"
+    )
+    army_list.add_argument("--paper", choices=["a4", "letter"], default="a4", help="paper size (default: a4)")
     commands.add_parser("codes", help="list every diagnostic code and what it catches")
     coverage = commands.add_parser(
         "coverage", help="list every value, formula, table row... no worked example exercises"
@@ -129,7 +140,7 @@ def _parser() -> argparse.ArgumentParser:
         "names", help="print the names one ruleset's worked examples can use, even while check fails"
     )
     names.add_argument("ruleset", help="the ruleset id")
-    for command in (check, build, serve, export, coverage, names):
+    for command in (check, build, serve, export, coverage, names, army_list):
         command.add_argument(
             "--untrusted",
             action="store_true",
@@ -259,6 +270,10 @@ def _run(parser, args) -> int:
         _say("  hint: run rulepress in a project folder, or pass -C PATH")
         return EXIT_USAGE
     ruleset = getattr(args, "ruleset", None)
+    if args.command == "list":
+        from .pipeline.army_list import ListRequest, run_list  # deferred: a check never loads the renderers
+
+        return run_list(ListRequest(root, args.file, ruleset, args.out, args.paper))
     if ruleset:
         from .source.project import ruleset_folders  # deferred: the model, which a check the cache answers never loads
 

@@ -58,6 +58,11 @@ class Project:
         return {r.id: r.house_results for r in self.rulesets if r.house_results}
 
 
+def shown_path(path: Path, root: Path) -> str:
+    """A file as diagnostics name it: from the project folder, or whole when it is outside (an army list)."""
+    return path.relative_to(root).as_posix() if path.is_relative_to(root) else str(path)
+
+
 def ruleset_folders(root: Path) -> list[Path]:
     base = root / RULES_DIR
     if not base.is_dir():
@@ -119,8 +124,9 @@ def _inside(paths, root: Path, diagnostics: Diagnostics) -> list[Path]:
     return kept
 
 
-def load_project(root: Path, only: str | None = None) -> tuple[Project, Diagnostics]:
-    """Every ruleset of the project (or ``only`` one, with the bases it extends), bases resolved."""
+def load_project(root: Path, only: str | None = None, extra: dict | None = None) -> tuple[Project, Diagnostics]:
+    """Every ruleset of the project (or ``only`` one, with the bases it extends), bases resolved. ``extra`` maps a
+    ruleset id to files read already (``(path, tree)``) to load as if they were in its folder: an army list."""
     root = Path(root).resolve()
     diagnostics = Diagnostics()
     loaded = {}
@@ -131,7 +137,7 @@ def load_project(root: Path, only: str | None = None) -> tuple[Project, Diagnost
     for folder in ruleset_folders(root):
         if leads_outside(folder, root):
             continue  # refused above
-        ruleset = load_ruleset(folder, root, diagnostics)
+        ruleset = load_ruleset(folder, root, diagnostics, (extra or {}).get(folder.name, ()))
         if ruleset is not None:
             loaded[ruleset.id] = ruleset
     resolved = resolve_bases(loaded, diagnostics)
@@ -216,8 +222,8 @@ def _in_folders(diagnostic, root: Path, ids: set[str]) -> bool:
     return len(parts) < 2 or parts[0] != RULES_DIR or parts[1] in ids
 
 
-def load_ruleset(folder: Path, root: Path, diagnostics: Diagnostics) -> Ruleset | None:
-    shown = lambda p: p.relative_to(root).as_posix()  # noqa: E731
+def load_ruleset(folder: Path, root: Path, diagnostics: Diagnostics, extra: tuple = ()) -> Ruleset | None:
+    shown = lambda p: shown_path(p, root)  # noqa: E731
     if not ID.fullmatch(folder.name):
         diagnostics.add(Code.BAD_ID, f"ruleset folder `{folder.name}` is not lower_snake_case", Location(shown(folder)))
     trees, unreadable = [], []
@@ -235,6 +241,7 @@ def load_ruleset(folder: Path, root: Path, diagnostics: Diagnostics) -> Ruleset 
             unreadable.append(shown(path))
             continue
         trees.append((path, tree))
+    trees.extend(extra)
 
     meta_nodes = [(path, tree.get(META_SECTION)) for path, tree in trees if tree.get(META_SECTION) is not None]
     default_source = ""
@@ -281,7 +288,7 @@ def load_ruleset(folder: Path, root: Path, diagnostics: Diagnostics) -> Ruleset 
                 sections[name].append(entry)
 
     examples = []
-    for path, _tree in trees:
+    for path, _tree in trees[: len(trees) - len(extra)]:  # a list's notes are not rules text to run
         examples.extend(_examples(folder.name, path, root, sections))
     mechanics = _inside(
         sorted(folder.glob("mechanics*.py"), key=lambda p: (p.name != MECHANICS_FILE, p.name)), root, diagnostics

@@ -30,13 +30,16 @@ def check_ruleset(root: Path, ruleset) -> list:
     return list(run_checks(ruleset)) + list(mechanics_problems(root, ruleset))
 
 
-def check_project(root: Path, only: str | None = None, cache=None, checker=None, loaded=None) -> CheckResult:
+def check_project(
+    root: Path, only: str | None = None, cache=None, checker=None, loaded=None, extra: dict | None = None
+) -> CheckResult:
     """Load and check the project. With a ``CheckCache``, each ruleset whose files (and bases') and
     generator are unchanged gives back what it found last time instead of being checked again, and a
     ruleset checked again pays its costly checks only for items whose content changed (``memo``);
     ``checker(root, ruleset)`` checks one ruleset instead (serve passes one that remembers in memory); its
-    costly checks use the project's memo all the same. ``loaded(project)`` is called before the checks run."""
-    project, diagnostics = load_project(root, only)
+    costly checks use the project's memo all the same. ``loaded(project)`` is called before the checks run.
+    ``extra``: files read already, loaded into a ruleset's (``load_project``); never with a cache."""
+    project, diagnostics = load_project(root, only, extra)
     if loaded is not None:
         loaded(project)
     with remembering(_memo_cache(project.root, cache, checker)):

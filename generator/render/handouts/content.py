@@ -871,13 +871,14 @@ def _all_html(parts: list[dict]):
                     yield block[key]
 
 
-def roster_context(ruleset: Ruleset, audience: str) -> dict:
-    """A blank roster per profile matrix, then every army list of the ruleset the audience may see, as roster sheets."""
+def roster_context(ruleset: Ruleset, audience: str, lists: tuple | None = None) -> dict:
+    """A blank roster per profile matrix, then every army list of the ruleset the audience may see, as roster sheets;
+    given ``lists`` (a player's own, from `rulepress list`), those lists' sheets alone."""
     prose = Prose(ruleset, audience)
     blanks = [blank_roster(ruleset, m, audience) for m in ruleset.profiles if visible(m, audience)]
     rosters = []
-    for army in ruleset.armies:
-        if not visible(army, audience):
+    for army in ruleset.armies if lists is None else lists:
+        if lists is None and not visible(army, audience):
             continue
         rosters.append(
             {
@@ -893,6 +894,6 @@ def roster_context(ruleset: Ruleset, audience: str) -> dict:
         "ruleset_id": ruleset.id,
         "ruleset_title": ruleset.title,
         "rosters": rosters,
-        "blanks": blanks,
+        "blanks": blanks if lists is None else [],
         "gap_text": NOT_GIVEN_TEXT,
     }

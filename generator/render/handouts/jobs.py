@@ -76,6 +76,18 @@ def handout_jobs(project: Project, out_dir: Path, audience: str, rulesets: set[s
     return jobs
 
 
+def list_roster_job(project: Project, ruleset, lists: tuple, target: Path, paper: Paper) -> PdfJob:
+    """The filled roster of a player's own army ``lists`` (`rulepress list`): the roster sheet's layout, its
+    lists alone. Raises TemplateFailed with the template's failure."""
+    root = Path(project.root).resolve()
+    renderings = Renderings(root)
+    context = roster_on(roster_context(ruleset, "player", lists), paper)
+    printed = imprint(ruleset, root, project.settings.site_url, f"{ruleset.id}/index.html")
+    job = _job(renderings, root, "roster", {**context, "paper": paper, "imprint": printed}, target)
+    renderings.raise_failures()
+    return job
+
+
 def gm_sees_more(ruleset, kind: str, gm_context: dict | None) -> bool:
     """Whether the game-master's version of one output holds anything the players' does not: its
     context, audience aside, differs from the players' (game-master-only entries, notes, hidden tasks)."""

@@ -1,0 +1,213 @@
+"""`rulepress list FILE.yaml`: a player's army list, checked against its ruleset as `check` checks the ruleset's own
+lists, then printed as a filled roster PDF (read back here).
+
+The numbers come from Blood, Guts and Rampant Hex (004): heavy foot 5 points, light foot 4, a low level hero 2, a
+high level hero 5, the appeal for scrolls 4; at most one high level hero per full 40 points of troops, no more heroes
+than half the units, one high level hero of any type, one appeal.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pypdf
+import pytest
+
+from generator.cli import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, main
+
+ROOT = Path(__file__).resolve().parents[2]
+
+BUILT_IN_THE_PAGE = """\
+armies:
+  my_army:
+    title: "My army"
+    matrix: troops
+    agreed_points: 20
+    units:
+      - {troop: heavy_foot, count: 1, heroes: [warrior_hero]}
+      - {troop: light_foot, count: 1}
+    extras: [scroll_appeal]
+"""
+
+GREEDY = """\
+armies:
+  greedy:
+    title: "Greedy"
+    matrix: troops
+    agreed_points: 20
+    units:
+      - {troop: heavy_foot, count: 2, heroes: [legendary_warrior]}
+      - {troop: heavy_foot, count: 1, heroes: [high_commander]}
+    extras: [scroll_appeal, scroll_appeal]
+"""
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("lists") / "project"
+    for ruleset in ("rampant_hex", "rampant_hex_house"):
+        shutil.copytree(ROOT / "rules_src" / ruleset, root / "rules_src" / ruleset)
+    return root
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err
+    return code, out, err
+
+
+def written(folder: Path, name: str, text: str) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def pdf_text(path: Path) -> str:
+    return "\n".join(page.extract_text() for page in pypdf.PdfReader(path).pages)
+
+
+@pytest.mark.build
+def test_a_list_from_the_builder_is_told_by_its_totals_and_printed_as_a_filled_roster(capsys, project, tmp_path):
+    """The list kept outside the project, its ruleset found from the matrix it names: heavy foot 5 with a warrior
+    hero 2, light foot 4 and the appeal 4 make 15 of the 20 agreed points; the PDF beside it is that roster."""
+    path = written(tmp_path / "mine", "my_list.yaml", BUILT_IN_THE_PAGE)
+    code, out, err = run(capsys, "-C", str(project), "list", str(path))
+    assert (code, err) == (EXIT_OK, "")
+    roster = path.with_suffix(".pdf")
+    assert out.splitlines() == ["My army: 15 of 20 points, 2 units; 5 army limits held", f"wrote {roster}"]
+    text = " ".join(pdf_text(roster).split())
+    for printed in ("My army", "1× Heavy foot (5 pts)", "+ Warrior hero", "1× Light foot (4 pts)", "Total 15 points"):
+        assert printed in text, (printed, text)
+    assert "Agreed 20 points Left unspent 5 points" in text
+    assert "Blank army roster" not in text  # the list alone, not the ruleset's blank rosters and sample lists
+    assert "A 30 point force" not in text
+    assert pypdf.PdfReader(roster).pages[0].mediabox.height == pytest.approx(297 / 25.4 * 72, abs=1)
+
+
+@pytest.mark.build
+def test_a_roster_prints_on_letter_paper_into_the_folder_given(capsys, project, tmp_path):
+    path = written(tmp_path, "my_list.yaml", BUILT_IN_THE_PAGE)
+    out_folder = tmp_path / "printouts"
+    out_folder.mkdir()
+    code, out, _err = run(capsys, "-C", str(project), "list", str(path), "--paper", "letter", "--out", str(out_folder))
+    assert code == EXIT_OK
+    page = pypdf.PdfReader(out_folder / "my_list.pdf").pages[0]
+    assert (float(page.mediabox.width), float(page.mediabox.height)) == pytest.approx((612, 792), abs=1)
+
+
+def test_a_list_that_breaks_the_rules_gets_check_s_errors_located_in_it_and_no_roster(capsys, project, tmp_path):
+    """Three high level heroes (5 each) on three heavy foot (15 points of troops) and two appeals (4 each): 38 of 20
+    points, and four limits broken, each with its numbers; the roster printed before is left as it was."""
+    path = written(tmp_path, "greedy.yaml", GREEDY)
+    before = b"%PDF-1.7 the roster printed last time"
+    path.with_suffix(".pdf").write_bytes(before)
+    code, out, err = run(capsys, "-C", str(project), "list", str(path))
+    heroes = "rules_src/rampant_hex/heroes.yaml"
+    assert (code, out) == (EXIT_ERRORS, "")
+    assert err.splitlines() == [
+        f"{path}:2:3: error[limit-broken]: `greedy` breaks “Never more heroes than half the units in the force, "
+        "rounding down”: low_heroes + high_heroes is 3, but at most 1 (units // 2) is allowed",
+        f"  hint: limit defined at {heroes}:71:3",
+        f"{path}:2:3: error[limit-broken]: `greedy` breaks “No more than one appeal for scrolls”: scroll_appeal is 2, "
+        "but at most 1 is allowed",
+        f"  hint: limit defined at {heroes}:99:3",
+        f"{path}:2:3: error[limit-broken]: `greedy` breaks “One high level hero per full 40 points of units (the "
+        "troops' own PTS only, as read here)”: high_heroes is 3, but at most 0 (troop_points // 40) is allowed",
+        f"  hint: limit defined at {heroes}:85:3",
+        f"{path}:2:3: error[limit-broken]: `greedy` breaks “Only one high level hero of any type”: "
+        "most_of_one_high_hero is 2, but at most 1 is allowed",
+        f"  hint: limit defined at {heroes}:92:3",
+        f"{path}:5:20: error[over-points]: `greedy` spends 38 points of the 20 agreed",
+        "  hint: remove units or raise the agreed total",
+        "list failed: 5 errors; no roster printed",
+    ]
+    assert path.with_suffix(".pdf").read_bytes() == before
+
+
+def test_every_problem_of_a_list_file_is_told_in_one_run(capsys, project, tmp_path):
+    """A section a list cannot hold, a hero and a troop type that are not the ruleset's: three located errors."""
+    path = written(
+        tmp_path,
+        "mixed.yaml",
+        "rules:\n  my_rule: {title: Mine}\n"
+        + BUILT_IN_THE_PAGE.replace("warrior_hero", "warior_hero").replace("troop: light_foot", "troop: light_fot"),
+    )
+    code, out, err = run(capsys, "-C", str(project), "list", str(path))
+    assert (code, out) == (EXIT_ERRORS, "")
+    assert err.splitlines() == [
+        f"{path}:1:1: error[unknown-section]: `rules` in a list file, which holds `armies:` alone",
+        "  hint: rules go in the ruleset's own files; a list file is what the army builder exports",
+        f"{path}:9:48: error[unknown-ref]: hero `warior_hero` is not in `heroes:`",
+        "  hint: did you mean `warrior_hero`?",
+        f"{path}:10:17: error[unknown-ref]: troop `light_fot` is not a row of `troops`",
+        "  hint: did you mean `light_foot`?",
+        "list failed: 3 errors; no roster printed",
+    ]
+    assert not path.with_suffix(".pdf").exists()
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("armies: [\n", ":2:1: error[yaml-syntax]: YAML syntax: did not find expected node content"),
+        ("", ":1:1: error[empty-file]:"),
+        ("- just a list\n", ":1:1: error[wrong-type]: a list file must be a mapping with `armies:`, not a list"),
+        ("units: []\n", ":1:1: error[unknown-section]: `units` in a list file, which holds `armies:` alone"),
+    ],
+)
+def test_a_file_that_is_no_list_is_a_located_error(capsys, project, tmp_path, text, expected):
+    path = written(tmp_path, "odd.yaml", text)
+    code, _out, err = run(capsys, "-C", str(project), "list", str(path))
+    assert code == EXIT_ERRORS
+    assert err.startswith(f"{path}{expected}"), err
+    assert err.endswith("no roster printed\n")
+
+
+def test_a_file_where_the_roster_would_go_that_is_no_pdf_is_left_alone(capsys, project, tmp_path):
+    path = written(tmp_path, "mine.yaml", BUILT_IN_THE_PAGE)
+    notes = path.with_suffix(".pdf")
+    notes.write_text("my notes, not a PDF", encoding="utf-8")
+    code, _out, err = run(capsys, "-C", str(project), "list", str(path))
+    assert code == EXIT_USAGE
+    assert err.splitlines() == [
+        f"rulepress: error: {notes} is there and is not a PDF; it is left as it was",
+        "  hint: pass --out with another name",
+    ]
+    assert notes.read_text(encoding="utf-8") == "my notes, not a PDF"
+
+
+def test_a_list_whose_matrix_no_ruleset_has_asks_for_the_ruleset(capsys, project, tmp_path):
+    path = written(tmp_path, "elsewhere.yaml", BUILT_IN_THE_PAGE.replace("matrix: troops", "matrix: regiments"))
+    code, _out, err = run(capsys, "-C", str(project), "list", str(path))
+    assert code == EXIT_USAGE
+    assert err.splitlines() == [
+        "rulepress: error: no ruleset has the army matrix the list names (regiments)",
+        "  hint: pass --ruleset; rulesets with an army matrix: rampant_hex, rampant_hex_house",
+    ]
+
+
+def test_a_list_is_checked_against_the_ruleset_named_or_the_folder_it_is_in(capsys, project, tmp_path):
+    """Named, the house overlay checks it (the same costs: the same total); kept in the ruleset's own folder, it is
+    one of that ruleset's files and is checked once."""
+    path = written(tmp_path, "mine.yaml", BUILT_IN_THE_PAGE.replace("agreed_points: 20", "agreed_points: 10"))
+    code, _out, err = run(capsys, "-C", str(project), "list", str(path), "--ruleset", "rampant_hex_house")
+    assert code == EXIT_ERRORS
+    assert f"{path}:5:20: error[over-points]: `my_army` spends 15 points of the 10 agreed" in err.splitlines()
+    inside = written(project / "rules_src" / "rampant_hex", "zz_mine.yaml", path.read_text(encoding="utf-8"))
+    try:
+        code, _out, err = run(capsys, "-C", str(project), "list", str(inside))
+    finally:
+        inside.unlink()
+    assert code == EXIT_ERRORS
+    assert err.splitlines()[0] == (
+        "rules_src/rampant_hex/zz_mine.yaml:5:20: error[over-points]: `my_army` spends 15 points of the 10 agreed"
+    )
+    code, _out, err = run(capsys, "-C", str(project), "list", str(path), "--ruleset", "rampant_hx")
+    assert code == EXIT_USAGE
+    assert err.splitlines() == [
+        "rulepress: error: no ruleset `rampant_hx` in rules_src/",
+        "  hint: did you mean `rampant_hex`?",
+    ]
