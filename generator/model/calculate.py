@@ -17,7 +17,18 @@ from . import reads
 from .base import NotGiven, NotGivenError
 from .computed import Formula, Input, Lookup, plain
 from .entries import RollTable
-from .formula import CALL_STEPS, FormulaError, FormulaUnitMismatch, Results, _is_roll, mapped, spend, within_budget
+from .formula import (
+    CALL_STEPS,
+    FormulaError,
+    FormulaUnitMismatch,
+    Path,
+    Results,
+    _is_roll,
+    mapped,
+    path_of,
+    spend,
+    within_budget,
+)
 from .quantity import Quantity
 from .ruleset import Ruleset
 from .units import SIZES, Distance, UnitMismatch
@@ -124,6 +135,25 @@ class Calculator:
                     error.binding = outcome  # the outermost formula's result, as for `let:`
                     raise
             return found[wanted] if wanted is not None else Results(formula.id, found)
+
+    def path(self, formula: Formula, **given) -> tuple[dict, Path]:
+        """How the formula reaches its result(s) for these inputs (by name): the scope it read (inputs, values,
+        its `let` names) and the way its expressions went, a `let` it read followed first."""
+        scope = reads.scope(self.scope)
+        for spec in formula.inputs:
+            scope[spec.id] = _input(formula, spec, given)
+        with within_budget():
+            for binding in formula.let:
+                scope[binding.id] = binding.expr.evaluate(scope)
+        ways = [path_of(o.expr, scope) for o in formula.results] if formula.results else [path_of(formula.expr, scope)]
+        names = dict.fromkeys(name for way in ways for name in way.names)
+        for binding in reversed(formula.let):  # a `let` read on the way is part of the way, before what reads it
+            if binding.id in names:
+                way = path_of(binding.expr, scope)
+                ways.insert(0, way)
+                names = dict.fromkeys([*way.names, *names])
+        decisions = tuple(d for way in ways for d in way.decisions)
+        return scope, Path(decisions, tuple(names))
 
 
 def _as_declared(formula, result):

@@ -787,3 +787,57 @@ def _eval(node: ast.expr, scope: Mapping[str, object]):
             )
         return _checked(result)
     raise FormulaError(f"`{ast.unparse(node)}` is not allowed in a formula")  # pragma: no cover - _allow stops it
+
+
+# -- why a result is what it is ------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Decision:
+    """A test an expression decided on its way to its value (``a > b`` of ``x if a > b else y``), and how."""
+
+    test: ast.expr
+    held: bool
+
+
+@dataclass(frozen=True)
+class Path:
+    """The way one evaluation went: the tests decided, in order, and the names it read on the way (first read
+    first); a test of a roll is no decision (both ways are taken, each with its chance)."""
+
+    decisions: tuple[Decision, ...]
+    names: tuple[str, ...]
+
+
+def path_of(expression: Expression, scope: Mapping[str, object]) -> Path:
+    """How ``expression`` reaches its value in ``scope``: only the branches taken are followed."""
+    decisions: list[Decision] = []
+    names: dict[str, None] = {}
+    with budget():
+        _follow(expression.tree, scope, decisions, names)
+    return Path(tuple(decisions), tuple(names))
+
+
+def value_in(node: ast.expr, scope: Mapping[str, object]):
+    """What a part of an expression comes to in ``scope`` (to say a test's numbers)."""
+    with budget():
+        return _normal(_eval(node, scope))
+
+
+def _follow(node: ast.expr, scope: Mapping[str, object], decisions: list, names: dict) -> None:
+    if isinstance(node, ast.IfExp):
+        test = _eval(node.test, scope)
+        _follow(node.test, scope, [], names)
+        if _is_roll(test):
+            _follow(node.body, scope, decisions, names)
+            _follow(node.orelse, scope, decisions, names)
+            return
+        decisions.append(Decision(node.test, bool(test)))
+        _follow(node.body if test else node.orelse, scope, decisions, names)
+        return
+    if isinstance(node, ast.Name) and node.id not in CONSTANTS:
+        names.setdefault(node.id)
+        return
+    if isinstance(node, ast.Call):
+        names.setdefault(node.func.id)
+    for child in ast.iter_child_nodes(node):
+        if isinstance(child, ast.expr):
+            _follow(child, scope, decisions, names)

@@ -22,10 +22,10 @@ from ..model.calculate import calculator
 from ..model.computed import Formula, Input
 from ..model.entries import visible_to
 from ..model.formula import Expression, FormulaError
-from ..model.numbers import number_text
 from ..model.ruleset import Ruleset
-from .present import chance_text, entry_title, minus_text, shown
+from .present import chance_text, choice_text, minus_text, shown
 from .sheets.charts import exact_number_text, target_chance
+from .why import Reasons
 
 MAX_COMBINATIONS = 2000  # answers one page holds for one calculator (the samples' largest has 1,521)
 MAX_OUTCOMES = 40  # results of one roll listed with their chances
@@ -53,32 +53,6 @@ def input_choices(spec: Input) -> list | None:
     if values is None:
         return None
     return [None, *values] if spec.optional else values
-
-
-def choice_text(spec: Input, value, ruleset: Ruleset | None = None) -> str:
-    """An input's value as a player picks it: yes / no, a number (signed where the input goes below 0), a word: the
-    title of the entry a choice names (a hero's name), else the choice in words."""
-    if isinstance(value, str):
-        return _choice_words(ruleset, value)
-    if value is None:
-        return "none"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, int) and spec.min is not None and spec.min < 0:
-        return minus_text(f"{value:+d}") if value else "±0"
-    return minus_text(number_text(value)) if isinstance(value, int | Fraction) else str(value)
-
-
-CHOICE_SECTIONS = ("heroes", "spells", "keywords", "items", "rules", "tables", "glossary", "chapters", "phases")
-
-
-def _choice_words(ruleset: Ruleset | None, choice: str) -> str:
-    for section in CHOICE_SECTIONS if ruleset is not None else ():
-        try:
-            return entry_title(ruleset.get(section, choice))
-        except KeyError:
-            continue
-    return choice.replace("_", " ")
 
 
 def _exact(chance: Fraction) -> str:
@@ -160,7 +134,7 @@ def tabulate(ruleset: Ruleset, formula: Formula, chance_formula: Formula | None 
     views = [formula.view(o.id) for o in formula.results] if formula.results else [formula]
     # a result that is a chance says the chance; a target beside it may not be a roll of its die (7+: a 6, then 4+)
     told = any(view.result == "chance" for view in views) and len(views) > 1
-    answers = []
+    answers, reasons = [], Reasons(ruleset, formula)
     try:
         for combination in itertools.product(*choices):
             given = dict(zip((spec.id for spec in formula.inputs), combination))
@@ -168,6 +142,7 @@ def tabulate(ruleset: Ruleset, formula: Formula, chance_formula: Formula | None 
             chance_of = calc.evaluate(chance_formula, **given) if chance_formula is not None else None
             values = [result[o.id] for o in formula.results] if formula.results else [result]
             answers.append([_part(view, value, _die(view), chance_of, told) for view, value in zip(views, values)])
+            reasons.add(given, {spec.id: choice_text(spec, v, ruleset) for spec, v in zip(formula.inputs, combination)})
     except TooMany as error:
         return Tabled(formula, None, str(error))
     except (FormulaError, ArithmeticError, TypeError, ValueError):
@@ -181,6 +156,7 @@ def tabulate(ruleset: Ruleset, formula: Formula, chance_formula: Formula | None 
         ],
         "results": [o.label or o.id.replace("_", " ") for o in formula.results] or [""],
         "answers": answers,
+        **reasons.data(),
     }
     return Tabled(formula, data)
 

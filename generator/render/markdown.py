@@ -38,8 +38,9 @@ def pipe_table(header: list[str], rows: list[list[str]]) -> str:
     return "\n".join(lines)
 
 
-def picker_data(chart) -> dict:
-    """A chart (sheets.charts.Chart) as the picker's data: labels and each cell's target and odds."""
+def picker_data(chart, reasons: dict | None = None) -> dict:
+    """A chart (sheets.charts.Chart) as the picker's data: labels and each cell's target and odds, and with
+    ``reasons`` (``why.chart_reasons``) why each cell is what it is."""
 
     def shown(cell) -> list[str]:  # an impossible cell is its word alone ("no effect"), as in the grid
         return [cell.text or cell.chance or GAP_DASH, cell.chance if cell.text and cell.tone != "none" else ""]
@@ -53,14 +54,14 @@ def picker_data(chart) -> dict:
         ],
         "cells": [[shown(cell) for cell in row.cells] for row in chart.rows],
         "units": [one_of(chart.unit), chart.unit] if chart.unit else [],  # for exactly 1, and for any other number
-    }
+    } | (reasons or {})
 
 
-def picker_md(chart) -> str:
+def picker_md(chart, reasons: dict | None = None) -> str:
     """MyST for the picker of a two-way chart (one with row labels); empty for a single row."""
     if not chart.row_head or len(chart.rows) < 2:
         return ""
-    data = json.dumps(picker_data(chart), ensure_ascii=False)
+    data = json.dumps(picker_data(chart, reasons), ensure_ascii=False)
     return f"````{{chart-picker}}\n{data}\n````"
 
 
@@ -89,7 +90,7 @@ def cell_md(cell: Cell) -> str:
     return f"**{text}**" if cell.tone == "good" else text
 
 
-def chart_md(chart: Chart, level: int = 2, ruleset=None) -> str:
+def chart_md(chart: Chart, level: int = 2, ruleset=None, reasons: dict | None = None) -> str:
     corner = " / ".join(
         part
         for part in (
@@ -102,7 +103,7 @@ def chart_md(chart: Chart, level: int = 2, ruleset=None) -> str:
     header = [esc(corner)] + [esc(f"{c} ({n})" if n else c) for c, n in zip(chart.columns, notes)]
     rows = [[f"**{esc(row.label)}**"] + [cell_md(c) for c in row.cells] for row in chart.rows]
     parts = [f"{'#' * level} {esc(chart.title)}"] if chart.title else []
-    parts.append(picker_md(chart))  # the phone's way in: pick the two values, read the target and odds
+    parts.append(picker_md(chart, reasons))  # the phone's way in: pick the two values, read the target and odds
     parts.append(pipe_table(header, rows))
     parts += [prose_md(note, ruleset) for note in chart.notes]
     return "\n\n".join(p for p in parts if p)

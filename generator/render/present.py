@@ -21,6 +21,7 @@ from ..model.entries import (  # noqa: F401 (the model's audience rule)
     gm_only,
     visible_to,
 )
+from ..model.numbers import number_text
 from ..model.points import points_text  # noqa: F401  (the renderers' one way to print points)
 
 NOT_GIVEN_TEXT = "not given in the source"
@@ -395,3 +396,30 @@ def _short_word_before(parts: list[str], index: int, position: int) -> bool:
     """Whether the word before the space at ``position`` of text part ``index`` is short."""
     before = "".join(parts[i] for i in range(0, index, 2)) + parts[index][:position]
     return not before[-1:].isspace() and 0 < len(before.split()[-1] if before.split() else "") <= SHORT_WORD
+
+
+# -- a formula's inputs as a player picks them ----------------------------------------------------------------
+def choice_text(spec, value, ruleset=None) -> str:
+    """An input's value as a player picks it: yes / no, a number (signed where the input goes below 0), a word: the
+    title of the entry a choice names (a hero's name), else the choice in words."""
+    if isinstance(value, str):
+        return _choice_words(ruleset, value)
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int) and spec.min is not None and spec.min < 0:
+        return minus_text(f"{value:+d}") if value else "±0"
+    return minus_text(number_text(value)) if isinstance(value, int | Fraction) else str(value)
+
+
+CHOICE_SECTIONS = ("heroes", "spells", "keywords", "items", "rules", "tables", "glossary", "chapters", "phases")
+
+
+def _choice_words(ruleset, choice: str) -> str:
+    for section in CHOICE_SECTIONS if ruleset is not None else ():
+        try:
+            return entry_title(ruleset.get(section, choice))
+        except KeyError:
+            continue
+    return choice.replace("_", " ")

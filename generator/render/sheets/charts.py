@@ -9,6 +9,7 @@ in grey. Probabilities stay exact ``Fraction``s until they are printed.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -33,6 +34,7 @@ class Cell:
     tone: str = "even"  # good | even | poor | none | plain
     probability: Fraction | None = None
     marked: bool = False  # the cell where both stats are equal, to find one's place
+    given: tuple[tuple[str, object], ...] = ()  # the formula's inputs it was computed for, by id
 
 
 @dataclass(frozen=True)
@@ -187,7 +189,8 @@ def chart_from_model(ruleset: Ruleset, chart: computed.Chart) -> Chart:
         line = []
         for column, inputs in enumerate(cells[index * width : (index + 1) * width]):
             marked = chart.mark_diagonal and chart.rows is not None and row_values[index] == column_values[column]
-            line.append(_cell(chart, formula, chance_formula, calc, die, inputs, marked))
+            cell = _cell(chart, formula, chance_formula, calc, die, inputs, marked)
+            line.append(dataclasses.replace(cell, given=tuple(inputs.items())))
         if row_notes and index < len(row_notes) and row_notes[index]:
             label = f"{label}: {row_notes[index]}"  # `1: 2+ (83.3%) a die`, never brackets in brackets
         rows.append(Row(label, tuple(line)))

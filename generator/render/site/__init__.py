@@ -377,6 +377,7 @@ def setup(app: Sphinx) -> dict:
     app.connect("env-before-read-docs", _forget_pages_before_reading)
     install_search(app)
     setup_reproducible(app)
+    app.add_js_file("rulepress-why.js")  # before the chart pickers and calculators, which use it
     setup_charts(app)
     setup_calculators(app)
     setup_army(app)

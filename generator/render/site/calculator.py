@@ -88,6 +88,27 @@ def answer_html(labels: list[str], parts: list[dict]) -> str:
     return "".join(html)
 
 
+def why_html(data: dict, index: int, open_: bool = False) -> str:
+    """Why answer ``index`` is what it is: the tests decided for the inputs picked, the values read (each with its
+    label and source), and where the rules give it; folded away until asked for."""
+    reasons = data["why"][index]
+    because = "".join(f"<li>{escape(text)}</li>" for text in reasons["because"])
+    values = ""
+    for at in reasons["values"]:
+        value = data["values"][at]
+        source = escape(value.get("source", ""))
+        if value.get("quote"):
+            source += f": “{escape(value['quote'])}”"
+        cited = f' <span class="rp-calc-source">{source}</span>' if source else ""
+        values += f"<dt>{escape(value['value'])}</dt><dd>{escape(value['label'])}{cited}</dd>"
+    return (
+        f'<details class="rp-calc-why"{" open" if open_ else ""}><summary>Why this number?</summary>'
+        + (f'<ul class="rp-calc-because">{because}</ul>' if because else "")
+        + (f'<dl class="rp-calc-values">{values}</dl>' if values else "")
+        + f'<p class="rp-calc-where">{escape(data["where"])}</p></details>'
+    )
+
+
 def visit_calculator(self, node: calculator) -> None:
     data, number = node["data"], node["number"]
     fields = "".join(
@@ -104,7 +125,7 @@ def visit_calculator(self, node: calculator) -> None:
     start = 0
     for spec in data["inputs"]:
         start = start * len(spec["options"]) + spec["default"]
-    answer = answer_html(data["results"], data["answers"][start])
+    answer = answer_html(data["results"], data["answers"][start]) + why_html(data, start)
     fields = f'<div class="rp-calc-inputs">{fields}</div>'
     self.body.append(
         picker_form("rp-calculator", data["title"], fields, "rp-calc-answer", answer, "rp-calc-data", data)
@@ -121,7 +142,7 @@ class Calculator(JsonDirective):
         combinations = 1
         for spec in data["inputs"]:
             combinations *= len(spec["options"])
-        assert combinations == len(data["answers"]) > 0
+        assert combinations == len(data["answers"]) == len(data["why"]) > 0
 
     def node(self, data: dict) -> nodes.Node:
         return calculator("", data=data, number=self.env.new_serialno("calculator"))

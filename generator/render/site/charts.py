@@ -13,6 +13,7 @@ from html import escape
 
 from docutils import nodes
 
+from .calculator import why_html
 from .embedded import JsonDirective, add_html_node, picker_field, picker_form
 
 
@@ -37,7 +38,7 @@ def visit_picker(self, node: chart_picker) -> None:
         return picker_field("chart-picker-field", f"chart-picker-{number}-{name}", name, head, labels)
 
     fields = select("row", data["row_head"], data["rows"]) + select("column", data["column_head"], data["columns"])
-    answer = _result_html(data["cells"][0][0], data.get("units", []))
+    answer = _result_html(data["cells"][0][0], data.get("units", [])) + (why_html(data, 0) if "why" in data else "")
     self.body.append(
         picker_form(
             "chart-picker", "Look up one pair", fields, "chart-picker-result", answer, "chart-picker-data", data
@@ -53,6 +54,7 @@ class ChartPicker(JsonDirective):
 
     def check(self, data: dict) -> None:
         assert data["rows"] and data["columns"] and len(data["cells"]) == len(data["rows"])
+        assert "why" not in data or len(data["why"]) == len(data["rows"]) * len(data["columns"])
 
     def node(self, data: dict) -> nodes.Node:
         return chart_picker("", data=data, number=self.env.new_serialno("chart-picker"))

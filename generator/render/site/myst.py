@@ -52,6 +52,7 @@ from ..present import (
     visible_to,
 )
 from ..sheets.charts import chart_from_model
+from ..why import chart_reasons
 from ..worked import for_readers, house_hidden
 
 HIDDEN_REFERENCE = "[game-master material]"  # what players see where gm-only material is named
@@ -538,7 +539,8 @@ def chart_grid_md(chart, ruleset: Ruleset, heading: bool = False) -> str:
     """A chart's grid with the exact odds of every cell, computed by the ruleset that defines it (with its title
     when ``heading``: a chart printed inside a rule)."""
     shown = chart_from_model(ruleset, chart)
-    grid = chart_md(dataclasses.replace(shown, title="", notes=()))  # the heading and notes are the entry's
+    # the heading and notes are the entry's; the picker says why each cell is what it is
+    grid = chart_md(dataclasses.replace(shown, title="", notes=()), reasons=chart_reasons(ruleset, chart, shown))
     return f"**{esc(shown.title)}**\n\n{grid}" if heading else grid
 
 

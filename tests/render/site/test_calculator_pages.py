@@ -28,7 +28,7 @@ def calculator(page, title: str):
 def pick(form, *labels: str) -> str:
     for index, label in enumerate(labels):
         form.locator(".rp-calc-inputs select").nth(index).select_option(label=label)
-    return " ".join(form.locator("output").inner_text().split())
+    return " ".join(" ".join(form.locator("output .rp-calc-part").all_inner_texts()).split())
 
 
 def percent(chance: Fraction) -> str:
@@ -90,4 +90,40 @@ def test_a_shot_with_the_modifiers_ticked(browser, built):
         assert pick(form, "3", "no", "yes", "no", "no") == moved
         assert pick(form, "3", "yes", "yes", "no", "no") == "Roll to hit: 6+ Chance to hit: 16.7% (exactly 1/6)"
         assert pick(form, "3", "yes", "yes", "no", "yes") == moved
+    page.context.close()
+
+
+def test_why_this_number_says_the_case_of_the_rule_for_the_stats_picked(browser, built):
+    """The to-hit chart's cases: against a WS more than twice the attacker's, 5+; the reasons follow the pick, and an
+    open explanation stays open. A chart's picker explains its cell the same way."""
+    page = browser.new_context(viewport=PHONE).new_page()
+    with serve(built) as url:
+        page.goto(f"{url}/warhammer_fantasy_charts/calculators.html")
+        form = calculator(page, "The roll to hit in close combat")
+        assert pick(form, "3", "7") == "5+ 33.3% (exactly 1/3)"
+        form.locator(".rp-calc-why summary").click()
+        why = form.locator(".rp-calc-why")
+        assert why.locator("li").all_inner_texts() == [
+            "Attacker's WS 3 is not more than Defender's WS 7",
+            "Defender's WS 7 is more than 2 × Attacker's WS 3 (6)",
+        ]
+        assert why.locator("dt").all_inner_texts() == ["2", "5+"]
+        assert (
+            why.locator("dd").nth(1).inner_text()
+            == "Close combat: to hit against more than double the attacker's Weapon Skill"
+        )
+        assert pick(form, "4", "3") == "3+ 66.7% (exactly 2/3)"
+        assert form.locator(".rp-calc-why").get_attribute("open") is not None
+        assert form.locator(".rp-calc-why li").all_inner_texts() == ["Attacker's WS 4 is more than Defender's WS 3"]
+
+        page.goto(f"{url}/warhammer_fantasy_charts/charts.html")
+        picker = page.locator("form.chart-picker").first
+        picker.locator("select[name=row]").select_option(index=2)  # WS 3
+        picker.locator("select[name=column]").select_option(index=6)  # WS 7
+        picker.locator(".rp-calc-why summary").click()
+        assert picker.locator(".rp-calc-why li").all_inner_texts() == [
+            "Attacker's WS 3 is not more than Defender's WS 7",
+            "Defender's WS 7 is more than 2 × Attacker's WS 3 (6)",
+        ]
+        assert picker.locator(".rp-calc-why .rp-calc-where").inner_text().endswith("Warhammer Fantasy charts")
     page.context.close()

@@ -220,7 +220,8 @@ def test_the_gap_note_keeps_to_its_column(browser, site):
 def pick(page, picker, mine: str, theirs: str) -> str:
     picker.locator("select[name=row]").select_option(label=mine)
     picker.locator("select[name=column]").select_option(label=theirs)
-    return " ".join(picker.locator("output").inner_text().split())
+    answer = picker.locator("output .chart-picker-target, output .chart-picker-odds").all_inner_texts()
+    return " ".join(" ".join(answer).split())
 
 
 @pytest.mark.browser

@@ -56,7 +56,8 @@
     var data = JSON.parse(form.querySelector("script.rp-calc-data").textContent);
     var selects = form.querySelectorAll(".rp-calc-inputs select"), at = 0;
     for (var i = 0; i < selects.length; i++) at = at * data.inputs[i].options.length + selects[i].selectedIndex;
-    var out = form.querySelector("output.rp-calc-answer");
+    var out = form.querySelector("output.rp-calc-answer"), before = out.querySelector("details.rp-calc-why");
+    var open = !!(before && before.open);
     out.textContent = "";
     data.answers[at].forEach(function (part, index) {
       var label = data.results[index], holder = el(part.roll ? "div" : "p", { "class": "rp-calc-part" });
@@ -78,6 +79,7 @@
       }
       out.appendChild(holder);
     });
+    out.appendChild(window.rulepressWhy(data, at, open));
   }
   function init() {
     var forms = document.querySelectorAll("form.rp-calculator");

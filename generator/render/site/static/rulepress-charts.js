@@ -1,4 +1,4 @@
-/* Rulepress chart pickers: pick your value and theirs, read the target and the odds.
+/* Rulepress chart pickers: pick your value and theirs, read the target and the odds, and why.
    The data is the chart's own cells, embedded beside each picker as JSON; nothing is fetched. */
 (function () {
   "use strict";
@@ -27,7 +27,8 @@
     var column = form.querySelector("select[name=column]").selectedIndex;
     mark(form, row, column, reveal);
     var cell = data.cells[row][column];
-    var out = form.querySelector("output.chart-picker-result");
+    var out = form.querySelector("output.chart-picker-result"), before = out.querySelector("details.rp-calc-why");
+    var open = !!(before && before.open);
     out.textContent = "";
     var target = document.createElement("strong");
     target.className = "chart-picker-target";
@@ -42,6 +43,7 @@
       out.appendChild(document.createTextNode(" "));
       out.appendChild(odds);
     }
+    if (data.why) out.appendChild(window.rulepressWhy(data, row * data.columns.length + column, open));
   }
   function init() {
     var forms = document.querySelectorAll("form.chart-picker");

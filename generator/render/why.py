@@ -1,0 +1,206 @@
+"""Why a formula gives the result it gives, in words: the tests its expression decided for the inputs picked (each
+with its numbers), the ruleset's values it read (each by its label, with where the source text gives it), and where
+the rules print it.
+
+The way is the engine's (``Calculator.path``): only the branches the evaluation took. The words are the formula's
+and its values' own: an input by its label, a value by its number and label, a `let` name by its name. Nothing here
+knows HTML or any game.
+"""
+
+from __future__ import annotations
+
+import ast
+from fractions import Fraction
+
+from ..model.calculate import calculator
+from ..model.charts import chart_formula
+from ..model.computed import Formula
+from ..model.formula import Decision, FormulaError, value_in
+from ..model.numbers import number_text
+from ..model.ruleset import Ruleset
+from .present import choice_text, entry_title, minus_text, shown, source_text
+from .prose import value_text
+
+_SIGNS = {ast.Add: "+", ast.Sub: "−", ast.Mult: "×", ast.Div: "÷", ast.FloorDiv: "÷", ast.Mod: "remainder of ÷"}
+# each comparison as it reads when it holds, and when it does not
+_COMPARED = {
+    ast.Gt: ("is more than", "is not more than"),
+    ast.GtE: ("is at least", "is less than"),
+    ast.Lt: ("is less than", "is not less than"),
+    ast.LtE: ("is at most", "is more than"),
+    ast.Eq: ("is", "is not"),
+    ast.NotEq: ("is not", "is"),
+    ast.In: ("is one of", "is none of"),
+    ast.NotIn: ("is none of", "is one of"),
+    ast.Is: ("is", "is not"),
+    ast.IsNot: ("is not", "is"),
+}
+
+
+def _kind(operator: ast.operator) -> str:
+    return "sum" if isinstance(operator, ast.Add | ast.Sub) else "product"
+
+
+_FUNCTION_WORDS = {"max": "the larger of", "min": "the smaller of", "abs": "the size of", "clamp": "kept between"}
+
+
+def why(ruleset: Ruleset, formula: Formula, scope: dict, path, picked: dict[str, str]) -> dict:
+    """The reasons for one answer: ``because`` (each test decided, in words), ``values`` (each value read: its
+    number, label and source) and ``where`` (the chart or formula, and the ruleset)."""
+    words = _Words(ruleset, formula, scope, picked)
+    because = []
+    said = [(words.named, b) for b in formula.let if b.id in path.names] + [(words.decision, d) for d in path.decisions]
+    for say, what in said:
+        try:
+            because.append(say(what))
+        except (FormulaError, ArithmeticError, TypeError, ValueError):
+            continue  # a part that cannot be said alone (a roll inside it): the answer says what it gives
+    values = {v.id: v for v in ruleset.reachable("values")}
+    used = [
+        {"label": values[name].label or name.replace("_", " "), "value": minus_text(value_text(ruleset, name))}
+        | _cited(values[name], ruleset)
+        for name in path.names
+        if name in values
+    ]
+    return {"because": list(dict.fromkeys(because)), "values": used, "where": where(ruleset, formula)}
+
+
+class Reasons:
+    """The reasons for many answers of one formula, as a page embeds them: ``why`` (for each answer, the tests
+    decided and the values read, as indexes into ``values``), ``values`` (each said once, however many answers read
+    it) and ``where``."""
+
+    def __init__(self, ruleset: Ruleset, formula: Formula):
+        self.ruleset, self.formula = ruleset, formula
+        self.calc = calculator(ruleset)
+        self.cited: dict[_Cited, int] = {}
+        self.said: list[dict] = []
+
+    def add(self, given: dict, picked: dict[str, str]) -> None:
+        """The reasons of the answer for inputs ``given`` (by id), each input's value as the player picked it."""
+        said = why(self.ruleset, self.formula, *self.calc.path(self.formula, **given), picked)
+        cited = [_Cited(value) for value in said["values"]]
+        for value in cited:
+            self.cited.setdefault(value, len(self.cited))
+        self.said.append({"because": said["because"], "values": [self.cited[value] for value in cited]})
+
+    def data(self) -> dict:
+        return {"where": where(self.ruleset, self.formula), "values": [dict(v) for v in self.cited], "why": self.said}
+
+
+def chart_reasons(ruleset: Ruleset, chart, shown) -> dict:
+    """The reasons of every cell of a chart (``shown``: ``sheets.charts.Chart``, each cell with its inputs), row by
+    row, as ``Reasons.data`` gives them; computed by the ruleset that defines the chart, as its cells are."""
+    owner = ruleset.owner_of("charts", chart.id)
+    formula = chart_formula(owner, chart)
+    reasons = Reasons(owner, formula)
+    specs = {spec.id: spec for spec in formula.inputs}
+    for row in shown.rows:
+        for cell in row.cells:
+            given = dict(cell.given)
+            reasons.add(given, {id: choice_text(specs[id], value, owner) for id, value in given.items()})
+    return reasons.data()
+
+
+class _Cited(dict):
+    """A value as it is cited (label, value, source, quote): a dict that can be a key."""
+
+    def __hash__(self):
+        return hash(tuple(sorted(self.items())))
+
+
+def where(ruleset: Ruleset, formula: Formula) -> str:
+    """Where the rules give the formula: the charts printed from it, else its own title; then the ruleset's."""
+    charts = [entry_title(c) for c in ruleset.section("charts") if formula.id in (c.formula, c.chance)]
+    return ", ".join([*(charts or [entry_title(formula)]), ruleset.title])
+
+
+def _cited(entry, ruleset: Ruleset) -> dict:
+    source = getattr(entry, "source", None)
+    text = source_text(source, ruleset)
+    if not text:
+        return {}
+    return {"source": text, "quote": source.quote} if source.quote else {"source": text}
+
+
+class _Words:
+    def __init__(self, ruleset: Ruleset, formula: Formula, scope: dict, picked: dict[str, str]):
+        self.ruleset, self.formula, self.scope, self.picked = ruleset, formula, scope, picked
+        self.inputs = {spec.id: spec for spec in formula.inputs}
+        self.values = {v.id for v in ruleset.reachable("values")}
+        self.formulas = {f.id: f for f in ruleset.reachable("formulas")}
+
+    def named(self, binding) -> str:
+        """A `let` name the way read: what it stands for, worked out."""
+        worked = (
+            ""
+            if isinstance(binding.expr.tree, ast.Name | ast.Constant) or self._is_formula(binding.expr.tree)
+            else (f" ({self.number(self.scope.get(binding.id))})")
+        )
+        return f"{binding.id.replace('_', ' ')} is {self.part(binding.expr.tree)}{worked}"
+
+    def decision(self, decision: Decision) -> str:
+        return self.test(decision.test, decision.held)
+
+    def test(self, node: ast.expr, held: bool) -> str:
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            return self.test(node.operand, not held)
+        if isinstance(node, ast.BoolOp):
+            joined = " and " if isinstance(node.op, ast.And) == held else " or "
+            parts = [self.test(v, held) for v in node.values]
+            return joined.join(parts)
+        if isinstance(node, ast.Compare) and len(node.ops) == 1:
+            said = _COMPARED[type(node.ops[0])][0 if held else 1]
+            return f"{self.side(node.left)} {said} {self.side(node.comparators[0])}"
+        if isinstance(node, ast.Name) and node.id in self.inputs:  # a tick: `Hates the enemy: no`
+            return f"{self.inputs[node.id].label}: {self.picked.get(node.id, self.number(held))}"
+        return f"{self.part(node)}: {'yes' if held else 'no'}"
+
+    def side(self, node: ast.expr) -> str:
+        """One side of a comparison; worked out where it is a sum of several parts (``2 × WS 3 (6)``)."""
+        text = self.part(node)
+        if isinstance(node, ast.BinOp | ast.Call) and not self._is_formula(node):
+            text += f" ({self.number(value_in(node, self.scope))})"
+        return text
+
+    def part(self, node: ast.expr, nested: bool = False) -> str:
+        if isinstance(node, ast.Constant):
+            return "none" if node.value is None else self.number(node.value)
+        if isinstance(node, ast.Name):
+            return self.name(node.id)
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+            return minus_text("-" + self.part(node.operand, True))
+        if isinstance(node, ast.BinOp):  # a left part of the same kind reads left to right without brackets
+            left_nested = not (isinstance(node.left, ast.BinOp) and _kind(node.left.op) == _kind(node.op))
+            text = f"{self.part(node.left, left_nested)} {_SIGNS[type(node.op)]} {self.part(node.right, True)}"
+            if isinstance(node.op, ast.FloorDiv):
+                text += ", rounded down"
+            return f"({text})" if nested else text
+        if isinstance(node, ast.Call) and self._is_formula(node):
+            formula = self.formulas[node.func.id]
+            return f"{formula.title[:1].lower() + formula.title[1:]} ({self.number(value_in(node, self.scope))})"
+        if isinstance(node, ast.Call) and node.func.id in _FUNCTION_WORDS:
+            args = [self.part(a, True) for a in node.args]
+            return f"{_FUNCTION_WORDS[node.func.id]} {' and '.join(args)}"
+        if isinstance(node, ast.Tuple | ast.List):
+            return ", ".join(self.part(item, True) for item in node.elts)
+        return self.number(value_in(node, self.scope))
+
+    def _is_formula(self, node: ast.expr) -> bool:
+        return isinstance(node, ast.Call) and node.func.id in self.formulas
+
+    def name(self, name: str) -> str:
+        if name in self.inputs:
+            return f"{self.inputs[name].label} {self.picked.get(name, self.number(self.scope.get(name)))}"
+        if name in self.values:
+            return minus_text(value_text(self.ruleset, name))
+        return f"{name.replace('_', ' ')} ({self.number(self.scope.get(name))})"
+
+    def number(self, value) -> str:
+        if value is None:
+            return "none"
+        if isinstance(value, bool):
+            return "yes" if value else "no"
+        if isinstance(value, int | Fraction):
+            return minus_text(number_text(value))
+        return minus_text(shown(value, none="none"))

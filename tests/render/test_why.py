@@ -1,0 +1,100 @@
+"""Why this number?: each calculator answer and chart cell says which of the rule's cases gives it, with the numbers
+picked and the values it read.
+
+The expected reasons are the rule's own cases as the Warhammer Fantasy text states them ("hits on 3+ against a lower
+WS, on 5+ against a WS more than 2 times its own, and on 4+ otherwise"; "a Toughness 4 or more above the Strength
+cannot be wounded"), written out here for every pair of stats, never read from the engine.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from helpers import sample_check
+
+from generator.render import calculators as calc
+from generator.render.markdown import picker_data
+from generator.render.sheets.charts import chart_from_model
+from generator.render.why import chart_reasons
+
+LOWER = "Close combat: to hit against a lower Weapon Skill"
+OTHERWISE = "Close combat: to hit against an equal Weapon Skill, or a higher one up to double"
+DOUBLE = "Close combat: to hit against more than double the attacker's Weapon Skill"
+RATIO = "An enemy Weapon Skill more than this many times the attacker's is hit on 5+"
+
+
+def ruleset(ruleset_id: str):
+    return sample_check(ruleset_id).project.ruleset(ruleset_id)
+
+
+def tabled(ruleset_id: str, formula_id: str) -> calc.Tabled:
+    return next(t for t in calc.calculators(ruleset(ruleset_id), "player") if t.formula.id == formula_id)
+
+
+def reasons(found: calc.Tabled) -> dict[tuple[str, ...], tuple[list[str], list[tuple[str, str]]]]:
+    """Each answer's reasons by the options picked: the tests in words, and the values cited (value, label)."""
+    data = found.data
+    picks = itertools.product(*(spec["options"] for spec in data["inputs"]))
+    return {
+        pick: (why["because"], [(data["values"][i]["value"], data["values"][i]["label"]) for i in why["values"]])
+        for pick, why in zip(picks, data["why"], strict=True)
+    }
+
+
+def test_each_to_hit_answer_names_the_case_of_the_rule_that_gives_it():
+    by_pick = reasons(tabled("warhammer_fantasy_charts", "to_hit_melee"))
+    assert len(by_pick) == 100
+    for attacker, defender in itertools.product(range(1, 11), repeat=2):
+        because, values = by_pick[(str(attacker), str(defender))]
+        if attacker > defender:
+            assert because == [f"Attacker's WS {attacker} is more than Defender's WS {defender}"]
+            assert values == [("3+", LOWER)]
+            continue
+        doubled = f"2 × Attacker's WS {attacker} ({2 * attacker})"
+        outclassed = defender > 2 * attacker
+        assert because == [
+            f"Attacker's WS {attacker} is not more than Defender's WS {defender}",
+            f"Defender's WS {defender} {'is more than' if outclassed else 'is not more than'} {doubled}",
+        ]
+        assert values == [("2", RATIO), ("5+", DOUBLE) if outclassed else ("4+", OTHERWISE)]
+
+
+def test_a_to_wound_answer_says_when_the_toughness_is_too_far_above_the_strength():
+    by_pick = reasons(tabled("warhammer_fantasy_charts", "to_wound"))
+    for strength, toughness in itertools.product(range(1, 11), repeat=2):
+        because, _values = by_pick[(str(strength), str(toughness))]
+        margin = toughness - strength
+        said = "is at least" if margin >= 4 else "is less than"
+        assert because[0] == f"Toughness {toughness} − Strength {strength} ({margin:+d}) {said} 4".replace(
+            "(+", "("
+        ).replace("(-", "(−"), (strength, toughness, because)
+        assert len(because) == 1
+
+
+def test_a_tick_reads_as_its_label_and_the_answer_picked():
+    """Ordo Ineptus's close combat: a model that failed a Fear test hits on 6s, one that hates its enemy rerolls."""
+    found = tabled("ordo_ineptus", "close_combat_hit_chance")
+    labels = [spec["label"] for spec in found.data["inputs"]]
+    assert labels[2:] == ["Failed a Fear test against the enemy", "Hates the enemy"]
+    for pick, (because, _values) in reasons(found).items():
+        for label, ticked in zip(labels[2:], pick[2:]):
+            assert f"{label}: {ticked}" in because, (pick, because)
+
+
+def test_a_chart_cell_gives_the_reasons_its_calculator_gives():
+    """The to-hit chart's picker and the to-hit calculator are one formula: for each cell, the same reasons."""
+    charts = ruleset("warhammer_fantasy_charts")
+    chart = charts.chart(next(c.id for c in charts.section("charts") if c.formula == "to_hit_melee"))
+    shown = chart_from_model(charts, chart)
+    data = picker_data(shown, chart_reasons(charts, chart, shown))
+    by_cell = {
+        (row, column): (why["because"], [data["values"][i]["label"] for i in why["values"]])
+        for (row, column), why in zip(itertools.product(data["rows"], data["columns"]), data["why"], strict=True)
+    }
+    calculator = {
+        pick: (because, [label for _v, label in values])
+        for pick, (because, values) in reasons(tabled("warhammer_fantasy_charts", "to_hit_melee")).items()
+    }
+    assert len(by_cell) == 100
+    for (row, column), said in by_cell.items():
+        assert said == calculator[(row.split(":")[0], column.split(":")[0])]
