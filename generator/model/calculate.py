@@ -153,7 +153,7 @@ class Calculator:
                 ways.insert(0, way)
                 names = dict.fromkeys([*way.names, *names])
         decisions = tuple(d for way in ways for d in way.decisions)
-        return scope, Path(decisions, tuple(names))
+        return scope, Path(decisions, tuple(names), tuple(c for way in ways for c in way.calls))
 
 
 def _as_declared(formula, result):

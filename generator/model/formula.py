@@ -805,15 +805,17 @@ class Path:
 
     decisions: tuple[Decision, ...]
     names: tuple[str, ...]
+    calls: tuple[ast.Call, ...] = ()  # the calls made on the way, in order (a formula's: to follow it too)
 
 
 def path_of(expression: Expression, scope: Mapping[str, object]) -> Path:
     """How ``expression`` reaches its value in ``scope``: only the branches taken are followed."""
     decisions: list[Decision] = []
     names: dict[str, None] = {}
+    calls: list[ast.Call] = []
     with budget():
-        _follow(expression.tree, scope, decisions, names)
-    return Path(tuple(decisions), tuple(names))
+        _follow(expression.tree, scope, decisions, names, calls)
+    return Path(tuple(decisions), tuple(names), tuple(calls))
 
 
 def value_in(node: ast.expr, scope: Mapping[str, object]):
@@ -822,22 +824,23 @@ def value_in(node: ast.expr, scope: Mapping[str, object]):
         return _normal(_eval(node, scope))
 
 
-def _follow(node: ast.expr, scope: Mapping[str, object], decisions: list, names: dict) -> None:
+def _follow(node: ast.expr, scope: Mapping[str, object], decisions: list, names: dict, calls: list) -> None:
     if isinstance(node, ast.IfExp):
         test = _eval(node.test, scope)
-        _follow(node.test, scope, [], names)
+        _follow(node.test, scope, [], names, calls)
         if _is_roll(test):
-            _follow(node.body, scope, decisions, names)
-            _follow(node.orelse, scope, decisions, names)
+            _follow(node.body, scope, decisions, names, calls)
+            _follow(node.orelse, scope, decisions, names, calls)
             return
         decisions.append(Decision(node.test, bool(test)))
-        _follow(node.body if test else node.orelse, scope, decisions, names)
+        _follow(node.body if test else node.orelse, scope, decisions, names, calls)
         return
     if isinstance(node, ast.Name) and node.id not in CONSTANTS:
         names.setdefault(node.id)
         return
     if isinstance(node, ast.Call):
         names.setdefault(node.func.id)
+        calls.append(node)
     for child in ast.iter_child_nodes(node):
         if isinstance(child, ast.expr):
-            _follow(child, scope, decisions, names)
+            _follow(child, scope, decisions, names, calls)

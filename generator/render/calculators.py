@@ -134,15 +134,18 @@ def tabulate(ruleset: Ruleset, formula: Formula, chance_formula: Formula | None 
     views = [formula.view(o.id) for o in formula.results] if formula.results else [formula]
     # a result that is a chance says the chance; a target beside it may not be a roll of its die (7+: a 6, then 4+)
     told = any(view.result == "chance" for view in views) and len(views) > 1
+    dice = [_die(view) for view in views]
+    options = [[choice_text(spec, v, ruleset) for v in c] for spec, c in zip(formula.inputs, choices)]
+    ids = [spec.id for spec in formula.inputs]
     answers, reasons = [], Reasons(ruleset, formula)
     try:
-        for combination in itertools.product(*choices):
-            given = dict(zip((spec.id for spec in formula.inputs), combination))
+        for picks in itertools.product(*(range(len(c)) for c in choices)):
+            given = {id: c[at] for id, c, at in zip(ids, choices, picks)}
             result = calc.evaluate(formula, **given)
             chance_of = calc.evaluate(chance_formula, **given) if chance_formula is not None else None
             values = [result[o.id] for o in formula.results] if formula.results else [result]
-            answers.append([_part(view, value, _die(view), chance_of, told) for view, value in zip(views, values)])
-            reasons.add(given, {spec.id: choice_text(spec, v, ruleset) for spec, v in zip(formula.inputs, combination)})
+            answers.append([_part(v, value, die, chance_of, told) for v, value, die in zip(views, values, dice)])
+            reasons.add(given, {id: texts[at] for id, texts, at in zip(ids, options, picks)})
     except TooMany as error:
         return Tabled(formula, None, str(error))
     except (FormulaError, ArithmeticError, TypeError, ValueError):
@@ -151,8 +154,8 @@ def tabulate(ruleset: Ruleset, formula: Formula, chance_formula: Formula | None 
         "id": formula.id,
         "title": formula.title,
         "inputs": [
-            {"label": spec.label, "options": [choice_text(spec, v, ruleset) for v in c], "default": _default(spec, c)}
-            for spec, c in zip(formula.inputs, choices)
+            {"label": spec.label, "options": texts, "default": _default(spec, c)}
+            for spec, c, texts in zip(formula.inputs, choices, options)
         ],
         "results": [o.label or o.id.replace("_", " ") for o in formula.results] or [""],
         "answers": answers,

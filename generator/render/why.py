@@ -44,9 +44,14 @@ def _kind(operator: ast.operator) -> str:
 _FUNCTION_WORDS = {"max": "the larger of", "min": "the smaller of", "abs": "the size of", "clamp": "kept between"}
 
 
-def why(ruleset: Ruleset, formula: Formula, scope: dict, path, picked: dict[str, str]) -> dict:
-    """The reasons for one answer: ``because`` (each test decided, in words), ``values`` (each value read: its
-    number, label and source) and ``where`` (the chart or formula, and the ruleset)."""
+DEPTH = 3  # formulas followed into the formulas they call: deeper reasons are more than a player reads
+
+
+def why(ruleset: Ruleset, formula: Formula, calc, given: dict, picked: dict[str, str], depth: int = 0) -> dict:
+    """The reasons for one answer (inputs ``given`` by id, each as the player ``picked`` it): ``because`` (each test
+    decided, in words, then those of the formulas it calls), ``values`` (each value read: its number, label and
+    source) and ``where`` (the chart or formula, and the ruleset)."""
+    scope, path = calc.path(formula, **given)
     words = _Words(ruleset, formula, scope, picked)
     because = []
     said = [(words.named, b) for b in formula.let if b.id in path.names] + [(words.decision, d) for d in path.decisions]
@@ -62,7 +67,37 @@ def why(ruleset: Ruleset, formula: Formula, scope: dict, path, picked: dict[str,
         for name in path.names
         if name in values
     ]
-    return {"because": list(dict.fromkeys(because)), "values": used, "where": where(ruleset, formula)}
+    for call in path.calls if depth < DEPTH else ():
+        called = _called(ruleset, call, scope)
+        if called is None:
+            continue
+        inner, inner_given = called
+        inner_picked = {spec.id: choice_text(spec, inner_given.get(spec.id), ruleset) for spec in inner.inputs}
+        found = why(ruleset, inner, calc, inner_given, inner_picked, depth + 1)
+        because += found["because"]
+        used += found["values"]
+    unique = list({tuple(sorted(v.items())): v for v in used}.values())
+    return {"because": list(dict.fromkeys(because)), "values": unique, "where": where(ruleset, formula)}
+
+
+def _called(ruleset: Ruleset, call: ast.Call, scope: dict) -> tuple[Formula, dict] | None:
+    """The formula a call names and the inputs it passes, by id; None for a call of anything else, or one whose
+    inputs cannot be worked out alone."""
+    formula = next((f for f in ruleset.reachable("formulas") if f.id == call.func.id), None)
+    if formula is None:
+        return None
+    try:
+        given = {spec.id: value_in(arg, scope) for spec, arg in zip(formula.inputs, call.args)}
+        given |= {k.arg: value_in(k.value, scope) for k in call.keywords if k.arg != "result"}
+    except (FormulaError, ArithmeticError, TypeError, ValueError):
+        return None
+    if any(_is_roll_value(v) for v in given.values()):
+        return None
+    return formula, given
+
+
+def _is_roll_value(value) -> bool:
+    return hasattr(value, "outcomes")
 
 
 class Reasons:
@@ -78,14 +113,19 @@ class Reasons:
 
     def add(self, given: dict, picked: dict[str, str]) -> None:
         """The reasons of the answer for inputs ``given`` (by id), each input's value as the player picked it."""
-        said = why(self.ruleset, self.formula, *self.calc.path(self.formula, **given), picked)
+        said = why(self.ruleset, self.formula, self.calc, given, picked)
         cited = [_Cited(value) for value in said["values"]]
         for value in cited:
             self.cited.setdefault(value, len(self.cited))
         self.said.append({"because": said["because"], "values": [self.cited[value] for value in cited]})
 
     def data(self) -> dict:
-        return {"where": where(self.ruleset, self.formula), "values": [dict(v) for v in self.cited], "why": self.said}
+        return {
+            "where": where(self.ruleset, self.formula),
+            "cited": _cited(self.formula, self.ruleset),  # where the source text gives the formula, if it says
+            "values": [dict(v) for v in self.cited],
+            "why": self.said,
+        }
 
 
 def chart_reasons(ruleset: Ruleset, chart, shown) -> dict:

@@ -98,3 +98,21 @@ def test_a_chart_cell_gives_the_reasons_its_calculator_gives():
     assert len(by_cell) == 100
     for (row, column), said in by_cell.items():
         assert said == calculator[(row.split(":")[0], column.split(":")[0])]
+
+
+def test_a_formula_s_reasons_follow_the_formulas_it_calls_and_quote_the_source():
+    """Ordo Ineptus: "Cover ... confers a -1 modifier to the shooting"; a BS 3 firer who moved, at a target in cover:
+    -2 in all, 7 - 3 + 2 = 6+. The cover value is cited with the text's own words, found in its source file."""
+    found = tabled("ordo_ineptus", "shot_with_modifiers")
+    data = found.data
+    because, values = reasons(found)[("3", "yes", "yes", "no", "no")]
+    assert ["Target in cover: yes", "Firer moved: yes", "At long range: no", "Large target: no"] == [
+        line for line in because if line.endswith((": yes", ": no"))
+    ]
+    assert "needed is 7 − BS 3 − Modifiers −2 (6)" in because
+    cover = next(v for v in data["values"] if v["label"] == "Shooting at a model in cover")
+    assert cover["value"] == "−1"
+    source = " ".join("".join(ruleset("ordo_ineptus").sources.values()).split())
+    assert cover["quote"] in source
+    assert data["cited"]["quote"] in source  # the formula's own source
+    assert ("−1", "Shooting at a model in cover") in values

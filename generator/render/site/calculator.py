@@ -91,22 +91,28 @@ def answer_html(labels: list[str], parts: list[dict]) -> str:
 def why_html(data: dict, index: int, open_: bool = False) -> str:
     """Why answer ``index`` is what it is: the tests decided for the inputs picked, the values read (each with its
     label and source), and where the rules give it; folded away until asked for."""
-    reasons = data["why"][index]
+    reasons, cited = data["why"][index], data.get("cited") or {}
     because = "".join(f"<li>{escape(text)}</li>" for text in reasons["because"])
     values = ""
     for at in reasons["values"]:
         value = data["values"][at]
-        source = escape(value.get("source", ""))
-        if value.get("quote"):
-            source += f": “{escape(value['quote'])}”"
-        cited = f' <span class="rp-calc-source">{source}</span>' if source else ""
-        values += f"<dt>{escape(value['value'])}</dt><dd>{escape(value['label'])}{cited}</dd>"
+        source = _source_html(value)
+        values += f"<dt>{escape(value['value'])}</dt><dd>{escape(value['label'])}{' ' + source if source else ''}</dd>"
     return (
         f'<details class="rp-calc-why"{" open" if open_ else ""}><summary>Why this number?</summary>'
         + (f'<ul class="rp-calc-because">{because}</ul>' if because else "")
         + (f'<dl class="rp-calc-values">{values}</dl>' if values else "")
-        + f'<p class="rp-calc-where">{escape(data["where"])}</p></details>'
+        + f'<p class="rp-calc-where">{escape(data["where"])}{" · " + _source_html(cited) if cited else ""}</p>'
+        + "</details>"
     )
+
+
+def _source_html(cited: dict) -> str:
+    """Where the source text gives a value or formula: its title and section, and the words quoted."""
+    if not cited.get("source"):
+        return ""
+    quote = f": “{escape(cited['quote'])}”" if cited.get("quote") else ""
+    return f'<span class="rp-calc-source">{escape(cited["source"])}{quote}</span>'
 
 
 def visit_calculator(self, node: calculator) -> None:

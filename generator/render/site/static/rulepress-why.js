@@ -9,6 +9,9 @@
     if (text !== undefined) node.textContent = text;
     return node;
   }
+  function source(cited) {  // where the source text gives it: title and section, and the words quoted
+    return el("span", { "class": "rp-calc-source" }, cited.source + (cited.quote ? ": \u201c" + cited.quote + "\u201d" : ""));
+  }
   window.rulepressWhy = function (data, at, open) {
     var reasons = data.why[at], box = el("details", { "class": "rp-calc-why" });
     if (open) box.setAttribute("open", "");
@@ -20,16 +23,20 @@
     if (reasons.values.length) {
       var values = box.appendChild(el("dl", { "class": "rp-calc-values" }));
       reasons.values.forEach(function (index) {
-        var value = data.values[index], source = (value.source || "") + (value.quote ? ": \u201c" + value.quote + "\u201d" : "");
+        var value = data.values[index];
         values.appendChild(el("dt", {}, value.value));
         var said = values.appendChild(el("dd", {}, value.label));
-        if (source) {
+        if (value.source) {
           said.appendChild(document.createTextNode(" "));
-          said.appendChild(el("span", { "class": "rp-calc-source" }, source));
+          said.appendChild(source(value));
         }
       });
     }
-    box.appendChild(el("p", { "class": "rp-calc-where" }, data.where));
+    var where = box.appendChild(el("p", { "class": "rp-calc-where" }, data.where));
+    if (data.cited && data.cited.source) {
+      where.appendChild(document.createTextNode(" \u00b7 "));
+      where.appendChild(source(data.cited));
+    }
     return box;
   };
 })();
