@@ -256,12 +256,30 @@ def cards(ruleset: Ruleset, audience: str) -> list[dict]:
         (s for s in ruleset.spells if visible(s, audience)),
         key=lambda s: (s.table, s.roll if s.roll is not None else 0),
     )
-    found = [spell_card(ruleset, s, prose) for s in spells]
-    found += [hero_card(ruleset, h, prose) for h in ruleset.heroes if visible(h, audience)]
+    found = [spell_card(ruleset, s, prose) | {"key": card_key("spells", s.id)} for s in spells]
+    found += [
+        hero_card(ruleset, h, prose) | {"key": card_key("heroes", h.id)} for h in ruleset.heroes if visible(h, audience)
+    ]
     for matrix in ruleset.profiles:
         if visible(matrix, audience):
-            found += [troop_card(ruleset, matrix, row, prose) for row in matrix.rows if visible(row, audience)]
+            found += [
+                troop_card(ruleset, matrix, row, prose) | {"key": card_key("profiles", matrix.id, row.id)}
+                for row in matrix.rows
+                if visible(row, audience)
+            ]
     return found
+
+
+def card_key(section: str, *ids: str) -> str:
+    """What names one card among a ruleset's: a spell's or hero's section and id, a troop type's matrix and row."""
+    return ".".join((section, *ids))
+
+
+def card_pages(ruleset: Ruleset, audience: str, paper: Paper) -> dict[str, int]:
+    """The page of the card sheet PDF each card is printed on (from 1), by ``card_key``: sheets of ``per_sheet``
+    cards, each front followed by its page of backs (``cards_context``)."""
+    per = sheet_layout(paper)["per_sheet"]
+    return {card["key"]: 2 * (index // per) + 1 for index, card in enumerate(cards(ruleset, audience))}
 
 
 NOTE_FIELDS = ("body", "note")  # a card's HTML that may carry a house rule's reason (and each rule's definition)

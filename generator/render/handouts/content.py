@@ -21,6 +21,7 @@ from ...model.entries import ValueCell, split_keyword
 from ...model.entries import visible_to as visible  # the model's audience rule, the name cards and jobs use
 from ...model.ruleset import Ruleset
 from ...model.text import range_words
+from ..order import CHAPTER_ORDER, SECTION_PAGES, section_page_title  # a booklet reads in the site's order
 from ..present import (
     GAP_KEY_PRINT,
     NOT_GIVEN_TEXT,
@@ -45,7 +46,6 @@ from ..present import (
 )
 from ..prose import HIDDEN_REFERENCE, Prose, anchor, count_examples, value_html, value_text
 from ..sheets.charts import chart_from_model
-from ..site.pages import CHAPTER_ORDER, SECTION_PAGES, section_page_title  # a booklet reads in the site's order
 from ..tracks import tracks
 
 AUDIENCES = ("player", "gm")

@@ -16,13 +16,26 @@ class army_builder(nodes.General, nodes.Element):
 
 
 def visit_army_builder(self, node: army_builder) -> None:
+    data = dict(node["data"])
+    data["troops"] = [_linked(self, troop) for troop in data["troops"]]
+    data["heroes"] = [_linked(self, hero) for hero in data["heroes"]]
     self.body.append(
         '<div class="rp-army-builder"><div class="rp-army-app">'
         "<noscript><p>The army builder needs JavaScript; without it, print the blank roster from the downloads "
         "and add the points up by hand.</p></noscript></div>"
-        f'<script type="application/json" class="rp-army-data">{script_json(node["data"])}</script></div>'
+        f'<script type="application/json" class="rp-army-data">{script_json(data)}</script></div>'
     )
     raise nodes.SkipNode
+
+
+def _linked(writer, entry: dict) -> dict:
+    """A troop type or hero with the address of the page and place its rules are printed at (its ``rules`` label,
+    as Sphinx placed it), or none where this site prints it nowhere."""
+    found = writer.builder.env.get_domain("std").labels.get(entry.get("rules", ""))
+    if not found or not found[0]:
+        return entry | {"rules": ""}
+    docname, anchor, _title = found
+    return entry | {"rules": writer.builder.get_relative_uri(writer.builder.current_docname, docname) + "#" + anchor}
 
 
 class ArmyBuilder(JsonDirective):

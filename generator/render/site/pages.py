@@ -24,7 +24,10 @@ from ...model.settings import DEFAULT_SITE_NAME
 from ...source.project import Project
 from ..army_builder import builder_data, has_builder
 from ..calculators import calculators
+from ..handouts.cards import PAPERS, card_key, card_pages
+from ..handouts.jobs import output_name
 from ..markdown import esc, role_text
+from ..order import CHAPTER_ORDER, SECTION_PAGES, section_page_title
 from ..present import (
     AUTHORS,
     SEES_EVERYTHING,
@@ -42,26 +45,6 @@ from ..sheets.jobs import sheet_pages
 from ..worked import house_hidden, house_phrase
 from .myst import ENTRY_LINES, code, label, prose, render_entry
 from .search import index_site
-
-# Sections with no chapter of their own get a page each, after the chapters (`PAGED_SECTIONS`), titled as the
-# ruleset's `page_titles:` declares, else in these neutral words.
-SECTION_PAGES = {
-    "keywords": "Keywords",
-    "spells": "Spells",
-    "heroes": "Heroes",
-    "items": "Weapons and items",
-    "army": "Army building",
-    "victory_points": "Victory points",
-    "lookups": "Lookup tables",
-    "charts": "Charts",
-    "values": "Numbers",
-    "formulas": "How the numbers are computed",
-}
-
-
-def section_page_title(ruleset: Ruleset, key: str) -> str:
-    """The title of the page of ``key``'s entries with no chapter: the ruleset's own, else the neutral one."""
-    return ruleset.meta.page_titles.get(key) or SECTION_PAGES[key]
 
 
 @dataclass
@@ -84,23 +67,6 @@ def _entry(ruleset: Ruleset, section: str, entry, title: str, level: int = 2) ->
     return _heading(level, ruleset, section, entry, title) + "\n" + _directive(section, entry.id)
 
 
-# Order of entry kinds within a chapter: matrices first, then rules, tables (with their spells)...
-CHAPTER_ORDER = (
-    "profiles",
-    "rules",
-    "tables",
-    "spells",
-    "lookups",
-    "charts",
-    "keywords",
-    "heroes",
-    "items",
-    "costs",
-    "army_limits",
-    "armies",
-    "victory_points",
-    "formulas",
-)
 TABLE_SECTIONS = ("costs", "army_limits", "victory_points", "values")  # shown as one table per chapter
 
 
@@ -232,11 +198,23 @@ CALCULATORS_TITLE = "Odds calculators"
 ARMY_TITLE = "Army builder"
 
 
-def army_page(ruleset: Ruleset, audience: str) -> str | None:
-    """The army builder of a ruleset with an army matrix: its picks, points and limits as data for the page."""
+def army_page(ruleset: Ruleset, audience: str, downloads: list[tuple[str, str]] = ()) -> str | None:
+    """The army builder of a ruleset with an army matrix: its picks, points and limits as data for the page, each
+    troop type and hero with where its rules are (a label the page's writer resolves) and its card in the card
+    sheet PDF of this build (A4), when there is one."""
     if not has_builder(ruleset):
         return None
     data = builder_data(ruleset, audience)
+    matrix = data["matrix"]["id"]
+    for troop in data["troops"]:
+        troop["rules"] = label(ruleset.id, "profiles", matrix)
+        troop["card"] = card_key("profiles", matrix, troop["id"])
+    for hero in data["heroes"]:
+        hero["rules"] = label(ruleset.id, "heroes", hero["id"])
+        hero["card"] = card_key("heroes", hero["id"])
+    sheet = _cards_pdf(ruleset, audience, downloads)
+    if sheet:  # the page is <ruleset>/army-builder: two folders below build/, where the PDFs' folders are
+        data["cards"] = {"href": "../../" + sheet, "pages": card_pages(ruleset, audience, PAPERS[0])}
     return (
         f"# {page_title(ruleset, ARMY_TITLE)}\n\n"
         "Pick units, heroes and upgrades: the points and every army limit are worked out as you pick, the way these "
@@ -244,6 +222,16 @@ def army_page(ruleset: Ruleset, audience: str) -> str | None:
         "browser.\n\n"
         f"````{{army-builder}}\n{json.dumps(data, ensure_ascii=False)}\n````\n"
     )
+
+
+def _cards_pdf(ruleset: Ruleset, audience: str, downloads) -> str:
+    """The card sheet PDF this audience gets (the game-master's where there is one), on A4; empty when none."""
+    names = [
+        output_name(ruleset.id, "cards", audience, PAPERS[0]),
+        output_name(ruleset.id, "cards", "player", PAPERS[0]),
+    ]
+    hrefs = {href.rsplit("/", 1)[-1]: href for _title, href in downloads}
+    return next((hrefs[name] for name in names if name in hrefs), "")
 
 
 def calculators_page(ruleset: Ruleset, audience: str) -> str | None:
@@ -489,7 +477,7 @@ def site_pages(project: Project, audience: str, downloads: dict[str, list[tuple[
         for name, text, title in (
             ("glossary", glossary_page(ruleset, audience), "Glossary"),
             ("calculators", calculators_page(ruleset, audience), CALCULATORS_TITLE),
-            ("army-builder", army_page(ruleset, audience), ARMY_TITLE),
+            ("army-builder", army_page(ruleset, audience, downloads.get(ruleset.id, [])), ARMY_TITLE),
             ("examples", examples_page(ruleset, audience) if authors else None, "Worked examples"),
             ("names", names_page(ruleset, project.root, audience) if authors else None, "Names for worked examples"),
         ):

@@ -245,3 +245,35 @@ def test_the_printed_roster_is_the_list_with_its_tracking_boxes(browser, site, t
         assert line in text, line
     assert "Total 30 points Agreed 30 points Left unspent 0 points" in text
     assert text.count("✔") == 5 and "✘" not in text
+
+
+def test_each_unit_links_to_its_rules_and_its_card(browser, site, player_build):
+    """Every line of the text's own 30 point force: its name opens the troop profile matrix that gives its stats,
+    and its card link opens the card sheet PDF at the page that card is printed on."""
+    import pypdf
+
+    page = browser.new_context(viewport=PHONE).new_page()
+    page.goto(f"{site}/rampant_hex/army-builder.html")
+    lines = page.locator(".rp-army-line")
+    names = lines.locator(".rp-army-name").all_inner_texts()
+    assert names == ["Light foot", "Heavy foot", "Skirmishers", "Monsters", "Levy"]
+    rules = [page.evaluate("a => a.href", a) for a in lines.locator("a.rp-army-name").element_handles()]
+    cards = [page.evaluate("a => a.href", a) for a in lines.locator("a.rp-army-card").element_handles()]
+    assert len(rules) == len(cards) == len(names)
+    for name, address in zip(names, rules):
+        page.goto(address)
+        target = page.locator(f"[id='{address.split('#', 1)[1]}']")
+        assert "troop profile matrix" in target.inner_text()
+        assert (
+            page.locator(f"section:has([id='{address.split('#', 1)[1]}']) table")
+            .first.get_by_text(name, exact=True)
+            .count()
+            == 1
+        )
+    reader = pypdf.PdfReader(player_build / "handouts" / "rampant_hex-cards-a4.pdf")
+    for name, address in zip(names, cards):
+        path, _, fragment = address.partition("#page=")
+        assert path.endswith("/handouts/rampant_hex-cards-a4.pdf")
+        text = " ".join(reader.pages[int(fragment) - 1].extract_text().split())
+        assert f"TROOP TYPE {name} ATTACK" in text, (name, fragment)  # the card's kind, as printed, then its title
+    page.context.close()

@@ -139,6 +139,13 @@
     return node;
   }
 
+  // a unit's card in the build's card sheet PDF, opened at its page
+  function card(data, entry) {
+    var cards = data.cards, page = cards && cards.pages[entry.card];
+    return page ? el("a", { "class": "rp-army-card", href: cards.href + "#page=" + page, text: "card",
+      "aria-label": entry.name + ": card (PDF, page " + page + ")" }) : null;
+  }
+
   function encode(list) { return btoa(unescape(encodeURIComponent(JSON.stringify(list)))).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, ""); }
   function decode(text) {
     text = text.replace(/-/g, "+").replace(/_/g, "/");
@@ -261,7 +268,8 @@
           el("button", { type: "button", "aria-label": "One more " + troop.name, text: "+", onclick: function () {
             self.change(function (l) { l.units[index].count = Math.min(100, l.units[index].count + 1); });
           } }),
-          el("span", { "class": "rp-army-name", text: troop.name }),
+          troop.rules ? el("a", { "class": "rp-army-name", href: troop.rules, text: troop.name }) : el("span", { "class": "rp-army-name", text: troop.name }),
+          card(data, troop),
           data.by_points ? el("span", { "class": "rp-army-points", text: each === null ? "points not given" : shown(mul(each, frac(BigInt(unit.count)))) + " pts" }) : null,
           troop.models === null && !data.by_points ? el("label", { "class": "rp-army-line-models", "for": "rp-army-models-" + index }, [
             el("input", { id: "rp-army-models-" + index, inputmode: "numeric", size: "3", value: unit.models || "",
