@@ -12,10 +12,13 @@ from fractions import Fraction
 
 import pytest
 from dice_counting import hits_by_counting
+from dice_enumeration import Dist, Oracle
 from helpers import sample_check
 from rulesets.published_charts import TO_HIT_CHART, TO_WOUND_CHART, shooting_by_enumeration
 
 from generator.render import calculators as calc
+from generator.render.present import minus_text, shown
+from generator.render.sheets.charts import exact_number_text
 
 
 def tabled(ruleset_id: str, formula_id: str) -> calc.Tabled:
@@ -111,3 +114,104 @@ def test_a_formula_that_takes_any_value_or_too_many_has_no_calculator_and_says_w
 def test_a_modifier_is_picked_with_its_sign(value, shown):
     spec = calc.Input(id="modifier", label="Modifiers", min=-5, max=5)
     assert calc.choice_text(spec, value) == shown
+
+
+def sample_rulesets():
+    project = sample_check().project
+    return [(r, calc.calculators(r, "player")) for r in project.rulesets]
+
+
+def oracle_chart_chances(ruleset) -> dict:
+    """Each charted formula's chance formula, as the calculators pair them (a 7+ to hit: a 6, then a second roll)."""
+    found = {}
+    for chart in ruleset.section("charts"):
+        if chart.chance and not chart.result:
+            formula, chance = ruleset.formula(chart.formula), ruleset.formula(chart.chance)
+            if [i.id for i in chance.inputs] == [i.id for i in formula.inputs]:
+                found.setdefault(chart.formula, chance.id)
+    return found
+
+
+def expected_part(oracle: Oracle, view, value, given: dict, chance_id: str | None, told: bool) -> dict:
+    """What a calculator must say for one result, from the naive enumeration alone (the words are the output's)."""
+    if view.result == "target":
+        text = "impossible" if value is None else f"{value}+"
+        if told:
+            return {"text": text}
+        if chance_id:
+            hit = Fraction(oracle.formula(chance_id, **given))
+        else:
+            die = oracle.evaluate(_die_tree(view.die or "D6"), {})
+            hit = Fraction(0) if value is None else sum((w for face, w in die.items() if face >= value), Fraction(0))
+        return {"text": text, "chance": hit}
+    if view.result == "chance":
+        return {"exact": Fraction(value)}
+    if isinstance(value, Dist):
+        outcomes = sorted(value)
+        below, rows = Fraction(0), []
+        for outcome in outcomes:
+            rows.append((outcome, value[outcome], 1 - below, below + value[outcome]))
+            below += value[outcome]
+        return {"rows": rows}
+    if view.result == "number" and isinstance(value, int | Fraction) and not isinstance(value, bool):
+        text = exact_number_text(value)
+        return {"text": minus_text(f"{text} {view.unit}" if view.unit else text)}
+    return {"text": minus_text(shown(value, none="none"))}
+
+
+def _die_tree(text: str):
+    from dice_enumeration import _tree
+
+    return _tree(text)
+
+
+def said(part: dict) -> dict:
+    """A calculator's answer for one result, its numbers as exact fractions."""
+    if "roll" in part:
+        return {
+            "rows": [
+                (
+                    _outcome(row["result"]),
+                    Fraction(row["exactly"]["exact"]),
+                    Fraction(row["at_least"]["exact"]),
+                    Fraction(row["at_most"]["exact"]),
+                )
+                for row in part["roll"]["rows"]
+            ]
+        }
+    if "exact" in part:
+        return {"exact": Fraction(part["exact"])}
+    if "chance" in part:
+        return {"text": part["text"], "chance": Fraction(part["chance"]["exact"])}
+    return {"text": part["text"]}
+
+
+def _outcome(text: str):
+    return {"yes": True, "no": False}.get(text) if text in ("yes", "no") else int(text.replace("\u2212", "-"))
+
+
+def test_every_calculator_answer_equals_listing_every_die_face():
+    """Every answer of every calculator of the samples (overlays too): each roll's whole distribution, each chance and
+    each target as the naive enumeration of tests/dice_enumeration.py gives it, for every combination of inputs."""
+    checked = {}
+    for ruleset, tabled in sample_rulesets():
+        oracle = Oracle(ruleset)
+        chances = oracle_chart_chances(ruleset)
+        for found in tabled:
+            if not found.data:
+                continue
+            formula = found.formula
+            views = [formula.view(o.id) for o in formula.results] if formula.results else [formula]
+            told = any(v.result == "chance" for v in views) and len(views) > 1
+            choices = [calc.input_choices(spec) for spec in formula.inputs]
+            for combination, answer in zip(itertools.product(*choices), found.data["answers"], strict=True):
+                given = dict(zip((spec.id for spec in formula.inputs), combination))
+                result = oracle.formula(formula.id, **given)
+                values = [result[o.id] for o in formula.results] if formula.results else [result]
+                expected = [
+                    expected_part(oracle, view, value, given, chances.get(formula.id), told)
+                    for view, value in zip(views, values)
+                ]
+                assert [said(part) for part in answer] == expected, (ruleset.id, formula.id, given)
+            checked[(ruleset.id, formula.id)] = len(found.data["answers"])
+    assert len(checked) == 60  # every calculator of the samples, each answer of each compared above
