@@ -21,6 +21,7 @@ _NUMBER = re.compile(
     r"(?P<sign>[-+−]?)\s*(?:(?P<whole>[0-9]{1,30})\s*)?(?:(?P<glyph>[½⅓⅔¼¾⅛⅜⅝⅞])|(?P<num>[0-9]{1,30})\s*/\s*(?P<den>[0-9]{1,30})"
     r"|\.(?P<dec>[0-9]{1,6}))?"
 )
+_FRACTION = re.compile(r"(?P<sign>[-+−]?)\s*(?P<num>[0-9]{1,30})\s*/\s*(?P<den>[0-9]{1,30})")  # 25/2: no whole part
 _UNITS = {
     **SPELLINGS,
     "minute": "minutes",
@@ -57,20 +58,20 @@ class QuantityTooLarge(QuantityError):
 
 def parse_number(text: str) -> int | Fraction:
     """``3``, ``-1``, ``1½``, ``1 1/2``, ``3/2``, ``1.5`` as an exact number; never a float."""
-    match = _NUMBER.fullmatch(str(text).strip())
-    if not match or not (match["whole"] or match["glyph"] or match["num"] or match["dec"]):
+    match = _FRACTION.fullmatch(str(text).strip()) or _NUMBER.fullmatch(str(text).strip())
+    if not match or not any(match.groupdict().get(part) for part in ("whole", "glyph", "num", "dec")):
         raise QuantityError(f"`{text}` is not a number (write 3, 1½, 3/2 or 1.5)")
-    value = Fraction(int(match["whole"] or 0))
-    if match["glyph"]:
+    value = Fraction(int(match.groupdict().get("whole") or 0))
+    if match.groupdict().get("glyph"):
         value += VULGAR[match["glyph"]]
     elif match["num"]:
         if int(match["den"]) == 0:
             raise QuantityError(f"`{text}` divides by zero")
         part = Fraction(int(match["num"]), int(match["den"]))
-        if match["whole"] and not 0 < part < 1:
+        if match.groupdict().get("whole") and not 0 < part < 1:
             raise QuantityError(f"`{text}`: the fraction after a whole number must be below 1, as in 1 1/2")
         value += part
-    elif match["dec"]:
+    elif match.groupdict().get("dec"):
         value += Fraction(int(match["dec"]), 10 ** len(match["dec"]))
     if abs(value) > MAX_MAGNITUDE:
         raise QuantityTooLarge(f"`{text}` is larger than {MAX_MAGNITUDE:,}, the largest number a rule may state")

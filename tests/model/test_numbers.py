@@ -45,6 +45,8 @@ def test_a_number_that_is_refused_says_why(text, error, message):
         ("1½", Fraction(3, 2)),
         ("1 1/2", Fraction(3, 2)),
         ("3/2", Fraction(3, 2)),
+        ("25/2", Fraction(25, 2)),  # a fraction of two-digit numerator, not 2 and 5/2
+        ("-17 / 4", Fraction(-17, 4)),
         ("1.5", Fraction(3, 2)),
         (".25", Fraction(1, 4)),
         ("2⅞", Fraction(23, 8)),

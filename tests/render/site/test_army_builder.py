@@ -277,3 +277,136 @@ def test_each_unit_links_to_its_rules_and_its_card(browser, site, player_build):
         text = " ".join(reader.pages[int(fragment) - 1].extract_text().split())
         assert f"TROOP TYPE {name} ATTACK" in text, (name, fragment)  # the card's kind, as printed, then its title
     page.context.close()
+
+
+def bounds(r) -> str:
+    said = [f"at least {shown(exact(r.at_least))}"] if r.at_least is not None else []
+    said += [f"at most {shown(exact(r.at_most))}"] if r.at_most is not None else []
+    return " and ".join(said)
+
+
+def builder_lists_as_the_engine_checks_them(browser, site: str, root, tried: int = 3000) -> int:
+    """On a built site, for each ruleset with an army matrix: each of the text's own lists, opened from its link,
+    shows the total the text prints (and the engine computes) and each limit kept or broken as the engine finds;
+    and for each limit a generated list breaking it shows it broken, with the engine's numbers. Returns how many
+    lists were opened."""
+    result = check_project(root)
+    opened = 0
+    page = browser.new_context(viewport=PHONE).new_page()
+    for ruleset in result.project.rulesets:
+        if not has_builder(ruleset):
+            continue
+        address = f"{site}/{ruleset.id}/army-builder.html"
+        data = builder_data(ruleset, "player")
+        for army in (a for a in ruleset.armies if a.audience == "player"):
+            page.goto(address + link(army_state(ruleset, army)))
+            page.reload()  # the link, not what the page kept, opens the list
+            totals = " ".join(page.locator(".rp-army-totals").inner_text().split())
+            if data["by_points"]:
+                total = armies.army_points(ruleset, army)
+                if army.total is not None:
+                    assert total == army.total, (ruleset.id, army.id)  # the text's printed total
+                assert totals.startswith(f"{shown(exact(total))} "), (ruleset.id, army.id, totals)
+            else:
+                models = armies.army_models(ruleset, army)
+                assert f"{models} models" in totals, (ruleset.id, army.id, totals)
+            verdicts = {
+                li.get_attribute("data-limit"): li.get_attribute("class")
+                for li in page.locator(".rp-army-limits li").all()
+            }
+            assert verdicts == {
+                r.limit.id: "holds" if r.holds else "broken" for r in armies.check_limits(ruleset, army)
+            }, (ruleset.id, army.id)
+            opened += 1
+        rng = random.Random(f"breaking {ruleset.id}")
+        breaking: dict[str, tuple] = {}
+        for _ in range(tried):
+            army = random_army(ruleset, data, rng)
+            for r in armies.check_limits(ruleset, army):
+                if not r.holds and r.limit.id not in breaking:
+                    breaking[r.limit.id] = (army, r)
+        for limit_id, (army, r) in breaking.items():
+            page.goto(address + link(army_state(ruleset, army) | {"title": f"Breaks {limit_id}"}))
+            page.reload()
+            item = page.locator(f".rp-army-limits li[data-limit='{limit_id}']")
+            assert item.get_attribute("class") == "broken", (ruleset.id, limit_id)
+            numbers = item.locator(".rp-army-limit-numbers").inner_text()
+            assert numbers == f"{shown(exact(r.count))} of {bounds(r)}", (ruleset.id, limit_id, numbers)
+            opened += 1
+    page.context.close()
+    return opened
+
+
+def test_every_sample_builder_shows_the_text_s_lists_and_each_broken_limit(browser, site):
+    assert builder_lists_as_the_engine_checks_them(browser, site, ROOT) >= 2 + 2 * 5
+
+
+def test_the_frontier_fixture_s_builder_shows_its_lists_and_each_broken_limit(browser, frontier_build):
+    with serve(frontier_build / "site") as url:
+        assert builder_lists_as_the_engine_checks_them(browser, url, PROJECTS["frontier"]) >= 2
+
+
+def test_the_homebrew_fixture_s_builder_shows_its_lists_and_each_broken_limit(browser, homebrew_build):
+    with serve(homebrew_build / "build" / "site") as url:
+        assert builder_lists_as_the_engine_checks_them(browser, url, PROJECTS["homebrew"]) >= 2
+
+
+def checkable(army: ArmyList, data: dict) -> bool:
+    """A generated list `check` can cost: no troop type whose points the text leaves out (by points), each line's
+    models known (by head-count)."""
+    troops = {t["id"]: t for t in data["troops"]}
+    if data["by_points"]:
+        return all(troops[u.troop]["points"] is not None for u in army.units)
+    return all(troops[u.troop]["models"] is not None or u.models for u in army.units)
+
+
+def test_every_list_exported_from_the_page_is_one_check_accepts_with_the_same_totals(blank, tmp_path):
+    """Each of the samples' and fixtures' own lists, and a few generated ones that break nothing, as the page exports
+    them (YAML): put in a copy of the ruleset's folder, `check` accepts each, with the points and models the engine
+    gives the list it came from."""
+    exported = 0
+    for name, ruleset in rulesets_with_builders():
+        if ruleset.meta.overlay:
+            continue  # an overlay changes values only: its lists are its base's
+        data = builder_data(ruleset, "player")
+        rng = random.Random(f"export {ruleset.id}")
+        generated = (random_army(ruleset, data, rng) for _ in range(400))
+        keeping = [a for a in generated if checkable(a, data) and all(r.holds for r in armies.check_limits(ruleset, a))]
+        keeping = keeping[:5]
+        lists = [a for a in ruleset.armies if a.audience == "player"] + keeping
+        for index, army in enumerate(lists):
+            state = army_state(ruleset, army) | {"title": f"Exported {index}"}
+            spent = armies.army_points(ruleset, army)
+            state["agreed_points"] = exact(max(spent, 1)) if data["by_points"] else None
+            state["agreed_models"] = None if data["by_points"] else max(1, armies.army_models(ruleset, army))
+            text = blank.evaluate("([data, list]) => window.rulepressArmy.yaml(data, list)", [data, state])
+            project = tmp_path / f"{name}-{ruleset.id}-{index}"
+            source = PROJECTS[name] / "rules_src"
+            shutil.copytree(source, project / "rules_src")
+            (project / "rules_src" / ruleset.id / "zz_exported.yaml").write_text(text, encoding="utf-8")
+            result = check_project(project, only=ruleset.id)
+            assert result.ok, "\n".join([d.format() for d in result.diagnostics.errors] + [text])
+            mine = next(a for a in result.project.ruleset(ruleset.id).armies if a.title == f"Exported {index}")
+            assert armies.army_points(ruleset, mine) == armies.army_points(ruleset, army)
+            assert armies.army_models(ruleset, mine) == armies.army_models(ruleset, army)
+            exported += 1
+    assert exported >= 5 * 4
+
+
+def test_agreed_points_of_nothing_are_no_agreement(blank):
+    """A list kept with 0 (or 0/2) agreed points has none agreed: `check` refuses `agreed_points: 0`."""
+    data = {"troops": [], "heroes": [], "upgrades": [], "extras": [], "samples": []}
+    for written, kept in (
+        ("0", None),
+        ("0/2", None),
+        ("00", None),
+        ("10", "10"),
+        ("7/2", "7/2"),
+        ("7/0", None),
+        ("-3", None),
+    ):
+        found = blank.evaluate(
+            "([data, list]) => window.rulepressArmy.valid(data, list).agreed_points",
+            [data, {"title": "x", "units": [], "extras": [], "agreed_points": written}],
+        )
+        assert found == kept, written

@@ -164,7 +164,7 @@
     });
     return { title: String(list.title || "My army").slice(0, 80), units: units,
              extras: (list.extras || []).filter(function (c) { return extras[c]; }),
-             agreed_points: /^\d+(\/\d+)?$/.test(String(list.agreed_points)) ? String(list.agreed_points) : null,
+             agreed_points: /^\d+(\/\d+)?$/.test(String(list.agreed_points)) && /[1-9]/.test(String(list.agreed_points).split("/")[0]) && !/\/0+$/.test(String(list.agreed_points)) ? String(list.agreed_points) : null,
              agreed_models: parseInt(list.agreed_models, 10) > 0 ? parseInt(list.agreed_models, 10) : null };
   }
 
@@ -173,7 +173,7 @@
   function yaml(data, list) {
     function q(text) { return JSON.stringify(String(text)); }  // a JSON string is a YAML string
     var out = ["armies:", "  " + slug(list.title) + ":", "    title: " + q(list.title), "    matrix: " + data.matrix.id];
-    if (list.agreed_points) out.push("    agreed_points: " + (/^\d+$/.test(list.agreed_points) ? list.agreed_points : q(list.agreed_points)));
+    if (list.agreed_points) out.push("    agreed_points: " + list.agreed_points);  // digits, or digits/digits: as check reads an exact fraction
     if (list.agreed_models) out.push("    agreed_models: " + list.agreed_models);
     out.push("    units:");
     if (!list.units.length) out[out.length - 1] = "    units: []";
