@@ -9,7 +9,7 @@ Reads the build (``site/``, ``sheets/``, ``handouts/``) and writes one PNG per o
     site-desktop.png     the same page at 1280 px
     chart-site.png       the to-hit chart on the site (the Warhammer charts page) at 1280 px
     chart-phone.png      the same chart at 390 px
-    calculator-phone.png an odds calculator at 390 px, two values picked (the Rampant Hex hits calculator)
+    calculator-phone.png an odds calculator at 390 px, two values picked, why opened (the Rampant Hex hits calculator)
     army-builder-phone.png the army builder at 390 px, opened on the text's own list
     chart-sheet.png      a to-hit chart sheet PDF
     quick-reference.png  the first page of a quick-reference sheet
@@ -191,10 +191,15 @@ def _calculator_shot(tab) -> tuple[bytes | None, str]:
                 selects.nth(index).select_option(label=label)
         if not form.locator("table.rp-calc-odds").count():
             continue
+        if form.locator(".rp-calc-why summary").count():
+            form.locator(".rp-calc-why summary").click()  # with its reasons open: why the numbers are these
+        # the theme's bar and back-to-top button float over whatever is scrolled under them: not in the picture
+        tab.add_style_tag(content=".mobile-header, .back-to-top { visibility: hidden !important; }")
         section = form.locator("xpath=ancestor::section[1]")  # the calculator's own section, not the page's
         section.scroll_into_view_if_needed()
-        box = section.bounding_box()
-        clip = {"x": 0, "y": max(box["y"] - 8, 0), "width": tab.viewport_size["width"], "height": box["height"] + 16}
+        box = section.bounding_box()  # where the window shows it: the page is scrolled by scrollY above it
+        top = box["y"] + tab.evaluate("window.scrollY")
+        clip = {"x": 0, "y": max(top - 8, 0), "width": tab.viewport_size["width"], "height": box["height"] + 16}
         heading = section.locator("h2").first.inner_text().strip()
         return _small(tab.screenshot(full_page=True, clip=clip)), f"section {heading!r}"
     return None, ""
