@@ -69,11 +69,19 @@ class Sections:
         """The sections whose text holds ``quote`` (compared by ``normal``), innermost first."""
         wanted = normal(quote)
         holding = [
-            (min(len(span) for span in self.spans(name) if wanted in normal(span)), name)
-            for name in self.starts
-            if any(wanted in normal(span) for span in self.spans(name))
+            (min(len(span) for span, said in spans if wanted in said), name)
+            for name, spans in self._normalized(normal).items()
+            if any(wanted in said for _span, said in spans)
         ]
         return [name for _length, name in sorted(holding)]
+
+    def _normalized(self, normal) -> dict[str, list[tuple[str, str]]]:
+        """Each section's spans with their text as ``normal`` gives it, made once per way of comparing: a text is
+        asked about every quote that cites it."""
+        made = self.__dict__.setdefault("_normal_spans", {})  # frozen: a cache beside the fields, never compared
+        if normal not in made:
+            made[normal] = {name: [(span, normal(span)) for span in self.spans(name)] for name in self.starts}
+        return made[normal]
 
 
 _NUMBERED = re.compile(r"(\d+)\s*:")
