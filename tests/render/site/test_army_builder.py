@@ -145,11 +145,11 @@ def test_the_text_s_own_list_adds_up_to_its_printed_total(browser, site):
     assert " ".join(page.locator(".rp-army-totals").inner_text().split()) == "30 of 30 points · 7 units"
     lines = [" ".join(t.split()) for t in page.locator(".rp-army-line-head").all_inner_texts()]
     assert [line.split(" Remove")[0] for line in lines] == [
-        "− 2× + Light foot 8 pts",
-        "− 2× + Heavy foot 10 pts",
-        "− 1× + Skirmishers 4 pts",
-        "− 1× + Monsters 6 pts",
-        "− 1× + Levy 2 pts",
+        "− 2× + Light foot card 8 pts",  # each name opens its rules; "card" its card in the card sheet PDF
+        "− 2× + Heavy foot card 10 pts",
+        "− 1× + Skirmishers card 4 pts",
+        "− 1× + Monsters card 6 pts",
+        "− 1× + Levy card 2 pts",
     ]
     assert page.locator(".rp-army-limits li.broken").count() == 0
     assert page.locator(".rp-army-limits li.holds").count() == 5
