@@ -37,6 +37,9 @@ _COMPARED = {
 }
 
 
+_ROLL_WORDS = ("dice", "count", "highest", "lowest", "total", "chance", "chance_of", "mean")
+
+
 def _kind(operator: ast.operator) -> str:
     return "sum" if isinstance(operator, ast.Add | ast.Sub) else "product"
 
@@ -55,6 +58,7 @@ def why(ruleset: Ruleset, formula: Formula, calc, given: dict, picked: dict[str,
     words = _Words(ruleset, formula, scope, picked)
     because = []
     said = [(words.named, b) for b in formula.let if b.id in path.names] + [(words.decision, d) for d in path.decisions]
+    said += [(words.worked, way) for way in _worked_out(formula)]
     for say, what in said:
         try:
             because.append(say(what))
@@ -80,6 +84,16 @@ def why(ruleset: Ruleset, formula: Formula, calc, given: dict, picked: dict[str,
     return {"because": list(dict.fromkeys(because)), "values": unique, "where": where(ruleset, formula)}
 
 
+def _worked_out(formula: Formula) -> list[tuple[str, ast.expr]]:
+    """The results a formula works out rather than picks between cases (a count of dice, a chance, a sum): each
+    with its label, to say how; a result chosen by ``x if test else y`` is told by its tests instead."""
+    if formula.results:
+        ways = [(o.label or o.id.replace("_", " "), o.expr.tree) for o in formula.results]
+    else:
+        ways = [(formula.title, formula.expr.tree)]
+    return [(label, tree) for label, tree in ways if isinstance(tree, ast.Call | ast.BinOp)]
+
+
 def _called(ruleset: Ruleset, call: ast.Call, scope: dict) -> tuple[Formula, dict] | None:
     """The formula a call names and the inputs it passes, by id; None for a call of anything else, or one whose
     inputs cannot be worked out alone."""
@@ -91,12 +105,12 @@ def _called(ruleset: Ruleset, call: ast.Call, scope: dict) -> tuple[Formula, dic
         given |= {k.arg: value_in(k.value, scope) for k in call.keywords if k.arg != "result"}
     except (FormulaError, ArithmeticError, TypeError, ValueError):
         return None
-    if any(_is_roll_value(v) for v in given.values()):
+    if any(_is_roll(v) for v in given.values()):
         return None
     return formula, given
 
 
-def _is_roll_value(value) -> bool:
+def _is_roll(value) -> bool:
     return hasattr(value, "outcomes")
 
 
@@ -169,15 +183,21 @@ class _Words:
         self.inputs = {spec.id: spec for spec in formula.inputs}
         self.values = {v.id for v in ruleset.reachable("values")}
         self.formulas = {f.id: f for f in ruleset.reachable("formulas")}
+        self.tables = {t.id: t for section in ("tables", "lookups") for t in ruleset.reachable(section)}
 
     def named(self, binding) -> str:
-        """A `let` name the way read: what it stands for, worked out."""
-        worked = (
-            ""
-            if isinstance(binding.expr.tree, ast.Name | ast.Constant) or self._is_formula(binding.expr.tree)
-            else (f" ({self.number(self.scope.get(binding.id))})")
-        )
-        return f"{binding.id.replace('_', ' ')} is {self.part(binding.expr.tree)}{worked}"
+        """A `let` name the way read: what it stands for, worked out (a roll stays in words)."""
+        tree, value = binding.expr.tree, self.scope.get(binding.id)
+        name = binding.id.replace("_", " ")
+        if isinstance(tree, ast.IfExp):  # its cases are the formula's own choice: say what it came to
+            return f"{name} is {self.number(value)}"
+        plain = isinstance(tree, ast.Name | ast.Constant) or self._is_formula(tree) or _is_roll(value)
+        return f"{name} is {self.part(tree)}" + ("" if plain else f" ({self.number(value)})")
+
+    def worked(self, way: tuple[str, ast.expr]) -> str:
+        """A result worked out, in words: ``Hits: counting ATTACK 3 dice where D6 is more than ARMOUR 3``."""
+        label, tree = way
+        return f"{label}: {self.part(tree)}"
 
     def decision(self, decision: Decision) -> str:
         return self.test(decision.test, decision.held)
@@ -200,7 +220,8 @@ class _Words:
         """One side of a comparison; worked out where it is a sum of several parts (``2 × WS 3 (6)``)."""
         text = self.part(node)
         if isinstance(node, ast.BinOp | ast.Call) and not self._is_formula(node):
-            text += f" ({self.number(value_in(node, self.scope))})"
+            value = value_in(node, self.scope)
+            text += "" if _is_roll(value) else f" ({self.number(value)})"
         return text
 
     def part(self, node: ast.expr, nested: bool = False) -> str:
@@ -217,14 +238,47 @@ class _Words:
                 text += ", rounded down"
             return f"({text})" if nested else text
         if isinstance(node, ast.Call) and self._is_formula(node):
-            formula = self.formulas[node.func.id]
-            return f"{formula.title[:1].lower() + formula.title[1:]} ({self.number(value_in(node, self.scope))})"
+            formula, value = self.formulas[node.func.id], value_in(node, self.scope)
+            title = formula.title[:1].lower() + formula.title[1:]
+            return title if _is_roll(value) else f"{title} ({self.number(value)})"
+        if isinstance(node, ast.Call) and node.func.id in self.tables:  # a table read on a roll: its title
+            table = self.tables[node.func.id]
+            return f"{entry_title(table)} on {' and '.join(self.part(a, True) for a in node.args)}"
+        if isinstance(node, ast.Call) and node.func.id in _ROLL_WORDS:
+            return self.roll(node)
         if isinstance(node, ast.Call) and node.func.id in _FUNCTION_WORDS:
             args = [self.part(a, True) for a in node.args]
             return f"{_FUNCTION_WORDS[node.func.id]} {' and '.join(args)}"
         if isinstance(node, ast.Tuple | ast.List):
             return ", ".join(self.part(item, True) for item in node.elts)
         return self.number(value_in(node, self.scope))
+
+    def roll(self, node: ast.Call) -> str:
+        """What a roll is, in words: ``2D6``, ``counting 3 dice where D6 is more than 4``, ``the chance that ...``."""
+        name, args = node.func.id, node.args
+        if name == "dice" and all(isinstance(a, ast.Constant) for a in args):
+            count, sides = (a.value for a in args)
+            return f"{count if count != 1 else ''}D{sides}"
+        if name == "count" and len(args) == 2:
+            return f"counting {self.part(args[0], True)} dice where {self.said(args[1])}"
+        if name in ("highest", "lowest") and args:
+            die = self.part(args[1], True) if len(args) > 1 else "D6"
+            return f"the {name} of {self.part(args[0], True)} {die}"
+        if name == "total" and len(args) == 2:
+            return f"the total of {self.part(args[0], True)} {self.part(args[1], True)}"
+        if name == "chance" and len(args) == 1:
+            return f"the chance that {self.said(args[0])}"
+        if name == "chance_of" and len(args) == 2:
+            return f"the chance that {self.part(args[0], True)} is {self.part(args[1], True)}"
+        if name == "mean" and len(args) == 1:
+            return f"the average of {self.part(args[0], True)}"
+        return name.replace("_", " ")
+
+    def said(self, node: ast.expr) -> str:
+        """A condition as it reads where it holds (``D6 is more than ARMOUR 3``), else the thing itself."""
+        if isinstance(node, ast.Compare | ast.BoolOp) or isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            return self.test(node, True)
+        return self.part(node)
 
     def _is_formula(self, node: ast.expr) -> bool:
         return isinstance(node, ast.Call) and node.func.id in self.formulas
@@ -237,6 +291,8 @@ class _Words:
         return f"{name.replace('_', ' ')} ({self.number(self.scope.get(name))})"
 
     def number(self, value) -> str:
+        if _is_roll(value):  # never a roll's inner table: the answer shows its chances
+            return "a roll"
         if value is None:
             return "none"
         if isinstance(value, bool):

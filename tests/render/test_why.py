@@ -116,3 +116,15 @@ def test_a_formula_s_reasons_follow_the_formulas_it_calls_and_quote_the_source()
     assert cover["quote"] in source
     assert data["cited"]["quote"] in source  # the formula's own source
     assert ("−1", "Shooting at a model in cover") in values
+
+
+def test_a_result_worked_out_from_dice_says_how_in_words():
+    """Rampant Hex: "Any dice that score higher than the targets ARMOUR cause one hit" (004): ATTACK 3 at ARMOUR 4
+    is three dice counted where each beats 4. No reason of any sample's calculators prints a roll's inner table."""
+    by_pick = reasons(tabled("rampant_hex", "hits"))
+    because, _values = by_pick[("3", "4")]
+    assert because == ["Hits from ATTACK dice against ARMOUR: counting ATTACK 3 dice where D6 is more than ARMOUR 4"]
+    for ruleset_id in ("rampant_hex", "ordo_ineptus", "city_of_the_damned_combat", "bad_moon_rising"):
+        for found in calc.calculators(ruleset(ruleset_id), "player"):
+            for why in (found.data or {}).get("why", ()):
+                assert not any("Die with" in line or "|" in line for line in why["because"]), (found.formula.id, why)
