@@ -76,7 +76,8 @@ def why(ruleset: Ruleset, formula: Formula, calc, given: dict, picked: dict[str,
         if called is None:
             continue
         inner, inner_given = called
-        inner_picked = {spec.id: choice_text(spec, inner_given.get(spec.id), ruleset) for spec in inner.inputs}
+        # an input the call leaves to its default is said by the value it takes, not as one picked
+        inner_picked = {s.id: choice_text(s, inner_given[s.id], ruleset) for s in inner.inputs if s.id in inner_given}
         found = why(ruleset, inner, calc, inner_given, inner_picked, depth + 1)
         because += found["because"]
         used += found["values"]
