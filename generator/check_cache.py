@@ -58,7 +58,7 @@ SETTINGS = (
 LARGE = 64 * 1024 * 1024  # a rules file this large is refused by its size alone: hashed by size, never read
 
 
-def _environment() -> str:
+def environment() -> str:
     """What every key starts with: the generator, the Python that ran the check and the limits it obeyed."""
     settings = "|".join(f"{name}={os.environ.get(name)}" for name in SETTINGS)
     return f"{generator_hash()}|{sys.version}|{sys.implementation.cache_tag}|{settings}"
@@ -140,7 +140,7 @@ class CheckCache:
         if settings.exists() or settings.is_symlink():
             digest = tree_digest(settings, self.root, digest)
         digest.update(
-            f"\0{_environment()}\0only={only}\0examples={examples}\0root={self.root}".encode("utf-8", "surrogateescape")
+            f"\0{environment()}\0only={only}\0examples={examples}\0root={self.root}".encode("utf-8", "surrogateescape")
         )
         return digest.hexdigest()
 
@@ -149,7 +149,7 @@ class CheckCache:
         base applied, not attached). A base whose own base cannot be told from ``others`` (the project's
         rulesets) keys by every folder of rules_src/: rarely reused, never stale."""
         known = {other.id: other for other in others}
-        digest = hashlib.sha256(_environment().encode())
+        digest = hashlib.sha256(environment().encode())
         current, seen = ruleset, {ruleset.id}
         digest.update(f"\0ruleset {ruleset.id}\0{self._folder_digest(ruleset.id)}".encode())
         while current.meta.extends:
@@ -222,7 +222,7 @@ class Memo:
 
     def __init__(self, cache: CheckCache):
         self.cache = cache
-        self.key = hashlib.sha256(f"memo\0{_environment()}".encode("utf-8", "surrogateescape")).hexdigest()
+        self.key = hashlib.sha256(f"memo\0{environment()}".encode("utf-8", "surrogateescape")).hexdigest()
         self._stored: dict[str, dict] = {}
         self._used: dict[str, dict] = {}
 
@@ -248,6 +248,14 @@ class Memo:
                     kept[key] = value
                 self.cache.put(f"memo-{kind}", self.key, kept)
                 self._stored[kind] = kept
+
+
+def rules_slot(ruleset_id: str) -> str:
+    return f"rules-{ruleset_id}"
+
+
+def examples_slot(ruleset_id: str) -> str:
+    return f"examples-{ruleset_id}"
 
 
 def output_slot(only: str | None, examples: bool) -> str:

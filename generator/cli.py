@@ -131,6 +131,10 @@ def _parser() -> argparse.ArgumentParser:
         "--out", type=Path, default=None, help="the roster PDF to write (default: beside the list, ending .pdf)"
     )
     army_list.add_argument("--paper", choices=["a4", "letter"], default="a4", help="paper size (default: a4)")
+    daemon = commands.add_parser(
+        "daemon", help="start, stop or ask after a warm process that answers `rulepress check` for this project"
+    )
+    daemon.add_argument("action", choices=["start", "stop", "status", "run"], help="run: the daemon itself, here")
     commands.add_parser("codes", help="list every diagnostic code and what it catches")
     coverage = commands.add_parser(
         "coverage", help="list every value, formula, table row... no worked example exercises"
@@ -284,6 +288,12 @@ def _run(parser, args) -> int:
             return EXIT_USAGE
     if args.command == "check":
         return report.run_check(root, args.ruleset, run_examples=not args.no_examples, everything=args.everything)
+    if args.command == "daemon":
+        from .daemon import server  # deferred: the daemon's own side loads the whole check
+
+        return {"start": server.start, "stop": server.stop, "status": server.status, "run": server.run_daemon}[
+            args.action
+        ](root)
     if args.command == "coverage":
         return report.run_coverage(root, args.ruleset)
     if args.command == "names":

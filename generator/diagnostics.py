@@ -434,6 +434,11 @@ class Diagnostic:
 _UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 
+def plural(count: int, word: str) -> str:
+    """`1 value`, `2 values` (here, not in ``render.present``, so a check its cache answers loads no renderer)."""
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
 def printable(text: str, keep: str = "\n\t") -> str:
     """``text`` safe for a terminal: control characters, Unicode line separators and bidirectional
     overrides from rules data are shown escaped (ESC as ``\\x1b``), so a value can neither clear the

@@ -16,7 +16,7 @@ from . import __version__
 from .render.assets import PROJECT_TEMPLATES, asset_names, default_templates, template_path
 
 GENERATOR = Path(__file__).resolve().parent
-_CODE_SUFFIXES = (".py", ".css", ".js", ".html")
+_CODE_SUFFIXES = (".py", ".css", ".js", ".html", ".j2")  # .j2: the default templates a project's extend
 
 
 def code_digest() -> str:

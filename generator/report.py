@@ -10,8 +10,8 @@ import sys
 from pathlib import Path
 
 from .check_cache import CheckCache, output_slot
-from .diagnostics import Code, Diagnostic, printable
-from .render.present import plural
+from .daemon import client as daemon
+from .diagnostics import Code, Diagnostic, plural, printable
 
 
 def one_line(error: BaseException) -> str:
@@ -42,6 +42,10 @@ def run_check(root: Path, only: str | None = None, run_examples: bool = True, ev
     stored = cache.get(slot, key)
     if _replayed(stored):
         return stored["status"]
+    warm = None if everything else daemon.checked(root, only, run_examples, key)
+    if warm is not None:  # a daemon of this project and generator checked these very files
+        _print(warm[0], warm[1])
+        return warm[2]
     errors, out = io.StringIO(), io.StringIO()
     status, settled = _check(root, only, run_examples, cache, errors, out)
     _print(errors.getvalue(), out.getvalue())
@@ -50,14 +54,39 @@ def run_check(root: Path, only: str | None = None, run_examples: bool = True, ev
     return status
 
 
-def _replayed(stored) -> bool:
-    if not (
+def project_key(root: Path, only: str | None, run_examples: bool) -> str:
+    return CheckCache(root).project_key(only, run_examples)
+
+
+def check_into(root: Path, only: str | None, run_examples: bool, memo) -> dict:
+    """A check as `run_check` makes it (cache read and filled the same way), for the check daemon: what it prints
+    (``stderr``, ``stdout``), its ``status`` and the ``key`` of the files it checked. ``memo``: the daemon's
+    ``LoadMemo``, so folders that did not change are not loaded again."""
+    cache = CheckCache(root)
+    slot, key = output_slot(only, run_examples), cache.project_key(only, run_examples)
+    stored = cache.get(slot, key)
+    if _valid(stored):
+        return {**stored, "key": key}
+    errors, out = io.StringIO(), io.StringIO()
+    status, settled = _check(root, only, run_examples, cache, errors, out, memo)
+    found = {"stderr": errors.getvalue(), "stdout": out.getvalue(), "status": status}
+    if settled:
+        cache.put(slot, key, found)
+    return {**found, "key": key}
+
+
+def _valid(stored) -> bool:
+    return (
         isinstance(stored, dict)
         and isinstance(stored.get("stderr"), str)
         and isinstance(stored.get("stdout"), str)
         and type(stored.get("status")) is int
         and stored["status"] in (0, 1)
-    ):
+    )
+
+
+def _replayed(stored) -> bool:
+    if not _valid(stored):
         return False
     _print(stored["stderr"], stored["stdout"])
     return True
@@ -70,21 +99,29 @@ def _print(errors: str, out: str) -> None:
     sys.stdout.flush()
 
 
-def _check(root: Path, only, run_examples: bool, cache, errors, out) -> tuple[int, bool]:
+def _check(root: Path, only, run_examples: bool, cache, errors, out, memo=None) -> tuple[int, bool]:
     """Check into ``errors`` and ``out``: the exit status, and whether the result depends only on the
     files (nothing failed that might pass on a less busy machine), so it may be stored. Examples run
     wherever the errors found do not reach, and the summary says where they did not run and why."""
-    from .examples.run import run_project_examples  # deferred: a check the cache answers never loads the checks
-    from .examples.walled import prestart  # deferred: likewise
+    # deferred: a check the cache answers never loads the checks, nor the examples' runner
+    from .examples.run import prefetch, run_project_examples
+    from .examples.walled import forget, prestart  # deferred: likewise
     from .validate import check_project  # deferred: likewise
 
-    result = check_project(root, only, cache, loaded=prestart)
-    diagnostics = list(result.diagnostics)
-    runs, rulesets = [], result.project.rulesets
-    if run_examples:
-        runs = run_project_examples(result.project, diagnostics, cache)
-        for run in runs:
-            diagnostics.extend(run.failures)
+    def loaded(project) -> None:  # the walled host starts, and starts on the runs, while the checks run here
+        prestart(project)
+        prefetch(project, cache, run_examples)
+
+    try:
+        result = check_project(root, only, cache, loaded=loaded, memo=memo)
+        diagnostics = list(result.diagnostics)
+        runs, rulesets = [], result.project.rulesets
+        if run_examples:
+            runs = run_project_examples(result.project, diagnostics, cache)
+            for run in runs:
+                diagnostics.extend(run.failures)
+    finally:
+        forget(root)
     print_diagnostics(diagnostics, errors)
     for run in runs:
         if run.total or not run.not_run:  # a ruleset with no examples has none that did not run

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .. import wall
+from ..check_cache import examples_slot, rules_slot
 from ..diagnostics import Diagnostic
 from ..model.ruleset import HouseResult, Ruleset
 from .confined import Outcome, run_here, seconds_allowed
@@ -72,7 +73,7 @@ def run_examples_cached(ruleset: Ruleset, root, cache, others=()) -> ExampleRun:
     generator. A failing run is not stored: an example that ran out of time on a busy machine runs again."""
     if cache is None:
         return run_examples(ruleset, root)
-    slot, key = f"examples-{ruleset.id}", cache.ruleset_key(ruleset, others)
+    slot, key = examples_slot(ruleset.id), cache.ruleset_key(ruleset, others)
     stored = cache.get(slot, key)
     if isinstance(stored, dict) and type(stored.get("total")) is int and stored["total"] >= 0:
         changed = load_house_results(stored.get("changed"))
@@ -82,6 +83,34 @@ def run_examples_cached(ruleset: Ruleset, root, cache, others=()) -> ExampleRun:
     if not run.failures:
         cache.put(slot, key, {"total": run.total, "changed": dump_house_results(run.changed)})
     return run
+
+
+def prefetch(project, cache, examples: bool = True) -> None:
+    """Ask the walled host now for every run this check is about to need (each ruleset's mechanics and examples
+    that the check cache does not hold), so it runs them while the checks run here. What the checks then make
+    unneeded (a ruleset they find errors in) is dropped at the end (``forget``). Only with the wall and a cache."""
+    try:
+        if cache is None or not wall.in_use():
+            return
+    except wall.WallMissing:
+        return  # said where the wall is first needed
+    seconds, wanted = seconds_allowed(), []
+    for ruleset in project.rulesets:
+        if ruleset.unreadable or (ruleset.meta.extends and ruleset.base is None and not ruleset.meta.overlay):
+            continue  # not checked, its mechanics not loaded
+        key = cache.ruleset_key(ruleset, project.rulesets)
+        if ruleset.mechanics and not ruleset.meta.overlay and cache.get(rules_slot(ruleset.id), key) is None:
+            wanted.append((ruleset, False))
+    for ruleset in project.rulesets if examples else ():
+        if (
+            ruleset.examples
+            and cache.get(examples_slot(ruleset.id), cache.ruleset_key(ruleset, project.rulesets)) is None
+        ):
+            wanted.append((ruleset, True))
+    if wanted:
+        host = host_for(project.root)
+        for ruleset, examples in wanted:
+            host.send(ruleset, examples=examples, names=False, seconds=seconds)
 
 
 def run_project_examples(project, diagnostics, cache=None) -> list[ExampleRun]:

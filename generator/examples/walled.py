@@ -25,7 +25,7 @@ from .. import wall
 from ..check_cache import dump_diagnostics, load_diagnostics
 from ..diagnostics import Code, Diagnostic, Location
 from ..model.ruleset import HouseResult
-from ..source.project import load_project
+from ..source.project import LoadMemo, load_project
 from .confined import Outcome, memory_allowed, places_claimed, run_here
 
 ANSWER_MARGIN = 60.0  # seconds a host may take beyond a ruleset's own time: starting, loading the project
@@ -48,6 +48,13 @@ def close_hosts(keep=()) -> None:
         if key[1] not in kept:
             host.close()
             del _HOSTS[key]
+
+
+def forget(root: Path) -> None:
+    """The end of a command's runs: what this process's host for ``root`` was asked for and nobody used is dropped."""
+    found = _HOSTS.get((os.getpid(), str(Path(root).resolve())))
+    if found is not None and found.alive():
+        found.forget()
 
 
 def prestart(project) -> None:
@@ -89,19 +96,16 @@ class Host:
             atexit.register(self.close)
         asked.close()
         answered.close()
+        self._pending: list[str] = []  # requests sent whose answers are not read yet, in the order asked
+        self._answers: dict[str, object] = {}  # answers read before their request's turn
+        self._buffer = b""  # what the host wrote past the answer last read
 
     def alive(self) -> bool:
         return self.process.poll() is None
 
     def run(self, ruleset, *, examples: bool, names: bool, seconds: float, coverage: bool = False) -> Outcome:
-        request = {
-            "ruleset": ruleset.id,
-            "examples": examples,
-            "names": names,
-            "seconds": seconds,
-            "coverage": coverage,
-        }
-        answer = self._ask(request, seconds + ANSWER_MARGIN, stopped_after=seconds)
+        text = self.send(ruleset, examples=examples, names=names, seconds=seconds, coverage=coverage)
+        answer = self._answer(text, seconds + ANSWER_MARGIN, stopped_after=seconds) if text is not None else None
         found = _outcome(answer) if isinstance(answer, dict) else None
         if found is None:
             self.close()
@@ -109,19 +113,62 @@ class Host:
             return _failed(ruleset, examples, message, STOPPED_HINT if answer == "stopped" else WALL_HINT)
         return found
 
-    def _ask(self, request: dict, seconds: float, stopped_after: float):
-        """The host's one-line answer; "timeout" after ``seconds``, or "stopped" once the host has been seen
+    def send(self, ruleset, *, examples: bool, names: bool, seconds: float, coverage: bool = False) -> str | None:
+        """Ask for a run without waiting for it (a run asked for again later reads this one's answer): the host
+        works while the command checks. The request's text, or None when the host cannot be asked."""
+        request = {
+            "ruleset": ruleset.id,
+            "examples": examples,
+            "names": names,
+            "seconds": seconds,
+            "coverage": coverage,
+        }
+        text = json.dumps(request, sort_keys=True)
+        if text in self._answers or text in self._pending:
+            return text
+        try:
+            self.requests.write((text + "\n").encode())
+            self.requests.flush()
+        except (BrokenPipeError, OSError, ValueError):
+            return None
+        self._pending.append(text)
+        return text
+
+    def _answer(self, text: str, seconds: float, stopped_after: float):
+        """The answer to the request ``text``; those the host gives before it are kept for their own turn."""
+        while text not in self._answers:
+            if not self._pending:
+                return None
+            answer = self._read(seconds, stopped_after)
+            if not isinstance(answer, dict):
+                return answer  # the host failed (on an earlier run): this one is no more to be had (it is closed)
+            self._answers[self._pending.pop(0)] = answer
+        return self._answers.pop(text)
+
+    def forget(self, seconds: float = 1.0) -> None:
+        """Drop what was asked for and not used (a ruleset the checks then found errors in): the next command's
+        runs must see the files as they are then. Answers still coming are waited for a moment, then the host
+        is ended (the next run starts another) rather than let a long one delay this command."""
+        self._answers.clear()
+        deadline = time.monotonic() + seconds
+        while self._pending:
+            if deadline - time.monotonic() <= 0:
+                self.close()
+                return
+            answer = self._read(deadline - time.monotonic(), seconds)
+            if not isinstance(answer, dict):
+                self.close()
+                return
+            self._pending.pop(0)
+
+    def _read(self, seconds: float, stopped_after: float):
+        """The host's next one-line answer; "timeout" after ``seconds``, or "stopped" once the host has been seen
         stopped (SIGSTOP from what it runs) on two looks a second apart, past its own ``stopped_after``
         seconds: a stopped host never answers, and waiting out the margin for it only delays the verdict."""
-        try:
-            self.requests.write((json.dumps(request) + "\n").encode())
-            self.requests.flush()
-        except (BrokenPipeError, OSError):
-            return None
-        started, line, seen_stopped = time.monotonic(), b"", 0
+        started, seen_stopped = time.monotonic(), 0
         deadline = started + seconds
         out = self.replies.fileno()
-        while not line.endswith(b"\n"):
+        while b"\n" not in self._buffer:
             left = deadline - time.monotonic()
             if left <= 0:
                 return "timeout"
@@ -134,7 +181,8 @@ class Host:
             chunk = os.read(out, 1 << 20)
             if not chunk:
                 return None
-            line += chunk
+            self._buffer += chunk
+        line, _end, self._buffer = self._buffer.partition(b"\n")
         try:
             return json.loads(line)
         except ValueError:
@@ -150,6 +198,8 @@ class Host:
         return "ended without an answer" + (f" ({said[-1].strip()[:300]})" if said else "")
 
     def close(self) -> None:
+        self._pending.clear()
+        self._answers.clear()
         atexit.unregister(self.close)  # once closed, nothing is left to end at exit (nor kept alive for it)
         if self.process.poll() is None:
             self.process.kill()
@@ -280,11 +330,11 @@ def main(argv: list[str]) -> int:
     os.dup2(errors, 2)  # what goes wrong here is told in the command's message
     os.close(errors)
     _not_dumpable()
-    projects: dict = {}
-    _project(root, projects)  # while the command checks: the first request finds it loaded
+    loaded = Loaded(root)
+    loaded.project()  # while the command checks: the first request finds it loaded
     for line in requests:
         request = json.loads(line)
-        ruleset = _ruleset(root, request["ruleset"], projects)
+        ruleset = loaded.project().ruleset(request["ruleset"])
         outcome = run_here(
             ruleset,
             root,
@@ -310,29 +360,16 @@ def main(argv: list[str]) -> int:
     return 0
 
 
-def _ruleset(root: Path, ruleset_id: str, projects: dict):
-    return _project(root, projects).ruleset(ruleset_id)
+class Loaded:
+    """The project as the files now say, for each request: a folder whose files did not change (by content, not by
+    time stamp) is not built again, so a host that lives as long as the check daemon stays quick."""
 
+    def __init__(self, root: Path):
+        self.root = root
+        self._memo = LoadMemo()
 
-def _project(root: Path, projects: dict):
-    """The project as the files now say (loaded again when any file under rules_src/ changed)."""
-    key = _fingerprint(root)
-    if key not in projects:
-        projects.clear()
-        projects[key] = load_project(root)[0]
-    return projects[key]
-
-
-def _fingerprint(root: Path) -> tuple:
-    found = []
-    for folder, _dirs, files in os.walk(root / "rules_src"):
-        for name in files:
-            try:
-                stat = os.stat(os.path.join(folder, name))
-            except OSError:
-                continue
-            found.append((folder, name, stat.st_mtime_ns, stat.st_size))
-    return tuple(sorted(found))
+    def project(self):
+        return load_project(self.root, memo=self._memo)[0]
 
 
 def inside() -> bool:

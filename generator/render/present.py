@@ -10,6 +10,7 @@ import ast
 import re
 from fractions import Fraction
 
+from ..diagnostics import plural  # noqa: F401 (kept light for `check`; printed through here)
 from ..mechanics import armies
 from ..model.base import NotGiven
 from ..model.dice import percent
@@ -223,11 +224,6 @@ def one_of(unit: str) -> str:
     if unit.endswith(("ches", "shes", "sses", "xes", "zes")):
         return unit[:-2]
     return unit[:-1] if unit.endswith("s") and not unit.endswith("ss") else unit
-
-
-def plural(count: int, word: str) -> str:
-    """`1 value`, `2 values`."""
-    return f"{count} {word}{'' if count == 1 else 's'}"
 
 
 # -- cross-references ---------------------------------------------------------------------------------

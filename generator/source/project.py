@@ -11,6 +11,7 @@ from pathlib import Path
 from types import MappingProxyType
 from urllib.parse import urlsplit
 
+from ..check_cache import environment, tree_digest
 from ..diagnostics import Code, Diagnostics, Location, did_you_mean
 from ..model.entries import Meta
 from ..model.ruleset import SECTIONS, Example, Ruleset
@@ -124,9 +125,12 @@ def _inside(paths, root: Path, diagnostics: Diagnostics) -> list[Path]:
     return kept
 
 
-def load_project(root: Path, only: str | None = None, extra: dict | None = None) -> tuple[Project, Diagnostics]:
+def load_project(
+    root: Path, only: str | None = None, extra: dict | None = None, memo: LoadMemo | None = None
+) -> tuple[Project, Diagnostics]:
     """Every ruleset of the project (or ``only`` one, with the bases it extends), bases resolved. ``extra`` maps a
-    ruleset id to files read already (``(path, tree)``) to load as if they were in its folder: an army list."""
+    ruleset id to files read already (``(path, tree)``) to load as if they were in its folder: an army list.
+    ``memo``: a long-lived process's rulesets loaded before, reused for each folder whose files did not change."""
     root = Path(root).resolve()
     diagnostics = Diagnostics()
     loaded = {}
@@ -137,7 +141,11 @@ def load_project(root: Path, only: str | None = None, extra: dict | None = None)
     for folder in ruleset_folders(root):
         if leads_outside(folder, root):
             continue  # refused above
-        ruleset = load_ruleset(folder, root, diagnostics, (extra or {}).get(folder.name, ()))
+        files = (extra or {}).get(folder.name, ())
+        if memo is not None and not files:
+            ruleset = memo.ruleset(folder, root, diagnostics)
+        else:
+            ruleset = load_ruleset(folder, root, diagnostics, files)
         if ruleset is not None:
             loaded[ruleset.id] = ruleset
     resolved = resolve_bases(loaded, diagnostics)
@@ -148,6 +156,29 @@ def load_project(root: Path, only: str | None = None, extra: dict | None = None)
         diagnostics = Diagnostics(d for d in diagnostics if _in_folders(d, root, needed))
         resolved = {id: r for id, r in resolved.items() if id == only}
     return Project(root, tuple(resolved.values()), settings), diagnostics
+
+
+class LoadMemo:
+    """Rulesets loaded before, by everything their folder holds (each file, link and name, as the check cache
+    hashes them) and the limits the loader obeys: a process that loads the same project again and again (the
+    check daemon, the walled host) reads every file but builds again only the folders that changed. A ruleset
+    is an immutable value, so the one kept is the one a fresh load would give, with the same diagnostics."""
+
+    KEPT = 64  # folders remembered: the project's, and a few states of each before the last edit
+
+    def __init__(self):
+        self._loaded: dict[tuple, tuple[Ruleset | None, tuple]] = {}
+
+    def ruleset(self, folder: Path, root: Path, diagnostics: Diagnostics) -> Ruleset | None:
+        key = (str(root), folder.name, tree_digest(folder, root).hexdigest(), environment())
+        if key not in self._loaded:
+            found = Diagnostics()
+            self._loaded[key] = (load_ruleset(folder, root, found), tuple(found))
+            while len(self._loaded) > self.KEPT:
+                del self._loaded[next(iter(self._loaded))]
+        ruleset, said = self._loaded[key]
+        diagnostics.extend(said)
+        return ruleset
 
 
 def load_settings(root: Path, diagnostics: Diagnostics) -> Settings:

@@ -6,13 +6,13 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..check_cache import CheckCache, dump_diagnostics, load_diagnostics
+from ..check_cache import CheckCache, dump_diagnostics, load_diagnostics, rules_slot, tree_digest
 from ..diagnostics import Diagnostics
 from ..examples.own_mechanics import literal_warnings
 from ..examples.run import run_confined
 from ..source.project import TEMPLATES_DIR, Project, load_project
 from .checks import run_checks
-from .memo import remembering
+from .memo import remembered, remembering
 
 
 @dataclass(frozen=True)
@@ -31,15 +31,22 @@ def check_ruleset(root: Path, ruleset) -> list:
 
 
 def check_project(
-    root: Path, only: str | None = None, cache=None, checker=None, loaded=None, extra: dict | None = None
+    root: Path,
+    only: str | None = None,
+    cache=None,
+    checker=None,
+    loaded=None,
+    extra: dict | None = None,
+    memo=None,
 ) -> CheckResult:
     """Load and check the project. With a ``CheckCache``, each ruleset whose files (and bases') and
     generator are unchanged gives back what it found last time instead of being checked again, and a
     ruleset checked again pays its costly checks only for items whose content changed (``memo``);
     ``checker(root, ruleset)`` checks one ruleset instead (serve passes one that remembers in memory); its
     costly checks use the project's memo all the same. ``loaded(project)`` is called before the checks run.
-    ``extra``: files read already, loaded into a ruleset's (``load_project``); never with a cache."""
-    project, diagnostics = load_project(root, only, extra)
+    ``extra``: files read already, loaded into a ruleset's (``load_project``); never with a cache. ``memo``: a
+    long-lived process's ``LoadMemo`` (the check daemon's)."""
+    project, diagnostics = load_project(root, only, extra, memo)
     if loaded is not None:
         loaded(project)
     with remembering(_memo_cache(project.root, cache, checker)):
@@ -50,7 +57,7 @@ def check_project(
                 continue  # a file (its own or its base's) did not read (reported): what names its entries would cascade
             found = checker(project.root, ruleset) if checker else _ruleset_problems(project, ruleset, cache)
             diagnostics.extend(found)
-    diagnostics.extend(_template_problems(project.root))
+        diagnostics.extend(_template_problems(project.root))
     # an overlay is checked with its base's entries, so a problem of the base would be told twice
     unique = Diagnostics(dict.fromkeys(diagnostics))
     return CheckResult(project, Diagnostics(unique.sorted()))
@@ -61,9 +68,22 @@ def _template_problems(root: Path) -> list:
     for a project that has some, so checking rules alone loads no renderer."""
     if not any(name.endswith(".j2") for _folder, _dirs, files in os.walk(root / TEMPLATES_DIR) for name in files):
         return []
-    from ..render.jinja import template_problems  # deferred: Jinja is a renderer's dependency
 
-    return template_problems(root)
+    def problems() -> list:
+        from ..render.jinja import template_problems  # deferred: Jinja is a renderer's dependency
+
+        return template_problems(root)
+
+    # what it finds reads the project's templates alone (and the generator's own, which every memo key holds)
+    key = lambda: f"{root}\0{tree_digest(root / TEMPLATES_DIR, root).hexdigest()}"  # noqa: E731
+    return remembered("templates", key, problems, dump_diagnostics, _diagnostics_back)
+
+
+def _diagnostics_back(rows) -> list:
+    found = load_diagnostics(rows)
+    if found is None:
+        raise ValueError("not diagnostics")  # a corrupt entry: a miss
+    return found
 
 
 def _memo_cache(root: Path, cache, checker):
@@ -80,7 +100,7 @@ def _ruleset_problems(project: Project, ruleset, cache) -> list:
     root = project.root
     if cache is None:
         return list(run_checks(ruleset)) + mechanics_problems(root, ruleset)
-    slot, key = f"rules-{ruleset.id}", cache.ruleset_key(ruleset, project.rulesets)
+    slot, key = rules_slot(ruleset.id), cache.ruleset_key(ruleset, project.rulesets)
     stored = cache.get(slot, key)
     found = load_diagnostics(stored) if stored is not None else None
     if found is not None:

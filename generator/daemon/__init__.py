@@ -1,0 +1,1 @@
+"""The check daemon: `rulepress check` answered by a warm process (``client``: the check's side; ``server``)."""
