@@ -84,14 +84,16 @@ def tree_digest(top: Path, root: Path, digest=None):
             dirs[:] = []
             continue
         seen.add(real)
+        here = Path(real).is_relative_to(root)  # a file that is no link is where its folder really is
         dirs[:] = sorted(name for name in dirs if _inside(Path(folder) / name, root))
         for name in sorted(files + dirs):
             path = Path(folder) / name
             digest.update(f"\0{path.relative_to(top).as_posix()}".encode("utf-8", "surrogateescape"))
-            if path.is_symlink():
+            link = path.is_symlink()
+            if link:
                 digest.update(f"\0link {os.readlink(path)}".encode("utf-8", "surrogateescape"))
             if name in files:
-                digest.update(_file(path) if _inside(path, root) else b"\0outside")
+                digest.update(_file(path) if (_inside(path, root) if link else here) else b"\0outside")
     return digest
 
 

@@ -58,17 +58,18 @@ def project_key(root: Path, only: str | None, run_examples: bool) -> str:
     return CheckCache(root).project_key(only, run_examples)
 
 
-def check_into(root: Path, only: str | None, run_examples: bool, memo) -> dict:
+def check_into(root: Path, only: str | None, run_examples: bool, memo, lanes: int = 2) -> dict:
     """A check as `run_check` makes it (cache read and filled the same way), for the check daemon: what it prints
     (``stderr``, ``stdout``), its ``status`` and the ``key`` of the files it checked. ``memo``: the daemon's
-    ``LoadMemo``, so folders that did not change are not loaded again."""
+    ``LoadMemo``, so folders that did not change are not loaded again; ``lanes``: walled hosts kept busy at once
+    (a daemon keeps two: it pays for starting the second once, not on every check)."""
     cache = CheckCache(root)
     slot, key = output_slot(only, run_examples), cache.project_key(only, run_examples)
     stored = cache.get(slot, key)
     if _valid(stored):
         return {**stored, "key": key}
     errors, out = io.StringIO(), io.StringIO()
-    status, settled = _check(root, only, run_examples, cache, errors, out, memo)
+    status, settled = _check(root, only, run_examples, cache, errors, out, memo, lanes)
     found = {"stderr": errors.getvalue(), "stdout": out.getvalue(), "status": status}
     if settled:
         cache.put(slot, key, found)
@@ -99,20 +100,21 @@ def _print(errors: str, out: str) -> None:
     sys.stdout.flush()
 
 
-def _check(root: Path, only, run_examples: bool, cache, errors, out, memo=None) -> tuple[int, bool]:
+def _check(root: Path, only, run_examples: bool, cache, errors, out, memo=None, lanes: int = 1) -> tuple[int, bool]:
     """Check into ``errors`` and ``out``: the exit status, and whether the result depends only on the
     files (nothing failed that might pass on a less busy machine), so it may be stored. Examples run
     wherever the errors found do not reach, and the summary says where they did not run and why."""
     # deferred: a check the cache answers never loads the checks, nor the examples' runner
     from .examples.run import prefetch, run_project_examples
-    from .examples.walled import forget, prestart  # deferred: likewise
+    from .examples.walled import forget, load_ahead, prestart  # deferred: likewise
     from .validate import check_project  # deferred: likewise
 
     def loaded(project) -> None:  # the walled host starts, and starts on the runs, while the checks run here
         prestart(project)
-        prefetch(project, cache, run_examples)
+        prefetch(project, cache, run_examples, lanes)
 
     try:
+        load_ahead(root)
         result = check_project(root, only, cache, loaded=loaded, memo=memo)
         diagnostics = list(result.diagnostics)
         runs, rulesets = [], result.project.rulesets

@@ -114,7 +114,7 @@ def ask(root: Path, request: dict, seconds: float = ANSWER_SECONDS) -> dict | No
 def checked(root: Path, only: str | None, examples: bool, key: str) -> tuple[str, str, int] | None:
     """What a check of ``root`` prints (stderr, stdout) and its status, from the daemon, when it checked exactly
     the files whose hash is ``key`` (the check cache's project key); None: check here."""
-    answer = ask(root, {"op": "check", "only": only, "examples": examples})
+    answer = ask(root, {"op": "check", "only": only, "examples": examples, "key": key})
     if answer is None or answer.get("key") != key:
         return None
     errors, out, status = answer.get("stderr"), answer.get("stdout"), answer.get("status")

@@ -11,10 +11,10 @@ from pathlib import Path
 
 from ..check_cache import environment
 from .client import ask, ask_alive, daemon_key, read_line, same_user, socket_path
+from .watch import Watch, fingerprint
 
 IDLE_SECONDS = 3600.0  # a daemon nobody asks for this long ends
 LOOK_SECONDS = 10.0  # how often an idle daemon looks whether its generator or its project went
-WATCH_SECONDS = 0.02  # how often it looks whether a file was saved, to check ahead of the author's check
 
 
 # -- the daemon's side ------------------------------------------------------------------------------------------
@@ -40,10 +40,13 @@ class Daemon:
             self.running = False
             return {"stopped": os.getpid()}
         if op == "check":
-            return self.check(request.get("only"), bool(request.get("examples", True)))
+            known = request.get("key") if isinstance(request.get("key"), str) else None
+            return self.check(request.get("only"), bool(request.get("examples", True)), known)
         return {"refused": f"no such request: {op!r}"}
 
-    def check(self, only, examples: bool) -> dict:
+    def check(self, only, examples: bool, known: str | None = None) -> dict:
+        """A check's answer; ``known``: the hash of the files as the asker saw them (what was checked ahead for
+        exactly those files is the answer, with no need to hash them again here)."""
         from .. import report  # deferred: the check itself, with the model (a daemon only)
 
         if only is not None and not isinstance(only, str):
@@ -54,7 +57,7 @@ class Daemon:
             if (
                 ahead is not None
                 and (only, examples) == (None, True)
-                and ahead["key"] == report.project_key(self.root, only, examples)
+                and ahead["key"] == (known or report.project_key(self.root, only, examples))
             ):
                 return ahead  # checked ahead a moment ago, these very files (a failing example too, not stored)
             found = report.check_into(self.root, only, examples, self.memo)
@@ -96,44 +99,30 @@ def run_daemon(root: Path, idle: float = IDLE_SECONDS) -> int:
         return 2
     bound = os.lstat(path).st_ino
     last = looked = time.monotonic()
-    seen = fingerprint(root)
+    watch = Watch(root)
     try:
         while daemon.running and time.monotonic() - last < idle:
-            listener.settimeout(WATCH_SECONDS)
+            if watch.changed(LOOK_SECONDS, also=listener):
+                daemon.ahead()
+                continue
+            listener.settimeout(0)
             try:
                 connection, _address = listener.accept()
-            except TimeoutError:
-                if fingerprint(root) != seen:
-                    seen = fingerprint(root)
-                    daemon.ahead()
-                elif time.monotonic() - looked > LOOK_SECONDS:
+            except (BlockingIOError, TimeoutError):
+                if time.monotonic() - looked > LOOK_SECONDS:
                     looked = time.monotonic()
                     if daemon.stale():
                         break
                 continue
             with connection:
+                connection.setblocking(True)
                 _serve_one(daemon, connection)
             last = time.monotonic()
     finally:
+        watch.close()
         _remove_own(path, listener, bound)
         close_hosts()
     return 0
-
-
-def fingerprint(root: Path) -> tuple:
-    """Each file and folder a check reads (rules_src/, templates/, rulepress.yaml), by name, size, time and inode:
-    cheap enough to look at fifty times a second, and only a hint that something changed (what a check found is
-    always keyed by the files' content)."""
-    found = []
-    for top in (root / "rules_src", root / "templates", root / "rulepress.yaml"):
-        for folder, dirs, files in os.walk(top) if top.is_dir() else [(str(top.parent), [], [top.name])]:
-            for name in dirs + files:
-                try:
-                    seen = os.lstat(os.path.join(folder, name))
-                except OSError:
-                    continue
-                found.append((folder, name, seen.st_mtime_ns, seen.st_size, seen.st_ino))
-    return tuple(found)
 
 
 def _listen(path: Path) -> socket.socket | None:

@@ -19,7 +19,7 @@ from .confined import Outcome, run_here, seconds_allowed
 from .judge import OPTIONS, Collecting  # noqa: F401 - where examples were judged before
 from .names import names_in
 from .namespace import namespace_for
-from .walled import dump_house_results, host_for, load_house_results
+from .walled import asked_of, dump_house_results, host_for, load_house_results
 
 
 def run_confined(
@@ -31,7 +31,8 @@ def run_confined(
     where each entry the examples read was written (``model.reads``): claims about their own run."""
     seconds = seconds_allowed() if seconds is None else seconds
     if root is not None and wall.in_use():
-        return host_for(Path(root)).run(ruleset, examples=examples, names=names, seconds=seconds, coverage=coverage)
+        run = {"examples": examples, "names": names, "seconds": seconds, "coverage": coverage}
+        return asked_of(Path(root), ruleset, **run).run(ruleset, **run)
     return run_here(ruleset, root, examples=examples, names=names, seconds=seconds, coverage=coverage)
 
 
@@ -85,7 +86,7 @@ def run_examples_cached(ruleset: Ruleset, root, cache, others=()) -> ExampleRun:
     return run
 
 
-def prefetch(project, cache, examples: bool = True) -> None:
+def prefetch(project, cache, examples: bool = True, lanes: int = 1) -> None:
     """Ask the walled host now for every run this check is about to need (each ruleset's mechanics and examples
     that the check cache does not hold), so it runs them while the checks run here. What the checks then make
     unneeded (a ruleset they find errors in) is dropped at the end (``forget``). Only with the wall and a cache."""
@@ -107,10 +108,11 @@ def prefetch(project, cache, examples: bool = True) -> None:
             and cache.get(examples_slot(ruleset.id), cache.ruleset_key(ruleset, project.rulesets)) is None
         ):
             wanted.append((ruleset, True))
-    if wanted:
-        host = host_for(project.root)
-        for ruleset, examples in wanted:
-            host.send(ruleset, examples=examples, names=False, seconds=seconds)
+    load = [0] * lanes  # examples asked of each lane's host so far: the next run goes to the least loaded
+    for ruleset, examples in wanted:
+        lane = load.index(min(load))
+        load[lane] += len(ruleset.examples) if examples else 1
+        host_for(project.root, lane).send(ruleset, examples=examples, names=False, seconds=seconds)
 
 
 def run_project_examples(project, diagnostics, cache=None) -> list[ExampleRun]:

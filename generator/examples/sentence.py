@@ -17,6 +17,7 @@ Everything here reads text only: nothing is executed.
 
 from __future__ import annotations
 
+import functools
 import operator
 import re
 from collections.abc import Callable, Iterable
@@ -267,7 +268,12 @@ _COMMENT = re.compile(r"[ ]+#[^'\"\n]*$", re.MULTILINE)  # a comment checks noth
 def evidence(code: str, value_text: Callable[[str], str | None]) -> Evidence:
     """The numbers and dice an example's code and expected output state, and those of the values it reads."""
     code = _COMMENT.sub("", code)
-    texts = [code, *filter(None, (value_text(id) for id in values_read(code)))]
+    return _evidence((code, *filter(None, (value_text(id) for id in values_read(code)))))
+
+
+@functools.lru_cache(maxsize=4096)  # a pure function of its texts: a check run again (the daemon's) reuses it
+def _evidence(texts: tuple[str, ...]) -> Evidence:
+    code = texts[0]
     numbers: set[Fraction] = set()
     percents: set[tuple[Fraction, int]] = set()
     dice: set[str] = set()
@@ -324,6 +330,11 @@ def _not_stated(number: Stated) -> str:
 
 def unverified(paragraph: str, found: Evidence) -> list[Unverified]:
     """Each claim of ``paragraph`` that the example's ``found`` evidence does not verify."""
+    return list(_unverified(paragraph, found))
+
+
+@functools.lru_cache(maxsize=4096)  # likewise pure
+def _unverified(paragraph: str, found: Evidence) -> tuple[Unverified, ...]:
     problems = []
     for kind, numbers in _claims(paragraph, stated_numbers(paragraph)):
         first = numbers[0]
@@ -354,4 +365,4 @@ def unverified(paragraph: str, found: Evidence) -> list[Unverified]:
                 )
         elif not found.has(first.value) and not (first.ratio and found.relates(first.value)):
             problems.append(Unverified(first.start, shown, _not_stated(first)))
-    return problems
+    return tuple(problems)

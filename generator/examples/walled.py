@@ -29,15 +29,29 @@ from ..source.project import LoadMemo, load_project
 from .confined import Outcome, memory_allowed, places_claimed, run_here
 
 ANSWER_MARGIN = 60.0  # seconds a host may take beyond a ruleset's own time: starting, loading the project
-_HOSTS: dict[tuple[int, str], Host] = {}  # one live host per process and project: started on first use
+_HOSTS: dict[tuple[int, str, int], Host] = {}  # live hosts per process, project and lane: started on first use
 
 
-def host_for(root: Path) -> Host:
-    key = (os.getpid(), str(root.resolve()))  # a forked worker starts its own: the pipes are not shared
+def host_for(root: Path, lane: int = 0) -> Host:
+    """This process's host for ``root``; a check daemon keeps a second ``lane`` so two rulesets run at once."""
+    key = (os.getpid(), str(root.resolve()), lane)  # a forked worker starts its own: the pipes are not shared
     found = _HOSTS.get(key)
     if found is None or not found.alive():
         found = _HOSTS[key] = Host(root.resolve())
     return found
+
+
+def _live(root: Path) -> list[Host]:
+    """This process's live hosts for ``root``, lane by lane."""
+    mine = (os.getpid(), str(Path(root).resolve()))
+    return [host for key, host in sorted(_HOSTS.items()) if key[:2] == mine and host.alive()]
+
+
+def asked_of(root: Path, ruleset, **run) -> Host:
+    """The host a run was asked of ahead (``prefetch``), else the first lane's."""
+    text = request_text(ruleset, **run)
+    found = next((host for host in _live(root) if host.holds(text)), None)
+    return found if found is not None else host_for(root)
 
 
 def close_hosts(keep=()) -> None:
@@ -50,11 +64,23 @@ def close_hosts(keep=()) -> None:
             del _HOSTS[key]
 
 
+def load_ahead(root: Path) -> None:
+    """A check begins: this process's live hosts for ``root`` (a daemon's) load the files now, while the check
+    loads them here, rather than when the first run is asked for."""
+    for host in _live(root):
+        host.ask_ahead({"load": True})
+
+
 def forget(root: Path) -> None:
-    """The end of a command's runs: what this process's host for ``root`` was asked for and nobody used is dropped."""
-    found = _HOSTS.get((os.getpid(), str(Path(root).resolve())))
-    if found is not None and found.alive():
-        found.forget()
+    """The end of a command's runs: what this process's hosts for ``root`` were asked for and nobody used is dropped."""
+    for host in _live(root):
+        host.forget()
+
+
+def request_text(ruleset, *, examples: bool, names: bool, seconds: float, coverage: bool = False) -> str:
+    """One run asked of a host, as the line sent."""
+    request = {"ruleset": ruleset.id, "examples": examples, "names": names, "seconds": seconds, "coverage": coverage}
+    return json.dumps(request, sort_keys=True)
 
 
 def prestart(project) -> None:
@@ -116,14 +142,17 @@ class Host:
     def send(self, ruleset, *, examples: bool, names: bool, seconds: float, coverage: bool = False) -> str | None:
         """Ask for a run without waiting for it (a run asked for again later reads this one's answer): the host
         works while the command checks. The request's text, or None when the host cannot be asked."""
-        request = {
-            "ruleset": ruleset.id,
-            "examples": examples,
-            "names": names,
-            "seconds": seconds,
-            "coverage": coverage,
-        }
-        text = json.dumps(request, sort_keys=True)
+        return self._send(request_text(ruleset, examples=examples, names=names, seconds=seconds, coverage=coverage))
+
+    def holds(self, text: str) -> bool:
+        """Whether the run ``text`` was asked of this host and its answer not read by its asker yet."""
+        return text in self._pending or text in self._answers
+
+    def ask_ahead(self, request: dict) -> str | None:
+        """Send ``request`` now; its answer is read when asked for (``_answer``) or dropped (``forget``)."""
+        return self._send(json.dumps(request, sort_keys=True))
+
+    def _send(self, text: str) -> str | None:
         if text in self._answers or text in self._pending:
             return text
         try:
@@ -334,6 +363,11 @@ def main(argv: list[str]) -> int:
     loaded.project()  # while the command checks: the first request finds it loaded
     for line in requests:
         request = json.loads(line)
+        if request.get("load"):  # load the files as they now are, ahead of the runs a check is about to ask for
+            loaded.project()
+            replies.write(json.dumps({"loaded": True}) + "\n")
+            replies.flush()
+            continue
         ruleset = loaded.project().ruleset(request["ruleset"])
         outcome = run_here(
             ruleset,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import os
 import re
 from collections import defaultdict
@@ -19,7 +20,7 @@ from ..model.settings import NO_SETTINGS, SITE_NAME_LENGTH, Settings
 from .bases import resolve_bases
 from .build import ID, Builder
 from .fences import find_examples
-from .yamlnodes import Mapping, describe, load_file, too_big_file
+from .yamlnodes import Mapping, Node, describe, load_bytes, load_file, too_big_file
 
 RULES_DIR = "rules_src"
 TEMPLATES_DIR = "templates"  # a project's own templates and stylesheets (render/assets.py)
@@ -168,17 +169,37 @@ class LoadMemo:
 
     def __init__(self):
         self._loaded: dict[tuple, tuple[Ruleset | None, tuple]] = {}
+        self._files: dict[tuple, tuple[Node | None, tuple]] = {}
 
     def ruleset(self, folder: Path, root: Path, diagnostics: Diagnostics) -> Ruleset | None:
         key = (str(root), folder.name, tree_digest(folder, root).hexdigest(), environment())
         if key not in self._loaded:
             found = Diagnostics()
-            self._loaded[key] = (load_ruleset(folder, root, found), tuple(found))
-            while len(self._loaded) > self.KEPT:
-                del self._loaded[next(iter(self._loaded))]
+            self._loaded[key] = (load_ruleset(folder, root, found, load=self.file), tuple(found))
+            _keep_last(self._loaded, self.KEPT)
         ruleset, said = self._loaded[key]
         diagnostics.extend(said)
         return ruleset
+
+    def file(self, path: Path, root: Path, diagnostics: Diagnostics) -> Node | None:
+        """One YAML file's nodes, parsed again only when its bytes changed (a folder's other files are not)."""
+        shown = shown_path(path, root)
+        if too_big_file(path, shown, diagnostics):
+            return None
+        data = path.read_bytes()
+        key = (shown, hashlib.sha256(data).digest(), environment())
+        if key not in self._files:
+            found = Diagnostics()
+            self._files[key] = (load_bytes(data, shown, found), tuple(found))
+            _keep_last(self._files, 16 * self.KEPT)
+        tree, said = self._files[key]
+        diagnostics.extend(said)
+        return tree
+
+
+def _keep_last(kept: dict, most: int) -> None:
+    while len(kept) > most:
+        del kept[next(iter(kept))]
 
 
 def load_settings(root: Path, diagnostics: Diagnostics) -> Settings:
@@ -253,14 +274,17 @@ def _in_folders(diagnostic, root: Path, ids: set[str]) -> bool:
     return len(parts) < 2 or parts[0] != RULES_DIR or parts[1] in ids
 
 
-def load_ruleset(folder: Path, root: Path, diagnostics: Diagnostics, extra: tuple = ()) -> Ruleset | None:
+def load_ruleset(
+    folder: Path, root: Path, diagnostics: Diagnostics, extra: tuple = (), load=load_file
+) -> Ruleset | None:
+    """One ruleset folder; ``load(path, root, diagnostics)`` reads one YAML file of it (``LoadMemo``'s remembers)."""
     shown = lambda p: shown_path(p, root)  # noqa: E731
     if not ID.fullmatch(folder.name):
         diagnostics.add(Code.BAD_ID, f"ruleset folder `{folder.name}` is not lower_snake_case", Location(shown(folder)))
     trees, unreadable = [], []
     for path in _inside(yaml_files(folder), root, diagnostics):
         said = len(diagnostics)
-        tree = load_file(path, root, diagnostics)
+        tree = load(path, root, diagnostics)
         if tree is None:
             if any(d.code is not Code.EMPTY_FILE for d in diagnostics[said:]):  # an empty file hides no entries
                 unreadable.append(shown(path))

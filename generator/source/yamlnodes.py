@@ -337,7 +337,12 @@ def load_file(path: Path, relative_to: Path, diagnostics: Diagnostics) -> Node |
     shown = path.relative_to(relative_to).as_posix() if path.is_relative_to(relative_to) else str(path)
     if too_big_file(path, shown, diagnostics):
         return None
-    text = decode(path.read_bytes(), shown, diagnostics)
+    return load_bytes(path.read_bytes(), shown, diagnostics)
+
+
+def load_bytes(data: bytes, shown: str, diagnostics: Diagnostics) -> Node | None:
+    """A file's bytes, read already, as nodes located in ``shown``."""
+    text = decode(data, shown, diagnostics)
     if text is None:
         return None
     return parse_text(text, shown, diagnostics)

@@ -15,8 +15,10 @@ that stands nowhere as a heading (a truncated one, a word of a sentence) is no s
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
+from types import MappingProxyType
 
 HEADING_WORDS = 7  # a longer line is a sentence, not a heading
 _SPACE = r"[^\S\n]"  # spacing within a line, no-break spaces too
@@ -114,6 +116,11 @@ def _ranked(places: dict[int, str]) -> tuple[tuple[int, int], ...]:
 def find_sections(text: str, names) -> Sections:
     """The headings of ``text``: every one of ``names`` (the sections cited from it) where it stands as a
     heading, and every line that looks like a heading."""
+    return _sections(text, frozenset(names))
+
+
+@functools.lru_cache(maxsize=64)  # a pure function of a source text: an overlay and its base, or a check run again
+def _sections(text: str, names: frozenset) -> Sections:
     text = text.replace("’", "'").replace("‘", "'").replace("“", '"').replace("”", '"')  # offsets kept
     starts: dict[str, tuple[int, ...]] = {}
     places: dict[int, str] = {}
@@ -147,4 +154,4 @@ def find_sections(text: str, names) -> Sections:
             places[offset] = "bullet" if bullet else numbered[1] if numbered else "plain"
         starts[name] = tuple(sorted(set(starts.get(name, ())) | {offset for offset, _bullet in found}))
         headings.append(name)
-    return Sections(text, starts, _ranked(places), tuple(dict.fromkeys(headings)))
+    return Sections(text, MappingProxyType(starts), _ranked(places), tuple(dict.fromkeys(headings)))

@@ -49,6 +49,7 @@ def project(tmp_path) -> Path:
     root = tmp_path / "project"
     for name in RULESETS:
         shutil.copytree(ROOT / "rules_src" / name, root / "rules_src" / name)
+    shutil.copytree(ROOT / "templates", root / "templates")
     return root.resolve()
 
 
@@ -81,6 +82,7 @@ EDITS = {
         "\ndef attack_hits(",
         "\n1 / 0\ndef attack_hits(",
     ),
+    "a template that no longer parses": ("../templates/handouts/roster.html.j2", "{%", "{% if %}{%"),
 }
 
 
@@ -104,7 +106,18 @@ def test_the_warm_check_prints_what_a_cold_check_prints_after_each_edit(daemon, 
         ("a value the examples state", 1),
         ("a file that no longer reads", 1),
         ("a mechanic that fails as it loads", 1),
+        ("a template that no longer parses", 1),
     ]
+
+
+def test_the_warm_check_sees_a_template_edit(daemon, runtime):
+    """A project's templates are checked too, and what was found in them is remembered by their content only."""
+    name, old, new = EDITS["a template that no longer parses"]
+    edit(daemon / "rules_src" / name, old, new)
+    broken = rulepress(daemon, "check", env=runtime)
+    assert broken.returncode == 1 and "templates/handouts/roster.html.j2:" in broken.stderr
+    edit(daemon / "rules_src" / name, new, old)
+    assert rulepress(daemon, "check", env=runtime).returncode == 0
 
 
 def test_what_each_edit_does_is_told_by_the_warm_check(daemon, runtime):
