@@ -110,6 +110,25 @@ def test_the_warm_check_prints_what_a_cold_check_prints_after_each_edit(daemon, 
     ]
 
 
+@pytest.mark.parametrize(
+    "options", [("--ruleset", "rampant_hex_house"), ("--no-examples",)], ids=["one", "no-examples"]
+)
+def test_the_warm_check_of_one_ruleset_or_without_examples_is_the_cold_one(daemon, runtime, options):
+    name, old, new = EDITS["a value the examples state"]
+    edit(daemon / "rules_src" / name, old, new)
+    warm = rulepress(daemon, "check", *options, env=runtime)
+    only = options[1] if options[0] == "--ruleset" else None
+    key = report.project_key(daemon, only, "--no-examples" not in options)
+    assert client.checked(daemon, only, "--no-examples" not in options, key) == (
+        warm.stderr,
+        warm.stdout,
+        warm.returncode,
+    )
+    cold = rulepress(daemon, "check", "--all", *options, env=runtime)
+    assert (warm.stderr, warm.stdout, warm.returncode) == (cold.stderr, cold.stdout, cold.returncode)
+    assert warm.stdout.startswith("rampant_hex_house: 29 examples" if only else "2 rulesets")
+
+
 def test_the_warm_check_sees_a_template_edit(daemon, runtime):
     """A project's templates are checked too, and what was found in them is remembered by their content only."""
     name, old, new = EDITS["a template that no longer parses"]
