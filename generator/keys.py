@@ -145,3 +145,13 @@ def inputs_key(
     digest.update(ruleset.encode())
     digest.update(templates)
     return digest.hexdigest()
+
+
+def site_inputs_key(
+    audience: str, epoch: str, rulesets: list[str], settings: bytes, downloads: list, house: str, templates: bytes
+) -> str:
+    """A hash of everything one audience's site is made from (see ``pipeline.plan``), each part apart from the next."""
+    digest = hashlib.sha256(f"site\0{audience}\0{epoch}\0{rulesets}\0".encode())
+    for part in (settings, repr(downloads).encode(), house.encode(), templates):
+        digest.update(hashlib.sha256(part).digest())
+    return digest.hexdigest()

@@ -23,6 +23,7 @@ from ..render.reference import codes_reference, format_reference, names_referenc
 from ..render.sheets.jobs import sheet_jobs
 from ..render.site.pages import site_key, site_pages
 from ..render.site.search import INDEX_DIR, index_site
+from ..source.project import SETTINGS_FILE
 from .guard import CACHE_DIR
 from .request import BuildHooks, BuildRequest
 from .staging import keep_if_same, link_or_copy
@@ -132,8 +133,12 @@ class Builder:
         for audience, name in SITES.items():
             if not self.wanted("site") or audience not in self.audiences():
                 self.carry(name)  # what this build was not asked for stays as it was
-                if name + "/" in self.old:  # and keeps its key, or the next full build would make it again
-                    self.manifest[name + "/"] = self.old[name + "/"]
+                for slot in (
+                    name + "/",
+                    f"{name}/.inputs",
+                ):  # and keeps its keys, or the next full build makes it again
+                    if slot in self.old:
+                        self.manifest[slot] = self.old[slot]
         self.carry("export")  # `rulepress export` writes it; a build keeps it
         self.render(pdfs, sites)
 
@@ -307,6 +312,14 @@ class Builder:
         todo = []
         for audience in self.audiences():
             name = SITES[audience]
+            slot, inputs = f"{name}/.inputs", self.site_inputs_key(audience, downloads)
+            self.manifest[slot] = inputs
+            if self.old.get(slot) == inputs and name + "/" in self.old and (self.out / name / "index.html").is_file():
+                # made from the very same files as last time: its pages (calculators and all) are not made again
+                self.manifest[name + "/"] = self.old[name + "/"]
+                shutil.copytree(self.out / name, self.staging / name, copy_function=link_or_copy)
+                self.summary.reused["site"] = self.summary.reused.get("site", 0) + 1
+                continue
             pages = site_pages(self.project, audience, downloads)  # once: the key, then Sphinx's pages
             key = site_key(self.project, audience, downloads, self.code, pages)
             self.manifest[name + "/"] = key
@@ -331,6 +344,21 @@ class Builder:
                 )
             )
         return todo
+
+    def site_inputs_key(self, audience: str, downloads: dict) -> str:
+        """A hash of everything one audience's site is made from, without making its pages: every ruleset's key
+        (``keys.ruleset_key``: its files, mechanics and sources, its bases', the templates and the generator's code),
+        the project's settings, the downloads it links, the house results its examples gave, SOURCE_DATE_EPOCH."""
+        settings = self.root / SETTINGS_FILE
+        return keys.site_inputs_key(
+            audience,
+            os.environ.get("SOURCE_DATE_EPOCH", ""),
+            [ruleset_key(self.root, ruleset, self.code) for ruleset in self.project.rulesets],
+            settings.read_bytes() if settings.is_file() else b"",
+            sorted(downloads.items()),
+            repr(sorted(self.project.house_results().items())),
+            self.templates_digest(),
+        )
 
     def downloads(self, coming: list[Path]) -> dict[str, list[tuple[str, str]]]:
         """Per ruleset (and "" for general sheets), the PDFs of this build — staged already or ``coming`` — as

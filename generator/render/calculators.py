@@ -171,9 +171,15 @@ def _default(spec: Input, choices: list) -> int:
     return choices.index(value) if value in choices else 0
 
 
-def calculators(ruleset: Ruleset, audience: str) -> list[Tabled]:
+_MADE: dict[tuple, Tabled] = {}  # (what the ruleset is made from, formula, chance formula) -> its calculator
+MADE_KEPT = 1024
+
+
+def calculators(ruleset: Ruleset, audience: str, key: str | None = None) -> list[Tabled]:
     """A calculator for each formula of the ruleset this audience may see, in the order they are written; a chart's
-    formula takes the chart's chance formula (a 7+ to hit that is a 6 and then a second roll, say)."""
+    formula takes the chart's chance formula (a 7+ to hit that is a 6 and then a second roll, say). ``key``: a hash
+    of everything the ruleset is made from (``keys.ruleset_key``); a calculator made before for the same key is
+    given again (a build's other audiences, serve's next save of another ruleset's prose): no audience changes one."""
     chances = {}
     for chart in ruleset.section("charts"):
         if chart.chance and not chart.result:
@@ -181,7 +187,18 @@ def calculators(ruleset: Ruleset, audience: str) -> list[Tabled]:
             if [i.id for i in chance.inputs] == [i.id for i in formula.inputs]:
                 chances.setdefault(chart.formula, chance)
     return [
-        tabulate(ruleset, formula, chances.get(formula.id))
+        _made(ruleset, formula, chances.get(formula.id), key)
         for formula in ruleset.section("formulas")
         if visible_to(formula, audience)
     ]
+
+
+def _made(ruleset: Ruleset, formula: Formula, chance: Formula | None, key: str | None) -> Tabled:
+    if key is None:
+        return tabulate(ruleset, formula, chance)
+    slot = (key, formula.id, chance.id if chance is not None else None)
+    if slot not in _MADE:
+        _MADE[slot] = tabulate(ruleset, formula, chance)
+        while len(_MADE) > MADE_KEPT:
+            del _MADE[next(iter(_MADE))]
+    return _MADE[slot]

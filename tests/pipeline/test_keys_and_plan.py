@@ -195,6 +195,43 @@ def test_an_unchanged_ruleset_keeps_its_pdfs_without_their_pages_being_made(proj
     assert renderers.pdfs == []  # the pages came out the same: the PDFs are kept by their own keys
 
 
+def test_an_unchanged_project_keeps_its_sites_without_their_pages_being_made(project, renderers, monkeypatch):
+    """A site's pages (calculators and their reasons the costliest) are made only when what they are made from
+    changed: a ruleset's files, the project's settings, SOURCE_DATE_EPOCH."""
+    made, making = [], pipeline.plan.site_pages  # the stand-ins' own, as the fixture set them
+
+    def pages(project, audience, downloads=None):
+        made.append(audience)
+        return making(project, audience, downloads)
+
+    monkeypatch.setattr("generator.pipeline.plan.site_pages", pages)
+    assert build(project, renderers) == 0
+    assert sorted(made) == ["author", "gm", "player"]
+    keys = manifest(project)
+    assert len({keys[f"{name}/.inputs"] for name in ("site", "site-gm", "site-author")}) == 3  # one an audience
+    made.clear()
+    assert build(project, renderers) == 0
+    assert made == [] and manifest(project) == keys
+    from stand_ins import edit
+
+    edit(project, "melee_house")
+    assert build(project, renderers) == 0
+    assert sorted(made) == ["author", "gm", "player"]
+    made.clear()
+    (project / "rulepress.yaml").write_text("site:\n  name: Northfield club rules\n", encoding="utf-8")
+    assert build(project, renderers) == 0
+    assert sorted(made) == ["author", "gm", "player"]
+    made.clear()
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1000")
+    assert build(project, renderers) == 0
+    assert sorted(made) == ["author", "gm", "player"]
+    made.clear()
+    assert build(project, renderers, audience="gm") == 0
+    assert made == []  # only the game-master's asked for: it is unchanged, and the other two keep their keys
+    assert build(project, renderers) == 0
+    assert made == []
+
+
 def test_a_new_source_date_epoch_or_generator_makes_every_page_again(project, renderers, monkeypatch):
     made = _record_jobs(renderers, monkeypatch)
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1000")

@@ -234,10 +234,10 @@ def _cards_pdf(ruleset: Ruleset, audience: str, downloads) -> str:
     return next((hrefs[name] for name in names if name in hrefs), "")
 
 
-def calculators_page(ruleset: Ruleset, audience: str) -> str | None:
+def calculators_page(ruleset: Ruleset, audience: str, key: str | None = None) -> str | None:
     """A calculator for each formula whose inputs take few enough values, with the answers the engine gives for
-    every combination; the formulas that have none are named, with why."""
-    found = calculators(ruleset, audience)
+    every combination; the formulas that have none are named, with why. ``key``: see ``calculators``."""
+    found = calculators(ruleset, audience, key)
     tabled = [c for c in found if c.data]
     if not tabled:
         return None
@@ -476,7 +476,11 @@ def site_pages(project: Project, audience: str, downloads: dict[str, list[tuple[
         authors = audience == AUTHOR_AUDIENCE
         for name, text, title in (
             ("glossary", glossary_page(ruleset, audience), "Glossary"),
-            ("calculators", calculators_page(ruleset, audience), CALCULATORS_TITLE),
+            (
+                "calculators",
+                calculators_page(ruleset, audience, ruleset_key(project.root, ruleset, generator_hash())),
+                CALCULATORS_TITLE,
+            ),
             ("army-builder", army_page(ruleset, audience, downloads.get(ruleset.id, [])), ARMY_TITLE),
             ("examples", examples_page(ruleset, audience) if authors else None, "Worked examples"),
             ("names", names_page(ruleset, project.root, audience) if authors else None, "Names for worked examples"),
