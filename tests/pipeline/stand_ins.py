@@ -14,12 +14,14 @@ import generator.pipeline.build  # noqa: F401 - loads the submodule `pipeline.` 
 import generator.pipeline.plan  # noqa: F401 - loads the submodule `pipeline.` reaches
 import generator.pipeline.staging  # noqa: F401 - loads the submodule `pipeline.` reaches
 import generator.pipeline.workers  # noqa: F401 - loads the submodule `pipeline.` reaches
-from generator import pipeline
+from generator import keys, pipeline
 from generator.diagnostics import Diagnostics
 from generator.pipeline.request import BuildHooks, BuildRequest
 from generator.render.pdf import PdfJob
 
 SHEETS = ["quick-reference-a4", "quick-reference-letter", "wound-sheet-a4", "wound-sheet-letter"]
+
+REAL_SITE_INPUTS_KEY = keys.site_inputs_key  # the stand-ins patch it (with their site versions)
 
 
 HANDOUTS = ["cards-a4", "cards-letter", "handout-a4", "handout-letter", "roster-a4", "roster-letter"]
@@ -107,6 +109,11 @@ class Stand:
             if rulesets is None or r.id in rulesets
         ]
 
+    def site_inputs_key(self, audience, *rest) -> str:
+        """The real key of what a site is made from, with this stand-in site's version: a new version stands for a
+        change of the rules it is made from."""
+        return f"{REAL_SITE_INPUTS_KEY(audience, *rest)} {self.site_version[audience]}"
+
     def site_key(self, project, audience, downloads, code, pages=None):
         self.keyed.append(project)
         return f"{audience} {self.site_version[audience]} {code} {sorted(downloads.items())}"
@@ -169,6 +176,7 @@ def renderers(project, tmp_path, monkeypatch):
     monkeypatch.setattr("generator.pipeline.plan.sheet_jobs", stand.sheet_jobs)
     monkeypatch.setattr("generator.pipeline.plan.handout_jobs", stand.handout_jobs)
     monkeypatch.setattr("generator.pipeline.plan.site_key", stand.site_key)
+    monkeypatch.setattr(pipeline.plan.keys, "site_inputs_key", stand.site_inputs_key)
     monkeypatch.setattr(
         "generator.pipeline.plan.site_pages", lambda project, audience, downloads=None: f"{audience} pages"
     )

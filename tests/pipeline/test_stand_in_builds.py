@@ -38,7 +38,11 @@ def test_a_first_build_renders_every_pdf_and_every_site(project, renderers, caps
     assert renderers.sites == ["player", "gm", "author"]
     assert files(project / "build") == EVERY_FILE
     inputs = [f"{kind}/.inputs-{id}" for kind in ("sheets", "handouts") for id in ("melee", "melee_house")]
-    assert sorted(manifest(project)) == sorted(ALL_PDFS + inputs + ["site/", "site-gm/", "site-author/"])
+    assert sorted(manifest(project)) == sorted(
+        ALL_PDFS
+        + inputs
+        + [f"{name}/{slot}" for name in ("site", "site-gm", "site-author") for slot in ("", ".inputs")]
+    )
     assert (
         project / "build" / "sheets" / "melee-wound-sheet-a4.pdf"
     ).read_text() == "rendered melee-wound-sheet-a4.pdf"
@@ -169,6 +173,7 @@ def test_only_sheets_keeps_the_handouts_and_sites_as_they_were(project, renderer
             "sheets/melee-wound-sheet-a4.pdf": "stale",
             "handouts/melee-cards-a4.pdf": "stale",
             "site/": "stale",
+            "site/.inputs": "stale",
             "sheets/.inputs-melee": "stale",
             "handouts/.inputs-melee": "stale",
         },
@@ -195,7 +200,9 @@ def test_the_player_audience_makes_player_pdfs_and_keeps_the_gm_ones(project, re
         project,
         **{
             "site/": "stale",
+            "site/.inputs": "stale",
             "site-gm/": "stale",
+            "site-gm/.inputs": "stale",
             "handouts/melee-gm-notes-a4.pdf": "stale",
             "handouts/melee-cards-a4.pdf": "stale",
         },
@@ -345,7 +352,7 @@ def _failing_site(error):
 )
 def test_a_failing_render_leaves_the_previous_build_as_it_was(project, renderers, capsys, error, message, status):
     assert build(project, renderers) == 0
-    set_keys(project, **{"site/": "stale"})
+    set_keys(project, **{"site/": "stale", "site/.inputs": "stale"})
     before, keys = inodes(project), manifest(project)
     capsys.readouterr()
     assert build(project, renderers, site_builder=_failing_site(error)) == status
@@ -374,14 +381,10 @@ def test_the_manifest_is_sorted_json_one_space_deep(project, renderers):
     renderers.project.rulesets = []
     assert build(project, renderers, only=["site"]) == 0
     keys = manifest(project)
+    names = ["site-author/", "site-author/.inputs", "site-gm/", "site-gm/.inputs", "site/", "site/.inputs"]
+    assert sorted(keys) == names
     assert (project / "build" / ".manifest.json").read_text() == (
-        '{\n "site-author/": "'
-        + keys["site-author/"]
-        + '",\n "site-gm/": "'
-        + keys["site-gm/"]
-        + '",\n "site/": "'
-        + keys["site/"]
-        + '"\n}'
+        "{\n" + ",\n".join(f' "{name}": "{keys[name]}"' for name in names) + "\n}"
     )
 
 
@@ -427,7 +430,7 @@ def test_the_site_builder_is_given_the_project_its_cache_and_its_html_folder(pro
 
 def test_only_the_site_builds_the_sites_and_carries_every_pdf(project, renderers):
     assert build(project, renderers) == 0
-    set_keys(project, **{"site/": "stale", "sheets/melee-wound-sheet-a4.pdf": "stale"})
+    set_keys(project, **{"site/": "stale", "site/.inputs": "stale", "sheets/melee-wound-sheet-a4.pdf": "stale"})
     assert build(project, renderers, only=["site"]) == 0
     assert renderers.sites == ["player"] and renderers.pdfs == []
     assert manifest(project)["sheets/melee-wound-sheet-a4.pdf"] == "stale"
