@@ -101,6 +101,10 @@ class Host:
 
     def __init__(self, root: Path):
         self.root = root
+        # set before the host starts: `close` (at exit, after a Ctrl-C in the middle of this) reads them
+        self._pending: list[str] = []  # requests sent whose answers are not read yet, in the order asked
+        self._answers: dict[str, object] = {}  # answers read before their request's turn
+        self._buffer = b""  # what the host wrote past the answer last read
         self.errors = tempfile.TemporaryFile()
         # The host talks on descriptors of its own, not bwrap's standard streams: bwrap's init (pid 1
         # inside) keeps those open and is readable there, so /proc/1/fd/1 would reach the replies.
@@ -122,9 +126,6 @@ class Host:
             atexit.register(self.close)
         asked.close()
         answered.close()
-        self._pending: list[str] = []  # requests sent whose answers are not read yet, in the order asked
-        self._answers: dict[str, object] = {}  # answers read before their request's turn
-        self._buffer = b""  # what the host wrote past the answer last read
 
     def alive(self) -> bool:
         return self.process.poll() is None
