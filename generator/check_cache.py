@@ -208,10 +208,50 @@ class CheckCache:
         except (OSError, ValueError):
             pass
 
+    def memo(self) -> Memo:
+        """The memo one check reads and fills (a fresh one: read from the slots, saved at the check's end)."""
+        return Memo(self)
+
     def _own_folder(self) -> bool:
         """Whether the cache folder is the project's own: a `.rulepress-cache` or `check` that is a link
         (shipped with rules from elsewhere) could lead anywhere, so it is neither read nor written."""
         return not (self.folder.is_symlink() or self.folder.parent.is_symlink())
+
+
+class WarmCache(CheckCache):
+    """The check cache of a long-lived process (the check daemon): one memo kept in memory across its checks, and
+    every slot written later (``flush``), when nobody waits for an answer. What it has yet to write, it reads back
+    as it would from the disk; a slot is still written whole, sealed and atomically, so a cold check that comes
+    after finds what the daemon found. Call ``fresh`` before each check: the files may have changed since."""
+
+    def __init__(self, root: Path):
+        super().__init__(root)
+        self._held = Memo(self)
+        self._unwritten: dict[str, tuple[str, object]] = {}
+
+    def fresh(self) -> None:
+        self._folders.clear()  # folder digests are of the files as they were
+
+    def memo(self) -> Memo:
+        return self._held
+
+    def get(self, slot: str, key: str):
+        if slot in self._unwritten:
+            written_key, value = self._unwritten[slot]
+            return value if written_key == key else None
+        return super().get(slot, key)
+
+    def put(self, slot: str, key: str, value) -> None:
+        self._unwritten[slot] = (key, value)
+
+    @property
+    def unwritten(self) -> bool:
+        return bool(self._unwritten)
+
+    def flush(self) -> None:
+        while self._unwritten:
+            slot, (key, value) = self._unwritten.popitem()
+            super().put(slot, key, value)
 
 
 class Memo:

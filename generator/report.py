@@ -58,12 +58,13 @@ def project_key(root: Path, only: str | None, run_examples: bool) -> str:
     return CheckCache(root).project_key(only, run_examples)
 
 
-def check_into(root: Path, only: str | None, run_examples: bool, memo, lanes: int = 2) -> dict:
+def check_into(root: Path, only: str | None, run_examples: bool, memo, lanes: int = 2, cache=None) -> dict:
     """A check as `run_check` makes it (cache read and filled the same way), for the check daemon: what it prints
     (``stderr``, ``stdout``), its ``status`` and the ``key`` of the files it checked. ``memo``: the daemon's
     ``LoadMemo``, so folders that did not change are not loaded again; ``lanes``: walled hosts kept busy at once
-    (a daemon keeps two: it pays for starting the second once, not on every check)."""
-    cache = CheckCache(root)
+    (a daemon keeps two: it pays for starting the second once, not on every check); ``cache``: the daemon's
+    ``WarmCache`` (else the project's check cache, read from and written to the disk)."""
+    cache = cache or CheckCache(root)
     slot, key = output_slot(only, run_examples), cache.project_key(only, run_examples)
     stored = cache.get(slot, key)
     if _valid(stored):

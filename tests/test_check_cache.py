@@ -10,6 +10,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -347,3 +348,30 @@ def test_stored_diagnostics_that_do_not_read_back_are_none():
     assert load_diagnostics([["Location", "a.yaml", 1]]) is None
     (read,) = load_diagnostics([["Location", "a.yaml", 2, 3, "bad-id", "m", None, "error"]])
     assert read.format() == "a.yaml:2:3: error[bad-id]: m\n  hint: use lower-case letters, digits and underscores"
+
+
+# The check daemon's cache (check_cache.WarmCache): it writes later what it found, reads it back meanwhile, and what
+# it writes is what a cold check reads.
+
+
+def test_a_warm_cache_reads_back_what_it_has_yet_to_write_and_writes_it_sealed_when_flushed(project):
+    warm, cold = check_cache.WarmCache(project), CheckCache(project)
+    warm.put("output-all", "the key", {"status": 0})
+    assert warm.unwritten and warm.get("output-all", "the key") == {"status": 0}
+    assert warm.get("output-all", "another key") is None  # read back under its own key only
+    assert cold.get("output-all", "the key") is None  # nothing on the disk yet
+    warm.flush()
+    assert not warm.unwritten
+    assert cold.get("output-all", "the key") == {"status": 0}
+    assert warm.get("output-all", "the key") == {"status": 0}  # from the disk now
+
+
+def test_a_warm_cache_keeps_one_memo_across_checks_and_digests_folders_afresh(project):
+    warm = check_cache.WarmCache(project)
+    assert warm.memo() is warm.memo()
+    assert CheckCache(project).memo() is not CheckCache(project).memo()  # a cold check's: read from the slots
+    before = warm.ruleset_key(SimpleNamespace(id="demo", meta=SimpleNamespace(extends="")))
+    (project / "rules_src" / "demo" / "rules.yaml").write_text("rules: {}\n", encoding="utf-8")
+    assert warm.ruleset_key(SimpleNamespace(id="demo", meta=SimpleNamespace(extends=""))) == before  # one check's
+    warm.fresh()
+    assert warm.ruleset_key(SimpleNamespace(id="demo", meta=SimpleNamespace(extends=""))) != before

@@ -9,12 +9,13 @@ import socket
 import sys
 from pathlib import Path
 
-from ..check_cache import environment
+from ..check_cache import WarmCache, environment
 from .client import ask, ask_alive, daemon_key, read_line, same_user, socket_path
 from .watch import Watch, fingerprint
 
 IDLE_SECONDS = 3600.0  # a daemon nobody asks for this long ends
 LOOK_SECONDS = 10.0  # how often an idle daemon looks whether its generator or its project went
+SAVE_SECONDS = 0.25  # a check's findings are written once nobody asked for this long (the asker is answered first)
 
 
 # -- the daemon's side ------------------------------------------------------------------------------------------
@@ -27,6 +28,7 @@ class Daemon:
         self.root, self.path = root, path
         self.key = daemon_key(root)
         self.memo = LoadMemo()
+        self.cache = WarmCache(root)  # written when nobody waits (``save``)
         self.last: dict | None = None  # what the check ahead found, for the check that comes next
         self.running = True
 
@@ -60,7 +62,8 @@ class Daemon:
                 and ahead["key"] == (known or report.project_key(self.root, only, examples))
             ):
                 return ahead  # checked ahead a moment ago, these very files (a failing example too, not stored)
-            found = report.check_into(self.root, only, examples, self.memo)
+            self.cache.fresh()
+            found = report.check_into(self.root, only, examples, self.memo, cache=self.cache)
             if fingerprint(self.root) == before:
                 return found
         return {"refused": "the files kept changing while they were checked"}
@@ -74,6 +77,10 @@ class Daemon:
             self.last = found if "key" in found else None
         except Exception:  # noqa: BLE001 - the check that comes runs it again and tells what went wrong
             pass
+
+    def save(self) -> None:
+        """Write what the checks found to the check cache, for the cold checks that may come later."""
+        self.cache.flush()
 
     def stale(self) -> bool:
         """Whether this daemon may no longer answer: its generator changed under it, or its project went."""
@@ -102,14 +109,17 @@ def run_daemon(root: Path, idle: float = IDLE_SECONDS) -> int:
     watch = Watch(root)
     try:
         while daemon.running and time.monotonic() - last < idle:
-            if watch.changed(LOOK_SECONDS, also=listener):
+            unwritten = daemon.cache.unwritten
+            if watch.changed(SAVE_SECONDS if unwritten else LOOK_SECONDS, also=listener):
                 daemon.ahead()
                 continue
             listener.settimeout(0)
             try:
                 connection, _address = listener.accept()
             except (BlockingIOError, TimeoutError):
-                if time.monotonic() - looked > LOOK_SECONDS:
+                if unwritten:
+                    daemon.save()
+                elif time.monotonic() - looked > LOOK_SECONDS:
                     looked = time.monotonic()
                     if daemon.stale():
                         break
@@ -119,6 +129,7 @@ def run_daemon(root: Path, idle: float = IDLE_SECONDS) -> int:
                 _serve_one(daemon, connection)
             last = time.monotonic()
     finally:
+        daemon.save()
         watch.close()
         _remove_own(path, listener, bound)
         close_hosts()

@@ -19,7 +19,7 @@ from .confined import Outcome, run_here, seconds_allowed
 from .judge import OPTIONS, Collecting  # noqa: F401 - where examples were judged before
 from .names import names_in
 from .namespace import namespace_for
-from .walled import asked_of, dump_house_results, host_for, load_house_results
+from .walled import asked_of, dump_house_results, host_for, load_house_results, loaded_by_examples
 
 
 def run_confined(
@@ -31,6 +31,10 @@ def run_confined(
     where each entry the examples read was written (``model.reads``): claims about their own run."""
     seconds = seconds_allowed() if seconds is None else seconds
     if root is not None and wall.in_use():
+        if not (examples or names or coverage):
+            found = loaded_by_examples(Path(root), ruleset, seconds)
+            if found is not None:
+                return found
         run = {"examples": examples, "names": names, "seconds": seconds, "coverage": coverage}
         return asked_of(Path(root), ruleset, **run).run(ruleset, **run)
     return run_here(ruleset, root, examples=examples, names=names, seconds=seconds, coverage=coverage)
@@ -96,18 +100,20 @@ def prefetch(project, cache, examples: bool = True, lanes: int = 1) -> None:
     except wall.WallMissing:
         return  # said where the wall is first needed
     seconds, wanted = seconds_allowed(), []
+    running = {  # a run of examples loads the mechanics first: it tells what a run of the mechanics alone would
+        ruleset.id
+        for ruleset in (project.rulesets if examples else ())
+        if ruleset.examples
+        and cache.get(examples_slot(ruleset.id), cache.ruleset_key(ruleset, project.rulesets)) is None
+    }
     for ruleset in project.rulesets:
         if ruleset.unreadable or (ruleset.meta.extends and ruleset.base is None and not ruleset.meta.overlay):
             continue  # not checked, its mechanics not loaded
         key = cache.ruleset_key(ruleset, project.rulesets)
-        if ruleset.mechanics and not ruleset.meta.overlay and cache.get(rules_slot(ruleset.id), key) is None:
-            wanted.append((ruleset, False))
-    for ruleset in project.rulesets if examples else ():
-        if (
-            ruleset.examples
-            and cache.get(examples_slot(ruleset.id), cache.ruleset_key(ruleset, project.rulesets)) is None
-        ):
-            wanted.append((ruleset, True))
+        if ruleset.mechanics and not ruleset.meta.overlay and ruleset.id not in running:
+            if cache.get(rules_slot(ruleset.id), key) is None:
+                wanted.append((ruleset, False))
+    wanted += [(ruleset, True) for ruleset in project.rulesets if ruleset.id in running]
     load = [0] * lanes  # examples asked of each lane's host so far: the next run goes to the least loaded
     for ruleset, examples in wanted:
         lane = load.index(min(load))

@@ -54,6 +54,17 @@ def asked_of(root: Path, ruleset, **run) -> Host:
     return found if found is not None else host_for(root)
 
 
+def loaded_by_examples(root: Path, ruleset, seconds: float) -> Outcome | None:
+    """What loading ``ruleset``'s mechanics gave, taken from the run of its examples asked of a host ahead
+    (``prefetch``): that run loads them first, exactly as a run of the mechanics alone would, so one child does
+    both. Its answer stays for the examples' own turn. None when no such run was asked or it gave no answer."""
+    text = request_text(ruleset, examples=True, names=False, seconds=seconds)
+    host = next((host for host in _live(root) if host.holds(text)), None)
+    answer = host._answer(text, seconds + ANSWER_MARGIN, stopped_after=seconds, keep=True) if host else None
+    found = _outcome(answer) if isinstance(answer, dict) else None
+    return Outcome(found.mechanics) if found is not None else None
+
+
 def close_hosts(keep=()) -> None:
     """End this process's walled hosts, but those of the project folders in ``keep``: a process that checks many
     projects in turn (a test session) ends each host when it is done with that project, not at its own exit."""
@@ -164,8 +175,9 @@ class Host:
         self._pending.append(text)
         return text
 
-    def _answer(self, text: str, seconds: float, stopped_after: float):
-        """The answer to the request ``text``; those the host gives before it are kept for their own turn."""
+    def _answer(self, text: str, seconds: float, stopped_after: float, keep: bool = False):
+        """The answer to the request ``text``; those the host gives before it are kept for their own turn, and this
+        one too with ``keep`` (it is asked for again)."""
         while text not in self._answers:
             if not self._pending:
                 return None
@@ -173,7 +185,7 @@ class Host:
             if not isinstance(answer, dict):
                 return answer  # the host failed (on an earlier run): this one is no more to be had (it is closed)
             self._answers[self._pending.pop(0)] = answer
-        return self._answers.pop(text)
+        return self._answers[text] if keep else self._answers.pop(text)
 
     def forget(self, seconds: float = 1.0) -> None:
         """Drop what was asked for and not used (a ruleset the checks then found errors in): the next command's

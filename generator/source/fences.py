@@ -8,6 +8,7 @@ and what renderers mark and hide (``example_fences``, by line).
 
 from __future__ import annotations
 
+import functools
 import re
 import textwrap
 from collections.abc import Iterator
@@ -44,7 +45,8 @@ def example_fences(lines: list[str]) -> Iterator[tuple[int, int, str, str]]:
         index = end + 1
 
 
-def find_examples(text: str) -> list[Block]:
+@functools.lru_cache(maxsize=512)  # a long-lived process (the check daemon) scans each file's text once
+def find_examples(text: str) -> tuple[Block, ...]:
     lines = text.splitlines(keepends=True)
     offsets = [0]
     for line in lines:
@@ -53,4 +55,4 @@ def find_examples(text: str) -> list[Block]:
     for index, end, indent, _fence in example_fences([line.rstrip("\n") for line in lines]):
         body = "".join(lines[index + 1 : end])
         blocks.append(Block(index + 2, textwrap.dedent(body), offsets[index + 1], offsets[end], len(indent)))
-    return blocks
+    return tuple(blocks)

@@ -170,12 +170,13 @@ class LoadMemo:
     def __init__(self):
         self._loaded: dict[tuple, tuple[Ruleset | None, tuple]] = {}
         self._files: dict[tuple, tuple[Node | None, tuple]] = {}
+        self._sections: dict[tuple, tuple] = {}
 
     def ruleset(self, folder: Path, root: Path, diagnostics: Diagnostics) -> Ruleset | None:
         key = (str(root), folder.name, tree_digest(folder, root).hexdigest(), environment())
         if key not in self._loaded:
             found = Diagnostics()
-            self._loaded[key] = (load_ruleset(folder, root, found, load=self.file), tuple(found))
+            self._loaded[key] = (load_ruleset(folder, root, found, load=self.file, build=self.section), tuple(found))
             _keep_last(self._loaded, self.KEPT)
         ruleset, said = self._loaded[key]
         diagnostics.extend(said)
@@ -195,6 +196,21 @@ class LoadMemo:
         tree, said = self._files[key]
         diagnostics.extend(said)
         return tree
+
+    def section(self, builder: Builder, cls, node: Node, name: str) -> list:
+        """One section's entries as ``builder`` builds them, built again only when its file's bytes changed (a
+        file parsed once gives the same nodes, ``file``) or the ruleset's default source did."""
+        key = (id(node), name, builder.default_source)
+        found = self._sections.get(key)
+        if found is None or found[0] is not node:  # the node is held with what was built from it: its id stays its own
+            said = Diagnostics()
+            alone = Builder(said, builder.default_source)
+            found = self._sections[key] = (node, tuple(alone.entries(cls, node, name)), tuple(said), alone.failed)
+            _keep_last(self._sections, 64 * self.KEPT)
+        _node, entries, said, failed = found
+        builder.diagnostics.extend(said)
+        builder.failed |= failed
+        return list(entries)
 
 
 def _keep_last(kept: dict, most: int) -> None:
@@ -275,9 +291,10 @@ def _in_folders(diagnostic, root: Path, ids: set[str]) -> bool:
 
 
 def load_ruleset(
-    folder: Path, root: Path, diagnostics: Diagnostics, extra: tuple = (), load=load_file
+    folder: Path, root: Path, diagnostics: Diagnostics, extra: tuple = (), load=load_file, build=None
 ) -> Ruleset | None:
-    """One ruleset folder; ``load(path, root, diagnostics)`` reads one YAML file of it (``LoadMemo``'s remembers)."""
+    """One ruleset folder; ``load(path, root, diagnostics)`` reads one YAML file of it and ``build(builder, cls, node,
+    name)`` builds one section's entries (``LoadMemo``'s remember both)."""
     shown = lambda p: shown_path(p, root)  # noqa: E731
     if not ID.fullmatch(folder.name):
         diagnostics.add(Code.BAD_ID, f"ruleset folder `{folder.name}` is not lower_snake_case", Location(shown(folder)))
@@ -331,7 +348,8 @@ def load_ruleset(
                 hint = did_you_mean(name, list(SECTIONS) + [META_SECTION]) or "sections are: " + ", ".join(SECTIONS)
                 diagnostics.add(Code.UNKNOWN_SECTION, f"unknown section `{name}`", key.loc, hint)
                 continue
-            for entry in builder.entries(SECTIONS[name], node, name):
+            built = build(builder, SECTIONS[name], node, name) if build else builder.entries(SECTIONS[name], node, name)
+            for entry in built:
                 where = (name, entry.id)
                 if where in seen:
                     first = seen[where]

@@ -50,13 +50,23 @@ def check_project(
     if loaded is not None:
         loaded(project)
     with remembering(_memo_cache(project.root, cache, checker)):
+        checked = []  # (ruleset, what its checks found): its mechanics are asked for once every ruleset is checked,
+        # as they may come with its examples' run, which the walled host may still be busy with
         for ruleset in project.rulesets:
             if ruleset.meta.extends and ruleset.base is None and not ruleset.meta.overlay:
                 continue  # its base is missing (reported at `extends:`): what it names there would cascade
             if ruleset.unreadable:
                 continue  # a file (its own or its base's) did not read (reported): what names its entries would cascade
-            found = checker(project.root, ruleset) if checker else _ruleset_problems(project, ruleset, cache)
-            diagnostics.extend(found)
+            if checker:
+                diagnostics.extend(checker(project.root, ruleset))
+                continue
+            stored = _stored_problems(project, ruleset, cache)
+            if stored is not None:
+                diagnostics.extend(stored)
+            else:
+                checked.append((ruleset, list(run_checks(ruleset))))
+        for ruleset, checks in checked:
+            diagnostics.extend(checks + _mechanics_kept(project, ruleset, cache, checks))
         diagnostics.extend(_template_problems(project.root))
     # an overlay is checked with its base's entries, so a problem of the base would be told twice
     unique = Diagnostics(dict.fromkeys(diagnostics))
@@ -96,20 +106,21 @@ def _memo_cache(root: Path, cache, checker):
     return None
 
 
-def _ruleset_problems(project: Project, ruleset, cache) -> list:
-    root = project.root
+def _stored_problems(project: Project, ruleset, cache) -> list | None:
+    """What checking ``ruleset`` and loading its mechanics found last time, when the check cache holds it."""
     if cache is None:
-        return list(run_checks(ruleset)) + mechanics_problems(root, ruleset)
-    slot, key = rules_slot(ruleset.id), cache.ruleset_key(ruleset, project.rulesets)
-    stored = cache.get(slot, key)
-    found = load_diagnostics(stored) if stored is not None else None
-    if found is not None:
-        return found
-    checks = list(run_checks(ruleset))
-    mechanics = mechanics_problems(root, ruleset)
-    if not mechanics:  # a mechanic that failed (perhaps only out of time) is loaded again next time
-        cache.put(slot, key, dump_diagnostics(checks))
-    return checks + mechanics
+        return None
+    stored = cache.get(rules_slot(ruleset.id), cache.ruleset_key(ruleset, project.rulesets))
+    return load_diagnostics(stored) if stored is not None else None
+
+
+def _mechanics_kept(project: Project, ruleset, cache, checks: list) -> list:
+    """What loading ``ruleset``'s mechanics finds; with nothing found there, ``checks`` are kept in the check cache
+    with it (a mechanic that failed, perhaps only out of time, is loaded again next time)."""
+    mechanics = mechanics_problems(project.root, ruleset)
+    if cache is not None and not mechanics:
+        cache.put(rules_slot(ruleset.id), cache.ruleset_key(ruleset, project.rulesets), dump_diagnostics(checks))
+    return mechanics
 
 
 def mechanics_problems(root: Path, ruleset) -> list:

@@ -33,7 +33,6 @@ from enum import Enum
 from fractions import Fraction
 from types import MappingProxyType
 
-from ..check_cache import Memo
 from ..model.computed import formula_names
 from ..model.formula import Expression
 
@@ -50,7 +49,7 @@ def remembering(cache):
     if cache is None:
         yield None
         return
-    memo = Memo(cache)
+    memo = cache.memo()
     token = _memo.set(memo)
     try:
         yield memo

@@ -69,13 +69,16 @@ class Sections:
 
     def holding(self, quote: str, normal) -> list[str]:
         """The sections whose text holds ``quote`` (compared by ``normal``), innermost first."""
-        wanted = normal(quote)
-        holding = [
-            (min(len(span) for span, said in spans if wanted in said), name)
-            for name, spans in self._normalized(normal).items()
-            if any(wanted in said for _span, said in spans)
-        ]
-        return [name for _length, name in sorted(holding)]
+        found = self.__dict__.setdefault("_holding", {})  # frozen: a cache beside the fields, never compared
+        if (quote, normal) not in found:
+            wanted = normal(quote)
+            holding = [
+                (min(len(span) for span, said in spans if wanted in said), name)
+                for name, spans in self._normalized(normal).items()
+                if any(wanted in said for _span, said in spans)
+            ]
+            found[quote, normal] = tuple(name for _length, name in sorted(holding))
+        return list(found[quote, normal])
 
     def _normalized(self, normal) -> dict[str, list[tuple[str, str]]]:
         """Each section's spans with their text as ``normal`` gives it, made once per way of comparing: a text is

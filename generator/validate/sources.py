@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import functools
+
 from ..diagnostics import Code, Diagnostic, did_you_mean
 from ..model.base import Source, value_loc
 from ..model.ruleset import Ruleset
 from .sections import Sections, find_sections, plain
 
 
+@functools.lru_cache(maxsize=4096)  # each source text and quote, once for a ruleset and its overlays (and a daemon)
 def _normal(text: str) -> str:
     text = text.replace("’", "'").replace("‘", "'").replace("“", '"').replace("”", '"')
     return " ".join(text.split()).casefold()

@@ -304,3 +304,21 @@ def test_a_check_its_cache_answers_loads_neither_the_model_nor_the_dice_library(
     cached = subprocess.run(command, capture_output=True, text=True, env=runtime, cwd=ROOT, timeout=300)
     assert "'icepool'" in cold.stderr.splitlines()[-1]  # the probe sees them when they are loaded
     assert cached.stderr.splitlines()[-1] == "[]"
+
+
+def test_what_the_daemon_found_is_written_to_the_check_cache_once_it_has_answered(daemon, runtime):
+    """The daemon answers first and writes after, sealed as any check's: a cold check later reads it back."""
+    import time
+
+    from generator.check_cache import CheckCache, output_slot
+
+    name, old, new = EDITS["a one-word prose edit"]
+    edit(daemon / "rules_src" / name, old, new)
+    key = report.project_key(daemon, None, True)
+    warm = client.checked(daemon, None, True, key)
+    assert warm is not None and warm[2] == 0
+    deadline = time.monotonic() + 30
+    while CheckCache(daemon).get(output_slot(None, True), key) is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    stored = CheckCache(daemon).get(output_slot(None, True), key)
+    assert stored is not None and (stored["stderr"], stored["stdout"], stored["status"]) == warm

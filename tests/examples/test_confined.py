@@ -6,6 +6,7 @@ runner itself: short time limits, what is allowed, and a crash in the middle of 
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -283,3 +284,45 @@ def test_closing_hosts_ends_each_projects_host_but_the_ones_kept(tmp_path, monke
     assert walled.host_for(kept) is hosts[0] and walled.host_for(ended) is not hosts[1]  # a new one, asked again
     walled.close_hosts()
     assert not any(host.alive() for host in hosts)
+
+
+# A check that runs a ruleset's examples takes what loading its mechanics gave from that run (the child loads them
+# first, as a run of the mechanics alone would): one child per ruleset, and the same diagnostics.
+def _check_asking(project: Path, monkeypatch, capsys, *options: str) -> tuple[int, str, list[dict]]:
+    from generator.cli import main
+    from generator.examples import walled
+
+    asked, send = [], walled.Host._send
+
+    def recording(host, text):
+        if text not in host._pending and text not in host._answers:  # a run asked again is read, not run again
+            asked.append(json.loads(text))
+        return send(host, text)
+
+    monkeypatch.setenv("RULEPRESS_WALL", "required")
+    monkeypatch.setattr(walled.Host, "_send", recording)
+    status = main(["-C", str(project), "check", "--all", *options])
+    runs = [request for request in asked if "ruleset" in request]
+    return status, capsys.readouterr().err, runs
+
+
+def test_a_check_with_examples_loads_the_mechanics_once_with_them(tmp_path, monkeypatch, capsys):
+    project = project_with(tmp_path, [">>> twice(2)\n4"], "def twice(n):\n    return n + n\n")
+    status, errors, runs = _check_asking(project, monkeypatch, capsys)
+    assert (status, errors) == (0, "")
+    assert [(run["ruleset"], run["examples"]) for run in runs] == [("game", True)]
+    status, errors, runs = _check_asking(project, monkeypatch, capsys, "--no-examples")
+    assert (status, errors) == (0, "")
+    assert [(run["ruleset"], run["examples"]) for run in runs] == [("game", False)]
+
+
+def test_mechanics_that_fail_to_load_are_told_alike_with_or_without_the_examples(tmp_path, monkeypatch, capsys):
+    project = project_with(tmp_path, [">>> twice(2)\n4"], "def twice(n):\n    return n + n\n\n\nfailing = {}[0]\n")
+    with_examples = _check_asking(project, monkeypatch, capsys)
+    alone = _check_asking(project, monkeypatch, capsys, "--no-examples")
+    assert [(run["ruleset"], run["examples"]) for run in with_examples[2]] == [("game", True)]
+    assert [(run["ruleset"], run["examples"]) for run in alone[2]] == [("game", False)]
+    told = [line for line in with_examples[1].splitlines() if "mechanics.py" in line]
+    assert told == [line for line in alone[1].splitlines() if "mechanics.py" in line]
+    assert told and all("rules_src/game/mechanics.py:5:" in line for line in told), with_examples[1]
+    assert with_examples[0] == alone[0] == 1

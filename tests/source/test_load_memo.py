@@ -50,3 +50,44 @@ def test_a_folder_that_breaks_and_mends_gives_its_diagnostics_each_time(tmp_path
         assert [d.code.code for d in said] == ["yaml-syntax"] and shown(said) == shown(load_project(root)[1])
     broken.unlink()
     assert shown(load_project(root, memo=memo)[1]) == []
+
+
+def test_in_an_edited_folder_only_the_edited_files_entries_are_built_again(tmp_path):
+    root = tmp_path / "project"
+    shutil.copytree(ROOT / "rules_src" / "rampant_hex", root / "rules_src" / "rampant_hex")
+    root = root.resolve()
+    memo = LoadMemo()
+    first = load_project(root, memo=memo)[0].ruleset("rampant_hex")
+    rules = root / "rules_src" / "rampant_hex" / "rules.yaml"
+    rules.write_text(rules.read_text().replace("plenty of miniatures", "plenty of painted miniatures", 1))
+    second, said = load_project(root, memo=memo)
+    fresh, fresh_said = load_project(root)
+    again = second.ruleset("rampant_hex")
+    assert again is not first and again.tables and len(again.tables) == len(first.tables)
+    assert all(now is before for now, before in zip(again.tables, first.tables))  # tables.yaml: not built again
+    assert not any(now is before for now, before in zip(again.rules, first.rules))  # rules.yaml: built again
+    assert model_text(second) == model_text(fresh) and shown(said) == shown(fresh_said)
+
+
+def test_a_broken_entry_of_a_file_not_edited_is_told_again_and_kept_out(tmp_path):
+    folder = tmp_path / "project" / "rules_src" / "warhammer_fantasy_charts"
+    shutil.copytree(ROOT / "rules_src" / "warhammer_fantasy_charts", folder)
+    (folder / "broken.yaml").write_text("values:\n  speed: {label: Speed}\n")
+    root = (tmp_path / "project").resolve()
+    memo = LoadMemo()
+    load_project(root, memo=memo)
+    charts = folder / "charts.yaml"
+    charts.write_text(charts.read_text() + "\n# edited\n")
+    project, said = load_project(root, memo=memo)
+    fresh, fresh_said = load_project(root)
+    assert (
+        shown(said)
+        == shown(fresh_said)
+        == [
+            "rules_src/warhammer_fantasy_charts/broken.yaml:2:3: error[missing-field]: value `speed` needs the field "
+            '`value`\n  hint: value: The value as the rules write it: `2`, `1½`, `3/2`, `6"`, `3 hexes`, `4+`, `2D6`, '
+            "`2 minutes`; `not given` if the text leaves it out."
+        ]
+    )
+    assert project.rulesets[0].unloaded == fresh.rulesets[0].unloaded == {("values", "speed")}
+    assert model_text(project) == model_text(fresh)

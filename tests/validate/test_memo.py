@@ -610,7 +610,8 @@ def test_the_memo_cache_is_the_one_given_else_the_projects_for_a_checker_else_no
     assert isinstance(own, CheckCache) and own.root == tmp_path.resolve()
 
 
-# -- _ruleset_problems with a cache: stand-ins for the checks, real folders and a real cache -----------------
+# -- a ruleset's stored problems and its mechanics kept with them: stand-ins for the checks, real folders and a
+# real cache ---------------------------------------------------------------------------------------------------
 def _ruleset(id, extends="", overlay=False, base=None):
     return SimpleNamespace(id=id, meta=SimpleNamespace(extends=extends, overlay=overlay), base=base)
 
@@ -634,8 +635,14 @@ def slots(tmp_path, monkeypatch):
 
 
 def _check(slots):
-    """One check of house, with the cache a check makes (it digests each folder once)."""
-    return validate._ruleset_problems(slots.project, slots.house, CheckCache(slots.project.root))
+    """One check of house as ``check_project`` makes it, with the cache a check makes (it digests each folder once):
+    what is stored, else its checks and then its mechanics."""
+    cache = CheckCache(slots.project.root)
+    stored = validate._stored_problems(slots.project, slots.house, cache)
+    if stored is not None:
+        return stored
+    checks = list(validate.run_checks(slots.house))
+    return checks + validate._mechanics_kept(slots.project, slots.house, cache, checks)
 
 
 def _touch(root, id):
