@@ -1,6 +1,7 @@
 # Two commands do everything on a fresh Debian machine with Python 3.11+:
 #   make build   set up .venv if needed, then build every output from rules_src/ into build/
-#   make test    set up what the tests need (venv, test packages, chromium, bubblewrap), then run them all
+#   make test    set up what the tests need (venv, test packages, chromium, bubblewrap, libharfbuzz-subset0), then
+#                run them all
 #   make lint    ruff (lint and format) and the import layers; `make test` runs it first
 #   make test-fast  in about a minute on 2 cores: every test that needs no build (site or PDF), no browser, no long fuzzing
 #   make mutation  mutation testing of the model, validation, pipeline and generic mechanics: killed / total
@@ -13,7 +14,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.rulepress-installed
 
-.PHONY: build test test-fast lint check browser wall clean pictures mutation mutation-again coverage data-mutation
+.PHONY: build test test-fast lint check browser wall fonts clean pictures mutation mutation-again coverage data-mutation
 
 # Set-up steps are one line each; pip is quiet (its errors still show), the build prints a progress
 # bar and its summary: no library logs on a first run.
@@ -26,7 +27,7 @@ $(STAMP): pyproject.toml constraints.txt
 
 # The engine's bytecode is compiled here, where it can be written: behind the wall its folder is read-only,
 # so a walled worker would otherwise compile every module again each time it starts.
-build: $(STAMP) wall
+build: $(STAMP) wall fonts
 	@$(PY) -m compileall -q -x 'scaffold/(overlay_)?template/' generator
 	@echo "building rules_src/ into build/"
 	@$(VENV)/bin/rulepress build
@@ -40,16 +41,19 @@ browser:
 wall:
 	@bash scripts/ensure-wall.sh
 
+fonts:
+	@bash scripts/ensure-font-subsetter.sh
+
 # Two pytest-xdist workers; the sample build is made once per run and shared (tests/conftest.py). A worker that runs
 # out of tests takes some of the other's (worksteal): a long test near the end no longer leaves one core idle (test-fast
 # 56 s -> 53 s here). Pytest keeps its rewritten test modules as bytecode, so a second run does not parse every test
 # again (even where the shell says PYTHONDONTWRITEBYTECODE).
 PYTEST := PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -n 2 --dist worksteal
 
-test: $(STAMP) browser wall lint
+test: $(STAMP) browser wall fonts lint
 	$(PYTEST)
 
-test-fast: $(STAMP) wall
+test-fast: $(STAMP) wall fonts
 	$(PYTEST) -m "not browser and not build and not fuzz"
 
 # ruff's settings are in pyproject.toml [tool.ruff]; the import layers in scripts/import_layers.py
