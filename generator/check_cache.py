@@ -1,6 +1,6 @@
 """The check cache: what `rulepress check` found, kept by content hash between runs.
 
-Kept under ``.rulepress-cache/check/`` in the project, in four kinds of slot:
+Kept under ``.rulepress-cache/check/`` in the project, in five kinds of slot:
 
 * ``output-…``: the whole printed output of a check (its diagnostics, summary lines and exit
   status), keyed by every file under rules_src/ and templates/ (a check reads the project's
@@ -8,6 +8,7 @@ Kept under ``.rulepress-cache/check/`` in the project, in four kinds of slot:
 * ``rules-<ruleset>``: a ruleset's diagnostics (its checks and its mechanics), keyed by the
   files of its folder and of the bases it extends.
 * ``examples-<ruleset>``: a ruleset's example run, keyed the same way.
+* ``names-<ruleset>``: the names its worked examples can use (its mechanics' among them), keyed the same way.
 * ``memo-<kind>``: what one costly check of one item found (``formulas``: a formula tried with
   every input; ``charts``: every cell of a chart computed; ``prose``: a text judged for what prose
   may hold), by a hash of exactly what that check reads (``validate.memo`` says what: a formula's
@@ -298,6 +299,10 @@ def rules_slot(ruleset_id: str) -> str:
 
 def examples_slot(ruleset_id: str) -> str:
     return f"examples-{ruleset_id}"
+
+
+def names_slot(ruleset_id: str) -> str:
+    return f"names-{ruleset_id}"
 
 
 def output_slot(only: str | None, examples: bool) -> str:

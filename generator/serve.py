@@ -60,7 +60,7 @@ from .render.assets import default_templates
 from .render.site.pages import build_site
 from .render.site.search import SearchIndexError
 from .render.site.state import checked_project
-from .source.project import load_project
+from .source.project import LoadMemo, load_project
 from .validate import check_project, check_ruleset
 
 RELOAD_PATH = "/__rulepress__/build"  # the build number and status, as text ("3:ok")
@@ -402,11 +402,13 @@ def _handler(directory: Path, state: _State, hosts: HostCheck, audience: str = "
 # -- warm building -----------------------------------------------------------------------------
 class RememberedChecks:
     """``pipeline.build.check_with_examples`` for serve: each ruleset's check and example run are kept in
-    memory, keyed by the bytes they were made from, so a save re-checks only the rulesets it touched."""
+    memory, keyed by the bytes they were made from, so a save re-checks only the rulesets it touched; and a
+    ruleset whose folder did not change is not loaded again (``LoadMemo``)."""
 
     def __init__(self):
         self.checks: dict[str, list] = {}
         self.examples: dict[tuple, object] = {}
+        self.loads = LoadMemo()
 
     def __call__(self, root: Path):
         code = code_hash()
@@ -417,7 +419,7 @@ class RememberedChecks:
                 self.checks[key] = check_ruleset(project_root, ruleset)
             return self.checks[key]
 
-        result = check_project(root, checker=checker)
+        result = check_project(root, checker=checker, memo=self.loads)
         runs = run_project_examples(
             result.project, result.diagnostics, _InMemory(self.examples, result.project.root, code)
         )
@@ -467,9 +469,12 @@ class WalledSite:
         return answer["ok"]
 
 
+_WORKER_LOADS = LoadMemo()  # in serve's walled site worker, which lives as long as serve: unchanged folders kept
+
+
 def loaded_warm_site(args) -> str:
     """``warm_site`` in a walled worker: the project loaded there (the command checked it a moment ago)."""
-    return warm_site(with_site_house_results(load_project(Path(args[0]))[0], args), args)
+    return warm_site(with_site_house_results(load_project(Path(args[0]), memo=_WORKER_LOADS)[0], args), args)
 
 
 def warm_site(project, args) -> str:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .. import wall
-from ..check_cache import examples_slot, rules_slot
+from ..check_cache import CheckCache, examples_slot, names_slot, rules_slot
 from ..diagnostics import Diagnostic
 from ..model.ruleset import HouseResult, Ruleset
 from .confined import Outcome, run_here, seconds_allowed
@@ -65,11 +65,19 @@ def listed_names(ruleset, root=None, problems: list | None = None) -> list[tuple
     same, and what went wrong is added to ``problems`` when given."""
     if root is None:
         return names_in(ruleset, namespace_for(ruleset, None))
+    cache = CheckCache(root)  # the names of the same files (its folder, its bases', the generator) as last time
+    slot, key = names_slot(ruleset.id), cache.ruleset_key(ruleset)
+    stored = cache.get(slot, key)
+    if isinstance(stored, list) and all(isinstance(row, list) and len(row) == 3 for row in stored):
+        return [tuple(str(part) for part in row) for row in stored]
     outcome = run_confined(ruleset, root, examples=False, names=True)
     if problems is not None:
         problems.extend(outcome.mechanics)
-    # without its own mechanics (they did not load) no rules code runs here: the engine's names alone
-    return list(outcome.names) if outcome.names is not None else names_in(ruleset, namespace_for(ruleset, None))
+    if outcome.names is None:  # without its own mechanics (they did not load) no rules code runs here: the engine's
+        return names_in(ruleset, namespace_for(ruleset, None))  # names alone
+    if not outcome.mechanics:  # mechanics that failed (perhaps only out of time) are loaded again next time
+        cache.put(slot, key, [list(row) for row in outcome.names])
+    return list(outcome.names)
 
 
 def run_examples_cached(ruleset: Ruleset, root, cache, others=()) -> ExampleRun:

@@ -11,6 +11,8 @@ Nothing here knows HTML or any game: the words are the formula's and its inputs'
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import itertools
 from dataclasses import dataclass
 from fractions import Fraction
@@ -18,7 +20,9 @@ from math import prod
 
 import icepool
 
+from ..model.base import Markdown
 from ..model.calculate import calculator
+from ..model.canonical import canonical
 from ..model.computed import Formula, Input
 from ..model.entries import visible_to
 from ..model.formula import Expression, FormulaError
@@ -173,13 +177,44 @@ def _default(spec: Input, choices: list) -> int:
 
 _MADE: dict[tuple, Tabled] = {}  # (what the ruleset is made from, formula, chance formula) -> its calculator
 MADE_KEPT = 1024
+_KEYS: dict[tuple, tuple[list, str]] = {}  # computed_key by the identities of what it is made from (held)
+
+
+def computed_key(ruleset: Ruleset) -> str:
+    """What a ruleset's computed outputs (its calculators, its charts' grids with their reasons) are made from: the
+    whole ruleset (its bases and its text as written too) but its rules' prose and its worked examples, which none
+    of them reads, so an edit of a rule's wording keeps them (tests/render/test_calculators.py pins that they read
+    neither). Worked out once for the same field values (a ruleset given its house results is another object holding
+    the same ones)."""
+    parts = [getattr(ruleset, field.name) for field in dataclasses.fields(ruleset) if field.name != "house_results"]
+    identity = tuple(map(id, parts))
+    known = _KEYS.get(identity)
+    if known is None or any(held is not part for held, part in zip(known[0], parts)):
+        text = canonical(_without_prose(ruleset)).encode("utf-8", "surrogateescape")
+        known = _KEYS[identity] = (parts, hashlib.sha256(text).hexdigest())
+        while len(_KEYS) > MADE_KEPT:
+            del _KEYS[next(iter(_KEYS))]
+    return known[1]
+
+
+def _without_prose(ruleset: Ruleset | None) -> Ruleset | None:
+    if ruleset is None:
+        return None
+    return dataclasses.replace(
+        ruleset,
+        rules=tuple(dataclasses.replace(rule, body=Markdown(""), gm_note=Markdown("")) for rule in ruleset.rules),
+        examples=(),
+        house_results=(),
+        base=_without_prose(ruleset.base),
+        original=_without_prose(ruleset.original),
+    )
 
 
 def calculators(ruleset: Ruleset, audience: str, key: str | None = None) -> list[Tabled]:
     """A calculator for each formula of the ruleset this audience may see, in the order they are written; a chart's
-    formula takes the chart's chance formula (a 7+ to hit that is a 6 and then a second roll, say). ``key``: a hash
-    of everything the ruleset is made from (``keys.ruleset_key``); a calculator made before for the same key is
-    given again (a build's other audiences, serve's next save of another ruleset's prose): no audience changes one."""
+    formula takes the chart's chance formula (a 7+ to hit that is a 6 and then a second roll, say). ``key``: what
+    the ruleset's calculators are made from (``computed_key``); a calculator made before for the same key is given
+    again (a build's other audiences, serve's next save of a rule's wording): no audience changes one."""
     chances = {}
     for chart in ruleset.section("charts"):
         if chart.chance and not chart.result:

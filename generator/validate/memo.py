@@ -24,20 +24,15 @@ so what one example can read is its ruleset's folder and its bases', which is wh
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import re
 from contextlib import contextmanager
 from contextvars import ContextVar
-from enum import Enum
-from fractions import Fraction
-from types import MappingProxyType
 
+from ..model.canonical import canonical
 from ..model.computed import formula_names
-from ..model.formula import Expression
 
 _memo: ContextVar = ContextVar("rulepress_check_memo", default=None)
-_LOCATIONS = frozenset({"loc", "locs"})  # where an entry was written: never what a check computes from
 _NAME = re.compile(r"[A-Za-z_]\w*")
 SCOPE_SECTIONS = ("values", "tables", "lookups", "formulas")  # what a formula's names can stand for
 
@@ -80,30 +75,7 @@ def text_key(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()
 
 
-# -- what an item reads, without where it was written -----------------------------------------------------
-def canonical(value) -> str:
-    """A text that is the same for equal model content wherever it was written, and differs when any
-    field a check could read differs (locations are left out; an expression is its text)."""
-    if isinstance(value, Expression):
-        return f"Expression({value.text!r})"
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        fields = ",".join(
-            f"{f.name}={canonical(getattr(value, f.name))}"
-            for f in dataclasses.fields(value)
-            if f.name not in _LOCATIONS
-        )
-        return f"{type(value).__qualname__}({fields})"
-    if isinstance(value, (tuple, list)):
-        return f"{type(value).__name__}[{','.join(canonical(item) for item in value)}]"
-    if isinstance(value, (dict, MappingProxyType)):
-        return (
-            "{"
-            + ",".join(f"{canonical(k)}:{canonical(v)}" for k, v in sorted(value.items(), key=lambda kv: repr(kv[0])))
-            + "}"
-        )
-    if isinstance(value, (str, int, float, bool, Fraction, Enum, type(None))):
-        return f"{type(value).__name__}:{value!r}"
-    return f"{type(value).__qualname__}:{value!r}"  # any other object: its repr (at worst a key that never hits)
+# -- what an item reads, without where it was written: ``model.canonical`` ------------------------------------
 
 
 class Reach:

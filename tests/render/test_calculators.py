@@ -7,8 +7,10 @@ are every face of every attack die counted ("Any dice that score higher than the
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from fractions import Fraction
+from types import MappingProxyType
 
 import pytest
 from dice_counting import hits_by_counting
@@ -215,3 +217,65 @@ def test_every_calculator_answer_equals_listing_every_die_face():
                 assert [said(part) for part in answer] == expected, (ruleset.id, formula.id, given)
             checked[(ruleset.id, formula.id)] = len(found.data["answers"])
     assert len(checked) == 60  # every calculator of the samples, each answer of each compared above
+
+
+# A site's calculators are made again only when what they are made from changes (calc.computed_key): a rule's
+# wording, its game-master's note and the worked examples are left out of that key, so they must be what no
+# calculator reads. Each sample ruleset's calculators, with that prose garbled and the examples gone, are the same.
+def _garbled(ruleset):
+    if ruleset is None:
+        return None
+    return dataclasses.replace(
+        ruleset,
+        rules=tuple(
+            dataclasses.replace(rule, body=f"garbled {index} " * 40, gm_note=f"note {index}")
+            for index, rule in enumerate(ruleset.rules)
+        ),
+        examples=(),
+        house_results=(),
+        base=_garbled(ruleset.base),
+        original=_garbled(ruleset.original),
+    )
+
+
+@pytest.mark.parametrize("audience", ["player", "gm"])
+def test_no_calculator_reads_a_rules_wording_or_its_examples(audience):
+    compared = 0
+    for ruleset in sample_check().project.rulesets:
+        garbled = _garbled(ruleset)
+        assert calc.computed_key(garbled) == calc.computed_key(ruleset)
+        made = [(t.formula.id, t.data, t.why) for t in calc.calculators(ruleset, audience)]
+        assert [(t.formula.id, t.data, t.why) for t in calc.calculators(garbled, audience)] == made
+        compared += sum(1 for _id, data, _why in made if data)
+    assert compared >= 10  # the samples hold that many calculators: the comparison is not empty
+
+
+def test_no_charts_grid_reads_a_rules_wording_or_its_examples():
+    from generator.render.site import myst
+
+    compared = 0
+    for ruleset in sample_check().project.rulesets:
+        garbled = _garbled(ruleset)
+        for chart in ruleset.section("charts"):
+            myst._GRIDS.clear()  # each made afresh, not given back by the key under test
+            made = myst.chart_grid_md(chart, ruleset, heading=True)
+            myst._GRIDS.clear()
+            assert myst.chart_grid_md(chart, garbled, heading=True) == made
+            compared += 1
+    assert compared >= 5
+
+
+def test_the_computed_key_changes_with_a_value_a_title_or_a_source_text():
+    ruleset = next(r for r in sample_check().project.rulesets if r.id == "rampant_hex")
+    key = calc.computed_key(ruleset)
+    first_value, first_rule = ruleset.values[0], ruleset.rules[0]
+    changed = [
+        dataclasses.replace(
+            ruleset, values=(dataclasses.replace(first_value, label="Another label"), *ruleset.values[1:])
+        ),
+        dataclasses.replace(
+            ruleset, rules=(dataclasses.replace(first_rule, title="Another title"), *ruleset.rules[1:])
+        ),
+        dataclasses.replace(ruleset, sources=MappingProxyType({**ruleset.sources, "more.txt": "more"})),
+    ]
+    assert all(calc.computed_key(other) != key for other in changed)

@@ -12,6 +12,7 @@ import re
 
 from ...mechanics import armies
 from ...model.base import NotGiven
+from ...model.canonical import canonical
 from ...model.dice import percent
 from ...model.entries import (
     ArmyLimit,
@@ -31,6 +32,7 @@ from ...model.entries import (
 )
 from ...model.ruleset import Ruleset
 from ...model.text import range_words
+from ..calculators import computed_key
 from ..markdown import chart_md, esc, gap, pipe_table, role_text
 from ..present import (
     AUTHORS,
@@ -535,13 +537,22 @@ def lookup_md(lookup, ruleset: Ruleset) -> str:
     return "\n\n".join(parts) + source_line(lookup, ruleset)
 
 
+_GRIDS: dict[tuple, str] = {}  # chart_grid_md by what it is computed from: a save of a rule's wording keeps them
+GRIDS_KEPT = 1024
+
+
 def chart_grid_md(chart, ruleset: Ruleset, heading: bool = False) -> str:
     """A chart's grid with the exact odds of every cell, computed by the ruleset that defines it (with its title
     when ``heading``: a chart printed inside a rule)."""
-    shown = chart_from_model(ruleset, chart)
-    # the heading and notes are the entry's; the picker says why each cell is what it is
-    grid = chart_md(dataclasses.replace(shown, title="", notes=()), reasons=chart_reasons(ruleset, chart, shown))
-    return f"**{esc(shown.title)}**\n\n{grid}" if heading else grid
+    key = (computed_key(ruleset), canonical(chart), heading)
+    if key not in _GRIDS:
+        shown = chart_from_model(ruleset, chart)
+        # the heading and notes are the entry's; the picker says why each cell is what it is
+        grid = chart_md(dataclasses.replace(shown, title="", notes=()), reasons=chart_reasons(ruleset, chart, shown))
+        _GRIDS[key] = f"**{esc(shown.title)}**\n\n{grid}" if heading else grid
+        while len(_GRIDS) > GRIDS_KEPT:
+            del _GRIDS[next(iter(_GRIDS))]
+    return _GRIDS[key]
 
 
 def chart_entry_md(chart, ruleset: Ruleset) -> str:

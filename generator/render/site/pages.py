@@ -23,7 +23,7 @@ from ...model.ruleset import Ruleset
 from ...model.settings import DEFAULT_SITE_NAME
 from ...source.project import Project
 from ..army_builder import builder_data, has_builder
-from ..calculators import calculators
+from ..calculators import calculators, computed_key
 from ..handouts.cards import PAPERS, card_key, card_pages
 from ..handouts.jobs import output_name
 from ..markdown import esc, role_text
@@ -478,7 +478,7 @@ def site_pages(project: Project, audience: str, downloads: dict[str, list[tuple[
             ("glossary", glossary_page(ruleset, audience), "Glossary"),
             (
                 "calculators",
-                calculators_page(ruleset, audience, ruleset_key(project.root, ruleset, generator_hash())),
+                calculators_page(ruleset, audience, computed_key(ruleset)),
                 CALCULATORS_TITLE,
             ),
             ("army-builder", army_page(ruleset, audience, downloads.get(ruleset.id, [])), ARMY_TITLE),
