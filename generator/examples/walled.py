@@ -57,12 +57,17 @@ def asked_of(root: Path, ruleset, **run) -> Host:
 def loaded_by_examples(root: Path, ruleset, seconds: float) -> Outcome | None:
     """What loading ``ruleset``'s mechanics gave, taken from the run of its examples asked of a host ahead
     (``prefetch``): that run loads them first, exactly as a run of the mechanics alone would, so one child does
-    both. Its answer stays for the examples' own turn. None when no such run was asked or it gave no answer."""
+    both. Its answer stays for the examples' own turn. None when no such run was asked.
+
+    A host that failed on that run (stopped, out of time) tells the examples' turn so, at once; what loading the
+    mechanics gives is then no more known than after a failed run of the mechanics alone: nothing is said of them."""
     text = request_text(ruleset, examples=True, names=False, seconds=seconds)
     host = next((host for host in _live(root) if host.holds(text)), None)
-    answer = host._answer(text, seconds + ANSWER_MARGIN, stopped_after=seconds, keep=True) if host else None
+    if host is None:
+        return None
+    answer = host._answer(text, seconds + ANSWER_MARGIN, stopped_after=seconds, keep=True)
     found = _outcome(answer) if isinstance(answer, dict) else None
-    return Outcome(found.mechanics) if found is not None else None
+    return Outcome(found.mechanics if found is not None else ())
 
 
 def close_hosts(keep=()) -> None:
@@ -183,6 +188,8 @@ class Host:
                 return None
             answer = self._read(seconds, stopped_after)
             if not isinstance(answer, dict):
+                if keep:  # its own turn is told the same at once, not made to wait for the failed host again
+                    self._answers[text] = answer
                 return answer  # the host failed (on an earlier run): this one is no more to be had (it is closed)
             self._answers[self._pending.pop(0)] = answer
         return self._answers[text] if keep else self._answers.pop(text)
