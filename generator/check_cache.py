@@ -1,6 +1,6 @@
 """The check cache: what `rulepress check` found, kept by content hash between runs.
 
-Kept under ``.rulepress-cache/check/`` in the project, in five kinds of slot:
+Kept under ``.rulepress-cache/check/`` in the project, in six kinds of slot:
 
 * ``output-…``: the whole printed output of a check (its diagnostics, summary lines and exit
   status), keyed by every file under rules_src/ and templates/ (a check reads the project's
@@ -9,6 +9,8 @@ Kept under ``.rulepress-cache/check/`` in the project, in five kinds of slot:
   files of its folder and of the bases it extends.
 * ``examples-<ruleset>``: a ruleset's example run, keyed the same way.
 * ``names-<ruleset>``: the names its worked examples can use (its mechanics' among them), keyed the same way.
+* ``calculators-<ruleset>``: its odds calculators, as the site shows them, keyed by what they are made from
+  (``render.calculators.computed_key``: the ruleset but its rules' prose and examples), written by a build.
 * ``memo-<kind>``: what one costly check of one item found (``formulas``: a formula tried with
   every input; ``charts``: every cell of a chart computed; ``prose``: a text judged for what prose
   may hold), by a hash of exactly what that check reads (``validate.memo`` says what: a formula's

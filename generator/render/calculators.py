@@ -20,6 +20,7 @@ from math import prod
 
 import icepool
 
+from ..check_cache import environment
 from ..model.base import Markdown
 from ..model.calculate import calculator
 from ..model.canonical import canonical
@@ -210,28 +211,70 @@ def _without_prose(ruleset: Ruleset | None) -> Ruleset | None:
     )
 
 
-def calculators(ruleset: Ruleset, audience: str, key: str | None = None) -> list[Tabled]:
+def calculators(ruleset: Ruleset, audience: str, key: str | None = None, store=None) -> list[Tabled]:
     """A calculator for each formula of the ruleset this audience may see, in the order they are written; a chart's
     formula takes the chart's chance formula (a 7+ to hit that is a 6 and then a second roll, say). ``key``: what
     the ruleset's calculators are made from (``computed_key``); a calculator made before for the same key is given
-    again (a build's other audiences, serve's next save of a rule's wording): no audience changes one."""
+    again (a build's other audiences, serve's next save of a rule's wording): no audience changes one. ``store``:
+    the project's check cache, which keeps them for the next build (a new process) by the same key and generator."""
     chances = {}
     for chart in ruleset.section("charts"):
         if chart.chance and not chart.result:
             formula, chance = ruleset.formula(chart.formula), ruleset.formula(chart.chance)
             if [i.id for i in chance.inputs] == [i.id for i in formula.inputs]:
                 chances.setdefault(chart.formula, chance)
-    return [
-        _made(ruleset, formula, chances.get(formula.id), key)
-        for formula in ruleset.section("formulas")
-        if visible_to(formula, audience)
+    wanted = [
+        (formula, chances.get(formula.id)) for formula in ruleset.section("formulas") if visible_to(formula, audience)
     ]
+    kept = store is not None and key is not None
+    if kept:
+        _stored(ruleset, key, store)
+    fresh = kept and any(_slot(key, formula, chance) not in _MADE for formula, chance in wanted)
+    found = [_made(ruleset, formula, chance, key) for formula, chance in wanted]
+    if fresh:
+        _store(ruleset, key, store)
+    return found
+
+
+def _slot(key: str, formula: Formula, chance: Formula | None) -> tuple:
+    return key, formula.id, chance.id if chance is not None else None
+
+
+def _store_key(key: str) -> str:
+    return hashlib.sha256(f"{environment()}\0{key}".encode("utf-8", "surrogateescape")).hexdigest()
+
+
+def _stored(ruleset: Ruleset, key: str, store) -> None:
+    """What the store keeps for ``key`` (written by this machine, for the same generator), into ``_MADE``."""
+    kept = store.get(_store_slot(ruleset), _store_key(key))
+    if not isinstance(kept, list):
+        return
+    formulas = {formula.id: formula for formula in ruleset.section("formulas")}
+    for row in kept:
+        if not (isinstance(row, list) and len(row) == 4 and row[0] in formulas):
+            continue
+        formula_id, chance_id, data, why = row
+        if (
+            (data is None or isinstance(data, dict))
+            and isinstance(why, str)
+            and (chance_id is None or isinstance(chance_id, str))
+        ):
+            _MADE.setdefault((key, formula_id, chance_id), Tabled(formulas[formula_id], data, why))
+
+
+def _store(ruleset: Ruleset, key: str, store) -> None:
+    rows = [[slot[1], slot[2], made.data, made.why] for slot, made in _MADE.items() if slot[0] == key]
+    store.put(_store_slot(ruleset), _store_key(key), rows)
+
+
+def _store_slot(ruleset: Ruleset) -> str:
+    return f"calculators-{ruleset.id}"
 
 
 def _made(ruleset: Ruleset, formula: Formula, chance: Formula | None, key: str | None) -> Tabled:
     if key is None:
         return tabulate(ruleset, formula, chance)
-    slot = (key, formula.id, chance.id if chance is not None else None)
+    slot = _slot(key, formula, chance)
     if slot not in _MADE:
         _MADE[slot] = tabulate(ruleset, formula, chance)
         while len(_MADE) > MADE_KEPT:

@@ -278,3 +278,39 @@ def test_the_computed_key_changes_with_a_value_a_title_or_a_source_text():
         dataclasses.replace(ruleset, sources=MappingProxyType({**ruleset.sources, "more.txt": "more"})),
     ]
     assert all(calc.computed_key(other) != key for other in changed)
+
+
+# A build is a new process: the calculators a build made are kept in the project's check cache by what they are made
+# from, and the next build takes them from there instead of working every answer out again.
+def test_the_next_process_takes_the_calculators_from_the_check_cache(tmp_path, monkeypatch):
+    from generator.check_cache import CheckCache
+
+    ruleset = next(r for r in sample_check().project.rulesets if r.id == "rampant_hex")
+    key, store = calc.computed_key(ruleset), CheckCache(tmp_path)
+    monkeypatch.setattr(calc, "_MADE", {})
+    made = [(t.formula.id, t.data, t.why) for t in calc.calculators(ruleset, "gm", key, store)]
+    monkeypatch.setattr(calc, "_MADE", {})  # as a new process starts
+    monkeypatch.setattr(calc, "tabulate", lambda *args: pytest.fail("worked out again, not read back"))
+    assert [(t.formula.id, t.data, t.why) for t in calc.calculators(ruleset, "gm", key, store)] == made
+    assert sum(1 for _id, data, _why in made if data) >= 3
+
+
+def test_calculators_kept_by_another_generator_or_garbled_are_worked_out_again(tmp_path, monkeypatch):
+    from generator.check_cache import CheckCache
+
+    ruleset = next(r for r in sample_check().project.rulesets if r.id == "warhammer_fantasy_charts")
+    key, store = calc.computed_key(ruleset), CheckCache(tmp_path)
+    monkeypatch.setattr(calc, "_MADE", {})
+    made = [(t.formula.id, t.data, t.why) for t in calc.calculators(ruleset, "gm", key, store)]
+    worked = []
+    tabulate = calc.tabulate
+    monkeypatch.setattr(calc, "tabulate", lambda *args: worked.append(args[1].id) or tabulate(*args))
+    monkeypatch.setattr(calc, "environment", lambda: "0.0.0-another-generator")
+    monkeypatch.setattr(calc, "_MADE", {})
+    assert [(t.formula.id, t.data, t.why) for t in calc.calculators(ruleset, "gm", key, store)] == made
+    assert worked == [formula_id for formula_id, _data, _why in made]
+    store.put("calculators-warhammer_fantasy_charts", calc._store_key(key), [[made[0][0], None, "not data", 3]])
+    monkeypatch.setattr(calc, "_MADE", {})
+    worked.clear()
+    assert [(t.formula.id, t.data, t.why) for t in calc.calculators(ruleset, "gm", key, store)] == made
+    assert worked == [formula_id for formula_id, _data, _why in made]

@@ -16,6 +16,7 @@ import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ...check_cache import CheckCache
 from ...diagnostics import Code, Diagnostic, Location
 from ...keys import code_digest, generator_hash, ruleset_key
 from ...model.base import value_loc
@@ -234,10 +235,10 @@ def _cards_pdf(ruleset: Ruleset, audience: str, downloads) -> str:
     return next((hrefs[name] for name in names if name in hrefs), "")
 
 
-def calculators_page(ruleset: Ruleset, audience: str, key: str | None = None) -> str | None:
+def calculators_page(ruleset: Ruleset, audience: str, key: str | None = None, store=None) -> str | None:
     """A calculator for each formula whose inputs take few enough values, with the answers the engine gives for
-    every combination; the formulas that have none are named, with why. ``key``: see ``calculators``."""
-    found = calculators(ruleset, audience, key)
+    every combination; the formulas that have none are named, with why. ``key``, ``store``: see ``calculators``."""
+    found = calculators(ruleset, audience, key, store)
     tabled = [c for c in found if c.data]
     if not tabled:
         return None
@@ -478,7 +479,7 @@ def site_pages(project: Project, audience: str, downloads: dict[str, list[tuple[
             ("glossary", glossary_page(ruleset, audience), "Glossary"),
             (
                 "calculators",
-                calculators_page(ruleset, audience, computed_key(ruleset)),
+                calculators_page(ruleset, audience, computed_key(ruleset), CheckCache(project.root)),
                 CALCULATORS_TITLE,
             ),
             ("army-builder", army_page(ruleset, audience, downloads.get(ruleset.id, [])), ARMY_TITLE),
