@@ -499,10 +499,11 @@ def test_two_renders_are_byte_identical(tmp_path, monkeypatch, epoch):
 
 
 HTML_DIGESTS = """
-import hashlib, sys
+import hashlib, sys, time
 from pathlib import Path
 sys.path[:0] = [sys.argv[1], sys.argv[1] + "/tests", sys.argv[1] + "/tests/render/handouts"]
 from test_handouts import loadable_project, html_digests
+time.sleep(max(0.0, float(sys.stdin.readline()) - time.time()))
 print(html_digests(loadable_project()))
 """
 
@@ -523,19 +524,23 @@ def test_html_has_nothing_time_or_order_dependent(project, monkeypatch):
     import time
 
     monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
-    here = html_digests(project)
     ours = os.environ.get("PYTHONHASHSEED", "")
     other = str(int(ours) + 1) if ours.isdigit() else "1"  # a random seed here is 1 once in 2**32
-    time.sleep(1)
-    there = subprocess.run(
+    # The other process starts (imports) while this one makes its HTML, then makes its own a second after this one
+    # has finished: every clock read in the making is a second later there.
+    there = subprocess.Popen(
         [sys.executable, "-c", HTML_DIGESTS, str(ROOT)],
         cwd=ROOT,
         env={**os.environ, "PYTHONHASHSEED": other},
-        capture_output=True,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
         text=True,
-        check=True,
-    ).stdout
-    assert there.strip() == here
+    )
+    here = html_digests(project)
+    out, err = there.communicate(f"{time.time() + 1}\n", timeout=300)
+    assert there.returncode == 0, err
+    assert out.strip() == here
     assert "rampant_hex-handout-a4.pdf " in here
 
 
