@@ -124,8 +124,7 @@ class Worker:
         return how + (f": {lines[-1].strip()[:300]}" if lines else "")
 
     def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.kill()
+        wall.end(self.process)
         self.process.wait()
         for stream in (self.process.stdin, self.process.stdout):
             try:

@@ -250,8 +250,7 @@ class Host:
         self._pending.clear()
         self._answers.clear()
         atexit.unregister(self.close)  # once closed, nothing is left to end at exit (nor kept alive for it)
-        if self.process.poll() is None:
-            self.process.kill()
+        wall.end(self.process)
         try:
             self.process.wait(timeout=10)
         except subprocess.TimeoutExpired:
