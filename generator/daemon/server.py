@@ -214,6 +214,10 @@ def start(root: Path, seconds: float = 60.0) -> int:
         )
         return 2
     said = tempfile.TemporaryFile()
+    # The daemon runs this very generator: from the project folder `-m generator` would find whichever one is
+    # installed (or none), whose answers this command does not take (they are keyed by the generator's code).
+    here = str(Path(__file__).resolve().parents[2])
+    path = os.pathsep.join([here, *filter(None, [os.environ.get("PYTHONPATH")])])
     process = subprocess.Popen(
         [sys.executable, "-m", "generator", "-C", str(root), "daemon", "run"],
         stdin=subprocess.DEVNULL,
@@ -221,6 +225,7 @@ def start(root: Path, seconds: float = 60.0) -> int:
         stderr=said,
         start_new_session=True,  # not ended by the terminal's Ctrl-C or hang-up, as a daemon should not be
         cwd=str(root),
+        env={**os.environ, "PYTHONPATH": path},
     )
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:

@@ -160,6 +160,30 @@ def test_a_daemon_of_another_generator_is_not_asked(daemon, monkeypatch):
     assert client.ask(daemon, {"op": "ping"}) is None
 
 
+def test_the_daemon_runs_the_generator_that_started_it(project, runtime, tmp_path):
+    """A generator that is not the one installed (a copy, a checkout run from its folder) starts a daemon of its own
+    code: from the project folder, `python -m generator` alone found the installed one, whose answers it never took."""
+    copy = tmp_path / "elsewhere"
+    shutil.copytree(ROOT / "generator", copy / "generator", ignore=shutil.ignore_patterns("__pycache__"))
+    with open(copy / "generator" / "__init__.py", "a", encoding="utf-8") as init:
+        init.write("# this copy's own code, so its daemons are keyed apart from the installed generator's\n")
+    env = {name: value for name, value in runtime.items() if name != "PYTHONPATH"}
+    run = subprocess.run(  # run from the copy's folder, as a checkout is
+        [sys.executable, "-m", "generator", "-C", str(project), "daemon", "start"],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=copy,
+        timeout=300,
+    )
+    try:  # `start` says so once a daemon answers with its own generator's key
+        assert run.returncode == 0 and "check daemon started" in run.stdout, run.stdout + run.stderr
+    finally:
+        subprocess.run(
+            [sys.executable, "-m", "generator", "-C", str(project), "daemon", "stop"], env=env, cwd=copy, timeout=60
+        )
+
+
 def test_a_daemon_whose_generator_changed_under_it_ends(project, runtime, monkeypatch):
     path = client.socket_path(project)
     warm = server.Daemon(project, path)
