@@ -48,16 +48,16 @@ fonts:
 # out of tests takes some of the other's (worksteal): a long test near the end no longer leaves one core idle (test-fast
 # 56 s -> 53 s here). Pytest keeps its rewritten test modules as bytecode, so a second run does not parse every test
 # again (even where the shell says PYTHONDONTWRITEBYTECODE).
-PYTEST := PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -n 2 --dist worksteal
+PYTEST := PYTHONDONTWRITEBYTECODE= $(PY) -m pytest --dist worksteal
 
 test: $(STAMP) browser wall fonts lint
-	$(PYTEST)
+	$(PYTEST) -n 2
 
 # test-fast runs on three workers: a third of its time its tests wait (on a walled host starting, a watched file, a
 # daemon), and a third worker fills those waits (77 s -> 73 s on 2 cores); the whole suite keeps its cores busy with
 # two (a third measured no faster, 759 s -> 770 s).
 test-fast: $(STAMP) wall fonts
-	PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -n 3 --dist worksteal -m "not browser and not build and not fuzz"
+	$(PYTEST) -n 3 -m "not browser and not build and not fuzz"
 
 # ruff's settings are in pyproject.toml [tool.ruff]; the import layers in scripts/import_layers.py
 lint: $(STAMP)

@@ -266,18 +266,12 @@ def _stopped(root: int) -> bool:
     """Whether the wall around the host or the host itself is stopped (state T or t): bwrap at ``root``, its
     init, and the first ``generator.examples.walled`` process below them. What the host runs is not looked at:
     the host ends that itself, at the ruleset's time limit."""
-    parents, states = {}, {}
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except (OSError, IndexError):
-            continue  # a process that ended while the table was read
-        states[int(stat.parent.name)], parents[int(stat.parent.name)] = fields[0], int(fields[1])
+    table = wall.processes()
     tree, edge = set(), {root}
     while edge:
         tree |= edge
-        edge = {pid for pid, parent in parents.items() if parent in edge and not _is_host(parent)} - tree
-    return any(states.get(pid) in ("T", "t") for pid in tree)
+        edge = {pid for pid, (_state, parent) in table.items() if parent in edge and not _is_host(parent)} - tree
+    return any(table[pid][0] in ("T", "t") for pid in tree if pid in table)
 
 
 def _is_host(pid: int) -> bool:
