@@ -15,3 +15,6 @@ pytest_collect_file = Sybil(parsers=[parse_yaml_examples], patterns=["*.yaml", "
 if "RULEPRESS_TEST_STATE" not in os.environ:
     os.environ["RULEPRESS_TEST_STATE"] = tempfile.mkdtemp(prefix="rulepress-test-state-")
 os.environ["XDG_STATE_HOME"] = os.environ["RULEPRESS_TEST_STATE"]
+# pytest-xdist already runs a test per core, and many of them build: one render worker a build keeps the cores as busy
+# without a second worker's start (Python, WeasyPrint, Sphinx) in every build. A test that means two asks for them.
+os.environ.setdefault("RULEPRESS_JOBS", "1")

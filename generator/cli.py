@@ -16,13 +16,23 @@ EXIT_INTERNAL, EXIT_INTERRUPTED = INTERNAL, INTERRUPTED
 LATEST_EPOCH = 253402300799  # 9999-12-31T23:59:59Z, the last second a date can show
 
 
+class _FromEnvironment(str):
+    """A default argparse reads as it reads the option (it converts a text default), said to come from ``name``."""
+
+    def __new__(cls, name: str):
+        made = super().__new__(cls, os.environ[name])
+        made.name = name
+        return made
+
+
 def _positive(text: str) -> int:
+    where = f"{text.name}: " if isinstance(text, _FromEnvironment) else ""
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"`{text}` is not a whole number") from None
+        raise argparse.ArgumentTypeError(f"{where}`{text}` is not a whole number") from None
     if value < 1:
-        raise argparse.ArgumentTypeError(f"{value} worker processes cannot run anything; give 1 or more")
+        raise argparse.ArgumentTypeError(f"{where}{value} worker processes cannot run anything; give 1 or more")
     return value
 
 
@@ -94,7 +104,12 @@ def _parser() -> argparse.ArgumentParser:
         default=None,
         help="output folder (default: build/); a new or empty folder, or one a build wrote",
     )
-    build.add_argument("--jobs", type=_positive, default=None, help="PDF worker processes (default: one per core)")
+    build.add_argument(
+        "--jobs",
+        type=_positive,
+        default=_FromEnvironment("RULEPRESS_JOBS") if os.environ.get("RULEPRESS_JOBS") else None,
+        help="worker processes for the sites and PDFs (default: RULEPRESS_JOBS if set, else one per core)",
+    )
     serve = commands.add_parser("serve", help="build the site, serve it on 127.0.0.1 and rebuild on every save")
     serve.add_argument(
         "--host",

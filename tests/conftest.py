@@ -93,7 +93,8 @@ def shared_build(tmp_path_factory, name: str, *options: str) -> Path:
     from generator.cli import main
 
     def build(folder: Path) -> None:
-        assert main(["-C", str(ROOT), "build", *options, "--out", str(folder / "build")]) == 0
+        jobs = str(os.cpu_count() or 1)  # one per core, as a terminal builds: the workers that need it wait for it
+        assert main(["-C", str(ROOT), "build", "--jobs", jobs, *options, "--out", str(folder / "build")]) == 0
 
     return made_once(tmp_path_factory, name, build) / "build"
 

@@ -259,6 +259,39 @@ def test_jobs_must_be_a_positive_whole_number(capsys, project, jobs, complaint):
 
 
 @pytest.mark.parametrize(
+    "jobs, complaint",
+    [
+        ("0", "0 worker processes cannot run anything; give 1 or more"),
+        ("two", "`two` is not a whole number"),
+    ],
+)
+def test_jobs_from_the_environment_must_be_a_positive_whole_number(capsys, monkeypatch, project, jobs, complaint):
+    monkeypatch.setenv("RULEPRESS_JOBS", jobs)
+    assert (
+        usage_error(capsys, "-C", str(project), "build")
+        == f"rulepress build: error: argument --jobs: RULEPRESS_JOBS: {complaint}"
+    )
+
+
+@pytest.mark.parametrize(
+    "environment, argv, workers",
+    [(None, [], None), ("3", [], 3), ("3", ["--jobs", "2"], 2), ("two", ["--jobs", "1"], 1)],
+)
+def test_rulepress_jobs_sets_the_default_workers_and_jobs_overrides_it(monkeypatch, project, environment, argv, workers):
+    """CI or a machine shared with other work says how many workers a build starts; None: one per core."""
+    import generator.pipeline.build
+
+    asked = []
+    monkeypatch.setattr(generator.pipeline.build, "run_build", lambda request: asked.append(request.jobs) or 0)
+    if environment is None:
+        monkeypatch.delenv("RULEPRESS_JOBS", raising=False)
+    else:
+        monkeypatch.setenv("RULEPRESS_JOBS", environment)
+    assert main(["-C", str(project), "build", *argv]) == 0
+    assert asked == [workers]
+
+
+@pytest.mark.parametrize(
     "port, complaint",
     [
         ("65536", "port 65536 does not exist; give 1-65535 (0: any free port)"),

@@ -23,7 +23,7 @@ from pathlib import Path
 from .. import wall
 from ..pool import run_walled
 from ..render.pdf import _warm_worker
-from ..render.site.pages import build_site
+from ..render.site.pages import build_site, load_site_modules
 from ..render.site.state import checked_project
 from ..source.project import load_project
 
@@ -135,7 +135,8 @@ def progress(description: str, total: int):
 def site_worker(args) -> str:
     """Build one site in a fresh process forked from the worker: Sphinx and MyST register roles
     process-wide, so two Sphinx applications must not share a process (with ``--jobs 1`` one
-    worker builds both sites)."""
+    worker builds both sites). What the build imports is imported here first, once a worker: each child has it."""
+    load_site_modules()
     return _in_fresh_process(_build_one_site, args)
 
 
