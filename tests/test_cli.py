@@ -277,7 +277,9 @@ def test_jobs_from_the_environment_must_be_a_positive_whole_number(capsys, monke
     "environment, argv, workers",
     [(None, [], None), ("3", [], 3), ("3", ["--jobs", "2"], 2), ("two", ["--jobs", "1"], 1)],
 )
-def test_rulepress_jobs_sets_the_default_workers_and_jobs_overrides_it(monkeypatch, project, environment, argv, workers):
+def test_rulepress_jobs_sets_the_default_workers_and_jobs_overrides_it(
+    monkeypatch, project, environment, argv, workers
+):
     """CI or a machine shared with other work says how many workers a build starts; None: one per core."""
     import generator.pipeline.build
 

@@ -156,6 +156,10 @@ def render_pdf(job: PdfJob, root: Path) -> Path:
     """Render one job to its target; raise ResourceOutside if it named anything outside."""
     import weasyprint
 
+    from . import columns  # deferred with WeasyPrint, which it imports
+
+    columns.install()
+
     root = root.resolve()
     refused: list[str] = []
     fetcher = _make_fetcher(root, refused)
