@@ -149,8 +149,8 @@ def columns_layout(
     # loop, we add the minimal height needed to make one direct child at the
     # top of one column go to the end of the previous column.
     #
-    # We rely on a real rendering for each loop, and with a stupid algorithm
-    # like this it can last minutes…
+    # We rely on a real rendering for each loop, and with a naive algorithm
+    # like this it can last minutes… (rulepress: hence the search below)
 
     adjoining_margins = []
     current_position_y = box.content_box_y()
