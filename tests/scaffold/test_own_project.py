@@ -19,7 +19,7 @@ from generator.render.jinja import jinja_env
 
 pytestmark = pytest.mark.build  # its tests run real builds (Sphinx, WeasyPrint) in their bodies
 
-SHEETS_ONLY = ("--only", "sheets", "--audience", "player")
+SHEETS_ONLY = ("--only", "sheets", "--audience", "player", "--ruleset", "my_game")  # the sheet the tests read
 
 
 def pdf_text(path: Path) -> str:
