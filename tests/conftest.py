@@ -7,6 +7,7 @@ broken ruleset or a tool the run was meant to have, so it is reported as a failu
 from __future__ import annotations
 
 import fcntl
+import json
 import os
 from pathlib import Path
 
@@ -192,6 +193,20 @@ def player_build(tmp_path_factory, sample_build) -> Path:
             os.link(sample_build / relative, folder / "build" / relative)
 
     return made_once(tmp_path_factory, "player", link) / "build"
+
+
+@pytest.fixture(scope="session")
+def crawled_player_site(tmp_path_factory, player_build, browser) -> dict[str, dict]:
+    """Every page of the player site as Chromium shows it at 390 px and at 1280 px: what each of site_helpers'
+    page scripts answers on it (``site_helpers.crawl``), crawled once per run by the first worker that asks."""
+    from site_helpers import crawl
+
+    def write(folder: Path) -> None:
+        (folder / "pages.json").write_text(json.dumps(crawl(player_build / "site", browser)), encoding="utf-8")
+
+    found = json.loads((made_once(tmp_path_factory, "player-pages", write) / "pages.json").read_text(encoding="utf-8"))
+    assert len(found) > 40 and "rampant_hex/troops.html" in found  # the whole site, not an empty folder
+    return found
 
 
 @pytest.fixture(scope="session")

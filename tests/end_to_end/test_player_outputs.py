@@ -1,9 +1,10 @@
 """What players see: every player page in Chromium at phone width, and every player PDF, holds no author material.
 
-One build of the whole project for players (site, sheets, handouts) per module. Every page of the player site is
-opened at 390 px and its visible text (``document.body.innerText``: a closed ``<details>`` shows only its summary)
-is scanned; every player PDF's text is read back with pypdf and scanned the same way. Expected sentences are
-written by hand from the source texts in /work/shared/seeds/.
+The run's player outputs (conftest `player_build`: site, sheets, handouts). Every page of the player site is opened
+at 390 px and at 1280 px once per run (conftest `crawled_player_site`) and its visible text
+(``document.body.innerText``: a closed ``<details>`` shows only its summary) is scanned; every player PDF's text is
+read back with pypdf and scanned the same way. Expected sentences are written by hand from the source texts in
+/work/shared/seeds/.
 """
 
 from __future__ import annotations
@@ -12,7 +13,6 @@ import re
 from pathlib import Path
 
 import pytest
-from site_helpers import serve
 
 from generator.source.project import load_project
 
@@ -96,36 +96,13 @@ def built(player_build) -> Path:
 
 
 @pytest.fixture(scope="module")
-def pages(built, browser) -> dict[str, dict]:
-    """Every HTML page of the player site: its visible text at 390 px, and facts about its worked examples."""
-    site = built / "site"
-    names = sorted(
-        p.relative_to(site).as_posix() for p in site.rglob("*.html") if not p.relative_to(site).parts[0].startswith("_")
-    )
-    assert len(names) > 30, names
-    seen = {}
-    phone = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
-    desktop = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
-    with serve(site) as url:
-        for name in names:
-            phone.goto(f"{url}/{name}")
-            seen[name] = phone.evaluate("""() => {
-                const body = document.body.cloneNode(true);
-                body.querySelectorAll('script, style, noscript, template').forEach(e => e.remove());
-                return {
-                    text: document.body.innerText,
-                    folded: body.textContent,
-                    boxes: [...document.querySelectorAll('details.how-checked')].length,
-                    marks: [...document.querySelectorAll('abbr.checked')].length,
-                    code: [...document.querySelectorAll('article pre, article code')].map(e => e.textContent),
-                    note: [...document.querySelectorAll('.rp-checked-page')].map(e => e.innerText),
-                };
-            }""")
-            desktop.goto(f"{url}/{name}")
-            seen[name]["desktop"] = desktop.evaluate("() => document.body.innerText")
-    phone.context.close()
-    desktop.context.close()
-    return seen
+def pages(crawled_player_site) -> dict[str, dict]:
+    """Every HTML page of the player site: what it shows at 390 px (`text`), what it holds folded away (`folded`),
+    facts about its worked examples, and what it shows at 1280 px (`desktop`)."""
+    return {
+        name: {**seen["phone"]["seen"], "desktop": seen["desktop"]["text"]}
+        for name, seen in crawled_player_site.items()
+    }
 
 
 @pytest.fixture(scope="module")

@@ -1,7 +1,7 @@
 """Phone-first outputs: the whole player site at 390 px in Chromium, and the player PDFs read back.
 
-The player site is built once for this module with the CLI and every page is opened at a phone's
-width: nothing may stick out past the screen except inside a table's own scroll box, tables keep
+Every page of the player site is opened at a phone's width (and at a desktop's) once for the whole run, by
+conftest's `crawled_player_site`: nothing may stick out past the screen except inside a table's own scroll box, tables keep
 their first column in view, roll ranges use en dashes on one line, gaps are the one quiet mark
 and a chart's picker gives the target and odds of a pair. Expected values are written by hand from
 the source texts and the published Warhammer charts, never computed by the code under test.
@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 
 import pytest
-from site_helpers import DESKTOP, PHONE, serve
+from site_helpers import CHART_WIDTHS, DESKTOP, PHONE, serve
 
 NOT_GIVEN = "not given in the source"
 
@@ -24,88 +24,32 @@ def built(player_build) -> Path:
 
 
 @pytest.fixture(scope="module")
-def pages(built) -> list[str]:
-    found = sorted(
-        p.relative_to(built).as_posix()
-        for p in built.rglob("*.html")
-        if not p.relative_to(built).parts[0].startswith("_")
-    )
-    assert len(found) > 40 and "rampant_hex/troops.html" in found  # the whole site, not an empty folder
-    return found
-
-
-@pytest.fixture(scope="module")
 def site(built):
     with serve(built) as url:
         yield url
 
 
-# Everything whose right edge is past the screen, unless it sits inside a scroll box of the page's own text
-# (a table's wrapper); furo's closed navigation drawers sit off-screen on purpose and are left out.
-STICKING_OUT = """() => {
-  const width = document.documentElement.clientWidth, out = [];
-  for (const el of document.querySelectorAll('body *')) {
-    const box = el.getBoundingClientRect();
-    if (box.width === 0 || box.right <= width + 0.5 || el.closest('.sidebar-drawer, .toc-drawer')) continue;
-    let scrolled = false;
-    for (let p = el.parentElement; p && p.closest('article') && p.tagName !== 'ARTICLE'; p = p.parentElement) {
-      const style = getComputedStyle(p);
-      if ((style.overflowX === 'auto' || style.overflowX === 'scroll') && p.getBoundingClientRect().right <= width + 0.5) {
-        scrolled = true;
-        break;
-      }
-    }
-    if (!scrolled) out.push(`${el.tagName}.${el.className} ends at ${Math.round(box.right)}px`);
-  }
-  return {scrollWidth: document.documentElement.scrollWidth, out: out.slice(0, 5)};
-}"""
-
-# every table the page shows (the army builder's roster is for print: not on the screen)
-TABLES = """() => [...document.querySelectorAll('article table')].filter(t => t.getClientRects().length).map(table => {
-  const wrapper = table.parentElement;
-  const first = table.querySelector('tbody tr td:first-child');
-  return {overflow: getComputedStyle(wrapper).overflowX,
-          wrapperRight: wrapper.getBoundingClientRect().right,
-          sticky: first ? getComputedStyle(first).position : 'sticky',
-          headSticky: table.querySelector('thead th:first-child') ? getComputedStyle(table.querySelector('thead th:first-child')).position : 'sticky'};
-})"""
-
-# Each cell marked as a roll range: its text, and how many lines its range takes (distinct tops of its text's
-# boxes; a chart cell's chance, set under its target on purpose, is not the range).
-RANGES = """() => [...document.querySelectorAll('article td.range')].map(cell => {
-  const tops = new Set(), walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
-  for (let text = walker.nextNode(); text; text = walker.nextNode()) {
-    if (text.parentElement.closest('.odds')) continue;
-    const range = document.createRange();
-    range.selectNodeContents(text);
-    for (const r of range.getClientRects()) if (r.width > 0) tops.add(Math.round(r.bottom));
-  }
-  return {text: cell.innerText.trim(), lines: tops.size, chance: !!cell.querySelector('.odds')};
-})"""
-
 HYPHEN_RANGE = re.compile(r"^\d+ ?- ?\d+$|^\d+-$")
 
 
-@pytest.mark.browser
-def test_every_player_page_fits_a_phone(phone, site, pages):
+def test_every_player_page_fits_a_phone(crawled_player_site):
     """At 390 px nothing sticks out past the screen except inside a table's own scroll box; tables scroll on
     their own with a sticky first column; no loud gap mark; headings leave room for the rules."""
     problems = []
-    for path in pages:
-        phone.goto(f"{site}/{path}")
-        found = phone.evaluate(STICKING_OUT)
+    for path, seen in crawled_player_site.items():
+        found = seen["phone"]["sticking_out"]
         if found["scrollWidth"] > PHONE["width"] or found["out"]:
             problems.append(f"{path}: page {found['scrollWidth']}px wide; {found['out']}")
-        for table in phone.evaluate(TABLES):
+        for table in seen["phone"]["tables"]:
             if table["overflow"] not in ("auto", "scroll") or table["wrapperRight"] > PHONE["width"] + 0.5:
                 problems.append(f"{path}: a table without its own scroll box ({table})")
             if table["sticky"] != "sticky" or table["headSticky"] != "sticky":
                 problems.append(f"{path}: a table whose first column is not sticky ({table})")
-        if "⚠" in phone.inner_text("body"):
+        if "⚠" in seen["phone"]["seen"]["text"]:
             problems.append(f"{path}: the old ⚠ gap badge")
-        heading = phone.locator("article h1").first
-        if heading.count() and heading.bounding_box()["height"] > PHONE["height"] / 4:
-            problems.append(f"{path}: the title takes {heading.bounding_box()['height']}px of an 844px screen")
+        height = seen["phone"]["title_height"]
+        if height is not None and height > PHONE["height"] / 4:
+            problems.append(f"{path}: the title takes {height}px of an 844px screen")
     assert not problems, "\n".join(problems)
 
 
@@ -125,19 +69,18 @@ def test_a_wide_table_scrolls_and_its_first_column_stays(phone, site):
 
 
 @pytest.mark.browser
-def test_roll_ranges_use_en_dashes_on_one_line(phone, site, pages):
+def test_roll_ranges_use_en_dashes_on_one_line(phone, site, crawled_player_site):
     # The text: "1-2 = 2 activations, 3-4 = 3 activations, 5 = 4 activations, 6 = 5 activations".
     phone.goto(f"{site}/rampant_hex/activation.html")
     table = phone.locator("section[id='rampant-hex-tables-activations'] table")
     assert table.locator("tbody tr td:first-child").all_inner_texts() == ["1–2", "3–4", "5", "6"]
     problems, seen = [], 0
-    for path in pages:
-        phone.goto(f"{site}/{path}")
-        for cell in phone.evaluate(RANGES):
+    for path, found in crawled_player_site.items():
+        for cell in found["phone"]["ranges"]:
             seen += 1
             if cell["lines"] != 1:
                 problems.append(f"{path}: range {cell['text']!r} wraps over {cell['lines']} lines")
-        for text in phone.locator("article td:not(:has(code))").all_inner_texts():  # code: YAML as authors write it
+        for text in found["phone"]["cells"]:
             if HYPHEN_RANGE.match(text.strip()):
                 problems.append(f"{path}: range {text!r} with a hyphen")
     assert seen > 100  # the roll tables and chart cells of every ruleset
@@ -273,19 +216,10 @@ def test_an_average_in_the_picker_says_what_it_counts(phone, site):
     assert pick(phone, picker, "1", "1: 2+ (83.3%) a die") == "0.83 hits"  # one die beating 1: 5 times in 6
 
 
-CHART_WIDTHS = """() => [...document.querySelectorAll('article table.rulepress-charts')].map(table => ({
-  chart: table.closest('section') ? table.closest('section').querySelector('h1, h2, h3').innerText : '',
-  width: table.getBoundingClientRect().width,
-  column: table.closest('article').getBoundingClientRect().width,
-}))"""
-
-
-@pytest.mark.browser
-def test_every_chart_fits_its_text_column_at_1280_px(page, site, pages):
+def test_every_chart_fits_its_text_column_at_1280_px(crawled_player_site):
     charts, too_wide = 0, []
-    for path in pages:
-        page.goto(f"{site}/{path}")
-        for found in page.evaluate(CHART_WIDTHS):
+    for path, seen in crawled_player_site.items():
+        for found in seen["desktop"]["charts"]:
             charts += 1
             if found["width"] > found["column"] + 0.5:
                 too_wide.append(f"{path} {found['chart']!r}: {found['width']:.0f}px in {found['column']:.0f}px")
