@@ -24,9 +24,13 @@ from generator.render.sheets.charts import exact_number_text
 
 
 def tabled(ruleset_id: str, formula_id: str) -> calc.Tabled:
+    """A sample's calculator for the players, made as a build makes it: by its key, once a process (a fresh one
+    equals it: test_no_calculator_reads_a_rules_wording_or_its_examples)."""
     result = sample_check(ruleset_id)
     ruleset = next(r for r in result.project.rulesets if r.id == ruleset_id)
-    return next(t for t in calc.calculators(ruleset, "player") if t.formula.id == formula_id)
+    return next(
+        t for t in calc.calculators(ruleset, "player", calc.computed_key(ruleset)) if t.formula.id == formula_id
+    )
 
 
 def answers(found: calc.Tabled) -> dict[tuple[str, ...], list[dict]]:
@@ -108,6 +112,7 @@ def test_a_formula_that_takes_any_value_or_too_many_has_no_calculator_and_says_w
     full_ranks = tabled("bad_moon_rising", "full_ranks_removed")
     assert full_ranks.data is None and full_ranks.why == "Models removed, Models in a full rank can take any value"
     monkeypatch.setattr(calc, "MAX_COMBINATIONS", 1000)
+    monkeypatch.setattr(calc, "_MADE", {})  # made afresh under the smaller cap, and forgotten after
     many = tabled("rampant_hex", "chance_of_hits")  # ATTACK 0-12, ARMOUR 0-8, exactly 0-12: 13 x 9 x 13
     assert many.data is None and many.why == "its inputs combine in 1,521 ways"
 

@@ -27,8 +27,14 @@ def ruleset(ruleset_id: str):
     return sample_check(ruleset_id).project.ruleset(ruleset_id)
 
 
+def player_calculators(ruleset_id: str) -> list[calc.Tabled]:
+    """A sample's calculators for the players, made as a build makes them: by their key, once a process."""
+    found = ruleset(ruleset_id)
+    return calc.calculators(found, "player", calc.computed_key(found))
+
+
 def tabled(ruleset_id: str, formula_id: str) -> calc.Tabled:
-    return next(t for t in calc.calculators(ruleset(ruleset_id), "player") if t.formula.id == formula_id)
+    return next(t for t in player_calculators(ruleset_id) if t.formula.id == formula_id)
 
 
 def reasons(found: calc.Tabled) -> dict[tuple[str, ...], tuple[list[str], list[tuple[str, str]]]]:
@@ -125,6 +131,6 @@ def test_a_result_worked_out_from_dice_says_how_in_words():
     because, _values = by_pick[("3", "4")]
     assert because == ["Hits from ATTACK dice against ARMOUR: counting ATTACK 3 dice where D6 is more than ARMOUR 4"]
     for ruleset_id in ("rampant_hex", "ordo_ineptus", "city_of_the_damned_combat", "bad_moon_rising"):
-        for found in calc.calculators(ruleset(ruleset_id), "player"):
+        for found in player_calculators(ruleset_id):
             for why in (found.data or {}).get("why", ()):
                 assert not any("Die with" in line or "|" in line for line in why["because"]), (found.formula.id, why)
