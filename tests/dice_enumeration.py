@@ -10,6 +10,7 @@ the ruleset's stated values and its tables' rows.
 from __future__ import annotations
 
 import ast
+import functools
 import itertools
 import math
 import operator
@@ -51,7 +52,7 @@ class Dist(dict):
         for value, weight in pairs:
             if weight:
                 key = _key(value)
-                found[key] = found.get(key, Fraction(0)) + weight
+                found[key] = found[key] + weight if key in found else weight
         return found
 
     def __hash__(self):  # a roll used as a table key (an argument remembered): by content
@@ -73,12 +74,12 @@ def uniform(sides: int) -> Dist:
 def lift(function, *args):
     """``function`` of plain values, applied to every combination of the outcomes of the rolls among ``args``: a
     roll of results weighted by the product of their chances (each roll independent, as dice are)."""
-    rolls = [a.items() if isinstance(a, Dist) else [(a, Fraction(1))] for a in args]
     if not any(isinstance(a, Dist) for a in args):
         return function(*args)
+    rolls = [a.items() if isinstance(a, Dist) else [(a, None)] for a in args]  # a plain value: certain, no weight
     pairs = []
     for combination in itertools.product(*rolls):
-        weight = math.prod((w for _v, w in combination), start=Fraction(1))
+        weight = math.prod(w for _v, w in combination if w is not None)
         result = function(*(v for v, _w in combination))
         if isinstance(result, Dist):
             pairs += [(v, weight * w) for v, w in result.items()]
@@ -266,5 +267,6 @@ def _dice_calls(text: str) -> str:
     return _DICE.sub(lambda m: f"dice({m.group(1) or 1}, {m.group(2)})", text)
 
 
+@functools.cache  # a formula's text, read once: the tree is only walked, never changed
 def _tree(text: str) -> ast.expr:
     return ast.parse(_dice_calls(str(text)).strip(), mode="eval").body
