@@ -7,6 +7,8 @@ import importlib.util
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 _spec = importlib.util.spec_from_file_location("import_layers", ROOT / "scripts" / "import_layers.py")
 import_layers = importlib.util.module_from_spec(_spec)
@@ -23,13 +25,19 @@ def package(tmp_path: Path, files: dict[str, str]) -> Path:
     return root
 
 
-def test_the_engine_has_no_import_cycle():
-    edges, _ = import_layers.graph(ROOT / "generator")
+@pytest.fixture(scope="module")
+def engine_graph():
+    """The engine's imports (every module of generator/ read once for both tests below)."""
+    return import_layers.graph(ROOT / "generator")
+
+
+def test_the_engine_has_no_import_cycle(engine_graph):
+    edges, _ = engine_graph
     assert import_layers.cycles(edges) == []
 
 
-def test_every_function_level_import_of_the_engine_says_why_it_is_deferred():
-    _, late = import_layers.graph(ROOT / "generator")
+def test_every_function_level_import_of_the_engine_says_why_it_is_deferred(engine_graph):
+    _, late = engine_graph
     assert [str(item) for item in late if not item.explained] == []
 
 
