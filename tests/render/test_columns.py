@@ -11,14 +11,39 @@ from __future__ import annotations
 import random
 
 import pytest
-import weasyprint
-from weasyprint.formatting_structure import boxes
-from weasyprint.layout import block as weasyprint_block
-from weasyprint.layout import column as weasyprint_column
-
-from generator.render import columns
 
 pytestmark = pytest.mark.build  # lays out with WeasyPrint
+# WeasyPrint is imported by each test (through the fixtures below), not by the module: pytest imports every module to
+# collect it, in each worker, and `make test-fast` runs none of these.
+
+
+@pytest.fixture
+def weasyprint():
+    import weasyprint
+
+    return weasyprint
+
+
+@pytest.fixture
+def weasyprint_block():
+    from weasyprint.layout import block
+
+    return block
+
+
+@pytest.fixture
+def weasyprint_column():
+    from weasyprint.layout import column
+
+    return column
+
+
+@pytest.fixture
+def columns():
+    from generator.render import columns
+
+    return columns
+
 
 WORDS = "charge the wood at dusk roll two dice and add the bonus a model that falls back loses its nerve".split()
 
@@ -50,6 +75,9 @@ def document(seed: int, count: int, kept_whole: bool, blocks: int, longest: int 
 
 def lines(html: str) -> list[tuple[int, float, float, str]]:
     """Every piece of text of the laid-out document: its page, where it stands, what it says."""
+    import weasyprint
+    from weasyprint.formatting_structure import boxes
+
     found = []
     for number, page in enumerate(weasyprint.HTML(string=html).render().pages):
         stack = [page._page_box]
@@ -62,7 +90,7 @@ def lines(html: str) -> list[tuple[int, float, float, str]]:
 
 
 @pytest.fixture
-def weasyprint_own():
+def weasyprint_own(columns):
     """``laid_out(html)`` with WeasyPrint's own search, then with ours again."""
 
     def laid_out(html: str):
@@ -95,7 +123,7 @@ def test_balanced_columns_stand_where_weasyprints_own_search_puts_them(
     assert ours == weasyprint_own(html)
 
 
-def test_the_documents_make_weasyprint_search_long_and_short():
+def test_the_documents_make_weasyprint_search_long_and_short(columns, weasyprint_block, weasyprint_column):
     """The cases above reach both of our paths: WeasyPrint's own few steps, and its pixel steps we replace (columns
     laid out a hundred times and more)."""
     taken = []
@@ -126,7 +154,7 @@ def test_the_documents_make_weasyprint_search_long_and_short():
     assert min(taken) < 10 and max(taken) > 100, taken
 
 
-def test_another_weasyprint_keeps_its_own_search(monkeypatch):
+def test_another_weasyprint_keeps_its_own_search(monkeypatch, weasyprint, columns, weasyprint_block, weasyprint_column):
     monkeypatch.setattr(weasyprint, "__version__", "71.0")
     columns.uninstall()
     try:
