@@ -17,10 +17,11 @@ from pathlib import Path
 
 from ..diagnostics import Code, Diagnostic, Diagnostics, Location, did_you_mean, printable
 from ..mechanics import armies
+from ..model.base import NotGiven
 from ..pool import RenderFailed
 from ..render.assets import default_templates
 from ..render.handouts.cards import PAPERS
-from ..render.handouts.content import roster_lines
+from ..render.handouts.content import GAP_CELL, roster_lines
 from ..render.handouts.jobs import list_roster_job
 from ..render.jinja import TemplateFailed
 from ..render.pdf import RenderRefused, worker_render
@@ -86,10 +87,15 @@ def summary(ruleset, army) -> str:
     checked) or that they all hold."""
     lines = roster_lines(ruleset, army, "player")
     if lines["costed"]:
-        total = f"{lines['total']} of {lines['agreed']} points" if lines["agreed"] else f"{lines['total']} points"
+        spent, unit, agreed, shown = lines["total"], "points", army.agreed_points, lines["agreed"]
     else:
-        agreed = lines["agreed_models"]
-        total = f"{lines['models']} of {agreed} models" if agreed is not None else plural(lines["models"], "model")
+        spent, unit, agreed, shown = lines["models"], "models", army.agreed_models, lines["agreed_models"]
+    if agreed is None:
+        total = f"{spent} points" if lines["costed"] else plural(spent, "model")
+    elif isinstance(agreed, NotGiven):  # the text leaves what was agreed out: said so, never a number made up
+        total = f"{spent} {unit} (agreed: {GAP_CELL})"
+    else:
+        total = f"{spent} of {shown} {unit}"
     held = [limit for limit in lines["limits"] if limit["holds"]]
     limits = f"{plural(len(held), 'army limit')} held" if held else "no army limits"
     return f"{army.title}: {total}, {plural(lines['units'], 'unit')}; {limits}"

@@ -15,6 +15,8 @@ import pypdf
 import pytest
 
 from generator.cli import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, main
+from generator.pipeline.army_list import summary
+from generator.validate import check_project
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -210,4 +212,65 @@ def test_a_list_is_checked_against_the_ruleset_named_or_the_folder_it_is_in(caps
     assert err.splitlines() == [
         "rulepress: error: no ruleset `rampant_hx` in rules_src/",
         "  hint: did you mean `rampant_hex`?",
+    ]
+
+
+# -- the line a list is told by (printed before its roster) -------------------------------------------------------
+def told(root: Path, ruleset_id: str, edits: dict[str, str] | None = None, tmp_path: Path | None = None) -> list[str]:
+    """`summary` of each list of a ruleset in ``root``, once ``edits`` (old text: new) are made in a copy of its
+    ruleset.yaml; the project must check clean."""
+    if edits:
+        copy = tmp_path / "project"
+        shutil.copytree(root, copy)
+        path = copy / "rules_src" / ruleset_id / "ruleset.yaml"
+        text = path.read_text(encoding="utf-8")
+        for old, new in edits.items():
+            assert text.count(old) == 1, old
+            text = text.replace(old, new)
+        path.write_text(text, encoding="utf-8")
+        root = copy
+    result = check_project(root, ruleset_id)
+    assert result.ok, [d.format() for d in result.diagnostics.errors]
+    ruleset = result.project.ruleset(ruleset_id)
+    return [summary(ruleset, army) for army in ruleset.armies]
+
+
+HEADCOUNT = ROOT / "tests" / "fixtures" / "headcount"
+
+
+def test_a_list_is_told_by_its_points_against_the_agreed_its_units_and_the_limits_it_holds():
+    """004's example force: light foot 2 (8 points), heavy foot 2 (10), skirmishers (4), monsters (6) and levy (2)
+    are 30 of the 30 points and 7 units, within the ruleset's five army limits."""
+    assert told(ROOT, "rampant_hex") == ["A 30 point force: 30 of 30 points, 7 units; 5 army limits held"]
+
+
+def test_a_list_balanced_by_head_count_is_told_by_its_models(tmp_path):
+    """tests/fixtures/headcount: two units of 10 musketeers, a field gun (no models; it counts as a gun, not a unit)
+    and 4 gun crew are 24 of the 30 models agreed, 3 units; each edit below is told as written by hand."""
+    assert told(HEADCOUNT, "skirmish") == ["The vanguard: 24 of 30 models, 3 units; 2 army limits held"]
+    one_unit = {"{troop: musketeers, count: 2, heroes: [captain]}": "{troop: musketeers, heroes: [captain]}"}
+    one_unit |= {"      - {troop: field_gun}\n      - {troop: gun_crew}\n": ""}
+    assert told(HEADCOUNT, "skirmish", one_unit, tmp_path / "one") == [
+        "The vanguard: 10 of 30 models, 1 unit; 2 army limits held"  # no gun: a crew for each, none past half
+    ]
+    not_given = {"agreed_models: 30": "agreed_models: not given"}
+    assert told(HEADCOUNT, "skirmish", not_given, tmp_path / "gap") == [
+        "The vanguard: 24 models (agreed: not given), 3 units; 2 army limits held"
+    ]
+
+
+def test_points_agreed_that_the_text_leaves_out_are_said_to_be_left_out(tmp_path):
+    """tests/fixtures/homebrew: 2 footmen at 1 point and 4 horsemen at 1½ are 8 points and 6 units."""
+    homebrew = ROOT / "tests" / "fixtures" / "homebrew"
+    assert told(homebrew, "melee") == ["A patrol: 8 of 10 points, 6 units; 1 army limit held"]
+    assert told(homebrew, "melee", {"agreed_points: 10": "agreed_points: not given"}, tmp_path) == [
+        "A patrol: 8 points (agreed: not given), 6 units; 1 army limit held"
+    ]
+
+
+def test_a_list_of_a_ruleset_without_army_limits_says_so(tmp_path):
+    limits = (HEADCOUNT / "rules_src" / "skirmish" / "ruleset.yaml").read_text(encoding="utf-8")
+    section = limits[limits.index("army_limits:\n") : limits.index("armies:\n")]
+    assert told(HEADCOUNT, "skirmish", {section: ""}, tmp_path) == [
+        "The vanguard: 24 of 30 models, 3 units; no army limits"
     ]
