@@ -91,3 +91,24 @@ def ctrl_c_as_a_terminal_leaves_it() -> None:
     whatever this test run inherited (a shell runs a background job with Ctrl-C ignored)."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+def ruleset_names(ruleset: str, *names: str) -> tuple:
+    """Module fixtures for a sample ruleset's examples namespace: ``ns`` (the whole of it), then one per name in
+    ``names``, each that name of it (``rules``, a mechanic...). The ruleset is checked when a test first asks, not
+    while pytest imports the module to collect it (in every worker, for tests it may never run)."""
+    import pytest
+
+    @pytest.fixture(scope="module", name="ns")
+    def whole() -> dict:
+        from generator.examples.sybil_yaml import namespace_for_path
+
+        return namespace_for_path(ROOT / "rules_src" / ruleset / "ruleset.yaml")
+
+    def named(name: str):
+        def fixture(ns):
+            return ns[name]
+
+        return pytest.fixture(scope="module", name=name)(fixture)
+
+    return (whole, *(named(name) for name in names))

@@ -11,15 +11,13 @@ from math import ceil
 from pathlib import Path
 
 import pytest
-from helpers import sweep
+from helpers import ruleset_names, sweep
 
 from generator.examples.namespace import mechanics_namespace
 from generator.examples.own_mechanics import exported
-from generator.examples.sybil_yaml import namespace_for_path
 from generator.model.formula import FormulaError
 
-ns = namespace_for_path("rules_src/bad_moon_rising/ruleset.yaml")
-rules, values = ns["rules"], ns["values"]
+ns, rules, values = ruleset_names("bad_moon_rising", "rules", "values")  # module fixtures
 
 SIZES = range(0, 80)
 
@@ -27,7 +25,7 @@ SIZES = range(0, 80)
 # -- the values, as the text states them -------------------------------------------------------
 
 
-def test_values_from_the_text():
+def test_values_from_the_text(rules, values):
     # "a number of inches equal to the score the unit lost the combat by"
     assert values.push_back_per_point == 1 and rules.value("push_back_per_point").value.unit == "inches"
     # "a Unit Strength more than twice that of the unit(s) pushing the push back distance is halved"
@@ -46,7 +44,7 @@ def test_values_from_the_text():
     assert values.wedge_hill_inside_shooters == Fraction(1, 2)
 
 
-def test_quick_reference_marks():
+def test_quick_reference_marks(rules):
     """The sheet carries the text's core procedures (001): push back, Confusion and the wedge, with the phases."""
     marked = {e.id for _section, e in rules.all_entries() if getattr(e, "quick_reference", False)}
     assert {
@@ -62,7 +60,7 @@ def test_quick_reference_marks():
     assert {"push_backs", "step_6_pursue", "step_7_redress_ranks"} <= {p.id for p in rules.phases if p.quick_reference}
 
 
-def test_own_names_do_not_shadow():
+def test_own_names_do_not_shadow(ns, rules):
     """The ruleset's own mechanics, its formulas and lookups, and the generic mechanics share the
     examples' namespace: no name may hide another."""
     own = set(exported(rules, Path(".")))
@@ -136,14 +134,14 @@ def brute_inside(models):
     return sum(1 for rank, x in spots if surrounded(rank, x))
 
 
-def test_rank_sizes_match_filling_one_at_a_time():
+def test_rank_sizes_match_filling_one_at_a_time(ns):
     def case(models):
         assert ns["wedge_rank_sizes"](models) == brute_rank_sizes(models)
 
     sweep(SIZES, case)
 
 
-def test_complete_ranks_against_counting():
+def test_complete_ranks_against_counting(ns):
     def case(ranks):
         models = sum(range(1, ranks + 1))
         assert ns["wedge_models"](ranks) == models
@@ -155,7 +153,7 @@ def test_complete_ranks_against_counting():
     sweep(range(0, 15), case)
 
 
-def test_positions_against_enumeration():
+def test_positions_against_enumeration(ns):
     def case(models):
         positions = ns["wedge_positions"](models)
         assert len(positions) == models
@@ -164,7 +162,7 @@ def test_positions_against_enumeration():
     sweep(SIZES, case)
 
 
-def test_rear_rank_places_against_enumeration():
+def test_rear_rank_places_against_enumeration(ns):
     def case(models):
         sizes = brute_rank_sizes(models)
         width = len(sizes)
@@ -174,7 +172,7 @@ def test_rear_rank_places_against_enumeration():
     sweep(range(1, 80), case)
 
 
-def test_inside_and_edges_against_neighbours():
+def test_inside_and_edges_against_neighbours(ns):
     def case(models):
         assert ns["wedge_inside_models"](models) == brute_inside(models)
         assert ns["wedge_edge_models"](models) == models - brute_inside(models)
@@ -182,7 +180,7 @@ def test_inside_and_edges_against_neighbours():
     sweep(SIZES, case)
 
 
-def test_complete_wedge_edges_are_the_three_sides():
+def test_complete_wedge_edges_are_the_three_sides(ns):
     def case(ranks):
         # A triangle of `ranks` a side has 3 * (ranks - 1) models on its perimeter.
         assert ns["wedge_edge_models"](sum(range(1, ranks + 1))) == 3 * (ranks - 1)
@@ -190,7 +188,7 @@ def test_complete_wedge_edges_are_the_three_sides():
     sweep(range(2, 15), case)
 
 
-def test_hill_adds_half_the_inside_rounded_up():
+def test_hill_adds_half_the_inside_rounded_up(ns):
     def case(models):
         # "If deployed on a hill half the models on the inside of the formation, rounded up, can also fire."
         inside = brute_inside(models)
@@ -200,7 +198,7 @@ def test_hill_adds_half_the_inside_rounded_up():
     sweep(SIZES, case)
 
 
-def test_chart_formula_against_enumeration():
+def test_chart_formula_against_enumeration(ns):
     def case(ranks):
         models = sum(range(1, ranks + 1))
         inside = brute_inside(models)
@@ -212,7 +210,7 @@ def test_chart_formula_against_enumeration():
     sweep(range(1, 13), case)
 
 
-def test_casualties_come_from_the_centre_of_the_rear_rank():
+def test_casualties_come_from_the_centre_of_the_rear_rank(ns):
     def case(models):
         # "Casualties removed in combat are taken from the centre of the rearmost rank first."
         first = ns["wedge_casualties"](models, 1)[0]
@@ -228,7 +226,7 @@ def test_casualties_come_from_the_centre_of_the_rear_rank():
     sweep(range(1, 60), case)
 
 
-def test_what_survives_casualties_is_a_wedge():
+def test_what_survives_casualties_is_a_wedge(ns):
     def case(models):
         for casualties in range(models + 1):
             removed = ns["wedge_casualties"](models, casualties)
@@ -240,12 +238,12 @@ def test_what_survives_casualties_is_a_wedge():
     sweep(range(0, 40), case)
 
 
-def test_wedge_casualties_cannot_exceed_the_unit():
+def test_wedge_casualties_cannot_exceed_the_unit(ns):
     with pytest.raises(ValueError):
         ns["wedge_casualties"](5, 6)
 
 
-def test_wedge_weapons():
+def test_wedge_weapons(ns):
     # "equipped with short bows, bows, long bows, crossbows or repeating crossbows"
     for weapon in (
         "short bows",
@@ -260,7 +258,7 @@ def test_wedge_weapons():
     assert not ns["may_form_wedge"]("handgun") and not ns["may_form_wedge"]("javelins")
 
 
-def test_wedge_movement():
+def test_wedge_movement(ns):
     # "it can move sideways or backwards counting every inch moved as two"; wheeling forward "as normal";
     # "always counting every inch moved by the rearmost complete rank as two"
     cost = ns["wedge_move_cost"]
@@ -292,7 +290,7 @@ def brute_push_back(lost_by, charge, march, move, pushed, pushing):
     return moved, confused, move is not None and moved > move and not confused
 
 
-def test_push_back_against_measuring():
+def test_push_back_against_measuring(ns):
     def case(lost_by, charge, march, move, pushed, pushing):
         result = ns["push_back"](
             lost_by,
@@ -319,7 +317,7 @@ def test_push_back_against_measuring():
     )
 
 
-def test_push_back_text_sentences():
+def test_push_back_text_sentences(ns):
     push_back = ns["push_back"]
     # "So if a unit lost a combat by 2 points it is pushed back 2 inches."
     assert push_back(2, charge_distance=8, march_distance=8).distance == 2
@@ -343,21 +341,21 @@ def test_push_back_text_sentences():
     assert not push_back(4, charge_distance=8, march_distance=8, move=4).psychology_test
 
 
-def test_push_back_formulas():
+def test_push_back_formulas(ns):
     assert ns["push_back_halves"](21, 10) and not ns["push_back_halves"](20, 10)
     assert ns["push_back_normal_distance"](5, True) == Fraction(5, 2)
     assert ns["push_back_distance"](5, 8, 8, False) == 5
     assert ns["push_back_confuses"](9, 8, False) and not ns["push_back_confuses"](9, 8, True)
 
 
-def test_push_back_needs_both_strengths():
+def test_push_back_needs_both_strengths(ns):
     with pytest.raises(ValueError):
         ns["push_back"](2, charge_distance=8, march_distance=8, pushed_strength=20)
     with pytest.raises(ValueError):
         ns["push_back"](0, charge_distance=8, march_distance=8)
 
 
-def test_permission():
+def test_permission(ns):
     permission = ns["push_back_permission"]
     # "When a unit wins a round of combat and not all of it's enemies flee it can elect to push them back."
     assert permission() == "may"
@@ -370,7 +368,7 @@ def test_permission():
     assert permission(won_round=False) == "cannot"
 
 
-def test_permission_formula_every_case():
+def test_permission_formula_every_case(ns):
     choice = ns["push_back_choice"]
     for won, flee, flank, friends, frenzied in itertools.product((False, True), repeat=5):
         able = won and not flee and not flank and not friends
@@ -378,7 +376,7 @@ def test_permission_formula_every_case():
         assert choice(won, flee, flank, friends, frenzied) == expected
 
 
-def test_slowest_pusher():
+def test_slowest_pusher(ns):
     assert ns["slowest_pusher_charge"]((4, 8), (6, 12)) == 8
     assert ns["slowest_pusher_charge"]((5, 10)) == 10
     with pytest.raises(ValueError):
@@ -386,7 +384,7 @@ def test_slowest_pusher():
 
 
 @pytest.mark.parametrize("strengths", [(20,), (20, 10), (10, 20), (15, 15), (15, 15, 15), (5, 12, 12), (30, 29, 1)])
-def test_several_pushers_against_sorting(strengths):
+def test_several_pushers_against_sorting(strengths, ns):
     # "only the only with the highest Unit Strength can do so ... In case of ties the owning player may decide"
     units = {f"unit {i}": strength for i, strength in enumerate(strengths)}
     ranked = sorted(units.items(), key=lambda item: -item[1])
@@ -399,12 +397,12 @@ def test_several_pushers_against_sorting(strengths):
     assert together.units == tuple(units) and not together.owner_picks_one
 
 
-def test_several_pushers_need_some():
+def test_several_pushers_need_some(ns):
     with pytest.raises(ValueError):
         ns["units_pushing_back"]({})
 
 
-def test_pushed_into():
+def test_pushed_into(ns):
     # "If the unit being pushed back into is in combat it must stand its ground, it cannot make way. If the
     # unit being pushed back into is fleeing it must make way, it cannot stand its ground."
     options = ns["pushed_into_options"]
@@ -419,7 +417,7 @@ def test_pushed_into():
 # -- disruption and Confusion ------------------------------------------------------------------
 
 
-def test_confusion_modifier_by_counting_ranks():
+def test_confusion_modifier_by_counting_ranks(ns):
     def case(width, full):
         for rear in range(width):
             for removed in range(full * width + rear + 1):
@@ -433,7 +431,7 @@ def test_confusion_modifier_by_counting_ranks():
     sweep(itertools.product(range(1, 8), range(1, 6)), case)
 
 
-def test_text_example_bands():
+def test_text_example_bands(ns):
     # "if a unit has three full ranks of five models and an incomplete rear rank of two models it only has
     # to take a Confusion test if five or more models have been killed ... the test would be unmodified if
     # five to nine models were removed, at -1 Leadership if ten to fourteen models were removed and at -2
@@ -446,7 +444,7 @@ def test_text_example_bands():
     assert [n for n, m in bands.items() if m == -2] == [15, 16, 17]
 
 
-def test_no_test_after_failed_panic_or_when_immune():
+def test_no_test_after_failed_panic_or_when_immune(ns):
     # "assuming that it has not already failed a Panic test that phase"; "A unit that is Immune to
     # Psychology does not have to take Confusion tests"
     kwargs = dict(rank_width=5, full_ranks=3, rear_rank=2)
@@ -454,7 +452,7 @@ def test_no_test_after_failed_panic_or_when_immune():
     assert ns["confusion_test_after_casualties"](10, immune_to_psychology=True, **kwargs) is None
 
 
-def test_a_unit_without_a_rear_rank_is_its_full_ranks():
+def test_a_unit_without_a_rear_rank_is_its_full_ranks(ns):
     """Three full ranks of five are 15 models: a 16th casualty cannot be removed, a 15th can."""
     test = ns["confusion_test_after_casualties"]
     with pytest.raises(ValueError, match="15 models"):
@@ -462,7 +460,7 @@ def test_a_unit_without_a_rear_rank_is_its_full_ranks():
     test(15, rank_width=5, full_ranks=3)
 
 
-def test_disruption_rejects_impossible_units():
+def test_disruption_rejects_impossible_units(ns):
     with pytest.raises(ValueError):
         ns["confusion_test_after_casualties"](18, rank_width=5, full_ranks=3, rear_rank=2)
     with pytest.raises(ValueError):
@@ -470,13 +468,13 @@ def test_disruption_rejects_impossible_units():
     assert ns["full_ranks_removed"](9, 5) == 1
 
 
-def test_one_test_per_phase():
+def test_one_test_per_phase(ns):
     # "A unit only has to make one Confusion test per phase."
     assert [ns["confusion_tests_to_take"](n) for n in range(4)] == [0, 1, 1, 1]
     assert ns["confusion_tests_to_take"](3, immune_to_psychology=True) == 0
 
 
-def test_friends_breaking():
+def test_friends_breaking(ns):
     # "When a unit is victorious in combat but has to take a Panic test due to friendly units breaking from
     # other combats within 6" ... it takes a Confusion test, not a Panic test. Units that lost their combat
     # but passed their Break tests take Panic tests as normal."

@@ -13,12 +13,9 @@ import random
 from fractions import Fraction
 
 import pytest
-from helpers import sweep
+from helpers import ruleset_names, sweep
 
-from generator.examples.sybil_yaml import namespace_for_path
-
-ns = namespace_for_path("rules_src/ordo_ineptus/ruleset.yaml")
-rules, values = ns["rules"], ns["values"]
+ns, rules, values = ruleset_names("ordo_ineptus", "rules", "values")  # module fixtures
 
 FACES = range(1, 7)
 # "the turn order will go ace, king, queen, jack, 10, etc." ("etc." read as 9 down to 2)
@@ -35,7 +32,7 @@ def dice(n: int):
 
 
 # -- the values the text states ------------------------------------------------------------------
-def test_values_as_the_text_states_them():
+def test_values_as_the_text_states_them(rules, values):
     assert values.player_timer == 2  # "each player will have 2 minutes to complete their recovery and movement phases"
     assert str(rules.value("player_timer").value) == "2 minutes"
     assert values.campaign_bonus_vp == 2  # "receives two permanent victory point"
@@ -53,7 +50,7 @@ def test_values_as_the_text_states_them():
     assert (values.hero_extra_dice, values.lord_extra_dice) == (1, 2)  # "an extra die", "2 extra dice"
 
 
-def test_quick_reference_marks():
+def test_quick_reference_marks(rules):
     """The sheet carries the turn, armour, psychology, the injury and critical tables and the spells (000)."""
     marked = {e.id for _section, e in rules.all_entries() if getattr(e, "quick_reference", False)}
     assert {
@@ -71,7 +68,7 @@ def test_quick_reference_marks():
 
 
 # -- the round ------------------------------------------------------------------------------------
-def test_cards_are_called_ace_king_queen_jack_ten_down():
+def test_cards_are_called_ace_king_queen_jack_ten_down(ns):
     assert ns["CARD_RANKS"] == RANKS
     draws = {"a": "2♣", "b": "J♦", "c": "A♠", "d": "10♥", "e": "Q♣", "f": "K♥"}
     assert ns["turn_order"](draws) == (("c",), ("f",), ("e",), ("b",), ("d",), ("a",))
@@ -84,7 +81,7 @@ def _deck(jokers: int = 2) -> list[str]:
     return [rank + suit for rank in RANKS for suit in "♠♥♦♣"] + ["Joker"] * jokers
 
 
-def test_turn_order_of_random_draws():
+def test_turn_order_of_random_draws(ns):
     """Every non-joker holder acts once; groups share a rank and are called highest first."""
 
     def case(seed):
@@ -104,7 +101,7 @@ def test_turn_order_of_random_draws():
     sweep(range(20), case)
 
 
-def test_same_value_different_suits_act_together():
+def test_same_value_different_suits_act_together(ns):
     # "People with two cards of different suits take their turn simultaneously"
     assert ns["turn_order"]({"x": "7♠", "y": "7♦", "z": "8♣"}) == (("z",), ("x", "y"))
     with pytest.raises(ValueError):
@@ -113,14 +110,14 @@ def test_same_value_different_suits_act_together():
         ns["turn_order"]({"x": "1♠"})
 
 
-def test_final_standings_most_points_first():
+def test_final_standings_most_points_first(ns):
     # "the player with the most will be the winner"
     assert ns["final_standings"]({"a": 3, "b": 9, "c": 3}) == (("b",), ("a", "c"))
 
 
 # -- movement and tests ----------------------------------------------------------------------------
 @pytest.mark.parametrize("initiative", range(0, 9))
-def test_initiative_test_roll_lower_on_a_d6(initiative):
+def test_initiative_test_roll_lower_on_a_d6(initiative, ns):
     # "pass an Initiative test (roll lower on a D6)", read strictly
     passes, chance = ns["initiative_test_passes"], ns["initiative_test_chance"]
     assert chance(initiative) == count(((face,) for face in FACES), lambda r: r < initiative)
@@ -129,7 +126,7 @@ def test_initiative_test_roll_lower_on_a_d6(initiative):
         assert not passes(initiative, initiative)
 
 
-def test_running_needs_no_active_enemy_within_8():
+def test_running_needs_no_active_enemy_within_8(ns):
     may_run = ns["may_run"]
     assert may_run([(8.5, "active")])
     assert not may_run([(8, "active")])
@@ -137,7 +134,7 @@ def test_running_needs_no_active_enemy_within_8():
     assert may_run()
 
 
-def test_charges():
+def test_charges(ns):
     # "Chargers can move double their movement value to reach their enemy."
     charge_reach, charge_reaches, unseen = ns["charge_reach"], ns["charge_reaches"], ns["unseen_charge_allowed"]
     assert charge_reach(4) == 8 and charge_reach(Fraction(9, 2)) == 9
@@ -148,25 +145,25 @@ def test_charges():
     assert not unseen(2, through_door=True)
 
 
-def test_no_charge_with_an_interceptor_within_2_inches():
+def test_no_charge_with_an_interceptor_within_2_inches(ns):
     may_declare_charge = ns["may_declare_charge"]
     assert not may_declare_charge([2]) and not may_declare_charge([5, 0.5])
     assert may_declare_charge([2.1, 7]) and may_declare_charge()
 
 
-def test_window_costs_an_extra_inch():
+def test_window_costs_an_extra_inch(ns):
     window_route_cost = ns["window_route_cost"]
     assert window_route_cost(0) == 1 and window_route_cost(3) == 4
     assert window_route_cost(Fraction(5, 2)) == Fraction(7, 2)
 
 
 @pytest.mark.parametrize("inches", [0, 2, 5, 6.5, 7, 12, 13])
-def test_2d6_flight_against_36_outcomes(inches):
+def test_2d6_flight_against_36_outcomes(inches, ns):
     covered = sum(1 for a, b in itertools.product(FACES, FACES) if a + b >= inches)
     assert ns["flight_at_least"](inches) == Fraction(covered, 36)
 
 
-def test_stupid_shamble_is_half_move_stopping_1_inch_short():
+def test_stupid_shamble_is_half_move_stopping_1_inch_short(ns):
     shamble_distance = ns["shamble_distance"]
     assert shamble_distance(4) == 2 and shamble_distance(5) == Fraction(5, 2)
     assert shamble_distance(6, enemy_distance=10) == 3
@@ -174,7 +171,7 @@ def test_stupid_shamble_is_half_move_stopping_1_inch_short():
     assert shamble_distance(6, enemy_distance=Fraction(1, 2)) == 0
 
 
-def test_movement_allowance():
+def test_movement_allowance(ns):
     # "normal movement value in inches, or double if running (or charging)"; "halved over difficult terrain"
     movement_allowance = ns["movement_allowance"]
     assert movement_allowance(4) == 4
@@ -184,7 +181,7 @@ def test_movement_allowance():
     assert movement_allowance(4, charging=True, difficult=True) == 4
 
 
-def test_rally_and_leadership():
+def test_rally_and_leadership(ns, values):
     may_rally, usable_leadership = ns["may_rally"], ns["usable_leadership"]
     assert may_rally(2, [(3, "active")])
     assert not may_rally(3, [(3, "active")])
@@ -197,20 +194,20 @@ def test_rally_and_leadership():
     assert usable_leadership(8, leader=6, leader_distance=1) == 8
 
 
-def test_hidden_models_are_detected_within_initiative_inches():
+def test_hidden_models_are_detected_within_initiative_inches(ns):
     detects_hidden = ns["detects_hidden"]
     assert detects_hidden(3, 3) and not detects_hidden(Fraction(7, 2), 3)
 
 
 # -- magic ------------------------------------------------------------------------------------------
-def test_casting_chance_against_36_outcomes():
+def test_casting_chance_against_36_outcomes(ns):
     def case(difficulty):
         assert ns["casting_chance"](difficulty) == count(dice(2), lambda a, b: a + b >= difficulty)
 
     sweep(range(0, 15), case)
 
 
-def test_000_spells_by_caster_level():
+def test_000_spells_by_caster_level(ns):
     """ "Level 1 and 2 casters may cast a single spell each turn, and level 3 or 4 casters may cast two";
     "a spell for each caster level they have"."""
     spells_per_turn, spells_known = ns["spells_per_turn"], ns["spells_known"]
@@ -227,14 +224,14 @@ def test_000_spells_by_caster_level():
 
 
 # -- searching ------------------------------------------------------------------------------------
-def test_000_may_search():
+def test_000_may_search(ns):
     # "the room in question is clear of all monsters" and the others "are not currently engaged"
     may_search = ns["may_search"]
     assert may_search(0) and not may_search(1)
     assert not may_search(0, others_engaged=True)
 
 
-def test_000_search_dice():
+def test_000_search_dice(ns):
     """ "roll a die for each model ... Hero characters may roll an extra die ... Lords may roll 2 extra dice"."""
     search_dice = ns["search_dice"]
     assert search_dice(1) == 1
@@ -245,14 +242,14 @@ def test_000_search_dice():
 
 
 @pytest.mark.parametrize("n", range(0, 7))
-def test_search_chance_by_dice_against_enumeration(n):
+def test_search_chance_by_dice_against_enumeration(n, ns):
     # "On a roll of 5 or 6, the search is successful"
     expected = count(dice(n), lambda *rolls: any(roll >= 5 for roll in rolls)) if n else Fraction(0)
     assert ns["search_chance"](n) == expected
 
 
 @pytest.mark.parametrize("models, heroes, lords", [(0, 0, 0), (1, 0, 0), (2, 1, 0), (2, 0, 1), (3, 1, 1), (4, 2, 0)])
-def test_search_success_against_enumeration(models, heroes, lords):
+def test_search_success_against_enumeration(models, heroes, lords, ns):
     n = models + heroes + 2 * lords  # a die each, one more per Hero, 2 more per Lord
     assert ns["search_dice"](models, heroes, lords) == n
     by_rule = count(dice(n), lambda *rolls: any(roll in (5, 6) for roll in rolls)) if n else Fraction(0)
@@ -260,7 +257,7 @@ def test_search_success_against_enumeration(models, heroes, lords):
     assert ns["search_success_chance"](models, heroes, lords) == by_rule == by_table
 
 
-def test_two_jokers_in_one_deck_both_go_when_they_wish():
+def test_two_jokers_in_one_deck_both_go_when_they_wish(ns):
     """000: "Anyone holding a joker can go any time": a deck's two jokers may both be drawn, and
     neither holder is in the call."""
     draws = {"Ann": "Joker", "Bob": "joker", "GM": "A♠"}

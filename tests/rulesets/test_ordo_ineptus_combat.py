@@ -11,36 +11,63 @@ import itertools
 from fractions import Fraction
 
 import pytest
-from helpers import sweep
+from helpers import ruleset_names, sweep
 
-from generator.examples.sybil_yaml import namespace_for_path
-
-ns = namespace_for_path("rules_src/ordo_ineptus/ruleset.yaml")
-rules = ns["rules"]
-values = ns["values"]
-armour_save = ns["armour_save"]
-armour_piercing_save = ns["armour_piercing_save"]
-save_chance = ns["save_chance"]
-critical_hit_effect = ns["critical_hit_effect"]
-critical_hit_chance = ns["critical_hit_chance"]
-critical_armour_save = ns["critical_armour_save"]
-injury_chart_result = ns["injury_chart_result"]
-injury_chart_chances = ns["injury_chart_chances"]
-rolls_on_injury_chart = ns["rolls_on_injury_chart"]
-may_coup_de_grace = ns["may_coup_de_grace"]
-strike_order = ns["strike_order"]
-all_alone_test_due = ns["all_alone_test_due"]
-may_leave_combat = ns["may_leave_combat"]
-close_combat_to_hit = ns["close_combat_to_hit"]
-close_combat_hit_chance = ns["close_combat_hit_chance"]
-shooting_targets = ns["shooting_targets"]
-shooting_modifier = ns["shooting_modifier"]
-may_shoot = ns["may_shoot"]
-at_long_range = ns["at_long_range"]
-to_hit_shooting = ns["to_hit_shooting"]
-shooting_chance = ns["shooting_chance"]
-target_chance = ns["target_chance"]
-target_text = ns["target_text"]
+(
+    ns,
+    rules,
+    values,
+    armour_save,
+    armour_piercing_save,
+    save_chance,
+    critical_hit_effect,
+    critical_hit_chance,
+    critical_armour_save,
+    injury_chart_result,
+    injury_chart_chances,
+    rolls_on_injury_chart,
+    may_coup_de_grace,
+    strike_order,
+    all_alone_test_due,
+    may_leave_combat,
+    close_combat_to_hit,
+    close_combat_hit_chance,
+    shooting_targets,
+    shooting_modifier,
+    may_shoot,
+    at_long_range,
+    to_hit_shooting,
+    shooting_chance,
+    target_chance,
+    target_text,
+) = ruleset_names(
+    "ordo_ineptus",
+    "rules",
+    "values",
+    "armour_save",
+    "armour_piercing_save",
+    "save_chance",
+    "critical_hit_effect",
+    "critical_hit_chance",
+    "critical_armour_save",
+    "injury_chart_result",
+    "injury_chart_chances",
+    "rolls_on_injury_chart",
+    "may_coup_de_grace",
+    "strike_order",
+    "all_alone_test_due",
+    "may_leave_combat",
+    "close_combat_to_hit",
+    "close_combat_hit_chance",
+    "shooting_targets",
+    "shooting_modifier",
+    "may_shoot",
+    "at_long_range",
+    "to_hit_shooting",
+    "shooting_chance",
+    "target_chance",
+    "target_text",
+)  # module fixtures
 
 FACES = range(1, 7)
 from published_charts import TO_HIT_CHART, TO_WOUND_CHART, shooting_by_enumeration  # noqa: E402 - typed from the rulebook
@@ -70,18 +97,18 @@ def plain_save(base, strength, piercing=False):
 
 # -- helpers -------------------------------------------------------------------------------------
 @pytest.mark.parametrize("target", [None, 1, 2, 3, 4, 5, 6, 7])
-def test_target_chance_counts_faces(target):
+def test_target_chance_counts_faces(target, target_chance):
     assert target_chance(target) == (Fraction(0) if target is None else one_die(lambda r: r >= target))
 
 
-def test_target_text():
+def test_target_text(target_text):
     assert target_text(4) == "4+"
     assert target_text(None) == "–"
     assert target_text(None, none="no save") == "no save"
 
 
 # -- armour ------------------------------------------------------------------------------------------
-def test_000_armour_statement():
+def test_000_armour_statement(armour_save):
     """ "a normal 4+ armor save would be a 5+ save against a Str 4 hit, 6+ against a St 5 hit
     and would be nothing against a hit of Str 6 or higher"."""
     assert armour_save(4, 3) == 4
@@ -90,7 +117,7 @@ def test_000_armour_statement():
     assert all(armour_save(4, s) is None for s in range(6, 11))
 
 
-def test_armour_save_and_piercing():
+def test_armour_save_and_piercing(armour_piercing_save, armour_save):
     def case(base, strength):
         assert armour_save(base, strength) == plain_save(base, strength), "plain"
         assert armour_save(base, strength, True) == plain_save(base, strength, True), "piercing"
@@ -101,11 +128,11 @@ def test_armour_save_and_piercing():
     sweep(itertools.product(range(1, 7), range(1, 11)), case)
 
 
-def test_no_save_stays_no_save():
+def test_no_save_stays_no_save(save_chance):
     assert save_chance(None, 1) == 0
 
 
-def test_save_chance_against_enumeration():
+def test_save_chance_against_enumeration(save_chance):
     """ "A model with both an armor save and a ward save can take the armor save first and then try
     their ward save if they fail that"; ward saves are unaffected by Strength."""
 
@@ -122,7 +149,7 @@ def test_save_chance_against_enumeration():
     sweep(itertools.product([None, 2, 3, 4, 5, 6], range(1, 8), [None, 4, 5, 6], [False, True]), case)
 
 
-def test_armour_charts_and_sheet():
+def test_armour_charts_and_sheet(rules):
     assert rules.chart("armour_save_chart").impossible == "no save"
     assert rules.chart("armour_piercing_chart").formula == "armour_piercing_save"
     assert [(s.id, s.value.value) for s in rules.chart("critical_armour_chart").fixed] == [("roll", 1)]
@@ -131,7 +158,7 @@ def test_armour_charts_and_sheet():
 
 
 # -- critical hits and injuries ---------------------------------------------------------------------
-def test_critical_hit_chance_is_a_six_that_wounds():
+def test_critical_hit_chance_is_a_six_that_wounds(critical_hit_chance):
     """ "Whenever a six is rolled to wound, a critical hit is scored"."""
 
     def case(strength, toughness):
@@ -142,12 +169,12 @@ def test_critical_hit_chance_is_a_six_that_wounds():
     sweep(itertools.product(range(1, 11), range(1, 11)), case)
 
 
-def test_critical_on_six_only_wounds():
+def test_critical_on_six_only_wounds(critical_hit_chance):
     assert critical_hit_chance(2, 5) == Fraction(1, 6)  # T = S+3: a 6 wounds, and is critical
     assert critical_hit_chance(2, 6) == 0  # no effect: no roll to wound, no critical
 
 
-def test_000_critical_hit_table():
+def test_000_critical_hit_table(critical_hit_effect):
     """ "On a 1, 2, or 3 the armor save is reduced by 2. On a 4 or 5 the armor save is reduced by 2
     and the wounds are doubled, on a 6 the model receives a Killing Blow"."""
     for roll in (1, 2, 3):
@@ -164,7 +191,7 @@ def test_000_critical_hit_table():
             critical_hit_effect(bad)
 
 
-def test_critical_armour_save_is_two_worse():
+def test_critical_armour_save_is_two_worse(critical_armour_save):
     def case(base, strength, roll, piercing):
         plain = plain_save(base, strength, piercing)
         expected = None if roll == 6 or plain is None or plain + 2 > 6 else plain + 2
@@ -173,7 +200,7 @@ def test_critical_armour_save_is_two_worse():
     sweep(itertools.product([1, 2, 3, 4, 5, 6], range(1, 8), FACES, [False, True]), case)
 
 
-def test_000_injury_chart():
+def test_000_injury_chart(injury_chart_chances, injury_chart_result, may_coup_de_grace, rolls_on_injury_chart):
     """ "On a 1 or 2, the unit is knocked down ... On a 3 or 4 ... stunned ... On a 5 or 6 ... killed"."""
     assert [injury_chart_result(r) for r in FACES] == ["Knocked Down"] * 2 + ["Stunned"] * 2 + ["Killed"] * 2
     chances = injury_chart_chances()
@@ -189,21 +216,21 @@ def test_000_injury_chart():
 
 
 # -- close combat ------------------------------------------------------------------------------------
-def test_strike_order():
+def test_strike_order(strike_order):
     """ "Normally, chargers strike first"; then highest to lowest Initiative."""
     assert strike_order({"a": 2, "b": 5, "c": 3}, chargers=["a"]) == (("a",), ("b",), ("c",))
     assert strike_order({"a": 4, "b": 4}) == (("a", "b"),)
     assert strike_order({"a": 4, "b": 4, "c": 1}, chargers=["c", "b"]) == (("b", "c"), ("a",))
 
 
-def test_all_alone_and_leaving():
+def test_all_alone_and_leaving(all_alone_test_due, may_leave_combat):
     """ "if a model is alone and fighting against 2 or more models, it must pass a leadership test"."""
     assert all_alone_test_due(2) and not all_alone_test_due(1) and not all_alone_test_due(2, friends=1)
     assert not all_alone_test_due(2, unbreakable=True) and not all_alone_test_due(2, immune_to_psychology=True)
     assert may_leave_combat(["X"], []) and not may_leave_combat(["X", "Z"], ["Z"])
 
 
-def test_fear_and_hatred_against_enumeration():
+def test_fear_and_hatred_against_enumeration(close_combat_hit_chance, close_combat_to_hit):
     """Fear: "they will require 6’s to hit the feared enemy"; Hatred: "re-roll failed to hit rolls"."""
 
     def case(attacker, defender, afraid):
@@ -217,7 +244,7 @@ def test_fear_and_hatred_against_enumeration():
 
 
 # -- shooting ---------------------------------------------------------------------------------------
-def test_000_shooting_modifiers():
+def test_000_shooting_modifiers(shooting_modifier, to_hit_shooting):
     """000: "Cover ... confers a -1 modifier to the shooting"; moving, large target and long range
     "as in Fantasy" (-1, +1, -1)."""
     assert shooting_modifier(cover=True) == -1
@@ -229,7 +256,7 @@ def test_000_shooting_modifiers():
     assert to_hit_shooting(5, shooting_modifier(large_target=True)) == 2  # a natural 1 always misses
 
 
-def test_shooting_with_modifiers_against_enumeration():
+def test_shooting_with_modifiers_against_enumeration(shooting_chance, shooting_modifier):
     def case(bs, flags):
         cover, moving, long_range, large = flags
         modifier = shooting_modifier(cover=cover, moving=moving, long_range=long_range, large_target=large)
@@ -240,7 +267,7 @@ def test_shooting_with_modifiers_against_enumeration():
     sweep(itertools.product(range(1, 7), itertools.product([False, True], repeat=4)), case)
 
 
-def test_shooting_rules():
+def test_shooting_rules(at_long_range, may_shoot, shooting_targets):
     """ "a model must shoot at the closest enemy model"; "Models that run or attempt a charge may not
     shoot"; long range is "more than half the range of the weapon"."""
     assert shooting_targets({"a": 5, "b": 5, "c": 7}) == ("a", "b")
@@ -251,7 +278,7 @@ def test_shooting_rules():
     assert not at_long_range(15, 30) and at_long_range(Fraction(31, 2), 30) and at_long_range(4, 7)
 
 
-def test_quick_reference_and_sheets():
+def test_quick_reference_and_sheets(rules, values):
     assert rules.table("critical_hit_table").quick_reference  # the critical roll reaches the sheet with its table
     assert values.critical_roll == 6
     assert {s.id for s in rules.sheets} >= {"to_hit", "to_wound", "armour_saves", "shooting"}

@@ -12,15 +12,11 @@ import itertools
 from fractions import Fraction
 
 import pytest
-from helpers import sweep
+from helpers import ruleset_names, sweep
 
-from generator.examples.sybil_yaml import namespace_for_path
-
-ns = namespace_for_path("rules_src/warhammer_fantasy_charts/ruleset.yaml")
-to_hit_melee = ns["to_hit_melee"]
-to_wound = ns["to_wound"]
-to_hit_shooting = ns["to_hit_shooting"]
-shooting_chance = ns["shooting_chance"]
+ns, to_hit_melee, to_wound, to_hit_shooting, shooting_chance = ruleset_names(
+    "warhammer_fantasy_charts", "to_hit_melee", "to_wound", "to_hit_shooting", "shooting_chance"
+)  # module fixtures
 
 FACES = range(1, 7)
 from published_charts import TO_HIT_CHART, TO_WOUND_CHART, shooting_by_enumeration  # noqa: E402 - typed from the rulebook
@@ -35,41 +31,41 @@ def count(outcomes, wanted) -> Fraction:
 
 
 @pytest.mark.parametrize("attacker", TO_HIT_CHART)
-def test_to_hit_is_the_fantasy_chart(attacker):
+def test_to_hit_is_the_fantasy_chart(attacker, to_hit_melee):
     assert [to_hit_melee(attacker, defender) for defender in range(1, 11)] == TO_HIT_CHART[attacker]
 
 
 @pytest.mark.parametrize("strength", TO_WOUND_CHART)
-def test_to_wound_is_the_fantasy_chart(strength):
+def test_to_wound_is_the_fantasy_chart(strength, to_wound):
     assert [to_wound(strength, toughness) for toughness in range(1, 11)] == TO_WOUND_CHART[strength]
 
 
-def test_to_wound_edges():
+def test_to_wound_edges(to_wound):
     assert to_wound(2, 5) == 6 and to_wound(1, 4) == 6  # T = S+3: 6+
     assert to_wound(1, 5) is None and to_wound(6, 10) is None  # T = S+4: no effect
 
 
 @pytest.mark.parametrize("bs, needed", BS_TO_HIT.items())
-def test_ballistic_skill_before_modifiers(bs, needed):
+def test_ballistic_skill_before_modifiers(bs, needed, shooting_chance, to_hit_shooting):
     assert to_hit_shooting(bs) == needed
     assert shooting_chance(bs) == count(((face,) for face in FACES), lambda roll: roll >= needed)
 
 
-def test_shooting_chance_against_two_dice():
+def test_shooting_chance_against_two_dice(shooting_chance):
     def case(bs, modifier):
         assert shooting_chance(bs, modifier) == shooting_by_enumeration(bs, modifier)
 
     sweep(itertools.product(range(0, 11), range(-5, 6)), case)
 
 
-def test_shooting_roll_beyond_six():
+def test_shooting_roll_beyond_six(shooting_chance, to_hit_shooting):
     assert to_hit_shooting(1, -1) == 7 and to_hit_shooting(1, -3) == 9
     assert to_hit_shooting(1, -4) is None  # 10+ cannot hit
     assert shooting_chance(1, -3) == Fraction(1, 36)
     assert shooting_chance(0, -3) == 0
 
 
-def test_charts_and_sheets_are_declared():
+def test_charts_and_sheets_are_declared(ns):
     rules = ns["rules"]
     assert rules.meta.kind == "base"
     assert [c.id for c in rules.charts] == ["to_hit", "to_wound", "shooting"]
