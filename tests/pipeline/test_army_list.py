@@ -8,6 +8,7 @@ than half the units, one high level hero of any type, one appeal.
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -16,6 +17,8 @@ import pytest
 
 from generator.cli import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, main
 from generator.pipeline.army_list import summary
+from generator.render.handouts.cards import PAPERS
+from generator.render.handouts.jobs import list_roster_job
 from generator.validate import check_project
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -266,6 +269,33 @@ def test_points_agreed_that_the_text_leaves_out_are_said_to_be_left_out(tmp_path
     assert told(homebrew, "melee", {"agreed_points: 10": "agreed_points: not given"}, tmp_path) == [
         "A patrol: 8 points (agreed: not given), 6 units; 1 army limit held"
     ]
+
+
+def roster_totals(root: Path, ruleset_id: str) -> str:
+    """The totals of the roster `rulepress list` prints of a ruleset's lists: the HTML's text, no PDF made."""
+    result = check_project(root, ruleset_id)
+    assert result.ok, [d.format() for d in result.diagnostics.errors]
+    ruleset = result.project.ruleset(ruleset_id)
+    job = list_roster_job(result.project, ruleset, ruleset.armies, root / "roster.pdf", PAPERS[0])
+    totals = job.html[job.html.index('<table class="totals">') :]
+    return " ".join(re.sub(r"<[^>]+>", " ", totals[: totals.index("</table>")]).split())
+
+
+def test_a_roster_counts_against_what_was_agreed_or_says_the_text_leaves_it_out(tmp_path):
+    """The head-count list (24 of 30 models: 6 left) and the points list (8 of 10: 2 left unspent), then each with
+    its agreed number left out by the text: no number is left to count against it, and nothing else is printed."""
+    homebrew = ROOT / "tests" / "fixtures" / "homebrew"
+    assert roster_totals(HEADCOUNT, "skirmish") == "Models 24 of 30 agreed Left to field 6 models"
+    assert roster_totals(homebrew, "melee") == "Total 8 points Agreed 10 points Left unspent 2 points"
+    for fixture, ruleset_id, old, new, expected in [
+        (HEADCOUNT, "skirmish", "agreed_models: 30", "agreed_models: not given", "Models 24 Agreed models not given"),
+        (homebrew, "melee", "agreed_points: 10", "agreed_points: not given", "Total 8 points Agreed points not given"),
+    ]:
+        copy = tmp_path / ruleset_id
+        shutil.copytree(fixture, copy)
+        path = copy / "rules_src" / ruleset_id / "ruleset.yaml"
+        path.write_text(path.read_text(encoding="utf-8").replace(old, new), encoding="utf-8")
+        assert roster_totals(copy, ruleset_id) == expected
 
 
 def test_a_list_of_a_ruleset_without_army_limits_says_so(tmp_path):
