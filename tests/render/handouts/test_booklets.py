@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -203,3 +204,42 @@ def test_every_page_of_a_gm_copy_carries_the_gm_mark_and_no_player_page_does(boo
             assert (GM_MARK in page["text"]) == ("-gm-" in name), (name, number)
     gm = " ".join(p["text"] for p in booklets["ordo_ineptus-handout-gm-a4.pdf"]["pages"])
     assert "Game-master only" in gm and "Game-master's note" in gm
+
+
+# -- a sample list's totals in the booklet ------------------------------------------------------------------------
+def booklet_list_totals(root: Path, ruleset_id: str) -> str:
+    """The foot of the first army list the player booklet prints: its HTML's text, no PDF made."""
+    from generator.pipeline.plan import handout_jobs
+    from generator.validate import check_project
+
+    result = check_project(root, ruleset_id)
+    assert result.ok, [d.format() for d in result.diagnostics.errors]
+    job = next(
+        j for j in handout_jobs(result.project, root / "out", "player") if j.target.name.endswith("handout-a4.pdf")
+    )
+    table = job.html[job.html.index('class="army-table"') :]
+    table = table[table.index("<tfoot>") : table.index("</table>")]
+    return " ".join(re.sub(r"<[^>]+>", " ", table).split())
+
+
+def test_a_printed_list_counts_against_what_was_agreed_or_says_the_text_leaves_it_out(tmp_path):
+    """tests/fixtures: 24 of the 30 models agreed (headcount), 8 of the 10 points (homebrew); with the agreed number
+    left out by the text, the gap, never "of not given"."""
+    fixtures = ROOT / "tests" / "fixtures"
+    assert booklet_list_totals(fixtures / "headcount", "skirmish") == "Total models 24 of 30"
+    assert booklet_list_totals(fixtures / "homebrew", "melee") == "Total 8 of 10"
+    for fixture, ruleset_id, old, new, expected in [
+        (
+            "headcount",
+            "skirmish",
+            "agreed_models: 30",
+            "agreed_models: not given",
+            "Total models 24 (agreed: not given)",
+        ),
+        ("homebrew", "melee", "agreed_points: 10", "agreed_points: not given", "Total 8 (agreed: not given)"),
+    ]:
+        copy = tmp_path / ruleset_id
+        shutil.copytree(fixtures / fixture, copy)
+        path = copy / "rules_src" / ruleset_id / "ruleset.yaml"
+        path.write_text(path.read_text(encoding="utf-8").replace(old, new), encoding="utf-8")
+        assert booklet_list_totals(copy, ruleset_id) == expected
