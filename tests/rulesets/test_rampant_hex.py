@@ -17,10 +17,9 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from helpers import sample_check, sweep
+from helpers import ruleset_names, sample_check, sweep
 
 from generator.examples.own_mechanics import exported
-from generator.examples.sybil_yaml import namespace_for_path
 from generator.model.calculate import calculator
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -36,14 +35,7 @@ SPELLS = [
 ]
 
 
-@pytest.fixture(scope="module")
-def ns() -> dict:
-    return namespace_for_path(ROOT / "rules_src" / "rampant_hex" / "ruleset.yaml")
-
-
-@pytest.fixture(scope="module")
-def rules(ns):
-    return ns["rules"]
+ns, rules = ruleset_names("rampant_hex", "rules")  # module fixtures
 
 
 @pytest.fixture(scope="module")
