@@ -80,6 +80,15 @@ def sample_check(only: str | None = None):
 
 
 @cache
+def sample_project():
+    """This repository's rules_src/ as `load_project` gives it (project, diagnostics), loaded once per test process:
+    the modules that parametrize by its entries read it while pytest collects, in every worker."""
+    from generator.source.project import load_project
+
+    return load_project(ROOT)
+
+
+@cache
 def _whole_sample_check():
     from generator.validate import check_project
 

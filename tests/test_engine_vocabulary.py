@@ -200,10 +200,12 @@ def game_words_in(top: Path, words: dict[str, str]) -> dict[str, list[str]]:
     return dict(sorted(found.items()))
 
 
-WORDS = every_ruleset_word()
+@pytest.fixture(scope="module")
+def words() -> dict[str, str]:
+    return every_ruleset_word()
 
 
-def test_the_words_are_collected_from_every_ruleset_and_its_declarations():
+def test_the_words_are_collected_from_every_ruleset_and_its_declarations(words):
     for word in (
         "ordo_ineptus",
         "melee",
@@ -216,12 +218,12 @@ def test_the_words_are_collected_from_every_ruleset_and_its_declarations():
         "turn_sequence",
         "push_back",
     ):
-        assert word in WORDS, word
+        assert word in words, word
 
 
-def test_the_engine_names_no_game():
-    found = game_words_in(ROOT, WORDS)
-    assert not found, "\n".join(f"`{word}` ({WORDS[word]}) in {', '.join(files)}" for word, files in found.items())
+def test_the_engine_names_no_game(words):
+    found = game_words_in(ROOT, words)
+    assert not found, "\n".join(f"`{word}` ({words[word]}) in {', '.join(files)}" for word, files in found.items())
 
 
 @pytest.mark.parametrize(
@@ -233,16 +235,16 @@ def test_the_engine_names_no_game():
         ("frontier", "generator/render/site/static/rulepress.css"),
     ],
 )
-def test_a_game_word_planted_in_the_engine_is_found(tmp_path, planted, file):
+def test_a_game_word_planted_in_the_engine_is_found(tmp_path, planted, file, words):
     for folder in ENGINE:
         shutil.copytree(ROOT / folder, tmp_path / folder, ignore=shutil.ignore_patterns("__pycache__", "vendor"))
     target = tmp_path / file
     target.write_text(target.read_text(encoding="utf-8") + f"\n/* {planted} */\n", encoding="utf-8")
-    found = game_words_in(tmp_path, WORDS)
+    found = game_words_in(tmp_path, words)
     assert found[planted.casefold()] == [file]
     assert all(word in planted.casefold() and files == [file] for word, files in found.items())  # nothing else
 
 
-def test_the_allow_list_is_short_and_each_word_is_a_ruleset_word():
+def test_the_allow_list_is_short_and_each_word_is_a_ruleset_word(words):
     assert len(ALLOWED) <= 40
-    assert ALLOWED <= set(WORDS), sorted(ALLOWED - set(WORDS))  # a word no ruleset uses need not be allowed
+    assert ALLOWED <= set(words), sorted(ALLOWED - set(words))  # a word no ruleset uses need not be allowed

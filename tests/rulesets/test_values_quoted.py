@@ -7,13 +7,10 @@ a changed number in a `values:` entry no longer matches the words the book print
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
+from helpers import sample_project
 
-from generator.source.project import load_project
-
-ROOT = Path(__file__).resolve().parents[2]
 WORDS = {
     0: ["no", "none", "zero"],
     1: ["one", "a", "an", "single", "once"],
@@ -60,7 +57,7 @@ def stated(number: str, quote: str) -> bool:
 
 
 def quoted_values():
-    project, diagnostics = load_project(ROOT)
+    project, diagnostics = sample_project()
     assert not diagnostics.errors
     return [
         (ruleset.id, value)

@@ -11,14 +11,18 @@ import shutil
 from pathlib import Path
 
 import pytest
-from helpers import ROOT
+from helpers import ROOT, sample_project
 
-from generator.source.project import load_project
 from generator.validate import check_project
 
 FOLDERS = sorted(p.name for p in (ROOT / "rules_src").iterdir() if p.is_dir())
-PROJECT, _ = load_project(ROOT)
-EXTENDED_BY = {id: sorted(r.id for r in PROJECT.rulesets if r.meta.extends == id) for id in FOLDERS}
+
+
+@pytest.fixture(scope="module")
+def extended_by() -> dict[str, list[str]]:
+    """Each ruleset's folder name: the rulesets that extend it."""
+    project, _ = sample_project()
+    return {id: sorted(r.id for r in project.rulesets if r.meta.extends == id) for id in FOLDERS}
 
 
 def without(tmp_path: Path, removed: str) -> Path:
@@ -27,16 +31,16 @@ def without(tmp_path: Path, removed: str) -> Path:
     return tmp_path
 
 
-def test_the_samples_build_on_each_other_as_the_readme_says():
-    assert EXTENDED_BY["warhammer_fantasy_charts"] == ["bad_moon_rising", "ordo_ineptus"]
-    assert EXTENDED_BY["rampant_hex"] == ["rampant_hex_house"]
+def test_the_samples_build_on_each_other_as_the_readme_says(extended_by):
+    assert extended_by["warhammer_fantasy_charts"] == ["bad_moon_rising", "ordo_ineptus"]
+    assert extended_by["rampant_hex"] == ["rampant_hex_house"]
 
 
 @pytest.mark.parametrize("removed", FOLDERS)
-def test_removing_one_ruleset_leaves_the_others_checking(tmp_path, removed):
+def test_removing_one_ruleset_leaves_the_others_checking(tmp_path, removed, extended_by):
     result = check_project(without(tmp_path, removed))
     errors = [d for d in result.diagnostics.errors]
-    dependants = EXTENDED_BY[removed]
+    dependants = extended_by[removed]
     assert sorted(d.location.path for d in errors) == [f"rules_src/{id}/ruleset.yaml" for id in dependants]
     assert {d.code.code for d in errors} <= {"base-ruleset"}
     assert {r.id for r in result.project.rulesets} == set(FOLDERS) - {removed}
