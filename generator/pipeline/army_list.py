@@ -32,6 +32,7 @@ from ..validate import check_project
 from .workers import run_tasks
 
 LIST_SECTION = "armies"
+_START = "start it with `armies:`, each list under its own id, as the army builder exports it"
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
 
 
@@ -83,22 +84,27 @@ def run_list(request: ListRequest) -> int:
 
 
 def summary(ruleset, army) -> str:
-    """One line a list is told by: its total against what was agreed, and each limit it breaks (none can, once
-    checked) or that they all hold."""
+    """One line a list is told by: its points and its models, each against what was agreed, as its roster counts
+    them (a list balanced by head-count has no points), and each limit it breaks (none can, once checked) or that
+    they all hold."""
     lines = roster_lines(ruleset, army, "player")
+    totals = []
     if lines["costed"]:
-        spent, unit, agreed, shown = lines["total"], "points", army.agreed_points, lines["agreed"]
-    else:
-        spent, unit, agreed, shown = lines["models"], "models", army.agreed_models, lines["agreed_models"]
-    if agreed is None:
-        total = f"{spent} points" if lines["costed"] else plural(spent, "model")
-    elif isinstance(agreed, NotGiven):  # the text leaves what was agreed out: said so, never a number made up
-        total = f"{spent} {unit} (agreed: {GAP_CELL})"
-    else:
-        total = f"{spent} of {shown} {unit}"
+        totals.append(_against(lines["total"], "points", army.agreed_points, lines["agreed"]))
+    if not lines["costed"] or army.agreed_models is not None:
+        totals.append(_against(lines["models"], "models", army.agreed_models, lines["agreed_models"]))
     held = [limit for limit in lines["limits"] if limit["holds"]]
     limits = f"{plural(len(held), 'army limit')} held" if held else "no army limits"
-    return f"{army.title}: {total}, {plural(lines['units'], 'unit')}; {limits}"
+    return f"{army.title}: {', '.join(totals)}, {plural(lines['units'], 'unit')}; {limits}"
+
+
+def _against(spent, unit: str, agreed, shown) -> str:
+    """``spent`` points or models against what was agreed: none agreed, left out by the text, or a number."""
+    if agreed is None:
+        return f"{spent} points" if unit == "points" else plural(spent, "model")
+    if isinstance(agreed, NotGiven):  # the text leaves what was agreed out: said so, never a number made up
+        return f"{spent} {unit} (agreed: {GAP_CELL})"
+    return f"{spent} of {shown} {unit}"
 
 
 def _target(path: Path, out: Path | None) -> Path:
@@ -128,8 +134,10 @@ def _read(path: Path, root: Path, alone: bool) -> tuple[Mapping | None, Diagnost
     diagnostics = Diagnostics()
     tree = load_file(path, root, diagnostics)
     if tree is None:
-        if not diagnostics.errors:  # an empty file
-            diagnostics.add(Code.MISSING_FIELD, "the list file holds no `armies:`", Location(shown_path(path, root)))
+        if not diagnostics.errors:  # read as nothing, without a word of the reader's own
+            diagnostics.add(
+                Code.MISSING_FIELD, "the list file holds no `armies:`", Location(shown_path(path, root)), _START
+            )
         return None, diagnostics
     if not isinstance(tree, Mapping):
         diagnostics.add(
@@ -144,12 +152,21 @@ def _read(path: Path, root: Path, alone: bool) -> tuple[Mapping | None, Diagnost
                 key.loc,
                 "rules go in the ruleset's own files; a list file is what the army builder exports",
             )
-    if tree.get(LIST_SECTION) is None:
+    section = tree.get(LIST_SECTION)
+    if section is None:
         diagnostics.add(
             Code.MISSING_FIELD,
             "the list file holds no `armies:`",
             tree.loc,
-            "start it with `armies:`, each list under its own id, as the army builder exports it",
+            _START,
+        )
+        return None, diagnostics
+    if isinstance(section, Mapping) and not section.items:  # a roster of nothing would print as a blank page
+        diagnostics.add(
+            Code.MISSING_FIELD,
+            "`armies:` holds no list",
+            section.loc,
+            "put each list under its own id, as the army builder exports it",
         )
         return None, diagnostics
     return Mapping(tuple((k, v) for k, v in tree.items if k.text == LIST_SECTION or not alone), tree.loc), diagnostics

@@ -154,7 +154,8 @@ def load_project(
     diagnostics = Diagnostics(dict.fromkeys(diagnostics))  # a link found by the walk and again when read
     if only:
         needed = _with_bases(only, loaded)
-        diagnostics = Diagnostics(d for d in diagnostics if _in_folders(d, root, needed))
+        folders = {folder.name for folder in ruleset_folders(root)}
+        diagnostics = Diagnostics(d for d in diagnostics if _in_folders(d, needed, folders))
         resolved = {id: r for id, r in resolved.items() if id == only}
     return Project(root, tuple(resolved.values()), settings), diagnostics
 
@@ -285,9 +286,11 @@ def _with_bases(id: str, loaded: dict) -> set[str]:
     return chain
 
 
-def _in_folders(diagnostic, root: Path, ids: set[str]) -> bool:
+def _in_folders(diagnostic, ids: set[str], folders: set[str]) -> bool:
+    """Whether a diagnostic is of one of the rulesets ``ids`` or of no ruleset folder of ``folders`` (an army list
+    read into a ruleset may lie anywhere, rules_src/ itself too)."""
     parts = Path(diagnostic.location.path).parts
-    return len(parts) < 2 or parts[0] != RULES_DIR or parts[1] in ids
+    return len(parts) < 2 or parts[0] != RULES_DIR or parts[1] in ids or parts[1] not in folders
 
 
 def load_ruleset(

@@ -16,7 +16,10 @@ import pypdf
 import pytest
 
 from generator.cli import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, main
+from generator.diagnostics import Code, Diagnostic, Location
+from generator.pipeline import army_list
 from generator.pipeline.army_list import summary
+from generator.pool import RenderFailed
 from generator.render.handouts.cards import PAPERS
 from generator.render.handouts.jobs import list_roster_job
 from generator.validate import check_project
@@ -216,6 +219,212 @@ def test_a_list_is_checked_against_the_ruleset_named_or_the_folder_it_is_in(caps
         "rulepress: error: no ruleset `rampant_hx` in rules_src/",
         "  hint: did you mean `rampant_hex`?",
     ]
+
+
+def test_a_list_file_kept_in_rules_src_itself_is_checked_as_one_kept_outside(capsys, project):
+    """rules_src/ holds ruleset folders; a list saved beside them belongs to none of them and is checked all the same
+    (its errors were once left out, and an empty roster printed)."""
+    path = written(project / "rules_src", "my_list.yaml", BUILT_IN_THE_PAGE.replace("    agreed_points: 20\n", ""))
+    try:
+        code, out, err = run(capsys, "-C", str(project), "list", str(path))
+    finally:
+        path.unlink()
+    assert (code, out) == (EXIT_ERRORS, "")
+    assert err.splitlines() == [
+        "rules_src/my_list.yaml:2:3: error[missing-field]: army list `my_army` needs `agreed_points` or "
+        "`agreed_models` (or both)",
+        "  hint: add `agreed_points: 30` or `agreed_models: 20`",
+        "list failed: 1 error; no roster printed",
+    ]
+    assert not path.with_suffix(".pdf").exists()
+
+
+@pytest.mark.parametrize("named", [(), ("--ruleset", "rampant_hex")])
+def test_an_armies_section_holding_no_list_is_a_located_error_not_a_blank_roster(capsys, project, tmp_path, named):
+    path = written(tmp_path, "nothing.yaml", "armies: {}\n")
+    code, out, err = run(capsys, "-C", str(project), "list", str(path), *named)
+    assert (code, out) == (EXIT_ERRORS, "")
+    assert err.splitlines() == [
+        f"{path}:1:9: error[missing-field]: `armies:` holds no list",
+        "  hint: put each list under its own id, as the army builder exports it",
+        "list failed: 1 error; no roster printed",
+    ]
+    assert not path.with_suffix(".pdf").exists()
+
+
+def test_a_list_file_that_reads_as_nothing_is_told_so(capsys, project, tmp_path, monkeypatch):
+    """Whatever the reader gives back empty without a word of its own, the list is not taken for an empty one."""
+    path = written(tmp_path, "blank.yaml", BUILT_IN_THE_PAGE)
+    monkeypatch.setattr(army_list, "load_file", lambda *args: None)
+    code, out, err = run(capsys, "-C", str(project), "list", str(path))
+    assert (code, out) == (EXIT_ERRORS, "")
+    assert err.splitlines() == [
+        f"{path}:1:1: error[missing-field]: the list file holds no `armies:`",
+        "  hint: start it with `armies:`, each list under its own id, as the army builder exports it",
+        "list failed: 1 error; no roster printed",
+    ]
+
+
+def test_an_army_that_is_no_mapping_names_no_matrix(capsys, project, tmp_path):
+    path = written(tmp_path, "odd.yaml", "armies:\n  odd: 3\n")
+    code, _out, err = run(capsys, "-C", str(project), "list", str(path))
+    assert code == EXIT_USAGE
+    assert err.splitlines() == [
+        "rulepress: error: no ruleset has the army matrix the list names (none)",
+        "  hint: pass --ruleset; rulesets with an army matrix: rampant_hex, rampant_hex_house",
+    ]
+
+
+def test_two_rulesets_with_the_matrix_a_list_names_ask_which(capsys, project, tmp_path):
+    """A second ruleset (not an overlay) with the same army matrix: the list could be either's."""
+    root = tmp_path / "two"
+    shutil.copytree(project / "rules_src" / "rampant_hex", root / "rules_src" / "rampant_hex")
+    shutil.copytree(project / "rules_src" / "rampant_hex", root / "rules_src" / "rampant_hex_again")
+    path = written(tmp_path, "mine.yaml", BUILT_IN_THE_PAGE)
+    code, _out, err = run(capsys, "-C", str(root), "list", str(path))
+    assert code == EXIT_USAGE
+    assert err.splitlines() == [
+        "rulepress: error: rulesets rampant_hex, rampant_hex_again each have the army matrix the list names",
+        "  hint: pass --ruleset",
+    ]
+
+
+def test_a_project_whose_rulesets_have_no_army_matrix_says_there_is_none(capsys, tmp_path):
+    root = tmp_path / "no_armies"
+    (root / "rules_src" / "game").mkdir(parents=True)
+    (root / "rules_src" / "game" / "ruleset.yaml").write_text("ruleset: {title: A game}\n", encoding="utf-8")
+    path = written(tmp_path, "mine.yaml", BUILT_IN_THE_PAGE)
+    code, _out, err = run(capsys, "-C", str(root), "list", str(path))
+    assert code == EXIT_USAGE
+    assert err.splitlines() == [
+        "rulepress: error: no ruleset has the army matrix the list names (troops)",
+        "  hint: pass --ruleset; rulesets with an army matrix: none",
+    ]
+
+
+def test_what_the_command_line_names_must_be_there(capsys, project, tmp_path):
+    path = written(tmp_path, "mine.yaml", BUILT_IN_THE_PAGE)
+    refusals = {
+        (str(tmp_path / "gone.yaml"),): [
+            f"rulepress: error: no list file {tmp_path / 'gone.yaml'}",
+            "  hint: give an `armies:` file, such as one the site's army builder exports",
+        ],
+        (str(path), "--out", str(tmp_path / "gone" / "mine.pdf")): [
+            f"rulepress: error: no folder {tmp_path / 'gone'} to write the roster into"
+        ],
+        (str(path), "--ruleset", "zzz"): [  # nothing close to it: every ruleset is named
+            "rulepress: error: no ruleset `zzz` in rules_src/",
+            "  hint: rulesets: rampant_hex, rampant_hex_house",
+        ],
+    }
+    for argv, expected in refusals.items():
+        code, out, err = run(capsys, "-C", str(project), "list", *argv)
+        assert (code, out, err.splitlines()) == (EXIT_USAGE, "", expected), argv
+
+
+def test_a_list_whose_ruleset_has_errors_says_how_many_are_the_rulesets(capsys, project, tmp_path):
+    root = tmp_path / "broken"
+    shutil.copytree(project, root)
+    ruleset = root / "rules_src" / "rampant_hex" / "ruleset.yaml"
+    ruleset.write_text(ruleset.read_text(encoding="utf-8") + "values:\n  Bad Id: {value: 1}\n", encoding="utf-8")
+    path = written(tmp_path, "mine.yaml", BUILT_IN_THE_PAGE)
+    code, out, err = run(capsys, "-C", str(root), "list", str(path), "--ruleset", "rampant_hex")
+    assert (code, out) == (EXIT_ERRORS, "")
+    assert err.splitlines()[-1] == (
+        "list failed: 1 error (1 in the ruleset: `rulepress check` tells them too); no roster printed"
+    )
+
+
+# -- what `list` hands the printer, and how the roster is put in place (the render itself: the `build` tests above)
+# A list counted in points whose players also agreed a number of models (each line's models stated): its line says
+# both, as its roster's totals do.
+COUNTED_BOTH = (
+    BUILT_IN_THE_PAGE.replace("    agreed_points: 20\n", "    agreed_models: 20\n")
+    .replace("count: 1, heroes", "count: 1, models: 5, heroes")
+    .replace("{troop: light_foot, count: 1}", "{troop: light_foot, count: 1, models: 6}")
+)
+
+
+def test_a_checked_list_is_told_then_handed_to_the_printer_with_where_and_on_what_paper(
+    capsys, project, tmp_path, monkeypatch
+):
+    printed = []
+
+    def printer(project, ruleset, lists, target, paper):
+        printed.append((ruleset.id, [army.title for army in lists], target, paper.key))
+        return EXIT_OK
+
+    monkeypatch.setattr(army_list, "_print", printer)
+    path = written(tmp_path, "mine.yaml", COUNTED_BOTH)
+    folder = tmp_path / "rosters"
+    folder.mkdir()
+    code, out, _err = run(capsys, "-C", str(project), "list", str(path), "--out", str(folder), "--paper", "letter")
+    assert code == EXIT_OK
+    assert out == "My army: 15 points, 11 of 20 models, 2 units; 5 army limits held\n"
+    assert printed == [("rampant_hex", ["My army"], folder / "mine.pdf", "letter")]
+
+
+def staged_renders(monkeypatch, write: bytes | None = None, error: Exception | None = None) -> list[Path]:
+    """`list`'s render stood in for: it writes ``write`` where the job says, or raises ``error``; the folders it
+    was given to write in, as it ran."""
+    folders = []
+
+    def render(tasks, workers, advance, walled):
+        ((_render, (job, _root)),) = tasks
+        folders.append(job.target.parent)
+        assert walled[1] == [job.target.parent]  # the one place the render may write
+        if error is not None:
+            raise error
+        job.target.write_bytes(write)
+        return [None]
+
+    monkeypatch.setattr(army_list, "run_tasks", render)
+    return folders
+
+
+def test_a_roster_is_put_in_place_whole_and_its_staging_folder_removed(capsys, project, tmp_path, monkeypatch):
+    folders = staged_renders(monkeypatch, write=b"%PDF-1.7 the new roster")
+    path = written(tmp_path, "mine.yaml", BUILT_IN_THE_PAGE)
+    path.with_suffix(".pdf").write_bytes(b"%PDF-1.7 the roster printed last time")
+    code, out, _err = run(capsys, "-C", str(project), "list", str(path))
+    assert code == EXIT_OK
+    assert out.splitlines()[-1] == f"wrote {path.with_suffix('.pdf')}"
+    assert path.with_suffix(".pdf").read_bytes() == b"%PDF-1.7 the new roster"
+    assert [folder.parent for folder in folders] == [tmp_path] and not folders[0].exists()
+
+
+@pytest.mark.parametrize(
+    ("error", "told"),
+    [
+        (
+            RenderFailed("the worker ran out of memory"),
+            ["error: the worker ran out of memory", "{failed} did not finish"],
+        ),
+        (
+            army_list.RenderRefused([Diagnostic(Code.TEMPLATE_ERROR, "no such page", Location("templates/x.j2", 3))]),
+            ["templates/x.j2:3:1: error[template-error]: no such page", "{failed} was not printed"],
+        ),
+        (
+            army_list.TemplateFailed([Diagnostic(Code.TEMPLATE_ERROR, "bad tag", Location("templates/y.j2", 7))]),
+            ["templates/y.j2:7:1: error[template-error]: bad tag", "{failed} was not printed"],
+        ),
+    ],
+)
+def test_a_roster_that_fails_leaves_the_one_there_and_no_staging_folder(
+    capsys, project, tmp_path, monkeypatch, error, told
+):
+    folders = staged_renders(monkeypatch, error=error)
+    path = written(tmp_path, "mine.yaml", BUILT_IN_THE_PAGE)
+    path.with_suffix(".pdf").write_bytes(b"%PDF-1.7 the roster printed last time")
+    code, _out, err = run(capsys, "-C", str(project), "list", str(path))
+    assert code == EXIT_ERRORS
+    failed = "list failed: the roster"
+    said = [
+        line.format(failed=failed) + ("; mine.pdf is left as it was" if "{failed}" in line else "") for line in told
+    ]
+    assert [line for line in err.splitlines() if not line.startswith("  hint:")] == said
+    assert path.with_suffix(".pdf").read_bytes() == b"%PDF-1.7 the roster printed last time"
+    assert len(folders) == 1 and not folders[0].exists()
 
 
 # -- the line a list is told by (printed before its roster) -------------------------------------------------------

@@ -52,6 +52,14 @@ def test_a_ruleset_folder_that_is_no_id_is_a_located_error(two_rulesets, capsys)
     )
 
 
+def test_checking_one_ruleset_leaves_out_what_is_wrong_with_another_s_folder_itself(two_rulesets, capsys):
+    """A diagnostic located at a folder (`rules_src/Bad-Name`) is that folder's, as one located in a file in it is;
+    one in a file kept in rules_src/ itself (an army list there) belongs to no ruleset and is kept."""
+    shutil.copytree(BROKEN / "_base", two_rulesets / "rules_src" / "Bad-Name")
+    assert main(["-C", str(two_rulesets), "check", "--ruleset", "good"]) == 0
+    assert capsys.readouterr().err == ""
+
+
 def test_folders_starting_with_a_dot_or_underscore_are_not_rulesets(two_rulesets):
     shutil.copytree(BROKEN / "_base", two_rulesets / "rules_src" / "_drafts")
     shutil.copytree(BROKEN / "_base", two_rulesets / "rules_src" / ".hidden")
