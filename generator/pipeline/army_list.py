@@ -99,9 +99,10 @@ def summary(ruleset, army) -> str:
 
 
 def _against(spent, unit: str, agreed, shown) -> str:
-    """``spent`` points or models against what was agreed: none agreed, left out by the text, or a number."""
+    """``spent`` points or models against what was agreed: none agreed (the points of a list that agreed models
+    only), left out by the text, or a number."""
     if agreed is None:
-        return f"{spent} points" if unit == "points" else plural(spent, "model")
+        return f"{spent} {unit}"
     if isinstance(agreed, NotGiven):  # the text leaves what was agreed out: said so, never a number made up
         return f"{spent} {unit} (agreed: {GAP_CELL})"
     return f"{spent} of {shown} {unit}"

@@ -275,6 +275,36 @@ def test_an_army_that_is_no_mapping_names_no_matrix(capsys, project, tmp_path):
     ]
 
 
+def test_a_list_naming_matrices_no_ruleset_has_names_each(capsys, project, tmp_path):
+    second = BUILT_IN_THE_PAGE.replace("my_army:", "second:").replace("matrix: troops", "matrix: squads")
+    text = BUILT_IN_THE_PAGE.replace("matrix: troops", "matrix: regiments") + second.removeprefix("armies:\n")
+    path = written(tmp_path, "two.yaml", text)
+    code, _out, err = run(capsys, "-C", str(project), "list", str(path))
+    assert code == EXIT_USAGE
+    assert err.splitlines()[0] == "rulepress: error: no ruleset has the army matrix the list names (regiments, squads)"
+
+
+def test_a_project_with_no_ruleset_says_there_is_none_to_name(capsys, tmp_path):
+    (tmp_path / "empty" / "rules_src").mkdir(parents=True)
+    path = written(tmp_path, "mine.yaml", BUILT_IN_THE_PAGE)
+    code, _out, err = run(capsys, "-C", str(tmp_path / "empty"), "list", str(path), "--ruleset", "rampant_hex")
+    assert code == EXIT_USAGE
+    assert err.splitlines() == ["rulepress: error: no ruleset `rampant_hex` in rules_src/", "  hint: rulesets: none"]
+
+
+def test_a_file_with_another_section_and_no_armies_is_told_both(capsys, project, tmp_path):
+    path = written(tmp_path, "rules.yaml", "rules: {}\n")
+    code, _out, err = run(capsys, "-C", str(project), "list", str(path))
+    assert code == EXIT_ERRORS
+    assert err.splitlines() == [
+        f"{path}:1:1: error[unknown-section]: `rules` in a list file, which holds `armies:` alone",
+        "  hint: rules go in the ruleset's own files; a list file is what the army builder exports",
+        f"{path}:1:1: error[missing-field]: the list file holds no `armies:`",
+        "  hint: start it with `armies:`, each list under its own id, as the army builder exports it",
+        "list failed: 2 errors; no roster printed",
+    ]
+
+
 def test_two_rulesets_with_the_matrix_a_list_names_ask_which(capsys, project, tmp_path):
     """A second ruleset (not an overlay) with the same army matrix: the list could be either's."""
     root = tmp_path / "two"
@@ -364,18 +394,37 @@ def test_a_checked_list_is_told_then_handed_to_the_printer_with_where_and_on_wha
     assert printed == [("rampant_hex", ["My army"], folder / "mine.pdf", "letter")]
 
 
-def staged_renders(monkeypatch, write: bytes | None = None, error: Exception | None = None) -> list[Path]:
-    """`list`'s render stood in for: it writes ``write`` where the job says, or raises ``error``; the folders it
-    was given to write in, as it ran."""
+def test_a_list_is_not_held_up_by_the_errors_of_a_ruleset_it_is_not_checked_against(
+    capsys, project, tmp_path, monkeypatch
+):
+    """The house overlay broken: a list checked against the ruleset it extends is printed all the same."""
+    root = tmp_path / "project"
+    shutil.copytree(project, root)
+    house = root / "rules_src" / "rampant_hex_house" / "ruleset.yaml"
+    house.write_text(house.read_text(encoding="utf-8") + "values:\n  Bad Id: {value: 1}\n", encoding="utf-8")
+    staged_renders(monkeypatch, root, write=b"%PDF-1.7 the roster")
+    path = written(tmp_path, "mine.yaml", BUILT_IN_THE_PAGE)
+    code, out, err = run(capsys, "-C", str(root), "list", str(path), "--ruleset", "rampant_hex")
+    assert (code, err) == (EXIT_OK, "")
+    assert out.splitlines()[-1] == f"wrote {path.with_suffix('.pdf')}"
+
+
+def staged_renders(monkeypatch, project: Path, write: bytes | None = None, error: Exception | None = None) -> list:
+    """`list`'s render stood in for: it checks what it is handed, then writes ``write`` where the job says, or raises
+    ``error``; the folders it was given to write in, as it ran."""
     folders = []
 
     def render(tasks, workers, advance, walled):
-        ((_render, (job, _root)),) = tasks
+        ((_render, (job, root)),) = tasks
         folders.append(job.target.parent)
-        assert walled[1] == [job.target.parent]  # the one place the render may write
+        assert job.target.parent.name.startswith(".rulepress-list-")  # hidden beside the roster while it renders
+        assert "My army" in job.html and "A 30 point force" not in job.html  # the list's roster, not the ruleset's
+        assert root == walled[0][0] == project  # it reads the project
+        assert walled[1] == [job.target.parent]  # and writes only its staging folder
         if error is not None:
             raise error
         job.target.write_bytes(write)
+        advance()
         return [None]
 
     monkeypatch.setattr(army_list, "run_tasks", render)
@@ -383,7 +432,7 @@ def staged_renders(monkeypatch, write: bytes | None = None, error: Exception | N
 
 
 def test_a_roster_is_put_in_place_whole_and_its_staging_folder_removed(capsys, project, tmp_path, monkeypatch):
-    folders = staged_renders(monkeypatch, write=b"%PDF-1.7 the new roster")
+    folders = staged_renders(monkeypatch, project, write=b"%PDF-1.7 the new roster")
     path = written(tmp_path, "mine.yaml", BUILT_IN_THE_PAGE)
     path.with_suffix(".pdf").write_bytes(b"%PDF-1.7 the roster printed last time")
     code, out, _err = run(capsys, "-C", str(project), "list", str(path))
@@ -413,7 +462,7 @@ def test_a_roster_is_put_in_place_whole_and_its_staging_folder_removed(capsys, p
 def test_a_roster_that_fails_leaves_the_one_there_and_no_staging_folder(
     capsys, project, tmp_path, monkeypatch, error, told
 ):
-    folders = staged_renders(monkeypatch, error=error)
+    folders = staged_renders(monkeypatch, project, error=error)
     path = written(tmp_path, "mine.yaml", BUILT_IN_THE_PAGE)
     path.with_suffix(".pdf").write_bytes(b"%PDF-1.7 the roster printed last time")
     code, _out, err = run(capsys, "-C", str(project), "list", str(path))
