@@ -5,6 +5,7 @@ made by hand; expected messages and file names written by hand."""
 from __future__ import annotations
 
 import os
+import stat
 from pathlib import Path
 
 import pytest
@@ -181,6 +182,17 @@ def test_the_lock_names_its_holder_and_refuses_a_second(tmp_path):
     assert lock.read_text() == ""
     with pipeline.guard.build_lock(tmp_path / "other"):
         assert (tmp_path / pipeline.guard.CACHE_DIR / "other.lock").read_text() == str(os.getpid())
+
+
+def test_the_lock_is_a_plain_file_its_owner_writes_and_others_only_read(tmp_path):
+    """Made under the usual umask (022): rw-r--r--, never executable, never writable by another user."""
+    old_mask = os.umask(0o022)
+    try:
+        with pipeline.guard.build_lock(tmp_path / "build"):
+            pass
+    finally:
+        os.umask(old_mask)
+    assert stat.S_IMODE((tmp_path / pipeline.guard.CACHE_DIR / "build.lock").stat().st_mode) == 0o644
 
 
 def test_a_bad_source_date_epoch_refuses_the_build(tmp_path, monkeypatch, capsys):

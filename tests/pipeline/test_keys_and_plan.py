@@ -16,7 +16,7 @@ import generator.pipeline.staging  # noqa: F401 - loads the submodule `pipeline.
 from generator import __version__, keys, pipeline
 from generator.pipeline.request import BuildRequest
 from generator.render.assets import default_templates
-from generator.render.pdf import PdfJob
+from generator.render.pdf import PdfJob, RowFill
 
 
 def test_the_site_cache_is_one_folder_per_out_folder_inside_the_project(tmp_path, monkeypatch):
@@ -55,6 +55,43 @@ def test_the_pdf_key_hashes_code_html_fit_and_stylesheets_in_that_order(tmp_path
     for part in (b"<p>x</p>", b"\0fit\0a", b"\0fit\0b", b"p { color: black }"):
         expected.update(part)
     assert keys.job_key(job, "code-1", tmp_path) == expected.hexdigest()
+
+
+def test_the_pdf_key_hashes_how_rows_grow_and_the_tighter_layouts_after_the_fit(tmp_path):
+    """A one-page sheet whose rows fill the room left, or a document laid out tighter, prints otherwise than the same
+    HTML laid out as it is: each is part of its key, after the fitted texts and before the stylesheets."""
+    fill = RowFill(selector=".row", rows=3, height_mm=6.0, most_mm=12.0)
+    job = PdfJob(
+        html="<p>x</p>", target=tmp_path / "out.pdf", base_dir=tmp_path, fit=("a",), fill=fill, tighter=("t1", "t2")
+    )
+    expected = hashlib.sha256(b"code-1")
+    for part in (b"<p>x</p>", b"\0fit\0a", b"\0fill\0" + repr(fill).encode(), b"\0tighter\0t1", b"\0tighter\0t2"):
+        expected.update(part)
+    assert keys.job_key(job, "code-1", tmp_path) == expected.hexdigest()
+
+
+def test_the_site_key_changes_with_each_thing_a_site_is_made_from():
+    made_from = {
+        "audience": "player",
+        "epoch": "1700000000",
+        "rulesets": ["a", "b"],
+        "settings": b"site: x",
+        "downloads": ["a-cards.pdf"],
+        "house": "a_house",
+        "templates": b"page.html",
+    }
+    other = {
+        "audience": "gm",
+        "epoch": "1700000001",
+        "rulesets": ["a"],
+        "settings": b"site: y",
+        "downloads": ["a-cards.pdf", "b-cards.pdf"],
+        "house": "",
+        "templates": b"page.html changed",
+    }
+    each = [keys.site_inputs_key(**made_from)]
+    each += [keys.site_inputs_key(**(made_from | {name: other[name]})) for name in made_from]
+    assert len(set(each)) == len(made_from) + 1
 
 
 def test_the_pdf_key_hashes_each_linked_asset_by_name_path_and_bytes(tmp_path):
