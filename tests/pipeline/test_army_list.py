@@ -187,12 +187,24 @@ def test_a_file_where_the_roster_would_go_that_is_no_pdf_is_left_alone(capsys, p
     assert notes.read_text(encoding="utf-8") == "my notes, not a PDF"
 
 
-def test_a_list_whose_matrix_no_ruleset_has_asks_for_the_ruleset(capsys, project, tmp_path):
-    path = written(tmp_path, "elsewhere.yaml", BUILT_IN_THE_PAGE.replace("matrix: troops", "matrix: regiments"))
+ANOTHER_MATRIX = BUILT_IN_THE_PAGE.replace("matrix: troops", "matrix: regiments")
+A_SECOND_LIST = BUILT_IN_THE_PAGE.replace("my_army:", "second:").replace("matrix: troops", "matrix: squads")
+
+
+@pytest.mark.parametrize(
+    ("text", "named"),
+    [
+        (ANOTHER_MATRIX, "regiments"),
+        (ANOTHER_MATRIX + A_SECOND_LIST.removeprefix("armies:\n"), "regiments, squads"),  # each one named
+        ("armies:\n  odd: 3\n", "none"),  # an army that is no mapping names no matrix
+    ],
+)
+def test_a_list_whose_matrix_no_ruleset_has_asks_for_the_ruleset(capsys, project, tmp_path, text, named):
+    path = written(tmp_path, "elsewhere.yaml", text)
     code, _out, err = run(capsys, "-C", str(project), "list", str(path))
     assert code == EXIT_USAGE
     assert err.splitlines() == [
-        "rulepress: error: no ruleset has the army matrix the list names (regiments)",
+        f"rulepress: error: no ruleset has the army matrix the list names ({named})",
         "  hint: pass --ruleset; rulesets with an army matrix: rampant_hex, rampant_hex_house",
     ]
 
@@ -263,25 +275,6 @@ def test_a_list_file_that_reads_as_nothing_is_told_so(capsys, project, tmp_path,
         "  hint: start it with `armies:`, each list under its own id, as the army builder exports it",
         "list failed: 1 error; no roster printed",
     ]
-
-
-def test_an_army_that_is_no_mapping_names_no_matrix(capsys, project, tmp_path):
-    path = written(tmp_path, "odd.yaml", "armies:\n  odd: 3\n")
-    code, _out, err = run(capsys, "-C", str(project), "list", str(path))
-    assert code == EXIT_USAGE
-    assert err.splitlines() == [
-        "rulepress: error: no ruleset has the army matrix the list names (none)",
-        "  hint: pass --ruleset; rulesets with an army matrix: rampant_hex, rampant_hex_house",
-    ]
-
-
-def test_a_list_naming_matrices_no_ruleset_has_names_each(capsys, project, tmp_path):
-    second = BUILT_IN_THE_PAGE.replace("my_army:", "second:").replace("matrix: troops", "matrix: squads")
-    text = BUILT_IN_THE_PAGE.replace("matrix: troops", "matrix: regiments") + second.removeprefix("armies:\n")
-    path = written(tmp_path, "two.yaml", text)
-    code, _out, err = run(capsys, "-C", str(project), "list", str(path))
-    assert code == EXIT_USAGE
-    assert err.splitlines()[0] == "rulepress: error: no ruleset has the army matrix the list names (regiments, squads)"
 
 
 def test_a_project_with_no_ruleset_says_there_is_none_to_name(capsys, tmp_path):
