@@ -54,35 +54,61 @@ def why(ruleset: Ruleset, formula: Formula, calc, given: dict, picked: dict[str,
     """The reasons for one answer (inputs ``given`` by id, each as the player ``picked`` it): ``because`` (each test
     decided, in words, then those of the formulas it calls), ``values`` (each value read: its number, label and
     source) and ``where`` (the chart or formula, and the ruleset)."""
-    scope, path = calc.path(formula, **given)
-    words = _Words(ruleset, formula, scope, picked)
-    because = []
-    said = [(words.named, b) for b in formula.let if b.id in path.names] + [(words.decision, d) for d in path.decisions]
-    said += [(words.worked, way) for way in _worked_out(formula)]
-    for say, what in said:
-        try:
-            because.append(say(what))
-        except (FormulaError, ArithmeticError, TypeError, ValueError):
-            continue  # a part that cannot be said alone (a roll inside it): the answer says what it gives
-    values = {v.id: v for v in ruleset.reachable("values")}
-    used = [
-        {"label": values[name].label or name.replace("_", " "), "value": minus_text(value_text(ruleset, name))}
-        | _cited(values[name], ruleset)
-        for name in path.names
-        if name in values
-    ]
-    for call in path.calls if depth < DEPTH else ():
-        called = _called(ruleset, call, scope)
-        if called is None:
-            continue
-        inner, inner_given = called
+    return _Explaining(ruleset, calc).why(formula, given, picked, depth)
+
+
+class _Explaining:
+    """Reasons within one ruleset: its entries by id looked up once, and the reasons of a formula another calls
+    kept by what it is given (a chart's cells call the same few again and again)."""
+
+    def __init__(self, ruleset: Ruleset, calc):
+        self.ruleset, self.calc = ruleset, calc
+        self.values = {v.id: v for v in ruleset.reachable("values")}
+        self.formulas = {f.id: f for f in ruleset.reachable("formulas")}
+        self.tables = {t.id: t for section in ("tables", "lookups") for t in ruleset.reachable(section)}
+        self.called: dict[tuple, dict] = {}
+
+    def why(self, formula: Formula, given: dict, picked: dict[str, str], depth: int = 0) -> dict:
+        ruleset = self.ruleset
+        scope, path = self.calc.path(formula, **given)
+        words = _Words(self, formula, scope, picked)
+        because = []
+        said = [(words.named, b) for b in formula.let if b.id in path.names]
+        said += [(words.decision, d) for d in path.decisions] + [(words.worked, way) for way in _worked_out(formula)]
+        for say, what in said:
+            try:
+                because.append(say(what))
+            except (FormulaError, ArithmeticError, TypeError, ValueError):
+                continue  # a part that cannot be said alone (a roll inside it): the answer says what it gives
+        used = [
+            {"label": self.values[name].label or name.replace("_", " "), "value": minus_text(value_text(ruleset, name))}
+            | _cited(self.values[name], ruleset)
+            for name in path.names
+            if name in self.values
+        ]
+        for call in path.calls if depth < DEPTH else ():
+            called = _called(self.formulas, call, scope)
+            if called is None:
+                continue
+            found = self._called_why(*called, depth + 1)
+            because += found["because"]
+            used += found["values"]
+        unique = list({tuple(sorted(v.items())): v for v in used}.values())
+        return {"because": list(dict.fromkeys(because)), "values": unique, "where": where(ruleset, formula)}
+
+    def _called_why(self, inner: Formula, inner_given: dict, depth: int) -> dict:
         # an input the call leaves to its default is said by the value it takes, not as one picked
-        inner_picked = {s.id: choice_text(s, inner_given[s.id], ruleset) for s in inner.inputs if s.id in inner_given}
-        found = why(ruleset, inner, calc, inner_given, inner_picked, depth + 1)
-        because += found["because"]
-        used += found["values"]
-    unique = list({tuple(sorted(v.items())): v for v in used}.values())
-    return {"because": list(dict.fromkeys(because)), "values": unique, "where": where(ruleset, formula)}
+        inner_picked = {
+            s.id: choice_text(s, inner_given[s.id], self.ruleset) for s in inner.inputs if s.id in inner_given
+        }
+        try:
+            key = (inner.id, tuple(sorted(inner_given.items())), depth)
+            hash(key)
+        except TypeError:  # a value no key can hold: said afresh
+            return self.why(inner, inner_given, inner_picked, depth)
+        if key not in self.called:
+            self.called[key] = self.why(inner, inner_given, inner_picked, depth)
+        return self.called[key]
 
 
 def _worked_out(formula: Formula) -> list[tuple[str, ast.expr]]:
@@ -95,10 +121,10 @@ def _worked_out(formula: Formula) -> list[tuple[str, ast.expr]]:
     return [(label, tree) for label, tree in ways if isinstance(tree, ast.Call | ast.BinOp)]
 
 
-def _called(ruleset: Ruleset, call: ast.Call, scope: dict) -> tuple[Formula, dict] | None:
+def _called(formulas: dict[str, Formula], call: ast.Call, scope: dict) -> tuple[Formula, dict] | None:
     """The formula a call names and the inputs it passes, by id; None for a call of anything else, or one whose
     inputs cannot be worked out alone."""
-    formula = next((f for f in ruleset.reachable("formulas") if f.id == call.func.id), None)
+    formula = formulas.get(call.func.id)
     if formula is None:
         return None
     try:
@@ -122,13 +148,13 @@ class Reasons:
 
     def __init__(self, ruleset: Ruleset, formula: Formula):
         self.ruleset, self.formula = ruleset, formula
-        self.calc = calculator(ruleset)
+        self.explaining = _Explaining(ruleset, calculator(ruleset))
         self.cited: dict[_Cited, int] = {}
         self.said: list[dict] = []
 
     def add(self, given: dict, picked: dict[str, str]) -> None:
         """The reasons of the answer for inputs ``given`` (by id), each input's value as the player picked it."""
-        said = why(self.ruleset, self.formula, self.calc, given, picked)
+        said = self.explaining.why(self.formula, given, picked)
         cited = [_Cited(value) for value in said["values"]]
         for value in cited:
             self.cited.setdefault(value, len(self.cited))
@@ -179,12 +205,10 @@ def _cited(entry, ruleset: Ruleset) -> dict:
 
 
 class _Words:
-    def __init__(self, ruleset: Ruleset, formula: Formula, scope: dict, picked: dict[str, str]):
-        self.ruleset, self.formula, self.scope, self.picked = ruleset, formula, scope, picked
+    def __init__(self, known: _Explaining, formula: Formula, scope: dict, picked: dict[str, str]):
+        self.ruleset, self.formula, self.scope, self.picked = known.ruleset, formula, scope, picked
         self.inputs = {spec.id: spec for spec in formula.inputs}
-        self.values = {v.id for v in ruleset.reachable("values")}
-        self.formulas = {f.id: f for f in ruleset.reachable("formulas")}
-        self.tables = {t.id: t for section in ("tables", "lookups") for t in ruleset.reachable(section)}
+        self.values, self.formulas, self.tables = known.values, known.formulas, known.tables
 
     def named(self, binding) -> str:
         """A `let` name the way read: what it stands for, worked out (a roll stays in words)."""
