@@ -6,6 +6,7 @@
 #   make test-fast  in about a minute on 2 cores: every test that needs no build (site or PDF), no browser, no long fuzzing
 #   make mutation  mutation testing of the model, validation, pipeline and generic mechanics: killed / total
 #   make mutation-again  only the mutants the last run did not kill, against the tests as they are now
+#   make mutation-sample  the score estimated from 150 mutants drawn at random, with its 95% interval
 #   make coverage  the whole suite under coverage.py (branch, child processes too), then the total for generator/
 #   make data-mutation  change each value of the sample rules one at a time; list every change no test caught
 #   make pictures  PNGs of each output kind from build/ into docs/pictures/ (builds first if build/ is missing)
@@ -14,7 +15,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.rulepress-installed
 
-.PHONY: build test test-fast lint check browser wall fonts clean pictures mutation mutation-again coverage data-mutation
+.PHONY: build test test-fast lint check browser wall fonts clean pictures mutation mutation-again mutation-sample coverage data-mutation
 
 # Set-up steps are one line each; pip is quiet (its errors still show), the build prints a progress
 # bar and its summary: no library logs on a first run.
@@ -74,7 +75,10 @@ $(MUTATION_STAMP): $(STAMP)
 	touch $@
 
 # `make mutation-again` runs only the mutants the last run checked and did not kill, against the tests as they are
-# now (mutmut maps the new tests to functions first): minutes, where `make mutation` takes most of an hour.
+# now (mutmut maps the new tests to functions first). A whole `make mutation` takes many hours on two cores (each
+# mutant that survives runs every fast test that reaches its function); `make mutation-sample` estimates the score in
+# about half an hour: a first run of the keys' first mutants makes every mutant and maps the tests, then the mutants
+# drawn (MUTATION_SAMPLE of them, by MUTATION_SEED) are run, and the report says what they tell of all.
 mutation-again: $(MUTATION_STAMP)
 	@test -d mutants || { echo "no mutants/ here: run make mutation first"; exit 1; }
 	@date -u +"mutation re-run started %H:%M:%S UTC; load: $$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
@@ -82,6 +86,17 @@ mutation-again: $(MUTATION_STAMP)
 		|| (tail -n 40 mutants.log; exit 1)
 	@date -u +"mutation re-run ended %H:%M:%S UTC; load: $$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
 	$(PY) scripts/mutation_report.py
+
+MUTATION_SAMPLE ?= 150
+MUTATION_SEED ?= 1
+mutation-sample: $(MUTATION_STAMP)
+	rm -rf mutants
+	@date -u +"mutation sample started %H:%M:%S UTC; load: $$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
+	$(VENV)/bin/mutmut run --max-children 2 "generator.keys.*__mutmut_1" > mutants.log 2>&1 || (tail -n 40 mutants.log; exit 1)
+	$(PY) scripts/mutation_report.py --sample $(MUTATION_SAMPLE) --seed $(MUTATION_SEED) > mutants/sample.txt
+	$(VENV)/bin/mutmut run --max-children 2 $$(cat mutants/sample.txt) >> mutants.log 2>&1 || (tail -n 40 mutants.log; exit 1)
+	@date -u +"mutation sample ended %H:%M:%S UTC; load: $$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
+	$(PY) scripts/mutation_report.py --estimate mutants/sample.txt
 
 mutation: $(MUTATION_STAMP)
 	rm -rf mutants

@@ -7,6 +7,11 @@ must be explained in docs/mutation-equivalents.md: the report lists those that a
 explanations that no longer match any mutant. ``--markdown`` prints the score table that file
 holds, from the same numbers; ``--not-killed`` the names of the mutants a run checked and did not kill.
 
+A whole run takes many hours on two cores, so a score can be estimated from a sample: ``--sample N --seed S``
+prints N mutants drawn at random among all (the same N for the same seed and code), for ``mutmut run`` to check;
+``--estimate FILE`` then prints how many of those named in FILE were killed and the 95% interval (Wilson's) of
+the share killed among all the mutants they were drawn from.
+
 An explanation names a function (``DiceExpr.parse``, ``_export``) and quotes the line its mutant
 changes, as mutmut wrote it: it explains every mutant of a function of that name whose changed
 line holds the quote, whatever mutmut numbered the mutant and whichever module the function is in,
@@ -16,6 +21,8 @@ so it lasts while code is moved and mutants are renumbered.
 from __future__ import annotations
 
 import json
+import math
+import random
 import re
 import sys
 from collections import Counter
@@ -153,8 +160,46 @@ def review(by_module: dict[str, dict[str, str]], explained: Path, root: Path) ->
     return missing, [explanation for explanation in given if explanation not in used]
 
 
+def sample(by_module: dict[str, dict[str, str]], size: int, seed: int) -> list[str]:
+    """``size`` mutant names drawn at random among every module's, by ``seed``: the same draw again for the same
+    seed and the same mutants."""
+    names = sorted(name for mutants in by_module.values() for name in mutants)
+    return sorted(random.Random(seed).sample(names, min(size, len(names))))
+
+
+def wilson(killed: int, checked: int, z: float = 1.96) -> tuple[float, float]:
+    """The interval that holds the share killed among all mutants with 95% confidence, from ``killed`` of
+    ``checked`` drawn at random (Wilson's score interval: right near 0% and 100% too, unlike p ± z·σ)."""
+    if not checked:
+        return 0.0, 1.0
+    share = killed / checked
+    middle = (share + z * z / (2 * checked)) / (1 + z * z / checked)
+    half = z * math.sqrt(share * (1 - share) / checked + z * z / (4 * checked * checked)) / (1 + z * z / checked)
+    return max(0.0, middle - half), min(1.0, middle + half)
+
+
+def estimate(by_module: dict[str, dict[str, str]], names: list[str]) -> str:
+    """What the sample ``names`` says of the whole score: killed of checked, and the interval."""
+    found = {name: kind for mutants in by_module.values() for name, kind in mutants.items()}
+    kinds = Counter(found.get(name, "not checked") for name in names)
+    checked = sum(kinds.values()) - kinds["not checked"]
+    low, high = wilson(kinds["killed"], checked)
+    share = 100 * kinds["killed"] / checked if checked else 0
+    others = "".join(f"; {kinds[k]} {k}" for k in KINDS if kinds[k])
+    return (
+        f"sample of {len(names)}: {kinds['killed']} of {checked} checked killed ({share:.1f}%){others}\n"
+        f"the share killed among all {sum(len(m) for m in by_module.values())} mutants: "
+        f"{100 * low:.1f}% to {100 * high:.1f}% (95% interval)"
+    )
+
+
+def _option(args: tuple[str, ...], name: str, default: str | None = None) -> str | None:
+    return args[args.index(name) + 1] if name in args and args.index(name) + 1 < len(args) else default
+
+
 def main(*args: str) -> int:
-    root = Path(next((a for a in args if not a.startswith("--")), "mutants"))
+    valued = {_option(args, name) for name in ("--sample", "--seed", "--estimate")}
+    root = Path(next((a for a in args if not a.startswith("--") and a not in valued), "mutants"))
     by_module = verdicts(root)
     if not by_module:
         print(f"no mutation results under {root}/: run `make mutation`", file=sys.stderr)
@@ -162,6 +207,12 @@ def main(*args: str) -> int:
     counts = {name: Counter(mutants.values()) for name, mutants in by_module.items()}
     if "--markdown" in args:
         print(markdown(counts))
+        return 0
+    if "--sample" in args:  # the names `make mutation-sample` gives mutmut to run
+        print("\n".join(sample(by_module, int(_option(args, "--sample")), int(_option(args, "--seed", "1")))))
+        return 0
+    if "--estimate" in args:
+        print(estimate(by_module, Path(_option(args, "--estimate")).read_text(encoding="utf-8").split()))
         return 0
     if "--not-killed" in args:  # the names `make mutation-again` gives mutmut to run again
         print("\n".join(name for name in not_killed(by_module) if _checked(by_module, name)))

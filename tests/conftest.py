@@ -9,6 +9,7 @@ from __future__ import annotations
 import fcntl
 import json
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -33,6 +34,44 @@ def pytest_sessionstart(session):
     anyway. Such a command runs the unmutated code instead."""
     if os.environ.get("MUTANT_UNDER_TEST") == "stats":
         del os.environ["MUTANT_UNDER_TEST"]
+
+
+UNDER_MUTMUT = "mutmut" in sys.modules  # mutmut runs the tests in its own process, stats and mutants alike
+# What the engine keeps for the rest of a process from what the rules give, in dictionaries (functools caches are
+# found by themselves). Not listed: what the machine is (the wall's probe, the generator's code hash, the assets)
+# and the live walled hosts.
+ENGINE_CACHES = {
+    "generator.model.formula": ("_ROLLS",),
+    "generator.model.calculate": ("_CALCULATORS",),
+    "generator.examples.own_mechanics": ("_LOADED",),
+    "generator.render.calculators": ("_MADE", "_KEYS"),
+    "generator.render.sheets.jobs": ("_MADE",),
+    "generator.render.site.myst": ("_GRIDS",),
+}
+MACHINE_CACHES = {"generator.wall", "generator.keys", "generator.render.assets", "generator.render.jinja"}
+
+
+def empty_engine_caches() -> None:
+    for name, module in list(sys.modules.items()):
+        if not name.startswith("generator.") or name in MACHINE_CACHES:
+            continue
+        for value in list(vars(module).values()):
+            if hasattr(value, "__wrapped__") and callable(getattr(value, "cache_clear", None)):
+                value.cache_clear()
+        for cache in ENGINE_CACHES.get(name, ()):
+            getattr(module, cache).clear()
+
+
+if UNDER_MUTMUT:
+
+    @pytest.fixture(autouse=True)
+    def _engine_caches_start_empty():
+        """mutmut forks each mutant's tests from the process that ran them all unmutated: what that process kept
+        (a source text's sections, a calculator, a roll) would be given back, and the mutated code that makes it
+        would never run, so its mutant would survive. Under mutmut each test starts with the engine's caches empty
+        (the stats run too: it then sees every test that makes them). A normal run keeps them, as a long-lived
+        process does, and pays no fixture for it."""
+        empty_engine_caches()
 
 
 @pytest.fixture(autouse=True)

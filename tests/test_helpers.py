@@ -2,8 +2,15 @@
 
 from __future__ import annotations
 
+import importlib
+
 import pytest
-from helpers import sweep
+from helpers import make_project, sweep
+
+import conftest
+from generator.model.calculate import calculator
+from generator.render import calculators
+from generator.validate import check_project, sections
 
 
 def test_a_sweep_passes_when_every_case_passes():
@@ -31,3 +38,34 @@ def test_a_sweep_lets_an_error_that_is_no_failed_comparison_through():
 
     with pytest.raises(KeyError):
         sweep([1], check)
+
+
+def test_emptying_the_engine_caches_empties_each_one_the_suite_lists(tmp_path):
+    """Under mutmut every test starts with them empty (conftest): a cache renamed or added unlisted would keep
+    a result of the unmutated run and hide the mutants of the code that makes it."""
+    ruleset = check_project(make_project(tmp_path, game=CACHED)).project.ruleset("game")
+    calculators.calculators(ruleset, "player", calculators.computed_key(ruleset))
+    calculator(ruleset).evaluate(ruleset.formula("doubled_roll"), 2)
+    sections.find_sections("# Melee\nBlows are struck.", ["Melee"])
+    caches = {
+        (name, cache): getattr(importlib.import_module(name), cache)
+        for name, kept in conftest.ENGINE_CACHES.items()
+        for cache in kept
+    }
+    assert all(isinstance(found, dict) for found in caches.values())
+    filled = {key for key, found in caches.items() if found}
+    assert {("generator.model.formula", "_ROLLS"), ("generator.render.calculators", "_MADE")} <= filled
+    assert sections._sections.cache_info().currsize
+    conftest.empty_engine_caches()
+    assert [key for key, found in caches.items() if found] == []
+    assert sections._sections.cache_info().currsize == 0
+
+
+CACHED = """
+ruleset: {title: Cached}
+formulas:
+  doubled_roll:
+    title: Twice a die and a number
+    inputs: {number: {label: Number, min: 1, max: 3}}
+    expr: dice(2, 6) + number
+"""

@@ -119,7 +119,12 @@ class Distance:
 
     def to(self, unit: str) -> Distance:
         """The same distance in ``unit`` (of the same measure), exactly."""
-        self._same_measure(Distance(0, unit), "converted to")
+        target = Distance(0, unit)  # an unknown unit is refused as a distance in it would be
+        if target.measure != self.measure:
+            raise UnitMismatch(
+                f"{self} cannot be converted to {unit}: {self.unit} {_MEASURES[self.measure]}, "
+                f"{unit} {_MEASURES[target.measure]}"
+            )
         return Distance(self.magnitude * SIZES[self.unit][1] / SIZES[unit][1], unit)
 
     def in_unit(self, unit: str):

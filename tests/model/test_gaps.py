@@ -136,6 +136,21 @@ formulas:
     assert calculator(ruleset).evaluate(ruleset.formula("crawl_or_none")) is None
 
 
+def test_a_formula_reading_a_gap_names_the_value_and_the_texts_note(tmp_path):
+    text = (
+        GAPS
+        + """
+formulas:
+  sweep_and_one:
+    title: One more than the sweep
+    expr: sweep + 1
+"""
+    )
+    result = check_project(make_project(tmp_path, game=text))
+    said = [d.message for d in result.diagnostics.errors]
+    assert len(said) == 1 and "the text does not give the value `sweep` (a page is missing)" in said[0]
+
+
 def test_the_points_hint_says_what_can_be_done(tmp_path):
     text = GAPS.replace("agreed_points: not given", "agreed_points: 30")
     result = check_project(make_project(tmp_path, game=text))

@@ -241,6 +241,13 @@ def test_alternatives_used_as_one_value_suggest_picking_the_first():
     )
 
 
+def test_alternatives_of_another_kind_than_declared_are_refused_in_the_words_the_text_writes():
+    # the unit is written once, after the last: the error quotes that, not a "4 feet" the text never wrote
+    with pytest.raises(QuantityError) as refused:
+        Quantity.parse("4 or 5 feet", "number")
+    assert str(refused.value).startswith("`5 feet` has a unit; declare `type: distance`")
+
+
 def test_alternatives_equal_the_same_alternatives_and_hash_apart_from_others():
     assert _pace() == Quantity.parse("4 or 5 ft").value  # the same two lengths, written otherwise
     assert _pace() != Quantity.parse("4 or 6 feet").value

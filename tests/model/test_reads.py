@@ -63,6 +63,13 @@ def test_a_let_step_and_a_lookup_row_read_through_a_formula_are_recorded_as_what
     assert "melee_outcome" in ids(entries) and any(getattr(e, "result", None) == "Falls back" for e in entries)
 
 
+def test_a_table_looked_up_records_the_table_and_the_row_it_gave(demo, recording):
+    injuries = demo.table("injuries")
+    assert injuries.lookup(5).result == "Out of action"  # rules.yaml: 4-6 it is out of action
+    entries, values = recording.taken()
+    assert [getattr(e, "id", None) or e.result for e in entries] == ["injuries", "Out of action"] and values == set()
+
+
 def test_taking_the_record_starts_a_fresh_one(demo, recording):
     calculator(demo).scope["melee_score"](1, 0)
     assert recording.taken()[0]

@@ -201,6 +201,42 @@ def test_an_input_reads_a_bare_number_in_its_unit_and_converts_a_length(feet, tm
         calc.evaluate(ruleset.formula("reaches"), Distance(1, "hexes"))
 
 
+def test_an_input_without_a_unit_of_its_own_is_read_in_its_formulas_unit(tmp_path):
+    text = """
+ruleset: {title: Gaps in feet}
+formulas:
+  doubled:
+    title: Twice the gap
+    inputs: {gap: {label: Gap, type: distance, max: 2}}
+    expr: gap * 2
+    result: distance
+    unit: feet
+"""
+    ruleset = check_project(make_project(tmp_path, game=text)).project.ruleset("game")
+    doubled = ruleset.formula("doubled")
+    calc = calculator(ruleset)
+    # 18 inches is 1 1/2 feet: within the input's 2 (feet, the formula's unit), and twice it is 3 feet
+    assert calc.evaluate(doubled, Distance(18, "inches")) == Distance(3, "feet")
+    with pytest.raises(FormulaError, match="at most 2"):
+        calc.evaluate(doubled, Distance(30, "inches"))  # 2 1/2 feet
+
+
+def test_a_distance_formula_of_several_lengths_gives_each_in_its_unit(feet, tmp_path):
+    text = (
+        FEET_AND_INCHES
+        + """
+  both_in_feet:
+    title: The stride and the step, in feet
+    expr: (stride, step)
+    result: distance
+    unit: feet
+"""
+    )
+    ruleset = check_project(make_project(tmp_path, game=text)).project.ruleset("game")
+    both = calculator(ruleset).evaluate(ruleset.formula("both_in_feet"))
+    assert [(d.magnitude, d.unit) for d in both] == [(1, "feet"), (Fraction(1, 2), "feet")]  # 6" is half a foot
+
+
 def test_an_overlay_cannot_turn_inches_into_hexes(tmp_path):
     make_project(tmp_path, base='ruleset: {title: Base}\nvalues:\n  step: 6"\n')
     make_project(tmp_path, house="ruleset: {title: House, extends: base, overlay: true}\nvalues:\n  step: 2 hexes\n")
@@ -215,6 +251,7 @@ ruleset: {title: Alternatives}
 values:
   pace: 4 or 5 feet
   tries: 2, 3 or 4
+  paces: 2, 3 or 4 feet
 formulas:
   unpicked:
     title: Uses the pace as one number
@@ -226,11 +263,13 @@ formulas:
     result: distance
 """
     result = check_project(make_project(tmp_path, game=text))
-    assert errors(result) == [("bad-formula", "9:11")]
+    assert errors(result) == [("bad-formula", "10:11")]
     assert "gives alternatives" in result.diagnostics.errors[0].message
     ruleset = result.project.ruleset("game")
     assert [value_text(ruleset, id) for id in ("pace", "tries")] == ["4 or 5 feet", "2, 3 or 4"]
     assert calculator(ruleset).evaluate(ruleset.formula("shorter")) == Distance(4, "feet")
+    paces = calculator(ruleset).values().paces  # the unit written once, after the last: each of the three is in it
+    assert [(paces.pick(n).magnitude, paces.pick(n).unit) for n in (1, 2, 3)] == [(2, "feet"), (3, "feet"), (4, "feet")]
     pace = calculator(ruleset).values().pace
     assert (repr(pace), pace.pick(2)) == ("4 or 5 feet", Distance(5, "feet"))
     with pytest.raises(ValueError, match="gives alternatives"):
@@ -369,10 +408,14 @@ def test_a_distance_is_an_exact_immutable_value_in_a_known_unit():
             lambda x, y: x % y,
             '6" and 1 hex cannot be divided by each other: inches measure a length, hexes count cells of a hex grid',
         ),
+        (
+            lambda x, _y: x.to("hexes"),
+            '6" cannot be converted to hexes: inches measure a length, hexes count cells of a hex grid',
+        ),
         (lambda x, _y: x * x, '6" times 6" is an area, which no rule measures'),
         (lambda x, _y: 2 / x, '2 divided by 6" is not a distance or a number'),
     ],
-    ids=["divided", "divided rounding down", "remainder", "an area", "a number over a length"],
+    ids=["divided", "divided rounding down", "remainder", "converted", "an area", "a number over a length"],
 )
 def test_a_refused_operation_says_what_was_refused_and_why(operation, message):
     with pytest.raises(UnitMismatch) as refused:

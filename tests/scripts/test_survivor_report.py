@@ -252,6 +252,49 @@ def test_the_mutants_to_run_again_are_those_checked_and_not_killed(tmp_path, cap
     assert capsys.readouterr().out.splitlines() == [PARSE_8, PARSE_9]
 
 
+def _many(tmp_path: Path, count: int) -> Path:
+    """A tree of ``count`` mutants of one function, every third one surviving."""
+    verdicts = {f"generator.model.dice.x_count__mutmut_{n}": SURVIVED if n % 3 == 0 else KILLED for n in range(count)}
+    return mutants_tree(tmp_path, verdicts)
+
+
+def test_a_sample_draws_distinct_mutants_and_the_same_ones_for_the_same_seed(tmp_path, capsys):
+    root = _many(tmp_path, 40)
+    by_module = report.verdicts(root)
+    drawn = report.sample(by_module, 10, seed=3)
+    assert len(set(drawn)) == 10 and set(drawn) <= set(by_module["generator/model/dice.py"])
+    assert report.sample(by_module, 10, seed=3) == drawn and report.sample(by_module, 10, seed=4) != drawn
+    assert len(report.sample(by_module, 100, seed=3)) == 40  # never more than there are
+    assert report.main(str(root), "--sample", "10", "--seed", "3") == 0
+    assert capsys.readouterr().out.split() == drawn
+
+
+@pytest.mark.parametrize(
+    ("killed", "checked", "low", "high"),
+    [
+        # by hand, z = 1.96: centre (p + z²/2n) / (1 + z²/n), half-width z·√(p(1-p)/n + z²/4n²) / (1 + z²/n)
+        (24, 30, 0.6269, 0.9050),
+        (30, 30, 0.8865, 1.0),  # all killed: the low end is 1 / (1 + z²/n)
+        (0, 30, 0.0, 0.1135),
+        (135, 150, 0.8416, 0.9385),
+    ],
+)
+def test_the_interval_of_the_share_killed_is_wilsons(killed, checked, low, high):
+    found = report.wilson(killed, checked)
+    assert found == pytest.approx((low, high), abs=1e-4)
+
+
+def test_the_estimate_counts_the_sample_s_verdicts_and_gives_the_interval(tmp_path, capsys):
+    root = _many(tmp_path, 30)  # n = 0, 3, ... 27 survive: 10 of 30
+    names = tmp_path / "sample.txt"
+    names.write_text("\n".join(f"generator.model.dice.x_count__mutmut_{n}" for n in range(30)), encoding="utf-8")
+    assert report.main(str(root), "--estimate", str(names)) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        "sample of 30: 20 of 30 checked killed (66.7%); 10 survived",
+        "the share killed among all 30 mutants: 48.8% to 80.8% (95% interval)",
+    ]
+
+
 def test_every_explanation_line_of_the_reviewed_file_is_read():
     """A line of the list that the report cannot read would explain nothing, and silently."""
     text = (ROOT / "docs" / "mutation-equivalents.md").read_text(encoding="utf-8")
