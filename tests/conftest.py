@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers import empty_engine_caches
 
 ON_CI = bool(os.environ.get("CI"))
 
@@ -37,31 +38,6 @@ def pytest_sessionstart(session):
 
 
 UNDER_MUTMUT = "mutmut" in sys.modules  # mutmut runs the tests in its own process, stats and mutants alike
-# What the engine keeps for the rest of a process from what the rules give, in dictionaries (functools caches are
-# found by themselves). Not listed: what the machine is (the wall's probe, the generator's code hash, the assets)
-# and the live walled hosts.
-ENGINE_CACHES = {
-    "generator.model.formula": ("_ROLLS",),
-    "generator.model.calculate": ("_CALCULATORS",),
-    "generator.examples.own_mechanics": ("_LOADED",),
-    "generator.render.calculators": ("_MADE", "_KEYS"),
-    "generator.render.sheets.jobs": ("_MADE",),
-    "generator.render.site.myst": ("_GRIDS",),
-}
-MACHINE_CACHES = {"generator.wall", "generator.keys", "generator.render.assets", "generator.render.jinja"}
-
-
-def empty_engine_caches() -> None:
-    for name, module in list(sys.modules.items()):
-        if not name.startswith("generator.") or name in MACHINE_CACHES:
-            continue
-        for value in list(vars(module).values()):
-            if hasattr(value, "__wrapped__") and callable(getattr(value, "cache_clear", None)):
-                value.cache_clear()
-        for cache in ENGINE_CACHES.get(name, ()):
-            getattr(module, cache).clear()
-
-
 if UNDER_MUTMUT:
 
     @pytest.fixture(autouse=True)

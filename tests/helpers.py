@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import shutil
 import signal
+import sys
 from functools import cache
 from pathlib import Path
 
@@ -121,3 +122,29 @@ def ruleset_names(ruleset: str, *names: str) -> tuple:
         return pytest.fixture(scope="module", name=name)(fixture)
 
     return (whole, *(named(name) for name in names))
+
+
+# What the engine keeps for the rest of a process from what the rules give, in dictionaries (functools caches are
+# found by themselves). Not listed: what the machine is (the wall's probe, the generator's code hash, the assets)
+# and the live walled hosts.
+ENGINE_CACHES = {
+    "generator.model.formula": ("_ROLLS",),
+    "generator.model.calculate": ("_CALCULATORS",),
+    "generator.examples.own_mechanics": ("_LOADED",),
+    "generator.render.calculators": ("_MADE", "_KEYS"),
+    "generator.render.sheets.jobs": ("_MADE",),
+    "generator.render.site.myst": ("_GRIDS",),
+}
+MACHINE_CACHES = {"generator.wall", "generator.keys", "generator.render.assets", "generator.render.jinja"}
+
+
+def empty_engine_caches() -> None:
+    """Every cache the engine keeps from what the rules give, emptied (mutmut's runs: tests/conftest.py)."""
+    for name, module in list(sys.modules.items()):
+        if not name.startswith("generator.") or name in MACHINE_CACHES:
+            continue
+        for value in list(vars(module).values()):
+            if hasattr(value, "__wrapped__") and callable(getattr(value, "cache_clear", None)):
+                value.cache_clear()
+        for kept in ENGINE_CACHES.get(name, ()):
+            getattr(module, kept).clear()

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import importlib
 
+import helpers
 import pytest
 from helpers import make_project, sweep
 
-import conftest
 from generator.model.calculate import calculator
 from generator.render import calculators
 from generator.validate import check_project, sections
@@ -41,7 +41,7 @@ def test_a_sweep_lets_an_error_that_is_no_failed_comparison_through():
 
 
 def test_emptying_the_engine_caches_empties_each_one_the_suite_lists(tmp_path):
-    """Under mutmut every test starts with them empty (conftest): a cache renamed or added unlisted would keep
+    """Under mutmut every test starts with them empty (tests/conftest.py): a cache renamed or added unlisted would keep
     a result of the unmutated run and hide the mutants of the code that makes it."""
     ruleset = check_project(make_project(tmp_path, game=CACHED)).project.ruleset("game")
     calculators.calculators(ruleset, "player", calculators.computed_key(ruleset))
@@ -49,14 +49,14 @@ def test_emptying_the_engine_caches_empties_each_one_the_suite_lists(tmp_path):
     sections.find_sections("# Melee\nBlows are struck.", ["Melee"])
     caches = {
         (name, cache): getattr(importlib.import_module(name), cache)
-        for name, kept in conftest.ENGINE_CACHES.items()
+        for name, kept in helpers.ENGINE_CACHES.items()
         for cache in kept
     }
     assert all(isinstance(found, dict) for found in caches.values())
     filled = {key for key, found in caches.items() if found}
     assert {("generator.model.formula", "_ROLLS"), ("generator.render.calculators", "_MADE")} <= filled
     assert sections._sections.cache_info().currsize
-    conftest.empty_engine_caches()
+    helpers.empty_engine_caches()
     assert [key for key, found in caches.items() if found] == []
     assert sections._sections.cache_info().currsize == 0
 
