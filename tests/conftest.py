@@ -13,7 +13,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import empty_engine_caches
 
 ON_CI = bool(os.environ.get("CI"))
 
@@ -47,6 +46,8 @@ if UNDER_MUTMUT:
         would never run, so its mutant would survive. Under mutmut each test starts with the engine's caches empty
         (the stats run too: it then sees every test that makes them). A normal run keeps them, as a long-lived
         process does, and pays no fixture for it."""
+        from helpers import empty_engine_caches  # here: pytester copies this file where helpers is not
+
         empty_engine_caches()
 
 
