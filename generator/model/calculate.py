@@ -282,7 +282,9 @@ def _signature(formula: Formula):
             else inspect.Parameter.POSITIONAL_OR_KEYWORD
         )
         params.append(inspect.Parameter(spec.id, kind, default=default))
-    if formula.results:  # `result="killed"` names one of several results; without it, all of them
+    # `result="killed"` names one of several results; without it, all of them. An input of that name is an error the
+    # check reports (validate/computed.py): the signature then shows the input, as a signature holds a name once.
+    if formula.results and all(spec.id != "result" for spec in formula.inputs):
         params.append(inspect.Parameter("result", inspect.Parameter.KEYWORD_ONLY, default=None))
     params.sort(key=lambda p: p.kind == inspect.Parameter.KEYWORD_ONLY)  # keyword-only ones go last, in order
     return inspect.Signature(params)

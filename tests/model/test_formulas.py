@@ -590,6 +590,11 @@ def test_a_chart_axis_longer_than_a_chart_may_be_is_refused_before_it_is_listed(
         "rules_src/game/ruleset.yaml:13:32: error[too-large]: the columns of `grid` take 1,000,000,000 values; "
         "a chart has at most 400 cells"
     ]
+    assert _checked(tmp_path / "fits", _sum_chart("1", "1-400")) == []  # one row of as many cells as a chart may have
+    assert _checked(tmp_path / "over", _sum_chart("1", "1-401")) == [
+        "rules_src/game/ruleset.yaml:13:32: error[too-large]: the columns of `grid` take 401 values; "
+        "a chart has at most 400 cells"
+    ]
 
 
 def _lookup(high: int) -> str:

@@ -409,6 +409,16 @@ def test_a_formula_names_what_its_expression_and_steps_use_but_not_its_own_input
         "b",
         "f",
     }
+    several = SimpleNamespace(  # a formula of several results computes with what each of them reads
+        inputs=(),
+        let=(),
+        expr=None,
+        results=(
+            SimpleNamespace(expr=Expression.parse("kills + 1")),
+            SimpleNamespace(expr=Expression.parse("rout(2)")),
+        ),
+    )
+    assert computed.computes_with(several) == {"kills", "rout"}
 
 
 def test_prose_in_a_list_of_lines_is_found_at_the_line_written():
@@ -426,6 +436,13 @@ def test_prose_in_a_list_of_lines_is_found_at_the_line_written():
 def test_a_quote_is_compared_with_plain_quotes_single_spaces_and_any_case():
     assert sources._normal("It’s  ‘The’\n“Rule”") == "it's 'the' \"rule\""
     assert sources._normal("“Charge!”  ’tis") == '"charge!" \'tis'
+
+
+def test_a_section_name_is_compared_with_plain_quotes_and_single_spaces_in_its_case():
+    from generator.validate.sections import plain
+
+    assert plain("The “Last”  Stand’s\nend") == 'The "Last" Stand\'s end'
+    assert plain("‘Orders’") == "'Orders'"
 
 
 def test_a_glossary_term_reads_as_its_words_in_lower_case_with_single_spaces():
