@@ -50,13 +50,6 @@ _FUNCTION_WORDS = {"max": "the larger of", "min": "the smaller of", "abs": "the 
 DEPTH = 3  # formulas followed into the formulas they call: deeper reasons are more than a player reads
 
 
-def why(ruleset: Ruleset, formula: Formula, calc, given: dict, picked: dict[str, str], depth: int = 0) -> dict:
-    """The reasons for one answer (inputs ``given`` by id, each as the player ``picked`` it): ``because`` (each test
-    decided, in words, then those of the formulas it calls), ``values`` (each value read: its number, label and
-    source) and ``where`` (the chart or formula, and the ruleset)."""
-    return _Explaining(ruleset, calc).why(formula, given, picked, depth)
-
-
 class _Explaining:
     """Reasons within one ruleset: its entries by id looked up once, and the reasons of a formula another calls
     kept by what it is given (a chart's cells call the same few again and again)."""
@@ -69,6 +62,9 @@ class _Explaining:
         self.called: dict[tuple, dict] = {}
 
     def why(self, formula: Formula, given: dict, picked: dict[str, str], depth: int = 0) -> dict:
+        """The reasons for one answer (inputs ``given`` by id, each as the player ``picked`` it): ``because`` (each
+        test decided, in words, then those of the formulas it calls), ``values`` (each value read: its number, label
+        and source) and ``where`` (the chart or formula, and the ruleset)."""
         ruleset = self.ruleset
         scope, path = self.calc.path(formula, **given)
         words = _Words(self, formula, scope, picked)
