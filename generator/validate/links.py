@@ -45,7 +45,7 @@ def prose_loc(owner, name: str, text: str, offset: int) -> Location:
 
 def check_prose_links(ruleset: Ruleset):
     terms = term_names(ruleset)
-    for _section, entry in (("ruleset", ruleset.meta), *ruleset.all_entries()):  # the summary is prose too
+    for entry in (ruleset.meta, *(entry for _section, entry in ruleset.all_entries())):  # the summary is prose too
         for owner, name, value in prose_fields(entry):
             for match in ROLE.finditer(value):
                 target = role_target(match["target"])

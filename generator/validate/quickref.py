@@ -39,6 +39,7 @@ def check_quick_reference(ruleset: Ruleset):
                 f"the quick-reference summary of `{entry.id}` is "
                 f"{len(_readable(summary))} characters; the sheet takes {QUICK_TEXT_LIMIT}",
                 value_loc(mark, "summary"),
+                "shorten the summary: the procedure in a sentence or two, with the detail left to the rule",
             )
         elif section == "rules" and not summary and len(_readable(entry.body)) > QUICK_TEXT_LIMIT:
             yield Diagnostic(
