@@ -1,11 +1,12 @@
 """Rendering behind the wall: a pool of walled workers that build the sites and lay out the PDFs.
 
 Sphinx, docutils, MyST and WeasyPrint read what a contributor wrote, so with the wall in use (see
-``generator.wall``) each worker is a long-lived ``python -m generator.pool`` inside bubblewrap: it reads
-the project, Python and the default templates, writes only the build's staging folder and the project's
-cache folder, and has its own ``/tmp``, no network, no other process and no environment but the run's own
-settings. Tasks go in as pickles (from this process, which the worker trusts); answers come back as JSON
-lines, which this process reads as data: nothing a worker writes is ever unpickled here.
+``generator.wall``) the workers are one long-lived ``python -m generator.pool`` inside bubblewrap, which
+forks one worker for each channel: they read the project, Python and the default templates, write only the
+build's staging folder and the project's cache folder, and have their own ``/tmp``, no network, no other
+process and no environment but the run's own settings. Tasks go in as pickles (from this process, which the
+worker trusts); answers come back as JSON lines, which this process reads as data: nothing a worker writes is
+ever unpickled here.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import traceback
 from pathlib import Path
 
 from . import wall
@@ -42,13 +44,12 @@ def run_walled(tasks: list, workers: int, advance, *, read: list[Path], write: l
     for index, task in enumerate(tasks):
         jobs.put((index, task))
     done: queue.Queue = queue.Queue()
-    started: list[Worker] = []
     results: list = [None] * len(tasks)
+    walled = None
     try:
-        for _ in range(max(1, min(workers, len(tasks)))):
-            with wall.interrupts_held():
-                started.append(Worker(read, write))
-        for worker in started:
+        with wall.interrupts_held():
+            walled = Workers(max(1, min(workers, len(tasks))), read, write)
+        for worker in walled.workers:
             threading.Thread(target=worker.serve, args=(jobs, done), daemon=True).start()
         for _ in tasks:
             index, answer = done.get()
@@ -57,8 +58,8 @@ def run_walled(tasks: list, workers: int, advance, *, read: list[Path], write: l
             results[index] = _tupled(answer["ok"])
             advance()
     finally:
-        for worker in started:
-            worker.stop()
+        if walled is not None:
+            walled.stop()
     return results
 
 
@@ -77,19 +78,54 @@ def rebuilt(answer: dict) -> Exception:
     return kinds.get(kind, RenderFailed)(text or "a render worker ended without an answer")
 
 
-class Worker:
-    def __init__(self, read: list[Path], write: list[Path]):
+class Workers:
+    """``count`` render workers behind one wall. One walled process imports the renderers, then forks a worker
+    for each of its channels (a pipe of tasks and a pipe of answers each): a build pays for starting Python and
+    WeasyPrint once, not once a worker. The channels are descriptors of their own, not the standard streams,
+    which bwrap's init (pid 1 inside) holds open."""
+
+    def __init__(self, count: int, read: list[Path], write: list[Path]):
         self.errors = tempfile.TemporaryFile()
-        argv = [sys.executable, "-m", "generator.pool"]
-        self.process = subprocess.Popen(
-            wall.command(argv, read=read, write=write, env={"RULEPRESS_WALL": "inside"}),
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=self.errors,
-            close_fds=True,
-            cwd="/",
-            preexec_fn=wall.limits(MEMORY, CPU_SECONDS),
-        )
+        ends = [(os.pipe(), os.pipe()) for _ in range(count)]  # (tasks, answers), each (read end, write end)
+        inside = [fd for tasks, answers in ends for fd in (tasks[0], answers[1])]
+        argv = [sys.executable, "-m", "generator.pool", ",".join(map(str, inside))]
+        try:
+            self.process = subprocess.Popen(
+                wall.command(argv, read=read, write=write, env={"RULEPRESS_WALL": "inside"}),
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=self.errors,
+                pass_fds=inside,
+                close_fds=True,
+                cwd="/",
+                preexec_fn=wall.limits(MEMORY, CPU_SECONDS),
+            )
+        finally:
+            for fd in inside:
+                os.close(fd)
+        self.workers = [Worker(self, os.fdopen(tasks[1], "wb"), os.fdopen(answers[0], "rb")) for tasks, answers in ends]
+
+    def said(self) -> str:
+        """How the walled process ended (if it did) and the last line it wrote to its standard error."""
+        self.process.poll()
+        status = self.process.returncode
+        how = f" (exit status {status}: the memory or time limit, or a crash)" if status is not None else ""
+        self.errors.seek(0)
+        lines = [line for line in self.errors.read()[-4000:].decode(errors="replace").splitlines() if line.strip()]
+        return how + (f": {lines[-1].strip()[:300]}" if lines else "")
+
+    def stop(self) -> None:
+        wall.end(self.process)
+        self.process.wait()
+        for worker in self.workers:
+            worker.close()
+
+
+class Worker:
+    """The command's side of one walled worker: a task out, its answer (a JSON line) back."""
+
+    def __init__(self, group: Workers, tasks, answers):
+        self.group, self.tasks, self.answers = group, tasks, answers
 
     def serve(self, jobs: queue.Queue, done: queue.Queue) -> None:
         while True:
@@ -105,28 +141,20 @@ class Worker:
     def ask(self, task) -> dict:
         try:
             payload = pickle.dumps(task)
-            self.process.stdin.write(struct.pack(">Q", len(payload)) + payload)
-            self.process.stdin.flush()
-            line = self.process.stdout.readline()
+            self.tasks.write(struct.pack(">Q", len(payload)) + payload)
+            self.tasks.flush()
+            line = self.answers.readline()
+            while line == b"\n":  # the line a failed worker's answer starts with (``_wait_for``)
+                line = self.answers.readline()
             answer = json.loads(line) if line else None
         except (OSError, ValueError):
             answer = None
         if not isinstance(answer, dict):
-            return {"error": "ended", "text": f"a render worker ended without an answer{self._said()}"}
+            return {"error": "ended", "text": f"a render worker ended without an answer{self.group.said()}"}
         return answer
 
-    def _said(self) -> str:
-        self.process.poll()
-        status = self.process.returncode
-        how = f" (exit status {status}: the memory or time limit, or a crash)" if status is not None else ""
-        self.errors.seek(0)
-        lines = [line for line in self.errors.read()[-4000:].decode(errors="replace").splitlines() if line.strip()]
-        return how + (f": {lines[-1].strip()[:300]}" if lines else "")
-
-    def stop(self) -> None:
-        wall.end(self.process)
-        self.process.wait()
-        for stream in (self.process.stdin, self.process.stdout):
+    def close(self) -> None:
+        for stream in (self.tasks, self.answers):
             try:
                 stream.close()
             except OSError:
@@ -137,32 +165,84 @@ class Worker:
 # Inside the wall
 
 
-def main() -> int:
-    replies = os.fdopen(os.dup(1), "w", encoding="utf-8")
-    os.dup2(os.open(os.devnull, os.O_RDWR), 1)  # what a library prints never joins the answers
-    _warm_worker()
-    tasks = sys.stdin.buffer
+def main(argv: list[str] | None = None) -> int:
+    """A render worker. With no argument, one on standard input and output; with the channels' descriptors
+    (``tasks,answers,tasks,answers...``), one forked for each channel once the renderers are imported."""
+    argv = sys.argv[1:] if argv is None else argv
+    if not argv:
+        replies = os.fdopen(os.dup(1), "wb")
+        os.dup2(os.open(os.devnull, os.O_RDWR), 1)  # what a library prints never joins the answers
+        _warm_worker()
+        return serve(sys.stdin.buffer, replies)
+    fds = [int(fd) for fd in argv[0].split(",")]
+    channels = list(zip(fds[::2], fds[1::2]))
+    os.dup2(os.open(os.devnull, os.O_RDWR), 1)
+    _warm_worker()  # before forking: every worker has WeasyPrint loaded
+    workers = {}
+    held = {fd for channel in channels for fd in channel}  # the channels' descriptors open in this process
+    for tasks, answers in channels:
+        pid = os.fork()
+        if pid == 0:  # a worker: serves its own channel, never returns
+            code = 70
+            try:
+                for fd in held - {tasks, answers}:
+                    os.close(fd)
+                code = serve(os.fdopen(tasks, "rb"), os.fdopen(answers, "wb"))
+            except BaseException:  # noqa: BLE001 - its last line is told with the failure (Workers.said)
+                traceback.print_exc()
+            finally:
+                os._exit(code)
+        os.close(tasks)
+        held.discard(tasks)
+        workers[pid] = answers  # kept open until the worker ends: a worker that fails is told of here
+    return _wait_for(workers)
+
+
+def _wait_for(workers: dict[int, int]) -> int:
+    """Wait for every worker; one that ended otherwise than at the end of its tasks gets its answer said for it
+    (its tasks' reader would otherwise see only the end of its answers)."""
+    while workers:
+        pid, status = os.wait()
+        answers = workers.pop(pid, None)
+        if answers is None:
+            continue
+        code = os.waitstatus_to_exitcode(status)
+        if code != 0:
+            text = f"a render worker ended without an answer (exit status {code}: the memory or time limit, or a crash)"
+            try:  # on a line of its own: the worker may have ended halfway through writing one
+                os.write(answers, ("\n" + json.dumps({"error": "ended", "text": text}) + "\n").encode())
+            except OSError:
+                pass
+        os.close(answers)
+    return 0
+
+
+def serve(tasks, replies) -> int:
+    """Answer each task read from ``tasks`` on ``replies`` (a JSON line each) until ``tasks`` ends."""
     while True:
         header = tasks.read(8)
         if len(header) < 8:
             return 0
         function, args = pickle.loads(tasks.read(struct.unpack(">Q", header)[0]))  # sent by the command itself
-        try:
-            answer = {"ok": function(args)}
-        except ResourceOutside as refused:
-            answer = {"error": "resource-outside", "diagnostics": dump_diagnostics(refused.diagnostics)}
-        except SheetOverflow as refused:
-            answer = {"error": "sheet-overflow", "diagnostics": dump_diagnostics(refused.diagnostics)}
-        except SiteWarnings as warned:
-            answer = {"error": "site-warnings", "text": str(warned)}
-        except SiteFailed as failed:
-            answer = {"error": "site-failed", "text": str(failed)}
-        except SearchIndexError as failed:
-            answer = {"error": "search-index", "text": str(failed)}
-        except Exception as error:  # noqa: BLE001 - told to the command, which stops the build
-            answer = {"error": "internal", "text": f"{type(error).__name__}: {error}"}
-        replies.write(json.dumps(answer, default=str) + "\n")
+        replies.write((json.dumps(_answer(function, args), default=str) + "\n").encode())
         replies.flush()
+
+
+def _answer(function, args) -> dict:
+    try:
+        return {"ok": function(args)}
+    except ResourceOutside as refused:
+        return {"error": "resource-outside", "diagnostics": dump_diagnostics(refused.diagnostics)}
+    except SheetOverflow as refused:
+        return {"error": "sheet-overflow", "diagnostics": dump_diagnostics(refused.diagnostics)}
+    except SiteWarnings as warned:
+        return {"error": "site-warnings", "text": str(warned)}
+    except SiteFailed as failed:
+        return {"error": "site-failed", "text": str(failed)}
+    except SearchIndexError as failed:
+        return {"error": "search-index", "text": str(failed)}
+    except Exception as error:  # noqa: BLE001 - told to the command, which stops the build
+        return {"error": "internal", "text": f"{type(error).__name__}: {error}"}
 
 
 if __name__ == "__main__":

@@ -55,7 +55,7 @@ from .pipeline.plan import SITES
 from .pipeline.request import BuildHooks, BuildRequest
 from .pipeline.search_index import copy_for_index, index_copy, swap_index
 from .pipeline.workers import with_site_house_results
-from .pool import Worker, rebuilt
+from .pool import Workers, rebuilt
 from .render.assets import default_templates
 from .render.site.pages import build_site
 from .render.site.search import SearchIndexError
@@ -454,17 +454,17 @@ class WalledSite:
     imported there, and it writes only the site caches."""
 
     def __init__(self, root: Path):
-        self.root, self.worker = root, None
+        self.root, self.walled = root, None
 
     def __call__(self, project, args) -> str:
-        if self.worker is None or self.worker.process.poll() is not None:
+        if self.walled is None or self.walled.process.poll() is not None:
             caches = Path(args[1]).parent
             caches.mkdir(parents=True, exist_ok=True)
-            self.worker = Worker([self.root, default_templates()], [caches])
-        answer = self.worker.ask((loaded_warm_site, args))
+            self.walled = Workers(1, [self.root, default_templates()], [caches])
+        answer = self.walled.workers[0].ask((loaded_warm_site, args))
         if "ok" not in answer:
-            self.worker.stop()
-            self.worker = None
+            self.walled.stop()
+            self.walled = None
             raise rebuilt(answer)
         return answer["ok"]
 

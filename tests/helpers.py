@@ -4,6 +4,7 @@ Test modules import it as ``helpers`` (pyproject.toml puts tests/ on pytest's ``
 
 from __future__ import annotations
 
+import os
 import shutil
 import signal
 import sys
@@ -51,6 +52,16 @@ def player_files(build: Path) -> list[Path]:
 def raising(error: BaseException):
     """A render worker's task that fails as a renderer would: it raises ``error`` (tests/test_pool.py)."""
     raise error
+
+
+def worker_process(_) -> list:
+    """A render worker's task: the worker's process id, its parent's, and whether WeasyPrint is loaded in it."""
+    return [os.getpid(), os.getppid(), "weasyprint" in sys.modules]
+
+
+def exiting(code: int):
+    """A render worker's task that ends its worker at once, as a crash or a limit would."""
+    os._exit(code)
 
 
 def sweep(cases, check) -> None:

@@ -14,7 +14,7 @@ import subprocess
 import sys
 
 import pytest
-from helpers import ROOT, TESTS, raising
+from helpers import ROOT, TESTS, exiting, raising, worker_process
 
 from generator.diagnostics import Code, Diagnostic, Location
 from generator.pool import RenderFailed, rebuilt
@@ -79,3 +79,63 @@ def test_an_answer_that_does_not_read_back_is_a_render_failure_with_the_workers_
     assert type(rebuilt({"error": "resource-outside", "diagnostics": [["Nowhere"]]})) is RenderFailed
     assert str(rebuilt({"error": "something new", "text": "what it said"})) == "what it said"
     assert str(rebuilt({})) == "a render worker ended without an answer"
+
+
+def forked_workers_answer(*channels: list) -> tuple[list[list[dict]], subprocess.Popen]:
+    """What each worker of one `python -m generator.pool TASKS,ANSWERS,...` answers, channel by channel (each
+    channel's tasks written whole before the process starts, its answers read once the process has ended), and the
+    process, ended."""
+    inside, ours = [], []
+    for tasks in channels:
+        task_read, task_write = os.pipe()
+        answer_read, answer_write = os.pipe()
+        os.write(task_write, b"".join(struct.pack(">Q", len(p)) + p for p in map(pickle.dumps, tasks)))
+        os.close(task_write)  # a few small tasks: the pipe holds them
+        inside += [task_read, answer_write]
+        ours.append(answer_read)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(TESTS)]), "RULEPRESS_WALL": "inside"}
+    try:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "generator.pool", ",".join(map(str, inside))],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=env,
+            cwd=ROOT,
+            pass_fds=inside,
+        )
+    finally:
+        for fd in inside:
+            os.close(fd)
+    process.communicate(timeout=120)
+    answers = []
+    for fd in ours:
+        with os.fdopen(fd, "rb") as stream:
+            answers.append([json.loads(line) for line in stream.read().splitlines() if line.strip()])
+    return answers, process
+
+
+@pytest.fixture(scope="module")
+def three_workers():
+    """One process with three channels: two workers say who they are, one of them then ends midway."""
+    return forked_workers_answer(
+        [(worker_process, None), (str.upper, "one")],
+        [(worker_process, None), (exiting, 3), (str.upper, "never")],
+        [(len, "ab")] * 3,
+    )
+
+
+def test_each_channel_is_answered_by_a_worker_of_its_own_forked_by_the_process_started(three_workers):
+    answers, process = three_workers
+    assert process.returncode == 0
+    (first, one), (second, *_), third = answers
+    assert one == {"ok": "ONE"} and third == [{"ok": 2}] * 3
+    assert first["ok"][0] != second["ok"][0] and process.pid not in (first["ok"][0], second["ok"][0])
+    assert first["ok"][1:] == second["ok"][1:] == [process.pid, True]  # forked by the process started, WeasyPrint in
+
+
+def test_a_worker_that_ends_midway_is_told_with_its_exit_status_and_the_others_go_on(three_workers):
+    answers, _process = three_workers
+    text = "a render worker ended without an answer (exit status 3: the memory or time limit, or a crash)"
+    assert answers[1][1:] == [{"error": "ended", "text": text}]  # and nothing after it
+    assert str(rebuilt(answers[1][1])) == text
+    assert answers[2] == [{"ok": 2}] * 3

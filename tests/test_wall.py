@@ -307,6 +307,38 @@ def test_behind_the_wall_bwraps_init_holds_neither_the_environment_nor_the_hosts
         host.close()
 
 
+def test_behind_the_wall_bwraps_init_holds_no_channel_of_the_render_workers(place):
+    """The render workers' tasks and answers go on pipes of their own, as the host's do: bwrap's init holds none."""
+    from generator.pool import Workers
+
+    project, _outside = place
+    walled = Workers(2, [project], [])
+    try:
+        assert walled.workers[0].ask((str.upper, "started")) == {"ok": "STARTED"}  # the workers are forked by now
+        init = _children(walled.process.pid)
+        assert len(init) == 1 and _children(init[0]), init
+        channels = {
+            f"pipe:[{os.fstat(stream.fileno()).st_ino}]" for w in walled.workers for stream in (w.tasks, w.answers)
+        }
+        held = set()
+        for fd in os.listdir(f"/proc/{init[0]}/fd"):
+            try:
+                held.add(os.readlink(f"/proc/{init[0]}/fd/{fd}"))
+            except OSError:
+                pass
+        assert len(channels) == 4 and not channels & held, f"bwrap's init holds the workers' channels: {held}"
+    finally:
+        walled.stop()
+
+
+def test_a_walled_render_worker_that_crashes_is_a_render_failure_with_its_exit_status(place):
+    from generator.pool import RenderFailed, run_walled
+
+    project, _outside = place
+    with pytest.raises(RenderFailed, match=r"^a render worker ended without an answer \(exit status 3: "):
+        run_walled([(os._exit, 3)], 2, lambda: None, read=[project], write=[])
+
+
 def _children(pid: int) -> list[int]:
     found = []
     for task in os.listdir(f"/proc/{pid}/task"):
