@@ -26,7 +26,7 @@ from pathlib import Path
 from . import wall
 from .check_cache import dump_diagnostics, load_diagnostics
 from .render.pdf import ResourceOutside, SheetOverflow, _warm_worker
-from .render.site.pages import SiteFailed, SiteWarnings
+from .render.site.pages import SiteFailed, SiteWarnings, load_site_modules
 from .render.site.search import SearchIndexError
 
 MEMORY = 6 * 1024**3  # bytes of address space a render worker may map
@@ -37,9 +37,10 @@ class RenderFailed(Exception):
     """A walled worker ended without an answer (a limit, a crash)."""
 
 
-def run_walled(tasks: list, workers: int, advance, *, read: list[Path], write: list[Path]) -> list:
+def run_walled(tasks: list, workers: int, advance, *, read: list[Path], write: list[Path], sites: bool = False) -> list:
     """Run ``(function, args)`` tasks in ``workers`` walled workers; results in task order. The first
-    failure stops every worker and is raised here, rebuilt from what the worker said."""
+    failure stops every worker and is raised here, rebuilt from what the worker said. ``sites``: some task
+    builds a site (the workers are forked with Sphinx's modules loaded too)."""
     jobs: queue.Queue = queue.Queue()
     for index, task in enumerate(tasks):
         jobs.put((index, task))
@@ -48,7 +49,7 @@ def run_walled(tasks: list, workers: int, advance, *, read: list[Path], write: l
     walled = None
     try:
         with wall.interrupts_held():
-            walled = Workers(max(1, min(workers, len(tasks))), read, write)
+            walled = Workers(max(1, min(workers, len(tasks))), read, write, sites=sites)
         for worker in walled.workers:
             threading.Thread(target=worker.serve, args=(jobs, done), daemon=True).start()
         for _ in tasks:
@@ -84,11 +85,11 @@ class Workers:
     WeasyPrint once, not once a worker. The channels are descriptors of their own, not the standard streams,
     which bwrap's init (pid 1 inside) holds open."""
 
-    def __init__(self, count: int, read: list[Path], write: list[Path]):
+    def __init__(self, count: int, read: list[Path], write: list[Path], sites: bool = False):
         self.errors = tempfile.TemporaryFile()
         ends = [(os.pipe(), os.pipe()) for _ in range(count)]  # (tasks, answers), each (read end, write end)
         inside = [fd for tasks, answers in ends for fd in (tasks[0], answers[1])]
-        argv = [sys.executable, "-m", "generator.pool", ",".join(map(str, inside))]
+        argv = [sys.executable, "-m", "generator.pool", ",".join(map(str, inside)), *(["sites"] if sites else [])]
         try:
             self.process = subprocess.Popen(
                 wall.command(argv, read=read, write=write, env={"RULEPRESS_WALL": "inside"}),
@@ -167,7 +168,8 @@ class Worker:
 
 def main(argv: list[str] | None = None) -> int:
     """A render worker. With no argument, one on standard input and output; with the channels' descriptors
-    (``tasks,answers,tasks,answers...``), one forked for each channel once the renderers are imported."""
+    (``tasks,answers,tasks,answers...``), one forked for each channel once the renderers are imported (Sphinx's
+    modules too, after them, with ``sites``)."""
     argv = sys.argv[1:] if argv is None else argv
     if not argv:
         replies = os.fdopen(os.dup(1), "wb")
@@ -178,6 +180,8 @@ def main(argv: list[str] | None = None) -> int:
     channels = list(zip(fds[::2], fds[1::2]))
     os.dup2(os.open(os.devnull, os.O_RDWR), 1)
     _warm_worker()  # before forking: every worker has WeasyPrint loaded
+    if "sites" in argv[1:]:
+        load_site_modules()
     workers = {}
     held = {fd for channel in channels for fd in channel}  # the channels' descriptors open in this process
     for tasks, answers in channels:

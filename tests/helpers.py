@@ -54,9 +54,9 @@ def raising(error: BaseException):
     raise error
 
 
-def worker_process(_) -> list:
-    """A render worker's task: the worker's process id, its parent's, and whether WeasyPrint is loaded in it."""
-    return [os.getpid(), os.getppid(), "weasyprint" in sys.modules]
+def worker_process(modules: tuple[str, ...]) -> list:
+    """A render worker's task: the worker's process id, its parent's, and whether each of ``modules`` is loaded."""
+    return [os.getpid(), os.getppid(), *(name in sys.modules for name in modules)]
 
 
 def exiting(code: int):

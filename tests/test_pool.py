@@ -81,10 +81,10 @@ def test_an_answer_that_does_not_read_back_is_a_render_failure_with_the_workers_
     assert str(rebuilt({})) == "a render worker ended without an answer"
 
 
-def forked_workers_answer(*channels: list) -> tuple[list[list[dict]], subprocess.Popen]:
-    """What each worker of one `python -m generator.pool TASKS,ANSWERS,...` answers, channel by channel (each
-    channel's tasks written whole before the process starts, its answers read once the process has ended), and the
-    process, ended."""
+def forked_workers_answer(*channels: list, options: tuple[str, ...] = ()) -> tuple[list[list[dict]], subprocess.Popen]:
+    """What each worker of one `python -m generator.pool TASKS,ANSWERS,... *options` answers, channel by channel
+    (each channel's tasks written whole before the process starts, its answers read once the process has ended),
+    and the process, ended."""
     inside, ours = [], []
     for tasks in channels:
         task_read, task_write = os.pipe()
@@ -96,7 +96,7 @@ def forked_workers_answer(*channels: list) -> tuple[list[list[dict]], subprocess
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(TESTS)]), "RULEPRESS_WALL": "inside"}
     try:
         process = subprocess.Popen(
-            [sys.executable, "-m", "generator.pool", ",".join(map(str, inside))],
+            [sys.executable, "-m", "generator.pool", ",".join(map(str, inside)), *options],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             env=env,
@@ -116,12 +116,16 @@ def forked_workers_answer(*channels: list) -> tuple[list[list[dict]], subprocess
 
 @pytest.fixture(scope="module")
 def three_workers():
-    """One process with three channels: two workers say who they are, one of them then ends midway."""
+    """One process with three channels, for sites: two workers say who they are, one of them then ends midway."""
     return forked_workers_answer(
-        [(worker_process, None), (str.upper, "one")],
-        [(worker_process, None), (exiting, 3), (str.upper, "never")],
+        [(worker_process, LOADED), (str.upper, "one")],
+        [(worker_process, LOADED), (exiting, 3), (str.upper, "never")],
         [(len, "ab")] * 3,
+        options=("sites",),
     )
+
+
+LOADED = ("weasyprint", "sphinx_tippy")  # the PDFs' renderer, and an extension only a site build loads
 
 
 def test_each_channel_is_answered_by_a_worker_of_its_own_forked_by_the_process_started(three_workers):
@@ -130,7 +134,8 @@ def test_each_channel_is_answered_by_a_worker_of_its_own_forked_by_the_process_s
     (first, one), (second, *_), third = answers
     assert one == {"ok": "ONE"} and third == [{"ok": 2}] * 3
     assert first["ok"][0] != second["ok"][0] and process.pid not in (first["ok"][0], second["ok"][0])
-    assert first["ok"][1:] == second["ok"][1:] == [process.pid, True]  # forked by the process started, WeasyPrint in
+    assert first["ok"][1:] == second["ok"][1:] == [process.pid, True, True]  # forked by the process started
+    # the renderers were loaded by that process, before the fork: no task of theirs asked for them
 
 
 def test_a_worker_that_ends_midway_is_told_with_its_exit_status_and_the_others_go_on(three_workers):

@@ -37,7 +37,9 @@ def run_tasks(tasks: list, workers: int | None, advance, walled: tuple | None = 
         read, write = walled
         for folder in write:
             Path(folder).mkdir(parents=True, exist_ok=True)
-        return run_walled(tasks, workers or min(len(tasks), os.cpu_count() or 1), advance, read=read, write=write)
+        sites = any(function is site_worker for function, _args in tasks)
+        count = workers or min(len(tasks), os.cpu_count() or 1)
+        return run_walled(tasks, count, advance, read=read, write=write, sites=sites)
     context = multiprocessing.get_context("forkserver")  # workers import WeasyPrint/Sphinx themselves, in parallel
     workers = workers or min(len(tasks), os.cpu_count() or 1)
     before = set(multiprocessing.active_children())  # this process's other children, never the pool's to stop
