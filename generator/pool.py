@@ -101,6 +101,11 @@ class Workers:
                 cwd="/",
                 preexec_fn=wall.limits(MEMORY, CPU_SECONDS),
             )
+        except BaseException:  # no wall (bwrap missing), no process: this side's ends closed too
+            for tasks, answers in ends:
+                os.close(tasks[1])
+                os.close(answers[0])
+            raise
         finally:
             for fd in inside:
                 os.close(fd)
