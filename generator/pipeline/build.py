@@ -109,7 +109,7 @@ def _build(request: BuildRequest, hooks: BuildHooks, out: Path, started: float) 
     builder = Builder(project, out, staging, old, request, hooks)
     try:
         builder.run()
-        write_manifest(staging, builder.manifest, out)
+        write_manifest(staging, builder.manifest)
         swap(staging, out)
     except RenderRefused as refused:
         print_diagnostics(refused.diagnostics)
@@ -181,7 +181,7 @@ def _export(request: BuildRequest, out: Path, started: float) -> int:
         folder = staging / "export" if into_build else staging
         fresh = Path(tempfile.mkdtemp(prefix=".export-", dir=staging))
         written = export_json(result.project, fresh, request.audience)
-        folder.mkdir(parents=True, exist_ok=True)
+        folder.mkdir(exist_ok=True)  # in the staging folder, made above
         for path in written:  # a rename, never a write through a hard link to the previous build
             os.replace(path, folder / path.name)
         fresh.rmdir()

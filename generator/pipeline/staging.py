@@ -18,6 +18,9 @@ from ..cache_seal import sign, unsign
 
 MANIFEST = ".manifest.json"
 MANIFEST_MAC = ".manifest.mac"  # its MAC with this machine's key (``cache_seal``)
+# What the manifest's MAC is bound to: its being one, not where it stands (a project copied on this machine keeps its
+# build's keys; the key, not the place, says who wrote it).
+MANIFEST_LABEL = "build manifest"
 
 
 def _staging_prefix(out: Path) -> str:
@@ -99,7 +102,7 @@ def read_manifest(out: Path) -> dict[str, str]:
         signed = (out / MANIFEST_MAC).read_bytes()
     except OSError:
         return {}
-    if unsign(_manifest_label(out), signed.strip() + b"\n" + data) != data:
+    if unsign(MANIFEST_LABEL, signed.strip() + b"\n" + data) != data:
         return {}
     try:
         found = json.loads(data)
@@ -108,17 +111,11 @@ def read_manifest(out: Path) -> dict[str, str]:
     return found if isinstance(found, dict) else {}
 
 
-def write_manifest(folder: Path, entries: dict, out: Path | None = None) -> None:
-    """``entries`` as the manifest of ``folder`` (a staging folder that becomes ``out``), signed with this
+def write_manifest(folder: Path, entries: dict) -> None:
+    """``entries`` as the manifest of ``folder`` (a staging folder that becomes the build), signed with this
     machine's key so only this machine's next build reuses what it names."""
     data = json.dumps(entries, indent=1, sort_keys=True).encode("utf-8")
     (folder / MANIFEST).write_bytes(data)
-    signed = sign(_manifest_label(out or folder), data)
+    signed = sign(MANIFEST_LABEL, data)
     if signed is not None:
         (folder / MANIFEST_MAC).write_bytes(signed.partition(b"\n")[0] + b"\n")
-
-
-def _manifest_label(out: Path) -> str:
-    """What the manifest's MAC is bound to: its being one, not where it stands (a project copied on this
-    machine keeps its build's keys; the key, not the place, says who wrote it)."""
-    return "build manifest"

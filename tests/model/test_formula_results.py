@@ -7,6 +7,7 @@ result="killed")`), a chart shows one (`result: killed`), and a worked example g
 
 from __future__ import annotations
 
+import ast
 from pathlib import Path
 from types import MappingProxyType
 
@@ -239,3 +240,19 @@ def test_results_equal_the_same_results_or_a_dict_of_them_and_nothing_else():
     assert brawl == {"killed": 3, "prisoners": 1} and brawl != {"killed": 3}
     # only results or a dict count: a read-only view with the same names and values is something else
     assert brawl != MappingProxyType({"killed": 3, "prisoners": 1})
+
+
+TESTED = GAME.replace(  # a result that decides a test on its way
+    "survivors: {label: Survivors, expr: left - left // 2}",
+    "survivors: {label: Survivors, expr: left - left // 2 if left > 1 else left}",
+)
+
+
+def test_the_way_a_formula_of_several_results_went_holds_the_test_one_of_them_decided(tmp_path):
+    assert TESTED != GAME
+    game = _game(tmp_path, TESTED)
+    melee = next(f for f in game.formulas if f.id == "melee")
+    for defenders, held in ((4, True), (1, False)):  # left = defenders - min(0, defenders) = defenders
+        scope, way = calculator(game).path(melee, hits=0, defenders=defenders)
+        assert [(ast.unparse(d.test), d.held) for d in way.decisions] == [("left > 1", held)]
+        assert scope["left"] == defenders

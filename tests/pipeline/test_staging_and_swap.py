@@ -200,7 +200,7 @@ def test_the_manifests_mac_is_this_machines_hmac_of_the_manifest_labelled_as_one
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
     staged = tmp_path / "staged"
     staged.mkdir()
-    pipeline.staging.write_manifest(staged, {"b.pdf": "k2", "a.pdf": "k1"}, tmp_path / "build")
+    pipeline.staging.write_manifest(staged, {"b.pdf": "k2", "a.pdf": "k1"})
     data = b'{\n "a.pdf": "k1",\n "b.pdf": "k2"\n}'
     assert (staged / ".manifest.json").read_bytes() == data
     key = (tmp_path / "state" / "rulepress" / "cache-key").read_bytes().strip()

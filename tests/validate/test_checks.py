@@ -730,3 +730,12 @@ def test_an_empty_rules_file_hides_no_entries_so_the_other_files_are_still_check
         "rules_src/x/case.yaml:4:14: error[unknown-ref]: chapter `nowhere` is not in `chapters:`",
         "rules_src/x/empty.yaml:1:1: error[empty-file]: the file has no content",
     ]
+
+
+@pytest.mark.parametrize(("length", "told"), [(40, False), (41, True)])
+def test_a_version_of_forty_characters_fits_the_footer_and_one_more_does_not(tmp_path, length, told):
+    root = tmp_path / "project"
+    (root / "rules_src" / "game").mkdir(parents=True)
+    (root / "rules_src" / "game" / "ruleset.yaml").write_text(f"ruleset:\n  title: A game\n  version: {'v' * length}\n")
+    found = [d.message for d in check_project(root).diagnostics if "`version`" in d.message]
+    assert found == ([f"`version` has {length} characters; at most 40 fit a printout's footer"] if told else [])

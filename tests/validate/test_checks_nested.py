@@ -320,3 +320,19 @@ def test_an_overlay_that_only_changes_a_game_master_value_is_not_blamed_for_its_
         "game-master-only `ambush`\n"
         "  hint: link it only from game-master material, or mark the linking entry `audience: gm`"
     ]
+
+
+LONG_QUOTES = """\
+spells:
+  far:
+    name: Far
+    effect: Flies.
+    source: {quote: "a spell that is never written in the text, quoted at a length past sixty"}
+"""
+
+
+def test_a_long_quote_not_found_is_shown_by_its_first_sixty_characters(tmp_path):
+    assert checked(tmp_path, LONG_QUOTES) == [
+        "rules_src/x/case.yaml:5:21: error[source-quote]: the quote is not in base.txt: "
+        "“a spell that is never written in the text, quoted at a lengt”",
+    ]
