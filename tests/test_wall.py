@@ -294,13 +294,8 @@ def test_behind_the_wall_bwraps_init_holds_neither_the_environment_nor_the_hosts
             time.sleep(0.05)
             init = _children(host.process.pid)
         assert len(init) == 1 and _children(init[0]), init
-        channels = {f"pipe:[{os.fstat(stream.fileno()).st_ino}]" for stream in (host.requests, host.replies)}
-        held = set()
-        for fd in os.listdir(f"/proc/{init[0]}/fd"):
-            try:
-                held.add(os.readlink(f"/proc/{init[0]}/fd/{fd}"))
-            except OSError:
-                pass
+        channels = {_pipe_name(stream) for stream in (host.requests, host.replies)}
+        held = _open_files(init[0])
         assert not channels & held, f"bwrap's init holds the host's channels: {held}"
         assert TOKEN.encode() not in Path(f"/proc/{init[0]}/environ").read_bytes()
     finally:
@@ -317,15 +312,8 @@ def test_behind_the_wall_bwraps_init_holds_no_channel_of_the_render_workers(plac
         assert walled.workers[0].ask((str.upper, "started")) == {"ok": "STARTED"}  # the workers are forked by now
         init = _children(walled.process.pid)
         assert len(init) == 1 and _children(init[0]), init
-        channels = {
-            f"pipe:[{os.fstat(stream.fileno()).st_ino}]" for w in walled.workers for stream in (w.tasks, w.answers)
-        }
-        held = set()
-        for fd in os.listdir(f"/proc/{init[0]}/fd"):
-            try:
-                held.add(os.readlink(f"/proc/{init[0]}/fd/{fd}"))
-            except OSError:
-                pass
+        channels = {_pipe_name(stream) for w in walled.workers for stream in (w.tasks, w.answers)}
+        held = _open_files(init[0])
         assert len(channels) == 4 and not channels & held, f"bwrap's init holds the workers' channels: {held}"
     finally:
         walled.stop()
@@ -337,6 +325,21 @@ def test_a_walled_render_worker_that_crashes_is_a_render_failure_with_its_exit_s
     project, _outside = place
     with pytest.raises(RenderFailed, match=r"^a render worker ended without an answer \(exit status 3: "):
         run_walled([(os._exit, 3)], 2, lambda: None, read=[project], write=[])
+
+
+def _open_files(pid: int) -> set[str]:
+    """What each descriptor of process ``pid`` is open on (``pipe:[inode]`` for a pipe)."""
+    held = set()
+    for fd in os.listdir(f"/proc/{pid}/fd"):
+        try:
+            held.add(os.readlink(f"/proc/{pid}/fd/{fd}"))
+        except OSError:
+            pass  # closed meanwhile
+    return held
+
+
+def _pipe_name(stream) -> str:
+    return f"pipe:[{os.fstat(stream.fileno()).st_ino}]"
 
 
 def _children(pid: int) -> list[int]:
