@@ -113,3 +113,26 @@ def test_a_skip_stays_a_skip_off_ci(pytester, monkeypatch):
     pytester.makepyfile(SKIPPING)
     monkeypatch.delenv("CI", raising=False)
     pytester.runpytest_subprocess("-p", "no:cacheprovider").assert_outcomes(skipped=2, xfailed=1)
+
+
+STATE_SEEN = """
+import os
+from pathlib import Path
+
+
+def test_the_run_has_a_state_folder_of_its_own():
+    folder = Path(os.environ["RULEPRESS_TEST_STATE"])
+    assert folder.is_dir() and folder.parent == Path(os.environ["TMPDIR"])
+    assert os.environ["XDG_STATE_HOME"] == str(folder)
+"""
+
+
+def test_a_run_removes_the_state_folder_it_made(pytester, monkeypatch):
+    """The project's conftest makes the run's scratch state folder (where the cache key lives); the run removes it."""
+    scratch = pytester.mkdir("scratch")
+    pytester.makeconftest((ROOT / "conftest.py").read_text(encoding="utf-8"))
+    pytester.makepyfile(STATE_SEEN)
+    monkeypatch.delenv("RULEPRESS_TEST_STATE", raising=False)
+    monkeypatch.setenv("TMPDIR", str(scratch))
+    pytester.runpytest_subprocess("-p", "no:cacheprovider").assert_outcomes(passed=1)
+    assert list(scratch.iterdir()) == []
