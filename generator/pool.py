@@ -31,6 +31,7 @@ from .render.site.search import SearchIndexError
 
 MEMORY = 6 * 1024**3  # bytes of address space a render worker may map
 CPU_SECONDS = 3600  # of a worker's whole life: a layout that never ends is ended
+ENDED = "a render worker ended without an answer"  # what the build says of one, with its exit status if known
 
 
 class RenderFailed(Exception):
@@ -76,7 +77,12 @@ def rebuilt(answer: dict) -> Exception:
         if found:
             return (ResourceOutside if kind == "resource-outside" else SheetOverflow)(found)
     kinds = {"site-warnings": SiteWarnings, "site-failed": SiteFailed, "search-index": SearchIndexError}
-    return kinds.get(kind, RenderFailed)(text or "a render worker ended without an answer")
+    return kinds.get(kind, RenderFailed)(text or ENDED)
+
+
+def exit_status(code: int) -> str:
+    """What a worker's exit status says: for a worker that ended before its answer, a limit or a crash."""
+    return f"exit status {code}: the memory or time limit, or a crash"
 
 
 class Workers:
@@ -115,7 +121,7 @@ class Workers:
         """How the walled process ended (if it did) and the last line it wrote to its standard error."""
         self.process.poll()
         status = self.process.returncode
-        how = f" (exit status {status}: the memory or time limit, or a crash)" if status is not None else ""
+        how = f" ({exit_status(status)})" if status is not None else ""
         self.errors.seek(0)
         lines = [line for line in self.errors.read()[-4000:].decode(errors="replace").splitlines() if line.strip()]
         return how + (f": {lines[-1].strip()[:300]}" if lines else "")
@@ -156,7 +162,7 @@ class Worker:
         except (OSError, ValueError):
             answer = None
         if not isinstance(answer, dict):
-            return {"error": "ended", "text": f"a render worker ended without an answer{self.group.said()}"}
+            return {"error": "ended", "text": f"{ENDED}{self.group.said()}"}
         return answer
 
     def close(self) -> None:
@@ -217,7 +223,7 @@ def _wait_for(workers: dict[int, int]) -> int:
             continue
         code = os.waitstatus_to_exitcode(status)
         if code != 0:
-            text = f"a render worker ended without an answer (exit status {code}: the memory or time limit, or a crash)"
+            text = f"{ENDED} ({exit_status(code)})"
             try:  # on a line of its own: the worker may have ended halfway through writing one
                 os.write(answers, ("\n" + json.dumps({"error": "ended", "text": text}) + "\n").encode())
             except OSError:
