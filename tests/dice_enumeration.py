@@ -181,15 +181,15 @@ class Oracle:
             return lift(lambda t: body if t else orelse, test)
         if isinstance(node, ast.BinOp):
             return lift(BINARY[type(node.op)], self.evaluate(node.left, scope), self.evaluate(node.right, scope))
-        if isinstance(node, ast.Compare):
-            left = self.evaluate(node.left, scope)
-            result = True
-            for op, comparator in zip(node.ops, node.comparators):
-                right = self.evaluate(comparator, scope)
-                step = lift(COMPARE[type(op)], left, right)
-                result = lift(lambda a, b: a and b, result, step)
-                left = right
-            return result
+        if isinstance(node, ast.Compare):  # a chain reads each operand once: `2 <= D6 <= 4` compares one roll twice
+            ops = [COMPARE[type(op)] for op in node.ops]
+            values = [self.evaluate(node.left, scope)]
+            for op, comparator in zip(ops, node.comparators):
+                values.append(self.evaluate(comparator, scope))
+                plain = not any(isinstance(value, Dist) for value in values)
+                if plain and not op(values[-2], values[-1]):
+                    return False  # a chain of plain values stops at its first false comparison, as Python's
+            return lift(lambda *faces: all(op(a, b) for op, a, b in zip(ops, faces, faces[1:])), *values)
         if isinstance(node, ast.Call):
             args = [self.evaluate(a, scope) for a in node.args]
             kwargs = {k.arg: self.evaluate(k.value, scope) for k in node.keywords}

@@ -7,7 +7,9 @@ with :mod:`ast` and evaluated by walking an allow-list of nodes: numbers, names
 the functions in :data:`FUNCTIONS`, of formulas and of tables by id. Dice are
 written as the rules write them (``D6``, ``2D6``, ``D3``) and become icepool dice,
 so ``count(dice, D6 > target)`` is the exact distribution of successes and
-``chance(highest(nerve, D6) > tokens)`` the exact chance of passing.
+``chance(highest(nerve, D6) > tokens)`` the exact chance of passing. Each die written is a roll of its own,
+and what Python would ask a roll's truth of (a chain of comparisons, ``in``, ``and``/``or``/``not``, ``min``
+and ``max``) is taken outcome by outcome: ``2 <= D6 <= 4`` is one roll compared twice.
 
 Nothing else is reachable: no attributes, no subscripts, no imports, no ``**``;
 numbers are capped so that no expression can grow without end.
@@ -216,6 +218,42 @@ def _extreme(die: icepool.Die, size: int, highest: bool) -> icepool.Die:
     return icepool.Die(weights)
 
 
+def maximum(*values):
+    """The largest of its arguments; of rolls, the higher roll, each rolled apart (``max(D6, D8)``)."""
+    return _either(values, highest=True)
+
+
+def minimum(*values):
+    """The smallest of its arguments; of rolls, the lower roll, each rolled apart (``min(D6, 3)``)."""
+    return _either(values, highest=False)
+
+
+def _either(values: tuple, highest: bool):
+    """``max`` or ``min`` as Python gives them (of its arguments, or of the one tuple given), and of rolls the
+    roll of the largest or smallest: Python's own would ask each die whether it is larger, which has no answer."""
+    pool = values[0] if len(values) == 1 and type(values[0]) is tuple else values
+    if not any(_is_roll(value) for value in pool):
+        return (max if highest else min)(*values)
+    return _extreme_of([_as_die(value) for value in pool], highest)
+
+
+def _extreme_of(dice: list[icepool.Die], highest: bool) -> icepool.Die:
+    """The highest (or lowest) of one roll of each of ``dice``, exactly: the number of ways every roll is at most x
+    is the product of each die's, so the ways the highest is x are that product at x less that at the outcome
+    before. As ``_extreme``, without the pool machinery."""
+    outcomes = sorted(set().union(*(die.outcomes() for die in dice)), reverse=not highest)
+    spend(len(outcomes) * len(dice))
+    reached = [0] * len(dice)  # each die's ways to roll at most (or, for the lowest, at least) the outcome reached
+    weights, before = {}, 0
+    for outcome in outcomes:
+        reached = [ways + die.quantity(outcome) for ways, die in zip(reached, dice)]
+        now = math.prod(reached)
+        if now != before:
+            weights[outcome + 0] = now - before  # + 0: a true or false counts as 1 or 0
+        before = now
+    return icepool.Die(weights)
+
+
 def count(dice: int, each) -> icepool.Die:
     """How many of ``dice`` rolls succeed, ``each`` being one die's success (``D6 > armour``)."""
     size = _pool_size(dice)
@@ -340,8 +378,8 @@ def pick(value, n: int):
 
 
 FUNCTIONS: dict[str, Callable] = {
-    "min": min,
-    "max": max,
+    "min": minimum,
+    "max": maximum,
     "abs": abs,
     "floor": _round(math.floor),
     "ceil": _round(math.ceil),
@@ -365,8 +403,6 @@ FUNCTION_HELP = {
 }
 FUNCTION_HELP.update(
     {
-        "min": "The smallest of its arguments.",
-        "max": "The largest of its arguments.",
         "abs": "The size of a number, without its sign.",
         "floor": "Rounded down.",
         "ceil": "Rounded up.",
@@ -739,14 +775,18 @@ def _eval(node: ast.expr, scope: Mapping[str, object]):
     if isinstance(node, ast.UnaryOp):
         operand = _eval(node.operand, scope)
         if isinstance(node.op, ast.Not):
-            return not operand
+            return _joint(operator.not_, [operand]) if _is_roll(operand) else not operand
         return -operand if isinstance(node.op, ast.USub) else +operand
     if isinstance(node, ast.BoolOp):
+        stops = operator.not_ if isinstance(node.op, ast.And) else bool  # `and` stops at a false, `or` at a true
         result = _eval(node.values[0], scope)
         for item in node.values[1:]:
-            if isinstance(node.op, ast.And) and not result or isinstance(node.op, ast.Or) and result:
+            if _is_roll(result):  # a roll has no one truth to stop at: each outcome goes its own way
+                result = _joint(lambda held, then: held if stops(held) else then, [result, _eval(item, scope)])
+            elif stops(result):
                 return result
-            result = _eval(item, scope)
+            else:
+                result = _eval(item, scope)
         return result
     if isinstance(node, ast.IfExp):
         test = _eval(node.test, scope)
@@ -760,15 +800,12 @@ def _eval(node: ast.expr, scope: Mapping[str, object]):
         return _checked(_operation(_BINARY[type(node.op)], left, right))
     if isinstance(node, ast.Compare):
         left = _eval(node.left, scope)
-        for op, comparator in zip(node.ops, node.comparators):
+        for at, (op, comparator) in enumerate(zip(node.ops, node.comparators)):
             right = _eval(comparator, scope)
-            if isinstance(op, (ast.In, ast.NotIn)):
-                held = left in (right if isinstance(right, tuple) else (right,))
-                result = held if isinstance(op, ast.In) else not held
-            else:
-                result = _operation(_COMPARE[type(op)], left, right)
-            if _is_roll(result) or not result:
-                return result  # a roll's comparison is a roll of true and false; chains stop there
+            if _is_roll(left) or _is_roll(right) or _holds_roll(right):
+                return _rolled_chain(node, at, [left, right], scope)
+            if not _compared(op, left, right):
+                return False
             left = right
         return True
     if isinstance(node, ast.Call):
@@ -787,6 +824,49 @@ def _eval(node: ast.expr, scope: Mapping[str, object]):
             )
         return _checked(result)
     raise FormulaError(f"`{ast.unparse(node)}` is not allowed in a formula")  # pragma: no cover - _allow stops it
+
+
+def _compared(op: ast.cmpop, left, right) -> bool:
+    """One comparison of a chain, of plain values: ``in`` looks in a tuple (or at one value)."""
+    if isinstance(op, (ast.In, ast.NotIn)):
+        held = left in (right if isinstance(right, tuple) else (right,))
+        return held if isinstance(op, ast.In) else not held
+    return _COMPARE[type(op)](left, right)
+
+
+def _holds_roll(value) -> bool:
+    return type(value) is tuple and any(_is_roll(item) for item in value)
+
+
+def _rolled_chain(node: ast.Compare, at: int, values: list, scope):
+    """A chain of comparisons from its ``at``-th, where a roll is compared: a roll of whether every comparison
+    holds, each operand read once (``2 <= D6 <= 4`` compares one roll twice). Its operands are evaluated from
+    there on, as Python evaluates a chain once it is past its plain start."""
+    values += [_eval(comparator, scope) for comparator in node.comparators[at + 1 :]]
+    ops = node.ops[at:]
+    if any(_holds_roll(value) for value in values):
+        raise FormulaError("`in` looks among values, not rolls: compare the roll itself (`D6 in (1, 2)`)")
+    if len(ops) == 1 and type(ops[0]) in _COMPARE:  # one roll against one value: icepool's own, remembered
+        return _operation(_COMPARE[type(ops[0])], *values)
+    return _joint(lambda *plain: all(_compared(op, a, b) for op, a, b in zip(ops, plain, plain[1:])), values)
+
+
+def _joint(function, values: list) -> icepool.Die:
+    """``function`` of ``values`` where each roll among them is one of its outcomes, over every combination of
+    those (each roll rolled once, wherever it stands): the roll of what ``function`` gives."""
+    rolls = [index for index, value in enumerate(values) if _is_roll(value)]
+    combinations = math.prod(len(values[index]) for index in rolls)
+    if combinations > MAX_PAIRS:
+        raise FormulaTooLarge(f"comparing these rolls takes {combinations:,} combinations; the limit is {MAX_PAIRS:,}")
+    spend(combinations)
+
+    def at(*outcomes):
+        given = list(values)
+        for index, outcome in zip(rolls, outcomes):
+            given[index] = outcome
+        return function(*given)
+
+    return icepool.map(at, *(values[index] for index in rolls))
 
 
 # -- why a result is what it is ------------------------------------------------------------------------------------

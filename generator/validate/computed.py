@@ -147,7 +147,10 @@ def _die_problems(formula: Formula):
         if not owner.die:
             continue
         try:
-            Expression.parse(owner.die).evaluate({})
+            die = Expression.parse(owner.die)
+            named = sorted(die.names | die.calls)
+            if not named:
+                die.evaluate({})
         except FormulaError as error:
             code = Code.TOO_LARGE if isinstance(error, FormulaTooLarge) else Code.BAD_FORMULA
             yield Diagnostic(
@@ -155,6 +158,15 @@ def _die_problems(formula: Formula):
                 f"the `die:` of `{formula.id}` does not compute: {error}",
                 value_loc(owner, "die"),
                 None if code is Code.TOO_LARGE else "write a die such as D6 or D10",
+            )
+            continue
+        if named:  # the outputs roll it as written: no input, value or formula has a value there
+            yield Diagnostic(
+                Code.BAD_FORMULA,
+                f"the `die:` of `{formula.id}` names {', '.join(f'`{name}`' for name in named)}: a die is rolled as "
+                "written, without inputs, values or formulas",
+                value_loc(owner, "die"),
+                "write the die itself, such as D6 or 2D6; a modifier belongs in `expr:`",
             )
 
 

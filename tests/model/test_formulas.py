@@ -86,6 +86,52 @@ def test_sums_of_dice_against_the_36_outcomes(target):
     assert ev("chance(2D6 >= target)", target=target) == Fraction(hits, 36)
 
 
+def test_a_chain_of_comparisons_reads_each_roll_once():
+    for low, high in itertools.product(range(0, 8), repeat=2):
+        inside = sum(1 for face in FACES if low <= face <= high)
+        assert ev("chance(low <= D6 <= high)", low=low, high=high) == Fraction(inside, 6), (low, high)
+    alike = sum(1 for a, b, c in itertools.product(FACES, repeat=3) if a == b == c)
+    assert ev("chance(D6 == D6 == D6)") == Fraction(alike, 6**3)  # three dice written: three rolls
+    assert ev("chance(3 < 4 < D6)") == Fraction(2, 6)
+    assert ev("4 < 3 < D6") is False  # a plain start that fails ends the chain, as in Python
+
+
+def test_in_asks_whether_a_roll_is_one_of_the_values():
+    for chosen in itertools.combinations(range(0, 8), 2):
+        among = sum(1 for face in FACES if face in chosen)
+        assert ev("chance(D6 in chosen)", chosen=chosen) == Fraction(among, 6), chosen
+        assert ev("chance(D6 not in chosen)", chosen=chosen) == Fraction(6 - among, 6), chosen
+    assert ev("chance(D6 in (1, 2))") == Fraction(2, 6)
+    with pytest.raises(FormulaError, match="^`in` looks among values, not rolls"):
+        ev("3 in (D6, 2)")
+
+
+def test_and_or_and_not_of_rolls_hold_outcome_by_outcome():
+    pairs = list(itertools.product(FACES, FACES))
+    for a, b in itertools.product(range(0, 7), repeat=2):
+        both = sum(1 for x, y in pairs if x > a and y > b)
+        either = sum(1 for x, y in pairs if x > a or y > b)
+        assert ev("chance(D6 > a and D6 > b)", a=a, b=b) == Fraction(both, 36), (a, b)
+        assert ev("chance(D6 > a or D6 > b)", a=a, b=b) == Fraction(either, 36), (a, b)
+    for a in range(0, 7):
+        assert ev("chance(not (D6 > a))", a=a) == Fraction(sum(1 for x in FACES if not x > a), 6)
+    assert ev("False or 2 > 1") is True and ev("0 and D6") == 0  # plain values still stop where Python stops
+
+
+def test_max_and_min_of_rolls_are_the_higher_and_the_lower_roll():
+    for first, second in [(6, 6), (6, 8), (4, 10)]:
+        pairs = list(itertools.product(range(1, first + 1), range(1, second + 1)))
+        for k in range(0, 12):
+            higher = sum(1 for a, b in pairs if max(a, b) >= k)
+            lower = sum(1 for a, b in pairs if min(a, b) >= k)
+            assert ev(f"chance(max(D{first}, D{second}) >= k)", k=k) == Fraction(higher, len(pairs)), (first, k)
+            assert ev(f"chance(min(D{first}, D{second}) >= k)", k=k) == Fraction(lower, len(pairs)), (first, k)
+    assert ev("chance(min(D6, 3) == 3)") == Fraction(4, 6)  # a 3, 4, 5 or 6 rolled
+    assert ev("chance(max((D6, D6, D6)) == 6)") == 1 - Fraction(5**3, 6**3)
+    assert ev("chance(max(D6) == 6)") == Fraction(1, 6)  # the one roll, not its highest face
+    assert (ev("max(2, 3)"), ev("min(2, 3)"), ev("max((4, 1))")) == (3, 2, 4)
+
+
 def test_lowest_and_total():
     worst = sum(1 for rolls in itertools.product(FACES, repeat=3) if min(rolls) <= 2)
     assert ev("chance(lowest(3) <= 2)") == Fraction(worst, 216)
@@ -676,6 +722,10 @@ formulas:
     assert _checked(tmp_path / "over", entries.replace("{die}", "3D1000")) == [
         "rules_src/game/ruleset.yaml:9:10: error[too-large]: the `die:` of `needed` does not compute: `3D1000` rolls "
         "3,000 dice × sides; the limit is 2,000 (such as 2D1000 or 20D100)"
+    ]
+    assert _checked(tmp_path / "named", entries.replace("{die}", "D6 + n")) == [
+        "rules_src/game/ruleset.yaml:9:10: error[bad-formula]: the `die:` of `needed` names `n`: a die is rolled as "
+        "written, without inputs, values or formulas"
     ]
 
 
