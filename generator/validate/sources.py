@@ -64,12 +64,19 @@ def _cited_sections(ruleset: Ruleset) -> dict[str, Sections]:
     return {name: find_sections(text, names[name]) for name, text in ruleset.sources.items()}
 
 
+def _clipped(text: str, length: int = 60) -> str:
+    """A quote or heading as a message shows it: its first ``length`` characters, and an ellipsis where it goes on."""
+    return text if len(text) <= length else text[:length] + "…"
+
+
 def _citation_problems(source: Source, text: str, sections: Sections):
     """A citation's section stands as a heading in its text, and its quote lies inside that section."""
     section = plain(source.section)
     if source.quote and _normal(source.quote) not in text:
         yield Diagnostic(
-            Code.SOURCE_QUOTE, f"the quote is not in {source.file}: “{source.quote[:60]}”", value_loc(source, "quote")
+            Code.SOURCE_QUOTE,
+            f"the quote is not in {source.file}: “{_clipped(source.quote)}”",
+            value_loc(source, "quote"),
         )
         return
     if not section:
@@ -78,7 +85,7 @@ def _citation_problems(source: Source, text: str, sections: Sections):
         where = "is no heading of" if _normal(section) in text else "is not in"
         yield Diagnostic(
             Code.SOURCE_SECTION,
-            f"section “{section[:60]}” {where} {source.file}",
+            f"section “{_clipped(section)}” {where} {source.file}",
             value_loc(source, "section"),
             did_you_mean(section, sections.headings) or "copy the heading as the source writes it",
         )
@@ -91,7 +98,7 @@ def _citation_problems(source: Source, text: str, sections: Sections):
         )
         yield Diagnostic(
             Code.QUOTE_SECTION,
-            f"the quote is not in section “{section[:60]}” of {source.file}: “{source.quote[:60]}”",
+            f"the quote is not in section “{_clipped(section)}” of {source.file}: “{_clipped(source.quote)}”",
             value_loc(source, "section"),
             under,
         )

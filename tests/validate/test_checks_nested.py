@@ -328,11 +328,18 @@ spells:
     name: Far
     effect: Flies.
     source: {quote: "a spell that is never written in the text, quoted at a length past sixty"}
+  near:
+    name: Near
+    effect: Walks.
+    source: {quote: "a spell of exactly sixty characters, never written in the te"}
 """
 
 
-def test_a_long_quote_not_found_is_shown_by_its_first_sixty_characters(tmp_path):
+def test_a_long_quote_not_found_is_shown_by_its_first_sixty_characters_and_an_ellipsis(tmp_path):
+    assert len("a spell of exactly sixty characters, never written in the te") == 60
     assert checked(tmp_path, LONG_QUOTES) == [
         "rules_src/x/case.yaml:5:21: error[source-quote]: the quote is not in base.txt: "
-        "“a spell that is never written in the text, quoted at a lengt”",
+        "“a spell that is never written in the text, quoted at a lengt…”",
+        "rules_src/x/case.yaml:9:21: error[source-quote]: the quote is not in base.txt: "
+        "“a spell of exactly sixty characters, never written in the te”",
     ]
