@@ -183,14 +183,15 @@ class Builder:
             if isinstance(value_node, Sequence):
                 locs.update((f"{f.name}[{i}]", item.loc) for i, item in enumerate(value_node.items))
         for group in getattr(cls, "one_of", ()):  # fields of which an entry needs at least one
-            if not any(node.get(k) is not None or k in (extra or {}) for k in group) and not misspelt & set(group):
-                named = " or ".join(f"`{k}`" for k in group)
-                self.diagnostics.add(
-                    Code.MISSING_FIELD,
-                    f"{_kind(cls)} `{id or ''}` needs {named} (or both)".replace(" ``", ""),
-                    where,
-                    "add " + " or ".join(f"`{k}: {fields[k][0].metadata.get('example')}`" for k in group),
-                )
+            if not any(node.get(k) is not None or k in (extra or {}) for k in group):
+                if not misspelt & set(group):  # else the unknown-field error already says `did you mean`
+                    named = " or ".join(f"`{k}`" for k in group)
+                    self.diagnostics.add(
+                        Code.MISSING_FIELD,
+                        f"{_kind(cls)} `{id or ''}` needs {named} (or both)".replace(" ``", ""),
+                        where,
+                        "add " + " or ".join(f"`{k}: {fields[k][0].metadata.get('example')}`" for k in group),
+                    )
                 ok = False
         for group in getattr(cls, "one_only", ()):  # fields of which an entry has exactly one
             written = [k for k in group if node.get(k) is not None]
@@ -203,14 +204,15 @@ class Builder:
                     "keep " + " or ".join(f"`{k}`" for k in group),
                 )
                 ok = False
-            elif not written and not misspelt & set(group):
-                named = " or ".join(f"`{k}`" for k in group)
-                self.diagnostics.add(
-                    Code.MISSING_FIELD,
-                    f"{_kind(cls)} `{id or ''}` needs {named}".replace(" ``", ""),
-                    where,
-                    "add " + " or ".join(f"`{k}: {fields[k][0].metadata.get('example')}`" for k in group),
-                )
+            elif not written:
+                if not misspelt & set(group):  # else the unknown-field error already says `did you mean`
+                    named = " or ".join(f"`{k}`" for k in group)
+                    self.diagnostics.add(
+                        Code.MISSING_FIELD,
+                        f"{_kind(cls)} `{id or ''}` needs {named}".replace(" ``", ""),
+                        where,
+                        "add " + " or ".join(f"`{k}: {fields[k][0].metadata.get('example')}`" for k in group),
+                    )
                 ok = False
         if not ok:
             return INVALID
