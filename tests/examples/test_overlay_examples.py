@@ -17,8 +17,10 @@ from helpers import ROOT
 
 from generator.cli import main
 from generator.pipeline.build import check_with_examples
+from generator.render.markdown import prose_md
 from generator.render.present import source_text
 from generator.render.prose import Prose
+from generator.render.sheets.quickref import quick_reference
 from generator.render.site import myst
 from generator.render.site.pages import examples_page
 
@@ -156,6 +158,23 @@ def test_the_overlays_booklet_says_both_results(checked):
     assert "the text: 7 hexes; these house rules: 8 hexes" in dashing and "checked" not in dashing
     twice = next(line for line in html.splitlines() if "Twice the move" in line)
     assert "the text: 12 hexes; these house rules: 14 hexes" in twice
+
+
+def test_the_overlays_quick_reference_says_both_results_where_its_rules_are_printed(tmp_path):
+    marked = BASE.replace(
+        "    chapter: moving\n    source:", "    chapter: moving\n    quick_reference: true\n    source:"
+    )
+    files = {"skirmish/ruleset.yaml": marked, "skirmish/mechanics.py": MECHANICS, "skirmish/sources/text.txt": SOURCE}
+    result, failures = check_with_examples(write(tmp_path, files | {"club/ruleset.yaml": HOUSE}))
+    assert result.ok and failures == [], [d.format() for d in result.diagnostics.errors]
+    club = result.project.ruleset("club")
+    ((group, _tables),) = quick_reference(club).chapters
+    (moving,) = group.rules
+    printed = str(Prose(club, "player").html(moving.text))  # the PDF sheet's
+    on_site = prose_md(moving.text, club, inline=True)  # the site's page of the sheet
+    assert "dashing model moves 7 hexes in all. (the text: 7 hexes; these house rules: 8 hexes)" in printed
+    assert "dashing model moves 7 hexes in all. (the text\\: 7 hexes; these house rules\\: 8 hexes)" in on_site
+    assert ">>>" not in printed + on_site
 
 
 def test_the_authors_examples_page_marks_the_changed_examples(checked):

@@ -91,7 +91,7 @@ class TableLine:
 @dataclass(frozen=True)
 class RuleLine:
     title: str
-    text: Markdown  # the summary written for the sheet, else the rule's body without its worked examples
+    text: Markdown  # the summary written for the sheet, else the rule's body (its examples print as their sentences)
 
 
 @dataclass(frozen=True)
@@ -206,7 +206,7 @@ def block_lines(kind: str, block) -> int:
     if kind == "sequence":
         return 2 + sum(1 + _text_lines(p.summary, 56) for p in block.phases)
     if kind == "rules":
-        return 2 + sum(1 + _text_lines(rule.text) for rule in block.rules)
+        return 2 + sum(1 + _text_lines(without_examples(rule.text)) for rule in block.rules)
     if kind == "table":
         return (
             4
@@ -272,9 +272,7 @@ def chapter_groups(
         rules = [rule for rule in ruleset.rules if rule.chapter == chapter.id and marked(rule)]
         group = None
         if rules:
-            lines = tuple(
-                RuleLine(sheet_title(rule, rule.title), summary(rule, without_examples(rule.body))) for rule in rules
-            )
+            lines = tuple(RuleLine(sheet_title(rule, rule.title), summary(rule, rule.body)) for rule in rules)
             sections = list(dict.fromkeys(_section_of(rule) for rule in rules if _section_of(rule)))
             group = RuleGroup(
                 chapter.title, lines, f"{ruleset.title} § " + "; § ".join(sections) if sections else ruleset.title
