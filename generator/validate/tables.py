@@ -59,13 +59,23 @@ def table_coverage(table: RollTable) -> list[Diagnostic]:
     covered: dict[int, object] = {}
     for row in table.rows:
         hits = row.roll.within(outcomes)
+        rolled = f"{table.dice}" + (f" clamped to {range_words(table.clamp)}" if table.clamp else "")
         if not hits:
             found.append(
                 Diagnostic(
                     Code.TABLE_UNREACHABLE,
-                    f"row `{row.roll.text}` of `{table.id}` can never be rolled with {table.dice}"
-                    + (f" clamped to {range_words(table.clamp)}" if table.clamp else ""),
+                    f"row `{row.roll.text}` of `{table.id}` can never be rolled with {rolled}",
                     value_loc(row, "roll"),
+                )
+            )
+        elif not table.dice.stats and (beyond := _beyond(row.roll, outcomes)):
+            kept = _spans(hits)
+            found.append(
+                Diagnostic(
+                    Code.TABLE_UNREACHABLE,
+                    f"row `{row.roll.text}` of `{table.id}` runs past what {rolled} can roll: {beyond} never comes up",
+                    value_loc(row, "roll"),
+                    f"write `{kept}`" if "," not in kept else "write the row as the results it can roll",
                 )
             )
         overlap = [o for o in hits if o in covered]
@@ -86,6 +96,18 @@ def table_coverage(table: RollTable) -> list[Diagnostic]:
             Diagnostic(Code.TABLE_GAP, f"`{table.id}` has no row for {_spans(missing)} on {table.dice}", rows_loc)
         )
     return found
+
+
+def _beyond(roll, outcomes: list[int]) -> str:
+    """The part of a closed range past the lowest or highest result the dice can give, as spans (empty: none)."""
+    low, high = min(outcomes), max(outcomes)
+    below = _span(roll.low, low - 1) if roll.low is not None and roll.low < low else ""
+    above = _span(high + 1, roll.high) if roll.high is not None and roll.high > high else ""
+    return ", ".join(part for part in (below, above) if part)
+
+
+def _span(start: int, end: int) -> str:
+    return str(start) if start == end else f"{start}-{end}"
 
 
 MAX_TABLE_SPAN = 10_000  # results between a modified table's lowest and highest row

@@ -75,8 +75,11 @@ def oracle(table: RollTable) -> tuple[list[tuple[Code, Location]], list[int]]:
     expected, covered = [], set()
     for index, row in enumerate(table.rows):
         hits = {read for read in reads if read in row.roll}
+        ends = [end for end in (row.roll.low, row.roll.high) if end is not None]
         if not hits:
             expected.append((Code.TABLE_UNREACHABLE, row_loc(index)))
+        elif not table.dice.stats and any(end < min(reads) or end > max(reads) for end in ends):
+            expected.append((Code.TABLE_UNREACHABLE, row_loc(index)))  # a written number the dice never give
         if hits & covered:
             expected.append((Code.TABLE_OVERLAP, row_loc(index)))
         covered |= hits
@@ -191,6 +194,7 @@ def test_gap_message_names_the_missing_results():
 def test_overlap_and_unreachable_messages():
     found = table_coverage(make_table("D6", ["1-3", "3-7", "8"]))
     assert [(d.code, d.message) for d in found] == [
+        (Code.TABLE_UNREACHABLE, "row `3-7` of `t` runs past what D6 can roll: 7 never comes up"),
         (Code.TABLE_OVERLAP, "row `3-7` of `t` covers 3 again"),
         (Code.TABLE_UNREACHABLE, "row `8` of `t` can never be rolled with D6"),
     ]
