@@ -82,12 +82,17 @@ def prose_md(text: str, ruleset=None, inline: bool = False) -> str:
 def cell_md(cell: Cell) -> str:
     """`4+ (50%)`, bold when the odds are good; an impossible cell is its word alone, in italics."""
     if cell.tone == "none":
-        return f"*{esc(cell.text or cell.chance)}*"
+        return emphasis(esc(cell.text or cell.chance), "*")
     if cell.text and cell.chance:
         text = f"{esc(cell.text)} ({esc(cell.chance)})"
     else:
         text = esc(cell.text or cell.chance)
-    return f"**{text}**" if cell.tone == "good" else text
+    return emphasis(text, "**") if cell.tone == "good" else text
+
+
+def emphasis(text: str, mark: str) -> str:
+    """``text`` between ``mark``s (``**`` bold, ``*`` italics); nothing for no text: ``****`` would print as is."""
+    return f"{mark}{text}{mark}" if text else ""
 
 
 def chart_md(chart: Chart, level: int = 2, ruleset=None, reasons: dict | None = None) -> str:
@@ -101,7 +106,7 @@ def chart_md(chart: Chart, level: int = 2, ruleset=None, reasons: dict | None = 
     )
     notes = chart.column_notes or ("",) * len(chart.columns)
     header = [esc(corner)] + [esc(f"{c} ({n})" if n else c) for c, n in zip(chart.columns, notes)]
-    rows = [[f"**{esc(row.label)}**"] + [cell_md(c) for c in row.cells] for row in chart.rows]
+    rows = [[emphasis(esc(row.label), "**")] + [cell_md(c) for c in row.cells] for row in chart.rows]
     parts = [f"{'#' * level} {esc(chart.title)}"] if chart.title else []
     parts.append(picker_md(chart, reasons))  # the phone's way in: pick the two values, read the target and odds
     parts.append(pipe_table(header, rows))

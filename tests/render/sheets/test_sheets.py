@@ -545,6 +545,13 @@ def test_a_wide_chart_prints_on_the_quick_reference_in_parts_of_six_columns_or_f
         assert max(map(len, parts)) - min(map(len, parts)) <= 1
 
 
+def test_a_chart_of_one_unlabelled_row_prints_no_empty_emphasis():
+    """A chart over one input has a row with no label: its cell is empty, not `****` (which Markdown prints as is)."""
+    chart = Chart("Hit", "", "Fight", ("0", "1"), (Row("", (Cell("", "41.7%", tone="good"), Cell("", ""))),))
+    row = next(line for line in chart_md(chart).splitlines() if "41" in line)
+    assert row == "|  | **41\\.7%** |  |"
+
+
 def test_page_text_is_escaped():
     chart = Chart("<script>x</script>", "a|b", "*c*", ("[1](javascript:x)",), (Row("`r`", (Cell("<b>", "50%"),)),))
     text = chart_md(chart)
