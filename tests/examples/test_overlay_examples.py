@@ -180,6 +180,7 @@ def test_the_overlays_quick_reference_says_both_results_where_its_rules_are_prin
 def test_the_authors_examples_page_marks_the_changed_examples(checked):
     page = examples_page(checked.ruleset("club"), "gm")
     assert page.count("- ≠ ") == 2 and page.count("- ✔ ") == 1
+    assert "— 1 checked statement, " in page  # `>>> values.dash`, one statement
 
 
 def test_an_overlay_cites_the_text_it_changes_by_its_title(checked):

@@ -280,7 +280,7 @@ def examples_page(ruleset: Ruleset, audience: str = "player") -> str | None:
         if house is not None:
             lines.append(f"- ≠ {target} — {esc(house_phrase(house, hidden))}, {where}")
         else:
-            lines.append(f"- ✔ {target} — {example.statements} checked statements, {where}")
+            lines.append(f"- ✔ {target} — {plural(example.statements, 'checked statement')}, {where}")
     return "\n".join(lines)
 
 
