@@ -744,6 +744,8 @@ def sphinx_config(root: Path, audience: str, only: str = "", name: str = DEFAULT
         "html_copy_source": False,
         "html_last_updated_fmt": None,
         "language": "en",
+        # quotes print as written, as in the PDFs: Sphinx would curl an inch mark (`6"`) into a closing quote
+        "smartquotes": False,
         "rulepress_root": str(root),
         "rulepress_audience": audience,
         "rulepress_ruleset": only,

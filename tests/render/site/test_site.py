@@ -131,6 +131,14 @@ def test_no_broken_internal_links(built):
 
 
 @pytest.mark.build  # renders for real in its body
+def test_quotes_and_inch_marks_print_as_written(built):
+    """bad_moon_rising reads `"within 6""` (a quote ending in an inch mark): the site prints it as written, as the
+    PDFs do, not with the inch mark curled into a second closing quote."""
+    page = (built / "site" / "bad_moon_rising" / "confusion.html").read_text(encoding="utf-8")
+    assert "A reading: &quot;within 6&quot;&quot; is read as 6&quot; or less." in page
+    assert "6”" not in page
+
+
 def test_text_from_data_is_escaped(tmp_path, browser):
     project = copy_project(tmp_path, ["rampant_hex"])
     troops = project / "rules_src" / "rampant_hex" / "troops.yaml"
