@@ -103,6 +103,7 @@ def _build(request: BuildRequest, hooks: BuildHooks, out: Path, started: float) 
             file=sys.stderr,
         )
         return 1
+    print_diagnostics(result.diagnostics.sorted())  # its warnings, as `check` prints them: a build alone says them too
     project = result.project
     old = read_manifest(out)
     staging = new_staging(out)

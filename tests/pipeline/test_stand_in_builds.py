@@ -21,7 +21,7 @@ from stand_ins import ALL_PDFS, EVERY_FILE, build, edit, files, inodes, manifest
 import generator.pipeline.build  # noqa: F401 - loads the submodule `pipeline.` reaches
 import generator.pipeline.plan  # noqa: F401 - loads the submodule `pipeline.` reaches
 from generator import keys, pipeline
-from generator.diagnostics import Code, Diagnostic, Diagnostics, Location
+from generator.diagnostics import Code, Diagnostic, Diagnostics, Location, Severity
 from generator.exit import INTERNAL
 from generator.pipeline.plan import Summary
 from generator.pipeline.request import BuildHooks, BuildRequest
@@ -372,6 +372,25 @@ def test_a_failed_worked_example_fails_the_build(project, renderers, capsys):
         f"{failure.format()}\nbuild failed: 1 error; {project / 'build'} is left as it was\n"
     )
     assert not (project / "build").exists()
+
+
+def test_a_build_says_the_warnings_check_says_and_builds(project, renderers, capsys):
+    warned = Diagnostics()
+    warned.add(
+        Code.MECHANIC_LITERAL,
+        "the number 6 is written",
+        Location("rules_src/melee/mechanics.py", 4, 27),
+        "name it",
+        Severity.WARNING,
+    )
+
+    def checker(root):
+        return SimpleNamespace(ok=True, diagnostics=warned, project=renderers.project), []
+
+    assert build(project, renderers, checker=checker) == 0
+    assert capsys.readouterr().err == f"{warned[0].format()}\n"
+    assert warned[0].format().startswith("rules_src/melee/mechanics.py:4:27: warning[mechanic-literal]: ")
+    assert (project / "build" / "site" / "index.html").is_file()
 
 
 # -- what the builder hands the renderers, and what it writes around them ------------------------
