@@ -135,8 +135,9 @@ class Code(enum.Enum):
     PAGE_NAME = _code(
         "page-name",
         catches="a chapter whose id is the name of a page the site makes for every ruleset (`index`, `glossary`, "
-        "`examples`, `names`), so one page would hide the other",
-        hint="give the chapter another id: its page is named after it",
+        "`examples`, `names`), or a ruleset folder named as a folder the site makes beside them (`sheets`, "
+        "`handouts`), so one page would hide the other",
+        hint="give the chapter another id, or the folder another name: its pages are named after it",
     )
     DUPLICATE_ID = _code(
         "duplicate-id",

@@ -71,6 +71,10 @@ SITE_PAGE_NAMES = {
     "examples": "the worked examples",
     "names": "the names worked examples can use",
 }
+SITE_FOLDERS = {  # what the site keeps beside the rulesets' own folders (render/site/pages.py KINDS)
+    "sheets": "the cheat sheets",
+    "handouts": "the handouts",
+}
 # Sections whose entries with no chapter get a page of their own, in the site's order (`army`: the costs, army limits
 # and armies together); `ruleset: declares: page_titles:` may title each.
 PAGED_SECTIONS = (

@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 from ..check_cache import environment, tree_digest
 from ..diagnostics import Code, Diagnostics, Location, did_you_mean
 from ..model.entries import Meta
-from ..model.ruleset import SECTIONS, Example, Ruleset
+from ..model.ruleset import SECTIONS, SITE_FOLDERS, Example, Ruleset
 from ..model.settings import NO_SETTINGS, SITE_NAME_LENGTH, Settings
 from .bases import resolve_bases
 from .build import ID, Builder
@@ -301,6 +301,13 @@ def load_ruleset(
     shown = lambda p: shown_path(p, root)  # noqa: E731
     if not ID.fullmatch(folder.name):
         diagnostics.add(Code.BAD_ID, f"ruleset folder `{folder.name}` is not lower_snake_case", Location(shown(folder)))
+    elif folder.name in SITE_FOLDERS:
+        diagnostics.add(
+            Code.PAGE_NAME,
+            f"ruleset folder `{folder.name}` would take the name of the site's folder of {SITE_FOLDERS[folder.name]}",
+            Location(shown(folder)),
+            f"rename the folder, such as `{folder.name}_rules`",
+        )
     trees, unreadable = [], []
     for path in _inside(yaml_files(folder), root, diagnostics):
         said = len(diagnostics)

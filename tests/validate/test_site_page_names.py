@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 
 from generator.model.entries import Chapter
-from generator.model.ruleset import SITE_PAGE_NAMES
+from generator.model.ruleset import SITE_FOLDERS, SITE_PAGE_NAMES
 from generator.render.site.pages import SECTION_PAGES, site_pages
 from generator.scaffold import scaffold
 from generator.validate import check_project
@@ -52,3 +52,22 @@ def test_a_chapter_named_like_a_section_page_keeps_both_pages(tmp_path):
     project = dataclasses.replace(project, rulesets=tuple(renamed if r.id == "game" else r for r in project.rulesets))
     files = site_pages(project, "player").files
     assert "game/values.md" in files and "game/values-list.md" in files
+
+
+def test_every_folder_the_site_makes_beside_the_rulesets_is_one_no_ruleset_folder_can_be_named(tmp_path):
+    project = new_project(tmp_path)
+    ids = {ruleset.id for ruleset in project.rulesets}
+    for audience in ("player", "gm"):
+        folders = {path.split("/")[0] for path in site_pages(project, audience).files if "/" in path} - ids
+        assert folders and folders <= set(SITE_FOLDERS), (audience, folders)
+
+
+def test_a_ruleset_folder_named_like_a_folder_the_site_makes_is_refused_at_the_folder(tmp_path):
+    for name in SITE_FOLDERS:
+        root = tmp_path / name
+        scaffold(root, name, None)
+        found = [d.format() for d in check_project(root).diagnostics.errors if d.code.code == "page-name"]
+        assert found == [
+            f"rules_src/{name}:1:1: error[page-name]: ruleset folder `{name}` would take the name of the site's "
+            f"folder of {SITE_FOLDERS[name]}\n  hint: rename the folder, such as `{name}_rules`"
+        ]
