@@ -139,6 +139,12 @@ class Code(enum.Enum):
         "`handouts`), so one page would hide the other",
         hint="give the chapter another id, or the folder another name: its pages are named after it",
     )
+    EMPTY_CHAPTER = _code(
+        "empty-chapter",
+        catches="a chapter no entry is placed in and with no `intro:` (a warning): its page and the booklet print "
+        "its title alone",
+        hint="place entries in it with `chapter:`, give it an `intro:`, or remove it",
+    )
     DUPLICATE_ID = _code(
         "duplicate-id",
         catches="two entries of the same kind with one id, possibly in different files",

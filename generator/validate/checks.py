@@ -52,6 +52,7 @@ for _function in (
     armies.check_armies,
     glossary.check_glossary_terms,
     references.check_chapter_ids,
+    references.check_empty_chapters,
     links.check_prose_links,
     audience.check_gm_references,
     audience.check_audience,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..diagnostics import Code, Diagnostic, Location, did_you_mean
+from ..diagnostics import Code, Diagnostic, Location, Severity, did_you_mean
 from ..model.base import value_loc
 from ..model.entries import RollTable
 from ..model.ruleset import SITE_PAGE_NAMES, Ruleset
@@ -69,6 +69,24 @@ def check_spells(ruleset: Ruleset):
                 Code.UNKNOWN_REF,
                 f"spell `{spell.id}` sits at {spell.roll} on `{table.id}`, which has no such row",
                 value_loc(spell, "roll"),
+            )
+
+
+def check_empty_chapters(ruleset: Ruleset):
+    """A chapter something is printed in: an entry placed in it (a phase's `chapter:` only points to one) or an
+    intro. Its own chapters only: an overlay's pages print its base's."""
+    placed = {
+        getattr(entry, "chapter", "")
+        for section, entry in ruleset.all_entries()
+        if section not in ("phases", "chapters")
+    }
+    for chapter in ruleset.chapters:
+        if chapter.id not in placed and not chapter.intro.strip():
+            yield Diagnostic(
+                Code.EMPTY_CHAPTER,
+                f"chapter `{chapter.id}` holds nothing: its page prints its title alone",
+                chapter.loc,
+                severity=Severity.WARNING,
             )
 
 

@@ -36,6 +36,7 @@ def test_the_registered_checks():
         "armies",
         "glossary_terms",
         "chapter_ids",
+        "empty_chapters",
         "prose_links",
         "gm_references",
         "audience",
