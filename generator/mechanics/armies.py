@@ -20,7 +20,7 @@ from ..model import reads
 from ..model.base import NotGiven
 from ..model.entries import ArmyLimit, ArmyList, ArmyUnit, ProfileMatrix
 from ..model.points import Number, exact
-from ..model.ruleset import Ruleset
+from ..model.ruleset import ROW_SECTION, Ruleset
 
 __all__ = [
     "line_cost",
@@ -190,6 +190,7 @@ def count_names(ruleset: Ruleset) -> set[str]:
     names.update(cost.id for cost in ruleset.costs)
     names.update(hero.id for hero in ruleset.heroes)
     names.update(id for section, id in ruleset.unloaded if section in ("costs", "heroes"))  # reported already
+    names.update(id.partition(".")[2] for section, id in ruleset.unloaded if section == ROW_SECTION)  # likewise
     for matrix in ruleset.profiles:
         names.update(row.id for row in matrix.rows)
     return names

@@ -71,6 +71,9 @@ SITE_PAGE_NAMES = {
     "examples": "the worked examples",
     "names": "the names worked examples can use",
 }
+ROW_SECTION = (
+    "profile rows"  # a matrix's row that did not load, among `Ruleset.unloaded`: ("profile rows", "matrix.row")
+)
 SITE_FOLDERS = {  # what the site keeps beside the rulesets' own folders (render/site/pages.py KINDS)
     "sheets": "the cheat sheets",
     "handouts": "the handouts",

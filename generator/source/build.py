@@ -24,6 +24,7 @@ from ..model.entries import Column, Entry, ProfileMatrix, ProfileRow, ValueCell
 from ..model.formula import Expression, FormulaError, FormulaTooLarge
 from ..model.points import Number, Points, points_text
 from ..model.quantity import Quantity, QuantityError, QuantityMixesMeasures, QuantityTooLarge, parse_number
+from ..model.ruleset import ROW_SECTION
 from .yamlnodes import Mapping, Node, Scalar, Sequence, describe
 
 INVALID = object()
@@ -431,6 +432,8 @@ class Builder:
                 row = self._profile_row(row_node, key.text, columns, key.loc)
                 if row is not INVALID:
                     rows.append(row)
+                elif id is not None:  # reported: what names the row (an army's troop) is not told it is missing
+                    self.failed.add((ROW_SECTION, f"{id}.{key.text}"))
         elif rows_node is not None:
             self.error(
                 Code.WRONG_TYPE, f"`rows` must be a mapping of ids to rows, not {describe(rows_node)}", rows_node

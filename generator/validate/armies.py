@@ -8,7 +8,7 @@ from ..diagnostics import Code, Diagnostic, did_you_mean
 from ..mechanics import armies
 from ..model.base import NotGiven, value_loc
 from ..model.points import points_text
-from ..model.ruleset import Ruleset
+from ..model.ruleset import ROW_SECTION, Ruleset
 from .references import unknown_ref
 
 
@@ -177,7 +177,8 @@ def _names_unloaded(ruleset: Ruleset, army) -> bool:
     used = [("profiles", army.matrix)] + [("costs", c) for c in army.extras]
     for unit in army.units:
         used += (
-            [("costs", c) for c in unit.upgrades]
+            [(ROW_SECTION, f"{army.matrix}.{unit.troop}")]
+            + [("costs", c) for c in unit.upgrades]
             + [("heroes", h) for h in unit.heroes]
             + [("spells", s) for s in unit.spells]
         )
@@ -206,7 +207,7 @@ def _army_refs(ruleset: Ruleset, army):
             yield d
     for unit in army.units:
         troops = [r.id for r in matrix.rows]
-        if unit.troop not in troops:
+        if unit.troop not in troops and not ruleset.is_unloaded(f"{matrix.id}.{unit.troop}", ROW_SECTION):
             yield Diagnostic(
                 Code.UNKNOWN_REF,
                 f"troop `{unit.troop}` is not a row of `{matrix.id}`",

@@ -686,7 +686,7 @@ def check_sheets(ruleset: Ruleset):
     rules = {r.id for r in ruleset.rules}
     for sheet in ruleset.sheets:
         for index, id in enumerate(sheet.charts):
-            if id not in charts:
+            if id not in charts and not ruleset.is_unloaded(id, "charts"):
                 yield Diagnostic(
                     Code.UNKNOWN_REF,
                     f"sheet `{sheet.id}` lists chart `{id}`, which is not in `charts:`",
@@ -694,7 +694,7 @@ def check_sheets(ruleset: Ruleset):
                     did_you_mean(id, charts),
                 )
         for index, id in enumerate(sheet.cites):
-            if id not in rules:
+            if id not in rules and not ruleset.is_unloaded(id, "rules"):
                 yield Diagnostic(
                     Code.UNKNOWN_REF,
                     f"sheet `{sheet.id}` cites rule `{id}`, which is not in `rules:`",

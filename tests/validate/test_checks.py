@@ -685,9 +685,9 @@ def test_a_head_count_armys_models_are_checked_line_by_line(tmp_path):
 def _army(matrix="m", extras=(), upgrades=(), heroes=(), spells=()):
     from types import SimpleNamespace
 
-    unit = SimpleNamespace(upgrades=upgrades, heroes=heroes, spells=spells)
+    unit = SimpleNamespace(troop="t", upgrades=upgrades, heroes=heroes, spells=spells)
     return SimpleNamespace(
-        matrix=matrix, extras=extras, units=[SimpleNamespace(upgrades=(), heroes=(), spells=()), unit]
+        matrix=matrix, extras=extras, units=[SimpleNamespace(troop="u", upgrades=(), heroes=(), spells=()), unit]
     )
 
 
@@ -699,10 +699,11 @@ def _army(matrix="m", extras=(), upgrades=(), heroes=(), spells=()):
         ({("costs", "banner")}, _army(upgrades=("banner",)), True),
         ({("heroes", "h")}, _army(heroes=("h",)), True),
         ({("spells", "s")}, _army(spells=("s",)), True),
+        ({("profile rows", "m.t")}, _army(), True),  # the row of its troop `t`
         (set(), _army(extras=("banner",), upgrades=("banner",), heroes=("h",), spells=("s",)), False),
         # the same id failing in another section is not this army's
         (
-            {("heroes", "m"), ("spells", "banner"), ("costs", "h"), ("profiles", "s")},
+            {("heroes", "m"), ("spells", "banner"), ("costs", "h"), ("profiles", "s"), ("profile rows", "other.t")},
             _army(extras=("banner",), upgrades=("banner",), heroes=("h",), spells=("s",)),
             False,
         ),
