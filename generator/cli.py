@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import select
 import sys
 from pathlib import Path
 
@@ -188,6 +189,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         return _interrupted(command)
     except OSError as error:
+        if isinstance(error, BrokenPipeError) and _stdout_gone():  # its reader stopped (`rulepress codes | head`)
+            _stdout_to_null()
+            return EXIT_BROKEN_PIPE
         _say(f"rulepress: error: {report.os_error_text(error)}")
         return EXIT_ERRORS
     except RecursionError:
@@ -204,6 +208,24 @@ def main(argv: list[str] | None = None) -> int:
 
 
 WRITING_COMMANDS = ("build", "serve", "export")
+EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, as shells report a command whose reader went away
+
+
+def _stdout_gone() -> bool:
+    """Whether standard output is a pipe nobody reads any more (a write there is what broke)."""
+    poller = select.poll()
+    try:
+        poller.register(sys.stdout.fileno(), select.POLLOUT)
+    except (OSError, ValueError):  # no descriptor (output captured in memory): not what broke
+        return False
+    return any(event & select.POLLERR for _fd, event in poller.poll(0))
+
+
+def _stdout_to_null() -> None:
+    """Standard output onto /dev/null: Python flushes it once more at exit, which would fail on the closed pipe."""
+    null = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, sys.stdout.fileno())
+    os.close(null)
 
 
 def _interrupted(command: str | None) -> int:

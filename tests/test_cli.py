@@ -366,6 +366,25 @@ def test_a_file_system_error_names_the_file_and_the_cause(capsys, project, monke
     assert capsys.readouterr().err == "rulepress: error: Permission denied: rules_src/game/ruleset.yaml\n"
 
 
+def test_output_whose_reader_stopped_ends_quietly_with_the_status_of_sigpipe():
+    """`rulepress codes | head`: the reader goes away; no message, the status a shell gives a command SIGPIPE ended."""
+    read, write = os.pipe()
+    os.close(read)  # nobody will read what the command writes
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "generator", "codes"], stdout=write, stderr=subprocess.PIPE, text=True, timeout=60
+        )
+    finally:
+        os.close(write)
+    assert (done.returncode, done.stderr) == (141, "")
+
+
+def test_a_broken_pipe_that_is_not_the_output_is_said(capsys, project, monkeypatch):
+    failing_check(monkeypatch, BrokenPipeError(errno.EPIPE, "Broken pipe"))  # standard output here is pytest's, open
+    assert main(["-C", str(project), "check"]) == EXIT_ERRORS
+    assert capsys.readouterr().err == "rulepress: error: Broken pipe\n"
+
+
 @pytest.mark.parametrize(
     "error, text",
     [
