@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import select
+import shlex
 import sys
 from pathlib import Path
 
@@ -304,7 +305,8 @@ def _run(parser, args) -> int:
             return EXIT_USAGE
         for path in written:
             print(f"created {path.relative_to(root)}")
-        print("next: rulepress check, then rulepress build")
+        here = "" if args.project == Path(".") else f"-C {shlex.quote(str(args.project))} "  # as it was asked
+        print(printable(f"next: rulepress {here}check, then rulepress {here}build"))
         return EXIT_OK
     if not (root / "rules_src").is_dir():
         _say(f"rulepress: error: no rules_src/ folder in {root}")  # a path may hold ESC: printed escaped

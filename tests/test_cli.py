@@ -338,7 +338,14 @@ def test_new_lists_what_it_wrote_and_what_to_do_next(capsys, tmp_path):
     written = sorted(p.relative_to(tmp_path).as_posix() for p in (tmp_path / "rules_src").rglob("*") if p.is_file())
     assert sorted(line.removeprefix("created ") for line in lines[:-1]) == written
     assert "rules_src/skirmish/ruleset.yaml" in written and "rules_src/skirmish_house_rules/ruleset.yaml" in written
-    assert lines[-1] == "next: rulepress check, then rulepress build"
+    assert lines[-1] == f"next: rulepress -C {tmp_path} check, then rulepress -C {tmp_path} build"
+
+
+def test_new_in_the_folder_it_runs_in_says_the_next_commands_without_a_folder(capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert main(["new", "skirmish"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "next: rulepress check, then rulepress build"
+    assert (tmp_path / "rules_src" / "skirmish" / "ruleset.yaml").is_file()
 
 
 def failing_check(monkeypatch, error: BaseException) -> None:
