@@ -67,6 +67,10 @@ class FormulaUnitMismatch(FormulaError):
     """An expression that mixes measures: hexes with inches, in a sum or a comparison."""
 
 
+class FormulaDividesByZero(FormulaError):
+    """An expression that divides by zero for some of its inputs' values."""
+
+
 class FormulaTooLarge(FormulaError):
     """An expression beyond a cap: a roll of too many dice or outcomes, too long a text, too much work."""
 
@@ -542,7 +546,7 @@ class Expression:
         except RecursionError as error:
             raise _recursion(error) from None
         except ZeroDivisionError:
-            raise FormulaError(f"`{self.text}` divides by zero") from None
+            raise FormulaDividesByZero(f"`{self.text}` divides by zero") from None
         except NotGivenError as error:
             raise FormulaError(str(error)) from None  # it says what is not given, and how to test for it
         except UnitMismatch as error:

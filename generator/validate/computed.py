@@ -17,7 +17,16 @@ from ..model.base import value_loc
 from ..model.calculate import calculator
 from ..model.charts import axis_values, chart_cells
 from ..model.computed import Chart, Formula, Input, Lookup
-from ..model.formula import CONSTANTS, FUNCTIONS, Expression, FormulaError, FormulaTooLarge, FormulaUnitMismatch, budget
+from ..model.formula import (
+    CONSTANTS,
+    FUNCTIONS,
+    Expression,
+    FormulaDividesByZero,
+    FormulaError,
+    FormulaTooLarge,
+    FormulaUnitMismatch,
+    budget,
+)
 from ..model.ruleset import Ruleset
 from ..model.text import range_words
 from ..model.units import SIZES, Distance, measure
@@ -271,7 +280,7 @@ def _first_failure(formula: Formula, calc, ranges):
                 "measure both in one unit: lengths convert to each other, hexes and squares to nothing",
             )
         except FormulaError as error:
-            return _field_of(formula, error), f"`{formula.id}` fails for {_shown(inputs)}: {error}", None
+            return _field_of(formula, error), f"`{formula.id}` fails for {_shown(inputs)}: {error}", _guard(error)
         except MemoryError:
             return "expr", TooLarge(f"`{formula.id}` {_OUT_OF_MEMORY} for {_shown(inputs)}"), None
         for field, view, value in _each_result(formula, result):
@@ -283,6 +292,13 @@ def _first_failure(formula: Formula, calc, ranges):
                     f"{what} gives {problem} for {_shown(inputs)}",
                     "declare `result:` as what the expression gives",
                 )
+    return None
+
+
+def _guard(error: FormulaError) -> str | None:
+    """The hint for a formula that fails on some of its inputs' values (its names are right: those fail on all)."""
+    if isinstance(error, FormulaDividesByZero):
+        return "guard the division (`a / b if b != 0 else ...`), or narrow the input's `min:` and `max:`"
     return None
 
 
@@ -570,7 +586,8 @@ def chart_problems(ruleset: Ruleset, chart: Chart, calc, reach=None) -> list[Dia
     )
     if failure is not None:
         code = Code.TOO_LARGE if isinstance(failure, TooLarge) else Code.BAD_CHART
-        found.append(Diagnostic(code, failure, value_loc(chart, "formula")))
+        hint = None if code is Code.TOO_LARGE else "make the formula compute there, or leave that value off the chart"
+        found.append(Diagnostic(code, failure, value_loc(chart, "formula"), hint))
     return found
 
 

@@ -58,6 +58,9 @@ def _remembering(held):
         memo._memo.reset(token)
 
 
+CELL_HINT = "make the formula compute there, or leave that value off the chart"  # a cell that fails
+
+
 def _never(*args, **kwargs):
     raise AssertionError("computed again although the memo holds the answer")
 
@@ -253,7 +256,12 @@ def _no_odds_against_two(formula, **cell):
 def test_a_charts_chance_formula_is_computed_for_every_cell_too():
     chart = _chart(_axis("strength", 1), _axis("toughness", 1, 2), chance="odds")
     assert _located(computed.chart_problems(_CHART_RULESET, chart, _calc(_no_odds_against_two))) == [
-        (Code.BAD_CHART, "`wounds` cannot compute its cell for toughness=2, strength=1: no odds", f"{FILE}:21:14", None)
+        (
+            Code.BAD_CHART,
+            "`wounds` cannot compute its cell for toughness=2, strength=1: no odds",
+            f"{FILE}:21:14",
+            CELL_HINT,
+        )
     ]
 
 
@@ -262,14 +270,14 @@ def test_a_charts_cell_failure_is_kept_under_its_key_and_read_back_without_compu
     message = "`wounds` cannot compute its cell for toughness=2, strength=1: no odds"
     with _remembering(_Memo()) as held:
         assert _located(computed.chart_problems(_CHART_RULESET, chart, _calc(_no_odds_against_two), lambda: reach)) == [
-            (Code.BAD_CHART, message, f"{FILE}:21:14", None)
+            (Code.BAD_CHART, message, f"{FILE}:21:14", CELL_HINT)
         ]
         assert held.stored == {("charts", "chart:wounds"): [message]}
         [(kind, item, names)] = reach.asked
         assert (kind, item) == ("chart", chart) and {"to_wound", "odds", "strength", "toughness"} <= names
         assert "NoneType" not in names
         assert _located(computed.chart_problems(_CHART_RULESET, chart, _calc(_never), lambda: reach)) == [
-            (Code.BAD_CHART, message, f"{FILE}:21:14", None)
+            (Code.BAD_CHART, message, f"{FILE}:21:14", CELL_HINT)
         ]
 
 
@@ -285,7 +293,7 @@ def test_a_remembered_chart_failure_is_what_the_memo_holds():
     chart = _chart(_axis("strength", 1), _axis("toughness", 1, 2))
     with _remembering(_Memo({("charts", "chart:wounds"): ["`wounds` stored"]})):
         assert _located(computed.chart_problems(_CHART_RULESET, chart, _calc(_never), lambda: _Reach())) == [
-            (Code.BAD_CHART, "`wounds` stored", f"{FILE}:21:14", None)
+            (Code.BAD_CHART, "`wounds` stored", f"{FILE}:21:14", CELL_HINT)
         ]
 
 
@@ -297,7 +305,7 @@ def test_a_chart_checked_without_a_reach_makes_its_rulesets_own():
                 Code.BAD_CHART,
                 "`wounds` cannot compute its cell for toughness=2, strength=1: no odds",
                 f"{FILE}:21:14",
-                None,
+                CELL_HINT,
             )
         ]
         [(kind, key)] = held.stored
@@ -612,7 +620,7 @@ def test_a_cell_that_does_not_compute_is_named_by_its_inputs():
             "bad-chart",
             "`wounds` cannot compute its cell for toughness=2, strength=1: no such wound",
             "rules_src/r/charts.yaml:21:14",
-            None,
+            CELL_HINT,
         )
     ]
 
