@@ -145,6 +145,12 @@ class Code(enum.Enum):
         "its title alone",
         hint="place entries in it with `chapter:`, give it an `intro:`, or remove it",
     )
+    REPEATED_WORD = _code(
+        "repeated-word",
+        catches="prose where a role prints a title ending in the word written right after it (a warning): a "
+        "table titled “X table” named as ``the {table}`x` table`` reads “the X table table”",
+        hint="leave out the word after the role, or give the role its own text, as in ``{table}`that one <x>` ``",
+    )
     DUPLICATE_ID = _code(
         "duplicate-id",
         catches="two entries of the same kind with one id, possibly in different files",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from ..diagnostics import BlockLocation, Code, Diagnostic, Location, did_you_mean
+from ..diagnostics import BlockLocation, Code, Diagnostic, Location, Severity, did_you_mean
 from ..model.base import QuickMark, value_loc
 from ..model.ruleset import ROLE_SECTIONS, SECTIONS, Ruleset, term_names
 from .references import entry_or_none, unknown_ref
@@ -71,6 +71,33 @@ def check_prose_links(ruleset: Ruleset):
                         yield d
                 elif (d := unknown_ref(ruleset, _ROLE_SECTIONS[match["role"]], target, loc, match["role"])) is not None:
                     yield d
+                elif (repeated := _repeated_word(ruleset, match, value)) is not None:
+                    yield Diagnostic(
+                        Code.REPEATED_WORD,
+                        f"{{{match['role']}}}`{match['target']}` prints as “{repeated[0]}”, so the text reads "
+                        f"“{repeated[0]} {repeated[1]}”",
+                        loc,
+                        severity=Severity.WARNING,
+                    )
+
+
+_EXPLICIT = re.compile(r"(?s)^(?P<title>.*?)\s*<(?P<target>[^<>]+)>$")
+
+
+def _repeated_word(ruleset: Ruleset, match: re.Match, text: str) -> tuple[str, str] | None:
+    """(what a role that prints a title prints, the word after it) when that word is the title's last word."""
+    if match["role"] in ("term", "value"):  # a term prints as written; a value prints its number
+        return None
+    explicit = _EXPLICIT.match(match["target"])
+    if explicit:
+        shown = explicit["title"]
+    else:
+        entry = role_entry(ruleset, match["role"], role_target(match["target"]), {})
+        shown = str(getattr(entry, "title", "") or getattr(entry, "name", "")) if entry is not None else ""
+    last, after = re.findall(r"\w+", shown)[-1:], re.match(r"\s+(\w+)", text[match.end() :])
+    if last and after and last[0].casefold() == after[1].casefold():
+        return shown, after[1]
+    return None
 
 
 def role_entry(ruleset: Ruleset, role: str, target: str, terms: dict[str, str]):
