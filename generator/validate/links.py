@@ -56,7 +56,7 @@ def check_prose_links(ruleset: Ruleset):
                             Code.UNKNOWN_REF,
                             f"glossary term `{target}` is not in `glossary:`",
                             loc,
-                            did_you_mean(target, [t.term for t in ruleset.glossary]),
+                            _by_its_id(ruleset, target) or did_you_mean(target, [t.term for t in ruleset.glossary]),
                         )
                 elif match["role"] == "entry":
                     section, _, id = target.partition(".")
@@ -79,6 +79,16 @@ def check_prose_links(ruleset: Ruleset):
                         loc,
                         severity=Severity.WARNING,
                     )
+
+
+def _by_its_id(ruleset: Ruleset, target: str) -> str | None:
+    """The hint for a {term} role that names a term by its id, which roles of terms do not read."""
+    term = entry_or_none(ruleset, "glossary", target)
+    if term is None:
+        return None
+    return (
+        f"`{target}` is the id of “{term.term}”; a {{term}} role names a term as it is written: {{term}}`{term.term}`"
+    )
 
 
 _EXPLICIT = re.compile(r"(?s)^(?P<title>.*?)\s*<(?P<target>[^<>]+)>$")
