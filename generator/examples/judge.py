@@ -56,8 +56,20 @@ class Recording(doctest.DocTestRunner):
         super().__init__(checker=_Recorder(self.events), verbose=False, **kwargs)
 
     def report_unexpected_exception(self, out, test, example, exc_info):
-        kind, value, _tb = exc_info
-        self.events.append(["raised", f"{kind.__name__}: {value}"])
+        kind, value, trace = exc_info
+        self.events.append(["raised", f"{kind.__name__}: {value}{where_in_the_rules(trace)}"])
+
+
+def where_in_the_rules(trace) -> str:
+    """`` (rules_src/x/mechanics.py:6)``: the last line of a ruleset's own mechanics an exception came through (they
+    are compiled under their path in the project), so an example that fails inside them says where."""
+    found = ""
+    while trace is not None:
+        code = trace.tb_frame.f_code
+        if code.co_filename.startswith("rules_src/"):
+            found = f" ({code.co_filename}:{trace.tb_lineno})"
+        trace = trace.tb_next
+    return found
 
 
 def statements(source: str, name: str = "example") -> list[doctest.Example]:

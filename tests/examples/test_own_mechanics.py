@@ -52,3 +52,34 @@ def test_a_module_exports_its_public_names_or_its_all(tmp_path):
         tmp_path / "listed", "__all__ = ['shown']\n\n\ndef shown():\n    return 1\n\n\ndef hidden():\n    return 0\n"
     )
     assert sorted(exported(listed, root)) == ["shown"]
+
+
+FLEEING = """\
+ruleset: {title: G}
+chapters: {basics: {title: Basics}}
+rules:
+  fleeing:
+    title: Fleeing
+    chapter: basics
+    body: |
+      A unit with 3 models left flees 0 inches:
+
+      ```python
+      >>> flee(3)
+      0
+      ```
+"""
+FLEE = '__all__ = ["flee"]\n\n\ndef flee(models_left):\n    if models_left < 5:\n        raise ValueError("too few")\n'
+
+
+def test_an_example_that_fails_inside_the_mechanics_names_the_line_it_failed_at(tmp_path):
+    from generator.pipeline.build import check_with_examples
+
+    for name, text in {"ruleset.yaml": FLEEING, "mechanics.py": FLEE}.items():
+        (tmp_path / "rules_src" / "g").mkdir(parents=True, exist_ok=True)
+        (tmp_path / "rules_src" / "g" / name).write_text(text, encoding="utf-8")
+    _result, failures = check_with_examples(tmp_path)
+    assert [f.format().splitlines()[0] for f in failures] == [
+        "rules_src/g/ruleset.yaml:11:7: error[example-failed]: rules.fleeing: `flee(3)` raised ValueError: too few "
+        "(rules_src/g/mechanics.py:6)"
+    ]
