@@ -465,6 +465,15 @@ def test_quick_reference_tables_with_their_odds(project, texts):
                     assert "not given in the source" in text
 
 
+def test_a_quick_reference_says_how_chances_are_rounded_once(project, texts):
+    for ruleset in project.rulesets:
+        if ruleset.meta.kind == "base":
+            continue
+        for text in both(texts, f"{ruleset.id}-quick-reference"):
+            said = " ".join(text.split())
+            assert (said.count("rounded only for print"), said.count("rounded to")) == (1, 0), ruleset.id
+
+
 def test_missing_roll_ranges_show_the_gap(project, texts):
     table = project.ruleset("city_of_the_damned_combat").table("injury")
     assert not table.ranges_given
