@@ -126,8 +126,9 @@ def _check(root: Path, only, run_examples: bool, cache, errors, out, memo=None, 
     finally:
         forget(root)
     print_diagnostics(diagnostics, errors)
+    unknown = {r.id for r in rulesets if r.unreadable}  # a file that does not read may hold examples
     for run in runs:
-        if run.total or not run.not_run:  # a ruleset with no examples has none that did not run
+        if run.total or not run.not_run or run.ruleset in unknown:  # one with no examples has none that did not run
             print(printable(run_line(run)), file=out)
     tables = sum(len(r.tables) for r in rulesets)
     profiles = sum(len(m.rows) for r in rulesets for m in r.profiles)
@@ -146,7 +147,7 @@ def run_line(run) -> str:
     """One ruleset's examples in the summary: ``game: 3 examples, all pass``; ``house: 25 examples, 23 pass,
     2 give other results under its house values (rules.x, rules.y)``; ``game: 3 examples not run: why``."""
     if run.not_run:
-        return f"{run.ruleset}: {plural(run.total, 'example')} not run: {run.not_run}"
+        return f"{run.ruleset}: {plural(run.total, 'example') if run.total else 'examples'} not run: {run.not_run}"
     head = f"{run.ruleset}: {plural(run.total, 'example')}, "
     if not run.changed:
         return head + ("all pass" if not run.failures else f"{len(run.failures)} failed")

@@ -113,6 +113,18 @@ def test_the_examples_of_a_ruleset_without_errors_run_beside_anothers_errors(pro
     ]
 
 
+def test_a_ruleset_whose_file_does_not_read_says_its_examples_did_not_run(project, capsys):
+    """The examples of a file that does not read are unknown, not none: the summary still names the ruleset."""
+    (project / "rules_src" / "game" / "ruleset.yaml").write_text(GAME + "  bad: [unclosed\n", encoding="utf-8")
+    code, out, _err = run(capsys, "-C", str(project), "check", "--all")
+    assert code == 1
+    assert out.splitlines()[:3] == [
+        "game: examples not run: its rules have errors",
+        "game_house: examples not run: its base `game` has errors",
+        "other: 2 examples, 1 failed",
+    ]
+
+
 def test_a_clean_project_with_the_error_fixed_runs_every_example(project, capsys):
     game = project / "rules_src" / "game" / "ruleset.yaml"
     game.write_text(GAME.replace("roll: 1-5", "roll: 1-6"), encoding="utf-8")
