@@ -265,14 +265,21 @@ def values_read(code: str) -> list[str]:
 _COMMENT = re.compile(r"[ ]+#[^'\"\n]*$", re.MULTILINE)  # a comment checks nothing: its numbers are no evidence
 
 
-def evidence(code: str, value_text: Callable[[str], str | None]) -> Evidence:
-    """The numbers and dice an example's code and expected output state, and those of the values it reads."""
+_CALLED = re.compile(r"\b([a-z_][a-z0-9_]*)\s*\(")
+
+
+def evidence(
+    code: str, value_text: Callable[[str], str | None], rolled_by: Callable[[str], str | None] = lambda id: None
+) -> Evidence:
+    """The numbers and dice an example's code and expected output state, those of the values it reads, and the dice
+    the formulas it calls roll (``rolled_by(id)``: a formula's expressions, None for another name)."""
     code = _COMMENT.sub("", code)
-    return _evidence((code, *filter(None, (value_text(id) for id in values_read(code)))))
+    rolled = tuple(filter(None, (rolled_by(id) for id in dict.fromkeys(_CALLED.findall(code)))))
+    return _evidence((code, *filter(None, (value_text(id) for id in values_read(code)))), rolled)
 
 
 @functools.lru_cache(maxsize=4096)  # a pure function of its texts: a check run again (the daemon's) reuses it
-def _evidence(texts: tuple[str, ...]) -> Evidence:
+def _evidence(texts: tuple[str, ...], rolled: tuple[str, ...] = ()) -> Evidence:
     code = texts[0]
     numbers: set[Fraction] = set()
     percents: set[tuple[Fraction, int]] = set()
@@ -287,6 +294,7 @@ def _evidence(texts: tuple[str, ...]) -> Evidence:
             else:
                 numbers.update({stated.value, abs(stated.value)})
     numbers.update(Fraction(int(a), int(b)) for a, b in _FRACTION.findall(code) if int(b))
+    dice.update(stated.dice for text in rolled for stated in stated_numbers(text) if stated.dice)  # its dice alone
     return Evidence(frozenset(numbers), frozenset(percents), frozenset(dice))
 
 

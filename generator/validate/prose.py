@@ -328,7 +328,8 @@ def check_example_sentences(ruleset: Ruleset):
     for entry in (ruleset.meta, *(e for _s, e in ruleset.all_entries())):
         for text, loc in markdown_texts(entry):
             for offset, paragraph, code in stated(text):
-                for problem in unverified(paragraph, evidence(code, lambda id: _value_text(ruleset, id))):
+                found = evidence(code, lambda id: _value_text(ruleset, id), lambda id: _rolled_by(ruleset, id))
+                for problem in unverified(paragraph, found):
                     where = loc.at(text, offset + problem.start) if isinstance(loc, BlockLocation) else loc
                     yield Diagnostic(
                         Code.EXAMPLE_SENTENCE,
@@ -336,6 +337,16 @@ def check_example_sentences(ruleset: Ruleset):
                         f"is {problem.why}: players read it marked checked",
                         where,
                     )
+
+
+def _rolled_by(ruleset: Ruleset, id: str) -> str | None:
+    """The expressions of the formula ``id`` (its `let:` steps and results too), for the dice it rolls; None for a
+    name that is no formula."""
+    formula = next((f for f in ruleset.reachable("formulas") if f.id == id), None)
+    if formula is None:
+        return None
+    parts = [formula.expr, *(step.expr for step in formula.let), *(result.expr for result in formula.results)]
+    return "\n".join(part.text for part in parts if part is not None)
 
 
 def _value_text(ruleset: Ruleset, id: str) -> str | None:

@@ -69,6 +69,17 @@ def test_the_example_states_its_literals_results_fractions_and_values_read_but_n
     assert found.has(Fraction(1, 2))  # printed as 50%
 
 
+def test_dice_a_formula_the_example_calls_rolls_are_stated_but_not_its_numbers():
+    rolls = {"hit_chance": "chance(2D6 + fight >= 9)"}.get
+    code = ">>> hit_chance(fight=1)\nFraction(5, 12)"
+    found = evidence(code, NO_VALUES, rolls)
+    assert found.dice == {"2D6"} and Fraction(9) not in found.numbers  # the formula's 9 is no number it states
+    said = "A goblin with Fight 1 rolls 2D6 and hits 15 times in 36:"
+    assert [p.text for p in unverified(said, found)] == []
+    assert [p.text for p in unverified(said.replace("2D6", "3D6"), found)] == ["3D6"]
+    assert [p.text for p in unverified(said, evidence(code, NO_VALUES))] == ["2D6"]  # no formula: not stated
+
+
 def test_a_chance_must_be_one_the_example_states():
     code = ">>> chance_of_a_hit(3)\nFraction(19, 27)"
     assert problems("three dice hit 19 times in 27:", code) == []
