@@ -23,7 +23,9 @@ from ..source.fences import example_fences
 
 CHECKED_TEXT = "✓ checked"
 CHECKED_TITLE = "checked against the rules on every build"
-CHECKED_PAGE = "Every number on this page is checked against the rules on every build."
+CHECKED_PAGE = (  # what is checked: the prose an author writes around them is read as written
+    "Every value, table, chart and worked example on this page is checked against the rules on every build."
+)
 
 HOUSE_HIDDEN = "another result (its house values are the game-master's)"
 _FRACTION = re.compile(r"Fraction\((-?\d+), (\d+)\)")

@@ -82,7 +82,7 @@ def test_the_scan_catches_each_kind_of_author_material():
         "Three attack dice hit exactly once 4 times in 9.",
         "None of the models may move.",
         "at least one is misspelled 91 times in 216.",
-        "Every number on this page is checked against the rules on every build.",
+        "Every value, table, chart and worked example on this page is checked against the rules on every build.",
         "Shooting at long range (as in Fantasy; not printed in this text)",
         "rules/index.html",
     ]
@@ -182,7 +182,7 @@ def test_worked_examples_read_as_sentences_and_the_check_is_said_once_a_page(pag
     )
     assert "each of its six totals is equally likely." in text
     assert "injury_range(" not in injuries["folded"]
-    note = "Every number on this page is checked against the rules on every build."
+    note = "Every value, table, chart and worked example on this page is checked against the rules on every build."
     for name, seen in pages.items():
         assert (seen["boxes"], seen["marks"]) == (0, 0), name
         assert seen["note"] == ([] if name in ("index.html", "genindex.html") else [note]), name
