@@ -185,14 +185,7 @@ class Builder:
                 locs.update((f"{f.name}[{i}]", item.loc) for i, item in enumerate(value_node.items))
         for group in getattr(cls, "one_of", ()):  # fields of which an entry needs at least one
             if not any(node.get(k) is not None or k in (extra or {}) for k in group):
-                if not misspelt & set(group):  # else the unknown-field error already says `did you mean`
-                    named = " or ".join(f"`{k}`" for k in group)
-                    self.diagnostics.add(
-                        Code.MISSING_FIELD,
-                        f"{_kind(cls)} `{id or ''}` needs {named} (or both)".replace(" ``", ""),
-                        where,
-                        "add " + " or ".join(f"`{k}: {fields[k][0].metadata.get('example')}`" for k in group),
-                    )
+                self._none_of(cls, id, group, fields, misspelt, where, " (or both)")
                 ok = False
         for group in getattr(cls, "one_only", ()):  # fields of which an entry has exactly one
             written = [k for k in group if node.get(k) is not None]
@@ -206,14 +199,7 @@ class Builder:
                 )
                 ok = False
             elif not written:
-                if not misspelt & set(group):  # else the unknown-field error already says `did you mean`
-                    named = " or ".join(f"`{k}`" for k in group)
-                    self.diagnostics.add(
-                        Code.MISSING_FIELD,
-                        f"{_kind(cls)} `{id or ''}` needs {named}".replace(" ``", ""),
-                        where,
-                        "add " + " or ".join(f"`{k}: {fields[k][0].metadata.get('example')}`" for k in group),
-                    )
+                self._none_of(cls, id, group, fields, misspelt, where)
                 ok = False
         if not ok:
             return INVALID
@@ -223,6 +209,19 @@ class Builder:
             values["id"] = id
         values.update(extra or {})
         return cls(**values, loc=where, locs=MappingProxyType(locs))
+
+    def _none_of(self, cls, id, group: tuple, fields: dict, misspelt: set, where, more: str = "") -> None:
+        """An entry that has none of a ``group`` of fields it needs one of: said, unless one of them is misspelt
+        (the unknown-field error already says `did you mean`)."""
+        if misspelt & set(group):
+            return
+        named = " or ".join(f"`{k}`" for k in group)
+        self.diagnostics.add(
+            Code.MISSING_FIELD,
+            f"{_kind(cls)} `{id or ''}` needs {named}{more}".replace(" ``", ""),
+            where,
+            "add " + " or ".join(f"`{k}: {fields[k][0].metadata.get('example')}`" for k in group),
+        )
 
     def value(self, tp, node: Node, key: str):
         if isinstance(node, Scalar) and node.refused:  # the loader reported it already (a number beyond the cap)
