@@ -325,10 +325,11 @@ def check_example_sentences(ruleset: Ruleset):
     An overlay's sentences are its base's, judged there (where its house values change a result, both are shown)."""
     if ruleset.meta.overlay:
         return
+    rolled = {formula.id: _expressions(formula) for formula in ruleset.reachable("formulas")}
     for entry in (ruleset.meta, *(e for _s, e in ruleset.all_entries())):
         for text, loc in markdown_texts(entry):
             for offset, paragraph, code in stated(text):
-                found = evidence(code, lambda id: _value_text(ruleset, id), lambda id: _rolled_by(ruleset, id))
+                found = evidence(code, lambda id: _value_text(ruleset, id), rolled.get)
                 for problem in unverified(paragraph, found):
                     where = loc.at(text, offset + problem.start) if isinstance(loc, BlockLocation) else loc
                     yield Diagnostic(
@@ -339,12 +340,8 @@ def check_example_sentences(ruleset: Ruleset):
                     )
 
 
-def _rolled_by(ruleset: Ruleset, id: str) -> str | None:
-    """The expressions of the formula ``id`` (its `let:` steps and results too), for the dice it rolls; None for a
-    name that is no formula."""
-    formula = next((f for f in ruleset.reachable("formulas") if f.id == id), None)
-    if formula is None:
-        return None
+def _expressions(formula) -> str:
+    """A formula's expressions (its `let:` steps and results too): the dice it rolls are written there."""
     parts = [formula.expr, *(step.expr for step in formula.let), *(result.expr for result in formula.results)]
     return "\n".join(part.text for part in parts if part is not None)
 
