@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import functools
 import json
-import math
 import os
 import select
 import shutil
@@ -40,7 +39,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .. import wall
+from .. import settings, wall
 from ..diagnostics import Code, Diagnostic, Location
 from ..model import reads
 from ..model.ruleset import HouseResult
@@ -54,26 +53,14 @@ OUTPUT_CAP = 8 * 1024 * 1024  # bytes a child may send back in all
 FILE_CAP = 64 * 1024 * 1024  # bytes a child may write into one scratch file
 
 
-SECONDS_ALLOWED = (0.1, 600.0)  # RULEPRESS_EXAMPLE_SECONDS is held to this: inf or 1e300 is no limit at all
-MEGABYTES_ALLOWED = (64, 1024 * 1024)  # and RULEPRESS_EXAMPLE_MEMORY_MB to this: more than the kernel takes is none
-
-
 def seconds_allowed() -> float:
-    try:
-        seconds = float(os.environ.get("RULEPRESS_EXAMPLE_SECONDS", "") or 10)
-    except ValueError:
-        return 10.0
-    low, high = SECONDS_ALLOWED
-    return 10.0 if math.isnan(seconds) else min(max(seconds, low), high)
+    """The time a ruleset's examples and mechanics may take together (``RULEPRESS_EXAMPLE_SECONDS``)."""
+    return settings.seconds("RULEPRESS_EXAMPLE_SECONDS", 10)
 
 
 def memory_allowed() -> int:
-    try:
-        megabytes = int(os.environ.get("RULEPRESS_EXAMPLE_MEMORY_MB", "") or 1024)
-    except ValueError:
-        return 1024 * 1024 * 1024
-    low, high = MEGABYTES_ALLOWED
-    return min(max(megabytes, low), high) * 1024 * 1024
+    """The bytes a child may hold (``RULEPRESS_EXAMPLE_MEMORY_MB``)."""
+    return settings.megabytes("RULEPRESS_EXAMPLE_MEMORY_MB", 1024) * 1024 * 1024
 
 
 @dataclass(frozen=True)

@@ -4,9 +4,9 @@ A project's ``templates/`` may come from someone else, so templates run in Jinja
 sandbox: no ``__`` attributes, no changing the data, no ``lipsum``/``cycler``/``joiner``/``namespace``,
 only harmless methods of text, lists and mappings. Names resolve only inside the project's
 ``templates/`` and the packaged defaults (no ``..``, no absolute path, no link out). A document may
-take ``MAX_SECONDS`` and make ``MAX_CHARACTERS``; loops, calls and the operators that multiply
-text are counted against both. Every failure is a :class:`TemplateFailed` holding located
-``template-error`` diagnostics at ``templates/<name>:line:column``.
+take ``seconds_allowed()`` (``RULEPRESS_TEMPLATE_SECONDS``, 10 s) and make ``MAX_CHARACTERS``; loops,
+calls and the operators that multiply text are counted against both. Every failure is a
+:class:`TemplateFailed` holding located ``template-error`` diagnostics at ``templates/<name>:line:column``.
 """
 
 from __future__ import annotations
@@ -25,10 +25,11 @@ from jinja2 import nodes
 from jinja2.runtime import markup_join, str_join
 from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
 
+from .. import settings
 from ..diagnostics import Code, Diagnostic, Location
 from .assets import PROJECT_TEMPLATES, default_templates
 
-MAX_SECONDS = 10  # to render one document; the defaults take a few hundredths
+SECONDS = 10  # to render one document, unless the machine's owner sets another; the defaults take a few hundredths
 MAX_CHARACTERS = 10_000_000  # in one document or any value a template makes; the largest default is 0.2 MB
 MAX_POWER_BITS = 100_000  # `a ** b` beyond this many bits is refused before it is computed
 UNNEEDED_GLOBALS = ("lipsum", "cycler", "joiner", "namespace")  # none of them lays out a sheet
@@ -158,6 +159,12 @@ def _byte_location(data: bytes, offset: int, path: str) -> Location:
 # -- the sandbox ------------------------------------------------------------------------------------------------
 class _Budget(threading.local):
     deadline = float("inf")
+    seconds = SECONDS  # the document's time allowed, read as it starts
+
+
+def seconds_allowed() -> float:
+    """The time one document may take to render (``RULEPRESS_TEMPLATE_SECONDS``)."""
+    return settings.seconds("RULEPRESS_TEMPLATE_SECONDS", SECONDS)
 
 
 class RulepressSandbox(ImmutableSandboxedEnvironment):
@@ -178,7 +185,8 @@ class RulepressSandbox(ImmutableSandboxedEnvironment):
 
     @contextmanager
     def bounded(self):
-        self.budget.deadline = time.monotonic() + MAX_SECONDS
+        self.budget.seconds = seconds_allowed()
+        self.budget.deadline = time.monotonic() + self.budget.seconds
         try:
             yield
         finally:
@@ -186,7 +194,7 @@ class RulepressSandbox(ImmutableSandboxedEnvironment):
 
     def tick(self) -> None:
         if time.monotonic() > self.budget.deadline:
-            raise TemplateRefused(f"rendering took longer than {MAX_SECONDS} s; it is refused")
+            raise TemplateRefused(f"rendering took longer than {self.budget.seconds:g} s; it is refused")
 
     # Every loop's iterable and every `~` go through the filters above (Jinja has no hook for them).
     def _parse(self, source, name, filename):

@@ -146,13 +146,27 @@ def test_a_failure_in_an_included_template_is_located_there(tmp_path):
 
 
 def test_a_template_that_runs_too_long_is_stopped(tmp_path, monkeypatch):
-    monkeypatch.setattr(jinja, "MAX_SECONDS", 0.5)
+    monkeypatch.setenv("RULEPRESS_TEMPLATE_SECONDS", "0.5")
     loops = "{% for i in items %}{% for j in items %}{% endfor %}{% endfor %}"  # no call inside: only the loops count
     root = templates(tmp_path, {"t.html.j2": loops})
     started = time.monotonic()
     location, message = failure(root, "t.html.j2", {"items": list(range(100_000))})
     assert time.monotonic() - started < 5
     assert (location, message) == ("templates/t.html.j2:1:1", "rendering took longer than 0.5 s; it is refused")
+
+
+@pytest.mark.parametrize(
+    "written, seconds",
+    [(None, 10.0), ("", 10.0), ("2.5", 2.5), ("0", 0.1), ("soon", 10.0), ("601", 600.0), ("inf", 600.0), ("nan", 10.0)],
+)
+def test_the_time_a_document_may_take_is_the_machine_owners_held_to_a_floor_and_a_ceiling(
+    monkeypatch, written, seconds
+):
+    if written is None:
+        monkeypatch.delenv("RULEPRESS_TEMPLATE_SECONDS", raising=False)
+    else:
+        monkeypatch.setenv("RULEPRESS_TEMPLATE_SECONDS", written)
+    assert jinja.seconds_allowed() == seconds
 
 
 def test_output_over_the_limit_is_refused_before_it_is_joined(tmp_path, monkeypatch):
