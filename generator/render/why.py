@@ -157,9 +157,10 @@ class Reasons:
         self.said.append({"because": said["because"], "values": [self.cited[value] for value in cited]})
 
     def data(self) -> dict:
+        cited = _cited(self.formula, self.ruleset)  # where the source text gives the formula, if it says
         return {
-            "where": where(self.ruleset, self.formula),
-            "cited": _cited(self.formula, self.ruleset),  # where the source text gives the formula, if it says
+            "where": where(self.ruleset, self.formula, cited.get("source", "")),
+            "cited": cited,
             "values": [dict(v) for v in self.cited],
             "why": self.said,
         }
@@ -186,10 +187,12 @@ class _Cited(dict):
         return hash(tuple(sorted(self.items())))
 
 
-def where(ruleset: Ruleset, formula: Formula) -> str:
-    """Where the rules give the formula: the charts printed from it, else its own title; then the ruleset's."""
+def where(ruleset: Ruleset, formula: Formula, cited: str = "") -> str:
+    """Where the rules give the formula: the charts printed from it, else its own title; then the ruleset's, unless
+    the citation printed after it (``cited``) starts with that title already."""
     charts = [entry_title(c) for c in ruleset.section("charts") if formula.id in (c.formula, c.chance)]
-    return ", ".join([*(charts or [entry_title(formula)]), ruleset.title])
+    named = [] if cited.startswith(ruleset.title) else [ruleset.title]
+    return ", ".join([*(charts or [entry_title(formula)]), *named])
 
 
 def _cited(entry, ruleset: Ruleset) -> dict:

@@ -134,3 +134,17 @@ def test_a_result_worked_out_from_dice_says_how_in_words():
         for found in player_calculators(ruleset_id):
             for why in (found.data or {}).get("why", ()):
                 assert not any("Die with" in line or "|" in line for line in why["because"]), (found.formula.id, why)
+
+
+def test_where_the_rules_give_an_answer_names_the_ruleset_once():
+    """The box's last line is the rule and the ruleset, then the citation: when the source's title begins with the
+    ruleset's own ("City of the Damned combat system, Stunned") the ruleset is not named twice over."""
+    lines = []
+    for ruleset_id in ("city_of_the_damned_combat", "bad_moon_rising", "warhammer_fantasy_charts"):
+        title = ruleset(ruleset_id).title
+        for found in player_calculators(ruleset_id):
+            if found.data:
+                cited = found.data["cited"].get("source", "")
+                lines.append((title, " · ".join(filter(None, (found.data["where"], cited)))))
+    assert lines and all(line.count(title) == 1 for title, line in lines), lines
+    assert "A hit needs a roll to hit · City of the Damned combat system, Stunned" in [line for _t, line in lines]
