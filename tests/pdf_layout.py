@@ -16,13 +16,13 @@ from __future__ import annotations
 import ctypes
 import dataclasses
 from pathlib import Path
+from typing import NamedTuple
 
 RULE_WIDTH = 3.0  # points: thicker ink is a background or a block, not a line
 GLYPH_SLACK = 0.2  # of a glyph's height (or width) kept off each side before asking what it touches
 
 
-@dataclasses.dataclass(frozen=True)
-class Box:
+class Box(NamedTuple):  # a tuple: made for every glyph, and a frozen dataclass is several times slower to make
     left: float
     top: float
     right: float
@@ -110,22 +110,25 @@ def _words(page, height: float):
     import pypdfium2.raw as pdfium
 
     text = page.get_textpage()
-    word: list[tuple[str, Box, float, bool]] = []
+    raw, box_of = text.raw, text.get_charbox
+    word: list[tuple[str, Box]] = []
+    size, bold = 0.0, False  # of the word's first glyph: read once a word (each is a call into pdfium)
     for index in range(text.count_chars()):
-        char = chr(pdfium.FPDFText_GetUnicode(text.raw, index))
-        if char.isspace() or pdfium.FPDFText_IsGenerated(text.raw, index) == 1:
-            yield from _word(word)
+        char = chr(pdfium.FPDFText_GetUnicode(raw, index))
+        if char.isspace() or pdfium.FPDFText_IsGenerated(raw, index) == 1:
+            yield from _word(word, size, bold)
             word = []
             continue
-        left, bottom, right, top = text.get_charbox(index)
+        left, bottom, right, top = box_of(index)
         box = Box(left, height - top, right, height - bottom)
-        size = pdfium.FPDFText_GetFontSize(text.raw, index)
         if word and not _next_in_word(word[-1][1], box):
-            yield from _word(word)
+            yield from _word(word, size, bold)
             word = []
-        bold = pdfium.FPDFText_GetFontWeight(text.raw, index) >= 600
-        word.append((char, box, size, bold))
-    yield from _word(word)
+        if not word:
+            size = pdfium.FPDFText_GetFontSize(raw, index)
+            bold = pdfium.FPDFText_GetFontWeight(raw, index) >= 600
+        word.append((char, box))
+    yield from _word(word, size, bold)
 
 
 def _next_in_word(before: Box, after: Box) -> bool:
@@ -134,14 +137,14 @@ def _next_in_word(before: Box, after: Box) -> bool:
     return on_line and before.left - 0.5 <= after.left
 
 
-def _word(glyphs: list[tuple[str, Box, float, bool]]):
+def _word(glyphs: list[tuple[str, Box]], size: float, bold: bool):
     if not glyphs:
         return
-    box = glyphs[0][1]
-    for _char, glyph, _size, _bold in glyphs[1:]:
-        box = box.union(glyph)
-    text = "".join(char for char, *_ in glyphs)
-    yield Word(text, box, tuple(glyph for _char, glyph, *_ in glyphs), glyphs[0][2], glyphs[0][3])
+    boxes = tuple(glyph for _char, glyph in glyphs)
+    box = Box(
+        min(b.left for b in boxes), min(b.top for b in boxes), max(b.right for b in boxes), max(b.bottom for b in boxes)
+    )
+    yield Word("".join(char for char, _glyph in glyphs), box, boxes, size, bold)
 
 
 def _rules(page, height: float):
