@@ -794,11 +794,21 @@ def handout_context(ruleset: Ruleset, audience: str) -> dict:
         "parts": parts,
         "gap_text": NOT_GIVEN_TEXT,
     }
+    context["has_gaps"] = prints_a_gap(parts)  # the key to the empty box is printed where one is
     context["examples"] = count_examples(context["summary"], *_all_html(parts))
     context["roll_tables"] = roll_table_digest(parts)
     context["index"] = booklet_index(parts)
     context["description"] = _description(meta, audience)
     return context
+
+
+def prints_a_gap(data) -> bool:
+    """Whether any value in ``data`` (the dicts and lists the templates get) prints as a gap: an empty box."""
+    if isinstance(data, dict):
+        return data.get("gap") is True or any(prints_a_gap(value) for value in data.values())
+    if isinstance(data, list | tuple):
+        return any(prints_a_gap(value) for value in data)
+    return False
 
 
 def _description(meta, audience: str) -> str:

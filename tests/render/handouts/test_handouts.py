@@ -175,8 +175,11 @@ def test_every_roster_sheet_keeps_to_its_own_page_on_both_papers(project, texts)
 
 # -- contents -------------------------------------------------------------------------------------
 def contents_pages(pages: list[str]) -> int:
-    """How many pages after the title page the contents take: they end with the marks note."""
-    return next(i for i, text in enumerate(pages) if "Marks used in this booklet" in text)
+    """How many pages after the title page the contents take: they end with the note on the marks used, whose last
+    words are these."""
+    return next(
+        i for i, text in enumerate(pages) if "under an entry says where in the source text it comes from" in text
+    )
 
 
 def test_contents_page_numbers_are_where_the_parts_start(project, texts):
@@ -652,3 +655,16 @@ def test_cards_show_gaps_as_gaps(texts):
         sheet.split()
     )  # the gaps: empty boxes
     assert "Olde reddes mystte" in sheet and "Spells (D6), roll 1, 1/6 (16.7%)" in sheet
+
+
+def test_the_booklet_keys_the_empty_box_only_where_it_prints_one(project):
+    """The contents page says what an empty box means only in a booklet that leaves a value blank: Rampant Hex's
+    does (its troop profiles leave values out), Bad Moon Rising's prints every value it has."""
+    keyed = {}
+    for job in handout_jobs(project, Path("/nonexistent"), "player"):
+        if "-handout-a4" in job.target.name:
+            boxes = job.html.count('class="gap"')
+            key = "empty box" in job.html
+            assert boxes >= 2 if key else boxes == 0, job.target.name  # the key shows one box itself
+            keyed[job.target.name.split("-handout-")[0]] = key
+    assert keyed["rampant_hex"] and not keyed["bad_moon_rising"]
