@@ -7,6 +7,7 @@ one line); a value's line is left empty here: how a value reads (a house rule, a
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 from types import ModuleType, SimpleNamespace
 
@@ -47,10 +48,18 @@ def _described(name: str, thing, ruleset) -> list[tuple[str, str, str]]:
             ("values", f"{name}.<id>", "Every value of the ruleset by id, as its exact number"),
             *(("value", f"{name}.{value.id}", "") for value in ruleset.reachable("values")),
         ]
-    if inspect.isclass(thing) or callable(thing):
-        kind = "class" if inspect.isclass(thing) else "function"
-        return [(kind, _signature(name, thing), _one_line(getattr(thing, "__doc__", "")))]
-    return [("object", name, _one_line(type(thing).__doc__))]
+    if inspect.isclass(thing):
+        return [("class", _signature(name, thing), _one_line(_written_doc(thing)))]
+    if callable(thing):
+        return [("function", _signature(name, thing), _one_line(getattr(thing, "__doc__", "")))]
+    return [("object", name, _one_line(_written_doc(type(thing))))]
+
+
+def _written_doc(kind: type) -> str:
+    """A class's docstring as its author wrote it: none where a dataclass made one of its fields (its signature
+    with every type: a line of noise in the names reference)."""
+    doc = kind.__doc__ or ""
+    return "" if dataclasses.is_dataclass(kind) and doc.startswith(f"{kind.__name__}(") else doc
 
 
 def _one_line(text) -> str:

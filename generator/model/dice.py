@@ -75,6 +75,9 @@ def _short(text: str) -> str:
 
 @dataclass(frozen=True)
 class DiceExpr:
+    """Dice as the rules write them (``2D6+1``, ``D6+WS``), read by ``DiceExpr.parse(text)``: ``distribution(**stats)``
+    is each total's exact chance."""
+
     text: str
     terms: tuple[Term, ...]
 

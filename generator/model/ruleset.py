@@ -126,6 +126,9 @@ class HouseResult:
 
 @dataclass(frozen=True)
 class Ruleset:
+    """One ruleset as checked, immutable: its entries by section (``rules.tables``), each by id (``rules.value(id)``,
+    ``rules.formula(id)``, ``rules.table(id)``...), its base's too where it extends one (``reachable``)."""
+
     id: str
     meta: Meta
     chapters: tuple[Chapter, ...] = ()

@@ -5,6 +5,7 @@ The namespace here is made by hand (the samples' own are listed behind the wall,
 
 from __future__ import annotations
 
+import dataclasses
 from types import ModuleType, SimpleNamespace
 
 from generator.examples.names import names_in
@@ -70,3 +71,15 @@ def test_a_name_that_cannot_be_described_is_listed_as_such():
     rows = described({"sealed": _Sealed(), "tricky": _Tricky()})
     assert rows["sealed"] == ("function", "sealed(...)", "A mechanic's object whose signature cannot be read.")
     assert rows["tricky"] == ("object", "tricky", "could not be described (RuntimeError)")
+
+
+@dataclasses.dataclass(frozen=True)
+class _Undocumented:
+    hits: int
+    saves: tuple[int, ...] = ()
+
+
+def test_a_dataclass_without_a_docstring_is_listed_without_the_signature_python_wrote_for_it():
+    rows = described({"Undocumented": _Undocumented, "tally": _Undocumented(2)})
+    assert rows["Undocumented"] == ("class", "Undocumented(hits, saves=())", "")
+    assert rows["tally"] == ("object", "tally", "")
