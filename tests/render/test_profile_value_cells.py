@@ -240,3 +240,26 @@ def test_a_cell_naming_a_value_of_the_wrong_unit_a_fraction_or_one_past_a_bound_
         "[wrong-type]: Move of `counts` names value `hexes`, which is 3 hexes, not a distance in inches\n"
         '  hint: name a distance in inches such as 6"',
     ]
+
+
+def test_a_players_row_may_not_move_by_a_game_master_value(tmp_path):
+    """The rider's own movement prints on the players' roster, cards and matrices: a game-master's value there would
+    reach the players, so check refuses it where the row names it (as it does the matrix's own movement)."""
+    secret = GAME.replace(
+        "rider_move: {value: 8 inches, label: How far riders move}",
+        "rider_move: {value: 8 inches, label: How far riders move, audience: gm}",
+    )
+    _result, errors = _checked(tmp_path / "row", game=secret)
+    line, row = next((n, text) for n, text in enumerate(secret.splitlines(), 1) if "movement: rider_move" in text)
+    assert errors == [
+        f"rules_src/game/ruleset.yaml:{line}:{row.index('rider_move') + 1}: error[gm-reference]: `troops` is for "
+        "players but names game-master-only `rider_move`"
+    ]
+    secret = GAME.replace(
+        "foot_move: {value: 4 inches, label: How far foot move}",
+        "foot_move: {value: 4 inches, label: How far foot move, audience: gm}",
+    )
+    _result, errors = _checked(tmp_path / "matrix", game=secret)
+    assert [e.split(": error")[1] for e in errors] == [
+        "[gm-reference]: `troops` is for players but names game-master-only `foot_move`"
+    ]
