@@ -120,6 +120,8 @@ def test_check_on_the_real_project(capsys):
     assert any(line.startswith("rampant_hex: ") for line in lines[:-1])
     house = next(line for line in lines if line.startswith("rampant_hex_house: "))
     assert HOUSE_LINE.match(house) and "rules.faulty_scrolls" in house  # riders move 5 in all there, not 4
+    shown = (ROOT / "README.md").read_text(encoding="utf-8").split("$ .venv/bin/rulepress check\n", 1)[1]
+    assert shown.split("\n```", 1)[0] == out.rstrip("\n")  # what the README shows a new user is what they will see
 
 
 def test_check_one_ruleset_without_examples(capsys):
