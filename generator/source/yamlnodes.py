@@ -35,6 +35,7 @@ except AttributeError:  # pragma: no cover
     _Loader = yaml.SafeLoader
 
 _INT = re.compile(r"[-+]?[0-9]+")
+_DECIMAL = re.compile(r"[-+]?[0-9]+\.[0-9]*|[-+]?\.[0-9]+")  # a plain decimal, as YAML 1.1 would make a float
 _NULLS = {"", "~", "null", "Null", "NULL"}
 _BOOLS = {"true": True, "True": True, "false": False, "False": False}
 
@@ -136,8 +137,8 @@ def describe(node: Node) -> str:
             return "an empty value"
         if isinstance(node.value, bool):
             return f"the boolean `{node.text}`"
-        if isinstance(node.value, int):
-            return f"the number `{node.value}`"
+        if isinstance(node.value, int) or (not node.style and _DECIMAL.fullmatch(node.value)):
+            return f"the number `{node.value}`"  # `1.5` is kept as written (exact), but reads as a number
         return f"the text `{_short(node.value)}`"
     return KIND_NAMES[type(node)]
 

@@ -262,6 +262,10 @@ def test_decode_passes_utf8_through():
         ("a: true", "the boolean `true`"),
         ("a:", "an empty value"),
         ("a: word", "the text `word`"),
+        ("a: 1.5", "the number `1.5`"),  # kept as written, exactly, but a number to whoever wrote it
+        ("a: -.5", "the number `-.5`"),
+        ("a: '1.5'", "the text `1.5`"),
+        ("a: 1.5.2", "the text `1.5.2`"),
         ("a: " + "x" * 50, "the text `" + "x" * 39 + "…`"),
         ("a: {b: 1}", "a mapping (key: value lines)"),
         ("a: [1]", "a list (- item lines)"),
