@@ -114,7 +114,8 @@ def _build(request: BuildRequest, hooks: BuildHooks, out: Path, started: float) 
         swap(staging, out)
     except RenderRefused as refused:
         print_diagnostics(refused.diagnostics)
-        print(printable(f"build failed; {out} is left as it was"), file=sys.stderr)
+        told = plural(len(refused.diagnostics), "error")
+        print(printable(f"build failed: {told}; {out} is left as it was"), file=sys.stderr)
         return 1
     except TemplateFailed as failed:
         print_diagnostics(failed.diagnostics)
@@ -166,13 +167,11 @@ def check_with_examples(root: Path):
 
 
 def _export(request: BuildRequest, out: Path, started: float) -> int:
-    result = check_project(request.root)
-    if not result.ok:
-        print_diagnostics(result.diagnostics)
-        print(
-            printable(f"export failed: {plural(len(result.diagnostics.errors), 'error')}; {out} is left as it was"),
-            file=sys.stderr,
-        )
+    result, failures = check_with_examples(request.root)  # the examples too: an overlay's say what its values change
+    if not result.ok or failures:
+        print_diagnostics(list(result.diagnostics) + failures)
+        errors = len(result.diagnostics.errors) + len(failures)
+        print(printable(f"export failed: {plural(errors, 'error')}; {out} is left as it was"), file=sys.stderr)
         return 1
     into_build = request.out is None  # build/export/, the rest of build/ kept; else the files at the top of --out
     staging = new_staging(out)

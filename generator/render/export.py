@@ -18,6 +18,7 @@ from typing import Annotated, Literal, Union, get_args, get_origin
 
 from .. import __version__
 from ..model.base import Bounds, Markdown, NotGiven, Source
+from ..model.computed import Value
 from ..model.dice import DiceExpr, RollRange
 from ..model.entries import Meta, ProfileRow, RollTable
 from ..model.formula import Expression
@@ -105,6 +106,11 @@ def entry_json(entry, audience: str = "player") -> dict:
         data["values"] = to_json(entry.values)
     if isinstance(entry, RollTable) and entry.ranges_given and not entry.dice.stats:
         data["odds"] = [to_json(chance) for _row, chance in entry.odds()]
+    if isinstance(entry, Value) and entry.is_house_rule:  # an overlay's: what the text gives, as every output shows
+        data["house_rule"] = {
+            "the_text": to_json(entry.original),
+            "earlier": [{"overlay": step.ruleset, "value": to_json(step.value)} for step in entry.earlier],
+        }
     return data
 
 
@@ -113,10 +119,17 @@ def ruleset_json(ruleset: Ruleset, audience: str = "player") -> dict:
     for name in SECTIONS:
         entries = for_audience(ruleset.section(name), audience)
         data[name] = [entry_json(e, audience) for e in entries]
-    data["examples"] = [
-        {"entry": e.entry, "path": e.path, "line": e.line, "statements": e.statements}
-        for e in shown_examples(ruleset, audience)
-    ]
+    house = {(r.path, r.line): r for r in ruleset.house_results}
+    data["examples"] = [_example_json(e, house.get((e.path, e.line))) for e in shown_examples(ruleset, audience)]
+    return data
+
+
+def _example_json(example, house) -> dict:
+    """A worked example where it is written; under an overlay's values that change its results, what each statement
+    that differs gives in the text and under the house rules (null: it raises there)."""
+    data = {"entry": example.entry, "path": example.path, "line": example.line, "statements": example.statements}
+    if house is not None:
+        data["house_results"] = [{"the_text": text, "house_rules": rules} for text, rules in house.results]
     return data
 
 
@@ -194,6 +207,21 @@ def class_schema(cls) -> dict:
         required.append("values")
     if cls is RollTable:
         properties["odds"] = {"type": "array", "items": {"type": "string", "pattern": r"^[0-9]+/[0-9]+$"}}
+    if cls is Value:  # on an overlay's house values only
+        given = {"anyOf": [json.loads(json.dumps(_QUANTITY)), dict(_NOT_GIVEN)]}
+        earlier = {
+            "type": "object",
+            "properties": {"overlay": {"type": "string", "description": "its title"}, "value": given},
+            "required": ["overlay", "value"],
+            "additionalProperties": False,
+        }
+        properties["house_rule"] = {
+            "type": "object",
+            "description": "a house rule's value: what the text gives, and the house values of the overlays between",
+            "properties": {"the_text": given, "earlier": {"type": "array", "items": earlier}},
+            "required": ["the_text", "earlier"],
+            "additionalProperties": False,
+        }
     return {
         "type": "object",
         "description": " ".join((cls.__doc__ or "").split()),
@@ -237,6 +265,16 @@ def json_schema() -> dict:
             "path": {"type": "string"},
             "line": {"type": "integer"},
             "statements": {"type": "integer"},
+            "house_results": {
+                "type": "array",
+                "description": "under an overlay's values: each statement whose result differs from the text's",
+                "items": {
+                    "type": "object",
+                    "properties": {"the_text": {"type": "string"}, "house_rules": {"type": ["string", "null"]}},
+                    "required": ["the_text", "house_rules"],
+                    "additionalProperties": False,
+                },
+            },
         },
         "required": ["entry", "path", "line", "statements"],
         "additionalProperties": False,

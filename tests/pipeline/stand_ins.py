@@ -181,7 +181,7 @@ def renderers(project, tmp_path, monkeypatch):
         "generator.pipeline.plan.site_pages", lambda project, audience, downloads=None: f"{audience} pages"
     )
     monkeypatch.setattr("generator.pipeline.build.export_json", stand.export)
-    monkeypatch.setattr(pipeline.build, "check_project", lambda root: stand.checker(root)[0])
+    monkeypatch.setattr(pipeline.build, "check_with_examples", stand.checker)
     return stand
 
 

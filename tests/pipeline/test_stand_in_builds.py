@@ -294,7 +294,9 @@ def test_export_of_broken_rules_fails_and_writes_nothing(project, renderers, mon
     broken = Diagnostics()
     for line in (1, 2):
         broken.add(Code.YAML_SYNTAX, "bad", Location("rules_src/x/ruleset.yaml", line))
-    monkeypatch.setattr(pipeline.build, "check_project", lambda root: SimpleNamespace(ok=False, diagnostics=broken))
+    monkeypatch.setattr(
+        pipeline.build, "check_with_examples", lambda root: (SimpleNamespace(ok=False, diagnostics=broken), [])
+    )
     assert pipeline.build.run_export(BuildRequest(project, out=None, audience="player")) == 1
     assert (
         capsys.readouterr().err
@@ -334,7 +336,8 @@ def _failing_site(error):
         (SearchIndexError("pagefind broke"), "error: pagefind broke\nbuild failed: no search index", 1),
         (
             ResourceOutside([Diagnostic(Code.RESOURCE_OUTSIDE, "/etc/x", Location("templates/a.css", 2))]),
-            "templates/a.css:2:1: error[resource-outside]: /etc/x\n  hint: use a file inside the project\nbuild failed",
+            "templates/a.css:2:1: error[resource-outside]: /etc/x\n  hint: use a file inside the project\n"
+            "build failed: 1 error",
             1,
         ),
         (
