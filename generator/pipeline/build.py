@@ -147,7 +147,8 @@ def _build(request: BuildRequest, hooks: BuildHooks, out: Path, started: float) 
         shutil.rmtree(staging, ignore_errors=True)
     print(
         printable(
-            f"built {len(project.rulesets)} rulesets into {out} in {time.perf_counter() - started:.1f}s — "
+            f"built {plural(1 if request.ruleset else len(project.rulesets), 'ruleset')} into {out} in "
+            f"{time.perf_counter() - started:.1f}s — "
             f"{builder.summary.line()}"
         )
     )

@@ -138,8 +138,9 @@ def test_a_sphinx_page_with_the_same_bytes_stays_the_previous_file(project, rend
     assert renderers.sites == ["player"] and inodes(project)["site/index.html"] == page
 
 
-def test_ruleset_renders_only_its_own_pdfs_even_when_another_id_starts_with_it(project, renderers):
+def test_ruleset_renders_only_its_own_pdfs_even_when_another_id_starts_with_it(project, renderers, capsys):
     assert build(project, renderers, ruleset="melee") == 0
+    assert capsys.readouterr().out.startswith(f"built 1 ruleset into {project / 'build'} in ")  # not the project's 2
     assert sorted(renderers.pdfs) == pdfs_of("melee")
     assert [n for n in files(project / "build") if n.endswith(".pdf")] == pdfs_of("melee")
     assert build(project, renderers, ruleset="melee_house") == 0
