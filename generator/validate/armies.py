@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 from ..diagnostics import Code, Diagnostic, did_you_mean
@@ -77,28 +78,26 @@ def _stated(agreed) -> bool:
 def check_armies(ruleset: Ruleset):
     limits_ok = not list(check_army_limits(ruleset))
     for army in ruleset.armies:
-        refs = list(_army_refs(ruleset, army))
-        yield from refs
-        if refs or _names_unloaded(ruleset, army):
-            continue  # its points cannot be added up until those errors are fixed
+        matrix_refs = list(_matrix_refs(ruleset, army))
+        yield from matrix_refs
+        if matrix_refs:
+            continue  # nothing of the list can be priced
+        extras = [(index, extra) for index, extra in enumerate(army.extras) if not ruleset.is_unloaded(extra, "costs")]
+        wrong = {extra: d for index, extra in extras if (d := _extra_ref(ruleset, army, index, extra)) is not None}
+        yield from wrong.values()
+        priced, whole = [], len(extras) == len(army.extras) and not wrong
         for unit in army.units:
-            cost = armies.line_cost(ruleset, army, unit)
-            if isinstance(cost.total, NotGiven):
-                if _stated(army.agreed_points) or unit.points is not None:
-                    yield Diagnostic(
-                        Code.POINTS_NOT_GIVEN,
-                        f"the source gives no points for `{unit.troop}`",
-                        value_loc(unit, "troop"),
-                    )
-            elif unit.points is not None and unit.points != cost.total:
-                yield Diagnostic(
-                    Code.POINTS_MISMATCH,
-                    f"{unit.count}x {unit.troop} costs {points_text(cost.total)} points, not "
-                    f"{points_text(unit.points)}",
-                    value_loc(unit, "points"),
-                    f"{unit.count} x {points_text(cost.each)} = {points_text(cost.total)}",
-                )
+            refs = list(_unit_refs(ruleset, army, unit))
+            yield from refs
+            if refs or _unit_unloaded(ruleset, army, unit):
+                whole = False  # its points cannot be added up until those errors are fixed
+                continue
+            priced.append(unit)
+            yield from _line_points(ruleset, army, unit)
             yield from _line_models(ruleset, army, unit)
+        if not whole:
+            yield from _over_already(ruleset, army, priced, [e for _i, e in extras if e not in wrong])
+            continue
         total = armies.army_points(ruleset, army)
         if army.total is not None and army.total != total:
             yield Diagnostic(
@@ -172,54 +171,78 @@ def _line_models(ruleset: Ruleset, army, unit):
         )
 
 
-def _names_unloaded(ruleset: Ruleset, army) -> bool:
-    """True when the list uses an entry that failed to load (its own error is already reported)."""
-    used = [("profiles", army.matrix)] + [("costs", c) for c in army.extras]
-    for unit in army.units:
-        used += (
-            [(ROW_SECTION, f"{army.matrix}.{unit.troop}")]
-            + [("costs", c) for c in unit.upgrades]
-            + [("heroes", h) for h in unit.heroes]
-            + [("spells", s) for s in unit.spells]
+def _over_already(ruleset: Ruleset, army, priced: list, extras: list):
+    """A list with errors in some lines: what the lines without errors add up to is already spent, so a list over
+    its agreed points by those alone is told so now, not after the other errors are fixed."""
+    spent = armies.army_points(ruleset, dataclasses.replace(army, units=tuple(priced), extras=tuple(extras)))
+    if _stated(army.agreed_points) and spent > army.agreed_points:
+        yield Diagnostic(
+            Code.OVER_POINTS,
+            f"`{army.id}` spends at least {points_text(spent)} points of the {points_text(army.agreed_points)} "
+            "agreed, in its lines without errors",
+            value_loc(army, "agreed_points"),
         )
+
+
+def _unit_unloaded(ruleset: Ruleset, army, unit) -> bool:
+    """True when the line uses an entry that failed to load (its own error is already reported)."""
+    used = (
+        [(ROW_SECTION, f"{army.matrix}.{unit.troop}")]
+        + [("costs", c) for c in unit.upgrades]
+        + [("heroes", h) for h in unit.heroes]
+        + [("spells", s) for s in unit.spells]
+    )
     return any(ruleset.is_unloaded(id, section) for section, id in used)
 
 
-def _army_refs(ruleset: Ruleset, army):
+def _matrix_refs(ruleset: Ruleset, army):
     if (d := unknown_ref(ruleset, "profiles", army.matrix, value_loc(army, "matrix"), "matrix")) is not None:
         yield d
-        return
-    if ruleset.is_unloaded(army.matrix, "profiles"):
+    elif ruleset.is_unloaded(army.matrix, "profiles"):
         yield Diagnostic(
             Code.UNKNOWN_REF,
             f"matrix `{army.matrix}` has errors of its own, so `{army.id}` cannot be checked",
             value_loc(army, "matrix"),
             "fix the matrix first",
         )
-        return
-    matrix = ruleset.profile(army.matrix)
-    for index, extra in enumerate(army.extras):
-        if (
-            d := unknown_ref(
-                ruleset, "costs", extra, army.locs.get(f"extras[{index}]", value_loc(army, "extras")), "extra"
-            )
-        ) is not None:
-            yield d
-    for unit in army.units:
-        troops = [r.id for r in matrix.rows]
-        if unit.troop not in troops and not ruleset.is_unloaded(f"{matrix.id}.{unit.troop}", ROW_SECTION):
+
+
+def _extra_ref(ruleset: Ruleset, army, index: int, extra: str) -> Diagnostic | None:
+    return unknown_ref(ruleset, "costs", extra, army.locs.get(f"extras[{index}]", value_loc(army, "extras")), "extra")
+
+
+def _unit_refs(ruleset: Ruleset, army, unit):
+    troops = [r.id for r in ruleset.profile(army.matrix).rows]
+    if unit.troop not in troops and not ruleset.is_unloaded(f"{army.matrix}.{unit.troop}", ROW_SECTION):
+        yield Diagnostic(
+            Code.UNKNOWN_REF,
+            f"troop `{unit.troop}` is not a row of `{army.matrix}`",
+            value_loc(unit, "troop"),
+            did_you_mean(unit.troop, troops),
+        )
+    for section, field, what in (
+        ("costs", "upgrades", "upgrade"),
+        ("heroes", "heroes", "hero"),
+        ("spells", "spells", "spell"),
+    ):
+        for index, id in enumerate(getattr(unit, field)):
+            loc = unit.locs.get(f"{field}[{index}]", value_loc(unit, field))
+            if (d := unknown_ref(ruleset, section, id, loc, what)) is not None:
+                yield d
+
+
+def _line_points(ruleset: Ruleset, army, unit):
+    """A line's points: given by the source where the list needs them, and as stated where it states them."""
+    cost = armies.line_cost(ruleset, army, unit)
+    if isinstance(cost.total, NotGiven):
+        if _stated(army.agreed_points) or unit.points is not None:
             yield Diagnostic(
-                Code.UNKNOWN_REF,
-                f"troop `{unit.troop}` is not a row of `{matrix.id}`",
-                value_loc(unit, "troop"),
-                did_you_mean(unit.troop, troops),
+                Code.POINTS_NOT_GIVEN, f"the source gives no points for `{unit.troop}`", value_loc(unit, "troop")
             )
-        for section, field, what in (
-            ("costs", "upgrades", "upgrade"),
-            ("heroes", "heroes", "hero"),
-            ("spells", "spells", "spell"),
-        ):
-            for index, id in enumerate(getattr(unit, field)):
-                loc = unit.locs.get(f"{field}[{index}]", value_loc(unit, field))
-                if (d := unknown_ref(ruleset, section, id, loc, what)) is not None:
-                    yield d
+    elif unit.points is not None and unit.points != cost.total:
+        yield Diagnostic(
+            Code.POINTS_MISMATCH,
+            f"{unit.count}x {unit.troop} costs {points_text(cost.total)} points, not {points_text(unit.points)}",
+            value_loc(unit, "points"),
+            f"{unit.count} x {points_text(cost.each)} = {points_text(cost.total)}",
+        )

@@ -157,6 +157,29 @@ def test_every_problem_of_a_list_file_is_told_in_one_run(capsys, project, tmp_pa
     assert not path.with_suffix(".pdf").exists()
 
 
+def test_a_list_over_its_points_in_the_lines_without_errors_is_told_so_beside_them(capsys, project, tmp_path):
+    """Four heavy foot (5 points each: 20) on 10 agreed, and a levy with a misspelt hero: the levy's line cannot be
+    priced, but 20 of 10 is over whatever it costs, so both errors come in one run."""
+    path = written(
+        tmp_path,
+        "two.yaml",
+        BUILT_IN_THE_PAGE.replace("agreed_points: 20", "agreed_points: 10")
+        .replace("{troop: heavy_foot, count: 1, heroes: [warrior_hero]}", "{troop: heavy_foot, count: 4}")
+        .replace("{troop: light_foot, count: 1}", "{troop: levy, count: 1, heroes: [warior_hero]}")
+        .replace("    extras: [scroll_appeal]\n", ""),
+    )
+    code, out, err = run(capsys, "-C", str(project), "list", str(path))
+    assert (code, out) == (EXIT_ERRORS, "")
+    assert err.splitlines() == [
+        f"{path}:5:20: error[over-points]: `my_army` spends at least 20 points of the 10 agreed, in its lines "
+        "without errors",
+        "  hint: remove units or raise the agreed total",
+        f"{path}:8:42: error[unknown-ref]: hero `warior_hero` is not in `heroes:`",
+        "  hint: did you mean `warrior_hero`?",
+        "list failed: 2 errors; no roster printed",
+    ]
+
+
 @pytest.mark.parametrize(
     ("text", "expected"),
     [

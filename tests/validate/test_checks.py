@@ -367,8 +367,8 @@ def test_an_army_is_refused_for_its_matrix_only_when_the_matrix_itself_failed_to
         loc=Location("a.yaml", 6, 3),
     )
     # a hero `m` failed to load; the matrix `m` loaded, so the army is checked (and is fine)
-    assert list(armies._army_refs(_ruleset({("heroes", "m")}, profiles=(matrix,)), army)) == []
-    assert _found(armies._army_refs(_ruleset({("profiles", "m")}), army)) == [
+    assert list(armies._matrix_refs(_ruleset({("heroes", "m")}, profiles=(matrix,)), army)) == []
+    assert _found(armies._matrix_refs(_ruleset({("profiles", "m")}), army)) == [
         (
             Code.UNKNOWN_REF,
             "matrix `m` has errors of its own, so `host` cannot be checked",
@@ -694,14 +694,14 @@ def _army(matrix="m", extras=(), upgrades=(), heroes=(), spells=()):
 @pytest.mark.parametrize(
     "unloaded, army, expected",
     [
-        ({("profiles", "m")}, _army(), True),
-        ({("costs", "banner")}, _army(extras=("banner",)), True),
+        ({("profiles", "m")}, _army(), False),  # the matrix is the whole list's (refused as such), not the line's
+        ({("costs", "banner")}, _army(extras=("banner",)), False),  # an extra is the list's, not the line's
         ({("costs", "banner")}, _army(upgrades=("banner",)), True),
         ({("heroes", "h")}, _army(heroes=("h",)), True),
         ({("spells", "s")}, _army(spells=("s",)), True),
         ({("profile rows", "m.t")}, _army(), True),  # the row of its troop `t`
         (set(), _army(extras=("banner",), upgrades=("banner",), heroes=("h",), spells=("s",)), False),
-        # the same id failing in another section is not this army's
+        # the same id failing in another section is not this line's
         (
             {("heroes", "m"), ("spells", "banner"), ("costs", "h"), ("profiles", "s"), ("profile rows", "other.t")},
             _army(extras=("banner",), upgrades=("banner",), heroes=("h",), spells=("s",)),
@@ -709,11 +709,11 @@ def _army(matrix="m", extras=(), upgrades=(), heroes=(), spells=()):
         ),
     ],
 )
-def test_an_army_names_an_unloaded_entry_only_in_that_entrys_section(unloaded, army, expected):
+def test_a_line_names_an_unloaded_entry_only_in_that_entrys_section(unloaded, army, expected):
     from generator.model.ruleset import Ruleset
-    from generator.validate.armies import _names_unloaded
+    from generator.validate.armies import _unit_unloaded
 
-    assert _names_unloaded(Ruleset(id="x", meta=None, unloaded=frozenset(unloaded)), army) is expected
+    assert _unit_unloaded(Ruleset(id="x", meta=None, unloaded=frozenset(unloaded)), army, army.units[1]) is expected
 
 
 def test_an_empty_rules_file_hides_no_entries_so_the_other_files_are_still_checked(tmp_path):
