@@ -20,7 +20,7 @@ from ...mechanics import armies
 from ...model.base import NotGiven
 from ...model.entries import ValueCell
 from ...model.ruleset import Ruleset
-from ..present import NOT_GIVEN_TEXT, capitalized, gm_only, hero_kind, shown
+from ..present import NOT_GIVEN_TEXT, capitalized, gm_only, hero_kind, shown, source_title
 from ..prose import Prose
 from ..tracks import tracks
 from .content import cell, fact, keyword_named, movement, source_mark, spell_facts, visible
@@ -30,6 +30,15 @@ TAG = re.compile(r"<[^>]+>")
 FOOTNOTE = re.compile(r'<span class="house-note"[^>]*>(.*?)</span>', re.S)
 MIN_MARGIN = 5.0  # what most printers leave unprinted at the page edge
 MARK_GAP, MARK_LENGTH = 1.5, 5.0
+
+
+def card_source(entry, ruleset: Ruleset) -> dict | None:
+    """A card's source line, one line at its foot: the section alone where the source is the ruleset's own text
+    (the sheet's imprint names the rules, and the title beside the section would be cut off), else as cited."""
+    mark, source = source_mark(entry, ruleset), getattr(entry, "source", None)
+    if mark and source.section and source_title(ruleset, source.file) == source_title(ruleset):
+        return {**mark, "text": f"Source: {source.section}"}
+    return mark
 
 
 @dataclass(frozen=True)
@@ -169,7 +178,7 @@ def spell_card(ruleset: Ruleset, spell, prose: Prose) -> dict:
         "note": "",
         "gm": gm_only(spell),
         "size": _body_size(body, room=0.75 if len(facts) > 2 else 0.9),
-        "source": source_mark(spell, ruleset),
+        "source": card_source(spell, ruleset),
     }
 
 
@@ -192,7 +201,7 @@ def hero_card(ruleset: Ruleset, hero, prose: Prose) -> dict:
         "note": "",
         "gm": gm_only(hero),
         "size": _body_size(body, room=1.5),
-        "source": source_mark(hero, ruleset),
+        "source": card_source(hero, ruleset),
     }
 
 
@@ -245,7 +254,7 @@ def troop_card(ruleset: Ruleset, matrix, row, prose: Prose) -> dict:
         "rules": definitions,
         "gm": gm_only(row) or gm_only(matrix),
         "size": _body_size(note, *(d["definition"] for d in definitions), room=0.3),
-        "source": source_mark(row, ruleset) or source_mark(matrix, ruleset),
+        "source": card_source(row, ruleset) or card_source(matrix, ruleset),
     }
 
 

@@ -614,7 +614,8 @@ def _class(box) -> str:
 
 @pytest.mark.build  # renders for real in its body
 def test_every_card_fits_its_card(project):
-    """Cards clip what overflows, so check the layout: no line below the text area, no source over it."""
+    """Cards clip what overflows, so check the layout: no line below the text area, no source over it, no source
+    line longer than the card is wide."""
     import weasyprint
 
     for ruleset in project.rulesets:
@@ -644,6 +645,10 @@ def test_every_card_fits_its_card(project):
                     assert max(b.position_y + b.margin_height() for b in lines) <= bottom, job.target.name
                     for source in (b for b in _boxes(card) if _class(b) == "card-source"):
                         assert source.position_y >= bottom
+                        written = [b for b in _boxes(source) if type(b).__name__ == "LineBox"]
+                        if type(source).__name__ == "BlockBox":  # the paragraph (its line and text match too)
+                            # one line, all of it inside the card: its end is not cut off (by `text-overflow`)
+                            assert len(written) == 1 and written[0].width <= source.width + 0.01, job.target.name
                     count += 1
             assert count == len(cards(ruleset, "gm"))
 
