@@ -805,7 +805,7 @@ TIPPY_FETCHED = ("tippy_wiki_cache.json", "tippy_doi_cache.json", "tippy_rtd_cac
 def _forget_fetched_tips(html: Path) -> None:
     """sphinx-tippy keeps tooltips it fetched from the network in the output folder and reads them back with
     no care for an empty or broken file; this site fetches none (wiki, DOI and RTD tips are off), so each
-    build starts without them."""
+    build starts without them, and the site a reader gets holds none (empty ones are written every build)."""
     for name in TIPPY_FETCHED:
         (html / name).unlink(missing_ok=True)
 
@@ -888,6 +888,7 @@ def build_site(
         raise SiteWarnings(
             located_warnings(warnings.getvalue(), srcdir, project, cache, entries) or "sphinx-build failed"
         )
+    _forget_fetched_tips(html)
     if index:  # (serve indexes later, after the page is on disk)
         index_site(html)  # Pagefind's index of the built pages, in html/_pagefind
     return SiteResult(html, len(written), warnings.getvalue())

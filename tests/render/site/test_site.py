@@ -130,6 +130,15 @@ def test_no_broken_internal_links(built):
     assert not broken, "\n".join(broken[:20])
 
 
+def test_a_site_ships_no_file_the_tooltips_extension_keeps_for_itself(built):
+    """sphinx-tippy writes its caches of fetched tooltips (none are fetched here) beside the pages: a reader's copy
+    of the site holds pages and their assets only."""
+    left = [
+        p.relative_to(built).as_posix() for site in ("site", "site-gm", "site-author") for p in (built / site).iterdir()
+    ]
+    assert "site/index.html" in left and not [name for name in left if "tippy_" in name and name.endswith(".json")]
+
+
 @pytest.mark.build  # renders for real in its body
 def test_quotes_and_inch_marks_print_as_written(built):
     """bad_moon_rising reads `"within 6""` (a quote ending in an inch mark): the site prints it as written, as the
