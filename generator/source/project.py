@@ -328,7 +328,7 @@ def load_ruleset(
     meta_nodes = [(path, tree.get(META_SECTION)) for path, tree in trees if tree.get(META_SECTION) is not None]
     default_source = ""
     meta = None
-    if not meta_nodes:
+    if not meta_nodes and not unreadable:  # a file that does not read may hold it: its own error is said
         diagnostics.add(
             Code.MISSING_FIELD,
             f"ruleset `{folder.name}` has no `ruleset:` section",

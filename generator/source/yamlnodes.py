@@ -327,7 +327,14 @@ def _syntax_diagnostic(error: yaml.MarkedYAMLError, path: str):
         return Diagnostic(
             Code.YAML_SYNTAX, f"YAML syntax: {error.context}: {problem}{where}", _loc(path, error.context_mark)
         )
+    opened = _FLOW_OPENERS.get(error.context or "")
+    if opened and error.context_mark is not None:  # a bracket left open is found only where the next line starts
+        mark = error.context_mark
+        problem += f" (the `{opened}` at {mark.line + 1}:{mark.column + 1} is not closed)"
     return Diagnostic(Code.YAML_SYNTAX, f"YAML syntax: {problem}", _loc(path, error.problem_mark))
+
+
+_FLOW_OPENERS = {"while parsing a flow mapping": "{", "while parsing a flow sequence": "["}
 
 
 def _short_tag(tag: str) -> str:

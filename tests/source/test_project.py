@@ -73,3 +73,19 @@ def test_asking_for_a_missing_ruleset_names_those_there_are(two_rulesets):
     with pytest.raises(KeyError) as missing:
         project.ruleset("ugly")
     assert missing.value.args[0] == "no ruleset `ugly`; there are: broken, good"
+
+
+def test_a_ruleset_whose_only_file_does_not_read_is_told_that_alone(tmp_path, capsys):
+    """The file that does not read may hold the `ruleset:` section: its syntax error is the one thing to fix, with
+    where the bracket left open starts (the parser notices only on the next line)."""
+    folder = tmp_path / "rules_src" / "g"
+    folder.mkdir(parents=True)
+    (folder / "ruleset.yaml").write_text(
+        "ruleset:\n  title: G\nvalues:\n  a: {value: 1, label: A\n  b: {value: 2, label: B}\n", encoding="utf-8"
+    )
+    assert main(["-C", str(tmp_path), "check"]) == 1
+    assert capsys.readouterr().err.splitlines() == [
+        "rules_src/g/ruleset.yaml:5:4: error[yaml-syntax]: YAML syntax: did not find expected ',' or '}' (the `{` at "
+        "4:6 is not closed)",
+        "  hint: check indentation, colons and quotes near this position",
+    ]
