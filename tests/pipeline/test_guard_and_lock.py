@@ -207,5 +207,5 @@ def test_a_build_with_broken_rules_fails_and_writes_nothing(tmp_path, capsys):
     (tmp_path / "rules_src" / "x").mkdir(parents=True)
     (tmp_path / "rules_src" / "x" / "ruleset.yaml").write_text("id: [")
     assert pipeline.build.run_build(BuildRequest(tmp_path)) == 1
-    assert "build failed: 2 errors" in capsys.readouterr().err
+    assert "build failed: 1 error;" in capsys.readouterr().err
     assert not (tmp_path / "build").exists()
