@@ -85,3 +85,16 @@ def test_a_package_gathering_its_own_submodules_is_no_cycle(tmp_path):
     edges, _ = import_layers.graph(root)
     assert import_layers.cycles(edges) == []
     assert import_layers.main([str(root)]) == 0
+
+
+def test_the_readme_says_what_each_part_of_the_engine_is():
+    """Its "What is where" table names every module and subpackage at the top of generator/ (a newcomer's map)."""
+    table = [line for line in (ROOT / "README.md").read_text(encoding="utf-8").splitlines() if line.startswith("| `")]
+    named = {part for line in table for part in line.split("|")[1].replace("`", "").replace(",", " ").split()}
+    parts = {
+        f"generator/{path.name}" + ("/" if path.is_dir() else "")
+        for path in (ROOT / "generator").iterdir()
+        if not path.name.startswith("__") and (path.suffix == ".py" or (path / "__init__.py").is_file())
+    }
+    assert "generator/cli.py" in parts and "generator/render/" in parts
+    assert sorted(parts - named) == []
