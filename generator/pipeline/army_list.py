@@ -63,7 +63,7 @@ def run_list(request: ListRequest) -> int:
         tree, diagnostics = _read(path, root, alone=folder is None)
         if tree is None:
             return _failed(list(diagnostics), 0)
-        ruleset_id = _ruleset_of(path, root, tree, request.ruleset)
+        ruleset_id, overlays = _ruleset_of(path, root, tree, request.ruleset)
     except ListRefused as refused:
         _say(f"rulepress: error: {refused}")
         if refused.hint:
@@ -78,6 +78,8 @@ def run_list(request: ListRequest) -> int:
         return _failed(Diagnostics(dict.fromkeys([*diagnostics, *result.diagnostics])).sorted(), len(theirs))
     ruleset = result.project.ruleset(ruleset_id)
     lists = tuple(army for army in ruleset.armies if army.loc.path == shown)
+    if request.ruleset is None and folder is None:  # chosen by the matrix it names: said, and the overlays it fits
+        print(printable(_chosen(ruleset, overlays)))
     for army in lists:
         print(printable(summary(ruleset, army)))
     return _print(result.project, ruleset, lists, target, _paper(request.paper))
@@ -179,24 +181,24 @@ def _folder_of(path: Path, root: Path) -> str | None:
     return parts[1] if len(parts) > 2 and parts[0] == RULES_DIR else None
 
 
-def _ruleset_of(path: Path, root: Path, tree: Mapping, named: str | None) -> str:
+def _ruleset_of(path: Path, root: Path, tree: Mapping, named: str | None) -> tuple[str, tuple[str, ...]]:
     """The ruleset to check the list against: the one named, else the folder the list is in, else the one whose
-    army matrix the list's armies name."""
+    army matrix the list's armies name; and, for that last, the overlays of it the list fits too."""
     names = [folder.name for folder in ruleset_folders(root)]
     if named:
         if named not in names:
             raise ListRefused(f"no ruleset `{named}` in rules_src/", did_you_mean(named, names) or _listed(names))
-        return named
+        return named, ()
     folder = _folder_of(path, root)
     if folder:
-        return folder
+        return folder, ()
     matrices = _matrices_named(tree)
     project, _diagnostics = load_project(root)
     fitting = [r for r in project.rulesets if _army_matrix_id(r) in matrices]
     # a ruleset that extends another which fits plays the list under its house values: only when asked for
     fits = sorted(r.id for r in fitting if r.meta.extends not in {f.id for f in fitting})
     if len(fits) == 1:
-        return fits[0]
+        return fits[0], tuple(sorted(r.id for r in fitting if r.meta.extends == fits[0] and r.meta.overlay))
     with_armies = [r.id for r in project.rulesets if _army_matrix_id(r)]
     if not fits:
         raise ListRefused(
@@ -204,6 +206,15 @@ def _ruleset_of(path: Path, root: Path, tree: Mapping, named: str | None) -> str
             "pass --ruleset; rulesets with an army matrix: " + (", ".join(with_armies) or "none"),
         )
     raise ListRefused(f"rulesets {', '.join(fits)} each have the army matrix the list names", "pass --ruleset")
+
+
+def _chosen(ruleset, overlays: tuple[str, ...]) -> str:
+    """The line that says which ruleset a list was checked against, when the command chose it, and how to play it
+    under an overlay's house values instead."""
+    told = f"checked against `{ruleset.id}` ({ruleset.title})"
+    if overlays:
+        told += "; under house rules: " + ", ".join(f"--ruleset {id}" for id in overlays)
+    return told
 
 
 def _owner_of_lists(root: Path, ruleset_id: str) -> str:

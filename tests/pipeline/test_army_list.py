@@ -51,6 +51,10 @@ armies:
 """
 
 
+# the list names the matrix `troops`, which the text and its house rules both have: the text is chosen, and said
+CHOSEN = "checked against `rampant_hex` (Blood, Guts and Rampant Hex); under house rules: --ruleset rampant_hex_house"
+
+
 @pytest.fixture(scope="module")
 def project(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("lists") / "project"
@@ -85,7 +89,7 @@ def test_a_list_from_the_builder_is_told_by_its_totals_and_printed_as_a_filled_r
     code, out, err = run(capsys, "-C", str(project), "list", str(path))
     assert (code, err) == (EXIT_OK, "")
     roster = path.with_suffix(".pdf")
-    assert out.splitlines() == ["My army: 15 of 20 points, 2 units; 5 army limits held", f"wrote {roster}"]
+    assert out.splitlines() == [CHOSEN, "My army: 15 of 20 points, 2 units; 5 army limits held", f"wrote {roster}"]
     text = " ".join(pdf_text(roster).split())
     for printed in ("My army", "1× Heavy foot (5 pts)", "+ Warrior hero", "1× Light foot (4 pts)", "Total 15 points"):
         assert printed in text, (printed, text)
@@ -406,7 +410,7 @@ def test_a_checked_list_is_told_then_handed_to_the_printer_with_where_and_on_wha
     folder.mkdir()
     code, out, _err = run(capsys, "-C", str(project), "list", str(path), "--out", str(folder), "--paper", "letter")
     assert code == EXIT_OK
-    assert out == "My army: 15 points, 11 of 20 models, 2 units; 5 army limits held\n"
+    assert out == CHOSEN + "\nMy army: 15 points, 11 of 20 models, 2 units; 5 army limits held\n"
     assert printed == [("rampant_hex", ["My army"], folder / "mine.pdf", "letter")]
 
 
