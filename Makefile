@@ -10,7 +10,10 @@
 #   make coverage  the whole suite under coverage.py (branch, child processes too), then the total for generator/
 #   make data-mutation  change each value of the sample rules one at a time; list every change no test caught
 #   make pictures  PNGs of each output kind from build/ into docs/pictures/ (builds first if build/ is missing)
-PYTHON ?= python3
+# The venv's interpreter: Debian's own python3 when it is 3.11 or newer (Debian builds it with PGO and LTO; the
+# tests take about 8% less CPU under it than under a plain source build such as pyenv's), else python3 on PATH.
+# `make PYTHON=python3.12 ...` chooses another when .venv/ is made.
+PYTHON ?= $(shell /usr/bin/python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null && echo /usr/bin/python3 || echo python3)
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.rulepress-installed

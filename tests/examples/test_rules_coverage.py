@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from helpers import ROOT, make_project
+from helpers import ROOT, make_project, sample_project
 
 from generator.cli import main
 
@@ -126,9 +126,8 @@ def test_names_of_an_unknown_ruleset_is_a_usage_error(tmp_path, capsys):
 @pytest.mark.parametrize("ruleset", SAMPLES)
 def test_every_name_a_sample_example_can_use_has_a_one_line_doc(ruleset):
     from generator.render.reference import example_names
-    from generator.source.project import load_project
 
-    loaded, _ = load_project(REPO)
+    loaded, _ = sample_project()
     names = example_names(next(r for r in loaded.rulesets if r.id == ruleset), REPO)
     assert len(names) > 20
     assert [signature for _kind, signature, line in names if not line.strip()] == []
@@ -136,9 +135,8 @@ def test_every_name_a_sample_example_can_use_has_a_one_line_doc(ruleset):
 
 def test_broken_limits_gives_each_limit_the_list_breaks_with_its_numbers():
     from generator.mechanics.armies import broken_limits, force, force_line
-    from generator.source.project import load_project
 
-    rules = next(r for r in load_project(REPO)[0].rulesets if r.id == "rampant_hex")
+    rules = sample_project()[0].ruleset("rampant_hex")
     # "if you have seven units you may not have more than three heroes": four heroes in seven units break it
     four = force(force_line("levy", 4, heroes=("brave_commander",)), force_line("levy", 3), ruleset=rules)
     broken = broken_limits(rules, four)
@@ -150,9 +148,8 @@ def test_broken_limits_gives_each_limit_the_list_breaks_with_its_numbers():
 
 def test_given_tells_what_the_text_leaves_out():
     from generator.examples.namespace import namespace_for
-    from generator.source.project import load_project
 
-    rulesets = {r.id: r for r in load_project(REPO)[0].rulesets}
+    rulesets = {r.id: r for r in sample_project()[0].rulesets}
     city = namespace_for(rulesets["city_of_the_damned_combat"])
     given = city["is_given"]
     # "Injury Table": the text gives the three results but not their roll ranges

@@ -8,7 +8,7 @@ import sys
 from types import SimpleNamespace
 
 import pytest
-from helpers import BROKEN, ROOT
+from helpers import BROKEN, sample_project
 
 from generator.cli import main
 from generator.mechanics import armies
@@ -31,12 +31,11 @@ from generator.mechanics.armies import (
 from generator.model.base import Markdown, NotGiven
 from generator.model.entries import ArmyList, ArmyUnit, Column, Cost, Hero, ProfileMatrix, ProfileRow
 from generator.model.ruleset import Ruleset
-from generator.source.project import load_project
 
 
 @pytest.fixture(scope="module")
 def rules():
-    project, diagnostics = load_project(ROOT, only="rampant_hex")
+    project, diagnostics = sample_project()
     assert not diagnostics.errors, [d.format() for d in diagnostics.errors]
     return project.ruleset("rampant_hex")
 
@@ -370,7 +369,7 @@ def test_the_largest_number_a_rule_may_state_is_read():
 
 @pytest.fixture(scope="module")
 def project():
-    project, diagnostics = load_project(ROOT)
+    project, diagnostics = sample_project()
     assert not diagnostics.errors
     return project
 

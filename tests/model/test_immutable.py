@@ -7,12 +7,11 @@ import typing
 from types import MappingProxyType
 
 import pytest
-from helpers import ROOT
+from helpers import sample_project
 
 from generator.diagnostics import Code, Diagnostic, Location
 from generator.model import base, dice, entries
 from generator.model.ruleset import SECTIONS, Example, Ruleset
-from generator.source.project import load_project
 
 MODEL_CLASSES = sorted(
     {
@@ -28,7 +27,7 @@ MODEL_CLASSES = sorted(
 
 @pytest.fixture(scope="module")
 def rules() -> Ruleset:
-    project, diagnostics = load_project(ROOT, only="rampant_hex")
+    project, diagnostics = sample_project()
     assert not diagnostics.errors
     return project.ruleset("rampant_hex")
 

@@ -12,17 +12,17 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from helpers import sample_project
 
 from generator.examples.sybil_yaml import namespace_for_path
 from generator.model.text import range_words
-from generator.source.project import load_project
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
 def project():
-    project, diagnostics = load_project(ROOT)
+    project, diagnostics = sample_project()
     assert not list(diagnostics), diagnostics
     return project
 
