@@ -16,6 +16,7 @@ Reading events never expands an alias, so an alias bomb fails in microseconds.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 from collections.abc import Iterator
@@ -350,10 +351,19 @@ def load_file(path: Path, relative_to: Path, diagnostics: Diagnostics) -> Node |
 
 def load_bytes(data: bytes, shown: str, diagnostics: Diagnostics) -> Node | None:
     """A file's bytes, read already, as nodes located in ``shown``."""
-    text = decode(data, shown, diagnostics)
-    if text is None:
-        return None
-    return parse_text(text, shown, diagnostics)
+    tree, said = _parsed(data, shown)
+    diagnostics.extend(said)
+    return tree
+
+
+@functools.lru_cache(
+    maxsize=256
+)  # a pure function of the bytes: a process loading copies of a project parses each once
+def _parsed(data: bytes, shown: str) -> tuple[Node | None, tuple]:
+    """The nodes (immutable) and the diagnostics of one file's bytes."""
+    said = Diagnostics()
+    text = decode(data, shown, said)
+    return (None if text is None else parse_text(text, shown, said)), tuple(said)
 
 
 class _TreeBuilder:
