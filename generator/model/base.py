@@ -70,9 +70,18 @@ def is_given(value) -> bool:
     return not isinstance(value, NotGiven)
 
 
-def spec(help: str, default: Any = dataclasses.MISSING, *, example: str | None = None, key: str | None = None):
-    """A model field with the help text and example that feed the reference page."""
-    metadata = {"help": help, "example": example, "key": key}
+def spec(
+    help: str,
+    default: Any = dataclasses.MISSING,
+    *,
+    example: str | None = None,
+    key: str | None = None,
+    apart: bool = False,
+):
+    """A model field with the help text and example that feed the reference page. ``apart``: a list whose items load
+    one by one, so that one written wrong is reported and left out while the others are still checked (an army
+    list's lines); the entry then lacks it (``Ruleset.lacks_items``)."""
+    metadata = {"help": help, "example": example, "key": key, **({"apart": True} if apart else {})}
     if isinstance(default, (list, dict, set)):
         raise TypeError("use a tuple for defaults")
     return field(default=default, metadata=metadata)

@@ -74,6 +74,7 @@ SITE_PAGE_NAMES = {
 ROW_SECTION = (
     "profile rows"  # a matrix's row that did not load, among `Ruleset.unloaded`: ("profile rows", "matrix.row")
 )
+ITEM_SECTION = "list items"  # an `apart` list's item that did not load (base.spec): ("list items", "entry.field.3")
 SITE_FOLDERS = {  # what the site keeps beside the rulesets' own folders (render/site/pages.py KINDS)
     "sheets": "the cheat sheets",
     "handouts": "the handouts",
@@ -250,6 +251,10 @@ class Ruleset:
 
     def is_unloaded(self, id: str, section: str | None = None) -> bool:
         return any(i == id and (section is None or s == section) for s, i in self.unloaded)
+
+    def lacks_items(self, id: str, field: str) -> bool:
+        """Whether an item of the entry ``id``'s list ``field`` did not load (reported where it is written)."""
+        return any(s == ITEM_SECTION and i.rpartition(".")[0] == f"{id}.{field}" for s, i in self.unloaded)
 
     def ids(self) -> dict[str, str]:
         """Every entry id mapped to its section, for cross-references."""

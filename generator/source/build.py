@@ -24,7 +24,7 @@ from ..model.entries import Column, Entry, ProfileMatrix, ProfileRow, ValueCell
 from ..model.formula import Expression, FormulaError, FormulaTooLarge
 from ..model.points import Number, Points, points_text
 from ..model.quantity import Quantity, QuantityError, QuantityMixesMeasures, QuantityTooLarge, parse_number
-from ..model.ruleset import ROW_SECTION
+from ..model.ruleset import ITEM_SECTION, ROW_SECTION
 from .yamlnodes import Mapping, Node, Scalar, Sequence, describe
 
 INVALID = object()
@@ -166,7 +166,11 @@ class Builder:
                         )
                     ok = False
                 continue
-            value = self.value(tp, value_node, key)
+            apart = f.metadata.get("apart") and id is not None and isinstance(value_node, Sequence)
+            if apart:
+                value, kept = self._apart(get_args(tp)[0], value_node, key, id)
+            else:
+                value, kept = self.value(tp, value_node, key), value_node
             if value is INVALID:
                 ok = False
                 continue
@@ -181,8 +185,8 @@ class Builder:
                 continue
             values[f.name] = value
             locs[f.name] = value_node.content_loc if isinstance(value_node, Scalar) else value_node.loc
-            if isinstance(value_node, Sequence):
-                locs.update((f"{f.name}[{i}]", item.loc) for i, item in enumerate(value_node.items))
+            if isinstance(kept, Sequence):
+                locs.update((f"{f.name}[{i}]", item.loc) for i, item in enumerate(kept.items))
         for group in getattr(cls, "one_of", ()):  # fields of which an entry needs at least one
             if not any(node.get(k) is not None or k in (extra or {}) for k in group):
                 self._none_of(cls, id, group, fields, misspelt, where, " (or both)")
@@ -209,6 +213,19 @@ class Builder:
             values["id"] = id
         values.update(extra or {})
         return cls(**values, loc=where, locs=MappingProxyType(locs))
+
+    def _apart(self, item_type, node: Sequence, key: str, id: str) -> tuple[tuple, Sequence]:
+        """The items of an `apart` list that load, and their nodes; each one that does not is reported, left out
+        and recorded as what the entry lacks (``Ruleset.lacks_items``)."""
+        built, kept = [], []
+        for index, item in enumerate(node.items):
+            value = self.value(item_type, item, key)
+            if value is INVALID:
+                self.failed.add((ITEM_SECTION, f"{id}.{key}.{index}"))
+                continue
+            built.append(value)
+            kept.append(item)
+        return tuple(built), Sequence(tuple(kept), node.loc)
 
     def _none_of(self, cls, id, group: tuple, fields: dict, misspelt: set, where, more: str = "") -> None:
         """An entry that has none of a ``group`` of fields it needs one of: said, unless one of them is misspelt

@@ -85,7 +85,8 @@ def check_armies(ruleset: Ruleset):
         extras = [(index, extra) for index, extra in enumerate(army.extras) if not ruleset.is_unloaded(extra, "costs")]
         wrong = {extra: d for index, extra in extras if (d := _extra_ref(ruleset, army, index, extra)) is not None}
         yield from wrong.values()
-        priced, whole = [], len(extras) == len(army.extras) and not wrong
+        priced = []
+        whole = len(extras) == len(army.extras) and not wrong and not ruleset.lacks_items(army.id, "units")
         for unit in army.units:
             refs = list(_unit_refs(ruleset, army, unit))
             yield from refs

@@ -184,6 +184,55 @@ def test_a_list_over_its_points_in_the_lines_without_errors_is_told_so_beside_th
     ]
 
 
+def test_a_line_written_wrong_is_told_beside_the_other_lines_errors_and_their_points(capsys, project, tmp_path):
+    """`count: 0` (the schema's own range) on the first line left the whole army unloaded, so a misspelt hero on
+    the second and 4 heavy foot (20 points) on 10 agreed on the third waited for the next run: now the line written
+    wrong is left out and the others are checked as lines beside an error are."""
+    path = written(
+        tmp_path,
+        "lines.yaml",
+        BUILT_IN_THE_PAGE.replace("agreed_points: 20", "agreed_points: 10")
+        .replace(
+            "      - {troop: heavy_foot, count: 1, heroes: [warrior_hero]}\n",
+            "      - {troop: heavy_foot, count: 0}\n      - {troop: levy, count: 1, heroes: [warior_hero]}\n",
+        )
+        .replace("{troop: light_foot, count: 1}", "{troop: heavy_foot, count: 4}")
+        .replace("    extras: [scroll_appeal]\n", ""),
+    )
+    code, out, err = run(capsys, "-C", str(project), "list", str(path))
+    assert (code, out) == (EXIT_ERRORS, "")
+    assert err.splitlines() == [
+        f"{path}:5:20: error[over-points]: `my_army` spends at least 20 points of the 10 agreed, in its lines "
+        "without errors",
+        "  hint: remove units or raise the agreed total",
+        f"{path}:7:36: error[out-of-range]: `count` is 0; it must be from 1 to 100",
+        "  hint: use a value within the declared bounds",
+        f"{path}:8:42: error[unknown-ref]: hero `warior_hero` is not in `heroes:`",
+        "  hint: did you mean `warrior_hero`?",
+        "list failed: 3 errors; no roster printed",
+    ]
+
+
+def test_a_list_whose_every_line_is_written_wrong_says_so_and_nothing_of_its_points(capsys, project, tmp_path):
+    """No line loads: each is told where it is written, and the list's points (none counted) are not."""
+    path = written(
+        tmp_path,
+        "none.yaml",
+        BUILT_IN_THE_PAGE.replace("count: 1, heroes: [warrior_hero]", "count: 0")
+        .replace("{troop: light_foot, count: 1}", "{troop: light_foot, count: many}")
+        .replace("    extras: [scroll_appeal]\n", ""),
+    )
+    code, out, err = run(capsys, "-C", str(project), "list", str(path))
+    assert (code, out) == (EXIT_ERRORS, "")
+    assert err.splitlines() == [
+        f"{path}:7:36: error[out-of-range]: `count` is 0; it must be from 1 to 100",
+        "  hint: use a value within the declared bounds",
+        f"{path}:8:36: error[wrong-type]: `count` must be a whole number, not the text `many`",
+        "  hint: write a value of the expected kind",
+        "list failed: 2 errors; no roster printed",
+    ]
+
+
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
