@@ -24,7 +24,7 @@ STAMP  := $(VENV)/.rulepress-installed
 # bar and its summary: no library logs on a first run.
 $(STAMP): pyproject.toml constraints.txt
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "rulepress needs Python 3.11 or newer; set PYTHON=python3.11")'
-	@test -x $(PY) || { echo "set-up: creating $(VENV)/ with $(PYTHON)"; $(PYTHON) -m venv $(VENV); }
+	@test -x $(PY) || { echo "set-up: creating $(VENV)/ with $(PYTHON)"; bash scripts/make-venv.sh $(PYTHON) $(VENV); }
 	@echo "set-up: installing rulepress and its packages into $(VENV)/ (pinned by constraints.txt)"
 	@$(PY) -m pip install --quiet --disable-pip-version-check --no-input -c constraints.txt -e '.[test]'
 	@touch $@
