@@ -18,7 +18,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.rulepress-installed
 
-.PHONY: build test test-fast lint check browser wall fonts clean pictures mutation mutation-again mutation-sample coverage data-mutation
+.PHONY: build test test-fast lint check browser wall print-libraries clean pictures mutation mutation-again mutation-sample coverage data-mutation
 
 # Set-up steps are one line each; pip is quiet (its errors still show), the build prints a progress
 # bar and its summary: no library logs on a first run.
@@ -31,7 +31,7 @@ $(STAMP): pyproject.toml constraints.txt
 
 # The engine's bytecode is compiled here, where it can be written: behind the wall its folder is read-only,
 # so a walled worker would otherwise compile every module again each time it starts.
-build: $(STAMP) wall fonts
+build: $(STAMP) wall print-libraries
 	@$(PY) -m compileall -q -x 'scaffold/(overlay_)?template/' generator
 	@echo "building rules_src/ into build/"
 	@$(VENV)/bin/rulepress build
@@ -45,8 +45,8 @@ browser:
 wall:
 	@bash scripts/ensure-wall.sh
 
-fonts:
-	@bash scripts/ensure-font-subsetter.sh
+print-libraries:
+	@bash scripts/ensure-print-libraries.sh
 
 # Two pytest-xdist workers; the sample build is made once per run and shared (tests/conftest.py). A worker that runs
 # out of tests takes some of the other's (worksteal): a long test near the end no longer leaves one core idle (test-fast
@@ -54,13 +54,13 @@ fonts:
 # again (even where the shell says PYTHONDONTWRITEBYTECODE).
 PYTEST := PYTHONDONTWRITEBYTECODE= $(PY) -m pytest --dist worksteal
 
-test: $(STAMP) browser wall fonts lint
+test: $(STAMP) browser wall print-libraries lint
 	$(PYTEST) -n 2
 
 # test-fast runs on three workers: a third of its time its tests wait (on a walled host starting, a watched file, a
 # daemon), and a third worker fills those waits (77 s -> 73 s on 2 cores); the whole suite keeps its cores busy with
 # two (a third measured no faster, 759 s -> 770 s).
-test-fast: $(STAMP) wall fonts
+test-fast: $(STAMP) wall print-libraries
 	$(PYTEST) -n 3 -m "not browser and not build and not fuzz"
 
 # ruff's settings are in pyproject.toml [tool.ruff]; the import layers in scripts/import_layers.py
