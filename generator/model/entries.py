@@ -755,7 +755,10 @@ class ArmyList(ForAudience):
         None,
         example="20",
     )
-    units: tuple[ArmyUnit, ...] = spec("The lines of the list.", apart=True)
+    units: tuple[ArmyUnit, ...] = spec(
+        "The lines of the list. A line written wrong is told and left out, and the other lines are still checked.",
+        apart=True,
+    )
     extras: tuple[str, ...] = spec("Ids of `costs:` bought once for the whole force (a banner, a blessing...).", ())
     total: Points | None = spec("The points total the list states, checked against the sum.", None, example="30")
     note: Markdown = spec("Prose shown with the roster.", Markdown(""))
