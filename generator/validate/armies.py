@@ -7,7 +7,7 @@ import re
 
 from ..diagnostics import Code, Diagnostic, did_you_mean
 from ..mechanics import armies
-from ..model.base import NotGiven, value_loc
+from ..model.base import NotGiven, item_loc, value_loc
 from ..model.points import points_text
 from ..model.ruleset import ROW_SECTION, Ruleset
 from .references import unknown_ref
@@ -142,13 +142,52 @@ def check_armies(ruleset: Ruleset):
                         f"at most {points_text(result.at_most)}{_worked(result.at_most, limit.at_most)} is allowed"
                     )
                 if broken:
+                    counted = _counted_at(ruleset, army, limit) if result.too_many else []
                     yield Diagnostic(
                         Code.LIMIT_BROKEN,
                         f"`{army.id}` breaks “{limit.title}”: {limit.count} is {points_text(result.count)}, "
                         f"but {' and '.join(broken)}",
-                        army.loc,
-                        f"limit defined at {limit.loc}",
+                        counted[-1] if counted else army.loc,
+                        (f"counted at {_lines(counted)}; " if len(counted) > 1 else "")
+                        + f"limit defined at {limit.loc}",
                     )
+
+
+def _counted_at(ruleset: Ruleset, army, limit) -> list:
+    """Where the parts of a list that a limit counts are written: each line or extra without which the list would
+    count fewer, in the file's order (the last is where it goes over)."""
+    whole = _limit_count(ruleset, army, limit)
+    parts = [
+        (unit.loc, dataclasses.replace(army, units=army.units[:index] + army.units[index + 1 :]))
+        for index, unit in enumerate(army.units)
+    ] + [
+        (
+            item_loc(army, "extras", index),
+            dataclasses.replace(army, extras=army.extras[:index] + army.extras[index + 1 :]),
+        )
+        for index in range(len(army.extras))
+    ]
+    counted = [
+        loc
+        for loc, without in parts
+        if whole is not None and (count := _limit_count(ruleset, without, limit)) is not None and count < whole
+    ]
+    return sorted(counted, key=lambda loc: (loc.line, loc.column))
+
+
+def _limit_count(ruleset: Ruleset, army, limit):
+    """What ``limit`` counts in ``army`` (None where its count divides by zero there)."""
+    names = armies.count_names(ruleset)
+    try:
+        return armies.evaluate(armies.parse_limit(limit.count, names), armies.army_counts(ruleset, army))
+    except ZeroDivisionError:
+        return None
+
+
+def _lines(locations: list) -> str:
+    """``30:9``, or ``31:20 and 31:29``: where each counted part is written (line and column: extras share a line)."""
+    places = [f"{loc.line}:{loc.column}" for loc in locations]
+    return places[0] if len(places) == 1 else f"{', '.join(places[:-1])} and {places[-1]}"
 
 
 def _line_models(ruleset: Ruleset, army, unit):

@@ -321,18 +321,19 @@ def test_a_roster_with_heroes_scrolls_and_upgrades(tmp_path):
     assert "✔ One command unit per 30 full points of troops" in text  # 30 points of troops
 
 
-BROKEN_ARMIES = {  # case -> (replacements in armies.yaml, the line the error must point at: the value, or the list)
+BROKEN_ARMIES = {  # case -> (replacements in armies.yaml, the line the error points at: the value, or the last part
+    # of the list the limit counts)
     "over-points": ([("agreed_points: 30", "agreed_points: 25")], "agreed_points: 25"),
     "too-many-heroes": (
         [
             ("light_foot, count: 2, points: 8}", "light_foot, count: 2, heroes: [warrior_hero]}"),
             ("heavy_foot, count: 2, points: 10}", "heavy_foot, count: 2, heroes: [brave_commander]}"),
         ],
-        "thirty_point_force:",
+        "- {troop: heavy_foot, count: 2, heroes: [brave_commander]}",
     ),
     "second-appeal": (
         [("    units:", "    extras: [scroll_appeal, scroll_appeal]\n    units:")],
-        "thirty_point_force:",
+        "extras: [scroll_appeal, scroll_appeal]",
     ),
 }
 
