@@ -39,8 +39,8 @@ build: $(STAMP) wall print-libraries
 check: $(STAMP)
 	@$(VENV)/bin/rulepress check
 
-browser:
-	@bash scripts/ensure-chromium.sh
+browser: $(STAMP)
+	@bash scripts/ensure-chromium.sh $(PY)
 
 wall:
 	@bash scripts/ensure-wall.sh

@@ -1,17 +1,31 @@
 #!/usr/bin/env bash
-# Browser tests drive Debian's chromium through Playwright (never `playwright install`,
-# which downloads a browser this machine cannot fetch). Install it when missing and we can.
+# usage: ensure-chromium.sh [PYTHON]. Browser tests drive Debian's chromium through Playwright (never `playwright
+# install`, which downloads a browser this machine cannot fetch); Playwright talks to it through its own Node.js
+# driver, which needs libatomic1 (not on a minimal Debian). Install what is missing when we can.
 set -u
-if [ -x /usr/bin/chromium ]; then exit 0; fi
+python=${1:-}
+driver_runs() {
+  [ -z "$python" ] && return 0
+  "$python" -c 'import pathlib, subprocess, sys, playwright
+node = pathlib.Path(playwright.__file__).parent / "driver" / "node"
+sys.exit(subprocess.run([str(node), "--version"], capture_output=True).returncode)' 2>/dev/null
+}
+wanted=""
+[ -x /usr/bin/chromium ] || wanted="chromium"
+driver_runs || wanted="$wanted libatomic1"
+if [ -z "$wanted" ]; then exit 0; fi
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-  echo "installing Debian's chromium for the browser tests..."
-  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) || true
+  echo "installing Debian's ${wanted# } for the browser tests..."
+  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $wanted >/dev/null) || true
 fi
-if [ ! -x /usr/bin/chromium ]; then
+problem=""
+[ -x /usr/bin/chromium ] || problem="/usr/bin/chromium is missing (apt-get install chromium)"
+driver_runs || problem="${problem:+$problem; }Playwright's driver does not start (apt-get install libatomic1)"
+if [ -n "$problem" ]; then
   if [ "${CI:-}" = "true" ]; then
-    echo "error: /usr/bin/chromium is missing and could not be installed; browser tests cannot run on CI" >&2
+    echo "error: $problem: the browser tests cannot run on CI" >&2
     exit 1
   fi
-  echo "warning: /usr/bin/chromium is missing (run as root, or apt-get install chromium); browser tests will be skipped" >&2
+  echo "warning: $problem, as root; the browser tests will be skipped" >&2
 fi
 exit 0
