@@ -69,14 +69,19 @@ def _probe(program: str | None) -> Status:
     if program is None:
         return Status(False, f"bubblewrap (bwrap) is not installed: apt-get install {PACKAGE}")
     try:
-        run = subprocess.run(
-            [program, *_namespaces(), "--ro-bind", "/", "/", "--", "/bin/true"], capture_output=True, timeout=20, env={}
+        run = subprocess.run(  # with the /proc and /dev the wall mounts: a container may allow namespaces, not those
+            [program, *_namespaces(), "--ro-bind", "/", "/", "--proc", "/proc", "--dev", "/dev", "--", "/bin/true"],
+            capture_output=True,
+            timeout=20,
+            env={},
         )
     except (OSError, subprocess.TimeoutExpired) as error:
         return Status(False, f"bubblewrap ({program}) cannot start: {error}")
     if run.returncode != 0:
         said = (run.stderr.decode(errors="replace").strip().splitlines() or ["no reason given"])[-1]
-        return Status(False, f"bubblewrap cannot make a sandbox here ({said}): user namespaces may be off")
+        return Status(
+            False, f"bubblewrap cannot make a sandbox here ({said}): user namespaces may be off, or /proc not mountable"
+        )
     return Status(True)
 
 

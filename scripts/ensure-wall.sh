@@ -2,11 +2,14 @@
 # Rules code and renderers run behind bubblewrap (Debian's `bubblewrap`, Flatpak's sandbox); the tests
 # of the wall need it. Install it when missing and we can; on CI a missing or unusable wall fails the run.
 set -u
-works() { command -v bwrap >/dev/null && bwrap --unshare-all --die-with-parent --ro-bind / / -- /bin/true 2>/dev/null; }
+works() {  # a sandbox with the /proc and /dev the wall mounts (a container may allow namespaces and not those)
+  command -v bwrap >/dev/null &&
+    bwrap --unshare-all --die-with-parent --ro-bind / / --proc /proc --dev /dev -- /bin/true 2>/dev/null
+}
 if works; then exit 0; fi
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
   echo "installing Debian's bubblewrap for the operating-system wall..."
-  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap >/dev/null) || true
+  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive DEBCONF_NOWARNINGS=yes apt-get install -y -qq bubblewrap >/dev/null) || true
 fi
 if ! works; then
   if [ "${CI:-}" = "true" ]; then

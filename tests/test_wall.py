@@ -927,10 +927,43 @@ def test_a_bwrap_that_cannot_make_a_sandbox_is_told_in_its_own_words(tmp_path, m
         "RULEPRESS_BWRAP", _bwrap(tmp_path, f"#!/bin/sh\necho 'starting' >&2\necho '{said}' >&2\nexit 1\n")
     )
     assert wall.status() == wall.Status(
-        False, f"bubblewrap cannot make a sandbox here ({said}): user namespaces may be off"
+        False, f"bubblewrap cannot make a sandbox here ({said}): user namespaces may be off, or /proc not mountable"
     )
     monkeypatch.setenv("RULEPRESS_BWRAP", _bwrap(tmp_path, "#!/bin/sh\nexit 1\n"))
-    assert wall.status().reason == "bubblewrap cannot make a sandbox here (no reason given): user namespaces may be off"
+    assert wall.status().reason == (
+        "bubblewrap cannot make a sandbox here (no reason given): user namespaces may be off, or /proc not mountable"
+    )
+
+
+def test_a_bwrap_that_cannot_mount_proc_is_not_used(tmp_path, monkeypatch):
+    """A container may let bubblewrap make namespaces and not mount /proc, which the wall does: the machine is asked
+    with the wall's own mounts, so the check says why instead of every walled run ending without an answer."""
+    said = "bwrap: Can't mount proc on /newroot/proc: Operation not permitted"
+    real = wall.bwrap()
+    monkeypatch.setenv(
+        "RULEPRESS_BWRAP",
+        _bwrap(
+            tmp_path, f'#!/bin/sh\ncase " $* " in *" --proc "*) echo "{said}" >&2; exit 1;; esac\nexec {real} "$@"\n'
+        ),
+    )
+    assert wall.status() == wall.Status(
+        False, f"bubblewrap cannot make a sandbox here ({said}): user namespaces may be off, or /proc not mountable"
+    )
+
+
+def test_a_wall_that_fails_as_the_host_starts_is_told_in_bubblewraps_own_words(place, tmp_path):
+    """A bubblewrap that passes the machine's check and then cannot raise the examples' wall: the failure says what
+    bubblewrap said, not only that the wall ended without an answer."""
+    project, _outside = place
+    with_examples(project, [">>> 1 + 1\n2"])
+    said = "bwrap: Can't mount proc on /newroot/proc: Operation not permitted"
+    stand_in = _bwrap(
+        tmp_path,
+        f'#!/bin/sh\ncase " $* " in *" -- /bin/true ") exec {wall.bwrap()} "$@";; esac\necho "{said}" >&2\nexit 1\n',
+    )
+    status, messages = check(project, env={"RULEPRESS_BWRAP": stand_in})
+    assert status == 1, messages
+    assert f"the wall around the examples of `game` ended without an answer ({said})" in messages, messages
 
 
 def test_a_bwrap_that_cannot_start_and_a_missing_one_are_told_with_what_to_do(tmp_path, monkeypatch):

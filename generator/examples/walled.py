@@ -122,6 +122,8 @@ class Host:
         self._answers: dict[str, object] = {}  # answers read before their request's turn
         self._buffer = b""  # what the host wrote past the answer last read
         self.errors = tempfile.TemporaryFile()
+        # What bubblewrap itself says when it cannot raise the wall (`Can't mount proc`): only ever a failure's reason
+        self.wall_said = tempfile.TemporaryFile()
         # The host talks on descriptors of its own, not bwrap's standard streams: bwrap's init (pid 1
         # inside) keeps those open and is readable there, so /proc/1/fd/1 would reach the replies.
         asked, self.requests = _pipe()
@@ -133,7 +135,7 @@ class Host:
                 wall.command(argv, read=[root]),
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
+                stderr=self.wall_said,
                 pass_fds=channels,
                 preexec_fn=wall.limits(memory_allowed() + 3 * 1024**3, 24 * 3600),
                 close_fds=True,
@@ -242,9 +244,8 @@ class Host:
             return "did not answer in time"
         if answer == "stopped":
             return "was stopped by what it ran"
-        self.errors.seek(0)
-        said = [line for line in self.errors.read()[-4000:].decode(errors="replace").splitlines() if line.strip()]
-        return "ended without an answer" + (f" ({said[-1].strip()[:300]})" if said else "")
+        said = _last_line(self.errors) or _last_line(self.wall_said)
+        return "ended without an answer" + (f" ({said})" if said else "")
 
     def close(self) -> None:
         self._pending.clear()
@@ -290,6 +291,13 @@ def _pipe():
 
 WALL_HINT = "run the check again; if it keeps failing, check that bubblewrap works on this machine"
 STOPPED_HINT = "an example or a mechanic stopped the process that runs it (SIGSTOP); take out what sends that signal"
+
+
+def _last_line(written) -> str:
+    """The last line of what was written to a file (trimmed), or ''."""
+    written.seek(0)
+    said = [line for line in written.read()[-4000:].decode(errors="replace").splitlines() if line.strip()]
+    return said[-1].strip()[:300] if said else ""
 
 
 def _failed(ruleset, examples: bool, message: str, hint: str = WALL_HINT) -> Outcome:
