@@ -683,8 +683,8 @@ def forged(how: str) -> dict:
             "lines, then the end",
             marks=pytest.mark.xfail(
                 strict=True,
-                reason="BUG (confined._judge): a forged result and `done` written to the result pipe, then "
-                "os._exit(0) before the real result follows, is taken as a pass",
+                reason="known limit, see README (confined._judge): a forged result and `done` written to the result "
+                "pipe, then os._exit(0) before the real result follows, is taken as a pass",
             ),
         ),
         "patched recorder",
@@ -775,8 +775,8 @@ MECHANICS_PATCH_THE_RECORDER = dict(
 )
 
 KNOWN = (
-    "BUG (confined/judge): the recorder runs in the example's own process, so what an example or a mechanic "
-    "patches there (sys.__displayhook__, judge._Recorder) reaches the next example's record"
+    "known limit, see README (confined/judge): the recorder runs in the example's own process, so what an example or "
+    "a mechanic patches there (sys.__displayhook__, judge._Recorder) reaches the next example's record"
 )
 
 
