@@ -16,7 +16,7 @@ driver_runs || wanted="$wanted libatomic1"
 if [ -z "$wanted" ]; then exit 0; fi
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
   echo "installing Debian's ${wanted# } for the browser tests..."
-  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive DEBCONF_NOWARNINGS=yes apt-get install -y -qq $wanted >/dev/null) || true
+  bash "$(dirname "$0")/apt-install.sh" $wanted || true
 fi
 problem=""
 [ -x /usr/bin/chromium ] || problem="/usr/bin/chromium is missing (apt-get install chromium)"

@@ -18,7 +18,7 @@ wanted=$(missing)
 if [ -z "$wanted" ]; then exit 0; fi
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
   echo "installing Debian's $(echo $wanted), which WeasyPrint prints PDFs with..."
-  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive DEBCONF_NOWARNINGS=yes apt-get install -y -qq $wanted >/dev/null) || true
+  bash "$(dirname "$0")/apt-install.sh" $wanted || true
   wanted=$(missing)
 fi
 for package in $wanted; do

@@ -9,7 +9,7 @@ works() {  # a sandbox with the /proc and /dev the wall mounts (a container may 
 if works; then exit 0; fi
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
   echo "installing Debian's bubblewrap for the operating-system wall..."
-  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive DEBCONF_NOWARNINGS=yes apt-get install -y -qq bubblewrap >/dev/null) || true
+  bash "$(dirname "$0")/apt-install.sh" bubblewrap || true
 fi
 if ! works; then
   if [ "${CI:-}" = "true" ]; then

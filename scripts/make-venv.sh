@@ -9,7 +9,7 @@ rm -rf "$venv"
 version=$("$python" -c 'import sys; print("%d.%d" % sys.version_info[:2])')
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null && ! dpkg-query -W -f='${Status}' "python$version-venv" 2>/dev/null | grep -q "ok installed"; then
   echo "set-up: installing Debian's python$version-venv (what makes a virtual environment with pip)"
-  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive DEBCONF_NOWARNINGS=yes apt-get install -y -qq "python$version-venv" >/dev/null) || true
+  bash "$(dirname "$0")/apt-install.sh" "python$version-venv" || true
 fi
 if "$python" -m venv "$venv"; then exit 0; fi
 rm -rf "$venv"
