@@ -110,16 +110,21 @@ def test_a_roster_prints_on_letter_paper_into_the_folder_given(capsys, project, 
     assert (float(page.mediabox.width), float(page.mediabox.height)) == pytest.approx((612, 792), abs=1)
 
 
+def refused(capsys, project: Path, path: Path) -> list[str]:
+    """What `rulepress list` says of a list it refuses, line by line: it prints nothing and exits with errors."""
+    code, out, err = run(capsys, "-C", str(project), "list", str(path))
+    assert (code, out) == (EXIT_ERRORS, "")
+    return err.splitlines()
+
+
 def test_a_list_that_breaks_the_rules_gets_check_s_errors_located_in_it_and_no_roster(capsys, project, tmp_path):
     """Three high level heroes (5 each) on three heavy foot (15 points of troops) and two appeals (4 each): 38 of 20
     points, and four limits broken, each with its numbers; the roster printed before is left as it was."""
     path = written(tmp_path, "greedy.yaml", GREEDY)
     before = b"%PDF-1.7 the roster printed last time"
     path.with_suffix(".pdf").write_bytes(before)
-    code, out, err = run(capsys, "-C", str(project), "list", str(path))
     heroes = "rules_src/rampant_hex/heroes.yaml"
-    assert (code, out) == (EXIT_ERRORS, "")
-    assert err.splitlines() == [  # each limit told where the list goes over it: the last part it counts
+    assert refused(capsys, project, path) == [  # each limit told where the list goes over it: the last part it counts
         f"{path}:5:20: error[over-points]: `greedy` spends 38 points of the 20 agreed",
         "  hint: remove units or raise the agreed total",
         f"{path}:7:9: error[limit-broken]: `greedy` breaks “Only one high level hero of any type”: "
@@ -147,9 +152,7 @@ def test_every_problem_of_a_list_file_is_told_in_one_run(capsys, project, tmp_pa
         "rules:\n  my_rule: {title: Mine}\n"
         + BUILT_IN_THE_PAGE.replace("warrior_hero", "warior_hero").replace("troop: light_foot", "troop: light_fot"),
     )
-    code, out, err = run(capsys, "-C", str(project), "list", str(path))
-    assert (code, out) == (EXIT_ERRORS, "")
-    assert err.splitlines() == [
+    assert refused(capsys, project, path) == [
         f"{path}:1:1: error[unknown-section]: `rules` in a list file, which holds `armies:` alone",
         "  hint: rules go in the ruleset's own files; a list file is what the army builder exports",
         f"{path}:9:48: error[unknown-ref]: hero `warior_hero` is not in `heroes:`",
@@ -172,9 +175,7 @@ def test_a_list_over_its_points_in_the_lines_without_errors_is_told_so_beside_th
         .replace("{troop: light_foot, count: 1}", "{troop: levy, count: 1, heroes: [warior_hero]}")
         .replace("    extras: [scroll_appeal]\n", ""),
     )
-    code, out, err = run(capsys, "-C", str(project), "list", str(path))
-    assert (code, out) == (EXIT_ERRORS, "")
-    assert err.splitlines() == [
+    assert refused(capsys, project, path) == [
         f"{path}:5:20: error[over-points]: `my_army` spends at least 20 points of the 10 agreed, in its lines "
         "without errors",
         "  hint: remove units or raise the agreed total",
@@ -199,9 +200,7 @@ def test_a_line_written_wrong_is_told_beside_the_other_lines_errors_and_their_po
         .replace("{troop: light_foot, count: 1}", "{troop: heavy_foot, count: 4}")
         .replace("    extras: [scroll_appeal]\n", ""),
     )
-    code, out, err = run(capsys, "-C", str(project), "list", str(path))
-    assert (code, out) == (EXIT_ERRORS, "")
-    assert err.splitlines() == [
+    assert refused(capsys, project, path) == [
         f"{path}:5:20: error[over-points]: `my_army` spends at least 20 points of the 10 agreed, in its lines "
         "without errors",
         "  hint: remove units or raise the agreed total",
@@ -222,9 +221,7 @@ def test_a_list_whose_every_line_is_written_wrong_says_so_and_nothing_of_its_poi
         .replace("{troop: light_foot, count: 1}", "{troop: light_foot, count: many}")
         .replace("    extras: [scroll_appeal]\n", ""),
     )
-    code, out, err = run(capsys, "-C", str(project), "list", str(path))
-    assert (code, out) == (EXIT_ERRORS, "")
-    assert err.splitlines() == [
+    assert refused(capsys, project, path) == [
         f"{path}:7:36: error[out-of-range]: `count` is 0; it must be from 1 to 100",
         "  hint: use a value within the declared bounds",
         f"{path}:8:36: error[wrong-type]: `count` must be a whole number, not the text `many`",
@@ -344,9 +341,7 @@ def test_a_list_file_that_reads_as_nothing_is_told_so(capsys, project, tmp_path,
     """Whatever the reader gives back empty without a word of its own, the list is not taken for an empty one."""
     path = written(tmp_path, "blank.yaml", BUILT_IN_THE_PAGE)
     monkeypatch.setattr(army_list, "load_file", lambda *args: None)
-    code, out, err = run(capsys, "-C", str(project), "list", str(path))
-    assert (code, out) == (EXIT_ERRORS, "")
-    assert err.splitlines() == [
+    assert refused(capsys, project, path) == [
         f"{path}:1:1: error[missing-field]: the list file holds no `armies:`",
         "  hint: start it with `armies:`, each list under its own id, as the army builder exports it",
         "list failed: 1 error; no roster printed",
