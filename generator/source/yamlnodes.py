@@ -356,9 +356,9 @@ def load_bytes(data: bytes, shown: str, diagnostics: Diagnostics) -> Node | None
     return tree
 
 
-@functools.lru_cache(
-    maxsize=256
-)  # a pure function of the bytes: a process loading copies of a project parses each once
+# A pure function of the bytes: a process that loads a project again, or copies of it (the check daemon, a test run),
+# parses each file once.
+@functools.lru_cache(maxsize=256)
 def _parsed(data: bytes, shown: str) -> tuple[Node | None, tuple]:
     """The nodes (immutable) and the diagnostics of one file's bytes."""
     said = Diagnostics()

@@ -148,7 +148,7 @@ def check_armies(ruleset: Ruleset):
                         f"`{army.id}` breaks “{limit.title}”: {limit.count} is {points_text(result.count)}, "
                         f"but {' and '.join(broken)}",
                         counted[-1] if counted else army.loc,
-                        (f"counted at {_lines(counted)}; " if len(counted) > 1 else "")
+                        (f"counted at {_places(counted)}; " if len(counted) > 1 else "")
                         + f"limit defined at {limit.loc}",
                     )
 
@@ -157,6 +157,8 @@ def _counted_at(ruleset: Ruleset, army, limit) -> list:
     """Where the parts of a list that a limit counts are written: each line or extra without which the list would
     count fewer, in the file's order (the last is where it goes over)."""
     whole = _limit_count(ruleset, army, limit)
+    if whole is None:
+        return []
     parts = [
         (unit.loc, dataclasses.replace(army, units=army.units[:index] + army.units[index + 1 :]))
         for index, unit in enumerate(army.units)
@@ -168,9 +170,7 @@ def _counted_at(ruleset: Ruleset, army, limit) -> list:
         for index in range(len(army.extras))
     ]
     counted = [
-        loc
-        for loc, without in parts
-        if whole is not None and (count := _limit_count(ruleset, without, limit)) is not None and count < whole
+        loc for loc, without in parts if (count := _limit_count(ruleset, without, limit)) is not None and count < whole
     ]
     return sorted(counted, key=lambda loc: (loc.line, loc.column))
 
@@ -184,7 +184,7 @@ def _limit_count(ruleset: Ruleset, army, limit):
         return None
 
 
-def _lines(locations: list) -> str:
+def _places(locations: list) -> str:
     """``30:9``, or ``31:20 and 31:29``: where each counted part is written (line and column: extras share a line)."""
     places = [f"{loc.line}:{loc.column}" for loc in locations]
     return places[0] if len(places) == 1 else f"{', '.join(places[:-1])} and {places[-1]}"
