@@ -7,7 +7,6 @@ Either is only a hint to check ahead: what a check found is always keyed by the 
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 import os
 import select
 from pathlib import Path
@@ -92,7 +91,8 @@ class Watch:
 
 
 def _libc():
-    return ctypes.CDLL(ctypes.util.find_library("c") or None, use_errno=True)
+    # the interpreter's own C library (dlopen of no file): naming it with find_library runs ldconfig, even gcc
+    return ctypes.CDLL(None, use_errno=True)
 
 
 def _inotify() -> int | None:
