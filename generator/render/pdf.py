@@ -13,9 +13,12 @@
 
 from __future__ import annotations
 
+import ctypes.util
 import dataclasses
+import functools
 import hashlib
 import os
+import sys
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -24,6 +27,25 @@ from urllib.parse import unquote, urlparse
 from ..diagnostics import Code, Diagnostic, Location
 from .assets import PROJECT_TEMPLATES, default_templates, readable, template_path
 from .present import last_words_together, minus_signs
+
+
+@functools.cache
+def weasyprint_module():
+    """WeasyPrint, imported once per process. It loads each C library by trying five names, one per system's way of
+    naming it, and cffi looks each name it cannot open up with ctypes' ``find_library``, which on Linux runs
+    ldconfig, gcc and ld: some eighty processes and 0.15 s in every process that renders. Each list also holds the
+    library's Linux soname, which opens directly, so on Linux the look-up finds nothing while WeasyPrint loads."""
+    if not sys.platform.startswith("linux"):
+        import weasyprint
+
+        return weasyprint
+    look_up = ctypes.util.find_library
+    ctypes.util.find_library = lambda name: None
+    try:
+        import weasyprint
+    finally:
+        ctypes.util.find_library = look_up
+    return weasyprint
 
 
 class RenderRefused(Exception):
@@ -46,6 +68,7 @@ class SheetOverflow(RenderRefused):
 
 
 def _make_fetcher(root: Path, refused: list[str]):
+    weasyprint_module()
     from weasyprint.urls import URLFetcher
 
     class SandboxedFetcher(URLFetcher):
@@ -154,8 +177,7 @@ def dated(html: str) -> str:
 
 def render_pdf(job: PdfJob, root: Path) -> Path:
     """Render one job to its target; raise ResourceOutside if it named anything outside."""
-    import weasyprint
-
+    weasyprint = weasyprint_module()
     from . import columns  # deferred with WeasyPrint, which it imports
 
     columns.install()
@@ -210,7 +232,7 @@ def _fitted(document, stylesheets, fit: tuple[str, ...]):
     The sheet plans its type from the length of its text (see sheets.quick_reference_sheet), so the
     first layout is nearly always kept: one layout, at most two, however long the text.
     """
-    import weasyprint
+    weasyprint = weasyprint_module()
 
     def render(css):
         return document.render(stylesheets=[*stylesheets, weasyprint.CSS(string=css)])
@@ -223,7 +245,7 @@ def _fitted(document, stylesheets, fit: tuple[str, ...]):
 
 def _filled(document, stylesheets, job: PdfJob, rendered):
     """The one-page layout with its rows grown into the room it left at the page's foot (`RowFill`)."""
-    import weasyprint
+    weasyprint = weasyprint_module()
 
     anchors = rendered.pages[0].anchors
     if END_ANCHOR not in anchors or FOOT_ANCHOR not in anchors:
@@ -303,7 +325,7 @@ def _quiet() -> None:
 
 
 def _warm_worker() -> None:
-    import weasyprint  # noqa: F401  (import once per worker, not once per PDF)
+    weasyprint_module()  # once per worker, not once per PDF
 
     _quiet()
 
