@@ -7,6 +7,8 @@ broken ruleset or a tool the run was meant to have, so it is reported as a failu
 from __future__ import annotations
 
 import fcntl
+import gc
+import importlib
 import json
 import os
 import sys
@@ -34,6 +36,39 @@ def pytest_sessionstart(session):
     anyway. Such a command runs the unmutated code instead."""
     if os.environ.get("MUTANT_UNDER_TEST") == "stats":
         del os.environ["MUTANT_UNDER_TEST"]
+
+
+def pytest_collection(session):
+    """pytest-xdist has every worker import every test module, and pytest keeps each module with its asserts
+    rewritten as bytecode for the next run. On a first run the workers would all rewrite the same module at the
+    same moment: each imports its own share of the modules first, then the others, whose bytecode the others
+    have written by then. The imports are pytest's own (the rewriting hook, prepend mode: the module's folder on
+    sys.path, its name its file's); a module that fails to import is left for pytest's collection to report."""
+    worker, count = os.environ.get("PYTEST_XDIST_WORKER", ""), os.environ.get("PYTEST_XDIST_WORKER_COUNT", "")
+    if not worker.startswith("gw") or not count.isdigit():
+        return
+    modules = sorted({m for arg in session.config.args for m in _test_modules(Path(arg.split("::")[0]))})
+    first = len(modules) * int(worker[2:]) // int(count)
+    for module in modules[first:] + modules[:first]:
+        if str(module.parent) != sys.path[0]:
+            sys.path.insert(0, str(module.parent))
+        try:
+            importlib.import_module(module.stem)
+        except Exception:  # noqa: BLE001, S112 - pytest imports it again and reports why it fails
+            continue
+
+
+def pytest_collection_finish(session):
+    """What collecting made (the test modules, the plugins, their imports) lives as long as the run: Python's
+    collector need not walk it again at each full collection the tests set off (a worker's third of them)."""
+    gc.freeze()
+
+
+def _test_modules(path: Path) -> list[Path]:
+    path = path.resolve()
+    if path.is_dir():
+        return [m for m in path.rglob("test_*.py") if "__pycache__" not in m.parts]
+    return [path] if path.name.startswith("test_") and path.suffix == ".py" else []
 
 
 UNDER_MUTMUT = "mutmut" in sys.modules  # mutmut runs the tests in its own process, stats and mutants alike
