@@ -1,16 +1,17 @@
 """Worked examples and mechanics behind the wall: one walled host per command, asked once per ruleset.
 
-The host is ``python -m generator.examples.walled ROOT`` started inside the wall (``generator.wall``): it
-reads the project read-only, loads it itself, and answers each request (a ruleset's examples, its
-mechanics, its names) with ``confined.run_here``, so rules code still runs only in the host's confined
-children, behind the audit hook as well. The host itself runs no rules code; it cannot be read or written
-by its children (it is not dumpable), and after each child it ends every other process in its namespace,
-so nothing an example started outlives it. The command's own process only reads the host's answers.
+The host is ``python -m generator.examples.host ROOT`` (this module's ``main``) started inside the wall
+(``generator.wall``): it reads the project read-only, loads it itself, and answers each request (a ruleset's
+examples, its mechanics, its names) with ``confined.run_here``, so rules code still runs only in the host's
+confined children, behind the audit hook as well. The host itself runs no rules code; it cannot be read or
+written by its children (it is not dumpable), and after each child it ends every other process in its
+namespace, so nothing an example started outlives it. The command's own process only reads the host's answers.
 """
 
 from __future__ import annotations
 
 import atexit
+import gc
 import json
 import os
 import select
@@ -28,6 +29,7 @@ from ..model.ruleset import HouseResult
 from ..source.project import LoadMemo, load_project
 from .confined import Outcome, memory_allowed, places_claimed, run_here
 
+HOST_MODULE = "generator.examples.host"  # the module the wall runs: it calls ``main`` below
 ANSWER_MARGIN = 60.0  # seconds a host may take beyond a ruleset's own time: starting, loading the project
 _HOSTS: dict[tuple[int, str, int], Host] = {}  # live hosts per process, project and lane: started on first use
 
@@ -129,7 +131,7 @@ class Host:
         asked, self.requests = _pipe()
         self.replies, answered = _pipe()
         channels = (asked.fileno(), answered.fileno(), self.errors.fileno())
-        argv = [sys.executable, "-m", "generator.examples.walled", str(root), ",".join(map(str, channels))]
+        argv = [sys.executable, "-m", HOST_MODULE, str(root), ",".join(map(str, channels))]
         with wall.interrupts_held():
             self.process = subprocess.Popen(
                 wall.command(argv, read=[root]),
@@ -265,7 +267,7 @@ class Host:
 
 def _stopped(root: int) -> bool:
     """Whether the wall around the host or the host itself is stopped (state T or t): bwrap at ``root``, its
-    init, and the first ``generator.examples.walled`` process below them. What the host runs is not looked at:
+    init, and the first host process below them. What the host runs is not looked at:
     the host ends that itself, at the ruleset's time limit."""
     table = wall.processes()
     tree, edge = set(), {root}
@@ -276,9 +278,9 @@ def _stopped(root: int) -> bool:
 
 
 def _is_host(pid: int) -> bool:
-    """Whether ``pid`` runs ``python -m generator.examples.walled`` (bwrap's own arguments end with those words)."""
+    """Whether ``pid`` runs ``python -m generator.examples.host`` (bwrap's own arguments end with those words)."""
     try:
-        return Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")[1:3] == [b"-m", b"generator.examples.walled"]
+        return Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")[1:3] == [b"-m", HOST_MODULE.encode()]
     except OSError:
         return False
 
@@ -371,7 +373,7 @@ def load_house_results(data) -> tuple[HouseResult, ...] | None:
 
 def main(argv: list[str]) -> int:
     if not inside():
-        print("generator.examples.walled runs only inside the wall (see generator.wall)", file=sys.stderr)
+        print(f"{HOST_MODULE} runs only inside the wall (see generator.wall)", file=sys.stderr)
         return 2
     root = Path(argv[0])
     asked, answered, errors = (int(fd) for fd in argv[1].split(","))
@@ -382,6 +384,7 @@ def main(argv: list[str]) -> int:
     _not_dumpable()
     loaded = Loaded(root)
     loaded.project()  # while the command checks: the first request finds it loaded
+    gc.enable()  # off while the host started (generator.examples.host)
     for line in requests:
         request = json.loads(line)
         if request.get("load"):  # load the files as they now are, ahead of the runs a check is about to ask for
@@ -451,7 +454,3 @@ def _sweep() -> None:
                 os.kill(int(name), signal.SIGKILL)
             except OSError:
                 pass
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))

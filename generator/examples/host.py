@@ -1,0 +1,16 @@
+"""``python -m generator.examples.host ROOT CHANNELS``: the walled host's process (``walled.main``).
+
+Python's cyclic collector is off while the host imports the engine and loads the project: it would walk the
+objects those make, again and again as they are made, for nothing (they all live as long as the host), and that
+is a tenth of a host's start. ``walled.main`` turns it on again before it runs anything asked of it.
+"""
+
+import gc
+import sys
+
+gc.disable()
+
+from .walled import main  # noqa: E402 - imported with the collector off
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
