@@ -4,6 +4,7 @@ Kept apart from ``cli`` so ``python -m generator`` can end this way even when Ct
 still importing ``cli``.
 """
 
+import gc
 import signal
 import sys
 
@@ -22,4 +23,8 @@ def exit_with(status: int):
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if status == INTERRUPTED:
         signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    # Teardown ends with a full collection, which walks every object the command made only to find what the process
+    # frees anyway as it ends (a tenth of a short command's time). Frozen, they are left out of it; the exit
+    # functions (walled hosts closed, files flushed) run as before.
+    gc.freeze()
     sys.exit(status)
