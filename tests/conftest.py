@@ -7,6 +7,7 @@ broken ruleset or a tool the run was meant to have, so it is reported as a failu
 from __future__ import annotations
 
 import fcntl
+import fnmatch
 import gc
 import importlib
 import json
@@ -42,12 +43,17 @@ def pytest_collection(session):
     """pytest-xdist has every worker import every test module, and pytest keeps each module with its asserts
     rewritten as bytecode for the next run. On a first run the workers would all rewrite the same module at the
     same moment: each imports its own share of the modules first, then the others, whose bytecode the others
-    have written by then. The imports are pytest's own (the rewriting hook, prepend mode: the module's folder on
-    sys.path, its name its file's); a module that fails to import is left for pytest's collection to report."""
+    have written by then. The imports are pytest's own (its rewriting hook; prepend mode: the module's folder on
+    sys.path, its name its file's), of the files pytest collects; one that fails is left for pytest to report."""
     worker, count = os.environ.get("PYTEST_XDIST_WORKER", ""), os.environ.get("PYTEST_XDIST_WORKER_COUNT", "")
-    if not worker.startswith("gw") or not count.isdigit():
+    if not worker.startswith("gw") or not count.isdigit() or session.config.getoption("importmode") != "prepend":
         return
-    modules = sorted({m for arg in session.config.args for m in _test_modules(Path(arg.split("::")[0]))})
+    config = session.config
+    found = (
+        _test_modules(Path(arg.split("::")[0]), config.getini("python_files"), config.getini("norecursedirs"))
+        for arg in config.args
+    )
+    modules = sorted({module for paths in found for module in paths})
     first = len(modules) * int(worker[2:]) // int(count)
     for module in modules[first:] + modules[:first]:
         if str(module.parent) != sys.path[0]:
@@ -64,11 +70,21 @@ def pytest_collection_finish(session):
     gc.freeze()
 
 
-def _test_modules(path: Path) -> list[Path]:
+def _test_modules(path: Path, names: list[str], skipped: list[str]) -> list[Path]:
+    """The test files pytest collects under ``path``: named as ``python_files`` says, in no folder it skips."""
     path = path.resolve()
-    if path.is_dir():
-        return [m for m in path.rglob("test_*.py") if "__pycache__" not in m.parts]
-    return [path] if path.name.startswith("test_") and path.suffix == ".py" else []
+    if not path.is_dir():
+        return [path] if any(fnmatch.fnmatch(path.name, name) for name in names) else []
+    return [
+        module
+        for name in names
+        for module in path.rglob(name)
+        if not any(
+            fnmatch.fnmatch(part, skip)
+            for part in module.relative_to(path).parts[:-1]
+            for skip in [*skipped, "__pycache__"]
+        )
+    ]
 
 
 UNDER_MUTMUT = "mutmut" in sys.modules  # mutmut runs the tests in its own process, stats and mutants alike
