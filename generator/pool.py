@@ -1,7 +1,7 @@
 """Rendering behind the wall: a pool of walled workers that build the sites and lay out the PDFs.
 
 Sphinx, docutils, MyST and WeasyPrint read what a contributor wrote, so with the wall in use (see
-``generator.wall``) the workers are one long-lived ``python -m generator.pool`` inside bubblewrap, which
+``generator.wall``) the workers are one long-lived ``python -m generator.pool_process`` inside bubblewrap, which
 forks one worker for each channel: they read the project, Python and the default templates, write only the
 build's staging folder and the project's cache folder, and have their own ``/tmp``, no network, no other
 process and no environment but the run's own settings. Tasks go in as pickles (from this process, which the
@@ -11,6 +11,7 @@ ever unpickled here.
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import pickle
@@ -95,7 +96,13 @@ class Workers:
         self.errors = tempfile.TemporaryFile()
         ends = [(os.pipe(), os.pipe()) for _ in range(count)]  # (tasks, answers), each (read end, write end)
         inside = [fd for tasks, answers in ends for fd in (tasks[0], answers[1])]
-        argv = [sys.executable, "-m", "generator.pool", ",".join(map(str, inside)), *(["sites"] if sites else [])]
+        argv = [
+            sys.executable,
+            "-m",
+            "generator.pool_process",
+            ",".join(map(str, inside)),
+            *(["sites"] if sites else []),
+        ]
         try:
             self.process = subprocess.Popen(
                 wall.command(argv, read=read, write=write, env={"RULEPRESS_WALL": "inside"}),
@@ -186,6 +193,8 @@ def main(argv: list[str] | None = None) -> int:
         replies = os.fdopen(os.dup(1), "wb")
         os.dup2(os.open(os.devnull, os.O_RDWR), 1)  # what a library prints never joins the answers
         _warm_worker()
+        gc.freeze()
+        gc.enable()  # off while the renderers were imported (generator.pool_process)
         return serve(sys.stdin.buffer, replies)
     fds = [int(fd) for fd in argv[0].split(",")]
     channels = list(zip(fds[::2], fds[1::2]))
@@ -195,9 +204,11 @@ def main(argv: list[str] | None = None) -> int:
         load_site_modules()
     workers = {}
     held = {fd for channel in channels for fd in channel}  # the channels' descriptors open in this process
+    gc.freeze()  # what the renderers' imports made: left out of the workers' collections (generator.pool_process)
     for tasks, answers in channels:
         pid = os.fork()
         if pid == 0:  # a worker: serves its own channel, never returns
+            gc.enable()
             code = 70
             try:
                 for fd in held - {tasks, answers}:
@@ -258,7 +269,3 @@ def _answer(function, args) -> dict:
         return {"error": "search-index", "text": str(failed)}
     except Exception as error:  # noqa: BLE001 - told to the command, which stops the build
         return {"error": "internal", "text": f"{type(error).__name__}: {error}"}
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,5 +1,5 @@
-"""The render worker's side of the pool (`python -m generator.pool`): tasks in as pickles from the command, answers
-out as JSON lines, each failure a renderer can raise told by its kind, and read back here as the same exception.
+"""The render worker's side of the pool (`python -m generator.pool_process`): tasks in as pickles from the command,
+answers out as JSON lines, each failure a renderer can raise told by its kind, and read back here as the same exception.
 
 The worker runs here without the wall (the wall's own tests put it behind bubblewrap): what is tested is its protocol.
 """
@@ -31,7 +31,12 @@ def worker_answers(*tasks) -> tuple[list[dict], subprocess.CompletedProcess]:
     sent = b"".join(struct.pack(">Q", len(p)) + p for p in map(pickle.dumps, tasks))
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(TESTS)]), "RULEPRESS_WALL": "inside"}
     done = subprocess.run(
-        [sys.executable, "-m", "generator.pool"], input=sent, capture_output=True, env=env, cwd=ROOT, timeout=120
+        [sys.executable, "-m", "generator.pool_process"],
+        input=sent,
+        capture_output=True,
+        env=env,
+        cwd=ROOT,
+        timeout=120,
     )
     return [json.loads(line) for line in done.stdout.decode().splitlines()], done
 
@@ -82,7 +87,7 @@ def test_an_answer_that_does_not_read_back_is_a_render_failure_with_the_workers_
 
 
 def forked_workers_answer(*channels: list, options: tuple[str, ...] = ()) -> tuple[list[list[dict]], subprocess.Popen]:
-    """What each worker of one `python -m generator.pool TASKS,ANSWERS,... *options` answers, channel by channel
+    """What each worker of one `python -m generator.pool_process TASKS,ANSWERS,... *options` answers, channel by channel
     (each channel's tasks written whole before the process starts, its answers read once the process has ended),
     and the process, ended."""
     inside, ours = [], []
@@ -96,7 +101,7 @@ def forked_workers_answer(*channels: list, options: tuple[str, ...] = ()) -> tup
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(TESTS)]), "RULEPRESS_WALL": "inside"}
     try:
         process = subprocess.Popen(
-            [sys.executable, "-m", "generator.pool", ",".join(map(str, inside)), *options],
+            [sys.executable, "-m", "generator.pool_process", ",".join(map(str, inside)), *options],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             env=env,
