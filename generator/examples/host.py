@@ -2,7 +2,8 @@
 
 Python's cyclic collector is off while the host imports the engine and loads the project: it would walk the
 objects those make, again and again as they are made, for nothing (they all live as long as the host), and that
-is a tenth of a host's start. ``walled.main`` turns it on again before it runs anything asked of it.
+is a tenth of a host's start. ``walled.main`` freezes what they made (gc.freeze's recipe for a process that forks:
+the confined children leave it out of their collections) and turns the collector on before it runs anything asked.
 """
 
 import gc

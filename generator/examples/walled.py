@@ -384,6 +384,7 @@ def main(argv: list[str]) -> int:
     _not_dumpable()
     loaded = Loaded(root)
     loaded.project()  # while the command checks: the first request finds it loaded
+    gc.freeze()  # what the imports and the first load made: left out of the collections of the children forked here
     gc.enable()  # off while the host started (generator.examples.host)
     for line in requests:
         request = json.loads(line)
