@@ -30,6 +30,7 @@ from .render.pdf import ResourceOutside, SheetOverflow, _warm_worker
 from .render.site.pages import SiteFailed, SiteWarnings, load_site_modules
 from .render.site.search import SearchIndexError
 
+PROCESS_MODULE = "generator.pool_process"  # the module the wall runs: it calls ``main`` below
 MEMORY = 6 * 1024**3  # bytes of address space a render worker may map
 CPU_SECONDS = 3600  # of a worker's whole life: a layout that never ends is ended
 ENDED = "a render worker ended without an answer"  # what the build says of one, with its exit status if known
@@ -96,13 +97,7 @@ class Workers:
         self.errors = tempfile.TemporaryFile()
         ends = [(os.pipe(), os.pipe()) for _ in range(count)]  # (tasks, answers), each (read end, write end)
         inside = [fd for tasks, answers in ends for fd in (tasks[0], answers[1])]
-        argv = [
-            sys.executable,
-            "-m",
-            "generator.pool_process",
-            ",".join(map(str, inside)),
-            *(["sites"] if sites else []),
-        ]
+        argv = [sys.executable, "-m", PROCESS_MODULE, ",".join(map(str, inside)), *(["sites"] if sites else [])]
         try:
             self.process = subprocess.Popen(
                 wall.command(argv, read=read, write=write, env={"RULEPRESS_WALL": "inside"}),
