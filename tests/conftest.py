@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from xdist import is_xdist_worker
 
 ON_CI = bool(os.environ.get("CI"))
 
@@ -45,16 +46,16 @@ def pytest_collection(session):
     same moment: each imports its own share of the modules first, then the others, whose bytecode the others
     have written by then. The imports are pytest's own (its rewriting hook; prepend mode: the module's folder on
     sys.path, its name its file's), of the files pytest collects; one that fails is left for pytest to report."""
-    worker, count = os.environ.get("PYTEST_XDIST_WORKER", ""), os.environ.get("PYTEST_XDIST_WORKER_COUNT", "")
-    if not worker.startswith("gw") or not count.isdigit() or session.config.getoption("importmode") != "prepend":
-        return
     config = session.config
+    if not is_xdist_worker(session) or config.getoption("importmode") != "prepend":
+        return  # (a pytest this one starts inherits the worker's environment, not its role)
+    worker, count = config.workerinput["workerid"], config.workerinput["workercount"]
     found = (
         _test_modules(Path(arg.split("::")[0]), config.getini("python_files"), config.getini("norecursedirs"))
         for arg in config.args
     )
     modules = sorted({module for paths in found for module in paths})
-    first = len(modules) * int(worker[2:]) // int(count)
+    first = len(modules) * int(worker.removeprefix("gw")) // count
     for module in modules[first:] + modules[:first]:
         if str(module.parent) != sys.path[0]:
             sys.path.insert(0, str(module.parent))
