@@ -45,7 +45,12 @@ def pytest_collection(session):
     rewritten as bytecode for the next run. On a first run the workers would all rewrite the same module at the
     same moment: each imports its own share of the modules first, then the others, whose bytecode the others
     have written by then. The imports are pytest's own (its rewriting hook; prepend mode: the module's folder on
-    sys.path, its name its file's), of the files pytest collects; one that fails is left for pytest to report."""
+    sys.path, its name its file's), of the files pytest collects; one that fails is left for pytest to report.
+
+    Python's collector is off while this process collects (on again in pytest_collection_finish): the imports and
+    the items it would walk again and again all live as long as the run. xdist's controller collects nothing."""
+    if is_xdist_worker(session) or getattr(session.config.option, "dist", "no") == "no":
+        gc.disable()
     config = session.config
     if not is_xdist_worker(session) or config.getoption("importmode") != "prepend":
         return  # (a pytest this one starts inherits the worker's environment, not its role)
@@ -69,6 +74,7 @@ def pytest_collection_finish(session):
     """What collecting made (the test modules, the plugins, their imports) lives as long as the run: Python's
     collector need not walk it again at each full collection the tests set off (a worker's third of them)."""
     gc.freeze()
+    gc.enable()
 
 
 def _test_modules(path: Path, names: list[str], skipped: list[str]) -> list[Path]:
