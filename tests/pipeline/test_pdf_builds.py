@@ -7,6 +7,7 @@ of `melee` whose id shares melee's prefix. A PDF kept from the previous build is
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 from pathlib import Path
@@ -43,10 +44,15 @@ def build(project: Path, *extra: str) -> None:
 
 
 def set_value(project: Path, ruleset: str, old: str, new: str) -> None:
+    """Edit the ruleset's file and keep its time stamp. Every PDF prints "rules as of" the day its newest file was
+    written (render/imprint.py): an edit on another day than the copy's files were made re-renders each PDF that
+    prints that date, as it should; a change of content is what these tests follow, on any day they run."""
     path = project / "rules_src" / ruleset / "ruleset.yaml"
     source = path.read_text(encoding="utf-8")
     assert old in source
+    written = path.stat()
     path.write_text(source.replace(old, new, 1), encoding="utf-8")
+    os.utime(path, ns=(written.st_atime_ns, written.st_mtime_ns))
 
 
 @pytest.fixture(scope="module")
