@@ -16,7 +16,7 @@ from ..mechanics import armies
 from ..model.base import NotGiven
 from ..model.entries import ValueCell, visible_to
 from ..model.ruleset import Ruleset
-from .present import entry_title, limit_bounds_words, limit_words, minus_text, shown
+from .present import entry_title, limit_bounds_words, limit_words, minus_text, profile_text, shown
 from .prose import value_text
 from .tracks import tracks
 
@@ -77,7 +77,7 @@ def builder_data(ruleset: Ruleset, audience: str) -> dict:
                 "points": exact_text(ruleset.cell(matrix, row, points.id)) if points else None,
                 "counts_as": row.counts_as,
                 "models": _whole(ruleset.cell(matrix, row, models.id)) if models else None,
-                "stats": [_printed(ruleset, row.values.get(c.id)) for c in stat_columns],
+                "stats": [_printed(ruleset, row.values.get(c.id), c) for c in stat_columns],
                 "keywords": _printed(ruleset, row.keywords),
                 "move": value_text(ruleset, matrix.movement_of(row)) if matrix.movement_of(row) else "",
             }
@@ -122,14 +122,15 @@ def builder_data(ruleset: Ruleset, audience: str) -> dict:
     }
 
 
-def _printed(ruleset: Ruleset, written) -> str | None:
-    """A profile cell as a roster prints it; None where the source does not give it (a box to write in)."""
+def _printed(ruleset: Ruleset, written, column=None) -> str | None:
+    """A profile cell (of ``column``, printed by its type) or keywords as a roster prints them; None where the source
+    does not give it (a box to write in)."""
     if isinstance(written, ValueCell):
         value = ruleset.value(written.value)
         return None if isinstance(value.value, NotGiven) else minus_text(value_text(ruleset, value.id))
     if isinstance(written, NotGiven):
         return None
-    return minus_text(shown(written, none=""))
+    return minus_text(profile_text(column, written, none="") if column else shown(written, none=""))
 
 
 def _cost(cost) -> dict:

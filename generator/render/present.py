@@ -24,6 +24,7 @@ from ..model.entries import (  # noqa: F401 (the model's audience rule)
 )
 from ..model.numbers import number_text
 from ..model.points import points_text  # noqa: F401  (the renderers' one way to print points)
+from ..model.units import unit_text
 
 NOT_GIVEN_TEXT = "not given in the source"
 
@@ -98,8 +99,21 @@ def table_odds(table: RollTable) -> dict[int, str]:
     return {index: chance_text(chance) for index, (_row, chance) in enumerate(table.odds())}
 
 
+def profile_text(column, written, none: str = "—") -> str:
+    """A profile cell as written, printed by its column's type: a target roll `4+`, a distance in inches `6"`;
+    any other cell as `shown` prints it. The model keeps the number alone, which formulas compute with."""
+    if isinstance(written, int) and not isinstance(written, bool):
+        if column.type == "target":
+            return f"{number_text(written)}+"
+        if column.type == "inches":
+            return unit_text(written, "inches")
+    return shown(written, none)
+
+
 def range_text(roll) -> str:
-    """A roll range as printed: `1–2` (en dash), `6+`, `1−` (one or less), `−2` (a minus sign)."""
+    """A roll range as printed: `1–2` (en dash), `6+`, `1 or less`, `−2` (a minus sign).
+
+    An open top keeps the tables' `6+`; an open bottom is spelt out, since `1−` reads as a minus sign."""
 
     def number(n: int) -> str:
         return str(n).replace("-", "−")
@@ -109,7 +123,7 @@ def range_text(roll) -> str:
     if roll.high is None:
         return f"{number(roll.low)}+"
     if roll.low is None:
-        return f"{number(roll.high)}−"
+        return f"{number(roll.high)} or less"
     return f"{number(roll.low)}–{number(roll.high)}"
 
 

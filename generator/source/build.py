@@ -548,9 +548,10 @@ class Builder:
                 Code.WRONG_TYPE, f"{column.label} must be {kinds[column.type]}, not {describe(node)}", node
             )
         if (column.min is not None and value < column.min) or (column.max is not None and value > column.max):
-            return self.error(
-                Code.OUT_OF_RANGE, f"{column.label} is {value}; it must be {Bounds(column.min, column.max)}", node
-            )
+            bounds = str(Bounds(column.min, column.max))
+            if column.type == "target":  # said as the rolls are written: 7+, from 2+ to 6+
+                value, bounds = f"{value}+", re.sub(r"(\d+)", r"\1+", bounds)
+            return self.error(Code.OUT_OF_RANGE, f"{column.label} is {value}; it must be {bounds}", node)
         return value
 
     def _value_cell(self, column: Column, node: Mapping):

@@ -149,7 +149,7 @@ def test_lookup_renders_its_rows(built):
     assert "Difference Result" in text
     assert "3+ They are taken prisoner" in text
     assert "1–2 They fall back" in text  # ranges print with an en dash
-    assert "0− We fall back or stand" in text
+    assert "0 or less We fall back or stand" in text
 
 
 def test_charts_render_with_odds_and_one_row(built):

@@ -10,6 +10,7 @@ from helpers import make_project, sample_check
 
 from generator.model.base import NotGiven
 from generator.model.dice import RollRange
+from generator.model.entries import Column
 from generator.render.present import (
     bounds_text,
     chance_text,
@@ -18,6 +19,7 @@ from generator.render.present import (
     list_separator,
     minus_signs,
     one_of,
+    profile_text,
     range_text,
     see_also,
     shown,
@@ -76,13 +78,31 @@ def test_shown_uses_the_mark_asked_for_nothing():
         ("5", "5"),
         ("1-2", "1–2"),
         ("6+", "6+"),
-        ("1-", "1−"),
+        ("1-", "1 or less"),
+        ("-1-", "−1 or less"),
         ("-2", "−2"),
         ("-3--1", "−3–−1"),
     ],
 )
-def test_roll_ranges_print_with_an_en_dash_and_minus_signs(written, printed):
+def test_roll_ranges_print_with_an_en_dash_minus_signs_and_an_open_bottom_in_words(written, printed):
     assert range_text(RollRange.parse(written)) == printed
+
+
+@pytest.mark.parametrize(
+    "kind, written, printed",
+    [
+        ("target", 4, "4+"),
+        ("inches", 6, '6"'),
+        ("int", 4, "4"),
+        ("dice", 3, "3"),
+        ("points", Fraction(3, 2), "1½"),
+        ("text", "Spear", "Spear"),
+        ("target", NotGiven(), "not given in the source"),
+        ("target", None, "—"),
+    ],
+)
+def test_a_profile_cell_prints_as_its_column_types_it(kind, written, printed):
+    assert profile_text(Column(id="c", label="C", type=kind), written) == printed
 
 
 def test_army_limit_bounds_in_words():

@@ -7,6 +7,7 @@ Expected names and strings are written here by hand.
 from __future__ import annotations
 
 import hashlib
+import re
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -129,3 +130,17 @@ def test_raw_html_in_the_data_is_printed_as_text_never_as_markup(project, site):
     for page in pages:
         tags = parsed(page).tags
         assert not [attrs for tag, attrs in tags if "onerror" in attrs], page
+
+
+def test_a_target_column_prints_its_rolls_with_their_plus_on_every_output(project):
+    """The sample's armour column is a `target`: its source writes "armour 4+" and "armour 5+", and so does every
+    output, though the model keeps the numbers 4 and 5 to compute with."""
+    build = project / "build"
+    page = " ".join(re.sub(r"<[^>]+>", " ", (build / "site/sample/warriors.html").read_text(encoding="utf-8")).split())
+    assert "Warrior 2 4+ 5" in page and "Archer 1 5+ 6" in page
+    assert "Warrior 2 4+ 5" in pdf_text(build / "sheets/sample-quick-reference-a4.pdf")
+    assert "Warrior 2 4+ 5" in pdf_text(build / "handouts/sample-handout-a4.pdf")
+    cards = pdf_text(build / "handouts/sample-cards-a4.pdf")
+    assert "Warrior A 2 Armour 4+" in cards and "Archer A 1 Armour 5+" in cards
+    builder = (build / "site/sample/army-builder.html").read_text(encoding="utf-8")
+    assert '"stats": ["2", "4+"]' in builder and '"stats": ["1", "5+"]' in builder

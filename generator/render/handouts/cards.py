@@ -20,7 +20,7 @@ from ...mechanics import armies
 from ...model.base import NotGiven
 from ...model.entries import ValueCell
 from ...model.ruleset import Ruleset
-from ..present import NOT_GIVEN_TEXT, capitalized, gm_only, hero_kind, shown, source_title
+from ..present import NOT_GIVEN_TEXT, capitalized, gm_only, hero_kind, profile_text, shown, source_title
 from ..prose import Prose
 from ..tracks import tracks
 from .content import cell, fact, keyword_named, movement, source_mark, spell_facts, visible
@@ -210,7 +210,8 @@ def _stat(ruleset: Ruleset, row, column) -> dict:
     it."""
     written = row.values.get(column.id)
     if not isinstance(written, ValueCell):
-        return {"label": column.label, "value": cell(written), "unit": ""}
+        stat = cell(written) if isinstance(written, NotGiven) else {"text": profile_text(column, written), "gap": False}
+        return {"label": column.label, "value": stat, "unit": ""}
     value = ruleset.value(written.value)
     return {"label": column.label, "value": cell(value.value), "unit": "", "house": value.is_house_rule}
 

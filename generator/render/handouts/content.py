@@ -35,6 +35,7 @@ from ..present import (
     limit_bounds_words,
     limit_words,
     points_text,
+    profile_text,
     roll_text,
     see_also,
     shown,
@@ -518,7 +519,7 @@ def profile_cell(ruleset: Ruleset, matrix, row, column) -> dict:
     """A profile cell for print: a cell naming a value prints that value (a house rule marked, with the original)."""
     written = row.values.get(column.id)
     if not isinstance(written, ValueCell):
-        return cell(written)
+        return cell(written) if isinstance(written, NotGiven) else {"text": profile_text(column, written), "gap": False}
     value = ruleset.value(written.value)
     if isinstance(value.value, NotGiven):
         return {"text": GAP_CELL, "gap": True}

@@ -24,7 +24,7 @@ from ...model.base import Markdown, NotGiven, QuickMark
 from ...model.entries import ValueCell
 from ...model.points import points_text
 from ...model.ruleset import Ruleset
-from ..present import hero_kind, key_text, range_text, visible_to
+from ..present import hero_kind, key_text, profile_text, range_text, visible_to
 from ..prose import _ROLE, role_as_text, value_text
 from ..worked import for_readers, house_hidden
 from .charts import Chart, chance_text, chart_from_model
@@ -364,7 +364,7 @@ def _cell_text(ruleset: Ruleset, row, column) -> str | None:
     """A cell as the quick reference prints it; one naming a value prints the value (a house rule with its original)."""
     written = row[column.id]
     if not isinstance(written, ValueCell):
-        return given(written)
+        return GAP if isinstance(written, NotGiven) or written is None else profile_text(column, written)
     return GAP if isinstance(ruleset.value(written.value).value, NotGiven) else value_text(ruleset, written.value)
 
 

@@ -46,6 +46,7 @@ from ..present import (
     limit_words,
     list_separator,
     points_text,
+    profile_text,
     roll_text,
     see_also,
     shown,
@@ -205,7 +206,7 @@ def profile_md(matrix: ProfileMatrix, ruleset: Ruleset, audience: str = "player"
     rows = []
     for row in shown_rows:
         keywords = gap() if isinstance(row.keywords, NotGiven) else esc(shown(row.keywords))
-        cells = [_profile_cell(row.values.get(c.id)) for c in matrix.columns]
+        cells = [_profile_cell(c, row.values.get(c.id)) for c in matrix.columns]
         if moves:
             cells.append(f"{{value}}`{matrix.movement_of(row)}`" if matrix.movement_of(row) else "—")
         rows.append([f"**{esc(row.name)}**"] + cells + [keywords])
@@ -221,9 +222,12 @@ def profile_md(matrix: ProfileMatrix, ruleset: Ruleset, audience: str = "player"
     return "\n\n".join(parts) + source_line(matrix, ruleset)
 
 
-def _profile_cell(written) -> str:
-    """A profile cell: one naming a value is that value's role, printed (and a house rule marked) as in prose."""
-    return f"{{value}}`{written.value}`" if isinstance(written, ValueCell) else cell(written)
+def _profile_cell(column, written) -> str:
+    """A profile cell: one naming a value is that value's role, printed (and a house rule marked) as in prose; a
+    number as its column's type prints it (`4+`)."""
+    if isinstance(written, ValueCell):
+        return f"{{value}}`{written.value}`"
+    return gap() if isinstance(written, NotGiven) else esc(profile_text(column, written))
 
 
 def spell_md(spell: Spell, ruleset: Ruleset, audience: str = "player") -> str:

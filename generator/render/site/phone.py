@@ -9,8 +9,8 @@ from sphinx.transforms import SphinxTransform
 
 from ..present import GAP_KEY_SCREEN
 
-# A cell that is a roll range or a target, maybe with its chance: `1–2`, `6+`, `1−`, `−2`, `4+ (50%)`, `3 or less`.
-RANGE_CELL = re.compile(r"^[−-]?\d+(?:\s*[–-]\s*[−-]?\d+|\+|−| or less| or more)?(?:\s*\([^()]{1,12}\))?$")
+# A cell that is a roll range or a target, maybe with its chance: `1–2`, `6+`, `1 or less`, `−2`, `4+ (50%)`.
+RANGE_CELL = re.compile(r"^[−-]?\d+(?:\s*[–-]\s*[−-]?\d+|\+| or less| or more)?(?:\s*\([^()]{1,12}\))?$")
 
 
 # A chart cell's target and its chance: `4+ (50%)`.
