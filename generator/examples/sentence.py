@@ -53,6 +53,11 @@ def _paragraph_start(lines: list[str], sentence: int, examples: set[int]) -> int
     return start
 
 
+def paragraph_before(lines: list[str], sentence: int, examples: set[int]) -> str:
+    """The paragraph whose last line is ``sentence`` (from ``sentence_before``): what players read of the example."""
+    return "\n".join(lines[_paragraph_start(lines, sentence, examples) : sentence + 1])
+
+
 def stated(text: str) -> list[tuple[int, str, str]]:
     """(offset, paragraph, code) of each example of ``text`` that follows a sentence: the paragraph players read,
     marked checked, its character offset in ``text``, and the example's code (its ``>>>`` lines and results)."""
@@ -209,6 +214,13 @@ def stated_numbers(text: str, words: bool = True) -> list[Stated]:
             ratio = bool(match["part"] or match["mixed"]) or raw.lower() in ("twice", "thrice")
             found.append(Stated(match.start(), match.end(), raw, _spoken(raw), ratio=ratio))
     return found
+
+
+def states(paragraph: str, result: str) -> bool:
+    """Whether ``result``, one printed result of an example, verifies something ``paragraph`` says, by the rules
+    `check` holds a sentence to its example by: "half the time" states '50%', "one time in six" 1/6."""
+    nothing = Evidence(frozenset(), frozenset(), frozenset())
+    return len(_unverified(paragraph, _evidence((result,)))) < len(_unverified(paragraph, nothing))
 
 
 def _rounded(number: Fraction, digits: int) -> Fraction:

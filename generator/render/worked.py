@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 import textwrap
 
-from ..examples.sentence import sentence_before
+from ..examples.sentence import paragraph_before, sentence_before, states
 from ..model.entries import gm_only
 from ..source.fences import example_fences
 
@@ -41,11 +41,16 @@ def shown_result(result: str | None) -> str:
     return _QUOTED.sub(lambda m: m[1] if m[1] is not None else m[2], text) or "nothing"
 
 
-def house_phrase(result, hidden: bool = False) -> str:
+def house_phrase(result, hidden: bool = False, paragraph: str = "") -> str:
     """``the text: 4; these house rules: 5``: an example of the text whose result an overlay's values change
-    (``hidden``: the house result is not shown, as some house value is the game-master's)."""
-    text = ", ".join(shown_result(want) for want, _got in result.results)
-    house = HOUSE_HIDDEN if hidden else ", ".join(shown_result(got) for _want, got in result.results)
+    (``hidden``: the house result is not shown, as some house value is the game-master's). Under the
+    ``paragraph`` players read, only the changed results it states, where it states any: its "half the time" is
+    the example's '50%', not the ``(True, False)`` a line before it printed."""
+    pairs = result.results
+    if paragraph:
+        pairs = [pair for pair in pairs if states(paragraph, shown_result(pair[0]))] or pairs
+    text = ", ".join(shown_result(want) for want, _got in pairs)
+    house = HOUSE_HIDDEN if hidden else ", ".join(shown_result(got) for _want, got in pairs)
     return f"the text: {text}; these house rules: {house}"
 
 
@@ -74,7 +79,8 @@ def for_readers(text: str, mark: str, keep_code: str | None = None, house=(), es
         sentence = sentence_before(lines, start, closes)
         if sentence is not None:
             result = changed.get(textwrap.dedent("\n".join(lines[start + 1 : end])).strip()) if changed else None
-            shown = mark if result is None else f" ({escape(house_phrase(result, hidden))})"
+            paragraph = paragraph_before(lines, sentence, closes)
+            shown = mark if result is None else f" ({escape(house_phrase(result, hidden, paragraph))})"
             out[sentence] = re.sub(r"\s*:\s*$", ".", out[sentence].rstrip()) + shown
         if keep_code:
             out[start] = f"{indent}{fence}{{{keep_code}}}"

@@ -4,7 +4,7 @@ from fractions import Fraction
 
 import pytest
 
-from generator.examples.sentence import evidence, stated, stated_numbers, unverified
+from generator.examples.sentence import evidence, paragraph_before, stated, stated_numbers, states, unverified
 
 NO_VALUES = lambda id: None  # noqa: E731
 
@@ -118,3 +118,23 @@ def test_the_sentence_is_the_whole_paragraph_the_example_follows_and_no_earlier_
     assert paragraph == "It ends with two\nprisoners:"
     assert text[offset:].startswith("It ends")
     assert code == ">>> 1 + 1\n2"
+
+
+@pytest.mark.parametrize(
+    "result, said",
+    [
+        ("50%", True),  # "half the time"
+        ("1/6", True),  # "one time in six"
+        ("3", False),
+        ("(True, False)", False),
+        ("66.7%", False),
+    ],
+)
+def test_a_paragraph_states_a_result_when_it_says_one_of_its_numbers(result, said):
+    paragraph = "He stands up half the time, and hits one time in six:"
+    assert states(paragraph, result) is said
+
+
+def test_the_paragraph_before_an_example_starts_after_the_last_blank_line_or_example():
+    lines = ["Rules prose.", "", "It ends with two", "prisoners:", "", "```python"]
+    assert paragraph_before(lines, 3, set()) == "It ends with two\nprisoners:"

@@ -239,3 +239,26 @@ def test_a_house_result_is_text_on_every_output_never_markup(checked):
     assert "{raw}" not in page and "\\{raw\\}" in page and "](" not in page
     html = str(Prose(club, "player").html(club.rule("moving").body))
     assert "<script>" not in html and "<strong>" not in html and "<a " not in html
+
+
+def test_under_the_sentence_players_read_only_the_changed_results_it_states(tmp_path):
+    """An example that checks a true-or-false before its number: the sentence states the number alone, so the house
+    rules' page says the number both ways and leaves out what printed `(True, True)`; the authors' page says all."""
+    stated = BASE.replace(
+        "      >>> total_move(dashing=True)\n      7 hexes\n",
+        "      >>> total_move(dashing=True) == values.dash * 7, values.move == values.dash * 6\n"
+        "      (True, True)\n"
+        "      >>> total_move(dashing=True)\n      7 hexes\n",
+    )
+    files = {"skirmish/ruleset.yaml": stated, "skirmish/mechanics.py": MECHANICS, "skirmish/sources/text.txt": SOURCE}
+    result, failures = check_with_examples(write(tmp_path, files | {"club/ruleset.yaml": HOUSE}))
+    assert result.ok and failures == [], [d.format() for d in list(result.diagnostics.errors) + failures]
+    club = result.project.ruleset("club")
+    html = str(Prose(club, "player").html(club.rule("moving").body))
+    dashing = next(line for line in html.splitlines() if "dashing model" in line)
+    assert "(the text: 7 hexes; these house rules: 8 hexes)" in dashing and "True" not in dashing
+    page = myst.rule_md(club.rule("moving"), club, "player")
+    sentence = next(line for line in page.splitlines() if "dashing model" in line)
+    assert sentence.endswith("(the text\\: 7 hexes; these house rules\\: 8 hexes)")
+    authors = examples_page(club, "gm")
+    assert "the text\\: \\(True, True\\), 7 hexes; these house rules\\: \\(False, False\\), 8 hexes" in authors
