@@ -24,7 +24,7 @@ from ...model.base import Markdown, NotGiven, QuickMark
 from ...model.entries import ValueCell
 from ...model.points import points_text
 from ...model.ruleset import Ruleset
-from ..present import hero_kind, key_text, profile_text, range_text, visible_to
+from ..present import hero_kind, key_text, profile_text, range_text, source_title, visible_to
 from ..prose import _ROLE, role_as_text, value_text
 from ..worked import for_readers, house_hidden
 from .charts import Chart, chance_text, chart_from_model
@@ -55,11 +55,13 @@ def given(value, suffix: str = "") -> str | None:
 
 
 def cite(entry, ruleset: Ruleset) -> str:
-    """`Title § Section`, the way every sheet names where a thing comes from."""
+    """`Title § Section`, the way every sheet names where a thing comes from: the source text by its title (an
+    overlay's is its base's, as every citation names it); an entry citing nothing, by the ruleset's title."""
     source = getattr(entry, "source", None)
-    if source is None or not source.section:
+    if source is None:
         return ruleset.title
-    return f"{ruleset.title} § {source.section.rstrip('.')}"
+    title = source_title(ruleset, source.file)
+    return f"{title} § {source.section.rstrip('.')}" if source.section else title
 
 
 @dataclass(frozen=True)

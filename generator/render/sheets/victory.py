@@ -96,7 +96,8 @@ def victory_checklist(ruleset: Ruleset, audience: str = "player") -> VpChecklist
         raise ValueError(f"audience is `player` or `gm`, not `{audience}`")
     shown = for_audience(ruleset.victory_points, audience)
     groups = tuple(_group(ruleset, kind_heading(ruleset, kind), audience) for kind in kinds(ruleset))
-    sources = tuple(dict.fromkeys(cite(v, ruleset) for v in shown))
+    # where every entry is the game-master's, the players' sheet still names the rules it is of
+    sources = tuple(dict.fromkeys(cite(v, ruleset) for v in shown)) or (ruleset.title,)
     return VpChecklist(
         ruleset.id,
         ruleset.title,

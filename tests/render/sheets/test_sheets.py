@@ -17,7 +17,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from helpers import sample_check
+from helpers import make_project, sample_check
 from pypdf import PdfReader
 
 from generator.model.dice import percent
@@ -25,8 +25,10 @@ from generator.model.text import range_words
 from generator.render.markdown import chart_md, esc
 from generator.render.sheets.charts import Cell, Chart, Row
 from generator.render.sheets.jobs import PAPERS, Sheet, sheet_html, sheet_jobs, sheet_pages, sheets
-from generator.render.sheets.quickref import column_parts, quick_reference
+from generator.render.sheets.quickref import cite, column_parts, quick_reference
+from generator.render.sheets.victory import victory_checklist
 from generator.source.project import Project
+from generator.validate import check_project
 
 ROOT = Path(__file__).resolve().parents[3]
 MM = 72 / 25.4
@@ -645,3 +647,24 @@ def test_the_sites_quick_reference_holds_what_the_printed_one_holds_in_its_order
     # City of the Damned marks its Stunned rule for the sheet (rules.yaml: `quick_reference:` with a summary)
     page = sheet_pages(project, "player")["city_of_the_damned_combat-quick-reference"]
     assert '- **Stunned**: Turn the model face down. It may only crawl up to 2".' in page
+
+
+def test_an_overlays_sheets_cite_the_text_it_changes_by_the_texts_title(project):
+    """The sample house rules change values of Blood, Guts and Rampant Hex; their sheets cite that text, as its own
+    sheets do, never the overlay's title."""
+    house, text = project.ruleset("rampant_hex_house"), project.ruleset("rampant_hex")
+    rule = house.rule("faulty_scrolls")
+    assert cite(rule, house) == cite(rule, text) == "Blood, Guts and Rampant Hex § Faulty scrolls!"
+
+
+def test_a_players_checklist_whose_every_entry_is_the_game_masters_still_names_its_rules(tmp_path):
+    secret = (
+        "ruleset: {title: Night Watch, declares: {victory_point_kinds: [task]}}\n"
+        "victory_points:\n"
+        "  crypt: {name: Seal the crypt, kind: task, points: 3, condition: The crypt is sealed., audience: gm}\n"
+    )
+    result = check_project(make_project(tmp_path, watch=secret))
+    assert result.ok, [d.format() for d in result.diagnostics.errors]
+    ruleset = result.project.ruleset("watch")
+    assert victory_checklist(ruleset, "player").sources == ("Night Watch",)
+    assert victory_checklist(ruleset, "gm").sources == ("Night Watch",)
