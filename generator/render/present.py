@@ -27,6 +27,8 @@ from ..model.points import points_text  # noqa: F401  (the renderers' one way to
 from ..model.units import unit_text
 
 NOT_GIVEN_TEXT = "not given in the source"
+# where victory points the game-master keeps are left out of a player's page or booklet
+HIDDEN_TASKS_HINT = "Some tasks are hidden: the game-master tells you when you complete one."
 
 # -- the one gap mark ---------------------------------------------------------------------------------
 # Every output marks a value the source leaves out the same quiet way: on screen an em dash with a small

@@ -24,6 +24,7 @@ from ...model.text import range_words
 from ..order import CHAPTER_ORDER, SECTION_PAGES, section_page_title  # a booklet reads in the site's order
 from ..present import (
     GAP_KEY_PRINT,
+    HIDDEN_TASKS_HINT,
     NOT_GIVEN_TEXT,
     bounds_text,
     capitalized,
@@ -53,7 +54,6 @@ AUDIENCES = ("player", "gm")
 
 PAGES_NOT_PRINTED = ("formulas",)  # the authors' reference: on the site, not in a players' booklet
 UNCHAPTERED = {"rules": "More rules", "tables": "More tables", "profiles": "More profiles"}
-HIDDEN_TASKS_HINT = "Some tasks are hidden: the game-master tells you when you complete one."
 GAP_CELL = "not given"
 SHORT_BLOCK = 1600  # characters of HTML: a rule this short is kept whole on one page, with its notes and source
 SHORT_KINDS = ("rules", "glossary", "keywords", "spells", "heroes", "items")  # prose entries; tables break between rows
@@ -139,8 +139,9 @@ def placement(ruleset: Ruleset, audience: str) -> list[dict]:
         for section in sections:
             # charts: the ruleset's own and those of the base it extends, which it plays by (`extends:`)
             every = ruleset.reachable(section) if section == "charts" else ruleset.section(section)
-            entries = tuple(e for e in every if (section, e.id) not in placed and visible(e, audience))
-            if entries:
+            here = [e for e in every if (section, e.id) not in placed]
+            entries = tuple(e for e in here if visible(e, audience))
+            if entries or (here and section == "victory_points"):  # hidden ones: the block says some are
                 groups.append((section, entries))
                 placed.update((section, e.id) for e in entries)
         if groups:
@@ -182,11 +183,16 @@ def _chapter_groups(ruleset: Ruleset, chapter: str, audience: str, placed: set) 
     for section in CHAPTER_ORDER:
         if section in PAGES_NOT_PRINTED:
             continue
-        entries = [
+        here = [
             e
             for e in ruleset.section(section)
-            if _chapter_of(ruleset, section, e) == chapter and visible(e, audience) and (section, e.id) not in placed
+            if _chapter_of(ruleset, section, e) == chapter and (section, e.id) not in placed
         ]
+        entries = [e for e in here if visible(e, audience)]
+        if here and section == "victory_points":  # hidden from this reader: its block says some are
+            groups.append((section, tuple(entries)))
+            placed.update((section, e.id) for e in here)
+            continue
         if not entries:
             continue
         if section != "tables":

@@ -36,6 +36,7 @@ from ..calculators import computed_key
 from ..markdown import chart_md, esc, gap, pipe_table, role_text
 from ..present import (
     AUTHORS,
+    HIDDEN_TASKS_HINT,
     SEES_EVERYTHING,
     bounds_text,
     column_head,
@@ -366,13 +367,16 @@ def _army_after(parts: list[str], army: ArmyList, ruleset: Ruleset) -> str:
 
 
 def victory_md(entries: list[VictoryPoints], ruleset: Ruleset, audience: str) -> str:
+    """The victory points ``audience`` sees, as a table; where some are hidden from them, a line saying so."""
     rows = []
     for vp in entries:
         if not visible_to(vp, audience):
             continue
         name = esc(vp.name) + (" *(hidden task)*" if vp.hidden else "")
         rows.append([esc(vp.kind), name, cell(vp.points), inline_prose(vp.condition) or "—"])
-    return pipe_table(["Kind", "Scores for", "Victory points", "When"], rows) if rows else ""
+    table = pipe_table(["Kind", "Scores for", "Victory points", "When"], rows) if rows else ""
+    hint = esc(HIDDEN_TASKS_HINT) if any(not visible_to(vp, audience) for vp in entries) else ""
+    return "\n\n".join(part for part in (table, hint) if part)
 
 
 def phases_md(phases: list[Phase]) -> str:

@@ -168,8 +168,6 @@ def section_page(ruleset: Ruleset, key: str, audience: str, placed: set, base_ti
             "For rules authors: each formula's inputs, what it gives and the expression every chart, "
             "sheet and worked example of this ruleset computes with.\n",
         )
-    if key == "victory_points" and found and any(not visible_to(v, audience) for v in ruleset.victory_points):
-        parts.append("Some tasks are hidden: the game-master tells you when you complete one.")
     return "\n".join(parts) if found else None
 
 

@@ -669,3 +669,25 @@ def test_the_booklet_keys_the_empty_box_only_where_it_prints_one(project):
             assert boxes >= 2 if key else boxes == 0, job.target.name  # the key shows one box itself
             keyed[job.target.name.split("-handout-")[0]] = key
     assert keyed["rampant_hex"] and not keyed["bad_moon_rising"]
+
+
+def test_a_players_booklet_says_some_tasks_are_hidden_where_the_game_master_keeps_every_victory_point(tmp_path):
+    secret = (
+        "ruleset:\n  title: Night Watch\n  declares: {victory_point_kinds: [task]}\n"
+        "chapters:\n  victory: {title: Victory}\n"
+        "victory_points:\n  crypt: {name: Seal the crypt, kind: task, points: 3, chapter: victory, "
+        "condition: The crypt is sealed., audience: gm}\n"
+    )
+    (tmp_path / "rules_src/watch").mkdir(parents=True)
+    (tmp_path / "rules_src/watch/ruleset.yaml").write_text(secret, encoding="utf-8")
+    result = check_project(tmp_path)
+    assert result.ok, [d.format() for d in result.diagnostics.errors]
+    jobs = {j.target.name: html.unescape(j.html) for j in handout_jobs(result.project, tmp_path / "out", "player")}
+    booklet = jobs["watch-handout-a4.pdf"]
+    assert "Some tasks are hidden: the game-master tells you when you complete one." in booklet
+    assert "Seal the crypt" not in booklet and "vp-table" not in booklet
+    gm = {j.target.name: html.unescape(j.html) for j in handout_jobs(result.project, tmp_path / "gm", "gm")}
+    assert (
+        "Seal the crypt" in gm["watch-handout-gm-a4.pdf"]
+        and "Some tasks are hidden" not in gm["watch-handout-gm-a4.pdf"]
+    )

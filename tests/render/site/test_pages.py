@@ -5,7 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 from types import SimpleNamespace
 
-from generator.render.site.pages import az_bar, downloads_md
+from helpers import make_project
+
+from generator.render.site.myst import render_entry
+from generator.render.site.pages import az_bar, chapter_page, downloads_md
+from generator.validate import check_project
 
 
 def test_downloads_are_grouped_by_kind_with_a_link_per_paper():
@@ -60,3 +64,27 @@ def test_the_front_page_says_what_each_ruleset_is_and_where_to_start():
             f"- **[{meta['title']}](city_of_the_damned_combat/index.md)** by {meta['author']} — {meta['subtitle']}. "
             f"Start with [{chapter['title']}](city_of_the_damned_combat/{first}.md)."
         ) in page
+
+
+HIDDEN_ONLY = """\
+ruleset:
+  title: Night Watch
+  declares: {victory_point_kinds: [task]}
+chapters:
+  victory: {title: Victory}
+victory_points:
+  crypt:
+    {name: Seal the crypt, kind: task, points: 3, chapter: victory, condition: The crypt is sealed., audience: gm}
+"""
+
+
+def test_a_chapter_whose_victory_points_are_all_the_game_masters_tells_players_some_are_hidden(tmp_path):
+    result = check_project(make_project(tmp_path, watch=HIDDEN_ONLY))
+    assert result.ok, [d.format() for d in result.diagnostics.errors]
+    watch = result.project.ruleset("watch")
+    (chapter,) = watch.chapters
+    assert "{rulepress} victory_points\n:chapter: victory" in chapter_page(watch, chapter, "player", set())
+    players = render_entry(watch, "victory_points", None, "player", chapter="victory")
+    assert players.replace("\\", "") == "Some tasks are hidden: the game-master tells you when you complete one."
+    gm = render_entry(watch, "victory_points", None, "gm", chapter="victory")
+    assert "Seal the crypt" in gm and "hidden" not in gm
