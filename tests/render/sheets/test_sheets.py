@@ -668,3 +668,13 @@ def test_a_players_checklist_whose_every_entry_is_the_game_masters_still_names_i
     ruleset = result.project.ruleset("watch")
     assert victory_checklist(ruleset, "player").sources == ("Night Watch",)
     assert victory_checklist(ruleset, "gm").sources == ("Night Watch",)
+
+
+def test_a_charts_note_on_a_quick_reference_is_prose_like_every_other_note(project, tmp_path):
+    """City of the Damned's critical-hit chart notes "*Interpretation:* ...": the sheet prints the word in italics,
+    never its asterisks."""
+    (job,) = [
+        j for j in sheet_jobs(project, tmp_path) if j.target.name == "city_of_the_damned_combat-quick-reference-a4.pdf"
+    ]
+    assert "<em>Interpretation:</em> a hit that is already a" in job.html
+    assert "*Interpretation:*" not in job.html
