@@ -142,12 +142,20 @@ class Worker:
         self.group, self.tasks, self.answers = group, tasks, answers
 
     def serve(self, jobs: queue.Queue, done: queue.Queue) -> None:
+        """Ask this worker the jobs' tasks until none are left or one fails; every task gets an answer in ``done``,
+        a task this side cannot even send included: a thread that died would leave the build waiting for ever."""
         while True:
             try:
                 index, task = jobs.get_nowait()
             except queue.Empty:
                 return
-            answer = self.ask(task)
+            try:
+                answer = self.ask(task)
+            except Exception as error:  # noqa: BLE001 (any failure here is the task's answer)
+                answer = {
+                    "error": "unsent",
+                    "text": f"a render task could not be sent: {type(error).__name__}: {error}",
+                }
             done.put((index, answer))
             if "ok" not in answer:
                 return

@@ -149,3 +149,22 @@ def test_a_worker_that_ends_midway_is_told_with_its_exit_status_and_the_others_g
     assert answers[1][1:] == [{"error": "ended", "text": text}]  # and nothing after it
     assert str(rebuilt(answers[1][1])) == text
     assert answers[2] == [{"ok": 2}] * 3
+
+
+def test_a_task_this_side_cannot_send_is_answered_as_a_failure_not_waited_for():
+    """The serving thread's every task gets an answer: one it cannot pickle (a local function) is a render failure,
+    where a thread that died with it would leave the build waiting for an answer for ever."""
+    import io
+    import queue
+
+    from generator.pool import Worker
+
+    jobs, done = queue.Queue(), queue.Queue()
+    jobs.put((0, (lambda value: value, 1)))
+    jobs.put((1, (str.upper, "never asked")))
+    Worker(None, io.BytesIO(), io.BytesIO()).serve(jobs, done)
+    index, answer = done.get_nowait()
+    assert index == 0 and done.empty() and jobs.qsize() == 1  # the first failure ends this worker's serving
+    failure = rebuilt(answer)
+    assert isinstance(failure, RenderFailed)
+    assert str(failure).startswith("a render task could not be sent: ")
