@@ -7,6 +7,7 @@ mechanic that patches doctest, or an example that forges a verdict, changes noth
 
 from __future__ import annotations
 
+import difflib
 import doctest
 from dataclasses import dataclass
 
@@ -23,7 +24,8 @@ class Collecting(doctest.DocTestRunner):
 
     def report_unexpected_exception(self, out, test, example, exc_info):
         kind, value, _tb = exc_info
-        self.problems.append((example, raised_text(example, f"{kind.__name__}: {value}")))
+        close = _close_name(value, test.globs) if isinstance(value, NameError) else ""
+        self.problems.append((example, raised_text(example, f"{kind.__name__}: {value}{close}")))
 
 
 def gave_text(example: doctest.Example, got: str) -> str:
@@ -57,7 +59,15 @@ class Recording(doctest.DocTestRunner):
 
     def report_unexpected_exception(self, out, test, example, exc_info):
         kind, value, trace = exc_info
-        self.events.append(["raised", f"{kind.__name__}: {value}{where_in_the_rules(trace)}"])
+        close = _close_name(value, test.globs) if isinstance(value, NameError) else ""
+        self.events.append(["raised", f"{kind.__name__}: {value}{close}{where_in_the_rules(trace)}"])
+
+
+def _close_name(error: NameError, names) -> str:
+    """``; did you mean `cast_chance`?``: the name an example may use that one it misspelt is closest to."""
+    usable = [name for name in names if isinstance(name, str) and not name.startswith("_")]
+    close = difflib.get_close_matches(str(getattr(error, "name", "") or ""), usable, n=1)
+    return f"; did you mean `{close[0]}`?" if close else ""
 
 
 def where_in_the_rules(trace) -> str:

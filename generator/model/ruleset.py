@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
@@ -186,7 +187,8 @@ class Ruleset:
                 return self.base.get(section, id)
             except KeyError:
                 pass
-        raise KeyError(f"{self.id} has no {section} entry `{id}`")
+        close = difflib.get_close_matches(str(id), [e.id for e in self.reachable(section)], n=1)
+        raise KeyError(f"{self.id} has no {section} entry `{id}`" + (f"; did you mean `{close[0]}`?" if close else ""))
 
     def reachable(self, section: str) -> tuple:
         """The section's entries with those of the bases it extends (own entries first)."""

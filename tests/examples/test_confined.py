@@ -326,3 +326,15 @@ def test_mechanics_that_fail_to_load_are_told_alike_with_or_without_the_examples
     assert told == [line for line in alone[1].splitlines() if "mechanics.py" in line]
     assert told and all("rules_src/game/mechanics.py:5:" in line for line in told), with_examples[1]
     assert with_examples[0] == alone[0] == 1
+
+
+def test_a_misspelt_name_in_an_example_behind_the_wall_is_told_with_the_closest_name_it_may_use(tmp_path):
+    mechanics = "__all__ = ['cast_chance']\n\n\ndef cast_chance(n):\n    return n\n"
+    project = project_with(tmp_path, [">>> cast_chanse(3)\n3", ">>> cast_chance(3)\n3"], mechanics=mechanics)
+    result, ruleset = loaded(project)
+    assert result.ok
+    (failure,) = run_confined(ruleset, project, seconds=5).failures
+    assert failure.message == (
+        "rules.moving: `cast_chanse(3)` raised NameError: name 'cast_chanse' is not defined; "
+        "did you mean `cast_chance`?"
+    )

@@ -35,3 +35,12 @@ def test_an_exception_names_its_kind_and_message():
 def test_whitespace_and_ellipsis_are_forgiven_and_every_statement_is_judged():
     source = ">>> [1,  2]\n[1, 2]\n>>> 'a long text'\n'a ...'\n>>> 3\n4\n"
     assert problems(source) == [(4, "`3` gave 3, the text says 4")]
+
+
+def test_a_misspelt_name_is_told_with_the_closest_name_the_example_may_use():
+    test = doctest.DocTestParser().get_doctest(">>> cast_chanse(3)\n1\n", {"cast_chance": abs}, "example", "x", 0)
+    runner = Collecting(optionflags=OPTIONS)
+    runner.run(test, out=io.StringIO().write)
+    assert [text for _example, text in runner.problems] == [
+        "`cast_chanse(3)` raised NameError: name 'cast_chanse' is not defined; did you mean `cast_chance`?"
+    ]

@@ -30,6 +30,8 @@ def test_a_ruleset_finds_its_own_entries_then_its_bases_shared_ones():
         child.get("values", "nothing")
     with pytest.raises(KeyError, match="^'no section `meta`'$"):
         child.section("meta")
+    with pytest.raises(KeyError, match="^'child has no values entry `mvoe`; did you mean `move`\\?'$"):
+        child.get("values", "mvoe")  # the closest id the ruleset reaches, its base's too
     assert [e.name for e in child.reachable("values")] == ["child:save", "base:move"]
     assert [e.name for e in child.reachable("rules")] == ["child:rally"]
     assert [e.name for e in base.reachable("values")] == ["base:move", "base:save"]
