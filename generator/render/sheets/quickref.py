@@ -24,7 +24,7 @@ from ...model.base import Markdown, NotGiven, QuickMark
 from ...model.entries import ValueCell
 from ...model.points import points_text
 from ...model.ruleset import Ruleset
-from ..present import hero_kind, key_text, profile_text, range_text, source_title, visible_to
+from ..present import capitalized, hero_kind, key_text, profile_text, range_text, source_title, visible_to
 from ..prose import _ROLE, role_as_text, value_text
 from ..worked import for_readers, house_hidden
 from .charts import Chart, chance_text, chart_from_model
@@ -410,11 +410,19 @@ def limits_group(ruleset: Ruleset) -> KeyGroup | None:
     return KeyGroup("Army limits", lines) if lines else None
 
 
+def _spell_line(detail: str, effect: Markdown) -> Markdown:
+    """A spell's range, casting value and duration, then what it does: two sentences where its effect is written as
+    a sentence (`Range 6 inches; cast on 8+. The target is stunned.`), else one (`range 6 inches; +1 to hit`)."""
+    if detail and effect[:1].isupper():
+        return Markdown(f"{capitalized(detail.rstrip('.'))}. {effect}")
+    return Markdown("; ".join(filter(None, (detail, effect))))
+
+
 def spells_group(ruleset: Ruleset) -> KeyGroup | None:
     """Spells no visible roll table names (those are listed with their table's rows)."""
     on_tables = {row.ref for table in ruleset.tables if marked(table) for row in table.rows}
     lines = tuple(
-        KeyLine(spell.name, "", Markdown("; ".join(filter(None, (spell_detail(spell), spell_effect(spell))))))
+        KeyLine(spell.name, "", _spell_line(spell_detail(spell), spell_effect(spell)))
         for spell in filter(marked, ruleset.spells)
         if spell.id not in on_tables
     )

@@ -25,7 +25,7 @@ from generator.model.text import range_words
 from generator.render.markdown import chart_md, esc
 from generator.render.sheets.charts import Cell, Chart, Row
 from generator.render.sheets.jobs import PAPERS, Sheet, sheet_html, sheet_jobs, sheet_pages, sheets
-from generator.render.sheets.quickref import cite, column_parts, quick_reference
+from generator.render.sheets.quickref import cite, column_parts, quick_reference, spells_group
 from generator.render.sheets.victory import victory_checklist
 from generator.source.project import Project
 from generator.validate import check_project
@@ -678,3 +678,20 @@ def test_a_charts_note_on_a_quick_reference_is_prose_like_every_other_note(proje
     ]
     assert "<em>Interpretation:</em> a hit that is already a" in job.html
     assert "*Interpretation:*" not in job.html
+
+
+def test_a_spell_on_no_table_reads_as_its_facts_then_its_effect(tmp_path):
+    spells = (
+        "ruleset: {title: Night Watch}\n"
+        "spells:\n"
+        "  chill: {name: Grave Chill, range: 6, range_unit: inches, casting_value: 8, duration: Until its next turn,\n"
+        "          effect: The target is stunned.}\n"
+        "  glow: {name: Glow, range: 3, range_unit: inches, effect: +1 to hit}\n"
+    )
+    result = check_project(make_project(tmp_path, watch=spells))
+    assert result.ok, [d.format() for d in result.diagnostics.errors]
+    lines = {line.label: line.detail for line in spells_group(result.project.ruleset("watch")).lines}
+    assert lines == {
+        "Grave Chill": "Range 6 inches; cast on 8+; until its next turn. The target is stunned.",
+        "Glow": "range 3 inches; +1 to hit",
+    }
