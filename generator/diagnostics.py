@@ -141,8 +141,8 @@ class Code(enum.Enum):
     )
     EMPTY_CHAPTER = _code(
         "empty-chapter",
-        catches="a chapter no entry is placed in and with no `intro:` (a warning): its page and the booklet print "
-        "its title alone",
+        catches="a chapter no entry is placed in, or only the game-master's, and with no `intro:` (a warning): its "
+        "page and the booklet (the players') print its title alone",
         hint="place entries in it with `chapter:`, give it an `intro:`, or remove it",
     )
     REPEATED_WORD = _code(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..diagnostics import Code, Diagnostic, Location, Severity, did_you_mean
 from ..model.base import value_loc
-from ..model.entries import RollTable
+from ..model.entries import RollTable, visible_to
 from ..model.ruleset import SITE_PAGE_NAMES, Ruleset
 
 
@@ -74,20 +74,24 @@ def check_spells(ruleset: Ruleset):
 
 def check_empty_chapters(ruleset: Ruleset):
     """A chapter something is printed in: an entry placed in it (a phase's `chapter:` only points to one) or an
-    intro. Its own chapters only: an overlay's pages print its base's."""
-    placed = {
-        getattr(entry, "chapter", "")
-        for section, entry in ruleset.all_entries()
-        if section not in ("phases", "chapters")
-    }
+    intro; for the players, an entry they may see (of victory points the game-master keeps, their page says some
+    are hidden). Its own chapters only: an overlay's pages print its base's."""
+    placed, shown = set(), set()
+    for section, entry in ruleset.all_entries():
+        if section not in ("phases", "chapters"):
+            placed.add(getattr(entry, "chapter", ""))
+            if section == "victory_points" or visible_to(entry, "player"):
+                shown.add(getattr(entry, "chapter", ""))
     for chapter in ruleset.chapters:
-        if chapter.id not in placed and not chapter.intro.strip():
-            yield Diagnostic(
-                Code.EMPTY_CHAPTER,
-                f"chapter `{chapter.id}` holds nothing: its page prints its title alone",
-                chapter.loc,
-                severity=Severity.WARNING,
-            )
+        if chapter.intro.strip() or chapter.id in shown:
+            continue
+        said = "nothing: its page" if chapter.id not in placed else "only game-master material: the players' page"
+        yield Diagnostic(
+            Code.EMPTY_CHAPTER,
+            f"chapter `{chapter.id}` holds {said} prints its title alone",
+            chapter.loc,
+            severity=Severity.WARNING,
+        )
 
 
 def check_chapter_ids(ruleset: Ruleset):
