@@ -55,19 +55,22 @@ print-libraries:
 PYTEST := PYTHONDONTWRITEBYTECODE= $(PY) -m pytest --dist worksteal
 
 test: $(STAMP) browser wall print-libraries lint
-	$(PYTEST) -n 2
+	@echo "testing: every test, on 2 workers"
+	@$(PYTEST) -n 2
 
 # test-fast runs on three workers: a third of its time its tests wait (on a walled host starting, a watched file, a
 # daemon), and a third worker fills those waits (77 s -> 73 s on 2 cores); the whole suite keeps its cores busy with
 # two (a third measured no faster, 759 s -> 770 s).
 test-fast: $(STAMP) wall print-libraries
-	$(PYTEST) -n 3 -m "not browser and not build and not fuzz"
+	@echo "testing: every test that needs no build, browser or long fuzzing, on 3 workers"
+	@$(PYTEST) -n 3 -m "not browser and not build and not fuzz"
 
 # ruff's settings are in pyproject.toml [tool.ruff]; the import layers in scripts/import_layers.py
 lint: $(STAMP)
-	$(VENV)/bin/ruff check --quiet .
-	$(VENV)/bin/ruff format --check --quiet .
-	$(PY) scripts/import_layers.py generator
+	@echo "lint: ruff (lint and format) and the import layers"
+	@$(VENV)/bin/ruff check --quiet .
+	@$(VENV)/bin/ruff format --check --quiet .
+	@$(PY) scripts/import_layers.py generator
 
 # mutmut's settings (what it mutates; the fast tests it runs, by marker) are in pyproject.toml [tool.mutmut];
 # its working copy mutants/ is git-ignored. Two workers: the machine is shared. The report lists every
