@@ -27,6 +27,7 @@ from pathlib import Path
 
 PACKAGE = "bubblewrap"  # Debian's package that brings bwrap
 SCRATCH_BYTES = 512 * 1024 * 1024  # the size of the walled /tmp
+SPARE_SCRATCH = "/var/tmp"  # the scratch instead, where a folder the wall lets in is /tmp itself (or holds it)
 PASSED_ON = (
     "RULEPRESS_",
     "SOURCE_DATE_EPOCH",
@@ -203,10 +204,15 @@ def command(
         line += ["--ro-bind", path, path]
     for path in dict.fromkeys(str(Path(p).resolve()) for p in write):
         line += ["--bind", path, path]
+    scratch = "/tmp"
+    if any(Path("/tmp").resolve().is_relative_to(Path(p).resolve()) for p in (*read, *write)):
+        scratch = SPARE_SCRATCH  # a project in /tmp itself: it covers the scratch, read-only
+        line += ["--size", str(SCRATCH_BYTES), "--tmpfs", scratch]
     variables = {
         **passed_on(),
         "PATH": "/usr/bin:/bin",
-        "HOME": "/tmp",
+        "HOME": scratch,
+        **({"TMPDIR": scratch} if scratch != "/tmp" else {}),
         "PYTHONDONTWRITEBYTECODE": "1",
         "PYTHONPATH": str(Path(__file__).resolve().parents[1]),
         "RULEPRESS_WALL": "inside",

@@ -1078,3 +1078,33 @@ def test_a_process_started_while_ctrl_c_is_held_keeps_it_ignored_where_it_was():
         """
     )
     assert run.stderr == "" and int(run.stdout, 16) & (1 << 1)  # SIGINT is signal 2: bit 1 of the mask
+
+
+def test_a_project_in_tmp_itself_still_has_a_scratch_folder_of_its_own(place):
+    """The wall's scratch is a capped /tmp; for a project that is /tmp itself (bound read-only over it) the scratch
+    is /var/tmp instead, which Python's temporary files find, and it too is gone afterwards."""
+    project, _outside = place
+    marker = f"scratch-{uuid.uuid4().hex[:8]}"
+    script = project / "payload.py"
+    script.write_text(
+        textwrap.dedent(
+            f"""
+            import json, os, tempfile
+            with tempfile.NamedTemporaryFile("w", prefix={marker!r}, delete=False) as file:
+                file.write("scratch")
+            try:
+                open("/tmp/{marker}", "w")
+                tmp = "written"
+            except OSError as error:
+                tmp = type(error).__name__
+            print(json.dumps({{"temporary": file.name, "home": os.environ["HOME"], "tmp": tmp}}))
+            """
+        )
+    )
+    command = wall.command([sys.executable, str(script)], read=[Path("/tmp")])
+    run = subprocess.run(command, capture_output=True, text=True, timeout=120, cwd="/")
+    assert run.returncode == 0, run.stderr[-3000:]
+    report = json.loads(run.stdout.strip().splitlines()[-1])
+    assert Path(report["temporary"]).parent == Path("/var/tmp") and report["home"] == "/var/tmp"
+    assert report["tmp"] == "OSError"  # read-only: the project's own folder
+    assert not list(Path("/var/tmp").glob(f"{marker}*")) and not Path("/tmp", marker).exists()
