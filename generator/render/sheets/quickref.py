@@ -412,7 +412,7 @@ def limits_group(ruleset: Ruleset) -> KeyGroup | None:
 
 def _spell_line(detail: str, effect: Markdown) -> Markdown:
     """A spell's range, casting value and duration, then what it does: two sentences where its effect is written as
-    a sentence (`Range 6 inches; cast on 8+. The target is stunned.`), else one (`range 6 inches; +1 to hit`)."""
+    a sentence (`Range 6 inches; cast on 8+. Its effect.`), else one (`range 6 inches; its effect`)."""
     if detail and effect[:1].isupper():
         return Markdown(f"{capitalized(detail.rstrip('.'))}. {effect}")
     return Markdown("; ".join(filter(None, (detail, effect))))
