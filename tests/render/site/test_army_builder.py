@@ -202,6 +202,7 @@ def test_the_exported_list_is_one_check_accepts_with_the_same_total(browser, sit
     page.locator(".rp-army-extras input").first.check()  # the appeal for scrolls, the one thing bought for a force
     page.locator("#rp-army-agreed").fill("20")
     page.locator("#rp-army-agreed").dispatch_event("change")
+    page.wait_for_function("document.querySelector('.rp-army-totals').innerText.includes('of 20')")  # drawn again
     total = " ".join(page.locator(".rp-army-totals").inner_text().split())
     assert total == "15 of 20 points · 2 units"  # 004: heavy foot 5, a low level hero 2, light foot 4, the appeal 4
     assert page.locator(".rp-army-limits li.broken").count() == 0
@@ -410,3 +411,36 @@ def test_agreed_points_of_nothing_are_no_agreement(blank):
             [data, {"title": "x", "units": [], "extras": [], "agreed_points": written}],
         )
         assert found == kept, written
+
+
+def test_what_is_typed_in_one_box_and_then_the_next_is_all_kept(browser, site):
+    """Typing a list's name, then pressing the agreed points and typing there, keeps both (the page is drawn again
+    only once the press is over, so the box pressed is still there); and a button pressed right after typing in a
+    box takes that one press."""
+    page = browser.new_context(viewport=PHONE, has_touch=True).new_page()
+    page.goto(f"{site}/rampant_hex/army-builder.html")
+    page.locator("button", has_text="New list").click()
+    page.locator("#rp-army-title").click()
+    page.keyboard.press("Control+A")
+    page.keyboard.type("Thorgrim's Hold")
+    page.locator("#rp-army-agreed").click()
+    page.keyboard.type("30")
+    page.locator("#rp-army-add").select_option(label="Heavy foot (5 pts)")
+    assert page.locator("#rp-army-title").input_value() == "Thorgrim's Hold"
+    assert " ".join(page.locator(".rp-army-totals").inner_text().split()) == "5 of 30 points · 1 unit"
+    page.locator("#rp-army-agreed").click()
+    page.keyboard.press("Control+A")
+    page.keyboard.type("40")
+    page.locator("button[aria-label='One more Heavy foot']").click()
+    page.wait_for_function("document.querySelector('.rp-army-totals').innerText.includes('of 40')")
+    assert " ".join(page.locator(".rp-army-totals").inner_text().split()) == "10 of 40 points · 2 units"
+    page.locator("#rp-army-title").tap()
+    page.keyboard.press("Control+A")
+    page.keyboard.type("Second")
+    page.locator("#rp-army-agreed").tap()
+    page.keyboard.press("Control+A")
+    page.keyboard.type("50")
+    page.keyboard.press("Tab")
+    page.wait_for_function("document.querySelector('.rp-army-totals').innerText.includes('of 50')")
+    assert page.locator("#rp-army-title").input_value() == "Second"
+    page.context.close()

@@ -197,6 +197,7 @@
     try { if (fromAddress) start = valid(data, decode(fromAddress[1])); } catch (e) { start = null; }
     var last = this.saved()[this.lastName()];
     this.list = start || (last ? valid(data, last) : null) || valid(data, data.samples[0] || { title: "My army", units: [] });
+    this.watchPresses();
     this.render();
   }
   Builder.prototype.saved = function () {
@@ -214,6 +215,25 @@
     history.replaceState(null, "", "#list=" + encode(this.list));
   };
   Builder.prototype.change = function (how) { how(this.list); this.keep(); this.render(); };
+  // A box typed in changes as the reader leaves it, most often by pressing another control: the page is drawn again
+  // once that press is over (its click handled), so the control they went to is still there and keeps the focus.
+  Builder.prototype.typed = function (how) {
+    var self = this;
+    how(this.list);
+    this.keep();
+    if (this.pressing) this.pending = true;
+    else setTimeout(function () { self.render(); }, 0);
+  };
+  Builder.prototype.watchPresses = function () {
+    var self = this;
+    function released() {
+      self.pressing = false;
+      if (self.pending) { self.pending = false; setTimeout(function () { self.render(); }, 0); }
+    }
+    document.addEventListener("pointerdown", function () { self.pressing = true; }, true);
+    document.addEventListener("pointerup", released, true);
+    document.addEventListener("pointercancel", released, true);
+  };
 
   Builder.prototype.render = function () {
     var self = this, data = this.data, list = this.list, v = verdicts(data, list);
@@ -235,7 +255,7 @@
       .concat(data.samples.map(function (s, i) { return el("option", { value: "x:" + i, text: s.title + " (the text's)" }); })));
     root.appendChild(el("div", { "class": "rp-army-lists" }, [
       el("label", { "for": "rp-army-title" }, ["List ", el("input", { id: "rp-army-title", value: list.title, maxlength: "80",
-        onchange: function (e) { self.change(function (l) { l.title = e.target.value.trim() || "My army"; }); } })]),
+        onchange: function (e) { self.typed(function (l) { l.title = e.target.value.trim() || "My army"; }); } })]),
       open,
       el("button", { type: "button", text: "New list", onclick: function () {
         self.list = valid(data, { title: "Army " + (saved.length + 1), units: [] }); self.keep(); self.render();
@@ -244,11 +264,11 @@
     if (data.by_points) {
       root.appendChild(el("label", { "class": "rp-army-agreed", "for": "rp-army-agreed" }, ["Agreed points ",
         el("input", { id: "rp-army-agreed", inputmode: "numeric", size: "5", value: list.agreed_points || "",
-          onchange: function (e) { self.change(function (l) { l.agreed_points = /^\d+$/.test(e.target.value.trim()) ? e.target.value.trim() : null; }); } })]));
+          onchange: function (e) { self.typed(function (l) { l.agreed_points = /^\d+$/.test(e.target.value.trim()) ? e.target.value.trim() : null; }); } })]));
     } else {
       root.appendChild(el("label", { "class": "rp-army-agreed", "for": "rp-army-agreed" }, ["Agreed models ",
         el("input", { id: "rp-army-agreed", inputmode: "numeric", size: "5", value: list.agreed_models || "",
-          onchange: function (e) { self.change(function (l) { l.agreed_models = parseInt(e.target.value, 10) > 0 ? parseInt(e.target.value, 10) : null; }); } })]));
+          onchange: function (e) { self.typed(function (l) { l.agreed_models = parseInt(e.target.value, 10) > 0 ? parseInt(e.target.value, 10) : null; }); } })]));
     }
 
     // the lines
@@ -273,14 +293,14 @@
           data.by_points ? el("span", { "class": "rp-army-points", text: each === null ? "points not given" : shown(mul(each, frac(BigInt(unit.count)))) + " pts" }) : null,
           troop.models === null && !data.by_points ? el("label", { "class": "rp-army-line-models", "for": "rp-army-models-" + index }, [
             el("input", { id: "rp-army-models-" + index, inputmode: "numeric", size: "3", value: unit.models || "",
-              onchange: function (e) { self.change(function (l) { var m = parseInt(e.target.value, 10); l.units[index].models = m > 0 ? Math.min(10000, m) : null; }); } }),
+              onchange: function (e) { self.typed(function (l) { var m = parseInt(e.target.value, 10); l.units[index].models = m > 0 ? Math.min(10000, m) : null; }); } }),
             " models"]) : null,
           el("button", { type: "button", "class": "rp-army-remove", "aria-label": "Remove " + troop.name, text: "Remove", onclick: function () {
             self.change(function (l) { l.units.splice(index, 1); });
           } }),
         ]),
         el("div", { "class": "rp-army-line-more" }, unit.heroes.map(function (id, h) {
-          return el("button", { type: "button", "class": "rp-army-chip", "aria-label": "Remove " + heroes[id].name, text: "+ " + heroes[id].name + " ✕",
+          return el("button", { type: "button", "class": "rp-army-chip", "aria-label": "Remove " + heroes[id].name, text: "with " + heroes[id].name + " ✕",
             onclick: function () { self.change(function (l) { l.units[index].heroes.splice(h, 1); }); } });
         }).concat(data.upgrades.map(function (c) {
           var on = unit.upgrades.indexOf(c.id) >= 0, ident = "rp-army-" + index + "-" + c.id;
