@@ -259,6 +259,14 @@ class Code(enum.Enum):
         "would otherwise be read as text",
         hint="write `not given`, lower case, two words; a note goes after a colon",
     )
+    ARMY_MATRICES = _code(
+        "army-matrices",
+        catches="a ruleset with armies or army limits and several profile matrices with a points column (or, with "
+        "none, a models column) (a warning): its army builder works from one, so its site has none, and its army "
+        "limits count every army alike",
+        hint="give each army its own ruleset that `extends:` a shared one (its values, tables, terms and keywords "
+        "stay there), with its matrix and its limits",
+    )
     OVER_POINTS = _code(
         "over-points",
         catches="an army list that spends more than its agreed points",

@@ -204,12 +204,19 @@ def models_column(matrix: ProfileMatrix):
     return next((c for c in matrix.columns if c.type == "models"), None)
 
 
+def army_matrices(ruleset: Ruleset) -> tuple[ProfileMatrix, ...]:
+    """The matrices armies may be chosen from: those with a `points` column, else those with a `models` column."""
+    return tuple(m for m in ruleset.profiles if points_column(m)) or tuple(
+        m for m in ruleset.profiles if models_column(m)
+    )
+
+
 def army_matrix(ruleset: Ruleset, matrix: str = "") -> ProfileMatrix:
     """The profile matrix armies are chosen from: ``matrix`` if named, else the ruleset's one
     matrix with a `points` column (or, without any, its one matrix with a `models` column)."""
     if matrix:
         return ruleset.profile(matrix)
-    found = [m for m in ruleset.profiles if points_column(m)] or [m for m in ruleset.profiles if models_column(m)]
+    found = army_matrices(ruleset)
     if len(found) != 1:
         which = f"{len(found)} ({', '.join(m.id for m in found)})" if found else "no"
         raise LookupError(

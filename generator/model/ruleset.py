@@ -95,7 +95,7 @@ PAGED_SECTIONS = (
     "formulas",
 )
 # Sections a ruleset shares with those that extend it: what formulas, charts and sheets compute with.
-SHARED_SECTIONS = ("values", "formulas", "lookups", "tables", "charts", "glossary")
+SHARED_SECTIONS = ("values", "formulas", "lookups", "tables", "charts", "glossary", "keywords")
 
 
 @dataclass(frozen=True)

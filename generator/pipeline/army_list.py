@@ -194,12 +194,12 @@ def _ruleset_of(path: Path, root: Path, tree: Mapping, named: str | None) -> tup
         return folder, ()
     matrices = _matrices_named(tree)
     project, _diagnostics = load_project(root)
-    fitting = [r for r in project.rulesets if _army_matrix_id(r) in matrices]
+    fitting = [r for r in project.rulesets if _army_matrix_ids(r) & matrices]
     # a ruleset that extends another which fits plays the list under its house values: only when asked for
     fits = sorted(r.id for r in fitting if r.meta.extends not in {f.id for f in fitting})
     if len(fits) == 1:
         return fits[0], tuple(sorted(r.id for r in fitting if r.meta.extends == fits[0] and r.meta.overlay))
-    with_armies = [r.id for r in project.rulesets if _army_matrix_id(r)]
+    with_armies = [r.id for r in project.rulesets if _army_matrix_ids(r)]
     if not fits:
         raise ListRefused(
             f"no ruleset has the army matrix the list names ({', '.join(sorted(matrices)) or 'none'})",
@@ -241,11 +241,9 @@ def _matrices_named(tree: Mapping) -> set[str]:
     return found
 
 
-def _army_matrix_id(ruleset) -> str | None:
-    try:
-        return armies.army_matrix(ruleset).id
-    except LookupError:
-        return None
+def _army_matrix_ids(ruleset) -> set[str]:
+    """The matrices a list of ``ruleset`` may name (a ruleset may hold several, each list naming its own)."""
+    return {matrix.id for matrix in armies.army_matrices(ruleset)}
 
 
 def _paper(key: str):

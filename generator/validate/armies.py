@@ -5,12 +5,25 @@ from __future__ import annotations
 import dataclasses
 import re
 
-from ..diagnostics import Code, Diagnostic, did_you_mean
+from ..diagnostics import Code, Diagnostic, Severity, did_you_mean
 from ..mechanics import armies
 from ..model.base import NotGiven, item_loc, value_loc
 from ..model.points import points_text
 from ..model.ruleset import ROW_SECTION, Ruleset
 from .references import unknown_ref
+
+
+def check_army_matrices(ruleset: Ruleset):
+    """One army matrix to a ruleset that has armies or limits: the builder and the limits assume it."""
+    found = armies.army_matrices(ruleset)
+    if len(found) > 1 and (ruleset.armies or ruleset.army_limits):
+        yield Diagnostic(
+            Code.ARMY_MATRICES,
+            f"`{ruleset.id}` chooses armies from {len(found)} profile matrices ({', '.join(m.id for m in found)}): "
+            "the army builder works from one, so the site has none, and every army limit counts each army alike",
+            found[1].loc,
+            severity=Severity.WARNING,
+        )
 
 
 def check_army_limits(ruleset: Ruleset):

@@ -27,7 +27,7 @@ class _Finder:
 
     @cached_property
     def keywords(self) -> dict:
-        return {k.name.casefold(): k for k in self.ruleset.keywords}
+        return {k.name.casefold(): k for k in self.ruleset.reachable("keywords")}
 
     @cached_property
     def heroes(self) -> dict:

@@ -9,7 +9,7 @@ from ..model.ruleset import PAGED_SECTIONS, Ruleset
 
 
 def check_keywords(ruleset: Ruleset):
-    declared = {k.name.casefold(): k for k in ruleset.keywords}
+    declared = {k.name.casefold(): k for k in ruleset.reachable("keywords")}  # a base's too
     users = [(m, row) for m in ruleset.profiles for row in m.rows] + [(None, item) for item in ruleset.items]
     for _matrix, entry in users:
         for index, written in enumerate(() if isinstance(entry.keywords, NotGiven) else entry.keywords):
@@ -21,7 +21,7 @@ def check_keywords(ruleset: Ruleset):
                     Code.UNKNOWN_KEYWORD,
                     f"`{name}` is not declared in `keywords:`",
                     loc,
-                    did_you_mean(name, [k.name for k in ruleset.keywords]),
+                    did_you_mean(name, [k.name for k in declared.values()]),
                 )
             elif len(params) != len(keyword.params):
                 wanted = " ".join([keyword.name, *(p.upper() for p in keyword.params)])

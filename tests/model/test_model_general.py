@@ -163,7 +163,13 @@ profiles:
     found = [(code, line, column) for code, _path, line, column, _message in diagnostics(root)]
     # each value's column: after `    points: ` (12 characters), `  quoted: {name: Quoted, points: ` (33),
     # `  float_like: {name: Float, points: ` (36) and `      spear: {name: Spear, pts: ` (32)
-    assert found == [("wrong-type", 4, 13), ("wrong-type", 5, 34), ("wrong-type", 6, 37), ("wrong-type", 13, 33)]
+    assert found == [
+        ("wrong-type", 4, 13),
+        ("wrong-type", 5, 34),
+        ("wrong-type", 6, 37),
+        ("wrong-type", 13, 33),
+        ("army-matrices", 8, 3),  # a second matrix with points beside the ruleset's army matrix (a warning)
+    ]
     message = check_project(root).diagnostics[0].message
     assert (
         message

@@ -626,3 +626,22 @@ def test_a_list_of_a_ruleset_without_army_limits_says_so(tmp_path):
     assert told(HEADCOUNT, "skirmish", {section: ""}, tmp_path) == [
         "The vanguard: 24 of 30 models, 3 units; no army limits"
     ]
+
+
+def test_a_list_naming_one_of_a_rulesets_several_army_matrices_is_checked_against_that_ruleset(capsys, tmp_path):
+    """Its goblins' list names `goblins`, one of its two matrices: the command finds the ruleset by it (over its
+    agreed points here, so no roster is printed)."""
+    root = tmp_path / "factions"
+    game = (
+        "ruleset: {title: Hammerfall}\n"
+        "profiles:\n"
+        "  dwarfs: {title: Dwarfs, columns: {pts: {label: Pts, type: points}}, rows: {warriors: {name: W, pts: 60}}}\n"
+        "  goblins: {title: Goblins, columns: {pts: {label: Pts, type: points}}, rows: {spears: {name: S, pts: 30}}}\n"
+    )
+    written(root / "rules_src" / "game", "ruleset.yaml", game)
+    horde = "armies:\n  horde:\n    title: Horde\n    matrix: goblins\n    agreed_points: 50\n"
+    path = written(tmp_path, "horde.yaml", horde + "    units:\n      - {troop: spears, count: 2}\n")
+    code, _out, err = run(capsys, "-C", str(root), "list", str(path))
+    assert code == EXIT_ERRORS
+    assert f"{path}:5:20: error[over-points]: `horde` spends 60 points of the 50 agreed" in err.splitlines()
+    assert "warning[army-matrices]: `game` chooses armies from 2 profile matrices (dwarfs, goblins)" in err

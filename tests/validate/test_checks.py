@@ -7,7 +7,7 @@ from pathlib import Path
 from types import MappingProxyType, SimpleNamespace
 
 import pytest
-from helpers import BROKEN, VALID_BASE, checked
+from helpers import BROKEN, VALID_BASE, checked, make_project
 
 from generator.cli import main
 from generator.diagnostics import Code, Location
@@ -15,6 +15,7 @@ from generator.model import computed, entries
 from generator.model.dice import DiceExpr, RollRange
 from generator.model.entries import RollTable, TableRow
 from generator.model.ruleset import Ruleset
+from generator.render.handouts.content import keyword_named
 from generator.validate import armies, check_project, checks, glossary, links, prose, references, sources, tables
 from generator.validate.checks import CHECKS
 
@@ -29,6 +30,7 @@ def test_the_registered_checks():
         "declared_words",
         "version",
         "sources",
+        "army_matrices",
         "army_limits",
         "row_counts",
         "play_aids",
@@ -664,6 +666,14 @@ def test_a_head_count_armys_models_are_checked_line_by_line(tmp_path):
     ]
     # 1-based line:column counted by hand in HEAD_COUNT; 2 men of 3 models each are 6
     assert found == [
+        (
+            Code.ARMY_MATRICES,
+            "`x` chooses armies from 2 profile matrices (troops, plain): the army builder works from one, so the "
+            "site has none, and every army limit counts each army alike",
+            10,
+            3,
+            None,
+        ),
         (Code.POINTS_MISMATCH, "2x man is 6 models, not 5", 22, 52, "2 x 3 = 6"),
         (
             Code.MISSING_FIELD,
@@ -741,3 +751,30 @@ def test_a_version_of_forty_characters_fits_the_footer_and_one_more_does_not(tmp
     (root / "rules_src" / "game" / "ruleset.yaml").write_text(f"ruleset:\n  title: A game\n  version: {'v' * length}\n")
     found = [d.message for d in check_project(root).diagnostics if "`version`" in d.message]
     assert found == ([f"`version` has {length} characters; at most 40 fit a printout's footer"] if told else [])
+
+
+FACTION_CORE = """\
+ruleset: {title: Hammerfall}
+keywords:
+  shoots: {name: SHOOTS, params: [range], definition: The unit may shoot this far.}
+"""
+FACTION = """\
+ruleset: {title: "Hammerfall: the Dwarfs", extends: core}
+profiles:
+  dwarfs:
+    title: Dwarfs
+    columns:
+      pts: {label: Pts, type: points, min: 0}
+    rows:
+      thunderers: {name: Thunderers, pts: 90, keywords: [SHOOTS 24]}
+      rangers: {name: Rangers, pts: 80, keywords: [SHOOT 18]}
+"""
+
+
+def test_a_ruleset_uses_the_keywords_of_the_one_it_extends(tmp_path):
+    """A faction's own ruleset beside its game's shared one: the core's keywords are the faction's too."""
+    result = check_project(make_project(tmp_path, core=FACTION_CORE, dwarfs=FACTION))
+    found = [(d.code.code, d.message, d.hint) for d in result.diagnostics]
+    assert found == [("unknown-keyword", "`SHOOT` is not declared in `keywords:`", "did you mean `SHOOTS`?")]
+    dwarfs = result.project.ruleset("dwarfs")
+    assert keyword_named(dwarfs, "shoots").definition == "The unit may shoot this far."

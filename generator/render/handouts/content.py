@@ -762,7 +762,7 @@ def _unique(entries: list) -> list:
 def keyword_named(ruleset: Ruleset, written: str):
     """The keyword entry a profile's ``LONG SHOT 3`` names, if declared."""
     name = split_keyword(written)[0].casefold()
-    return next((k for k in ruleset.keywords if k.name.casefold() == name), None)
+    return next((k for k in ruleset.reachable("keywords") if k.name.casefold() == name), None)
 
 
 # -- contexts for the templates -----------------------------------------------------------------
