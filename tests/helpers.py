@@ -159,3 +159,27 @@ def empty_engine_caches() -> None:
                 value.cache_clear()
         for kept in ENGINE_CACHES.get(name, ()):
             getattr(module, kept).clear()
+
+
+# A ruleset whose bolt thrower counts as a war machine, bought with extra crew and an engineer: the points spent on
+# a kind of troop (`war_machines_points`), in the engine and in the army builder's page.
+WAR_MACHINES = """\
+ruleset: {title: Hammerfall, declares: {hero_levels: [hero]}}
+profiles:
+  dwarfs:
+    title: Dwarfs
+    columns:
+      pts: {label: Pts, type: points, min: 0}
+    rows:
+      warriors: {name: Dwarf warriors, pts: 60}
+      bolt_thrower: {name: Bolt thrower, pts: 90, counts_as: war_machines}
+costs:
+  crew: {name: Extra crew, points: 15, added_to_unit: true}
+heroes:
+  engineer: {name: Engineer, level: hero, points: 25, ability: Repairs.}
+army_limits:
+  machines:
+    title: War machines at most a third of the points
+    count: war_machines_points
+    at_most: points / 3
+"""

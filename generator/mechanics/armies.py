@@ -176,12 +176,22 @@ def count_descriptions(ruleset: Ruleset) -> dict[str, str]:
     if not balances_by_points(ruleset):
         for name in POINTS_COUNTS:
             del described[name]
-    described.update(row_counts(ruleset))
+    kinds = row_counts(ruleset)
+    described.update(kinds)
+    if balances_by_points(ruleset):  # war machines at most a third of the points: `war_machines_points`
+        described.update(
+            {kind_points(kind): f"points spent on {kind.replace('_', ' ')} (their lines)" for kind in kinds}
+        )
     for level in hero_levels(ruleset):
         heroes, most = level_counts(level)
         described[heroes] = f"{level} level heroes"
         described[most] = f"the most {level} level heroes of any one type"
     return described
+
+
+def kind_points(kind: str) -> str:
+    """The count of the points spent on the lines whose troop counts as ``kind`` (`counts_as: guns`)."""
+    return f"{kind}_points"
 
 
 def count_names(ruleset: Ruleset) -> set[str]:
@@ -301,12 +311,16 @@ def army_counts(ruleset: Ruleset, army: ArmyList) -> dict[str, Number]:
     level_types: dict[str, Counter] = {level: Counter() for level in hero_levels(ruleset)}
     troop_points: list[Number] = []
     matrix = army_matrix(ruleset, army.matrix)
+    by_points = balances_by_points(ruleset)
     for unit in army.units:
         cost = line_cost(ruleset, army, unit)
-        counts[matrix.row(unit.troop).counts_as] += unit.count  # `units`, unless the row counts as the ruleset's own
+        kind = matrix.row(unit.troop).counts_as
+        counts[kind] += unit.count  # `units`, unless the row counts as the ruleset's own
         counts[unit.troop] += unit.count
         if not isinstance(cost.troop_points, NotGiven):
             troop_points.append(cost.troop_points * unit.count)
+            if kind != UNITS and by_points:
+                counts[kind_points(kind)] = exact(counts[kind_points(kind)] + cost.total)
         for upgrade in unit.upgrades:
             counts[upgrade] += unit.count
         for hero_id in unit.heroes:
@@ -320,7 +334,7 @@ def army_counts(ruleset: Ruleset, army: ArmyList) -> dict[str, Number]:
         counts[most] = max(types.values(), default=0)
     for extra in army.extras:
         counts[extra] += 1
-    if balances_by_points(ruleset):
+    if by_points:
         counts["troop_points"] = _sum(troop_points)
         counts["points"] = army_points(ruleset, army)
     counts["models"] = army_models(ruleset, army)

@@ -477,8 +477,9 @@ class ProfileRow(ForAudience):
     )
     counts_as: str = spec(
         "What one of this row is when an army is counted: `units` (the default), or a count of the "
-        "ruleset's own that army limits and rosters use instead (a gun: `guns`). Its models come from the "
-        "`models` column either way (a gun's crew).",
+        "ruleset's own that army limits and rosters use instead (a gun: `guns`; and `guns_points`, the points "
+        "spent on their lines, upgrades and heroes included). Its models come from the `models` column either way "
+        "(a gun's crew).",
         "units",
         example="guns",
     )

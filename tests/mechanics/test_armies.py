@@ -5,10 +5,11 @@ from __future__ import annotations
 import ast
 import shutil
 import sys
+from fractions import Fraction
 from types import SimpleNamespace
 
 import pytest
-from helpers import BROKEN, sample_project
+from helpers import BROKEN, WAR_MACHINES, make_project, sample_project
 
 from generator.cli import main
 from generator.mechanics import armies
@@ -547,3 +548,21 @@ def test_a_limit_nested_deeper_than_python_can_parse_is_refused_as_too_large():
     finally:
         sys.setrecursionlimit(limit)
     assert str(raised.value) == f"`{'-' * 40}` is nested too deeply"
+
+
+def test_points_spent_on_a_kind_of_troop_count_its_lines_whole(tmp_path):
+    """A bolt thrower (90) with its extra crew (15) and an engineer (25) is 130 points of war machines, each of the
+    two: 260 of the 380 points spent (two units of warriors at 60) is more than a third."""
+    from generator.validate import check_project
+
+    result = check_project(make_project(tmp_path, hammerfall=WAR_MACHINES))
+    assert result.ok, [d.format() for d in result.diagnostics.errors]
+    rules = result.project.ruleset("hammerfall")
+    assert count_names(rules) >= {"war_machines", "war_machines_points"}
+    machines = ArmyUnit(troop="bolt_thrower", count=2, upgrades=("crew",), heroes=("engineer",))
+    listed = ArmyList(title="t", matrix="dwarfs", units=(ArmyUnit(troop="warriors", count=2), machines))
+    counts = army_counts(rules, listed)
+    assert (counts["war_machines"], counts["units"], counts["war_machines_points"]) == (2, 2, 260)
+    assert counts["points"] == 2 * 60 + 260
+    (machines_limit,) = check_limits(rules, listed)
+    assert not machines_limit.holds and machines_limit.at_most == Fraction(380, 3)

@@ -15,7 +15,7 @@ import shutil
 from fractions import Fraction
 
 import pytest
-from helpers import ROOT
+from helpers import ROOT, WAR_MACHINES, make_project
 from site_helpers import PHONE, serve
 
 from generator.mechanics import armies
@@ -444,3 +444,22 @@ def test_what_is_typed_in_one_box_and_then_the_next_is_all_kept(browser, site):
     page.wait_for_function("document.querySelector('.rp-army-totals').innerText.includes('of 50')")
     assert page.locator("#rp-army-title").input_value() == "Second"
     page.context.close()
+
+
+def test_the_page_counts_the_points_spent_on_a_kind_of_troop_as_the_engine_does(blank, tmp_path):
+    """`war_machines_points`: a ruleset whose bolt thrower counts as a war machine, its lines generated at random."""
+    result = check_project(make_project(tmp_path, hammerfall=WAR_MACHINES))
+    assert result.ok, [d.format() for d in result.diagnostics.errors]
+    ruleset = result.project.ruleset("hammerfall")
+    data = builder_data(ruleset, "player")
+    rng = random.Random("war machines")
+    generated = [random_army(ruleset, data, rng) for _ in range(200)]
+    in_page = blank.evaluate(
+        "([data, lists]) => lists.map(l => window.rulepressArmy.verdicts(data, l))",
+        [data, [army_state(ruleset, army) for army in generated]],
+    )
+    spent = {seen["counts"]["war_machines_points"] for seen in in_page}
+    assert len(spent) > 10  # the lists differ in it
+    for army, seen in zip(generated, in_page, strict=True):
+        expected = engine_verdicts(ruleset, army)
+        assert (seen["counts"], seen["limits"]) == (expected["counts"], expected["limits"]), army

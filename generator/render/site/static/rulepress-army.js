@@ -79,6 +79,10 @@
       more(troop.counts_as || "units", unit.count);
       more(unit.troop, unit.count);
       if (troop.points !== null) troopPoints = add(troopPoints, mul(parse(troop.points), frac(BigInt(unit.count))));
+      if (troop.points !== null && troop.counts_as && troop.counts_as !== "units" && data.by_points) {
+        var kind = troop.counts_as + "_points";  // points spent on the lines of a kind: mechanics.armies.kind_points
+        found[kind] = add(found[kind] || ZERO, mul(lineEach(data, unit), frac(BigInt(unit.count))));
+      }
       (unit.upgrades || []).forEach(function (id) { more(id, unit.count); });
       (unit.heroes || []).forEach(function (id) {
         more(id, unit.count);
