@@ -501,6 +501,22 @@ class _Tee(io.TextIOBase):
         return False  # no progress bar: it would draw into the copy
 
 
+PRINTOUTS = ("sheets", "handouts")  # what the served site links, brought up to date behind the page
+
+
+def print_behind(request: BuildRequest, hooks: BuildHooks, index: SearchIndex | None) -> None:
+    """After a good build of the page, the printouts it links (sheets, handouts) brought up to date too, once its
+    search index is in: the page never waits for them, a save made meanwhile waits for them to finish. Only what
+    the save changed is rendered again (the build's keys)."""
+    if index:
+        index.wait()
+    print("bringing the printouts up to date...", flush=True)
+    with index.swaps if index else nullcontext():
+        code = run_build(dataclasses.replace(request, only=PRINTOUTS), hooks)
+    if code == INTERRUPTED:
+        raise KeyboardInterrupt
+
+
 def build_and_tell(
     request: BuildRequest, hooks: BuildHooks, state: _State, first: bool = False, index: SearchIndex | None = None
 ) -> int:
@@ -576,6 +592,7 @@ def serve(
     ``audience`` "gm" builds and serves the game-master's site and files too, "author" the authors' site (and
     every file); "player" serves none of them."""
     request = BuildRequest(root=root, only=tuple(only or ["site"]), audience=audience)
+    printouts = only is None  # the site first; the files it links follow
     hooks = BuildHooks(checker=RememberedChecks(), site_builder=site_builder(root), index_later=True)
     state = _State()
     index = SearchIndex(root / "build", state, SITES[audience])
@@ -600,7 +617,7 @@ def serve(
     halt = threading.Event()
     try:
         changes = start_watching(root, halt)  # before the first build: a save during it is built next
-        build_and_tell(request, hooks, state, first=True, index=index)
+        good = build_and_tell(request, hooks, state, first=True, index=index) == 0
     except KeyboardInterrupt:
         halt.set()
         server.server_close()
@@ -622,7 +639,9 @@ def serve(
         flush=True,
     )
     try:
-        _rebuild_on_change(request, hooks, state, changes, poll, rounds, stop, index)
+        if good and printouts and changes.empty():
+            print_behind(request, hooks, index)
+        _rebuild_on_change(request, hooks, state, changes, poll, rounds, stop, index, printouts)
     except KeyboardInterrupt:
         pass
     finally:
@@ -670,6 +689,7 @@ def _rebuild_on_change(
     rounds: int | None,
     stop: threading.Event | None,
     index: SearchIndex | None = None,
+    printouts: bool = False,
 ) -> None:
     count = 0
     while (rounds is None or count < rounds) and not (stop is not None and stop.is_set()):
@@ -681,4 +701,5 @@ def _rebuild_on_change(
         while not changes.empty():  # everything seen so far is one rebuild
             changes.get_nowait()
         print("change seen; rebuilding...", flush=True)
-        build_and_tell(request, hooks, state, index=index)
+        if build_and_tell(request, hooks, state, index=index) == 0 and printouts and changes.empty():
+            print_behind(request, hooks, index)

@@ -14,6 +14,7 @@ import time
 import urllib.request
 from pathlib import Path
 
+import pypdf
 import pytest
 from helpers import FIXTURES
 
@@ -230,3 +231,27 @@ def test_the_open_page_reloads_itself_shows_the_overlay_and_recovers_in_chromium
     finally:
         served.save(served.original)
         served.wait_for_build_after(before + 2)
+
+
+def test_the_printouts_the_site_links_follow_a_saved_edit_behind_the_page(served):
+    """The booklet (a handout) prints the `melee` rule too: after the page, it is rendered again with the edit."""
+    booklet = served.project / "build" / "handouts" / "melee-handout-a4.pdf"
+    served.wait_until(lambda: _pdf_holds(booklet, SENTENCE), "serve never wrote the booklet the site links")
+    before = served.build_number()
+    served.save(served.original.replace(SENTENCE, "A horseman scores", 1))
+    try:
+        assert served.wait_for_build_after(before) == f"{before + 1}:ok"
+        served.wait_until(lambda: _pdf_holds(booklet, "A horseman scores"), "the booklet never followed the edit")
+    finally:
+        number = served.build_number()
+        served.save(served.original)
+        served.wait_for_build_after(number)
+    served.wait_until(lambda: _pdf_holds(booklet, SENTENCE), "the booklet never followed the edit put back")
+
+
+def _pdf_holds(path: Path, text: str) -> bool:
+    try:
+        pages = pypdf.PdfReader(path).pages
+    except (OSError, pypdf.errors.PdfReadError):
+        return False  # not written yet, or being swapped in
+    return text in " ".join(" ".join(page.extract_text().split()) for page in pages)
