@@ -145,9 +145,12 @@ def _check(root: Path, only, run_examples: bool, cache, errors, out, memo=None, 
 
 def run_line(run) -> str:
     """One ruleset's examples in the summary: ``game: 3 examples, all pass``; ``house: 25 examples, 23 pass,
-    2 give other results under its house values (rules.x, rules.y)``; ``game: 3 examples not run: why``."""
+    2 give other results under its house values (rules.x, rules.y)``; ``game: 3 examples not run: why``;
+    ``core: no worked examples``."""
     if run.not_run:
         return f"{run.ruleset}: {plural(run.total, 'example') if run.total else 'examples'} not run: {run.not_run}"
+    if not run.total and not run.failures:
+        return f"{run.ruleset}: no worked examples"
     head = f"{run.ruleset}: {plural(run.total, 'example')}, "
     if not run.changed:
         return head + ("all pass" if not run.failures else f"{len(run.failures)} failed")

@@ -31,7 +31,7 @@ def test_checking_one_ruleset_leaves_out_the_errors_of_another(two_rulesets, cap
     assert main(["-C", str(two_rulesets), "check", "--ruleset", "good"]) == 0
     out, err = capsys.readouterr()
     assert err == ""
-    assert out.splitlines() == ["good: 0 examples, all pass", "1 ruleset, 0 tables, 0 profiles, 0 examples, 0 errors"]
+    assert out.splitlines() == ["good: no worked examples", "1 ruleset, 0 tables, 0 profiles, 0 examples, 0 errors"]
 
 
 def test_checking_the_broken_ruleset_alone_still_reports_its_error(two_rulesets, capsys):
