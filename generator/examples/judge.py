@@ -7,9 +7,10 @@ mechanic that patches doctest, or an example that forges a verdict, changes noth
 
 from __future__ import annotations
 
-import difflib
 import doctest
 from dataclasses import dataclass
+
+from ..diagnostics import did_you_mean
 
 OPTIONS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
 
@@ -66,8 +67,8 @@ class Recording(doctest.DocTestRunner):
 def _close_name(error: NameError, names) -> str:
     """``; did you mean `cast_chance`?``: the name an example may use that one it misspelt is closest to."""
     usable = [name for name in names if isinstance(name, str) and not name.startswith("_")]
-    close = difflib.get_close_matches(str(getattr(error, "name", "") or ""), usable, n=1)
-    return f"; did you mean `{close[0]}`?" if close else ""
+    close = did_you_mean(getattr(error, "name", "") or "", usable)
+    return f"; {close}" if close else ""
 
 
 def where_in_the_rules(trace) -> str:

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
+from ..diagnostics import did_you_mean
 from . import reads
 from .base import NotGiven
 from .computed import Chart, Formula, Lookup, Sheet, Value
@@ -187,8 +187,8 @@ class Ruleset:
                 return self.base.get(section, id)
             except KeyError:
                 pass
-        close = difflib.get_close_matches(str(id), [e.id for e in self.reachable(section)], n=1)
-        raise KeyError(f"{self.id} has no {section} entry `{id}`" + (f"; did you mean `{close[0]}`?" if close else ""))
+        close = did_you_mean(id, [e.id for e in self.reachable(section)])
+        raise KeyError(f"{self.id} has no {section} entry `{id}`" + (f"; {close}" if close else ""))
 
     def reachable(self, section: str) -> tuple:
         """The section's entries with those of the bases it extends (own entries first)."""
