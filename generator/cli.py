@@ -125,6 +125,12 @@ def _parser() -> argparse.ArgumentParser:
         default="player",
         help="player (default): the player site and files only; gm: the game-master's too; author: the authors' site",
     )
+    serve.add_argument(
+        "--site-only",
+        action="store_true",
+        help="rebuild the site alone: its sheets and handouts stay as the last build left them (a large project's "
+        "saves reach the page sooner)",
+    )
     new = commands.add_parser("new", help="start a ruleset with one example of every kind of entry")
     new.add_argument("name", help="the ruleset id (lower_snake_case), also its folder name")
     new.add_argument("--title", help="its title (default: from the name)")
@@ -344,7 +350,7 @@ def _run(parser, args) -> int:
     if args.command == "serve":
         from .serve import serve as serve_site  # deferred: likewise (serve builds with the pipeline)
 
-        return serve_site(root, args.host, args.port, audience=args.audience)
+        return serve_site(root, args.host, args.port, only=["site"] if args.site_only else None, audience=args.audience)
     if args.command == "export":
         from .pipeline.build import run_export  # deferred: a check never loads Sphinx, WeasyPrint's jobs or the model
 

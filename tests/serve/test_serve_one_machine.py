@@ -62,7 +62,18 @@ class Served:
         env = {**os.environ, "PYTHONPATH": str(ROOT), "NO_COLOR": "1"}
         with self.out.open("w") as out, self.err.open("w") as err:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "generator", "-C", str(project), "serve", "--port", "0", *options],
+                [
+                    sys.executable,
+                    "-m",
+                    "generator",
+                    "-C",
+                    str(project),
+                    "serve",
+                    "--port",
+                    "0",
+                    "--site-only",
+                    *options,
+                ],
                 stdout=out,
                 stderr=err,
                 env=env,
