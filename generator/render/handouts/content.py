@@ -672,6 +672,7 @@ def roster_lines(ruleset: Ruleset, army, audience: str) -> dict:
         "agreed": (GAP_CELL if isinstance(agreed, NotGiven) else points_text(agreed)) if agreed is not None else None,
         "left": points_text(agreed - total) if stated else None,
         "models": models,
+        "has_models": not costed or armies.models_column(matrix) is not None,  # as the army builder's totals
         "agreed_models": GAP_CELL if isinstance(agreed_models, NotGiven) else agreed_models,
         "stat_labels": [
             column_head(c.label, [ruleset.cell(matrix, matrix.row(u.troop), c.id) for u in army.units])

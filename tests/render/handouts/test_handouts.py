@@ -691,3 +691,30 @@ def test_a_players_booklet_says_some_tasks_are_hidden_where_the_game_master_keep
         "Seal the crypt" in gm["watch-handout-gm-a4.pdf"]
         and "Some tasks are hidden" not in gm["watch-handout-gm-a4.pdf"]
     )
+
+
+def test_a_costed_roster_whose_troops_have_models_prints_their_head_count(tmp_path):
+    """As the army builder's totals do: 2 units of 10 warriors and a bolt thrower of 3 crew field 23 models."""
+    game = (
+        "ruleset: {title: Hammerfall}\n"
+        "profiles:\n"
+        "  dwarfs:\n"
+        "    title: Dwarfs\n"
+        "    columns: {pts: {label: Pts, type: points}, models: {label: Models, type: models}}\n"
+        "    rows:\n"
+        "      warriors: {name: Dwarf warriors, pts: 60, models: 10}\n"
+        "      bolt_thrower: {name: Bolt thrower, pts: 90, models: 3}\n"
+        "armies:\n"
+        "  throng:\n"
+        "    title: Throng\n"
+        "    matrix: dwarfs\n"
+        "    agreed_points: 250\n"
+        "    units: [{troop: warriors, count: 2}, {troop: bolt_thrower, count: 1}]\n"
+    )
+    (tmp_path / "rules_src/game").mkdir(parents=True)
+    (tmp_path / "rules_src/game/ruleset.yaml").write_text(game, encoding="utf-8")
+    result = check_project(tmp_path)
+    assert result.ok, [d.format() for d in result.diagnostics.errors]
+    jobs = {j.target.name: j.html for j in handout_jobs(result.project, tmp_path / "out", "player")}
+    roster = " ".join(re.sub(r"<[^>]+>", " ", jobs["game-roster-a4.pdf"]).split())
+    assert "Total 210 points Agreed 250 points Left unspent 40 points Models 23" in roster
