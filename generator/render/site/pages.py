@@ -89,7 +89,9 @@ def _chapter_of(ruleset: Ruleset, section: str, entry) -> str:
     return chapter
 
 
-def _entries_block(ruleset: Ruleset, section: str, entries: list, audience: str, chapter: str = "") -> list[str]:
+def _entries_block(
+    ruleset: Ruleset, section: str, entries: list, audience: str, chapter: str = "", calculated: frozenset = frozenset()
+) -> list[str]:
     if section in TABLE_SECTIONS:
         anchors = [f"({label(ruleset.id, section, e.id)})=\n" for e in entries if visible_to(e, audience)]
         option = f"\n:chapter: {chapter}" if chapter else "\n:chapter: -"
@@ -102,7 +104,21 @@ def _entries_block(ruleset: Ruleset, section: str, entries: list, audience: str,
         block = f"## {heading}\n\n" + "".join(anchors) + f"```{{rulepress}} {section}{option}\n```\n"
         return [block]
     level = 3 if section == "spells" else 2
-    return [_entry(ruleset, section, e, _title_of(e), level) for e in entries]
+    return [
+        _entry(ruleset, section, e, _title_of(e), level) + _calculator_link(ruleset, section, e, calculated)
+        for e in entries
+    ]
+
+
+def _calculator_link(ruleset: Ruleset, section: str, entry, calculated: frozenset) -> str:
+    """Under a formula that has an odds calculator (``calculated``: their formulas' ids), a link to it."""
+    if section != "formulas" or entry.id not in calculated:
+        return ""
+    return f"\nWork it out for any inputs: {{ref}}`its odds calculator <{calculator_label(ruleset, entry.id)}>`.\n"
+
+
+def calculator_label(ruleset: Ruleset, formula_id: str) -> str:
+    return f"{ruleset.id}-calculator-{formula_id}"
 
 
 def page_title(ruleset: Ruleset, title: str) -> str:
@@ -110,7 +126,7 @@ def page_title(ruleset: Ruleset, title: str) -> str:
     return f"{esc(title)} · {esc(ruleset.meta.short_title or ruleset.meta.title)}"
 
 
-def chapter_page(ruleset: Ruleset, chapter, audience: str, placed: set) -> str:
+def chapter_page(ruleset: Ruleset, chapter, audience: str, placed: set, calculated: frozenset = frozenset()) -> str:
     parts = [f"({label(ruleset.id, 'chapters', chapter.id)})=\n# {page_title(ruleset, chapter.title)}\n"]
     if chapter.intro:
         parts.append(prose(chapter.intro, ruleset))
@@ -140,12 +156,14 @@ def chapter_page(ruleset: Ruleset, chapter, audience: str, placed: set) -> str:
                 parts += _entries_block(ruleset, "spells", spells, audience)
                 placed.update(("spells", s.id) for s in spells)
             continue
-        parts += _entries_block(ruleset, section, entries, audience, chapter.id)
+        parts += _entries_block(ruleset, section, entries, audience, chapter.id, calculated)
         placed.update((section, e.id) for e in entries)
     return "\n".join(parts)
 
 
-def section_page(ruleset: Ruleset, key: str, audience: str, placed: set, base_title: str = "") -> str | None:
+def section_page(
+    ruleset: Ruleset, key: str, audience: str, placed: set, base_title: str = "", calculated: frozenset = frozenset()
+) -> str | None:
     title = section_page_title(ruleset, key)
     parts = [f"({label(ruleset.id, 'page', key)})=\n# {page_title(ruleset, title)}\n"]
     sections = ("costs", "army_limits", "armies") if key == "army" else (key,)
@@ -158,7 +176,7 @@ def section_page(ruleset: Ruleset, key: str, audience: str, placed: set, base_ti
         ]
         if entries:
             found = True
-            parts += _entries_block(ruleset, section, entries, audience)
+            parts += _entries_block(ruleset, section, entries, audience, calculated=calculated)
             placed.update((section, e.id) for e in entries)
     if key == "values" and found and ruleset.meta.overlay:
         parts.insert(1, _house_banner(ruleset, audience, base_title))  # the base by its title, never its folder name
@@ -233,10 +251,13 @@ def _cards_pdf(ruleset: Ruleset, audience: str, downloads) -> str:
     return next((hrefs[name] for name in names if name in hrefs), "")
 
 
-def calculators_page(ruleset: Ruleset, audience: str, key: str | None = None, store=None) -> str | None:
+def calculators_page(
+    ruleset: Ruleset, audience: str, key: str | None = None, store=None, found: list | None = None
+) -> str | None:
     """A calculator for each formula whose inputs take few enough values, with the answers the engine gives for
-    every combination; the formulas that have none are named, with why. ``key``, ``store``: see ``calculators``."""
-    found = calculators(ruleset, audience, key, store)
+    every combination; the formulas that have none are named, with why. ``key``, ``store``: see ``calculators``;
+    ``found``: what it gave already."""
+    found = calculators(ruleset, audience, key, store) if found is None else found
     tabled = [c for c in found if c.data]
     if not tabled:
         return None
@@ -245,7 +266,7 @@ def calculators_page(ruleset: Ruleset, audience: str, key: str | None = None, st
         "Pick a value for each; every answer was worked out from these rules, exactly, when this site was built.",
     ]
     for c in tabled:
-        parts.append(f"({ruleset.id}-calculator-{c.formula.id})=\n## {esc(c.formula.title)}")
+        parts.append(f"({calculator_label(ruleset, c.formula.id)})=\n## {esc(c.formula.title)}")
         parts.append(f"````{{calculator}}\n{json.dumps(c.data, ensure_ascii=False)}\n````")
     untabled = [c for c in found if not c.data]
     if untabled:
@@ -459,12 +480,14 @@ def site_pages(project: Project, audience: str, downloads: dict[str, list[tuple[
         placed: set = set()
         toc = []  # docnames; `titles` gives the navigation its short titles (pages' own name the ruleset)
         titles: dict[str, str] = {}
+        found = calculators(ruleset, audience, computed_key(ruleset), CheckCache(project.root))
+        calculated = frozenset(c.formula.id for c in found if c.data)  # each links its calculator
         for chapter in ruleset.chapters:
-            pages.add(f"{ruleset.id}/{chapter.id}.md", chapter_page(ruleset, chapter, audience, placed))
+            pages.add(f"{ruleset.id}/{chapter.id}.md", chapter_page(ruleset, chapter, audience, placed, calculated))
             toc.append(chapter.id)
             titles[chapter.id] = chapter.title
         for key in SECTION_PAGES:
-            text = section_page(ruleset, key, audience, placed, _title_by_id(project, ruleset.meta.extends))
+            text = section_page(ruleset, key, audience, placed, _title_by_id(project, ruleset.meta.extends), calculated)
             if text:
                 name = key.replace("_", "-")
                 if name in toc:  # a chapter already has this name
@@ -477,7 +500,7 @@ def site_pages(project: Project, audience: str, downloads: dict[str, list[tuple[
             ("glossary", glossary_page(ruleset, audience), "Glossary"),
             (
                 "calculators",
-                calculators_page(ruleset, audience, computed_key(ruleset), CheckCache(project.root)),
+                calculators_page(ruleset, audience, found=found),
                 CALCULATORS_TITLE,
             ),
             ("army-builder", army_page(ruleset, audience, downloads.get(ruleset.id, [])), ARMY_TITLE),

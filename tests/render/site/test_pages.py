@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from types import SimpleNamespace
 
 from helpers import make_project
 
 from generator.render.site.myst import render_entry
-from generator.render.site.pages import az_bar, chapter_page, downloads_md
+from generator.render.site.pages import az_bar, chapter_page, downloads_md, site_pages
 from generator.validate import check_project
 
 
@@ -88,3 +89,28 @@ def test_a_chapter_whose_victory_points_are_all_the_game_masters_tells_players_s
     assert players.replace("\\", "") == "Some tasks are hidden: the game-master tells you when you complete one."
     gm = render_entry(watch, "victory_points", None, "gm", chapter="victory")
     assert "Seal the crypt" in gm and "hidden" not in gm
+
+
+def test_every_formula_with_an_odds_calculator_links_it_once_where_the_formula_is_printed(tmp_path):
+    """A new project's calculators, each found by its label on a calculators page: the page that prints the formula
+    links that label once, from under the formula's own section."""
+    from generator.scaffold import scaffold
+
+    scaffold(tmp_path, "game", None)
+    result = check_project(tmp_path)
+    assert result.ok, [d.format() for d in result.diagnostics.errors]
+    pages = site_pages(result.project, "player").files
+    labels = {
+        label
+        for name, text in pages.items()
+        if name.endswith("/calculators.md")
+        for label in re.findall(r"^\((\S+-calculator-(\S+))\)=$", text, re.M)
+    }
+    assert len(labels) >= 2  # the sample's and its house rules'
+    for label, formula in labels:
+        ruleset = label.split("-calculator-")[0]
+        link = f"{{ref}}`its odds calculator <{label}>`"
+        where = [name for name, text in pages.items() if link in text]
+        assert len(where) == 1, (label, where)
+        section = pages[where[0]].split(f"({ruleset}-formulas-{formula})=".replace("_", "-"), 1)[1]
+        assert link in section.split("\n(", 1)[0], label  # before the next entry's label
