@@ -259,6 +259,11 @@ class Code(enum.Enum):
         "would otherwise be read as text",
         hint="write `not given`, lower case, two words; a note goes after a colon",
     )
+    UPGRADE_TROOP = _code(
+        "upgrade-troop",
+        catches="an army list line buying an upgrade for a troop type the upgrade's `troops:` does not name",
+        hint="buy it for a troop type it names, or name this one in the upgrade's `troops:`",
+    )
     ARMY_MATRICES = _code(
         "army-matrices",
         catches="a ruleset with armies or army limits and several profile matrices with a points column (or, with "

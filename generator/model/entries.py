@@ -667,6 +667,11 @@ class Cost(Cited):
         "What it costs (whole or a fraction such as 1½).", example="3"
     )
     added_to_unit: bool = spec("True when it is paid on top of a unit's own cost.", False)
+    troops: tuple[str, ...] = spec(
+        "Added to a unit: the troop types (profile row ids) it may be bought for; none named: any.",
+        (),
+        example="[warriors, longbeards]",
+    )
     quick_reference: bool | QuickMark = quick_field("cost (in the points list)", True)
     chapter: str = spec("The chapter (id) where it is printed; without one it gets a page of its kind.", "")
 

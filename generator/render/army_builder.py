@@ -134,7 +134,7 @@ def _printed(ruleset: Ruleset, written, column=None) -> str | None:
 
 
 def _cost(cost) -> dict:
-    return {"id": cost.id, "name": entry_title(cost), "points": exact_text(cost.points)}
+    return {"id": cost.id, "name": entry_title(cost), "points": exact_text(cost.points), "troops": list(cost.troops)}
 
 
 def _whole(value) -> int | None:

@@ -27,6 +27,7 @@ from ..model.points import points_text  # noqa: F401  (the renderers' one way to
 from ..model.units import unit_text
 
 NOT_GIVEN_TEXT = "not given in the source"
+HIDDEN_REFERENCE = "[game-master material]"  # what players see where gm-only material is named
 # where victory points the game-master keeps are left out of a player's page or booklet
 HIDDEN_TASKS_HINT = "Some tasks are hidden: the game-master tells you when you complete one."
 
@@ -110,6 +111,19 @@ def profile_text(column, written, none: str = "—") -> str:
         if column.type == "inches":
             return unit_text(written, "inches")
     return shown(written, none)
+
+
+def paid_text(cost, ruleset, audience: str) -> str:
+    """How a cost is paid: once for the force, or on top of a unit's, of the troop types it names alone (a
+    game-master's troop type unnamed for players)."""
+    if not cost.added_to_unit:
+        return "once for the force"
+    rows = {row.id: row for matrix in ruleset.profiles for row in matrix.rows}
+    names = [
+        (rows[id].name if visible_to(rows[id], audience) else HIDDEN_REFERENCE) if id in rows else id
+        for id in cost.troops
+    ]
+    return "on top of the unit" + (f": {alternatives(names)} alone" if names else "")
 
 
 def range_text(roll) -> str:

@@ -19,7 +19,7 @@ from mdit_py_plugins.deflist import deflist_plugin
 
 from ..model.base import NotGiven
 from ..model.ruleset import ROLE_SECTIONS, Ruleset, term_names
-from .present import NOT_GIVEN_TEXT, reference_title, visible_to
+from .present import HIDDEN_REFERENCE, NOT_GIVEN_TEXT, reference_title, visible_to
 from .worked import for_readers, house_hidden
 
 _ROLE = re.compile(r"\{(?P<role>[a-z-]+)\}`(?P<text>[^`]*)`")
@@ -28,7 +28,6 @@ _MARKDOWN_PUNCTUATION = re.compile(r"([\\`*_{}\[\]<>()#+\-.!|~])")
 _TOKEN = re.compile("\ue000(\\d+)\ue001")  # a placeholder for HTML made after Markdown (which escapes HTML)
 _md = MarkdownIt("commonmark", {"html": False, "typographer": False}).enable("table").use(deflist_plugin)
 
-HIDDEN_REFERENCE = "[game-master material]"
 GAP_TEXT = "not given"  # a value the text does not give, boxed like every other gap in print
 HOUSE_RULE = "house rule"
 

@@ -10,7 +10,7 @@ from ..mechanics import armies
 from ..model.base import NotGiven, item_loc, value_loc
 from ..model.points import points_text
 from ..model.ruleset import ROW_SECTION, Ruleset
-from .references import unknown_ref
+from .references import entry_or_none, unknown_ref
 
 
 def check_army_matrices(ruleset: Ruleset):
@@ -282,6 +282,33 @@ def _unit_refs(ruleset: Ruleset, army, unit):
             loc = unit.locs.get(f"{field}[{index}]", value_loc(unit, field))
             if (d := unknown_ref(ruleset, section, id, loc, what)) is not None:
                 yield d
+            elif section == "costs" and (troops := _upgrade_troops(ruleset, id)) and unit.troop not in troops:
+                yield Diagnostic(
+                    Code.UPGRADE_TROOP,
+                    f"`{id}` is bought for `{unit.troop}`, but it is for {', '.join(f'`{t}`' for t in troops)} alone",
+                    loc,
+                )
+
+
+def _upgrade_troops(ruleset: Ruleset, id: str) -> tuple[str, ...]:
+    cost = entry_or_none(ruleset, "costs", id)
+    return cost.troops if cost is not None else ()
+
+
+def check_upgrade_troops(ruleset: Ruleset):
+    """An upgrade's `troops:` names troop types: rows of the ruleset's matrices."""
+    rows = [row.id for matrix in ruleset.profiles for row in matrix.rows]
+    for cost in ruleset.costs:
+        for index, troop in enumerate(cost.troops):
+            if troop not in rows and not any(
+                troop == id.partition(".")[2] for s, id in ruleset.unloaded if s == ROW_SECTION
+            ):
+                yield Diagnostic(
+                    Code.UNKNOWN_REF,
+                    f"troop `{troop}` is not a row of any profile matrix",
+                    cost.locs.get(f"troops[{index}]", value_loc(cost, "troops")),
+                    did_you_mean(troop, rows),
+                )
 
 
 def _line_points(ruleset: Ruleset, army, unit):

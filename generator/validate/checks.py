@@ -46,6 +46,7 @@ for _function in (
     declared.check_version,
     sources.check_sources,
     armies.check_army_matrices,
+    armies.check_upgrade_troops,
     armies.check_army_limits,
     armies.check_row_counts,
     profiles.check_play_aids,

@@ -31,6 +31,7 @@ def test_the_registered_checks():
         "version",
         "sources",
         "army_matrices",
+        "upgrade_troops",
         "army_limits",
         "row_counts",
         "play_aids",

@@ -35,6 +35,7 @@ from ..present import (
     key_text,
     limit_bounds_words,
     limit_words,
+    paid_text,
     points_text,
     profile_text,
     roll_text,
@@ -370,7 +371,7 @@ class _Blocks:
                 "anchor": anchor("costs", c.id),
                 "name": c.name,
                 "points": cell(c.points),
-                "paid": "on top of the unit" if c.added_to_unit else "once for the force",
+                "paid": paid_text(c, self.ruleset, self.audience),
             }
             for c in costs
         ]
@@ -570,7 +571,7 @@ def blank_roster(ruleset: Ruleset, matrix, audience: str) -> dict:
         {
             "name": c.name,
             "points": cell(c.points),
-            "paid": "on top of the unit" if c.added_to_unit else "once for the force",
+            "paid": paid_text(c, ruleset, audience),
         }
         for c in ruleset.costs
     ]

@@ -36,6 +36,7 @@ from ..calculators import computed_key
 from ..markdown import chart_md, esc, gap, pipe_table, role_text
 from ..present import (
     AUTHORS,
+    HIDDEN_REFERENCE,
     HIDDEN_TASKS_HINT,
     SEES_EVERYTHING,
     bounds_text,
@@ -46,6 +47,7 @@ from ..present import (
     limit_bounds_words,
     limit_words,
     list_separator,
+    paid_text,
     points_text,
     profile_text,
     roll_text,
@@ -59,7 +61,6 @@ from ..sheets.charts import chart_from_model
 from ..why import chart_reasons
 from ..worked import for_readers, house_hidden
 
-HIDDEN_REFERENCE = "[game-master material]"  # what players see where gm-only material is named
 ENTRY_LINES = 1_000_000  # an entry's text is numbered from ENTRY_LINES * n, n its place on the page
 
 
@@ -283,10 +284,8 @@ def item_md(item: Item, ruleset: Ruleset) -> str:
     return facts + "\n" + prose(item.rules, ruleset) + source_line(item, ruleset)
 
 
-def costs_md(costs: list[Cost]) -> str:
-    rows = [
-        [esc(c.name), cell(c.points), "on top of the unit" if c.added_to_unit else "once for the force"] for c in costs
-    ]
+def costs_md(costs: list[Cost], ruleset: Ruleset, audience: str = "player") -> str:
+    rows = [[esc(c.name), cell(c.points), esc(paid_text(c, ruleset, audience))] for c in costs]
     return pipe_table(["Bought", "Points", "Paid"], rows)
 
 
@@ -580,7 +579,7 @@ def render_entry(ruleset, section: str, entry, audience: str, chapter: str | Non
             if chapter is None or getattr(e, "chapter", "") == ("" if chapter == "-" else chapter)
         ]
         writers = {
-            "costs": costs_md,
+            "costs": lambda es: costs_md(es, ruleset, audience),
             "army_limits": lambda es: limits_md(es, ruleset, audience),
             "values": lambda es: values_md(for_audience(es, audience), ruleset),
             "victory_points": lambda es: victory_md(es, ruleset, audience),

@@ -463,3 +463,27 @@ def test_the_page_counts_the_points_spent_on_a_kind_of_troop_as_the_engine_does(
     for army, seen in zip(generated, in_page, strict=True):
         expected = engine_verdicts(ruleset, army)
         assert (seen["counts"], seen["limits"]) == (expected["counts"], expected["limits"]), army
+
+
+UPGRADE_FOR_SOME = WAR_MACHINES.replace(
+    "  crew: {name: Extra crew, points: 15, added_to_unit: true}",
+    "  crew: {name: Extra crew, points: 15, added_to_unit: true, troops: [bolt_thrower]}",
+)
+
+
+def test_an_upgrade_for_some_troop_types_is_kept_only_on_their_lines(blank, tmp_path):
+    """A list opened from a link or the browser keeps the extra crew on its bolt thrower and drops it from warriors,
+    as `check` refuses it there (upgrade-troop)."""
+    result = check_project(make_project(tmp_path, hammerfall=UPGRADE_FOR_SOME))
+    assert result.ok, [d.format() for d in result.diagnostics.errors]
+    data = builder_data(result.project.ruleset("hammerfall"), "player")
+    assert [(c["id"], c["troops"]) for c in data["upgrades"]] == [("crew", ["bolt_thrower"])]
+    written = {
+        "title": "Throng",
+        "units": [
+            {"troop": "warriors", "count": 1, "upgrades": ["crew"], "heroes": []},
+            {"troop": "bolt_thrower", "count": 1, "upgrades": ["crew"], "heroes": []},
+        ],
+    }
+    kept = blank.evaluate("([data, list]) => window.rulepressArmy.valid(data, list).units", [data, written])
+    assert [(u["troop"], u["upgrades"]) for u in kept] == [("warriors", []), ("bolt_thrower", ["crew"])]

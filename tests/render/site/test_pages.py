@@ -114,3 +114,29 @@ def test_every_formula_with_an_odds_calculator_links_it_once_where_the_formula_i
         assert len(where) == 1, (label, where)
         section = pages[where[0]].split(f"({ruleset}-formulas-{formula})=".replace("_", "-"), 1)[1]
         assert link in section.split("\n(", 1)[0], label  # before the next entry's label
+
+
+def test_an_upgrade_for_some_troop_types_says_which_and_names_no_game_masters_troop_to_players(tmp_path):
+    game = (
+        "ruleset: {title: Hammerfall}\n"
+        "profiles:\n"
+        "  dwarfs:\n"
+        "    title: Dwarfs\n"
+        "    columns: {pts: {label: Pts, type: points}}\n"
+        "    rows:\n"
+        "      warriors: {name: Dwarf warriors, pts: 60}\n"
+        "      longbeards: {name: Longbeards, pts: 120}\n"
+        "      ironbreakers: {name: Ironbreakers, pts: 140, audience: gm}\n"
+        "costs:\n"
+        "  shields: {name: Shields, points: 10, added_to_unit: true, troops: [warriors, longbeards, ironbreakers]}\n"
+        "  banner: {name: Banner, points: 15}\n"
+    )
+    result = check_project(make_project(tmp_path, game=game))
+    assert result.ok, [d.format() for d in result.diagnostics.errors]
+    ruleset = result.project.ruleset("game")
+    players = render_entry(ruleset, "costs", None, "player").replace("\\", "")
+    assert (
+        "| Shields | 10 | on top of the unit: Dwarf warriors, Longbeards or [game-master material] alone |" in players
+    )
+    assert "| Banner | 15 | once for the force |" in players
+    assert "Ironbreakers" in render_entry(ruleset, "costs", None, "gm")

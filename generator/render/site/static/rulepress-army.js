@@ -156,6 +156,9 @@
     return JSON.parse(decodeURIComponent(escape(atob(text + "===".slice((text.length + 3) % 4)))));
   }
 
+  // an upgrade may be bought for this troop type: it names none, or names this one (`troops:`)
+  function fits(cost, troop) { return !cost.troops || !cost.troops.length || cost.troops.indexOf(troop) >= 0; }
+
   function valid(data, list) {
     // a list from an address or from storage is the player's own: keep only what this ruleset has
     var troops = byId(data.troops), heroes = byId(data.heroes), upgrades = byId(data.upgrades), extras = byId(data.extras);
@@ -164,7 +167,7 @@
       var models = troops[u.troop].models === null && parseInt(u.models, 10) > 0 ? Math.min(10000, parseInt(u.models, 10)) : null;
       return { troop: u.troop, count: count, models: models,
                heroes: (u.heroes || []).filter(function (h) { return heroes[h]; }),
-               upgrades: (u.upgrades || []).filter(function (c) { return upgrades[c]; }) };
+               upgrades: (u.upgrades || []).filter(function (c) { return upgrades[c] && fits(upgrades[c], u.troop); }) };
     });
     return { title: String(list.title || "My army").slice(0, 80), units: units,
              extras: (list.extras || []).filter(function (c) { return extras[c]; }),
@@ -306,7 +309,7 @@
         el("div", { "class": "rp-army-line-more" }, unit.heroes.map(function (id, h) {
           return el("button", { type: "button", "class": "rp-army-chip", "aria-label": "Remove " + heroes[id].name, text: "with " + heroes[id].name + " ✕",
             onclick: function () { self.change(function (l) { l.units[index].heroes.splice(h, 1); }); } });
-        }).concat(data.upgrades.map(function (c) {
+        }).concat(data.upgrades.filter(function (c) { return fits(c, unit.troop); }).map(function (c) {
           var on = unit.upgrades.indexOf(c.id) >= 0, ident = "rp-army-" + index + "-" + c.id;
           return el("label", { "class": "rp-army-upgrade", "for": ident }, [el("input", { type: "checkbox", id: ident, checked: on ? "checked" : null,
             onchange: function (e) { self.change(function (l) {
