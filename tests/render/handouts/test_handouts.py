@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 from handout_digests import html_digests
-from helpers import sample_check
+from helpers import make_project, sample_check
 from pypdf import PdfReader
 
 from generator.cli import main
@@ -678,15 +678,12 @@ def test_a_players_booklet_says_some_tasks_are_hidden_where_the_game_master_keep
         "victory_points:\n  crypt: {name: Seal the crypt, kind: task, points: 3, chapter: victory, "
         "condition: The crypt is sealed., audience: gm}\n"
     )
-    (tmp_path / "rules_src/watch").mkdir(parents=True)
-    (tmp_path / "rules_src/watch/ruleset.yaml").write_text(secret, encoding="utf-8")
-    result = check_project(tmp_path)
-    assert result.ok, [d.format() for d in result.diagnostics.errors]
-    jobs = {j.target.name: html.unescape(j.html) for j in handout_jobs(result.project, tmp_path / "out", "player")}
+    project = checked_project(make_project(tmp_path, watch=secret))
+    jobs = {j.target.name: html.unescape(j.html) for j in handout_jobs(project, tmp_path / "out", "player")}
     booklet = jobs["watch-handout-a4.pdf"]
     assert "Some tasks are hidden: the game-master tells you when you complete one." in booklet
     assert "Seal the crypt" not in booklet and "vp-table" not in booklet
-    gm = {j.target.name: html.unescape(j.html) for j in handout_jobs(result.project, tmp_path / "gm", "gm")}
+    gm = {j.target.name: html.unescape(j.html) for j in handout_jobs(project, tmp_path / "gm", "gm")}
     assert (
         "Seal the crypt" in gm["watch-handout-gm-a4.pdf"]
         and "Some tasks are hidden" not in gm["watch-handout-gm-a4.pdf"]
@@ -711,10 +708,15 @@ def test_a_costed_roster_whose_troops_have_models_prints_their_head_count(tmp_pa
         "    agreed_points: 250\n"
         "    units: [{troop: warriors, count: 2}, {troop: bolt_thrower, count: 1}]\n"
     )
-    (tmp_path / "rules_src/game").mkdir(parents=True)
-    (tmp_path / "rules_src/game/ruleset.yaml").write_text(game, encoding="utf-8")
-    result = check_project(tmp_path)
-    assert result.ok, [d.format() for d in result.diagnostics.errors]
-    jobs = {j.target.name: j.html for j in handout_jobs(result.project, tmp_path / "out", "player")}
+    jobs = {
+        j.target.name: j.html
+        for j in handout_jobs(checked_project(make_project(tmp_path, game=game)), tmp_path / "out", "player")
+    }
     roster = " ".join(re.sub(r"<[^>]+>", " ", jobs["game-roster-a4.pdf"]).split())
     assert "Total 210 points Agreed 250 points Left unspent 40 points Models 23" in roster
+
+
+def checked_project(root: Path) -> Project:
+    result = check_project(root)
+    assert result.ok, [d.format() for d in result.diagnostics.errors]
+    return result.project
