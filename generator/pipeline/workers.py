@@ -47,6 +47,10 @@ def run_tasks(tasks: list, workers: int | None, advance, walled: tuple | None = 
     pool = ProcessPoolExecutor(
         max_workers=workers, mp_context=context, initializer=_worker_init, initargs=(os.getpid(),)
     )
+    # After a Ctrl-C the tasks still queued for the ended workers are read by no one: the queue's feeder thread
+    # would wait for ever on the full pipe, and the executor's shutdown at exit with it. Such tasks need no
+    # flushing (multiprocessing's way to not wait for a queue's feeder; the executor keeps it as `_call_queue`).
+    pool._call_queue.cancel_join_thread()
     try:
         # Children start with Ctrl-C blocked (a mask they inherit), so none is interrupted halfway through
         # starting Python; here a Ctrl-C meanwhile waits, then arrives, and this process stops them itself.
