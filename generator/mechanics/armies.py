@@ -404,6 +404,32 @@ def check_limits(ruleset: Ruleset, army: ArmyList) -> list[LimitResult]:
     return results
 
 
+def growing_counts(ruleset: Ruleset) -> set[str]:
+    """The counts that another line or extra can only raise: all but those of points (a row or a cost may cost less
+    than nothing where its column allows it)."""
+    spent = {*POINTS_COUNTS, *(kind_points(kind) for kind in row_counts(ruleset))}
+    return count_names(ruleset) - spent
+
+
+def only_grows(tree: ast.expr, growing: set[str]) -> bool:
+    """Whether the expression can only rise as the counts in ``growing`` rise: sums and products of those and of
+    whole numbers, divided by whole numbers above 0."""
+    if isinstance(tree, ast.Constant):
+        return tree.value >= 0
+    if isinstance(tree, ast.Name):
+        return tree.id in growing
+    if isinstance(tree, ast.BinOp) and isinstance(tree.op, (ast.Add, ast.Mult)):
+        return only_grows(tree.left, growing) and only_grows(tree.right, growing)
+    if isinstance(tree, ast.BinOp) and isinstance(tree.op, (ast.Div, ast.FloorDiv)):
+        return only_grows(tree.left, growing) and isinstance(tree.right, ast.Constant) and tree.right.value > 0
+    return False
+
+
+def fixed(tree: ast.expr) -> bool:
+    """Whether the expression names no count: the same for every list."""
+    return not any(isinstance(node, ast.Name) for node in ast.walk(tree))
+
+
 def broken_limits(ruleset: Ruleset, army: ArmyList) -> list[LimitResult]:
     """The army limits the list breaks, each with its count and bounds: ``[<some_limit: 4, at most 3>]``."""
     return [result for result in check_limits(ruleset, army) if not result.holds]

@@ -110,7 +110,10 @@ def check_armies(ruleset: Ruleset):
             yield from _line_points(ruleset, army, unit)
             yield from _line_models(ruleset, army, unit)
         if not whole:
-            yield from _over_already(ruleset, army, priced, [e for _i, e in extras if e not in wrong])
+            good_extras = [e for _i, e in extras if e not in wrong]
+            yield from _over_already(ruleset, army, priced, good_extras)
+            if limits_ok:
+                yield from _broken_already(ruleset, army, priced, good_extras)
             continue
         total = armies.army_points(ruleset, army)
         if army.total is not None and army.total != total:
@@ -144,26 +147,45 @@ def check_armies(ruleset: Ruleset):
                 )
                 continue
             for result in results:
-                limit = result.limit
-                broken = []
-                if result.too_few:
-                    broken.append(
-                        f"at least {points_text(result.at_least)}{_worked(result.at_least, limit.at_least)} is required"
-                    )
-                if result.too_many:
-                    broken.append(
-                        f"at most {points_text(result.at_most)}{_worked(result.at_most, limit.at_most)} is allowed"
-                    )
-                if broken:
-                    counted = _counted_at(ruleset, army, limit) if result.too_many else []
-                    yield Diagnostic(
-                        Code.LIMIT_BROKEN,
-                        f"`{army.id}` breaks “{limit.title}”: {limit.count} is {points_text(result.count)}, "
-                        f"but {' and '.join(broken)}",
-                        counted[-1] if counted else army.loc,
-                        (f"counted at {_places(counted)}; " if len(counted) > 1 else "")
-                        + f"limit defined at {limit.loc}",
-                    )
+                yield from _limit_broken(ruleset, army, result)
+
+
+def _limit_broken(ruleset: Ruleset, army, result, within: str = ""):
+    """A limit ``army`` breaks, with its numbers, located where the list goes over it; ``within``: the part of the
+    list counted, where that is not the whole."""
+    limit = result.limit
+    broken = []
+    if result.too_few:
+        broken.append(f"at least {points_text(result.at_least)}{_worked(result.at_least, limit.at_least)} is required")
+    if result.too_many:
+        broken.append(f"at most {points_text(result.at_most)}{_worked(result.at_most, limit.at_most)} is allowed")
+    if broken:
+        counted = _counted_at(ruleset, army, limit) if result.too_many else []
+        yield Diagnostic(
+            Code.LIMIT_BROKEN,
+            f"`{army.id}` breaks “{limit.title}”: {limit.count} is {points_text(result.count)}{within}, "
+            f"but {' and '.join(broken)}",
+            counted[-1] if counted else army.loc,
+            (f"counted at {_places(counted)}; " if len(counted) > 1 else "") + f"limit defined at {limit.loc}",
+        )
+
+
+def _broken_already(ruleset: Ruleset, army, priced: list, extras: list):
+    """A list with errors in some lines: a limit its lines without errors already go over is told now, where the
+    other lines can only add to what it counts and its most allowed is a number (`at most 1`, not `units // 2`)."""
+    part = dataclasses.replace(army, units=tuple(priced), extras=tuple(extras))
+    names, growing = armies.count_names(ruleset), armies.growing_counts(ruleset)
+    try:
+        results = armies.check_limits(ruleset, part)
+    except ZeroDivisionError:
+        return  # told once the list's other errors are fixed
+    for result in results:
+        count, most = result.limit.count, result.limit.at_most
+        if result.too_many and armies.only_grows(armies.parse_limit(count, names), growing):
+            if armies.fixed(armies.parse_limit(most, names)):
+                yield from _limit_broken(
+                    ruleset, part, dataclasses.replace(result, at_least=None), " in its lines without errors"
+                )
 
 
 def _counted_at(ruleset: Ruleset, army, limit) -> list:

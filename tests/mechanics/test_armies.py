@@ -566,3 +566,57 @@ def test_points_spent_on_a_kind_of_troop_count_its_lines_whole(tmp_path):
     assert counts["points"] == 2 * 60 + 260
     (machines_limit,) = check_limits(rules, listed)
     assert not machines_limit.holds and machines_limit.at_most == Fraction(380, 3)
+
+
+def _expressions(depth: int):
+    """Every expression over counts `a` and `b` and the numbers 0 to 2, with + - * / and //, up to ``depth``."""
+    if depth == 0:
+        yield from ("a", "b", "0", "1", "2")
+        return
+    smaller = list(_expressions(depth - 1))
+    yield from smaller
+    for left in smaller:
+        for op in ("+", "-", "*", "/", "//"):
+            for right in ("a", "b", "0", "2", "(a - 1)", "(b + 1)"):
+                yield f"({left} {op} {right})"
+
+
+def _value(text: str, a: int, b: int):
+    try:
+        return evaluate(parse_limit(text, {"a", "b"}), {"a": a, "b": b})
+    except ZeroDivisionError:
+        return None
+
+
+def test_an_expression_said_only_to_grow_never_falls_as_its_counts_rise():
+    """Against brute force: raising either count by one, from every pair of counts 0 to 3, never lowers the value
+    of an expression `only_grows` accepts (a list's other lines can only add to what those count); `a - b`,
+    `2 - a` and `a // (b + 1)` are refused, as they can fall."""
+    accepted = 0
+    for text in set(_expressions(2)):
+        if not armies.only_grows(parse_limit(text, {"a", "b"}), {"a", "b"}):
+            continue
+        accepted += 1
+        for a in range(4):
+            for b in range(4):
+                here = _value(text, a, b)
+                for raised in (_value(text, a + 1, b), _value(text, a, b + 1)):
+                    assert here is not None and raised is not None and raised >= here, (text, a, b)
+    assert accepted > 100
+    for falling in ("a - b", "2 - a", "a // (b + 1)"):
+        assert not armies.only_grows(parse_limit(falling, {"a", "b"}), {"a", "b"})
+    assert not armies.only_grows(parse_limit("a + b", {"a", "b"}), {"a"})  # `b` is not said to grow
+
+
+def test_a_fixed_expression_is_the_same_for_every_list():
+    for text in ("1", "3 // 2 + 1", "(2 * 3) / 4"):
+        values = {_value(text, a, b) for a in range(3) for b in range(3)}
+        assert armies.fixed(parse_limit(text, {"a", "b"})) and len(values) == 1
+    for text in ("a", "b * 0 + 1", "units // 2"):
+        assert not armies.fixed(parse_limit(text, {"a", "b", "units"}))
+
+
+def test_the_counts_a_line_can_only_raise_leave_out_points(rules):
+    growing = armies.growing_counts(rules)
+    assert {"units", "heroes", "scroll_appeal", "most_of_one_high_hero", "models"} <= growing
+    assert not growing & {"points", "troop_points"}

@@ -185,6 +185,34 @@ def test_a_list_over_its_points_in_the_lines_without_errors_is_told_so_beside_th
     ]
 
 
+def test_a_limit_the_lines_without_errors_already_break_is_told_beside_the_line_written_wrong(
+    capsys, project, tmp_path
+):
+    """The greedy list and a levy with a misspelt hero: whatever that line holds, two of one high level hero and
+    two appeals already go over their `at most 1`. The limits whose most allowed grows with the list (`units // 2`,
+    `troop_points // 40`) wait: the levy's line may be what keeps them."""
+    path = written(
+        tmp_path,
+        "greedy.yaml",
+        GREEDY.replace("    extras:", "      - {troop: levy, count: 1, heroes: [warior_hero]}\n    extras:"),
+    )
+    heroes = "rules_src/rampant_hex/heroes.yaml"
+    assert refused(capsys, project, path) == [
+        f"{path}:5:20: error[over-points]: `greedy` spends at least 38 points of the 20 agreed, in its lines "
+        "without errors",
+        "  hint: remove units or raise the agreed total",
+        f"{path}:7:9: error[limit-broken]: `greedy` breaks “Only one high level hero of any type”: "
+        "most_of_one_high_hero is 2 in its lines without errors, but at most 1 is allowed",
+        f"  hint: limit defined at {heroes}:92:3",
+        f"{path}:9:42: error[unknown-ref]: hero `warior_hero` is not in `heroes:`",
+        "  hint: did you mean `warrior_hero`?",
+        f"{path}:10:29: error[limit-broken]: `greedy` breaks “No more than one appeal for scrolls”: scroll_appeal is "
+        "2 in its lines without errors, but at most 1 is allowed",
+        f"  hint: counted at 10:14 and 10:29; limit defined at {heroes}:99:3",
+        "list failed: 4 errors; no roster printed",
+    ]
+
+
 def test_a_line_written_wrong_is_told_beside_the_other_lines_errors_and_their_points(capsys, project, tmp_path):
     """`count: 0` (the schema's own range) on the first line left the whole army unloaded, so a misspelt hero on
     the second and 4 heavy foot (20 points) on 10 agreed on the third waited for the next run: now the line written
