@@ -16,7 +16,7 @@ from ..mechanics import armies
 from ..model.base import NotGiven
 from ..model.entries import ValueCell, visible_to
 from ..model.ruleset import Ruleset
-from .present import entry_title, limit_bounds_words, limit_words, minus_text, profile_text, shown
+from .present import count_label, entry_title, limit_bounds_words, limit_words, minus_text, profile_text, shown
 from .prose import value_text
 from .tracks import tracks
 
@@ -105,6 +105,7 @@ def builder_data(ruleset: Ruleset, audience: str) -> dict:
             for level in armies.hero_levels(ruleset)
         ],
         "counts": sorted(names),
+        "own_counts": [{"name": name, "label": count_label(name)} for name in armies.row_counts(ruleset)],
         "limits": [
             {
                 "id": limit.id,

@@ -183,6 +183,11 @@ def alternatives(words) -> str:
     return " or ".join(filter(None, (", ".join(words[:-1]), *words[-1:])))
 
 
+def count_label(name: str) -> str:
+    """A count of the ruleset's own as a roster heads it: ``war_machines`` → ``War machines``."""
+    return name.replace("_", " ").capitalize()
+
+
 def capitalized(text: str) -> str:
     """``text`` with its first letter upper-case and the rest as written (`charms` -> `Charms`)."""
     return text[:1].upper() + text[1:]

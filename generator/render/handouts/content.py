@@ -29,6 +29,7 @@ from ..present import (
     bounds_text,
     capitalized,
     column_head,
+    count_label,
     entry_title,
     gm_only,
     hero_kind,
@@ -706,7 +707,7 @@ def counted(ruleset: Ruleset, army) -> list[dict]:
     ``[{"label": "Units", "count": 3}, {"label": "Guns", "count": 1}]``."""
     counts = armies.army_counts(ruleset, army)
     names = [armies.UNITS, *(name for name in armies.row_counts(ruleset) if counts.get(name))]
-    return [{"label": name.replace("_", " ").capitalize(), "count": counts[name]} for name in names]
+    return [{"label": count_label(name), "count": counts[name]} for name in names]
 
 
 def _bought(entry, audience: str, what: str = "") -> dict:

@@ -465,6 +465,35 @@ def test_the_page_counts_the_points_spent_on_a_kind_of_troop_as_the_engine_does(
         assert (seen["counts"], seen["limits"]) == (expected["counts"], expected["limits"]), army
 
 
+def test_the_page_names_the_ruleset_s_own_counts_the_list_fields_as_its_roster_does(browser, tmp_path):
+    """Two units of dwarf warriors and a bolt thrower, which counts as a war machine and not as a unit: the totals
+    and the printed roster say 2 units and 1 war machine, as the roster PDF heads them (`Units: 2`, `War machines:
+    1`); a list without the bolt thrower names no war machines."""
+    result = check_project(make_project(tmp_path, hammerfall=WAR_MACHINES))
+    assert result.ok, [d.format() for d in result.diagnostics.errors]
+    ruleset = result.project.ruleset("hammerfall")
+    seen = []
+    for units in (
+        [ArmyUnit(troop="warriors", count=2), ArmyUnit(troop="bolt_thrower", count=1)],
+        [ArmyUnit(troop="warriors", count=2)],
+    ):
+        army = ArmyList(id="mine", title="Mine", matrix="dwarfs", units=tuple(units))
+        data = builder_data(ruleset, "player") | {"samples": [army_state(ruleset, army)]}
+        page = browser.new_context(viewport=PHONE).new_page()
+        page.set_content(
+            '<!DOCTYPE html><html><body><div class="rp-army-builder"><div class="rp-army-app"></div>'
+            f'<script type="application/json" class="rp-army-data">{json.dumps(data)}</script></div></body></html>'
+        )
+        page.add_script_tag(content=SCRIPT.read_text(encoding="utf-8"))
+        fields = [" ".join(cell.split()) for cell in page.locator(".rp-roster-fields td").all_inner_texts()]
+        seen.append((" ".join(page.locator(".rp-army-totals").inner_text().split()), fields[2:-1]))
+        page.context.close()
+    assert seen == [
+        ("210 points · 2 units · war machines: 1", ["Units: 2", "War machines: 1"]),
+        ("120 points · 2 units", ["Units: 2"]),
+    ]
+
+
 UPGRADE_FOR_SOME = WAR_MACHINES.replace(
     "  crew: {name: Extra crew, points: 15, added_to_unit: true}",
     "  crew: {name: Extra crew, points: 15, added_to_unit: true, troops: [bolt_thrower]}",

@@ -346,6 +346,7 @@
     }
     var units = parse(v.counts.units || "0"), hasModels = !data.by_points || data.troops.some(function (t) { return t.models !== null; });
     totals.push(el("span", { "class": "rp-army-units-count", text: (data.by_points ? " · " : "") + shown(units) + (units.n === 1n && units.d === 1n ? " unit" : " units") }));
+    fielded(data, v).forEach(function (c) { totals.push(el("span", { "class": "rp-army-own-count", text: " · " + c.label.toLowerCase() + ": " + shown(c.count) })); });
     if (hasModels) totals.push(el("span", { "class": "rp-army-models", text: " · " + shown(parse(v.models)) + " models" + (list.agreed_models ? " of " + list.agreed_models : "") }));
     if (list.agreed_models && cmp(parse(v.models), frac(BigInt(list.agreed_models))) > 0) totals.push(el("span", { "class": "rp-army-over", text: " — " + shown(sub(parse(v.models), frac(BigInt(list.agreed_models)))) + " over" }));
     root.appendChild(el("p", { "class": "rp-army-totals", role: "status", "aria-live": "polite" }, totals));
@@ -405,6 +406,12 @@
   }
   function written(text) { return text === null ? el("span", { "class": "rp-roster-gap", title: "not given in the source" }) : text; }
 
+  // the ruleset's own counts the list fields (`counts_as: war_machines`), as its printed roster heads them
+  function fielded(data, v) {
+    return (data.own_counts || []).map(function (c) { return { label: c.label, count: parse(v.counts[c.name] || "0") }; })
+      .filter(function (c) { return c.count.n !== 0n; });
+  }
+
   function roster(data, list, v) {
     var troops = byId(data.troops), heroes = byId(data.heroes), costs = byId(data.upgrades), extras = byId(data.extras);
     var head = [el("th", { text: "No." }), el("th", { text: "Unit" })]
@@ -460,8 +467,9 @@
         el("td", { text: "Player:" }),
         data.by_points ? el("td", { text: "Agreed points: " + (list.agreed_points ? shown(parse(list.agreed_points)) : "") }) : el("td", { text: "Agreed models: " + (list.agreed_models || "") }),
         el("td", { text: "Units: " + shown(parse(v.counts.units || "0")) }),
+      ].concat(fielded(data, v).map(function (c) { return el("td", { text: c.label + ": " + shown(c.count) }); })).concat([
         el("td", { text: "Units from: " + data.matrix.title }),
-      ])]),
+      ]))]),
       el("table", { "class": "rp-roster-table" }, [el("thead", {}, [el("tr", {}, head)]), el("tbody", {}, lines)]),
       el("table", { "class": "rp-roster-totals" }, totals),
       data.limits.length ? el("h2", { text: "Army limits" }) : null,
