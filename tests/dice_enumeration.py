@@ -68,6 +68,13 @@ def _key(value):
 
 
 def uniform(sides: int) -> Dist:
+    """One die as written: a D66 (any die written with one digit twice or more) lists every way its dice fall,
+    each die a digit of the number read (D66: 11 to 66)."""
+    written = str(sides)
+    if len(written) > 1 and written[0] != "1" and set(written) == {written[0]}:
+        faces = range(1, int(written[0]) + 1)
+        ways = list(itertools.product(faces, repeat=len(written)))
+        return Dist.of((int("".join(map(str, way))), Fraction(1, len(ways))) for way in ways)
     return Dist.of((face, Fraction(1, sides)) for face in range(1, sides + 1))
 
 

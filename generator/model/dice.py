@@ -55,6 +55,28 @@ MAX_ROLL = 10**9  # the largest number a roll key or a constant may state
 _MAX_DIGITS = 10
 
 
+def digit_places(sides: int) -> tuple[int, int] | None:
+    """A die written with one digit again and again (D66, D666, D88) is that many dice of that digit's sides, read as
+    the digits of one number: D66 is a tens die and a units die, 11 to 66, never a die of 66 sides. ``(6, 2)`` for
+    66; None for any other die."""
+    text = str(sides)
+    if len(text) >= 2 and text[0] in "23456789" and text == text[0] * len(text):
+        return int(text[0]), len(text)
+    return None
+
+
+def single_die(sides: int) -> icepool.Die:
+    """One die as the rules write it: a D6 rolls 1 to 6; a D66 rolls 11 to 66, each of its 36 results alike."""
+    read = digit_places(sides)
+    if read is None:
+        return icepool.d(sides)
+    faces, places = read
+    die = icepool.Die([0])
+    for _ in range(places):
+        die = die * 10 + icepool.d(faces)
+    return die
+
+
 class DiceTooLarge(DiceSyntaxError):
     """A dice expression or roll that parses but is beyond a cap (too many sides, dice or digits)."""
 
@@ -169,7 +191,7 @@ class DiceExpr:
         total = icepool.Die([0])
         for term in self.terms:
             if term.is_dice:
-                part = term.count @ icepool.d(term.sides)
+                part = term.count @ single_die(term.sides)
             else:
                 part = icepool.Die([stats[term.stat] if term.stat else term.constant])
             total = total + part if term.sign > 0 else total - part
@@ -228,7 +250,8 @@ def target_probability(target: int | None, sides: int = 6) -> Fraction:
     """The chance that one die of ``sides`` rolls ``target`` or more: 4+ on a D6 is 1/2; None (impossible) is 0."""
     if target is None:
         return Fraction(0)
-    return icepool.d(sides).probability(">=", target) if target <= sides else Fraction(0)
+    die = single_die(sides)
+    return die.probability(">=", target) if target <= die.max_outcome() else Fraction(0)
 
 
 def percent(probability: Fraction, digits: int = 1) -> str:

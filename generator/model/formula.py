@@ -35,7 +35,7 @@ from fractions import Fraction
 import icepool
 
 from .base import NotGivenError, is_given
-from .dice import MAX_DICE_SIDES
+from .dice import MAX_DICE_SIDES, single_die
 from .quantity import Alternatives, exact
 from .units import Distance, UnitMismatch
 
@@ -180,7 +180,7 @@ def _dice(count: int, sides: int) -> icepool.Die:
         raise (FormulaTooLarge if count > MAX_DICE else FormulaError)(f"a roll has 0 to {MAX_DICE} dice, not {count}")
     _refuse_big_pool(count, sides, f"{count}D{sides}")
     return _remembered_roll(
-        "dice", (count, sides), lambda: _paid(count * count * sides, operator.matmul, count, icepool.d(sides))
+        "dice", (count, sides), lambda: _paid(count * count * sides, operator.matmul, count, single_die(sides))
     )
 
 
@@ -410,7 +410,7 @@ FUNCTION_HELP.update(
         "abs": "The size of a number, without its sign.",
         "floor": "Rounded down.",
         "ceil": "Rounded up.",
-        "dice": "`dice(n, sides)`, as `nDsides` is written.",
+        "dice": "`dice(n, sides)`, as `nDsides` is written (`D66`, `dice(1, 66)`: a tens die and a units die).",
     }
 )
 CONSTANTS = {"None": None, "True": True, "False": False, "never": None}

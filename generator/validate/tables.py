@@ -9,12 +9,15 @@ from ..model.ruleset import Ruleset
 from ..model.text import range_words
 
 
-def _spans(values: list[int]) -> str:
+def _spans(values: list[int], outcomes: list[int] | None = None) -> str:
+    """``1-3, 5``: runs of results, each run as its ends; a run is of results next to each other among ``outcomes``
+    (a D66's 16 and 21 are, as no result lies between them), else among the whole numbers."""
+    after = {a: b for a, b in zip(outcomes, outcomes[1:])} if outcomes is not None else {}
     spans, start = [], None
     for index, value in enumerate(values):
         if start is None:
             start = value
-        if index + 1 == len(values) or values[index + 1] != value + 1:
+        if index + 1 == len(values) or values[index + 1] != after.get(value, value + 1):
             spans.append(str(start) if start == value else f"{start}-{value}")
             start = None
     return ", ".join(spans)
@@ -69,7 +72,7 @@ def table_coverage(table: RollTable) -> list[Diagnostic]:
                 )
             )
         elif not table.dice.stats and (beyond := _beyond(row.roll, outcomes)):
-            kept = _spans(hits)
+            kept = _spans(hits, outcomes)
             found.append(
                 Diagnostic(
                     Code.TABLE_UNREACHABLE,
@@ -83,7 +86,7 @@ def table_coverage(table: RollTable) -> list[Diagnostic]:
             found.append(
                 Diagnostic(
                     Code.TABLE_OVERLAP,
-                    f"row `{row.roll.text}` of `{table.id}` covers {_spans(overlap)} again",
+                    f"row `{row.roll.text}` of `{table.id}` covers {_spans(overlap, outcomes)} again",
                     value_loc(row, "roll"),
                     "make the row ranges disjoint",
                 )
@@ -93,7 +96,9 @@ def table_coverage(table: RollTable) -> list[Diagnostic]:
     missing = [o for o in outcomes if o not in covered]
     if missing:
         found.append(
-            Diagnostic(Code.TABLE_GAP, f"`{table.id}` has no row for {_spans(missing)} on {table.dice}", rows_loc)
+            Diagnostic(
+                Code.TABLE_GAP, f"`{table.id}` has no row for {_spans(missing, outcomes)} on {table.dice}", rows_loc
+            )
         )
     return found
 

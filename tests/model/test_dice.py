@@ -137,6 +137,23 @@ def test_distributions_equal_brute_force(text, stats):
     assert expr.bounds(**stats) == (min(distribution), max(distribution))
 
 
+@pytest.mark.parametrize("text, dice, faces", [("D66", 2, 6), ("D666", 3, 6), ("D88", 2, 8), ("D33 + 1", 2, 3)])
+def test_a_die_written_with_one_digit_again_is_read_digit_by_digit(text, dice, faces):
+    """D66 is a tens die and a units die (11 to 66, 36 results alike), as skirmish games roll their injury tables:
+    against every way the dice fall, each die a digit."""
+    shift = 1 if "+ 1" in text else 0
+    ways = list(itertools.product(range(1, faces + 1), repeat=dice))
+    read = Counter(int("".join(map(str, way))) + shift for way in ways)
+    expected = {total: Fraction(n, len(ways)) for total, n in read.items()}
+    assert DiceExpr.parse(text).distribution() == expected
+    assert str(DiceExpr.parse(text)) == text
+
+
+def test_dice_that_are_not_one_digit_again_keep_their_sides():
+    for text, sides in (("D100", 100), ("D10", 10), ("D11", 11), ("D12", 12), ("D20", 20)):
+        assert DiceExpr.parse(text).distribution() == {face: Fraction(1, sides) for face in range(1, sides + 1)}
+
+
 def test_two_d6_has_the_familiar_triangle():
     distribution = DiceExpr.parse("2D6").distribution()
     assert [distribution[t] * 36 for t in range(2, 13)] == [1, 2, 3, 4, 5, 6, 5, 4, 3, 2, 1]

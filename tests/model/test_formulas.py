@@ -1142,3 +1142,10 @@ def test_an_unknown_name_or_function_says_which(text, message):
     with pytest.raises(FormulaError) as error:
         Expression.parse(text).evaluate(EVAL_SCOPE)
     assert str(error.value) == message
+
+
+def test_a_d66_in_a_formula_is_the_d66_of_a_table():
+    """A D66 rolled in a formula: 61 to 66 is 6 results of 36; `dice(1, 66)` is the same die."""
+    assert ev("chance(D66 >= 61)") == Fraction(6, 36)
+    assert ev("chance(dice(1, 66) == 16)") == Fraction(1, 36)
+    assert ev("chance(D66 == 20)") == 0

@@ -373,3 +373,18 @@ def test_a_row_whose_keywords_the_source_omits_says_so(game):
         ghost.keyword("fear")
     with pytest.raises(KeyError):
         troops.row("dragon")
+
+
+def test_a_d66_table_covers_its_36_results_and_each_row_has_their_share():
+    """Mordheim's way of writing a D66 table (`16-21` is 16 and 21): it covers every result once, and each row's
+    chance is its results of the 36 ways two dice fall as tens and units."""
+    rolls_written = ["11-15", "16-21", "22-26", "31-33", "34-45", "46-56", "61-66"]
+    table = make_table("D66", rolls_written)
+    assert table_coverage(table) == []
+    ways = [10 * tens + units for tens in range(1, 7) for units in range(1, 7)]
+    expected = [
+        Fraction(sum(1 for way in ways if RollRange.parse(roll).low <= way <= RollRange.parse(roll).high), 36)
+        for roll in rolls_written
+    ]
+    assert [chance for _row, chance in table.odds()] == expected
+    assert expected[0] == Fraction(5, 36) and expected[1] == Fraction(2, 36)
