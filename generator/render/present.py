@@ -164,6 +164,16 @@ def source_title(ruleset, file: str = "") -> str:
     return meta.source_title or meta.title
 
 
+def cites_a_source(ruleset) -> bool:
+    """Whether the ruleset encodes a source text: one its `ruleset:` names (an overlay's base's too) or an entry
+    cites. A game written as data from the start has none, and no output prints a citation of it."""
+    meta = ruleset.meta
+    original = getattr(ruleset, "original", None)
+    if meta.source or meta.source_title or (meta.overlay and original is not None and cites_a_source(original)):
+        return True
+    return any(getattr(entry, "source", None) is not None for _section, entry in ruleset.all_entries())
+
+
 def source_text(source, ruleset) -> str:
     """A citation for readers: the source's title and section (``Siege of the Old Mill, FIGHTING``)."""
     if source is None:

@@ -240,3 +240,57 @@ NBSP = "\u00a0"
 )
 def test_a_paragraph_s_last_two_words_print_on_one_line(typed, printed):
     assert last_words_together(typed) == printed
+
+
+ORIGINAL_GAME = """\
+ruleset: {title: Ashfall Warbands, version: playtest 0.3}
+chapters:
+  combat: {title: Combat}
+values:
+  charge_bonus: {label: Charge bonus, value: 1, quick_reference: true}
+tables:
+  injuries:
+    title: Injuries
+    dice: D6
+    chapter: combat
+    rows:
+      - {roll: 1-2, result: Dead}
+      - {roll: 3-6, result: Back on its feet}
+profiles:
+  warriors:
+    title: Warriors
+    chapter: combat
+    columns:
+      ws: {label: WS, type: int}
+    rows:
+      brute: {name: Brute, ws: 3}
+"""
+
+
+def _printed_html(root) -> dict[str, str]:
+    """Every sheet and player handout of the project as the HTML WeasyPrint is given, by file name."""
+    from generator.render.handouts.jobs import handout_jobs
+    from generator.render.sheets.jobs import sheet_jobs
+    from generator.render.site.myst import values_md
+    from generator.validate import check_project
+
+    result = check_project(root)
+    assert result.ok, [d.format() for d in result.diagnostics.errors]
+    jobs = sheet_jobs(result.project, root / "out") + handout_jobs(result.project, root / "out", "player")
+    ruleset = result.project.rulesets[0]
+    return {job.target.name: job.html for job in jobs} | {"values.md": values_md(list(ruleset.values), ruleset)}
+
+
+def test_a_game_with_no_source_text_prints_no_citation_of_one(tmp_path):
+    """An original game, written as data from the start: no sheet, booklet or numbers table cites a source (the
+    quick reference cited the game's own title under every block); named in `ruleset:`, the source is cited."""
+    printed = _printed_html(make_project(tmp_path / "original", ashfall=ORIGINAL_GAME))
+    assert {"ashfall-quick-reference-a4.pdf", "ashfall-handout-a4.pdf", "values.md"} <= set(printed)
+    for name, html in printed.items():
+        assert 'class="cite"' not in html and "Source:" not in html and "source text" not in html, name
+        assert "| Source |" not in html, name
+    cited = ORIGINAL_GAME.replace("version: playtest 0.3", "source_title: The Ashfall Book")
+    printed = _printed_html(make_project(tmp_path / "cited", ashfall=cited))
+    assert "Source: The Ashfall Book." in printed["ashfall-quick-reference-a4.pdf"]
+    assert '<p class="cite">Ashfall Warbands</p>' in printed["ashfall-quick-reference-a4.pdf"]
+    assert "under an entry says where in the source text it comes from" in printed["ashfall-handout-a4.pdf"]

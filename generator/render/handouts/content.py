@@ -28,6 +28,7 @@ from ..present import (
     NOT_GIVEN_TEXT,
     bounds_text,
     capitalized,
+    cites_a_source,
     column_head,
     count_label,
     entry_title,
@@ -801,6 +802,7 @@ def handout_context(ruleset: Ruleset, audience: str) -> dict:
         "needs": list(meta.needs),
         "sequences": [{"name": name, "phases": steps} for name, steps in sequences.items()],
         "source_title": source_title(ruleset) if meta.source or meta.overlay else "",
+        "cites_a_source": cites_a_source(ruleset),  # a game with no source text prints no key to its citations
         "parts": parts,
         "gap_text": NOT_GIVEN_TEXT,
     }

@@ -28,7 +28,7 @@ from ..assets import PROJECT_TEMPLATES, template_path
 from ..imprint import imprint
 from ..jinja import Renderings, render
 from ..pdf import PdfJob, RowFill
-from ..present import source_title
+from ..present import cites_a_source, source_title
 from ..prose import Prose
 from . import charts
 from .pages import sheet_markdown
@@ -116,7 +116,7 @@ def data_sheets(ruleset: Ruleset) -> list[Sheet]:
     for entry in ruleset.sheets:
         name = sheet_stem(ruleset, entry.id) + ("-gm" if entry.audience == "gm" else "")
         charts_ = charts.charts_of(ruleset, entry.charts)
-        sources = _sources(ruleset, *entry.cites) or (ruleset.title,)
+        sources = _sources(ruleset, *entry.cites) or ((ruleset.title,) if cites_a_source(ruleset) else ())
         found.append(
             Sheet(
                 name,
@@ -237,7 +237,7 @@ def row_fill(sheet: Sheet) -> RowFill | None:
 
 def quick_reference_sheet(ruleset: Ruleset) -> Sheet:
     ref = quick_reference(ruleset)
-    sources = (source_title(ruleset),)
+    sources = (source_title(ruleset),) if cites_a_source(ruleset) else ()
     return Sheet(
         f"{ruleset.id}-quick-reference",
         f"{ruleset.id}-quick-reference",

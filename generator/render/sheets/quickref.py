@@ -24,7 +24,16 @@ from ...model.base import Markdown, NotGiven, QuickMark
 from ...model.entries import ValueCell
 from ...model.points import points_text
 from ...model.ruleset import Ruleset
-from ..present import capitalized, hero_kind, key_text, profile_text, range_text, source_title, visible_to
+from ..present import (
+    capitalized,
+    cites_a_source,
+    hero_kind,
+    key_text,
+    profile_text,
+    range_text,
+    source_title,
+    visible_to,
+)
 from ..prose import _ROLE, role_as_text, value_text
 from ..worked import for_readers, house_hidden
 from .charts import Chart, chance_text, chart_from_model
@@ -56,12 +65,18 @@ def given(value, suffix: str = "") -> str | None:
 
 def cite(entry, ruleset: Ruleset) -> str:
     """`Title § Section`, the way every sheet names where a thing comes from: the source text by its title (an
-    overlay's is its base's, as every citation names it); an entry citing nothing, by the ruleset's title."""
+    overlay's is its base's, as every citation names it); an entry citing nothing, by the ruleset's title (nothing
+    at all in a game with no source text)."""
     source = getattr(entry, "source", None)
     if source is None:
-        return ruleset.title
+        return _uncited(ruleset)
     title = source_title(ruleset, source.file)
     return f"{title} § {source.section.rstrip('.')}" if source.section else title
+
+
+def _uncited(ruleset: Ruleset) -> str:
+    """What a block citing no section names: the ruleset, where it encodes a source text; else nothing."""
+    return ruleset.title if cites_a_source(ruleset) else ""
 
 
 @dataclass(frozen=True)
@@ -277,7 +292,7 @@ def chapter_groups(
             lines = tuple(RuleLine(sheet_title(rule, rule.title), summary(rule, rule.body)) for rule in rules)
             sections = list(dict.fromkeys(_section_of(rule) for rule in rules if _section_of(rule)))
             group = RuleGroup(
-                chapter.title, lines, f"{ruleset.title} § " + "; § ".join(sections) if sections else ruleset.title
+                chapter.title, lines, f"{ruleset.title} § " + "; § ".join(sections) if sections else _uncited(ruleset)
             )
         own = tuple(tables[t.id] for t in ruleset.tables if t.id in tables and t.chapter == chapter.id)
         if group or own:
@@ -456,7 +471,7 @@ def value_groups(ruleset: Ruleset) -> tuple[KeyGroup, ...]:
         for value in values
     )
     sections = list(dict.fromkeys(_section_of(value) for value in values if _section_of(value)))
-    source = f"{ruleset.title} § " + "; § ".join(sections) if sections else ruleset.title
+    source = f"{ruleset.title} § " + "; § ".join(sections) if sections else _uncited(ruleset)
     return (KeyGroup("Key numbers", lines, source=source),)
 
 

@@ -407,7 +407,9 @@ def values_md(values: list, ruleset: Ruleset) -> str:
     if not values:
         return ""
     rows = [[esc(v.label or v.id.replace("_", " ")), f"{{value}}`{v.id}`", value_cite(v) or "—"] for v in values]
-    parts = [pipe_table(["Number", "Value", "Source"], rows)]
+    if not any(value_cite(v) for v in values):  # none says where it is stated: no column of dashes
+        rows = [row[:2] for row in rows]
+    parts = [pipe_table(["Number", "Value", "Source"][: len(rows[0])], rows)]
     notes = [
         f"- **{esc(v.label or v.id)}**: {esc(' '.join(str(v.house_note).split()))}"
         for v in values

@@ -658,16 +658,21 @@ def test_an_overlays_sheets_cite_the_text_it_changes_by_the_texts_title(project)
 
 
 def test_a_players_checklist_whose_every_entry_is_the_game_masters_still_names_its_rules(tmp_path):
+    """Its rules are named (never `Source: .`); a game with no source text names none, and prints no source line."""
     secret = (
-        "ruleset: {title: Night Watch, declares: {victory_point_kinds: [task]}}\n"
+        "ruleset: {title: Night Watch, source_title: The Watch Book, declares: {victory_point_kinds: [task]}}\n"
         "victory_points:\n"
         "  crypt: {name: Seal the crypt, kind: task, points: 3, condition: The crypt is sealed., audience: gm}\n"
     )
-    result = check_project(make_project(tmp_path, watch=secret))
-    assert result.ok, [d.format() for d in result.diagnostics.errors]
-    ruleset = result.project.ruleset("watch")
-    assert victory_checklist(ruleset, "player").sources == ("Night Watch",)
-    assert victory_checklist(ruleset, "gm").sources == ("Night Watch",)
+    for folder, text, named in (
+        ("cited", secret, ("Night Watch",)),
+        ("original", secret.replace(" source_title: The Watch Book,", ""), ()),
+    ):
+        result = check_project(make_project(tmp_path / folder, watch=text))
+        assert result.ok, [d.format() for d in result.diagnostics.errors]
+        ruleset = result.project.ruleset("watch")
+        assert victory_checklist(ruleset, "player").sources == named
+        assert victory_checklist(ruleset, "gm").sources == named
 
 
 def test_a_charts_note_on_a_quick_reference_is_prose_like_every_other_note(project, tmp_path):
