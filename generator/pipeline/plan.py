@@ -15,13 +15,14 @@ from pathlib import Path
 from .. import keys
 from ..cache_seal import real_folder, seal, verify_or_wipe, wipe
 from ..keys import code_hash, job_key, ruleset_key
+from ..model.entries import SEES_EVERYTHING
 from ..render.assets import default_templates
 from ..render.handouts.jobs import handout_jobs
 from ..render.jinja import TemplateFailed
 from ..render.pdf import PdfJob, worker_render
 from ..render.reference import codes_reference, format_reference, names_reference
 from ..render.sheets.jobs import sheet_jobs
-from ..render.site.pages import site_key, site_pages
+from ..render.site.pages import PRINTOUTS, site_key, site_pages
 from ..render.site.search import INDEX_DIR, index_site
 from ..source.project import SETTINGS_FILE
 from .guard import CACHE_DIR
@@ -141,6 +142,23 @@ class Builder:
                         self.manifest[slot] = self.old[slot]
         self.carry("export")  # `rulepress export` writes it; a build keeps it
         self.render(pdfs, sites)
+        self.place_printouts()
+
+    def place_printouts(self) -> None:
+        """Each site gets the PDFs it links inside its own folder (`printouts/sheets`, `printouts/handouts`), so a
+        site published alone still opens them: links to this build's PDFs (made or kept), the players' alone in the
+        players' site. Made anew each build, so a site kept from the last one never links an old PDF."""
+        for audience, name in SITES.items():
+            site = self.staging / name
+            if not site.is_dir():
+                continue
+            shutil.rmtree(site / PRINTOUTS, ignore_errors=True)
+            for kind in ("sheets", "handouts"):
+                folder = self.staging / kind
+                for pdf in sorted(folder.glob("*.pdf")) if folder.is_dir() else ():
+                    if audience in SEES_EVERYTHING or "-gm-" not in pdf.name:
+                        (site / PRINTOUTS / kind).mkdir(parents=True, exist_ok=True)
+                        link_or_copy(pdf, site / PRINTOUTS / kind / pdf.name)
 
     def render(self, pdfs: list[tuple[str, PdfJob]], sites: list[tuple[str, tuple]]) -> None:
         """Sites and PDFs in one process pool, the long site builds first, so the cores stay busy."""
@@ -287,6 +305,8 @@ class Builder:
             if path.is_file() and relative not in skip and not target.exists():
                 if kind in ("sheets", "handouts") and not self._carry_pdf(relative):
                     continue
+                if PRINTOUTS in Path(relative).parts[1:-1]:
+                    continue  # a site's copies of the PDFs are placed anew from this build's (place_printouts)
                 target.parent.mkdir(parents=True, exist_ok=True)
                 link_or_copy(path, target)
                 if relative in self.old:

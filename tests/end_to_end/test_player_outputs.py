@@ -10,9 +10,12 @@ read back with pypdf and scanned the same way. Expected sentences are written by
 from __future__ import annotations
 
 import re
+import urllib.request
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from site_helpers import serve
 
 from generator.source.project import load_project
 
@@ -256,3 +259,40 @@ def test_no_see_also_line_names_one_thing_twice(pages, pdfs):
     bad = [f"{name}: {line}" for name, seen in pages.items() for line in repeated_see_also(seen["text"])]
     bad += [f"{name}: {line}" for name, text in pdfs.items() for line in repeated_see_also(text)]
     assert not bad, "\n".join(bad[:10])
+
+
+class _PdfLinks(HTMLParser):
+    """The PDF links of a page: its download links, and the army builder's link to a card sheet (in its data)."""
+
+    def __init__(self):
+        super().__init__()
+        self.hrefs: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "a" and "pdf-download" in (attrs.get("class") or "").split():
+            self.hrefs.append(attrs["href"])
+
+    def handle_data(self, data):
+        self.hrefs += re.findall(r'"href": "([^"]+\.pdf)"', data)
+
+
+def test_the_player_site_published_alone_opens_every_pdf_it_links(built):
+    """build/site/ is what a club puts online (`site: url:`): served alone, each PDF a page links (a download, a
+    cheat sheet's, a card from the army builder) opens, the very PDF the build printed, and every player PDF is
+    linked; no game-master's is there."""
+    site = built / "site"
+    linked: dict[str, str] = {}
+    for page in sorted(site.rglob("*.html")):
+        links = _PdfLinks()
+        links.feed(page.read_text(encoding="utf-8"))
+        for href in links.hrefs:
+            target = (page.parent / href.split("#")[0]).resolve()
+            linked.setdefault(target.relative_to(site.resolve()).as_posix(), page.name)
+    with serve(site) as url:
+        for path in sorted(linked):
+            with urllib.request.urlopen(f"{url}/{path}") as answer:
+                assert answer.read() == (built / path.removeprefix("printouts/")).read_bytes(), (path, linked[path])
+    printed = {p.relative_to(built).as_posix() for kind in ("sheets", "handouts") for p in (built / kind).glob("*.pdf")}
+    assert set(linked) == {f"printouts/{name}" for name in printed if "-gm-" not in name}
+    assert not [p for p in (site / "printouts").rglob("*") if "-gm-" in p.name]

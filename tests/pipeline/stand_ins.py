@@ -205,7 +205,18 @@ def request_and_hooks(root: Path, hooks: dict, **options) -> tuple[BuildRequest,
 
 
 def files(folder: Path) -> list[str]:
-    return sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file())
+    """The files under ``folder``, without the sites' own copies of the PDFs (`printouts/`: printouts())."""
+    found = (p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file())
+    return sorted(name for name in found if "printouts" not in name.split("/")[:-1])
+
+
+def printouts(root: Path) -> dict[str, dict[str, int]]:
+    """Each site's copies of the PDFs it links (`printouts/sheets/...`), each with its file's identity."""
+    found = {}
+    for site in ("site", "site-gm", "site-author"):
+        folder = root / "build" / site / "printouts"
+        found[site] = {p.relative_to(folder).as_posix(): p.stat().st_ino for p in folder.rglob("*") if p.is_file()}
+    return found
 
 
 def manifest(root: Path) -> dict:

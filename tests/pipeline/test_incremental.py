@@ -28,8 +28,11 @@ WHOLE_SITE = ("_pagefind/", "searchindex.js", "genindex.html", "search.html", "o
 
 
 def files(project: Path, folder: str) -> dict[str, Path]:
+    """A folder's files, without a site's own copies of the PDFs (`printouts/`: links to build/sheets' and
+    build/handouts' files, which this file checks there)."""
     base = project / "build" / folder
-    return {p.relative_to(base).as_posix(): p for p in sorted(base.rglob("*")) if p.is_file()}
+    found = {p.relative_to(base).as_posix(): p for p in sorted(base.rglob("*")) if p.is_file()}
+    return {name: path for name, path in found.items() if not name.startswith("printouts/")}
 
 
 def identities(project: Path) -> dict[str, int]:

@@ -16,7 +16,19 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
-from stand_ins import ALL_PDFS, EVERY_FILE, build, edit, files, inodes, manifest, pdfs_of, set_keys, summary_line
+from stand_ins import (
+    ALL_PDFS,
+    EVERY_FILE,
+    build,
+    edit,
+    files,
+    inodes,
+    manifest,
+    pdfs_of,
+    printouts,
+    set_keys,
+    summary_line,
+)
 
 import generator.pipeline.build  # noqa: F401 - loads the submodule `pipeline.` reaches
 import generator.pipeline.plan  # noqa: F401 - loads the submodule `pipeline.` reaches
@@ -215,6 +227,31 @@ def test_the_player_audience_makes_player_pdfs_and_keeps_the_gm_ones(project, re
     assert after["site-gm/index.html"] == before["site-gm/index.html"]
     assert after["handouts/melee-gm-notes-a4.pdf"] == before["handouts/melee-gm-notes-a4.pdf"]
     assert manifest(project)["handouts/melee-gm-notes-a4.pdf"] == "stale"
+
+
+def test_each_site_holds_the_pdfs_it_links_the_players_alone_in_theirs_after_any_build(project, renderers):
+    """A site published on its own opens its PDFs from its own `printouts/`: the very files of build/sheets and
+    build/handouts (one file, linked), the players' alone in the players' site, after a full build and after builds
+    that render some PDFs again and keep the sites (`--only sheets`, `--audience player`): never an old PDF."""
+
+    def expected() -> dict[str, dict[str, int]]:
+        built = {name: (project / "build" / name).stat().st_ino for name in ALL_PDFS}
+        return {
+            site: {name: ino for name, ino in built.items() if site != "site" or "-gm-" not in name}
+            for site in ("site", "site-gm", "site-author")
+        }
+
+    assert build(project, renderers) == 0
+    assert printouts(project) == expected()
+    gm_notes = "handouts/melee-gm-notes-a4.pdf"
+    assert gm_notes not in printouts(project)["site"] and gm_notes in printouts(project)["site-gm"]
+    for options in ({"only": ["sheets"]}, {"audience": "player"}):
+        set_keys(project, **{"sheets/melee-wound-sheet-a4.pdf": "stale", "sheets/.inputs-melee": "stale"})
+        before = (project / "build" / "sheets" / "melee-wound-sheet-a4.pdf").stat().st_ino
+        assert build(project, renderers, **options) == 0
+        assert "sheets/melee-wound-sheet-a4.pdf" in renderers.pdfs and renderers.sites == []
+        assert (project / "build" / "sheets" / "melee-wound-sheet-a4.pdf").stat().st_ino != before  # made anew
+        assert printouts(project) == expected(), options
 
 
 def test_a_site_left_out_by_audience_or_only_keeps_its_key_so_the_next_full_build_reuses_it(project, renderers):

@@ -114,7 +114,9 @@ def test_every_pdf_download_link_opens_a_pdf_of_its_audience(project, site, audi
             target = (page.parent / href).resolve()
             assert target.is_file(), f"{page.relative_to(build)} links {href}, which the build did not write"
             assert pypdf.PdfReader(target).pages
-            linked.add(target.relative_to(build.resolve()).as_posix())
+            inside = target.relative_to((build / site).resolve() / "printouts").as_posix()  # the site's own copy
+            assert target.read_bytes() == (build / inside).read_bytes()
+            linked.add(inside)
     everything = expected("sheets", SHEETS) | expected("handouts", HANDOUTS)
     players = {name for name in everything if "-gm-" not in name}
     assert linked == (players if audience == "player" else everything)

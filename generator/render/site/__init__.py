@@ -40,7 +40,7 @@ from .calculator import setup_calculators
 from .charts import setup_charts
 from .embedded import add_html_node
 from .myst import ENTRY_LINES, render_entry
-from .pages import AUTHOR_AUDIENCE, input_path
+from .pages import AUTHOR_AUDIENCE, PRINTOUTS, input_path
 from .phone import setup_phone
 from .reproducible import setup_reproducible
 from .search import install_search
@@ -278,12 +278,12 @@ def gap_role(name, rawtext, text, lineno, inliner, options=None, content=None):
 
 
 def pdf_role(name, rawtext, text, lineno, inliner, options=None, content=None):
-    """{pdf}`Title <sheets/x.pdf>`: a link to a file of the build, beside the site folder."""
+    """{pdf}`Title <sheets/x.pdf>`: a link to a PDF of the build, in the site's own copy of them (`printouts/`)."""
     env = inliner.document.settings.env
     match = _EXPLICIT.match(text)
     title, target = (match["title"], match["target"]) if match else (text, text)
-    depth = env.docname.count("/") + 1  # from the page's folder up to build/
-    node = nodes.reference(rawtext, f"{title} (PDF)", refuri="../" * depth + target, classes=["pdf-download"])
+    up = "../" * env.docname.count("/")  # from the page's folder up to the site's
+    node = nodes.reference(rawtext, f"{title} (PDF)", refuri=f"{up}{PRINTOUTS}/{target}", classes=["pdf-download"])
     return [node], []
 
 

@@ -230,8 +230,8 @@ def army_page(ruleset: Ruleset, audience: str, downloads: list[tuple[str, str]] 
         hero["rules"] = label(ruleset.id, "heroes", hero["id"])
         hero["card"] = card_key("heroes", hero["id"])
     sheet = _cards_pdf(ruleset, audience, downloads)
-    if sheet:  # the page is <ruleset>/army-builder: two folders below build/, where the PDFs' folders are
-        data["cards"] = {"href": "../../" + sheet, "pages": card_pages(ruleset, audience, PAPERS[0])}
+    if sheet:  # the page is <ruleset>/army-builder: one folder below the site's own printouts
+        data["cards"] = {"href": f"../{PRINTOUTS}/{sheet}", "pages": card_pages(ruleset, audience, PAPERS[0])}
     return (
         f"# {page_title(ruleset, ARMY_TITLE)}\n\n"
         "Pick units, heroes and upgrades: the points and every army limit are worked out as you pick, the way these "
@@ -326,7 +326,9 @@ def names_page(ruleset: Ruleset, root, audience: str = "player") -> str:
 
 # a PDF's title names its paper last (pipeline.plan.downloads): "Handout (A4)", "Charts (US Letter)"
 _TITLE_AND_PAPER = re.compile(r"^(?P<name>.*?)(?: \((?P<paper>[^()]+)\))?$")
-KINDS = {"handouts": "Handouts", "sheets": "Cheat sheets"}  # the build's folders, in the order players want them
+KINDS = {"handouts": "Handouts", "sheets": "Cheat sheets"}
+# Each site's own copy of the PDFs it links (`printouts/sheets/...`, as under build/): a site published alone opens them
+PRINTOUTS = "printouts"  # the build's folders, in the order players want them
 
 
 def downloads_md(downloads: list[tuple[str, str]]) -> str:

@@ -190,6 +190,41 @@ def test_a_list_breaking_each_limit_shows_it_broken_with_its_numbers_and_its_lin
     page.context.close()
 
 
+def test_a_line_of_several_units_says_its_hero_and_upgrade_are_for_each(browser, site):
+    """Three heavy foot with a warrior hero and the command upgrade pay for three of each (the engine's rule, 004's
+    points): the line says so, "each with" and "(3 each)", and a line of one unit says neither."""
+    state = {
+        "title": "Each",
+        "units": [
+            {"troop": "heavy_foot", "count": 3, "heroes": ["warrior_hero"], "upgrades": ["command_unit"]},
+            {"troop": "heavy_foot", "count": 1, "heroes": ["warrior_hero"], "upgrades": []},
+        ],
+        "extras": [],
+    }
+    page = browser.new_context(viewport=PHONE).new_page()
+    page.goto(f"{site}/rampant_hex/army-builder.html{link(state)}")
+    three, one = page.locator(".rp-army-line").all()
+    assert three.locator(".rp-army-chip").inner_text() == "each with Warrior hero ✕"
+    assert "Command unit (3 each)" in three.locator(".rp-army-upgrade").inner_text()
+    assert one.locator(".rp-army-chip").inner_text() == "with Warrior hero ✕"
+    assert "Command unit (3)" in one.locator(".rp-army-upgrade").inner_text()
+    page.context.close()
+
+
+def test_a_list_s_link_opened_in_a_tab_on_the_builder_shows_that_list(browser, site):
+    """A friend's link opened in the tab already showing one's own list: the page shows the friend's list, not the
+    one it had (the address alone changed, and the page used to keep showing the old list)."""
+    mine = {"title": "Mine", "units": [{"troop": "light_foot", "count": 1}], "extras": []}
+    theirs = {"title": "Theirs", "units": [{"troop": "heavy_foot", "count": 2}], "extras": []}
+    page = browser.new_context(viewport=PHONE).new_page()
+    page.goto(f"{site}/rampant_hex/army-builder.html{link(mine)}")
+    assert page.locator("#rp-army-title").input_value() == "Mine"
+    page.evaluate("hash => { location.hash = hash; }", link(theirs))
+    page.wait_for_function("document.getElementById('rp-army-title').value === 'Theirs'")
+    assert " ".join(page.locator(".rp-army-totals").inner_text().split()) == "10 points · 2 units"  # 2 x 5 (004)
+    page.context.close()
+
+
 def test_the_exported_list_is_one_check_accepts_with_the_same_total(browser, site, tmp_path):
     """A list built in the page (a hero joining a unit, the force's appeal), exported as YAML: `check` accepts it in
     the ruleset's folder and its engine total is the page's."""

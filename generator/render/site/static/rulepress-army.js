@@ -205,8 +205,19 @@
     var last = this.saved()[this.lastName()];
     this.list = start || (last ? valid(data, last) : null) || valid(data, data.samples[0] || { title: "My army", units: [] });
     this.watchPresses();
+    this.watchAddress();
     this.render();
   }
+  // A list's link opened in a tab already on this page changes only the address: the page shows that list (kept once
+  // it is changed, as any list). The page's own changes replace the address and fire no such event.
+  Builder.prototype.watchAddress = function () {
+    var self = this;
+    window.addEventListener("hashchange", function () {
+      var found = /[#&]list=([A-Za-z0-9_-]+)/.exec(location.hash), opened = null;
+      try { if (found) opened = valid(self.data, decode(found[1])); } catch (e) { opened = null; }
+      if (opened) { self.list = opened; self.render(); }
+    });
+  };
   Builder.prototype.saved = function () {
     try { var all = JSON.parse(localStorage.getItem(this.key) || "{}"); return typeof all === "object" && all ? all : {}; }
     catch (e) { return {}; }
@@ -307,7 +318,7 @@
           } }),
         ]),
         el("div", { "class": "rp-army-line-more" }, unit.heroes.map(function (id, h) {
-          return el("button", { type: "button", "class": "rp-army-chip", "aria-label": "Remove " + heroes[id].name, text: "with " + heroes[id].name + " ✕",
+          return el("button", { type: "button", "class": "rp-army-chip", "aria-label": "Remove " + heroes[id].name, text: (unit.count > 1 ? "each with " : "with ") + heroes[id].name + " ✕",
             onclick: function () { self.change(function (l) { l.units[index].heroes.splice(h, 1); }); } });
         }).concat(data.upgrades.filter(function (c) { return fits(c, unit.troop); }).map(function (c) {
           var on = unit.upgrades.indexOf(c.id) >= 0, ident = "rp-army-" + index + "-" + c.id;
@@ -315,7 +326,7 @@
             onchange: function (e) { self.change(function (l) {
               var ups = l.units[index].upgrades, at = ups.indexOf(c.id);
               if (e.target.checked && at < 0) ups.push(c.id); else if (!e.target.checked && at >= 0) ups.splice(at, 1);
-            }); } }), " " + c.name + (c.points !== null && data.by_points ? " (" + shown(parse(c.points)) + ")" : "")]);
+            }); } }), " " + c.name + (c.points !== null && data.by_points ? " (" + shown(parse(c.points)) + (unit.count > 1 ? " each" : "") + ")" : unit.count > 1 ? " (each)" : "")]);
         })).concat(data.heroes.length ? [heroPick] : [])),
       ]);
     });
