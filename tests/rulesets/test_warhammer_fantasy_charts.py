@@ -55,14 +55,14 @@ def test_shooting_chance_against_two_dice(shooting_chance):
     def case(bs, modifier):
         assert shooting_chance(bs, modifier) == shooting_by_enumeration(bs, modifier)
 
-    sweep(itertools.product(range(0, 11), range(-5, 6)), case)
+    sweep(itertools.product(range(1, 11), range(-5, 6)), case)  # BS 1 to 10: the chart's rows
 
 
 def test_shooting_roll_beyond_six(shooting_chance, to_hit_shooting):
     assert to_hit_shooting(1, -1) == 7 and to_hit_shooting(1, -3) == 9
     assert to_hit_shooting(1, -4) is None  # 10+ cannot hit
     assert shooting_chance(1, -3) == Fraction(1, 36)
-    assert shooting_chance(0, -3) == 0
+    assert shooting_chance(1, -4) == 0
 
 
 def test_charts_and_sheets_are_declared(ns):

@@ -211,6 +211,32 @@ def test_a_line_of_several_units_says_its_hero_and_upgrade_are_for_each(browser,
     page.context.close()
 
 
+def test_a_line_whose_points_the_text_leaves_out_is_named_beside_the_total_and_overspending_prints_as_over(
+    browser, site
+):
+    """Light riders, whose points 004 does not give, beside four heavy foot (5 each) on 15 agreed: the total, 20, is
+    said not to count them, and the printed roster says "Over by 5 points" (never "Left unspent −5")."""
+    state = {
+        "title": "Riders",
+        "agreed_points": 15,
+        "units": [{"troop": "heavy_foot", "count": 4}, {"troop": "light_riders", "count": 1}],
+        "extras": [],
+    }
+    page = browser.new_context(viewport=PHONE).new_page()
+    page.goto(f"{site}/rampant_hex/army-builder.html{link(state)}")
+    assert " ".join(page.locator(".rp-army-totals").inner_text().split()) == (
+        "20 of 15 points — 5 over (not counting Light riders: the text gives no points) · 5 units"
+    )
+    printed = [" ".join(row.split()) for row in page.locator(".rp-roster-totals tr").all_text_contents()]
+    assert printed == [
+        "Total20 points",
+        "Not countedLight riders (the text gives no points)",
+        "Agreed15 points",
+        "Over by5 points",
+    ]
+    page.context.close()
+
+
 def test_a_list_s_link_opened_in_a_tab_on_the_builder_shows_that_list(browser, site):
     """A friend's link opened in the tab already showing one's own list: the page shows the friend's list, not the
     one it had (the address alone changed, and the page used to keep showing the old list)."""

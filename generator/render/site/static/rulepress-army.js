@@ -354,6 +354,8 @@
       var spent = parse(v.points);
       totals.push(el("strong", { "class": "rp-army-total", text: shown(spent) + (list.agreed_points ? " of " + shown(parse(list.agreed_points)) : "") + " points" }));
       if (list.agreed_points && cmp(spent, parse(list.agreed_points)) > 0) totals.push(el("span", { "class": "rp-army-over", text: " — " + shown(sub(spent, parse(list.agreed_points))) + " over" }));
+      var unpriced = unpricedNames(data, list);
+      if (unpriced.length) totals.push(el("span", { "class": "rp-army-unpriced", text: " (not counting " + unpriced.join(", ") + ": the text gives no points)" }));
     }
     var units = parse(v.counts.units || "0"), hasModels = !data.by_points || data.troops.some(function (t) { return t.models !== null; });
     totals.push(el("span", { "class": "rp-army-units-count", text: (data.by_points ? " · " : "") + shown(units) + (units.n === 1n && units.d === 1n ? " unit" : " units") }));
@@ -417,6 +419,15 @@
   }
   function written(text) { return text === null ? el("span", { "class": "rp-roster-gap", title: "not given in the source" }) : text; }
 
+  // the troop types of the list's lines whose points the text does not give: their lines add nothing to the total
+  function unpricedNames(data, list) {
+    var troops = byId(data.troops), names = [];
+    list.units.forEach(function (unit) {
+      if (lineEach(data, unit) === null && names.indexOf(troops[unit.troop].name) < 0) names.push(troops[unit.troop].name);
+    });
+    return names;
+  }
+
   // the ruleset's own counts the list fields (`counts_as: war_machines`), as its printed roster heads them
   function fielded(data, v) {
     return (data.own_counts || []).map(function (c) { return { label: c.label, count: parse(v.counts[c.name] || "0") }; })
@@ -456,9 +467,13 @@
     var totals = [];
     if (data.by_points) {
       totals.push(el("tr", {}, [el("th", { text: "Total" }), el("td", { text: shown(parse(v.points)) + " points" })]));
+      var unpriced = unpricedNames(data, list);
+      if (unpriced.length) totals.push(el("tr", {}, [el("th", { text: "Not counted" }), el("td", { text: unpriced.join(", ") + " (the text gives no points)" })]));
       if (list.agreed_points) {
+        var left = sub(parse(list.agreed_points), parse(v.points)), over = cmp(parse(v.points), parse(list.agreed_points)) > 0;
         totals.push(el("tr", {}, [el("th", { text: "Agreed" }), el("td", { text: shown(parse(list.agreed_points)) + " points" })]));
-        totals.push(el("tr", {}, [el("th", { text: "Left unspent" }), el("td", { text: shown(sub(parse(list.agreed_points), parse(v.points))) + " points" })]));
+        totals.push(el("tr", over ? { "class": "broken" } : {}, [el("th", { text: over ? "Over by" : "Left unspent" }),
+          el("td", { text: shown(over ? sub(parse(v.points), parse(list.agreed_points)) : left) + " points" })]));
       }
     } else {
       totals.push(el("tr", {}, [el("th", { text: "Models" }), el("td", { text: shown(parse(v.models)) + (list.agreed_models ? " of " + list.agreed_models + " agreed" : "") })]));
