@@ -308,7 +308,8 @@ class Rule(ForAudience):
     see_also: tuple[str, ...] = spec("Ids of related rules, tables, terms or spells.", ())
     charts: tuple[str, ...] = spec(
         "Ids of charts (its own or its base's) printed with the rule as grids, so "
-        "players read the chart, not a formula.",
+        "players read the chart, not a formula; a chart placed in the rule's own chapter prints there once, as its "
+        "own entry.",
         (),
         example="[hit_chart, wound_chart]",
     )

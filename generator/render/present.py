@@ -187,6 +187,13 @@ def hero_kind(hero) -> str:
     return f"{hero.level} level hero" if hero.level else "hero"
 
 
+def rule_charts(ruleset, rule, audience: str) -> tuple[str, ...]:
+    """The charts a rule prints within it: those it names, but for one printed as an entry of its own in the rule's
+    chapter (once on the page, with its notes and its anchor)."""
+    charts = (ruleset.get("charts", id) for id in rule.charts)
+    return tuple(c.id for c in charts if not (c.chapter and c.chapter == rule.chapter and visible_to(c, audience)))
+
+
 def alternatives(words) -> str:
     """Words as a choice: `leader, relic or deed`."""
     words = list(words)

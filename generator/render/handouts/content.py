@@ -41,6 +41,7 @@ from ..present import (
     points_text,
     profile_text,
     roll_text,
+    rule_charts,
     see_also,
     shown,
     source_text,
@@ -260,7 +261,10 @@ class _Blocks:
         return {
             "body": self.prose.html(rule.body),
             "gm_note": note,
-            "charts": [chart_from_model(self.ruleset, self.ruleset.get("charts", id)) for id in rule.charts],
+            "charts": [
+                chart_from_model(self.ruleset, self.ruleset.get("charts", id))
+                for id in rule_charts(self.ruleset, rule, self.audience)
+            ],
             "see_also": _see_also(self.ruleset, rule, self.printed, self.audience),
         }
 

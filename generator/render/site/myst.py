@@ -51,6 +51,7 @@ from ..present import (
     points_text,
     profile_text,
     roll_text,
+    rule_charts,
     see_also,
     shown,
     source_text,
@@ -127,7 +128,7 @@ def source_line(entry, ruleset: Ruleset) -> str:
 
 def rule_md(rule: Rule, ruleset: Ruleset, audience: str) -> str:
     parts = [prose(rule.body, ruleset)] + [
-        chart_grid_md(ruleset.get("charts", id), ruleset, heading=True) for id in rule.charts
+        chart_grid_md(ruleset.get("charts", id), ruleset, heading=True) for id in rule_charts(ruleset, rule, audience)
     ]
     parts.append(see_also_md(ruleset, rule, audience))
     if rule.gm_note and audience in SEES_EVERYTHING:

@@ -140,3 +140,51 @@ def test_an_upgrade_for_some_troop_types_says_which_and_names_no_game_masters_tr
     )
     assert "| Banner | 15 | once for the force |" in players
     assert "Ironbreakers" in render_entry(ruleset, "costs", None, "gm")
+
+
+CHART_IN_ITS_CHAPTER = """\
+ruleset: {title: Ashfall}
+chapters:
+  combat: {title: Combat}
+  magic: {title: Magic}
+formulas:
+  to_wound:
+    title: To wound
+    inputs:
+      strength: {label: Strength, min: 1, max: 3}
+      toughness: {label: Toughness, min: 1, max: 3}
+    expr: 4 - strength + toughness
+    result: target
+charts:
+  wound_chart:
+    title: Wounding grid
+    formula: to_wound
+    chapter: combat
+    rows: {input: strength, range: 1-3}
+    columns: {input: toughness, range: 1-3}
+rules:
+  wounding: {title: Wounding, chapter: combat, body: Roll to wound., charts: [wound_chart]}
+  spell_wounds: {title: Spell wounds, chapter: magic, body: Spells wound as blows do., charts: [wound_chart]}
+"""
+
+
+def test_a_chart_printed_in_its_own_chapter_is_not_printed_again_inside_a_rule_there(tmp_path):
+    """The wounding rule names the chart its own chapter prints as an entry: the chapter shows it once (the entry,
+    with its anchor); the magic chapter's rule, whose page has no such entry, prints it within the rule. The
+    booklet's rules read the same."""
+    from generator.render.handouts.content import handout_context
+
+    result = check_project(make_project(tmp_path, ashfall=CHART_IN_ITS_CHAPTER))
+    assert result.ok, [d.format() for d in result.diagnostics.errors]
+    ruleset = result.project.ruleset("ashfall")
+    combat = chapter_page(ruleset, ruleset.chapters[0], "player", set())
+    assert "{rulepress} charts" in combat  # the chart's own entry
+    wounding, spell_wounds = (render_entry(ruleset, "rules", rule, "player") for rule in ruleset.rules)
+    assert "**Wounding grid**" not in wounding and "**Wounding grid**" in spell_wounds
+    printed = {
+        (part["title"], block["title"]): len(block["charts"])
+        for part in handout_context(ruleset, "player")["parts"]
+        for block in part.get("blocks", ())
+        if "charts" in block
+    }
+    assert printed == {("Combat", "Wounding"): 0, ("Magic", "Spell wounds"): 1}
