@@ -292,7 +292,9 @@ class Phase(ForAudience):
         "Which sequence the phase belongs to, for rulesets with several.", "turn", example="player turn"
     )
     summary: Markdown = spec("What happens in the phase, in a sentence or two.", Markdown(""))
-    chapter: str = spec("The chapter (id) whose rules describe the phase.", "")
+    chapter: str = spec(
+        "The chapter (id) whose rules describe the phase: its page and the booklet's chapter open with it.", ""
+    )
     quick_reference: bool | QuickMark = quick_field("phase (in its turn sequence)", True)
 
 

@@ -194,6 +194,24 @@ def rule_charts(ruleset, rule, audience: str) -> tuple[str, ...]:
     return tuple(c.id for c in charts if not (c.chapter and c.chapter == rule.chapter and visible_to(c, audience)))
 
 
+def chapter_phases(ruleset, chapter: str, audience: str) -> list[tuple[int, object]]:
+    """The phases whose rules a chapter gives (`chapter:` on a phase), each with its step number in its sequence as
+    this audience reads it: the chapter's page and the booklet's chapter open with them."""
+    steps: dict[str, int] = {}
+    found = []
+    for phase in ruleset.phases:
+        if visible_to(phase, audience):
+            steps[phase.sequence] = steps.get(phase.sequence, 0) + 1
+            if phase.chapter == chapter:
+                found.append((steps[phase.sequence], phase))
+    return found
+
+
+def step_text(number: int, phase) -> str:
+    """Where a phase comes in its sequence, in words: ``step 2 of the turn``."""
+    return f"step {number} of the {phase.sequence}"
+
+
 def alternatives(words) -> str:
     """Words as a choice: `leader, relic or deed`."""
     words = list(words)

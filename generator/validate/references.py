@@ -73,12 +73,12 @@ def check_spells(ruleset: Ruleset):
 
 
 def check_empty_chapters(ruleset: Ruleset):
-    """A chapter something is printed in: an entry placed in it (a phase's `chapter:` only points to one) or an
-    intro; for the players, an entry they may see (of victory points the game-master keeps, their page says some
-    are hidden). Its own chapters only: an overlay's pages print its base's."""
+    """A chapter something is printed in: an entry placed in it (a phase placed in it opens its page) or an intro;
+    for the players, an entry they may see (of victory points the game-master keeps, their page says some are
+    hidden). Its own chapters only: an overlay's pages print its base's."""
     placed, shown = set(), set()
     for section, entry in ruleset.all_entries():
-        if section not in ("phases", "chapters"):
+        if section != "chapters":
             placed.add(getattr(entry, "chapter", ""))
             if section == "victory_points" or visible_to(entry, "player"):
                 shown.add(getattr(entry, "chapter", ""))

@@ -28,6 +28,7 @@ from ..present import (
     NOT_GIVEN_TEXT,
     bounds_text,
     capitalized,
+    chapter_phases,
     cites_a_source,
     column_head,
     count_label,
@@ -46,6 +47,7 @@ from ..present import (
     shown,
     source_text,
     source_title,
+    step_text,
 )
 from ..present import (
     exact_chance_text as chance_text,
@@ -785,6 +787,10 @@ def handout_context(ruleset: Ruleset, audience: str) -> dict:
     for part in parts:
         part["anchor"] = anchor("part", part["key"])
         part["intro"] = prose.html(part["intro"])
+        part["phases"] = [  # a chapter's phases, by their step in the turn
+            {"step": step_text(n, p), "title": p.title, "summary": prose.inline(p.summary), "gm": gm_only(p)}
+            for n, p in (chapter_phases(ruleset, part["key"], audience) if part["kind"] == "chapter" else ())
+        ]
         part["blocks"] = [b for section, entries in part.pop("groups") for b in blocks.group(section, entries)]
     meta = ruleset.meta
     phases = [

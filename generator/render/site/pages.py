@@ -32,6 +32,7 @@ from ..order import CHAPTER_ORDER, SECTION_PAGES, section_page_title
 from ..present import (
     AUTHORS,
     SEES_EVERYTHING,
+    chapter_phases,
     entry_title,
     gm_only,
     plural,
@@ -39,6 +40,7 @@ from ..present import (
     shown_count,
     shown_examples,
     source_title,
+    step_text,
     visible_to,
 )
 from ..reference import codes_reference, format_reference, names_reference
@@ -130,6 +132,10 @@ def chapter_page(ruleset: Ruleset, chapter, audience: str, placed: set, calculat
     parts = [f"({label(ruleset.id, 'chapters', chapter.id)})=\n# {page_title(ruleset, chapter.title)}\n"]
     if chapter.intro:
         parts.append(prose(chapter.intro, ruleset))
+    steps = chapter_phases(ruleset, chapter.id, audience)
+    if steps:  # the phases this chapter gives the rules of, by their step in the turn
+        lines = (f"- **{esc(p.title)}**, {esc(step_text(n, p))} — {' '.join(p.summary.split())}" for n, p in steps)
+        parts.append("\n".join(lines) + "\n")
     for section in CHAPTER_ORDER:
         entries = [
             e

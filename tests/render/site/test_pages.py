@@ -188,3 +188,37 @@ def test_a_chart_printed_in_its_own_chapter_is_not_printed_again_inside_a_rule_t
         if "charts" in block
     }
     assert printed == {("Combat", "Wounding"): 0, ("Magic", "Spell wounds"): 1}
+
+
+PHASES_IN_A_CHAPTER = """\
+ruleset: {title: Ashfall}
+chapters:
+  turn: {title: The turn}
+  combat: {title: Combat}
+phases:
+  recovery: {title: Recovery, chapter: turn, summary: Knocked down warriors stand up.}
+  movement: {title: Movement, chapter: turn, summary: Warriors move.}
+  shooting: {title: Shooting, summary: Warriors shoot.}
+  melee: {title: Melee, chapter: combat, summary: Warriors fight.}
+rules:
+  fighting: {title: Fighting, chapter: combat, body: Roll to hit.}
+"""
+
+
+def test_a_chapter_opens_with_the_phases_placed_in_it_each_by_its_step(tmp_path):
+    """Phases given `chapter: turn`: the turn's page and booklet chapter (no rule of their own in it) list them,
+    with their step in the turn; `check` no longer calls the chapter empty. Melee, step 4, opens Combat."""
+    from generator.render.handouts.content import handout_context
+
+    result = check_project(make_project(tmp_path, ashfall=PHASES_IN_A_CHAPTER))
+    assert result.ok and not [d for d in result.diagnostics if d.code.value == "empty-chapter"]
+    ruleset = result.project.ruleset("ashfall")
+    turn, combat = (chapter_page(ruleset, chapter, "player", set()) for chapter in ruleset.chapters)
+    assert "- **Recovery**, step 1 of the turn — Knocked down warriors stand up.\n" in turn
+    assert "- **Movement**, step 2 of the turn — Warriors move.\n" in turn
+    assert "Shooting" not in turn and "- **Melee**, step 4 of the turn — Warriors fight." in combat
+    chapters = [part for part in handout_context(ruleset, "player")["parts"] if part["kind"] == "chapter"]
+    assert [[(p["title"], p["step"]) for p in part["phases"]] for part in chapters] == [
+        [("Recovery", "step 1 of the turn"), ("Movement", "step 2 of the turn")],
+        [("Melee", "step 4 of the turn")],
+    ]
