@@ -328,6 +328,13 @@ def _syntax_diagnostic(error: yaml.MarkedYAMLError, path: str):
         return Diagnostic(
             Code.YAML_SYNTAX, f"YAML syntax: {error.context}: {problem}{where}", _loc(path, error.context_mark)
         )
+    if problem.startswith("mapping values are not allowed") and error.problem_mark is not None:
+        # PyYAML's words for a line indented deeper than the line above it allows (or a value with ": " in it)
+        above = error.problem_mark.line  # the line before, counted from 1
+        problem = (
+            f"a `key:` cannot start here, below line {above}: one of the two is indented wrong, or a value holding "
+            "`: ` needs quotes"
+        )
     opened = _FLOW_OPENERS.get(error.context or "")
     if opened and error.context_mark is not None:  # a bracket left open is found only where the next line starts
         mark = error.context_mark
