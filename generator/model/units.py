@@ -63,7 +63,7 @@ SPELLINGS = {
     "square": "squares",
     "squares": "squares",
 }
-_ONE = {"feet": "foot", "yards": "yard", "hexes": "hex", "squares": "square"}  # how one of each prints
+_ONE = {"feet": "foot", "yards": "yard", "hexes": "hex", "squares": "square", "dice": "die"}  # how one of each prints
 _SYMBOL = {"inches": '"'}  # printed straight after the number
 _MEASURES = {
     "length": "measure a length",
@@ -86,7 +86,12 @@ def unit_text(magnitude, unit: str, shown=number_text) -> str:
     number = shown(magnitude)
     if unit in _SYMBOL:
         return f"{number}{_SYMBOL[unit]}"
-    return f"{number} {_ONE.get(unit, unit) if magnitude == 1 else unit}"
+    return f"{number} {_ONE.get(unit, _singular(unit)) if magnitude == 1 else unit}"
+
+
+def _singular(unit: str) -> str:
+    """One of an author's own unit: ``1 hit``, ``1 wound`` (a word ending in one s loses it; others stay)."""
+    return unit[:-1] if unit.endswith("s") and not unit.endswith("ss") and " " not in unit else unit
 
 
 def _is_number(value) -> bool:

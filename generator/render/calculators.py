@@ -28,6 +28,7 @@ from ..model.computed import Formula, Input
 from ..model.entries import visible_to
 from ..model.formula import Expression, FormulaError
 from ..model.ruleset import Ruleset
+from ..model.units import unit_text
 from .present import chance_text, choice_text, minus_text, shown
 from .sheets.charts import exact_number_text, target_chance
 from .why import Reasons
@@ -114,9 +115,8 @@ def _part(formula: Formula, value, die: icepool.Die, chance_of=None, told: bool 
     if isinstance(value, icepool.Die):
         return {"roll": _roll(value)}
     if kind == "number" and _is_number(value):
-        text = exact_number_text(value)
         unit = formula.unit
-        return {"text": minus_text(f"{text} {unit}" if unit else text)}
+        return {"text": minus_text(unit_text(value, unit, exact_number_text) if unit else exact_number_text(value))}
     return {"text": minus_text(shown(value, none="none"))}
 
 

@@ -296,3 +296,11 @@ def test_the_player_site_published_alone_opens_every_pdf_it_links(built):
     printed = {p.relative_to(built).as_posix() for kind in ("sheets", "handouts") for p in (built / kind).glob("*.pdf")}
     assert set(linked) == {f"printouts/{name}" for name in printed if "-gm-" not in name}
     assert not [p for p in (site / "printouts").rglob("*") if "-gm-" in p.name]
+
+
+def test_an_impossible_chart_cell_reads_as_its_word_alone_in_every_pdf(pdfs):
+    """The to-wound chart's cells that cannot wound print "no effect", in the booklet as on the sheets and the
+    site: never "no effect 0%"."""
+    words = re.compile(r"no effect\s*0%")
+    assert "no effect" in pdfs["warhammer_fantasy_charts-handout-a4.pdf"]
+    assert [name for name, text in pdfs.items() if words.search(text)] == []

@@ -162,7 +162,10 @@ def expected_part(oracle: Oracle, view, value, given: dict, chance_id: str | Non
         return {"rows": rows}
     if view.result == "number" and isinstance(value, int | Fraction) and not isinstance(value, bool):
         text = exact_number_text(value)
-        return {"text": minus_text(f"{text} {view.unit}" if view.unit else text)}
+        if view.unit == "inches":  # as every output prints inches: 3"
+            return {"text": minus_text(f'{text}"')}
+        unit = {"hits": "hit", "dice": "die"}.get(view.unit, view.unit) if value == 1 else view.unit  # "1 hit"
+        return {"text": minus_text(f"{text} {unit}" if unit else text)}
     return {"text": minus_text(shown(value, none="none"))}
 
 
