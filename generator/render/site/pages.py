@@ -378,7 +378,11 @@ def ruleset_index(
         )
     byline = " — ".join(
         x
-        for x in (f"*{esc(meta.subtitle)}*" if meta.subtitle else "", f"by {esc(meta.author)}" if meta.author else "")
+        for x in (
+            f"*{esc(meta.subtitle)}*" if meta.subtitle else "",
+            f"by {esc(meta.author)}" if meta.author else "",
+            esc(meta.version) if meta.version else "",  # the edition the printouts carry, on the page too
+        )
         if x
     )
     if byline:

@@ -222,3 +222,15 @@ def test_a_chapter_opens_with_the_phases_placed_in_it_each_by_its_step(tmp_path)
         [("Recovery", "step 1 of the turn"), ("Movement", "step 2 of the turn")],
         [("Melee", "step 4 of the turn")],
     ]
+
+
+def test_a_ruleset_s_front_page_says_its_version_as_its_printouts_do(tmp_path):
+    """`version: playtest 0.3`, printed small on every sheet and booklet, is on the site's front page of the ruleset
+    too, after its author: players see which edition they read."""
+    from generator.render.site.pages import ruleset_index
+
+    text = "ruleset: {title: Ashfall, author: Sam the hobbyist, version: playtest 0.3}\n"
+    result = check_project(make_project(tmp_path, ashfall=text))
+    assert result.ok, [d.format() for d in result.diagnostics.errors]
+    page = ruleset_index(result.project.ruleset("ashfall"), [], [])
+    assert "\nby Sam the hobbyist — playtest 0\\.3\n" in page  # MyST, its full stop escaped
