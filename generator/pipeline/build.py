@@ -31,6 +31,11 @@ from .request import BuildHooks, BuildRequest
 from .staging import MANIFEST, clean_stale, link_or_copy, new_staging, read_manifest, swap, write_manifest
 
 
+def kept(out: Path) -> str:
+    """What a build that stopped says of its output folder: left as it was, or never made (a first build)."""
+    return f"{out} is left as it was" if out.exists() else f"nothing is written to {out}"
+
+
 def run_build(request: BuildRequest, hooks: BuildHooks = BuildHooks()) -> int:
     return _locked(request, lambda request, out, started: _build(request, hooks, out, started))
 
@@ -81,11 +86,11 @@ def _locked(request: BuildRequest, work) -> int:
         print(printable(f"rulepress: {locked}"), file=sys.stderr)
         return 1
     except KeyboardInterrupt:
-        print(printable(f"rulepress: interrupted; {out} is left as it was"), file=sys.stderr, flush=True)
+        print(printable(f"rulepress: interrupted; {kept(out)}"), file=sys.stderr, flush=True)
         return INTERRUPTED
     except OSError as error:  # a read-only or full disk, a folder that vanished: one line, build/ as it was
         print(
-            printable(f"rulepress: error: cannot write the build: {os_error_text(error)}; {out} is left as it was"),
+            printable(f"rulepress: error: cannot write the build: {os_error_text(error)}; {kept(out)}"),
             file=sys.stderr,
         )
         return 1
@@ -115,33 +120,33 @@ def _build(request: BuildRequest, hooks: BuildHooks, out: Path, started: float) 
     except RenderRefused as refused:
         print_diagnostics(refused.diagnostics)
         told = plural(len(refused.diagnostics), "error")
-        print(printable(f"build failed: {told}; {out} is left as it was"), file=sys.stderr)
+        print(printable(f"build failed: {told}; {kept(out)}"), file=sys.stderr)
         return 1
     except TemplateFailed as failed:
         print_diagnostics(failed.diagnostics)
         print(
-            printable(f"build failed: {plural(len(failed.diagnostics), 'template error')}; {out} is left as it was"),
+            printable(f"build failed: {plural(len(failed.diagnostics), 'template error')}; {kept(out)}"),
             file=sys.stderr,
         )
         return 1
     except SearchIndexError as failed:
         print(printable(f"error: {failed}"), file=sys.stderr)
-        print(printable(f"build failed: no search index; {out} is left as it was"), file=sys.stderr)
+        print(printable(f"build failed: no search index; {kept(out)}"), file=sys.stderr)
         return 1
     except SiteWarnings as warned:
         print(printable(str(warned)), file=sys.stderr)
-        print(printable(f"build failed: the site build warned; {out} is left as it was"), file=sys.stderr)
+        print(printable(f"build failed: the site build warned; {kept(out)}"), file=sys.stderr)
         return 1
     except RenderFailed as failed:
         print(printable(f"error: {failed}"), file=sys.stderr)
-        print(printable(f"build failed: a render did not finish; {out} is left as it was"), file=sys.stderr)
+        print(printable(f"build failed: a render did not finish; {kept(out)}"), file=sys.stderr)
         return 1
     except SiteFailed as failed:  # not the rules' fault: the status of an internal error, and a way to report it
         print(
             printable(f"rulepress: internal error: {failed} (please report this with the command you ran)"),
             file=sys.stderr,
         )
-        print(printable(f"build failed: the site build stopped; {out} is left as it was"), file=sys.stderr)
+        print(printable(f"build failed: the site build stopped; {kept(out)}"), file=sys.stderr)
         return INTERNAL
     finally:
         shutil.rmtree(staging, ignore_errors=True)
@@ -172,7 +177,7 @@ def _export(request: BuildRequest, out: Path, started: float) -> int:
     if not result.ok or failures:
         print_diagnostics(list(result.diagnostics) + failures)
         errors = len(result.diagnostics.errors) + len(failures)
-        print(printable(f"export failed: {plural(errors, 'error')}; {out} is left as it was"), file=sys.stderr)
+        print(printable(f"export failed: {plural(errors, 'error')}; {kept(out)}"), file=sys.stderr)
         return 1
     into_build = request.out is None  # build/export/, the rest of build/ kept; else the files at the top of --out
     staging = new_staging(out)

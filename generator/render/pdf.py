@@ -150,14 +150,19 @@ def _shown(path: Path, root: Path) -> str:
 
 
 def _locate(url: str, job: PdfJob, root: Path) -> Location:
-    """Where the refused URL is written: in the template if found there, else the HTML."""
+    """Where the refused URL is written: in the template if found there, a stylesheet, a template of the project's
+    that the template extends or includes (its `base.html.j2`), else the HTML."""
     needle = url.removeprefix("file://")
     own = job.template.removeprefix(f"{PROJECT_TEMPLATES}/")
     candidates = [(template_path(root, own), job.template)] if job.template else []
     candidates += [(s, _shown(s, root)) for s in job.stylesheets]
+    folder = Path(root) / PROJECT_TEMPLATES
+    if folder.is_dir() and not folder.is_symlink():
+        theirs = sorted(p for p in folder.rglob("*.j2") if p.is_file() and not p.is_symlink())
+        candidates += [(p, f"{PROJECT_TEMPLATES}/{p.relative_to(folder).as_posix()}") for p in theirs]
     for path, shown in candidates:
         if path.is_file():
-            text = path.read_text(encoding="utf-8")
+            text = path.read_text(encoding="utf-8", errors="replace")
             for guess in (url, needle, Path(needle).name):
                 index = text.find(guess)
                 if index >= 0:

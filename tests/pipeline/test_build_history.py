@@ -271,7 +271,7 @@ def test_a_site_build_that_raised_exits_as_an_internal_error(tmp_path, monkeypat
     assert errors.getvalue().splitlines()[-2:] == [
         "rulepress: internal error: the site build stopped: JSONDecodeError: Expecting value"
         " (please report this with the command you ran)",
-        f"build failed: the site build stopped; {project / 'build'} is left as it was",
+        f"build failed: the site build stopped; nothing is written to {project / 'build'}",
     ]
     assert not (project / "build").exists()
 
@@ -291,6 +291,6 @@ def test_a_render_that_did_not_finish_says_why_then_that_the_build_failed(tmp_pa
     assert status == 1
     assert errors.getvalue().splitlines()[-2:] == [
         "error: the render worker ended without an answer",
-        f"build failed: a render did not finish; {project / 'build'} is left as it was",
+        f"build failed: a render did not finish; nothing is written to {project / 'build'}",
     ]
     assert not (project / "build").exists()

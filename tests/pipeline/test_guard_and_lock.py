@@ -158,10 +158,12 @@ def test_ctrl_c_and_a_disk_error_end_the_build_in_one_line(tmp_path, capsys):
 
     out = tmp_path / "build"
     assert pipeline.build._locked(BuildRequest(tmp_path, out=None), interrupted) == 130
-    assert capsys.readouterr().err == f"rulepress: interrupted; {out} is left as it was\n"
+    assert capsys.readouterr().err == f"rulepress: interrupted; nothing is written to {out}\n"  # a first build
     assert pipeline.build._locked(BuildRequest(tmp_path, out=None), full) == 1
     err = capsys.readouterr().err
-    assert err.startswith("rulepress: error: cannot write the build: ") and err.endswith(f"; {out} is left as it was\n")
+    assert err.startswith("rulepress: error: cannot write the build: ") and err.endswith(
+        f"; nothing is written to {out}\n"
+    )
     assert "No space left on device" in err
 
 

@@ -339,7 +339,7 @@ def test_export_of_broken_rules_fails_and_writes_nothing(project, renderers, mon
     assert (
         capsys.readouterr().err
         == "".join(d.format() + "\n" for d in broken)
-        + f"export failed: 2 errors; {project / 'build'} is left as it was\n"
+        + f"export failed: 2 errors; nothing is written to {project / 'build'}\n"
     )
     assert not (project / "build").exists()
 
@@ -581,7 +581,7 @@ def test_the_template_errors_of_sheets_and_handouts_are_reported_together(projec
         f"  hint: {hint}\n"
         "templates/sheets/wound.html.j2:3:5: error[template-error]: 'roll' is undefined\n"
         f"  hint: {hint}\n"
-        f"build failed: 2 template errors; {project / 'build'} is left as it was\n"
+        f"build failed: 2 template errors; nothing is written to {project / 'build'}\n"
     )
     assert renderers.pdfs == [] and renderers.sites == [] and not (project / "build").exists()
 

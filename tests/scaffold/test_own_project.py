@@ -106,3 +106,18 @@ def test_an_overriding_stylesheet_naming_a_file_outside_is_still_refused(tmp_pat
     line = len((root / "templates/print-base.css").read_text(encoding="utf-8").splitlines())
     assert f"templates/print-base.css:{line}:" in err and "error[resource-outside]" in err, err
     assert not (root / "build").exists()
+
+
+def test_a_file_outside_named_in_a_template_the_sheet_extends_is_located_there(tmp_path, monkeypatch, capsys):
+    """An override of `sheets/base.html.j2` (which every sheet extends) with an image from outside on its line 20:
+    refused, and told at that line of that file, not at the first line of the sheet's own template."""
+    root = new_project(tmp_path, monkeypatch)
+    (root / "templates/sheets").mkdir(parents=True)
+    lines = (default_templates() / "sheets/base.html.j2").read_text(encoding="utf-8").splitlines()
+    lines.insert(19, '<img src="file:///etc/hostname">')
+    (root / "templates/sheets/base.html.j2").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    capsys.readouterr()
+    assert main(["-C", str(root), "build", *SHEETS_ONLY]) == 1
+    err = capsys.readouterr().err
+    assert "templates/sheets/base.html.j2:20:11: error[resource-outside]" in err, err  # where the address starts
+    assert "charts.html.j2:1:1" not in err and "quick-reference.html.j2:1:1" not in err, err
