@@ -208,6 +208,8 @@ def test_a_line_of_several_units_says_its_hero_and_upgrade_are_for_each(browser,
     assert "Command unit (3 each)" in three.locator(".rp-army-upgrade").inner_text()
     assert one.locator(".rp-army-chip").inner_text() == "with Warrior hero ✕"
     assert "Command unit (3)" in one.locator(".rp-army-upgrade").inner_text()
+    assert "Warrior hero (2 each)" in three.locator("select option").all_inner_texts()  # the hero menu says so too
+    assert "Warrior hero (2)" in one.locator("select option").all_inner_texts()
     page.context.close()
 
 

@@ -295,7 +295,7 @@
       var heroPick = el("select", { "aria-label": "Add a hero to " + troop.name, onchange: function (e) {
         if (e.target.value) self.change(function (l) { l.units[index].heroes.push(e.target.value); });
       } }, [el("option", { value: "", text: "+ hero…" })].concat(data.heroes.map(function (h) {
-        return el("option", { value: h.id, text: h.name + (h.points !== null && data.by_points ? " (" + shown(parse(h.points)) + ")" : "") });
+        return el("option", { value: h.id, text: h.name + (h.points !== null && data.by_points ? " (" + shown(parse(h.points)) + (unit.count > 1 ? " each" : "") + ")" : "") });
       })));
       return el("li", { "class": "rp-army-line" }, [
         el("div", { "class": "rp-army-line-head" }, [
