@@ -92,7 +92,7 @@ class Code(enum.Enum):
         "too-large",
         catches="a file, nesting, number, die, dice pool, table or lookup span, chart, text or expression beyond the "
         "limit the message names, or a formula or chart whose check takes more work than one check may",
-        hint="no rule needs that much: split the file, or write a smaller value",
+        hint="no rule needs that much: write a smaller value",
     )
     CONTROL_CHARACTER = _code(
         "control-character",

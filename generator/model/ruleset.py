@@ -158,6 +158,8 @@ class Ruleset:
     unreadable: tuple[str, ...] = ()
     # (section, id) of entries whose own errors were reported: references to them are not errors again
     unloaded: frozenset = frozenset()
+    # profile rows left out for an error in a cell (reported), kept for the checks that read their other fields
+    rows_with_errors: tuple[ProfileRow, ...] = field(default=(), compare=False, repr=False)
     sources: MappingProxyType = field(default_factory=lambda: MappingProxyType({}), compare=False, repr=False)
     # the ruleset this one builds on (`extends:`): its values, formulas, tables and charts are reachable here
     base: Ruleset | None = field(default=None, compare=False, repr=False)

@@ -75,6 +75,8 @@ class Builder:
         self.diagnostics = diagnostics
         self.default_source = default_source
         self.failed: set[tuple[str, str]] = set()  # (section, id) of entries already reported broken
+        # profile rows left out for an error in a cell: their keywords are still checked, so that one run tells all
+        self.rows_with_errors: list[ProfileRow] = []
 
     def error(self, code: Code, message: str, node: Node, hint: str | None = None):
         self.diagnostics.add(code, message, node.loc, hint)
@@ -505,7 +507,10 @@ class Builder:
                 unknown.add(key.text)
                 ok = False
         row = self.dataclass(ProfileRow, _without(node, *by_id), id, skip=frozenset(by_id) | unknown, at=at)
-        if not ok or row is INVALID:
+        if row is INVALID:
+            return INVALID
+        if not ok:
+            self.rows_with_errors.append(row)
             return INVALID
         return dataclasses.replace(row, values=MappingProxyType(cells), locs=MappingProxyType({**row.locs, **locs}))
 

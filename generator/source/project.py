@@ -206,11 +206,13 @@ class LoadMemo:
         if found is None or found[0] is not node:  # the node is held with what was built from it: its id stays its own
             said = Diagnostics()
             alone = Builder(said, builder.default_source)
-            found = self._sections[key] = (node, tuple(alone.entries(cls, node, name)), tuple(said), alone.failed)
+            entries = tuple(alone.entries(cls, node, name))
+            found = self._sections[key] = (node, entries, tuple(said), alone.failed, tuple(alone.rows_with_errors))
             _keep_last(self._sections, 64 * self.KEPT)
-        _node, entries, said, failed = found
+        _node, entries, said, failed, rows_with_errors = found
         builder.diagnostics.extend(said)
         builder.failed |= failed
+        builder.rows_with_errors.extend(rows_with_errors)
         return list(entries)
 
 
@@ -393,6 +395,7 @@ def load_ruleset(
         id=folder.name,
         meta=meta,
         unloaded=frozenset(builder.failed),
+        rows_with_errors=tuple(builder.rows_with_errors),
         examples=tuple(examples),
         files=tuple(shown(p) for p, _ in trees),
         unreadable=tuple(unreadable),

@@ -10,27 +10,54 @@ from ..model.ruleset import PAGED_SECTIONS, Ruleset
 
 def check_keywords(ruleset: Ruleset):
     declared = {k.name.casefold(): k for k in ruleset.reachable("keywords")}  # a base's too
-    users = [(m, row) for m in ruleset.profiles for row in m.rows] + [(None, item) for item in ruleset.items]
-    for _matrix, entry in users:
+    rows = [row for m in ruleset.profiles for row in m.rows] + list(ruleset.rows_with_errors)
+    for entry in rows + list(ruleset.items):
         for index, written in enumerate(() if isinstance(entry.keywords, NotGiven) else entry.keywords):
-            name, params = split_keyword(written)
-            keyword = declared.get(name.casefold())
             loc = entry.locs.get(f"keywords[{index}]", value_loc(entry, "keywords"))
-            if keyword is None:
-                yield Diagnostic(
-                    Code.UNKNOWN_KEYWORD,
-                    f"`{name}` is not declared in `keywords:`",
-                    loc,
-                    did_you_mean(name, [k.name for k in declared.values()]),
-                )
-            elif len(params) != len(keyword.params):
-                wanted = " ".join([keyword.name, *(p.upper() for p in keyword.params)])
-                yield Diagnostic(
-                    Code.KEYWORD_PARAMS,
-                    f"`{written}` gives {len(params)} parameter(s); `{keyword.name}` takes {len(keyword.params)}",
-                    loc,
-                    f"write it as `{wanted}`",
-                )
+            yield from _keyword_written(str(written), declared, loc)
+
+
+def _keyword_written(written: str, declared: dict, loc):
+    name, params = split_keyword(written)
+    keyword = declared.get(name.casefold())
+    if keyword is None:
+        keyword = _named_first(written, declared)
+        if keyword is None:
+            yield Diagnostic(
+                Code.UNKNOWN_KEYWORD,
+                f"`{name}` is not declared in `keywords:`",
+                loc,
+                did_you_mean(name, [k.name for k in declared.values()]),
+            )
+            return
+        given = written[len(keyword.name) :].split()
+        shown = " ".join(p.upper() for p in keyword.params)
+        takes = {0: "nothing", 1: f"a whole number ({shown})"}.get(len(keyword.params), f"whole numbers ({shown})")
+        yield Diagnostic(
+            Code.KEYWORD_PARAMS,
+            f"`{written}` gives `{' '.join(given)}` where `{keyword.name}` takes {takes}",
+            loc,
+            f"write it as `{' '.join([keyword.name, shown]).strip()}`",
+        )
+    elif len(params) != len(keyword.params):
+        wanted = " ".join([keyword.name, *(p.upper() for p in keyword.params)])
+        yield Diagnostic(
+            Code.KEYWORD_PARAMS,
+            f"`{written}` gives {len(params)} parameter(s); `{keyword.name}` takes {len(keyword.params)}",
+            loc,
+            f"write it as `{wanted}`",
+        )
+
+
+def _named_first(written: str, declared: dict):
+    """The declared keyword ``written`` starts with, followed by words that are not whole numbers (`NAME x`),
+    the longest such name; None if there is none."""
+    words = written.split()
+    for end in range(len(words) - 1, 0, -1):
+        keyword = declared.get(" ".join(words[:end]).casefold())
+        if keyword is not None:
+            return keyword
+    return None
 
 
 DECLARED = (  # (section, field, the `ruleset:` list it must be in, what it is)
