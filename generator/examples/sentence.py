@@ -6,7 +6,8 @@ as ``2D6``, and the words one to twenty, ``once``, ``twice``, ``half``, ``a thir
 itself states: a number literal of its code, a number of its expected output (``Fraction(1, 3)`` is 1/3) or
 of a value it reads (``values.x``), compared exactly. Three shapes say more than their numbers:
 
-* a chance, ``19 times in 27`` or ``one time in six``: the example must state that fraction (19/27);
+* a chance, ``19 times in 27``, ``one roll in six`` or ``a third of the rolls``: the example must state that
+  fraction (19/27), not merely two numbers in that ratio;
 * a percentage, ``41.7%``: a fraction of the example must round to it at the printed precision;
 * a sum, ``3 + 5 = 8`` or ``2 x 5 = 10``: it must be true, and its result a number of the example.
 
@@ -94,7 +95,11 @@ _WORDS = {
     )
 }
 _ADVERBS = {"once": 1, "twice": 2, "thrice": 3}
-_PARTS = {"half": 2, "third": 3, "thirds": 3, "quarter": 4, "quarters": 4}  # a half, two thirds...
+_PARTS = {  # a half, two thirds, a sixth: the parts of the dice games roll
+    "half": 2,
+    **{f"{word}{s}": n for word, n in (("third", 3), ("quarter", 4), ("fifth", 5), ("sixth", 6)) for s in ("", "s")},
+    **{f"{word}{s}": n for word, n in (("eighth", 8), ("tenth", 10), ("twelfth", 12)) for s in ("", "s")},
+}
 _VULGAR = {"½": Fraction(1, 2), "¼": Fraction(1, 4), "¾": Fraction(3, 4), "⅓": Fraction(1, 3), "⅔": Fraction(2, 3)}
 
 _WORD = "|".join(sorted([*_WORDS, *_ADVERBS], key=len, reverse=True))
@@ -116,7 +121,13 @@ _NOT_A_NUMBER = re.compile(
     r"(?i:no[- ]one|(?:any|each|every|the|this|that|which)\s+one)\b|\bone(?=\s+(?:of|another)\b"
     r"|\s+\d|'s)|(?:^|(?<=[.;:!?(]\s))Once\b|\bOnce(?=\s+(?:a|an|the|it|he|she|they)\b)"
 )
-_CHANCE_BETWEEN = re.compile(r"^\s+(?:times?\s+)?(?:in|out\s+of)\s+$", re.IGNORECASE)
+# what a chance counts (one roll in three, 19 times in 27); a turn or a hex is no chance (two hexes in three turns)
+_TRIES = r"(?:times?|rolls?|throws?|tries|try|attempts?|casts?|castings?|games?|dice|die|goes)"
+_CHANCE_BETWEEN = re.compile(rf"^\s+(?:{_TRIES}\s+)?(?:in|out\s+of)\s+$", re.IGNORECASE)
+# a part of the tries (a third of the rolls, half the time): a chance, which the example must state, not a ratio
+_OF_THE_TRIES = re.compile(
+    rf"\s+(?:of\s+)?(?:(?:the|all|your|its|their|his|her)\s+)?{_TRIES}\b(?!\s+(?:as|than)\b)", re.IGNORECASE
+)
 _HEDGE = re.compile(
     r"(?:\b(?:a\s+little|just|slightly)\s+(?:over|under|more\s+than|less\s+than|above|below)"
     r"|\b(?:about|around|roughly|nearly|almost))\s+$",
@@ -212,6 +223,7 @@ def stated_numbers(text: str, words: bool = True) -> list[Stated]:
             found.append(Stated(match.start(), match.end(), raw, _number(raw) / (100 if percent else 1), percent))
         elif words:
             ratio = bool(match["part"] or match["mixed"]) or raw.lower() in ("twice", "thrice")
+            ratio = ratio and not (match["part"] and _OF_THE_TRIES.match(hidden, match.end()))
             found.append(Stated(match.start(), match.end(), raw, _spoken(raw), ratio=ratio))
     return found
 

@@ -41,17 +41,55 @@ def shown_result(result: str | None) -> str:
     return _QUOTED.sub(lambda m: m[1] if m[1] is not None else m[2], text) or "nothing"
 
 
-def house_phrase(result, hidden: bool = False, paragraph: str = "") -> str:
+def house_phrase(result, hidden: bool = False, paragraph: str = "", raw: bool = False) -> str:
     """``the text: 4; these house rules: 5``: an example of the text whose result an overlay's values change
     (``hidden``: the house result is not shown, as some house value is the game-master's). Under the
     ``paragraph`` players read, only the changed results it states, where it states any: its "half the time" is
-    the example's '50%', not the ``(True, False)`` a line before it printed."""
-    pairs = result.results
-    if paragraph:
-        pairs = [pair for pair in pairs if states(paragraph, shown_result(pair[0]))] or pairs
-    text = ", ".join(shown_result(want) for want, _got in pairs)
-    house = HOUSE_HIDDEN if hidden else ", ".join(shown_result(got) for _want, got in pairs)
+    the example's '50%', not the ``(True, False)`` a line before it printed. Of a result that is several values
+    (``(2 hexes, 3 hexes)``) only those that differ are said; a result that reads as no number or word of the
+    game (``True``, ``{1, 2}``) is not printed at all: players read that the house rules change it. ``raw``, for
+    authors: every changed result as the example printed it."""
+    pairs = [(shown_result(want), shown_result(got)) for want, got in result.results]
+    if not raw:
+        pairs = pairs if hidden else [pair for want, got in pairs for pair in _differing(want, got)]
+        if paragraph:
+            pairs = [pair for pair in pairs if states(paragraph, pair[0])] or pairs
+        if not pairs or not all(_readable(want) and (hidden or _readable(got)) for want, got in pairs):
+            return "so in the text; these house rules give " + (HOUSE_HIDDEN if hidden else "another result")
+    text = ", ".join(want for want, _got in pairs)
+    house = HOUSE_HIDDEN if hidden else ", ".join(got for _want, got in pairs)
     return f"the text: {text}; these house rules: {house}"
+
+
+def _differing(want: str, got: str) -> list[tuple[str, str]]:
+    """The values of two results that differ, place by place where both are sequences of as many values."""
+    wanted, gotten = _values(want), _values(got)
+    if wanted is None or gotten is None or len(wanted) != len(gotten):
+        return [(want, got)]
+    return [pair for pair in zip(wanted, gotten, strict=True) if pair[0] != pair[1]]
+
+
+def _values(shown: str) -> list[str] | None:
+    """The values of a result printed as a tuple or list (``(2 hexes, (3 hexes, 4))``), flattened; a single value
+    alone; None for anything else with brackets (a set, a mapping)."""
+    if not (shown[:1] in "([" and shown[-1:] in ")]"):
+        return None if re.search(r"[][(){}]", shown) else [shown]
+    values, depth, start = [], 0, 1
+    for index, char in enumerate(shown[1:-1], 1):
+        depth += (char in "([{") - (char in ")]}")
+        if char == "," and depth == 0:
+            values.append(shown[start:index].strip())
+            start = index + 1
+    values.append(shown[start:-1].strip())
+    flat = [_values(value) for value in values if value]
+    return None if any(part is None for part in flat) else [value for part in flat for value in part]
+
+
+def _readable(shown: str) -> bool:
+    """A result players can read as the game's: a number, a chance, a quantity or words, not Python's own."""
+    if shown == shown_result(None):
+        return True
+    return shown not in ("True", "False", "None", "nothing") and not re.search(r"[][(){}]", shown)
 
 
 def house_hidden(ruleset) -> bool:

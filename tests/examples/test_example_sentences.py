@@ -112,6 +112,42 @@ def test_twice_and_half_may_relate_two_numbers_of_the_example():
     assert problems("Models move 6 inches; thrice that at the double.", ">>> at_the_double(6)\n12") == ["thrice"]
 
 
+@pytest.mark.parametrize(
+    ("said", "flagged"),
+    [
+        ("A third of the rolls give 2", "A third"),
+        ("One roll in three gives 2", "One roll in three"),
+        ("Two rolls in six give 2", "Two rolls in six"),
+        ("a third of all throws", "a third"),
+    ],
+)
+def test_a_part_of_the_rolls_is_a_chance_the_example_must_state_not_a_ratio_of_its_numbers(said, flagged):
+    # the example's 2 and 6 stand in the ratio of a third: that is no chance of a third
+    two_in_six = ">>> activations_chance(2)  # on a D6\nFraction(1, 6)\n>>> two_or_three = (2, 6)"
+    assert problems(said, two_in_six) == [flagged]
+    assert problems(said, ">>> activations_chance(2)\nFraction(1, 3)") == []
+    assert problems(said, ">>> activations_chance(2)\n'33.3%'") == []
+
+
+@pytest.mark.parametrize(
+    ("said", "part"),
+    [
+        ("Half the rolls", Fraction(1, 2)),
+        ("a quarter of the time", Fraction(1, 4)),
+        ("a sixth of the rolls", Fraction(1, 6)),
+    ],
+)
+def test_half_a_quarter_or_a_sixth_of_the_rolls_must_be_the_examples_chance(said, part):
+    assert problems(said, f">>> p\nFraction({part.numerator}, {part.denominator})") == []
+    assert problems(said, ">>> p\nFraction(1, 12)\n>>> 12, 6, 4, 3, 2") == [said.split(" of")[0].split(" the")[0]]
+
+
+def test_a_part_of_something_else_than_the_rolls_may_still_relate_two_numbers():
+    assert problems("Riders move half as far, 3 hexes, as a 6 hex charge:", ">>> charge(6)\n3") == []
+    assert problems("Two hexes in three turns", ">>> moved(3)\n2") == []  # no chance: a turn is not a try
+    assert [n.value for n in stated_numbers("the sixth turn, and a sixth of the rolls")] == [Fraction(1, 6)]
+
+
 def test_the_sentence_is_the_whole_paragraph_the_example_follows_and_no_earlier_one():
     text = "Steps 1, 3 and 5 are rules prose.\n\nIt ends with two\nprisoners:\n\n```python\n>>> 1 + 1\n2\n```\n"
     ((offset, paragraph, code),) = stated(text)

@@ -10,6 +10,7 @@ the base's source text by its title and section.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -232,13 +233,26 @@ def test_a_house_result_is_text_on_every_output_never_markup(checked):
     import dataclasses
 
     club = checked.ruleset("club")
-    hostile = "'{raw}`<script>x</script>` **bold** [link](http://example.com)'"
+    hostile = "'`<script>x</script>` **bold** <a href=http://example.com>link</a> $x$'"
     changed = tuple(dataclasses.replace(r, results=(("7", hostile),)) for r in club.house_results)
     club = dataclasses.replace(club, house_results=changed)
     page = myst.rule_md(club.rule("moving"), club, "player")
-    assert "{raw}" not in page and "\\{raw\\}" in page and "](" not in page
+    assert "\\`\\<script\\>" in page and "\\*\\*bold" in page and "\\<a href" in page
+    assert not re.search(r"(?<!\\)[<`*]", page.split("(the text")[1].split(")")[0])  # each one escaped
     html = str(Prose(club, "player").html(club.rule("moving").body))
     assert "<script>" not in html and "<strong>" not in html and "<a " not in html
+    assert "&lt;script&gt;" in html
+
+
+def test_a_house_result_written_as_a_role_or_a_link_is_not_printed(checked):
+    import dataclasses
+
+    club = checked.ruleset("club")
+    hostile = "'{raw}`<script>x</script>` [link](http://example.com)'"
+    changed = tuple(dataclasses.replace(r, results=(("7", hostile),)) for r in club.house_results)
+    club = dataclasses.replace(club, house_results=changed)
+    page = myst.rule_md(club.rule("moving"), club, "player")
+    assert "raw" not in page and "link" not in page and "these house rules give another result" in page
 
 
 def test_under_the_sentence_players_read_only_the_changed_results_it_states(tmp_path):

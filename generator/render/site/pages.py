@@ -303,7 +303,7 @@ def examples_page(ruleset: Ruleset, audience: str = "player") -> str | None:
         where = f"{code(example.path)} line {example.line}"
         house = changed.get((example.path, example.line))
         if house is not None:
-            lines.append(f"- ≠ {target} — {esc(house_phrase(house, hidden))}, {where}")
+            lines.append(f"- ≠ {target} — {esc(house_phrase(house, hidden, raw=True))}, {where}")
         else:
             lines.append(f"- ✔ {target} — {plural(example.statements, 'checked statement')}, {where}")
     return "\n".join(lines)
