@@ -292,5 +292,5 @@ def test_a_game_with_no_source_text_prints_no_citation_of_one(tmp_path):
     cited = ORIGINAL_GAME.replace("version: playtest 0.3", "source_title: The Ashfall Book")
     printed = _printed_html(make_project(tmp_path / "cited", ashfall=cited))
     assert "Source: The Ashfall Book." in printed["ashfall-quick-reference-a4.pdf"]
-    assert '<p class="cite">Ashfall Warbands</p>' in printed["ashfall-quick-reference-a4.pdf"]
+    assert '<p class="cite">The Ashfall Book</p>' in printed["ashfall-quick-reference-a4.pdf"]
     assert "under an entry says where in the source text it comes from" in printed["ashfall-handout-a4.pdf"]

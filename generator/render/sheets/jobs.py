@@ -73,6 +73,7 @@ class Sheet:
     ruleset: str = ""  # the ruleset the sheet belongs to
     written_at: Location = NOWHERE  # the YAML that asks for the sheet: its `sheets:` entry, or the ruleset
     marks: tuple[str, ...] = ()  # what the author put on it (`charts `x``...), named when it does not fit its page
+    overflow_hint: str = ""  # what its author can do when it does not fit, where the code's own hint is not that
 
     @property
     def heading(self) -> str:
@@ -116,7 +117,7 @@ def data_sheets(ruleset: Ruleset) -> list[Sheet]:
     for entry in ruleset.sheets:
         name = sheet_stem(ruleset, entry.id) + ("-gm" if entry.audience == "gm" else "")
         charts_ = charts.charts_of(ruleset, entry.charts)
-        sources = _sources(ruleset, *entry.cites) or ((ruleset.title,) if cites_a_source(ruleset) else ())
+        sources = _sources(ruleset, *entry.cites) or ((source_title(ruleset),) if cites_a_source(ruleset) else ())
         found.append(
             Sheet(
                 name,
@@ -252,7 +253,16 @@ def quick_reference_sheet(ruleset: Ruleset) -> Sheet:
         type_pt=quickref_type(ref),
         written_at=ruleset.meta.loc,
         marks=marked_entries(ruleset),
+        overflow_hint=OVERLAY_OVERFLOW if ruleset.meta.overlay else "",
     )
+
+
+# An overlay changes values only: its base's marks are not its to take off
+OVERLAY_OVERFLOW = (
+    "an overlay's quick reference prints its base's marked entries and every house value: give a house value "
+    "`quick_reference: false` to leave it off the sheet's key numbers (a printed rule naming it still marks it a "
+    "house rule), or shorten its `house_note:`"
+)
 
 
 def quick_reference_sheets(ruleset: Ruleset) -> list[Sheet]:
@@ -382,6 +392,7 @@ def overflow(sheet: Sheet, paper: Paper) -> Diagnostic:
         f"the sheet `{sheet.name}` takes {{pages}} pages of {paper_name}{smaller}, not one"
         + (f": it prints {named}" if named else ""),
         sheet.written_at,
+        sheet.overflow_hint or None,
     )
 
 

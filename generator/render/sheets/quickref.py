@@ -76,7 +76,7 @@ def cite(entry, ruleset: Ruleset) -> str:
 
 def _uncited(ruleset: Ruleset) -> str:
     """What a block citing no section names: the ruleset, where it encodes a source text; else nothing."""
-    return ruleset.title if cites_a_source(ruleset) else ""
+    return source_title(ruleset) if cites_a_source(ruleset) else ""
 
 
 @dataclass(frozen=True)
@@ -292,7 +292,9 @@ def chapter_groups(
             lines = tuple(RuleLine(sheet_title(rule, rule.title), summary(rule, rule.body)) for rule in rules)
             sections = list(dict.fromkeys(_section_of(rule) for rule in rules if _section_of(rule)))
             group = RuleGroup(
-                chapter.title, lines, f"{ruleset.title} § " + "; § ".join(sections) if sections else _uncited(ruleset)
+                chapter.title,
+                lines,
+                f"{source_title(ruleset)} § " + "; § ".join(sections) if sections else _uncited(ruleset),
             )
         own = tuple(tables[t.id] for t in ruleset.tables if t.id in tables and t.chapter == chapter.id)
         if group or own:
@@ -446,10 +448,11 @@ def spells_group(ruleset: Ruleset) -> KeyGroup | None:
 
 # -- values, lookups and charts marked `quick_reference: true` -------------------------------------
 def _quick(ruleset: Ruleset, entry, section: str) -> bool:
-    """Marked for the quick reference, or a value a house rule changes."""
+    """Marked for the quick reference, or a value a house rule changes: an overlay's quick reference shows every
+    house rule, but for one its overlay marks `quick_reference: false` (still marked where a printed rule names it)."""
     if marked(entry):
         return True
-    return section == "values" and entry.is_house_rule  # an overlay's quick reference shows every house rule
+    return section == "values" and entry.is_house_rule and "quick_reference" not in entry.locs
 
 
 def _section_of(entry) -> str:
@@ -471,7 +474,7 @@ def value_groups(ruleset: Ruleset) -> tuple[KeyGroup, ...]:
         for value in values
     )
     sections = list(dict.fromkeys(_section_of(value) for value in values if _section_of(value)))
-    source = f"{ruleset.title} § " + "; § ".join(sections) if sections else _uncited(ruleset)
+    source = f"{source_title(ruleset)} § " + "; § ".join(sections) if sections else _uncited(ruleset)
     return (KeyGroup("Key numbers", lines, source=source),)
 
 

@@ -19,7 +19,7 @@ from ...model.base import Markdown, NotGiven
 from ...model.entries import KindHeading, VictoryPointSheet, for_audience, visible_to
 from ...model.points import Number, points_text
 from ...model.ruleset import Ruleset
-from ..present import alternatives, capitalized, cites_a_source
+from ..present import alternatives, capitalized, cites_a_source, source_title
 from .quickref import cite
 
 HIDDEN_LINES = 3  # at least this many anonymous hidden-task lines, so their number gives nothing away
@@ -98,7 +98,7 @@ def victory_checklist(ruleset: Ruleset, audience: str = "player") -> VpChecklist
     groups = tuple(_group(ruleset, kind_heading(ruleset, kind), audience) for kind in kinds(ruleset))
     # where every entry is the game-master's, the players' sheet still names the rules it is of
     sources = tuple(dict.fromkeys(c for v in shown if (c := cite(v, ruleset)))) or (
-        (ruleset.title,) if cites_a_source(ruleset) else ()
+        (source_title(ruleset),) if cites_a_source(ruleset) else ()
     )
     return VpChecklist(
         ruleset.id,

@@ -24,7 +24,16 @@ from generator.model.dice import percent
 from generator.model.text import range_words
 from generator.render.markdown import chart_md, esc
 from generator.render.sheets.charts import Cell, Chart, Row
-from generator.render.sheets.jobs import PAPERS, Sheet, sheet_html, sheet_jobs, sheet_pages, sheets
+from generator.render.sheets.jobs import (
+    PAPERS,
+    Sheet,
+    overflow,
+    quick_reference_sheet,
+    sheet_html,
+    sheet_jobs,
+    sheet_pages,
+    sheets,
+)
 from generator.render.sheets.quickref import cite, column_parts, quick_reference, spells_group
 from generator.render.sheets.victory import victory_checklist
 from generator.source.project import Project
@@ -665,7 +674,7 @@ def test_a_players_checklist_whose_every_entry_is_the_game_masters_still_names_i
         "  crypt: {name: Seal the crypt, kind: task, points: 3, condition: The crypt is sealed., audience: gm}\n"
     )
     for folder, text, named in (
-        ("cited", secret, ("Night Watch",)),
+        ("cited", secret, ("The Watch Book",)),  # the source text, by its title
         ("original", secret.replace(" source_title: The Watch Book,", ""), ()),
     ):
         result = check_project(make_project(tmp_path / folder, watch=text))
@@ -700,3 +709,66 @@ def test_a_spell_on_no_table_reads_as_its_facts_then_its_effect(tmp_path):
         "Grave Chill": "Range 6 inches; cast on 8+; until its next turn. The target is stunned.",
         "Glow": "range 3 inches; +1 to hit",
     }
+
+
+SKIRMISH = """\
+ruleset:
+  title: Skirmish at the Mill
+  source: text.txt
+chapters:
+  moving: {title: Moving}
+rules:
+  moving:
+    title: Moving
+    chapter: moving
+    quick_reference: true
+    body: A model moves up to {value}`move`.
+    source: {section: MOVING}
+values:
+  move: {value: 6 hexes, label: How far models move, source: {section: MOVING}}
+  dash: {value: 2 hexes, label: How far a dash adds, source: {section: MOVING}}
+"""
+CLUB = """\
+ruleset:
+  title: Club rules for the Mill
+  extends: skirmish
+  overlay: true
+values:
+  move: {value: 7 hexes, house_note: A wider board.}
+  dash: {value: 3 hexes, house_note: Quicker feet., quick_reference: false}
+"""
+
+
+def club_quick_reference(tmp_path):
+    make_project(
+        tmp_path, {"skirmish/sources/text.txt": "MOVING\nModels move 6 hexes.\n"}, skirmish=SKIRMISH, club=CLUB
+    )
+    result = check_project(tmp_path)
+    assert result.ok, [d.format() for d in result.diagnostics.errors]
+    return result.project.ruleset("club")
+
+
+def key_numbers(ref):
+    (numbers,) = [group for group in ref.keys if group.title == "Key numbers"]
+    return numbers
+
+
+def test_an_overlays_quick_reference_cites_the_text_by_its_title_not_the_overlays(tmp_path):
+    ref = quick_reference(club_quick_reference(tmp_path))
+    ((group, _tables),) = ref.chapters
+    assert group.source == key_numbers(ref).source == "Skirmish at the Mill § MOVING"
+
+
+def test_an_overlays_quick_reference_shows_each_house_value_but_one_it_marks_off(tmp_path):
+    lines = key_numbers(quick_reference(club_quick_reference(tmp_path))).lines
+    assert [(line.label, line.value) for line in lines] == [
+        ("How far models move", "7 hexes (house rule; the text: 6 hexes)")
+    ]
+
+
+def test_an_overlays_quick_reference_too_long_says_what_an_overlay_can_do(tmp_path):
+    club = club_quick_reference(tmp_path)
+    hint = overflow(quick_reference_sheet(club), PAPERS[0]).hint
+    assert "`quick_reference: false`" in hint and "house value" in hint and "house_note" in hint
+    text = overflow(quick_reference_sheet(club.original), PAPERS[0])
+    assert text.hint is None and "mark fewer entries" in text.format()  # a text's own marks are its to take off
