@@ -7,6 +7,7 @@ it the same way everywhere and formulas compute with its exact magnitude.
 
 from __future__ import annotations
 
+import difflib
 import re
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -135,6 +136,8 @@ class Quantity:
             )
         if kind == "count" and unit in SIZES:
             raise QuantityError(f"`{text}` is a distance; declare `type: distance`, or leave the type out")
+        if unit not in _UNITS.values() and (meant := _misspelt_unit(unit_text)):
+            raise QuantityError(f"`{unit_text}` is not a unit; did you mean `{meant}`?")
         return cls(kind or ("distance" if unit in SIZES else "count"), magnitude, unit)
 
     @property
@@ -165,6 +168,15 @@ class Quantity:
         if self.magnitude == 1:
             unit = _SINGULAR.get(unit) or unit.removesuffix("s")
         return f"{number} {unit}"
+
+
+def _misspelt_unit(written: str) -> str:
+    """The unit of distance ``written`` is a slip of (`hexs`, `inchs`, `squres`), or ''. Any other word counts
+    something the game names (2 cards), so only a near miss of a distance's spelling is one."""
+    if len(written) < 3:
+        return ""
+    close = difflib.get_close_matches(written.casefold(), [s for s in SPELLINGS if s.isalpha()], n=1, cutoff=0.85)
+    return close[0] if close else ""
 
 
 _LEADING_NUMBER = re.compile(r"[-+−]?[0-9½⅓⅔¼¾⅛⅜⅝⅞][0-9 ./½⅓⅔¼¾⅛⅜⅝⅞]*")

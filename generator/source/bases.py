@@ -107,7 +107,8 @@ def overlay(house: Ruleset, base: Ruleset, diagnostics: Diagnostics) -> Ruleset:
                 Code.UNIT_MISMATCH,
                 f"the overlay makes `{value.id}` {value.value}, but the text gives {original.value}: {mixed}",
                 value.locs.get("value", value.loc),
-                f"write the house value in {original.value.unit} (or another length, if it is one)",
+                f"write the house value in {original.value.unit}"
+                + (" (or another length, if it is one)" if original.value.kind == "distance" else ""),
             )
             continue
         changed[value.id] = dataclasses.replace(
@@ -148,11 +149,12 @@ def _other_measure(original, house) -> str:
     if not (isinstance(original, Quantity) and isinstance(house, Quantity)):
         return ""
     if (original.kind == "distance") != (house.kind == "distance"):
-        return (
-            "one is a distance and the other a bare number"
-            if {original.kind, house.kind} == {"distance", "number"}
-            else ""
-        )
+        if {original.kind, house.kind} == {"distance", "number"}:
+            return "one is a distance and the other a bare number"
+        counted = original if original.kind == "count" else house
+        return f"one is a distance and the other counts {counted.unit}" if counted.kind == "count" else ""
+    if original.kind == house.kind == "count" and original.unit != house.unit:
+        return f"one counts {house.unit} and the other {original.unit}"
     if original.kind == "distance" and measure(original.unit) != measure(house.unit):
         return f"{house.unit} and {original.unit} are different measures, which no rule converts"
     return ""
