@@ -147,6 +147,14 @@ def inputs_key(
     return digest.hexdigest()
 
 
+def rules_key(ruleset: str, templates: bytes) -> str:
+    """A hash of what one ruleset's PDFs print, whatever a build asked for: the ruleset's key (``ruleset_key``) and
+    the templates. PDFs kept from a build under another key were made from older rules."""
+    digest = hashlib.sha256(b"rules\0" + ruleset.encode())
+    digest.update(templates)
+    return digest.hexdigest()
+
+
 def site_inputs_key(
     audience: str, epoch: str, rulesets: list[str], settings: bytes, downloads: list, house: str, templates: bytes
 ) -> str:

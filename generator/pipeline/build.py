@@ -157,6 +157,8 @@ def _build(request: BuildRequest, hooks: BuildHooks, out: Path, started: float) 
             f"{builder.summary.line()}"
         )
     )
+    for note in builder.summary.notes():
+        print(printable(note))
     return 0
 
 

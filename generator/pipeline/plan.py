@@ -38,16 +38,31 @@ PRINTED = ("player", "gm")  # the audiences PDFs are printed for
 @dataclass
 class Summary:
     written: dict[str, int] = field(default_factory=dict)
-    reused: dict[str, int] = field(default_factory=dict)
+    reused: dict[str, int] = field(default_factory=dict)  # made again would be the same: linked from the last build
+    kept: dict[str, int] = field(default_factory=dict)  # not made this build (--only, --ruleset): the last build's
+    stale: dict[str, set[str]] = field(default_factory=dict)  # kind -> rulesets whose kept PDFs predate their rules
     rendering: float = 0.0  # seconds in the worker pool (sites and PDFs together)
 
     def line(self) -> str:
         parts = [
-            f"{kind}: {self.written.get(kind, 0)} written, {self.reused.get(kind, 0)} unchanged"
-            for kind in OUTPUTS
-            if kind in self.written or kind in self.reused
+            self._part(kind) for kind in OUTPUTS if kind in self.written or kind in self.reused or kind in self.kept
         ]
         return "; ".join(parts) + (f" (rendering {self.rendering:.1f}s)" if self.rendering else "")
+
+    def _part(self, kind: str) -> str:
+        made = kind in self.written or kind in self.reused
+        counts = [f"{self.written.get(kind, 0)} written, {self.reused.get(kind, 0)} unchanged"] if made else []
+        counts += [f"{self.kept[kind]} kept from the last build"] if self.kept.get(kind) else []
+        return f"{kind}: " + ", ".join(counts)
+
+    def notes(self) -> list[str]:
+        """What a reader of the build must know of the files it kept: those made from rules changed since."""
+        return [
+            f"note: the {kind} of {', '.join(sorted(ids))} kept from the last build are out of date (their rules, "
+            f"templates or Rulepress changed since): `rulepress build --only {kind}` makes them anew"
+            for kind, ids in sorted(self.stale.items())
+            if ids
+        ]
 
 
 # -- Sphinx's caches -----------------------------------------------------------------------------------------
@@ -235,6 +250,7 @@ class Builder:
             if self.request.ruleset and ruleset.id != self.request.ruleset:
                 continue
             slot, key = f"{kind}/.inputs-{ruleset.id}", self.inputs_key(kind, ruleset)
+            self.manifest[f"{kind}/.rules-{ruleset.id}"] = self.rules_key(ruleset)
             previous = [
                 name
                 for name in self.old
@@ -265,6 +281,11 @@ class Builder:
             ruleset_key(self.root, ruleset, self.code),
             self.templates_digest(),
         )
+
+    def rules_key(self, ruleset) -> str:
+        """A hash of what a ruleset's PDFs print, whatever the build asked for: its rules and the templates. A PDF
+        kept from a build whose key for its ruleset differs was made from older rules."""
+        return keys.rules_key(ruleset_key(self.root, ruleset, self.code), self.templates_digest())
 
     def templates_digest(self) -> bytes:
         """``keys.templates_digest``, read once a build."""
@@ -299,6 +320,7 @@ class Builder:
         previous = self.out / kind
         if not previous.is_dir():
             return
+        kept_site = False
         for path in previous.rglob("*"):
             relative = path.relative_to(self.out).as_posix()
             target = self.staging / relative
@@ -311,7 +333,28 @@ class Builder:
                 link_or_copy(path, target)
                 if relative in self.old:
                     self.manifest[relative] = self.old[relative]
-                self.summary.reused[kind.split("-")[0]] = self.summary.reused.get(kind.split("-")[0], 0) + 1
+                if kind in ("sheets", "handouts") and path.suffix == ".pdf":
+                    self._keep_pdf(kind, Path(relative).name)
+                elif kind not in SITES.values():
+                    self.summary.reused[kind] = self.summary.reused.get(kind, 0) + 1
+                kept_site = kept_site or kind in SITES.values()
+        if kept_site:
+            self.summary.kept["site"] = self.summary.kept.get("site", 0) + 1
+
+    def _keep_pdf(self, kind: str, name: str) -> None:
+        """Count a PDF kept from the last build, keep its ruleset's keys, and tell it when its rules changed since."""
+        self.summary.kept[kind] = self.summary.kept.get(kind, 0) + 1
+        owner = self.owner(name)
+        ruleset = next((r for r in self.project.rulesets if r.id == owner), None)
+        if ruleset is None:
+            return
+        rules_slot = f"{kind}/.rules-{owner}"
+        for slot in (rules_slot, f"{kind}/.inputs-{owner}"):
+            if slot in self.old and slot not in self.manifest:
+                self.manifest[slot] = self.old[slot]
+        made_from = self.old.get(rules_slot)  # none: a build that did not say (by an older Rulepress)
+        if made_from is None or made_from != self.rules_key(ruleset):
+            self.summary.stale.setdefault(kind, set()).add(owner)
 
     def _carry_pdf(self, relative: str) -> bool:
         """Carry a PDF over only when this build did not mean to produce its kind for its ruleset."""

@@ -436,7 +436,7 @@ def test_carry_counts_a_gm_site_as_site(tmp_path):
     (tmp_path / "build" / "site-gm").mkdir(parents=True)
     (tmp_path / "build" / "site-gm" / "index.html").write_text("gm")
     made.carry("site-gm")
-    assert made.summary.reused == {"site": 1}
+    assert made.summary.kept == {"site": 1} and made.summary.reused == {}
 
 
 def test_carry_of_pdfs_keeps_only_those_not_meant_for_this_build(tmp_path):
@@ -445,7 +445,8 @@ def test_carry_of_pdfs_keeps_only_those_not_meant_for_this_build(tmp_path):
     for name in ("mini-a4.pdf", "mini_two-a4.pdf"):
         (tmp_path / "build" / "sheets" / name).write_text(name)
     made.carry("sheets")
-    assert files(tmp_path / "staging") == ["sheets/mini_two-a4.pdf"] and made.summary.reused == {"sheets": 1}
+    assert files(tmp_path / "staging") == ["sheets/mini_two-a4.pdf"] and made.summary.kept == {"sheets": 1}
+    assert made.summary.stale == {"sheets": {"mini_two"}}  # the last build said nothing of what it was made from
 
 
 def test_the_jobs_of_a_kind_follow_audience_and_ruleset(tmp_path, monkeypatch):

@@ -49,7 +49,12 @@ def test_a_first_build_renders_every_pdf_and_every_site(project, renderers, caps
     assert sorted(renderers.pdfs) == ALL_PDFS
     assert renderers.sites == ["player", "gm", "author"]
     assert files(project / "build") == EVERY_FILE
-    inputs = [f"{kind}/.inputs-{id}" for kind in ("sheets", "handouts") for id in ("melee", "melee_house")]
+    inputs = [
+        f"{kind}/.{slot}-{id}"
+        for kind in ("sheets", "handouts")
+        for id in ("melee", "melee_house")
+        for slot in ("inputs", "rules")
+    ]
     assert sorted(manifest(project)) == sorted(
         ALL_PDFS
         + inputs
@@ -203,7 +208,7 @@ def test_only_sheets_keeps_the_handouts_and_sites_as_they_were(project, renderer
     assert manifest(project)["handouts/melee-cards-a4.pdf"] == "stale"
     assert (
         summary_line(capsys.readouterr().out)
-        == "site: 0 written, 3 unchanged; sheets: 1 written, 7 unchanged; handouts: 0 written, 14 unchanged"
+        == "site: 3 kept from the last build; sheets: 1 written, 7 unchanged; handouts: 14 kept from the last build"
     )
 
 
@@ -496,6 +501,34 @@ def test_only_the_site_builds_the_sites_and_carries_every_pdf(project, renderers
     assert manifest(project)["sheets/melee-wound-sheet-a4.pdf"] == "stale"
 
 
+def test_pdfs_not_asked_for_are_said_to_be_kept_not_unchanged(project, renderers, capsys):
+    assert build(project, renderers) == 0
+    capsys.readouterr()
+    assert build(project, renderers, only=["site"]) == 0
+    out = capsys.readouterr().out
+    assert (
+        summary_line(out)
+        == "site: 0 written, 3 unchanged; sheets: 8 kept from the last build; handouts: 14 kept from the last build"
+    )
+    assert "note:" not in out  # nothing they print has changed
+
+
+def test_pdfs_kept_from_before_their_rules_changed_are_named(project, renderers, capsys):
+    assert build(project, renderers) == 0
+    edit(project, "melee")
+    capsys.readouterr()
+    assert build(project, renderers, only=["handouts"]) == 0
+    notes = [line for line in capsys.readouterr().out.splitlines() if line.startswith("note:")]
+    assert notes == [
+        "note: the sheets of melee kept from the last build are out of date (their rules, templates or Rulepress "
+        "changed since): `rulepress build --only sheets` makes them anew"
+    ]
+    assert build(project, renderers, only=["sheets"]) == 0
+    capsys.readouterr()
+    assert build(project, renderers, only=["handouts"]) == 0
+    assert "note:" not in capsys.readouterr().out  # made anew, and their keys kept by the builds that kept them
+
+
 def test_a_kind_asked_for_and_made_of_nothing_still_shows_in_the_summary(project, renderers, capsys):
     renderers.project.rulesets = []
     assert build(project, renderers, only=["sheets"]) == 0
@@ -554,6 +587,11 @@ def test_the_summary_line_names_each_kind_written_and_unchanged():
         == "site: 1 written, 1 unchanged (rendering 2.3s)"
     )
     assert Summary(written={"not-a-kind": 1}).line() == ""
+    assert Summary(kept={"handouts": 4}).line() == "handouts: 4 kept from the last build"
+    assert (
+        Summary(written={"sheets": 1}, kept={"sheets": 2}).line()
+        == "sheets: 1 written, 0 unchanged, 2 kept from the last build"
+    )
 
 
 def test_the_summary_follows_the_order_of_outputs():
