@@ -101,10 +101,7 @@ def _build(request: BuildRequest, hooks: BuildHooks, out: Path, started: float) 
     if not result.ok or failures:
         print_diagnostics(list(result.diagnostics) + failures)
         print(
-            printable(
-                f"build failed: {plural(len(result.diagnostics.errors) + len(failures), 'error')}; {out} is left as "
-                f"it was"
-            ),
+            printable(f"build failed: {plural(len(result.diagnostics.errors) + len(failures), 'error')}; {kept(out)}"),
             file=sys.stderr,
         )
         return 1

@@ -415,9 +415,13 @@ def test_a_failed_worked_example_fails_the_build(project, renderers, capsys):
 
     assert build(project, renderers, checker=checker) == 1
     assert capsys.readouterr().err == (
-        f"{failure.format()}\nbuild failed: 1 error; {project / 'build'} is left as it was\n"
+        f"{failure.format()}\nbuild failed: 1 error; nothing is written to {project / 'build'}\n"
     )
-    assert not (project / "build").exists()
+    assert not (project / "build").exists()  # a first build: there was nothing to leave as it was
+    assert build(project, renderers) == 0
+    capsys.readouterr()
+    assert build(project, renderers, checker=checker) == 1
+    assert capsys.readouterr().err.endswith(f"build failed: 1 error; {project / 'build'} is left as it was\n")
 
 
 def test_a_build_says_the_warnings_check_says_and_builds(project, renderers, capsys):
