@@ -152,11 +152,12 @@ def run_line(run) -> str:
     if not run.total and not run.failures:
         return f"{run.ruleset}: no worked examples"
     head = f"{run.ruleset}: {plural(run.total, 'example')}, "
+    unrun = f", {run.unrun} not run" if run.unrun else ""
     if not run.changed:
-        return head + ("all pass" if not run.failures else f"{len(run.failures)} failed")
+        return head + ("all pass" if not run.failures else f"{len(run.failures)} failed{unrun}")
     entries = ", ".join(dict.fromkeys(change.entry for change in run.changed))
-    failed = f", {len(run.failures)} failed" if run.failures else ""
-    passing = run.total - len(run.changed)
+    failed = f", {len(run.failures)} failed{unrun}" if run.failures else ""
+    passing = max(0, run.total - len(run.changed) - len(run.failures) - run.unrun)
     return (
         f"{head}{passing} pass{failed}, {len(run.changed)} give{'s' if len(run.changed) == 1 else ''} "
         f"another result under its house values ({entries})"

@@ -70,6 +70,7 @@ class Outcome:
     names: tuple | None = None  # (kind, name with signature, one line) for the names reference
     reads: frozenset = frozenset()  # (path, line, column) of each entry the examples read, when asked (``coverage``)
     changed: tuple[HouseResult, ...] = ()  # an overlay's: examples of the text its house values give other results
+    unrun: int = 0  # examples after one that used up the time left: never run, and no failure of their own
 
 
 def chain(ruleset) -> list:
@@ -106,6 +107,7 @@ def run_here(
     changed: list[HouseResult] = []
     found_names = None
     found_reads: set = set()
+    unrun = 0
     start = 0  # the first example the next child runs (each example runs in its own copy of its entry's
     # namespace, as doctest copies it, so the examples after a crash need nothing run again)
     first = True
@@ -117,6 +119,7 @@ def run_here(
         failures += result.failures
         found_reads |= result.reads
         changed += result.changed
+        unrun += result.unrun
         found_names = result.names if result.names is not None else found_names
         first = False
         if result.resume is None or result.resume >= len(listed):
@@ -130,10 +133,11 @@ def run_here(
                     f"{example.entry}: not run: the examples of `{ruleset.id}` used up their {seconds:g} s",
                 )
             )
+            unrun += len(listed) - result.resume - 1  # the one named fails; those after it are not run
             break
         start = result.resume  # the examples after the one that ended the process run on
     return Outcome(
-        tuple(dict.fromkeys(mechanics)), tuple(failures), found_names, frozenset(found_reads), tuple(changed)
+        tuple(dict.fromkeys(mechanics)), tuple(failures), found_names, frozenset(found_reads), tuple(changed), unrun
     )
 
 
@@ -145,6 +149,7 @@ class _Result:
     resume: int | None  # the first example still to run, after a crash
     reads: set = field(default_factory=set)  # where the entries the examples read were written
     changed: list = field(default_factory=list)
+    unrun: int = 0  # the examples after one that ran out of time
 
 
 def _one_child(
@@ -354,7 +359,7 @@ def _judge(ruleset, listed, messages, status, timed_out, too_much, seconds, star
     unrun = f"; the {after} example{'s' if after != 1 else ''} after it did not run" if timed_out and after else ""
     failures.append(_diagnostic_at(example, ruleset, f"{example.entry}: this example {how}{unrun}"))
     resume = None if timed_out else running + 1
-    return _Result(mechanics, failures, names, resume, reads, changed)
+    return _Result(mechanics, failures, names, resume, reads, changed, after if timed_out else 0)
 
 
 def places_claimed(claimed) -> set:

@@ -47,6 +47,7 @@ class ExampleRun:
     failures: tuple[Diagnostic, ...]
     changed: tuple[HouseResult, ...] = ()  # an overlay's: examples its house values give another result
     not_run: str = ""  # why its examples did not run: errors reach them
+    unrun: int = 0  # examples never run, after one that used up the ruleset's time
 
 
 def run_examples(ruleset: Ruleset, root=None) -> ExampleRun:
@@ -55,7 +56,9 @@ def run_examples(ruleset: Ruleset, root=None) -> ExampleRun:
     if not ruleset.examples:
         return ExampleRun(ruleset.id, 0, ())
     outcome = run_confined(ruleset, root, examples=True)
-    return ExampleRun(ruleset.id, len(ruleset.examples), outcome.mechanics + outcome.failures, outcome.changed)
+    return ExampleRun(
+        ruleset.id, len(ruleset.examples), outcome.mechanics + outcome.failures, outcome.changed, unrun=outcome.unrun
+    )
 
 
 def listed_names(ruleset, root=None, problems: list | None = None) -> list[tuple[str, str, str]]:

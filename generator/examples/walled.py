@@ -333,7 +333,10 @@ def _outcome(answer: dict) -> Outcome | None:
         if names is None
         else tuple(tuple(str(part) for part in row[:3]) for row in names if isinstance(row, list) and len(row) >= 3)
     )
-    return Outcome(tuple(mechanics), tuple(failures), shown, frozenset(places_claimed(answer.get("reads"))), changed)
+    unrun = answer.get("unrun", 0)
+    unrun = unrun if type(unrun) is int and 0 <= unrun < 10**6 else 0  # the host's word: a count, nothing else
+    reads = frozenset(places_claimed(answer.get("reads")))
+    return Outcome(tuple(mechanics), tuple(failures), shown, reads, changed, unrun)
 
 
 def dump_house_results(results) -> list:
@@ -411,6 +414,7 @@ def main(argv: list[str]) -> int:
                     "names": None if outcome.names is None else [list(n) for n in outcome.names],
                     "reads": [list(place) for place in sorted(outcome.reads)],
                     "changed": dump_house_results(outcome.changed),
+                    "unrun": outcome.unrun,
                 }
             )
             + "\n"

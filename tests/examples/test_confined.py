@@ -19,7 +19,8 @@ import pytest
 from helpers import ROOT, sample_check
 
 from generator.examples import confined
-from generator.examples.run import run_confined
+from generator.examples.run import run_confined, run_examples
+from generator.report import run_line
 from generator.validate import check_project
 
 TEMPLATE = ROOT / "tests" / "attacks" / "_template" / "project"
@@ -71,6 +72,14 @@ def test_the_time_limit_is_per_ruleset_and_names_the_example(tmp_path):
     failure = outcome.failures[0]
     assert failure.location.line == ruleset.examples[1].line
     assert "did not finish in 1 s" in failure.message and "the 1 example after it did not run" in failure.message
+    assert outcome.unrun == 1  # counted apart from the failure, for the summary line
+
+
+def test_the_summary_counts_the_examples_a_time_out_left_unrun_apart_from_the_failed(tmp_path, monkeypatch):
+    project = project_with(tmp_path, [">>> 1 + 1\n2", ">>> while True: pass", ">>> 2 + 2\n4", ">>> 3 + 3\n6"])
+    _result, ruleset = loaded(project)
+    monkeypatch.setenv("RULEPRESS_EXAMPLE_SECONDS", "1")
+    assert run_line(run_examples(ruleset, project)) == f"{ruleset.id}: 4 examples, 1 failed, 2 not run"
 
 
 def test_the_time_limit_comes_from_the_environment(tmp_path, monkeypatch):
