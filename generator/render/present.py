@@ -339,25 +339,46 @@ _OPERATORS = {ast.Add: "+", ast.Sub: "−", ast.Mult: "×", ast.FloorDiv: "÷", 
 
 
 def limit_words(text: str, ruleset) -> str:
-    """An army limit expression in words: ``units // 2`` is "units in the force ÷ 2, rounded down"."""
+    """An army limit expression in words: ``units // 2`` is "units in the force ÷ 2, rounded down"; a part in
+    brackets is read as one (``(units + 9) // 10 * 2``: "((units in the force + 9) ÷ 10, rounded down) × 2")."""
     try:
         tree = armies.parse_limit(text, armies.count_names(ruleset))
     except armies.LimitExpressionError:
         return str(text)
-    words = _words(tree, ruleset)
-    return words + (
-        ", rounded down"
-        if any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.FloorDiv) for n in ast.walk(tree))
-        else ""
-    )
+    return _words(tree, ruleset, alone=True)
 
 
-def _words(node: ast.expr, ruleset) -> str:
+_BINDS = {ast.Add: 1, ast.Sub: 1, ast.Mult: 2, ast.Div: 2, ast.FloorDiv: 2}  # how tightly each operator holds
+
+
+def _words(node: ast.expr, ruleset, alone: bool = False) -> str:
+    """``node`` in words; a division rounded down says so right after it, in brackets unless it is ``alone``."""
     if isinstance(node, ast.Constant):
         return str(node.value)
     if isinstance(node, ast.Name):
         return _count_name(node.id, ruleset)
-    return f"{_words(node.left, ruleset)} {_OPERATORS[type(node.op)]} {_words(node.right, ruleset)}"
+    binds = _BINDS[type(node.op)]
+    left, right = _operand(node.left, binds, ruleset), _operand(node.right, binds, ruleset, on_the_right=node.op)
+    text = f"{left} {_OPERATORS[type(node.op)]} {right}"
+    if isinstance(node.op, ast.FloorDiv):
+        return f"{text}, rounded down" if alone else f"({text}, rounded down)"
+    return text
+
+
+def _operand(node: ast.expr, binds: int, ruleset, on_the_right=None) -> str:
+    """An operand in words, in brackets where it holds less tightly than its operator (or as tightly, on the right
+    of a − or a ÷: 8 − (2 − 1))."""
+    text = _words(node, ruleset)
+    if not isinstance(node, ast.BinOp) or isinstance(node.op, ast.FloorDiv):  # a rounded division has its own
+        return text
+    looser = _BINDS[type(node.op)] < binds
+    if looser or (
+        on_the_right is not None
+        and isinstance(on_the_right, (ast.Sub, ast.Div, ast.FloorDiv))
+        and _BINDS[type(node.op)] == binds
+    ):
+        return f"({text})"
+    return text
 
 
 def limit_bounds_words(limit, ruleset) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import re
 
@@ -29,12 +30,15 @@ def check_army_matrices(ruleset: Ruleset):
 def check_army_limits(ruleset: Ruleset):
     names = armies.count_names(ruleset)
     counts = ", ".join(sorted(armies.count_descriptions(ruleset)))
+    headless = [m for m in armies.army_matrices(ruleset) if not armies.models_column(m)]
     for limit in ruleset.army_limits:
         for field in ("count", "at_most", "at_least"):
             if field != "count" and not str(getattr(limit, field)).strip():
                 continue  # a bound the limit does not have
             try:
-                armies.parse_limit(getattr(limit, field), names)
+                tree = armies.parse_limit(getattr(limit, field), names)
+                if headless and any(isinstance(n, ast.Name) and n.id == "models" for n in ast.walk(tree)):
+                    yield _models_uncounted(headless[0], value_loc(limit, field))
             except armies.LimitExpressionError as error:
                 if isinstance(error, armies.LimitTooLarge):
                     yield Diagnostic(
@@ -50,6 +54,17 @@ def check_army_limits(ruleset: Ruleset):
                     value_loc(limit, field),
                     "counts: " + counts + ", and any cost, hero or troop id",
                 )
+
+
+def _models_uncounted(matrix, loc) -> Diagnostic:
+    """A limit counting `models` in a game whose army matrix has no `models` column: every list would field 0."""
+    return Diagnostic(
+        Code.BAD_EXPRESSION,
+        f"`models` adds up the `models` column of `{matrix.id}`, which it does not have: every list would count 0",
+        loc,
+        f"give `{matrix.id}` a column of `type: models` (how many models each row fields), or count `units` where "
+        "each unit is one model",
+    )
 
 
 def check_row_counts(ruleset: Ruleset):

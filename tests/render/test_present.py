@@ -8,6 +8,7 @@ from fractions import Fraction
 import pytest
 from helpers import make_project, sample_check
 
+from generator.mechanics.armies import count_names, evaluate, parse_limit
 from generator.model.base import NotGiven
 from generator.model.dice import RollRange
 from generator.model.entries import Column
@@ -16,6 +17,7 @@ from generator.render.present import (
     chance_text,
     exact_chance_text,
     last_words_together,
+    limit_words,
     list_separator,
     minus_signs,
     one_of,
@@ -294,3 +296,65 @@ def test_a_game_with_no_source_text_prints_no_citation_of_one(tmp_path):
     assert "Source: The Ashfall Book." in printed["ashfall-quick-reference-a4.pdf"]
     assert '<p class="cite">The Ashfall Book</p>' in printed["ashfall-quick-reference-a4.pdf"]
     assert "under an entry says where in the source text it comes from" in printed["ashfall-handout-a4.pdf"]
+
+
+def _read_back(words: str) -> str:
+    """A limit in words as Python again: each ", rounded down" makes the last ÷ before it, at its depth of brackets,
+    a division rounded down."""
+    text = words.replace("units in the force", "units").replace("points spent on troop types alone", "troop_points")
+    text = text.replace("×", "*").replace("−", "-").replace("÷", "/")
+    out: list[str] = []
+    last_division: list[int | None] = [None]
+    marker = ", rounded down"
+    index = 0
+    while index < len(text):
+        if text.startswith(marker, index):
+            out[last_division[-1]] = "//"
+            index += len(marker)
+            continue
+        char = text[index]
+        if char == "(":
+            last_division.append(None)
+        elif char == ")":
+            last_division.pop()
+        elif char == "/":
+            last_division[-1] = len(out)
+        out.append(char)
+        index += 1
+    return "".join(out)
+
+
+def _limit_expressions(depth: int):
+    """Every limit over `units` and `troop_points` and a few numbers, with + - * / and //, up to ``depth``."""
+    if depth == 0:
+        yield from ("units", "troop_points", "1", "2", "3")
+        return
+    smaller = list(_limit_expressions(depth - 1))
+    yield from smaller
+    for left in smaller:
+        for op in ("+", "-", "*", "/", "//"):
+            for right in ("units", "2", "3", "(units + 9)", "(troop_points // 2)"):
+                yield f"({left} {op} {right})"
+
+
+def test_a_limit_in_words_reads_back_as_the_limit_for_every_expression_of_two_steps():
+    """Against brute force: every expression of depth two, printed in words and read back (brackets, ÷ and each
+    "rounded down" as printed), gives the limit's own value for every count tried."""
+    rules = sample_check("rampant_hex").project.ruleset("rampant_hex")
+    names = count_names(rules)
+    tried = 0
+    for text in set(_limit_expressions(2)):
+        words = limit_words(text, rules)
+        back = parse_limit(_read_back(words), names)
+        for units in (0, 3, 11):
+            for troop_points in (7, 30):
+                counts = {"units": units, "troop_points": troop_points}
+                try:
+                    expected = evaluate(parse_limit(text, names), counts)
+                except ZeroDivisionError:
+                    continue
+                assert evaluate(back, counts) == expected, (text, words)
+                tried += 1
+    assert tried > 15_000
+    assert limit_words("(units + 9) // 10 * 2", rules) == "((units in the force + 9) ÷ 10, rounded down) × 2"
+    assert limit_words("units // 2", rules) == "units in the force ÷ 2, rounded down"
