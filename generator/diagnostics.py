@@ -315,6 +315,13 @@ class Code(enum.Enum):
         "inputs",
         hint="use the inputs, values, `let` names, tables and functions listed in the format reference",
     )
+    TARGET_DIE = _code(
+        "target-die",
+        catches="a `target` formula whose targets run past the die it is rolled on, where no `die:` says which die "
+        "that is (a target is rolled on a D6 unless `die:` says otherwise)",
+        hint="write `die:` with the die the target is rolled on (`die: D10`), or `die: D6` where the targets past 6 "
+        "are meant",
+    )
     BAD_CHART = _code(
         "bad-chart",
         catches="a chart whose formula, inputs or axes do not fit together",

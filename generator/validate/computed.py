@@ -12,7 +12,7 @@ from fractions import Fraction
 
 import icepool
 
-from ..diagnostics import Code, Diagnostic, did_you_mean
+from ..diagnostics import Code, Diagnostic, Severity, did_you_mean
 from ..model.base import value_loc
 from ..model.calculate import calculator
 from ..model.charts import axis_values, chart_cells
@@ -123,6 +123,7 @@ def check_formulas(ruleset: Ruleset):
         bad = bad or bool(several)
         if not bad:
             yield from _try_every_input(formula, calc, reach)
+            yield from _target_past_its_die(formula, calc)
         yield from _die_problems(formula)
 
 
@@ -147,6 +148,38 @@ def _several_problems(formula: Formula):
                 "the name callers use to choose a result",
                 spec.loc,
                 "give the input another name",
+            )
+
+
+def _target_past_its_die(formula: Formula, calc):
+    """A target result that no `die:` gives its die, which reaches past the D6 it is then rolled on: in a game of
+    D10s, the D10 left out makes every chance printed of it a D6's."""
+    for owner in formula.results or (formula,):
+        if owner.result != "target" or "die" in owner.locs:
+            continue
+        ranges = [input_values(i) for i in formula.inputs]
+        if any(r is None for r in ranges) or _product(ranges) > EXHAUSTIVE:
+            continue
+        faces = Expression.parse(owner.die).evaluate({}).max_outcome()
+        chosen = {"result": owner.id} if formula.results else {}
+        highest, where = None, {}
+        with budget():
+            for combination in itertools.product(*ranges):
+                inputs = dict(zip((i.id for i in formula.inputs), combination))
+                try:
+                    target = calc.evaluate(formula, **inputs, **chosen)
+                except (FormulaError, MemoryError):
+                    return  # told as the formula's failure
+                if isinstance(target, int) and not isinstance(target, bool) and (highest is None or target > highest):
+                    highest, where = target, inputs
+        if highest is not None and highest > faces:
+            what = f"the result `{owner.id}` of `{formula.id}`" if formula.results else f"`{formula.id}`"
+            yield Diagnostic(
+                Code.TARGET_DIE,
+                f"{what} gives {highest}+ for {_shown(where)}, past the {owner.die} it is rolled on, as no `die:` "
+                "says which die that is",
+                value_loc(owner, "result"),
+                severity=Severity.WARNING,
             )
 
 
