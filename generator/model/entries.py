@@ -154,6 +154,11 @@ class VictoryPointSheet(Located):
         "a kind without one is headed by its name.",
         (),
     )
+    gap_note: str = spec(
+        "Where players find the points an empty box leaves out, said after the sheet's key to it.",
+        "",
+        example="they are on the list the Game Master gives out at the end of the game",
+    )
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -188,6 +193,9 @@ class Declares(Located):
     )
     carried_spells: str = spec(
         "What the spells an army unit carries (its `spells:`) are called on rosters.", "spells", example="charms"
+    )
+    keywords_label: str = spec(
+        "What profiles, rosters and cards head a troop's keywords with.", "Special rules", example="Abilities"
     )
     victory_point_sheet: VictoryPointSheet | None = spec(
         "The victory-point checklist's words: `side:` (written in beside the player's name) and `kinds:` (each kind's "
@@ -268,6 +276,10 @@ class Meta(Entry):
     @property
     def carried_spells(self) -> str:
         return self.declares.carried_spells if self.declares else Declares.carried_spells
+
+    @property
+    def keywords_label(self) -> str:
+        return self.declares.keywords_label if self.declares else Declares.keywords_label
 
     @property
     def victory_point_sheet(self) -> VictoryPointSheet:

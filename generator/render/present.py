@@ -152,6 +152,11 @@ def roll_text(row) -> str:
     return NOT_GIVEN_TEXT if isinstance(row.roll, NotGiven) else range_text(row.roll)
 
 
+def keywords_label(ruleset) -> str:
+    """What a ruleset heads a troop's keywords with on a profile, a roster and a card (`declares: keywords_label:`)."""
+    return ruleset.meta.keywords_label
+
+
 def source_title(ruleset, file: str = "") -> str:
     """The title a citation names a source text by: never its file name.
 

@@ -20,7 +20,16 @@ from ...mechanics import armies
 from ...model.base import NotGiven
 from ...model.entries import ValueCell
 from ...model.ruleset import Ruleset
-from ..present import NOT_GIVEN_TEXT, capitalized, gm_only, hero_kind, profile_text, shown, source_title
+from ..present import (
+    NOT_GIVEN_TEXT,
+    capitalized,
+    gm_only,
+    hero_kind,
+    keywords_label,
+    profile_text,
+    shown,
+    source_title,
+)
 from ..prose import Prose
 from ..tracks import tracks
 from .content import cell, fact, keyword_named, movement, source_mark, spell_facts, visible
@@ -359,5 +368,6 @@ def cards_context(ruleset: Ruleset, audience: str, paper: Paper) -> dict:
         "sheets": sheets,
         "count": len(found),
         "gap_text": NOT_GIVEN_TEXT,
+        "keywords_label": keywords_label(ruleset),
         "notes": notes,
     }

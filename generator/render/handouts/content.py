@@ -36,6 +36,7 @@ from ..present import (
     gm_only,
     hero_kind,
     key_text,
+    keywords_label,
     limit_bounds_words,
     limit_words,
     paid_text,
@@ -331,7 +332,7 @@ class _Blocks:
         return {
             "columns": heads + ([MOVE_LABEL] if matrix.has_movement else []),
             "rows": rows,
-            "keywords_label": column_head("Special rules", [r.keywords for r in shown_rows]),
+            "keywords_label": column_head(keywords_label(self.ruleset), [r.keywords for r in shown_rows]),
             "key": [{"label": c.label, "help": c.help} for c in matrix.columns if c.help],
             "has_gaps": any(c["gap"] for r in rows for c in [*r["cells"], r["keywords"]]),
             "note": self.prose.html(matrix.note),
@@ -602,6 +603,11 @@ def blank_roster(ruleset: Ruleset, matrix, audience: str) -> dict:
         "matrix": named(matrix, audience),
         "head_count": head_count,
         "carried": ruleset.meta.carried_spells,
+        "bought_label": ", ".join(
+            [keywords_label(ruleset)]
+            + (["heroes"] if ruleset.heroes else [])
+            + ([ruleset.meta.carried_spells] if ruleset.spells and ruleset.meta.carried_spells else [])
+        ),
         "models_label": models.label if models else "",
         "stat_labels": [c.label for c in matrix.columns if c is not points],
         "points_label": points.label if points else "",
@@ -625,6 +631,7 @@ def roster_lines(ruleset: Ruleset, army, audience: str) -> dict:
     stat_columns = [c for c in matrix.columns if c is not points]
     lines = []
     costed = not armies.by_head_count(army)  # a list balanced by head-count prints models, never points
+    has_models = not costed or armies.models_column(matrix) is not None  # as the army builder's totals
     for unit in army.units:
         row = matrix.row(unit.troop)
         cost = armies.line_cost(ruleset, army, unit)
@@ -647,7 +654,7 @@ def roster_lines(ruleset: Ruleset, army, audience: str) -> dict:
                 "each": cell(cost.each),
                 "total": cell(cost.total),
                 "move": movement(ruleset, matrix, row),
-                "models": cell(armies.line_models(ruleset, army, unit)),
+                "models": cell(armies.line_models(ruleset, army, unit)) if has_models else {"text": "", "gap": False},
             }
         )
     extras = [{"count": 1, **_bought(ruleset.get("costs", c), audience)} for c in army.extras]
@@ -681,13 +688,13 @@ def roster_lines(ruleset: Ruleset, army, audience: str) -> dict:
         "agreed": (GAP_CELL if isinstance(agreed, NotGiven) else points_text(agreed)) if agreed is not None else None,
         "left": points_text(agreed - total) if stated else None,
         "models": models,
-        "has_models": not costed or armies.models_column(matrix) is not None,  # as the army builder's totals
+        "has_models": has_models,
         "agreed_models": GAP_CELL if isinstance(agreed_models, NotGiven) else agreed_models,
         "stat_labels": [
             column_head(c.label, [ruleset.cell(matrix, matrix.row(u.troop), c.id) for u in army.units])
             for c in stat_columns
         ],
-        "keywords_label": column_head("Special rules", [matrix.row(u.troop).keywords for u in army.units]),
+        "keywords_label": column_head(keywords_label(ruleset), [matrix.row(u.troop).keywords for u in army.units]),
         "gap_key": GAP_KEY_PRINT,
         "has_gaps": any(
             v["gap"]

@@ -123,7 +123,7 @@ def checklist_md(checklist: VpChecklist, hidden_task: str, ruleset=None) -> str:
                 if hidden_shown:
                     continue
                 hidden_shown = True
-                rows.append([esc(hidden_task), gap(GAP_TEXT), esc("The Game Master tells you when you complete one.")])
+                rows.append([esc(hidden_task), gap(GAP_TEXT), esc("The game-master tells you when you complete one.")])
                 continue
             name = esc(line.name) + (" *(hidden)*" if line.hidden else "")
             rows.append(

@@ -56,6 +56,11 @@ class VpChecklist:
     side: str = VictoryPointSheet.side  # what a player writes in beside their name
     ticked: str = ""  # what one box is ticked for: the kinds, as a choice
     sides: int = 1  # columns of points to fill in: one player's, or every player's on the game-master's overview
+    gap_key: str = ""  # what an empty box of points is, where the sheet prints one ("" where none is printed)
+
+    @property
+    def has_gaps(self) -> bool:
+        return any(line.points is None for group in self.groups for line in group.lines)
 
 
 def has_victory_points(ruleset: Ruleset) -> bool:
@@ -109,4 +114,13 @@ def victory_checklist(ruleset: Ruleset, audience: str = "player") -> VpChecklist
         side=ruleset.meta.victory_point_sheet.side,
         ticked=alternatives(kinds(ruleset)),
         sides=OVERVIEW_SIDES if audience == "gm" else 1,
+        gap_key=_gap_key(ruleset),
     )
+
+
+def _gap_key(ruleset: Ruleset) -> str:
+    """What an empty box of points is: points the source text leaves out, or (a game with no source) points to write
+    in; where the ruleset says where players find them, that too."""
+    said = "the source does not give the points" if cites_a_source(ruleset) else "points to write in"
+    note = ruleset.meta.victory_point_sheet.gap_note
+    return f"{said} ({note})" if note else said

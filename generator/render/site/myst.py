@@ -44,6 +44,7 @@ from ..present import (
     for_audience,
     gm_only,
     key_text,
+    keywords_label,
     limit_bounds_words,
     limit_words,
     list_separator,
@@ -204,7 +205,7 @@ def profile_md(matrix: ProfileMatrix, ruleset: Ruleset, audience: str = "player"
         ["Troop type"]
         + [esc(column_head(c.label, computed[c.id])) for c in matrix.columns]
         + moves
-        + [esc(column_head("Special rules", [row.keywords for row in shown_rows]))]
+        + [esc(column_head(keywords_label(ruleset), [row.keywords for row in shown_rows]))]
     )
     rows = []
     for row in shown_rows:

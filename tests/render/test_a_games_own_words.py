@@ -1,0 +1,84 @@
+"""A game written from scratch reads in its own words: its keywords by the title it gives them, and no key to an
+empty box, a source text or another game's game-master where it has none of them."""
+
+from __future__ import annotations
+
+from helpers import make_project
+
+from generator.render.handouts.cards import PAPERS, cards_context
+from generator.render.handouts.content import roster_lines
+from generator.render.sheets.victory import victory_checklist
+from generator.render.site import myst
+from generator.validate import check_project
+
+VOID = """\
+ruleset:
+  title: Void Breakers
+  declares:
+    keywords_label: Special abilities
+keywords:
+  armoured:
+    name: ARMOURED
+    params: [saves]
+    definition: Saves that many hits.
+profiles:
+  troops:
+    title: Troops
+    columns:
+      shots: {label: Shots, type: int, min: 0}
+      pts: {label: PTS, type: points, min: 0}
+    rows:
+      breacher: {name: Breacher, shots: 2, pts: 20, keywords: [ARMOURED 2]}
+      trooper: {name: Trooper, shots: 1, pts: 10}
+armies:
+  strike_team:
+    title: Strike team
+    matrix: troops
+    agreed_points: 50
+    units:
+      - {troop: breacher, count: 1, points: 20}
+      - {troop: trooper, count: 3, points: 30}
+victory_points:
+  relay: {name: Hold the relay, kind: objective, points: 3, condition: You hold the relay at the end of the game.}
+"""
+
+
+def void(tmp_path, text: str = VOID):
+    result = check_project(make_project(tmp_path, void=text))
+    assert result.ok, [d.format() for d in result.diagnostics.errors]
+    return result.project.ruleset("void")
+
+
+def test_keywords_are_headed_as_the_game_titles_them_on_the_site_the_roster_and_the_cards(tmp_path):
+    rules = void(tmp_path)
+    (header,) = [
+        line for line in myst.profile_md(rules.profile("troops"), rules, "player").splitlines() if "Shots" in line
+    ]
+    assert header.rstrip(" |").endswith("Special abilities")
+    assert roster_lines(rules, rules.get("armies", "strike_team"), "player")["keywords_label"] == "Special abilities"
+    assert cards_context(rules, "player", PAPERS[0])["keywords_label"] == "Special abilities"
+    plain = void(tmp_path / "plain", VOID.replace("  declares:\n    keywords_label: Special abilities\n", ""))
+    assert cards_context(plain, "player", PAPERS[0])["keywords_label"] == "Special rules"
+
+
+def test_a_roster_of_models_counted_by_no_column_prints_no_empty_box(tmp_path):
+    lines = roster_lines(void(tmp_path), void(tmp_path).get("armies", "strike_team"), "player")
+    assert not lines["has_models"] and not lines["has_gaps"]
+    assert all(line["models"] == {"text": "", "gap": False} for line in lines["lines"])
+
+
+def test_a_victory_point_sheet_keys_an_empty_box_only_where_it_prints_one_in_the_games_own_words(tmp_path):
+    sheet = victory_checklist(void(tmp_path), "player")
+    assert sheet.has_gaps and sheet.gap_key == "points to write in"  # its write-in lines; no source text here
+    closed = VOID.replace(
+        "    keywords_label:",
+        "    victory_point_sheet: {kinds: {objective: {title: Objectives, write_in_lines: 0}}}\n    keywords_label:",
+    )
+    assert not victory_checklist(void(tmp_path / "closed", closed), "player").has_gaps  # no empty box, no key
+    noted = VOID.replace(
+        "    keywords_label:", "    victory_point_sheet: {gap_note: the mission card gives them}\n    keywords_label:"
+    )
+    sheet = victory_checklist(void(tmp_path / "noted", noted), "player")
+    assert sheet.gap_key == "points to write in (the mission card gives them)"
+    cited = VOID.replace("  title: Void Breakers\n", "  title: Void Breakers\n  source_title: The Void Book\n")
+    assert victory_checklist(void(tmp_path / "cited", cited), "player").gap_key == "the source does not give the points"
