@@ -129,7 +129,8 @@ class HouseResult:
 @dataclass(frozen=True)
 class Ruleset:
     """One ruleset as checked, immutable: its entries by section (``rules.tables``), each by id (``rules.value(id)``,
-    ``rules.formula(id)``, ``rules.table(id)``...), its base's too where it extends one (``reachable``)."""
+    ``rules.formula(id)``, ``rules.table(id)``, ``rules.army(id)``..., any as ``rules.get("armies", id)``; a profile's
+    row as ``rules.profile(id).row(id)``), its base's too where it extends one (``reachable``)."""
 
     id: str
     meta: Meta
@@ -246,6 +247,18 @@ class Ruleset:
 
     def term(self, id: str) -> Term:
         return self.get("glossary", id)
+
+    def army(self, id: str) -> ArmyList:
+        return self.get("armies", id)
+
+    def hero(self, id: str) -> Hero:
+        return self.get("heroes", id)
+
+    def item(self, id: str) -> Item:
+        return self.get("items", id)
+
+    def cost(self, id: str) -> Cost:
+        return self.get("costs", id)
 
     def all_entries(self):
         """(section, entry) for every entry, in section order."""

@@ -490,3 +490,15 @@ def test_force_needs_a_matrix_name_when_several_have_points(tmp_path):
         army_matrix(rules)
     listed = force(force_line("sellsword", 3), ruleset=rules, matrix="mercenaries")
     assert army_points(rules, listed) == 6
+
+
+def test_every_kind_of_entry_an_example_names_is_found_by_its_id():
+    hex_rules = sample_check("rampant_hex").project.ruleset("rampant_hex")
+    assert hex_rules.army("thirty_point_force").title == "A 30 point force"
+    assert hex_rules.hero("warrior_hero") is hex_rules.get("heroes", "warrior_hero")
+    assert hex_rules.cost("scroll_appeal") is hex_rules.get("costs", "scroll_appeal")
+    assert hex_rules.profile("troops").row("heavy_foot").name == "Heavy foot"
+    damned = sample_check("city_of_the_damned_combat").project.ruleset("city_of_the_damned_combat")
+    assert damned.item("hammer").name == "Hammer"
+    with pytest.raises(KeyError):
+        hex_rules.army("a_list_nobody_wrote")
