@@ -290,15 +290,18 @@ _COMMENT = re.compile(r"[ ]+#[^'\"\n]*$", re.MULTILINE)  # a comment checks noth
 
 
 _CALLED = re.compile(r"\b([a-z_][a-z0-9_]*)\s*\(")
+_QUOTED_ID = re.compile(r"""(?<![\w'"])['"]([a-z_][a-z0-9_]*)['"]""")
 
 
 def evidence(
     code: str, value_text: Callable[[str], str | None], rolled_by: Callable[[str], str | None] = lambda id: None
 ) -> Evidence:
     """The numbers and dice an example's code and expected output state, those of the values it reads, and the dice
-    the formulas it calls roll (``rolled_by(id)``: a formula's expressions, None for another name)."""
+    the formulas it calls and the tables it names roll (``rolled_by(id)``: a formula's expressions, a table's dice,
+    None for another name)."""
     code = _COMMENT.sub("", code)
-    rolled = tuple(filter(None, (rolled_by(id) for id in dict.fromkeys(_CALLED.findall(code)))))
+    named = [*_CALLED.findall(code), *_QUOTED_ID.findall(code)]  # table_chance("injury", 5): the injury table's dice
+    rolled = tuple(filter(None, (rolled_by(id) for id in dict.fromkeys(named))))
     return _evidence((code, *filter(None, (value_text(id) for id in values_read(code)))), rolled)
 
 

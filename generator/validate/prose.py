@@ -325,7 +325,8 @@ def check_example_sentences(ruleset: Ruleset):
     An overlay's sentences are its base's, judged there (where its house values change a result, both are shown)."""
     if ruleset.meta.overlay:
         return
-    rolled = {formula.id: _expressions(formula) for formula in ruleset.reachable("formulas")}
+    rolled = {table.id: table.dice.text for table in ruleset.reachable("tables")}  # a table the example names
+    rolled |= {formula.id: _expressions(formula) for formula in ruleset.reachable("formulas")}
     for entry in (ruleset.meta, *(e for _s, e in ruleset.all_entries())):
         for text, loc in markdown_texts(entry):
             for offset, paragraph, code in stated(text):

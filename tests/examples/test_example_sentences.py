@@ -174,3 +174,12 @@ def test_a_paragraph_states_a_result_when_it_says_one_of_its_numbers(result, sai
 def test_the_paragraph_before_an_example_starts_after_the_last_blank_line_or_example():
     lines = ["Rules prose.", "", "It ends with two", "prisoners:", "", "```python"]
     assert paragraph_before(lines, 3, set()) == "It ends with two\nprisoners:"
+
+
+def test_the_dice_of_a_table_the_example_names_are_dice_it_rolls():
+    rolls = {"advancement": "D10", "injury": "2D10"}.get
+    code = '>>> table_chance("advancement", 7)\nFraction(1, 10)'
+    said = "A veteran rolls a D10 on the advancement table and gets a new skill one time in ten:"
+    assert [p.text for p in unverified(said, evidence(code, NO_VALUES, rolls))] == []
+    assert [p.text for p in unverified(said.replace("a D10", "2D10"), evidence(code, NO_VALUES, rolls))] == ["2D10"]
+    assert [p.text for p in unverified(said, evidence(code, NO_VALUES))] == ["D10"]  # no table of that id
