@@ -300,7 +300,7 @@ def evidence(
     the formulas it calls and the tables it names roll (``rolled_by(id)``: a formula's expressions, a table's dice,
     None for another name)."""
     code = _COMMENT.sub("", code)
-    named = [*_CALLED.findall(code), *_QUOTED_ID.findall(code)]  # table_chance("injury", 5): the injury table's dice
+    named = [*_CALLED.findall(code), *_QUOTED_ID.findall(code)]  # chance_on("a_table", 5): that table's dice
     rolled = tuple(filter(None, (rolled_by(id) for id in dict.fromkeys(named))))
     return _evidence((code, *filter(None, (value_text(id) for id in values_read(code)))), rolled)
 
