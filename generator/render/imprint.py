@@ -72,14 +72,17 @@ def _folders(ruleset: Ruleset) -> set[str]:
 def rules_label(ruleset: Ruleset, root: Path) -> str:
     """What rules a printout is of, in the words of its footer: the ruleset's short title and its version, else the
     date of its rules."""
-    version = " ".join(ruleset.meta.version.split())
-    if not version:
-        said = f"rules as of {rules_date(ruleset, root)}"
-    elif _NUMBER.fullmatch(version):  # a bare number reads as one on paper: `version 1.2`, not `1.2`
-        said = f"version {version}"
-    else:
-        said = version
+    said = _version(ruleset) or f"rules as of {rules_date(ruleset, root)}"
+    base = ruleset.original if ruleset.meta.overlay else None
+    if base is not None and _version(base):  # house rules on the text's 2nd edition are not on its 1st
+        said += f", on {base.meta.short_title or base.title} {_version(base)}"
     return f"{ruleset.meta.short_title or ruleset.title} · {said}"
+
+
+def _version(ruleset: Ruleset) -> str:
+    """The version the ruleset states, as printed: a bare number reads as one on paper (`version 1.2`, not `1.2`)."""
+    version = " ".join(ruleset.meta.version.split())
+    return f"version {version}" if _NUMBER.fullmatch(version) else version
 
 
 def qr_png(url: str) -> bytes:

@@ -89,6 +89,18 @@ def test_an_overlay_is_as_new_as_its_base(tmp_path, no_epoch):
     assert rules_label(loaded(tmp_path, "mill_house"), tmp_path) == "Old Mill house rules · rules as of 2024-04-02"
 
 
+def test_an_overlay_says_which_version_of_its_base_it_changes(tmp_path, no_epoch):
+    make_project(
+        tmp_path,
+        mill="ruleset:\n  title: Siege of the Old Mill\n  short_title: Old Mill\n  version: '2'\n",
+        mill_house="ruleset:\n  title: Old Mill house rules\n  extends: mill\n  overlay: true\n  version: club 3\n",
+    )
+    assert (
+        rules_label(loaded(tmp_path, "mill_house"), tmp_path) == "Old Mill house rules · club 3, on Old Mill version 2"
+    )
+    assert rules_label(loaded(tmp_path, "mill"), tmp_path) == "Old Mill · version 2"
+
+
 HOSTILE = 'ruleset:\n  title: "<script>alert(1)</script> & Co"\n  version: "<b>2</b>"\n'
 
 
