@@ -140,7 +140,10 @@ def tabulate(ruleset: Ruleset, formula: Formula, chance_formula: Formula | None 
     # a result that is a chance says the chance; a target beside it may not be a roll of its die (7+: a 6, then 4+)
     told = any(view.result == "chance" for view in views) and len(views) > 1
     dice = [_die(view) for view in views]
-    options = [[choice_text(spec, v, ruleset) for v in c] for spec, c in zip(formula.inputs, choices)]
+    units = [(spec.unit or formula.unit) if spec.type == "distance" else "" for spec in formula.inputs]
+    options = [
+        [choice_text(spec, v, ruleset, unit) for v in c] for spec, c, unit in zip(formula.inputs, choices, units)
+    ]
     ids = [spec.id for spec in formula.inputs]
     answers, reasons = [], Reasons(ruleset, formula)
     try:

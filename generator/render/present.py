@@ -491,9 +491,11 @@ def _short_word_before(parts: list[str], index: int, position: int) -> bool:
 
 
 # -- a formula's inputs as a player picks them ----------------------------------------------------------------
-def choice_text(spec, value, ruleset=None) -> str:
-    """An input's value as a player picks it: yes / no, a number (signed where the input goes below 0), a word: the
-    title of the entry a choice names (a hero's name), else the choice in words."""
+def choice_text(spec, value, ruleset=None, unit: str = "") -> str:
+    """An input's value as a player picks it: yes / no, a number (signed where the input goes below 0), a distance
+    in its ``unit`` (18"), a word: the title of the entry a choice names (a hero's name), else the choice in words."""
+    if unit and isinstance(value, int | Fraction) and not isinstance(value, bool):
+        return minus_text(unit_text(value, unit))
     if isinstance(value, str):
         return _choice_words(ruleset, value)
     if value is None:

@@ -15,12 +15,13 @@ from types import MappingProxyType
 import pytest
 from dice_counting import hits_by_counting
 from dice_enumeration import Dist, Oracle
-from helpers import sample_check
+from helpers import make_project, sample_check
 from rulesets.published_charts import TO_HIT_CHART, TO_WOUND_CHART, shooting_by_enumeration
 
 from generator.render import calculators as calc
 from generator.render.present import minus_text, shown
 from generator.render.sheets.charts import exact_number_text
+from generator.validate import check_project
 
 
 def tabled(ruleset_id: str, formula_id: str) -> calc.Tabled:
@@ -322,3 +323,31 @@ def test_calculators_kept_by_another_generator_or_garbled_are_worked_out_again(t
     worked.clear()
     assert [(t.formula.id, t.data, t.why) for t in calc.calculators(ruleset, "gm", key, store)] == made
     assert worked == [formula_id for formula_id, _data, _why in made]
+
+
+RANGE_BANDS = """\
+ruleset: {title: Void Breakers}
+values:
+  short_range: {value: 12", label: Short range}
+formulas:
+  to_hit:
+    title: Roll needed to hit
+    unit: inches
+    inputs:
+      aim: {label: Aim, min: 4, max: 5}
+      range: {label: Range to target, type: distance, min: 11, max: 13}
+      hexes: {label: Hexes moved, type: distance, unit: hexes, min: 1, max: 2}
+    expr: 11 - aim + (1 if range > short_range else 0) + (0 if hexes < 2 else 0)
+    result: target
+    die: D10
+"""
+
+
+def test_a_distance_is_picked_in_its_unit_and_said_so_in_why(tmp_path):
+    result = check_project(make_project(tmp_path, void=RANGE_BANDS))
+    assert result.ok, [d.format() for d in result.diagnostics.errors]
+    (found,) = calc.calculators(result.project.ruleset("void"), "player", "key")
+    options = [spec["options"] for spec in found.data["inputs"]]
+    assert options == [["4", "5"], ['11"', '12"', '13"'], ["1 hex", "2 hexes"]]
+    reasons = {line for why in found.data["why"] for line in why["because"]}
+    assert 'Range to target 13" is more than 12"' in reasons  # the pick as the player picked it
