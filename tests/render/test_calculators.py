@@ -346,7 +346,8 @@ formulas:
 def test_a_distance_is_picked_in_its_unit_and_said_so_in_why(tmp_path):
     result = check_project(make_project(tmp_path, void=RANGE_BANDS))
     assert result.ok, [d.format() for d in result.diagnostics.errors]
-    (found,) = calc.calculators(result.project.ruleset("void"), "player", "key")
+    void = result.project.ruleset("void")
+    (found,) = calc.calculators(void, "player", calc.computed_key(void))
     options = [spec["options"] for spec in found.data["inputs"]]
     assert options == [["4", "5"], ['11"', '12"', '13"'], ["1 hex", "2 hexes"]]
     reasons = {line for why in found.data["why"] for line in why["because"]}
