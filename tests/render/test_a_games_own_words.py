@@ -6,7 +6,7 @@ from __future__ import annotations
 from helpers import make_project
 
 from generator.render.handouts.cards import PAPERS, cards_context
-from generator.render.handouts.content import roster_lines
+from generator.render.handouts.content import booklet_index, handout_context, roster_lines
 from generator.render.sheets.victory import victory_checklist
 from generator.render.site import myst
 from generator.validate import check_project
@@ -82,3 +82,10 @@ def test_a_victory_point_sheet_keys_an_empty_box_only_where_it_prints_one_in_the
     assert sheet.gap_key == "points to write in (the mission card gives them)"
     cited = VOID.replace("  title: Void Breakers\n", "  title: Void Breakers\n  source_title: The Void Book\n")
     assert victory_checklist(void(tmp_path / "cited", cited), "player").gap_key == "the source does not give the points"
+
+
+def test_the_booklet_index_calls_a_keyword_what_its_kind_says(tmp_path):
+    rules = void(tmp_path, VOID.replace("    params: [saves]\n", "    params: [saves]\n    kind: ability\n"))
+    index = booklet_index(handout_context(rules, "player")["parts"])
+    (armoured,) = [e for letter in index for e in letter["entries"] if e["name"] == "ARMOURED"]
+    assert armoured["kind"] == "ability"

@@ -357,6 +357,7 @@ class _Blocks:
         return {
             "facts": [fact("Kind", cell(keyword.kind))] + ([fact("Written", cell(usage))] if usage else []),
             "body": self.prose.html(keyword.definition),
+            "index_kind": keyword.kind,  # the index calls it what the ruleset calls it (`kind: drill`)
         }
 
     def heroes(self, hero) -> dict:
@@ -886,7 +887,7 @@ def booklet_index(parts: list[dict]) -> list[dict]:
             if b["kind"] not in INDEX_KINDS or not b.get("anchor"):
                 continue
             names = [b["title"]] + [f"{alias} (see {b['title']})" for alias in b.get("aliases", ())]
-            kind = INDEX_KINDS[b["kind"]]
+            kind = b.get("index_kind") or INDEX_KINDS[b["kind"]]
             for name in names:  # "Rout Table", not "Rout Table table": a kind the name already says is left out
                 said = kind and name.casefold().split(" (see ")[0].endswith(kind.split()[-1])
                 entries.setdefault(
