@@ -113,6 +113,7 @@ class Builder:
         self.summary = Summary()
         self.workers = request.jobs
         self._templates: bytes | None = None  # keys.templates_digest, read once a build
+        self._rules_keys: dict[str, str] = {}  # ruleset id -> keys.rules_key, read once a build
 
     def wanted(self, kind: str) -> bool:
         if kind in ("sheets", "handouts") and self.request.audience not in (None, *PRINTED):
@@ -285,7 +286,11 @@ class Builder:
     def rules_key(self, ruleset) -> str:
         """A hash of what a ruleset's PDFs print, whatever the build asked for: its rules and the templates. A PDF
         kept from a build whose key for its ruleset differs was made from older rules."""
-        return keys.rules_key(ruleset_key(self.root, ruleset, self.code), self.templates_digest())
+        if ruleset.id not in self._rules_keys:
+            self._rules_keys[ruleset.id] = keys.rules_key(
+                ruleset_key(self.root, ruleset, self.code), self.templates_digest()
+            )
+        return self._rules_keys[ruleset.id]
 
     def templates_digest(self) -> bytes:
         """``keys.templates_digest``, read once a build."""
