@@ -228,14 +228,18 @@ def test_the_sample_house_rules_say_riders_move_5_in_all_under_them(tmp_path):
     assert "Blood, Guts and Rampant Hex, Faulty scrolls!" in myst.source_line(house.rule("faulty_scrolls"), house)
 
 
-def test_a_house_result_is_text_on_every_output_never_markup(checked):
-    """What an example gives comes from rules code: on a page it is words, whatever markup it holds."""
+def _club_whose_examples_give(checked, given: str):
+    """The club overlay, each of its changed examples giving ``given`` under its house values (as rules code may)."""
     import dataclasses
 
     club = checked.ruleset("club")
-    hostile = "'`<script>x</script>` **bold** <a href=http://example.com>link</a> $x$'"
-    changed = tuple(dataclasses.replace(r, results=(("7", hostile),)) for r in club.house_results)
-    club = dataclasses.replace(club, house_results=changed)
+    changed = tuple(dataclasses.replace(r, results=(("7", given),)) for r in club.house_results)
+    return dataclasses.replace(club, house_results=changed)
+
+
+def test_a_house_result_is_text_on_every_output_never_markup(checked):
+    """What an example gives comes from rules code: on a page it is words, whatever markup it holds."""
+    club = _club_whose_examples_give(checked, "'`<script>x</script>` **bold** <a href=http://example.com>link</a> $x$'")
     page = myst.rule_md(club.rule("moving"), club, "player")
     assert "\\`\\<script\\>" in page and "\\*\\*bold" in page and "\\<a href" in page
     assert not re.search(r"(?<!\\)[<`*]", page.split("(the text")[1].split(")")[0])  # each one escaped
@@ -245,12 +249,7 @@ def test_a_house_result_is_text_on_every_output_never_markup(checked):
 
 
 def test_a_house_result_written_as_a_role_or_a_link_is_not_printed(checked):
-    import dataclasses
-
-    club = checked.ruleset("club")
-    hostile = "'{raw}`<script>x</script>` [link](http://example.com)'"
-    changed = tuple(dataclasses.replace(r, results=(("7", hostile),)) for r in club.house_results)
-    club = dataclasses.replace(club, house_results=changed)
+    club = _club_whose_examples_give(checked, "'{raw}`<script>x</script>` [link](http://example.com)'")
     page = myst.rule_md(club.rule("moving"), club, "player")
     assert "raw" not in page and "link" not in page and "these house rules give another result" in page
 

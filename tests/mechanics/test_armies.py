@@ -10,6 +10,7 @@ from types import SimpleNamespace
 
 import pytest
 from helpers import BROKEN, WAR_MACHINES, make_project, sample_project
+from limit_expressions import limit_expressions
 
 from generator.cli import main
 from generator.mechanics import armies
@@ -570,15 +571,7 @@ def test_points_spent_on_a_kind_of_troop_count_its_lines_whole(tmp_path):
 
 def _expressions(depth: int):
     """Every expression over counts `a` and `b` and the numbers 0 to 2, with + - * / and //, up to ``depth``."""
-    if depth == 0:
-        yield from ("a", "b", "0", "1", "2")
-        return
-    smaller = list(_expressions(depth - 1))
-    yield from smaller
-    for left in smaller:
-        for op in ("+", "-", "*", "/", "//"):
-            for right in ("a", "b", "0", "2", "(a - 1)", "(b + 1)"):
-                yield f"({left} {op} {right})"
+    return limit_expressions(depth, ("a", "b", "0", "1", "2"), ("a", "b", "0", "2", "(a - 1)", "(b + 1)"))
 
 
 def _value(text: str, a: int, b: int):

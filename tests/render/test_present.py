@@ -7,6 +7,7 @@ from fractions import Fraction
 
 import pytest
 from helpers import make_project, sample_check
+from limit_expressions import limit_expressions
 
 from generator.mechanics.armies import count_names, evaluate, parse_limit
 from generator.model.base import NotGiven
@@ -326,15 +327,9 @@ def _read_back(words: str) -> str:
 
 def _limit_expressions(depth: int):
     """Every limit over `units` and `troop_points` and a few numbers, with + - * / and //, up to ``depth``."""
-    if depth == 0:
-        yield from ("units", "troop_points", "1", "2", "3")
-        return
-    smaller = list(_limit_expressions(depth - 1))
-    yield from smaller
-    for left in smaller:
-        for op in ("+", "-", "*", "/", "//"):
-            for right in ("units", "2", "3", "(units + 9)", "(troop_points // 2)"):
-                yield f"({left} {op} {right})"
+    return limit_expressions(
+        depth, ("units", "troop_points", "1", "2", "3"), ("units", "2", "3", "(units + 9)", "(troop_points // 2)")
+    )
 
 
 def test_a_limit_in_words_reads_back_as_the_limit_for_every_expression_of_two_steps():
