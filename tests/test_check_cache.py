@@ -22,6 +22,8 @@ from generator.check_cache import CheckCache, load_diagnostics, tree_digest
 from generator.cli import main
 from generator.scaffold import scaffold
 
+pytestmark = pytest.mark.usefixtures("without_the_wall")  # the wall is not what is tested here (conftest)
+
 ROOT = Path(__file__).resolve().parents[1]
 RENDERERS = ("sphinx", "weasyprint", "jinja2")
 

@@ -347,3 +347,18 @@ def test_a_misspelt_name_in_an_example_behind_the_wall_is_told_with_the_closest_
         "rules.moving: `cast_chanse(3)` raised NameError: name 'cast_chanse' is not defined; "
         "did you mean `cast_chance`?"
     )
+
+
+def test_the_samples_check_alike_behind_the_wall_and_without(monkeypatch, capsys):
+    """What the modules that run `without_the_wall` (tests/conftest.py) stand on: every worked example and mechanic
+    of the samples, run in a walled host or in children forked by the checking process, gives the same check."""
+    from generator.cli import main
+
+    printed = {}
+    for policy in ("required", "off"):
+        monkeypatch.setenv("RULEPRESS_WALL", policy)
+        status = main(["-C", str(ROOT), "check", "--all"])
+        printed[policy] = (status, *capsys.readouterr())
+    assert printed["required"] == printed["off"]
+    status, out, _err = printed["off"]
+    assert status == 0 and "rampant_hex: 29 examples, all pass\n" in out and out.endswith(" 0 errors\n")

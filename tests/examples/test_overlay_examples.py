@@ -25,6 +25,8 @@ from generator.render.sheets.quickref import quick_reference
 from generator.render.site import myst
 from generator.render.site.pages import examples_page
 
+pytestmark = pytest.mark.usefixtures("without_the_wall")  # the wall is not what is tested here (conftest)
+
 BASE = """\
 ruleset:
   title: Skirmish

@@ -10,6 +10,8 @@ from helpers import ROOT, make_project, sample_project
 
 from generator.cli import main
 
+pytestmark = pytest.mark.usefixtures("without_the_wall")  # the wall is not what is tested here (conftest)
+
 REPO = ROOT
 SAMPLES = ("bad_moon_rising", "city_of_the_damned_combat", "ordo_ineptus", "rampant_hex", "warhammer_fantasy_charts")
 

@@ -24,6 +24,8 @@ from generator.render.handouts.cards import PAPERS
 from generator.render.handouts.jobs import list_roster_job
 from generator.validate import check_project
 
+pytestmark = pytest.mark.usefixtures("without_the_wall")  # the wall is not what is tested here (conftest)
+
 ROOT = Path(__file__).resolve().parents[2]
 
 BUILT_IN_THE_PAGE = """\

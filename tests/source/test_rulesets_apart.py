@@ -15,6 +15,8 @@ from helpers import ROOT, sample_project
 
 from generator.validate import check_project
 
+pytestmark = pytest.mark.usefixtures("without_the_wall")  # the wall is not what is tested here (conftest)
+
 FOLDERS = sorted(p.name for p in (ROOT / "rules_src").iterdir() if p.is_dir())
 
 

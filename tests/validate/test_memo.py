@@ -32,6 +32,8 @@ from generator.scaffold import scaffold
 from generator.validate import memo
 from generator.validate.memo import Reach, canonical, formula_names, remembered, remembering, text_key, words
 
+pytestmark = pytest.mark.usefixtures("without_the_wall")  # the wall is not what is tested here (conftest)
+
 
 @pytest.fixture
 def project(tmp_path):

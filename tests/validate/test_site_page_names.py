@@ -5,12 +5,16 @@ from __future__ import annotations
 
 import dataclasses
 
+import pytest
+
 from generator.model.entries import Chapter
 from generator.model.ruleset import SITE_FOLDERS, SITE_PAGE_NAMES
 from generator.render.site.pages import SECTION_PAGES, site_pages
 from generator.scaffold import scaffold
 from generator.validate import check_project
 from generator.validate.checks import run_checks
+
+pytestmark = pytest.mark.usefixtures("without_the_wall")  # the wall is not what is tested here (conftest)
 
 
 def new_project(tmp_path):
