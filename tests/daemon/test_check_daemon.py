@@ -21,6 +21,10 @@ from generator.daemon import client, server
 
 ROOT = Path(__file__).resolve().parents[2]
 RULESETS = ("rampant_hex", "rampant_hex_house")  # a base with mechanics and examples, and its house overlay
+# The tests of what a daemon answers beside the cold check's own (after each edit, for one ruleset, without examples)
+# run with the wall, as an author's daemon does: its two walled hosts, loaded ahead. The others test what the wall
+# does not change (conftest's `without_the_wall`).
+WITHOUT_THE_WALL = pytest.mark.usefixtures("without_the_wall")
 
 
 def rulepress(project: Path, *args: str, env: dict) -> subprocess.CompletedProcess:
@@ -129,6 +133,7 @@ def test_the_warm_check_of_one_ruleset_or_without_examples_is_the_cold_one(daemo
     assert warm.stdout.startswith("rampant_hex_house: 29 examples" if only else "2 rulesets")
 
 
+@WITHOUT_THE_WALL
 def test_the_warm_check_sees_a_template_edit(daemon, runtime):
     """A project's templates are checked too, and what was found in them is remembered by their content only."""
     name, old, new = EDITS["a template that no longer parses"]
@@ -139,6 +144,7 @@ def test_the_warm_check_sees_a_template_edit(daemon, runtime):
     assert rulepress(daemon, "check", env=runtime).returncode == 0
 
 
+@WITHOUT_THE_WALL
 def test_what_each_edit_does_is_told_by_the_warm_check(daemon, runtime):
     """The answers are not only equal to the cold ones: they say what each edit broke, as the text states it."""
     name, old, new = EDITS["a value the examples state"]
@@ -160,6 +166,7 @@ def test_a_daemon_of_another_generator_is_not_asked(daemon, monkeypatch):
     assert client.ask(daemon, {"op": "ping"}) is None
 
 
+@WITHOUT_THE_WALL
 def test_the_daemon_runs_the_generator_that_started_it(project, runtime, tmp_path):
     """A generator that is not the one installed (a copy, a checkout run from its folder) starts a daemon of its own
     code: from the project folder, `python -m generator` alone found the installed one, whose answers it never took."""
@@ -264,6 +271,7 @@ def test_a_daemon_that_hangs_is_given_up(project, runtime):
     thread.join(5)
 
 
+@WITHOUT_THE_WALL
 def test_a_dead_daemon_s_socket_is_ignored_and_replaced(project, runtime):
     path = client.socket_path(project)
     left = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -316,6 +324,7 @@ def test_the_daemon_answers_only_its_own_key(project, runtime):
     assert "refused" in warm.answer({"op": "check", "only": ["not", "a", "name"], "daemon": client.daemon_key(project)})
 
 
+@WITHOUT_THE_WALL
 def test_a_check_its_cache_answers_loads_neither_the_model_nor_the_dice_library(project, runtime):
     """What keeps the daemon's client quick: a check answered without checking imports no model."""
     probe = (
@@ -330,6 +339,7 @@ def test_a_check_its_cache_answers_loads_neither_the_model_nor_the_dice_library(
     assert cached.stderr.splitlines()[-1] == "[]"
 
 
+@WITHOUT_THE_WALL
 def test_what_the_daemon_found_is_written_to_the_check_cache_once_it_has_answered(daemon, runtime):
     """The daemon answers first and writes after, sealed as any check's: a cold check later reads it back."""
     import time

@@ -19,6 +19,8 @@ import generator.pipeline.build  # noqa: F401 - loads the submodule `pipeline.` 
 from generator import pipeline
 from generator.cli import main
 
+pytestmark = pytest.mark.usefixtures("without_the_wall")  # the wall is not what is tested here (conftest)
+
 GAME = """\
 ruleset:
   title: Game
