@@ -766,104 +766,68 @@ def _divide(left, right):
 
 
 def _eval(node: ast.expr, scope: Mapping[str, object]):
-    """The value of ``node``: one look-up of its node type (evaluated millions of times in a check)."""
-    evaluate = _EVALUATE.get(type(node))
-    if evaluate is None:  # pragma: no cover - _allow stops it
-        raise FormulaError(f"`{ast.unparse(node)}` is not allowed in a formula")
-    return evaluate(node, scope)
-
-
-def _eval_constant(node: ast.Constant, scope):
-    return node.value
-
-
-def _eval_name(node: ast.Name, scope):
-    if node.id in CONSTANTS:
-        return CONSTANTS[node.id]
-    if node.id not in scope:
-        raise FormulaError(f"`{node.id}` is not an input, a value or a `let` name here")
-    return scope[node.id]
-
-
-def _eval_items(node: ast.Tuple | ast.List, scope):
-    return tuple(_eval(item, scope) for item in node.elts)
-
-
-def _eval_unary(node: ast.UnaryOp, scope):
-    operand = _eval(node.operand, scope)
-    if isinstance(node.op, ast.Not):
-        return _joint(operator.not_, [operand]) if _is_roll(operand) else not operand
-    return -operand if isinstance(node.op, ast.USub) else +operand
-
-
-def _eval_bool(node: ast.BoolOp, scope):
-    stops = operator.not_ if isinstance(node.op, ast.And) else bool  # `and` stops at a false, `or` at a true
-    result = _eval(node.values[0], scope)
-    for item in node.values[1:]:
-        if _is_roll(result):  # a roll has no one truth to stop at: each outcome goes its own way
-            result = _joint(lambda held, then: held if stops(held) else then, [result, _eval(item, scope)])
-        elif stops(result):
-            return result
-        else:
-            result = _eval(item, scope)
-    return result
-
-
-def _eval_if(node: ast.IfExp, scope):
-    test = _eval(node.test, scope)
-    if _is_roll(test):
-        return where(test, _eval(node.body, scope), _eval(node.orelse, scope))
-    return _eval(node.body if test else node.orelse, scope)
-
-
-def _eval_binary(node: ast.BinOp, scope):
-    left, right = _eval(node.left, scope), _eval(node.right, scope)
-    if isinstance(node.op, ast.Div):
-        return _checked(_divide(left, right))
-    return _checked(_operation(_BINARY[type(node.op)], left, right))
-
-
-def _eval_compare(node: ast.Compare, scope):
-    left = _eval(node.left, scope)
-    for at, (op, comparator) in enumerate(zip(node.ops, node.comparators)):
-        right = _eval(comparator, scope)
-        if _is_roll(left) or _is_roll(right) or _holds_roll(right):
-            return _rolled_chain(node, at, [left, right], scope)
-        if not _compared(op, left, right):
-            return False
-        left = right
-    return True
-
-
-def _eval_call(node: ast.Call, scope):
-    name = node.func.id
-    function = FUNCTIONS.get(name) or scope.get(name)
-    if not callable(function):
-        raise FormulaError(f"`{name}` is not a function, a formula or a table")
-    args = [_eval(a, scope) for a in node.args]
-    kwargs = {k.arg: _eval(k.value, scope) for k in node.keywords}
-    result = function(*args, **kwargs)
-    if isinstance(result, Results):
-        first = next(iter(result), "")
-        raise FormulaError(
-            f"`{name}` gives several results ({', '.join(result)}); name the one wanted: "
-            f'`{name}(..., result="{first}")`'
-        )
-    return _checked(result)
-
-
-_EVALUATE = {
-    ast.Constant: _eval_constant,
-    ast.Name: _eval_name,
-    ast.Tuple: _eval_items,
-    ast.List: _eval_items,
-    ast.UnaryOp: _eval_unary,
-    ast.BoolOp: _eval_bool,
-    ast.IfExp: _eval_if,
-    ast.BinOp: _eval_binary,
-    ast.Compare: _eval_compare,
-    ast.Call: _eval_call,
-}
+    if isinstance(node, ast.Constant):
+        return node.value
+    if isinstance(node, ast.Name):
+        if node.id in CONSTANTS:
+            return CONSTANTS[node.id]
+        if node.id not in scope:
+            raise FormulaError(f"`{node.id}` is not an input, a value or a `let` name here")
+        return scope[node.id]
+    if isinstance(node, (ast.Tuple, ast.List)):
+        return tuple(_eval(item, scope) for item in node.elts)
+    if isinstance(node, ast.UnaryOp):
+        operand = _eval(node.operand, scope)
+        if isinstance(node.op, ast.Not):
+            return _joint(operator.not_, [operand]) if _is_roll(operand) else not operand
+        return -operand if isinstance(node.op, ast.USub) else +operand
+    if isinstance(node, ast.BoolOp):
+        stops = operator.not_ if isinstance(node.op, ast.And) else bool  # `and` stops at a false, `or` at a true
+        result = _eval(node.values[0], scope)
+        for item in node.values[1:]:
+            if _is_roll(result):  # a roll has no one truth to stop at: each outcome goes its own way
+                result = _joint(lambda held, then: held if stops(held) else then, [result, _eval(item, scope)])
+            elif stops(result):
+                return result
+            else:
+                result = _eval(item, scope)
+        return result
+    if isinstance(node, ast.IfExp):
+        test = _eval(node.test, scope)
+        if _is_roll(test):
+            return where(test, _eval(node.body, scope), _eval(node.orelse, scope))
+        return _eval(node.body if test else node.orelse, scope)
+    if isinstance(node, ast.BinOp):
+        left, right = _eval(node.left, scope), _eval(node.right, scope)
+        if isinstance(node.op, ast.Div):
+            return _checked(_divide(left, right))
+        return _checked(_operation(_BINARY[type(node.op)], left, right))
+    if isinstance(node, ast.Compare):
+        left = _eval(node.left, scope)
+        for at, (op, comparator) in enumerate(zip(node.ops, node.comparators)):
+            right = _eval(comparator, scope)
+            if _is_roll(left) or _is_roll(right) or _holds_roll(right):
+                return _rolled_chain(node, at, [left, right], scope)
+            if not _compared(op, left, right):
+                return False
+            left = right
+        return True
+    if isinstance(node, ast.Call):
+        name = node.func.id
+        function = FUNCTIONS.get(name) or scope.get(name)
+        if not callable(function):
+            raise FormulaError(f"`{name}` is not a function, a formula or a table")
+        args = [_eval(a, scope) for a in node.args]
+        kwargs = {k.arg: _eval(k.value, scope) for k in node.keywords}
+        result = function(*args, **kwargs)
+        if isinstance(result, Results):
+            first = next(iter(result), "")
+            raise FormulaError(
+                f"`{name}` gives several results ({', '.join(result)}); name the one wanted: "
+                f'`{name}(..., result="{first}")`'
+            )
+        return _checked(result)
+    raise FormulaError(f"`{ast.unparse(node)}` is not allowed in a formula")  # pragma: no cover - _allow stops it
 
 
 def _compared(op: ast.cmpop, left, right) -> bool:
