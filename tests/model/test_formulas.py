@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import inspect
 import itertools
+import sys
 from fractions import Fraction
 from pathlib import Path
 
@@ -749,6 +751,19 @@ def test_icepool_running_out_of_stack_is_a_roll_too_large_not_formulas_calling_e
     exec("def deep(n):\n    return deep(n + 1)\n", module)
     with pytest.raises(FormulaTooLarge, match="^a roll has too many outcomes to compute$"):
         ev("build(1)", build=module["deep"])
+
+
+@pytest.mark.stack  # counts frames of Python's stack: under mutmut each call also passes through its trampoline
+def test_each_nested_operation_takes_one_frame_of_pythons_stack():
+    """What MAX_DEPTH promises: an expression nested as deep as it allows is evaluated far inside Python's recursion
+    limit, so a formula calling another, each that deep, is never told as formulas calling each other without end."""
+    deepest = Expression.parse("-" * 200 + "1")
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(len(inspect.stack(0)) + 200 + 30)  # a frame for each operation, 30 for evaluating itself
+    try:
+        assert deepest.evaluate({}) == 1
+    finally:
+        sys.setrecursionlimit(limit)
 
 
 @pytest.mark.stack  # counts the formulas on the stack: under mutmut each call also passes through its trampoline
