@@ -298,7 +298,7 @@ def _matrix_refs(ruleset: Ruleset, army):
 
 
 def _extra_ref(ruleset: Ruleset, army, index: int, extra: str) -> Diagnostic | None:
-    return unknown_ref(ruleset, "costs", extra, army.locs.get(f"extras[{index}]", value_loc(army, "extras")), "extra")
+    return unknown_ref(ruleset, "costs", extra, item_loc(army, "extras", index), "extra")
 
 
 def _unit_refs(ruleset: Ruleset, army, unit):
@@ -316,7 +316,7 @@ def _unit_refs(ruleset: Ruleset, army, unit):
         ("spells", "spells", "spell"),
     ):
         for index, id in enumerate(getattr(unit, field)):
-            loc = unit.locs.get(f"{field}[{index}]", value_loc(unit, field))
+            loc = item_loc(unit, field, index)
             if (d := unknown_ref(ruleset, section, id, loc, what)) is not None:
                 yield d
             elif section == "costs" and (troops := _upgrade_troops(ruleset, id)) and unit.troop not in troops:
@@ -343,7 +343,7 @@ def check_upgrade_troops(ruleset: Ruleset):
                 yield Diagnostic(
                     Code.UNKNOWN_REF,
                     f"troop `{troop}` is not a row of any profile matrix",
-                    cost.locs.get(f"troops[{index}]", value_loc(cost, "troops")),
+                    item_loc(cost, "troops", index),
                     did_you_mean(troop, rows),
                 )
 

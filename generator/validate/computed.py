@@ -13,7 +13,7 @@ from fractions import Fraction
 import icepool
 
 from ..diagnostics import Code, Diagnostic, Severity, did_you_mean
-from ..model.base import value_loc
+from ..model.base import item_loc, value_loc
 from ..model.calculate import calculator
 from ..model.charts import axis_values, chart_cells
 from ..model.computed import Chart, Formula, Input, Lookup
@@ -740,7 +740,7 @@ def check_sheets(ruleset: Ruleset):
                 yield Diagnostic(
                     Code.UNKNOWN_REF,
                     f"sheet `{sheet.id}` lists chart `{id}`, which is not in `charts:`",
-                    sheet.locs.get(f"charts[{index}]", value_loc(sheet, "charts")),
+                    item_loc(sheet, "charts", index),
                     did_you_mean(id, charts),
                 )
         for index, id in enumerate(sheet.cites):
@@ -748,7 +748,7 @@ def check_sheets(ruleset: Ruleset):
                 yield Diagnostic(
                     Code.UNKNOWN_REF,
                     f"sheet `{sheet.id}` cites rule `{id}`, which is not in `rules:`",
-                    sheet.locs.get(f"cites[{index}]", value_loc(sheet, "cites")),
+                    item_loc(sheet, "cites", index),
                     did_you_mean(id, rules),
                 )
 

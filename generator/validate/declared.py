@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..diagnostics import Code, Diagnostic, did_you_mean
-from ..model.base import NotGiven, value_loc
+from ..model.base import NotGiven, item_loc, value_loc
 from ..model.entries import split_keyword
 from ..model.ruleset import PAGED_SECTIONS, Ruleset
 
@@ -13,7 +13,7 @@ def check_keywords(ruleset: Ruleset):
     rows = [row for m in ruleset.profiles for row in m.rows] + list(ruleset.rows_with_errors)
     for entry in rows + list(ruleset.items):
         for index, written in enumerate(() if isinstance(entry.keywords, NotGiven) else entry.keywords):
-            loc = entry.locs.get(f"keywords[{index}]", value_loc(entry, "keywords"))
+            loc = item_loc(entry, "keywords", index)
             yield from _keyword_written(str(written), declared, loc)
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..diagnostics import Code, Diagnostic
-from ..model.base import value_loc
+from ..model.base import item_loc, value_loc
 from ..model.ruleset import Ruleset
 
 
@@ -26,11 +26,7 @@ def check_glossary_terms(ruleset: Ruleset):
     for entry in own:
         for index, spelling in enumerate((entry.term, *entry.aliases)):
             key = _term_key(spelling)
-            loc = (
-                value_loc(entry, "term")
-                if index == 0
-                else entry.locs.get(f"aliases[{index - 1}]", value_loc(entry, "aliases"))
-            )
+            loc = value_loc(entry, "term") if index == 0 else item_loc(entry, "aliases", index - 1)
             if key in seen and seen[key][1] is not entry:
                 first, other = seen[key]
                 where = "in the base ruleset" if other.id not in own_ids else f"at {value_loc(other, 'term')}"

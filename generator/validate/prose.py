@@ -28,7 +28,7 @@ from functools import cache
 
 from ..diagnostics import BlockLocation, Code, Diagnostic, Location
 from ..examples.sentence import evidence, stated, unstated, unverified
-from ..model.base import Markdown, value_loc
+from ..model.base import Markdown, item_loc, value_loc
 from ..model.ruleset import Ruleset
 from .memo import remembered, text_key
 
@@ -255,7 +255,7 @@ def markdown_texts(entry):
         elif isinstance(value, tuple):
             for index, item in enumerate(value):
                 if isinstance(item, str):
-                    yield item, entry.locs.get(f"{name}[{index}]", value_loc(entry, name))
+                    yield item, item_loc(entry, name, index)
     for value in vars(entry).values():
         items = value if isinstance(value, tuple) else (value,)
         for item in items:

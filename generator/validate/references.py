@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..diagnostics import Code, Diagnostic, Location, Severity, did_you_mean
-from ..model.base import value_loc
+from ..model.base import item_loc, value_loc
 from ..model.entries import RollTable, visible_to
 from ..model.ruleset import SITE_PAGE_NAMES, Ruleset
 
@@ -38,15 +38,11 @@ def check_references(ruleset: Ruleset):
                 yield Diagnostic(
                     Code.UNKNOWN_REF,
                     f"see_also `{target}` names no entry",
-                    entry.locs.get(f"see_also[{index}]", value_loc(entry, "see_also")),
+                    item_loc(entry, "see_also", index),
                     did_you_mean(target, all_ids),
                 )
         for index, target in enumerate(getattr(entry, "charts", ()) if section == "rules" else ()):
-            if (
-                d := unknown_ref(
-                    ruleset, "charts", target, entry.locs.get(f"charts[{index}]", value_loc(entry, "charts")), "charts"
-                )
-            ) is not None:
+            if (d := unknown_ref(ruleset, "charts", target, item_loc(entry, "charts", index), "charts")) is not None:
                 yield d
         if isinstance(entry, RollTable):
             for row in entry.rows:

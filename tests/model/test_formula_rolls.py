@@ -211,6 +211,18 @@ def test_the_highest_or_lowest_of_a_pool_costs_one_step_per_outcome_of_each_die(
             function(50, icepool.Die([1, 2, 3, 4, 5, 6]))
 
 
+def test_counting_a_pools_successes_costs_the_outcomes_of_the_die_asked_and_the_pools_size_squared():
+    # 10 rolls asked whether a D6 is above a mark: a condition of 2 outcomes, then 10 x 10 steps to build the count
+    for mark in (3, 5):
+        none_above = Fraction(sum(1 for face in range(1, 7) if face <= mark), 6) ** 10
+        with F.budget(102):
+            assert _odds(F.count(10, icepool.d6 > mark))[0] == none_above
+        with F.budget(101), pytest.raises(F.FormulaTooLarge, match="more than 101 steps"):
+            F.count(10, icepool.d6 > mark)
+    with F.budget(1 + 100):  # a plain true asked of every roll: one outcome
+        assert _odds(F.count(10, True)) == {10: 1}
+
+
 def test_where_on_a_roll_costs_one_step_per_outcome_of_the_condition_and_of_each_side():
     # a condition of 2 outcomes (false, true), a D4 where it holds, a D3 where it does not: 2 + 4 + 3 steps
     with F.budget(9):

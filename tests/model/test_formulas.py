@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import inspect
 import itertools
 import sys
@@ -11,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from generator.model.calculate import calculator
-from generator.model.formula import Expression, FormulaError
+from generator.model.formula import Expression, FormulaError, path_of
 from generator.model.quantity import Quantity, QuantityError, number_text, parse_number
 from generator.validate import check_project
 
@@ -181,6 +182,17 @@ def test_conditions_and_impossible_results():
     assert [ev(rule, strength=1, toughness=t) for t in (1, 2, 3, 4, 5)] == [4, 5, 6, 6, None]
     assert ev("'sideways' in ('sideways', 'backwards')") is True
     assert ev("where(D6 >= 4, 1, 0) == 1").probability(True) == Fraction(1, 2)
+
+
+def test_the_way_an_expression_goes_decides_tests_of_numbers_and_takes_both_sides_of_a_test_of_a_roll():
+    text = "(near if D6 >= 4 else far) + bonus if range > 1 else point_blank"
+    way = path_of(Expression.parse(text), {"range": 2, "near": 1, "far": 0, "bonus": 1, "point_blank": 3})
+    # the test of numbers is decided and only its side is read; the roll's test is no decision: both its sides are
+    assert [(ast.unparse(d.test), d.held) for d in way.decisions] == [("range > 1", True)]
+    assert way.names == ("range", "dice", "near", "far", "bonus")  # `D6` is written for `dice(1, 6)`
+    way = path_of(Expression.parse(text), {"range": 1, "point_blank": 3})
+    assert [(ast.unparse(d.test), d.held) for d in way.decisions] == [("range > 1", False)]
+    assert way.names == ("range", "point_blank")
 
 
 @pytest.mark.parametrize(
@@ -634,13 +646,14 @@ def test_a_chart_of_four_hundred_cells_is_checked_and_one_more_row_is_refused(tm
 
 
 def test_a_chart_axis_longer_than_a_chart_may_be_is_refused_before_it_is_listed(tmp_path):
-    assert _checked(tmp_path, _sum_chart("1", "1-1000000000")) == [
-        "rules_src/game/ruleset.yaml:13:32: error[too-large]: the columns of `grid` take 1,000,000,000 values; "
-        "a chart has at most 400 cells"
-    ]
+    # the narrow ranges first: where the axis were listed before it is measured, they fail at once, not out of memory
     assert _checked(tmp_path / "fits", _sum_chart("1", "1-400")) == []  # one row of as many cells as a chart may have
     assert _checked(tmp_path / "over", _sum_chart("1", "1-401")) == [
         "rules_src/game/ruleset.yaml:13:32: error[too-large]: the columns of `grid` take 401 values; "
+        "a chart has at most 400 cells"
+    ]
+    assert _checked(tmp_path, _sum_chart("1", "1-1000000000")) == [
+        "rules_src/game/ruleset.yaml:13:32: error[too-large]: the columns of `grid` take 1,000,000,000 values; "
         "a chart has at most 400 cells"
     ]
 
