@@ -134,6 +134,26 @@ def test_the_pool_runs_each_task_and_gives_results_in_task_order():
         pipeline.workers.run_tasks([(int, "seven"), (abs, 1)], None, lambda: None)
 
 
+def test_with_the_wall_in_use_the_tasks_go_to_walled_workers_with_the_progress_and_whether_a_site_is_built(
+    monkeypatch, tmp_path
+):
+    asked = []
+
+    def walled_pool(tasks, count, advance, *, read, write, sites):
+        asked.append((len(tasks), count, read, write, sites))
+        return [advance() or function.__name__ for function, _args in tasks]
+
+    monkeypatch.setattr(pipeline.workers.wall, "in_use", lambda: True)
+    monkeypatch.setattr(pipeline.workers, "run_walled", walled_pool)
+    done, read, write = [], [tmp_path / "rules_src"], [tmp_path / "out" / "pdf"]
+    tasks = [(abs, -1), (pipeline.workers.site_worker, ())]
+    assert pipeline.workers.run_tasks(tasks, 3, lambda: done.append(1), walled=(read, write)) == ["abs", "site_worker"]
+    assert pipeline.workers.run_tasks([(abs, -1)], None, lambda: done.append(1), walled=(read, write)) == ["abs"]
+    # each task finished is told to the progress bar; a site among the tasks asks for workers with Sphinx loaded
+    assert len(done) == 3 and write[0].is_dir()
+    assert asked == [(2, 3, read, write, True), (1, 1, read, write, False)]
+
+
 def test_a_failed_run_leaves_no_thread_of_its_pool_running():
     """A failure (or Ctrl-C) ends the pool's own threads before it is raised: on Python 3.11 one still running at
     exit races the executor's exit hook for a pipe, and the command would end in a traceback."""
