@@ -124,14 +124,7 @@ class Builder:
         return [self.request.audience] if self.request.audience else list(SITES)
 
     def run(self) -> None:
-        reference = self.staging / "reference"
-        reference.mkdir(parents=True)
-        (reference / "format.md").write_text(format_reference(), encoding="utf-8")
-        (reference / "codes.md").write_text(codes_reference(), encoding="utf-8")
-        for ruleset in self.project.rulesets:  # the names each ruleset's worked examples can use
-            (reference / f"names-{ruleset.id}.md").write_text(
-                names_reference(ruleset, self.project.root), encoding="utf-8"
-            )
+        self.write_reference()
         pdfs: list[tuple[str, PdfJob]] = []
         failed = []  # every template's failure, sheets and handouts, before any PDF is rendered
         for kind in ("sheets", "handouts"):
@@ -319,6 +312,24 @@ class Builder:
             else:
                 to_render.append(job)
         return to_render
+
+    def write_reference(self) -> None:
+        """The format and the codes; and the names each ruleset's worked examples can use, which name the
+        game-master's entries too: a build for the players alone keeps the last build's, and writes none."""
+        reference = self.staging / "reference"
+        reference.mkdir(parents=True)
+        (reference / "format.md").write_text(format_reference(), encoding="utf-8")
+        (reference / "codes.md").write_text(codes_reference(), encoding="utf-8")
+        if not any(audience in SEES_EVERYTHING for audience in self.audiences()):
+            if self.old and not (self.out / "reference").is_symlink():  # the last build this machine's
+                for kept in sorted((self.out / "reference").glob("names-*.md")):
+                    if kept.is_file() and not kept.is_symlink():
+                        link_or_copy(kept, reference / kept.name)
+            return
+        for ruleset in self.project.rulesets:
+            (reference / f"names-{ruleset.id}.md").write_text(
+                names_reference(ruleset, self.project.root), encoding="utf-8"
+            )
 
     def carry(self, kind: str, skip: set[str] = frozenset()) -> None:
         """Keep the previous build's files of ``kind`` that this build did not produce (--only, --ruleset)."""

@@ -279,6 +279,28 @@ def test_the_gm_audience_makes_gm_pdfs_and_keeps_the_player_ones(project, render
     assert manifest(project)["handouts/melee-cards-a4.pdf"] == "stale"
 
 
+def test_a_build_for_the_players_alone_writes_no_names_reference_and_keeps_the_last_builds(
+    project, renderers, tmp_path
+):
+    """The names a ruleset's examples can use are its game-master's entries too: a folder built for the players
+    alone holds the format and the codes, never those names; where a full build was, its names are kept."""
+    players = tmp_path / "players"
+    assert build(project, renderers, audience="player", out=players) == 0
+    assert [name for name in files(players) if name.startswith("reference/")] == [
+        "reference/codes.md",
+        "reference/format.md",
+    ]
+    assert build(project, renderers) == 0
+    names = project / "build" / "reference" / "names-melee.md"
+    names.write_text("names of the last full build")
+    assert build(project, renderers, audience="player") == 0
+    assert names.read_text() == "names of the last full build"
+    for audience in ("gm", "author"):
+        assert build(project, renderers, audience=audience) == 0
+        assert names.read_text() == "names of melee in project"
+        names.write_text("names of the last full build")
+
+
 def test_a_project_without_rulesets_builds_its_reference_pages(project, renderers):
     renderers.project.rulesets = []
     assert build(project, renderers, only=["sheets"]) == 0
