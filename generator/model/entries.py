@@ -293,6 +293,11 @@ class Chapter(Entry):
 
     title: str = spec("The chapter heading.", example="Combat")
     intro: Markdown = spec("Prose shown at the top of the chapter.", Markdown(""))
+    audience: Audience = spec(
+        "`player` (everyone) or `gm` (the game-master's chapter: its page and title never in player outputs, and "
+        "only game-master material placed in it).",
+        "player",
+    )
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -81,6 +81,7 @@ def check_gm_references(ruleset: Ruleset):
     for _section, entry in (("ruleset", ruleset.meta), *ruleset.all_entries()):
         if gm_only(entry):
             continue
+        yield from _placed_in_gm_chapter(ruleset, entry)
         seen = set()
         for target, loc in _references(ruleset, entry):
             if gm_only(target) and (id(target), str(loc)) not in seen:
@@ -91,6 +92,19 @@ def check_gm_references(ruleset: Ruleset):
                     loc,
                     _hidden_by_overlay(ruleset, target),
                 )
+
+
+def _placed_in_gm_chapter(ruleset: Ruleset, entry):
+    """Player material in the game-master's chapter: its page, which players never get, is where it prints."""
+    chapter = getattr(entry, "chapter", "")
+    placed_in = entry_or_none(ruleset, "chapters", chapter) if chapter else None
+    if placed_in is not None and gm_only(placed_in):
+        yield Diagnostic(
+            Code.GM_REFERENCE,
+            f"`{entry.id}` is for players but is placed in game-master-only chapter `{chapter}`",
+            value_loc(entry, "chapter"),
+            "place it in a chapter for the players, or mark it `audience: gm` too",
+        )
 
 
 def _hidden_by_overlay(ruleset: Ruleset, target) -> str | None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..diagnostics import Code, Diagnostic, Location, Severity, did_you_mean
 from ..model.base import item_loc, value_loc
-from ..model.entries import RollTable, visible_to
+from ..model.entries import RollTable, gm_only, visible_to
 from ..model.ruleset import SITE_PAGE_NAMES, Ruleset
 
 
@@ -79,13 +79,15 @@ def check_empty_chapters(ruleset: Ruleset):
             if section == "victory_points" or visible_to(entry, "player"):
                 shown.add(getattr(entry, "chapter", ""))
     for chapter in ruleset.chapters:
-        if chapter.intro.strip() or chapter.id in shown:
+        if chapter.intro.strip() or chapter.id in (placed if gm_only(chapter) else shown):
             continue
-        said = "nothing: its page" if chapter.id not in placed else "only game-master material: the players' page"
+        secret = chapter.id in placed
+        said = "only game-master material: the players' page" if secret else "nothing: its page"
         yield Diagnostic(
             Code.EMPTY_CHAPTER,
             f"chapter `{chapter.id}` holds {said} prints its title alone",
             chapter.loc,
+            "mark the chapter `audience: gm` to keep it and its title from the players" if secret else None,
             severity=Severity.WARNING,
         )
 

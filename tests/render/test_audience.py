@@ -65,3 +65,30 @@ def test_an_army_never_prints_a_gm_hero_to_players(tmp_path):
     ruleset = replace(ruleset, heroes=(hero,), armies=(army,))
     assert "Villain" not in army_md(army, ruleset, "player")
     assert "Villain" in army_md(army, ruleset, "gm")
+
+
+GM_CHAPTER = """ruleset: {title: A game}
+chapters:
+  play: {title: Playing}
+  betrayal: {title: The Mill Owner Betrays, audience: gm}
+rules:
+  moving: {title: Moving, chapter: play, body: Move 6 inches.}
+  twist: {title: The twist, chapter: betrayal, audience: gm, body: The mill owner sides with the bandits.}
+"""
+
+
+def test_a_game_masters_chapter_and_its_title_are_in_no_player_output(tmp_path):
+    from helpers import make_project
+
+    from generator.render.handouts.content import placement
+    from generator.render.site.pages import site_pages
+
+    result = check_project(make_project(tmp_path, {"game/ruleset.yaml": GM_CHAPTER}))
+    assert result.ok and not result.diagnostics, [d.format() for d in result.diagnostics]
+    ruleset = result.project.ruleset("game")
+    shown = {audience: site_pages(result.project, audience).files for audience in ("player", "gm")}
+    assert [name for name, text in shown["player"].items() if "Mill Owner" in text or "betrayal" in text] == []
+    assert "game/betrayal.md" in shown["gm"] and "The Mill Owner Betrays" in shown["gm"]["game/betrayal.md"]
+    chapters = {a: [(p["number"], p["title"]) for p in placement(ruleset, a) if p["kind"] == "chapter"] for a in shown}
+    assert chapters == {"player": [("1", "Playing")], "gm": [("1", "Playing"), ("2", "The Mill Owner Betrays")]}
+    assert "betrayal" not in str(ruleset_json(ruleset, "player")) and "betrayal" in str(ruleset_json(ruleset, "gm"))

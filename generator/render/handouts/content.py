@@ -33,6 +33,7 @@ from ..present import (
     column_head,
     count_label,
     entry_title,
+    for_audience,
     gm_only,
     hero_kind,
     key_text,
@@ -124,7 +125,7 @@ def placement(ruleset: Ruleset, audience: str) -> list[dict]:
     """The booklet's parts in print order, each with groups of (section, entries)."""
     placed: set = set()
     parts = []
-    for number, chapter in enumerate(ruleset.chapters, 1):
+    for number, chapter in enumerate(for_audience(ruleset.chapters, audience), 1):
         parts.append(
             {
                 "kind": "chapter",

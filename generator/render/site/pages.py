@@ -34,6 +34,7 @@ from ..present import (
     SEES_EVERYTHING,
     chapter_phases,
     entry_title,
+    for_audience,
     gm_only,
     plural,
     printed_edition,
@@ -422,9 +423,10 @@ def landing(project: Project, audience: str, sheets: bool = False) -> str:
             continue
         author = f" by {esc(ruleset.meta.author)}" if ruleset.meta.author else ""
         facts = _landing_facts(project, ruleset, audience)
+        chapters = for_audience(ruleset.chapters, audience)
         start = (
-            f" Start with [{esc(ruleset.chapters[0].title)}]({ruleset.id}/{ruleset.chapters[0].id}.md)."
-            if ruleset.chapters and not ruleset.meta.overlay
+            f" Start with [{esc(chapters[0].title)}]({ruleset.id}/{chapters[0].id}.md)."
+            if chapters and not ruleset.meta.overlay
             else ""
         )
         parts.append(
@@ -494,7 +496,7 @@ def site_pages(project: Project, audience: str, downloads: dict[str, list[tuple[
         titles: dict[str, str] = {}
         found = calculators(ruleset, audience, computed_key(ruleset), CheckCache(project.root))
         calculated = frozenset(c.formula.id for c in found if c.data)  # each links its calculator
-        for chapter in ruleset.chapters:
+        for chapter in for_audience(ruleset.chapters, audience):
             pages.add(f"{ruleset.id}/{chapter.id}.md", chapter_page(ruleset, chapter, audience, placed, calculated))
             toc.append(chapter.id)
             titles[chapter.id] = chapter.title
