@@ -46,6 +46,15 @@ def axis_values(chart: Chart, axis, scope=None) -> list:
     return []
 
 
+_SHOWN_AS = {"target": "target", "chance": "chance", "bool": "chance"}  # a result of any other kind: `number`
+
+
+def chart_show(chart: Chart, formula: Formula) -> str:
+    """How a chart's cells print its formula's result (``formula``: ``chart_formula``'s): as the chart says, else as
+    that result is, so a chart of plain numbers never prints them as rolls to make."""
+    return chart.show or _SHOWN_AS.get(formula.result, "number")
+
+
 def chart_formula(ruleset: Ruleset, chart: Chart) -> Formula:
     """The formula of one result whose values a chart's cells show (the chart's owner's: charts are checked first)."""
     formula = ruleset.formula(chart.formula)

@@ -261,8 +261,10 @@ class Chart(ForAudience):
     fixed: tuple[Setting, ...] = spec("Other inputs held at one value, keyed by input name.", ())
     chance: str = spec("Id of a formula giving each cell's chance, when it is not that of rolling the target.", "")
     impossible: str = spec("What a cell says when the roll cannot succeed.", "no effect", example="no save")
-    show: Literal["target", "chance", "number"] = spec(
-        "`target`: the roll needed and its chance; `chance`: the chance alone; `number`: the result.", "target"
+    show: Literal["target", "chance", "number"] | None = spec(
+        "`target`: the roll needed and its chance; `chance`: the chance alone; `number`: the result. Left out: as "
+        "the formula's result is (`target` for a target, `chance` for a chance or a true or false, else `number`).",
+        None,
     )
     mark_diagonal: bool = spec("Mark the cells where the row and column values are equal.", False)
     digits: int | None = spec(

@@ -17,7 +17,7 @@ import icepool
 
 from ...model import computed
 from ...model.calculate import calculator
-from ...model.charts import axis_values, chart_cells, chart_formula
+from ...model.charts import axis_values, chart_cells, chart_formula, chart_show
 from ...model.formula import Expression
 from ...model.quantity import Quantity, number_text
 from ...model.ruleset import Ruleset
@@ -173,6 +173,7 @@ def chart_from_model(ruleset: Ruleset, chart: computed.Chart) -> Chart:
     owner = ruleset.owner_of("charts", chart.id)
     calc = calculator(owner)
     formula = chart_formula(owner, chart)  # a formula of several results: the one the chart shows
+    show = chart_show(chart, formula)
     chance_formula = owner.formula(chart.chance) if chart.chance else None
     die = _die(formula)
     column_head, columns, column_notes = _axis_heads(chart, chart.columns, formula, calc.scope, owner)
@@ -189,19 +190,19 @@ def chart_from_model(ruleset: Ruleset, chart: computed.Chart) -> Chart:
         line = []
         for column, inputs in enumerate(cells[index * width : (index + 1) * width]):
             marked = chart.mark_diagonal and chart.rows is not None and row_values[index] == column_values[column]
-            cell = _cell(chart, formula, chance_formula, calc, die, inputs, marked)
+            cell = _cell(chart, show, formula, chance_formula, calc, die, inputs, marked)
             line.append(dataclasses.replace(cell, given=tuple(inputs.items())))
         if row_notes and index < len(row_notes) and row_notes[index]:
             label = f"{label}: {row_notes[index]}"  # `1: 2+ (83.3%) a die`, never brackets in brackets
         rows.append(Row(label, tuple(line)))
     notes = (str(chart.note),) if chart.note else ()
-    unit = formula.unit if chart.show == "number" else ""
+    unit = formula.unit if show == "number" else ""
     return Chart(chart.title, row_head, column_head, columns, tuple(rows), notes, column_notes, chart.id, unit)
 
 
-def _cell(chart, formula, chance_formula, calc, die, inputs: dict, marked: bool) -> Cell:
+def _cell(chart, show: str, formula, chance_formula, calc, die, inputs: dict, marked: bool) -> Cell:
     result = calc.evaluate(formula, **inputs)
-    if chart.show == "number":
+    if show == "number":
         if result is None:
             return Cell(chart.impossible, "", "none", None, marked)
         text = (
@@ -220,7 +221,7 @@ def _cell(chart, formula, chance_formula, calc, die, inputs: dict, marked: bool)
         probability = Fraction(int(bool(result)))
     else:
         probability = target_chance(die, result)
-    if chart.show == "chance":
+    if show == "chance":
         return chance_cell("", probability, marked, impossible=chart.impossible)
     if result is None:
         return Cell(chart.impossible, "0%", "none", Fraction(0), marked)
