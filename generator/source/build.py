@@ -70,6 +70,16 @@ def parse_points(written) -> Number:
         raise ValueError(f"`{written}` is not {POINTS_FORMS}") from None
 
 
+def _secret_field_hint(name: str, kind: str, fields) -> str | None:
+    """The hint for a game-master's field (`gm_...`) an entry does not have: never the close field players read
+    (`note` for `gm_note`), which would print the secret, but how to keep it from them."""
+    if not name.startswith("gm_"):
+        return None
+    if "audience" in fields:
+        return f"a {kind} has no `{name}`, and its other fields print to the players: mark it `audience: gm`"
+    return f"a {kind} has no `{name}`, and its fields print to the players: keep the remark in a rule's `gm_note:`"
+
+
 class Builder:
     def __init__(self, diagnostics: Diagnostics, default_source: str = ""):
         self.diagnostics = diagnostics
@@ -148,7 +158,11 @@ class Builder:
             if key.text not in fields and key.text not in skip:
                 close = difflib.get_close_matches(key.text, list(fields), n=1, cutoff=0.6)
                 misspelt.update(close)
-                hint = did_you_mean(key.text, fields) or f"{_kind(cls)} fields are: {', '.join(fields)}"
+                hint = (
+                    _secret_field_hint(key.text, _kind(cls), fields)
+                    or did_you_mean(key.text, fields)
+                    or f"{_kind(cls)} fields are: {', '.join(fields)}"
+                )
                 self.error(Code.UNKNOWN_FIELD, f"unknown field `{key.text}` in {_kind(cls)}", key, hint)
         values: dict[str, Any] = {}
         locs = {}
