@@ -231,7 +231,11 @@ class RollRange:
         if m := re.fullmatch(r"(-?[0-9]+)-(-?[0-9]+)", compact):
             low, high = int(m[1]), int(m[2])
             if low > high:
-                raise DiceSyntaxError(f"range `{text}` runs backwards; write `{high}-{low}`")
+                # `3--4`: one dash too many (3 to 4) rather than a range from 3 down to -4
+                doubled = "--" in compact and -high > low >= 0
+                raise DiceSyntaxError(
+                    f"range `{text}` runs backwards; write `{f'{low}-{-high}' if doubled else f'{high}-{low}'}`"
+                )
             return cls(low, high, text)
         if m := re.fullmatch(r"(-?[0-9]+)\+", compact):
             return cls(int(m[1]), None, text)

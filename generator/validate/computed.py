@@ -31,6 +31,7 @@ from ..model.ruleset import Ruleset
 from ..model.text import range_words
 from ..model.units import SIZES, Distance, measure
 from .memo import Reach, formula_names, remembered, words
+from .references import ref_hint
 from .tables import MAX_TABLE_SPAN, _spans
 
 EXHAUSTIVE = 400  # combinations of inputs a formula is tried with
@@ -741,7 +742,7 @@ def check_sheets(ruleset: Ruleset):
                     Code.UNKNOWN_REF,
                     f"sheet `{sheet.id}` lists chart `{id}`, which is not in `charts:`",
                     item_loc(sheet, "charts", index),
-                    did_you_mean(id, charts),
+                    ref_hint(ruleset, id, charts, "charts"),
                 )
         for index, id in enumerate(sheet.cites):
             if id not in rules and not ruleset.is_unloaded(id, "rules"):
@@ -749,7 +750,7 @@ def check_sheets(ruleset: Ruleset):
                     Code.UNKNOWN_REF,
                     f"sheet `{sheet.id}` cites rule `{id}`, which is not in `rules:`",
                     item_loc(sheet, "cites", index),
-                    did_you_mean(id, rules),
+                    ref_hint(ruleset, id, rules, "rules"),
                 )
 
 

@@ -14,7 +14,18 @@ def unknown_ref(ruleset: Ruleset, section: str, id: str, loc: Location, what: st
     ids = [e.id for e in ruleset.reachable(section)]
     if id in ids:
         return None
-    return Diagnostic(Code.UNKNOWN_REF, f"{what} `{id}` is not in `{section}:`", loc, did_you_mean(id, ids))
+    return Diagnostic(
+        Code.UNKNOWN_REF, f"{what} `{id}` is not in `{section}:`", loc, ref_hint(ruleset, id, ids, section)
+    )
+
+
+def ref_hint(ruleset: Ruleset, id: str, ids, section: str) -> str | None:
+    """For an id not among ``ids`` (the entries of ``section``): the one it was likely meant to be, else the
+    section it is an entry of (a roll table named where a chart must be), else None (the code's own hint)."""
+    elsewhere = ruleset.ids().get(id)
+    return did_you_mean(id, ids) or (
+        f"`{id}` is in `{elsewhere}:`; only an entry of `{section}:` fits here" if elsewhere else None
+    )
 
 
 def entry_or_none(ruleset: Ruleset, section: str, id: str):

@@ -196,6 +196,9 @@ def test_roll_ranges_parse(key, low, high, text, shown):
     "key, message",
     [
         ("3-1", "range `3-1` runs backwards; write `1-3`"),
+        ("3--4", "range `3--4` runs backwards; write `3-4`"),  # a dash too many, not 3 down to -4
+        ("2--1", "range `2--1` runs backwards; write `-1-2`"),
+        ("0--2", "range `0--2` runs backwards; write `0-2`"),
         (True, "`True` is not a roll"),
         ("abc", "`abc` is not a roll: write 5, 1-2, 6+ or 1-"),
         ("1-2-3", "`1-2-3` is not a roll: write 5, 1-2, 6+ or 1-"),
