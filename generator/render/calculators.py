@@ -71,22 +71,23 @@ def _chance(chance: Fraction) -> dict:
 
 
 def _roll(die: icepool.Die) -> dict:
-    """A roll's answer: its mean and, for each result, the chance of exactly, at least and at most it."""
+    """A roll's answer: its mean and, for each result, the chance of exactly it, and where results rank (numbers,
+    distances) of at least and at most it; results in words have no order to count along."""
     outcomes = list(die.outcomes())
     if len(outcomes) > MAX_OUTCOMES:
         raise TooMany(f"a roll of {len(outcomes)} results")
     total = die.denominator()
+    ranked = not any(isinstance(o, str | bool) for o in outcomes)
     rows, below = [], 0
     for outcome in outcomes:
         exactly = Fraction(die.quantity(outcome), total)
-        rows.append(
-            {
-                "result": minus_text(shown(outcome)),
-                "exactly": _chance(exactly),
+        row = {"result": minus_text(shown(outcome)), "exactly": _chance(exactly)}
+        if ranked:
+            row |= {
                 "at_least": _chance(1 - Fraction(below, total)),
                 "at_most": _chance(Fraction(below, total) + exactly),
             }
-        )
+        rows.append(row)
         below += die.quantity(outcome)
     mean = sum(Fraction(die.quantity(o), total) * o for o in outcomes) if all(_is_number(o) for o in outcomes) else None
     return {"text": f"average {minus_text(exact_number_text(mean))}" if mean is not None else "", "rows": rows}

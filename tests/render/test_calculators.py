@@ -352,3 +352,48 @@ def test_a_distance_is_picked_in_its_unit_and_said_so_in_why(tmp_path):
     assert options == [["4", "5"], ['11"', '12"', '13"'], ["1 hex", "2 hexes"]]
     reasons = {line for why in found.data["why"] for line in why["because"]}
     assert 'Range to target 13" is more than 12"' in reasons  # the pick as the player picked it
+
+
+INJURY = """
+ruleset: {title: Ashfall}
+tables:
+  injury:
+    title: Injury
+    dice: 2D6
+    rows:
+      - {roll: 2-6, result: Flesh wound}
+      - {roll: 7-11, result: Badly hurt}
+      - {roll: 12+, result: Out cold}
+formulas:
+  hurt:
+    title: How badly
+    inputs: {heavy: {label: Hit by a heavy weapon, type: bool}}
+    expr: injury(2D6 + (1 if heavy else 0))
+    result: text
+  wounds:
+    title: Wounds
+    inputs: {heavy: {label: Hit by a heavy weapon, type: bool}}
+    expr: D3 + (1 if heavy else 0)
+    result: roll
+"""
+
+
+def test_a_roll_of_results_in_words_gives_the_chance_of_each_and_no_running_totals(tmp_path):
+    """At least and at most count along an order: numbers have one, words (a table's results) do not."""
+    result = check_project(make_project(tmp_path, ashfall=INJURY))
+    assert result.ok, [d.format() for d in result.diagnostics.errors]
+    ashfall = result.project.ruleset("ashfall")
+    found = {c.formula.id: c.data for c in calc.calculators(ashfall, "player", calc.computed_key(ashfall))}
+    sums = [a + b for a in range(1, 7) for b in range(1, 7)]
+    words = {"Badly hurt": range(7, 12), "Flesh wound": range(2, 7), "Out cold": range(12, 13)}
+    rows = found["hurt"]["answers"][0][0]["roll"]["rows"]  # not heavy: 2D6 as rolled
+    assert {r["result"]: r["exactly"]["exact"] for r in rows} == {
+        word: str(Fraction(sum(s in band for s in sums), 36)) for word, band in words.items()
+    }
+    assert all(set(r) == {"result", "exactly"} for r in rows)
+    rows = found["wounds"]["answers"][1][0]["roll"]["rows"]  # heavy: D3 + 1, each result a third
+    assert [(r["result"], r["at_least"]["exact"], r["at_most"]["exact"]) for r in rows] == [
+        ("2", "1", "1/3"),
+        ("3", "2/3", "2/3"),
+        ("4", "1/3", "1"),
+    ]

@@ -57,19 +57,21 @@ def _odds_cell(chance: dict) -> str:
 
 
 def _roll_html(roll: dict) -> str:
+    kinds = [k for k in ODDS if k in roll["rows"][0]]  # results in words: exactly alone (no order to count along)
     rows = "".join(
-        f'<tr><th scope="row">{escape(r["result"])}</th>'
-        + "".join(_odds_cell(r[k]) for k in ("exactly", "at_least", "at_most"))
-        + "</tr>"
+        f'<tr><th scope="row">{escape(r["result"])}</th>' + "".join(_odds_cell(r[k]) for k in kinds) + "</tr>"
         for r in roll["rows"]
     )
+    heads = "".join(f'<th scope="col">{ODDS[k]}</th>' for k in kinds)
     return (
         (f'<p class="rp-calc-mean">{escape(roll["text"])}</p>' if roll["text"] else "")
         + bars_svg(roll["rows"])
         + '<div class="table-wrapper"><table class="rp-calc-odds"><thead><tr><th scope="col">Result</th>'
-        + '<th scope="col">Exactly</th><th scope="col">At least</th><th scope="col">At most</th></tr></thead>'
-        + f"<tbody>{rows}</tbody></table></div>"
+        + f"{heads}</tr></thead><tbody>{rows}</tbody></table></div>"
     )
+
+
+ODDS = {"exactly": "Exactly", "at_least": "At least", "at_most": "At most"}
 
 
 def answer_html(labels: list[str], parts: list[dict]) -> str:

@@ -35,13 +35,17 @@
     if (part.text) box.appendChild(el("p", { "class": "rp-calc-mean" }, part.text));
     box.appendChild(bars(part.rows));
     var table = el("table", { "class": "rp-calc-odds" }), head = el("tr");
-    ["Result", "Exactly", "At least", "At most"].forEach(function (h) { head.appendChild(el("th", { scope: "col" }, h)); });
+    // results in words have no order to count along: the chance of exactly each, alone
+    var kinds = ["exactly", "at_least", "at_most"].filter(function (k) { return k in part.rows[0]; });
+    var heads = { exactly: "Exactly", at_least: "At least", at_most: "At most" };
+    head.appendChild(el("th", { scope: "col" }, "Result"));
+    kinds.forEach(function (k) { head.appendChild(el("th", { scope: "col" }, heads[k])); });
     table.appendChild(el("thead")).appendChild(head);
     var body = table.appendChild(el("tbody"));
     part.rows.forEach(function (r) {
       var line = body.appendChild(el("tr"));
       line.appendChild(el("th", { scope: "row" }, r.result));
-      ["exactly", "at_least", "at_most"].forEach(function (k) {
+      kinds.forEach(function (k) {
         var cell = line.appendChild(el("td", {}, r[k].percent));
         if (r[k].exact !== "0" && r[k].exact !== "1") {
           cell.appendChild(document.createTextNode(" "));
