@@ -233,9 +233,10 @@ class RollRange:
             if low > high:
                 # `3--4`: one dash too many (3 to 4) rather than a range from 3 down to -4
                 doubled = "--" in compact and -high > low >= 0
-                raise DiceSyntaxError(
-                    f"range `{text}` runs backwards; write `{f'{low}-{-high}' if doubled else f'{high}-{low}'}`"
-                )
+                fixed = f"{low}-{-high}" if doubled else f"{high}-{low}"
+                if set(m[2]) == {"0"} and len(m[2]) > 1:  # `41-00`: percentile dice read 00 as 100
+                    fixed = f"{low}-{10 ** len(m[2])}"
+                raise DiceSyntaxError(f"range `{text}` runs backwards; write `{fixed}`")
             return cls(low, high, text)
         if m := re.fullmatch(r"(-?[0-9]+)\+", compact):
             return cls(int(m[1]), None, text)

@@ -69,6 +69,7 @@ def table_coverage(table: RollTable) -> list[Diagnostic]:
                     Code.TABLE_UNREACHABLE,
                     f"row `{row.roll.text}` of `{table.id}` can never be rolled with {rolled}",
                     value_loc(row, "roll"),
+                    _zeros_hint(row.roll.text, outcomes),
                 )
             )
         elif not table.dice.stats and (beyond := _beyond(row.roll, outcomes)):
@@ -83,10 +84,12 @@ def table_coverage(table: RollTable) -> list[Diagnostic]:
             )
         overlap = [o for o in hits if o in covered]
         if overlap:
+            first = value_loc(covered[overlap[0]], "roll")
             found.append(
                 Diagnostic(
                     Code.TABLE_OVERLAP,
-                    f"row `{row.roll.text}` of `{table.id}` covers {_spans(overlap, outcomes)} again",
+                    f"row `{row.roll.text}` of `{table.id}` covers {_spans(overlap, outcomes)} again, "
+                    f"as row `{covered[overlap[0]].roll.text}` at {first.line}:{first.column} does",
                     value_loc(row, "roll"),
                     "make the row ranges disjoint",
                 )
@@ -101,6 +104,14 @@ def table_coverage(table: RollTable) -> list[Diagnostic]:
             )
         )
     return found
+
+
+def _zeros_hint(written: str, outcomes: list[int]) -> str | None:
+    """`00` on percentile dice is their highest roll, 100 (`000`: 1000): the number to write instead."""
+    places = len(written.strip())
+    if places < 2 or written.strip() != "0" * places or 10**places not in outcomes:
+        return None
+    return f"`{written.strip()}` on these dice is {10**places}: write `{10**places}`"
 
 
 def _beyond(roll, outcomes: list[int]) -> str:

@@ -199,6 +199,7 @@ def test_roll_ranges_parse(key, low, high, text, shown):
         ("3--4", "range `3--4` runs backwards; write `3-4`"),  # a dash too many, not 3 down to -4
         ("2--1", "range `2--1` runs backwards; write `-1-2`"),
         ("0--2", "range `0--2` runs backwards; write `0-2`"),
+        ("41-00", "range `41-00` runs backwards; write `41-100`"),  # percentile dice read 00 as 100
         (True, "`True` is not a roll"),
         ("abc", "`abc` is not a roll: write 5, 1-2, 6+ or 1-"),
         ("1-2-3", "`1-2-3` is not a roll: write 5, 1-2, 6+ or 1-"),

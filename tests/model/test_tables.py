@@ -195,7 +195,7 @@ def test_overlap_and_unreachable_messages():
     found = table_coverage(make_table("D6", ["1-3", "3-7", "8"]))
     assert [(d.code, d.message) for d in found] == [
         (Code.TABLE_UNREACHABLE, "row `3-7` of `t` runs past what D6 can roll: 7 never comes up"),
-        (Code.TABLE_OVERLAP, "row `3-7` of `t` covers 3 again"),
+        (Code.TABLE_OVERLAP, "row `3-7` of `t` covers 3 again, as row `1-3` at 10:1 does"),
         (Code.TABLE_UNREACHABLE, "row `8` of `t` can never be rolled with D6"),
     ]
 

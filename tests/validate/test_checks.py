@@ -326,7 +326,7 @@ def test_open_rows_that_overlap_are_told_over_one_total_beyond_every_written_num
     assert _found(tables.table_coverage(_table("D6 + S", ["1-", "0-", "2+"]))) == [
         (
             Code.TABLE_OVERLAP,
-            "row `0-` of `t` covers -1-0 again",
+            "row `0-` of `t` covers -1-0 again, as row `1-` at 10:1 does",
             Location("t.yaml", 11, 1),
             "make the row ranges disjoint",
         )
@@ -335,7 +335,7 @@ def test_open_rows_that_overlap_are_told_over_one_total_beyond_every_written_num
     assert _found(tables.table_coverage(_table("D6 + S", ["4-", "5+", "6+"]))) == [
         (
             Code.TABLE_OVERLAP,
-            "row `6+` of `t` covers 6-7 again",
+            "row `6+` of `t` covers 6-7 again, as row `5+` at 11:1 does",
             Location("t.yaml", 12, 1),
             "make the row ranges disjoint",
         )
