@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..diagnostics import Code, Diagnostic, Location, Severity, did_you_mean
 from ..model.base import item_loc, value_loc
-from ..model.entries import RollTable, gm_only, visible_to
+from ..model.entries import RollTable, gm_only
 from ..model.ruleset import SITE_PAGE_NAMES, Ruleset
 
 
@@ -87,7 +87,7 @@ def check_empty_chapters(ruleset: Ruleset):
     for section, entry in ruleset.all_entries():
         if section != "chapters":
             placed.add(getattr(entry, "chapter", ""))
-            if section == "victory_points" or visible_to(entry, "player"):
+            if section == "victory_points" or not gm_only(entry):
                 shown.add(getattr(entry, "chapter", ""))
     for chapter in ruleset.chapters:
         if chapter.intro.strip() or chapter.id in (placed if gm_only(chapter) else shown):
