@@ -378,7 +378,9 @@ class TableRow(Located):
     result: str = spec("The short result, as the table prints it.", example="Dazed")
     value: int | None = spec("A number the result stands for, for formulas and mechanics.", None)
     effect: Markdown = spec("The result's full effect, if longer than `result`.", Markdown(""))
-    ref: str = spec("Id of the entry this result names (a spell, a glossary term).", "")
+    ref: str = spec(
+        "Id of the entry this result names (another table to roll on, a spell, a glossary term, a rule).", ""
+    )
     coverage: str = coverage_field()
 
 

@@ -130,8 +130,9 @@ class HouseResult:
 class Ruleset:
     """One ruleset as checked, immutable: its entries by section (``rules.tables``), each by id (``rules.value(id)``,
     ``rules.formula(id)``, ``rules.table(id)``, ``rules.army(id)``..., any as ``rules.get("armies", id)``; a profile's
-    row as ``rules.profile(id).row(id)``, the numbers a keyword of it carries as ``.keyword("NAME")``), its base's
-    too where it extends one (``reachable``)."""
+    row as ``rules.profile(id).row(id)``, the numbers a keyword of it carries as ``.keyword("NAME")``; a roll table's
+    exact chance of a result as ``rules.table(id).chance("Result", **stats)``), its base's too where it extends one
+    (``reachable``)."""
 
     id: str
     meta: Meta
