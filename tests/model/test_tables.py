@@ -200,6 +200,19 @@ def test_overlap_and_unreachable_messages():
     ]
 
 
+def test_a_row_of_zeros_is_told_it_is_the_highest_roll_only_where_the_dice_roll_it():
+    # percentile dice print their 100 as 00 (a D1000 its 1000 as 000); a D20 rolls 20, not 100: no such hint there
+    hints = {
+        (dice, written): [d.hint for d in table_coverage(make_table(dice, [*spread, written]))][-1]
+        for dice, spread, written in (("D100", ["1-100"], "00"), ("D1000", ["1-1000"], "000"), ("D20", ["1-20"], "00"))
+    }
+    assert hints == {
+        ("D100", "00"): "`00` on these dice is 100: write `100`",
+        ("D1000", "000"): "`000` on these dice is 1000: write `1000`",
+        ("D20", "00"): None,
+    }
+
+
 def test_unbounded_messages():
     (low,) = table_coverage(make_table("D6 + S", ["1-3", "4+"]))
     (high,) = table_coverage(make_table("D6 + S", ["3-", "4-6"]))

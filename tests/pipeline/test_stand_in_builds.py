@@ -12,6 +12,7 @@ written out by hand.
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -299,6 +300,12 @@ def test_a_build_for_the_players_alone_writes_no_names_reference_and_keeps_the_l
         assert build(project, renderers, audience=audience) == 0
         assert names.read_text() == "names of melee in project"
         names.write_text("names of the last full build")
+    # names this machine did not write (a build folder shipped with the project, its manifest unsigned) are not kept
+    shutil.rmtree(project / "build")
+    names.parent.mkdir(parents=True)
+    names.write_text("names shipped with the project")
+    assert build(project, renderers, audience="player") == 0
+    assert not names.exists()
 
 
 def test_a_project_without_rulesets_builds_its_reference_pages(project, renderers):
