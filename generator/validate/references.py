@@ -53,7 +53,7 @@ def check_references(ruleset: Ruleset):
                     did_you_mean(target, all_ids),
                 )
         for index, target in enumerate(getattr(entry, "charts", ()) if section == "rules" else ()):
-            if (d := unknown_ref(ruleset, "charts", target, item_loc(entry, "charts", index), "charts")) is not None:
+            if (d := unknown_ref(ruleset, "charts", target, item_loc(entry, "charts", index), "chart")) is not None:
                 yield d
         if isinstance(entry, RollTable):
             for row in entry.rows:
