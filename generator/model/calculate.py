@@ -236,7 +236,8 @@ def _bounded(formula: Formula, spec: Input, value):
     return value
 
 
-def _row_value(row):
+def row_value(row):
+    """What a table's or lookup's row gives a formula: its value's number where it has one, else its result."""
     value = getattr(row, "value", None)
     if isinstance(value, Quantity):
         return value.value
@@ -246,8 +247,8 @@ def _row_value(row):
 def _table_reader(table: RollTable) -> Callable:
     def read(total):
         if isinstance(total, icepool.Die):
-            return mapped(total, lambda outcome: _row_value(table.lookup(outcome)))
-        return _row_value(table.lookup(total))
+            return mapped(total, lambda outcome: row_value(table.lookup(outcome)))
+        return row_value(table.lookup(total))
 
     read.__name__ = table.id
     read.__doc__ = f"The row of {table.title} for a rolled total (or a roll): its value, else its result."

@@ -22,7 +22,7 @@ import icepool
 
 from ..check_cache import environment
 from ..model.base import Markdown
-from ..model.calculate import calculator
+from ..model.calculate import calculator, row_value
 from ..model.canonical import canonical
 from ..model.computed import Formula, Input
 from ..model.entries import visible_to
@@ -70,14 +70,29 @@ def _chance(chance: Fraction) -> dict:
     return {"exact": _exact(chance), "percent": chance_text(chance)}
 
 
-def _roll(die: icepool.Die) -> dict:
+def word_order(ruleset: Ruleset) -> dict[str, int]:
+    """Where each result in words stands in the rules: the order its tables' and lookups' rows list them (the first
+    place a word is listed), so a roll of words reads as its table does, not alphabetically."""
+    order: dict[str, int] = {}
+    for entry in (*ruleset.reachable("tables"), *ruleset.reachable("lookups")):
+        for row in entry.rows:
+            value = row_value(row)
+            if isinstance(value, str):
+                order.setdefault(value, len(order))
+    return order
+
+
+def _roll(die: icepool.Die, order: dict[str, int]) -> dict:
     """A roll's answer: its mean and, for each result, the chance of exactly it, and where results rank (numbers,
-    distances) of at least and at most it; results in words have no order to count along."""
+    distances) of at least and at most it; results in words have no order to count along, and are listed as the
+    rules list them (``order``; words no table lists after, alphabetically)."""
     outcomes = list(die.outcomes())
     if len(outcomes) > MAX_OUTCOMES:
         raise TooMany(f"a roll of {len(outcomes)} results")
     total = die.denominator()
     ranked = not any(isinstance(o, str | bool) for o in outcomes)
+    if all(isinstance(o, str) for o in outcomes):
+        outcomes.sort(key=lambda o: (order.get(o, len(order)), o))
     rows, below = [], 0
     for outcome in outcomes:
         exactly = Fraction(die.quantity(outcome), total)
@@ -101,7 +116,9 @@ class TooMany(ValueError):
     """A formula whose answers are too many to put in a page."""
 
 
-def _part(formula: Formula, value, die: icepool.Die, chance_of=None, told: bool = False) -> dict:
+def _part(
+    formula: Formula, value, die: icepool.Die, chance_of=None, told: bool = False, order: dict[str, int] | None = None
+) -> dict:
     """One result, in words, with its chance where it has one: a target and the chance of rolling it (the chart's
     own chance formula where one gives it; none where another result of the formula ``told`` it), a chance, a roll
     and its distribution, or a plain value."""
@@ -114,7 +131,7 @@ def _part(formula: Formula, value, die: icepool.Die, chance_of=None, told: bool 
     if kind == "chance":
         return {"text": chance_text(Fraction(value)), "exact": _exact(Fraction(value))}
     if isinstance(value, icepool.Die):
-        return {"roll": _roll(value)}
+        return {"roll": _roll(value, order or {})}
     if kind == "number" and _is_number(value):
         unit = formula.unit
         return {"text": minus_text(unit_text(value, unit, exact_number_text) if unit else exact_number_text(value))}
@@ -146,14 +163,14 @@ def tabulate(ruleset: Ruleset, formula: Formula, chance_formula: Formula | None 
         [choice_text(spec, v, ruleset, unit) for v in c] for spec, c, unit in zip(formula.inputs, choices, units)
     ]
     ids = [spec.id for spec in formula.inputs]
-    answers, reasons = [], Reasons(ruleset, formula)
+    answers, reasons, order = [], Reasons(ruleset, formula), word_order(ruleset)
     try:
         for picks in itertools.product(*(range(len(c)) for c in choices)):
             given = {id: c[at] for id, c, at in zip(ids, choices, picks)}
             result = calc.evaluate(formula, **given)
             chance_of = calc.evaluate(chance_formula, **given) if chance_formula is not None else None
             values = [result[o.id] for o in formula.results] if formula.results else [result]
-            answers.append([_part(v, value, die, chance_of, told) for v, value, die in zip(views, values, dice)])
+            answers.append([_part(v, value, die, chance_of, told, order) for v, value, die in zip(views, values, dice)])
             reasons.add(given, {id: texts[at] for id, texts, at in zip(ids, options, picks)})
     except TooMany as error:
         return Tabled(formula, None, str(error))

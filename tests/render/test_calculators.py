@@ -378,6 +378,15 @@ formulas:
 """
 
 
+def test_a_roll_of_results_in_words_lists_them_as_their_table_does(tmp_path):
+    """Not alphabetically (Badly hurt, Flesh wound, Out cold): a player reads the odds in the table's order."""
+    result = check_project(make_project(tmp_path, ashfall=INJURY))
+    ashfall = result.project.ruleset("ashfall")
+    found = {c.formula.id: c.data for c in calc.calculators(ashfall, "player", calc.computed_key(ashfall))}
+    for answer in found["hurt"]["answers"]:
+        assert [r["result"] for r in answer[0]["roll"]["rows"]] == ["Flesh wound", "Badly hurt", "Out cold"]
+
+
 def test_a_roll_of_results_in_words_gives_the_chance_of_each_and_no_running_totals(tmp_path):
     """At least and at most count along an order: numbers have one, words (a table's results) do not."""
     result = check_project(make_project(tmp_path, ashfall=INJURY))

@@ -273,7 +273,7 @@ profiles:
 def _printed_html(root) -> dict[str, str]:
     """Every sheet and player handout of the project as the HTML WeasyPrint is given, by file name."""
     from generator.render.handouts.jobs import handout_jobs
-    from generator.render.sheets.jobs import sheet_jobs
+    from generator.render.sheets.jobs import sheet_jobs, sheet_pages
     from generator.render.site.myst import values_md
     from generator.validate import check_project
 
@@ -281,7 +281,8 @@ def _printed_html(root) -> dict[str, str]:
     assert result.ok, [d.format() for d in result.diagnostics.errors]
     jobs = sheet_jobs(result.project, root / "out") + handout_jobs(result.project, root / "out", "player")
     ruleset = result.project.rulesets[0]
-    return {job.target.name: job.html for job in jobs} | {"values.md": values_md(list(ruleset.values), ruleset)}
+    pages = {f"{page}.md": text for page, text in sheet_pages(result.project, "player").items()}
+    return {job.target.name: job.html for job in jobs} | {"values.md": values_md(list(ruleset.values), ruleset)} | pages
 
 
 def test_a_game_with_no_source_text_prints_no_citation_of_one(tmp_path):
@@ -289,9 +290,10 @@ def test_a_game_with_no_source_text_prints_no_citation_of_one(tmp_path):
     quick reference cited the game's own title under every block); named in `ruleset:`, the source is cited."""
     printed = _printed_html(make_project(tmp_path / "original", ashfall=ORIGINAL_GAME))
     assert {"ashfall-quick-reference-a4.pdf", "ashfall-handout-a4.pdf", "values.md"} <= set(printed)
+    assert "ashfall-quick-reference.md" in printed  # the site's sheet page
     for name, html in printed.items():
         assert 'class="cite"' not in html and "Source:" not in html and "source text" not in html, name
-        assert "| Source |" not in html, name
+        assert "| Source |" not in html and "{source}" not in html, name
     cited = ORIGINAL_GAME.replace("version: playtest 0.3", "source_title: The Ashfall Book")
     printed = _printed_html(make_project(tmp_path / "cited", ashfall=cited))
     assert "Source: The Ashfall Book." in printed["ashfall-quick-reference-a4.pdf"]

@@ -83,7 +83,7 @@ def _table_md(table, ref: QuickReference, ruleset) -> list[str]:
     )
     if table.note:
         parts.append(prose_md(table.note, ruleset))
-    return parts + [f"{{source}}`{role_text(table.source)}`"]
+    return parts + ([f"{{source}}`{role_text(table.source)}`"] if table.source else [])
 
 
 def _matrix_md(matrix, ref: QuickReference, ruleset) -> list[str]:
@@ -151,7 +151,8 @@ def sheet_markdown(sheet, computed_by: str, ruleset=None) -> str:
         parts.append(quickref_md(context["ref"], ruleset))
     if "checklist" in context:
         parts.append(checklist_md(context["checklist"], context["hidden_task"], ruleset))
-    parts.append(f"{{source}}`{role_text('; '.join(sheet.sources))}`")
+    if sheet.sources:
+        parts.append(f"{{source}}`{role_text('; '.join(sheet.sources))}`")
     if computed_by:
         parts.append(esc(computed_by))
     return "\n\n".join(parts).rstrip() + "\n"

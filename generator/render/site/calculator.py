@@ -27,11 +27,15 @@ def _chance_html(chance: dict) -> str:
 
 
 BAR, TALL = 34, 60  # a bar's width and the tallest bar's height, in the chart's own units
+ROW, WIDE, LETTER = 16, 120, 5.6  # results in words: a row's height, the longest bar, a letter's width (9-unit type)
 
 
 def bars_svg(rows: list[dict]) -> str:
     """The distribution as bars, each result and its chance written under and over its bar (an image whose numbers
-    are text, as rulepress-calculators.js draws it too)."""
+    are text, as rulepress-calculators.js draws it too). Results in words (no running totals) lie one under the
+    other, their words before their bars, so no word runs into the next however long."""
+    if "at_least" not in rows[0]:
+        return _word_bars_svg(rows)
     chances = [Fraction(r["exactly"]["exact"]) for r in rows]
     top = max(chances) or 1
     bars = []
@@ -48,6 +52,27 @@ def bars_svg(rows: list[dict]) -> str:
     return (
         f'<svg class="rp-calc-bars" viewBox="0 0 {BAR * len(rows)} {TALL + 32}" role="img" '
         f'aria-label="The chance of each result">{"".join(bars)}</svg>'
+    )
+
+
+def _word_bars_svg(rows: list[dict]) -> str:
+    chances = [Fraction(r["exactly"]["exact"]) for r in rows]
+    top = max(chances) or 1
+    words = round(max(len(r["result"]) for r in rows) * LETTER + 6, 1)
+    bars = []
+    for index, (row, chance) in enumerate(zip(rows, chances)):
+        width, y = round(float(chance / top) * WIDE, 1), index * ROW
+        result, percent = escape(row["result"]), escape(row["exactly"]["percent"])
+        bars.append(
+            f"<g><title>{result}: {percent}</title>"
+            f'<text class="rp-calc-bar-word" x="{words - 6}" y="{y + 11}">{result}</text>'
+            f'<rect x="{words}" y="{y + 3}" width="{width}" height="{ROW - 6}"></rect>'
+            f'<text class="rp-calc-bar-chance" x="{round(words + width + 3, 1)}" y="{y + 11}">{percent}</text></g>'
+        )
+    wide = round(words + WIDE + 40, 1)
+    return (
+        f'<svg class="rp-calc-bars rp-calc-word-bars" viewBox="0 0 {wide} {ROW * len(rows)}" '
+        f'width="{round(wide * 1.4)}" role="img" aria-label="The chance of each result">{"".join(bars)}</svg>'
     )
 
 

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 from dice_counting import hits_by_counting
+from docutils.nodes import SkipNode
+from helpers import ROOT, make_project
 from site_helpers import PHONE, serve
 
 pytestmark = pytest.mark.browser
@@ -126,4 +128,65 @@ def test_why_this_number_says_the_case_of_the_rule_for_the_stats_picked(browser,
             "Defender's WS 7 is more than 2 × Attacker's WS 3 (6)",
         ]
         assert picker.locator(".rp-calc-why .rp-calc-where").inner_text().endswith("Warhammer Fantasy charts")
+    page.context.close()
+
+
+LONG_WORDS = """
+ruleset: {title: Ashfall}
+tables:
+  injury:
+    title: Injury
+    dice: 2D6
+    rows:
+      - {roll: 2-6, result: "Flesh wound, fights on next game"}
+      - {roll: 7-11, result: Badly hurt and misses the next game}
+      - {roll: 12+, result: Out cold}
+formulas:
+  hurt:
+    title: How badly
+    inputs: {heavy: {label: Hit by a heavy weapon, type: bool}}
+    expr: injury(2D6 + (1 if heavy else 0))
+    result: text
+"""
+STATIC = ROOT / "generator" / "render" / "site" / "static"
+
+
+def test_a_roll_of_long_results_in_words_shows_each_word_whole_beside_its_bar_in_the_tables_order(browser, tmp_path):
+    """The answer written into the page (no pick yet) and the one the script draws after a pick: each result's words
+    clear of every other text of the chart and inside it, listed as the table lists them."""
+    from generator.render import calculators as calc
+    from generator.render.site.calculator import calculator as node
+    from generator.render.site.calculator import visit_calculator
+    from generator.validate import check_project
+
+    result = check_project(make_project(tmp_path, ashfall=LONG_WORDS))
+    assert result.ok, [d.format() for d in result.diagnostics.errors]
+    ashfall = result.project.ruleset("ashfall")
+    [tabled] = calc.calculators(ashfall, "player", calc.computed_key(ashfall))
+    writer = type("Writer", (), {"body": []})()
+    with pytest.raises(SkipNode):
+        visit_calculator(writer, node("", data=tabled.data, number=1))
+    page = browser.new_context(viewport=PHONE).new_page()
+    page.set_content(f"<!DOCTYPE html><html><body>{''.join(writer.body)}</body></html>")
+    page.add_style_tag(content=(STATIC / "rulepress.css").read_text(encoding="utf-8"))
+    for script in ("rulepress-why.js", "rulepress-calculators.js"):
+        page.add_script_tag(content=(STATIC / script).read_text(encoding="utf-8"))
+    words = ["Flesh wound, fights on next game", "Badly hurt and misses the next game", "Out cold"]
+    for pick_ in (None, "yes", "no"):
+        if pick_:
+            page.locator(".rp-calc-inputs select").select_option(label=pick_)
+        chart = page.locator("svg.rp-calc-bars")
+        assert chart.locator("text.rp-calc-bar-word").all_text_contents() == words
+        boxes = chart.evaluate("svg => [...svg.querySelectorAll('text')].map(t => t.getBoundingClientRect().toJSON())")
+        outer = chart.bounding_box()
+        for index, box in enumerate(boxes):
+            assert outer["x"] - 0.5 <= box["x"] and box["x"] + box["width"] <= outer["x"] + outer["width"] + 0.5
+            for other in boxes[index + 1 :]:
+                apart = (
+                    box["x"] + box["width"] <= other["x"]
+                    or other["x"] + other["width"] <= box["x"]
+                    or box["y"] + box["height"] <= other["y"]
+                    or other["y"] + other["height"] <= box["y"]
+                )
+                assert apart, (pick_, box, other)
     page.context.close()

@@ -3,7 +3,7 @@
    shows the one picked (as generator/render/site/calculator.py writes the first), and fetches nothing. */
 (function () {
   "use strict";
-  var SVG = "http://www.w3.org/2000/svg", BAR = 34, TALL = 60;
+  var SVG = "http://www.w3.org/2000/svg", BAR = 34, TALL = 60, ROW = 16, WIDE = 120, LETTER = 5.6;
   function el(name, attrs, text, ns) {
     var node = ns ? document.createElementNS(SVG, name) : document.createElement(name);
     for (var key in attrs || {}) node.setAttribute(key, attrs[key]);
@@ -14,7 +14,27 @@
     var parts = exact.split("/");
     return parts.length === 2 ? Number(parts[0]) / Number(parts[1]) : Number(parts[0]);
   }
+  function round(value) { return Math.round(value * 10) / 10; }
+  // results in words (no running totals) lie one under the other, their words before their bars, as calculator.py
+  function wordBars(rows) {
+    var top = Math.max.apply(null, rows.map(function (r) { return fraction(r.exactly.exact); })) || 1;
+    var words = round(Math.max.apply(null, rows.map(function (r) { return r.result.length; })) * LETTER + 6);
+    var wide = round(words + WIDE + 40);
+    var svg = el("svg", { "class": "rp-calc-bars rp-calc-word-bars", viewBox: "0 0 " + wide + " " + ROW * rows.length,
+      width: Math.round(wide * 1.4), role: "img", "aria-label": "The chance of each result" }, undefined, true);
+    rows.forEach(function (row, index) {
+      var width = round(fraction(row.exactly.exact) / top * WIDE), y = index * ROW, g = el("g", {}, undefined, true);
+      g.appendChild(el("title", {}, row.result + ": " + row.exactly.percent, true));
+      g.appendChild(el("text", { "class": "rp-calc-bar-word", x: words - 6, y: y + 11 }, row.result, true));
+      g.appendChild(el("rect", { x: words, y: y + 3, width: width, height: ROW - 6 }, undefined, true));
+      g.appendChild(el("text", { "class": "rp-calc-bar-chance", x: round(words + width + 3), y: y + 11 },
+        row.exactly.percent, true));
+      svg.appendChild(g);
+    });
+    return svg;
+  }
   function bars(rows) {
+    if (!("at_least" in rows[0])) return wordBars(rows);
     var top = Math.max.apply(null, rows.map(function (r) { return fraction(r.exactly.exact); })) || 1;
     var svg = el("svg", { "class": "rp-calc-bars", viewBox: "0 0 " + BAR * rows.length + " " + (TALL + 32),
       role: "img", "aria-label": "The chance of each result" }, undefined, true);
