@@ -264,6 +264,19 @@ class Code(enum.Enum):
         catches="an army list line buying an upgrade for a troop type the upgrade's `troops:` does not name",
         hint="buy it for a troop type it names, or name this one in the upgrade's `troops:`",
     )
+    UPGRADE_PLACE = _code(
+        "upgrade-place",
+        catches="a cost bought where it is not paid: one paid on top of a unit (`added_to_unit: true`) in an army's "
+        "`extras:`, or one bought once for the force in a line's `upgrades:`; the army builder offers each in its "
+        "own place alone, so the list would add up to other points there",
+        hint="buy a unit's upgrade in its line's `upgrades:` and a cost for the whole force in the army's `extras:`",
+    )
+    BOUGHT_TWICE = _code(
+        "bought-twice",
+        catches="an upgrade named twice in one line's `upgrades:`: each unit of the line has it or not, and the "
+        "second would be paid again (a cost for the force may be bought again, in `extras:`, where limits count it)",
+        hint="name it once",
+    )
     ARMY_MATRICES = _code(
         "army-matrices",
         catches="a ruleset with armies or army limits and several profile matrices with a points column (or, with "

@@ -310,11 +310,21 @@ def test_port_must_exist(capsys, project, port, complaint):
     )
 
 
-@pytest.mark.parametrize("name", ["My-Game", "2fast", "_hidden", "game!"])
-def test_new_refuses_a_name_that_is_no_id(capsys, tmp_path, name):
-    assert (
-        usage_error(capsys, "-C", str(tmp_path), "new", name)
-        == f"rulepress: error: `{name}` is not a usable ruleset id; use lower_snake_case such as `my_skirmish`"
+@pytest.mark.parametrize(
+    ("name", "id"),
+    [
+        ("My-Game", "my_game"),
+        ("2fast", "my_skirmish_2fast"),
+        ("_hidden", "hidden"),
+        ("game!", "game"),
+        ("règles_de_mêlée", "regles_de_melee"),
+        ("Œil", "oeil"),
+    ],
+)
+def test_new_refuses_a_name_that_is_no_id_and_offers_one(capsys, tmp_path, name, id):
+    assert usage_error(capsys, "-C", str(tmp_path), "new", name) == (
+        f"rulepress: error: `{name}` is not a usable ruleset id; an id is lower_snake_case of ASCII letters a-z, "
+        f"digits and _: `{id}`"
     )
     assert not (tmp_path / "rules_src").exists()
 

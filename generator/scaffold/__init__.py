@@ -9,11 +9,10 @@ builds at once, and each entry shows the format of its section.
 
 from __future__ import annotations
 
-import re
 from importlib import resources
 from pathlib import Path
 
-ID = re.compile(r"[a-z][a-z0-9_]*")
+from ..source.ids import ID, id_like
 
 
 class ScaffoldError(Exception):
@@ -22,7 +21,10 @@ class ScaffoldError(Exception):
 
 def scaffold(root: Path, name: str, title: str | None = None) -> list[Path]:
     if not ID.fullmatch(name):
-        raise ScaffoldError(f"`{name}` is not a usable ruleset id; use lower_snake_case such as `my_skirmish`")
+        raise ScaffoldError(
+            f"`{name}` is not a usable ruleset id; an id is lower_snake_case of ASCII letters a-z, digits and _: "
+            f"`{id_like(name, 'my_skirmish')}`"
+        )
     folder = root / "rules_src" / name
     if folder.exists():
         raise ScaffoldError(f"{folder} already exists; choose another name")

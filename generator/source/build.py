@@ -25,10 +25,10 @@ from ..model.formula import Expression, FormulaError, FormulaTooLarge
 from ..model.points import Number, Points, points_text
 from ..model.quantity import Quantity, QuantityError, QuantityMixesMeasures, QuantityTooLarge, parse_number
 from ..model.ruleset import ITEM_SECTION, ROW_SECTION
+from .ids import ID, id_like
 from .yamlnodes import Mapping, Node, Scalar, Sequence, describe
 
 INVALID = object()
-ID = re.compile(r"[a-z][a-z0-9_]*")
 NOT_GIVEN_WORDS = ("not given", "not_given")  # exactly so: `Not Given` and `not givne` are typos, not text
 _GAP_NOTE = re.compile(r"(?P<words>not[ _]given)\s*:\s*(?P<note>.*)", re.S)  # `not given: the text omits it`
 _GAP_TYPO_LIKENESS = 0.85  # how close to "notgiven" a written word must be to be taken for a mistyped gap
@@ -107,8 +107,9 @@ class Builder:
                     Code.BAD_ID,
                     f"id `{key.text}` in `{section}` is not lower_snake_case",
                     key,
-                    f"write it as `{_slug(key.text)}`",
+                    f"write it as `{id_like(key.text)}`",
                 )
+                self._failed_unnamed(section, key.text, value)
                 continue
             entry = self.entry(cls, value, key.text, key.loc)
             if entry is not INVALID:
@@ -116,6 +117,14 @@ class Builder:
             else:
                 self.failed.add((section, key.text))
         return built
+
+    def _failed_unnamed(self, section: str, written: str, node: Node) -> None:
+        """An entry whose id is no id: what names it as written, as its hint writes it, or (a glossary term) by its
+        term is not told that it names nothing as well."""
+        self.failed.update({(section, written), (section, id_like(written))})
+        term = node.get("term") if isinstance(node, Mapping) else None
+        if isinstance(term, Scalar) and isinstance(term.value, str):
+            self.failed.add((section, term.value))
 
     def entry(self, cls, node: Node, id: str | None = None, at=None):
         """One entry; ``at`` is where its id is written, which is where it is reported."""
@@ -458,7 +467,7 @@ class Builder:
                         Code.BAD_ID,
                         f"id `{key.text}` in `rows` is not lower_snake_case",
                         key,
-                        f"write it as `{_slug(key.text)}`",
+                        f"write it as `{id_like(key.text)}`",
                     )
                     continue
                 row = self._profile_row(row_node, key.text, columns, key.loc)
@@ -631,7 +640,3 @@ def _without(node: Mapping, *keys: str) -> Mapping:
 
 def _kind(cls) -> str:
     return re.sub(r"(?<!^)([A-Z])", r" \1", cls.__name__).lower()
-
-
-def _slug(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "_", text.casefold()).strip("_") or "entry"

@@ -298,7 +298,23 @@ def _matrix_refs(ruleset: Ruleset, army):
 
 
 def _extra_ref(ruleset: Ruleset, army, index: int, extra: str) -> Diagnostic | None:
-    return unknown_ref(ruleset, "costs", extra, item_loc(army, "extras", index), "extra")
+    loc = item_loc(army, "extras", index)
+    if (unknown := unknown_ref(ruleset, "costs", extra, loc, "extra")) is not None:
+        return unknown
+    if entry_or_none(ruleset, "costs", extra).added_to_unit:
+        return Diagnostic(
+            Code.UPGRADE_PLACE,
+            f"`{extra}` is paid on top of a unit (`added_to_unit: true`), not once for the force",
+            loc,
+            "buy it in the `upgrades:` of the line it is for",
+        )
+    return None
+
+
+def _twice(id: str, where: str, loc) -> Diagnostic:
+    return Diagnostic(
+        Code.BOUGHT_TWICE, f"`{id}` is bought twice in {where}", loc, "name it once: it is paid each time"
+    )
 
 
 def _unit_refs(ruleset: Ruleset, army, unit):
@@ -319,17 +335,36 @@ def _unit_refs(ruleset: Ruleset, army, unit):
             loc = item_loc(unit, field, index)
             if (d := unknown_ref(ruleset, section, id, loc, what)) is not None:
                 yield d
-            elif section == "costs" and (troops := _upgrade_troops(ruleset, id)) and unit.troop not in troops:
-                yield Diagnostic(
-                    Code.UPGRADE_TROOP,
-                    f"`{id}` is bought for `{unit.troop}`, but it is for {', '.join(f'`{t}`' for t in troops)} alone",
-                    loc,
-                )
+            elif section == "costs":
+                yield from _upgrade_refs(ruleset, unit, index, id, loc)
 
 
-def _upgrade_troops(ruleset: Ruleset, id: str) -> tuple[str, ...]:
+def _upgrade_refs(ruleset: Ruleset, unit, index: int, id: str, loc):
+    """An upgrade a line buys: once, a unit's upgrade (not a cost for the whole force), for a troop it is for."""
     cost = entry_or_none(ruleset, "costs", id)
-    return cost.troops if cost is not None else ()
+    if cost is None:
+        return  # it did not load: its own error is told
+    if id in unit.upgrades[:index]:
+        yield Diagnostic(
+            Code.BOUGHT_TWICE,
+            f"`{id}` is bought twice in the `upgrades:` of this `{unit.troop}` line",
+            loc,
+            "name it once: each unit of the line has it once",
+        )
+    elif not cost.added_to_unit:
+        yield Diagnostic(
+            Code.UPGRADE_PLACE,
+            f"`{id}` is bought once for the force, not for a unit (it has no `added_to_unit: true`)",
+            loc,
+            "buy it in the army's `extras:`, or mark it `added_to_unit: true` if each unit pays it",
+        )
+    elif cost.troops and unit.troop not in cost.troops:
+        troops = cost.troops
+        yield Diagnostic(
+            Code.UPGRADE_TROOP,
+            f"`{id}` is bought for `{unit.troop}`, but it is for {', '.join(f'`{t}`' for t in troops)} alone",
+            loc,
+        )
 
 
 def check_upgrade_troops(ruleset: Ruleset):

@@ -104,12 +104,12 @@ formulas:
 def test_a_table_rows_value_is_its_number_else_its_result():
     from types import SimpleNamespace
 
-    from generator.model.calculate import _row_value
+    from generator.model.calculate import row_value
 
-    assert _row_value(SimpleNamespace(value=Quantity.parse("3"), result="three")) == 3
-    assert _row_value(SimpleNamespace(value=0, result="zero")) == 0
-    assert _row_value(SimpleNamespace(value=None, result="none")) == "none"
-    assert _row_value(SimpleNamespace(result="no value field")) == "no value field"
+    assert row_value(SimpleNamespace(value=Quantity.parse("3"), result="three")) == 3
+    assert row_value(SimpleNamespace(value=0, result="zero")) == 0
+    assert row_value(SimpleNamespace(value=None, result="none")) == "none"
+    assert row_value(SimpleNamespace(result="no value field")) == "no value field"
 
 
 def _spec(id="a", type="int", **given):

@@ -21,6 +21,7 @@ from site_helpers import PHONE, serve
 from generator.mechanics import armies
 from generator.model.entries import ArmyList, ArmyUnit
 from generator.render.army_builder import army_state, builder_data, has_builder
+from generator.source.ids import id_like
 from generator.validate import check_project
 
 pytestmark = pytest.mark.browser
@@ -579,3 +580,38 @@ def test_an_upgrade_for_some_troop_types_is_kept_only_on_their_lines(blank, tmp_
     }
     kept = blank.evaluate("([data, list]) => window.rulepressArmy.valid(data, list).units", [data, written])
     assert [(u["troop"], u["upgrades"]) for u in kept] == [("warriors", []), ("bolt_thrower", ["crew"])]
+
+
+WITH_HORNS = WAR_MACHINES.replace(
+    "  crew: {name: Extra crew, points: 15, added_to_unit: true}",
+    "  crew: {name: Extra crew, points: 15, added_to_unit: true}\n  horns: {name: War horns, points: 10}",
+)
+
+
+def test_a_list_from_a_link_buys_each_upgrade_of_a_line_once_and_extras_as_often_as_written(blank, tmp_path):
+    """Extra crew twice on a line: `check` refuses it (bought-twice), and the page keeps it once, as its boxes buy
+    it. War horns twice for the force are two horns, as `check` counts them (a limit may allow one)."""
+    result = check_project(make_project(tmp_path, hammerfall=WITH_HORNS))
+    assert result.ok, [d.format() for d in result.diagnostics.errors]
+    data = builder_data(result.project.ruleset("hammerfall"), "player")
+    written = {
+        "title": "Throng",
+        "units": [{"troop": "warriors", "count": 1, "upgrades": ["crew", "crew"], "heroes": []}],
+        "extras": ["horns", "horns"],
+    }
+    kept = blank.evaluate("([data, list]) => window.rulepressArmy.valid(data, list)", [data, written])
+    assert (kept["units"][0]["upgrades"], kept["extras"]) == (["crew"], ["horns", "horns"])
+    seen = blank.evaluate("([data, list]) => window.rulepressArmy.verdicts(data, list)", [data, kept])
+    assert seen["points"] == str(60 + 15 + 10 + 10)
+
+
+def test_a_list_titled_with_accents_is_exported_under_the_id_its_letters_make(blank, tmp_path):
+    """ "Ma bande « d’élite »" is `ma_bande_d_elite`, as `rulepress new` and check's hints make ids: the é kept as
+    an e, not dropped."""
+    result = check_project(make_project(tmp_path, hammerfall=WAR_MACHINES))
+    data = builder_data(result.project.ruleset("hammerfall"), "player")
+    for title, id in (("Ma bande « d’élite »", "ma_bande_d_elite"), ("Œil du chef", "oeil_du_chef")):
+        listed = {"title": title, "units": [], "extras": [], "agreed_points": None, "agreed_models": None}
+        text = blank.evaluate("([data, list]) => window.rulepressArmy.yaml(data, list)", [data, listed])
+        assert text.splitlines()[1] == f"  {id}:", text
+        assert id_like(title) == id

@@ -167,15 +167,19 @@
       var models = troops[u.troop].models === null && parseInt(u.models, 10) > 0 ? Math.min(10000, parseInt(u.models, 10)) : null;
       return { troop: u.troop, count: count, models: models,
                heroes: (u.heroes || []).filter(function (h) { return heroes[h]; }),
-               upgrades: (u.upgrades || []).filter(function (c) { return upgrades[c] && fits(upgrades[c], u.troop); }) };
+               upgrades: (u.upgrades || []).filter(function (c, at, all) { return upgrades[c] && fits(upgrades[c], u.troop) && all.indexOf(c) === at; }) };
     });
     return { title: String(list.title || "My army").slice(0, 80), units: units,
-             extras: (list.extras || []).filter(function (c) { return extras[c]; }),
+             extras: (list.extras || []).filter(function (c) { return extras[c]; }),  // bought again: limits count it
              agreed_points: /^\d+(\/\d+)?$/.test(String(list.agreed_points)) && /[1-9]/.test(String(list.agreed_points).split("/")[0]) && !/\/0+$/.test(String(list.agreed_points)) ? String(list.agreed_points) : null,
              agreed_models: parseInt(list.agreed_models, 10) > 0 ? parseInt(list.agreed_models, 10) : null };
   }
 
-  function slug(text) { return (text.toLowerCase().replace(/[^0-9a-z]+/g, "_").replace(/^_+|_+$/g, "") || "my_army").replace(/^(\d)/, "army_$1"); }
+  // an id of ASCII letters, as check reads ids: "Ma bande d'élite" is ma_bande_d_elite, not ma_bande_d_lite
+  function ascii(text) {
+    return text.replace(/[œŒ]/g, "oe").replace(/[æÆ]/g, "ae").replace(/ß/g, "ss").normalize("NFKD").replace(/[\u0300-\u036f]/g, "");
+  }
+  function slug(text) { return (ascii(text).toLowerCase().replace(/[^0-9a-z]+/g, "_").replace(/^_+|_+$/g, "") || "my_army").replace(/^(\d)/, "army_$1"); }
 
   function yaml(data, list) {
     function q(text) { return JSON.stringify(String(text)); }  // a JSON string is a YAML string
