@@ -394,12 +394,20 @@ class Code(enum.Enum):
     EXAMPLE_SENTENCE = _code(
         "example-sentence",
         catches="a number in the paragraph a worked example follows (digits, a fraction, a percentage, a die, a "
-        "number word such as `two` or `half`) that the example does not state: players read that paragraph "
-        "marked checked, so each number in it must be a number of the example's code, of its stated results "
-        "or of a value it reads; a chance (`19 times in 27`) must be one it states, a percentage must round "
-        "from one, a sum (`3 + 5 = 8`) must be true",
+        "number word such as `two` or `half`, in the ruleset's `language:`) that the example does not state: "
+        "players read that paragraph marked checked, so each number in it must be a number of the example's "
+        "code, of its stated results or of a value it reads; a chance (`19 times in 27`) must be one it states, "
+        "a percentage must round from one, a sum (`3 + 5 = 8`) must be true",
         hint="make the sentence say what the example computes, or make the example state the number; a number the "
         "text means as plain prose goes in a paragraph of its own, before the sentence that states the result",
+    )
+    EXAMPLE_LANGUAGE = _code(
+        "example-language",
+        catches="a ruleset's `language:` that is no language tag (an error), or one whose number words `check` does "
+        "not know (a warning): the sentences before its worked examples are read for the numbers written in digits "
+        "alone, so a number written in words there is not checked",
+        hint="write a tag such as `en`, `fr` or `de-CH`; in a language `check` does not read (it reads English, "
+        "French and German), write the numbers players read in digits (2/3, 27.8%)",
     )
     EXAMPLE_UNCHECKED = _code(
         "example-unchecked",

@@ -85,68 +85,212 @@ def unstated(text: str) -> list[int]:
     return [start for start, _end, _i, _f in found if sentence_before(lines, start, closes) is None]
 
 
-# -- the numbers it states --------------------------------------------------------------------------------------
+# -- the numbers it states, in the language the rules are written in ----------------------------------------------
 
-_WORDS = {
-    word: number
-    for number, word in enumerate(
-        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
-        "seventeen eighteen nineteen twenty".split()
-    )
-}
-_ADVERBS = {"once": 1, "twice": 2, "thrice": 3}
-_PARTS = {  # a half, two thirds, a sixth: the parts of the dice games roll
-    "half": 2,
-    **{f"{word}{s}": n for word, n in (("third", 3), ("quarter", 4), ("fifth", 5), ("sixth", 6)) for s in ("", "s")},
-    **{f"{word}{s}": n for word, n in (("eighth", 8), ("tenth", 10), ("twelfth", 12)) for s in ("", "s")},
-}
-_VULGAR = {"½": Fraction(1, 2), "¼": Fraction(1, 4), "¾": Fraction(3, 4), "⅓": Fraction(1, 3), "⅔": Fraction(2, 3)}
 
-_WORD = "|".join(sorted([*_WORDS, *_ADVERBS], key=len, reverse=True))
-_PART = "|".join(sorted(_PARTS, key=len, reverse=True))
-_TOKEN = re.compile(
-    r"(?P<dice>(?<![\w.])\d*D\d+(?![\w]))"
-    rf"|(?P<number>(?<![\w.,/])(?:(?<![\w)])[-−])?(?:\d+(?:\.\d+)?(?:\s?[{''.join(_VULGAR)}]|\s\d+/\d+|/\d+)?"
-    rf"|[{''.join(_VULGAR)}])(?P<percent>%)?(?![\w/]|\.\d))"
-    rf"|(?P<mixed>\b(?:{_WORD})\s+and\s+an?\s+(?:{_PART})\b)"
-    # "a third hit" is an ordinal
-    rf"|(?P<part>\b(?:an?|one|{_WORD})[\s-]+(?:{_PART})\b(?:(?<=s)|(?=\s+of\b|\s*[.,;:)]|\s*$))|\bhalf\b)"
-    rf"|(?P<word>\b(?:{_WORD})\b)",
-    re.IGNORECASE,
+@dataclass(frozen=True, eq=False)  # one of each language: hashed as itself
+class Language:
+    """How a language writes the numbers a sentence states: its number words, the parts of a whole (a third), how
+    a chance is put (one roll in six, 2 sur 3), how a number is hedged (about 3), and its decimal marks. Everything
+    else (digits, 1½, 3/4, 41.7%, 2D6, sums) reads alike in every language."""
+
+    words: dict[str, int]  # number words read alone (two, deux)
+    ratio_words: dict[str, int]  # twice: two numbers of the example in that ratio, or the number
+    ones: tuple[str, ...]  # a, an, un, une: one before a part (a third)
+    chance_ones: tuple[str, ...]  # un, une: one in a chance (une fois sur deux) too, where it is no number word
+    parts: dict[str, int]  # third, tiers: the parts of the dice games roll
+    halves: str  # a half standing alone (half the time, la moitié)
+    mixed: str  # one and a half: a word, this, a part
+    part_follows: str  # what follows a part that is one (of, des): "a third hit" is an ordinal
+    tries: str  # what a chance counts (rolls, jets); a turn or a hex is no chance
+    between: str  # what joins the two numbers of a chance (in, sur)
+    of_the_tries: str  # a part of the tries (a third of the rolls): a chance, not a ratio
+    ratio_times: str  # deux fois: a word, then this, for twice ("" where the language has words for it)
+    not_numbers: str  # "one" as a pronoun, "Once" opening a clause
+    hedges: dict[str, str]  # over, under, about: the words that hedge a number so
+    decimals: str = "."  # the marks a decimal is written with: French and German write 27,8 (and read 27.8)
+
+
+ENGLISH = Language(
+    words={
+        word: number
+        for number, word in enumerate(
+            "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+            "seventeen eighteen nineteen twenty".split()
+        )
+    }
+    | {"once": 1},
+    ratio_words={"twice": 2, "thrice": 3},
+    ones=("a", "an", "one"),
+    chance_ones=(),
+    parts={
+        "half": 2,
+        **{
+            f"{word}{s}": n for word, n in (("third", 3), ("quarter", 4), ("fifth", 5), ("sixth", 6)) for s in ("", "s")
+        },
+        **{f"{word}{s}": n for word, n in (("eighth", 8), ("tenth", 10), ("twelfth", 12)) for s in ("", "s")},
+    },
+    halves=r"half",
+    mixed=r"and\s+an?",
+    part_follows=r"of",
+    tries=r"(?:times?|rolls?|throws?|tries|try|attempts?|casts?|castings?|games?|dice|die|goes)",
+    between=r"(?:in|out\s+of)",
+    of_the_tries=r"(?:of\s+)?(?:(?:the|all|your|its|their|his|her)\s+)?{tries}\b(?!\s+(?:as|than)\b)",
+    ratio_times="",
+    not_numbers=r"(?i:no[- ]one|(?:any|each|every|the|this|that|which)\s+one)\b|\bone(?=\s+(?:of|another)\b"
+    r"|\s+\d|'s)|(?:^|(?<=[.;:!?(]\s))Once\b|\bOnce(?=\s+(?:a|an|the|it|he|she|they)\b)",
+    hedges={
+        "over": r"(?:a\s+little|just|slightly)\s+(?:over|more\s+than|above)",
+        "under": r"(?:a\s+little|just|slightly)\s+(?:under|less\s+than|below)|nearly|almost",
+        "about": r"about|around|roughly",
+    },
 )
+FRENCH = Language(
+    words={
+        word: number
+        for number, word in enumerate(
+            "zéro _ deux trois quatre cinq six sept huit neuf dix onze douze treize quatorze quinze seize dix-sept "
+            "dix-huit dix-neuf vingt".split()
+        )
+        if word != "_"  # un, une: the article as often as the number, read as one only before a part or in a chance
+    },
+    ratio_words={},
+    ones=("un", "une"),
+    chance_ones=("un", "une"),
+    parts={
+        "demi": 2,
+        "demie": 2,
+        "tiers": 3,
+        **{f"{word}{s}": n for word, n in (("quart", 4), ("cinquième", 5), ("sixième", 6)) for s in ("", "s")},
+        **{f"{word}{s}": n for word, n in (("huitième", 8), ("dixième", 10), ("douzième", 12)) for s in ("", "s")},
+    },
+    halves=r"(?:la\s+)?moitié",
+    mixed=r"et",
+    part_follows=r"(?:de|des|du|d['’])",
+    tries=r"(?:fois|jets?|lancers?|lancés?|essais?|tentatives?|parties?|dés?|coups?|chances?|temps)",
+    between=r"sur",
+    of_the_tries=r"(?:des|du|de\s+(?:tes|vos|ses|leurs|nos)|de\s+l['’])\s*{tries}\b",
+    ratio_times=r"fois",
+    not_numbers=r"(?!x)x",
+    hedges={
+        "over": r"(?:un\s+peu|légèrement|juste)\s+(?:plus\s+de|au-dessus\s+de)",
+        "under": r"(?:un\s+peu|légèrement|juste)\s+(?:moins\s+de|en\s+dessous\s+de)|presque|près\s+de"
+        r"|pas\s+tout\s+à\s+fait",
+        "about": r"environ|à\s+peu\s+près|autour\s+de|approximativement|quelque",
+    },
+    decimals=",.",
+)
+GERMAN = Language(
+    words={
+        word: number
+        for number, word in enumerate(
+            "null eins zwei drei vier fünf sechs sieben acht neun zehn elf zwölf dreizehn vierzehn fünfzehn sechzehn "
+            "siebzehn achtzehn neunzehn zwanzig".split()
+        )
+    },
+    ratio_words={"zweimal": 2, "dreimal": 3, "doppelt": 2},
+    ones=("ein", "eine", "einen", "einem", "einer", "eines"),
+    chance_ones=("ein", "eine", "einen", "einem", "einer", "eines"),
+    parts={
+        "hälfte": 2,
+        **{word: n for word, n in (("drittel", 3), ("viertel", 4), ("fünftel", 5), ("sechstel", 6))},
+        **{word: n for word, n in (("achtel", 8), ("zehntel", 10), ("zwölftel", 12))},
+    },
+    halves=r"(?:die\s+)?hälfte",
+    mixed=r"und\s+ein",
+    part_follows=r"(?:der|des|aller|von)",
+    tries=r"(?:mal|würfen?|wurf|würfe|versuchen?|versuch|spielen?|spiel|würfeln?|fällen?|fall|fälle|chancen?|zeit)",
+    between=r"(?:von|aus)",
+    of_the_tries=r"(?:der|aller|deiner|seiner|ihrer|eurer)\s+{tries}\b",
+    ratio_times="",
+    not_numbers=r"(?!x)x",
+    hedges={
+        "over": r"(?:etwas|knapp|gut)\s+(?:mehr\s+als|über)",
+        "under": r"(?:etwas|knapp)\s+(?:weniger\s+als|unter)|fast|beinahe|knapp",
+        "about": r"etwa|ungefähr|rund|circa",
+    },
+    decimals=",.",
+)
+LANGUAGES = {"en": ENGLISH, "fr": FRENCH, "de": GERMAN}
+# a language whose words are not known here: its numbers in digits alone are read (no word of it is a number)
+DIGITS_ONLY = Language(
+    words={},
+    ratio_words={},
+    ones=(),
+    chance_ones=(),
+    parts={},
+    halves=r"(?!x)x",
+    mixed=r"(?!x)x",
+    part_follows=r"(?!x)x",
+    tries=r"(?!x)x",
+    between=r"(?!x)x",
+    of_the_tries=r"(?!x)x",
+    ratio_times="",
+    not_numbers=r"(?!x)x",
+    hedges={"about": r"(?!x)x"},
+)
+
+
+def language_of(tag: str) -> Language | None:
+    """The language a tag names (`fr`, `fr-CA`), None for one whose number words are not known here."""
+    return LANGUAGES.get((tag or "en").partition("-")[0].lower())
+
+
 _ROLE = re.compile(r"\{[a-z-]+\}`[^`]*`")
 _LIST_MARKER = re.compile(r"^[ ]*\d+[.)][ ]", re.MULTILINE)
-# "one" as a pronoun (one of them, no-one, not one 4 hexes away) and "Once" opening a clause are not numbers
-_NOT_A_NUMBER = re.compile(
-    r"(?i:no[- ]one|(?:any|each|every|the|this|that|which)\s+one)\b|\bone(?=\s+(?:of|another)\b"
-    r"|\s+\d|'s)|(?:^|(?<=[.;:!?(]\s))Once\b|\bOnce(?=\s+(?:a|an|the|it|he|she|they)\b)"
-)
-# what a chance counts (one roll in three, 19 times in 27); a turn or a hex is no chance (two hexes in three turns)
-_TRIES = r"(?:times?|rolls?|throws?|tries|try|attempts?|casts?|castings?|games?|dice|die|goes)"
-_CHANCE_BETWEEN = re.compile(rf"^\s+(?:{_TRIES}\s+)?(?:in|out\s+of)\s+$", re.IGNORECASE)
-# a part of the tries (a third of the rolls, half the time): a chance, which the example must state, not a ratio
-_OF_THE_TRIES = re.compile(
-    rf"\s+(?:of\s+)?(?:(?:the|all|your|its|their|his|her)\s+)?{_TRIES}\b(?!\s+(?:as|than)\b)", re.IGNORECASE
-)
-_HEDGE = re.compile(
-    r"(?:\b(?:a\s+little|just|slightly)\s+(?:over|under|more\s+than|less\s+than|above|below)"
-    r"|\b(?:about|around|roughly|nearly|almost))\s+$",
-    re.IGNORECASE,
-)
+_VULGAR = {"½": Fraction(1, 2), "¼": Fraction(1, 4), "¾": Fraction(3, 4), "⅓": Fraction(1, 3), "⅔": Fraction(2, 3)}
+_SPACE = "\u00a0\u202f"  # the spaces French puts before % (and which keep 50 and % on one line)
+
+
+@dataclass(frozen=True)
+class _Grammar:
+    language: Language
+    token: re.Pattern
+    not_a_number: re.Pattern
+    chance_between: re.Pattern
+    of_the_tries: re.Pattern
+    hedge: re.Pattern
+
+
+@functools.cache
+def _grammar(language: Language) -> _Grammar:
+    never = r"(?!x)x"  # an empty list of words is no word, not the empty word
+    vulgar = "".join(_VULGAR)
+    word = "|".join(sorted([*language.words, *language.ratio_words], key=len, reverse=True)) or never
+    part = "|".join(sorted(language.parts, key=len, reverse=True)) or never
+    ones = "|".join(language.ones) or never
+    dot = f"[{re.escape(language.decimals)}]"
+    times = rf"\b(?:{word})\s+{language.ratio_times}\b(?!\s+{language.between}\b)" if language.ratio_times else never
+    chance_ones = "|".join(language.chance_ones) or never
+    token = re.compile(
+        r"(?P<dice>(?<![\w.])\d*D\d+(?![\w]))"
+        rf"|(?P<number>(?<![\w.,/])(?:(?<![\w)])[-−])?(?:\d+(?:{dot}\d+)?(?:\s?[{vulgar}]|\s\d+/\d+|/\d+)?"
+        rf"|[{vulgar}])(?P<percent>[ {_SPACE}]?%)?(?![\w/]|{dot}\d))"
+        rf"|(?P<mixed>\b(?:{word}|{ones})\s+{language.mixed}\s+(?:{part})\b)"
+        rf"|(?P<part>\b(?:{ones}|{word})[\s-]+(?:{part})\b"
+        rf"(?:(?<=s)|(?=\s+{language.part_follows}\b|\s*[.,;:)]|\s*$))|\b{language.halves}\b)"
+        rf"|(?P<times>{times})"  # deux fois: twice
+        # one in a chance: une fois sur deux, un jet sur six
+        rf"|(?P<one>\b(?:{chance_ones})\b(?=\s+(?:{language.tries}\s+)?{language.between}\s))"
+        rf"|(?P<word>\b(?:{word})\b)",
+        re.IGNORECASE,
+    )
+    hedges = "|".join(f"(?P<{kind}>{words})" for kind, words in language.hedges.items())
+    return _Grammar(
+        language,
+        token,
+        re.compile(language.not_numbers),
+        re.compile(rf"^[\s{_SPACE}]+(?:{language.tries}\s+)?{language.between}[\s{_SPACE}]+$", re.IGNORECASE),
+        re.compile(rf"\s+{language.of_the_tries.format(tries=language.tries)}", re.IGNORECASE),
+        re.compile(rf"\b(?:{hedges})\s+$", re.IGNORECASE),
+    )
+
+
 _HEDGES = {
     "over": lambda stated, number: number < stated < number + 1,
     "under": lambda stated, number: number - 1 < stated < number,
     "about": lambda stated, number: abs(stated - number) <= Fraction(1, 2),
 }
-
-
-def _hedge_kind(hedge: str) -> str:
-    words = hedge.lower().split()
-    if any(word in ("over", "more", "above") for word in words):
-        return "over"
-    if any(word in ("under", "less", "below", "nearly", "almost") for word in words):
-        return "under"
-    return "about"
 
 
 _OPERATORS = {
@@ -183,8 +327,8 @@ class Unverified:
     why: str
 
 
-def _number(text: str) -> Fraction:
-    text = text.replace("−", "-").rstrip("%")
+def _number(text: str, decimals: str = ".") -> Fraction:
+    text = text.replace("−", "-").rstrip("%").rstrip(" " + _SPACE).translate(dict.fromkeys(map(ord, decimals), "."))
     sign = -1 if text.startswith("-") else 1
     text = text.lstrip("-")
     if text in _VULGAR:
@@ -197,42 +341,48 @@ def _number(text: str) -> Fraction:
     return sign * Fraction(text)
 
 
-def _spoken(text: str) -> Fraction:
+def _spoken(text: str, language: Language) -> Fraction:
     words = text.lower().replace("-", " ").split()
-    if words[-1] in _PARTS:
-        parts = _PARTS[words[-1]]
-        if "and" in words:  # one and a half
-            return _WORDS[words[0]] + Fraction(1, parts)
-        count = 1 if words[0] in ("a", "an", "half") or len(words) == 1 else _WORDS[words[0]]
+    whole = {**language.words, **language.ratio_words, **dict.fromkeys(language.ones, 1)}
+    joined = " ".join(words)
+    if re.fullmatch(language.halves, joined, re.IGNORECASE):  # half, la moitié, die Hälfte
+        return Fraction(1, 2)
+    if words[-1] in language.parts:
+        parts = language.parts[words[-1]]
+        if len(words) > 2 and re.fullmatch(rf"\S+\s+{language.mixed}\s+\S+", joined, re.IGNORECASE):  # 1 and a half
+            return whole.get(words[0], 1) + Fraction(1, parts)
+        count = 1 if words[0] in language.ones or len(words) == 1 else whole[words[0]]
         return Fraction(count, parts)
-    return Fraction(_WORDS.get(words[0], _ADVERBS.get(words[0], 0)))
+    return Fraction(whole.get(words[0], 0))
 
 
-def stated_numbers(text: str, words: bool = True) -> list[Stated]:
+def stated_numbers(text: str, words: bool = True, language: Language = ENGLISH) -> list[Stated]:
     """Every number ``text`` states, in order; roles, list markers and "one" as a pronoun are left out."""
+    grammar = _grammar(language)
     hidden = _ROLE.sub(lambda m: " " * len(m.group()), text)
     hidden = _LIST_MARKER.sub(lambda m: " " * len(m.group()), hidden)
-    hidden = _NOT_A_NUMBER.sub(lambda m: " " * len(m.group()), hidden)
+    hidden = grammar.not_a_number.sub(lambda m: " " * len(m.group()), hidden)
     found = []
-    for match in _TOKEN.finditer(hidden):
+    for match in grammar.token.finditer(hidden):
         raw = match.group()
         if match["dice"]:
             found.append(Stated(match.start(), match.end(), raw, None, dice=raw.upper()))
         elif match["number"]:
             percent = bool(match["percent"])
-            found.append(Stated(match.start(), match.end(), raw, _number(raw) / (100 if percent else 1), percent))
+            value = _number(raw, language.decimals) / (100 if percent else 1)
+            found.append(Stated(match.start(), match.end(), raw, value, percent))
         elif words:
-            ratio = bool(match["part"] or match["mixed"]) or raw.lower() in ("twice", "thrice")
-            ratio = ratio and not (match["part"] and _OF_THE_TRIES.match(hidden, match.end()))
-            found.append(Stated(match.start(), match.end(), raw, _spoken(raw), ratio=ratio))
+            ratio = bool(match["part"] or match["mixed"] or match["times"]) or raw.lower() in language.ratio_words
+            ratio = ratio and not (match["part"] and grammar.of_the_tries.match(hidden, match.end()))
+            found.append(Stated(match.start(), match.end(), raw, _spoken(raw, language), ratio=ratio))
     return found
 
 
-def states(paragraph: str, result: str) -> bool:
+def states(paragraph: str, result: str, language: Language = ENGLISH) -> bool:
     """Whether ``result``, one printed result of an example, verifies something ``paragraph`` says, by the rules
     `check` holds a sentence to its example by: "half the time" states '50%', "one time in six" 1/6."""
     nothing = Evidence(frozenset(), frozenset(), frozenset())
-    return len(_unverified(paragraph, _evidence((result,)))) < len(_unverified(paragraph, nothing))
+    return len(_unverified(paragraph, _evidence((result,)), language)) < len(_unverified(paragraph, nothing, language))
 
 
 def _rounded(number: Fraction, digits: int) -> Fraction:
@@ -242,7 +392,8 @@ def _rounded(number: Fraction, digits: int) -> Fraction:
 
 
 def _digits(text: str) -> int:
-    return len(text.rstrip("%").partition(".")[2])
+    """The decimal places of a percentage as written (27.8%, 27,8 %: one)."""
+    return len(text.rstrip("%").rstrip(" " + _SPACE).replace(",", ".").partition(".")[2])
 
 
 @dataclass(frozen=True)
@@ -272,8 +423,9 @@ class Evidence:
         return any(big == ratio * small for small in self.numbers if small for big in self.numbers)
 
     def near(self, number: Fraction, hedge: str) -> bool:
-        """A number of the example is what ``hedge`` says of ``number`` (a little over 3: 19/6)."""
-        test = _HEDGES[_hedge_kind(hedge)]
+        """A number of the example is what ``hedge`` (over, under or about) says of ``number`` (a little over 3:
+        19/6)."""
+        test = _HEDGES[hedge]
         return any(test(stated, number) for stated in self.numbers)
 
 
@@ -325,7 +477,7 @@ def _evidence(texts: tuple[str, ...], rolled: tuple[str, ...] = ()) -> Evidence:
     return Evidence(frozenset(numbers), frozenset(percents), frozenset(dice))
 
 
-def _claims(paragraph: str, numbers: list[Stated]) -> Iterable[tuple[str, list[Stated]]]:
+def _claims(paragraph: str, numbers: list[Stated], grammar: _Grammar) -> Iterable[tuple[str, list[Stated]]]:
     """The numbers grouped into what they claim: ("chance", [n, m]), ("sum", [a, b, ..., result]) or ("number", [n])."""
     index = 0
     between = lambda i: paragraph[numbers[i].end : numbers[i + 1].start]  # noqa: E731
@@ -342,7 +494,7 @@ def _claims(paragraph: str, numbers: list[Stated]) -> Iterable[tuple[str, list[S
             and plain(index)
             and plain(index + 1)
             and numbers[index + 1].value
-            and _CHANCE_BETWEEN.match(between(index))
+            and grammar.chance_between.match(between(index))
         ):
             yield "chance", numbers[index : index + 2]
             index += 2
@@ -363,15 +515,16 @@ def _not_stated(number: Stated) -> str:
     return f"{said}a number the example does not state"
 
 
-def unverified(paragraph: str, found: Evidence) -> list[Unverified]:
-    """Each claim of ``paragraph`` that the example's ``found`` evidence does not verify."""
-    return list(_unverified(paragraph, found))
+def unverified(paragraph: str, found: Evidence, language: Language = ENGLISH) -> list[Unverified]:
+    """Each claim of ``paragraph`` (written in ``language``) that the example's ``found`` evidence does not verify."""
+    return list(_unverified(paragraph, found, language))
 
 
 @functools.lru_cache(maxsize=4096)  # likewise pure
-def _unverified(paragraph: str, found: Evidence) -> tuple[Unverified, ...]:
+def _unverified(paragraph: str, found: Evidence, language: Language) -> tuple[Unverified, ...]:
     problems = []
-    for kind, numbers in _claims(paragraph, stated_numbers(paragraph)):
+    grammar = _grammar(language)
+    for kind, numbers in _claims(paragraph, stated_numbers(paragraph, language=language), grammar):
         first = numbers[0]
         shown = " ".join(paragraph[first.start : numbers[-1].end].split())
         if kind == "chance":
@@ -391,8 +544,8 @@ def _unverified(paragraph: str, found: Evidence) -> tuple[Unverified, ...]:
         elif first.percent:
             if not found.rounds_to(first):
                 problems.append(Unverified(first.start, shown, "a percentage no chance of the example rounds to"))
-        elif (hedge := _HEDGE.search(paragraph[: first.start])) is not None:
-            if not found.near(first.value, hedge.group()):
+        elif (hedge := grammar.hedge.search(paragraph[: first.start])) is not None:
+            if not found.near(first.value, hedge.lastgroup):
                 problems.append(
                     Unverified(
                         first.start, shown, f"{hedge.group().strip()} {first.value}: no number of the example is that"

@@ -230,6 +230,14 @@ class Meta(Entry):
         example="2nd edition",
     )
     summary: Markdown = spec("A paragraph introducing the rules.", Markdown(""))
+    language: str = spec(
+        "The language the rules are written in, as a language tag (`en`, `fr`, `de-CH`): pages and handouts say so "
+        "to browsers, screen readers and search, and the sentence before each worked example is read in it (numbers "
+        "in words, chances such as `deux fois sur trois`, `27,8 %`: English and French; in another language the "
+        "numbers written in digits alone, as `check` warns). Left out: the base's, if it `extends` one, else `en`.",
+        "",
+        example="fr",
+    )
     needs: tuple[str, ...] = spec("What players need to play (dice, markers, a grid...).", ())
     extends: str = spec(
         "Id of a ruleset this one builds on: its values, formulas, tables, lookups, charts and terms "

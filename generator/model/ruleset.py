@@ -177,6 +177,13 @@ class Ruleset:
     def title(self) -> str:
         return self.meta.title
 
+    @property
+    def language(self) -> str:
+        """The language tag its rules are written in: its own, else that of the ruleset it extends or overlays,
+        else English."""
+        below = self.base if self.base is not None else self.original
+        return self.meta.language or (below.language if below is not None else "en")
+
     def section(self, name: str) -> tuple:
         if name not in SECTIONS:  # never an attribute that is not a section: `{entry}`meta.x`` is a KeyError
             raise KeyError(f"no section `{name}`")

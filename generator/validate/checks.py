@@ -68,6 +68,7 @@ for _function in (
     prose.check_prose_safety,
     prose.check_examples_stated,
     prose.check_example_sentences,
+    prose.check_language,
 ):
     check(_function)
 

@@ -26,8 +26,8 @@ import re
 import typing
 from functools import cache
 
-from ..diagnostics import BlockLocation, Code, Diagnostic, Location
-from ..examples.sentence import evidence, stated, unstated, unverified
+from ..diagnostics import BlockLocation, Code, Diagnostic, Location, Severity
+from ..examples.sentence import DIGITS_ONLY, evidence, language_of, stated, unstated, unverified
 from ..model.base import Markdown, item_loc, value_loc
 from ..model.ruleset import Ruleset
 from .memo import remembered, text_key
@@ -319,19 +319,55 @@ def check_examples_stated(ruleset: Ruleset):
                 )
 
 
+_LANGUAGE_TAG = re.compile(r"[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*")
+
+
+def check_language(ruleset: Ruleset):
+    """A ruleset's own `language:` is a language tag, and one whose numbers `check` reads in words, where its
+    worked examples' sentences need reading."""
+    written = ruleset.meta.language
+    if not written:
+        return
+    loc = value_loc(ruleset.meta, "language")
+    if not _LANGUAGE_TAG.fullmatch(written):
+        yield Diagnostic(
+            Code.EXAMPLE_LANGUAGE,
+            f"`language: {written}` is no language tag",
+            loc,
+            "write a tag: `en` (English), `fr` (French), `de` (German), `fr-CA`...",
+        )
+    elif language_of(written) is None and _has_stated_examples(ruleset):
+        yield Diagnostic(
+            Code.EXAMPLE_LANGUAGE,
+            f"`check` does not know the number words of `{written}`: the sentences before its worked examples are "
+            "read for their numbers in digits alone",
+            loc,
+            severity=Severity.WARNING,
+        )
+
+
+def _has_stated_examples(ruleset: Ruleset) -> bool:
+    return any(
+        stated(text)
+        for entry in (ruleset.meta, *(e for _s, e in ruleset.all_entries()))
+        for text, _ in markdown_texts(entry)
+    )
+
+
 def check_example_sentences(ruleset: Ruleset):
     """Every number of the paragraph a worked example follows is one the example states (see examples/sentence.py).
 
     An overlay's sentences are its base's, judged there (where its house values change a result, both are shown)."""
     if ruleset.meta.overlay:
         return
+    language = language_of(ruleset.language) or DIGITS_ONLY
     rolled = {table.id: table.dice.text for table in ruleset.reachable("tables")}  # a table the example names
     rolled |= {formula.id: _expressions(formula) for formula in ruleset.reachable("formulas")}
     for entry in (ruleset.meta, *(e for _s, e in ruleset.all_entries())):
         for text, loc in markdown_texts(entry):
             for offset, paragraph, code in stated(text):
                 found = evidence(code, lambda id: _value_text(ruleset, id), rolled.get)
-                for problem in unverified(paragraph, found):
+                for problem in unverified(paragraph, found, language):
                     where = loc.at(text, offset + problem.start) if isinstance(loc, BlockLocation) else loc
                     yield Diagnostic(
                         Code.EXAMPLE_SENTENCE,

@@ -4,7 +4,19 @@ from fractions import Fraction
 
 import pytest
 
-from generator.examples.sentence import evidence, paragraph_before, stated, stated_numbers, states, unverified
+from generator.examples.sentence import (
+    DIGITS_ONLY,
+    ENGLISH,
+    FRENCH,
+    GERMAN,
+    evidence,
+    language_of,
+    paragraph_before,
+    stated,
+    stated_numbers,
+    states,
+    unverified,
+)
 
 NO_VALUES = lambda id: None  # noqa: E731
 
@@ -183,3 +195,62 @@ def test_the_dice_of_a_table_the_example_names_are_dice_it_rolls():
     assert [p.text for p in unverified(said, evidence(code, NO_VALUES, rolls))] == []
     assert [p.text for p in unverified(said.replace("a D10", "2D10"), evidence(code, NO_VALUES, rolls))] == ["2D10"]
     assert [p.text for p in unverified(said, evidence(code, NO_VALUES))] == ["D10"]  # no table of that id
+
+
+HALF = ">>> hit_chance(3)\nFraction(1, 2)"
+
+
+@pytest.mark.parametrize(
+    ("language", "sentence", "unverified_"),
+    [
+        (FRENCH, "Une attaque touche donc une fois sur deux :", []),
+        (FRENCH, "Une attaque touche donc deux fois sur trois :", ["deux fois sur trois"]),
+        (FRENCH, "Elle touche la moitié du temps :", []),
+        (FRENCH, "Elle touche un tiers du temps :", ["un tiers"]),
+        (FRENCH, "Elle touche 50 % du temps :", []),
+        (FRENCH, "Elle touche 50\u00a0% du temps :", []),
+        (FRENCH, "Elle touche 50\u202f% du temps :", []),
+        (FRENCH, "Elle touche 27,8 % du temps :", ["27,8 %"]),
+        (FRENCH, "Elle touche environ trois fois sur six :", []),
+        (FRENCH, "Le troisième jet d'une attaque touche une fois sur deux :", []),
+        (GERMAN, "Ein Angriff trifft in einem von zwei Würfen:", []),
+        (GERMAN, "Ein Angriff trifft in zwei von drei Würfen:", ["zwei von drei"]),
+        (GERMAN, "Er trifft die Hälfte der Zeit:", []),
+        (GERMAN, "Er trifft in 50 % der Fälle:", []),
+        (GERMAN, "Er trifft ein Drittel der Würfe:", ["ein Drittel"]),
+    ],
+)
+def test_a_sentence_in_the_rulesets_language_is_read_for_its_numbers_in_words_and_its_percentages(
+    language, sentence, unverified_
+):
+    """Players of a French or German rulebook read its numbers in their words: "deux fois sur trois" is a chance of
+    2/3 an example of 1/2 does not state, "27,8 %" a percentage with a decimal comma (and a space before %)."""
+    assert [p.text for p in unverified(sentence, evidence(HALF, NO_VALUES), language)] == unverified_
+
+
+def test_a_decimal_comma_is_a_decimal_in_french_and_german_and_not_in_english():
+    assert [n.value for n in stated_numbers("27,8 %", language=FRENCH)] == [Fraction(278, 1000)]
+    assert [n.value for n in stated_numbers("1,5 pouce", language=GERMAN)] == [Fraction(3, 2)]
+    assert [n.value for n in stated_numbers("1,500 points")] == [Fraction(1)]  # English: a thousands separator
+
+
+def test_articles_are_no_numbers_but_one_is_one_before_a_part_or_in_a_chance():
+    """French "une attaque" and German "ein Angriff" are articles; "un tiers", "une fois sur deux", "einer von
+    sechs" say one."""
+    assert stated_numbers("Une attaque et un sort", language=FRENCH) == []
+    assert stated_numbers("Ein Angriff und eine Zauberei", language=GERMAN) == []
+    assert [n.value for n in stated_numbers("un tiers, une fois sur deux", language=FRENCH)] == [
+        Fraction(1, 3),
+        1,
+        2,
+    ]
+    assert [n.value for n in stated_numbers("einer von sechs", language=GERMAN)] == [1, 6]
+
+
+def test_in_a_language_whose_words_are_not_known_only_digits_are_read():
+    assert [n.text for n in stated_numbers("dos de cada tres, 2 de 3, 27.8%", language=DIGITS_ONLY)] == [
+        "2",
+        "3",
+        "27.8%",
+    ]
+    assert language_of("es") is None and language_of("fr-CA") is FRENCH and language_of("") is ENGLISH

@@ -355,3 +355,25 @@ def test_a_limit_in_words_reads_back_as_the_limit_for_every_expression_of_two_st
     assert tried > 15_000
     assert limit_words("(units + 9) // 10 * 2", rules) == "((units in the force + 9) ÷ 10, rounded down) × 2"
     assert limit_words("units // 2", rules) == "units in the force ÷ 2, rounded down"
+
+
+def test_a_rulesets_language_is_the_one_its_printouts_and_its_site_say_they_are_in(tmp_path):
+    """Screen readers read a French rulebook in French and browsers offer no translation "from English": every sheet
+    and handout says `lang="fr"`, and so does the site of French rulesets alone (Sphinx gives a site one language)."""
+    from generator.render.site.pages import site_language, sphinx_config
+    from generator.validate import check_project
+
+    french = ORIGINAL_GAME.replace("version: playtest 0.3", "language: fr")
+    printed = _printed_html(make_project(tmp_path / "fr", ashfall=french))
+    documents = {name: html for name, html in printed.items() if name.endswith(".pdf")}
+    assert len(documents) >= 2 and all('<html lang="fr">' in html for html in documents.values()), list(documents)
+    project = check_project(make_project(tmp_path / "fr")).project
+    assert site_language(project) == "fr" and sphinx_config(tmp_path, "player", language="fr")["language"] == "fr"
+    mixed = check_project(make_project(tmp_path / "mixed", ashfall=french, emberfall=ORIGINAL_GAME)).project
+    assert site_language(mixed) == "en"
+    house = "ruleset: {title: Ashfall house rules, extends: ashfall, overlay: true}\nvalues:\n  charge_bonus: 2\n"
+    with_house = check_project(make_project(tmp_path / "house", ashfall=french, ashfall_house=house))
+    assert with_house.ok, [d.format() for d in with_house.diagnostics.errors]
+    assert [r.language for r in with_house.project.rulesets] == ["fr", "fr"]  # house rules are in their game's
+    english = _printed_html(make_project(tmp_path / "en", ashfall=ORIGINAL_GAME))
+    assert all('<html lang="en">' in html for name, html in english.items() if name.endswith(".pdf"))

@@ -53,6 +53,7 @@ def test_the_registered_checks():
         "prose_safety",
         "examples_stated",
         "example_sentences",
+        "language",
     ]
 
 

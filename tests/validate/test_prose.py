@@ -6,7 +6,7 @@ from __future__ import annotations
 import shutil
 
 import pytest
-from helpers import BROKEN
+from helpers import BROKEN, make_project
 
 from generator.diagnostics import Code
 from generator.validate import prose
@@ -214,3 +214,44 @@ def test_shortened_text_keeps_sixty_characters():
     assert prose._short("x" * 61) == "x" * 59 + "…"
     assert prose._short("abcdef", limit=5) == "abcd…"
     assert prose._short(12) == "12"
+
+
+GAME_IN = """\
+ruleset: {{title: Escarmouche, language: {language}}}
+chapters:
+  combat: {{title: Combat}}
+rules:
+  toucher:
+    title: Toucher
+    chapter: combat
+    body: |
+      Une attaque touche donc {sentence}
+
+      ```python
+      >>> from fractions import Fraction
+      >>> Fraction(3, 6)
+      Fraction(1, 2)
+      ```
+"""
+
+
+@pytest.mark.parametrize(
+    ("language", "sentence", "found"),
+    [
+        ("fr", "une fois sur deux :", []),
+        ("fr", "deux fois sur trois :", ["error[example-sentence]: `deux fois sur trois`"]),
+        ("fr", "27,8 % du temps :", ["error[example-sentence]: `27,8 %`"]),
+        ("es", "dos de cada tres :", ["warning[example-language]: `check` does not know the number words of `es`"]),
+    ],
+)
+def test_a_rulesets_worked_examples_are_read_in_its_language_and_another_is_warned_of(
+    tmp_path, language, sentence, found
+):
+    """The trial's French sentence, two chances in three before an example of 1/2, passed unread and was marked
+    checked for players; in a language whose number words check does not know, the author is told so."""
+    from generator.validate import check_project
+
+    text = GAME_IN.format(language=language, sentence=sentence)
+    result = check_project(make_project(tmp_path, escarmouche=text))
+    told = [d.format().splitlines()[0].partition(": ")[2] for d in result.diagnostics]
+    assert [line[: len(want)] for line, want in zip(told, found)] == found and len(told) == len(found), told

@@ -67,7 +67,7 @@ def handout_jobs(project: Project, out_dir: Path, audience: str, rulesets: set[s
                     renderings,
                     root,
                     kind,
-                    {**context, "paper": paper, "imprint": printed},
+                    {**context, "paper": paper, "imprint": printed, "language": ruleset.language},
                     Path(out_dir) / output_name(ruleset.id, kind, audience, paper),
                 )
                 if job is not None:
@@ -83,7 +83,13 @@ def list_roster_job(project: Project, ruleset, lists: tuple, target: Path, paper
     renderings = Renderings(root)
     context = roster_on(roster_context(ruleset, "player", lists), paper)
     printed = imprint(ruleset, root, project.settings.site_url, f"{ruleset.id}/index.html")
-    job = _job(renderings, root, "roster", {**context, "paper": paper, "imprint": printed}, target)
+    job = _job(
+        renderings,
+        root,
+        "roster",
+        {**context, "paper": paper, "imprint": printed, "language": ruleset.language},
+        target,
+    )
     renderings.raise_failures()
     return job
 

@@ -316,6 +316,7 @@ def sheet_context(sheet: Sheet, paper: Paper, project: Project) -> dict:
         gap=GAP,
         imprint=printed,
         imprint_lines=imprint_lines(printed, paper),
+        language=ruleset.language,
         **sheet.context,
     )
 

@@ -761,8 +761,18 @@ BANNERS = {"gm": GM_BANNER, "author": AUTHOR_BANNER}
 TITLES = {"gm": " (game-master)", "author": " (authors)"}
 
 
-def sphinx_config(root: Path, audience: str, only: str = "", name: str = DEFAULT_SITE_NAME) -> dict:
-    """Sphinx's settings for one audience's site; ``name`` is what the project calls it (``rulepress.yaml``)."""
+def site_language(project: Project) -> str:
+    """The language a site's pages say they are in: the rulesets', where they share one, else English (Sphinx gives
+    a site one language)."""
+    languages = {ruleset.language for ruleset in project.rulesets}
+    return languages.pop() if len(languages) == 1 else "en"
+
+
+def sphinx_config(
+    root: Path, audience: str, only: str = "", name: str = DEFAULT_SITE_NAME, language: str = "en"
+) -> dict:
+    """Sphinx's settings for one audience's site; ``name`` is what the project calls it (``rulepress.yaml``), and
+    ``language`` the tag its pages give (Sphinx and furo say their own words in it where they know them)."""
     vendor = "vendor"  # sphinx-tippy adds these under _static/
     return {
         "project": name,
@@ -778,7 +788,7 @@ def sphinx_config(root: Path, audience: str, only: str = "", name: str = DEFAULT
         "html_show_sphinx": False,  # a rules page credits its rules, not the tools that printed it
         "html_copy_source": False,
         "html_last_updated_fmt": None,
-        "language": "en",
+        "language": language,
         # quotes print as written, as in the PDFs: Sphinx would curl an inch mark (`6"`) into a closing quote
         "smartquotes": False,
         "rulepress_root": str(root),
@@ -907,7 +917,7 @@ def build_site(
         str(html),
         str(doctrees),
         "html",
-        confoverrides=sphinx_config(project.root, audience, only, project.settings.site_name),
+        confoverrides=sphinx_config(project.root, audience, only, project.settings.site_name, site_language(project)),
         status=status,
         warning=warnings,
         warningiserror=True,
