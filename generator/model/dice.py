@@ -222,7 +222,8 @@ class RollRange:
             _whole(str(key), "the roll", str(key))
             return cls(key, key, str(key))
         text = str(key).strip()
-        compact = text.replace(" ", "").replace("–", "-")
+        # any space (a no-break one a French editor types in `2 - 5`), and dashes: en, em and minus
+        compact = re.sub(r"\s", "", text).translate(str.maketrans("–—−", "---"))
         for digits in re.findall(r"[0-9]+", compact):
             _whole(digits, "the roll", text)
         if m := re.fullmatch(r"(-?[0-9]+)", compact):

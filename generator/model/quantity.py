@@ -126,6 +126,9 @@ class Quantity:
                 raise QuantityError(f'`{text}` needs a unit (6", 3 hexes)')
             return cls(kind if kind in ("number", "count") else "number", magnitude)
         unit = _UNITS.get(unit_text.casefold(), unit_text)
+        if re.match(r",[0-9]", unit_text):  # `1,5`: a decimal comma
+            fixed = text.replace(",", ".", 1)
+            raise QuantityError(f"`{text}` has a decimal comma; write `{fixed}` (or a fraction such as 1½)")
         if not re.fullmatch(r"[A-Za-z%\"″'′][A-Za-z .]{0,30}", unit_text):
             raise QuantityError(f'`{unit_text}` is not a unit (inches, ", hexes, minutes, models...)')
         if kind == "number":

@@ -5,6 +5,8 @@ the typography of the outputs (en dashes, minus signs) is render/present.py's.""
 
 from __future__ import annotations
 
+import unicodedata
+
 
 def range_words(roll) -> str:
     """A roll range in plain text: `5`, `1-2`, `6+`, `1 or less`."""
@@ -15,3 +17,24 @@ def range_words(roll) -> str:
     if roll.low is None:
         return f"{roll.high} or less"
     return f"{roll.low}-{roll.high}"
+
+
+_LIGATURES = str.maketrans({"œ": "oe", "Œ": "OE", "æ": "ae", "Æ": "AE", "ß": "ss", "ø": "o", "Ø": "O", "đ": "d"})
+
+
+def unaccented(text: str) -> str:
+    """``text`` in plain Latin letters: accents dropped and ligatures spelt out (`Œil blessé` is `OEil blesse`), as
+    ids are made and as a reader looks a word up in an index (À under A, Œ under O)."""
+    plain = unicodedata.normalize("NFKD", text.translate(_LIGATURES))
+    return "".join(c for c in plain if not unicodedata.combining(c))
+
+
+def sort_key(text: str) -> tuple[str, str]:
+    """Where ``text`` goes in an alphabetical list: by its letters without accents, then as written."""
+    return unaccented(text).casefold(), text.casefold()
+
+
+def initial(text: str) -> str:
+    """The letter of an index ``text`` is listed under (`À terre`: A, `Œil`: O), `#` for a digit or a sign."""
+    first = unaccented(text)[:1].upper()
+    return first if first.isalpha() else "#"

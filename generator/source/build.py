@@ -163,16 +163,19 @@ class Builder:
         where = at or node.loc
         fields = {key: (f, tp) for key, f, tp in schema_fields(cls)}
         misspelt = set()
+        before = None
         for key, _value in node.items:
             if key.text not in fields and key.text not in skip:
                 close = difflib.get_close_matches(key.text, list(fields), n=1, cutoff=0.6)
                 misspelt.update(close)
                 hint = (
-                    _secret_field_hint(key.text, _kind(cls), fields)
+                    _decimal_comma_hint(before, key)
+                    or _secret_field_hint(key.text, _kind(cls), fields)
                     or did_you_mean(key.text, fields)
                     or f"{_kind(cls)} fields are: {', '.join(fields)}"
                 )
                 self.error(Code.UNKNOWN_FIELD, f"unknown field `{key.text}` in {_kind(cls)}", key, hint)
+            before = _value
         values: dict[str, Any] = {}
         locs = {}
         ok = True
@@ -636,6 +639,14 @@ def _gap_typo(node: Node) -> bool:
 
 def _without(node: Mapping, *keys: str) -> Mapping:
     return Mapping(tuple((k, v) for k, v in node.items if k.text not in keys), node.loc)
+
+
+def _decimal_comma_hint(before: Node | None, key: Scalar) -> str | None:
+    """`{value: 1,5}`: YAML reads the comma of a decimal comma as the end of the field, and `5` as the next one."""
+    whole = isinstance(before, Scalar) and isinstance(before.value, int) and not isinstance(before.value, bool)
+    if whole and key.text.isdigit() and before.loc.line == key.loc.line:
+        return f"a decimal comma? `{before.value},{key.text}` is read as two fields: write `{before.value}.{key.text}`"
+    return None
 
 
 def _kind(cls) -> str:

@@ -100,6 +100,8 @@ def check_formulas(ruleset: Ruleset):
             for name in sorted(binding.expr.names | binding.expr.calls):
                 if name not in names:
                     bad = True
+                    if ruleset.is_unloaded(name):
+                        continue  # an entry with errors of its own, told there
                     yield Diagnostic(
                         Code.BAD_FORMULA,
                         f"`{name}` in `let: {binding.id}` of `{formula.id}` is not an input, "
@@ -112,6 +114,8 @@ def check_formulas(ruleset: Ruleset):
             for name in sorted(view.expr.names | view.expr.calls):
                 if name not in names:
                     bad = True
+                    if ruleset.is_unloaded(name):
+                        continue  # an entry with errors of its own, told there
                     yield Diagnostic(
                         Code.BAD_FORMULA,
                         f"`{name}` in `{view.id}` is not an input, a value, a `let` name, "

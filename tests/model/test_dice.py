@@ -181,6 +181,10 @@ def test_dice_expressions_are_values():
         ("1-2", 1, 2, "1-2", "1-2"),
         (" 1 - 2 ", 1, 2, "1 - 2", "1-2"),
         ("1–2", 1, 2, "1–2", "1-2"),  # an en dash, as copied from a web page
+        ("1—2", 1, 2, "1—2", "1-2"),  # an em dash
+        ("2\u00a0-\u00a05", 2, 5, "2\u00a0-\u00a05", "2-5"),  # the no-break spaces a French editor types
+        ("2\u202f–\u202f5", 2, 5, "2\u202f–\u202f5", "2-5"),  # narrow ones
+        ("1\u2212", None, 1, "1\u2212", "1 or less"),  # a minus sign
         ("-3--1", -3, -1, "-3--1", "-3--1"),
         ("6+", 6, None, "6+", "6+"),
         ("2 +", 2, None, "2 +", "2+"),

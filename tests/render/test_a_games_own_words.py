@@ -89,3 +89,25 @@ def test_the_booklet_index_calls_a_keyword_what_its_kind_says(tmp_path):
     index = booklet_index(handout_context(rules, "player")["parts"])
     (armoured,) = [e for letter in index for e in letter["entries"] if e["name"] == "ARMOURED"]
     assert armoured["kind"] == "ability"
+
+
+def test_the_booklet_index_lists_accented_words_under_their_letter(tmp_path):
+    """The trial's French booklet put "À terre" and "Œil du chef" after T, under letters of their own."""
+    from helpers import make_project
+
+    from generator.validate import check_project
+
+    terms = {"sonne": "Sonné", "a_terre": "À terre", "oeil": "Œil du chef", "hors": "Hors de combat", "zele": "Zèle"}
+    glossary = "".join(f"  {id}: {{term: {term}, definition: Un mot.}}\n" for id, term in terms.items())
+    result = check_project(
+        make_project(tmp_path, escarmouche=f"ruleset: {{title: Escarmouche}}\nglossary:\n{glossary}")
+    )
+    assert result.ok, [d.format() for d in result.diagnostics.errors]
+    index = booklet_index(handout_context(result.project.ruleset("escarmouche"), "player")["parts"])
+    assert [(part["letter"], [e["name"] for e in part["entries"]]) for part in index] == [
+        ("A", ["À terre"]),
+        ("H", ["Hors de combat"]),
+        ("O", ["Œil du chef"]),
+        ("S", ["Sonné"]),
+        ("Z", ["Zèle"]),
+    ]

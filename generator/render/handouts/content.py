@@ -20,7 +20,7 @@ from ...model.base import NotGiven
 from ...model.entries import ValueCell, split_keyword
 from ...model.entries import visible_to as visible  # the model's audience rule, the name cards and jobs use
 from ...model.ruleset import Ruleset
-from ...model.text import range_words
+from ...model.text import initial, range_words, sort_key
 from ..order import CHAPTER_ORDER, SECTION_PAGES, section_page_title  # a booklet reads in the site's order
 from ..present import (
     GAP_KEY_PRINT,
@@ -171,9 +171,7 @@ def placement(ruleset: Ruleset, audience: str) -> list[dict]:
                 }
             )
             placed.update((section, e.id) for e in entries)
-    terms = tuple(
-        sorted((t for t in ruleset.glossary if visible(t, audience)), key=lambda t: (t.term.casefold(), t.id))
-    )
+    terms = tuple(sorted((t for t in ruleset.glossary if visible(t, audience)), key=lambda t: (sort_key(t.term), t.id)))
     if terms:
         after.append(
             {"kind": "glossary", "key": "glossary", "title": "Glossary", "intro": "", "groups": [("glossary", terms)]}
@@ -892,14 +890,13 @@ def booklet_index(parts: list[dict]) -> list[dict]:
             for name in names:  # "Rout Table", not "Rout Table table": a kind the name already says is left out
                 said = kind and name.casefold().split(" (see ")[0].endswith(kind.split()[-1])
                 entries.setdefault(
-                    (name.casefold(), b["anchor"]),
+                    (sort_key(name), b["anchor"]),
                     {"name": name, "anchor": b["anchor"], "kind": "" if said else kind, "gm": b["gm"]},
                 )
     letters: dict[str, list] = {}
     for key in sorted(entries):
         entry = entries[key]
-        first = entry["name"][:1].upper()
-        letters.setdefault(first if first.isalpha() else "#", []).append(entry)
+        letters.setdefault(initial(entry["name"]), []).append(entry)
     return [{"letter": letter, "entries": found} for letter, found in letters.items()]
 
 

@@ -22,6 +22,7 @@ from ...keys import code_digest, generator_hash, ruleset_key
 from ...model.base import value_loc
 from ...model.ruleset import Ruleset
 from ...model.settings import DEFAULT_SITE_NAME
+from ...model.text import initial, sort_key
 from ...source.project import Project
 from ..army_builder import builder_data, has_builder
 from ..calculators import calculators, computed_key
@@ -197,7 +198,7 @@ def section_page(
 
 
 def glossary_page(ruleset: Ruleset, audience: str) -> str | None:
-    terms = sorted((t for t in ruleset.glossary if visible_to(t, audience)), key=lambda t: t.term.casefold())
+    terms = sorted((t for t in ruleset.glossary if visible_to(t, audience)), key=lambda t: sort_key(t.term))
     if not terms:
         return None
     parts = [
@@ -212,8 +213,7 @@ def az_bar(ruleset: Ruleset, terms: list) -> str:
     """A line of initial letters, each a link to the first term that starts with it (terms sorted already)."""
     first: dict[str, str] = {}
     for term in terms:
-        initial = term.term[:1].upper()
-        first.setdefault(initial if initial.isalpha() else "#", label(ruleset.id, "glossary", term.id))
+        first.setdefault(initial(term.term), label(ruleset.id, "glossary", term.id))
     links = " ".join(f"{{ref}}`{letter} <{target}>`" for letter, target in first.items())
     return f":::{{container}} rp-az\n{links}\n:::\n"
 

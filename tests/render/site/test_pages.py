@@ -234,3 +234,28 @@ def test_a_ruleset_s_front_page_says_its_version_as_its_printouts_do(tmp_path):
     assert result.ok, [d.format() for d in result.diagnostics.errors]
     page = ruleset_index(result.project.ruleset("ashfall"), [], [])
     assert "\nby Sam the hobbyist — playtest 0\\.3\n" in page  # MyST, its full stop escaped
+
+
+FRENCH_TERMS = """\
+ruleset: {title: Escarmouche, language: fr}
+glossary:
+  sonne: {term: Sonné, definition: Ne peut pas charger.}
+  a_terre: {term: À terre, definition: Couché.}
+  oeil: {term: Œil du chef, definition: Voit tout.}
+  hors: {term: Hors de combat, definition: Retiré.}
+  zele: {term: Zèle, definition: Ardeur.}
+  eclaireur: {term: éclaireur, definition: Devant.}
+"""
+
+
+def test_the_glossary_lists_accented_terms_under_their_letter(tmp_path):
+    """À terre under A and Œil under O, as a French reader looks them up, not after Z."""
+    from generator.render.site.pages import glossary_page
+
+    result = check_project(make_project(tmp_path, escarmouche=FRENCH_TERMS))
+    assert result.ok, [d.format() for d in result.diagnostics.errors]
+    page = glossary_page(result.project.ruleset("escarmouche"), "player")
+    bar = page.split(":::{container} rp-az\n")[1].split("\n")[0]
+    assert re.findall(r"\{ref\}`(\S+) <", bar) == ["A", "E", "H", "O", "S", "Z"]
+    order = ["À terre", "éclaireur", "Hors de combat", "Œil du chef", "Sonné", "Zèle"]
+    assert sorted(order, key=page.index) == order
