@@ -264,6 +264,12 @@ class Code(enum.Enum):
         catches="an army list line buying an upgrade for a troop type the upgrade's `troops:` does not name",
         hint="buy it for a troop type it names, or name this one in the upgrade's `troops:`",
     )
+    LIMITS_ALONE = _code(
+        "limits-alone",
+        catches="army limits in a ruleset with no army matrix (a profile matrix with a points or models column) "
+        "(a warning): no army is chosen there to keep them, and a ruleset that `extends` it does not take its limits",
+        hint="write the limits in each army's ruleset, beside its matrix",
+    )
     UPGRADE_PLACE = _code(
         "upgrade-place",
         catches="a cost bought where it is not paid: one paid on top of a unit (`added_to_unit: true`) in an army's "

@@ -205,6 +205,12 @@ def _ruleset_of(path: Path, root: Path, tree: Mapping, named: str | None) -> tup
             f"no ruleset has the army matrix the list names ({', '.join(sorted(matrices)) or 'none'})",
             "pass --ruleset; rulesets with an army matrix: " + (", ".join(with_armies) or "none"),
         )
+    if len(matrices) > 1 and not any(matrices <= _army_matrix_ids(r) for r in fitting):
+        named = ", ".join(f"`{m}`" for m in sorted(matrices))
+        raise ListRefused(
+            f"the lists name army matrices of different rulesets ({named}): no one ruleset holds them all",
+            "put each ruleset's lists in a file of their own",
+        )
     raise ListRefused(f"rulesets {', '.join(fits)} each have the army matrix the list names", "pass --ruleset")
 
 

@@ -28,6 +28,20 @@ def check_army_matrices(ruleset: Ruleset):
 
 
 def check_army_limits(ruleset: Ruleset):
+    """Each limit is arithmetic on the army's counts, and some army is held to it."""
+    problems = list(_limit_expressions(ruleset))
+    yield from problems
+    if ruleset.army_limits and not problems and not armies.army_matrices(ruleset):
+        yield Diagnostic(
+            Code.LIMITS_ALONE,
+            f"`{ruleset.id}` has army limits but no army matrix to choose armies from: no list is held to them, and a "
+            "ruleset that `extends` this one does not take them",
+            ruleset.army_limits[0].loc,
+            severity=Severity.WARNING,
+        )
+
+
+def _limit_expressions(ruleset: Ruleset):
     names = armies.count_names(ruleset)
     counts = ", ".join(sorted(armies.count_descriptions(ruleset)))
     headless = [m for m in armies.army_matrices(ruleset) if not armies.models_column(m)]
@@ -104,7 +118,7 @@ def _stated(agreed) -> bool:
 
 
 def check_armies(ruleset: Ruleset):
-    limits_ok = not list(check_army_limits(ruleset))
+    limits_ok = not any(d.severity is Severity.ERROR for d in check_army_limits(ruleset))
     for army in ruleset.armies:
         matrix_refs = list(_matrix_refs(ruleset, army))
         yield from matrix_refs

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pypdf
 import pytest
+from helpers import WAR_MACHINES, make_project
 
 from generator.cli import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, main
 from generator.diagnostics import Code, Diagnostic, Location
@@ -675,3 +676,21 @@ def test_a_list_naming_one_of_a_rulesets_several_army_matrices_is_checked_agains
     assert code == EXIT_ERRORS
     assert f"{path}:5:20: error[over-points]: `horde` spends 60 points of the 50 agreed" in err.splitlines()
     assert "warning[army-matrices]: `game` chooses armies from 2 profile matrices (dwarfs, goblins)" in err
+
+
+def test_a_file_of_lists_for_two_rulesets_is_told_so_not_that_both_have_its_matrix(capsys, tmp_path):
+    """The trial's file of a Roman and a Gallic list: neither ruleset has both matrices."""
+    goblins = WAR_MACHINES.replace("Hammerfall", "Gobbofall").replace("dwarfs:", "goblins:")
+    root = make_project(tmp_path / "two", hammerfall=WAR_MACHINES, gobbofall=goblins)
+    lists = (
+        "armies:\n"
+        "  throng: {title: Throng, matrix: dwarfs, units: [{troop: warriors, count: 1}]}\n"
+        "  mob: {title: Mob, matrix: goblins, units: [{troop: warriors, count: 1}]}\n"
+    )
+    code, _out, err = run(capsys, "-C", str(root), "list", str(written(tmp_path, "both.yaml", lists)))
+    assert code == EXIT_USAGE
+    assert err.splitlines() == [
+        "rulepress: error: the lists name army matrices of different rulesets (`dwarfs`, `goblins`): no one ruleset "
+        "holds them all",
+        "  hint: put each ruleset's lists in a file of their own",
+    ]

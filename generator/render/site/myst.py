@@ -361,7 +361,7 @@ def _army_after(parts: list[str], army: ArmyList, ruleset: Ruleset) -> str:
         for r in armies.check_limits(ruleset, army)
     ]
     if limits:
-        parts.append("Army limits, checked by the model:\n\n" + "\n".join(limits))
+        parts.append("Army limits this list keeps (✔) or breaks (✘):\n\n" + "\n".join(limits))
     if army.note:
         parts.append(prose(army.note, ruleset))
     return "\n\n".join(parts) + source_line(army, ruleset)

@@ -20,6 +20,7 @@ from site_helpers import PHONE, serve
 
 from generator.mechanics import armies
 from generator.model.entries import ArmyList, ArmyUnit
+from generator.model.quantity import parse_number
 from generator.render.army_builder import army_state, builder_data, has_builder
 from generator.source.ids import id_like
 from generator.validate import check_project
@@ -615,3 +616,102 @@ def test_a_list_titled_with_accents_is_exported_under_the_id_its_letters_make(bl
         text = blank.evaluate("([data, list]) => window.rulepressArmy.yaml(data, list)", [data, listed])
         assert text.splitlines()[1] == f"  {id}:", text
         assert id_like(title) == id
+
+
+@pytest.mark.parametrize("clipboard", ["allowed", "none (a site served over plain http)"])
+def test_copy_link_says_it_copied_the_link_or_shows_it_to_copy_by_hand(browser, site, clipboard):
+    """The trial's click on "Copy link" over plain http did nothing and said nothing: the page has no clipboard
+    there. It now says the link was copied, or shows the link selected, to copy by hand."""
+    mine = {"title": "Mine", "units": [{"troop": "light_foot", "count": 1}], "extras": []}
+    context = browser.new_context(viewport=PHONE)
+    if clipboard == "allowed":
+        context.grant_permissions(["clipboard-read", "clipboard-write"], origin=site)
+    else:
+        context.add_init_script("Object.defineProperty(navigator, 'clipboard', {value: undefined})")
+    page = context.new_page()
+    page.goto(f"{site}/rampant_hex/army-builder.html{link(mine)}")
+    page.get_by_role("button", name="Copy link").click()
+    told = page.locator(".rp-army-copied")
+    if clipboard == "allowed":
+        page.wait_for_function("document.querySelector('.rp-army-copied').textContent === 'Link copied'")
+        assert page.evaluate("navigator.clipboard.readText()") == page.url
+    else:
+        assert told.inner_text().startswith("Copy this link:")
+        assert told.locator("input").input_value() == page.url
+        assert page.evaluate("document.activeElement.value") == page.url  # selected, ready to copy
+    context.close()
+
+
+@pytest.mark.parametrize(
+    ("typed", "kept"),
+    [
+        ("500", "500"),
+        (" 1000 ", "1000"),
+        ("499½", "999/2"),
+        ("499.5", "999/2"),
+        ("499,5", "999/2"),
+        ("250 1/4", "1001/4"),
+        ("999/2", "999/2"),
+        ("0", None),
+        ("0/4", None),
+        ("3/0", None),
+        ("-5", None),
+        ("five hundred", None),
+        ("", None),
+    ],
+)
+def test_agreed_points_are_kept_as_check_reads_them_and_none_is_not_a_size(blank, typed, kept):
+    """The trial typed 0 and the page showed "160 of 0 points", which `rulepress list` refuses (out-of-range), and
+    it blanked 499½, which check accepts. What it keeps is what the YAML export writes: digits or digits/digits."""
+    assert blank.evaluate("text => window.rulepressArmy.agreed(text)", typed) == kept
+    if kept is not None:
+        numerator, _, denominator = kept.partition("/")
+        assert Fraction(int(numerator), int(denominator or 1)) == parse_number(typed.strip().replace(",", "."))
+
+
+def test_a_link_whose_list_does_not_fit_the_rules_says_what_was_changed(blank, tmp_path):
+    """The trial's shared link with a misspelt troop, counts of 1000 and 0 and an upgrade for another troop loaded
+    as another army and said nothing: a friend opening it would read a list that is not the one sent."""
+    result = check_project(make_project(tmp_path, hammerfall=UPGRADE_FOR_SOME))
+    data = builder_data(result.project.ruleset("hammerfall"), "player")
+    sent = {
+        "title": "Throng",
+        "units": [
+            {"troop": "warrior", "count": 2},
+            {"troop": "warriors", "count": 1000, "upgrades": ["crew"], "heroes": ["enginer"]},
+            {"troop": "bolt_thrower", "count": 0, "upgrades": ["crew", "crew"]},
+        ],
+        "extras": ["horns"],
+        "agreed_points": "0",
+    }
+    said = blank.evaluate(
+        "([data, list]) => window.rulepressArmy.changes(data, list, window.rulepressArmy.valid(data, list))",
+        [data, sent],
+    )
+    assert said == [
+        "“warrior” is no troop of this army: left out",
+        "Dwarf warriors: 1000 is not a number of units from 1 to 100, so 100",
+        "Dwarf warriors: “enginer” is no hero of this army: left out",
+        "Dwarf warriors: Extra crew is not for this troop: left out",
+        "Bolt thrower: 0 is not a number of units from 1 to 100, so 1",
+        "Bolt thrower: Extra crew was bought twice: bought once",
+        "“horns” is nothing this army buys: left out",
+        "“0” is not a number of agreed points: left out",
+    ]
+    fits = {"title": "Throng", "units": [{"troop": "warriors", "count": 2}], "extras": [], "agreed_points": "500"}
+    assert (
+        blank.evaluate("([d, l]) => window.rulepressArmy.changes(d, l, window.rulepressArmy.valid(d, l))", [data, fits])
+        == []
+    )
+
+
+def test_the_page_says_above_a_changed_links_list_what_was_changed_until_the_list_is_changed(browser, site):
+    sent = {"title": "Sent", "units": [{"troop": "light_foot", "count": 1}, {"troop": "hastatii", "count": 1}]}
+    page = browser.new_context(viewport=PHONE).new_page()
+    page.goto(f"{site}/rampant_hex/army-builder.html{link(sent)}")
+    notice = page.locator(".rp-army-notice")
+    assert notice.locator("li").all_inner_texts() == ["“hastatii” is no troop of this army: left out"]
+    page.locator("#rp-army-title").fill("Mine")
+    page.locator("#rp-army-title").press("Tab")
+    page.wait_for_function("!document.querySelector('.rp-army-notice')")
+    page.context.close()

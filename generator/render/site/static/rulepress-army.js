@@ -159,6 +159,19 @@
   // an upgrade may be bought for this troop type: it names none, or names this one (`troops:`)
   function fits(cost, troop) { return !cost.troops || !cost.troops.length || cost.troops.indexOf(troop) >= 0; }
 
+  // agreed points as check reads them: a whole number or an exact fraction (500, 499½, 499.5, 999/2), more than 0;
+  // kept as digits or digits/digits, which the YAML export writes and check reads exactly. Anything else: none.
+  function agreed(text) {
+    var t = String(text === null || text === undefined ? "" : text).trim(), m;
+    var glyphs = { "½": [1, 2], "¼": [1, 4], "¾": [3, 4], "⅓": [1, 3], "⅔": [2, 3] };
+    if ((m = /^(\d*)\s*([½¼¾⅓⅔])$/.exec(t))) t = (Number(m[1] || 0) * glyphs[m[2]][1] + glyphs[m[2]][0]) + "/" + glyphs[m[2]][1];
+    else if ((m = /^(\d+)\s+(\d+)\/(\d+)$/.exec(t))) t = (Number(m[1]) * Number(m[3]) + Number(m[2])) + "/" + m[3];
+    else if ((m = /^(\d+)[.,](\d{1,6})$/.exec(t))) t = String(Number(m[1] + m[2])) + "/" + Math.pow(10, m[2].length);
+    if (!/^\d+(\/\d+)?$/.test(t) || !/[1-9]/.test(t.split("/")[0]) || /\/0+$/.test(t)) return null;
+    var f = parse(t);
+    return String(f.n) + (f.d === 1n ? "" : "/" + f.d);
+  }
+
   function valid(data, list) {
     // a list from an address or from storage is the player's own: keep only what this ruleset has
     var troops = byId(data.troops), heroes = byId(data.heroes), upgrades = byId(data.upgrades), extras = byId(data.extras);
@@ -171,7 +184,7 @@
     });
     return { title: String(list.title || "My army").slice(0, 80), units: units,
              extras: (list.extras || []).filter(function (c) { return extras[c]; }),  // bought again: limits count it
-             agreed_points: /^\d+(\/\d+)?$/.test(String(list.agreed_points)) && /[1-9]/.test(String(list.agreed_points).split("/")[0]) && !/\/0+$/.test(String(list.agreed_points)) ? String(list.agreed_points) : null,
+             agreed_points: agreed(list.agreed_points),
              agreed_models: parseInt(list.agreed_models, 10) > 0 ? parseInt(list.agreed_models, 10) : null };
   }
 
@@ -179,6 +192,28 @@
   function ascii(text) {
     return text.replace(/[œŒ]/g, "oe").replace(/[æÆ]/g, "ae").replace(/ß/g, "ss").normalize("NFKD").replace(/[\u0300-\u036f]/g, "");
   }
+  // what valid() left out or changed of a list from a link, in a player's words: the list shown is not the one sent
+  function changes(data, raw, kept) {
+    var troops = byId(data.troops), heroes = byId(data.heroes), upgrades = byId(data.upgrades), extras = byId(data.extras);
+    var said = [], at = 0;
+    function name(found, id) { return found[id] ? found[id].name : String(id); }
+    (Array.isArray(raw.units) ? raw.units : []).forEach(function (u) {
+      if (!u || !troops[u.troop]) { said.push("“" + (u && u.troop) + "” is no troop of this army: left out"); return; }
+      var k = kept.units[at++], troop = name(troops, u.troop);
+      if (String(k.count) !== String(u.count)) said.push(troop + ": " + u.count + " is not a number of units from 1 to 100, so " + k.count);
+      (u.heroes || []).forEach(function (h) { if (!heroes[h]) said.push(troop + ": “" + h + "” is no hero of this army: left out"); });
+      (u.upgrades || []).forEach(function (c, i, all) {
+        if (!upgrades[c]) said.push(troop + ": “" + c + "” is no upgrade of this army: left out");
+        else if (!fits(upgrades[c], u.troop)) said.push(troop + ": " + name(upgrades, c) + " is not for this troop: left out");
+        else if (all.indexOf(c) !== i) said.push(troop + ": " + name(upgrades, c) + " was bought twice: bought once");
+      });
+    });
+    (raw.extras || []).forEach(function (c) { if (!extras[c]) said.push("“" + c + "” is nothing this army buys: left out"); });
+    if (raw.agreed_points !== undefined && raw.agreed_points !== null && raw.agreed_points !== "" && kept.agreed_points === null)
+      said.push("“" + raw.agreed_points + "” is not a number of agreed points: left out");
+    return said;
+  }
+
   function slug(text) { return (ascii(text).toLowerCase().replace(/[^0-9a-z]+/g, "_").replace(/^_+|_+$/g, "") || "my_army").replace(/^(\d)/, "army_$1"); }
 
   function yaml(data, list) {
@@ -205,7 +240,8 @@
     this.key = "rulepress-army-lists:" + data.ruleset;
     var fromAddress = /[#&]list=([A-Za-z0-9_-]+)/.exec(location.hash);
     var start = null;
-    try { if (fromAddress) start = valid(data, decode(fromAddress[1])); } catch (e) { start = null; }
+    this.notice = [];
+    try { if (fromAddress) start = this.opened(decode(fromAddress[1])); } catch (e) { start = null; }
     var last = this.saved()[this.lastName()];
     this.list = start || (last ? valid(data, last) : null) || valid(data, data.samples[0] || { title: "My army", units: [] });
     this.watchPresses();
@@ -218,9 +254,15 @@
     var self = this;
     window.addEventListener("hashchange", function () {
       var found = /[#&]list=([A-Za-z0-9_-]+)/.exec(location.hash), opened = null;
-      try { if (found) opened = valid(self.data, decode(found[1])); } catch (e) { opened = null; }
+      try { if (found) opened = self.opened(decode(found[1])); } catch (e) { opened = null; }
       if (opened) { self.list = opened; self.render(); }
     });
+  };
+  // a list from a link: what it keeps, with what it had to change said above it until the list is changed
+  Builder.prototype.opened = function (raw) {
+    var kept = valid(this.data, raw);
+    this.notice = changes(this.data, raw, kept);
+    return kept;
   };
   Builder.prototype.saved = function () {
     try { var all = JSON.parse(localStorage.getItem(this.key) || "{}"); return typeof all === "object" && all ? all : {}; }
@@ -228,6 +270,7 @@
   };
   Builder.prototype.lastName = function () { try { return localStorage.getItem(this.key + ":last") || ""; } catch (e) { return ""; } };
   Builder.prototype.keep = function () {
+    this.notice = [];  // the list is the player's own now: what its link had is no longer what is shown
     var all = this.saved();
     all[this.list.title] = this.list;
     try {
@@ -262,6 +305,11 @@
     var troops = byId(data.troops), heroes = byId(data.heroes), upgrades = byId(data.upgrades);
     var root = this.root, focused = document.activeElement && document.activeElement.id;
     root.textContent = "";
+    if (this.notice.length) {
+      root.appendChild(el("div", { "class": "rp-army-notice", role: "status" }, [
+        el("p", { text: "This link's list did not fit these rules, so it was changed:" }),
+        el("ul", {}, this.notice.map(function (text) { return el("li", { text: text }); }))]));
+    }
 
     // which list: its name, the saved ones, the text's own samples
     var saved = Object.keys(this.saved());
@@ -274,7 +322,7 @@
       self.render();
     } }, [el("option", { value: "", text: "Open a list…" })]
       .concat(saved.map(function (name) { return el("option", { value: "s:" + name, text: name }); }))
-      .concat(data.samples.map(function (s, i) { return el("option", { value: "x:" + i, text: s.title + " (the text's)" }); })));
+      .concat(data.samples.map(function (s, i) { return el("option", { value: "x:" + i, text: s.title + " (from the rules)" }); })));
     root.appendChild(el("div", { "class": "rp-army-lists" }, [
       el("label", { "for": "rp-army-title" }, ["List ", el("input", { id: "rp-army-title", value: list.title, maxlength: "80",
         onchange: function (e) { self.typed(function (l) { l.title = e.target.value.trim() || "My army"; }); } })]),
@@ -285,8 +333,8 @@
     ]));
     if (data.by_points) {
       root.appendChild(el("label", { "class": "rp-army-agreed", "for": "rp-army-agreed" }, ["Agreed points ",
-        el("input", { id: "rp-army-agreed", inputmode: "numeric", size: "5", value: list.agreed_points || "",
-          onchange: function (e) { self.typed(function (l) { l.agreed_points = /^\d+$/.test(e.target.value.trim()) ? e.target.value.trim() : null; }); } })]));
+        el("input", { id: "rp-army-agreed", inputmode: "decimal", size: "5", value: list.agreed_points ? shown(parse(list.agreed_points)) : "",
+          onchange: function (e) { self.typed(function (l) { l.agreed_points = agreed(e.target.value); }); } })]));
     } else {
       root.appendChild(el("label", { "class": "rp-army-agreed", "for": "rp-army-agreed" }, ["Agreed models ",
         el("input", { id: "rp-army-agreed", inputmode: "numeric", size: "5", value: list.agreed_models || "",
@@ -381,10 +429,20 @@
     // keep it: the link, the YAML `rulepress` takes, print
     var out = el("textarea", { "class": "rp-army-yaml", readonly: "readonly", rows: "8", "aria-label": "The list as YAML" });
     out.value = yaml(data, list);
+    // a page served over plain http has no clipboard to write to: the link is then shown, selected, to copy by hand
+    var told = el("span", { "class": "rp-army-copied", role: "status" });
+    function byHand() {
+      var link = el("input", { type: "text", readonly: "readonly", value: location.href, "aria-label": "The list's link" });
+      told.textContent = "Copy this link: ";
+      told.appendChild(link);
+      link.select();
+    }
     root.appendChild(el("div", { "class": "rp-army-keep" }, [
       el("button", { type: "button", text: "Copy link", onclick: function () {
-        if (navigator.clipboard) navigator.clipboard.writeText(location.href).catch(function () {});
+        if (!navigator.clipboard) return byHand();
+        navigator.clipboard.writeText(location.href).then(function () { told.textContent = "Link copied"; }, byHand);
       } }),
+      told,
       el("button", { type: "button", text: "Print", onclick: function () { window.print(); } }),
       el("details", {}, [el("summary", { text: "As YAML for rulepress" }), out]),
     ]));
@@ -507,7 +565,8 @@
     ]);
   }
 
-  window.rulepressArmy = { verdicts: verdicts, yaml: yaml, encode: encode, decode: decode, valid: valid };
+  window.rulepressArmy = { verdicts: verdicts, yaml: yaml, encode: encode, decode: decode, valid: valid, agreed: agreed,
+                           changes: changes };
   function init() {
     var roots = document.querySelectorAll(".rp-army-builder");
     for (var i = 0; i < roots.length; i++) {
