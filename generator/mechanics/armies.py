@@ -55,9 +55,11 @@ BASE_COUNTS = {
     "models": "models in the force",
     "troop_points": "points spent on troop types alone",
     "points": "points spent in all",
+    "agreed_points": "the agreed points",
     "heroes": "heroes of any level",
 }
-POINTS_COUNTS = ("troop_points", "points")  # counts a ruleset balanced by head-count does not have
+# counts a ruleset balanced by head-count does not have; the game's size is no count another line raises
+POINTS_COUNTS = ("troop_points", "points", "agreed_points")
 UNITS = "units"  # what a profile row counts as unless it says (`counts_as:`)
 
 
@@ -337,6 +339,8 @@ def army_counts(ruleset: Ruleset, army: ArmyList) -> dict[str, Number]:
     if by_points:
         counts["troop_points"] = _sum(troop_points)
         counts["points"] = army_points(ruleset, army)
+        agreed = army.agreed_points
+        counts["agreed_points"] = agreed if agreed is not None and not isinstance(agreed, NotGiven) else 0
     counts["models"] = army_models(ruleset, army)
     return dict(counts)
 

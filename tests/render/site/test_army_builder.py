@@ -715,3 +715,42 @@ def test_the_page_says_above_a_changed_links_list_what_was_changed_until_the_lis
     page.locator("#rp-army-title").press("Tab")
     page.wait_for_function("!document.querySelector('.rp-army-notice')")
     page.context.close()
+
+
+PER_500 = WAR_MACHINES.replace(
+    """army_limits:
+  machines:""",
+    """army_limits:
+  per_500:
+    title: One bolt thrower per full 500 points agreed
+    count: bolt_thrower
+    at_most: agreed_points // 500
+  machines:""",
+)
+
+
+@pytest.mark.parametrize(
+    ("agreed", "throwers", "holds"),
+    [(None, 1, False), ("500", 1, True), ("500", 2, False), ("999", 2, False), ("1000", 2, True)],
+)
+def test_a_limit_per_points_agreed_counts_the_games_size_not_what_is_spent(blank, tmp_path, agreed, throwers, holds):
+    """The trial's "one unit of triarii per full 500 points" could only count the points spent, so spending over
+    the agreed size allowed more. `agreed_points` is the size agreed (0 until agreed), in the engine and the page."""
+    result = check_project(make_project(tmp_path, hammerfall=PER_500))
+    assert result.ok, [d.format() for d in result.diagnostics.errors]
+    ruleset = result.project.ruleset("hammerfall")
+    army = ArmyList(
+        id="mine",
+        title="Mine",
+        matrix="dwarfs",
+        units=(ArmyUnit(troop="warriors", count=12), ArmyUnit(troop="bolt_thrower", count=throwers)),
+        agreed_points=None if agreed is None else int(agreed),
+    )
+    (engine,) = [r for r in armies.check_limits(ruleset, army) if r.limit.id == "per_500"]
+    assert (engine.count, engine.at_most, engine.holds) == (throwers, (int(agreed or 0)) // 500, holds)
+    data = builder_data(ruleset, "player")
+    seen = blank.evaluate(
+        "([data, list]) => window.rulepressArmy.verdicts(data, list)", [data, army_state(ruleset, army)]
+    )
+    (page,) = [limit for limit in seen["limits"] if limit["id"] == "per_500"]
+    assert (page["count"], page["at_most"], page["holds"]) == (str(throwers), str(int(agreed or 0) // 500), holds)

@@ -101,6 +101,7 @@
     if (data.by_points) {
       found.troop_points = troopPoints;
       found.points = points(data, list);
+      found.agreed_points = list.agreed_points ? parse(list.agreed_points) : ZERO;  // the game's size: 0 until agreed
     }
     var models = ZERO;
     list.units.forEach(function (unit) { var m = lineModels(data, unit); if (m !== null) models = add(models, m); });
