@@ -129,7 +129,7 @@ class Quantity:
         if re.match(r",[0-9]", unit_text):  # `1,5`: a decimal comma
             fixed = text.replace(",", ".", 1)
             raise QuantityError(f"`{text}` has a decimal comma; write `{fixed}` (or a fraction such as 1½)")
-        if not re.fullmatch(r"[A-Za-z%\"″'′][A-Za-z .]{0,30}", unit_text):
+        if not re.fullmatch(r"(?:[%\"″'′]|[^\W\d_])(?:[^\W\d_]|[ .]){0,30}", unit_text):  # 2 épées too
             raise QuantityError(f'`{unit_text}` is not a unit (inches, ", hexes, minutes, models...)')
         if kind == "number":
             raise QuantityError(f"`{text}` has a unit; declare `type: distance` or `count`, or leave the type out")

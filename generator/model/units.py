@@ -62,6 +62,17 @@ SPELLINGS = {
     "hexes": "hexes",
     "square": "squares",
     "squares": "squares",
+    # the same units as French and German rules write them (printed as above: 3 pouces is 3")
+    "pouce": "inches",
+    "pouces": "inches",
+    "zoll": "inches",
+    "centimètre": "cm",
+    "centimètres": "cm",
+    "zentimeter": "cm",
+    "millimètre": "mm",
+    "millimètres": "mm",
+    "hexagone": "hexes",
+    "hexagones": "hexes",
 }
 _ONE = {"feet": "foot", "yards": "yard", "hexes": "hex", "squares": "square", "dice": "die"}  # how one of each prints
 _SYMBOL = {"inches": '"'}  # printed straight after the number

@@ -24,6 +24,10 @@ from generator.model.quantity import NotPicked, Quantity, QuantityError, Quantit
         ("5 cm", "distance", "5 cm", "cm"),
         ("50%", "count", "50%", "percent"),
         ("3 dice", "count", "3 dice", "dice"),
+        ("3 pouces", "distance", '3"', "inches"),  # French rules: a distance, not a count of pouces
+        ("8 centimètres", "distance", "8 cm", "cm"),
+        ("3 Zoll", "distance", '3"', "inches"),  # German
+        ("2 épées", "count", "2 épées", "épées"),  # a count of a word with an accent
     ],
 )
 def test_units_read_and_print_as_people_write_them(written, kind, shown, unit):
