@@ -27,7 +27,8 @@ import typing
 from functools import cache
 
 from ..diagnostics import BlockLocation, Code, Diagnostic, Location, Severity
-from ..examples.sentence import DIGITS_ONLY, evidence, language_of, stated, unstated, unverified
+from ..examples.languages import DIGITS_ONLY, language_of
+from ..examples.sentence import evidence, stated, unstated, unverified
 from ..model.base import Markdown, item_loc, value_loc
 from ..model.ruleset import Ruleset
 from .memo import remembered, text_key

@@ -4,13 +4,9 @@ from fractions import Fraction
 
 import pytest
 
+from generator.examples.languages import DIGITS_ONLY, ENGLISH, FRENCH, GERMAN, language_of
 from generator.examples.sentence import (
-    DIGITS_ONLY,
-    ENGLISH,
-    FRENCH,
-    GERMAN,
     evidence,
-    language_of,
     paragraph_before,
     stated,
     stated_numbers,
