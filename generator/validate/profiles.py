@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
+import re
+
 from ..diagnostics import Code, Diagnostic, did_you_mean
 from ..model.base import NotGiven, value_loc
 from ..model.entries import MOST_BOXES, Column, turns_count
@@ -32,6 +35,12 @@ def check_play_aids(ruleset: Ruleset):
 def _movement_errors(ruleset: Ruleset, owner):
     loc = value_loc(owner, "movement")
     if (d := unknown_ref(ruleset, "values", owner.movement, loc, "movement")) is not None:
+        if not re.fullmatch(r"[a-z][a-z0-9_]*", owner.movement):  # `movement: 6 inches`: a distance, not its id
+            d = dataclasses.replace(
+                d,
+                hint='`movement:` names the id of a value written as a distance (`move: {value: 6"}` in '
+                "`values:`), not the distance itself",
+            )
         yield d
     elif not ruleset.is_unloaded(owner.movement, "values"):
         stated = ruleset.value(owner.movement).value
