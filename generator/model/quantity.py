@@ -163,8 +163,8 @@ class Quantity:
         if self.kind == "distance":
             return unit_text(self.magnitude, self.unit)
         number = number_text(self.magnitude)
-        if not self.unit:
-            return number
+        if not self.unit:  # a modifier written +1 keeps its sign: "large target +1" beside "moving −1"
+            return f"+{number}" if self.written.startswith("+") and self.magnitude > 0 else number
         if self.unit == "percent":
             return f"{number}%"
         unit = self.unit

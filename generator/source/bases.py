@@ -138,10 +138,13 @@ def overlay(house: Ruleset, base: Ruleset, diagnostics: Diagnostics) -> Ruleset:
     )
 
 
+SHARED_META = ("declares", "subtitle", "author", "needs", "summary", "language")
+
+
 def _house_meta(house: Meta, base: Meta) -> Meta:
-    """An overlay's own `ruleset:`, speaking the base's words (`declares:`) unless it declares its own: it is the base
-    game with other values."""
-    return house if house.declares else dataclasses.replace(house, declares=base.declares)
+    """An overlay's own `ruleset:`, with what it leaves out the base's: it is the base game with other values, so
+    it speaks the base's words (`declares:`), needs what the base needs and has its author and its strap line."""
+    return dataclasses.replace(house, **{name: getattr(base, name) for name in SHARED_META if not getattr(house, name)})
 
 
 def _other_measure(original, house) -> str:

@@ -432,7 +432,7 @@ class Builder:
                 Code.BAD_VALUE, f'`{key}` must be a value such as 2, 1½, 6" or 4+, not {describe(node)}', node
             )
         try:
-            return Quantity.parse(node.value, kind)
+            return Quantity.parse(node.written or node.value, kind)
         except QuantityError as error:
             return self.error(_quantity_code(error), f"`{key}`: {error}", node)
 

@@ -85,6 +85,7 @@ class Scalar:
     style: str | None = None  # None plain, "'" or '"' quoted, "|" or ">" block
     body: BlockLocation | None = None  # for block scalars: where the text itself starts
     refused: bool = False  # a diagnostic already refused this value (a number beyond the cap): build nothing from it
+    written: str = ""  # a plain number as written where that says more than the number: `+1`, a modifier
 
     @cached_property
     def text(self) -> str:
@@ -159,6 +160,11 @@ def _typed(value: str, style: str | None):
     if _INT.fullmatch(value):
         return int(value) if not _too_large_int(value) else value  # kept as typed; the loader reports it
     return value
+
+
+def _written(value: str, style: str | None) -> str:
+    """`+1` as written: YAML reads it as the number 1, and a modifier prints with its sign."""
+    return value if not style and value.startswith("+") and _INT.fullmatch(value) else ""
 
 
 def _loc(path: str, mark) -> Location:
@@ -295,7 +301,9 @@ def _convert(node, path: str, seen: set[int], text: str, depth: int) -> Node:
     loc = Location(path, mark.line + 1, mark.column + 1)
     if isinstance(node, yaml.ScalarNode):
         body = _block_body(text, mark.index, path, mark.line) if node.style in ("|", ">") else None
-        return Scalar(_typed(node.value, node.style), loc, node.style or None, body)
+        return Scalar(
+            _typed(node.value, node.style), loc, node.style or None, body, written=_written(node.value, node.style)
+        )
     if isinstance(node, yaml.SequenceNode):
         return Sequence(tuple(_convert(item, path, seen, text, depth + 1) for item in node.value), loc)
     items, keys = [], set()
@@ -437,7 +445,8 @@ class _TreeBuilder:
                     "write a smaller number; no rule needs more",
                 )
                 return self._add(Scalar(event.value, loc, None, None, refused=True))
-            return self._add(Scalar(_typed(event.value, event.style), loc, event.style or None, body))
+            typed = _typed(event.value, event.style)
+            return self._add(Scalar(typed, loc, event.style or None, body, written=_written(event.value, event.style)))
         if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
             kind = "map" if isinstance(event, yaml.MappingStartEvent) else "seq"
             if len(self.stack) >= MAX_DEPTH:

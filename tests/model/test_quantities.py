@@ -258,3 +258,13 @@ def test_alternatives_equal_the_same_alternatives_and_hash_apart_from_others():
     assert hash(_pace()) == hash(Quantity.parse("4 or 5 ft").value)
     # one hash for all alternatives would still be correct, but every key of a table would collide
     assert len({hash(Quantity.parse(f"{n} or {n + 1}").value) for n in range(20)}) == 20
+
+
+def test_a_number_written_with_its_plus_sign_prints_with_it():
+    """ "Moving −1, large target 1" in print: the text's +1 modifier lost its sign, as YAML reads `+1` as 1."""
+    from helpers import sample_check
+
+    ruleset = sample_check("ordo_ineptus").project.ruleset("ordo_ineptus")
+    assert str(ruleset.value("large_target_modifier").value) == "+1"  # shooting.yaml: `value: +1`
+    assert str(ruleset.value("moving_modifier").value) == "-1"
+    assert [str(Quantity.parse(w)) for w in ("+1", "1", "+1½", "+0", "-1")] == ["+1", "1", "+1½", "0", "-1"]

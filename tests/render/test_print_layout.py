@@ -59,6 +59,22 @@ def test_no_glyph_prints_over_another(printouts):
     assert not found, "\n".join(found)
 
 
+PRINTER_EDGE = 5 * 72 / 25.4  # points: the edge of the paper a home printer leaves blank
+
+
+def test_no_word_prints_in_the_edge_a_printer_leaves_blank_or_off_the_paper(printouts):
+    """A house rule's note called from a number cell took the cell's "never wrap" and ran off the paper's right
+    edge as one line: its reason was lost in print."""
+    found = [
+        f"{where(path, number, word.box)}: {word.text!r}"
+        for path in printouts
+        for number, page in enumerate(layout(path), 1)
+        for word in page.words
+        if not word.box.inside(Box(PRINTER_EDGE, PRINTER_EDGE, page.width - PRINTER_EDGE, page.height - PRINTER_EDGE))
+    ]
+    assert not found, "\n".join(found)
+
+
 def test_no_drawn_rule_runs_through_a_word(printouts):
     found = [
         f"{where(path, number, word.box)}: {word.text!r} crossed by a rule at ({rule.outer.left:.0f}, "

@@ -112,7 +112,7 @@ CHART_AXES = {
         "the rulebook's chart: Strength 1 to 10 against Toughness 1 to 10",
     ),
     ("warhammer_fantasy_charts", "shooting"): (
-        ("range 1-10", "1 0 -1 -2 -3"),
+        ("range 1-10", "+1 0 -1 -2 -3"),
         "the rulebook's chart: BS 1 to 10, modifiers +1 down to -3",
     ),
 }

@@ -37,7 +37,7 @@ TYPED = {
     ),
     ("ordo_ineptus", "moving_modifier"): ("-1", "'as in Fantasy': Warhammer Fantasy's -1 to hit for moving"),
     ("ordo_ineptus", "long_range_modifier"): ("-1", "'as in Fantasy': -1 to hit at long range"),
-    ("ordo_ineptus", "large_target_modifier"): ("1", "'as in Fantasy': +1 to hit a large target"),
+    ("ordo_ineptus", "large_target_modifier"): ("+1", "'as in Fantasy': +1 to hit a large target"),
     ("ordo_ineptus", "card_order"): ("A, K, Q, J, 10, 9, 8, 7, 6, 5, 4, 3, 2", "'ace, king, queen, jack, 10, etc.'"),
     ("rampant_hex_house", "riders_move"): ("4 hexes", "the house rule's own number; its quote is the base's"),
 }

@@ -135,3 +135,31 @@ def test_an_overlays_numbers_page_names_its_base_by_title_and_counts_what_player
     player = site_pages(built, "player").files["club/values.md"]
     assert "House rules on Skirmish: changes 1 value." in player and "skirmish" not in player
     assert "House rules on Skirmish: changes 2 values." in site_pages(built, "gm").files["club/values.md"]
+
+
+def test_an_overlay_needs_what_its_base_needs_and_has_its_author_and_strap_line(tmp_path):
+    """The trial's house rules printed no "What you need" and lost the cover's strap line and author: the overlay is
+    the base game with other values. What the overlay writes of its own stays its own."""
+    with_needs = BASE.replace(
+        "  source: text.txt\n",
+        "  source: text.txt\n  subtitle: Small battles\n  author: Sprinks\n  needs: [a D6, a hex board]\n",
+    )
+    make_project(
+        tmp_path,
+        {"skirmish/sources/text.txt": "MOVING\nModels move 6 hexes.\n"},
+        skirmish=with_needs,
+        club=overlay("club", "Club rules", "skirmish", "  move: {value: 7 hexes}\n"),
+        mine=overlay("mine", "My rules", "skirmish", "  move: {value: 8 hexes}\n").replace(
+            "  overlay: true\n", "  overlay: true\n  author: Me\n"
+        ),
+    )
+    result = check_project(tmp_path)
+    assert result.ok, [d.format() for d in result.diagnostics.errors]
+    club, mine = result.project.ruleset("club").meta, result.project.ruleset("mine").meta
+    assert (club.title, club.subtitle, club.author, club.needs) == (
+        "Club rules",
+        "Small battles",
+        "Sprinks",
+        ("a D6", "a hex board"),
+    )
+    assert (mine.author, mine.needs) == ("Me", ("a D6", "a hex board"))

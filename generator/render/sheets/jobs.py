@@ -369,7 +369,7 @@ def sheet_jobs(project: Project, out_dir: Path, rulesets: set[str] | None = None
                         # the sheet's own rules for the imprint (print-base.css) after the shared ones
                         stylesheets=(template_path(root, IMPRINT_STYLESHEET), template_path(root, STYLESHEET)),
                         fit=fit_css(sheet, paper),
-                        overflow=overflow(sheet, paper),
+                        overflow=overflow(sheet, paper, _own_templates(root, sheet)),
                         fill=row_fill(sheet),
                     )
                 )
@@ -380,9 +380,16 @@ def sheet_jobs(project: Project, out_dir: Path, rulesets: set[str] | None = None
 MOST_NAMED = 12  # entries an overflow names before it counts the rest
 
 
-def overflow(sheet: Sheet, paper: Paper) -> Diagnostic:
+def _own_templates(root: Path, sheet: Sheet) -> list[str]:
+    """The files of the project's own templates/ the sheet is made with, in place of the defaults."""
+    used = (IMPRINT_STYLESHEET, STYLESHEET, sheet.template)
+    return [name for name in used if (root / PROJECT_TEMPLATES / name).is_file()]
+
+
+def overflow(sheet: Sheet, paper: Paper, own: list[str] = ()) -> Diagnostic:
     """The error the sheet is when its layout takes more than its one page: located at the YAML that asks
-    for it, naming what the author put on it (`{pages}` stands for the page count the render finds)."""
+    for it, naming what the author put on it (`{pages}` stands for the page count the render finds), and the
+    project's own templates it is made with (``own``), which may be what makes it longer."""
     paper_name = "A4" if paper.id == "a4" else "US Letter"
     named = ", ".join(sheet.marks[:MOST_NAMED]) + (
         f" and {len(sheet.marks) - MOST_NAMED} more" if len(sheet.marks) > MOST_NAMED else ""
@@ -393,7 +400,18 @@ def overflow(sheet: Sheet, paper: Paper) -> Diagnostic:
         f"the sheet `{sheet.name}` takes {{pages}} pages of {paper_name}{smaller}, not one"
         + (f": it prints {named}" if named else ""),
         sheet.written_at,
-        sheet.overflow_hint or None,
+        _overflow_hint(sheet, own),
+    )
+
+
+def _overflow_hint(sheet: Sheet, own: list[str]) -> str | None:
+    """What the author can do, and, where the project's own templates make the sheet, that they may be the cause."""
+    if not own:
+        return sheet.overflow_hint or None
+    files = ", ".join(f"templates/{name}" for name in own)
+    return (
+        f"{sheet.overflow_hint or Code.SHEET_OVERFLOW.default_hint}; it is made with the project's own {files}, which "
+        "may be what makes it longer than the defaults do"
     )
 
 

@@ -772,3 +772,24 @@ def test_an_overlays_quick_reference_too_long_says_what_an_overlay_can_do(tmp_pa
     assert "`quick_reference: false`" in hint and "house value" in hint and "house_note" in hint
     text = overflow(quick_reference_sheet(club.original), PAPERS[0])
     assert text.hint is None and "mark fewer entries" in text.format()  # a text's own marks are its to take off
+
+
+def test_a_sheet_too_long_names_the_projects_own_templates_it_is_made_with(tmp_path):
+    """The trial's own print CSS pushed the quick reference onto two pages, and the error sent the author to the
+    rules alone: where the project's own templates make a sheet, the hint names them."""
+    from generator.render.sheets.jobs import sheet_jobs
+
+    game = "ruleset: {title: G}\nvalues:\n  move: {value: 6, label: Move, quick_reference: true}\n"
+    root = make_project(tmp_path, g=game)
+    result = check_project(root)
+    assert result.ok, [d.format() for d in result.diagnostics.errors]
+    [plain, *_] = [j for j in sheet_jobs(result.project, tmp_path / "out") if "quick-reference" in j.target.name]
+    assert plain.overflow.hint is None  # the code's own: mark fewer entries, shorter summaries
+    (root / "templates").mkdir()
+    (root / "templates" / "print-base.css").write_text("body { font-size: 30pt; }\n", encoding="utf-8")
+    [own, *_] = [j for j in sheet_jobs(result.project, tmp_path / "out") if "quick-reference" in j.target.name]
+    assert own.overflow.hint == (
+        "mark fewer entries for it (`quick_reference: false`), or give them shorter summaries "
+        "(`quick_reference: {summary: ...}`); it is made with the project's own templates/print-base.css, which may "
+        "be what makes it longer than the defaults do"
+    )
