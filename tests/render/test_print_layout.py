@@ -169,6 +169,44 @@ def test_no_heading_is_the_last_line_of_its_page(printouts):
     assert not stranded, "\n".join(stranded)
 
 
+def chapter_openings(path: Path) -> list[tuple[str, int, float, int]]:
+    """(title, page index, distance from the top, page index of its first entry) of every top-level bookmark with
+    entries under it: a chapter."""
+    reader = PdfReader(path)
+    outline, found = reader.outline, []
+    for item, after in zip(outline, [*outline[1:], None]):
+        if isinstance(item, list) or not isinstance(after, list) or not after:
+            continue
+        first = after[0] if not isinstance(after[0], list) else after[0][0]
+        page = reader.get_destination_page_number(item)
+        height = float(reader.pages[page].mediabox.height)
+        found.append((item.title, page, height - float(item.top), reader.get_destination_page_number(first)))
+    return found
+
+
+OPENING_LINES = 3  # lines of a chapter's opening (its intro) a page may end on before its first entry
+
+
+def test_no_chapter_opening_is_left_at_the_foot_of_a_page_apart_from_its_first_entry(printouts):
+    """A chapter's title and a line of intro at the foot of a page, its first rule on the next: the contents then
+    give the chapter a page before its rules (the trial's booklet: "About these rules ... 3", its index "4")."""
+    stranded = []
+    for path in booklets(printouts):
+        pages = layout(path)
+        running = running_bands(pages)
+        for title, index, top, first in chapter_openings(path):
+            if first == index:
+                continue
+            under = [
+                word
+                for word in body(pages[index], running)
+                if word.box.top > heading_end(body(pages[index], running), top)
+            ]
+            if len(lines(under)) < OPENING_LINES:
+                stranded.append(f"{path.name} page {index + 1}: {title!r}, its first entry on page {first + 1}")
+    assert not stranded, "\n".join(stranded)
+
+
 def segments(line: list[Word]) -> list[list[Word]]:
     """A line's runs of words, split where a gap wider than three letters' size parts two columns or cells."""
     line = sorted(line, key=lambda w: w.box.left)
