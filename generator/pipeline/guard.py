@@ -31,10 +31,12 @@ def check_out(root: Path, out: Path, default: Path) -> None:
     if out == default.resolve():
         if not default.is_symlink():
             return
-        label, shown = (
-            "the output folder",
-            f"{out} (where {default.name}/ links)",
-        )  # a project's build/ linking elsewhere
+        # a project's build/ that links elsewhere came with the project (a contributor's): following it would write
+        # outside the project, or replace another project's build with this one's
+        raise OutRefused(
+            f"the project's {default.name}/ is a link to {out}: a build writes its output inside the project; "
+            f"remove the link (or name another folder with --out)"
+        )
     if out == root:
         raise OutRefused(f"{label} {shown} is the project folder; a build replaces its output folder whole")
     if root.is_relative_to(out):

@@ -103,7 +103,7 @@ class Prose:
 
     def html(self, text: str) -> Markup:
         """Prose for print: a worked example is its sentence (marked invisibly, to count); its code never prints."""
-        made: list[str] = [f" {CHECKED_HTML}"]
+        made: list[str] = [str(CHECKED_HTML)]  # no space before it: WeasyPrint broke a line after the first word
         source = for_readers(
             _untokened(text),
             "\ue0000\ue001",

@@ -14,6 +14,7 @@ import generator.pipeline.build  # noqa: F401 - loads the submodule `pipeline.` 
 import generator.pipeline.guard  # noqa: F401 - loads the submodule `pipeline.` reaches
 from generator import pipeline
 from generator.pipeline.request import BuildRequest
+from generator.pipeline.staging import MANIFEST
 
 # -- check_out: an output folder whose replacement would lose data is refused -------------------
 
@@ -60,25 +61,29 @@ def test_a_file_or_a_folder_of_other_files_is_refused(tmp_path):
     )
 
 
-def test_a_default_folder_linking_to_the_project_is_refused_by_where_it_links(tmp_path):
+@pytest.mark.parametrize("target", ["the project", "an empty folder", "a folder yet to be", "another build"])
+def test_a_default_folder_that_links_anywhere_is_refused(tmp_path, target):
+    """A project's build/ linking elsewhere came with the project: the club's trial linked it to an empty folder
+    outside (the build wrote there), to nothing (the build made it) and to another project's build (the build
+    replaced that project's site). Whatever it links to, a build refuses it."""
     root = tmp_path / "project"
     root.mkdir()
-    (root / "build").symlink_to(root)
+    other = tmp_path / "other" / "build"
+    other.mkdir(parents=True)
+    (other / MANIFEST).write_text("an earlier build's\n")
+    places = {
+        "the project": root,
+        "an empty folder": tmp_path / "empty",
+        "a folder yet to be": tmp_path / "nothing",
+        "another build": other,
+    }
+    (tmp_path / "empty").mkdir()
+    (root / "build").symlink_to(places[target])
     assert _refusal(root, root / "build") == (
-        f"the output folder {root} (where build/ links) is the project folder; a build replaces its output folder whole"
+        f"the project's build/ is a link to {places[target].resolve()}: a build writes its output inside the "
+        "project; remove the link (or name another folder with --out)"
     )
-
-
-def test_a_default_folder_linking_elsewhere_is_checked_like_any_other(tmp_path):
-    root = tmp_path / "project"
-    root.mkdir()
-    (tmp_path / "elsewhere").mkdir()
-    (tmp_path / "elsewhere" / "notes.txt").write_text("someone's")
-    (root / "build").symlink_to(tmp_path / "elsewhere")
-    assert _refusal(root, root / "build") == (
-        f"the output folder {tmp_path / 'elsewhere'} (where build/ links) holds files rulepress did not write; "
-        "name a new or empty folder, or one an earlier build wrote"
-    )
+    assert not (tmp_path / "nothing").exists()
 
 
 # -- _locked: refuse, lock, clean, and turn failures into one line -----------------------------

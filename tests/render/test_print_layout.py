@@ -253,6 +253,45 @@ def runts(page: PageLayout) -> list[tuple[str, str]]:
     return found
 
 
+def lone_first_words(page: PageLayout) -> list[tuple[str, str]]:
+    """Paragraphs whose first line is one short word under no line of theirs, over a full line of the same type:
+    (the word, the start of the line below). A line a paragraph could have filled was broken after its first word."""
+    runs = [run for line in lines(list(page.words)) for run in segments(line)]
+    widest: dict[int, float] = {}
+    for run in runs:
+        key = round(run[0].box.left)
+        widest[key] = max(widest.get(key, 0), run[-1].box.right - run[0].box.left)
+    found = []
+    for run in runs:
+        word = run[0]
+        if len(run) != 1 or word.bold or len(word.text) > 4 or not word.text.isalpha():
+            continue  # a number, a sign or a bold label alone is a cell or a key, not a paragraph's start
+        same_edge = [r for r in runs if abs(r[0].box.left - word.box.left) < 1 and r is not run]
+        above = [r for r in same_edge if 0 < word.box.top - r[0].box.top <= 1.6 * word.size]
+        below = [r for r in same_edge if 0 < r[0].box.top - word.box.top <= 1.6 * word.size]
+        if not below or any(not r[-1].text.endswith(PARAGRAPH_END) for r in above):
+            continue  # no line under it, or a line above it that the sentence runs on from
+        line = below[0]
+        width = line[-1].box.right - line[0].box.left
+        words = sum(w.text.strip(".,;:").isalpha() for w in line)
+        goes_on = words >= 5 and line[0].text[:1].islower()  # the sentence the word began (not a new one, a leader)
+        if goes_on and abs(line[0].size - word.size) < 0.2 and width >= 0.8 * widest[round(word.box.left)]:
+            found.append((word.text, " ".join(w.text for w in line[:4])))
+    return found
+
+
+def test_no_paragraph_starts_with_a_line_of_one_short_word(printouts):
+    """The booklet printed "The" alone above a full line: WeasyPrint broke after the first word of a paragraph
+    ending in a no-break space and a space before the (invisible) checked mark."""
+    found = [
+        f"{path.name} page {number}: {word!r} above {below!r}"
+        for path in printouts
+        for number, page in enumerate(layout(path), 1)
+        for word, below in lone_first_words(page)
+    ]
+    assert not found, "\n".join(found)
+
+
 def test_no_paragraph_ends_on_a_line_of_one_short_word(printouts):
     """Measured on the booklets' pages: a line of one word under a full line of the same type and left edge is a
     paragraph's runt (26 in the Rampant Hex handout before its last two words were kept together)."""
