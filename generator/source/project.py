@@ -250,6 +250,14 @@ def load_settings(root: Path, diagnostics: Diagnostics) -> Settings:
             "keep the site's name short, such as `name: Northfield club rules`",
         )
         built = dataclasses.replace(built, site=dataclasses.replace(built.site, name=""))
+    if built.site and any(c in built.site.name for c in "<>"):
+        diagnostics.add(
+            Code.WRONG_TYPE,
+            "`name` holds `<` or `>`: the site's name is plain text, printed on every page",
+            built.site.locs.get("name", built.site.loc),
+            "write the name as words, such as `name: Northfield club rules`",
+        )
+        built = dataclasses.replace(built, site=dataclasses.replace(built.site, name=""))
     if built.site and built.site.url.strip():
         problem = url_problem(built.site.url.strip())
         if problem:

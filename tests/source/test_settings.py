@@ -151,3 +151,22 @@ def test_a_site_name_too_long_for_a_tab_is_a_located_error_and_the_default_stand
         "navigation's heading\n  hint: keep the site's name short, such as `name: Northfield club rules`"
     ]
     assert load_project(root)[0].settings.site_name == "Rules library"
+
+
+def test_a_site_name_with_markup_is_a_located_error_and_the_default_stands(tmp_path):
+    """The club's trial: `</title></script><script>alert(3)</script>` in the site's name passed `check` and reached
+    every player page's navigation as a live script."""
+    root = project(tmp_path, 'site:\n  name: "Club </title><script>alert(3)</script>"\n')
+    assert problems(root) == [
+        "rulepress.yaml:2:9: error[wrong-type]: `name` holds `<` or `>`: the site's name is plain text, printed on "
+        "every page\n  hint: write the name as words, such as `name: Northfield club rules`"
+    ]
+    assert load_project(root)[0].settings.site_name == "Rules library"
+
+
+def test_the_site_name_reaches_sphinx_escaped_so_furos_raw_heading_prints_it_as_written(tmp_path):
+    from generator.render.site.pages import sphinx_config
+
+    config = sphinx_config(tmp_path, "player", name="Smith & Sons' \"rules\" <b>")
+    assert config["project"] == "Smith &amp; Sons' \"rules\" &lt;b&gt;"
+    assert config["html_title"] == config["project"]

@@ -14,6 +14,7 @@ import os
 import re
 import shutil
 from dataclasses import dataclass, field
+from html import escape
 from pathlib import Path
 
 from ...check_cache import CheckCache
@@ -774,6 +775,9 @@ def sphinx_config(
     """Sphinx's settings for one audience's site; ``name`` is what the project calls it (``rulepress.yaml``), and
     ``language`` the tag its pages give (Sphinx and furo say their own words in it where they know them)."""
     vendor = "vendor"  # sphinx-tippy adds these under _static/
+    # furo prints the title raw in the navigation's heading (and escapes it, tags stripped first, in the tab): given
+    # escaped, it reads as written in both, and no name makes markup of a page (`check` refuses `<` and `>` too)
+    name = escape(name, quote=False)
     return {
         "project": name,
         "html_title": name + TITLES.get(audience, ""),
