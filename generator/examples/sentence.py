@@ -298,6 +298,13 @@ _CALLED = re.compile(r"\b([a-z_][a-z0-9_]*)\s*\(")
 _QUOTED_ID = re.compile(r"""(?<![\w'"])['"]([a-z_][a-z0-9_]*)['"]""")
 
 
+def names_read(code: str) -> list[str]:
+    """The ids an example's code reads: the values (``values.x``), what it calls (``hit(3)``) and the entries it names
+    in quotes (``rules.table("a_table")``), in order, once each; some are no entry (``percent``)."""
+    code = _COMMENT.sub("", code)
+    return list(dict.fromkeys([*values_read(code), *_CALLED.findall(code), *_QUOTED_ID.findall(code)]))
+
+
 def evidence(
     code: str, value_text: Callable[[str], str | None], rolled_by: Callable[[str], str | None] = lambda id: None
 ) -> Evidence:

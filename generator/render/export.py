@@ -27,6 +27,7 @@ from ..model.quantity import Quantity
 from ..model.ruleset import SECTIONS, Ruleset
 from ..source.build import schema_fields
 from .present import SEES_EVERYTHING, for_audience, gm_only, shown_examples
+from .worked import house_hidden
 
 SCHEMA_ID = "https://rulepress.invalid/schema/ruleset.json"  # an identifier, never fetched
 
@@ -119,7 +120,10 @@ def ruleset_json(ruleset: Ruleset, audience: str = "player") -> dict:
     for name in SECTIONS:
         entries = for_audience(ruleset.section(name), audience)
         data[name] = [entry_json(e, audience) for e in entries]
-    house = {(r.path, r.line): r for r in ruleset.house_results}
+    # what a house value of the game-master's changes would tell players that value: theirs leave it out, as the
+    # site and the PDFs print only that these house rules give another result
+    hidden = audience != "gm" and house_hidden(ruleset)
+    house = {} if hidden else {(r.path, r.line): r for r in ruleset.house_results}
     data["examples"] = [_example_json(e, house.get((e.path, e.line))) for e in shown_examples(ruleset, audience)]
     return data
 

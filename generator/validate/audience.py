@@ -5,6 +5,7 @@ from __future__ import annotations
 from functools import cached_property
 
 from ..diagnostics import Code, Diagnostic
+from ..examples.sentence import names_read, stated
 from ..model.base import Named, value_loc
 from ..model.computed import Value
 from ..model.entries import gm_only
@@ -77,6 +78,26 @@ def _references(ruleset: Ruleset, entry):
                 yield found, prose_loc(owner, name, value, match.start())
 
 
+EXAMPLE_READS = ("values", "formulas", "tables", "lookups", "charts")  # what an example's result can print
+
+
+def _read_by_examples(ruleset: Ruleset, entry):
+    """(entry, location) of what the worked examples of an entry's player text read (values, formulas, tables...):
+    players read each example's sentence, whose numbers are those entries' (``values.secret`` under "The bonus is
+    2")."""
+    for owner, name, text in prose_fields(entry, ">>>"):
+        if name != "gm_note" and (owner is entry or not gm_only(owner)):
+            yield from _read_by_examples_of(ruleset, owner, name, text)
+
+
+def _read_by_examples_of(ruleset: Ruleset, owner, name: str, text: str):
+    for offset, _paragraph, code in stated(text):
+        for id in names_read(code):
+            for section in EXAMPLE_READS:
+                if (found := entry_or_none(ruleset, section, id)) is not None:
+                    yield found, prose_loc(owner, name, text, offset)
+
+
 def check_gm_references(ruleset: Ruleset):
     for _section, entry in (("ruleset", ruleset.meta), *ruleset.all_entries()):
         if gm_only(entry):
@@ -91,6 +112,16 @@ def check_gm_references(ruleset: Ruleset):
                     f"`{entry.id or 'ruleset'}` is for players but names game-master-only `{target.id}`",
                     loc,
                     _hidden_by_overlay(ruleset, target),
+                )
+        for target, loc in _read_by_examples(ruleset, entry):
+            if gm_only(target) and (id(target), str(loc)) not in seen:
+                seen.add((id(target), str(loc)))
+                yield Diagnostic(
+                    Code.GM_REFERENCE,
+                    f"`{entry.id or 'ruleset'}` is for players but its worked example reads game-master-only "
+                    f"`{target.id}`: players read the example's sentence, and its numbers",
+                    loc,
+                    "read it in game-master material alone, or mark the entry `audience: gm`",
                 )
 
 

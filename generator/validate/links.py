@@ -22,20 +22,21 @@ def role_target(target: str) -> str:
     return (match[1] if match else target).strip()
 
 
-def prose_fields(entry):
-    """(owner, field, text) for every text field of an entry and of its rows (a list of lines too)."""
+def prose_fields(entry, holding: str = "{"):
+    """(owner, field, text) for every text field of an entry and of its rows (a list of lines too) that holds
+    ``holding`` (a role's brace; `>>>` for worked examples)."""
     for name, value in vars(entry).items():
-        if isinstance(value, str) and "{" in value:
+        if isinstance(value, str) and holding in value:
             yield entry, name, value
         elif isinstance(value, tuple):
             for index, item in enumerate(value):
                 if isinstance(item, str):
-                    if "{" in item:
+                    if holding in item:
                         yield entry, f"{name}[{index}]" if f"{name}[{index}]" in entry.locs else name, item
                 elif hasattr(item, "locs"):
-                    yield from prose_fields(item)
+                    yield from prose_fields(item, holding)
         elif isinstance(value, QuickMark):  # a quick-reference summary is player prose like any other
-            yield from prose_fields(value)
+            yield from prose_fields(value, holding)
 
 
 def prose_loc(owner, name: str, text: str, offset: int) -> Location:

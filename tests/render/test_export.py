@@ -31,3 +31,31 @@ def test_an_overlays_export_shows_each_house_value_beside_the_texts_and_the_exam
     assert not any("house_rule" in v for v in text["values"]) and not any(
         "house_results" in e for e in text["examples"]
     )
+
+
+def test_the_players_export_leaves_out_the_results_a_game_masters_house_value_changes():
+    """The club's trial: the players' export carried `"house_rules": "3"`, the game-master's house value, where the
+    site and the PDFs say only that the house rules give another result. The game-master's export keeps them."""
+    import dataclasses
+
+    from helpers import sample_check
+
+    from generator.model.ruleset import HouseResult
+    from generator.render.export import ruleset_json
+    from generator.render.present import shown_examples
+
+    house = sample_check().project.ruleset("rampant_hex_house")
+    example = shown_examples(house, "player")[0]
+    changed = HouseResult(example.entry, "", example.path, example.line, (("3", "4"),))  # as check finds them
+    secret = tuple(  # its house value made the game-master's
+        dataclasses.replace(v, audience="gm") if v.id == "riders_move" else v for v in house.values
+    )
+    told = lambda ruleset, audience: [  # noqa: E731
+        e["house_results"] for e in ruleset_json(ruleset, audience)["examples"] if "house_results" in e
+    ]
+    assert told(dataclasses.replace(house, house_results=(changed,)), "player") == [
+        [{"the_text": "3", "house_rules": "4"}]
+    ]
+    hidden = dataclasses.replace(house, values=secret, house_results=(changed,))
+    assert told(hidden, "player") == []
+    assert told(hidden, "gm") == [[{"the_text": "3", "house_rules": "4"}]]

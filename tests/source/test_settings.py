@@ -167,6 +167,6 @@ def test_a_site_name_with_markup_is_a_located_error_and_the_default_stands(tmp_p
 def test_the_site_name_reaches_sphinx_escaped_so_furos_raw_heading_prints_it_as_written(tmp_path):
     from generator.render.site.pages import sphinx_config
 
-    config = sphinx_config(tmp_path, "player", name="Smith & Sons' \"rules\" <b>")
-    assert config["project"] == "Smith &amp; Sons' \"rules\" &lt;b&gt;"
+    config = sphinx_config(tmp_path, "player", name='Smith & Sons\' "rules" <b>')
+    assert config["project"] == 'Smith &amp; Sons\' "rules" &lt;b&gt;'
     assert config["html_title"] == config["project"]
