@@ -484,7 +484,8 @@ class Diagnostic:
 
     def format(self) -> str:
         hint = self.hint or self.code.default_hint
-        text = f"{printable(str(self.location))}: {self.severity.value}[{self.code.code}]: {printable(self.message)}"
+        where = printable(str(self.location), keep="")  # a file's name holds no line of its own (no forged line)
+        text = f"{where}: {self.severity.value}[{self.code.code}]: {printable(self.message)}"
         return f"{text}\n  hint: {printable(hint)}" if hint else text
 
     def __str__(self) -> str:

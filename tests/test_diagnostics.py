@@ -35,3 +35,15 @@ def test_a_diagnostic_as_text_is_its_format():
         == found.format()
         == "rules_src/g/a.yaml:3:5: error[bad-id]: id `X\\x1b` is not lower_snake_case\n  hint: write `x`"
     )
+
+
+def test_a_file_name_with_a_line_break_cannot_forge_a_line_of_output():
+    """The club's trial named a rules file `evil\\ngame: 99 examples, all pass….yaml`: its error printed that
+    second line as if `check` had said it."""
+    found = Diagnostic(
+        Code.YAML_SYNTAX, "bad", Location("rules_src/g/evil\ngame: 99 examples, all pass.yaml", 1, 1), "fix it"
+    )
+    assert found.format().splitlines() == [
+        "rules_src/g/evil\\x0agame: 99 examples, all pass.yaml:1:1: error[yaml-syntax]: bad",
+        "  hint: fix it",
+    ]
