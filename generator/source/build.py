@@ -30,6 +30,7 @@ from .yamlnodes import Mapping, Node, Scalar, Sequence, describe
 
 INVALID = object()
 NOT_GIVEN_WORDS = ("not given", "not_given")  # exactly so: `Not Given` and `not givne` are typos, not text
+MAX_TEXT = 100_000  # characters in one text of the rules: the samples' longest is under 3,000
 _GAP_NOTE = re.compile(r"(?P<words>not[ _]given)\s*:\s*(?P<note>.*)", re.S)  # `not given: the text omits it`
 _GAP_TYPO_LIKENESS = 0.85  # how close to "notgiven" a written word must be to be taken for a mistyped gap
 
@@ -312,7 +313,14 @@ class Builder:
             return self._not_given(node, key)
         if tp in (str, Markdown):
             if isinstance(node, Scalar) and node.value is not None and not isinstance(node.value, bool):
-                return str(node.value)
+                if len(text := str(node.value)) > MAX_TEXT:  # a page Sphinx would take hours over (a CI left hung)
+                    return self.error(
+                        Code.TOO_LARGE,
+                        f"`{key}` has {len(text):,} characters; the limit is {MAX_TEXT:,}",
+                        node,
+                        "split the text into rules of their own: no one rule needs that much",
+                    )
+                return text
             if isinstance(node, Scalar) and node.value is None:
                 return ""
             return self.error(Code.WRONG_TYPE, f"`{key}` must be text, not {describe(node)}", node)

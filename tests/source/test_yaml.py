@@ -280,3 +280,25 @@ def test_walk_visits_keys_and_values_in_order():
     scalars = [n.value for n in walk(node) if isinstance(n, Scalar)]
     assert scalars == ["a", 1, "b", 2, "c", 3]
     assert sum(isinstance(n, Mapping) for n in walk(node)) == 2
+
+
+def test_a_text_longer_than_any_rule_needs_is_too_large_where_it_is_written(tmp_path):
+    """The club's trial: one rule body of 4.6 MB (a file under the 5 MB limit) passed `check`, and `build` ran for
+    fifteen minutes on it without a word. A text of the rules is at most 100,000 characters."""
+    from helpers import make_project
+
+    from generator.source.build import MAX_TEXT
+    from generator.validate import check_project
+
+    body = "Roll a die. " * (MAX_TEXT // 12 + 1)
+    game = (
+        "ruleset: {title: G}\nchapters:\n  c: {title: C}\nrules:\n  long:\n    title: Long\n    chapter: c\n"
+        f"    body: {body.strip()}\n"
+    )
+    result = check_project(make_project(tmp_path / "long", g=game))
+    assert [d.format() for d in result.diagnostics] == [
+        f"rules_src/g/ruleset.yaml:8:11: error[too-large]: `body` has {len(body.strip()):,} characters; the limit "
+        f"is {MAX_TEXT:,}\n  hint: split the text into rules of their own: no one rule needs that much"
+    ]
+    fits = game.replace(body.strip(), body[:MAX_TEXT].strip())
+    assert check_project(make_project(tmp_path / "fits", g=fits)).ok
