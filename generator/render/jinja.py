@@ -32,6 +32,9 @@ from .assets import PROJECT_TEMPLATES, default_templates
 SECONDS = 10  # to render one document, unless the machine's owner sets another; the defaults take a few hundredths
 MAX_CHARACTERS = 10_000_000  # in one document or any value a template makes; the largest default is 0.2 MB
 MAX_POWER_BITS = 100_000  # `a ** b` beyond this many bits is refused before it is computed
+# what a document's calls, filters and operators may make in all: each result may be up to MAX_CHARACTERS, and 300
+# of them (`range(300)|map("center", 9000000)`) took 2.7 GB of the process that renders
+MAX_MADE = 5 * MAX_CHARACTERS
 UNNEEDED_GLOBALS = ("lipsum", "cycler", "joiner", "namespace")  # none of them lays out a sheet
 SAFE_METHODS = frozenset(
     {  # methods of text, lists and mappings a template may call; none makes more than it reads
@@ -66,6 +69,7 @@ SAFE_METHODS = frozenset(
 )
 BUILTIN_VALUES = (str, bytes, list, tuple, dict, set, frozenset, int, float)
 _WIDE_FORMAT = re.compile(rf"[0-9]{{{len(str(MAX_CHARACTERS))},}}")  # a field width of MAX_CHARACTERS or more
+_NESTED_FIELD = re.compile(r"\{[^{}]*\{")  # `{:>{}}`: a width given as an argument
 
 
 class TemplateFailed(Exception):
@@ -160,6 +164,7 @@ def _byte_location(data: bytes, offset: int, path: str) -> Location:
 class _Budget(threading.local):
     deadline = float("inf")
     seconds = SECONDS  # the document's time allowed, read as it starts
+    made = 0  # characters or items its calls, filters and operators have made so far
 
 
 def seconds_allowed() -> float:
@@ -187,6 +192,7 @@ class RulepressSandbox(ImmutableSandboxedEnvironment):
     def bounded(self):
         self.budget.seconds = seconds_allowed()
         self.budget.deadline = time.monotonic() + self.budget.seconds
+        self.budget.made = 0
         try:
             yield
         finally:
@@ -195,6 +201,35 @@ class RulepressSandbox(ImmutableSandboxedEnvironment):
     def tick(self) -> None:
         if time.monotonic() > self.budget.deadline:
             raise TemplateRefused(f"rendering took longer than {self.budget.seconds:g} s; it is refused")
+
+    def made(self, value, what: str):
+        """``value``, a result within the limit of one, counted against what the document may make in all."""
+        _fits(value, what)
+        if isinstance(value, (str, bytes, list, tuple, dict, set, frozenset)):
+            self.budget.made += len(value)
+            if self.budget.made > MAX_MADE:
+                raise TemplateRefused(
+                    f"the template made over {MAX_MADE:,} characters or items in all while rendering; it is refused"
+                )
+        return value
+
+    def wrap_str_format(self, value):
+        """``text.format`` as the sandbox calls it, refused before it makes a field wider than the limit (a width
+        written in the format, or given to it: `'{:>{}}'.format(1, 6000000000)`)."""
+        formats = super().wrap_str_format(value)
+        if formats is None:
+            return None
+        text = str(value.__self__)
+
+        def bounded(*args, **kwargs):
+            given = [a for a in (*args, *kwargs.values()) if isinstance(a, int) and not isinstance(a, bool)]
+            if _WIDE_FORMAT.search(text) or (
+                _NESTED_FIELD.search(text) and any(abs(a) >= MAX_CHARACTERS for a in given)
+            ):
+                raise TemplateRefused("a format with a field that wide is refused")
+            return self.made(formats(*args, **kwargs), "a format's result")
+
+        return bounded
 
     # Every loop's iterable and every `~` go through the filters above (Jinja has no hook for them).
     def _parse(self, source, name, filename):
@@ -245,7 +280,7 @@ class RulepressSandbox(ImmutableSandboxedEnvironment):
             raise TemplateRefused(f"calling {_callable_name(__obj)} in a template is refused")
         for value in (*args, *kwargs.values()):
             _fits(value, "an argument")
-        return _fits(super().call(__context, __obj, *args, **kwargs), "a call's result")
+        return __self.made(super().call(__context, __obj, *args, **kwargs), "a call's result")
 
     def call_binop(self, context, operator, left, right):
         self.tick()
@@ -259,7 +294,7 @@ class RulepressSandbox(ImmutableSandboxedEnvironment):
             _fits_length(len(left) + len(right), "a sum")
         if operator == "%" and isinstance(left, str) and _WIDE_FORMAT.search(left):
             raise TemplateRefused("a format with a field that wide is refused")
-        return _fits(super().call_binop(context, operator, left, right), "a result")
+        return self.made(super().call_binop(context, operator, left, right), "a result")
 
 
 def _callable_name(obj) -> str:
@@ -334,7 +369,7 @@ def _checked_filter(environment, name: str, function):
             _fits_length(size, f"the result of `{name}`")
         if name == "format" and plain and _WIDE_FORMAT.search(str(plain[0])):
             raise TemplateRefused("a format with a field that wide is refused")
-        return _fits(function(*args, **kwargs), f"the result of `{name}`")
+        return environment.made(function(*args, **kwargs), f"the result of `{name}`")
 
     return checked
 

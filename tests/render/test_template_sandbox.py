@@ -230,3 +230,43 @@ def test_check_sees_a_template_edited_since_the_last_check(tmp_path, capsys):
     templates(root, {"sheets/base.html.j2": "{% if %}"})
     assert main(["-C", str(root), "check"]) == 1
     assert "templates/sheets/base.html.j2:1:1: error[template-error]: template syntax" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("template", "says"),
+    [
+        (
+            "{{ range(300)|map('center', 9000000)|list|length }}",
+            "the template made over 50,000,000 characters or items in all while rendering; it is refused",
+        ),
+        ("{{ '{:>6000000000}'.format(1) }}", "a format with a field that wide is refused"),
+        ("{{ '{:>{}}'.format(1, 6000000000) }}", "a format with a field that wide is refused"),
+    ],
+)
+def test_what_a_template_makes_in_all_is_bounded_before_memory_runs_out(tmp_path, template, says):
+    """The club's trial: 300 results each under the limit of one took 2.7 GB of the process that renders (10 GB with
+    5,000), and a format's width was refused only after 5.9 GB were made. Rendered here in a process of 1 GB."""
+    import resource
+    import subprocess
+    import sys
+
+    root = templates(tmp_path, {"t.html.j2": template})
+    script = (
+        "from pathlib import Path\nfrom generator.render.jinja import render, TemplateFailed\n"
+        f"try:\n    render(Path({str(root)!r}), 't.html.j2', {{}})\nexcept TemplateFailed as e:\n"
+        "    print(e.diagnostics[0].message)\n"
+    )
+    gigabyte = 1 << 30
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_AS, (gigabyte, gigabyte)),
+    )
+    assert done.stdout.strip() == says, done.stdout + done.stderr
+
+
+def test_a_format_of_ordinary_widths_and_numbers_still_renders(tmp_path):
+    root = templates(tmp_path, {"t.html.j2": "{{ '{:>6}'.format(1) }}|{{ '{:,}'.format(123456789012) }}"})
+    assert render(root, "t.html.j2", {}) == "     1|123,456,789,012"
