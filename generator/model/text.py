@@ -38,3 +38,9 @@ def initial(text: str) -> str:
     """The letter of an index ``text`` is listed under (`À terre`: A, `Œil`: O), `#` for a digit or a sign."""
     first = unaccented(text)[:1].upper()
     return first if first.isalpha() else "#"
+
+
+def anchor(ruleset_id: str, kind: str, id: str) -> str:
+    """The anchor an entry's (or a page's) place on the site has: `ruleset-section-id`, with hyphens. Prose may link
+    it (`[the ambush](#game-rules-ambush)`); `check` holds such a link to the audience rule as a role."""
+    return f"{ruleset_id}-{kind}-{id}".replace("_", "-")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from functools import cached_property
 
 from ..diagnostics import Code, Diagnostic
@@ -10,6 +11,7 @@ from ..model.base import Named, value_loc
 from ..model.computed import Value
 from ..model.entries import gm_only
 from ..model.ruleset import Ruleset, term_names
+from ..model.text import anchor
 from .links import ROLE, prose_fields, prose_loc, role_entry, role_target
 from .references import entry_or_none
 
@@ -78,6 +80,27 @@ def _references(ruleset: Ruleset, entry):
                 yield found, prose_loc(owner, name, value, match.start())
 
 
+_ANCHOR_LINK = re.compile(r"\]\(\s*<?#([^)\s>]+)>?\s*\)")  # [the ambush](#game-rules-ambush)
+
+
+def _linked_by_anchor(ruleset: Ruleset, entry):
+    """(game-master-only entry, location) of each `#anchor` link of an entry's player text to that entry's place:
+    the players' site has no such place, and its build stops there."""
+    secret = {
+        anchor(ruleset.owner_of(section, e.id).id, section, e.id): e
+        for section, e in ruleset.all_entries()
+        if gm_only(e)
+    }
+    if not secret:
+        return
+    for owner, name, text in prose_fields(entry, "](#"):
+        if name == "gm_note" or (owner is not entry and gm_only(owner)):
+            continue
+        for match in _ANCHOR_LINK.finditer(text):
+            if (target := secret.get(match[1])) is not None:
+                yield target, prose_loc(owner, name, text, match.start())
+
+
 EXAMPLE_READS = ("values", "formulas", "tables", "lookups", "charts")  # what an example's result can print
 
 
@@ -112,6 +135,15 @@ def check_gm_references(ruleset: Ruleset):
                     f"`{entry.id or 'ruleset'}` is for players but names game-master-only `{target.id}`",
                     loc,
                     _hidden_by_overlay(ruleset, target),
+                )
+        for target, loc in _linked_by_anchor(ruleset, entry):
+            if (id(target), str(loc)) not in seen:
+                seen.add((id(target), str(loc)))
+                yield Diagnostic(
+                    Code.GM_REFERENCE,
+                    f"`{entry.id or 'ruleset'}` is for players but links the place of game-master-only `{target.id}`",
+                    loc,
+                    "link it only from game-master material, or mark the linking entry `audience: gm`",
                 )
         for target, loc in _read_by_examples(ruleset, entry):
             if gm_only(target) and (id(target), str(loc)) not in seen:

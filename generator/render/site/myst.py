@@ -31,7 +31,7 @@ from ...model.entries import (
     VictoryPoints,
 )
 from ...model.ruleset import Ruleset
-from ...model.text import range_words
+from ...model.text import anchor, range_words
 from ..calculators import computed_key
 from ..markdown import chart_md, esc, gap, pipe_table, role_text
 from ..present import (
@@ -89,8 +89,7 @@ def admonition(title: str, css_class: str, body: str) -> str:
     return f"{fence}{{admonition}} {title}\n:class: {css_class}\n{body}\n{fence}"
 
 
-def label(ruleset_id: str, kind: str, id: str) -> str:
-    return f"{ruleset_id}-{kind}-{id}".replace("_", "-")
+label = anchor  # an entry's place on the site: model/text.py, where `check` reads it too
 
 
 def cell(value) -> str:
