@@ -773,7 +773,7 @@ def sphinx_config(
     root: Path, audience: str, only: str = "", name: str = DEFAULT_SITE_NAME, language: str = "en"
 ) -> dict:
     """Sphinx's settings for one audience's site; ``name`` is what the project calls it (``rulepress.yaml``), and
-    ``language`` the tag its pages give (Sphinx and furo say their own words in it where they know them)."""
+    ``language`` the tag its pages give (to browsers, screen readers and the search index)."""
     vendor = "vendor"  # sphinx-tippy adds these under _static/
     # furo prints the title raw in the navigation's heading (and escapes it, tags stripped first, in the tab): given
     # escaped, it reads as written in both, and no name makes markup of a page (`check` refuses `<` and `>` too)
