@@ -233,8 +233,8 @@ class Meta(Entry):
     language: str = spec(
         "The language the rules are written in, as a language tag (`en`, `fr`, `de-CH`): pages and handouts say so "
         "to browsers, screen readers and search, and the sentence before each worked example is read in it (numbers "
-        "in words, chances such as `deux fois sur trois`, `27,8 %`: English and French; in another language the "
-        "numbers written in digits alone, as `check` warns). Left out: the base's, if it `extends` one, else `en`.",
+        "in words, chances such as `deux fois sur trois`, `27,8 %`: English, French and German; in another language "
+        "the numbers written in digits alone, as `check` warns). Left out: the base's, if it `extends` one, else `en`.",
         "",
         example="fr",
     )
