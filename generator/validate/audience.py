@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from functools import cached_property
 
 from ..diagnostics import Code, Diagnostic
@@ -11,8 +10,7 @@ from ..model.base import Named, value_loc
 from ..model.computed import Value
 from ..model.entries import gm_only
 from ..model.ruleset import Ruleset, term_names
-from ..model.text import anchor
-from .links import ROLE, prose_fields, prose_loc, role_entry, role_target
+from .links import ANCHOR_LINK, ROLE, prose_fields, prose_loc, role_entry, role_target, site_anchors
 from .references import entry_or_none
 
 
@@ -80,23 +78,16 @@ def _references(ruleset: Ruleset, entry):
                 yield found, prose_loc(owner, name, value, match.start())
 
 
-_ANCHOR_LINK = re.compile(r"\]\(\s*<?#([^)\s>]+)>?\s*\)")  # [the ambush](#game-rules-ambush)
-
-
 def _linked_by_anchor(ruleset: Ruleset, entry):
     """(game-master-only entry, location) of each `#anchor` link of an entry's player text to that entry's place:
     the players' site has no such place, and its build stops there."""
-    secret = {
-        anchor(ruleset.owner_of(section, e.id).id, section, e.id): e
-        for section, e in ruleset.all_entries()
-        if gm_only(e)
-    }
+    secret = {place: e for place, (_section, e) in site_anchors(ruleset).items() if e is not None and gm_only(e)}
     if not secret:
         return
     for owner, name, text in prose_fields(entry, "](#"):
         if name == "gm_note" or (owner is not entry and gm_only(owner)):
             continue
-        for match in _ANCHOR_LINK.finditer(text):
+        for match in ANCHOR_LINK.finditer(text):
             if (target := secret.get(match[1])) is not None:
                 yield target, prose_loc(owner, name, text, match.start())
 

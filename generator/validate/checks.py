@@ -56,6 +56,7 @@ for _function in (
     references.check_chapter_ids,
     references.check_empty_chapters,
     links.check_prose_links,
+    links.check_anchor_links,
     audience.check_gm_references,
     audience.check_audience,
     quickref.check_quick_reference,

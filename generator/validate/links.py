@@ -7,6 +7,7 @@ import re
 from ..diagnostics import BlockLocation, Code, Diagnostic, Location, Severity, did_you_mean
 from ..model.base import QuickMark, value_loc
 from ..model.ruleset import ROLE_SECTIONS, SECTIONS, Ruleset, term_names
+from ..model.text import PAGES, anchor
 from .references import entry_or_none, unknown_ref
 
 ROLE = re.compile(
@@ -14,6 +15,7 @@ ROLE = re.compile(
     r"(?P=ticks)(?!`)",
     re.S,
 )
+ANCHOR_LINK = re.compile(r"\]\(\s*<?#([^)\s>]+)>?\s*\)")  # [the ambush](#game-rules-ambush)
 _ROLE_SECTIONS = {**ROLE_SECTIONS, "value": "values"}  # a {term} is read before, by its spellings
 
 
@@ -80,6 +82,46 @@ def check_prose_links(ruleset: Ruleset):
                         loc,
                         severity=Severity.WARNING,
                     )
+
+
+def site_anchors(ruleset: Ruleset) -> dict[str, tuple[str, object]]:
+    """Every place on the site a ruleset's prose may link as `#anchor`, mapped to (section, entry), its pages' to
+    ("page", None): those of the ruleset, of the rulesets it extends and of the one it overlays, whose text it
+    prints (each entry is printed by the ruleset that defines it). A sheet's page is linked with its {pdf} role."""
+    places, seen, below = {}, set(), [ruleset]
+    while below:
+        owner = below.pop()
+        if owner is None or owner.id in seen:
+            continue
+        seen.add(owner.id)
+        places.update(
+            {anchor(owner.id, section, e.id): (section, e) for section, e in owner.all_entries() if section != "sheets"}
+        )
+        places.update({anchor(owner.id, "page", key): ("page", None) for key in PAGES})
+        below += [owner.base, owner.original]
+    return places
+
+
+def check_anchor_links(ruleset: Ruleset):
+    """A `[text](#anchor)` link names a place the site makes: the site's build stops at one that names none."""
+    places = None
+    for entry in (ruleset.meta, *(entry for _section, entry in ruleset.all_entries())):
+        for owner, name, text in prose_fields(entry, "](#"):
+            for match in ANCHOR_LINK.finditer(text):
+                places = places if places is not None else site_anchors(ruleset)
+                if match[1] not in places:
+                    yield Diagnostic(
+                        Code.UNKNOWN_REF,
+                        f"the link `#{match[1]}` names no place on the site",
+                        prose_loc(owner, name, text, match.start()),
+                        _anchor_hint(match[1], places),
+                    )
+
+
+def _anchor_hint(link: str, places: dict) -> str:
+    role = "link an entry with its role ({rule}`id`, {table}`id`, {term}`word`...): the site makes its link"
+    close = did_you_mean(link, list(places))
+    return f"{close.replace('`', '`#', 1)} Better, {role}" if close else role
 
 
 def _by_its_id(ruleset: Ruleset, target: str) -> str | None:

@@ -41,6 +41,7 @@ def test_the_registered_checks():
         "chapter_ids",
         "empty_chapters",
         "prose_links",
+        "anchor_links",
         "gm_references",
         "audience",
         "quick_reference",

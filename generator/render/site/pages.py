@@ -988,7 +988,9 @@ def located_warnings(
                 message += f" (in {section} entry `{entry.id}`)"
         except (KeyError, IndexError, AttributeError):
             pass
-        found.append(Diagnostic(Code.SITE_WARNING, message, location).format())
+        told = Diagnostic(Code.SITE_WARNING, message, location).format()
+        if told not in found:  # Sphinx warns of a text once per place it prints (its page, the quick reference...)
+            found.append(told)
     return "\n".join(found)
 
 

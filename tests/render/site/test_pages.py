@@ -6,10 +6,10 @@ import re
 from pathlib import Path
 from types import SimpleNamespace
 
-from helpers import make_project
+from helpers import make_project, sample_project
 
 from generator.render.site.myst import render_entry
-from generator.render.site.pages import az_bar, chapter_page, downloads_md, site_pages
+from generator.render.site.pages import az_bar, chapter_page, downloads_md, located_warnings, site_pages
 from generator.validate import check_project
 
 
@@ -259,3 +259,15 @@ def test_the_glossary_lists_accented_terms_under_their_letter(tmp_path):
     assert re.findall(r"\{ref\}`(\S+) <", bar) == ["A", "E", "H", "O", "S", "Z"]
     order = ["À terre", "éclaireur", "Hors de combat", "Œil du chef", "Sonné", "Zèle"]
     assert sorted(order, key=page.index) == order
+
+
+def test_a_warning_sphinx_gives_once_per_place_a_text_prints_is_told_once(tmp_path):
+    """A bad link in a rule warns on its chapter's page and again where the quick reference prints it: the author
+    has one thing to fix, and reads it once."""
+    project, _ = sample_project()
+    warned = f"{tmp_path}/rampant_hex/play.md:3: WARNING: 'myst' cross-reference target not found: 'nowhere'\n"
+    told = located_warnings(warned * 2 + warned.replace("nowhere", "elsewhere"), tmp_path, project)
+    assert [line.split(": error[site-warning]: ")[1] for line in told.splitlines() if "error[" in line] == [
+        "'myst' cross-reference target not found: 'nowhere'",
+        "'myst' cross-reference target not found: 'elsewhere'",
+    ]

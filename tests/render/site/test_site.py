@@ -15,7 +15,9 @@ import pytest
 from site_helpers import ROOT, copy_project, serve
 
 from generator.cli import main
+from generator.model.entries import gm_only
 from generator.source.project import load_project
+from generator.validate.links import site_anchors
 
 
 @pytest.fixture(scope="session")
@@ -128,6 +130,25 @@ def test_no_broken_internal_links(built):
             elif fragment and target_path.suffix == ".html" and fragment not in parsed[target_path].ids:
                 broken.append(f"{path.relative_to(root)} -> {href} (no such anchor)")
     assert not broken, "\n".join(broken[:20])
+
+
+def test_every_place_check_lets_prose_link_by_anchor_is_on_the_site(built, project):
+    """`[text](#anchor)` passes `check` only where the site has that anchor: an entry's on the site of those who
+    see it (the game-master's site for all), else the build stops at a link `check` passed."""
+    ids = {}
+    for site in ("site", "site-gm"):
+        ids[site] = set()
+        for path in (built / site).rglob("*.html"):
+            ids[site].update(re.findall(r'\bid="([^"]+)"', path.read_text(encoding="utf-8")))
+    missing = [
+        (site, place)
+        for ruleset in project.rulesets
+        for place, (section, entry) in site_anchors(ruleset).items()
+        if entry is not None
+        for site in ("site-gm", *(() if gm_only(entry) else ("site",)))
+        if place not in ids[site]
+    ]
+    assert len(ids["site"]) > 500 and not missing, missing[:20]
 
 
 def test_a_site_ships_no_file_the_tooltips_extension_keeps_for_itself(built):
