@@ -391,21 +391,22 @@ def limit_bounds(limit: ArmyLimit) -> tuple[tuple[str, str], ...]:
 
 def check_limits(ruleset: Ruleset, army: ArmyList) -> list[LimitResult]:
     """Every army limit of the ruleset applied to the list: what each counts and the bounds it gives."""
-    names = count_names(ruleset)
     counts = army_counts(ruleset, army)
+    return [apply_limit(ruleset, limit, counts) for limit in ruleset.army_limits]
+
+
+def apply_limit(ruleset: Ruleset, limit, counts: dict) -> LimitResult:
+    """One army limit applied to a list's ``counts`` (``army_counts``): what it counts and the bounds it gives.
+    Raises ZeroDivisionError where one of its expressions divides by a count that is 0 in this list."""
+    names = count_names(ruleset)
+    reads.entry(limit)
 
     def bound(text: str) -> Number | None:
         return evaluate(parse_limit(text, names), counts) if str(text).strip() else None
 
-    results = []
-    for limit in ruleset.army_limits:
-        reads.entry(limit)
-        results.append(
-            LimitResult(
-                limit, evaluate(parse_limit(limit.count, names), counts), bound(limit.at_most), bound(limit.at_least)
-            )
-        )
-    return results
+    return LimitResult(
+        limit, evaluate(parse_limit(limit.count, names), counts), bound(limit.at_most), bound(limit.at_least)
+    )
 
 
 def growing_counts(ruleset: Ruleset) -> set[str]:

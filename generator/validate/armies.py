@@ -165,17 +165,18 @@ def check_armies(ruleset: Ruleset):
                 value_loc(army, "agreed_models"),
             )
         if limits_ok:
-            try:
-                results = armies.check_limits(ruleset, army)
-            except ZeroDivisionError:
-                yield Diagnostic(
-                    Code.BAD_EXPRESSION,
-                    f"an army limit divides by zero for `{army.id}`",
-                    army.loc,
-                    "make sure no limit divides by a count that can be 0",
-                )
-                continue
-            for result in results:
+            counts = armies.army_counts(ruleset, army)
+            for limit in ruleset.army_limits:
+                try:
+                    result = armies.apply_limit(ruleset, limit, counts)
+                except ZeroDivisionError:
+                    yield Diagnostic(
+                        Code.BAD_EXPRESSION,
+                        f"“{limit.title}” divides by zero for `{army.id}`: a count it divides by is 0 in this list",
+                        army.loc,
+                        f"limit defined at {limit.loc}; divide by a number, or by a count no list leaves at 0",
+                    )
+                    continue
                 yield from _limit_broken(ruleset, army, result)
 
 
