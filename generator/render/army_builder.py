@@ -70,6 +70,7 @@ def builder_data(ruleset: Ruleset, audience: str) -> dict:
         "by_points": armies.balances_by_points(ruleset),
         "points_label": points.label if points else "",
         "columns": [c.label for c in stat_columns],
+        "moves": matrix.has_movement,  # a Move column, as the roster PDF prints one
         "troops": [
             {
                 "id": row.id,

@@ -14,6 +14,7 @@ import random
 import shutil
 from fractions import Fraction
 
+import helpers
 import pytest
 from helpers import ROOT, WAR_MACHINES, make_project
 from site_helpers import PHONE, serve
@@ -754,3 +755,31 @@ def test_a_limit_per_points_agreed_counts_the_games_size_not_what_is_spent(blank
     )
     (page,) = [limit for limit in seen["limits"] if limit["id"] == "per_500"]
     assert (page["count"], page["at_most"], page["holds"]) == (str(throwers), str(int(agreed or 0) // 500), holds)
+
+
+def test_the_printed_roster_has_a_move_column_where_the_troops_have_a_movement(browser, tmp_path):
+    """Hammerfall's dwarfs say nothing of movement: the roster printed from the page has no Move column, as its PDF
+    roster has none (an empty column was printed); the samples' Rampant Hex troops move, and their roster says how
+    far: "up to 2 hexes" for light foot."""
+    result = check_project(make_project(tmp_path, hammerfall=WAR_MACHINES))
+    assert result.ok, [d.format() for d in result.diagnostics.errors]
+    hammerfall = result.project.ruleset("hammerfall")
+    army = ArmyList(id="mine", title="Mine", matrix="dwarfs", units=(ArmyUnit(troop="warriors", count=2),))
+    rampant = helpers.sample_project()[0].ruleset("rampant_hex")
+    seen = []
+    for ruleset, sample in ((hammerfall, army), (rampant, rampant.armies[0])):
+        data = builder_data(ruleset, "player") | {"samples": [army_state(ruleset, sample)]}
+        page = browser.new_context(viewport=PHONE).new_page()
+        page.set_content(
+            '<!DOCTYPE html><html><body><div class="rp-army-builder"><div class="rp-army-app"></div>'
+            f'<script type="application/json" class="rp-army-data">{json.dumps(data)}</script></div></body></html>'
+        )
+        page.add_script_tag(content=SCRIPT.read_text(encoding="utf-8"))
+        table = page.locator(".rp-army-print .rp-roster-table")
+        heads = table.locator("thead th").all_inner_texts() or table.locator("tr").first.locator("th").all_inner_texts()
+        first = table.locator("tbody tr").first.locator("td").all_inner_texts()
+        seen.append(
+            ("Move" in heads, first[heads.index("Move")] if "Move" in heads else None, len(heads) == len(first))
+        )
+        page.context.close()
+    assert seen == [(False, None, True), (True, "2 hexes", True)]

@@ -501,7 +501,7 @@
     var troops = byId(data.troops), heroes = byId(data.heroes), costs = byId(data.upgrades), extras = byId(data.extras);
     var head = [el("th", { text: "No." }), el("th", { text: "Unit" })]
       .concat(data.columns.map(function (c) { return el("th", { text: c }); }))
-      .concat([el("th", { text: "Move" }), el("th", { text: "Special rules" })])
+      .concat(data.moves ? [el("th", { text: "Move" })] : []).concat([el("th", { text: "Special rules" })])
       .concat(data.by_points ? [el("th", { text: "Each" }), el("th", { text: "Points" })] : [el("th", { text: "Models" })])
       .concat(data.tracks.map(trackHead));
     var lines = list.units.map(function (unit) {
@@ -511,7 +511,7 @@
       unit.upgrades.forEach(function (id) { name.push(el("div", { "class": "rp-roster-addition", text: "+ " + costs[id].name })); });
       var cells = [el("td", { "class": "rp-roster-count", text: unit.count + "×" }), el("td", {}, name)]
         .concat(troop.stats.map(function (s) { return el("td", {}, [written(s)]); }))
-        .concat([el("td", { text: troop.move }), el("td", {}, [written(troop.keywords)])])
+        .concat(data.moves ? [el("td", { text: troop.move })] : []).concat([el("td", {}, [written(troop.keywords)])])
         .concat(data.by_points ? [el("td", { text: each === null ? "—" : shown(each) }), el("td", { text: each === null ? "—" : shown(mul(each, frac(BigInt(unit.count)))) })]
                                : [el("td", { text: models === null ? "—" : shown(models) })])
         .concat(data.tracks.map(function (track) {
@@ -523,7 +523,7 @@
     });
     list.extras.forEach(function (id) {
       lines.push(el("tr", {}, [el("td", { "class": "rp-roster-count", text: "1×" }),
-        el("td", { colspan: String(data.columns.length + 3) }, [extras[id].name + " (bought once for the force)"]),
+        el("td", { colspan: String(data.columns.length + (data.moves ? 3 : 2)) }, [extras[id].name + " (bought once for the force)"]),
         el("td", { text: extras[id].points === null ? "—" : shown(parse(extras[id].points)) }),
         el("td", { text: extras[id].points === null ? "—" : shown(parse(extras[id].points)) })]));
     });
