@@ -83,6 +83,27 @@ def value_html(ruleset: Ruleset, id: str) -> Markup:
     ).format(note=note, shown=shown, house=HOUSE_RULE, history=history, footnote=footnote)
 
 
+_HOUSE_NOTE = re.compile(r'\)</span></span><span class="house-note">(.*?)</span>', re.S)  # value_html's
+
+
+def house_notes_once(html: str) -> str:
+    """A booklet gives a house rule's reason in full at its first footnote only; each later mark of the same reason
+    says on which page it is, "(house rule; the text: 3 hexes; reason on p. 3)", with no footnote (a riders' note
+    ran six times, twice on one page). The page number is `a.page-ref`'s, as the booklet's contents and index
+    print theirs; in the text, not in a footnote, where WeasyPrint drops a page number's footnote that it
+    carries to the next page."""
+    first: dict[str, str] = {}
+
+    def once(match: re.Match) -> str:
+        reason = match[1]
+        if reason not in first:
+            first[reason] = f"house-note-{len(first) + 1}"
+            return f')</span></span><span class="house-note" id="{first[reason]}">{reason}</span>'
+        return f'; reason on p. <a class="page-ref" href="#{first[reason]}"></a>)</span></span>'
+
+    return _HOUSE_NOTE.sub(once, html)
+
+
 # A checked sentence carries no mark in print (a booklet says once that its examples are checked): this empty
 # element only lets the booklet count them.
 CHECKED_HTML = Markup('<span class="checked-example"></span>')

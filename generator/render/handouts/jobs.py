@@ -22,6 +22,7 @@ from ..assets import PROJECT_TEMPLATES, template_path
 from ..imprint import imprint
 from ..jinja import Renderings
 from ..pdf import PdfJob
+from ..prose import house_notes_once
 from .cards import PAPERS, Paper, cards, cards_context, imprint_place
 from .content import AUDIENCES, handout_context, roster_context, roster_on, visible
 
@@ -128,6 +129,8 @@ def _job(renderings: Renderings, root: Path, kind: str, context: dict, target: P
     if html is None:
         return None
     html = html.replace("<head>", "<head>" + created_meta(), 1)
+    if kind == "handout":
+        html = house_notes_once(html)
     stylesheets = tuple(template_path(root, f"{TEMPLATE_DIR}/{name}.css") for name in ("print", kind)) + (
         template_path(root, IMPRINT_STYLESHEET),
     )

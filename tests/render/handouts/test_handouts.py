@@ -158,6 +158,20 @@ def test_a_house_rule_s_reason_prints_after_the_cards_called_by_number(texts):
         assert not any(NOTES_PAGE in page for page in base)  # the text's own rules: no house reasons, no notes
 
 
+def test_a_booklet_gives_a_house_rule_s_reason_once_and_later_calls_name_its_page(texts):
+    """The riders' house move is printed six times in the house booklet: its reason was a footnote six times, twice
+    on one page. It is a footnote once; every later mark says on which page it is."""
+    for audience, paper in [(a, p) for a in ("player", "gm") for p in PAPERS]:
+        name = output_name("rampant_hex_house", "handout", audience, paper)
+        if name not in texts:
+            continue
+        pages = texts[name]
+        given = [number for number, page in enumerate(pages, 1) if RIDERS_REASON[:40] in page]
+        referred = [int(n) for page in pages for n in re.findall(r"As the house note on p\. (\d+)\.", page)]
+        calls = sum(page.count("(house rule; the text: 3 hexes)") for page in pages)
+        assert len(given) == 1 and referred == [given[0]] * (calls - 1) and calls > 2, (name, given, referred, calls)
+
+
 def test_every_roster_sheet_keeps_to_its_own_page_on_both_papers(project, texts):
     """A blank roster per troop table and a roster per army list, each on one page with its reference: the US
     Letter blank roster once spilled its reference onto a second page. Counted from rules_src: Rampant Hex has one
