@@ -341,6 +341,13 @@ class Code(enum.Enum):
         hint="write `die:` with the die the target is rolled on (`die: D10`), or `die: D6` where the targets past 6 "
         "are meant",
     )
+    UNTRIED_INPUTS = _code(
+        "untried-inputs",
+        catches="a formula whose bounded inputs take more values together than `check` tries (2,000 combinations, "
+        "as many as an odds calculator answers): a failure among them would not be found",
+        hint="narrow the inputs' `min:` and `max:` to what play can give, or leave `max:` out where any value may "
+        "come (an input with no bound is never tried)",
+    )
     BAD_CHART = _code(
         "bad-chart",
         catches="a chart whose formula, inputs or axes do not fit together",

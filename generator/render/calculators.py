@@ -149,8 +149,7 @@ def tabulate(ruleset: Ruleset, formula: Formula, chance_formula: Formula | None 
     if not formula.inputs:
         return Tabled(formula, None, "it has no inputs to choose")
     if any(c is None for c in choices):
-        open_ = [spec.label for spec, c in zip(formula.inputs, choices) if c is None]
-        return Tabled(formula, None, f"{', '.join(open_)} can take any value")
+        return Tabled(formula, None, _unpicked(spec for spec, c in zip(formula.inputs, choices) if c is None))
     if prod(len(c) for c in choices) > MAX_COMBINATIONS:
         return Tabled(formula, None, f"its inputs combine in {prod(len(c) for c in choices):,} ways")
     calc = calculator(ruleset)
@@ -188,6 +187,16 @@ def tabulate(ruleset: Ruleset, formula: Formula, chance_formula: Formula | None 
         **reasons.data(),
     }
     return Tabled(formula, data)
+
+
+def _unpicked(specs) -> str:
+    """Why inputs get no picker: no bound (any value), or more values than a picker lists."""
+    bounded = {True: [], False: []}
+    for spec in specs:
+        bounded[spec.min is not None and spec.max is not None].append(spec)
+    told = [f"{', '.join(s.label for s in bounded[False])} can take any value"] if bounded[False] else []
+    told += [f"{s.label} takes {s.max - s.min + 1:,} values" for s in bounded[True]]
+    return "; ".join(told)
 
 
 def _default(spec: Input, choices: list) -> int:

@@ -1,13 +1,15 @@
 """Checks of values, formulas, lookups, charts and sheets: names resolve, every cell computes.
 
 A formula whose inputs are all bounded is evaluated for every combination of them
-(up to :data:`EXHAUSTIVE` combinations), so a formula that fails for some input is
-reported at ``check`` time, not when a sheet is printed.
+(up to :data:`EXHAUSTIVE` combinations, as many as an odds calculator answers; a formula whose inputs combine in
+more is warned of), so a formula that fails for some input is reported at ``check`` time, not when a sheet is
+printed.
 """
 
 from __future__ import annotations
 
 import itertools
+import math
 from fractions import Fraction
 
 import icepool
@@ -34,9 +36,9 @@ from .memo import Reach, formula_names, remembered, words
 from .references import ref_hint
 from .tables import MAX_TABLE_SPAN, _spans
 
-EXHAUSTIVE = 400  # combinations of inputs a formula is tried with
+EXHAUSTIVE = 2000  # combinations of inputs a formula is tried with: as many as a calculator answers
 MAX_LOOKUP_COVERING = 100 * MAX_TABLE_SPAN  # numbers a lookup's rows cover between them (disjoint rows: its span)
-MAX_CHART_CELLS = EXHAUSTIVE  # cells of one chart: as many as the combinations a formula is tried with
+MAX_CHART_CELLS = 400  # cells of one chart
 _OUT_OF_MEMORY = "ran out of memory"
 
 
@@ -84,7 +86,7 @@ def input_values(spec: Input) -> list | None:
         return [False, True]
     if spec.type == "text":
         return list(spec.choices) or None
-    if spec.min is None or spec.max is None or spec.max - spec.min > 100:
+    if spec.min is None or spec.max is None or spec.max - spec.min >= EXHAUSTIVE:
         return None
     return list(range(spec.min, spec.max + 1))
 
@@ -127,6 +129,7 @@ def check_formulas(ruleset: Ruleset):
         yield from several
         bad = bad or bool(several)
         if not bad:
+            yield from _untried(formula)
             yield from _try_every_input(formula, calc, reach)
             yield from _target_past_its_die(formula, calc)
         yield from _die_problems(formula)
@@ -242,6 +245,36 @@ def _try_every_input(formula: Formula, calc, reach=None):
     if failure is not None:
         field, message, hint = failure
         yield Diagnostic(_code(message), message, _failure_loc(formula, field), hint)
+
+
+def _untried(formula: Formula):
+    """A formula whose bounded inputs combine in more ways than `check` tries: saying so, as the README promises
+    that bounded inputs are tried, every one."""
+    numbers = [i for i in formula.inputs if i.type not in ("bool", "text")]
+    if not formula.inputs or any(i.min is None or i.max is None for i in numbers):
+        return  # an input with no bound: the formula is never tried, which its inputs say
+    if any(i.type == "text" and not i.choices for i in formula.inputs):
+        return
+    ways = math.prod(_ways(i) for i in formula.inputs)
+    if ways > EXHAUSTIVE:
+        yield Diagnostic(
+            Code.UNTRIED_INPUTS,
+            f"the inputs of `{formula.id}` combine in {ways:,} ways; `check` tries at most {EXHAUSTIVE:,}, so it "
+            "tries none of them",
+            value_loc(formula, "inputs"),
+            severity=Severity.WARNING,
+        )
+
+
+def _ways(spec: Input) -> int:
+    """How many values an input takes (its bounds given)."""
+    if spec.type == "bool":
+        count = 2
+    elif spec.type == "text":
+        count = len(spec.choices)
+    else:
+        count = max(0, spec.max - spec.min + 1)
+    return count + 1 if spec.optional else count
 
 
 def _failure_loc(formula: Formula, field: str):

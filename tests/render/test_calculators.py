@@ -109,6 +109,26 @@ def test_the_hits_calculator_gives_every_roll_of_the_attack_dice():
     assert options[0][0] == "0" and len(answers(found)) == len(options[0]) * len(options[1])
 
 
+WIDE = """\
+ruleset: {title: Wide}
+formulas:
+  pool:
+    title: A pool of dice
+    inputs:
+      dice: {label: Dice, type: int, min: 1, max: 120}
+      bonus: {label: Bonus, type: int, min: 0}
+    expr: dice + bonus
+"""
+
+
+def test_a_bounded_input_with_too_many_values_for_a_picker_says_how_many_not_any(tmp_path):
+    """Dice 1 to 120 is bounded: the page said it "can take any value"."""
+    result = check_project(make_project(tmp_path, wide=WIDE))
+    assert result.ok, [d.format() for d in result.diagnostics]
+    ruleset = result.project.ruleset("wide")
+    assert calc.tabulate(ruleset, ruleset.formulas[0]).why == "Bonus can take any value; Dice takes 120 values"
+
+
 def test_a_formula_that_takes_any_value_or_too_many_has_no_calculator_and_says_why(monkeypatch):
     full_ranks = tabled("bad_moon_rising", "full_ranks_removed")
     assert full_ranks.data is None and full_ranks.why == "Models removed, Models in a full rank can take any value"

@@ -142,18 +142,18 @@ def test_a_formula_checked_without_a_reach_makes_its_rulesets_own():
         assert kind == "formulas" and len(key) == 64  # a sha256 of what the formula reads
 
 
-def test_a_formula_is_tried_with_up_to_four_hundred_combinations_of_its_inputs():
+def test_a_formula_is_tried_with_up_to_two_thousand_combinations_of_its_inputs():
     def fails_at_the_last(formula, **inputs):
-        if inputs == {"a": 20, "b": 20}:
+        if inputs == {"a": 40, "b": 50}:
             raise FormulaError("too far")
         return 1
 
-    assert computed.first_failure(_formula(_input("a", 1, 20), _input("b", 1, 20)), _calc(fails_at_the_last)) == (
+    assert computed.first_failure(_formula(_input("a", 1, 40), _input("b", 1, 50)), _calc(fails_at_the_last)) == (
         "expr",
-        "`to_wound` fails for a=20, b=20: too far",
+        "`to_wound` fails for a=40, b=50: too far",
         None,
     )
-    assert computed.first_failure(_formula(_input("a", 1, 20), _input("b", 0, 20)), _calc(fails_at_the_last)) is None
+    assert computed.first_failure(_formula(_input("a", 1, 40), _input("b", 0, 50)), _calc(fails_at_the_last)) is None
     assert computed._product([[1, 2, 3], [4, 5]]) == 6
     assert computed._product([[1, 2, 3]]) == 3
     assert computed._product([]) == 1
@@ -644,10 +644,10 @@ def _input_with(**fields):
         ({"type": "text", "optional": True}, None),
         ({"min": 1}, None),
         ({"max": 1}, None),  # half-bounded
-        ({"min": 0, "max": 100}, list(range(0, 101))),  # 101 values: still enumerated
-        ({"min": 5, "max": 105}, list(range(5, 106))),
-        ({"min": 0, "max": 101}, None),  # 102 values: too many
-        ({"min": 0, "max": 101, "optional": True}, None),
+        ({"min": 0, "max": 1999}, list(range(0, 2000))),  # 2,000 values: still enumerated
+        ({"min": 5, "max": 2004}, list(range(5, 2005))),
+        ({"min": 0, "max": 2000}, None),  # 2,001 values: too many
+        ({"min": 0, "max": 2000, "optional": True}, None),
     ],
 )
 def test_an_inputs_values_are_every_one_it_takes_or_none(fields, expected):
