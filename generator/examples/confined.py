@@ -429,6 +429,7 @@ def _child(
         read_dirs += [os.path.realpath(root_path / "rules_src" / id) for id in folder_ids(ruleset)]
     _confine(scratch, write, seconds)
     _guard(read_dirs, os.path.realpath(scratch))
+    _without_chance()
 
     # rules code from here on
     try:
@@ -521,6 +522,32 @@ def _die_with(parent: int) -> None:
         os._exit(70)
 
 
+CHANCE = (
+    "draw random numbers: a worked example must give the same result on every run (roll dice in a formula: its "
+    "odds are exact)"
+)
+
+
+def _without_chance() -> None:
+    """Random numbers refused to rules code, as files and sockets are: an example that drew one passed on some runs
+    and failed on others, and an overlay's run of it was told as a result its house values change."""
+    import random
+    import secrets
+
+    def refused(*args, **kwargs):
+        raise PermissionError(f"worked examples and mechanics may not {CHANCE}")
+
+    class Refused:
+        def __init__(self, *args, **kwargs):
+            refused()
+
+    for name in [n for n in vars(random) if not n.startswith("_") and callable(getattr(random, n))]:
+        setattr(random, name, Refused if isinstance(getattr(random, name), type) else refused)
+    for name in ("choice", "randbelow", "randbits", "token_bytes", "token_hex", "token_urlsafe", "SystemRandom"):
+        setattr(secrets, name, refused)
+    os.urandom = refused
+
+
 @functools.cache
 def _prepared() -> None:
     """What a child needs before rules code runs, imported and computed once in the parent (our code only)."""
@@ -528,6 +555,8 @@ def _prepared() -> None:
     import doctest  # noqa: F401
     import inspect  # noqa: F401
     import io  # noqa: F401
+    import random  # noqa: F401 - refused to rules code in the child (_without_chance)
+    import secrets  # noqa: F401
 
     import icepool  # noqa: F401 - deferred: only a run with examples or mechanics needs it
 

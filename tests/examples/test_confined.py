@@ -187,6 +187,27 @@ def test_what_the_confined_process_refuses(tmp_path, attack):
     assert "raised PermissionError" in failure.message and "(they run confined)" in failure.message
 
 
+@pytest.mark.parametrize(
+    "draw",
+    [
+        "import random; random.randint(1, 6)",
+        "from random import choice; choice([1, 2])",
+        "import random; random.Random(7).random()",
+        "import random; random.SystemRandom().random()",
+        "import secrets; secrets.randbelow(6)",
+        "import os; os.urandom(2)",
+    ],
+)
+@pytest.mark.usefixtures("without_the_wall")
+def test_rules_code_may_not_draw_a_random_number(tmp_path, draw):
+    """An example whose mechanic drew a random number passed on some runs and failed on others, and an overlay's
+    run of it was told as a result its house values change: a worked example gives one result, every run."""
+    project = project_with(tmp_path, [f">>> {draw}"])
+    _result, ruleset = loaded(project)
+    [failure] = run_confined(ruleset, project, seconds=5).failures
+    assert "raised PermissionError: worked examples and mechanics may not draw random numbers" in failure.message
+
+
 # The confined runner's settings read from the environment, and the one fallback the child sends when a
 # ruleset's names cannot be listed.
 
