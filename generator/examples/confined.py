@@ -233,7 +233,10 @@ def _how_it_ended(status, timed_out: bool, too_much: bool, seconds: float, linge
     if lingering:
         return "left a thread running after it ended, so its result was not taken"
     if timed_out:
-        return f"did not finish in {seconds:g} s (the time limit for a ruleset's examples and mechanics)"
+        return (
+            f"did not finish in {seconds:g} s (the time limit for a ruleset's examples and mechanics, "
+            "RULEPRESS_EXAMPLE_SECONDS)"
+        )
     if too_much:
         return "sent back more or other than its results, so it was stopped"
     if status is not None and os.WIFSIGNALED(status):

@@ -8,7 +8,9 @@ mechanic that patches doctest, or an example that forges a verdict, changes noth
 from __future__ import annotations
 
 import doctest
+import re
 from dataclasses import dataclass
+from fractions import Fraction
 
 from ..diagnostics import did_you_mean
 
@@ -31,7 +33,26 @@ class Collecting(doctest.DocTestRunner):
 
 def gave_text(example: doctest.Example, got: str) -> str:
     want = example.want.strip() or "nothing"
-    return f"`{example.source.strip()}` gave {got.strip() or 'nothing'}, the text says {want}"
+    same = _same_number(got.strip(), want)
+    return f"`{example.source.strip()}` gave {got.strip() or 'nothing'}, the text says {want}" + same
+
+
+_NUMBER = re.compile(r"-?\d+(?:\.\d+)?|Fraction\((-?\d+), (-?\d+)\)")
+
+
+def _same_number(got: str, want: str) -> str:
+    """``: the same number, ...`` where the text writes the number it gave in another way (`Fraction(14, 24)` for
+    `Fraction(7, 12)`, `0.50` for `0.5`): doctest compares what Python prints, never values."""
+    values = []
+    for text in (got, want):
+        match = _NUMBER.fullmatch(text.replace(" ", "").replace(",", ", "))
+        if match is None:
+            return ""
+        try:
+            values.append(Fraction(int(match[1]), int(match[2])) if match[1] else Fraction(text))
+        except (ValueError, ZeroDivisionError):
+            return ""
+    return f": the same number, which Python prints as {got}: write that" if values[0] == values[1] else ""
 
 
 def raised_text(example: doctest.Example, raised: str) -> str:
@@ -61,7 +82,10 @@ class Recording(doctest.DocTestRunner):
     def report_unexpected_exception(self, out, test, example, exc_info):
         kind, value, trace = exc_info
         close = _close_name(value, test.globs) if isinstance(value, NameError) else ""
-        self.events.append(["raised", f"{kind.__name__}: {value}{close}{where_in_the_rules(trace)}"])
+        told = f"{kind.__name__}: {value}" if str(value) else kind.__name__
+        if isinstance(value, MemoryError):
+            told += " (more memory than a ruleset's examples may take: RULEPRESS_EXAMPLE_MEMORY_MB)"
+        self.events.append(["raised", f"{told}{close}{where_in_the_rules(trace)}"])
 
 
 def _close_name(error: NameError, names) -> str:

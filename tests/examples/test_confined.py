@@ -18,7 +18,7 @@ from types import SimpleNamespace
 import pytest
 from helpers import ROOT, sample_check
 
-from generator.examples import confined
+from generator.examples import confined, judge
 from generator.examples.run import run_confined, run_examples
 from generator.report import run_line
 from generator.validate import check_project
@@ -87,7 +87,42 @@ def test_the_time_limit_comes_from_the_environment(tmp_path, monkeypatch):
     _result, ruleset = loaded(project)
     monkeypatch.setenv("RULEPRESS_EXAMPLE_SECONDS", "0.5")
     outcome = run_confined(ruleset, project)
-    assert "did not finish in 0.5 s" in outcome.failures[0].message
+    assert (
+        "did not finish in 0.5 s (the time limit for a ruleset's examples and mechanics, RULEPRESS_EXAMPLE_SECONDS)"
+        in outcome.failures[0].message
+    )
+
+
+@pytest.mark.usefixtures("without_the_wall")
+def test_an_example_that_takes_more_memory_than_allowed_says_so_and_which_limit(tmp_path, monkeypatch):
+    """A MemoryError has no message of its own: the failure read `raised MemoryError: ` and nothing else."""
+    monkeypatch.setenv("RULEPRESS_EXAMPLE_MEMORY_MB", "256")
+    project = project_with(tmp_path, [">>> len(bytearray(2 ** 31))\n1"])
+    _result, ruleset = loaded(project)
+    [failure] = run_confined(ruleset, project, seconds=5).failures
+    assert failure.message.endswith(
+        "raised MemoryError (more memory than a ruleset's examples may take: RULEPRESS_EXAMPLE_MEMORY_MB)"
+    ), failure.message
+
+
+@pytest.mark.parametrize(
+    "gave, written, told",
+    [
+        (
+            "Fraction(7, 12)",
+            "Fraction(14, 24)",
+            ": the same number, which Python prints as Fraction(7, 12): write that",
+        ),
+        ("0.5", "0.50", ": the same number, which Python prints as 0.5: write that"),
+        ("2", "Fraction(4,2)", ": the same number, which Python prints as 2: write that"),
+        ("Fraction(7, 12)", "Fraction(8, 12)", ""),
+        ("(1, 2)", "(1, 2.0)", ""),
+    ],
+)
+def test_a_result_the_text_writes_as_the_same_number_in_another_way_is_told_so(gave, written, told):
+    """doctest compares what Python prints: `Fraction(14, 24)` is 7/12, and the author is told which way to write it."""
+    [statement] = judge.statements(f">>> f()\n{written}\n")
+    assert judge.gave_text(statement, gave + "\n") == f"`f()` gave {gave}, the text says {written}{told}"
 
 
 def test_scratch_files_and_the_ruleset_folder_are_allowed(tmp_path):
