@@ -139,8 +139,11 @@ class Formula(ForAudience):
     let: tuple[Binding, ...] = spec("Named steps, keyed by name, evaluated in order before `expr` (or `results`).", ())
     expr: Expression | None = spec(
         "The expression: arithmetic (`/` is exact), comparisons, `and`/`or`/`not`, "
-        "`a if c else b`, `min`, `max`, `floor`, `ceil`, dice (`D6`, `2D6`), `count(n, D6 > x)`, "
-        "`highest(n, D6)`, `chance(...)`, other formulas and tables by id. A formula has `expr` or `results`.",
+        "`a if c else b`, `min`, `max`, `floor`, `ceil`, `clamp`, dice (`D6`, `2D6`; each one written is a roll of "
+        "its own), `count(n, D6 > x)`, `highest(n, D6)`, `lowest(n, D6)`, `keep_highest(2, 3, D6)` (3D6 keep the "
+        "highest 2, added), `keep_lowest`, `explode(D6, 2)`, `reroll(D6, 4, 1)`, `total(n, die)`, `each(D6, "
+        "formula, ...)` (one roll through a formula), `where(c, a, b)`, `chance(...)`, `mean(...)`, other formulas "
+        "and tables by id. A formula has `expr` or `results`.",
         None,
         example="None if toughness - strength >= 4 else clamp(4 - strength + toughness, 2, 6)",
     )

@@ -289,6 +289,74 @@ def lowest(dice: int, die=None) -> icepool.Die:
     )
 
 
+def keep_highest(keep: int, dice: int, die=None) -> icepool.Die:
+    """The total of the ``keep`` highest of ``dice`` rolls of ``die`` (a D6 by default): ``keep_highest(2, 3)`` is
+    "roll 3D6, keep the highest 2" (``highest(2, 3D6)`` is the higher of two 3D6 totals)."""
+    return _kept(keep, dice, die, highest=True)
+
+
+def keep_lowest(keep: int, dice: int, die=None) -> icepool.Die:
+    """The total of the ``keep`` lowest of ``dice`` rolls of ``die`` (a D6 by default)."""
+    return _kept(keep, dice, die, highest=False)
+
+
+def _kept(keep: int, dice: int, die, highest: bool) -> icepool.Die:
+    size, rolled = _pool_size(dice), _as_die(die if die is not None else icepool.d6)
+    if isinstance(keep, bool) or not isinstance(keep, int) or not 0 <= keep <= size:
+        raise FormulaError(f"keeps 0 to {size} of {size} dice, not {_show(keep)}")
+    _refuse_big_pool(size, len(rolled), f"{size} rolls of a roll of {len(rolled):,} outcomes")
+    spend(size * keep * len(rolled) + 1)
+    if keep == 0:
+        return icepool.Die([0])
+    pool = rolled.pool(size)
+    return _remembered_roll(
+        "keep_highest" if highest else "keep_lowest",
+        (keep, size, rolled),
+        lambda: (pool.highest(keep) if highest else pool.lowest(keep)).sum(),
+    )
+
+
+MAX_AGAIN = 20  # times a die may be rolled again (exploding or re-rolled): past that, the odds do not move in print
+
+
+def explode(die, times: int) -> icepool.Die:
+    """``die`` whose highest face is rolled again and added, up to ``times`` more rolls: ``explode(D6, 2)``, a 6
+    rolls again and adds, and a second 6 once more (a third 6 adds no more)."""
+    rolled = _as_die(die)
+    again = _times(times)
+    spend(len(rolled) * len(rolled) * (again + 1))
+    return _remembered_roll("explode", (rolled, again), lambda: rolled.explode(depth=again))
+
+
+def reroll(die, under, times: int = 1) -> icepool.Die:
+    """``die`` with a result under ``under`` rolled again, up to ``times`` times (once by default), the last roll
+    standing: ``reroll(D6, 4)`` re-rolls a failed 4+ once."""
+    rolled = _as_die(die)
+    again = _times(times)
+    spend(len(rolled) * len(rolled) * (again + 1))
+    return _remembered_roll("reroll", (rolled, under, again), lambda: _rolled_again(rolled, under, again))
+
+
+def _rolled_again(die: icepool.Die, under, times: int) -> icepool.Die:
+    """``die``, each result under ``under`` replaced by a roll of this same kind with one time fewer (icepool's
+    ``reroll`` divides by zero where every result is rolled again)."""
+    again = die
+    for _ in range(times):
+        again = die.map(_else(again, under))
+    return again
+
+
+def _else(again: icepool.Die, under):
+    """A result at or over ``under``, else the roll ``again`` (one argument: icepool reads a function's)."""
+    return lambda outcome: again if outcome < under else outcome
+
+
+def _times(times) -> int:
+    if isinstance(times, bool) or not isinstance(times, int) or not 0 <= times <= MAX_AGAIN:
+        raise FormulaError(f"a die is rolled again 0 to {MAX_AGAIN} times, not {_show(times)}")
+    return times
+
+
 def total(dice: int, die) -> icepool.Die:
     """The sum of ``dice`` rolls of ``die``."""
     size = _pool_size(dice)
@@ -390,6 +458,10 @@ FUNCTIONS: dict[str, Callable] = {
     "count": count,
     "highest": highest,
     "lowest": lowest,
+    "keep_highest": keep_highest,
+    "keep_lowest": keep_lowest,
+    "explode": explode,
+    "reroll": reroll,
     "total": total,
     "chance": chance,
     "chance_of": chance_of,

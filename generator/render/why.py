@@ -37,7 +37,20 @@ _COMPARED = {
 }
 
 
-_ROLL_WORDS = ("dice", "count", "highest", "lowest", "total", "chance", "chance_of", "mean")
+_ROLL_WORDS = (
+    "dice",
+    "count",
+    "highest",
+    "lowest",
+    "keep_highest",
+    "keep_lowest",
+    "explode",
+    "reroll",
+    "total",
+    "chance",
+    "chance_of",
+    "mean",
+)
 
 
 def _kind(operator: ast.operator) -> str:
@@ -288,6 +301,17 @@ class _Words:
         if name in ("highest", "lowest") and args:
             die = self.part(args[1], True) if len(args) > 1 else "D6"
             return f"the {name} of {self.part(args[0], True)} {die}"
+        if name in ("keep_highest", "keep_lowest") and len(args) >= 2:
+            die = self.part(args[2], True) if len(args) > 2 else "D6"
+            which = "highest" if name == "keep_highest" else "lowest"
+            return f"the {which} {self.part(args[0], True)} of {self.part(args[1], True)} {die} added"
+        if name == "explode" and len(args) == 2:
+            die, times = (self.part(a, True) for a in args)
+            return f"{die} exploding up to {times} times"
+        if name == "reroll" and len(args) in (2, 3):
+            die, under = (self.part(a, True) for a in args[:2])
+            times = self.part(args[2], True) if len(args) == 3 else "1"
+            return f"{die} re-rolled under {under}" + ("" if times == "1" else f" up to {times} times")
         if name == "total" and len(args) == 2:
             return f"the total of {self.part(args[0], True)} {self.part(args[1], True)}"
         if name == "chance" and len(args) == 1:

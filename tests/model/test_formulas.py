@@ -1177,3 +1177,74 @@ def test_a_d66_in_a_formula_is_the_d66_of_a_table():
     assert ev("chance(D66 >= 61)") == Fraction(6, 36)
     assert ev("chance(dice(1, 66) == 16)") == Fraction(1, 36)
     assert ev("chance(D66 == 20)") == 0
+
+
+# -- dice kept, exploding and re-rolled: against every roll listed ---------------------------------
+def _chances(die) -> dict:
+    return {outcome: Fraction(die.quantity(outcome), die.denominator()) for outcome in die.outcomes()}
+
+
+def _listed(rolls) -> dict:
+    """The chance of each total over equally likely ``rolls``."""
+    rolls = list(rolls)
+    counted: dict = {}
+    for total in rolls:
+        counted[total] = counted.get(total, 0) + 1
+    return {total: Fraction(n, len(rolls)) for total, n in counted.items()}
+
+
+@pytest.mark.parametrize("keep, dice, sides", [(2, 3, 6), (1, 3, 6), (3, 3, 6), (2, 4, 6), (1, 2, 10), (3, 5, 4)])
+def test_keeping_the_highest_or_lowest_dice_adds_those_of_every_roll(keep, dice, sides):
+    rolls = list(itertools.product(range(1, sides + 1), repeat=dice))
+    highest = _listed(sum(sorted(roll)[dice - keep :]) for roll in rolls)
+    lowest = _listed(sum(sorted(roll)[:keep]) for roll in rolls)
+    assert _chances(ev(f"keep_highest({keep}, {dice}, D{sides})")) == highest
+    assert _chances(ev(f"keep_lowest({keep}, {dice}, D{sides})")) == lowest
+    if sides == 6:
+        assert _chances(ev(f"keep_highest({keep}, {dice})")) == highest  # a D6 unless told
+
+
+def _exploded(sides: int, times: int) -> dict:
+    """Every way a die rolls when its highest face rolls again and adds, up to ``times`` more rolls."""
+    if times == 0:
+        return _listed(range(1, sides + 1))
+    again = _exploded(sides, times - 1)
+    chances = {face: Fraction(1, sides) for face in range(1, sides)}
+    for more, chance in again.items():
+        chances[sides + more] = chances.get(sides + more, 0) + chance / sides
+    return chances
+
+
+@pytest.mark.parametrize("sides, times", [(6, 0), (6, 1), (6, 3), (10, 2), (4, 5)])
+def test_an_exploding_die_adds_a_roll_again_on_its_highest_face_up_to_the_times_written(sides, times):
+    assert _chances(ev(f"explode(D{sides}, {times})")) == _exploded(sides, times)
+
+
+@pytest.mark.parametrize("under, times", [(4, 1), (2, 1), (7, 1), (4, 2), (1, 3)])
+def test_a_re_rolled_die_rolls_again_under_its_number_and_the_last_roll_stands(under, times):
+    def rolled(left: int) -> dict:
+        if left == 0:
+            return _listed(FACES)
+        chances: dict = {}
+        for face in FACES:
+            for outcome, chance in ({face: Fraction(1)} if face >= under else rolled(left - 1)).items():
+                chances[outcome] = chances.get(outcome, 0) + chance / 6
+        return chances
+
+    assert _chances(ev(f"reroll(D6, {under}, {times})")) == rolled(times)
+    if times == 1:
+        assert _chances(ev(f"reroll(D6, {under})")) == rolled(1)  # once unless told
+
+
+@pytest.mark.parametrize(
+    "written, why",
+    [
+        ("keep_highest(4, 3)", "keeps 0 to 3 of 3 dice, not 4"),
+        ("keep_lowest(-1, 3)", "keeps 0 to 3 of 3 dice, not -1"),
+        ("explode(D6, 21)", "a die is rolled again 0 to 20 times, not 21"),
+        ("reroll(D6, 4, True)", "a die is rolled again 0 to 20 times, not True"),
+    ],
+)
+def test_dice_kept_or_rolled_again_outside_what_a_roll_can_be_are_refused(written, why):
+    with pytest.raises(FormulaError, match=why):
+        ev(written)

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import itertools
 
-from helpers import sample_check
+from helpers import make_project, sample_check
 
 from generator.render import calculators as calc
 from generator.render.markdown import picker_data
 from generator.render.sheets.charts import chart_from_model
 from generator.render.why import chart_reasons
+from generator.validate import check_project
 
 LOWER = "Close combat: to hit against a lower Weapon Skill"
 OTHERWISE = "Close combat: to hit against an equal Weapon Skill, or a higher one up to double"
@@ -148,3 +149,33 @@ def test_where_the_rules_give_an_answer_names_the_ruleset_once():
                 lines.append((title, " · ".join(filter(None, (found.data["where"], cited)))))
     assert lines and all(line.count(title) == 1 for title, line in lines), lines
     assert "A hit needs a roll to hit · City of the Damned combat system, Stunned" in [line for _t, line in lines]
+
+
+FURY = """\
+ruleset: {title: Fury}
+formulas:
+  kept:
+    title: Keep two
+    inputs:
+      needed: {label: Needed, type: int, min: 10, max: 10}
+    expr: chance(keep_highest(2, 3) >= needed)
+  boom:
+    title: Boom
+    inputs:
+      needed: {label: Needed, type: int, min: 7, max: 7}
+    expr: chance(explode(D6, 2) + reroll(D6, 4) >= needed) + chance(reroll(D6, 3, 2) >= needed)
+"""
+
+
+def test_dice_kept_exploding_or_re_rolled_are_said_in_words(tmp_path):
+    result = check_project(make_project(tmp_path, fury=FURY))
+    assert result.ok, [d.format() for d in result.diagnostics]
+    fury = result.project.ruleset("fury")
+    because = [calc.tabulate(fury, formula).data["why"][0]["because"] for formula in fury.formulas]
+    assert because == [
+        ["Keep two: the chance that the highest 2 of 3 D6 added is at least Needed 10"],
+        [
+            "Boom: the chance that D6 exploding up to 2 times + D6 re-rolled under 4 is at least Needed 7 + the chance "
+            "that D6 re-rolled under 3 up to 2 times is at least Needed 7"
+        ],
+    ]
