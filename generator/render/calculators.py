@@ -146,7 +146,8 @@ def _die(formula: Formula) -> icepool.Die:
 def tabulate(ruleset: Ruleset, formula: Formula, chance_formula: Formula | None = None) -> Tabled:
     """The calculator of one formula: every combination of its inputs' values, answered by the engine."""
     choices = [input_choices(spec) for spec in formula.inputs]
-    if not formula.inputs:
+    rolls = [view.result == "roll" for view in ([formula.view(o.id) for o in formula.results] or [formula])]
+    if not formula.inputs and not any(rolls):  # a roll with none is still worth its chances: 3D6 keep the best 2
         return Tabled(formula, None, "it has no inputs to choose")
     if any(c is None for c in choices):
         return Tabled(formula, None, _unpicked(spec for spec, c in zip(formula.inputs, choices) if c is None))

@@ -121,6 +121,37 @@ formulas:
 """
 
 
+KEPT = """\
+ruleset: {title: Fury}
+formulas:
+  kept:
+    title: Three dice, keep the highest two
+    expr: keep_highest(2, 3)
+    result: roll
+  plain:
+    title: A fixed number
+    expr: 3 + 4
+"""
+
+
+def test_a_roll_with_no_inputs_has_a_calculator_of_its_chances_and_a_number_has_none(tmp_path):
+    """ "Roll 3D6, keep the highest 2" has no inputs, and it is the roll a player most wants the odds of: the page
+    said it had no inputs to choose. Its chances are those of every roll of three dice, listed."""
+    result = check_project(make_project(tmp_path, fury=KEPT))
+    assert result.ok, [d.format() for d in result.diagnostics]
+    fury = result.project.ruleset("fury")
+    kept, plain = (calc.tabulate(fury, formula) for formula in fury.formulas)
+    rolls = list(itertools.product(range(1, 7), repeat=3))
+    totals = [sum(sorted(roll)[1:]) for roll in rolls]
+    [[part]] = kept.data["answers"]
+    assert kept.data["inputs"] == [] and [int(row["result"]) for row in part["roll"]["rows"]] == sorted(set(totals))
+    for row in part["roll"]["rows"]:
+        total = int(row["result"])
+        assert fraction(row["exactly"]) == Fraction(totals.count(total), len(rolls))
+        assert fraction(row["at_least"]) == Fraction(sum(t >= total for t in totals), len(rolls))
+    assert plain.data is None and plain.why == "it has no inputs to choose"
+
+
 def test_a_bounded_input_with_too_many_values_for_a_picker_says_how_many_not_any(tmp_path):
     """Dice 1 to 120 is bounded: the page said it "can take any value"."""
     result = check_project(make_project(tmp_path, wide=WIDE))
