@@ -305,16 +305,28 @@ def names_read(code: str) -> list[str]:
     return list(dict.fromkeys([*values_read(code), *_CALLED.findall(code), *_QUOTED_ID.findall(code)]))
 
 
+_FIELD_READ = re.compile(r"\brules\.([a-z_]+)\(\s*['\"]([a-z_][a-z0-9_]*)['\"]\s*\)\.([a-z_][a-z0-9_]*)")
+
+
+def fields_read(code: str) -> list[tuple[str, str, str]]:
+    """(how, id, field) of each entry's field an example's code reads: ``rules.spell("ember_dart").casting_value``."""
+    return [(m[1], m[2], m[3]) for m in _FIELD_READ.finditer(code)]
+
+
 def evidence(
-    code: str, value_text: Callable[[str], str | None], rolled_by: Callable[[str], str | None] = lambda id: None
+    code: str,
+    value_text: Callable[[str], str | None],
+    rolled_by: Callable[[str], str | None] = lambda id: None,
+    field_text: Callable[[str, str, str], str | None] = lambda how, id, field: None,
 ) -> Evidence:
-    """The numbers and dice an example's code and expected output state, those of the values it reads, and the dice
-    the formulas it calls and the tables it names roll (``rolled_by(id)``: a formula's expressions, a table's dice,
-    None for another name)."""
+    """The numbers and dice an example's code and expected output state, those of the values and entries' fields
+    it reads (``field_text(how, id, field)``), and the dice the formulas it calls and the tables it names roll
+    (``rolled_by(id)``: a formula's expressions, a table's dice, None for another name)."""
     code = _COMMENT.sub("", code)
     named = [*_CALLED.findall(code), *_QUOTED_ID.findall(code)]  # chance_on("a_table", 5): that table's dice
     rolled = tuple(filter(None, (rolled_by(id) for id in dict.fromkeys(named))))
-    return _evidence((code, *filter(None, (value_text(id) for id in values_read(code)))), rolled)
+    read = [value_text(id) for id in values_read(code)] + [field_text(*found) for found in fields_read(code)]
+    return _evidence((code, *filter(None, read)), rolled)
 
 
 @functools.lru_cache(maxsize=4096)  # a pure function of its texts: a check run again (the daemon's) reuses it

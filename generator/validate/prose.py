@@ -24,12 +24,14 @@ from __future__ import annotations
 import dataclasses
 import re
 import typing
+from fractions import Fraction
 from functools import cache
 
 from ..diagnostics import BlockLocation, Code, Diagnostic, Location, Severity
 from ..examples.languages import DIGITS_ONLY, language_of
 from ..examples.sentence import evidence, stated, unstated, unverified
 from ..model.base import Markdown, item_loc, value_loc
+from ..model.quantity import Quantity
 from ..model.ruleset import Ruleset
 from .memo import remembered, text_key
 
@@ -367,7 +369,12 @@ def check_example_sentences(ruleset: Ruleset):
     for entry in (ruleset.meta, *(e for _s, e in ruleset.all_entries())):
         for text, loc in markdown_texts(entry):
             for offset, paragraph, code in stated(text):
-                found = evidence(code, lambda id: _value_text(ruleset, id), rolled.get)
+                found = evidence(
+                    code,
+                    lambda id: _value_text(ruleset, id),
+                    rolled.get,
+                    lambda how, id, field: _field_text(ruleset, how, id, field),
+                )
                 for problem in unverified(paragraph, found, language):
                     where = loc.at(text, offset + problem.start) if isinstance(loc, BlockLocation) else loc
                     yield Diagnostic(
@@ -382,6 +389,21 @@ def _expressions(formula) -> str:
     """A formula's expressions (its `let:` steps and results too): the dice it rolls are written there."""
     parts = [formula.expr, *(step.expr for step in formula.let), *(result.expr for result in formula.results)]
     return "\n".join(part.text for part in parts if part is not None)
+
+
+_LOOKED_UP = ("value", "table", "profile", "spell")  # what `rules.<how>("id")` looks up in a worked example
+
+
+def _field_text(ruleset: Ruleset, how: str, id: str, field: str) -> str | None:
+    """A number an entry's field holds, for an example that reads it (``rules.spell("x").casting_value``); None for
+    anything else: a text, a list, a field it does not have."""
+    if how not in _LOOKED_UP or field.startswith("_"):
+        return None
+    try:
+        held = getattr(getattr(ruleset, how)(id), field)
+    except (KeyError, AttributeError):
+        return None
+    return str(held) if type(held) in (int, Fraction) or isinstance(held, Quantity) else None
 
 
 def _value_text(ruleset: Ruleset, id: str) -> str | None:

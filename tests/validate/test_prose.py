@@ -255,3 +255,53 @@ def test_a_rulesets_worked_examples_are_read_in_its_language_and_another_is_warn
     result = check_project(make_project(tmp_path, escarmouche=text))
     told = [d.format().splitlines()[0].partition(": ")[2] for d in result.diagnostics]
     assert [line[: len(want)] for line, want in zip(told, found)] == found and len(told) == len(found), told
+
+
+CASTING = """\
+ruleset: {{title: Embers}}
+chapters:
+  magic: {{title: Magic}}
+tables:
+  spells:
+    title: Spells
+    dice: D6
+    rows:
+      - {{roll: 1-6, result: Ember dart}}
+spells:
+  ember_dart: {{name: Ember dart, table: spells, roll: 1, casting_value: 8, effect: A dart of fire.}}
+formulas:
+  casting_chance:
+    title: Casting chance
+    inputs:
+      casting_number: {{label: Casting number, type: int, min: 2, max: 12}}
+    expr: chance(2D6 >= casting_number)
+    result: chance
+rules:
+  casting:
+    title: Casting
+    chapter: magic
+    body: |
+      {sentence}
+
+      ```python
+      >>> casting_chance(casting_number=rules.spell("ember_dart").casting_value)
+      Fraction(5, 12)
+      ```
+"""
+
+
+@pytest.mark.parametrize(
+    ("sentence", "found"),
+    [
+        ("With its casting number of 8, an ember dart is cast 5 times in 12:", []),
+        ("With its casting number of 9, an ember dart is cast 5 times in 12:", ["error[example-sentence]: `9`"]),
+    ],
+)
+def test_a_number_an_example_reads_from_an_entry_is_one_it_states(tmp_path, sentence, found):
+    """The README's own way to follow the data, `rules.spell("ember_dart").casting_value`, read the casting number
+    the sentence gives: "a casting number of 8" was refused as a number the example does not state."""
+    from generator.validate import check_project
+
+    result = check_project(make_project(tmp_path, embers=CASTING.format(sentence=sentence)))
+    told = [d.format().splitlines()[0].partition(": ")[2] for d in result.diagnostics]
+    assert [line[: len(want)] for line, want in zip(told, found)] == found and len(told) == len(found), told
