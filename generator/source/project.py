@@ -20,7 +20,7 @@ from ..model.settings import NO_SETTINGS, SITE_NAME_LENGTH, Settings
 from .bases import resolve_bases
 from .build import ID, Builder
 from .fences import find_examples
-from .yamlnodes import Mapping, Node, describe, load_bytes, load_file, too_big_file
+from .yamlnodes import Mapping, Node, decode, describe, load_bytes, load_file, too_big_file
 
 RULES_DIR = "rules_src"
 TEMPLATES_DIR = "templates"  # a project's own templates and stylesheets (render/assets.py)
@@ -393,7 +393,7 @@ def load_ruleset(
     elif sources_folder.is_dir():
         source_files = sorted(p for p in sources_folder.glob("*") if p.is_file())
     sources = {
-        p.name: p.read_text(encoding="utf-8", errors="replace")
+        p.name: _source_text(p, shown(p), diagnostics)
         for p in _inside(source_files, root, diagnostics)
         if not too_big_file(p, shown(p), diagnostics)
     }
@@ -411,6 +411,14 @@ def load_ruleset(
         mechanics=tuple(shown(p) for p in mechanics if p.is_file()),
         **{name: tuple(entries) for name, entries in sections.items()},
     )
+
+
+def _source_text(path: Path, written: str, diagnostics: Diagnostics) -> str:
+    """A source text as UTF-8; one that is not is an `encoding` error at its first bad byte, and is read as Windows-1252
+    (what Word saves as "ANSI"), so its quotes are checked as the author sees them rather than each refused."""
+    data = path.read_bytes()
+    text = decode(data, written, diagnostics)
+    return text if text is not None else data.decode("cp1252", errors="replace")
 
 
 def _examples(ruleset: str, path: Path, root: Path, sections) -> list[Example]:

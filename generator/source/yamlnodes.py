@@ -182,10 +182,19 @@ def decode(data: bytes, path: str, diagnostics: Diagnostics) -> str | None:
         column = len(data[line_start : error.start].decode("utf-8", errors="replace")) + 1  # characters, not bytes
         diagnostics.add(
             Code.ENCODING,
-            f"byte 0x{data[error.start]:02x} is not valid UTF-8",
+            f"byte 0x{data[error.start]:02x} is not valid UTF-8{_read_as_windows(data, error.start)}",
             Location(path, line, column),
         )
         return None
+
+
+def _read_as_windows(data: bytes, at: int) -> str:
+    """What the byte is in Windows-1252, which Word and Notepad save as "ANSI" (`’` is 0x92): the likely cause."""
+    try:
+        character = data[at : at + 1].decode("cp1252")
+    except UnicodeDecodeError:
+        return ""
+    return f' (in Windows-1252, as Word saves "ANSI" text, it is `{character}`)' if character.isprintable() else ""
 
 
 def _check_controls(text: str, path: str, diagnostics: Diagnostics) -> bool:
