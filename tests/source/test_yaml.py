@@ -244,8 +244,18 @@ def test_decode_reports_the_first_bad_byte():
     diagnostics = Diagnostics()
     assert decode(b"a: 1\nb: caf\xe9\n", "f.yaml", diagnostics) is None
     assert [(d.code, d.message, d.location) for d in diagnostics] == [
-        (Code.ENCODING, "byte 0xe9 is not valid UTF-8", Location("f.yaml", 2, 7))
+        (
+            Code.ENCODING,
+            'byte 0xe9 is not valid UTF-8 (in Windows-1252, as Word saves "ANSI" text, it is `é`)',
+            Location("f.yaml", 2, 7),
+        )
     ]
+
+
+def test_a_byte_windows_1252_has_no_character_for_is_told_without_one():
+    diagnostics = Diagnostics()
+    assert decode(b"a: \x81\n", "f.yaml", diagnostics) is None  # 0x81: no character in Windows-1252
+    assert [d.message for d in diagnostics] == ["byte 0x81 is not valid UTF-8"]
 
 
 def test_decode_passes_utf8_through():
