@@ -504,17 +504,40 @@ class _Tee(io.TextIOBase):
 PRINTOUTS = ("sheets", "handouts")  # what the served site links, brought up to date behind the page
 
 
-def print_behind(request: BuildRequest, hooks: BuildHooks, index: SearchIndex | None) -> None:
-    """After a good build of the page, the printouts it links (sheets, handouts) brought up to date too, once its
-    search index is in: the page never waits for them, a save made meanwhile waits for them to finish. Only what
-    the save changed is rendered again (the build's keys)."""
+def print_behind(
+    request: BuildRequest,
+    hooks: BuildHooks,
+    index: SearchIndex | None,
+    state: _State | None = None,
+    changes: queue.Queue | None = None,
+) -> None:
+    """After a good build of the page, the printouts it links (sheets, then handouts) brought up to date too, once
+    its search index is in: the page never waits for them, and a save made meanwhile waits for one kind at most
+    (the rest follow that save's page). Only what the save changed is rendered again (the build's keys). Printouts
+    that fail show on the page as a failed build does (a sheet too long for its page is found only by laying it
+    out); printouts added or removed are linked from the page at once (it is built again)."""
     if index:
         index.wait()
+    before = _printouts(request.root)
     print("bringing the printouts up to date...", flush=True)
-    with index.swaps if index else nullcontext():
-        code = run_build(dataclasses.replace(request, only=PRINTOUTS), hooks)
-    if code == INTERRUPTED:
-        raise KeyboardInterrupt
+    for kind in PRINTOUTS:
+        if changes is not None and not changes.empty():
+            return  # a save waits: its page first, then the printouts again
+        tee = _Tee(sys.stderr)
+        with redirect_stderr(tee), index.swaps if index else nullcontext():
+            code = run_build(dataclasses.replace(request, only=(kind,)), hooks)
+        if code == INTERRUPTED:
+            raise KeyboardInterrupt
+        if code != 0 and state is not None:
+            state.finished(False, f"The printouts ({kind}) were not made:\n" + tee.copy.getvalue().strip())
+            return
+    if state is not None and _printouts(request.root) != before and (changes is None or changes.empty()):
+        build_and_tell(request, hooks, state, index=index)  # the page links the printouts there are now
+
+
+def _printouts(root: Path) -> set[str]:
+    """The printouts in build/, by name: what the page links."""
+    return {p.relative_to(root).as_posix() for kind in PRINTOUTS for p in (root / "build" / kind).glob("*.pdf")}
 
 
 def build_and_tell(
@@ -640,7 +663,7 @@ def serve(
     )
     try:
         if good and printouts and changes.empty():
-            print_behind(request, hooks, index)
+            print_behind(request, hooks, index, state, changes)
         _rebuild_on_change(request, hooks, state, changes, poll, rounds, stop, index, printouts)
     except KeyboardInterrupt:
         pass
@@ -662,18 +685,23 @@ def start_watching(root: Path, halt: threading.Event) -> queue.Queue:
     ready = threading.Event()
 
     def watch() -> None:
-        for found in watchfiles.watch(
-            *watched(root),
-            step=STEP_MS,
-            debounce=1000,
-            rust_timeout=200,
-            yield_on_timeout=True,
-            stop_event=halt,
-            raise_interrupt=False,
-        ):
-            ready.set()  # the first (empty) answer comes once the watcher is registered
-            if found:
-                changes.put(found)
+        while not halt.is_set():
+            folders = watched(root)
+            for found in watchfiles.watch(
+                *folders,
+                step=STEP_MS,
+                debounce=1000,
+                rust_timeout=200,
+                yield_on_timeout=True,
+                stop_event=halt,
+                raise_interrupt=False,
+            ):
+                ready.set()  # the first (empty) answer comes once the watcher is registered
+                if found:
+                    changes.put(found)
+                if watched(root) != folders:  # templates/ made (or removed) while serving: watched from now on
+                    changes.put({("folder", str(root / "templates"))})
+                    break
 
     threading.Thread(target=watch, name="rulepress-watch", daemon=True).start()
     ready.wait(timeout=60)
@@ -702,4 +730,4 @@ def _rebuild_on_change(
             changes.get_nowait()
         print("change seen; rebuilding...", flush=True)
         if build_and_tell(request, hooks, state, index=index) == 0 and printouts and changes.empty():
-            print_behind(request, hooks, index)
+            print_behind(request, hooks, index, state, changes)

@@ -270,6 +270,43 @@ def test_the_printouts_the_site_links_follow_a_saved_edit_behind_the_page(tmp_pa
         thread.join(timeout=PATIENCE)
 
 
+def test_printouts_are_linked_once_made_their_failure_shows_on_the_page_and_templates_made_later_are_watched(
+    tmp_path, renders
+):
+    """The page is built before its printouts: once they are made it links them (it linked none until the next
+    save). A templates/ folder made while serving is watched (its edits went unseen until a restart), and a
+    printout that fails, here for a template's error, shows on the page as a failed build does (it was told in
+    the terminal alone); taking the template away brings the page back."""
+    project = tmp_path / "tiny"
+    source = project / "rules_src" / "tiny" / "ruleset.yaml"
+    source.parent.mkdir(parents=True)
+    source.write_text(TINY, encoding="utf-8")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    stop = threading.Event()
+    thread = threading.Thread(target=serve, args=(project,), kwargs={"port": port, "stop": stop}, daemon=True)
+    thread.start()
+    served = object.__new__(Served)  # its own project, with no melee rules to keep
+    served.project, served.port = project, port
+    front = project / "build" / "site" / "tiny" / "index.html"
+    try:
+        served.wait_until(lambda: _holds(front, "tiny-handout-a4.pdf"), "the page never linked its booklet")
+        number = served.build_number()
+        template = project / "templates" / "handouts" / "handout.html.j2"
+        template.parent.mkdir(parents=True)
+        template.write_text("{{ no_such_macro() }}", encoding="utf-8")
+        served.wait_until(lambda: served.status().endswith(":failed"), "the failed booklet never showed")
+        overlay = served.fetch("/site/tiny/index.html").split('id="rulepress-overlay"', 1)[1].split("</div>", 1)[0]
+        assert "The printouts (handouts) were not made" in overlay and "templates/handouts/handout.html.j2" in overlay
+        assert served.build_number() > number
+        shutil.rmtree(project / "templates")
+        served.wait_until(lambda: served.status().endswith(":ok"), "the page never recovered")
+    finally:
+        stop.set()
+        thread.join(timeout=PATIENCE)
+
+
 def _pdf_holds(path: Path, text: str) -> bool:
     try:
         pages = pypdf.PdfReader(path).pages
