@@ -16,6 +16,7 @@ Reading events never expands an alias, so an alias bomb fails in microseconds.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import os
 import re
@@ -260,7 +261,9 @@ def parse_text(text: str, path: str, diagnostics: Diagnostics) -> Node | None:
                 break
     except yaml.MarkedYAMLError as error:
         builder.finish()
-        diagnostics.append(_syntax_diagnostic(error, path))
+        told = _syntax_diagnostic(error, path)
+        odd = _odd_space_near(text, told.location.line)
+        diagnostics.append(dataclasses.replace(told, hint=odd) if odd else told)
         return None
     except yaml.YAMLError as error:  # pragma: no cover - unmarked errors are rare
         builder.finish()
@@ -357,6 +360,30 @@ def _syntax_diagnostic(error: yaml.MarkedYAMLError, path: str):
         mark = error.context_mark
         problem += f" (the `{opened}` at {mark.line + 1}:{mark.column + 1} is not closed)"
     return Diagnostic(Code.YAML_SYNTAX, f"YAML syntax: {problem}", _loc(path, error.problem_mark))
+
+
+_ODD_SPACES = {
+    "\u00a0": "a no-break space (U+00A0)",
+    "\u202f": "a narrow no-break space (U+202F)",
+    "\u2007": "a figure space (U+2007)",
+    "\u2009": "a thin space (U+2009)",
+    "\u200b": "a zero-width space (U+200B)",
+    "\u3000": "an ideographic space (U+3000)",
+}
+
+
+def _odd_space_near(text: str, line: int) -> str | None:
+    """The hint for a syntax error a space YAML does not read as one explains: Word and some editors type a no-break
+    space after a colon, and YAML then reads `points:\u00a020` as one word, and gives up a line later."""
+    lines = text.split("\n")
+    for number in range(max(1, line - 3), min(line, len(lines)) + 1):
+        for column, character in enumerate(lines[number - 1], start=1):
+            if character in _ODD_SPACES:
+                return (
+                    f"{number}:{column} holds {_ODD_SPACES[character]}, as Word and some editors type: YAML reads it "
+                    "as a letter, not a space; type an ordinary space there"
+                )
+    return None
 
 
 _FLOW_OPENERS = {"while parsing a flow mapping": "{", "while parsing a flow sequence": "["}

@@ -69,6 +69,19 @@ def _clipped(text: str, length: int = 60) -> str:
     return text if len(text) <= length else text[:length] + "…"
 
 
+_CURLY = ("“”", "‘’", "„“", "«»")
+
+
+def _curly_quoted(quote: str, text: str) -> str | None:
+    """The hint for a quote written between the curly quotes Word types: YAML keeps them as part of the value."""
+    if len(quote) > 2 and (quote[0] + quote[-1]) in _CURLY and _normal(quote[1:-1].strip()) in text:
+        return (
+            f"the text holds it without the {quote[0]} {quote[-1]} around it, which YAML keeps as part of the value "
+            'as Word types them: quote with straight quotes, "…", or none'
+        )
+    return None
+
+
 def _citation_problems(source: Source, text: str, sections: Sections):
     """A citation's section stands as a heading in its text, and its quote lies inside that section."""
     section = plain(source.section)
@@ -77,6 +90,7 @@ def _citation_problems(source: Source, text: str, sections: Sections):
             Code.SOURCE_QUOTE,
             f"the quote is not in {source.file}: “{_clipped(source.quote)}”",
             value_loc(source, "quote"),
+            _curly_quoted(source.quote, text),
         )
         return
     if not section:
