@@ -13,7 +13,7 @@ from pathlib import Path
 
 from .. import wall
 from ..check_cache import CheckCache, examples_slot, names_slot, rules_slot
-from ..diagnostics import Diagnostic
+from ..diagnostics import Code, Diagnostic
 from ..model.ruleset import HouseResult, Ruleset
 from .confined import Outcome, run_here, seconds_allowed
 from .judge import OPTIONS, Collecting  # noqa: F401 - where examples were judged before
@@ -156,6 +156,13 @@ def run_project_examples(project, diagnostics, cache=None) -> list[ExampleRun]:
     return [run(ruleset) for ruleset in project.rulesets]
 
 
+# Errors of the text players read, which change nothing an example runs on: its examples still run, so a wrong
+# result is told beside the sentence that states the right one (the sentence alone was blamed, the example unrun).
+READ_ONLY = frozenset(
+    {Code.EXAMPLE_SENTENCE, Code.SOURCE_QUOTE, Code.SOURCE_SECTION, Code.QUOTE_SECTION, Code.SOURCE_FILE}
+)
+
+
 def blocked(project, diagnostics) -> dict[str, str]:
     """Ruleset id -> why its examples cannot run: an error in its folder, in a base's, or one that belongs
     to no ruleset (a project's templates are no ruleset's rules: their errors stop no example)."""
@@ -163,7 +170,7 @@ def blocked(project, diagnostics) -> dict[str, str]:
     everything = False
     known = {ruleset.id for ruleset in project.rulesets}
     for diagnostic in diagnostics:
-        if diagnostic.severity.value != "error":
+        if diagnostic.severity.value != "error" or diagnostic.code in READ_ONLY:
             continue
         parts = str(diagnostic.location.path).replace("\\", "/").split("/")
         if parts[0] == "templates":

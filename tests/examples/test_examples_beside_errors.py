@@ -212,3 +212,18 @@ def test_check_with_examples_runs_the_examples_of_every_ruleset_the_errors_do_no
     monkeypatch.setattr(pipeline.build, "check_project", lambda root, cache, loaded: bad)
     assert pipeline.build.check_with_examples(tmp_path)[1] == ["a1", "a2"]  # b's errors reach b's examples alone
     assert asked == [("a", tmp_path / "resolved", Cache, rulesets)]
+
+
+WRONG_RESULT = OTHER.replace("Shooting reaches four:", "Shooting reaches four, not six:").replace(
+    "And five, the text says wrongly:", "And it reaches four, where the example says five:"
+)
+
+
+def test_a_sentence_the_example_does_not_state_stops_none_of_its_examples(tmp_path, capsys):
+    """ "six" is no number of its example, and the next example's result is wrong where its sentence is right: both
+    are told in one run (the example did not run, and the author was told to change the sentence that was right)."""
+    project = make_project(tmp_path, other=WRONG_RESULT)
+    code, out, err = run(capsys, "-C", str(project), "check", "--all")
+    assert code == 1
+    assert "error[example-sentence]: `six`" in err and "gave 4, the text says 5" in err
+    assert out.splitlines() == ["other: 2 examples, 1 failed", "1 ruleset, 0 tables, 0 profiles, 2 examples, 2 errors"]
