@@ -265,11 +265,14 @@ class Evidence:
         )
 
     def rounds_to(self, shown: Stated) -> bool:
-        """A fraction of the example, as a percentage at the printed precision, is ``shown``."""
+        """A fraction of the example, as a percentage at the printed precision, is ``shown``; or a percentage the
+        example prints, to as many places or more (`58%` of `'58.3%'`)."""
         digits = _digits(shown.text)
-        return (shown.value, digits) in self.percents or any(
-            _rounded(number * 100, digits) == shown.value * 100 for number in self.numbers
-        )
+        return any(
+            _rounded(printed * 100, digits) == shown.value * 100
+            for printed, places in self.percents
+            if places >= digits
+        ) or any(_rounded(number * 100, digits) == shown.value * 100 for number in self.numbers)
 
     def relates(self, ratio: Fraction) -> bool:
         """Two numbers of the example stand in ``ratio`` (twice: 6 and 12)."""

@@ -102,6 +102,16 @@ def test_a_percentage_must_round_from_a_chance_of_the_example_at_its_precision()
     assert problems("it succeeds 41.6% of the time", code) == ["41.6%"]
 
 
+def test_a_percentage_the_example_prints_may_be_said_to_fewer_places_never_more():
+    """A mechanic that prints its chance as `'58.3%'`: "58%" is that percentage, rounded (it was refused); "58.33%"
+    claims a precision the example never printed."""
+    code = ">>> percent(morale_pass(7))\n'58.3%'"
+    assert problems("it passes 58.3% of the time", code) == []
+    assert problems("it passes 58% of the time", code) == []
+    assert problems("it passes 59% of the time", code) == ["59%"]
+    assert problems("it passes 58.33% of the time", code) == ["58.33%"]
+
+
 def test_a_sum_must_be_true_and_its_result_stated():
     code = ">>> cost('command')\n8"
     assert problems("it costs 3 + 5 = 8 pts", code) == []
