@@ -95,6 +95,12 @@ def _short(text: str) -> str:
     return text if len(text) <= 40 else text[:39] + "…"
 
 
+def _capital_dice(text: str) -> str:
+    """Dice as rules print them, `2D6`, where the author typed `2d6` (read alike): every printout says `2D6`."""
+    dice = [m.span("dice") for m in _TOKEN.finditer(text) if m["dice"]]
+    return "".join(c.upper() if c == "d" and any(a <= i < b for a, b in dice) else c for i, c in enumerate(text))
+
+
 @dataclass(frozen=True)
 class DiceExpr:
     """Dice as the rules write them (``2D6+1``, ``D6+WS``), read by ``DiceExpr.parse(text)``: ``distribution(**stats)``
@@ -146,7 +152,7 @@ class DiceExpr:
                 f"20D100)",
                 0,
             )
-        return cls(" ".join(text.split()), tuple(terms))
+        return cls(" ".join(_capital_dice(text).split()), tuple(terms))
 
     @staticmethod
     def _term(match, sign: int, start: int, text: str) -> Term:

@@ -28,9 +28,16 @@ from generator.model.text import range_words
 def test_a_single_dice_term(text, count, sides):
     expr = DiceExpr.parse(text)
     assert expr.terms == (Term(1, count=count, sides=sides),)
-    assert expr.text == text
+    assert expr.text == text.upper()  # d6 is read as D6, and printed so
     assert expr.stats == ()
     assert not expr.is_modified
+
+
+@pytest.mark.parametrize(
+    "written, printed", [("2d6", "2D6"), ("d6+d6", "D6+D6"), ("d6 + dex", "D6 + dex"), ("3d6 -  1", "3D6 - 1")]
+)
+def test_dice_typed_in_small_letters_print_as_rules_print_them_and_stats_as_written(written, printed):
+    assert DiceExpr.parse(written).text == printed
 
 
 def test_stats_keep_their_order_and_signs():
