@@ -93,7 +93,9 @@ def parse_limit(text: str, names: set[str]) -> ast.expr:
     for node in ast.walk(tree):
         if isinstance(node, ast.Name):
             if node.id not in names:
-                raise LimitExpressionError(f"`{node.id}` is not a count an army limit can use")
+                unknown = LimitExpressionError(f"`{node.id}` is not a count an army limit can use")
+                unknown.name = node.id
+                raise unknown
         elif isinstance(node, ast.Constant):
             if not isinstance(node.value, int) or isinstance(node.value, bool):
                 raise LimitExpressionError(f"`{node.value!r}` is not a whole number")

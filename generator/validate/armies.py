@@ -62,11 +62,12 @@ def _limit_expressions(ruleset: Ruleset):
                         "write a shorter limit; split it into two limits",
                     )
                     continue
+                close = did_you_mean(getattr(error, "name", ""), names) if getattr(error, "name", "") else None
                 yield Diagnostic(
                     Code.BAD_EXPRESSION,
                     str(error),
                     value_loc(limit, field),
-                    "counts: " + counts + ", and any cost, hero or troop id",
+                    (f"{close} " if close else "") + "counts: " + counts + ", and any cost, hero or troop id",
                 )
 
 
