@@ -438,8 +438,8 @@ class Code(enum.Enum):
         catches="a template in the project's `templates/` that is not UTF-8, does not parse, names a template "
         "outside the templates folders or none at all, or fails while rendering (an undefined value, "
         "something the template sandbox refuses, work or output beyond its limits)",
-        hint="fix the template at the place named; start again from the default of the same path in "
-        "`generator/templates`",
+        hint="fix the template at the place named, or start again from the default of the same path that ships "
+        "with Rulepress",
     )
     PROSE_DIRECTIVE = _code(
         "prose-directive",

@@ -451,7 +451,17 @@ class Renderings:
 def located(error: BaseException, root: Path, name: str) -> Diagnostic:
     """The template-error diagnostic for ``error``, raised while rendering ``name``."""
     location = _where(error, root) or Location(_safe_shown(name))
-    return Diagnostic(Code.TEMPLATE_ERROR, _message(error), location, _hint(error))
+    return Diagnostic(Code.TEMPLATE_ERROR, _message(error), location, _hint(error) or _default_of(location.path))
+
+
+def _default_of(shown: str) -> str | None:
+    """The hint naming the default a project's template replaces, where the author can copy it from: the defaults
+    ship inside Rulepress, not in the project."""
+    relative = str(shown).removeprefix(f"{PROJECT_TEMPLATES}/")
+    default = default_templates() / relative
+    if relative == str(shown) or not default.is_file():
+        return None
+    return f"fix the template at the place named, or start again from the default it replaces: {default}"
 
 
 def _where(error: BaseException, root: Path) -> Location | None:

@@ -135,6 +135,21 @@ def test_a_failure_while_rendering_is_located_at_its_template_line(tmp_path, tex
     assert (location, says in message) == (where, True), message
 
 
+def test_a_failing_template_that_replaces_a_default_names_the_default_to_start_again_from(tmp_path):
+    """The defaults ship inside Rulepress, not in the project: the hint sent the author to `generator/templates`."""
+    root = templates(tmp_path, {"sheets/base.html.j2": "\n{{ nope }}", "mine.html.j2": "{{ nope }}"})
+    hints = []
+    for name in ("sheets/base.html.j2", "mine.html.j2"):
+        with pytest.raises(TemplateFailed) as raised:
+            render(root, name, {})
+        hints.append(raised.value.diagnostics[0].hint)
+    default = default_templates() / "sheets" / "base.html.j2"
+    assert default.is_file() and hints == [
+        f"fix the template at the place named, or start again from the default it replaces: {default}",
+        None,  # a template of the project's own: no default to name (the code's own hint is printed)
+    ]
+
+
 def test_a_failure_in_an_included_template_is_located_there(tmp_path):
     root = templates(
         tmp_path, {"sheets/a.html.j2": '{% include "sheets/b.html.j2" %}', "sheets/b.html.j2": "\n\n{{ nope }}"}
