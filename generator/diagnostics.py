@@ -369,6 +369,13 @@ class Code(enum.Enum):
         catches="a number other than 0 and 1 written in a ruleset's own mechanics, where it cannot follow the data",
         hint="name the number in `values:` and read it with `values.id`",
     )
+    MECHANIC_PRIVATE = _code(
+        "mechanic-private",
+        catches="a ruleset's own mechanics importing a module of Rulepress other than `generator.mechanics`, its API "
+        "for mechanics: the rest may change without notice and break the ruleset",
+        hint="import what `generator.mechanics` offers (`from generator.mechanics import army_points`); worked "
+        "examples see its names without importing them",
+    )
     MECHANIC_ERROR = _code(
         "mechanic-error",
         catches="a ruleset's own mechanics module that does not load",

@@ -115,6 +115,16 @@ def literal_warnings(path: Path, shown: str) -> list[Diagnostic]:
         return [Diagnostic(Code.MECHANIC_ERROR, error.msg, Location(shown, error.lineno or 1, error.offset or 1))]
     found = []
     for node in ast.walk(tree):
+        private = _private_import(node)
+        if private:
+            found.append(
+                Diagnostic(
+                    Code.MECHANIC_PRIVATE,
+                    f"`{private}` is Rulepress's own, not its API for mechanics: it may change without notice",
+                    Location(shown, node.lineno, node.col_offset + 1),
+                    severity=Severity.WARNING,
+                )
+            )
         if (
             isinstance(node, ast.Constant)
             and isinstance(node.value, (int, float, complex))
@@ -130,3 +140,17 @@ def literal_warnings(path: Path, shown: str) -> list[Diagnostic]:
                 )
             )
     return found
+
+
+PUBLIC = "generator.mechanics"  # the one module of Rulepress a ruleset's mechanics may import
+
+
+def _private_import(node: ast.AST) -> str | None:
+    """The module of Rulepress's own an import statement reads, when it is not the mechanics API."""
+    if isinstance(node, ast.ImportFrom) and not node.level and node.module:
+        names = [node.module]
+    elif isinstance(node, ast.Import):
+        names = [alias.name for alias in node.names]
+    else:
+        return None
+    return next((n for n in names if (n == "generator" or n.startswith("generator.")) and n != PUBLIC), None)
