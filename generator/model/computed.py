@@ -164,6 +164,11 @@ class Formula(ForAudience):
     )
     description: Markdown = spec("What the formula means, for the reference.", Markdown(""))
     chapter: str = spec("The chapter (id) where it is printed.", "")
+    calculator: bool = spec(
+        "Whether the site gives it an odds calculator: `false` for a step other formulas call, which players need "
+        "no calculator of (an exploding die's level, a die kept so far).",
+        True,
+    )
     coverage: str = coverage_field()
 
     def outcome(self, name: str) -> Outcome:

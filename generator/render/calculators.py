@@ -255,7 +255,9 @@ def calculators(ruleset: Ruleset, audience: str, key: str | None = None, store=N
             if [i.id for i in chance.inputs] == [i.id for i in formula.inputs]:
                 chances.setdefault(chart.formula, chance)
     wanted = [
-        (formula, chances.get(formula.id)) for formula in ruleset.section("formulas") if visible_to(formula, audience)
+        (formula, chances.get(formula.id))
+        for formula in ruleset.section("formulas")
+        if visible_to(formula, audience) and formula.calculator
     ]
     kept = store is not None and key is not None
     if kept:

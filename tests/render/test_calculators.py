@@ -152,6 +152,23 @@ def test_a_roll_with_no_inputs_has_a_calculator_of_its_chances_and_a_number_has_
     assert plain.data is None and plain.why == "it has no inputs to choose"
 
 
+STEP = KEPT.replace(
+    "  plain:\n",
+    "  step:\n    title: A die kept so far\n    calculator: false\n    inputs:\n"
+    "      face: {label: Face, type: int, min: 1, max: 6}\n    expr: face + 1\n  plain:\n",
+)
+
+
+def test_a_formula_marked_as_a_step_gets_no_calculator(tmp_path):
+    """The helpers a dice mechanic needs (a die kept so far, an exploding die's level) were each published to
+    players with a calculator, about half of one game's: `calculator: false` leaves a step out."""
+    result = check_project(make_project(tmp_path, fury=STEP))
+    assert result.ok, [d.format() for d in result.diagnostics]
+    fury = result.project.ruleset("fury")
+    assert [f.id for f in fury.formulas] == ["kept", "step", "plain"]
+    assert [t.formula.id for t in calc.calculators(fury, "player")] == ["kept", "plain"]
+
+
 def test_a_bounded_input_with_too_many_values_for_a_picker_says_how_many_not_any(tmp_path):
     """Dice 1 to 120 is bounded: the page said it "can take any value"."""
     result = check_project(make_project(tmp_path, wide=WIDE))
