@@ -647,6 +647,8 @@ def chart_problems(ruleset: Ruleset, chart: Chart, calc, reach=None) -> list[Dia
                 "split it into charts of fewer rows or columns",
             )
         ]
+    if any(_names_unknown(f, ruleset) for f in (formula, formulas.get(chart.chance)) if f is not None):
+        return found  # a misspelt name, told at the formula: every cell would fail for it
     reach = reach or _lazy_reach(ruleset)
     failure = remembered(
         "charts",
@@ -660,6 +662,15 @@ def chart_problems(ruleset: Ruleset, chart: Chart, calc, reach=None) -> list[Dia
         hint = None if code is Code.TOO_LARGE else "make the formula compute there, or leave that value off the chart"
         found.append(Diagnostic(code, failure, value_loc(chart, "formula"), hint))
     return found
+
+
+def _names_unknown(formula: Formula, ruleset: Ruleset) -> bool:
+    """Whether the formula names something that is no input, value, `let` step, formula, table or function."""
+    if not isinstance(formula, Formula):
+        return False  # a stand-in (tests), named by what it computes
+    known = _known_names(ruleset) | {i.id for i in formula.inputs} | {b.id for b in formula.let}
+    expressions = [b.expr for b in formula.let] + [view.expr for view in formula.views()]
+    return any((expr.names | expr.calls) - known for expr in expressions)
 
 
 def _axis_measures(chart: Chart, axes, inputs: dict, formula: Formula, calc) -> list[Diagnostic]:
