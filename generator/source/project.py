@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import hashlib
 import os
 import re
@@ -367,6 +368,11 @@ def load_ruleset(
             if name not in SECTIONS:
                 hint = did_you_mean(name, list(SECTIONS) + [META_SECTION]) or "sections are: " + ", ".join(SECTIONS)
                 diagnostics.add(Code.UNKNOWN_SECTION, f"unknown section `{name}`", key.loc, hint)
+                meant = next(iter(difflib.get_close_matches(name, list(SECTIONS), n=1, cutoff=0.6)), None)
+                if meant and isinstance(
+                    node, Mapping
+                ):  # `tabels:`: what names its entries is not told they are missing
+                    builder.failed.update((meant, entry_key.text) for entry_key, _value in node.items)
                 continue
             built = build(builder, SECTIONS[name], node, name) if build else builder.entries(SECTIONS[name], node, name)
             for entry in built:
