@@ -17,6 +17,7 @@ from fractions import Fraction
 import helpers
 import pytest
 from helpers import ROOT, WAR_MACHINES, make_project
+from playwright.sync_api import expect
 from site_helpers import PHONE, serve
 
 from generator.mechanics import armies
@@ -263,8 +264,11 @@ def test_the_exported_list_is_one_check_accepts_with_the_same_total(browser, sit
     page.goto(f"{site}/rampant_hex/army-builder.html")
     page.locator("button", has_text="New list").click()
     page.locator("#rp-army-add").select_option(label="Heavy foot (5 pts)")
+    page.get_by_role("button", name="Add Heavy foot", exact=True).click()
     page.locator("#rp-army-add").select_option(label="Light foot (4 pts)")
+    page.get_by_role("button", name="Add Light foot", exact=True).click()
     page.locator(".rp-army-line").nth(0).locator("select").select_option(label="Warrior hero (2)")
+    page.get_by_role("button", name="Add Warrior hero to Heavy foot", exact=True).click()
     page.locator(".rp-army-extras input").first.check()  # the appeal for scrolls, the one thing bought for a force
     page.locator("#rp-army-agreed").fill("20")
     page.locator("#rp-army-agreed").dispatch_event("change")
@@ -492,6 +496,7 @@ def test_what_is_typed_in_one_box_and_then_the_next_is_all_kept(browser, site):
     page.locator("#rp-army-agreed").click()
     page.keyboard.type("30")
     page.locator("#rp-army-add").select_option(label="Heavy foot (5 pts)")
+    page.get_by_role("button", name="Add Heavy foot", exact=True).click()
     assert page.locator("#rp-army-title").input_value() == "Thorgrim's Hold"
     assert " ".join(page.locator(".rp-army-totals").inner_text().split()) == "5 of 30 points · 1 unit"
     page.locator("#rp-army-agreed").click()
@@ -783,3 +788,291 @@ def test_the_printed_roster_has_a_move_column_where_the_troops_have_a_movement(b
         )
         page.context.close()
     assert seen == [(False, None, True), (True, "2 hexes", True)]
+
+
+# -- used from the keyboard and heard through a screen reader (an accessibility review of the built builder) -------
+ADDRESS = "http://rulepress.test/rampant_hex/army-builder.html"
+
+
+def builder_page(browser, ruleset):
+    """The builder alone on a page served at an address (so it keeps lists in its address and storage as on the
+    site) with the site's stylesheet, and the ruleset's data: it opens on the ruleset's first list."""
+    data = builder_data(ruleset, "player")
+    html = (
+        '<!DOCTYPE html><html><body><h1>Army builder</h1><div class="rp-army-builder"><div class="rp-army-app"></div>'
+        f'<script type="application/json" class="rp-army-data">{json.dumps(data)}</script></div></body></html>'
+    )
+    page = browser.new_context(viewport=PHONE).new_page()
+    page.route(ADDRESS, lambda route: route.fulfill(body=html, content_type="text/html"))
+    page.goto(ADDRESS)
+    page.add_style_tag(content=(SCRIPT.parent / "rulepress.css").read_text(encoding="utf-8"))  # the roster unseen
+    page.add_script_tag(content=SCRIPT.read_text(encoding="utf-8"))
+    return page, data
+
+
+@pytest.fixture
+def rampant(browser):
+    """Rampant Hex's builder (``builder_page``): it opens on the text's own 30 point force. Yields (page, ruleset,
+    data)."""
+    ruleset = helpers.sample_project()[0].ruleset("rampant_hex")
+    page, data = builder_page(browser, ruleset)
+    yield page, ruleset, data
+    page.context.close()
+
+
+def totals_text(page) -> str:
+    return " ".join(page.locator(".rp-army-totals").inner_text().split())
+
+
+def line_names(page) -> list[str]:
+    return page.locator(".rp-army-line .rp-army-name").all_inner_texts()
+
+
+def the_force(ruleset, data) -> tuple[list[str], Fraction]:
+    """004's 30 point force, the sample list the page opens on: its lines' troop names and its points (engine)."""
+    (army,) = [a for a in ruleset.armies if a.audience == "player"]
+    names = {t["id"]: t["name"] for t in data["troops"]}
+    return [names[u.troop] for u in army.units], Fraction(armies.army_points(ruleset, army))
+
+
+def test_arrow_keys_and_typing_in_the_unit_menu_move_the_choice_and_add_nothing_until_add_is_pressed(rampant):
+    """The review's blocker: each ↓ in "Add a unit" added a unit (Chromium fires `change` on every arrow key) and
+    typing "Lev" added light foot. Now ↓ ↓ ↓ and "Lev" only choose levy; its button, "Add Levy", adds one levy (2
+    points, 004); a mouse picks heavy foot and presses Add."""
+    page, ruleset, data = rampant
+    names, points = the_force(ruleset, data)
+    troops = {t["name"]: t for t in data["troops"]}
+    before = totals_text(page)
+    assert before == f"{points} of 30 points · 7 units"
+    menu = page.locator("#rp-army-add")
+    menu.focus()
+    for key in ("ArrowDown", "ArrowDown", "ArrowDown"):
+        page.keyboard.press(key)
+    page.keyboard.type("Lev")
+    assert (line_names(page), totals_text(page)) == (names, before)  # nothing added
+    assert menu.input_value() == troops["Levy"]["id"]
+    assert page.evaluate("document.activeElement.id") == "rp-army-add"  # the focus is still in the menu
+    page.keyboard.press("Tab")
+    expect(page.get_by_role("button", name="Add Levy", exact=True)).to_be_focused()
+    page.keyboard.press("Enter")
+    levy = Fraction(troops["Levy"]["points"])
+    assert line_names(page) == [*names, "Levy"]
+    assert totals_text(page) == f"{points + levy} of 30 points — {points + levy - 30} over · 8 units"
+    menu.select_option(label="Heavy foot (5 pts)")  # a mouse: the menu, then its button
+    assert line_names(page) == [*names, "Levy"]
+    page.get_by_role("button", name="Add Heavy foot", exact=True).click()
+    assert line_names(page) == [*names, "Levy", "Heavy foot"]
+
+
+def test_an_arrow_key_in_a_line_s_hero_menu_chooses_a_hero_and_adds_none_until_add_is_pressed(rampant):
+    """One ↓ in a line's hero menu added a hero and lost the focus. Now it chooses the second hero of the rules'
+    list, and the button beside it, named for that hero and the line, adds it to each unit of the line."""
+    page, ruleset, data = rampant
+    names, points = the_force(ruleset, data)
+    second = data["heroes"][1]
+    line = page.locator(".rp-army-line").nth(1)  # two heavy foot
+    assert line.locator(".rp-army-name").inner_text() == names[1] == "Heavy foot"
+    menu = line.locator("select")
+    menu.focus()
+    page.keyboard.press("ArrowDown")
+    assert line.locator(".rp-army-chip").count() == 0
+    assert totals_text(page) == f"{points} of 30 points · 7 units"
+    assert page.evaluate("document.activeElement.tagName") == "SELECT"
+    expect(menu).to_be_focused()
+    assert menu.input_value() == second["id"]
+    page.keyboard.press("Tab")
+    expect(page.get_by_role("button", name=f"Add {second['name']} to Heavy foot", exact=True)).to_be_focused()
+    page.keyboard.press("Enter")
+    assert line.locator(".rp-army-chip").inner_text() == f"each with {second['name']} ✕"
+    spent = points + 2 * Fraction(second["points"])  # a hero joins each of the line's two units (004)
+    assert totals_text(page) == f"{spent} of 30 points — {spent - 30} over · 7 units"
+
+
+def test_a_list_is_opened_by_its_button_not_by_moving_through_the_list_menu(rampant):
+    """The list menu opened each list ↓ passed on (the new list kept in the browser, then the rules' own): now ↓
+    only chooses, and the button beside it, named for the list, opens it."""
+    page, ruleset, data = rampant
+    page.get_by_role("button", name="New list").click()
+    assert line_names(page) == []
+    menu = page.locator("#rp-army-open")
+    menu.focus()
+    for _ in range(2):
+        page.keyboard.press("ArrowDown")
+        assert (line_names(page), page.locator("#rp-army-title").input_value()) == ([], "Army 1")
+    sample = f"{data['samples'][0]['title']} (from the rules)"
+    assert menu.evaluate("menu => menu.selectedOptions[0].text") == sample
+    page.keyboard.press("Tab")
+    expect(page.get_by_role("button", name=f"Open {sample}", exact=True)).to_be_focused()
+    page.keyboard.press("Enter")
+    assert page.locator("#rp-army-title").input_value() == data["samples"][0]["title"]
+    assert line_names(page) == the_force(ruleset, data)[0]
+
+
+def test_after_each_press_the_focus_stays_on_the_control_pressed_or_moves_to_its_neighbour(rampant):
+    """The page is drawn again on each change, and the focus was kept only on controls with an id: after +, −,
+    Remove, a hero's ✕, adding a hero or leaving the agreed points the next Tab started again at the top. Each
+    control pressed keeps the focus; one that is gone hands it to the next line's, or to the unit menu."""
+    page, ruleset, data = rampant
+    names, _ = the_force(ruleset, data)
+    assert names == ["Light foot", "Heavy foot", "Skirmishers", "Monsters", "Levy"]
+
+    def press(role: str, name: str, key: str = "Enter"):
+        page.get_by_role(role, name=name, exact=True).focus()
+        page.keyboard.press(key)
+
+    def focused(role: str, name: str):
+        expect(page.get_by_role(role, name=name, exact=True)).to_be_focused()
+
+    press("button", "One more Heavy foot")
+    assert page.locator(".rp-army-count").nth(1).inner_text() == "3×"
+    focused("button", "One more Heavy foot")
+    press("button", "One fewer Heavy foot")
+    assert page.locator(".rp-army-count").nth(1).inner_text() == "2×"
+    focused("button", "One fewer Heavy foot")
+    press("checkbox", "Command unit for Heavy foot (3 each)", "Space")
+    focused("checkbox", "Command unit for Heavy foot (3 each)")
+    hero = data["heroes"][0]["name"]
+    press("button", f"Add {hero} to Heavy foot")
+    focused("button", f"Add {hero} to Heavy foot")
+    press("button", f"Remove {hero} from Heavy foot")  # its ✕: the line has no hero left, so its hero menu
+    assert page.locator(".rp-army-chip").count() == 0
+    focused("combobox", "Hero to add to Heavy foot")
+    press("button", "Remove Heavy foot")
+    assert line_names(page) == ["Light foot", "Skirmishers", "Monsters", "Levy"]
+    focused("button", "Remove Skirmishers")  # the next line's
+    press("button", "Remove Levy")  # the last line: no next line, so the unit menu
+    focused("combobox", "Unit to add")
+    press("button", "One fewer Monsters")  # one monster, now the last line: the line goes
+    assert line_names(page) == ["Light foot", "Skirmishers"]
+    focused("combobox", "Unit to add")
+
+    # leaving the agreed points by Tab: the focus stays where Tab took it while the page is drawn again
+    agreed = page.locator("#rp-army-agreed")
+    agreed.focus()
+    page.keyboard.press("Tab")
+    after = page.evaluate("document.activeElement.getAttribute('aria-label')")
+    assert after == "One fewer Light foot"
+    agreed.focus()
+    page.keyboard.press("Control+A")
+    page.keyboard.type("40")
+    page.keyboard.press("Tab")
+    page.wait_for_function("document.querySelector('.rp-army-totals').innerText.includes('of 40')")
+    focused("button", after)
+    page.keyboard.press("Tab")
+    focused("button", "One more Light foot")  # and Tab goes on from there
+
+
+def test_one_live_region_says_the_totals_and_each_broken_limit_after_each_change(rampant):
+    """The totals line was a live region drawn anew on each change (a new region is often not read out). One region
+    stays, and each change's totals are said in it, with the limits the list breaks (as the engine finds them); each
+    limit is said kept or broken in words, not only by its ✔ or ✘."""
+    page, ruleset, data = rampant
+    names, points = the_force(ruleset, data)
+    (upgrade,) = data["upgrades"]
+    troops = {t["name"]: t["id"] for t in data["troops"]}
+    counts, upgrades = [2, 2, 1, 1, 1], [(), (), (), (), ()]
+    region = page.get_by_role("status").filter(has_text=f"{points} of 30 points").element_handle()
+    assert " ".join(region.inner_text().split()) == totals_text(page)
+    seen_broken = []
+    # a command unit for the skirmishers (one of at most one per 30 points of troops), then for the two heavy foot
+    # (three: broken), then one more levy
+    for line, press in ((2, "command"), (1, "command"), (4, "more")):
+        if press == "command":
+            page.locator(".rp-army-line").nth(line).get_by_role("checkbox").check()
+            upgrades[line] = (upgrade["id"],)
+        else:
+            page.locator(".rp-army-line").nth(line).get_by_role("button", name=f"One more {names[line]}").click()
+            counts[line] += 1
+        army = ArmyList(
+            id="mine",
+            title="Mine",
+            matrix=data["matrix"]["id"],
+            agreed_points=30,
+            units=tuple(
+                ArmyUnit(troop=troops[name], count=count, upgrades=ups)
+                for name, count, ups in zip(names, counts, upgrades, strict=True)
+            ),
+        )
+        results = armies.check_limits(ruleset, army)
+        broken = [r.limit.title for r in results if not r.holds]
+        seen_broken.append(bool(broken))
+        assert region.evaluate("e => e.isConnected"), "the live region was drawn anew"
+        said = " ".join(region.inner_text().split())
+        spent = Fraction(armies.army_points(ruleset, army))
+        assert said.startswith(totals_text(page)) and totals_text(page).startswith(f"{spent} of 30 points"), said
+        assert said.partition("Breaks: ")[2] == "; ".join(broken), said
+        for r in results:
+            heard = page.locator(f".rp-army-limits li[data-limit='{r.limit.id}']").aria_snapshot()
+            assert ("kept" if r.holds else "broken") in heard and ("broken" if r.holds else "kept") not in heard, heard
+            assert "✔" not in heard and "✘" not in heard, heard
+    assert seen_broken == [False, True, True]
+    assert page.get_by_role("status").filter(has_text="points").count() == 1
+
+
+@pytest.mark.parametrize("typed", ["abc", "-5", "1e9"])
+def test_agreed_points_that_are_no_size_stay_in_their_box_with_why_beside_it(rampant, typed):
+    """`abc`, `-5` and `1e9` were erased as the box was left, silently. They stay, the box is marked invalid and
+    described by why; the list keeps its 30 agreed points (004's force) until a size is typed."""
+    page, ruleset, data = rampant
+    _, points = the_force(ruleset, data)
+    box = page.locator("#rp-army-agreed")
+    box.fill(typed)
+    box.press("Tab")
+    expect(box).to_have_attribute("aria-invalid", "true")
+    assert box.input_value() == typed
+    why = page.locator("#" + box.get_attribute("aria-describedby"))
+    assert why.inner_text().strip().startswith("Agreed points must be a number above 0")
+    expect(box).to_have_accessible_description(why.inner_text().strip())
+    assert "must be a number above 0" in page.get_by_role("status").filter(has_text="points").inner_text()
+    assert totals_text(page) == f"{points} of 30 points · 7 units"
+    page.get_by_role("button", name="One more Levy").click()  # drawn again: still said, still in the box
+    assert box.input_value() == typed and why.is_visible()
+    box.fill("40")
+    box.press("Tab")
+    page.wait_for_function("document.querySelector('.rp-army-totals').innerText.includes('of 40')")
+    assert box.get_attribute("aria-invalid") is None and box.get_attribute("aria-describedby") is None
+    assert page.get_by_text("Agreed points must be").count() == 0
+
+
+def test_each_line_s_upgrade_box_is_named_with_its_unit(rampant):
+    """Every line's box was named "Command unit (3 each)": a screen reader's list of boxes did not say whose. Each
+    names its line's troop, with the points as shown (004: 3 points, each for a line of several units)."""
+    page, ruleset, data = rampant
+    names, _ = the_force(ruleset, data)
+    (upgrade,) = data["upgrades"]
+    counts = [u.count for u in ruleset.armies[0].units]  # 004's force: 2, 2, 1, 1, 1
+    for name, count in zip(names, counts, strict=True):
+        each = " each" if count > 1 else ""
+        box = page.get_by_role("checkbox", name=f"{upgrade['name']} for {name} ({upgrade['points']}{each})", exact=True)
+        assert box.count() == 1, name
+
+
+def test_the_builder_s_parts_have_headings(rampant):
+    """After the page's h1 the builder had no heading to move by: its list, its totals and limits, and what keeps
+    and prints the list each have one."""
+    page, _, _ = rampant
+    assert page.get_by_role("heading", level=2).all_inner_texts() == [
+        "The list",
+        "Totals and army limits",
+        "Save, share and print",
+    ]
+
+
+def test_agreed_models_that_are_no_whole_number_stay_in_their_box_with_why_beside_it(browser):
+    """A game sized by models (the headcount fixture's vanguard, 30 models agreed): "12abc" was taken as 12, and
+    "0" erased; both now stay in the box, said wrong, and the list keeps its 30."""
+    result = check_project(PROJECTS["headcount"])
+    page, _ = builder_page(browser, result.project.ruleset("skirmish"))
+    box = page.locator("#rp-army-agreed")
+    assert box.input_value() == "30"
+    for typed in ("12abc", "0"):
+        box.fill(typed)
+        box.press("Tab")
+        expect(box).to_have_attribute("aria-invalid", "true")
+        expect(box).to_have_accessible_description("Agreed models must be a whole number above 0: the list keeps 30.")
+        assert box.input_value() == typed and " models of 30" in totals_text(page)
+    box.fill("12")
+    box.press("Tab")
+    page.wait_for_function("document.querySelector('.rp-army-totals').innerText.includes('models of 12')")
+    assert box.get_attribute("aria-invalid") is None
+    page.context.close()

@@ -245,6 +245,12 @@
     try { if (fromAddress) start = this.opened(decode(fromAddress[1])); } catch (e) { start = null; }
     var last = this.saved()[this.lastName()];
     this.list = start || (last ? valid(data, last) : null) || valid(data, data.samples[0] || { title: "My army", units: [] });
+    // what the menus hold until their button is pressed: a troop type, a list to open, a hero for each line
+    this.choice = { unit: data.troops.length ? data.troops[0].id : "", open: "", heroes: {} };
+    this.wrong = null;  // agreed points (or models) typed that are no size: shown in their box, with why
+    this.says = null;   // said once, by the live region, at the next drawing
+    // the one live region: made once and never drawn again, so each change of its words is announced
+    this.said = el("p", { "class": "rp-army-said visually-hidden", role: "status", "aria-live": "polite", "aria-atomic": "true" });
     this.watchPresses();
     this.watchAddress();
     this.render();
@@ -256,7 +262,7 @@
     window.addEventListener("hashchange", function () {
       var found = /[#&]list=([A-Za-z0-9_-]+)/.exec(location.hash), opened = null;
       try { if (found) opened = self.opened(decode(found[1])); } catch (e) { opened = null; }
-      if (opened) { self.list = opened; self.render(); }
+      if (opened) { self.list = opened; self.wrong = null; self.render(); }
     });
   };
   // a list from a link: what it keeps, with what it had to change said above it until the list is changed
@@ -280,13 +286,17 @@
     } catch (e) { /* storage off: the address still holds the list */ }
     history.replaceState(null, "", "#list=" + encode(this.list));
   };
-  Builder.prototype.change = function (how) { how(this.list); this.keep(); this.render(); };
+  // `then`: the controls to move the focus to, first found first, when the one pressed is gone once drawn again
+  Builder.prototype.change = function (how, then) { how(this.list); this.keep(); this.then = then || null; this.render(); };
   // A box typed in changes as the reader leaves it, most often by pressing another control: the page is drawn again
   // once that press is over (its click handled), so the control they went to is still there and keeps the focus.
   Builder.prototype.typed = function (how) {
-    var self = this;
     how(this.list);
     this.keep();
+    this.later();
+  };
+  Builder.prototype.later = function () {
+    var self = this;
     if (this.pressing) this.pending = true;
     else setTimeout(function () { self.render(); }, 0);
   };
@@ -301,99 +311,175 @@
     document.addEventListener("pointercancel", released, true);
   };
 
+  // the control holding this key, if drawn: each control has one (`data-focus`), the same for the same control
+  // each time the page is drawn, so the focus stays where it was
+  function keyed(root, key) {
+    var all = root.querySelectorAll("[data-focus]");
+    for (var i = 0; i < all.length; i++) if (all[i].getAttribute("data-focus") === key) return all[i];
+    return null;
+  }
+
   Builder.prototype.render = function () {
     var self = this, data = this.data, list = this.list, v = verdicts(data, list);
     var troops = byId(data.troops), heroes = byId(data.heroes), upgrades = byId(data.upgrades);
-    var root = this.root, focused = document.activeElement && document.activeElement.id;
-    root.textContent = "";
+    var root = this.root, active = document.activeElement;
+    var focused = active && active !== root && root.contains(active) ? active.getAttribute("data-focus") : null;
+    var then = this.then || [];
+    this.then = null;
+    // a menu's button says what it adds or opens (the button as drawn when the menu changes, if drawn again since)
+    function named(key, name) { var button = keyed(root, key); if (button) button.setAttribute("aria-label", name); }
+    // everything is drawn again but the live region, which stays first
+    Array.prototype.slice.call(root.childNodes).forEach(function (node) { if (node !== self.said) root.removeChild(node); });
+    if (this.said.parentNode !== root) root.insertBefore(this.said, root.firstChild);
     if (this.notice.length) {
       root.appendChild(el("div", { "class": "rp-army-notice", role: "status" }, [
         el("p", { text: "This link's list did not fit these rules, so it was changed:" }),
         el("ul", {}, this.notice.map(function (text) { return el("li", { text: text }); }))]));
     }
+    root.appendChild(el("h2", { "class": "rp-army-heading", text: "The list" }));
 
-    // which list: its name, the saved ones, the text's own samples
+    // which list: its name, the saved ones, the text's own samples; a list is opened by its button, never by moving
+    // through the menu (each arrow key there changes the menu's choice)
     var saved = Object.keys(this.saved());
-    var open = el("select", { id: "rp-army-open", "aria-label": "Open a list", onchange: function (e) {
-      var pick = e.target.value;
-      if (!pick) return;
-      var kind = pick.slice(0, 2), name = pick.slice(2);
-      self.list = valid(data, kind === "s:" ? self.saved()[name] : data.samples[parseInt(name, 10)]);
-      self.keep();
-      self.render();
-    } }, [el("option", { value: "", text: "Open a list…" })]
-      .concat(saved.map(function (name) { return el("option", { value: "s:" + name, text: name }); }))
-      .concat(data.samples.map(function (s, i) { return el("option", { value: "x:" + i, text: s.title + " (from the rules)" }); })));
+    var lists = [{ value: "", text: "Open a list…" }]
+      .concat(saved.map(function (name) { return { value: "s:" + name, text: name }; }))
+      .concat(data.samples.map(function (s, i) { return { value: "x:" + i, text: s.title + " (from the rules)" }; }));
+    if (!lists.some(function (o) { return o.value === self.choice.open; })) this.choice.open = "";
+    function openName(value) {
+      var found = lists.filter(function (o) { return o.value === value; })[0];
+      return value && found ? "Open " + found.text : "Open the chosen list";
+    }
+    var openButton = el("button", { type: "button", "data-focus": "open-button", text: "Open", "aria-label": openName(this.choice.open),
+      onclick: function () {
+        var pick = self.choice.open;
+        if (!pick) { keyed(root, "open").focus(); return; }
+        var kind = pick.slice(0, 2), name = pick.slice(2);
+        self.list = valid(data, kind === "s:" ? self.saved()[name] : data.samples[parseInt(name, 10)]);
+        self.wrong = null;
+        self.keep();
+        self.render();
+      } });
+    var open = el("select", { id: "rp-army-open", "data-focus": "open", "aria-label": "List to open", onchange: function (e) {
+      self.choice.open = e.target.value;
+      named("open-button", openName(e.target.value));
+    } }, lists.map(function (o) { return el("option", { value: o.value, text: o.text, selected: o.value === self.choice.open ? "selected" : null }); }));
     root.appendChild(el("div", { "class": "rp-army-lists" }, [
-      el("label", { "for": "rp-army-title" }, ["List ", el("input", { id: "rp-army-title", value: list.title, maxlength: "80",
+      el("label", { "for": "rp-army-title" }, ["List ", el("input", { id: "rp-army-title", "data-focus": "title", value: list.title, maxlength: "80",
         onchange: function (e) { self.typed(function (l) { l.title = e.target.value.trim() || "My army"; }); } })]),
-      open,
-      el("button", { type: "button", text: "New list", onclick: function () {
-        self.list = valid(data, { title: "Army " + (saved.length + 1), units: [] }); self.keep(); self.render();
+      el("span", {}, [open, " ", openButton]),
+      el("button", { type: "button", "data-focus": "new", text: "New list", onclick: function () {
+        self.list = valid(data, { title: "Army " + (saved.length + 1), units: [] }); self.wrong = null; self.keep(); self.render();
       } }),
     ]));
-    if (data.by_points) {
-      root.appendChild(el("label", { "class": "rp-army-agreed", "for": "rp-army-agreed" }, ["Agreed points ",
-        el("input", { id: "rp-army-agreed", inputmode: "decimal", size: "5", value: list.agreed_points ? shown(parse(list.agreed_points)) : "",
-          onchange: function (e) { self.typed(function (l) { l.agreed_points = agreed(e.target.value); }); } })]));
-    } else {
-      root.appendChild(el("label", { "class": "rp-army-agreed", "for": "rp-army-agreed" }, ["Agreed models ",
-        el("input", { id: "rp-army-agreed", inputmode: "numeric", size: "5", value: list.agreed_models || "",
-          onchange: function (e) { self.typed(function (l) { l.agreed_models = parseInt(e.target.value, 10) > 0 ? parseInt(e.target.value, 10) : null; }); } })]));
+    // the game's size: what is typed that is no size stays in the box, said wrong beside it, and the list keeps its own
+    var size = data.by_points ? "points" : "models";
+    function why() {
+      var kept = data.by_points ? (list.agreed_points ? shown(parse(list.agreed_points)) : null) : list.agreed_models;
+      return (data.by_points ? "Agreed points must be a number above 0, such as 500 or 499½" : "Agreed models must be a whole number above 0")
+        + (kept ? ": the list keeps " + kept + "." : ": none are agreed.");
     }
+    var wrong = this.wrong !== null;
+    root.appendChild(el("label", { "class": "rp-army-agreed", "for": "rp-army-agreed" }, ["Agreed " + size + " ",
+      el("input", { id: "rp-army-agreed", "data-focus": "agreed", inputmode: data.by_points ? "decimal" : "numeric", size: "5",
+        value: wrong ? this.wrong : data.by_points ? (list.agreed_points ? shown(parse(list.agreed_points)) : "") : (list.agreed_models || ""),
+        "aria-invalid": wrong ? "true" : null, "aria-describedby": wrong ? "rp-army-agreed-why" : null,
+        onchange: function (e) {
+          var text = e.target.value, kept = data.by_points ? agreed(text)
+            : /^\s*\d+\s*$/.test(text) && parseInt(text, 10) > 0 ? parseInt(text, 10) : null;
+          if (text.trim() && kept === null) { self.wrong = text; self.says = true; self.later(); return; }
+          self.wrong = null;
+          self.typed(function (l) { if (data.by_points) l.agreed_points = kept; else l.agreed_models = kept; });
+        } })]));
+    if (wrong) root.appendChild(el("p", { id: "rp-army-agreed-why", "class": "rp-army-over rp-army-agreed-why", text: why() }));
 
-    // the lines
+    // the lines; a line taken away takes its hero menu's choice, and the lines after it keep theirs
+    function dropped(index) {
+      var kept = {};
+      Object.keys(self.choice.heroes).forEach(function (at) {
+        if (+at !== index) kept[+at > index ? +at - 1 : +at] = self.choice.heroes[at];
+      });
+      self.choice.heroes = kept;
+    }
     var rows = list.units.map(function (unit, index) {
-      var troop = troops[unit.troop], each = lineEach(data, unit);
-      var heroPick = el("select", { "aria-label": "Add a hero to " + troop.name, onchange: function (e) {
-        if (e.target.value) self.change(function (l) { l.units[index].heroes.push(e.target.value); });
-      } }, [el("option", { value: "", text: "+ hero…" })].concat(data.heroes.map(function (h) {
-        return el("option", { value: h.id, text: h.name + (h.points !== null && data.by_points ? " (" + shown(parse(h.points)) + (unit.count > 1 ? " each" : "") + ")" : "") });
-      })));
+      var troop = troops[unit.troop], each = lineEach(data, unit), chosen = self.choice.heroes[index];
+      if (!heroes[chosen]) chosen = data.heroes.length ? data.heroes[0].id : "";
+      function heroName(id) { return "Add " + heroes[id].name + " to " + troop.name; }
+      var heroAdd = data.heroes.length ? el("button", { type: "button", "data-focus": "hero-add:" + index, text: "Add", "aria-label": heroName(chosen),
+        onclick: function () {
+          var id = self.choice.heroes[index] && heroes[self.choice.heroes[index]] ? self.choice.heroes[index] : chosen;
+          self.change(function (l) { l.units[index].heroes.push(id); });
+        } }) : null;
+      var heroPick = data.heroes.length ? el("span", { "class": "rp-army-hero-pick" }, [
+        el("label", { "for": "rp-army-hero-" + index, text: "Hero " }),
+        el("select", { id: "rp-army-hero-" + index, "data-focus": "hero:" + index, "aria-label": "Hero to add to " + troop.name, onchange: function (e) {
+          self.choice.heroes[index] = e.target.value;
+          named("hero-add:" + index, heroName(e.target.value));
+        } }, data.heroes.map(function (h) {
+          return el("option", { value: h.id, selected: h.id === chosen ? "selected" : null,
+            text: h.name + (h.points !== null && data.by_points ? " (" + shown(parse(h.points)) + (unit.count > 1 ? " each" : "") + ")" : "") });
+        })), " ", heroAdd]) : null;
       return el("li", { "class": "rp-army-line" }, [
         el("div", { "class": "rp-army-line-head" }, [
-          el("button", { type: "button", "aria-label": "One fewer " + troop.name, text: "−", onclick: function () {
-            self.change(function (l) { if (l.units[index].count > 1) l.units[index].count -= 1; else l.units.splice(index, 1); });
+          el("button", { type: "button", "data-focus": "fewer:" + index, "aria-label": "One fewer " + troop.name, text: "−", onclick: function () {
+            // the last one taken away takes its line: then the next line's −, or the menu of units to add
+            self.change(function (l) { if (l.units[index].count > 1) l.units[index].count -= 1; else { l.units.splice(index, 1); dropped(index); } }, ["add"]);
           } }),
           el("strong", { "class": "rp-army-count", text: unit.count + "×" }),
-          el("button", { type: "button", "aria-label": "One more " + troop.name, text: "+", onclick: function () {
+          el("button", { type: "button", "data-focus": "more:" + index, "aria-label": "One more " + troop.name, text: "+", onclick: function () {
             self.change(function (l) { l.units[index].count = Math.min(100, l.units[index].count + 1); });
           } }),
-          troop.rules ? el("a", { "class": "rp-army-name", href: troop.rules, text: troop.name }) : el("span", { "class": "rp-army-name", text: troop.name }),
-          card(data, troop),
+          troop.rules ? el("a", { "class": "rp-army-name", "data-focus": "name:" + index, href: troop.rules, text: troop.name })
+            : el("span", { "class": "rp-army-name", text: troop.name }),
+          (function (link) { if (link) link.setAttribute("data-focus", "card:" + index); return link; })(card(data, troop)),
           data.by_points ? el("span", { "class": "rp-army-points", text: each === null ? "points not given" : shown(mul(each, frac(BigInt(unit.count)))) + " pts" }) : null,
           troop.models === null && !data.by_points ? el("label", { "class": "rp-army-line-models", "for": "rp-army-models-" + index }, [
-            el("input", { id: "rp-army-models-" + index, inputmode: "numeric", size: "3", value: unit.models || "",
+            el("input", { id: "rp-army-models-" + index, "data-focus": "models:" + index, inputmode: "numeric", size: "3", value: unit.models || "",
               onchange: function (e) { self.typed(function (l) { var m = parseInt(e.target.value, 10); l.units[index].models = m > 0 ? Math.min(10000, m) : null; }); } }),
             " models"]) : null,
-          el("button", { type: "button", "class": "rp-army-remove", "aria-label": "Remove " + troop.name, text: "Remove", onclick: function () {
-            self.change(function (l) { l.units.splice(index, 1); });
+          el("button", { type: "button", "class": "rp-army-remove", "data-focus": "remove:" + index, "aria-label": "Remove " + troop.name, text: "Remove", onclick: function () {
+            // then the next line's Remove, or the menu of units to add
+            self.change(function (l) { l.units.splice(index, 1); dropped(index); }, ["add"]);
           } }),
         ]),
         el("div", { "class": "rp-army-line-more" }, unit.heroes.map(function (id, h) {
-          return el("button", { type: "button", "class": "rp-army-chip", "aria-label": "Remove " + heroes[id].name, text: (unit.count > 1 ? "each with " : "with ") + heroes[id].name + " ✕",
-            onclick: function () { self.change(function (l) { l.units[index].heroes.splice(h, 1); }); } });
+          return el("button", { type: "button", "class": "rp-army-chip", "data-focus": "hero-chip:" + index + ":" + h,
+            "aria-label": "Remove " + heroes[id].name + " from " + troop.name, text: (unit.count > 1 ? "each with " : "with ") + heroes[id].name + " ✕",
+            onclick: function () {
+              // then the hero after it, the one before, or the line's menu of heroes
+              self.change(function (l) { l.units[index].heroes.splice(h, 1); }, ["hero-chip:" + index + ":" + (h - 1), "hero:" + index]);
+            } });
         }).concat(data.upgrades.filter(function (c) { return fits(c, unit.troop); }).map(function (c) {
           var on = unit.upgrades.indexOf(c.id) >= 0, ident = "rp-army-" + index + "-" + c.id;
-          return el("label", { "class": "rp-army-upgrade", "for": ident }, [el("input", { type: "checkbox", id: ident, checked: on ? "checked" : null,
+          var price = c.points !== null && data.by_points ? " (" + shown(parse(c.points)) + (unit.count > 1 ? " each" : "") + ")" : unit.count > 1 ? " (each)" : "";
+          return el("label", { "class": "rp-army-upgrade", "for": ident }, [el("input", { type: "checkbox", id: ident, "data-focus": "upgrade:" + index + ":" + c.id,
+            checked: on ? "checked" : null, "aria-label": c.name + " for " + troop.name + price,
             onchange: function (e) { self.change(function (l) {
               var ups = l.units[index].upgrades, at = ups.indexOf(c.id);
               if (e.target.checked && at < 0) ups.push(c.id); else if (!e.target.checked && at >= 0) ups.splice(at, 1);
-            }); } }), " " + c.name + (c.points !== null && data.by_points ? " (" + shown(parse(c.points)) + (unit.count > 1 ? " each" : "") + ")" : unit.count > 1 ? " (each)" : "")]);
-        })).concat(data.heroes.length ? [heroPick] : [])),
+            }); } }), " " + c.name + price]);
+        })).concat([heroPick])),
       ]);
     });
     root.appendChild(el("ol", { "class": "rp-army-units" }, rows));
-    var addUnit = el("select", { id: "rp-army-add", "aria-label": "Add a unit", onchange: function (e) {
-      if (e.target.value) self.change(function (l) { l.units.push({ troop: e.target.value, count: 1, heroes: [], upgrades: [] }); });
-    } }, [el("option", { value: "", text: "Add a unit…" })].concat(data.troops.map(function (t) {
-      return el("option", { value: t.id, text: t.name + (data.by_points ? " (" + (t.points === null ? "points not given" : shown(parse(t.points)) + " pts") + ")" : "") });
-    })));
-    root.appendChild(el("p", { "class": "rp-army-add" }, [addUnit]));
+    // a unit is added by the button beside the menu: moving through the menu (arrow keys, typing) only chooses
+    if (!troops[this.choice.unit]) this.choice.unit = data.troops.length ? data.troops[0].id : "";
+    var addButton = el("button", { type: "button", id: "rp-army-add-unit", "data-focus": "add-unit", text: "Add",
+      "aria-label": this.choice.unit ? "Add " + troops[this.choice.unit].name : "Add the chosen unit", onclick: function () {
+        var id = self.choice.unit;
+        if (troops[id]) self.change(function (l) { l.units.push({ troop: id, count: 1, heroes: [], upgrades: [] }); });
+      } });
+    var addUnit = el("select", { id: "rp-army-add", "data-focus": "add", onchange: function (e) {
+      self.choice.unit = e.target.value;
+      named("add-unit", "Add " + troops[e.target.value].name);
+    } }, data.troops.map(function (t) {
+      return el("option", { value: t.id, selected: t.id === self.choice.unit ? "selected" : null,
+        text: t.name + (data.by_points ? " (" + (t.points === null ? "points not given" : shown(parse(t.points)) + " pts") + ")" : "") });
+    }));
+    root.appendChild(el("p", { "class": "rp-army-add" }, [el("label", { "for": "rp-army-add", text: "Unit to add " }), addUnit, " ", addButton]));
     if (data.extras.length) {
       root.appendChild(el("fieldset", { "class": "rp-army-extras" }, [el("legend", { text: "Bought once for the force" })].concat(data.extras.map(function (c) {
         var ident = "rp-army-extra-" + c.id;
-        return el("label", { "for": ident }, [el("input", { type: "checkbox", id: ident, checked: list.extras.indexOf(c.id) >= 0 ? "checked" : null,
+        return el("label", { "for": ident }, [el("input", { type: "checkbox", id: ident, "data-focus": "extra:" + c.id, checked: list.extras.indexOf(c.id) >= 0 ? "checked" : null,
           onchange: function (e) { self.change(function (l) {
             var at = l.extras.indexOf(c.id);
             if (e.target.checked && at < 0) l.extras.push(c.id); else if (!e.target.checked && at >= 0) l.extras.splice(at, 1);
@@ -402,6 +488,7 @@
     }
 
     // the totals and every limit, in its own words
+    root.appendChild(el("h2", { "class": "rp-army-heading", text: data.limits.length ? "Totals and army limits" : "Totals" }));
     var totals = [];
     if (data.by_points) {
       var spent = parse(v.points);
@@ -415,40 +502,52 @@
     fielded(data, v).forEach(function (c) { totals.push(el("span", { "class": "rp-army-own-count", text: " · " + c.label.toLowerCase() + ": " + shown(c.count) })); });
     if (hasModels) totals.push(el("span", { "class": "rp-army-models", text: " · " + shown(parse(v.models)) + " models" + (list.agreed_models ? " of " + list.agreed_models : "") }));
     if (list.agreed_models && cmp(parse(v.models), frac(BigInt(list.agreed_models))) > 0) totals.push(el("span", { "class": "rp-army-over", text: " — " + shown(sub(parse(v.models), frac(BigInt(list.agreed_models)))) + " over" }));
-    root.appendChild(el("p", { "class": "rp-army-totals", role: "status", "aria-live": "polite" }, totals));
+    root.appendChild(el("p", { "class": "rp-army-totals" }, totals));
     root.appendChild(el("ul", { "class": "rp-army-limits" }, data.limits.map(function (limit, i) {
       var r = v.limits[i], bound = [];
       if (r.at_least !== null) bound.push("at least " + shown(parse(r.at_least)));
       if (r.at_most !== null) bound.push("at most " + shown(parse(r.at_most)));
       return el("li", { "class": r.holds ? "holds" : "broken", "data-limit": limit.id }, [
-        el("span", { "class": "rp-army-verdict", "aria-label": r.holds ? "kept" : "broken", text: r.holds ? "✔" : "✘" }), " ",
+        el("span", { "class": "rp-army-verdict" }, [el("span", { "aria-hidden": "true", text: r.holds ? "✔" : "✘" }),
+          el("span", { "class": "visually-hidden", text: r.holds ? "kept:" : "broken:" })]), " ",
         el("span", { "class": "rp-army-limit-title", text: limit.title }), " ",
         el("span", { "class": "rp-army-limit-numbers", text: shown(parse(r.count)) + " of " + bound.join(" and ") }),
       ]);
     })));
+    // what the live region says: the totals and the limits broken, or once, why the size typed was not taken
+    var broken = data.limits.filter(function (limit, i) { return !v.limits[i].holds; }).map(function (limit) { return limit.title; });
+    var words = totals.map(function (node) { return node.textContent; }).join("").trim()
+      + (broken.length ? ". Breaks: " + broken.join("; ") : "");
+    if (this.says) words = why() + " " + words;
+    this.says = null;
+    if (this.said.textContent !== words) this.said.textContent = words;
 
     // keep it: the link, the YAML `rulepress` takes, print
-    var out = el("textarea", { "class": "rp-army-yaml", readonly: "readonly", rows: "8", "aria-label": "The list as YAML" });
+    root.appendChild(el("h2", { "class": "rp-army-heading", text: "Save, share and print" }));
+    var out = el("textarea", { "class": "rp-army-yaml", "data-focus": "yaml", readonly: "readonly", rows: "8", "aria-label": "The list as YAML" });
     out.value = yaml(data, list);
     // a page served over plain http has no clipboard to write to: the link is then shown, selected, to copy by hand
     var told = el("span", { "class": "rp-army-copied", role: "status" });
     function byHand() {
-      var link = el("input", { type: "text", readonly: "readonly", value: location.href, "aria-label": "The list's link" });
+      var link = el("input", { type: "text", readonly: "readonly", "data-focus": "link", value: location.href, "aria-label": "The list's link" });
       told.textContent = "Copy this link: ";
       told.appendChild(link);
       link.select();
     }
     root.appendChild(el("div", { "class": "rp-army-keep" }, [
-      el("button", { type: "button", text: "Copy link", onclick: function () {
+      el("button", { type: "button", "data-focus": "copy", text: "Copy link", onclick: function () {
         if (!navigator.clipboard) return byHand();
         navigator.clipboard.writeText(location.href).then(function () { told.textContent = "Link copied"; }, byHand);
       } }),
       told,
-      el("button", { type: "button", text: "Print", onclick: function () { window.print(); } }),
-      el("details", {}, [el("summary", { text: "As YAML for rulepress" }), out]),
+      el("button", { type: "button", "data-focus": "print", text: "Print", onclick: function () { window.print(); } }),
+      el("details", { open: self.showYaml ? "open" : null, ontoggle: function (e) { self.showYaml = e.target.open; } }, [el("summary", { "data-focus": "yaml-open", text: "As YAML for rulepress" }), out]),
     ]));
     root.appendChild(roster(data, list, v));
-    if (focused && document.getElementById(focused)) document.getElementById(focused).focus();
+    // the focus back where it was, or (that control gone) on the neighbour its press named
+    var back = null;
+    if (focused) [focused].concat(then).some(function (key) { return (back = keyed(root, key)); });
+    if (back) back.focus();
   };
 
   // -- the roster it prints: the PDF roster's layout, tracking boxes included ----------------------------
