@@ -23,8 +23,9 @@ def ref_hint(ruleset: Ruleset, id: str, ids, section: str) -> str | None:
     """For an id not among ``ids`` (the entries of ``section``): the one it was likely meant to be, else the
     section it is an entry of (a roll table named where a chart must be), else None (the code's own hint)."""
     elsewhere = ruleset.ids().get(id)
+    declare = f", or declare `{id}: {{title: ...}}` in `{section}:`" if section in ("chapters", "phases") else ""
     return did_you_mean(id, ids) or (
-        f"`{id}` is in `{elsewhere}:`; only an entry of `{section}:` fits here" if elsewhere else None
+        f"`{id}` is in `{elsewhere}:`; only an entry of `{section}:` fits here{declare}" if elsewhere else None
     )
 
 
