@@ -47,6 +47,7 @@ _ROLL_WORDS = (
     "explode",
     "reroll",
     "total",
+    "each",
     "chance",
     "chance_of",
     "mean",
@@ -312,6 +313,10 @@ class _Words:
             die, under = (self.part(a, True) for a in args[:2])
             times = self.part(args[2], True) if len(args) == 3 else "1"
             return f"{die} re-rolled under {under}" + ("" if times == "1" else f" up to {times} times")
+        if name == "each" and len(args) >= 2 and isinstance(args[1], ast.Name):
+            through = self.formulas.get(args[1].id) or self.tables.get(args[1].id)
+            title = entry_title(through) if through is not None else args[1].id.replace("_", " ")
+            return f"{self.part(args[0], True)}, each face read as {title[:1].lower() + title[1:]}"
         if name == "total" and len(args) == 2:
             return f"the total of {self.part(args[0], True)} {self.part(args[1], True)}"
         if name == "chance" and len(args) == 1:

@@ -179,3 +179,31 @@ def test_dice_kept_exploding_or_re_rolled_are_said_in_words(tmp_path):
             "that D6 re-rolled under 3 up to 2 times is at least Needed 7"
         ],
     ]
+
+
+POOL = """\
+ruleset: {title: Fury}
+formulas:
+  pool_face:
+    title: Successes of one die
+    calculator: false
+    inputs:
+      face: {label: Face, type: int, min: 1, max: 6}
+    expr: 2 if face == 6 else (1 if face >= 4 else 0)
+  pool:
+    title: Successes of a pool
+    inputs:
+      dice: {label: Dice in the pool, type: int, min: 2, max: 2}
+    expr: total(dice, each(D6, pool_face))
+    result: roll
+"""
+
+
+def test_a_roll_read_through_a_formula_face_by_face_is_said_with_that_formula(tmp_path):
+    """`each(D6, pool_face)` read "a roll": the reason now says what each face is read as."""
+    result = check_project(make_project(tmp_path, fury=POOL))
+    assert result.ok, [d.format() for d in result.diagnostics]
+    [pool] = calc.calculators(result.project.ruleset("fury"), "player")
+    assert pool.data["why"][0]["because"] == [
+        "Successes of a pool: the total of Dice in the pool 2 D6, each face read as successes of one die"
+    ]
