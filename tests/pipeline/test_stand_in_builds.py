@@ -646,7 +646,10 @@ def test_the_template_errors_of_sheets_and_handouts_are_reported_together(projec
     monkeypatch.setattr("generator.pipeline.plan.sheet_jobs", failing(wound))
     monkeypatch.setattr("generator.pipeline.plan.handout_jobs", failing(cards))
     assert build(project, renderers) == 1
-    hint = "fix the template at the place named, or start again from the default of the same path that ships with Rulepress"
+    hint = (
+        "fix the template at the place named, or start again from the default of the same path that ships with "
+        "Rulepress"
+    )
     assert capsys.readouterr().err == (
         "templates/handouts/cards.html.j2:1:1: error[template-error]: unexpected end of template\n"
         f"  hint: {hint}\n"
