@@ -281,6 +281,61 @@ def test_arrow_keys_move_through_results_enter_opens_one_escape_closes_then_empt
 
 
 @pytest.mark.browser
+def test_the_search_field_says_it_opens_its_panel_as_a_combobox(page, site):
+    """A search field (`<input type=search>`) may not say it is expanded: the field is a combobox, which says whether
+    the panel it controls is open."""
+    page.goto(site + "/city_of_the_damned_combat/injuries.html")
+    field = page.get_by_role("combobox", name="Search the rules", exact=True)
+    assert field.count() == 1 and field.get_attribute("aria-expanded") == "false"
+    panel = field.get_attribute("aria-controls")
+    assert page.locator(f"#{panel}").count() == 1
+    results(page, "Stunned")
+    assert field.get_attribute("aria-expanded") == "true" and page.locator(f"#{panel}").is_visible()
+    page.keyboard.press("Escape")
+    assert field.get_attribute("aria-expanded") == "false" and page.locator(f"#{panel}").is_hidden()
+
+
+@pytest.mark.browser
+def test_each_kind_filter_is_named_by_its_word_and_how_many_results_it_has(page, site):
+    """Read as "Terms, 3 results", never "Terms3": each button's name is the word it shows, then its count."""
+    page.goto(site + "/city_of_the_damned_combat/injuries.html")
+    results(page, "Stunned")
+    counts = type_filter(page)  # the word and the count each button shows
+    assert len(counts) >= 3 and counts["All"] == len(every_result(page)), counts
+    for label, count in counts.items():
+        name = f"{label}, {count} result{'' if count == 1 else 's'}"
+        assert page.get_by_role("button", name=name, exact=True).count() == 1, name
+
+
+FOCUS_RING = """field => {
+  const ring = getComputedStyle(field), parse = c => c.match(/[\\d.]+/g).slice(0, 3).map(Number);
+  let under = null;
+  for (let e = field.parentElement; e && !under; e = e.parentElement) {
+    const b = getComputedStyle(e).backgroundColor;
+    if (!/rgba\\(.*, 0\\)$/.test(b) && b !== 'transparent') under = parse(b);
+  }
+  const luminance = c => c.map(v => (v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4)
+    .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
+  const [a, b] = [luminance(parse(ring.outlineColor)), luminance(under || [255, 255, 255])].sort((x, y) => y - x);
+  return {style: ring.outlineStyle, width: parseFloat(ring.outlineWidth), ratio: (a + 0.05) / (b + 0.05)};
+}"""
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_search_field_shows_a_ring_where_the_focus_is(page, site, scheme):
+    """The focus was shown only by its 1 px border turning blue: a ring of 2 px or more, at 3:1 or more against the
+    page (WCAG's contrast for the parts of a control), in either theme."""
+    page.emulate_media(color_scheme=scheme)
+    page.goto(site + "/city_of_the_damned_combat/injuries.html")
+    box = page.locator(".rp-search-field")
+    assert box.evaluate(FOCUS_RING)["style"] == "none"  # none until the field has the focus
+    page.focus(".rp-search-input")
+    ring = box.evaluate(FOCUS_RING)
+    assert ring["style"] != "none" and ring["width"] >= 2 and ring["ratio"] >= 3, ring
+
+
+@pytest.mark.browser
 def test_opened_from_a_file_search_says_to_serve_the_site_and_offers_pages_whose_titles_match(page, built):
     errors = []
     page.on("pageerror", lambda error: errors.append(str(error)))

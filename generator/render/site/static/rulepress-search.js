@@ -121,6 +121,12 @@
       this.type = "";  // the type filter: "" for every type
       this.shown = STEP;
       this.query = "";
+      // The box opens a panel of results, which it says it controls and whether it is open: a combobox (a search
+      // field may not say it is expanded), whose panel is a dialog named for what it holds.
+      this.input.setAttribute("role", "combobox");
+      this.input.setAttribute("aria-haspopup", "dialog");
+      this.panel.setAttribute("role", "dialog");
+      this.panel.setAttribute("aria-label", "Search results");
       this.input.addEventListener("input", () => this.search());
       this.input.addEventListener("focus", () => {
         if (!SERVED) { this.open(); this.fallback(this.input.value.trim()); return; }
@@ -303,7 +309,9 @@
         button.type = "button";
         button.dataset.type = type;
         button.setAttribute("aria-pressed", String(this.type === type));
-        button.append(element("span", "rp-type-label", label), element("span", "rp-type-count", String(count)));
+        // read as "Rules, 7 results", never "Rules7"
+        button.setAttribute("aria-label", `${label}, ${count} result${count === 1 ? "" : "s"}`);
+        button.append(element("span", "rp-type-label", label), " ", element("span", "rp-type-count", String(count)));
         return button;
       };
       this.types.replaceChildren(
