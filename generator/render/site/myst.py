@@ -549,6 +549,19 @@ def lookup_md(lookup, ruleset: Ruleset) -> str:
 
 _GRIDS: dict[tuple, str] = {}  # chart_grid_md by what it is computed from: a save of a rule's wording keeps them
 GRIDS_KEPT = 1024
+# The class of a chart's grid, wherever the site prints it (its own entry, a rule): its rows are headed by their labels
+# (charts.RowHeadings).
+CHART_GRID = "chart-grid"
+
+
+def _chart_grid_table(grid: str) -> str:
+    """``markdown.chart_md``'s grid (without title or notes: its picker, if any, then its pipe table, neither with an
+    empty line) with the table in a ``{table}`` directive that gives it the class ``CHART_GRID``. No line of a pipe
+    table starts with backticks: the fence ends where the table does."""
+    picker, _, table = grid.rpartition("\n\n")
+    if not table.startswith("|"):
+        return grid
+    return "\n\n".join(p for p in (picker, f"```{{table}}\n:class: {CHART_GRID}\n\n{table}\n```") if p)
 
 
 def chart_grid_md(chart, ruleset: Ruleset, heading: bool = False) -> str:
@@ -558,7 +571,9 @@ def chart_grid_md(chart, ruleset: Ruleset, heading: bool = False) -> str:
     if key not in _GRIDS:
         shown = chart_from_model(ruleset, chart)
         # the heading and notes are the entry's; the picker says why each cell is what it is
-        grid = chart_md(dataclasses.replace(shown, title="", notes=()), reasons=chart_reasons(ruleset, chart, shown))
+        grid = _chart_grid_table(
+            chart_md(dataclasses.replace(shown, title="", notes=()), reasons=chart_reasons(ruleset, chart, shown))
+        )
         _GRIDS[key] = f"**{esc(shown.title)}**\n\n{grid}" if heading else grid
         while len(_GRIDS) > GRIDS_KEPT:
             del _GRIDS[next(iter(_GRIDS))]

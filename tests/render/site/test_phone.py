@@ -60,10 +60,11 @@ def test_a_wide_table_scrolls_and_its_first_column_stays(phone, site):
     assert phone.evaluate(
         "w => w.scrollWidth > w.clientWidth", wrapper.element_handle()
     )  # ten columns do not fit 390 px
-    before = wrapper.locator("tbody tr td").first.bounding_box()["x"]
+    label = wrapper.locator("tbody tr > :first-child").first  # the row's heading
+    before = label.bounding_box()["x"]
     phone.evaluate("w => { w.scrollLeft = 200; }", wrapper.element_handle())
-    after_first = wrapper.locator("tbody tr td").first.bounding_box()["x"]
-    after_second = wrapper.locator("tbody tr td").nth(1).bounding_box()["x"]
+    after_first = label.bounding_box()["x"]
+    after_second = wrapper.locator("tbody tr td").first.bounding_box()["x"]  # the row's first cell
     assert after_first == pytest.approx(before, abs=1)  # the row label stayed in view
     assert after_second < before + 100  # ... while the grid moved under it
 
@@ -92,7 +93,7 @@ def test_a_chart_cell_sets_its_chance_under_its_target(phone, site):
     """The published to-hit chart: WS 3 against WS 7 needs 5+, a chance of 33.3% on a D6."""
     phone.goto(f"{site}/warhammer_fantasy_charts/charts.html")
     section = phone.locator("section:has(> h2:text-is('Close combat: to hit'))")
-    cell = section.locator("table.rulepress-charts tbody tr").nth(2).locator("td").nth(7)
+    cell = section.locator("table.rulepress-charts tbody tr").nth(2).locator("td").nth(6)  # after the row's heading
     assert " ".join(cell.inner_text().split()) == "5+ (33.3%)" and cell.text_content().strip() == "5+ (33.3%)"
     target_bottom = cell.evaluate("""c => {
         const walker = document.createTreeWalker(c, NodeFilter.SHOW_TEXT), range = document.createRange();
@@ -246,6 +247,87 @@ def test_a_chart_page_printed_from_chromium_shows_every_chart_whole_and_nothing_
     printed = "".join(p.extract_text() for p in pypdf.PdfReader(target).pages)
     assert shown.count("%") >= 200  # the ten by ten grids are in the text for print
     assert printed.count("%") == shown.count("%")
+
+
+# -- the keyboard at a phone's width (or 400% zoom) ----------------------------------------------------------
+# What has the focus: its name, its role, whether it says it is expanded, and where it is across the screen.
+FOCUSED = """() => {
+  const e = document.activeElement, box = e.getBoundingClientRect();
+  return {name: (e.getAttribute('aria-label') || e.textContent).trim().slice(0, 40), tag: e.tagName,
+          role: e.getAttribute('role'), expanded: e.getAttribute('aria-expanded'), left: box.left, right: box.right,
+          drawer: e.closest('.sidebar-drawer, .toc-drawer') ? e.closest('.sidebar-drawer, .toc-drawer').className : ''};
+}"""
+
+
+def tab_stops(page, most: int = 200) -> list[dict]:
+    """Every place Tab takes the focus to from the top of the page, in order, until it leaves the page."""
+    stops = []
+    for _ in range(most):
+        page.keyboard.press("Tab")
+        found = page.evaluate(FOCUSED)
+        if found["tag"] == "BODY":
+            break
+        stops.append(found)
+    return stops
+
+
+def off_screen(stops: list[dict], width: int) -> list[dict]:
+    return [stop for stop in stops if stop["right"] <= 0 or stop["left"] >= width]
+
+
+@pytest.mark.browser
+def test_at_320px_the_keyboard_opens_the_menu_and_tab_never_lands_off_screen(browser, site):
+    """furo's ☰ is a label: it took no focus, so the menu could not be opened without a mouse, and Tab went through
+    the closed menu's 32 links, off-screen to the left. Now the menu button is the first stop after "Skip to
+    content"; Enter opens the menu with the focus in it, Escape closes it and gives the focus back; Space as Enter."""
+    width = 320
+    context = browser.new_context(viewport={"width": width, "height": 640})
+    page = context.new_page()
+    page.goto(f"{site}/rampant_hex/activation.html")
+    stops = tab_stops(page)
+    assert len(stops) > 5 and not off_screen(stops, width), off_screen(stops, width)
+    assert [stop["name"] for stop in stops[:2]] == ["Skip to content", "Menu"], stops[:2]
+    assert (stops[1]["role"], stops[1]["expanded"]) == ("button", "false")
+
+    page.goto(f"{site}/rampant_hex/activation.html")
+    page.keyboard.press("Tab")
+    page.keyboard.press("Tab")
+    page.keyboard.press("Enter")
+    menu = page.get_by_role("button", name="Menu", exact=True)
+    assert menu.get_attribute("aria-expanded") == "true"
+    page.wait_for_function("() => document.querySelector('.sidebar-drawer').getBoundingClientRect().left >= 0")
+    assert page.locator(".sidebar-drawer").bounding_box()["width"] <= width  # slid in, on the screen
+    inside = [page.evaluate(FOCUSED)]
+    for _ in range(5):
+        page.keyboard.press("Tab")
+        inside.append(page.evaluate(FOCUSED))
+    assert all("sidebar-drawer" in stop["drawer"] for stop in inside) and not off_screen(inside, width), inside
+    assert "Blood, Guts and Rampant Hex" in [stop["name"] for stop in inside]  # the rulesets, as the menu lists them
+
+    page.keyboard.press("Escape")
+    assert page.evaluate(FOCUSED)["name"] == "Menu" and menu.get_attribute("aria-expanded") == "false"
+    page.keyboard.press(" ")
+    assert menu.get_attribute("aria-expanded") == "true" and page.evaluate(FOCUSED)["drawer"]
+    context.close()
+
+
+@pytest.mark.browser
+def test_at_1280px_the_page_s_contents_open_from_the_keyboard_and_their_closed_drawer_takes_no_focus(page, site):
+    """Below 82em furo folds the page's contents into a drawer off the right edge: Tab went through its links
+    unseen. Its button takes the focus and opens it with Enter."""
+    page.goto(f"{site}/rampant_hex/activation.html")
+    stops = tab_stops(page)
+    assert not off_screen(stops, DESKTOP["width"]), off_screen(stops, DESKTOP["width"])
+    names = [stop["name"] for stop in stops]
+    assert "Contents on this page" in names and "Menu" not in names  # the menu is not folded at this width
+    page.goto(f"{site}/rampant_hex/activation.html")
+    for _ in range(names.index("Contents on this page") + 1):
+        page.keyboard.press("Tab")
+    page.keyboard.press("Enter")
+    assert page.get_by_role("button", name="Contents on this page").get_attribute("aria-expanded") == "true"
+    page.wait_for_function("() => document.querySelector('.toc-drawer').getBoundingClientRect().right <= innerWidth")
+    focused = page.evaluate(FOCUSED)
+    assert "toc-drawer" in focused["drawer"] and focused["right"] <= DESKTOP["width"], focused
 
 
 # -- PDFs ---------------------------------------------------------------------------------------------------

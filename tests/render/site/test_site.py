@@ -151,6 +151,106 @@ def test_every_place_check_lets_prose_link_by_anchor_is_on_the_site(built, proje
     assert len(ids["site"]) > 500 and not missing, missing[:20]
 
 
+class _Tables(HTMLParser):
+    """Each table of a page: its classes, the id of the section it is in, and its rows, each a list of its cells
+    (tag, scope, text), the head's marked."""
+
+    def __init__(self):
+        super().__init__()
+        self.tables, self.sections, self.cell, self.head = [], [""], None, False
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "section":
+            self.sections.append(attrs.get("id", ""))
+        elif tag == "table":
+            self.tables.append(
+                {"classes": (attrs.get("class") or "").split(), "section": self.sections[-1], "rows": []}
+            )
+        elif tag == "thead":
+            self.head = True
+        elif tag == "tbody":
+            self.head = False
+        elif tag == "tr" and self.tables:
+            self.tables[-1]["rows"].append({"head": self.head, "cells": []})
+        elif tag in ("td", "th") and self.tables:
+            self.cell = {"tag": tag, "scope": attrs.get("scope"), "text": ""}
+            self.tables[-1]["rows"][-1]["cells"].append(self.cell)
+
+    def handle_endtag(self, tag):
+        if tag == "section":
+            self.sections.pop()
+        elif tag in ("td", "th"):
+            self.cell = None
+
+    def handle_data(self, data):
+        if self.cell is not None:
+            self.cell["text"] += data
+
+
+def tables_of(path: Path) -> list[dict]:
+    parser = _Tables()
+    parser.feed(path.read_text(encoding="utf-8"))
+    return parser.tables
+
+
+def unheaded(table: dict) -> list[str]:
+    """What keeps a table from being read across as two-way: a head cell not a `<th scope="col">`, a body row not
+    headed by a `<th scope="row">` followed by its cells."""
+    wrong = []
+    for row in table["rows"]:
+        cells = [(cell["tag"], cell["scope"]) for cell in row["cells"]]
+        texts = [" ".join(cell["text"].split()) for cell in row["cells"]]
+        if row["head"]:
+            if any(cell != ("th", "col") for cell in cells):
+                wrong.append(f"head {texts[:3]}: {cells[:3]}")
+        elif cells[:1] != [("th", "row")] or any(tag != "td" for tag, _ in cells[1:]):
+            wrong.append(f"row {texts[:3]}: {cells[:3]}")
+    return wrong
+
+
+def test_a_chart_s_and_a_cheat_sheet_s_rows_are_headed_by_their_labels(built, project):
+    """A screen reader moving along a row says the row's heading only if it is one: every chart the samples print
+    (each in its own section, with one row per value of its `rows:` axis, or one row) and every table of a cheat
+    sheet's page has each body row headed by a `<th scope="row">`, and its column heads are `<th scope="col">`."""
+    site = built / "site"
+    pages = {path.relative_to(site).as_posix(): tables_of(path) for path in site.rglob("*.html")}
+    checked, wrong = 0, []
+    for ruleset in project.rulesets:
+        for chart in ruleset.section("charts"):
+            if gm_only(chart):
+                continue
+            place = f"{ruleset.id}-charts-{chart.id}".replace("_", "-")  # its section on the page
+            grids = [
+                table
+                for path, tables in pages.items()
+                if path.startswith(ruleset.id + "/")
+                for table in tables
+                if table["section"] == place
+            ]
+            assert len(grids) == 1, (ruleset.id, chart.id, len(grids))
+            axis = chart.rows
+            values = 1 if axis is None else len(axis.values) or axis.range.high - axis.range.low + 1
+            body = [row for row in grids[0]["rows"] if not row["head"]]
+            assert len(body) == values, (ruleset.id, chart.id, len(body), values)
+            if axis is not None and axis.range is not None:  # each row's heading begins with its value
+                labels = [row["cells"][0]["text"].strip() for row in body]
+                expected = [str(value) for value in range(axis.range.low, axis.range.high + 1)]
+                assert [label.split(":")[0] for label in labels] == expected, (chart.id, labels)
+            wrong += [f"{ruleset.id} chart {chart.id}: {w}" for w in unheaded(grids[0])]
+            checked += 1
+    # a chart printed inside a rule (ordo_ineptus's shooting prints two charts), and the cheat sheets' tables
+    inside_rules = 0
+    for path, tables in pages.items():
+        for table in tables:
+            if "chart-grid" in table["classes"] or (path.startswith("sheets/") and path != "sheets/index.html"):
+                wrong += [f"{path} {table['section']}: {w}" for w in unheaded(table)]
+                checked += path.startswith("sheets/")
+                inside_rules += "-rules-" in table["section"]
+    assert checked >= 20 + 31 and inside_rules >= 2  # the 20 charts, the 31 tables of the cheat sheets
+    assert not wrong, "\n".join(wrong[:30])
+
+
 def test_a_site_ships_no_file_the_tooltips_extension_keeps_for_itself(built):
     """sphinx-tippy writes its caches of fetched tooltips (none are fetched here) beside the pages: a reader's copy
     of the site holds pages and their assets only."""
