@@ -104,7 +104,7 @@ STICKING_OUT = """() => {
 # every table the page shows (the army builder's roster is for print: not on the screen)
 TABLES = """() => [...document.querySelectorAll('article table')].filter(t => t.getClientRects().length).map(table => {
   const wrapper = table.parentElement;
-  const first = table.querySelector('tbody tr td:first-child');
+  const first = table.querySelector('tbody tr > :first-child');  // a row's heading (a th on charts) or first cell
   return {overflow: getComputedStyle(wrapper).overflowX,
           wrapperRight: wrapper.getBoundingClientRect().right,
           sticky: first ? getComputedStyle(first).position : 'sticky',
