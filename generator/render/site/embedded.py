@@ -34,7 +34,7 @@ def picker_field(field_class: str, ident: str, name: str, head: str, labels: lis
 def picker_form(form_class: str, label: str, fields: str, answer_class: str, answer: str, data_class: str, data) -> str:
     """The form of pickers, the answer for the values they start at, and the data every other answer comes from."""
     return (
-        f'<form class="{form_class}" role="group" aria-label="{escape(label)}">{fields}'
+        f'<form class="{form_class}" aria-label="{escape(label)}">{fields}'  # a named form: a landmark of its own
         f'<output class="{answer_class}" aria-live="polite">{answer}</output>'
         f'<script type="application/json" class="{data_class}">{script_json(data)}</script></form>'
     )

@@ -809,7 +809,10 @@ def sphinx_config(
         "exclude_patterns": [],
         # the game-master's and the authors' sites say so at the top of every page (furo's announcement banner)
         "html_theme_options": {"announcement": BANNERS[audience]} if audience in BANNERS else {},
-        "html_js_files": [("rulepress-menu.js", {"defer": "defer"})],  # furo's menu buttons, for the keyboard
+        "html_js_files": [  # furo's menu buttons, and boxes of wide tables, for the keyboard
+            ("rulepress-menu.js", {"defer": "defer"}),
+            ("rulepress-tables.js", {"defer": "defer"}),
+        ],
     }
 
 

@@ -190,3 +190,16 @@ def test_a_roll_of_long_results_in_words_shows_each_word_whole_beside_its_bar_in
                 )
                 assert apart, (pick_, box, other)
     page.context.close()
+
+
+def test_every_picker_form_is_a_form_named_by_its_title_with_no_role_a_form_may_not_take(built):
+    """A <form role="group"> is a role a form may not take (axe): each calculator and chart picker is a form named
+    by what it works out, which screen readers list among the page's parts."""
+    import re
+
+    forms = [
+        tag
+        for path in built.rglob("*.html")
+        for tag in re.findall(r"<form class=\"(?:rp-calculator|[^\"]*chart[^\"]*)\"[^>]*>", path.read_text("utf-8"))
+    ]
+    assert len(forms) > 20 and all("role=" not in tag and 'aria-label="' in tag for tag in forms), forms[:3]

@@ -70,6 +70,22 @@ def test_a_wide_table_scrolls_and_its_first_column_stays(phone, site):
 
 
 @pytest.mark.browser
+def test_a_table_box_that_scrolls_takes_the_focus_and_the_arrow_keys_scroll_it(phone, page, site):
+    """A keyboard could not scroll a chart sideways at a phone's width: its box took no focus. A box that scrolls
+    is a named region Tab reaches; one that fits (the same chart on a desktop) is no stop."""
+    phone.goto(f"{site}/warhammer_fantasy_charts/charts.html")
+    wrapper = phone.locator("article .table-wrapper:has(table)").first
+    assert wrapper.get_attribute("tabindex") == "0" and wrapper.get_attribute("role") == "region"
+    assert wrapper.get_attribute("aria-label").endswith("(scrolls sideways)")
+    wrapper.focus()
+    phone.keyboard.press("ArrowRight")
+    phone.wait_for_function("w => w.scrollLeft > 0", arg=wrapper.element_handle())
+    page.goto(f"{site}/rampant_hex/activation.html")  # a four-row table fits a desktop
+    fitting = page.locator("section[id='rampant-hex-tables-activations'] .table-wrapper")
+    assert fitting.get_attribute("tabindex") is None and fitting.get_attribute("role") is None
+
+
+@pytest.mark.browser
 def test_roll_ranges_use_en_dashes_on_one_line(phone, site, crawled_player_site):
     # The text: "1-2 = 2 activations, 3-4 = 3 activations, 5 = 4 activations, 6 = 5 activations".
     phone.goto(f"{site}/rampant_hex/activation.html")
