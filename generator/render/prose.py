@@ -66,7 +66,8 @@ def value_text(ruleset: Ruleset, id: str) -> str:
 
 def gap_box() -> Markup:
     """The one gap mark in print: an empty write-in box (thin outline, no text inside; the output's key says
-    what it means). The title is for screen readers of the HTML; WeasyPrint prints no text for it."""
+    what it means). The title is what a screen reader says for it, of the HTML and of the tagged PDF, where it is
+    the box's alternate description (pdf.py); WeasyPrint prints no text for it."""
     return Markup('<span class="gap" title="{}"></span>').format(NOT_GIVEN_TEXT)
 
 
