@@ -195,6 +195,34 @@ def test_the_qr_code_is_the_pages_address(homebrew_build, fixture_site):
         assert seen == [url], pdf.name
 
 
+def _figures(node, found: list) -> list:
+    """The /Alt of every /Figure under a structure element (pypdf's objects, followed through their /K)."""
+    node = node.get_object()
+    if isinstance(node, list):
+        for kid in node:
+            _figures(kid, found)
+    elif hasattr(node, "get"):
+        if node.get("/S") == "/Figure":
+            found.append(str(node.get("/Alt", "")))
+        if "/K" in node:
+            _figures(node["/K"], found)
+    return found
+
+
+def test_a_tagged_printout_says_what_its_qr_code_is(homebrew_build, fixture_site):
+    """A screen reader met the code as a figure with no name (its alt was empty): it is the page's address."""
+    build = homebrew_build / "build"
+    ids = declared(homebrew_build)
+    for pdf in printouts(build):
+        if pdf.name.endswith("-cards-letter.pdf"):
+            continue  # no code: the address as text only
+        url = fixture_site + page_of(pdf, ruleset_of(pdf, ids))
+        figures = _figures(PdfReader(pdf).trailer["/Root"]["/StructTreeRoot"], [])
+        in_the_page = pdf.parent.name == "sheets" or "-cards-" in pdf.name  # a booklet's is in its margin: no figure
+        assert figures == ([f"QR code of {url}"] * len(figures) if in_the_page else []), (pdf.name, figures)
+        assert figures or not in_the_page, pdf.name
+
+
 def test_the_imprint_runs_into_nothing_and_stays_off_the_papers_edge(homebrew_build, fixture_site):
     build = homebrew_build / "build"
     ids = declared(homebrew_build)
