@@ -244,7 +244,7 @@ TAGS_FROM_VERSION = "70.0"  # the WeasyPrint whose tagging `_describe_wordless_e
 def _describe_wordless_elements() -> bool:
     """Give each structure element WeasyPrint tags for an HTML element that prints no text of its own (its
     element holds no content) the element's name in HTML, ``aria-label`` else ``title``, as its ``/Alt``: the
-    gap's empty box is read "not given in the source" where it stands, not skipped (a row "Light riders, 3 hexes"
+    gap's empty box is read "not given in the source" where it stands, not skipped (a row "Lancers, 3 hexes"
     then heard as 3 points). WeasyPrint 70 gives ``/Alt`` to images only. Wraps its private ``_build_box_tree``,
     which calls itself through its module, so every box passes here; False (tags without names) for a WeasyPrint
     other than the one it was taken from."""

@@ -76,7 +76,7 @@ def test_a_table_box_that_scrolls_takes_the_focus_and_the_arrow_keys_scroll_it(p
     phone.goto(f"{site}/warhammer_fantasy_charts/charts.html")
     wrapper = phone.locator("article .table-wrapper:has(table)").first
     assert wrapper.get_attribute("tabindex") == "0" and wrapper.get_attribute("role") == "region"
-    assert wrapper.get_attribute("aria-label").endswith("(scrolls sideways)")
+    assert wrapper.get_attribute("aria-label").endswith("(wider than the screen: use the arrow keys)")
     wrapper.focus()
     phone.keyboard.press("ArrowRight")
     phone.wait_for_function("w => w.scrollLeft > 0", arg=wrapper.element_handle())
