@@ -170,8 +170,12 @@ def test_serve_rebuilds_on_save_and_tells_the_page(small):
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
+    stop = threading.Event()  # ended with the test: a serve left running swaps the worker's stderr as it builds
     thread = threading.Thread(
-        target=serve, args=(small,), kwargs={"port": port, "poll": 0.1, "rounds": 600}, daemon=True
+        target=serve,
+        args=(small,),
+        kwargs={"port": port, "poll": 0.1, "rounds": 600, "stop": stop, "only": ["site"]},  # printouts: serve's tests
+        daemon=True,
     )
     thread.start()
 
@@ -195,8 +199,12 @@ def test_serve_rebuilds_on_save_and_tells_the_page(small):
     )
     while time.monotonic() < deadline and fetch(RELOAD_PATH) == "0:ok":
         time.sleep(0.2)
-    assert fetch(RELOAD_PATH) == "1:ok"
-    assert "Players must complete" in fetch("/site/rampant_hex/activation.html")
+    try:
+        assert fetch(RELOAD_PATH) == "1:ok"
+        assert "Players must complete" in fetch("/site/rampant_hex/activation.html")
+    finally:
+        stop.set()
+        thread.join(timeout=120)
 
 
 def test_a_site_that_warns_is_refused(small, tmp_path, monkeypatch):
