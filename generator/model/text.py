@@ -44,21 +44,3 @@ def anchor(ruleset_id: str, kind: str, id: str) -> str:
     """The anchor an entry's (or a page's) place on the site has: `ruleset-section-id`, with hyphens. Prose may link
     it (`[the ambush](#game-rules-ambush)`); `check` holds such a link to the audience rule as a role."""
     return f"{ruleset_id}-{kind}-{id}".replace("_", "-")
-
-
-# The pages a ruleset's players' site may have, by their key (`anchor(ruleset, "page", key)`): its front page and
-# glossary, and one per kind of entry printed apart from the chapters (render/order.py titles them).
-PAGES = (
-    "index",
-    "glossary",
-    "keywords",
-    "spells",
-    "heroes",
-    "items",
-    "army",
-    "victory_points",
-    "lookups",
-    "charts",
-    "values",
-    "formulas",
-)

@@ -6,8 +6,8 @@ import re
 
 from ..diagnostics import BlockLocation, Code, Diagnostic, Location, Severity, did_you_mean
 from ..model.base import QuickMark, value_loc
-from ..model.ruleset import ROLE_SECTIONS, SECTIONS, Ruleset, term_names
-from ..model.text import PAGES, anchor
+from ..model.ruleset import PAGED_SECTIONS, ROLE_SECTIONS, SECTIONS, Ruleset, term_names
+from ..model.text import anchor
 from .references import entry_or_none, unknown_ref
 
 ROLE = re.compile(
@@ -82,6 +82,9 @@ def check_prose_links(ruleset: Ruleset):
                         loc,
                         severity=Severity.WARNING,
                     )
+
+
+PAGES = ("index", "glossary", *PAGED_SECTIONS)  # a ruleset's pages on the players' site, by their key
 
 
 def site_anchors(ruleset: Ruleset) -> dict[str, tuple[str, object]]:
