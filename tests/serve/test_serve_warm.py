@@ -247,9 +247,8 @@ rules:
 """
 
 
-def test_the_printouts_the_site_links_follow_a_saved_edit_behind_the_page(tmp_path, renders):
-    """The booklet prints the rule: after the page, serve renders it again with the edit (a project of one rule:
-    every printout of it is rendered)."""
+def _serve_tiny(tmp_path: Path):
+    """A one-rule project served with its printouts: (project, its rules file, port, stop event, serve's thread)."""
     project = tmp_path / "tiny"
     source = project / "rules_src" / "tiny" / "ruleset.yaml"
     source.parent.mkdir(parents=True)
@@ -260,6 +259,13 @@ def test_the_printouts_the_site_links_follow_a_saved_edit_behind_the_page(tmp_pa
     stop = threading.Event()
     thread = threading.Thread(target=serve, args=(project,), kwargs={"port": port, "stop": stop}, daemon=True)
     thread.start()
+    return project, source, port, stop, thread
+
+
+def test_the_printouts_the_site_links_follow_a_saved_edit_behind_the_page(tmp_path, renders):
+    """The booklet prints the rule: after the page, serve renders it again with the edit (a project of one rule:
+    every printout of it is rendered)."""
+    project, source, port, stop, thread = _serve_tiny(tmp_path)
     booklet = project / "build" / "handouts" / "tiny-handout-a4.pdf"
     try:
         Served.wait_until(lambda: _pdf_holds(booklet, "Models move straight ahead."), "serve wrote no booklet")
@@ -277,16 +283,7 @@ def test_printouts_are_linked_once_made_their_failure_shows_on_the_page_and_temp
     save). A templates/ folder made while serving is watched (its edits went unseen until a restart), and a
     printout that fails, here for a template's error, shows on the page as a failed build does (it was told in
     the terminal alone); taking the template away brings the page back."""
-    project = tmp_path / "tiny"
-    source = project / "rules_src" / "tiny" / "ruleset.yaml"
-    source.parent.mkdir(parents=True)
-    source.write_text(TINY, encoding="utf-8")
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    stop = threading.Event()
-    thread = threading.Thread(target=serve, args=(project,), kwargs={"port": port, "stop": stop}, daemon=True)
-    thread.start()
+    project, source, port, stop, thread = _serve_tiny(tmp_path)
     served = object.__new__(Served)  # its own project, with no melee rules to keep
     served.project, served.port = project, port
     front = project / "build" / "site" / "tiny" / "index.html"
