@@ -794,10 +794,11 @@ def test_the_printed_roster_has_a_move_column_where_the_troops_have_a_movement(b
 ADDRESS = "http://rulepress.test/rampant_hex/army-builder.html"
 
 
-def builder_page(browser, ruleset):
+def builder_page(browser, ruleset, data: dict | None = None):
     """The builder alone on a page served at an address (so it keeps lists in its address and storage as on the
-    site) with the site's stylesheet, and the ruleset's data: it opens on the ruleset's first list."""
-    data = builder_data(ruleset, "player")
+    site) with the site's stylesheet, and the ruleset's data (or `data` made from it): it opens on the ruleset's
+    first list."""
+    data = data or builder_data(ruleset, "player")
     html = (
         '<!DOCTYPE html><html><body><h1>Army builder</h1><div class="rp-army-builder"><div class="rp-army-app"></div>'
         f'<script type="application/json" class="rp-army-data">{json.dumps(data)}</script></div></body></html>'
@@ -1075,4 +1076,61 @@ def test_agreed_models_that_are_no_whole_number_stay_in_their_box_with_why_besid
     box.press("Tab")
     page.wait_for_function("document.querySelector('.rp-army-totals').innerText.includes('models of 12')")
     assert box.get_attribute("aria-invalid") is None
+    page.context.close()
+
+
+CONTROL_NAMES = """[...document.querySelectorAll('.rp-army-units button, .rp-army-units input, .rp-army-units select')]
+    .map(e => e.getAttribute('aria-label'))"""
+
+
+def test_the_controls_of_two_lines_of_one_troop_say_which_line_they_are_of(rampant):
+    """A second line of levy gave both lines a "One more Levy", a "Remove Levy" and a "Command unit for Levy": a
+    screen reader's list of buttons could not tell them apart. Each names its line once the troop has two; with one
+    line again, the name is the troop's alone."""
+    page, ruleset, data = rampant
+    names, _ = the_force(ruleset, data)
+    levy = names.index("Levy") + 1  # 004's force has one line of levy
+    page.locator("#rp-army-add").select_option(next(t["id"] for t in data["troops"] if t["name"] == "Levy"))
+    page.get_by_role("button", name="Add Levy", exact=True).click()
+    added = len(names) + 1
+    heard = page.evaluate(CONTROL_NAMES)
+    assert len(heard) == len(set(heard)), sorted(n for n in heard if heard.count(n) > 1)
+    for line in (levy, added):
+        for name in (f"One more Levy, line {line}", f"One fewer Levy, line {line}", f"Remove Levy, line {line}"):
+            expect(page.get_by_role("button", name=name, exact=True)).to_have_count(1)
+    page.get_by_role("button", name=f"Remove Levy, line {added}", exact=True).click()
+    expect(page.get_by_role("button", name="One more Levy", exact=True)).to_have_count(1)
+    assert not any(", line " in name for name in page.evaluate(CONTROL_NAMES))
+
+
+def test_a_line_s_models_that_are_no_whole_number_stay_in_its_box_with_why_beside_it(browser):
+    """A game sized by models whose troop leaves its models to the player (the headcount fixture's horse, its models
+    taken out): "12abc" was taken as 12 and "0" erased as the box was left, silently. Both now stay in the box, said
+    wrong, and the line keeps what it had; a whole number is taken."""
+    ruleset = check_project(PROJECTS["headcount"]).project.ruleset("skirmish")
+    data = builder_data(ruleset, "player")
+    (horse,) = [t for t in data["troops"] if t["name"] == "Horse"]
+    horse["models"] = None
+    page, _ = builder_page(browser, ruleset, data)
+    page.locator("#rp-army-add").select_option(horse["id"])
+    page.get_by_role("button", name="Add Horse", exact=True).click()
+    box = page.get_by_role("textbox", name="Models in Horse", exact=True)
+    box.fill("7")
+    box.press("Tab")
+    page.wait_for_function("document.querySelector('.rp-army-totals').innerText.includes('models')")
+    total = totals_text(page)
+    for typed in ("12abc", "0", "20000"):
+        box.fill(typed)
+        box.press("Tab")
+        expect(box).to_have_attribute("aria-invalid", "true")
+        expect(box).to_have_accessible_description(
+            "Models in Horse must be a whole number from 1 to 10,000: the line keeps 7."
+        )
+        assert box.input_value() == typed and totals_text(page) == total
+    page.get_by_role("button", name="One more Horse", exact=True).click()  # drawn again: still in the box, said
+    assert box.input_value() == "20000" and box.get_attribute("aria-invalid") == "true"
+    box.fill("9")
+    box.press("Tab")
+    page.wait_for_function("!document.querySelector('[aria-invalid]')")
+    assert box.input_value() == "9" and page.get_by_text("must be a whole number from 1").count() == 0
     page.context.close()

@@ -248,7 +248,8 @@
     // what the menus hold until their button is pressed: a troop type, a list to open, a hero for each line
     this.choice = { unit: data.troops.length ? data.troops[0].id : "", open: "", heroes: {} };
     this.wrong = null;  // agreed points (or models) typed that are no size: shown in their box, with why
-    this.says = null;   // said once, by the live region, at the next drawing
+    this.wrongModels = {};  // a line's models typed that are no whole number, by line: in its box, with why
+    this.says = null;   // said once, by the live region, at the next drawing: "agreed" (its why) or words
     // the one live region: made once and never drawn again, so each change of its words is announced
     this.said = el("p", { "class": "rp-army-said visually-hidden", role: "status", "aria-live": "polite", "aria-atomic": "true" });
     this.watchPresses();
@@ -262,7 +263,7 @@
     window.addEventListener("hashchange", function () {
       var found = /[#&]list=([A-Za-z0-9_-]+)/.exec(location.hash), opened = null;
       try { if (found) opened = self.opened(decode(found[1])); } catch (e) { opened = null; }
-      if (opened) { self.list = opened; self.wrong = null; self.render(); }
+      if (opened) { self.list = opened; self.wrong = null; self.wrongModels = {}; self.render(); }
     });
   };
   // a list from a link: what it keeps, with what it had to change said above it until the list is changed
@@ -355,7 +356,7 @@
         if (!pick) { keyed(root, "open").focus(); return; }
         var kind = pick.slice(0, 2), name = pick.slice(2);
         self.list = valid(data, kind === "s:" ? self.saved()[name] : data.samples[parseInt(name, 10)]);
-        self.wrong = null;
+        self.wrong = null; self.wrongModels = {};
         self.keep();
         self.render();
       } });
@@ -368,7 +369,7 @@
         onchange: function (e) { self.typed(function (l) { l.title = e.target.value.trim() || "My army"; }); } })]),
       el("span", {}, [open, " ", openButton]),
       el("button", { type: "button", "data-focus": "new", text: "New list", onclick: function () {
-        self.list = valid(data, { title: "Army " + (saved.length + 1), units: [] }); self.wrong = null; self.keep(); self.render();
+        self.list = valid(data, { title: "Army " + (saved.length + 1), units: [] }); self.wrong = null; self.wrongModels = {}; self.keep(); self.render();
       } }),
     ]));
     // the game's size: what is typed that is no size stays in the box, said wrong beside it, and the list keeps its own
@@ -386,7 +387,7 @@
         onchange: function (e) {
           var text = e.target.value, kept = data.by_points ? agreed(text)
             : /^\s*\d+\s*$/.test(text) && parseInt(text, 10) > 0 ? parseInt(text, 10) : null;
-          if (text.trim() && kept === null) { self.wrong = text; self.says = true; self.later(); return; }
+          if (text.trim() && kept === null) { self.wrong = text; self.says = "agreed"; self.later(); return; }
           self.wrong = null;
           self.typed(function (l) { if (data.by_points) l.agreed_points = kept; else l.agreed_models = kept; });
         } })]));
@@ -394,16 +395,29 @@
 
     // the lines; a line taken away takes its hero menu's choice, and the lines after it keep theirs
     function dropped(index) {
-      var kept = {};
-      Object.keys(self.choice.heroes).forEach(function (at) {
-        if (+at !== index) kept[+at > index ? +at - 1 : +at] = self.choice.heroes[at];
-      });
-      self.choice.heroes = kept;
+      function shifted(byLine) {
+        var kept = {};
+        Object.keys(byLine).forEach(function (at) { if (+at !== index) kept[+at > index ? +at - 1 : +at] = byLine[at]; });
+        return kept;
+      }
+      self.choice.heroes = shifted(self.choice.heroes);
+      self.wrongModels = shifted(self.wrongModels);
+    }
+    function modelsWhy(index) {
+      var kept = list.units[index] && list.units[index].models;
+      return "Models in " + lineName(index) + " must be a whole number from 1 to 10,000"
+        + (kept ? ": the line keeps " + kept + "." : ": the line has none yet.");
+    }
+    // two lines of one troop type: each line's controls say which line they are of ("One more Levy, line 3")
+    function lineName(index) {
+      var troop = troops[list.units[index].troop], same = list.units.filter(function (u) { return u.troop === list.units[index].troop; });
+      return troop.name + (same.length > 1 ? ", line " + (index + 1) : "");
     }
     var rows = list.units.map(function (unit, index) {
-      var troop = troops[unit.troop], each = lineEach(data, unit), chosen = self.choice.heroes[index];
+      var troop = troops[unit.troop], each = lineEach(data, unit), chosen = self.choice.heroes[index], thisLine = lineName(index);
+      var wrongModels = Object.prototype.hasOwnProperty.call(self.wrongModels, index) ? self.wrongModels[index] : null;
       if (!heroes[chosen]) chosen = data.heroes.length ? data.heroes[0].id : "";
-      function heroName(id) { return "Add " + heroes[id].name + " to " + troop.name; }
+      function heroName(id) { return "Add " + heroes[id].name + " to " + thisLine; }
       var heroAdd = data.heroes.length ? el("button", { type: "button", "data-focus": "hero-add:" + index, text: "Add", "aria-label": heroName(chosen),
         onclick: function () {
           var id = self.choice.heroes[index] && heroes[self.choice.heroes[index]] ? self.choice.heroes[index] : chosen;
@@ -411,7 +425,7 @@
         } }) : null;
       var heroPick = data.heroes.length ? el("span", { "class": "rp-army-hero-pick" }, [
         el("label", { "for": "rp-army-hero-" + index, text: "Hero " }),
-        el("select", { id: "rp-army-hero-" + index, "data-focus": "hero:" + index, "aria-label": "Hero to add to " + troop.name, onchange: function (e) {
+        el("select", { id: "rp-army-hero-" + index, "data-focus": "hero:" + index, "aria-label": "Hero to add to " + thisLine, onchange: function (e) {
           self.choice.heroes[index] = e.target.value;
           named("hero-add:" + index, heroName(e.target.value));
         } }, data.heroes.map(function (h) {
@@ -420,12 +434,12 @@
         })), " ", heroAdd]) : null;
       return el("li", { "class": "rp-army-line" }, [
         el("div", { "class": "rp-army-line-head" }, [
-          el("button", { type: "button", "data-focus": "fewer:" + index, "aria-label": "One fewer " + troop.name, text: "−", onclick: function () {
+          el("button", { type: "button", "data-focus": "fewer:" + index, "aria-label": "One fewer " + thisLine, text: "−", onclick: function () {
             // the last one taken away takes its line: then the next line's −, or the menu of units to add
             self.change(function (l) { if (l.units[index].count > 1) l.units[index].count -= 1; else { l.units.splice(index, 1); dropped(index); } }, ["add"]);
           } }),
           el("strong", { "class": "rp-army-count", text: unit.count + "×" }),
-          el("button", { type: "button", "data-focus": "more:" + index, "aria-label": "One more " + troop.name, text: "+", onclick: function () {
+          el("button", { type: "button", "data-focus": "more:" + index, "aria-label": "One more " + thisLine, text: "+", onclick: function () {
             self.change(function (l) { l.units[index].count = Math.min(100, l.units[index].count + 1); });
           } }),
           troop.rules ? el("a", { "class": "rp-army-name", "data-focus": "name:" + index, href: troop.rules, text: troop.name })
@@ -433,17 +447,26 @@
           (function (link) { if (link) link.setAttribute("data-focus", "card:" + index); return link; })(card(data, troop)),
           data.by_points ? el("span", { "class": "rp-army-points", text: each === null ? "points not given" : shown(mul(each, frac(BigInt(unit.count)))) + " pts" }) : null,
           troop.models === null && !data.by_points ? el("label", { "class": "rp-army-line-models", "for": "rp-army-models-" + index }, [
-            el("input", { id: "rp-army-models-" + index, "data-focus": "models:" + index, inputmode: "numeric", size: "3", value: unit.models || "",
-              onchange: function (e) { self.typed(function (l) { var m = parseInt(e.target.value, 10); l.units[index].models = m > 0 ? Math.min(10000, m) : null; }); } }),
+            el("input", { id: "rp-army-models-" + index, "data-focus": "models:" + index, inputmode: "numeric", size: "3",
+              value: wrongModels !== null ? wrongModels : unit.models || "", "aria-label": "Models in " + thisLine,
+              "aria-invalid": wrongModels !== null ? "true" : null, "aria-describedby": wrongModels !== null ? "rp-army-models-why-" + index : null,
+              onchange: function (e) {
+                // what is no whole number from 1 to 10,000 stays in the box, said wrong; the line keeps its own
+                var text = e.target.value, m = /^\s*\d+\s*$/.test(text) ? parseInt(text, 10) : NaN;
+                if (text.trim() && !(m > 0 && m <= 10000)) { self.wrongModels[index] = text; self.says = modelsWhy(index); self.later(); return; }
+                delete self.wrongModels[index];
+                self.typed(function (l) { l.units[index].models = text.trim() ? m : null; });
+              } }),
             " models"]) : null,
-          el("button", { type: "button", "class": "rp-army-remove", "data-focus": "remove:" + index, "aria-label": "Remove " + troop.name, text: "Remove", onclick: function () {
+          el("button", { type: "button", "class": "rp-army-remove", "data-focus": "remove:" + index, "aria-label": "Remove " + thisLine, text: "Remove", onclick: function () {
             // then the next line's Remove, or the menu of units to add
             self.change(function (l) { l.units.splice(index, 1); dropped(index); }, ["add"]);
           } }),
         ]),
+        wrongModels !== null ? el("p", { id: "rp-army-models-why-" + index, "class": "rp-army-over rp-army-agreed-why", text: modelsWhy(index) }) : null,
         el("div", { "class": "rp-army-line-more" }, unit.heroes.map(function (id, h) {
           return el("button", { type: "button", "class": "rp-army-chip", "data-focus": "hero-chip:" + index + ":" + h,
-            "aria-label": "Remove " + heroes[id].name + " from " + troop.name, text: (unit.count > 1 ? "each with " : "with ") + heroes[id].name + " ✕",
+            "aria-label": "Remove " + heroes[id].name + " from " + thisLine, text: (unit.count > 1 ? "each with " : "with ") + heroes[id].name + " ✕",
             onclick: function () {
               // then the hero after it, the one before, or the line's menu of heroes
               self.change(function (l) { l.units[index].heroes.splice(h, 1); }, ["hero-chip:" + index + ":" + (h - 1), "hero:" + index]);
@@ -452,7 +475,7 @@
           var on = unit.upgrades.indexOf(c.id) >= 0, ident = "rp-army-" + index + "-" + c.id;
           var price = c.points !== null && data.by_points ? " (" + shown(parse(c.points)) + (unit.count > 1 ? " each" : "") + ")" : unit.count > 1 ? " (each)" : "";
           return el("label", { "class": "rp-army-upgrade", "for": ident }, [el("input", { type: "checkbox", id: ident, "data-focus": "upgrade:" + index + ":" + c.id,
-            checked: on ? "checked" : null, "aria-label": c.name + " for " + troop.name + price,
+            checked: on ? "checked" : null, "aria-label": c.name + " for " + thisLine + price,
             onchange: function (e) { self.change(function (l) {
               var ups = l.units[index].upgrades, at = ups.indexOf(c.id);
               if (e.target.checked && at < 0) ups.push(c.id); else if (!e.target.checked && at >= 0) ups.splice(at, 1);
@@ -518,7 +541,7 @@
     var broken = data.limits.filter(function (limit, i) { return !v.limits[i].holds; }).map(function (limit) { return limit.title; });
     var words = totals.map(function (node) { return node.textContent; }).join("").trim()
       + (broken.length ? ". Breaks: " + broken.join("; ") : "");
-    if (this.says) words = why() + " " + words;
+    if (this.says) words = (this.says === "agreed" ? why() : this.says) + " " + words;
     this.says = null;
     if (this.said.textContent !== words) this.said.textContent = words;
 
