@@ -11,7 +11,7 @@ import re
 
 from .present import GAP_DASH, NOT_GIVEN_TEXT, one_of
 from .prose import _ROLE, role_as_text  # the same role-to-text reading as the print templates
-from .sheets.charts import Cell, Chart
+from .sheets.charts import GOOD, Cell, Chart
 from .worked import for_readers, house_hidden
 
 _SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+\-.!|~&$:^])")
@@ -90,6 +90,13 @@ def cell_md(cell: Cell) -> str:
     return emphasis(text, "**") if cell.tone == "good" else text
 
 
+def tone_key_md(chart: Chart) -> str:
+    """What a chart's bold cells mean, under a chart that has any (the printed sheet's legend says it on paper)."""
+    if not any(cell.tone == "good" and (cell.text or cell.chance) for row in chart.rows for cell in row.cells):
+        return ""
+    return f"**Bold**: a chance of {GOOD.numerator} in {GOOD.denominator} or better."
+
+
 def emphasis(text: str, mark: str) -> str:
     """``text`` between ``mark``s (``**`` bold, ``*`` italics); nothing for no text: ``****`` would print as is."""
     return f"{mark}{text}{mark}" if text else ""
@@ -110,5 +117,6 @@ def chart_md(chart: Chart, level: int = 2, ruleset=None, reasons: dict | None = 
     parts = [f"{'#' * level} {esc(chart.title)}"] if chart.title else []
     parts.append(picker_md(chart, reasons))  # the phone's way in: pick the two values, read the target and odds
     parts.append(pipe_table(header, rows))
+    parts.append(tone_key_md(chart))
     parts += [prose_md(note, ruleset) for note in chart.notes]
     return "\n\n".join(p for p in parts if p)

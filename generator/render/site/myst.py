@@ -555,13 +555,13 @@ CHART_GRID = "chart-grid"
 
 
 def _chart_grid_table(grid: str) -> str:
-    """``markdown.chart_md``'s grid (without title or notes: its picker, if any, then its pipe table, neither with an
-    empty line) with the table in a ``{table}`` directive that gives it the class ``CHART_GRID``. No line of a pipe
-    table starts with backticks: the fence ends where the table does."""
-    picker, _, table = grid.rpartition("\n\n")
-    if not table.startswith("|"):
-        return grid
-    return "\n\n".join(p for p in (picker, f"```{{table}}\n:class: {CHART_GRID}\n\n{table}\n```") if p)
+    """``markdown.chart_md``'s grid (without title or notes: its picker, if any, its pipe table and the key of its
+    bold cells, none with an empty line) with the table in a ``{table}`` directive that gives it the class
+    ``CHART_GRID``. No line of a pipe table starts with backticks: the fence ends where the table does."""
+    return "\n\n".join(
+        f"```{{table}}\n:class: {CHART_GRID}\n\n{part}\n```" if part.startswith("|") else part
+        for part in grid.split("\n\n")
+    )
 
 
 def chart_grid_md(chart, ruleset: Ruleset, heading: bool = False) -> str:

@@ -572,6 +572,16 @@ def test_a_chart_of_one_unlabelled_row_prints_no_empty_emphasis():
     assert row == "|  | **41\\.7%** |  |"
 
 
+def test_a_chart_page_says_what_bold_means_under_a_chart_with_bold_odds_only():
+    """Bold marks odds of 2 in 3 or better (the printed legend's words); a page's chart said it nowhere."""
+    good = Chart(
+        "Hit", "Fight", "Armour", ("1", "2"), (Row("1", (Cell("3+", "66.7%", tone="good"), Cell("5+", "33.3%"))),)
+    )
+    even = Chart("Hit", "Fight", "Armour", ("1", "2"), (Row("1", (Cell("4+", "50%"), Cell("5+", "33.3%"))),))
+    assert chart_md(good).splitlines()[-1] == "**Bold**: a chance of 2 in 3 or better."
+    assert "Bold" not in chart_md(even)
+
+
 def test_page_text_is_escaped():
     chart = Chart("<script>x</script>", "a|b", "*c*", ("[1](javascript:x)",), (Row("`r`", (Cell("<b>", "50%"),)),))
     text = chart_md(chart)

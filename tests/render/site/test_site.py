@@ -251,6 +251,25 @@ def test_a_chart_s_and_a_cheat_sheet_s_rows_are_headed_by_their_labels(built, pr
     assert not wrong, "\n".join(wrong[:30])
 
 
+_GRID_AND_AFTER = re.compile(r'<table class="[^"]*chart-grid[^"]*".*?</table>(.*?)(?=<table|</section>)', re.S)
+_BOLD_CELL = re.compile(r"<td[^>]*>\s*(?:<p>)?\s*<strong>")
+BOLD_KEY = "<strong>Bold</strong>: a chance of 2 in 3 or better."  # what the printed legend says of bold
+
+
+def test_a_chart_with_bold_odds_says_under_it_what_bold_means(built):
+    """The site's charts print good odds in bold and said nowhere why (the printed sheets' legend says it): a chart
+    with a bold cell has the key under it, one without has none."""
+    keyed = plain = 0
+    for path in (built / "site").rglob("*.html"):
+        page = path.read_text(encoding="utf-8")
+        for grid in _GRID_AND_AFTER.finditer(page):
+            bold = bool(_BOLD_CELL.search(grid[0][: grid.start(1) - grid.start()]))
+            assert (BOLD_KEY in grid[1]) == bold, (path.name, grid[0][:300])
+            keyed += bold
+            plain += not bold
+    assert keyed >= 10 and plain >= 1, (keyed, plain)
+
+
 def test_a_site_ships_no_file_the_tooltips_extension_keeps_for_itself(built):
     """sphinx-tippy writes its caches of fetched tooltips (none are fetched here) beside the pages: a reader's copy
     of the site holds pages and their assets only."""
