@@ -26,7 +26,7 @@ from pathlib import Path
 
 from . import wall
 from .check_cache import dump_diagnostics, load_diagnostics
-from .render.pdf import ResourceOutside, SheetOverflow, _warm_worker
+from .render.pdf import RenderRefused, ResourceOutside, SheetOverflow, _warm_worker, all_refused
 from .render.site.pages import SiteFailed, SiteWarnings, load_site_modules
 from .render.site.search import SearchIndexError
 
@@ -55,15 +55,22 @@ def run_walled(tasks: list, workers: int, advance, *, read: list[Path], write: l
             walled = Workers(max(1, min(workers, len(tasks))), read, write, sites=sites)
         for worker in walled.workers:
             threading.Thread(target=worker.serve, args=(jobs, done), daemon=True).start()
+        refused = []  # renders refused (a sheet too long for its page): each told, once every render is done
         for _ in tasks:
             index, answer = done.get()
             if "ok" not in answer:
-                raise rebuilt(answer)
-            results[index] = _tupled(answer["ok"])
+                failure = rebuilt(answer)
+                if not isinstance(failure, RenderRefused):
+                    raise failure
+                refused.append(failure)
+            else:
+                results[index] = _tupled(answer["ok"])
             advance()
     finally:
         if walled is not None:
             walled.stop()
+    if refused:
+        raise all_refused(refused)
     return results
 
 
@@ -71,10 +78,13 @@ def _tupled(value):
     return tuple(value) if isinstance(value, list) else value
 
 
+REFUSALS = ("resource-outside", "sheet-overflow")  # a render refused with diagnostics: the worker goes on
+
+
 def rebuilt(answer: dict) -> Exception:
     """The exception a worker reported, as this process's own type (the worker's text, never its objects)."""
     kind, text = answer.get("error"), str(answer.get("text", ""))[:20000]
-    if kind in ("resource-outside", "sheet-overflow"):
+    if kind in REFUSALS:
         found = load_diagnostics(answer.get("diagnostics"))
         if found:
             return (ResourceOutside if kind == "resource-outside" else SheetOverflow)(found)
@@ -157,7 +167,7 @@ class Worker:
                     "text": f"a render task could not be sent: {type(error).__name__}: {error}",
                 }
             done.put((index, answer))
-            if "ok" not in answer:
+            if "ok" not in answer and answer.get("error") not in REFUSALS:
                 return
 
     def ask(self, task) -> dict:

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from .. import wall
 from ..pool import run_walled
-from ..render.pdf import _warm_worker
+from ..render.pdf import RenderRefused, _warm_worker, all_refused
 from ..render.site.pages import build_site, load_site_modules
 from ..render.site.state import checked_project
 from ..source.project import load_project
@@ -61,7 +61,15 @@ def run_tasks(tasks: list, workers: int | None, advance, walled: tuple | None = 
             signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
         for future in futures:
             future.add_done_callback(lambda _future: advance())
-        results = [future.result() for future in futures]
+        results, refused = [], []  # renders refused (a sheet too long for its page): each told once all are done
+        for future in futures:
+            try:
+                results.append(future.result())
+            except RenderRefused as refusal:
+                results.append(None)
+                refused.append(refusal)
+        if refused:
+            raise all_refused(refused)
     except BaseException:  # Ctrl-C, a failed task: stop every worker now rather than wait for the rest
         _stop(pool, _started_since(before), [t for t in threading.enumerate() if t not in threads_before])
         raise

@@ -65,6 +65,14 @@ class RenderRefused(Exception):
         return type(self), (self.diagnostics,)
 
 
+def all_refused(refusals: list[RenderRefused]) -> RenderRefused:
+    """The renders refused in one build as one refusal, each one's diagnostics told: the author learns of every
+    sheet too long for its page in one run, not one a build."""
+    kinds = {type(refused) for refused in refusals}
+    kind = kinds.pop() if len(kinds) == 1 else RenderRefused
+    return kind([diagnostic for refused in refusals for diagnostic in refused.diagnostics])
+
+
 class ResourceOutside(RenderRefused):
     """A template or stylesheet named a resource outside the project."""
 

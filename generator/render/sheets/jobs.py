@@ -259,9 +259,9 @@ def quick_reference_sheet(ruleset: Ruleset) -> Sheet:
 
 # An overlay changes values only: its base's marks are not its to take off
 OVERLAY_OVERFLOW = (
-    "an overlay's quick reference prints its base's marked entries and every house value: give a house value "
-    "`quick_reference: false` to leave it off the sheet's key numbers (a printed rule naming it still marks it a "
-    "house rule), or shorten its `house_note:`"
+    "an overlay's quick reference prints its base's marked entries and every house value: mark fewer of the base's "
+    "entries for it (`quick_reference: false` in the base), give a house value `quick_reference: false` to leave it "
+    "off the sheet's key numbers (a printed rule naming it still marks it a house rule), or shorten its `house_note:`"
 )
 
 
