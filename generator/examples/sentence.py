@@ -321,14 +321,17 @@ def evidence(
     value_text: Callable[[str], str | None],
     rolled_by: Callable[[str], str | None] = lambda id: None,
     field_text: Callable[[str, str, str], str | None] = lambda how, id, field: None,
+    keys_of: Callable[[str], str | None] = lambda id: None,
 ) -> Evidence:
     """The numbers and dice an example's code and expected output state, those of the values and entries' fields
-    it reads (``field_text(how, id, field)``), and the dice the formulas it calls and the tables it names roll
-    (``rolled_by(id)``: a formula's expressions, a table's dice, None for another name)."""
+    it reads (``field_text(how, id, field)``), the dice the formulas it calls and the tables it names roll
+    (``rolled_by(id)``: a formula's expressions, a table's dice, None for another name), and the rolls the rows of
+    the tables it names cover (``keys_of(id)``: "they rout on 2-4" before an example of the morale table)."""
     code = _COMMENT.sub("", code)
-    named = [*_CALLED.findall(code), *_QUOTED_ID.findall(code)]  # chance_on("a_table", 5): that table's dice
-    rolled = tuple(filter(None, (rolled_by(id) for id in dict.fromkeys(named))))
+    named = list(dict.fromkeys([*_CALLED.findall(code), *_QUOTED_ID.findall(code)]))  # chance_on("a_table", 5)
+    rolled = tuple(filter(None, (rolled_by(id) for id in named)))
     read = [value_text(id) for id in values_read(code)] + [field_text(*found) for found in fields_read(code)]
+    read += [keys_of(id) for id in named]
     return _evidence((code, *filter(None, read)), rolled)
 
 

@@ -31,6 +31,7 @@ from ..diagnostics import BlockLocation, Code, Diagnostic, Location, Severity
 from ..examples.languages import DIGITS_ONLY, language_of
 from ..examples.sentence import evidence, stated, unstated, unverified
 from ..model.base import Markdown, item_loc, value_loc
+from ..model.dice import RollRange
 from ..model.quantity import Quantity
 from ..model.ruleset import Ruleset
 from .memo import remembered, text_key
@@ -366,6 +367,7 @@ def check_example_sentences(ruleset: Ruleset):
     language = language_of(ruleset.language) or DIGITS_ONLY
     rolled = {table.id: table.dice.text for table in ruleset.reachable("tables")}  # a table the example names
     rolled |= {formula.id: _expressions(formula) for formula in ruleset.reachable("formulas")}
+    keys = {table.id: _row_keys(table) for table in ruleset.reachable("tables")}
     for entry in (ruleset.meta, *(e for _s, e in ruleset.all_entries())):
         for text, loc in markdown_texts(entry):
             for offset, paragraph, code in stated(text):
@@ -374,6 +376,7 @@ def check_example_sentences(ruleset: Ruleset):
                     lambda id: _value_text(ruleset, id),
                     rolled.get,
                     lambda how, id, field: _field_text(ruleset, how, id, field),
+                    keys.get,
                 )
                 for problem in unverified(paragraph, found, language):
                     where = loc.at(text, offset + problem.start) if isinstance(loc, BlockLocation) else loc
@@ -383,6 +386,13 @@ def check_example_sentences(ruleset: Ruleset):
                         f"is {problem.why}: players read it marked checked",
                         where,
                     )
+
+
+def _row_keys(table) -> str:
+    """The first and last roll each of a table's rows covers, as numbers a sentence may state (`1-` and `6+` have
+    one)."""
+    rolls = [row.roll for row in table.rows if isinstance(row.roll, RollRange)]  # not a key the source leaves out
+    return ", ".join(str(bound) for roll in rolls for bound in (roll.low, roll.high) if bound is not None)
 
 
 def _expressions(formula) -> str:

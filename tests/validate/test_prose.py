@@ -305,3 +305,49 @@ def test_a_number_an_example_reads_from_an_entry_is_one_it_states(tmp_path, sent
     result = check_project(make_project(tmp_path, embers=CASTING.format(sentence=sentence)))
     told = [d.format().splitlines()[0].partition(": ")[2] for d in result.diagnostics]
     assert [line[: len(want)] for line, want in zip(told, found)] == found and len(told) == len(found), told
+
+
+MORALE = """\
+ruleset: {{title: Lone Patrol}}
+chapters:
+  morale: {{title: Morale}}
+tables:
+  morale:
+    title: Morale
+    dice: 2D6
+    rows:
+      - {{roll: 2-4, result: Rout}}
+      - {{roll: 5-9, result: Hold}}
+      - {{roll: 10+, result: Rally}}
+rules:
+  morale_test:
+    title: Morale test
+    chapter: morale
+    body: |
+      {sentence}
+
+      ```python
+      >>> rules.table("morale").chance("Rout")
+      Fraction(1, 6)
+      ```
+"""
+
+
+@pytest.mark.parametrize(
+    ("sentence", "found"),
+    [
+        ("They rout on 2-4, a sixth of the throws:", []),
+        ("They rally on 10 or more, and rout on 2-4, a sixth of the throws:", []),
+        ("They rout on 2-7, a sixth of the throws:", ["error[example-sentence]: `7`"]),
+        ("They rout on 3-4, a sixth of the throws:", ["error[example-sentence]: `3`"]),
+    ],
+)
+def test_a_roll_a_named_table_s_rows_begin_or_end_on_is_one_the_example_states(tmp_path, sentence, found):
+    """The README accepts the dice of a table an example names; the rows of that table were refused: "they rout on
+    2-4" before an example of the morale table's rout was told `2` and `4` are not the example's. A roll no row
+    begins or ends on still is."""
+    from generator.validate import check_project
+
+    result = check_project(make_project(tmp_path, lone_patrol=MORALE.format(sentence=sentence)))
+    told = [d.format().splitlines()[0].partition(": ")[2] for d in result.diagnostics]
+    assert [line[: len(want)] for line, want in zip(told, found)] == found and len(told) == len(found), told
