@@ -249,6 +249,11 @@ class RollRange:
             return cls(int(m[1]), None, text)
         if m := re.fullmatch(r"(-?[0-9]+)-", compact):
             return cls(None, int(m[1]), text)
+        # as the outputs print an open end, and as a source text writes it: `0 or less`, `7 or more`, `≤0`, `≥7`
+        if m := re.fullmatch(r"(-?[0-9]+)or(less|lower|fewer|below)|(?:≤|<=)(-?[0-9]+)", compact, re.I):
+            return cls(None, int(m[1] or m[3]), text)
+        if m := re.fullmatch(r"(-?[0-9]+)or(more|higher|greater|above|better)|(?:≥|>=)(-?[0-9]+)", compact, re.I):
+            return cls(int(m[1] or m[3]), None, text)
         raise DiceSyntaxError(f"`{text}` is not a roll: write 5, 1-2, 6+ or 1-")
 
     def __contains__(self, value: int) -> bool:

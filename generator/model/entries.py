@@ -380,7 +380,8 @@ class Keyword(ForAudience):
 @dataclass(frozen=True, kw_only=True)
 class TableRow(Located):
     roll: RollRange | NotGiven = spec(
-        "The result or range this row covers: `5`, `1-2`, `6+`, `1-`; `not given` if the source omits it.",
+        "The result or range this row covers: `5`, `1-2`, `6+` (or `6 or more`), `1-` (or `1 or less`); "
+        "`not given` if the source omits it. Percentile dice's `00` is written `100`, a D10's `0` is `10`.",
         example="1-2",
     )
     result: str = spec("The short result, as the table prints it.", example="Dazed")

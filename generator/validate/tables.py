@@ -107,11 +107,19 @@ def table_coverage(table: RollTable) -> list[Diagnostic]:
 
 
 def _zeros_hint(written: str, outcomes: list[int]) -> str | None:
-    """`00` on percentile dice is their highest roll, 100 (`000`: 1000): the number to write instead."""
-    places = len(written.strip())
-    if places < 2 or written.strip() != "0" * places or 10**places not in outcomes:
+    """`00` on percentile dice is their highest roll, 100 (`000`: 1000), and a D10's `0` is its 10: the number to
+    write instead. YAML reads a bare `00` as the number 0, so a `0` on a die of 10, 100 or 1000 faces (rolled alone:
+    1 to its faces) is one of those."""
+    written = written.strip()
+    places = len(written)
+    top = max(outcomes)
+    if written == "0" and top in (10, 100, 1000) and sorted(outcomes) == list(range(1, top + 1)):  # one die
+        zeros = "0" * len(str(top // 10))
+        read = f" (YAML reads a bare `{zeros}` as 0)" if len(zeros) > 1 else ""
+        return f"`{zeros}` on these dice is their {top}{read}: write `{top}`"
+    if places < 2 or written != "0" * places or 10**places not in outcomes:
         return None
-    return f"`{written.strip()}` on these dice is {10**places}: write `{10**places}`"
+    return f"`{written}` on these dice is {10**places}: write `{10**places}`"
 
 
 def _beyond(roll, outcomes: list[int]) -> str:

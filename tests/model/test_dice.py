@@ -196,6 +196,14 @@ def test_dice_expressions_are_values():
         ("6+", 6, None, "6+", "6+"),
         ("2 +", 2, None, "2 +", "2+"),
         ("1-", None, 1, "1-", "1 or less"),
+        # an open end as the outputs print it, and as source texts write it
+        ("0 or less", None, 0, "0 or less", "0 or less"),
+        ("-1 or less", None, -1, "-1 or less", "-1 or less"),
+        ("7 or more", 7, None, "7 or more", "7+"),
+        ("7 or More", 7, None, "7 or More", "7+"),
+        ("≤0", None, 0, "≤0", "0 or less"),
+        ("≥ 7", 7, None, "≥ 7", "7+"),
+        (">=7", 7, None, ">=7", "7+"),
     ],
 )
 def test_roll_ranges_parse(key, low, high, text, shown):
@@ -217,6 +225,8 @@ def test_roll_ranges_parse(key, low, high, text, shown):
         ("+3", "`+3` is not a roll: write 5, 1-2, 6+ or 1-"),
         ("", "`` is not a roll: write 5, 1-2, 6+ or 1-"),
         ("1 to 3", "`1 to 3` is not a roll: write 5, 1-2, 6+ or 1-"),
+        ("7 or so", "`7 or so` is not a roll: write 5, 1-2, 6+ or 1-"),
+        ("or more", "`or more` is not a roll: write 5, 1-2, 6+ or 1-"),
     ],
 )
 def test_bad_roll_keys(key, message):

@@ -204,12 +204,25 @@ def test_a_row_of_zeros_is_told_it_is_the_highest_roll_only_where_the_dice_roll_
     # percentile dice print their 100 as 00 (a D1000 its 1000 as 000); a D20 rolls 20, not 100: no such hint there
     hints = {
         (dice, written): [d.hint for d in table_coverage(make_table(dice, [*spread, written]))][-1]
-        for dice, spread, written in (("D100", ["1-100"], "00"), ("D1000", ["1-1000"], "000"), ("D20", ["1-20"], "00"))
+        for dice, spread, written in (
+            ("D100", ["1-100"], "00"),
+            ("D1000", ["1-1000"], "000"),
+            ("D20", ["1-20"], "00"),
+            # a bare 00 in YAML is the number 0; a D10's 0 face is its 10; a D20, or D6 + 4 (5 to 10), has no such face
+            ("D100", ["1-100"], "0"),
+            ("D10", ["1-10"], "0"),
+            ("D20", ["1-20"], "0"),
+            ("D6 + 4", ["5-10"], "0"),
+        )
     }
     assert hints == {
         ("D100", "00"): "`00` on these dice is 100: write `100`",
         ("D1000", "000"): "`000` on these dice is 1000: write `1000`",
         ("D20", "00"): None,
+        ("D100", "0"): "`00` on these dice is their 100 (YAML reads a bare `00` as 0): write `100`",
+        ("D10", "0"): "`0` on these dice is their 10: write `10`",
+        ("D20", "0"): None,
+        ("D6 + 4", "0"): None,
     }
 
 
