@@ -171,6 +171,7 @@ class Builder:
                 misspelt.update(close)
                 hint = (
                     _decimal_comma_hint(before, key)
+                    or _comma_in_text_hint(before, key, _value)
                     or _secret_field_hint(key.text, _kind(cls), fields)
                     or did_you_mean(key.text, fields)
                     or f"{_kind(cls)} fields are: {', '.join(fields)}"
@@ -654,6 +655,16 @@ def _decimal_comma_hint(before: Node | None, key: Scalar) -> str | None:
     whole = isinstance(before, Scalar) and isinstance(before.value, int) and not isinstance(before.value, bool)
     if whole and key.text.isdigit() and before.loc.line == key.loc.line:
         return f"a decimal comma? `{before.value},{key.text}` is read as two fields: write `{before.value}.{key.text}`"
+    return None
+
+
+def _comma_in_text_hint(before: Node | None, key: Scalar, value: Node) -> str | None:
+    """`{result: Roll twice, ignore duplicates}`: YAML ends a text at the comma inside `{...}`, and reads what follows
+    as a field of no value."""
+    text = isinstance(before, Scalar) and isinstance(before.value, str)
+    if text and isinstance(value, Scalar) and value.value is None and before.loc.line == key.loc.line:
+        quoted = f'"{before.value}, {key.text}"'
+        return f"a comma inside `{{...}}` ends a field: put the text between double quotes, {quoted}"
     return None
 
 

@@ -261,7 +261,7 @@ def parse_text(text: str, path: str, diagnostics: Diagnostics) -> Node | None:
                 break
     except yaml.MarkedYAMLError as error:
         builder.finish()
-        told = _syntax_diagnostic(error, path)
+        told = _syntax_diagnostic(error, path, text)
         odd = _odd_space_near(text, told.location.line)
         diagnostics.append(dataclasses.replace(told, hint=odd) if odd else told)
         return None
@@ -337,10 +337,17 @@ def _block_body(text: str, index: int, path: str, line: int) -> BlockLocation:
     return BlockLocation(path, line + 2, 1)
 
 
-def _syntax_diagnostic(error: yaml.MarkedYAMLError, path: str):
+def _syntax_diagnostic(error: yaml.MarkedYAMLError, path: str, text: str = ""):
     """Locate a syntax error where the broken construct starts (an unclosed quote opens
     there), and say where the parser gave up."""
     problem = error.problem or "invalid YAML"
+    if _colon_in_flow_value(error, text):
+        return Diagnostic(
+            Code.YAML_SYNTAX,
+            "YAML syntax: inside `{...}` this `: ` ends a key, so the value before it cannot hold it",
+            _loc(path, error.problem_mark),
+            'put the value that holds `: ` (or `, `) between double quotes: `result: "Plague: roll again"`',
+        )
     unclosed = "end of stream" in problem  # a quote or bracket never closed: where it opened is the place
     if unclosed and error.context_mark is not None and error.context:
         gave_up = error.problem_mark
@@ -360,6 +367,18 @@ def _syntax_diagnostic(error: yaml.MarkedYAMLError, path: str):
         mark = error.context_mark
         problem += f" (the `{opened}` at {mark.line + 1}:{mark.column + 1} is not closed)"
     return Diagnostic(Code.YAML_SYNTAX, f"YAML syntax: {problem}", _loc(path, error.problem_mark))
+
+
+def _colon_in_flow_value(error: yaml.MarkedYAMLError, text: str) -> bool:
+    """`{roll: 1-6, result: Plague: roll again}`: PyYAML stops at the second `: ` of a flow mapping's value and says it
+    wanted a `,` or `}`, of a mapping that is closed."""
+    mark = error.problem_mark
+    return (
+        error.context == "while parsing a flow mapping"
+        and mark is not None
+        and (error.problem or "").startswith("did not find expected ',' or '}'")
+        and text[mark.index : mark.index + 1] == ":"
+    )
 
 
 _ODD_SPACES = {
