@@ -371,11 +371,14 @@ def _syntax_diagnostic(error: yaml.MarkedYAMLError, path: str, text: str = ""):
 
 def _colon_in_flow_value(error: yaml.MarkedYAMLError, text: str) -> bool:
     """`{roll: 1-6, result: Plague: roll again}`: PyYAML stops at the second `: ` of a flow mapping's value and says it
-    wanted a `,` or `}`, of a mapping that is closed."""
-    mark = error.problem_mark
+    wanted a `,` or `}`, of a mapping that is closed. A `{` left open on the line above is found at the next line's
+    key: the colon's own line opens the mapping here."""
+    mark, opened = error.problem_mark, error.context_mark
     return (
         error.context == "while parsing a flow mapping"
         and mark is not None
+        and opened is not None
+        and opened.line == mark.line
         and (error.problem or "").startswith("did not find expected ',' or '}'")
         and text[mark.index : mark.index + 1] == ":"
     )
