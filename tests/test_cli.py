@@ -329,6 +329,16 @@ def test_new_refuses_a_name_that_is_no_id_and_offers_one(capsys, tmp_path, name,
     assert not (tmp_path / "rules_src").exists()
 
 
+@pytest.mark.parametrize(("name", "kind"), [("sheets", "the cheat sheets"), ("handouts", "the handouts")])
+def test_new_refuses_a_name_the_site_keeps_for_its_own_folder(capsys, tmp_path, name, kind):
+    """`new sheets` wrote a ruleset that `check` then refused (page-name): it is refused before anything is written."""
+    assert usage_error(capsys, "-C", str(tmp_path), "new", name) == (
+        f"rulepress: error: `{name}` would take the name of the site's folder of {kind}; choose another name, such as "
+        f"`{name}_rules`"
+    )
+    assert not (tmp_path / "rules_src").exists()
+
+
 def test_new_refuses_a_ruleset_or_its_house_rules_that_exist(capsys, tmp_path):
     (tmp_path / "rules_src" / "taken").mkdir(parents=True)
     (tmp_path / "rules_src" / "other_house_rules").mkdir()

@@ -12,6 +12,7 @@ from __future__ import annotations
 from importlib import resources
 from pathlib import Path
 
+from ..model.ruleset import SITE_FOLDERS
 from ..source.ids import ID, id_like
 
 
@@ -24,6 +25,11 @@ def scaffold(root: Path, name: str, title: str | None = None) -> list[Path]:
         raise ScaffoldError(
             f"`{name}` is not a usable ruleset id; an id is lower_snake_case of ASCII letters a-z, digits and _: "
             f"`{id_like(name, 'my_skirmish')}`"
+        )
+    if name in SITE_FOLDERS:  # what check would refuse (page-name): said before anything is written
+        raise ScaffoldError(
+            f"`{name}` would take the name of the site's folder of {SITE_FOLDERS[name]}; choose another name, such as "
+            f"`{name}_rules`"
         )
     folder = root / "rules_src" / name
     if folder.exists():
