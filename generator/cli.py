@@ -299,7 +299,7 @@ def _run(parser, args) -> int:
             return EXIT_USAGE
     if args.command == "codes":
         for code in Code:
-            print(f"{code.code:20} {code.catches}")
+            print(f"{code.code:20} {'(a warning) ' if code.warning else ''}{code.catches}")
         return EXIT_OK
     if args.command == "new":
         from .scaffold import ScaffoldError, scaffold  # deferred: importlib.resources, which a check never needs

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import enum
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 
 @dataclass(frozen=True, order=True)
@@ -38,20 +38,22 @@ class BlockLocation(Location):
         return Location(self.path, self.line + before.count("\n"), self.column + offset - line_start)
 
 
-def _code(code: str, catches: str, hint: str) -> tuple[str, str, str]:
-    """One diagnostic code, what it catches (the reference page of codes prints it) and the hint printed after a
-    diagnostic that gives none of its own."""
-    return code, catches, hint
+def _code(code: str, catches: str, hint: str, warning: bool = False) -> tuple[str, str, str, bool]:
+    """One diagnostic code, what it catches (the reference page of codes prints it), the hint printed after a
+    diagnostic that gives none of its own, and whether it is a warning (told, and no failure) rather than an error."""
+    return code, catches, hint, warning
 
 
 class Code(enum.Enum):
-    """Diagnostic codes, one member each: the value is the code; ``catches`` and ``default_hint`` go with it."""
+    """Diagnostic codes, one member each: the value is the code; ``catches``, ``default_hint`` and ``warning`` go
+    with it."""
 
-    def __new__(cls, code: str, catches: str, hint: str):
+    def __new__(cls, code: str, catches: str, hint: str, warning: bool):
         member = object.__new__(cls)
         member._value_ = code
         member.catches = catches
         member.default_hint = hint
+        member.warning = warning
         return member
 
     # -- reading files ---------------------------------------------------------
@@ -141,15 +143,17 @@ class Code(enum.Enum):
     )
     EMPTY_CHAPTER = _code(
         "empty-chapter",
-        catches="a chapter no entry is placed in, or only the game-master's, and with no `intro:` (a warning): its "
+        catches="a chapter no entry is placed in, or only the game-master's, and with no `intro:`: its "
         "page and the booklet (the players') print its title alone",
         hint="place entries in it with `chapter:`, give it an `intro:`, or remove it",
+        warning=True,
     )
     REPEATED_WORD = _code(
         "repeated-word",
-        catches="prose where a role prints a title ending in the word written right after it (a warning): a "
+        catches="prose where a role prints a title ending in the word written right after it: a "
         "table titled “X table” named as ``the {table}`x` table`` reads “the X table table”",
         hint="leave out the word after the role, or give the role its own text, as in ``{table}`that one <x>` ``",
+        warning=True,
     )
     DUPLICATE_ID = _code(
         "duplicate-id",
@@ -266,9 +270,10 @@ class Code(enum.Enum):
     )
     LIMITS_ALONE = _code(
         "limits-alone",
-        catches="army limits in a ruleset with no army matrix (a profile matrix with a points or models column) "
-        "(a warning): no army is chosen there to keep them, and a ruleset that `extends` it does not take its limits",
+        catches="army limits in a ruleset with no army matrix (a profile matrix with a points or models column): "
+        "no army is chosen there to keep them, and a ruleset that `extends` it does not take its limits",
         hint="write the limits in each army's ruleset, beside its matrix",
+        warning=True,
     )
     UPGRADE_PLACE = _code(
         "upgrade-place",
@@ -286,10 +291,11 @@ class Code(enum.Enum):
     ARMY_MATRICES = _code(
         "army-matrices",
         catches="a ruleset with armies or army limits and several profile matrices with a points column (or, with "
-        "none, a models column) (a warning): its army builder works from one, so its site has none, and its army "
+        "none, a models column): its army builder works from one, so its site has none, and its army "
         "limits count every army alike",
         hint="give each army its own ruleset that `extends:` a shared one (its values, tables, terms and keywords "
         "stay there), with its matrix and its limits",
+        warning=True,
     )
     OVER_POINTS = _code(
         "over-points",
@@ -340,6 +346,7 @@ class Code(enum.Enum):
         "that is (a target is rolled on a D6 unless `die:` says otherwise)",
         hint="write `die:` with the die the target is rolled on (`die: D10`), or `die: D6` where the targets past 6 "
         "are meant",
+        warning=True,
     )
     UNTRIED_INPUTS = _code(
         "untried-inputs",
@@ -347,6 +354,7 @@ class Code(enum.Enum):
         "as many as an odds calculator answers): a failure among them would not be found",
         hint="narrow the inputs' `min:` and `max:` to what play can give, or leave `max:` out where any value may "
         "come (an input with no bound is never tried)",
+        warning=True,
     )
     BAD_CHART = _code(
         "bad-chart",
@@ -361,13 +369,15 @@ class Code(enum.Enum):
     )
     OVERLAY_CHANGE = _code(
         "overlay-change",
-        catches="an overlay that changes an entry its base does not have, or adds anything but values",
-        hint="change only values the base ruleset has, with the same id",
+        catches="an overlay that changes an entry its base does not have or one of its army limits, or adds "
+        "anything but values and army limits",
+        hint="change only values the base ruleset has, with the same id; add army limits with ids of their own",
     )
     MECHANIC_LITERAL = _code(
         "mechanic-literal",
         catches="a number other than 0 and 1 written in a ruleset's own mechanics, where it cannot follow the data",
         hint="name the number in `values:` and read it with `values.id`",
+        warning=True,
     )
     MECHANIC_PRIVATE = _code(
         "mechanic-private",
@@ -375,6 +385,7 @@ class Code(enum.Enum):
         "for mechanics: the rest may change without notice and break the ruleset",
         hint="import what `generator.mechanics` offers (`from generator.mechanics import army_points`); worked "
         "examples see its names without importing them",
+        warning=True,
     )
     MECHANIC_ERROR = _code(
         "mechanic-error",
@@ -494,7 +505,11 @@ class Diagnostic:
     message: str
     location: Location
     hint: str | None = None
-    severity: Severity = field(default=Severity.ERROR)
+    severity: Severity | None = None  # the code's own (a warning code's is WARNING) unless said
+
+    def __post_init__(self):
+        if self.severity is None:
+            object.__setattr__(self, "severity", Severity.WARNING if self.code.warning else Severity.ERROR)
 
     def format(self) -> str:
         hint = self.hint or self.code.default_hint
@@ -538,7 +553,7 @@ class Diagnostics(list):
     """A list of diagnostics with a helper to add one."""
 
     def add(
-        self, code: Code, message: str, location: Location, hint: str | None = None, severity: Severity = Severity.ERROR
+        self, code: Code, message: str, location: Location, hint: str | None = None, severity: Severity | None = None
     ) -> None:
         self.append(Diagnostic(code, message, location, hint, severity))
 

@@ -21,6 +21,7 @@ from ..model.entries import (
     ArmyUnit,
     Column,
     Declares,
+    Entry,
     KindHeading,
     Meta,
     PageTitle,
@@ -51,7 +52,10 @@ def type_name(tp) -> str:
     if origin is Literal:
         return " / ".join(f"`{a}`" for a in get_args(tp))
     if origin is tuple:
-        return f"list of {type_name(get_args(tp)[0])}"
+        item = get_args(tp)[0]
+        if isinstance(item, type) and issubclass(item, Entry):  # written under their ids, never as a YAML list
+            return f"mapping of {item.KEY} → {type_name(item)}"
+        return f"list of {type_name(item)}"
     names = {
         str: "text",
         Markdown: "Markdown",
@@ -85,8 +89,9 @@ def _default(f: dataclasses.Field) -> str:
 
 
 def _one_of(cls, key: str) -> str | None:
-    """`**at least one of** `this`, `other`` for fields of which an entry needs at least one."""
-    for group in getattr(cls, "one_of", ()):
+    """`**at least one of** `this`, `other`` for fields of which an entry needs at least one (as loaded, or as
+    checked: ``one_of_checked``)."""
+    for group in (*getattr(cls, "one_of", ()), *getattr(cls, "one_of_checked", ())):
         if key in group:
             return "**at least one of** " + ", ".join(f"`{k}`" for k in group)
     return None
@@ -153,8 +158,10 @@ def format_reference() -> str:
         "# Rules data format reference",
         "",
         "Generated from the model's schema. Every file in `rules_src/<ruleset>/` is a mapping of sections; "
-        "each section maps lower_snake_case ids to entries. Write `not given` for any value the source text leaves "
-        "out.",
+        "each section maps lower_snake_case ids to entries. A field of type `mapping of id → X` (or of name, kind, "
+        "section, input) is written the same way, each entry under its id or name (`inputs: {strength: {label: "
+        "Strength}}`), never as a YAML list of `-` items; a `list of X` is a YAML list. Write `not given` for any "
+        "value the source text leaves out.",
         "",
         "## `ruleset:` (in ruleset.yaml)",
         "",
@@ -196,12 +203,13 @@ def codes_reference() -> str:
     out = [
         "# Diagnostic codes",
         "",
-        "Each problem is printed as `path:line:column: error[code]: message`, followed by a hint.",
+        "Each problem is printed as `path:line:column: error[code]: message`, followed by a hint; a warning as "
+        "`warning[code]`: it is told, and fails nothing.",
         "",
-        "| code | catches | usual fix |",
-        "|---|---|---|",
+        "| code | printed as | catches | usual fix |",
+        "|---|---|---|---|",
     ]
-    out += [f"| `{c.code}` | {c.catches} | {c.default_hint} |" for c in Code]
+    out += [f"| `{c.code}` | {'warning' if c.warning else 'error'} | {c.catches} | {c.default_hint} |" for c in Code]
     return "\n".join(out) + "\n"
 
 

@@ -108,10 +108,28 @@ def test_section_docstrings_are_shown():
 
 def test_codes_page_lists_every_code():
     page = codes_reference()
-    rows = re.findall(r"^\| `([a-z-]+)` \| (.+) \| (.+) \|$", page, flags=re.M)
-    assert [code for code, _catches, _hint in rows] == [c.code for c in Code]
-    for (_code, catches, hint), c in zip(rows, Code):
-        assert (catches, hint) == (c.catches, c.default_hint)
+    rows = re.findall(r"^\| `([a-z-]+)` \| (error|warning) \| (.+) \| (.+) \|$", page, flags=re.M)
+    assert [code for code, _printed, _catches, _hint in rows] == [c.code for c in Code]
+    for (_code, printed, catches, hint), c in zip(rows, Code):
+        assert (printed, catches, hint) == ("warning" if c.warning else "error", c.catches, c.default_hint)
+
+
+def test_the_codes_page_says_as_what_each_code_is_printed_as_the_broken_examples_print_it():
+    """The page said every problem prints as `error[...]`; `target-die`, `untried-inputs` and others print as
+    warnings. What the broken-input corpus pins (tests/broken/*.expected) is what the page says: a code printed as a
+    warning there is a warning on the page, one printed as an error is an error (`example-language` is both: an
+    error for a tag that is no language, a warning for a language `check` does not read)."""
+    printed: dict[str, set[str]] = {}
+    for golden in (Path(__file__).parents[1] / "broken").glob("*.expected"):
+        for kind, code in re.findall(r"^\S+: (error|warning)\[([a-z-]+)\]", golden.read_text(encoding="utf-8"), re.M):
+            printed.setdefault(code, set()).add(kind)
+    page = dict(re.findall(r"^\| `([a-z-]+)` \| (error|warning) \|", codes_reference(), flags=re.M))
+    assert "warning" in {kind for kinds in printed.values() for kind in kinds}
+    wrong = {code: (kinds, page[code]) for code, kinds in printed.items() if len(kinds) == 1 and kinds != {page[code]}}
+    assert not wrong
+    assert {code for code, kind in page.items() if kind == "warning"} <= {
+        c for c, k in printed.items() if "warning" in k
+    }
 
 
 def test_codes_are_unique_and_described():
