@@ -72,11 +72,23 @@ def check_spells(ruleset: Ruleset):
         if not spell.table or spell.roll is None or spell.table not in {t.id for t in ruleset.tables}:
             continue
         table = ruleset.table(spell.table)
-        if table.ranges_given and not any(spell.roll in row.roll for row in table.rows):
+        if not table.ranges_given:
+            continue
+        at = [row for row in table.rows if spell.roll in row.roll]
+        if not at:
             yield Diagnostic(
                 Code.UNKNOWN_REF,
                 f"spell `{spell.id}` sits at {spell.roll} on `{table.id}`, which has no such row",
                 value_loc(spell, "roll"),
+            )
+        elif at[0].ref and at[0].ref != spell.id and at[0].ref in {s.id for s in ruleset.spells}:
+            own = [row.roll.text for row in table.rows if row.ref == spell.id]
+            yield Diagnostic(
+                Code.UNKNOWN_REF,
+                f"spell `{spell.id}` sits at {spell.roll} on `{table.id}`, where the row `{at[0].roll.text}` is "
+                f"spell `{at[0].ref}`: its card and the table disagree",
+                value_loc(spell, "roll"),
+                f"give it a roll of its own row, `{own[0]}`" if own else "give it the roll of the row that names it",
             )
 
 
