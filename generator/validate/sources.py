@@ -39,7 +39,18 @@ def check_sources(ruleset: Ruleset):
     for _section, entry in ruleset.all_entries():
         for part in _cited(entry):
             source = getattr(part, "source", None)
-            if not isinstance(source, Source) or not source.file:
+            if not isinstance(source, Source):
+                continue
+            if not source.file:
+                if source.quote:  # printed as a quote from the text, while there is no text to find it in
+                    yield Diagnostic(
+                        Code.SOURCE_FILE,
+                        f"a quote from no source text: the ruleset names none, so “{_clipped(source.quote)}” cannot "
+                        "be checked",
+                        value_loc(source, "quote"),
+                        "put the text in `sources/` and name it in `ruleset: source:` (or the citation's `file:`), "
+                        "or leave the quote out",
+                    )
                 continue
             if source.file not in ruleset.sources:
                 if source.file != ruleset.meta.source:
