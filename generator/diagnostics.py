@@ -220,7 +220,8 @@ class Code(enum.Enum):
     )
     SOURCE_FILE = _code(
         "source-file",
-        catches="a citation of a source text that is not in the ruleset's `sources/`",
+        catches="a citation of a source text that is not in the ruleset's `sources/`, or a quote in a ruleset that "
+        "names no source text (nothing to check it against)",
         hint="copy the source text into the ruleset's sources/ folder or fix the name",
     )
     SOURCE_SECTION = _code(
