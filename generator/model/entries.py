@@ -208,6 +208,8 @@ class Declares(Located):
 class Meta(Entry):
     """The ``ruleset:`` section of ``ruleset.yaml``: what this ruleset is."""
 
+    KIND = "ruleset"  # its section is `ruleset:`
+
     title: str = spec("The ruleset's name as its author gives it.", example="Siege of the Old Mill")
     subtitle: str = spec("A strap line shown under the title.", "")
     short_title: str = spec(

@@ -669,4 +669,5 @@ def _comma_in_text_hint(before: Node | None, key: Scalar, value: Node) -> str | 
 
 
 def _kind(cls) -> str:
-    return re.sub(r"(?<!^)([A-Z])", r" \1", cls.__name__).lower()
+    """What an author calls an entry of ``cls``: its class's name in words (`table row`), or the name it gives."""
+    return getattr(cls, "KIND", None) or re.sub(r"(?<!^)([A-Z])", r" \1", cls.__name__).lower()

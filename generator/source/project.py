@@ -337,6 +337,8 @@ def load_ruleset(
     trees.extend(extra)
 
     meta_nodes = [(path, tree.get(META_SECTION)) for path, tree in trees if tree.get(META_SECTION) is not None]
+    # ruleset.yaml's is the ruleset's; one in another file is told wherever it sorts
+    meta_nodes.sort(key=lambda found: Path(found[0]).name != "ruleset.yaml")
     default_source = ""
     meta = None
     if not meta_nodes and not unreadable:  # a file that does not read may hold it: its own error is said

@@ -89,3 +89,34 @@ def test_a_ruleset_whose_only_file_does_not_read_is_told_that_alone(tmp_path, ca
         "4:6 is not closed)",
         "  hint: check indentation, colons and quotes near this position",
     ]
+
+
+def test_a_second_ruleset_section_is_told_where_it_is_and_ruleset_yaml_s_is_kept(tmp_path):
+    """A `ruleset:` in another file sorted before ruleset.yaml (`more.yaml`) took its place: the ruleset lost its title
+    and source, was told "meta `g` needs the field `title`" and each quote then had no text. The second section is
+    told where it is, and the ruleset is ruleset.yaml's."""
+    from generator.validate import check_project
+
+    folder = tmp_path / "rules_src" / "g"
+    folder.mkdir(parents=True)
+    (folder / "ruleset.yaml").write_text("ruleset:\n  title: Grim\n  source: grim.txt\n", encoding="utf-8")
+    (folder / "more.yaml").write_text("ruleset:\n  summary: More.\n", encoding="utf-8")
+    (folder / "sources").mkdir()
+    (folder / "sources" / "grim.txt").write_text("GRIM\n\nA grim game.\n", encoding="utf-8")
+    result = check_project(tmp_path)
+    assert [d.format() for d in result.diagnostics] == [
+        "rules_src/g/more.yaml:2:3: error[duplicate-id]: a second `ruleset:` section\n"
+        "  hint: keep one `ruleset:` per folder"
+    ]
+    meta = result.project.ruleset("g").meta
+    assert (meta.title, meta.source) == ("Grim", "grim.txt")
+
+
+def test_a_ruleset_section_without_its_title_is_called_a_ruleset(tmp_path):
+    from generator.validate import check_project
+
+    folder = tmp_path / "rules_src" / "g"
+    folder.mkdir(parents=True)
+    (folder / "ruleset.yaml").write_text("ruleset:\n  summary: Grim.\n", encoding="utf-8")
+    told = [d.format().splitlines()[0] for d in check_project(tmp_path).diagnostics]
+    assert "rules_src/g/ruleset.yaml:2:3: error[missing-field]: ruleset `g` needs the field `title`" in told
