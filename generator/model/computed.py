@@ -81,6 +81,7 @@ class Input(Entry):
     """An input of a formula: what it means and which values it takes."""
 
     SHORTHAND: ClassVar[str] = "label"
+    KEY: ClassVar[str] = "name"
 
     label: str = spec("What the input is, as a heading: `Strength`, `Defender's WS`.", example="Strength")
     type: Literal["int", "number", "bool", "text", "distance"] = spec("The kind of value it takes.", "int")
@@ -103,6 +104,7 @@ class Binding(Entry):
     """A named step of a formula (``let:``), evaluated in the order written."""
 
     SHORTHAND: ClassVar[str] = "expr"
+    KEY: ClassVar[str] = "name"
 
     expr: Expression = spec("The expression this name stands for.", example="strength - toughness")
 
@@ -117,6 +119,7 @@ class Outcome(Entry):
     shared ``let:`` steps; typed and checked like the result of a formula with one."""
 
     SHORTHAND: ClassVar[str] = "expr"
+    KEY: ClassVar[str] = "name"
 
     label: str = spec("What this result is, as a heading.", "", example="Killed")
     expr: Expression = spec(
@@ -251,9 +254,12 @@ class Axis(Located):
 
 @dataclass(frozen=True, kw_only=True)
 class Setting(Entry):
-    SHORTHAND: ClassVar[str] = "value"
+    """An input of a chart's formula held at one value (``fixed:``), written under the input's name."""
 
-    value: Quantity | bool = spec("The value the input is held at.")
+    SHORTHAND: ClassVar[str] = "value"
+    KEY: ClassVar[str] = "input"
+
+    value: Quantity | bool = spec("The value the input is held at.", example="3")
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -56,6 +56,10 @@ class Located:
 class Entry(Located):
     """An entry of a section: its id is the key it is written under."""
 
+    # what that key is, as the format reference and the error for a list written in its place say it (an input's
+    # name, a page title's section)
+    KEY: ClassVar[str] = "id"
+
     id: str = _id()
 
     def names(self) -> tuple[Named, ...]:
@@ -126,6 +130,7 @@ class PageTitle(Entry):
     """The title of the page a section's entries get when they have no chapter, written under the section's name."""
 
     SHORTHAND: ClassVar[str] = "title"
+    KEY: ClassVar[str] = "section"
 
     title: str = spec("The page's title.", example="Special rules")
 
@@ -135,6 +140,7 @@ class KindHeading(Entry):
     """How the victory-point checklist heads the group of one kind, written under the kind."""
 
     SHORTHAND: ClassVar[str] = "title"
+    KEY: ClassVar[str] = "kind"
 
     title: str = spec("The group's heading on the checklist.", example="Leaders defeated")
     write_in_lines: Annotated[int, Bounds(0, 20)] = spec(
@@ -145,6 +151,8 @@ class KindHeading(Entry):
 @dataclass(frozen=True, kw_only=True)
 class VictoryPointSheet(Located):
     """The victory-point checklist's own words: what a player writes beside their name, and each kind's heading."""
+
+    PARTIAL: ClassVar[bool] = True  # a field or heading written wrong is left out alone (source.build)
 
     side: str = spec(
         "What a player writes in beside their name: their side, as the game calls it.", "Side", example="Crew"
@@ -165,6 +173,8 @@ class VictoryPointSheet(Located):
 class Declares(Located):
     """The ``declares:`` part of ``ruleset:``: lists the ruleset's entries choose from, and the words its outputs use
     for them. The engine names no game: what is not declared here is shown in neutral words."""
+
+    PARTIAL: ClassVar[bool] = True  # a field or page title written wrong is left out alone (source.build)
 
     hero_levels: tuple[str, ...] = spec(
         "The levels heroes may have, lowest first; every hero then gives its `level:`. Each level `L` gives army "

@@ -94,12 +94,10 @@ class Builder:
         return INVALID
 
     # -- entry points --------------------------------------------------------------
-    def entries(self, cls, node: Node, section: str) -> list:
-        """A section: a mapping from ids to entries of ``cls``."""
+    def entries(self, cls, node: Node, section: str, field: bool = False) -> list:
+        """A section (or, ``field``, an entry's field such as `inputs:`): a mapping from ids to entries of ``cls``."""
         if not isinstance(node, Mapping):
-            self.error(
-                Code.WRONG_TYPE, f"section `{section}` must be a mapping of ids to entries, not {describe(node)}", node
-            )
+            self.not_keyed(cls, node, section, field)
             return []
         built = []
         for key, value in node.items:
@@ -118,6 +116,18 @@ class Builder:
             else:
                 self.failed.add((section, key.text))
         return built
+
+    def not_keyed(self, cls, node: Node, key: str, field: bool = True):
+        """A section or field of entries written as something other than a mapping of ids (or names) to entries,
+        most often a list: one error where it is written, with the mapping it should be."""
+        what = f"`{key}`" if field else f"section `{key}`"
+        return self.error(
+            Code.WRONG_TYPE,
+            f"{what} must be a mapping of {cls.KEY}s to entries, not {describe(node)}",
+            node,
+            f"write each entry under its {cls.KEY}{', not as a list item' if isinstance(node, Sequence) else ''}: "
+            f"`{key}: {_keyed_example(cls, node)}`",
+        )
 
     def _failed_unnamed(self, section: str, written: str, node: Node) -> None:
         """An entry whose id is no id: what names it as written, as its hint writes it, or (a glossary term) by its
@@ -181,6 +191,9 @@ class Builder:
         values: dict[str, Any] = {}
         locs = {}
         ok = True
+        # a part whose fields hang on nothing else (`declares:`): one written wrong is reported and left at its
+        # default, and the others are kept, so that the checks of the others still run in the same check
+        partial = getattr(cls, "PARTIAL", False)
         for key, (f, tp) in fields.items():
             value_node = node.get(key)
             if value_node is None and f.name in (extra or {}):
@@ -199,10 +212,13 @@ class Builder:
             apart = f.metadata.get("apart") and id is not None and isinstance(value_node, Sequence)
             if apart:
                 value, kept = self._apart(get_args(tp)[0], value_node, key, id)
+            elif partial and isinstance(value_node, Mapping) and _entry_type(tp):  # keeps the entries that load
+                value, kept = tuple(self.entries(_entry_type(tp), value_node, key, field=True)), value_node
             else:
                 value, kept = self.value(tp, value_node, key), value_node
             if value is INVALID:
-                ok = False
+                if not partial or is_required(f):  # else the field is left at its default, its error said
+                    ok = False
                 continue
             if is_required(f) and tp in (str, Markdown) and not value.strip():  # `chart: ""` names nothing
                 self.diagnostics.add(
@@ -299,11 +315,11 @@ class Builder:
             )
         if origin is tuple:
             item_type = get_args(tp)[0]
-            if isinstance(node, Mapping) and isinstance(item_type, type) and issubclass(item_type, Entry):
-                built = self.entries(item_type, node, key)
-                return tuple(built) if len(built) == len(node.items) else INVALID
             if isinstance(node, Scalar) and node.value is None:
                 return ()
+            if _entry_type(tp):  # keyed by id, never a list
+                built = self.entries(item_type, node, key, field=True)
+                return tuple(built) if isinstance(node, Mapping) and len(built) == len(node.items) else INVALID
             if isinstance(node, Scalar) and item_type is str and isinstance(node.value, str):
                 return (node.value,)  # one keyword or id may be written without a list
             if not isinstance(node, Sequence):
@@ -470,7 +486,7 @@ class Builder:
                 Code.WRONG_TYPE, f"expected a mapping of profile matrix fields, found {describe(node)}", node
             )
         columns_node, rows_node = node.get("columns"), node.get("rows")
-        columns = self.entries(Column, columns_node, "columns") if columns_node is not None else []
+        columns = self.entries(Column, columns_node, "columns", field=True) if columns_node is not None else []
         rows = []
         if isinstance(rows_node, Mapping):
             for key, row_node in rows_node.items:
@@ -535,7 +551,9 @@ class Builder:
         unknown = set()
         for key, _value in node.items:
             if key.text not in by_id and key.text not in base_fields:
-                hint = did_you_mean(key.text, list(by_id) + list(base_fields)) or f"columns are: {', '.join(by_id)}"
+                hint = did_you_mean(key.text, list(by_id) + list(base_fields)) or (
+                    f"columns are: {', '.join(by_id)}" if by_id else "the matrix has no `columns:` to name it"
+                )
                 self.error(
                     Code.UNKNOWN_FIELD, f"`{key.text}` is neither a column of the matrix nor a row field", key, hint
                 )
@@ -666,6 +684,34 @@ def _comma_in_text_hint(before: Node | None, key: Scalar, value: Node) -> str | 
         quoted = f'"{before.value}, {key.text}"'
         return f"a comma inside `{{...}}` ends a field: put the text between double quotes, {quoted}"
     return None
+
+
+def _entry_type(tp) -> type | None:
+    """The entry type of a field written as a mapping of ids (or names) to entries, such as `inputs:`; else None."""
+    if get_origin(tp) is not tuple:
+        return None
+    item_type = get_args(tp)[0]
+    return item_type if isinstance(item_type, type) and issubclass(item_type, Entry) else None
+
+
+def _keyed_example(cls, node: Node) -> str:
+    """A mapping of entries of ``cls`` as a flow mapping: under the id an item of ``node`` (a list) names, if one
+    does, else a placeholder, one field of the entry with its example."""
+    first = node.items[0] if isinstance(node, Sequence) and node.items else node
+    if _one_key(first) and isinstance(first.items[0][1], Mapping):  # `- an_id: {...}`: a list of one-key mappings
+        first = first.items[0][0]
+    named = isinstance(first, Scalar) and isinstance(first.value, str) and ID.fullmatch(first.value)
+    key = first.value if named else f"some_{cls.KEY}"
+    fields = [(name, f) for name, f, _tp in schema_fields(cls) if f.metadata.get("example")]
+    shorthand = [(name, f) for name, f in fields if name == getattr(cls, "SHORTHAND", None)]
+    required = [(name, f) for name, f in fields if is_required(f)]
+    if not fields:
+        return f"{{{key}: {{...}}}}"
+    name, f = (shorthand or required or fields)[0]
+    example = f.metadata["example"]
+    if example[0] not in "[{" and re.search(r"[,:{}\[\]#]", example):  # YAML ends a text at a comma inside {...}
+        example = '"' + example.replace('"', '\\"') + '"'
+    return f"{{{key}: {{{name}: {example}}}}}"
 
 
 def _kind(cls) -> str:

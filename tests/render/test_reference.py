@@ -106,6 +106,38 @@ def test_section_docstrings_are_shown():
         )
 
 
+def type_cell(heading: str, key: str) -> str:
+    """The type the reference gives field ``key`` under ``heading``."""
+    return re.search(rf"^\| `{key}` \| ([^|]+) \|", PARTS_BY_HEADING[heading], flags=re.M)[1].strip()
+
+
+@pytest.mark.parametrize(
+    "heading, key, written",
+    [
+        ("`formulas:`", "inputs", "mapping of name → Input"),
+        ("`formulas:`", "let", "mapping of name → Binding"),
+        ("`formulas:`", "results", "mapping of name → Outcome"),
+        ("`charts:`", "fixed", "mapping of input → value (the input held at it)"),
+        ("`profiles:`", "columns", "mapping of id → Column"),
+        ("`profiles:`", "tracks", "mapping of id → Track"),
+        ("Lists a ruleset declares (`ruleset: declares:`)", "page_titles", "mapping of section → PageTitle"),
+        (
+            "Words of the victory-point sheet (`declares: victory_point_sheet:`)",
+            "kinds",
+            "mapping of kind → KindHeading",
+        ),
+        # written as YAML lists, they are: an army list's lines, a roll table's rows, a sheet's charts
+        ("`armies:`", "units", "list of ArmyUnit"),
+        ("`tables:`", "rows", "list of TableRow"),
+        ("`sheets:`", "charts", "list of text"),
+    ],
+)
+def test_fields_written_under_names_are_called_mappings_and_lists_lists(heading, key, written):
+    """`inputs:` written as a YAML list, as "list of Input" read, is a wrong-type error: each input is written under
+    its name."""
+    assert type_cell(heading, key) == written
+
+
 def test_codes_page_lists_every_code():
     page = codes_reference()
     rows = re.findall(r"^\| `([a-z-]+)` \| (error|warning) \| (.+) \| (.+) \|$", page, flags=re.M)
