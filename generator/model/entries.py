@@ -562,6 +562,10 @@ class Track(Cited):
     """Something the players keep count of for each unit in play (hit markers, actions, tokens), as the rules
     say: rosters and cards print boxes for it."""
 
+    # where the rules say so: one of them, checked with the profile (validate.profiles), so that a track without
+    # any is told with the rest of its matrix's problems rather than leave the matrix unloaded
+    one_of_checked: ClassVar[tuple[tuple[str, ...], ...]] = (("term", "rule", "source"),)
+
     label: str = spec("What is tracked, as a column heading.", example="Hit markers")
     boxes: int | None = spec(
         "How many boxes each unit gets, when the rules give a number (one action a turn: 1); "
@@ -740,6 +744,8 @@ class ArmyLimit(Cited):
     quick_reference: bool | QuickMark = quick_field("army limit", True)
     chapter: str = spec("The chapter (id) where it is printed; without one it gets a page of its kind.", "")
     coverage: str = coverage_field()
+    # set by an overlay on the limits it adds (a tournament pack's): a house rule, not the text's
+    house: bool = field(default=False, metadata={"internal": True})
 
     def names(self) -> tuple[Named, ...]:
         """The heroes and troop types its expressions count by id."""

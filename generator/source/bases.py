@@ -3,9 +3,10 @@
 A ruleset that ``extends`` a base reaches the base's values, formulas, tables,
 lookups, charts and terms as if written in it, and may not repeat their ids. An
 *overlay* is a ruleset whose ``extends`` names the rules it changes and which holds
-only ``values:``, each with the id of a value of its base: the result is the base
+only ``values:``, each with the id of a value of its base, and ``army_limits:`` of its own: the result is the base
 with those values changed, each marked as a house rule with its original kept (and, on an
-overlay of an overlay, the lower overlay's house value), each keeping the stricter audience.
+overlay of an overlay, the lower overlay's house value), each keeping the stricter audience, and with the house
+limits added to the text's, each marked as a house rule (a tournament pack's ban or points cap).
 """
 
 from __future__ import annotations
@@ -13,13 +14,14 @@ from __future__ import annotations
 import dataclasses
 from types import MappingProxyType
 
-from ..diagnostics import Code, Diagnostics, did_you_mean
+from ..diagnostics import Code, Diagnostic, Diagnostics, did_you_mean
 from ..model.base import value_loc
 from ..model.computed import EarlierHouseValue, Value
 from ..model.entries import Meta, gm_only
 from ..model.quantity import Quantity
-from ..model.ruleset import SECTIONS, SHARED_SECTIONS, Ruleset
+from ..model.ruleset import SHARED_SECTIONS, Ruleset
 from ..model.units import measure
+from .yamlnodes import Mapping, Node, Scalar
 
 
 def resolve_bases(loaded: dict[str, Ruleset], diagnostics: Diagnostics) -> dict[str, Ruleset]:
@@ -77,16 +79,50 @@ def extend(ruleset: Ruleset, base: Ruleset, diagnostics: Diagnostics) -> Ruleset
     return dataclasses.replace(ruleset, base=base)
 
 
+# What an overlay may hold: house values for its base's values, and army limits of its own (a tournament pack's
+# ban or points cap), each marked a house rule. Every other section is its base's alone (`overlay_refused`).
+OVERLAY_SECTIONS = ("values", "army_limits")
+HOUSE_LIMIT = "house rule"  # what every output prints after a house limit's title, as beside a house value
+
+
+def overlay_refused(section: str, key: Scalar, node: Node, base_id: str) -> list[Diagnostic]:
+    """One located `overlay-change` for each entry an overlay writes in a section it cannot hold, with the way to
+    do what it tried: a profile's cell changes through a value the base's cell names."""
+    keys = [k for k, _v in node.items] if isinstance(node, Mapping) else [key]
+    return [
+        Diagnostic(
+            Code.OVERLAY_CHANGE,
+            f"an overlay changes values and adds army limits only; `{section}` entry `{k.text}` cannot be changed "
+            f"or added in an overlay of `{base_id}`"
+            if k is not key
+            else f"an overlay changes values and adds army limits only; it cannot hold `{section}:`",
+            k.loc,
+            _refused_hint(section, node.get(k.text) if k is not key else None, base_id),
+        )
+        for k in keys
+    ]
+
+
+def _refused_hint(section: str, entry: Node | None, base_id: str) -> str:
+    if section != "profiles":
+        return (
+            "an overlay gives its base's values house values (`values:`) and adds army limits (`army_limits:`); "
+            f"anything else is a ruleset of its own that `extends: {base_id}`"
+        )
+    rows = entry.get("rows") if isinstance(entry, Mapping) else None
+    row, cell = "row", "column"
+    if isinstance(rows, Mapping) and rows.items:
+        row = str(rows.items[0][0].text)
+        cells = rows.items[0][1]
+        if isinstance(cells, Mapping) and cells.items:
+            cell = str(cells.items[0][0].text)
+    return (
+        f"make the cell name a value in `{base_id}` (`{cell}: {{value: {row}_{cell}}}`, with the text's number in "
+        f"`values: {row}_{cell}:`), then change that value here under `values:`"
+    )
+
+
 def overlay(house: Ruleset, base: Ruleset, diagnostics: Diagnostics) -> Ruleset:
-    for section in SECTIONS:
-        if section == "values":
-            continue
-        for entry in house.section(section):
-            diagnostics.add(
-                Code.OVERLAY_CHANGE,
-                f"an overlay changes values only; `{section}` entry `{entry.id}` cannot be added to `{base.id}`",
-                entry.loc,
-            )
     originals = {value.id: value for value in base.reachable("values")}
     changed = {}
     for value in house.values:
@@ -121,6 +157,7 @@ def overlay(house: Ruleset, base: Ruleset, diagnostics: Diagnostics) -> Ruleset:
             source=value.source or original.source,
             **_history(original, base),
         )
+    limits = base.army_limits + tuple(_house_limits(house, base, diagnostics))
     own = tuple(changed.pop(v.id, v) for v in base.values)
     inherited = tuple(changed.values())  # values of the base's own bases, now changed here
     # the base's examples run again under the house values (``examples.run``), so each sentence stays true
@@ -129,6 +166,7 @@ def overlay(house: Ruleset, base: Ruleset, diagnostics: Diagnostics) -> Ruleset:
         id=house.id,
         meta=_house_meta(house.meta, base.meta),
         values=own + inherited,
+        army_limits=limits,
         original=base,
         house_results=(),
         files=base.files + house.files,
@@ -136,6 +174,22 @@ def overlay(house: Ruleset, base: Ruleset, diagnostics: Diagnostics) -> Ruleset:
         unloaded=base.unloaded | house.unloaded,
         sources=MappingProxyType({**base.sources, **house.sources}),
     )
+
+
+def _house_limits(house: Ruleset, base: Ruleset, diagnostics: Diagnostics):
+    """The overlay's own army limits, each marked a house rule where it is printed; the text's limits all hold, so
+    one with the id of a limit of the base is refused."""
+    texts = {limit.id for limit in base.army_limits}
+    for limit in house.army_limits:
+        if limit.id in texts:
+            diagnostics.add(
+                Code.OVERLAY_CHANGE,
+                f"`{base.id}` has the army limit `{limit.id}`: an overlay adds limits, the text's all hold",
+                limit.loc,
+                "give the house limit another id; to allow more than the text does, the game is a ruleset of its own",
+            )
+            continue
+        yield dataclasses.replace(limit, title=f"{limit.title} ({HOUSE_LIMIT})", house=True)
 
 
 SHARED_META = ("declares", "subtitle", "author", "needs", "summary", "language")

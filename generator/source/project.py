@@ -18,7 +18,7 @@ from ..diagnostics import Code, Diagnostics, Location, did_you_mean
 from ..model.entries import Meta
 from ..model.ruleset import SECTIONS, SITE_FOLDERS, Example, Ruleset
 from ..model.settings import NO_SETTINGS, SITE_NAME_LENGTH, Settings
-from .bases import resolve_bases
+from .bases import OVERLAY_SECTIONS, overlay_refused, resolve_bases
 from .build import ID, Builder
 from .fences import find_examples
 from .yamlnodes import Mapping, Node, decode, describe, load_bytes, load_file, too_big_file
@@ -376,6 +376,9 @@ def load_ruleset(
                 ):  # `tabels:`: what names its entries is not told they are missing
                     builder.failed.update((meant, entry_key.text) for entry_key, _value in node.items)
                 continue
+            if meta is not None and meta.overlay and name not in OVERLAY_SECTIONS:
+                diagnostics.extend(overlay_refused(name, key, node, meta.extends))
+                continue  # not built: what it holds is no entry of the overlay, whose base keeps its own
             built = build(builder, SECTIONS[name], node, name) if build else builder.entries(SECTIONS[name], node, name)
             for entry in built:
                 where = (name, entry.id)

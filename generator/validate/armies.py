@@ -11,6 +11,7 @@ from ..mechanics import armies
 from ..model.base import NotGiven, item_loc, value_loc
 from ..model.points import points_text
 from ..model.ruleset import ROW_SECTION, Ruleset
+from ..source.project import RULES_DIR
 from .references import entry_or_none, unknown_ref
 
 
@@ -62,13 +63,41 @@ def _limit_expressions(ruleset: Ruleset):
                         "write a shorter limit; split it into two limits",
                     )
                     continue
-                close = did_you_mean(getattr(error, "name", ""), names) if getattr(error, "name", "") else None
+                name = getattr(error, "name", "")
+                below = _base_counting(ruleset, name) if name else None
+                if below is not None:
+                    yield _base_count(ruleset, below, name, value_loc(limit, field))
+                    continue
+                close = did_you_mean(name, names) if name else None
                 yield Diagnostic(
                     Code.BAD_EXPRESSION,
                     str(error),
                     value_loc(limit, field),
-                    (f"{close} " if close else "") + "counts: " + counts + ", and any cost, hero or troop id",
+                    (f"{close} " if close else "") + "counts: " + counts + f", and any cost, hero or troop id of "
+                    f"`{ruleset.id}`",
                 )
+
+
+def _base_counting(ruleset: Ruleset, name: str) -> Ruleset | None:
+    """The ruleset below ``ruleset`` (`extends:`) whose armies have the count ``name``, which ``ruleset``'s do not."""
+    below = ruleset.base
+    while below is not None and name not in armies.count_names(below):
+        below = below.base
+    return below
+
+
+def _base_count(ruleset: Ruleset, base: Ruleset, name: str, loc) -> Diagnostic:
+    """A limit of a ruleset that extends ``base`` counting what ``base``'s armies have: a ruleset that extends
+    another fields armies of its own matrix alone, so the count would be 0 in every list, a ban that bans nothing."""
+    own = armies.army_matrices(ruleset)
+    fielded = f"fields armies from `{own[0].id}` alone" if own else "has no army matrix to field armies from"
+    return Diagnostic(
+        Code.BAD_EXPRESSION,
+        f"`{name}` is a count of `{base.id}`'s armies, and `{ruleset.id}`, which extends it, {fielded}",
+        loc,
+        f"limits on `{base.id}`'s armies (a tournament pack's ban or points cap) go in an overlay of it: "
+        f"`extends: {base.id}` with `overlay: true`, and `army_limits:` beside its house values",
+    )
 
 
 def _models_uncounted(matrix, loc) -> Diagnostic:
@@ -119,6 +148,24 @@ def _stated(agreed) -> bool:
 
 
 def check_armies(ruleset: Ruleset):
+    """Each army list names real entries, adds up, and keeps within its agreed size and the limits. In an overlay,
+    the text's own sample lists are checked as the text gives them (their errors are the base's): what the house
+    values and house limits make of them is no error, and the overlay's outputs show them under the house rules. A
+    list read from elsewhere (`rulepress list --ruleset`) is checked under the house rules."""
+    text, folders = ruleset, set()
+    while text.original is not None:
+        folders.add(f"{RULES_DIR}/{text.id}/")
+        text = text.original
+    if text is ruleset:
+        yield from _check_armies(ruleset)
+        return
+    folders.add(f"{RULES_DIR}/{text.id}/")
+    samples = tuple(army for army in ruleset.armies if army.loc.path.startswith(tuple(folders)))
+    yield from _check_armies(dataclasses.replace(text, armies=samples))
+    yield from _check_armies(dataclasses.replace(ruleset, armies=tuple(a for a in ruleset.armies if a not in samples)))
+
+
+def _check_armies(ruleset: Ruleset):
     limits_ok = not any(d.severity is Severity.ERROR for d in check_army_limits(ruleset))
     for army in ruleset.armies:
         matrix_refs = list(_matrix_refs(ruleset, army))
