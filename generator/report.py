@@ -154,10 +154,10 @@ def run_line(run) -> str:
     head = f"{run.ruleset}: {plural(run.total, 'example')}, "
     unrun = f", {run.unrun} not run" if run.unrun else ""
     if not run.changed:
-        return head + ("all pass" if not run.failures else f"{len(run.failures)} failed{unrun}")
+        return head + ("all pass" if not run.failures else f"{run.failed_examples} failed{unrun}")
     entries = ", ".join(dict.fromkeys(change.entry for change in run.changed))
-    failed = f", {len(run.failures)} failed{unrun}" if run.failures else ""
-    passing = max(0, run.total - len(run.changed) - len(run.failures) - run.unrun)
+    failed = f", {run.failed_examples} failed{unrun}" if run.failures else ""
+    passing = max(0, run.total - len(run.changed) - run.failed_examples - run.unrun)
     return (
         f"{head}{passing} pass{failed}, {len(run.changed)} give{'s' if len(run.changed) == 1 else ''} "
         f"another result under its house values ({entries})"

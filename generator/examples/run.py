@@ -48,6 +48,11 @@ class ExampleRun:
     changed: tuple[HouseResult, ...] = ()  # an overlay's: examples its house values give another result
     not_run: str = ""  # why its examples did not run: errors reach them
     unrun: int = 0  # examples never run, after one that used up the ruleset's time
+    failed: int | None = None  # examples with a failure (a failure is a statement); None: one per failure
+
+    @property
+    def failed_examples(self) -> int:
+        return len(self.failures) if self.failed is None else self.failed
 
 
 def run_examples(ruleset: Ruleset, root=None) -> ExampleRun:
@@ -56,9 +61,32 @@ def run_examples(ruleset: Ruleset, root=None) -> ExampleRun:
     if not ruleset.examples:
         return ExampleRun(ruleset.id, 0, ())
     outcome = run_confined(ruleset, root, examples=True)
+    failures = outcome.mechanics + outcome.failures
     return ExampleRun(
-        ruleset.id, len(ruleset.examples), outcome.mechanics + outcome.failures, outcome.changed, unrun=outcome.unrun
+        ruleset.id,
+        len(ruleset.examples),
+        failures,
+        outcome.changed,
+        unrun=outcome.unrun,
+        failed=failed_in(ruleset.examples, failures),
     )
+
+
+def failed_in(examples, failures) -> int:
+    """How many examples a failure is told in (two wrong results of one example are one example failed); a failure
+    in none of them (its mechanics did not load) counts as one."""
+    hit, outside = set(), False
+    for failure in failures:
+        where = failure.location
+        found = [
+            index
+            for index, example in enumerate(examples)
+            if example.path == where.path
+            and example.line <= where.line < example.line + len(example.source.splitlines())
+        ]
+        hit.update(found[:1])
+        outside = outside or not found
+    return len(hit) + outside
 
 
 def listed_names(ruleset, root=None, problems: list | None = None) -> list[tuple[str, str, str]]:

@@ -421,3 +421,13 @@ def test_the_samples_check_alike_behind_the_wall_and_without(monkeypatch, capsys
     assert printed["required"] == printed["off"]
     status, out, _err = printed["off"]
     assert status == 0 and "rampant_hex: 29 examples, all pass\n" in out and out.endswith(" 0 errors\n")
+
+
+def test_an_example_with_two_wrong_results_is_one_example_failed(tmp_path):
+    """The summary counted failed statements as examples: "2 examples, 2 failed" for one example of two wrong
+    results beside one that passes."""
+    project = project_with(tmp_path, [">>> 1 + 1\n3\n>>> 2 + 2\n5", ">>> 3 + 3\n6"])
+    _result, ruleset = loaded(project)
+    run = run_examples(ruleset, project)
+    assert len(run.failures) == 2
+    assert run_line(run) == f"{ruleset.id}: 2 examples, 1 failed"
