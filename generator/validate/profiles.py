@@ -67,9 +67,9 @@ def _track_errors(ruleset: Ruleset, track):
         )
     if track.turns:
         yield from _turns_errors(ruleset, track)
-    if not (track.term or track.rule or track.source):
+    if not any(getattr(track, name) for name in track.one_of_checked[0]):
         yield Diagnostic(
-            Code.UNKNOWN_REF,
+            Code.MISSING_FIELD,
             f"`{track.id}` says what is tracked but not where the rules say so",
             track.loc,
             "name the glossary `term`, the `rule` or the `source` that makes players track it",

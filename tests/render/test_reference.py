@@ -138,6 +138,16 @@ def test_fields_written_under_names_are_called_mappings_and_lists_lists(heading,
     assert type_cell(heading, key) == written
 
 
+def test_a_track_is_told_to_need_a_term_a_rule_or_a_source():
+    """A track without any of them is an error (`validate.profiles`): the reference said all three were optional."""
+    rows = re.findall(
+        r"^\| `(term|rule|source)` \| [^|]+ \| ([^|]+) \|",
+        PARTS_BY_HEADING["What units track in play (`tracks:`)"],
+        re.M,
+    )
+    assert dict(rows) == dict.fromkeys(["term", "rule", "source"], "**at least one of** `term`, `rule`, `source`")
+
+
 def test_codes_page_lists_every_code():
     page = codes_reference()
     rows = re.findall(r"^\| `([a-z-]+)` \| (error|warning) \| (.+) \| (.+) \|$", page, flags=re.M)

@@ -219,7 +219,7 @@ EXPECTED = [
     f"{F}:36:38: error[out-of-range]: `wounds` asks for 13 boxes; a unit's row holds 1 to 12\n"
     "  hint: leave `boxes` out for an open count: a tally space is printed",
     f"{F}:37:22: error[duplicate-id]: `hurts` tracks 'wounds', as `wounds` already does\n  hint: track each thing once",
-    f"{F}:38:7: error[unknown-ref]: `fear` says what is tracked but not where the rules say so\n"
+    f"{F}:38:7: error[missing-field]: `fear` says what is tracked but not where the rules say so\n"
     "  hint: name the glossary `term`, the `rule` or the `source` that makes players track it",
     f"{F}:39:36: error[unknown-ref]: term `spirit` is not in `glossary:`\n  hint: check the id against the entries of that section",
     f"{F}:39:50: error[unknown-ref]: rule `haunting` is not in `rules:`\n  hint: check the id against the entries of that section",
