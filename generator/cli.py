@@ -65,6 +65,21 @@ def _source_date_epoch() -> str | None:
     return None
 
 
+WALL_SETTINGS = ("auto", "required", "off")  # RULEPRESS_WALL, as the README gives it
+
+
+def _note_unknown_wall_setting() -> None:
+    """A RULEPRESS_WALL that is none of its settings is read as `required` (a typo never lowers the wall): said, so a
+    typo of `off` is not a mystery. `inside` is what the wall's own children are given."""
+    written = os.environ.get("RULEPRESS_WALL", "").strip().lower()
+    if written and written not in (*WALL_SETTINGS, "inside"):
+        shown = printable(written if len(written) <= 40 else written[:39] + "…")
+        _say(
+            f"rulepress: note: RULEPRESS_WALL is `{shown}`, none of {', '.join(WALL_SETTINGS)}: it is read as "
+            "`required`"
+        )
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message):  # argparse exits 2 on usage errors; keep that, without a traceback
         self.print_usage(sys.stderr)
@@ -288,6 +303,7 @@ def _run(parser, args) -> int:
     if problem:
         _say(f"rulepress: error: {problem}")
         return EXIT_USAGE
+    _note_unknown_wall_setting()
     root = args.project.resolve()
     if getattr(args, "untrusted", False):
         from . import wall  # deferred: it imports subprocess, which a check served from its cache never needs

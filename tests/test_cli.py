@@ -468,3 +468,15 @@ def test_the_last_second_a_date_can_show_is_accepted(capsys, project, monkeypatc
     assert os.environ["SOURCE_DATE_EPOCH"] == "253402300799"  # read once, stripped, for the workers
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "253402300800")
     assert main(["-C", str(project), "codes"]) == EXIT_USAGE
+
+
+def test_a_wall_setting_that_is_none_of_the_three_is_said_to_be_read_as_required(capsys, project, monkeypatch):
+    """RULEPRESS_WALL=bogus ran as `required` and said nothing (the README lists auto, required and off)."""
+    monkeypatch.setenv("RULEPRESS_WALL", "bogus")
+    main(["-C", str(project), "codes"])
+    assert capsys.readouterr().err.splitlines() == [
+        "rulepress: note: RULEPRESS_WALL is `bogus`, none of auto, required, off: it is read as `required`"
+    ]
+    monkeypatch.setenv("RULEPRESS_WALL", "off")
+    main(["-C", str(project), "codes"])
+    assert capsys.readouterr().err == ""
