@@ -10,11 +10,13 @@ exact fractions written ``"7/2"``; ``None`` is a value the source does not give,
 from __future__ import annotations
 
 import ast
+import typing
 from fractions import Fraction
 
 from ..mechanics import armies
-from ..model.base import NotGiven
-from ..model.entries import ValueCell, visible_to
+from ..model.base import Bounds, NotGiven
+from ..model.entries import ArmyUnit, ValueCell, visible_to
+from ..model.quantity import MAX_MAGNITUDE
 from ..model.ruleset import Ruleset
 from .present import count_label, entry_title, limit_bounds_words, limit_words, minus_text, profile_text, shown
 from .prose import value_text
@@ -71,6 +73,8 @@ def builder_data(ruleset: Ruleset, audience: str) -> dict:
         "points_label": points.label if points else "",
         "columns": [c.label for c in stat_columns],
         "moves": matrix.has_movement,  # a Move column, as the roster PDF prints one
+        "line_most": _bounds(ArmyUnit, "count").high,  # the most units one line holds, as `check` reads a list
+        "largest": MAX_MAGNITUDE,  # the largest agreed size `check` takes (too-large beyond it)
         "troops": [
             {
                 "id": row.id,
@@ -122,6 +126,12 @@ def builder_data(ruleset: Ruleset, audience: str) -> dict:
         ],
         "samples": [army_state(ruleset, army) for army in ruleset.armies if visible_to(army, audience)],
     }
+
+
+def _bounds(cls, field: str) -> Bounds:
+    """The bounds the list format puts on a number field (``count``: from 1 to 100)."""
+    hint = typing.get_type_hints(cls, include_extras=True)[field]
+    return next(mark for mark in getattr(hint, "__metadata__", ()) if isinstance(mark, Bounds))
 
 
 def _printed(ruleset: Ruleset, written, column=None) -> str | None:

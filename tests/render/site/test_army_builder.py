@@ -12,6 +12,7 @@ import base64
 import json
 import random
 import shutil
+import typing
 from fractions import Fraction
 
 import helpers
@@ -21,8 +22,9 @@ from playwright.sync_api import expect
 from site_helpers import PHONE, serve
 
 from generator.mechanics import armies
+from generator.model.base import Bounds
 from generator.model.entries import ArmyList, ArmyUnit
-from generator.model.quantity import parse_number
+from generator.model.quantity import MAX_MAGNITUDE, parse_number
 from generator.render.army_builder import army_state, builder_data, has_builder
 from generator.source.ids import id_like
 from generator.validate import check_project
@@ -221,7 +223,8 @@ def test_a_line_whose_points_the_text_leaves_out_is_named_beside_the_total_and_o
     browser, site
 ):
     """Light riders, whose points 004 does not give, beside four heavy foot (5 each) on 15 agreed: the total, 20, is
-    said not to count them, and the printed roster says "Over by 5 points" (never "Left unspent −5")."""
+    said not to count them, and the printed roster says "Over by 5 points" (never "Left unspent −5"), and that
+    check refuses the list, as it cannot be costed (points-not-given)."""
     state = {
         "title": "Riders",
         "agreed_points": 15,
@@ -239,6 +242,8 @@ def test_a_line_whose_points_the_text_leaves_out_is_named_beside_the_total_and_o
         "Not countedLight riders (the text gives no points)",
         "Agreed15 points",
         "Over by5 points",
+        "Check refuses itthe text gives no points for Light riders, so the list cannot be costed (take troop types "
+        "whose points it gives)",
     ]
     page.context.close()
 
@@ -618,7 +623,8 @@ def test_a_list_titled_with_accents_is_exported_under_the_id_its_letters_make(bl
     result = check_project(make_project(tmp_path, hammerfall=WAR_MACHINES))
     data = builder_data(result.project.ruleset("hammerfall"), "player")
     for title, id in (("Ma bande « d’élite »", "ma_bande_d_elite"), ("Œil du chef", "oeil_du_chef")):
-        listed = {"title": title, "units": [], "extras": [], "agreed_points": None, "agreed_models": None}
+        # points agreed: a list check takes, so the export opens on its `armies:` (not on why check refuses it)
+        listed = {"title": title, "units": [], "extras": [], "agreed_points": "500", "agreed_models": None}
         text = blank.evaluate("([data, list]) => window.rulepressArmy.yaml(data, list)", [data, listed])
         assert text.splitlines()[1] == f"  {id}:", text
         assert id_like(title) == id
@@ -794,10 +800,10 @@ def test_the_printed_roster_has_a_move_column_where_the_troops_have_a_movement(b
 ADDRESS = "http://rulepress.test/rampant_hex/army-builder.html"
 
 
-def builder_page(browser, ruleset, data: dict | None = None):
+def builder_page(browser, ruleset, data: dict | None = None, opening: str = ""):
     """The builder alone on a page served at an address (so it keeps lists in its address and storage as on the
     site) with the site's stylesheet, and the ruleset's data (or `data` made from it): it opens on the ruleset's
-    first list."""
+    first list, or on the list of the link `opening` (``link(state)``)."""
     data = data or builder_data(ruleset, "player")
     html = (
         '<!DOCTYPE html><html><body><h1>Army builder</h1><div class="rp-army-builder"><div class="rp-army-app"></div>'
@@ -805,7 +811,7 @@ def builder_page(browser, ruleset, data: dict | None = None):
     )
     page = browser.new_context(viewport=PHONE).new_page()
     page.route(ADDRESS, lambda route: route.fulfill(body=html, content_type="text/html"))
-    page.goto(ADDRESS)
+    page.goto(ADDRESS + opening)
     page.add_style_tag(content=(SCRIPT.parent / "rulepress.css").read_text(encoding="utf-8"))  # the roster unseen
     page.add_script_tag(content=SCRIPT.read_text(encoding="utf-8"))
     return page, data
@@ -912,7 +918,8 @@ def test_a_list_is_opened_by_its_button_not_by_moving_through_the_list_menu(ramp
 def test_after_each_press_the_focus_stays_on_the_control_pressed_or_moves_to_its_neighbour(rampant):
     """The page is drawn again on each change, and the focus was kept only on controls with an id: after +, −,
     Remove, a hero's ✕, adding a hero or leaving the agreed points the next Tab started again at the top. Each
-    control pressed keeps the focus; one that is gone hands it to the next line's, or to the unit menu."""
+    control pressed keeps the focus; one that is gone hands it to its neighbour: a line removed, to the next line
+    itself (never its Remove), or to the unit menu."""
     page, ruleset, data = rampant
     names, _ = the_force(ruleset, data)
     assert names == ["Light foot", "Heavy foot", "Skirmishers", "Monsters", "Levy"]
@@ -940,7 +947,9 @@ def test_after_each_press_the_focus_stays_on_the_control_pressed_or_moves_to_its
     focused("combobox", "Hero to add to Heavy foot")
     press("button", "Remove Heavy foot")
     assert line_names(page) == ["Light foot", "Skirmishers", "Monsters", "Levy"]
-    focused("button", "Remove Skirmishers")  # the next line's
+    # the next line itself, not its Remove (a second Enter there removed it too): see the test after this one
+    expect(page.locator(".rp-army-line").nth(1)).to_be_focused()
+    assert page.evaluate("document.activeElement.querySelector('.rp-army-name').textContent") == "Skirmishers"
     press("button", "Remove Levy")  # the last line: no next line, so the unit menu
     focused("combobox", "Unit to add")
     press("button", "One fewer Monsters")  # one monster, now the last line: the line goes
@@ -1134,3 +1143,322 @@ def test_a_line_s_models_that_are_no_whole_number_stay_in_its_box_with_why_besid
     page.wait_for_function("!document.querySelector('[aria-invalid]')")
     assert box.input_value() == "9" and page.get_by_text("must be a whole number from 1").count() == 0
     page.context.close()
+
+
+# -- lists check refuses, lines at their most, lists kept by title (a tournament organizer's trial) ------------------
+def checked_lists(tmp_path, name: str, ruleset_id: str, texts: list[str]) -> list[list]:
+    """Each YAML text put in a copy of the project's ruleset folder, in a file of its own (its list's id made its
+    own: two lists of one title share an id), and the project checked once: each text's errors (check's
+    diagnostics), in order."""
+    project = tmp_path / f"checked-{ruleset_id}"
+    shutil.copytree(PROJECTS[name] / "rules_src", project / "rules_src")
+    for index, text in enumerate(texts):
+        lines = text.splitlines()
+        at = lines.index("armies:") + 1
+        lines[at] = f"  zz_list_{index}:"
+        (project / "rules_src" / ruleset_id / f"zz_list_{index}.yaml").write_text("\n".join(lines), encoding="utf-8")
+    result = check_project(project, only=ruleset_id)
+    return [
+        [d for d in result.diagnostics.errors if d.location.path.endswith(f"/zz_list_{index}.yaml")]
+        for index in range(len(texts))
+    ]
+
+
+REFUSED = {"missing-field", "points-not-given"}  # what check refuses a list for besides its points and limits
+TOLD_BESIDE = {"over-points", "over-models", "limit-broken"}  # the page shows these in its totals and limits
+
+
+@pytest.mark.parametrize(("name", "ruleset_id"), [("samples", "rampant_hex"), ("headcount", "skirmish")])
+def test_the_page_says_a_list_is_refused_exactly_when_check_refuses_it(blank, tmp_path, name, ruleset_id):
+    """Generated lists with and without agreed points or models, some with a line whose points the text does not
+    give (Rampant Hex's light riders), or whose models nobody gives: exported from the page and checked, check
+    refuses a list (missing-field, points-not-given) exactly when the page says it refuses it, and the export then
+    says so at its top (the builder said every limit kept and printed a roster for lists `list` refuses)."""
+    ruleset = check_project(PROJECTS[name], only=ruleset_id).project.ruleset(ruleset_id)
+    data = builder_data(ruleset, "player")
+    rng = random.Random(f"refused {ruleset_id}")
+    states = []
+    for index in range(60):
+        state = army_state(ruleset, random_army(ruleset, data, rng)) | {"title": f"Refused {index}"}
+        state["agreed_points"] = rng.choice([None, "1000"]) if data["by_points"] else None
+        state["agreed_models"] = rng.choice([None, None, 1000])
+        states.append(state)
+    seen = blank.evaluate(
+        """([data, lists]) => lists.map(l => [window.rulepressArmy.refusals(data, l),
+                                             window.rulepressArmy.yaml(data, l)])""",
+        [data, states],
+    )
+    errors = checked_lists(tmp_path, name, ruleset_id, [text for _, text in seen])
+    refused = 0
+    for (said, text), found in zip(seen, errors, strict=True):
+        codes = {d.code.code for d in found}
+        assert codes <= REFUSED | TOLD_BESIDE, [d.format() for d in found]
+        assert bool(said) == bool(codes & REFUSED), (said, [d.format() for d in found], text)
+        assert text.startswith("# check refuses this list: ") == bool(said), text
+        refused += bool(said)
+        troops = {t["id"]: t["name"] for t in data["troops"]}
+        for d in found:
+            if d.code.code == "points-not-given":  # the source gives no points for `light_riders`
+                troop = d.message.split("`")[1]
+                assert f"the text gives no points for {troops[troop]}" in " ".join(said), said
+    assert 10 < refused < 50  # both kinds were tried
+
+
+def refusal(page) -> str:
+    found = page.locator(".rp-army-refused")
+    return " ".join(found.inner_text().split()) if found.count() else ""
+
+
+def live(page) -> str:
+    return " ".join(page.locator(".rp-army-said").text_content().split())
+
+
+def exported(page) -> str:
+    return page.locator(".rp-army-yaml").input_value()
+
+
+def test_a_list_check_refuses_is_said_refused_beside_its_totals_in_the_live_region_and_in_print(rampant, tmp_path):
+    """004's force with a line of light riders (whose points the text does not give) on its 30 agreed points, and a
+    new list with no points agreed: the trial's builder kept every limit ✔, printed "Left unspent 0 points", and
+    exported lists `rulepress list` refused (points-not-given; missing-field). The page now says beside the totals
+    and in the live region that check refuses the list, and why; once the line goes or the points are agreed, it
+    says nothing, and check takes the export."""
+    page, ruleset, data = rampant
+    riders = next(t for t in data["troops"] if t["points"] is None)
+    texts, said = [], []
+    page.locator("#rp-army-add").select_option(riders["id"])
+    page.get_by_role("button", name=f"Add {riders['name']}", exact=True).click()
+    said.append(refusal(page))
+    assert live(page).startswith(totals_text(page) + ". " + said[-1].lstrip("✘ ").rstrip("."))
+    printed = [" ".join(row.split()) for row in page.locator(".rp-roster-totals tr").all_text_contents()]
+    assert printed[-1] == "Check refuses it" + said[-1].partition(": ")[2].rstrip(".")
+    texts.append(exported(page))
+    page.get_by_role("button", name=f"Remove {riders['name']}", exact=True).click()
+    said.append(refusal(page))
+    texts.append(exported(page))
+    page.get_by_role("button", name="New list").click()
+    page.locator("#rp-army-add").select_option(label="Heavy foot (5 pts)")
+    page.get_by_role("button", name="Add Heavy foot", exact=True).click()
+    said.append(refusal(page))
+    assert said[-1].rstrip(".").split(": ", 1)[1] in live(page)
+    texts.append(exported(page))
+    page.locator("#rp-army-agreed").fill("40")
+    page.locator("#rp-army-agreed").press("Tab")
+    page.wait_for_function("document.querySelector('.rp-army-totals').innerText.includes('of 40')")
+    said.append(refusal(page))
+    texts.append(exported(page))
+    assert "Check refuses" not in live(page)
+
+    errors = checked_lists(tmp_path, "samples", "rampant_hex", texts)
+    codes = [[d.code.code for d in found] for found in errors]
+    assert codes == [["points-not-given"], [], ["missing-field"], []], [[d.format() for d in f] for f in errors]
+    assert f"`{riders['id']}`" in errors[0][0].message  # check names the line the page names
+    assert said == [
+        f"✘ Check refuses this list: the text gives no points for {riders['name']}, so the list cannot be costed "
+        "(take troop types whose points it gives).",
+        "",
+        "✘ Check refuses this list: no points are agreed (type the agreed points).",
+        "",
+    ]
+
+
+def test_agreed_points_larger_than_check_takes_stay_in_their_box_with_why(rampant, tmp_path):
+    """The trial's 99999999999 agreed points were taken, and check refuses them (too-large). The largest check
+    takes is the engine's: the page keeps the box's text, said wrong with that number, and the list its 30; the
+    largest itself is taken. A link with more says it left them out."""
+    page, _, data = rampant
+    box = page.locator("#rp-army-agreed")
+    box.fill(str(MAX_MAGNITUDE + 1))
+    box.press("Tab")
+    expect(box).to_have_attribute("aria-invalid", "true")
+    expect(box).to_have_accessible_description(
+        f"Agreed points must be at most {MAX_MAGNITUDE:,}, the largest number check takes: the list keeps 30."
+    )
+    assert f"at most {MAX_MAGNITUDE:,}" in live(page) and "of 30 points" in totals_text(page)
+    box.fill(str(MAX_MAGNITUDE))
+    box.press("Tab")
+    page.wait_for_function(f"document.querySelector('.rp-army-totals').innerText.includes('of {MAX_MAGNITUDE}')")
+    assert box.get_attribute("aria-invalid") is None
+    taken = exported(page)
+    errors = checked_lists(
+        tmp_path, "samples", "rampant_hex", [taken, taken.replace(str(MAX_MAGNITUDE), "99999999999")]
+    )
+    assert [[d.code.code for d in found] for found in errors] == [[], ["too-large"]]
+
+    sent = {"title": "Huge", "units": [{"troop": "levy", "count": 1}], "agreed_points": 99999999999}
+    linked, _ = builder_page(page.context.browser, None, data, link(sent))
+    assert linked.locator(".rp-army-notice li").all_inner_texts() == [
+        f"“99999999999” is not a number of agreed points check takes (at most {MAX_MAGNITUDE:,}): left out"
+    ]
+    assert refusal(linked) == "✘ Check refuses this list: no points are agreed (type the agreed points)."
+    linked.context.close()
+
+
+def line_most() -> int:
+    """The most units one line of a list holds, as the list format bounds `count` (check's out-of-range)."""
+    hint = typing.get_type_hints(ArmyUnit, include_extras=True)["count"]
+    return next(mark for mark in hint.__metadata__ if isinstance(mark, Bounds)).high
+
+
+def test_a_link_s_counts_and_ids_the_rules_do_not_have_are_each_said_above_the_list_and_in_the_live_region(
+    browser, tmp_path
+):
+    """The trial's link of 1000 levy opened as 100, −3 as 1, 2.5 as 2, and a troop or hero of no such id was
+    dropped, unread by a screen reader. Each is said above the list, and the live region says them once; a link
+    that holds no list that can be read is said so too."""
+    ruleset = helpers.sample_project()[0].ruleset("rampant_hex")
+    data = builder_data(ruleset, "player")
+    most = line_most()
+    sent = {
+        "title": "Tampered",
+        "units": [
+            {"troop": "dragons", "count": 2},
+            {"troop": "levy", "count": 1000},
+            {"troop": "heavy_foot", "count": -3, "heroes": ["gandalf"]},
+            {"troop": "monsters", "count": 2.5},
+            {"troop": "light_foot"},  # no count: one unit, as check reads a line
+        ],
+        "agreed_points": 50,
+    }
+    page, _ = builder_page(browser, ruleset, data, link(sent))
+    expected = [
+        "“dragons” is no troop of this army: left out",
+        f"Levy: 1000 is not a number of units from 1 to {most}, so {most}",
+        f"Heavy foot: -3 is not a number of units from 1 to {most}, so 1",
+        "Heavy foot: “gandalf” is no hero of this army: left out",
+        f"Monsters: 2.5 is not a number of units from 1 to {most}, so 2",
+    ]
+    assert page.locator(".rp-army-notice li").all_inner_texts() == expected
+    assert live(page).startswith(
+        "This link's list did not fit these rules, so it was changed: " + "; ".join(expected) + "."
+    )
+    assert page.locator(".rp-army-count").all_inner_texts() == [f"{most}×", "1×", "2×", "1×"]
+    page.context.close()
+    page, _ = builder_page(browser, ruleset, data, "#list=bm90IGEgbGlzdA")  # "not a list"
+    assert page.locator(".rp-army-notice li").all_inner_texts() == [
+        "the link holds no list that can be read: none of it is shown"
+    ]
+    page.context.close()
+    # the bound is check's: a line of that many is taken, one more refused
+    line = "armies:\n  l:\n    title: L\n    matrix: troops\n    agreed_points: 1000\n    units:\n"
+    errors = checked_lists(
+        tmp_path, "samples", "rampant_hex", [line + f"      - {{troop: levy, count: {n}}}\n" for n in (most, most + 1)]
+    )
+    assert [[d.code.code for d in found] for found in errors] == [[], ["out-of-range"]]
+
+
+def test_one_more_at_a_line_s_most_says_why_it_adds_none(browser):
+    """The + of a line of 100 added nothing and said nothing: the trial's 150 heavy foot needed a second line, and
+    nothing said so. At its most the line says why beside it, its + is described by that, and pressing it says it
+    in the live region; the focus stays on +."""
+    ruleset = helpers.sample_project()[0].ruleset("rampant_hex")
+    most = line_most()
+    sent = {"title": "Full", "units": [{"troop": "heavy_foot", "count": most - 1}], "agreed_points": 1000}
+    page, _ = builder_page(browser, ruleset, None, link(sent))
+    more = page.get_by_role("button", name="One more Heavy foot", exact=True)
+    why = f"{most} is the most one line holds: add another line of Heavy foot for more."
+    assert page.get_by_text(why).count() == 0
+    more.focus()
+    page.keyboard.press("Enter")
+    assert page.locator(".rp-army-count").inner_text() == f"{most}×"
+    expect(more).to_have_accessible_description(why)
+    page.keyboard.press("Enter")
+    assert page.locator(".rp-army-count").inner_text() == f"{most}×"
+    assert live(page).startswith(why)
+    expect(more).to_be_focused()
+    page.context.close()
+
+
+def test_a_second_enter_after_remove_removes_nothing_more(rampant):
+    """Remove handed the focus to the Remove of the line that moved up, so a second Enter removed that line too. The
+    focus now goes to the next line itself: a second Enter removes nothing, and Tab goes on into that line; the
+    live region says which line went. The last of a line taken away by − does the same."""
+    page, ruleset, data = rampant
+    names, _ = the_force(ruleset, data)
+    page.get_by_role("button", name="Remove Heavy foot", exact=True).focus()
+    page.keyboard.press("Enter")
+    page.keyboard.press("Enter")
+    assert line_names(page) == [n for n in names if n != "Heavy foot"]
+    assert live(page).startswith("Heavy foot removed.")
+    page.keyboard.press("Tab")
+    expect(page.get_by_role("button", name="One fewer Skirmishers", exact=True)).to_be_focused()
+    page.keyboard.press("Enter")  # one skirmisher (004's force): the line goes, and the focus to the next line
+    page.keyboard.press("Enter")
+    assert line_names(page) == ["Light foot", "Monsters", "Levy"]
+    expect(page.locator(".rp-army-line").nth(1)).to_be_focused()
+
+
+def open_list(page, title: str) -> None:
+    page.locator("#rp-army-open").select_option(label=title)
+    page.get_by_role("button", name=f"Open {title}", exact=True).click()
+
+
+def saved_titles(page) -> list[str]:
+    return [t for t in page.locator("#rp-army-open option").all_inner_texts()[1:] if not t.endswith("(from the rules)")]
+
+
+def retitle(page, title: str) -> None:
+    page.locator("#rp-army-title").fill(title)
+    page.locator("#rp-army-title").press("Tab")
+    page.wait_for_function(f"document.getElementById('rp-army-title').value.startsWith({json.dumps(title)})")
+
+
+def test_a_list_given_a_saved_list_s_title_is_saved_under_a_title_of_its_own_and_a_renamed_list_leaves_none(rampant):
+    """The trial's second list titled "Alice" was saved over the first (its 4 heavy foot, 20 points, lost), and each
+    renamed "Army N" stayed in the menu, empty. A list renamed is saved in place of its old title; a title another
+    saved list has gives this one "Alice (2)", said beside the title and in the live region."""
+    page, _, _ = rampant
+    page.get_by_role("button", name="New list").click()
+    retitle(page, "Alice")
+    page.locator("#rp-army-add").select_option(label="Heavy foot (5 pts)")
+    for _ in range(4):
+        page.get_by_role("button", name="Add Heavy foot", exact=True).click()
+    assert saved_titles(page) == ["Alice"]  # no "Army 1" left behind
+    page.get_by_role("button", name="New list").click()
+    assert saved_titles(page) == ["Alice", "Army 2"]
+    retitle(page, "Alice")
+    assert page.locator("#rp-army-title").input_value() == "Alice (2)"
+    why = "“Alice” is the title of another saved list, so this one is saved as “Alice (2)”."
+    expect(page.locator("#rp-army-title")).to_have_accessible_description(why)
+    assert live(page).startswith(why)
+    page.locator("#rp-army-add").select_option(label="Monsters (6 pts)")
+    page.get_by_role("button", name="Add Monsters", exact=True).click()
+    assert saved_titles(page) == ["Alice", "Alice (2)"]
+    open_list(page, "Alice")
+    assert totals_text(page).startswith("20 points · 4 units")  # 4 x 5 (004): the first Alice, whole
+    open_list(page, "Alice (2)")
+    assert totals_text(page).startswith("6 points · 1 unit")
+    retitle(page, "Bob")  # renamed in place: its old title gone, its place in the menu kept
+    assert saved_titles(page) == ["Alice", "Bob"]
+
+
+def test_delete_removes_the_saved_list_shown_and_undo_brings_it_back(rampant):
+    """There was no way to delete a saved list. Delete removes the one shown and shows the saved list after it in
+    the menu (else the one before, else the rules' own); the focus goes to the list menu, where a second Enter
+    deletes nothing; Undo brings the list back where it was."""
+    page, _, data = rampant
+    for title in ("Ann", "Ben", "Cy"):
+        page.get_by_role("button", name="New list").click()
+        retitle(page, title)
+    assert saved_titles(page) == ["Ann", "Ben", "Cy"]
+    open_list(page, "Ben")
+    page.get_by_role("button", name="Delete the saved list “Ben”", exact=True).focus()
+    page.keyboard.press("Enter")
+    assert saved_titles(page) == ["Ann", "Cy"]
+    assert page.locator("#rp-army-title").input_value() == "Cy"  # the next in the menu
+    expect(page.locator("#rp-army-open")).to_be_focused()
+    assert live(page).startswith("“Ben” is deleted; “Cy” is open.")
+    page.keyboard.press("Enter")
+    assert saved_titles(page) == ["Ann", "Cy"]
+    page.get_by_role("button", name="Undo: bring back “Ben”", exact=True).click()
+    assert saved_titles(page) == ["Ann", "Ben", "Cy"]
+    assert page.locator("#rp-army-title").input_value() == "Ben"
+    # Ben: the one after it shown; Cy, the last in the menu: the one before it; Ann, the last: the rules' own
+    for title, shown_next in (("Ben", "Cy"), ("Cy", "Ann"), ("Ann", data["samples"][0]["title"])):
+        page.get_by_role("button", name=f"Delete the saved list “{title}”", exact=True).click()
+        assert page.locator("#rp-army-title").input_value() == shown_next
+    assert saved_titles(page) == []
+    assert page.locator("#rp-army-title").input_value() == data["samples"][0]["title"]
+    assert page.get_by_role("button", name="Delete", exact=False).count() == 0  # the rules' list is saved nowhere
+    stored = page.evaluate("key => localStorage.getItem(key)", f"rulepress-army-lists:{data['ruleset']}")
+    assert json.loads(stored) == {}

@@ -160,9 +160,10 @@
   // an upgrade may be bought for this troop type: it names none, or names this one (`troops:`)
   function fits(cost, troop) { return !cost.troops || !cost.troops.length || cost.troops.indexOf(troop) >= 0; }
 
-  // agreed points as check reads them: a whole number or an exact fraction (500, 499½, 499.5, 999/2), more than 0;
+  // agreed points as check reads them: a whole number or an exact fraction (500, 499½, 499.5, 999/2), more than 0
+  // and (given `largest`, the engine's MAX_MAGNITUDE) at most `largest`: check refuses a larger one (too-large);
   // kept as digits or digits/digits, which the YAML export writes and check reads exactly. Anything else: none.
-  function agreed(text) {
+  function agreed(text, largest) {
     var t = String(text === null || text === undefined ? "" : text).trim(), m;
     var glyphs = { "½": [1, 2], "¼": [1, 4], "¾": [3, 4], "⅓": [1, 3], "⅔": [2, 3] };
     if ((m = /^(\d*)\s*([½¼¾⅓⅔])$/.exec(t))) t = (Number(m[1] || 0) * glyphs[m[2]][1] + glyphs[m[2]][0]) + "/" + glyphs[m[2]][1];
@@ -170,23 +171,40 @@
     else if ((m = /^(\d+)[.,](\d{1,6})$/.exec(t))) t = String(Number(m[1] + m[2])) + "/" + Math.pow(10, m[2].length);
     if (!/^\d+(\/\d+)?$/.test(t) || !/[1-9]/.test(t.split("/")[0]) || /\/0+$/.test(t)) return null;
     var f = parse(t);
+    if (largest && f.n > BigInt(largest) * f.d) return null;
     return String(f.n) + (f.d === 1n ? "" : "/" + f.d);
   }
+  // agreed models as check reads them: a whole number from 1 to `largest`; anything else: none
+  function agreedModels(text, largest) {
+    var t = String(text === null || text === undefined ? "" : text).trim();
+    if (!/^\d{1,30}$/.test(t) || !/[1-9]/.test(t) || (largest && BigInt(t) > BigInt(largest))) return null;
+    return parseInt(t, 10);
+  }
+  // a size typed that is a number, but more than check takes
+  function tooLarge(data, text) {
+    return data.by_points ? agreed(text) !== null && agreed(text, data.largest) === null
+      : agreedModels(text) !== null && agreedModels(text, data.largest) === null;
+  }
+  function thousands(n) { return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ","); }
+  function has(object, key) { return Object.prototype.hasOwnProperty.call(object, key); }
+  function arr(value) { return Array.isArray(value) ? value : []; }
+  function most(data) { return data.line_most || 100; }  // the most units one line holds (check: count from 1 to 100)
 
   function valid(data, list) {
     // a list from an address or from storage is the player's own: keep only what this ruleset has
     var troops = byId(data.troops), heroes = byId(data.heroes), upgrades = byId(data.upgrades), extras = byId(data.extras);
-    var units = (Array.isArray(list.units) ? list.units : []).filter(function (u) { return u && troops[u.troop]; }).map(function (u) {
-      var count = Math.max(1, Math.min(100, parseInt(u.count, 10) || 1));
+    list = list && typeof list === "object" ? list : {};
+    var units = arr(list.units).filter(function (u) { return u && troops[u.troop]; }).map(function (u) {
+      var count = Math.max(1, Math.min(most(data), parseInt(u.count, 10) || 1));
       var models = troops[u.troop].models === null && parseInt(u.models, 10) > 0 ? Math.min(10000, parseInt(u.models, 10)) : null;
       return { troop: u.troop, count: count, models: models,
-               heroes: (u.heroes || []).filter(function (h) { return heroes[h]; }),
-               upgrades: (u.upgrades || []).filter(function (c, at, all) { return upgrades[c] && fits(upgrades[c], u.troop) && all.indexOf(c) === at; }) };
+               heroes: arr(u.heroes).filter(function (h) { return heroes[h]; }),
+               upgrades: arr(u.upgrades).filter(function (c, at, all) { return upgrades[c] && fits(upgrades[c], u.troop) && all.indexOf(c) === at; }) };
     });
     return { title: String(list.title || "My army").slice(0, 80), units: units,
-             extras: (list.extras || []).filter(function (c) { return extras[c]; }),  // bought again: limits count it
-             agreed_points: agreed(list.agreed_points),
-             agreed_models: parseInt(list.agreed_models, 10) > 0 ? parseInt(list.agreed_models, 10) : null };
+             extras: arr(list.extras).filter(function (c) { return extras[c]; }),  // bought again: limits count it
+             agreed_points: agreed(list.agreed_points, data.largest),
+             agreed_models: agreedModels(list.agreed_models, data.largest) };
   }
 
   // an id of ASCII letters, as check reads ids: "Ma bande d'élite" is ma_bande_d_elite, not ma_bande_d_lite
@@ -198,20 +216,53 @@
     var troops = byId(data.troops), heroes = byId(data.heroes), upgrades = byId(data.upgrades), extras = byId(data.extras);
     var said = [], at = 0;
     function name(found, id) { return found[id] ? found[id].name : String(id); }
-    (Array.isArray(raw.units) ? raw.units : []).forEach(function (u) {
+    function given(value) { return value !== undefined && value !== null && value !== ""; }
+    raw = raw && typeof raw === "object" ? raw : {};
+    if (typeof raw.title === "string" && raw.title.length > kept.title.length)
+      said.push("the title is cut to its first " + kept.title.length + " characters");
+    arr(raw.units).forEach(function (u) {
       if (!u || !troops[u.troop]) { said.push("“" + (u && u.troop) + "” is no troop of this army: left out"); return; }
-      var k = kept.units[at++], troop = name(troops, u.troop);
-      if (String(k.count) !== String(u.count)) said.push(troop + ": " + u.count + " is not a number of units from 1 to 100, so " + k.count);
-      (u.heroes || []).forEach(function (h) { if (!heroes[h]) said.push(troop + ": “" + h + "” is no hero of this army: left out"); });
-      (u.upgrades || []).forEach(function (c, i, all) {
+      var k = kept.units[at++], troop = name(troops, u.troop), each = troops[u.troop].models;
+      // a line without a count is one unit, as check reads it
+      if (given(u.count) && String(k.count) !== String(u.count))
+        said.push(troop + ": " + u.count + " is not a number of units from 1 to " + most(data) + ", so " + k.count);
+      if (given(u.models) && each === null && String(k.models) !== String(u.models))
+        said.push(troop + ": " + u.models + " is not a number of models from 1 to 10,000, so " + (k.models === null ? "none" : k.models));
+      else if (given(u.models) && each !== null && String(each * k.count) !== String(u.models))
+        said.push(troop + ": the rules give " + k.count + "× " + troop + " " + each * k.count + " models, not " + u.models);
+      arr(u.heroes).forEach(function (h) { if (!heroes[h]) said.push(troop + ": “" + h + "” is no hero of this army: left out"); });
+      arr(u.upgrades).forEach(function (c, i, all) {
         if (!upgrades[c]) said.push(troop + ": “" + c + "” is no upgrade of this army: left out");
         else if (!fits(upgrades[c], u.troop)) said.push(troop + ": " + name(upgrades, c) + " is not for this troop: left out");
         else if (all.indexOf(c) !== i) said.push(troop + ": " + name(upgrades, c) + " was bought twice: bought once");
       });
     });
-    (raw.extras || []).forEach(function (c) { if (!extras[c]) said.push("“" + c + "” is nothing this army buys: left out"); });
-    if (raw.agreed_points !== undefined && raw.agreed_points !== null && raw.agreed_points !== "" && kept.agreed_points === null)
-      said.push("“" + raw.agreed_points + "” is not a number of agreed points: left out");
+    arr(raw.extras).forEach(function (c) { if (!extras[c]) said.push("“" + c + "” is nothing this army buys: left out"); });
+    [["agreed_points", "points"], ["agreed_models", "models"]].forEach(function (field) {
+      var written = raw[field[0]];
+      if (!given(written) || kept[field[0]] !== null) return;
+      var number = field[1] === "points" ? agreed(written) !== null : agreedModels(written) !== null;  // only too large
+      said.push("“" + written + "” is not a number of agreed " + field[1]
+        + (number ? " check takes (at most " + thousands(data.largest) + ")" : "") + ": left out");
+    });
+    return said;
+  }
+
+  // why `check` refuses this list (besides its points, models and limits, shown beside the totals), in a player's
+  // words, as check says it: no agreed size (missing-field), a line whose points the text does not give in a list
+  // of agreed points (points-not-given), a line whose models nobody gives in a list of agreed models (missing-field)
+  function refusals(data, list) {
+    var troops = byId(data.troops), said = [], unknown = [];
+    if (!list.agreed_points && !list.agreed_models)
+      said.push(data.by_points ? "no points are agreed (type the agreed points)" : "no models are agreed (type the agreed models)");
+    if (list.agreed_points) unpricedNames(data, list).forEach(function (name) {
+      said.push("the text gives no points for " + name + ", so the list cannot be costed (take troop types whose points it gives)");
+    });
+    if (list.agreed_models) list.units.forEach(function (unit) {
+      var name = troops[unit.troop].name;
+      if (lineModels(data, unit) === null && unknown.indexOf(name) < 0) unknown.push(name);
+    });
+    unknown.forEach(function (name) { said.push("the models of " + name + " are not known (type the line's models)"); });
     return said;
   }
 
@@ -219,7 +270,9 @@
 
   function yaml(data, list) {
     function q(text) { return JSON.stringify(String(text)); }  // a JSON string is a YAML string
-    var out = ["armies:", "  " + slug(list.title) + ":", "    title: " + q(list.title), "    matrix: " + data.matrix.id];
+    // a list check refuses says why at its top: the file claims nothing it does not have
+    var out = refusals(data, list).map(function (why) { return "# check refuses this list: " + why; });
+    out = out.concat(["armies:", "  " + slug(list.title) + ":", "    title: " + q(list.title), "    matrix: " + data.matrix.id]);
     if (list.agreed_points) out.push("    agreed_points: " + list.agreed_points);  // digits, or digits/digits: as check reads an exact fraction
     if (list.agreed_models) out.push("    agreed_models: " + list.agreed_models);
     out.push("    units:");
@@ -239,56 +292,147 @@
     this.root = root;
     this.data = data;
     this.key = "rulepress-army-lists:" + data.ruleset;
-    var fromAddress = /[#&]list=([A-Za-z0-9_-]+)/.exec(location.hash);
-    var start = null;
     this.notice = [];
-    try { if (fromAddress) start = this.opened(decode(fromAddress[1])); } catch (e) { start = null; }
-    var last = this.saved()[this.lastName()];
+    this.says = null;   // said once, by the live region, at the next drawing: "agreed" (its why) or words
+    this.titleNote = null;  // why the list is saved under another title than the one typed: until the next change
+    this.deleted = null;  // the saved list just deleted (its name, list and place), to bring back: until the next change
+    var start = this.fromAddress(), last = this.saved()[this.lastName()];
+    // the title the list shown is saved under in this browser (null: not saved yet, as a link's or the rules' list)
+    this.savedAs = start ? this.sameAsSaved(start) : last ? this.lastName() : null;
     this.list = start || (last ? valid(data, last) : null) || valid(data, data.samples[0] || { title: "My army", units: [] });
+    if (!start && !last) this.savedAs = this.sameAsSaved(this.list);
     // what the menus hold until their button is pressed: a troop type, a list to open, a hero for each line
     this.choice = { unit: data.troops.length ? data.troops[0].id : "", open: "", heroes: {} };
     this.wrong = null;  // agreed points (or models) typed that are no size: shown in their box, with why
     this.wrongModels = {};  // a line's models typed that are no whole number, by line: in its box, with why
-    this.says = null;   // said once, by the live region, at the next drawing: "agreed" (its why) or words
     // the one live region: made once and never drawn again, so each change of its words is announced
     this.said = el("p", { "class": "rp-army-said visually-hidden", role: "status", "aria-live": "polite", "aria-atomic": "true" });
     this.watchPresses();
     this.watchAddress();
     this.render();
   }
+  // the list in the page's address, if it holds one; a link that holds none that can be read is said so
+  Builder.prototype.fromAddress = function () {
+    var found = /[#&]list=([A-Za-z0-9_-]*)/.exec(location.hash), opened = null;
+    if (!found) return null;
+    try { opened = this.opened(decode(found[1])); } catch (e) { opened = null; }
+    if (!opened) {
+      this.notice = ["the link holds no list that can be read: none of it is shown"];
+      this.says = "This link's list could not be read.";
+    }
+    return opened;
+  };
   // A list's link opened in a tab already on this page changes only the address: the page shows that list (kept once
   // it is changed, as any list). The page's own changes replace the address and fire no such event.
   Builder.prototype.watchAddress = function () {
     var self = this;
     window.addEventListener("hashchange", function () {
-      var found = /[#&]list=([A-Za-z0-9_-]+)/.exec(location.hash), opened = null;
-      try { if (found) opened = self.opened(decode(found[1])); } catch (e) { opened = null; }
-      if (opened) { self.list = opened; self.wrong = null; self.wrongModels = {}; self.render(); }
+      var opened = self.fromAddress();
+      if (opened) { self.list = opened; self.savedAs = self.sameAsSaved(opened); self.wrong = null; self.wrongModels = {}; }
+      self.render();
     });
   };
-  // a list from a link: what it keeps, with what it had to change said above it until the list is changed
+  // a list from a link: what it keeps, with what it had to change said above it (and once by the live region) until
+  // the list is changed
   Builder.prototype.opened = function (raw) {
     var kept = valid(this.data, raw);
     this.notice = changes(this.data, raw, kept);
+    this.titleNote = null; this.deleted = null;
+    if (this.notice.length) this.says = "This link's list did not fit these rules, so it was changed: " + this.notice.join("; ") + ".";
     return kept;
   };
+  // the title of the saved list that is this very list (a reload's own link, a sample kept unchanged), else null: a
+  // list that only shares a saved list's title is another list, never written over it
+  Builder.prototype.sameAsSaved = function (list) {
+    var saved = this.saved();
+    return has(saved, list.title) && JSON.stringify(valid(this.data, saved[list.title])) === JSON.stringify(list) ? list.title : null;
+  };
   Builder.prototype.saved = function () {
-    try { var all = JSON.parse(localStorage.getItem(this.key) || "{}"); return typeof all === "object" && all ? all : {}; }
-    catch (e) { return {}; }
+    try {
+      var all = JSON.parse(localStorage.getItem(this.key) || "{}");
+      return typeof all === "object" && all && !Array.isArray(all) ? all : {};
+    } catch (e) { return {}; }
   };
   Builder.prototype.lastName = function () { try { return localStorage.getItem(this.key + ":last") || ""; } catch (e) { return ""; } };
-  Builder.prototype.keep = function () {
-    this.notice = [];  // the list is the player's own now: what its link had is no longer what is shown
-    var all = this.saved();
-    all[this.list.title] = this.list;
+  Builder.prototype.store = function (all, last) {
     try {
       localStorage.setItem(this.key, JSON.stringify(all));
-      localStorage.setItem(this.key + ":last", this.list.title);
+      if (last === null) localStorage.removeItem(this.key + ":last"); else localStorage.setItem(this.key + ":last", last);
     } catch (e) { /* storage off: the address still holds the list */ }
+  };
+  // a title no other saved list has: "GT list (2)", "GT list (3)"... within the 80 characters a title has
+  function unique(all, title, mine) {
+    var base = title.replace(/ \(\d+\)$/, ""), name;
+    for (var n = 2; ; n++) {
+      name = base.slice(0, 80 - (" (" + n + ")").length) + " (" + n + ")";
+      if (!has(all, name) || name === mine) return name;
+    }
+  }
+  // The list is saved under its title, in place of what it was saved as (a renamed list leaves no list of its old
+  // title); a title another saved list has is never written over: this one gets a title of its own, said so.
+  Builder.prototype.keep = function () {
+    this.notice = [];  // the list is the player's own now: what its link had is no longer what is shown
+    this.titleNote = null; this.deleted = null;
+    var all = this.saved(), was = this.savedAs, title = this.list.title, kept = {}, placed = false, list = this.list;
+    if (title !== was && has(all, title)) {
+      var typed = title;
+      title = list.title = unique(all, title, was);
+      this.titleNote = "“" + typed + "” is the title of another saved list, so this one is saved as “" + title + "”.";
+      this.says = this.titleNote;
+    }
+    Object.keys(all).forEach(function (name) {
+      if (name === was || name === title) { if (!placed) kept[title] = list; placed = true; }
+      else kept[name] = all[name];
+    });
+    if (!placed) kept[title] = list;
+    this.savedAs = title;
+    this.store(kept, title);
     history.replaceState(null, "", "#list=" + encode(this.list));
   };
-  // `then`: the controls to move the focus to, first found first, when the one pressed is gone once drawn again
-  Builder.prototype.change = function (how, then) { how(this.list); this.keep(); this.then = then || null; this.render(); };
+  // a list shown as it is, not saved until it is changed (the rules' own, or the one left once the last is deleted)
+  Builder.prototype.show = function (list) {
+    this.list = list;
+    this.savedAs = this.sameAsSaved(list);
+    this.notice = []; this.titleNote = null; this.wrong = null; this.wrongModels = {};
+    history.replaceState(null, "", "#list=" + encode(list));
+  };
+  // Delete: the saved list shown leaves this browser; the saved list after it in the menu is shown (else the one
+  // before, else the rules' own list), and a note beside the menu offers it back until the next change
+  Builder.prototype.drop = function () {
+    var all = this.saved(), name = this.savedAs, names = Object.keys(all), at = names.indexOf(name);
+    if (at < 0) return;
+    var gone = all[name], next = at + 1 < names.length ? names[at + 1] : at > 0 ? names[at - 1] : null;
+    delete all[name];
+    if (next !== null) {
+      this.show(valid(this.data, all[next]));
+      this.savedAs = next;
+    } else {
+      this.show(valid(this.data, this.data.samples[0] || { title: "My army", units: [] }));
+    }
+    this.store(all, this.savedAs);
+    this.deleted = { name: name, list: gone, at: at };
+    this.says = "“" + name + "” is deleted; “" + this.list.title + "” is open.";
+  };
+  // Undo: the list deleted is saved again where it was, and shown
+  Builder.prototype.undo = function () {
+    var back = this.deleted, all = this.saved(), names = Object.keys(all), kept = {};
+    if (!back) return;
+    var name = has(all, back.name) ? unique(all, back.name, null) : back.name, list = valid(this.data, back.list);
+    list.title = name;
+    names.splice(Math.min(back.at, names.length), 0, name);
+    names.forEach(function (n) { kept[n] = n === name ? list : all[n]; });
+    this.store(kept, name);
+    this.show(list);
+    this.savedAs = name;
+    this.deleted = null;
+    this.says = "“" + name + "” is back.";
+  };
+  // `then`: the controls to move the focus to, first found first, when the one pressed is gone once drawn again;
+  // `first`: where the focus goes whether or not the control pressed is still there (a line removed: the list's
+  // next line, never its Remove, which a second Enter would press)
+  Builder.prototype.change = function (how, then, first) {
+    how(this.list); this.keep(); this.then = then || null; this.first = first || null; this.render();
+  };
   // A box typed in changes as the reader leaves it, most often by pressing another control: the page is drawn again
   // once that press is over (its click handled), so the control they went to is still there and keeps the focus.
   Builder.prototype.typed = function (how) {
@@ -325,8 +469,8 @@
     var troops = byId(data.troops), heroes = byId(data.heroes), upgrades = byId(data.upgrades);
     var root = this.root, active = document.activeElement;
     var focused = active && active !== root && root.contains(active) ? active.getAttribute("data-focus") : null;
-    var then = this.then || [];
-    this.then = null;
+    var then = this.then || [], first = this.first;
+    this.then = null; this.first = null;
     // a menu's button says what it adds or opens (the button as drawn when the menu changes, if drawn again since)
     function named(key, name) { var button = keyed(root, key); if (button) button.setAttribute("aria-label", name); }
     // everything is drawn again but the live region, which stays first
@@ -355,28 +499,50 @@
         var pick = self.choice.open;
         if (!pick) { keyed(root, "open").focus(); return; }
         var kind = pick.slice(0, 2), name = pick.slice(2);
-        self.list = valid(data, kind === "s:" ? self.saved()[name] : data.samples[parseInt(name, 10)]);
-        self.wrong = null; self.wrongModels = {};
-        self.keep();
+        if (kind === "s:") {
+          self.show(valid(data, self.saved()[name]));
+          self.savedAs = name;
+          self.keep();
+        } else {
+          self.show(valid(data, data.samples[parseInt(name, 10)]));  // the rules' own: saved once it is changed
+        }
+        self.deleted = null;
         self.render();
       } });
     var open = el("select", { id: "rp-army-open", "data-focus": "open", "aria-label": "List to open", onchange: function (e) {
       self.choice.open = e.target.value;
       named("open-button", openName(e.target.value));
     } }, lists.map(function (o) { return el("option", { value: o.value, text: o.text, selected: o.value === self.choice.open ? "selected" : null }); }));
+    var stored = this.saved(), isSaved = this.savedAs !== null && has(stored, this.savedAs);
     root.appendChild(el("div", { "class": "rp-army-lists" }, [
       el("label", { "for": "rp-army-title" }, ["List ", el("input", { id: "rp-army-title", "data-focus": "title", value: list.title, maxlength: "80",
+        "aria-describedby": this.titleNote ? "rp-army-title-why" : null,
         onchange: function (e) { self.typed(function (l) { l.title = e.target.value.trim() || "My army"; }); } })]),
       el("span", {}, [open, " ", openButton]),
       el("button", { type: "button", "data-focus": "new", text: "New list", onclick: function () {
-        self.list = valid(data, { title: "Army " + (saved.length + 1), units: [] }); self.wrong = null; self.wrongModels = {}; self.keep(); self.render();
+        var n = saved.length + 1;
+        while (has(self.saved(), "Army " + n)) n++;  // a title no saved list has
+        self.show(valid(data, { title: "Army " + n, units: [] }));
+        self.keep();
+        self.render();
       } }),
+      // the saved list shown leaves this browser; the focus goes to the list menu, where a second Enter deletes nothing
+      isSaved ? el("button", { type: "button", "data-focus": "delete", text: "Delete", "aria-label": "Delete the saved list “" + this.savedAs + "”",
+        onclick: function () { self.drop(); self.first = ["open"]; self.render(); } }) : null,
     ]));
+    if (this.titleNote) root.appendChild(el("p", { id: "rp-army-title-why", "class": "rp-army-notice rp-army-title-why", text: this.titleNote }));
+    if (this.deleted) {
+      root.appendChild(el("p", { "class": "rp-army-notice rp-army-deleted" }, ["“" + this.deleted.name + "” is deleted. ",
+        el("button", { type: "button", "data-focus": "undo", text: "Undo", "aria-label": "Undo: bring back “" + this.deleted.name + "”",
+          onclick: function () { self.undo(); self.first = ["open"]; self.render(); } })]));
+    }
     // the game's size: what is typed that is no size stays in the box, said wrong beside it, and the list keeps its own
     var size = data.by_points ? "points" : "models";
     function why() {
       var kept = data.by_points ? (list.agreed_points ? shown(parse(list.agreed_points)) : null) : list.agreed_models;
-      return (data.by_points ? "Agreed points must be a number above 0, such as 500 or 499½" : "Agreed models must be a whole number above 0")
+      var large = self.wrong !== null && tooLarge(data, self.wrong);  // check refuses more (too-large)
+      return (large ? "Agreed " + size + " must be at most " + thousands(data.largest) + ", the largest number check takes"
+        : data.by_points ? "Agreed points must be a number above 0, such as 500 or 499½" : "Agreed models must be a whole number above 0")
         + (kept ? ": the list keeps " + kept + "." : ": none are agreed.");
     }
     var wrong = this.wrong !== null;
@@ -385,8 +551,7 @@
         value: wrong ? this.wrong : data.by_points ? (list.agreed_points ? shown(parse(list.agreed_points)) : "") : (list.agreed_models || ""),
         "aria-invalid": wrong ? "true" : null, "aria-describedby": wrong ? "rp-army-agreed-why" : null,
         onchange: function (e) {
-          var text = e.target.value, kept = data.by_points ? agreed(text)
-            : /^\s*\d+\s*$/.test(text) && parseInt(text, 10) > 0 ? parseInt(text, 10) : null;
+          var text = e.target.value, kept = data.by_points ? agreed(text, data.largest) : agreedModels(text, data.largest);
           if (text.trim() && kept === null) { self.wrong = text; self.says = "agreed"; self.later(); return; }
           self.wrong = null;
           self.typed(function (l) { if (data.by_points) l.agreed_points = kept; else l.agreed_models = kept; });
@@ -432,16 +597,25 @@
           return el("option", { value: h.id, selected: h.id === chosen ? "selected" : null,
             text: h.name + (h.points !== null && data.by_points ? " (" + shown(parse(h.points)) + (unit.count > 1 ? " each" : "") + ")" : "") });
         })), " ", heroAdd]) : null;
-      return el("li", { "class": "rp-army-line" }, [
+      // a line holds at most `most` units (check's count from 1 to 100): + says so there, and beside the line
+      var full = unit.count >= most(data), fullWhy = most(data) + " is the most one line holds: add another line of " + troop.name + " for more.";
+      // a line taken away: the focus goes to the next line itself (a second Enter presses nothing), else the unit menu
+      function removed() {
+        self.says = thisLine + " removed.";
+        self.change(function (l) { l.units.splice(index, 1); dropped(index); }, ["add"], ["line:" + index]);
+      }
+      return el("li", { "class": "rp-army-line", "data-focus": "line:" + index, tabindex: "-1" }, [
         el("div", { "class": "rp-army-line-head" }, [
           el("button", { type: "button", "data-focus": "fewer:" + index, "aria-label": "One fewer " + thisLine, text: "−", onclick: function () {
-            // the last one taken away takes its line: then the next line's −, or the menu of units to add
-            self.change(function (l) { if (l.units[index].count > 1) l.units[index].count -= 1; else { l.units.splice(index, 1); dropped(index); } }, ["add"]);
+            // the last one taken away takes its line
+            if (list.units[index].count > 1) self.change(function (l) { l.units[index].count -= 1; }); else removed();
           } }),
           el("strong", { "class": "rp-army-count", text: unit.count + "×" }),
-          el("button", { type: "button", "data-focus": "more:" + index, "aria-label": "One more " + thisLine, text: "+", onclick: function () {
-            self.change(function (l) { l.units[index].count = Math.min(100, l.units[index].count + 1); });
-          } }),
+          el("button", { type: "button", "data-focus": "more:" + index, "aria-label": "One more " + thisLine, text: "+",
+            "aria-describedby": full ? "rp-army-full-" + index : null, onclick: function () {
+              if (list.units[index].count >= most(data)) { self.says = fullWhy; self.render(); return; }
+              self.change(function (l) { l.units[index].count += 1; });
+            } }),
           troop.rules ? el("a", { "class": "rp-army-name", "data-focus": "name:" + index, href: troop.rules, text: troop.name })
             : el("span", { "class": "rp-army-name", text: troop.name }),
           (function (link) { if (link) link.setAttribute("data-focus", "card:" + index); return link; })(card(data, troop)),
@@ -458,11 +632,10 @@
                 self.typed(function (l) { l.units[index].models = text.trim() ? m : null; });
               } }),
             " models"]) : null,
-          el("button", { type: "button", "class": "rp-army-remove", "data-focus": "remove:" + index, "aria-label": "Remove " + thisLine, text: "Remove", onclick: function () {
-            // then the next line's Remove, or the menu of units to add
-            self.change(function (l) { l.units.splice(index, 1); dropped(index); }, ["add"]);
-          } }),
+          el("button", { type: "button", "class": "rp-army-remove", "data-focus": "remove:" + index, "aria-label": "Remove " + thisLine, text: "Remove",
+            onclick: removed }),
         ]),
+        full ? el("p", { id: "rp-army-full-" + index, "class": "rp-army-over rp-army-agreed-why", text: fullWhy }) : null,
         wrongModels !== null ? el("p", { id: "rp-army-models-why-" + index, "class": "rp-army-over rp-army-agreed-why", text: modelsWhy(index) }) : null,
         el("div", { "class": "rp-army-line-more" }, unit.heroes.map(function (id, h) {
           return el("button", { type: "button", "class": "rp-army-chip", "data-focus": "hero-chip:" + index + ":" + h,
@@ -526,6 +699,9 @@
     if (hasModels) totals.push(el("span", { "class": "rp-army-models", text: " · " + shown(parse(v.models)) + " models" + (list.agreed_models ? " of " + list.agreed_models : "") }));
     if (list.agreed_models && cmp(parse(v.models), frac(BigInt(list.agreed_models))) > 0) totals.push(el("span", { "class": "rp-army-over", text: " — " + shown(sub(parse(v.models), frac(BigInt(list.agreed_models)))) + " over" }));
     root.appendChild(el("p", { "class": "rp-army-totals" }, totals));
+    // a list check refuses is said so beside its totals, with why, as check says it: never shown as one that passes
+    var refused = refusals(data, list), refusedWords = refused.length ? "Check refuses this list: " + refused.join("; ") + "." : "";
+    if (refused.length) root.appendChild(el("p", { "class": "rp-army-over rp-army-refused" }, [el("span", { "aria-hidden": "true", text: "✘ " }), refusedWords]));
     root.appendChild(el("ul", { "class": "rp-army-limits" }, data.limits.map(function (limit, i) {
       var r = v.limits[i], bound = [];
       if (r.at_least !== null) bound.push("at least " + shown(parse(r.at_least)));
@@ -540,7 +716,7 @@
     // what the live region says: the totals and the limits broken, or once, why the size typed was not taken
     var broken = data.limits.filter(function (limit, i) { return !v.limits[i].holds; }).map(function (limit) { return limit.title; });
     var words = totals.map(function (node) { return node.textContent; }).join("").trim()
-      + (broken.length ? ". Breaks: " + broken.join("; ") : "");
+      + (refused.length ? ". " + refusedWords.slice(0, -1) : "") + (broken.length ? ". Breaks: " + broken.join("; ") : "");
     if (this.says) words = (this.says === "agreed" ? why() : this.says) + " " + words;
     this.says = null;
     if (this.said.textContent !== words) this.said.textContent = words;
@@ -568,8 +744,8 @@
     ]));
     root.appendChild(roster(data, list, v));
     // the focus back where it was, or (that control gone) on the neighbour its press named
-    var back = null;
-    if (focused) [focused].concat(then).some(function (key) { return (back = keyed(root, key)); });
+    var back = null, keys = first ? first.concat(then) : focused ? [focused].concat(then) : [];
+    keys.some(function (key) { return (back = keyed(root, key)); });
     if (back) back.focus();
   };
 
@@ -663,6 +839,8 @@
     } else {
       totals.push(el("tr", {}, [el("th", { text: "Models" }), el("td", { text: shown(parse(v.models)) + (list.agreed_models ? " of " + list.agreed_models + " agreed" : "") })]));
     }
+    var refused = refusals(data, list);  // printed too: a roster check refuses is never one that passes
+    if (refused.length) totals.push(el("tr", { "class": "broken" }, [el("th", { text: "Check refuses it" }), el("td", { text: refused.join("; ") })]));
     var limits = data.limits.map(function (limit, i) {
       var r = v.limits[i], bound = [];
       if (r.at_least !== null) bound.push("at least " + shown(parse(r.at_least)));
@@ -689,7 +867,7 @@
   }
 
   window.rulepressArmy = { verdicts: verdicts, yaml: yaml, encode: encode, decode: decode, valid: valid, agreed: agreed,
-                           changes: changes };
+                           changes: changes, refusals: refusals };
   function init() {
     var roots = document.querySelectorAll(".rp-army-builder");
     for (var i = 0; i < roots.length; i++) {
