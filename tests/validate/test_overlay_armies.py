@@ -3,6 +3,9 @@ are the overlay's (validate/armies.py, source/bases.py)."""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 from helpers import make_project
 
 from generator.source.yamlnodes import load_file
@@ -158,3 +161,19 @@ def test_a_limit_of_a_ruleset_that_extends_a_game_counting_the_games_troops_is_t
         "armies, and `skirmish_pack`, which extends it, has no army matrix to field armies from"
         for line, name in ((5, "beast"), (9, "points"))
     ]
+
+
+def test_the_readme_s_tournament_pack_checks_as_an_overlay_of_a_game_with_what_it_names(tmp_path):
+    """The README's pack (its `yml` block: a ruleset of its own, not one with its `yaml` blocks), over a game whose
+    heavy foot cost names `heavy_foot_pts` and which has monsters: clean, its limits marked house rules."""
+    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+    pack = re.search(r"^```yml\n(# rules_src/club_pack/ruleset.yaml\n.*?)^```$", readme, re.M | re.S)[1]
+    game = (
+        "ruleset: {title: My game}\nvalues:\n  heavy_foot_pts: {value: 5}\nprofiles:\n  troops:\n    title: Troops\n"
+        "    columns:\n      pts: {label: Pts, type: points, min: 0}\n    rows:\n"
+        "      heavy_foot: {name: Heavy foot, pts: {value: heavy_foot_pts}}\n      monsters: {name: Monsters, pts: 6}\n"
+    )
+    result = check_project(make_project(tmp_path, my_game=game, club_pack=pack))
+    assert [d.format() for d in result.diagnostics] == []
+    limits = result.project.ruleset("club_pack").army_limits
+    assert [limit.title for limit in limits] == ["No monsters (house rule)", "At most 500 points (house rule)"]
