@@ -444,7 +444,8 @@ class Code(enum.Enum):
     EXAMPLE_UNCHECKED = _code(
         "example-unchecked",
         catches="a worked-example statement whose result nothing checks: a call with no stated result, or a setup "
-        "line (an assignment or import) that no later statement of its block checks",
+        "line (an assignment or import) with no statement after it in its block that states a result (whether that "
+        "statement reads what the line set is not checked)",
         hint="state the result on the line after the `>>>`, or end the block with a statement whose result is stated",
     )
     RESOURCE_OUTSIDE = _code(
