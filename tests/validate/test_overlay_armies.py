@@ -8,6 +8,7 @@ from pathlib import Path
 
 from helpers import make_project
 
+from generator.render.site.pages import landing, ruleset_index
 from generator.source.yamlnodes import load_file
 from generator.validate import check_project
 
@@ -177,3 +178,12 @@ def test_the_readme_s_tournament_pack_checks_as_an_overlay_of_a_game_with_what_i
     assert [d.format() for d in result.diagnostics] == []
     limits = result.project.ruleset("club_pack").army_limits
     assert [limit.title for limit in limits] == ["No monsters (house rule)", "At most 500 points (house rule)"]
+
+
+def test_a_pack_s_front_page_and_landing_count_the_limits_it_adds(tmp_path):
+    """A pack that changes no value said 'changes 0 values' and nothing of its two limits."""
+    project = check_project(make_project(tmp_path, skirmish=GAME, skirmish_pack=PACK)).project
+    index = ruleset_index(project.ruleset("skirmish_pack"), [], [], base_title="Skirmish")
+    assert "House rules on Skirmish: changes 0 values, adds 2 army limits." in index
+    assert "- {entry}`army_limits.no_beasts`\n- {entry}`army_limits.points_cap`" in index
+    assert "house rules on Skirmish: changes 0 values, adds 2 army limits" in landing(project, "player")

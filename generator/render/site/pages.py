@@ -316,12 +316,25 @@ def house_rules(ruleset: Ruleset, audience: str) -> list:
     return [value for value in ruleset.values if value.is_house_rule and visible_to(value, audience)]
 
 
+def house_limits(ruleset: Ruleset, audience: str) -> list:
+    """The army limits an overlay adds (a tournament pack's) that the audience may see."""
+    return [limit for limit in ruleset.army_limits if limit.house and visible_to(limit, audience)]
+
+
+def _house_changes(ruleset: Ruleset, audience: str) -> str:
+    """`changes 2 values`, and `, adds 1 army limit` where the overlay adds limits."""
+    added = len(house_limits(ruleset, audience))
+    return f"changes {plural(len(house_rules(ruleset, audience)), 'value')}" + (
+        f", adds {plural(added, 'army limit')}" if added else ""
+    )
+
+
 def _house_banner(ruleset: Ruleset, audience: str, base_title: str = "") -> str:
     base = base_title or ruleset.meta.extends
-    changed = len(house_rules(ruleset, audience))
+    limits = " and each army limit added says (house rule)" if house_limits(ruleset, audience) else ""
     return (
         f":::{{admonition}} House rules on {esc(base)}\n:class: house-rules-banner\nHouse rules on {esc(base)}: "
-        f"changes {plural(changed, 'value')}. Each changed value is marked and shows what the text says.\n:::"
+        f"{_house_changes(ruleset, audience)}. Each changed value is marked and shows what the text says{limits}.\n:::"
     )
 
 
@@ -371,8 +384,11 @@ def ruleset_index(
     if meta.overlay:
         parts.append(_house_banner(ruleset, audience, base_title))
         changed = house_rules(ruleset, audience)
-        if changed:
-            parts.append("\n".join(f"- {esc(v.label or v.id.replace('_', ' '))}: {{value}}`{v.id}`" for v in changed))
+        listed = [f"- {esc(v.label or v.id.replace('_', ' '))}: {{value}}`{v.id}`" for v in changed] + [
+            f"- {{entry}}`army_limits.{limit.id}`" for limit in house_limits(ruleset, audience)
+        ]
+        if listed:
+            parts.append("\n".join(listed))
     if meta.kind == "base":
         parts.append(
             "*Standard charts and numbers, not a game of its own*"
@@ -466,10 +482,7 @@ def _landing_facts(project: Project, ruleset: Ruleset, audience: str) -> str:
     """What the front page says of a ruleset: what it is (its subtitle) for its readers; for its authors, how much
     there is (a count of what the game-master sees, and of the worked examples)."""
     if ruleset.meta.overlay:
-        return (
-            f"house rules on {esc(_title_by_id(project, ruleset.meta.extends))}: changes "
-            f"{plural(len(house_rules(ruleset, audience)), 'value')}"
-        )
+        return f"house rules on {esc(_title_by_id(project, ruleset.meta.extends))}: {_house_changes(ruleset, audience)}"
     if audience != AUTHOR_AUDIENCE:
         return esc(ruleset.meta.subtitle.rstrip(".")) if ruleset.meta.subtitle else ""
     counted = [
