@@ -128,8 +128,9 @@ class HouseResult:
 
 @dataclass(frozen=True)
 class Ruleset:
-    """One ruleset as checked, immutable: its entries by section (``rules.tables``), each by id (``rules.value(id)``,
-    ``rules.formula(id)``, ``rules.table(id)``, ``rules.army(id)``..., any as ``rules.get("armies", id)``; a profile's
+    """One ruleset as checked, immutable: its entries by section (``rules.tables``), each by id as one of its
+    section (``rules.value(id)``, ``rules.table(id)``, ``rules.army(id)``, ``rules.army_limit(id)``,
+    ``rules.victory_point(id)``, ``rules.term(id)`` of the glossary...), any as ``rules.get("armies", id)``; a profile's
     row as ``rules.profile(id).row(id)``, the numbers a keyword of it carries as ``.keyword("NAME")``; a roll table's
     exact chance of a result as ``rules.table(id).chance("Result", **stats)``), its base's too where it extends one
     (``reachable``)."""
@@ -268,6 +269,24 @@ class Ruleset:
 
     def cost(self, id: str) -> Cost:
         return self.get("costs", id)
+
+    def keyword(self, id: str) -> Keyword:
+        return self.get("keywords", id)
+
+    def phase(self, id: str) -> Phase:
+        return self.get("phases", id)
+
+    def chapter(self, id: str) -> Chapter:
+        return self.get("chapters", id)
+
+    def army_limit(self, id: str) -> ArmyLimit:
+        return self.get("army_limits", id)
+
+    def victory_point(self, id: str) -> VictoryPoints:
+        return self.get("victory_points", id)
+
+    def sheet(self, id: str) -> Sheet:
+        return self.get("sheets", id)
 
     def all_entries(self):
         """(section, entry) for every entry, in section order."""

@@ -401,7 +401,26 @@ def _expressions(formula) -> str:
     return "\n".join(part.text for part in parts if part is not None)
 
 
-_LOOKED_UP = ("value", "table", "profile", "spell")  # what `rules.<how>("id")` looks up in a worked example
+# what `rules.<how>("id")` looks up in a worked example (each section's entries, by one of them: model.ruleset)
+_LOOKED_UP = (
+    "value",
+    "table",
+    "profile",
+    "spell",
+    "hero",
+    "item",
+    "cost",
+    "army",
+    "army_limit",
+    "victory_point",
+    "keyword",
+    "lookup",
+    "formula",
+    "chart",
+    "phase",
+    "rule",
+    "term",
+)
 
 
 def _field_text(ruleset: Ruleset, how: str, id: str, field: str) -> str | None:

@@ -502,3 +502,20 @@ def test_every_kind_of_entry_an_example_names_is_found_by_its_id():
     assert damned.item("hammer").name == "Hammer"
     with pytest.raises(KeyError):
         hex_rules.army("a_list_nobody_wrote")
+
+
+# each section's entries by id, as `rules.<one>(id)` in a worked example: `rules.victory_point(...)` was an AttributeError
+ONE_OF = {"glossary": "term", "armies": "army", "heroes": "hero", "army_limits": "army_limit"}
+
+
+def test_every_section_s_entries_are_found_by_id_as_one_of_that_section():
+    from generator.model.ruleset import SECTIONS
+
+    found = set()
+    for ruleset in sample_check().project.rulesets:
+        for section in SECTIONS:
+            one = ONE_OF.get(section, section.removesuffix("s"))
+            for entry in ruleset.section(section)[:1]:
+                assert getattr(ruleset, one)(entry.id) is ruleset.get(section, entry.id), (ruleset.id, section)
+                found.add(section)
+    assert found == set(SECTIONS)
