@@ -141,6 +141,13 @@ class Code(enum.Enum):
         "`handouts`), so one page would hide the other",
         hint="give the chapter another id, or the folder another name: its pages are named after it",
     )
+    REPEATED_TITLE = _code(
+        "repeated-title",
+        catches="two entries of one section with the same title (or name): the site, its search and the booklet's "
+        "contents and index show both alike",
+        hint="give each its own title, as players will look for it",
+        warning=True,
+    )
     EMPTY_CHAPTER = _code(
         "empty-chapter",
         catches="a chapter no entry is placed in, or only the game-master's, and with no `intro:`: its "

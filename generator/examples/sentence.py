@@ -326,7 +326,7 @@ def evidence(
     """The numbers and dice an example's code and expected output state, those of the values and entries' fields
     it reads (``field_text(how, id, field)``), the dice the formulas it calls and the tables it names roll
     (``rolled_by(id)``: a formula's expressions, a table's dice, None for another name), and the rolls the rows of
-    the tables it names cover (``keys_of(id)``: "they rout on 2-4" before an example of the morale table)."""
+    the tables it names cover (``keys_of(id)``: "it breaks on 2-4" before an example of a table whose row is 2-4)."""
     code = _COMMENT.sub("", code)
     named = list(dict.fromkeys([*_CALLED.findall(code), *_QUOTED_ID.findall(code)]))  # chance_on("a_table", 5)
     rolled = tuple(filter(None, (rolled_by(id) for id in named)))

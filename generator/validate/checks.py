@@ -55,6 +55,7 @@ for _function in (
     glossary.check_glossary_terms,
     references.check_chapter_ids,
     references.check_empty_chapters,
+    references.check_repeated_titles,
     links.check_prose_links,
     links.check_anchor_links,
     audience.check_gm_references,

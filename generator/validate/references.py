@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..diagnostics import Code, Diagnostic, Location, Severity, did_you_mean
 from ..model.base import item_loc, value_loc
 from ..model.entries import RollTable, gm_only
-from ..model.ruleset import SITE_PAGE_NAMES, Ruleset
+from ..model.ruleset import SECTIONS, SITE_PAGE_NAMES, Ruleset
 
 
 def unknown_ref(ruleset: Ruleset, section: str, id: str, loc: Location, what: str) -> Diagnostic | None:
@@ -89,6 +89,32 @@ def check_spells(ruleset: Ruleset):
                 f"spell `{at[0].ref}`: its card and the table disagree",
                 value_loc(spell, "roll"),
                 f"give it a roll of its own row, `{own[0]}`" if own else "give it the roll of the row that names it",
+            )
+
+
+def check_repeated_titles(ruleset: Ruleset):
+    """Two entries of one section printed under one title (or name): the site's pages and search, the booklet's
+    contents and index show both alike, and players cannot tell which is which. A ruleset's own entries: an
+    overlay's pages print its base's, told there."""
+    for section in SECTIONS:
+        first: dict[str, object] = {}
+        for entry in ruleset.section(section):
+            printed = getattr(entry, "title", "") or getattr(entry, "name", "")
+            if not isinstance(printed, str) or not printed.strip():
+                continue
+            key = " ".join(printed.split()).casefold()
+            if key not in first:
+                first[key] = entry
+                continue
+            other = first[key]
+            at = other.loc
+            where = f"{at.line}:{at.column}" if at.path == entry.loc.path else str(at)
+            yield Diagnostic(
+                Code.REPEATED_TITLE,
+                f"`{entry.id}` and `{other.id}` ({where}) of {section} are both titled "
+                f"“{' '.join(printed.split())}”: players see two alike",
+                entry.loc,
+                severity=Severity.WARNING,
             )
 
 
