@@ -573,7 +573,7 @@
       return "Models in " + lineName(index) + " must be a whole number from 1 to 10,000"
         + (kept ? ": the line keeps " + kept + "." : ": the line has none yet.");
     }
-    // two lines of one troop type: each line's controls say which line they are of ("One more Levy, line 3")
+    // two lines of one troop type: each line's controls say which line they are of ("One more Xs, line 3")
     function lineName(index) {
       var troop = troops[list.units[index].troop], same = list.units.filter(function (u) { return u.troop === list.units[index].troop; });
       return troop.name + (same.length > 1 ? ", line " + (index + 1) : "");
