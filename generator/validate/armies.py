@@ -162,7 +162,8 @@ def check_armies(ruleset: Ruleset):
     folders.add(f"{RULES_DIR}/{text.id}/")
     samples = tuple(army for army in ruleset.armies if army.loc.path.startswith(tuple(folders)))
     yield from _check_armies(dataclasses.replace(text, armies=samples))
-    yield from _check_armies(dataclasses.replace(ruleset, armies=tuple(a for a in ruleset.armies if a not in samples)))
+    read_in = tuple(army for army in ruleset.armies if not any(army is sample for sample in samples))
+    yield from _check_armies(dataclasses.replace(ruleset, armies=read_in))
 
 
 def _check_armies(ruleset: Ruleset):
