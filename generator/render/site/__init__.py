@@ -30,6 +30,7 @@ from sphinx.transforms import SphinxTransform
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
+from ...diagnostics import did_you_mean
 from ...model.ruleset import ROLE_SECTIONS, term_names
 from ..present import GAP_DASH, GAP_NOTE, GAP_NOTE_MARK, entry_title, minus_text, reference_title
 from ..prose import HOUSE_RULE, value_parts
@@ -53,21 +54,35 @@ _EXPLICIT = re.compile(r"(?s)^(?P<title>.*?)\s*<(?P<target>[^<>]+)>$")
 
 
 def _ruleset_of(env, explicit: str | None = None) -> str:
-    return explicit or env.docname.split("/")[0]
+    """The ruleset a page's roles and directives read: the one named, else the one whose text the ``rulepress``
+    directive being parsed shows (its `:ruleset:`), else the page's folder's."""
+    return explicit or env.temp_data.get(_SHOWN_RULESET) or env.docname.split("/")[0]
+
+
+_SHOWN_RULESET = "rulepress_shown_ruleset"  # env.temp_data: the ruleset of the entry a directive is parsing
+# env.temp_data: the directive being parsed sits on a page of one's own project, which need not show every entry its
+# text refers to: a reference to one no page shows reads as its text, unlinked (Rulepress's own site shows them all)
+_UNPLACED = "rulepress_unplaced"
+LISTED = 12  # ids a directive's error names at most
+
+
+def _some(names) -> str:
+    names = list(names)
+    more = f" and {len(names) - LISTED} more" if len(names) > LISTED else ""
+    return ", ".join(f"`{n}`" for n in names[:LISTED]) + more
 
 
 # -- directives -----------------------------------------------------------------------------
 class RulepressDirective(SphinxDirective):
-    """```{rulepress} SECTION [ID]``` renders one entry, or a whole section's summary."""
+    """```{rulepress} SECTION [ID]``` renders one entry, or a whole section's summary. What it cannot show (a
+    ruleset, section or id that is not there) is an error at the directive, saying what there is."""
 
     required_arguments = 1
     optional_arguments = 1
     option_spec = {"ruleset": directives.unchanged, "chapter": directives.unchanged}
 
     def run(self) -> list[nodes.Node]:
-        ruleset = _model(self.env).project.ruleset(_ruleset_of(self.env, self.options.get("ruleset")))
-        section = self.arguments[0]
-        entry = ruleset.get(section, self.arguments[1]) if len(self.arguments) > 1 else None
+        ruleset, section, entry = self._shown()
         audience = self.config.rulepress_audience
         for path in self._files(ruleset, entry):
             self.env.note_dependency(str(path))
@@ -85,13 +100,93 @@ class RulepressDirective(SphinxDirective):
             section,
             entry.id if entry is not None else "",
         )
-        self.state.nested_parse(
-            StringList(text.splitlines(), self.get_source_info()[0]), ENTRY_LINES * number, container
-        )
+        targets = self._own_page_targets(ruleset, section, entry)
+        outer = {key: self.env.temp_data.get(key) for key in (_SHOWN_RULESET, _UNPLACED)}
+        self.env.temp_data[_SHOWN_RULESET] = ruleset.id  # the entry's roles read its ruleset, wherever the page is
+        self.env.temp_data[_UNPLACED] = targets is not None
+        try:
+            self.state.nested_parse(
+                StringList(text.splitlines(), self.get_source_info()[0]), ENTRY_LINES * number, container
+            )
+        finally:
+            for key, value in outer.items():
+                if value is None:
+                    self.env.temp_data.pop(key, None)
+                else:
+                    self.env.temp_data[key] = value
         # No wrapper in the page: hover previews (sphinx-tippy) show the paragraph right under a heading.
         for table in container.findall(nodes.table):
             table["classes"] += ["rulepress-table", f"rulepress-{section.replace('_', '-')}"]
-        return list(container.children)
+        return [*(targets or []), *container.children]
+
+    def _own_page_targets(self, ruleset, section, entry) -> list[nodes.Node] | None:
+        """On a page of one's own Sphinx project, the label of the entry shown, so that references to it (a spell's
+        to its table) link here; the first place it is shown keeps it. None on Rulepress's own pages, which label every
+        entry before its directive."""
+        shown = [entry] if entry is not None else list(ruleset.section(section))
+        labels = [myst.label(ruleset.id, section, e.id) for e in shown]
+        if any(name in self.state.document.ids for name in labels):
+            return None
+        if entry is None:
+            return []
+        name = labels[0]
+        known = self.env.domains.standard_domain.anonlabels
+        if name in known:  # shown on a page before: that page keeps the label
+            return []
+        known[name] = (self.env.docname, name)
+        return [nodes.target("", "", ids=[name])]
+
+    def _shown(self):
+        """The ruleset, section and entry (None: the whole section) this directive shows; what is not there is
+        a DirectiveError, which docutils reports at the directive."""
+        try:
+            project = _model(self.env).project
+        except RuntimeError as error:  # rules_src has errors, or is not there
+            raise self.error(f"rulepress: cannot read the project at rulepress_root: {error}") from None
+        named = self.options.get("ruleset")
+        ids = [r.id for r in project.rulesets]
+        if not ids:
+            raise self.error(f"rulepress: `rulepress_root` ({project.root}) has no ruleset in its rules_src/")
+        try:
+            ruleset = project.ruleset(_ruleset_of(self.env, named))
+        except KeyError:
+            if named:
+                close = did_you_mean(named, ids)
+                raise self.error(
+                    f"rulepress: no ruleset `{named}`" + (f"; {close}" if close else "") + f" (there are: {_some(ids)})"
+                ) from None
+            raise self.error(
+                f"rulepress: which ruleset? give `:ruleset:` (one of {_some(ids)}), or put the page in a folder "
+                "named after its ruleset"
+            ) from None
+        section = self.arguments[0]
+        if section not in myst.SHOWN_SECTIONS:
+            close = did_you_mean(section, myst.SHOWN_SECTIONS)
+            raise self.error(
+                f"rulepress: no section `{section}` to show"
+                + (f"; {close}" if close else "")
+                + f" (the sections are: {', '.join(myst.SHOWN_SECTIONS)})"
+            )
+        available = [e.id for e in ruleset.reachable(section)]
+        if len(self.arguments) < 2:
+            if section not in myst.LIST_WRITERS:
+                raise self.error(
+                    f"rulepress: `{section}` shows one entry: give its id after the section"
+                    + (f" (one of {_some(available)})" if available else f" ({ruleset.id} has no {section})")
+                )
+            return ruleset, section, None
+        try:
+            entry = ruleset.get(section, self.arguments[1])
+        except KeyError as error:
+            listed = f" (its {section}: {_some(available)})" if available else f" ({ruleset.id} has no {section})"
+            raise self.error(f"rulepress: {error.args[0]}{listed}") from None
+        audience = self.config.rulepress_audience
+        if not myst.visible_to(entry, audience):
+            raise self.error(
+                f"rulepress: {section} entry `{entry.id}` of {ruleset.id} is the game-master's, and this site's "
+                f"`rulepress_audience` is `{audience}`: it is shown on a site whose audience is `gm` or `author`"
+            )
+        return ruleset, section, entry
 
     def _files(self, ruleset, entry):
         shown = input_path(
@@ -187,7 +282,9 @@ def _xref_role(kind: str):
         env = inliner.document.settings.env
         match = _EXPLICIT.match(text)
         title, target = (match["title"], match["target"].strip()) if match else ("", text.strip())
-        ruleset = _model(env).project.ruleset(_ruleset_of(env))
+        ruleset = _page_ruleset(env)
+        if ruleset is None:
+            return _no_ruleset(env, rawtext, lineno, inliner)
         if kind == "entry":
             section, _, id = target.partition(".")
         elif kind == "term":
@@ -214,9 +311,30 @@ def _xref_role(kind: str):
             refexplicit=True,
             refdoc=env.docname,
         )
+        if env.temp_data.get(_UNPLACED):
+            node["rulepress_unplaced"] = True
         return [node], []
 
     return role
+
+
+def _page_ruleset(env):
+    """The ruleset a role reads (``_ruleset_of``), or None when the page names none."""
+    try:
+        return _model(env).project.ruleset(_ruleset_of(env))
+    except KeyError:
+        return None
+
+
+def _no_ruleset(env, rawtext: str, lineno: int, inliner):
+    """A role on a page of no ruleset: an error where it is written."""
+    ids = ", ".join(f"`{r.id}`" for r in _model(env).project.rulesets)
+    message = inliner.reporter.error(
+        f"rulepress: {rawtext} reads the ruleset its page's folder is named after, and this page is in no "
+        f"ruleset's folder (the rulesets: {ids})",
+        line=lineno,
+    )
+    return [inliner.problematic(rawtext, rawtext, message)], [message]
 
 
 def resolve_reference(app: Sphinx, env, node, contnode):
@@ -228,7 +346,8 @@ def resolve_reference(app: Sphinx, env, node, contnode):
     target = node["reftarget"]
     found = env.domains.standard_domain.anonlabels.get(target)
     if found is None:
-        logger.warning("rulepress: no page defines %s", target, location=node)
+        if not node.get("rulepress_unplaced"):
+            logger.warning("rulepress: no page defines %s", target, location=node)
         return None
     docname, labelid = found
     return make_refnode(app.builder, node["refdoc"], docname, labelid, contnode)
@@ -240,7 +359,9 @@ _title = entry_title  # the one function for an entry's display text (present.py
 def value_role(name, rawtext, text, lineno, inliner, options=None, content=None):
     """{value}`id`: the value as the text gives it; a gap when not given; a house rule marked, with the original."""
     env = inliner.document.settings.env
-    ruleset = _model(env).project.ruleset(_ruleset_of(env))
+    ruleset = _page_ruleset(env)
+    if ruleset is None:
+        return _no_ruleset(env, rawtext, lineno, inliner)
     try:
         if not myst.visible_to(ruleset.value(text.strip()), env.config.rulepress_audience):
             return [nodes.inline(myst.HIDDEN_REFERENCE, myst.HIDDEN_REFERENCE, classes=["gm-hidden"])], []

@@ -379,17 +379,19 @@ def victory_md(entries: list[VictoryPoints], ruleset: Ruleset, audience: str) ->
     return "\n\n".join(part for part in (table, hint) if part)
 
 
-def phases_md(phases: list[Phase]) -> str:
+def phases_md(phases: list[Phase], only: str = "") -> str:
+    """The turn sequence(s), each step numbered; with ``only``, that one phase, numbered as its step."""
     sequences: dict[str, list[Phase]] = {}
     for phase in phases:
         sequences.setdefault(phase.sequence, []).append(phase)
     parts = []
     for sequence, steps in sequences.items():
+        numbered = [(n, p) for n, p in enumerate(steps, 1) if not only or p.id == only]
+        if not numbered:
+            continue
         if len(sequences) > 1:
             parts.append(f"**{esc(sequence.capitalize())}**")
-        parts.append(
-            "\n".join(f"{n}. **{esc(p.title)}** — {' '.join(p.summary.split())}" for n, p in enumerate(steps, 1))
-        )
+        parts.append("\n".join(f"{n}. **{esc(p.title)}** — {' '.join(p.summary.split())}" for n, p in numbered))
     return "\n\n".join(parts)
 
 
@@ -588,35 +590,46 @@ def chart_entry_md(chart, ruleset: Ruleset) -> str:
     return "\n\n".join(parts) + source_line(chart, ruleset)
 
 
+# Sections shown as one table (or list) of entries: the whole section, a chapter's part of it, or one entry.
+LIST_WRITERS = {
+    "costs": lambda es, ruleset, audience, only: costs_md(es, ruleset, audience),
+    "army_limits": lambda es, ruleset, audience, only: limits_md(es, ruleset, audience),
+    "values": lambda es, ruleset, audience, only: values_md(for_audience(es, audience), ruleset),
+    "victory_points": lambda es, ruleset, audience, only: victory_md(es, ruleset, audience),
+    "phases": lambda es, ruleset, audience, only: phases_md(for_audience(es, audience), only),
+}
+# Sections shown one entry at a time: the directive names the entry.
+ENTRY_WRITERS = {
+    "rules": lambda e, ruleset, audience: rule_md(e, ruleset, audience),
+    "tables": lambda e, ruleset, audience: table_md(e, ruleset, audience),
+    "profiles": lambda e, ruleset, audience: profile_md(e, ruleset, audience),
+    "spells": lambda e, ruleset, audience: spell_md(e, ruleset, audience),
+    "glossary": lambda e, ruleset, audience: term_md(e, ruleset, audience),
+    "keywords": lambda e, ruleset, audience: keyword_md(e, ruleset),
+    "heroes": lambda e, ruleset, audience: hero_md(e, ruleset),
+    "items": lambda e, ruleset, audience: item_md(e, ruleset),
+    "armies": lambda e, ruleset, audience: army_md(e, ruleset, audience),
+    "values": lambda e, ruleset, audience: value_md(e, ruleset),
+    "formulas": lambda e, ruleset, audience: formula_md(e, ruleset, audience),
+    "lookups": lambda e, ruleset, audience: lookup_md(e, ruleset),
+    "charts": lambda e, ruleset, audience: chart_entry_md(e, ruleset),
+}
+SHOWN_SECTIONS = tuple(dict.fromkeys([*ENTRY_WRITERS, *LIST_WRITERS]))  # what the `rulepress` directive can show
+
+
 def render_entry(ruleset, section: str, entry, audience: str, chapter: str | None = None) -> str:
-    """MyST for one entry, or for a whole section (optionally one chapter's part; `-` means no chapter)."""
-    if entry is None:
+    """MyST for one entry, or for a whole section (optionally one chapter's part; `-` means no chapter).
+    A KeyError for a section this cannot show (one of ``ENTRY_WRITERS`` without an entry)."""
+    if entry is not None and section in ENTRY_WRITERS:
+        return ENTRY_WRITERS[section](entry, ruleset, audience)
+    if section not in LIST_WRITERS:
+        raise KeyError(section)
+    if entry is not None and section != "phases":  # (a phase alone is numbered as its step: the list is the turn's)
+        entries = [entry]
+    else:
         entries = [
             e
             for e in ruleset.section(section)
-            if chapter is None or getattr(e, "chapter", "") == ("" if chapter == "-" else chapter)
+            if entry is not None or chapter is None or getattr(e, "chapter", "") == ("" if chapter == "-" else chapter)
         ]
-        writers = {
-            "costs": lambda es: costs_md(es, ruleset, audience),
-            "army_limits": lambda es: limits_md(es, ruleset, audience),
-            "values": lambda es: values_md(for_audience(es, audience), ruleset),
-            "victory_points": lambda es: victory_md(es, ruleset, audience),
-            "phases": lambda es: phases_md(for_audience(es, audience)),
-        }
-        return writers[section](entries)
-    writers = {
-        "rules": lambda e: rule_md(e, ruleset, audience),
-        "tables": lambda e: table_md(e, ruleset, audience),
-        "profiles": lambda e: profile_md(e, ruleset, audience),
-        "spells": lambda e: spell_md(e, ruleset, audience),
-        "glossary": lambda e: term_md(e, ruleset, audience),
-        "keywords": lambda e: keyword_md(e, ruleset),
-        "heroes": lambda e: hero_md(e, ruleset),
-        "items": lambda e: item_md(e, ruleset),
-        "armies": lambda e: army_md(e, ruleset, audience),
-        "values": lambda e: value_md(e, ruleset),
-        "formulas": lambda e: formula_md(e, ruleset, audience),
-        "lookups": lambda e: lookup_md(e, ruleset),
-        "charts": lambda e: chart_entry_md(e, ruleset),
-    }
-    return writers[section](entry)
+    return LIST_WRITERS[section](entries, ruleset, audience, entry.id if entry is not None else "")

@@ -1,0 +1,166 @@
+"""The extension in a Sphinx project of one's own (README, "Using the Sphinx extension in your own project"): each
+section the README lists renders with `:ruleset:` on any page, and what a directive cannot show is an error located
+at it, never a traceback. The expected texts are read from the rulesets' YAML."""
+
+from __future__ import annotations
+
+import html
+import io
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+from site_helpers import ROOT, copy_project
+
+pytestmark = pytest.mark.build  # runs Sphinx for real
+
+RULESETS = ["rampant_hex", "city_of_the_damned_combat", "ordo_ineptus", "warhammer_fantasy_charts"]
+
+
+def _data(ruleset: str) -> dict:
+    """A ruleset's sections as its YAML files write them, merged."""
+    merged: dict = {}
+    for path in sorted((ROOT / "rules_src" / ruleset).glob("*.yaml")):
+        for section, entries in (yaml.safe_load(path.read_text(encoding="utf-8")) or {}).items():
+            if isinstance(entries, dict):
+                merged.setdefault(section, {}).update(entries)
+    return merged
+
+
+def _words(text: str, count: int) -> str:
+    """The first ``count`` words of prose, before any role or code in it."""
+    return " ".join(re.split(r"[{`]", str(text))[0].split()[:count])
+
+
+def _shown(ruleset: str, section: str, id: str) -> list[str]:
+    """Text a page showing entry ``id`` must hold, from the YAML."""
+    data = _data(ruleset)
+    entry = data[section][id]
+    first = {
+        "tables": lambda: [row["result"] for row in entry["rows"]],
+        "rules": lambda: [_words(entry["body"], 6)],
+        "profiles": lambda: [row["name"] for row in entry["rows"].values()],
+        "spells": lambda: [_words(entry["effect"], 6), str(entry["target"])],
+        "glossary": lambda: [_words(entry["definition"], 8)],
+        "keywords": lambda: [_words(entry["definition"], 8)],
+        "heroes": lambda: [_words(entry["ability"], 5)],
+        "items": lambda: [_words(entry["rules"], 4), entry["kind"]],
+        "armies": lambda: [data["profiles"][entry["matrix"]]["rows"][unit["troop"]]["name"] for unit in entry["units"]],
+        "costs": lambda: [entry["name"]],
+        "army_limits": lambda: [entry["title"]],
+        "victory_points": lambda: [entry["name"], _words(entry["condition"], 3)],
+        "phases": lambda: [entry["title"], _words(entry["summary"], 3)],
+    }
+    return first[section]()
+
+
+# One entry of each section the README lists, from a sample ruleset that has one.
+SHOWN = [
+    ("tables", "rampant_hex", "activations"),
+    ("rules", "rampant_hex", "what_you_need"),
+    ("profiles", "rampant_hex", "troops"),
+    ("spells", "rampant_hex", "olde_reddes_mystte"),
+    ("glossary", "rampant_hex", "unit"),
+    ("keywords", "rampant_hex", "ranged_attack"),
+    ("heroes", "rampant_hex", "warrior_hero"),
+    ("items", "city_of_the_damned_combat", "hammer"),
+    ("armies", "rampant_hex", "thirty_point_force"),
+    ("costs", "rampant_hex", "scroll_appeal"),
+    ("army_limits", "rampant_hex", "heroes_half_units"),
+    ("victory_points", "ordo_ineptus", "dr_shellendrak"),
+    ("phases", "rampant_hex", "combat"),
+]
+
+
+def _page(section: str, id: str, ruleset: str | None) -> str:
+    option = f":ruleset: {ruleset}\n" if ruleset else ""
+    return f"# {section}\n\n```{{rulepress}} {section} {id}\n{option}```\n"
+
+
+def _build(tmp_path: Path, pages: dict[str, str]) -> tuple[Path, str]:
+    """A Sphinx project in ``tmp_path/site`` with the extension and these pages, built; its HTML folder and
+    what Sphinx warned."""
+    from sphinx.application import Sphinx
+
+    project = copy_project(tmp_path / "project", RULESETS)
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "conf.py").write_text(
+        f'extensions = ["myst_parser", "generator.render.site"]\nrulepress_root = {str(project)!r}\n', encoding="utf-8"
+    )
+    toc = "\n".join(name.removesuffix(".md") for name in pages)
+    (site / "index.md").write_text(f"# Rules\n\n```{{toctree}}\n{toc}\n```\n", encoding="utf-8")
+    for name, text in pages.items():
+        (site / name).parent.mkdir(parents=True, exist_ok=True)
+        (site / name).write_text(text, encoding="utf-8")
+    warnings = io.StringIO()
+    app = Sphinx(
+        str(site), str(site), str(site / "_build"), str(site / "_doctrees"), "html", status=None, warning=warnings
+    )
+    app.build()
+    return site / "_build", warnings.getvalue()
+
+
+def _text(page: Path) -> str:
+    """A built page's words, tags gone and spaces collapsed; quotes and minus signs as written."""
+    body = re.sub(r"(?s)<(script|style).*?</\1>|<[^>]+>", " ", page.read_text(encoding="utf-8"))
+    text = html.unescape(body).replace("\u2212", "-").translate(str.maketrans("‘’“”", "''\"\""))
+    return " ".join(text.split())
+
+
+def test_each_section_the_readme_lists_renders_its_entry_on_a_page_of_ones_own(tmp_path):
+    pages = {f"pages/{section}.md": _page(section, id, ruleset) for section, ruleset, id in SHOWN}
+    # the ruleset may come from the page's folder instead, as on Rulepress's own site
+    pages["rampant_hex/folder.md"] = _page("profiles", "troops", None)
+    spell_table = _data("rampant_hex")["spells"]["olde_reddes_mystte"]["table"]
+    pages["pages/spell_table.md"] = _page("tables", spell_table, "rampant_hex")
+    built, warnings = _build(tmp_path, pages)
+    assert warnings == ""
+    missing = {}
+    for section, ruleset, id in SHOWN:
+        text = _text(built / "pages" / f"{section}.html")
+        missing[section] = [shown for shown in _shown(ruleset, section, id) if shown not in text]
+    assert {section: texts for section, texts in missing.items() if texts} == {}
+    in_folder = _text(built / "rampant_hex" / "folder.html")
+    assert all(name in in_folder for name in _shown("rampant_hex", "profiles", "troops"))
+    # a cost shown by its id is that one cost, not the section's table
+    costs = _data("rampant_hex")["costs"]
+    others = [cost["name"] for id, cost in costs.items() if id != "scroll_appeal"]
+    assert others and not any(name in _text(built / "pages" / "costs.html") for name in others)
+    # a phase shown alone keeps its step's number in the turn
+    step = list(_data("rampant_hex")["phases"]).index("combat") + 1
+    assert step > 1 and f'start="{step}"' in (built / "pages" / "phases.html").read_text(encoding="utf-8")
+    # the spell's table, shown on another page of this project, is linked from the spell
+    spell = (built / "pages" / "spells.html").read_text(encoding="utf-8")
+    assert f'href="spell_table.html#{f"rampant_hex-tables-{spell_table}".replace("_", "-")}"' in spell
+
+
+def test_what_a_directive_cannot_show_is_an_error_at_the_directive_naming_what_there_is(tmp_path):
+    tables = list(_data("rampant_hex")["tables"])
+    typo = tables[0][:-1]  # one letter short of an id
+    glossary = list(_data("rampant_hex")["glossary"])
+    secret_id, secret = next(
+        (id, vp) for id, vp in _data("ordo_ineptus")["victory_points"].items() if vp.get("audience") == "gm"
+    )
+    pages = {
+        "game_masters.md": _page("victory_points", secret_id, "ordo_ineptus"),
+        "unknown_id.md": _page("tables", typo, "rampant_hex"),
+        "unknown_section.md": _page("tablez", tables[0], "rampant_hex"),
+        "unknown_ruleset.md": _page("tables", tables[0], "rampant_hexx"),
+        "no_ruleset.md": _page("tables", tables[0], None),
+        "no_id.md": _page("glossary", "", "rampant_hex"),
+    }
+    built, warnings = _build(tmp_path, pages)
+    told = {line.split(": ERROR: ")[0].rsplit("/", 1)[-1]: line for line in warnings.splitlines() if "ERROR" in line}
+    assert set(told) == {f"{name}:3" for name in pages}, warnings  # line 3: the directive's
+    assert f"rampant_hex has no tables entry `{typo}`; did you mean `{tables[0]}`?" in told["unknown_id.md:3"]
+    assert all(f"`{id}`" in told["unknown_id.md:3"] for id in tables)
+    assert "no section `tablez`; did you mean `tables`?" in told["unknown_section.md:3"].replace(" to show", "")
+    assert "no ruleset `rampant_hexx`; did you mean `rampant_hex`?" in told["unknown_ruleset.md:3"]
+    assert ":ruleset:" in told["no_ruleset.md:3"] and "`rampant_hex`" in told["no_ruleset.md:3"]
+    assert "give its id" in told["no_id.md:3"] and f"`{glossary[0]}`" in told["no_id.md:3"]
+    assert "`rulepress_audience` is `player`" in told["game_masters.md:3"]
+    assert _words(secret["condition"], 3) not in _text(built / "game_masters.html")
+    assert "Traceback" not in warnings
+    assert (built / "unknown_id.html").is_file()
