@@ -40,6 +40,7 @@ def test_the_registered_checks():
         "glossary_terms",
         "chapter_ids",
         "empty_chapters",
+        "repeated_titles",
         "prose_links",
         "anchor_links",
         "gm_references",
