@@ -313,20 +313,31 @@ class Chart(ForAudience):
 
 @dataclass(frozen=True, kw_only=True)
 class Sheet(ForAudience):
-    """A one-page cheat sheet of charts (A4 and US Letter), also a page of the site."""
+    """A one-page cheat sheet of charts and roll tables (A4 and US Letter), also a page of the site."""
 
     title: str = spec("The sheet's heading.", example="Hit chart")
-    charts: tuple[str, ...] = spec("Ids of the charts on it, in order (a base ruleset's too).")
+    charts: tuple[str, ...] = spec("Ids of the charts on it, in order (a base ruleset's too).", ())
+    tables: tuple[str, ...] = spec(
+        "Ids of the roll tables on it, in order (a base ruleset's too), after its charts: each row with its roll and "
+        "its chance, as the quick reference prints them, in type as large as the page takes (a sheet has charts, "
+        "tables or both). A table stays on the quick reference too unless marked `quick_reference: false`.",
+        (),
+        example="[encounters, loot]",
+    )
     layout: Literal["grid", "stack", "wide"] = spec(
         "`grid` one big chart, `stack` charts one under another, `wide` a landscape-wide chart.", "grid"
     )
-    notes: tuple[Markdown, ...] = spec("Lines printed under the charts; values printed by the `value` role.", ())
+    notes: tuple[Markdown, ...] = spec(
+        "Lines printed under the charts and tables; values printed by the `value` role.", ()
+    )
     cites: tuple[str, ...] = spec("Ids of the rules whose sources the sheet names.", ())
 
     def names(self) -> tuple[Named, ...]:
-        return tuple(
-            Named(id, item_loc(self, "charts", index), ("charts",)) for index, id in enumerate(self.charts)
-        ) + tuple(Named(id, item_loc(self, "cites", index), ("rules",)) for index, id in enumerate(self.cites))
+        return (
+            tuple(Named(id, item_loc(self, "charts", index), ("charts",)) for index, id in enumerate(self.charts))
+            + tuple(Named(id, item_loc(self, "tables", index), ("tables",)) for index, id in enumerate(self.tables))
+            + tuple(Named(id, item_loc(self, "cites", index), ("rules",)) for index, id in enumerate(self.cites))
+        )
 
 
 @dataclass(frozen=True, kw_only=True)

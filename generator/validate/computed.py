@@ -781,17 +781,25 @@ def cell_failure(chart: Chart, formula: Formula, chance: Formula | None, calc) -
 
 
 def check_sheets(ruleset: Ruleset):
-    charts = {c.id for c in ruleset.reachable("charts")}
+    listed = {section: {e.id for e in ruleset.reachable(section)} for section in ("charts", "tables")}
     rules = {r.id for r in ruleset.rules}
     for sheet in ruleset.sheets:
-        for index, id in enumerate(sheet.charts):
-            if id not in charts and not ruleset.is_unloaded(id, "charts"):
-                yield Diagnostic(
-                    Code.UNKNOWN_REF,
-                    f"sheet `{sheet.id}` lists chart `{id}`, which is not in `charts:`",
-                    item_loc(sheet, "charts", index),
-                    ref_hint(ruleset, id, charts, "charts"),
-                )
+        if not sheet.charts and not sheet.tables:
+            yield Diagnostic(
+                Code.MISSING_FIELD,
+                f"sheet `{sheet.id}` lists no charts and no roll tables: it would print an empty page",
+                sheet.loc,
+                "list what it prints: its charts in `charts: [...]`, its roll tables in `tables: [...]`, or both",
+            )
+        for section, kind in (("charts", "chart"), ("tables", "roll table")):
+            for index, id in enumerate(getattr(sheet, section)):
+                if id not in listed[section] and not ruleset.is_unloaded(id, section):
+                    yield Diagnostic(
+                        Code.UNKNOWN_REF,
+                        f"sheet `{sheet.id}` lists {kind} `{id}`, which is not in `{section}:`",
+                        item_loc(sheet, section, index),
+                        _sheet_ref_hint(ruleset, id, listed, section),
+                    )
         for index, id in enumerate(sheet.cites):
             if id not in rules and not ruleset.is_unloaded(id, "rules"):
                 yield Diagnostic(
@@ -800,6 +808,15 @@ def check_sheets(ruleset: Ruleset):
                     item_loc(sheet, "cites", index),
                     ref_hint(ruleset, id, rules, "rules"),
                 )
+
+
+def _sheet_ref_hint(ruleset: Ruleset, id: str, listed: dict, section: str) -> str | None:
+    """A chart listed among a sheet's tables, or a table among its charts, is told the list it goes in."""
+    other = "tables" if section == "charts" else "charts"
+    if id in listed[other] and id not in listed[section]:
+        kind = "a roll table" if other == "tables" else "a chart"
+        return f"`{id}` is {kind}: list it in the sheet's `{other}:`"
+    return ref_hint(ruleset, id, listed[section], section)
 
 
 def check_name_clashes(ruleset: Ruleset):

@@ -30,9 +30,9 @@ from ..jinja import Renderings, render
 from ..pdf import PdfJob, RowFill
 from ..present import cites_a_source, source_title
 from ..prose import Prose
-from . import charts
+from . import charts, tables
 from .pages import sheet_markdown
-from .quickref import GAP, cite, marked_entries, quick_reference, visible
+from .quickref import GAP, cite, marked, marked_entries, quick_reference, visible
 from .victory import HIDDEN_TASK, has_victory_points, victory_checklist
 
 STYLESHEET = "print-base.css"  # under templates/
@@ -112,11 +112,19 @@ def sheet_stem(ruleset: Ruleset, sheet_id: str) -> str:
 
 
 def data_sheets(ruleset: Ruleset) -> list[Sheet]:
-    """Every ``sheets:`` entry of the ruleset: its charts, notes and cited sources on one page."""
+    """Every ``sheets:`` entry of the ruleset: its charts, roll tables, notes and cited sources on one page.
+
+    Its roll tables, under its charts, have their type planned to fill the page (see :mod:`.tables`); a sheet of
+    charts alone has its chart rows grown into the room its page leaves (`row_fill`). A sheet of roll tables alone
+    has the `tables` layout: the entry's `layout:` is how its charts are set."""
     found = []
     for entry in ruleset.sheets:
         name = sheet_stem(ruleset, entry.id) + ("-gm" if entry.audience == "gm" else "")
         charts_ = charts.charts_of(ruleset, entry.charts)
+        tables_ = tables.sheet_tables(ruleset, entry.tables)
+        alone = bool(tables_) and not charts_
+        least = ROW_HEIGHTS_MM.get(entry.layout, ROW_HEIGHTS_MM["stack"])[0]
+        taken = tables.charts_height_mm(charts_, least)  # the charts above its tables, at their rows' least heights
         sources = _sources(ruleset, *entry.cites) or ((source_title(ruleset),) if cites_a_source(ruleset) else ())
         found.append(
             Sheet(
@@ -128,20 +136,45 @@ def data_sheets(ruleset: Ruleset) -> list[Sheet]:
                 MappingProxyType(
                     {
                         "charts": charts_,
+                        "tables": tables_,
+                        "table_columns": tables.columns(tables_, len(entry.notes), taken),
+                        "charts_mm": taken,
                         "extras": tuple(str(n) for n in entry.notes),
                         "uses": charts.legend_uses(charts_),
                     }
                 ),
                 audience=entry.audience,
                 subtitle=ruleset.title,
-                layout=entry.layout,
+                layout=TABLES_LAYOUT if alone else entry.layout,
+                type_pt=tables.planned_pt(
+                    tables_, PAPERS[0].width_pt, PAPERS[0].height_pt, len(entry.notes), taken_mm=taken
+                )
+                if tables_
+                else 0,
                 page_title=f"{ruleset.title}: {entry.title}",
                 ruleset=ruleset.id,
                 written_at=entry.loc,
-                marks=tuple(f"charts `{c}`" for c in entry.charts) + _notes(entry.notes),
+                marks=tuple(f"charts `{c}`" for c in entry.charts)
+                + tuple(f"tables `{t}`" for t in entry.tables)
+                + _notes(entry.notes),
+                overflow_hint=_data_sheet_hint(entry),
             )
         )
     return found
+
+
+TABLES_LAYOUT = "tables"  # a sheet of roll tables alone (print-base.css `.sheet.tables`)
+
+
+def _data_sheet_hint(entry) -> str:
+    """What the author of a `sheets:` entry too long for its page can do: the quick reference's marks are no part
+    of it."""
+    listed = " or ".join(kind for kind, ids in (("charts", entry.charts), ("roll tables", entry.tables)) if ids)
+    notes = ", shorten its `notes:`" if entry.notes else ""
+    return (
+        f"list fewer {listed} in `{entry.id}`{notes}, or split it into two `sheets:` entries, each with a part of "
+        "them (each prints on a page of its own)"
+    )
 
 
 def _notes(notes) -> tuple[str, ...]:
@@ -201,6 +234,20 @@ def fit_css(sheet: Sheet, paper: Paper) -> tuple[str, ...]:
     """The planned type for this paper and the smaller one tried if it overflows (see PdfJob.fit)."""
     if not sheet.type_pt:
         return ()
+    if sheet.context.get("tables"):  # planned on this paper's own page; the smallest type where it overflows
+        context = sheet.context
+        planned = tables.planned_pt(
+            context["tables"],
+            paper.width_pt,
+            paper.height_pt,
+            len(context["extras"]),
+            context["table_columns"],
+            context["charts_mm"],
+        )
+        return tuple(
+            f".sheet.{sheet.layout} .roll-tables {{ font-size: {size:g}pt; }}"
+            for size in dict.fromkeys((planned, tables.MIN_PT))
+        )
     scale = (paper.width_pt * paper.height_pt / (PAPERS[0].width_pt * PAPERS[0].height_pt)) ** 0.5
     planned = max(QUICKREF_MIN_PT, round(sheet.type_pt * scale, 1))
     fallback = max(QUICKREF_MIN_PT, round(planned * QUICKREF_FALLBACK, 1))
@@ -253,7 +300,22 @@ def quick_reference_sheet(ruleset: Ruleset) -> Sheet:
         type_pt=quickref_type(ref),
         written_at=ruleset.meta.loc,
         marks=marked_entries(ruleset),
-        overflow_hint=OVERLAY_OVERFLOW if ruleset.meta.overlay else "",
+        overflow_hint=_quickref_hint(ruleset, ref),
+    )
+
+
+def _quickref_hint(ruleset: Ruleset, ref) -> str:
+    """What the author of a quick reference too long for its page can do; where it prints roll tables, that they can
+    go on a sheet of their own, each row with its chance, as here."""
+    hint = OVERLAY_OVERFLOW if ruleset.meta.overlay else Code.SHEET_OVERFLOW.default_hint
+    if not ref.tables:
+        return "" if hint == Code.SHEET_OVERFLOW.default_hint else hint
+    where = " in the base" if ruleset.meta.overlay else ""
+    ids = [table.id for table in ruleset.tables if marked(table)]
+    return (
+        f"{hint}; or print its roll tables on a cheat sheet of their own, each row with its chance as here: mark them "
+        f"`quick_reference: false`{where} and list them in a `sheets:` entry (`sheets: {{roll_tables: {{title: Roll "
+        f"tables, tables: [{', '.join(ids[:3])}{', ...' if len(ids) > 3 else ''}]}}}}`)"
     )
 
 

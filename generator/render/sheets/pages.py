@@ -58,8 +58,9 @@ def _rules_md(group, ref: QuickReference, ruleset) -> list[str]:
     )
 
 
-def _table_md(table, ref: QuickReference, ruleset) -> list[str]:
-    parts = [f"### {esc(table.title)} ({esc(table.dice)})"]
+def _table_md(table, ref: QuickReference | None, ruleset, level: int = 3) -> list[str]:
+    """A roll table with each row's roll and chance, as the printed sheet has it (a quick reference, a sheet)."""
+    parts = [f"{'#' * level} {esc(table.title)} ({esc(table.dice)})"]
     nowhere = {
         part: bool(table.lines) and all(getattr(line, part) is GAP for line in table.lines)
         for part in ("roll", "chance")
@@ -146,6 +147,7 @@ def sheet_markdown(sheet, computed_by: str, ruleset=None) -> str:
     context = sheet.context
     if "charts" in context:
         parts += [chart_md(chart, ruleset=ruleset) for chart in context["charts"]]
+        parts += [part for table in context.get("tables", ()) for part in _table_md(table, None, ruleset, level=2)]
         parts += [prose_md(extra, ruleset) for extra in context.get("extras", ())]
     if "ref" in context:
         parts.append(quickref_md(context["ref"], ruleset))
