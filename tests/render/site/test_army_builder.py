@@ -262,6 +262,15 @@ def test_a_list_s_link_opened_in_a_tab_on_the_builder_shows_that_list(browser, s
     page.context.close()
 
 
+# Rampant Hex's heavy foot at 6 points, not the 5 its 30 point force gives them: an errata of the kind a club issues
+ERRATA = (
+    "        name: Heavy foot\n        attack: not given\n        armour: not given\n        moral: not given\n"
+    "        pts: 5\n"
+)
+ERRATA = (ERRATA, ERRATA.replace("pts: 5", "pts: 6"))
+LINE_AFTER_ERRATA = "1x heavy_foot costs 8 points, not 7"
+
+
 def test_the_exported_list_is_one_check_accepts_with_the_same_total(browser, site, tmp_path):
     """A list built in the page (a hero joining a unit, the force's appeal), exported as YAML: `check` accepts it in
     the ruleset's folder and its engine total is the page's."""
@@ -293,6 +302,15 @@ def test_the_exported_list_is_one_check_accepts_with_the_same_total(browser, sit
     ruleset = result.project.ruleset("rampant_hex")
     mine = next(a for a in ruleset.armies if a.title.startswith("Army"))
     assert armies.army_points(ruleset, mine) == 15 and mine.agreed_points == 20
+    # each line says what it cost here, and the list its total: after an errata (heavy foot 6 points, not 5), check
+    # says which line now costs other points (the list alone said it spends 16 points of 20)
+    assert [unit.points for unit in mine.units] == [7, 4] and mine.total == 15  # heavy foot 5 + its hero 2
+    troops = project / "rules_src" / "rampant_hex" / "troops.yaml"
+    text = troops.read_text(encoding="utf-8")
+    troops.write_text(text.replace(ERRATA[0], ERRATA[1], 1), encoding="utf-8")
+    told = [d.format().splitlines()[0] for d in check_project(project, only="rampant_hex").diagnostics.errors]
+    mismatch = [line.partition("error[points-mismatch]: ")[2] for line in told if "points-mismatch" in line]
+    assert sorted(mismatch[-2:]) == sorted([f"`{mine.id}` adds up to 16 points, not 15", LINE_AFTER_ERRATA]), told
 
 
 def test_the_printed_roster_is_the_list_with_its_tracking_boxes(browser, site, tmp_path):

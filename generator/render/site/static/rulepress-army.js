@@ -277,14 +277,22 @@
     if (list.agreed_models) out.push("    agreed_models: " + list.agreed_models);
     out.push("    units:");
     if (!list.units.length) out[out.length - 1] = "    units: []";
+    // each line's points and the total, as this page costs them: checked again later (after an errata), the list
+    // is told which line now costs other points, not only that it spends more
+    var costed = data.by_points;
     list.units.forEach(function (u) {
-      var parts = ["troop: " + u.troop, "count: " + u.count];
+      var parts = ["troop: " + u.troop, "count: " + u.count], each = data.by_points ? lineEach(data, u) : null;
       if (u.models) parts.push("models: " + u.models);
       if (u.heroes.length) parts.push("heroes: [" + u.heroes.join(", ") + "]");
       if (u.upgrades.length) parts.push("upgrades: [" + u.upgrades.join(", ") + "]");
+      if (each !== null) parts.push("points: " + exact(mul(each, frac(BigInt(u.count)))));
+      else costed = false;
       out.push("      - {" + parts.join(", ") + "}");
     });
     if (list.extras.length) out.push("    extras: [" + list.extras.join(", ") + "]");
+    var extras = byId(data.extras);
+    costed = costed && (list.extras || []).every(function (id) { return extras[id] && extras[id].points !== null; });
+    if (costed) out.push("    total: " + exact(points(data, list)));
     return out.join("\n") + "\n";
   }
 
