@@ -274,7 +274,18 @@ class Chart(ForAudience):
     row_label: str = spec("For a one-row chart: the label of its row.", "", example="success")
     fixed: tuple[Setting, ...] = spec("Other inputs held at one value, keyed by input name.", ())
     chance: str = spec("Id of a formula giving each cell's chance, when it is not that of rolling the target.", "")
-    impossible: str = spec("What a cell says when the roll cannot succeed.", "no effect", example="no save")
+    impossible: str = spec(
+        "What a cell says when the roll cannot succeed: a target the formula gives as `None`, or one no roll of its "
+        "die reaches. A chance of 0 that a formula of a `chance` (or of true or false) gives prints 0%, unless the "
+        "chart writes this word.",
+        "no effect",
+        example="no save",
+    )
+    better: Literal["higher", "lower"] = spec(
+        "Which chances are the good ones, printed in bold (and the poor ones in italics): `higher` (a hit, a save) "
+        "or `lower` (a chance of a harm: of dying, of routing).",
+        "higher",
+    )
     show: Literal["target", "chance", "number"] | None = spec(
         "`target`: the roll needed and its chance; `chance`: the chance alone; `number`: the result. Left out: as "
         "the formula's result is (`target` for a target, `chance` for a chance or a true or false, else `number`).",

@@ -11,7 +11,7 @@ import re
 
 from .present import GAP_DASH, NOT_GIVEN_TEXT, one_of
 from .prose import _ROLE, role_as_text  # the same role-to-text reading as the print templates
-from .sheets.charts import GOOD, Cell, Chart
+from .sheets.charts import Cell, Chart, tone_words
 from .worked import for_readers, house_hidden
 
 _SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+\-.!|~&$:^])")
@@ -91,10 +91,11 @@ def cell_md(cell: Cell) -> str:
 
 
 def tone_key_md(chart: Chart) -> str:
-    """What a chart's bold cells mean, under a chart that has any (the printed sheet's legend says it on paper)."""
+    """What a chart's bold cells mean, under a chart that has any (the printed sheet's legend says it on paper, in the
+    same words: 2 in 3 or better, or 1 in 3 or less where the chart's lower chances are the better)."""
     if not any(cell.tone == "good" and (cell.text or cell.chance) for row in chart.rows for cell in row.cells):
         return ""
-    return f"**Bold**: a chance of {GOOD.numerator} in {GOOD.denominator} or better."
+    return f"**Bold**: a chance of {esc(tone_words('good', (chart.better,)))}."
 
 
 def emphasis(text: str, mark: str) -> str:

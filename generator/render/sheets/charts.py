@@ -54,42 +54,80 @@ class Chart:
     column_notes: tuple[str, ...] = field(default_factory=tuple)  # a second header line per column
     id: str = ""  # the `charts:` entry it was made from
     unit: str = ""  # what a number in a cell counts (`hits`), when the formula says
+    better: str = "higher"  # which chances are the good ones, in bold: `lower` for a chance of a harm (`better:`)
 
     def cell(self, row: str, column: str) -> Cell:
         return next(r for r in self.rows if r.label == row).cells[self.columns.index(column)]
 
 
+def _words(chance: Fraction) -> str:
+    return f"{chance.numerator} in {chance.denominator}"
+
+
+# What bold (good) and italic (poor) chances are, in words, where higher chances are the better and where lower are
+TONE_WORDS = {
+    ("good", "higher"): f"{_words(GOOD)} or better",
+    ("poor", "higher"): f"{_words(POOR)} or worse",
+    ("good", "lower"): f"{_words(POOR)} or less (lower is better)",
+    ("poor", "lower"): f"{_words(GOOD)} or more (lower is better)",
+}
+
+
+def tone_words(tone_: str, betters) -> str:
+    """What a tone's cells are, for charts whose better chances are ``betters`` (`higher`, `lower` or both)."""
+    if set(betters) == {"higher", "lower"}:
+        higher, lower = TONE_WORDS[(tone_, "higher")], TONE_WORDS[(tone_, "lower")].removesuffix(" (lower is better)")
+        return f"{higher}; {lower} where lower is better"
+    return TONE_WORDS[(tone_, next(iter(betters), "higher"))]
+
+
 @dataclass(frozen=True)
 class LegendUses:
-    """What a sheet's legend explains: only the tones and marks its charts print."""
+    """What a sheet's legend explains: only the tones and marks its charts print, and, for bold and italic, whether
+    its charts count higher chances or lower ones the better (`Chart.better`)."""
 
     tones: frozenset[str]
     marked: bool
+    betters: frozenset[str] = frozenset({"higher"})
 
     def __bool__(self) -> bool:
         return bool(self.tones - {"plain"}) or self.marked
 
+    @property
+    def good(self) -> str:
+        return tone_words("good", self.betters)
+
+    @property
+    def poor(self) -> str:
+        return tone_words("poor", self.betters)
+
 
 def legend_uses(charts) -> LegendUses:
     cells = [cell for chart in charts for row in chart.rows for cell in row.cells]
-    return LegendUses(frozenset(cell.tone for cell in cells), any(cell.marked for cell in cells))
+    betters = frozenset(
+        chart.better for chart in charts if any(c.tone in ("good", "poor") for row in chart.rows for c in row.cells)
+    )
+    return LegendUses(frozenset(cell.tone for cell in cells), any(cell.marked for cell in cells), betters)
 
 
-def tone(probability: Fraction) -> str:
-    """How good a chance is, in the ranges the sheet legend names."""
-    if probability == 0:
-        return "none"
+def tone(probability: Fraction, better: str = "higher") -> str:
+    """How good a chance is, in the ranges the sheet legend names: a high chance is good, a low one poor, or the
+    other way round for a chart whose lower chances are the better (a chance of a harm)."""
     if probability >= GOOD:
-        return "good"
+        return "good" if better == "higher" else "poor"
     if probability <= POOR:
-        return "poor"
+        return "poor" if better == "higher" else "good"
     return "even"
 
 
-def chance_cell(text: str, probability: Fraction, marked: bool = False, impossible: str = "") -> Cell:
+def chance_cell(
+    text: str, probability: Fraction, marked: bool = False, impossible: str = "", better: str = "higher"
+) -> Cell:
+    """A cell of a chance: ``impossible``'s word, hatched, for a chance of 0 where it is given (a roll that cannot
+    succeed), else the chance in its tone."""
     if probability == 0 and impossible:
         return Cell(impossible, "0%", "none", probability, marked)
-    return Cell(text, chance_text(probability), tone(probability), probability, marked)
+    return Cell(text, chance_text(probability), tone(probability, better), probability, marked)
 
 
 def decimal_text(value: Fraction, digits: int = 2) -> str:
@@ -197,7 +235,18 @@ def chart_from_model(ruleset: Ruleset, chart: computed.Chart) -> Chart:
         rows.append(Row(label, tuple(line)))
     notes = (str(chart.note),) if chart.note else ()
     unit = formula.unit if show == "number" else ""
-    return Chart(chart.title, row_head, column_head, columns, tuple(rows), notes, column_notes, chart.id, unit)
+    return Chart(
+        chart.title, row_head, column_head, columns, tuple(rows), notes, column_notes, chart.id, unit, chart.better
+    )
+
+
+def _zero_word(chart, formula, chance_formula) -> str:
+    """What a cell of a chance of 0 prints: the chart's `impossible:` word where the chance is that of rolling a
+    target (the roll cannot succeed) or the chart writes the word; else nothing, and it prints 0% (a formula of a
+    chance, or of true or false, whose value is 0 states a chance, as a `None` states an impossible cell)."""
+    if chance_formula is None and formula.result in ("chance", "bool") and "impossible" not in chart.locs:
+        return ""
+    return chart.impossible
 
 
 def _cell(chart, show: str, formula, chance_formula, calc, die, inputs: dict, marked: bool) -> Cell:
@@ -213,20 +262,22 @@ def _cell(chart, show: str, formula, chance_formula, calc, die, inputs: dict, ma
             else exact_number_text(result)
         )
         return Cell(text, "", "plain", result if isinstance(result, (int, Fraction)) else None, marked)
+    chance = calc.evaluate(chance_formula, **inputs) if chance_formula is not None else None
+    if result is None or (chance_formula is not None and chance is None):  # impossible, as the formula says
+        return Cell(chart.impossible, "0%", "none", Fraction(0), marked)
     if chance_formula is not None:
-        probability = Fraction(calc.evaluate(chance_formula, **inputs))
+        probability = Fraction(chance)
     elif formula.result == "chance":
         probability = Fraction(result)
     elif formula.result == "bool":
         probability = Fraction(int(bool(result)))
     else:
         probability = target_chance(die, result)
+    zero = _zero_word(chart, formula, chance_formula)
     if show == "chance":
-        return chance_cell("", probability, marked, impossible=chart.impossible)
-    if result is None:
-        return Cell(chart.impossible, "0%", "none", Fraction(0), marked)
+        return chance_cell("", probability, marked, impossible=zero, better=chart.better)
     text = f"{result}+" if formula.result == "target" else _shown(result)
-    return chance_cell(text, probability, marked, impossible=chart.impossible)
+    return chance_cell(text, probability, marked, impossible=zero, better=chart.better)
 
 
 def charts_of(ruleset: Ruleset, ids) -> tuple[Chart, ...]:

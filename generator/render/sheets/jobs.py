@@ -310,11 +310,11 @@ def _quickref_hint(ruleset: Ruleset, ref) -> str:
     hint = OVERLAY_OVERFLOW if ruleset.meta.overlay else Code.SHEET_OVERFLOW.default_hint
     if not ref.tables:
         return "" if hint == Code.SHEET_OVERFLOW.default_hint else hint
-    where = " in the base" if ruleset.meta.overlay else ""
+    where = " in the base" if ruleset.meta.overlay else ""  # an overlay prints its base's sheets, and has none
     ids = [table.id for table in ruleset.tables if marked(table)]
     return (
         f"{hint}; or print its roll tables on a cheat sheet of their own, each row with its chance as here: mark them "
-        f"`quick_reference: false`{where} and list them in a `sheets:` entry (`sheets: {{roll_tables: {{title: Roll "
+        f"`quick_reference: false` and list them in a `sheets:` entry{where} (`sheets: {{roll_tables: {{title: Roll "
         f"tables, tables: [{', '.join(ids[:3])}{', ...' if len(ids) > 3 else ''}]}}}}`)"
     )
 

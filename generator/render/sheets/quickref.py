@@ -16,6 +16,7 @@ rule's value shows the original.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 from fractions import Fraction
@@ -509,9 +510,7 @@ def chart_groups(ruleset: Ruleset) -> tuple[KeyGroup, ...]:
             notes = tuple(_ROLE.sub(lambda m: role_as_text(m, ruleset), note) for note in read)
             if summary(chart):
                 notes = (_ROLE.sub(lambda m: role_as_text(m, ruleset), summary(chart)),)
-            shown = Chart(
-                "", shown.row_head, shown.column_head, shown.columns, shown.rows, notes, shown.column_notes, shown.id
-            )
+            shown = dataclasses.replace(shown, title="", notes=notes, unit="")
             found.append(
                 KeyGroup(
                     sheet_title(chart, chart.title),

@@ -251,3 +251,15 @@ def test_a_quick_reference_without_roll_tables_keeps_the_codes_hint(tmp_path):
     result = check_project(make_project(tmp_path, scout="ruleset: {title: Lone Scout}\n"))
     hint = overflow(quick_reference_sheet(result.project.ruleset("scout")), PAPERS[0]).hint
     assert hint is None  # the code's own hint is printed
+
+
+def test_an_overlays_quick_reference_is_told_its_bases_tables_can_go_on_a_sheet_of_the_base(tmp_path):
+    marked = SCOUT.replace("    quick_reference: false\n", "").replace(
+        "ruleset: {title: Lone Scout}\n", "ruleset: {title: Lone Scout}\nvalues:\n  pace: {value: 6, label: Pace}\n"
+    )
+    house = "ruleset: {title: House scouting, extends: scout, overlay: true}\nvalues:\n  pace: {value: 7}\n"
+    result = check_project(make_project(tmp_path, scout=marked, house=house))
+    assert result.ok, [d.format() for d in result.diagnostics.errors]
+    hint = overflow(quick_reference_sheet(result.project.ruleset("house")), PAPERS[0]).hint
+    assert "`quick_reference: false` in the base" in hint  # the overlay's own words, kept
+    assert "list them in a `sheets:` entry in the base" in hint and "tables: [foes, finds, nerve, ...]" in hint, hint
