@@ -219,6 +219,10 @@ def render_pdf(job: PdfJob, root: Path) -> Path:
         again = weasyprint.HTML(string=tight, base_url=base_url, url_fetcher=fetcher).render(stylesheets=stylesheets)
         if _fuller_end(again) > _fuller_end(rendered):
             rendered = again
+    shown = continued_rows(rendered)
+    if shown:  # the same layout again, the labels it left hidden shown: hidden boxes take their room
+        labels = ", ".join(f"#{row} .{CONTINUED}" for row in shown) + " { visibility: visible; }"
+        rendered = document.render(stylesheets=[*stylesheets, weasyprint.CSS(string=labels)])
     if refused:
         raise ResourceOutside(
             [
@@ -340,6 +344,26 @@ def _fuller_end(rendered) -> tuple[int, float]:
     """How well a layout ends: fewer pages first, then more on its last page (its end lower down)."""
     end = rendered.pages[-1].anchors.get(END_ANCHOR, (0, 0))
     return -len(rendered.pages), end[1]
+
+
+# Rows that carry one thing across pages (a roster's line of many units, a row of boxes a unit): each has an id
+# ROW_GROUP + "<group>-<row>", row 0 the group's first, and each row after it an element of class CONTINUED (the
+# thing's name, "continued") that its stylesheet lays out hidden.
+ROW_GROUP, CONTINUED = "rp-row-", "continued"
+
+
+def continued_rows(rendered) -> list[str]:
+    """The ids of the rows whose CONTINUED label is to be seen: the first row of a group on each page after the one it
+    starts on (a page that opens with the group's row 0 needs none)."""
+    shown = []
+    for page in rendered.pages:
+        first: dict[str, tuple[int, str]] = {}
+        for anchor in page.anchors:
+            if anchor.startswith(ROW_GROUP):
+                group, _, row = anchor.rpartition("-")
+                first[group] = min(first.get(group, (int(row), anchor)), (int(row), anchor))
+        shown += [anchor for row, anchor in first.values() if row > 0]
+    return shown
 
 
 def _with_body_class(html: str, name: str) -> str:

@@ -15,6 +15,7 @@ from pathlib import Path
 import pypdf
 import pytest
 from helpers import WAR_MACHINES, make_project
+from pdf_layout import overlapping_words, read_layout, squares, words_across_rules
 
 from generator.cli import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, main
 from generator.diagnostics import Code, Diagnostic, Location
@@ -111,6 +112,81 @@ def test_a_roster_prints_on_letter_paper_into_the_folder_given(capsys, project, 
     assert code == EXIT_OK
     page = pypdf.PdfReader(out_folder / "my_list.pdf").pages[0]
     assert (float(page.mediabox.width), float(page.mediabox.height)) == pytest.approx((612, 792), abs=1)
+
+
+# A tournament list of 500 points from the text's own troops, no heroes or upgrades, so every army limit holds: heavy
+# foot at 5 points, light foot and skirmishers at 4, monsters at 6 and levy at 2 (004's troop table): 50 x 5 + 30 x 4
+# + 2 x 4 + 10 x 6 + 31 x 2 = 250 + 120 + 8 + 60 + 62 = 500 points, 123 units.
+LONG_LIST_LINES = (
+    ("heavy_foot", "Heavy foot", 50),
+    ("light_foot", "Light foot", 30),
+    ("skirmishers", "Skirmishers", 2),
+    ("monsters", "Monsters", 10),
+    ("levy", "Levy", 31),
+)
+LONG_LIST = (
+    "armies:\n  big_club:\n    title: Big club\n    matrix: troops\n    agreed_points: 500\n    units:\n"
+    + "".join(f"      - {{troop: {troop}, count: {count}}}\n" for troop, _name, count in LONG_LIST_LINES)
+)
+MM = 72 / 25.4  # points per millimetre
+TURN_BOX_MM = (3.4, 3.8)  # an Activated box is 3.6 mm square; a hit marker's, 3.2 mm
+FOOT_MM = 15  # the roster's bottom margin: the imprint and the page number stand in it
+NEARLY_EMPTY = 0.5  # of a page's height: a page (not the last) whose printing ends above this wastes the rest
+
+
+def activated_rows(page) -> list[float]:
+    """The middles of the page's rows of Activated boxes, top to bottom: a unit's row each, six boxes, a turn each."""
+    low, high = TURN_BOX_MM
+    boxes = squares(page, low * MM, high * MM)
+    rows = sorted({round((box.top + box.bottom) / 2) for box in boxes})
+    assert all(sum(round((box.top + box.bottom) / 2) == row for box in boxes) == 6 for row in rows), rows
+    return rows
+
+
+def top_of(page, text: str) -> float | None:
+    """How far down the page the first word ``text`` stands (its top), None if it is not on the page."""
+    return next((word.box.top for word in page.words if word.text == text), None)
+
+
+@pytest.mark.build
+def test_a_long_roster_starts_on_page_one_and_every_page_names_its_units_and_columns(capsys, project, tmp_path):
+    """A 500-point list of 123 units (LONG_LIST_LINES): its title block and its table start on page one, a line of
+    50 or 31 units breaks across pages between its units' rows of boxes, never leaving a page half empty, and every
+    page of the table repeats the column headers and names the unit of each row of boxes on it: the line that starts
+    there by its count and name, the one it continues by its name, "continued". A line of 2 units is kept whole."""
+    path = written(tmp_path, "big.yaml", LONG_LIST)
+    code, out, err = run(capsys, "-C", str(project), "list", str(path))
+    assert (code, err) == (EXIT_OK, "")
+    assert "Big club: 500 of 500 points, 123 units; 5 army limits held" in out.splitlines()
+    roster = path.with_suffix(".pdf")
+    texts = [" ".join(page.extract_text().split()) for page in pypdf.PdfReader(roster).pages]
+    pages = read_layout(roster)
+    assert "Big club" in texts[0] and "50× Heavy foot" in texts[0]
+
+    owners = [(name, count) for _troop, name, count in LONG_LIST_LINES for _unit in range(count)]  # a row a unit
+    firsts = {sum(count for *_, count in LONG_LIST_LINES[:index]) for index in range(len(LONG_LIST_LINES))}
+    done = 0
+    for number, (page, text) in enumerate(zip(pages, texts), 1):
+        foot = page.height - FOOT_MM * MM
+        inked = [word.box.bottom for word in page.words if word.box.top < foot]
+        inked += [rule.outer.bottom for rule in page.rules if rule.outer.top < foot]
+        if number < len(pages):
+            assert max(inked) > NEARLY_EMPTY * page.height, (number, max(inked) / page.height)
+        assert not overlapping_words(page) and not words_across_rules(page), number
+        rows = activated_rows(page)
+        if not rows:
+            continue
+        for header in ("No.", "Unit", "Each", "Points", "Activated", "Hit", "markers"):
+            assert top_of(page, header) is not None and top_of(page, header) < rows[0], (number, header)
+        for name, count in [owners[unit] for unit in range(done, done + len(rows)) if unit in firsts]:
+            assert f"{count}× {name}" in text, (number, name)
+        continued = [] if done in firsts else [f"{owners[done][0]}, continued"]  # its first row here says whose
+        assert re.findall(r"(\w+(?: \w+)?, continued)", text) == continued, number
+        if continued:
+            assert top_of(page, "continued") < rows[0] + TURN_BOX_MM[1] * MM, number
+        done += len(rows)
+    assert done == len(owners) == 123
+    assert "Total 500 points" in " ".join(texts)
 
 
 def refused(capsys, project: Path, path: Path) -> list[str]:
