@@ -465,6 +465,15 @@ class RollTable(ForAudience):
         """The chance of the row whose result (or ref) is ``result``."""
         return sum((p for row, p in self.odds(**stats) if result in (row.result, row.ref)), Fraction(0))
 
+    def row_named(self, name: str) -> TableRow:
+        """The row prose names by its result (as written, in any case) or by the id its `ref:` names: a `{roll}`
+        role prints its range. KeyError for none."""
+        wanted = " ".join(name.split()).casefold()
+        for row in self.rows:
+            if wanted in (" ".join(row.result.split()).casefold(), row.ref):
+                return row
+        raise KeyError(f"`{self.id}` has no row `{name}`")
+
 
 @dataclass(frozen=True, kw_only=True)
 class Column(Entry):

@@ -24,6 +24,7 @@ from .entries import (
     RollTable,
     Rule,
     Spell,
+    TableRow,
     Term,
     ValueCell,
     VictoryPoints,
@@ -287,6 +288,15 @@ class Ruleset:
 
     def sheet(self, id: str) -> Sheet:
         return self.get("sheets", id)
+
+    def table_row(self, target: str) -> tuple[RollTable, TableRow]:
+        """The table and row a `{roll}` role names, `table:Result` (a result as written, or its `ref:`); KeyError
+        for a table or row there is not, or a target without the colon."""
+        table_id, colon, name = target.partition(":")
+        if not colon:
+            raise KeyError(f"`{target}` names no row: write {{roll}}`table:Result`")
+        table = self.table(table_id.strip())
+        return table, table.row_named(name.strip())
 
     def all_entries(self):
         """(section, entry) for every entry, in section order."""

@@ -143,6 +143,12 @@ def range_text(roll) -> str:
     return f"{number(roll.low)}–{number(roll.high)}"
 
 
+def named_roll_text(ruleset, target: str) -> str:
+    """What a `{roll}`table:Result`` role prints: the range of that row (`51–56`), as the table prints it. KeyError
+    for a table or row there is not."""
+    return roll_text(ruleset.table_row(target)[1])
+
+
 def key_text(row) -> str:
     """A lookup row's key as printed: its word, or its range with an en dash (`1–2`)."""
     return row.match or (range_text(row.when) if row.when is not None else "")

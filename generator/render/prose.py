@@ -19,7 +19,7 @@ from mdit_py_plugins.deflist import deflist_plugin
 
 from ..model.base import NotGiven
 from ..model.ruleset import ROLE_SECTIONS, Ruleset, term_names
-from .present import HIDDEN_REFERENCE, NOT_GIVEN_TEXT, reference_title, visible_to
+from .present import HIDDEN_REFERENCE, NOT_GIVEN_TEXT, named_roll_text, reference_title, visible_to
 from .worked import for_readers, house_hidden
 
 _ROLE = re.compile(r"\{(?P<role>[a-z-]+)\}`(?P<text>[^`]*)`")
@@ -144,6 +144,13 @@ class Prose:
 
     def _role(self, match: re.Match, made: list[str] | None = None) -> str:
         role, text = match["role"], match["text"]
+        if role == "roll":
+            try:
+                shown = named_roll_text(self.ruleset, text.strip())
+                hidden = not visible_to(self.ruleset.table_row(text.strip())[0], self.audience)
+            except KeyError:
+                shown, hidden = text, False
+            return HIDDEN_REFERENCE if hidden else _MARKDOWN_PUNCTUATION.sub(r"\\\1", shown)
         if role == "value":
             try:
                 html = value_html(self.ruleset, text.strip())
@@ -187,6 +194,11 @@ def role_as_text(match: re.Match, ruleset: Ruleset | None = None) -> str:
         if match["role"] == "value":
             try:
                 return value_text(ruleset, target)
+            except KeyError:
+                return target
+        if match["role"] == "roll":
+            try:
+                return named_roll_text(ruleset, target)
             except KeyError:
                 return target
         section = ROLE_SECTIONS.get(match["role"])

@@ -11,7 +11,7 @@ from ..model.text import anchor
 from .references import entry_or_none, unknown_ref
 
 ROLE = re.compile(
-    r"\{(?P<role>term|rule|table|spell|profile|value|formula|chart|lookup|entry)\}(?P<ticks>`+)(?P<target>.+?)"
+    r"\{(?P<role>term|rule|table|spell|profile|value|formula|chart|lookup|entry|roll)\}(?P<ticks>`+)(?P<target>.+?)"
     r"(?P=ticks)(?!`)",
     re.S,
 )
@@ -72,6 +72,8 @@ def check_prose_links(ruleset: Ruleset):
                         )
                     elif (d := unknown_ref(ruleset, section, id, loc, section.removesuffix("s"))) is not None:
                         yield d
+                elif match["role"] == "roll":
+                    yield from _roll_problems(ruleset, target, loc)
                 elif (d := unknown_ref(ruleset, _ROLE_SECTIONS[match["role"]], target, loc, match["role"])) is not None:
                     yield d
                 elif (repeated := _repeated_word(ruleset, match, value)) is not None:
@@ -82,6 +84,32 @@ def check_prose_links(ruleset: Ruleset):
                         loc,
                         severity=Severity.WARNING,
                     )
+
+
+def _roll_problems(ruleset: Ruleset, target: str, loc: Location):
+    """A `{roll}`table:Result`` role names a table and one of its rows (by its result, or the id its `ref:` names)."""
+    table_id, colon, name = target.partition(":")
+    if not colon:
+        yield Diagnostic(
+            Code.UNKNOWN_REF, f"{{roll}}`{target}` names no row of a table", loc, "write {roll}`table:Result`"
+        )
+        return
+    if (d := unknown_ref(ruleset, "tables", table_id.strip(), loc, "table")) is not None:
+        yield d
+        return
+    table = entry_or_none(ruleset, "tables", table_id.strip())
+    if table is None:
+        return  # one that did not load: told where it is
+    try:
+        table.row_named(name.strip())
+    except KeyError:
+        results = [row.result for row in table.rows]
+        yield Diagnostic(
+            Code.UNKNOWN_REF,
+            f"table `{table.id}` has no row `{name.strip()}`",
+            loc,
+            did_you_mean(name.strip(), results) or f"its rows: {', '.join(results)}",
+        )
 
 
 PAGES = ("index", "glossary", *PAGED_SECTIONS)  # a ruleset's pages on the players' site, by their key
@@ -163,4 +191,6 @@ def role_entry(ruleset: Ruleset, role: str, target: str, terms: dict[str, str]):
     if role == "entry":
         section, _, id = target.partition(".")
         return entry_or_none(ruleset, section, id) if section in SECTIONS else None
+    if role == "roll":  # `table:Result`: the table's row
+        return entry_or_none(ruleset, "tables", target.partition(":")[0].strip())
     return entry_or_none(ruleset, _ROLE_SECTIONS[role], target)

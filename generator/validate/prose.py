@@ -51,6 +51,7 @@ ROLES = frozenset(
         "formula",
         "chart",
         "lookup",
+        "roll",
     }
 )
 ADMONITIONS = frozenset(

@@ -51,3 +51,13 @@ def test_a_name_the_ruleset_lacks_and_a_role_read_without_a_ruleset_print_what_w
 
 def test_in_print_an_unknown_value_is_its_name_as_written(house):
     assert Prose(house, "player").inline("roll {value}`no_such_value` dice") == "roll no_such_value dice"
+
+
+def test_a_roll_role_prints_the_range_of_the_row_it_names_in_print_and_as_text(project):
+    """{roll}`table:Result` prints the row's range as the table does (the activations table: 3 activations on 3-4,
+    5 on a 6, per the YAML and the text's "1-2 = 2 activations ... 6 = 5 activations")."""
+    hex_rules = project.ruleset("rampant_hex")
+    assert printed("{roll}`activations:3 activations`", hex_rules) == "3–4"
+    assert printed("{roll}`activations:5 Activations`", hex_rules) == "6"
+    assert Prose(hex_rules, "player").inline("on a {roll}`activations:2 activations`, two") == "on a 1–2, two"
+    assert printed("{roll}`activations:no such row`", hex_rules) == "activations:no such row"

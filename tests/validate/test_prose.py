@@ -139,7 +139,7 @@ def test_a_pdf_role_names_a_pdf_of_the_build(text, expected):
 
 def test_the_roles_hint_lists_every_allowed_role():
     assert prose.ROLES_HINT == (
-        "roles: {chart}, {entry}, {formula}, {gap}, {lookup}, {pdf}, {profile}, {rule}, {source}, "
+        "roles: {chart}, {entry}, {formula}, {gap}, {lookup}, {pdf}, {profile}, {roll}, {rule}, {source}, "
         "{spell}, {table}, {term}, {value}"
     )
 

@@ -32,7 +32,15 @@ from sphinx.util.docutils import SphinxDirective
 
 from ...diagnostics import did_you_mean
 from ...model.ruleset import ROLE_SECTIONS, term_names
-from ..present import GAP_DASH, GAP_NOTE, GAP_NOTE_MARK, entry_title, minus_text, reference_title
+from ..present import (
+    GAP_DASH,
+    GAP_NOTE,
+    GAP_NOTE_MARK,
+    entry_title,
+    minus_text,
+    named_roll_text,
+    reference_title,
+)
 from ..prose import HOUSE_RULE, value_parts
 from ..worked import CHECKED_PAGE, CHECKED_TEXT, CHECKED_TITLE
 from . import myst
@@ -386,6 +394,24 @@ def value_role(name, rawtext, text, lineno, inliner, options=None, content=None)
     ], []
 
 
+def roll_role(name, rawtext, text, lineno, inliner, options=None, content=None):
+    """{roll}`table:Result`: the range of that row as the table prints it (`51–56`), so prose naming a row's roll
+    says what the table says."""
+    env = inliner.document.settings.env
+    ruleset = _page_ruleset(env)
+    if ruleset is None:
+        return _no_ruleset(env, rawtext, lineno, inliner)
+    try:
+        table, _row = ruleset.table_row(text.strip())
+        shown = named_roll_text(ruleset, text.strip())
+    except KeyError as missing:
+        message = inliner.reporter.error(f"rulepress: {missing.args[0]} in {ruleset.id}", line=lineno)
+        return [inliner.problematic(rawtext, rawtext, message)], []
+    if not myst.visible_to(table, env.config.rulepress_audience):
+        return [nodes.inline(myst.HIDDEN_REFERENCE, myst.HIDDEN_REFERENCE, classes=["gm-hidden"])], []
+    return [nodes.inline(shown, minus_text(shown), classes=["rp-roll"])], []
+
+
 def gap_node() -> nodes.Node:
     """The site's one gap mark: an em dash with a small note mark whose tooltip says "not given in the source", in
     every place a value is missing (a column given nowhere too, whose header also says so): one mark, one meaning."""
@@ -478,6 +504,7 @@ def setup(app: Sphinx) -> dict:
     add_html_node(app, how_checked, _visit_how_checked, _depart_how_checked)
     app.add_role("checked", checked_role, override=True)
     app.add_role("value", value_role, override=True)
+    app.add_role("roll", roll_role, override=True)
     for kind in ("rule", "table", "spell", "profile", "entry", "formula", "chart", "lookup"):
         app.add_role(kind, _xref_role(kind), override=True)
     # Sphinx looks up domain roles before plain ones, so {term} must replace the std domain's own.

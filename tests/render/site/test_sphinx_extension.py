@@ -164,3 +164,16 @@ def test_what_a_directive_cannot_show_is_an_error_at_the_directive_naming_what_t
     assert _words(secret["condition"], 3) not in _text(built / "game_masters.html")
     assert "Traceback" not in warnings
     assert (built / "unknown_id.html").is_file()
+
+
+def test_a_roll_role_prints_the_range_of_the_row_it_names(tmp_path):
+    """Prose that names a row's roll (`on a 3-4, ...`) went stale when the rows moved: {roll}`table:Result` prints
+    the row's range from the data, as the table prints it (an en dash), the row named by its result in any case."""
+    rows = _data("rampant_hex")["tables"]["activations"]["rows"]
+    row = rows[1]
+    page = f"# Rolls\n\nOn a {{roll}}`activations:{row['result'].upper()}` the player has {row['value']}.\n"
+    built, warnings = _build(tmp_path, {"rampant_hex/rolls.md": page})
+    assert warnings == ""
+    low, _, high = str(row["roll"]).partition("-")
+    shown = f"{low}\u2013{high}" if high else low
+    assert f"On a {shown} the player has {row['value']}." in _text(built / "rampant_hex" / "rolls.html")
