@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
 from ..diagnostics import did_you_mean
@@ -234,6 +234,18 @@ class Ruleset:
         if isinstance(value.value, NotGiven):
             return value.value
         return str(value.value) if matrix.column(column).type == "text" else value.magnitude
+
+    def profile_as_read(self, id: str) -> ProfileMatrix:
+        """A profile matrix as this ruleset reads it: each cell that names a value is that value (an overlay's house
+        value, then), as ``cell`` computes with it, so a worked example doing sums with a row's cells gets numbers."""
+        matrix = Ruleset.get(self, "profiles", id)  # as written, whatever a subclass reads
+        if not any(row.named_values() for row in matrix.rows):
+            return matrix
+        rows = tuple(
+            replace(row, values=MappingProxyType({column: self.cell(matrix, row, column) for column in row.values}))
+            for row in matrix.rows
+        )
+        return replace(matrix, rows=rows)
 
     def formula(self, id: str) -> Formula:
         return self.get("formulas", id)
