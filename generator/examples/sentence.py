@@ -278,6 +278,12 @@ class Evidence:
         """Two numbers of the example stand in ``ratio`` (twice: 6 and 12)."""
         return any(big == ratio * small for small in self.numbers if small for big in self.numbers)
 
+    def near_chance(self, times: Fraction, out_of: Fraction, hedge: str) -> bool:
+        """A chance of the example is what ``hedge`` says of ``times`` in ``out_of`` (about 8 times in 100: 1/12,
+        8⅓ in 100)."""
+        test = _HEDGES[hedge]
+        return any(test(chance * out_of, times) for chance in self.numbers if 0 < chance < 1)
+
     def near(self, number: Fraction, hedge: str) -> bool:
         """A number of the example is what ``hedge`` (over, under or about) says of ``number`` (a little over 3:
         19/6)."""
@@ -407,6 +413,9 @@ def _unverified(paragraph: str, found: Evidence, language: Language) -> tuple[Un
         shown = " ".join(paragraph[first.start : numbers[-1].end].split())
         if kind == "chance":
             chance = Fraction(first.value, numbers[1].value)
+            hedge = grammar.hedge.search(paragraph[: first.start])
+            if hedge is not None and found.near_chance(first.value, numbers[1].value, hedge.lastgroup):
+                continue  # "about 8 times in 100" of 1/12: 8⅓ in 100
             if not found.has(chance):
                 problems.append(
                     Unverified(first.start, shown, f"a chance of {chance}, which the example does not state")

@@ -125,6 +125,18 @@ def test_a_hedged_number_must_describe_a_number_of_the_example():
     assert problems("a player can expect a little over 4", code) == ["4"]
 
 
+def test_a_hedged_chance_may_round_a_chance_of_the_example():
+    """ "about 8%" of 1/12 passed and "about 8 times in 100" was refused: a hedged chance is one of the example's,
+    rounded to that many rolls (1/12 is 8⅓ in 100); unhedged it must be exact."""
+    code = ">>> rules.table('morale').chance('Rout')\nFraction(1, 12)"
+    assert problems("they rout about 8 times in 100", code) == []
+    assert problems("they rout roughly 1 time in 12", code) == []
+    assert problems("they rout about 9 times in 100", code) == ["9 times in 100"]
+    assert problems("they rout 8 times in 100", code) == ["8 times in 100"]
+    assert problems("they rout a little over 8 times in 100", code) == []
+    assert problems("they rout a little under 8 times in 100", code) == ["8 times in 100"]
+
+
 def test_twice_and_half_may_relate_two_numbers_of_the_example():
     assert problems("Models move 6 inches; twice that at the double, 12 inches.", ">>> at_the_double(6)\n12") == []
     assert problems("Models move 6 inches; thrice that at the double.", ">>> at_the_double(6)\n12") == ["thrice"]
