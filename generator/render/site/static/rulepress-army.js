@@ -266,7 +266,9 @@
     return said;
   }
 
-  function slug(text) { return (ascii(text).toLowerCase().replace(/[^0-9a-z]+/g, "_").replace(/^_+|_+$/g, "") || "my_army").replace(/^(\d)/, "army_$1"); }
+  // as check's ids (source/ids.id_like): a capital inside a word starts the next (ClubGT Alice: club_gt_alice)
+  function words(text) { return String(text).replace(/([a-z0-9])(?=[A-Z])|([A-Z])(?=[A-Z][a-z])/g, "$1$2_"); }
+  function slug(text) { return (ascii(words(text)).toLowerCase().replace(/[^0-9a-z]+/g, "_").replace(/^_+|_+$/g, "") || "my_army").replace(/^(\d)/, "army_$1"); }
 
   function yaml(data, list) {
     function q(text) { return JSON.stringify(String(text)); }  // a JSON string is a YAML string
