@@ -117,6 +117,7 @@ def _grammar(language: Language) -> _Grammar:
     chance_ones = "|".join(language.chance_ones) or never
     token = re.compile(
         r"(?P<dice>(?<![\w.])\d*D\d+(?![\w]))"
+        r"|(?P<odds>(?<![\w.:])\d+[ \u00a0]?:[ \u00a0]?\d+(?![\w:.]|[.,]\d))"  # odds of 3:1, a column of a table
         rf"|(?P<number>(?<![\w.,/])(?:(?<![\w)])[-−])?(?:\d+(?:{dot}\d+)?(?:\s?[{vulgar}]|\s\d+/\d+|/\d+)?"
         rf"|[{vulgar}])(?P<percent>[ {_SPACE}]?%)?(?![\w/]|{dot}\d))"
         rf"|(?P<mixed>\b(?:{word}|{ones})\s+{language.mixed}\s+(?:{part})\b)"
@@ -169,6 +170,7 @@ class Stated:
     percent: bool = False
     dice: str = ""
     ratio: bool = False  # twice, half, a third: also true of two numbers of the example (6 and twice that, 12)
+    odds: str = ""  # `3:1` as `3:1`: odds the example must write so, its digits anywhere are no evidence
 
 
 @dataclass(frozen=True)
@@ -209,6 +211,10 @@ def _spoken(text: str, language: Language) -> Fraction:
     return Fraction(whole.get(words[0], 0))
 
 
+def _odds(text: str) -> str:
+    return ":".join(part.strip() for part in text.replace("\u00a0", " ").split(":"))
+
+
 def stated_numbers(text: str, words: bool = True, language: Language = ENGLISH) -> list[Stated]:
     """Every number ``text`` states, in order; roles, list markers and "one" as a pronoun are left out."""
     grammar = _grammar(language)
@@ -220,6 +226,8 @@ def stated_numbers(text: str, words: bool = True, language: Language = ENGLISH) 
         raw = match.group()
         if match["dice"]:
             found.append(Stated(match.start(), match.end(), raw, None, dice=raw.upper()))
+        elif match["odds"]:
+            found.append(Stated(match.start(), match.end(), raw, None, odds=_odds(raw)))
         elif match["number"]:
             percent = bool(match["percent"])
             value = _number(raw, language.decimals) / (100 if percent else 1)
@@ -257,6 +265,7 @@ class Evidence:
     numbers: frozenset[Fraction]
     percents: frozenset[tuple[Fraction, int]]
     dice: frozenset[str]
+    odds: frozenset[str] = frozenset()
 
     def has(self, number: Fraction) -> bool:
         """The example states ``number``, or prints a percentage that ``number`` rounds to (1/3 and 33.3%)."""
@@ -347,9 +356,13 @@ def _evidence(texts: tuple[str, ...], rolled: tuple[str, ...] = ()) -> Evidence:
     numbers: set[Fraction] = set()
     percents: set[tuple[Fraction, int]] = set()
     dice: set[str] = set()
+    odds: set[str] = set()
     for text in texts:
         for stated in stated_numbers(text) + stated_numbers(text.replace("_", " ")):  # at_least_one(...): 1
-            if stated.dice:
+            if stated.odds:
+                odds.add(stated.odds)
+                numbers.update(Fraction(int(part)) for part in stated.odds.split(":"))
+            elif stated.dice:
                 dice.add(stated.dice)
                 numbers.update(Fraction(int(part)) for part in stated.dice.split("D") if part)
             elif stated.percent:
@@ -358,7 +371,7 @@ def _evidence(texts: tuple[str, ...], rolled: tuple[str, ...] = ()) -> Evidence:
                 numbers.update({stated.value, abs(stated.value)})
     numbers.update(Fraction(int(a), int(b)) for a, b in _FRACTION.findall(code) if int(b))
     dice.update(stated.dice for text in rolled for stated in stated_numbers(text) if stated.dice)  # its dice alone
-    return Evidence(frozenset(numbers), frozenset(percents), frozenset(dice))
+    return Evidence(frozenset(numbers), frozenset(percents), frozenset(dice), frozenset(odds))
 
 
 def _claims(paragraph: str, numbers: list[Stated], grammar: _Grammar) -> Iterable[tuple[str, list[Stated]]]:
@@ -425,6 +438,9 @@ def _unverified(paragraph: str, found: Evidence, language: Language) -> tuple[Un
                 problems.append(Unverified(first.start, shown, "a sum that is not true"))
             elif not found.has(numbers[-1].value):
                 problems.append(Unverified(numbers[-1].start, numbers[-1].text, _not_stated(numbers[-1])))
+        elif first.odds:
+            if first.odds not in found.odds:
+                problems.append(Unverified(first.start, shown, "odds the example does not write so"))
         elif first.dice:
             if first.dice not in found.dice:
                 problems.append(Unverified(first.start, shown, "dice the example does not roll or name"))

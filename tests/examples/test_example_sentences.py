@@ -137,6 +137,15 @@ def test_a_hedged_chance_may_round_a_chance_of_the_example():
     assert problems("they rout a little under 8 times in 100", code) == ["8 times in 100"]
 
 
+def test_odds_must_be_written_so_by_the_example():
+    """ "12 attacking 5 is 3:1" passed before an example giving '2:1': the digits 3 and 1 were somewhere in it. Odds
+    are the example's only as it writes them."""
+    code = ">>> odds_column(12, 5), odds_column(5, 12)\n('2:1', '1:3')"
+    assert problems("12 attacking 5 is 2:1, and 5 attacking 12 is 1:3", code) == []
+    assert problems("12 attacking 5 is 3:1, and 5 attacking 12 is 1:2", code) == ["3:1", "1:2"]
+    assert problems("12 attacking 5 is 2 : 1", code) == []
+
+
 def test_twice_and_half_may_relate_two_numbers_of_the_example():
     assert problems("Models move 6 inches; twice that at the double, 12 inches.", ">>> at_the_double(6)\n12") == []
     assert problems("Models move 6 inches; thrice that at the double.", ">>> at_the_double(6)\n12") == ["thrice"]
