@@ -359,7 +359,8 @@ class Code(enum.Enum):
     UNTRIED_INPUTS = _code(
         "untried-inputs",
         catches="a formula whose bounded inputs take more values together than `check` tries (2,000 combinations, "
-        "as many as an odds calculator answers): a failure among them would not be found",
+        "as many as an odds calculator answers): each input's ends alone are tried then, and a failure between them "
+        "would not be found",
         hint="narrow the inputs' `min:` and `max:` to what play can give, or leave `max:` out where any value may "
         "come (an input with no bound is never tried)",
         warning=True,

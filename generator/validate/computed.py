@@ -257,10 +257,16 @@ def _untried(formula: Formula):
         return
     ways = math.prod(_ways(i) for i in formula.inputs)
     if ways > EXHAUSTIVE:
+        ends = tried_values(formula)
+        tried = (
+            f"tries each input's ends alone (its two lowest and two highest values: {_product(ends):,} combinations)"
+            if ends is not None
+            else "tries none of them"
+        )
         yield Diagnostic(
             Code.UNTRIED_INPUTS,
             f"the inputs of `{formula.id}` combine in {ways:,} ways; `check` tries at most {EXHAUSTIVE:,}, so it "
-            "tries none of them",
+            + tried,
             value_loc(formula, "inputs"),
             severity=Severity.WARNING,
         )
@@ -323,11 +329,36 @@ def _load_failure(stored):
     return field, _tagged(message, stored[3]) if stored[3:] else message, hint
 
 
+def edge_values(spec: Input) -> list | None:
+    """An input's ends: its two lowest and two highest values (a yes-or-no both, a text every choice), tried where
+    its values combine with the others' in more ways than `check` tries: where a table's edge is, an edge bug is
+    (one attacker against thirty defenders looks up a column that is not there). None for an unbounded input."""
+    if spec.type in ("bool", "text") or spec.min is None or spec.max is None:
+        values = input_values(spec)
+    else:
+        ends = sorted({spec.min, min(spec.min + 1, spec.max), max(spec.max - 1, spec.min), spec.max})
+        values = ([None] if spec.optional else []) + ends
+    return values
+
+
+def tried_values(formula: Formula) -> list | None:
+    """The values of each input `check` tries the formula with: every combination up to EXHAUSTIVE, else each
+    input's ends (``edge_values``); None when even those are too many, or an input is unbounded."""
+    ranges = [input_values(i) for i in formula.inputs]
+    if not any(r is None for r in ranges) and _product(ranges) <= EXHAUSTIVE:
+        return ranges
+    ends = [edge_values(i) for i in formula.inputs]
+    if any(r is None for r in ends) or _product(ends) > EXHAUSTIVE:
+        return None
+    return ends
+
+
 def first_failure(formula: Formula, calc) -> tuple[str, str, str | None] | None:
     """(the field at fault, message, hint) for the first combination of inputs the formula fails for or
-    gives a result of another kind than it declares; None when every one computes (or there are too many)."""
-    ranges = [input_values(i) for i in formula.inputs]
-    if any(r is None for r in ranges) or _product(ranges) > EXHAUSTIVE:
+    gives a result of another kind than it declares, of those `check` tries (``tried_values``); None when every one
+    computes (or none is tried)."""
+    ranges = tried_values(formula)
+    if ranges is None:
         return None
     with budget():  # every combination together: the whole check is bounded, not each try
         return _first_failure(formula, calc, ranges)

@@ -153,7 +153,21 @@ def test_a_formula_is_tried_with_up_to_two_thousand_combinations_of_its_inputs()
         "`to_wound` fails for a=40, b=50: too far",
         None,
     )
-    assert computed.first_failure(_formula(_input("a", 1, 40), _input("b", 0, 50)), _calc(fails_at_the_last)) is None
+    # 40 x 51 combinations, over 2,000: each input's ends alone are tried, 40 and 50 among them, never 20 and 25
+    wider = _formula(_input("a", 1, 40), _input("b", 0, 50))
+    assert computed.first_failure(wider, _calc(fails_at_the_last)) == (
+        "expr",
+        "`to_wound` fails for a=40, b=50: too far",
+        None,
+    )
+    assert computed.tried_values(wider) == [[1, 2, 39, 40], [0, 1, 49, 50]]
+
+    def fails_between(formula, **inputs):
+        if inputs == {"a": 20, "b": 25}:
+            raise FormulaError("too far")
+        return 1
+
+    assert computed.first_failure(wider, _calc(fails_between)) is None
     assert computed._product([[1, 2, 3], [4, 5]]) == 6
     assert computed._product([[1, 2, 3]]) == 3
     assert computed._product([]) == 1
