@@ -290,9 +290,9 @@ def _xref_role(kind: str):
         env = inliner.document.settings.env
         match = _EXPLICIT.match(text)
         title, target = (match["title"], match["target"].strip()) if match else ("", text.strip())
-        ruleset = _page_ruleset(env)
-        if ruleset is None:
-            return _no_ruleset(env, rawtext, lineno, inliner)
+        ruleset, failed = _role_ruleset(env, rawtext, lineno, inliner)
+        if failed:
+            return failed
         if kind == "entry":
             section, _, id = target.partition(".")
         elif kind == "term":
@@ -327,11 +327,55 @@ def _xref_role(kind: str):
 
 
 def _page_ruleset(env):
-    """The ruleset a role reads (``_ruleset_of``), or None when the page names none."""
+    """The ruleset a role reads (``_ruleset_of``), or None when the page names none. Outside a directive (whose
+    own dependency covers the roles in its text), the page depends on that ruleset's files, so an incremental build
+    reads it again when they change; a :class:`RuntimeError` when the project cannot be read."""
     try:
-        return _model(env).project.ruleset(_ruleset_of(env))
+        project = _model(env).project
+    except RuntimeError:  # rules_src has errors: the page is read again once any of its files changes
+        for path in _project_files(_model(env).root):
+            env.note_dependency(str(path))
+        raise
+    try:
+        ruleset = project.ruleset(_ruleset_of(env))
     except KeyError:
         return None
+    if env.temp_data.get(_SHOWN_RULESET) is None:
+        for path in _ruleset_files(_model(env).root, ruleset):
+            env.note_dependency(str(path))
+    return ruleset
+
+
+def _ruleset_files(root: Path, ruleset) -> list[Path]:
+    """The files a ruleset is read from: its own, those of the ruleset it extends or overlays, and theirs."""
+    files, seen, todo = [], set(), [ruleset]
+    while todo:
+        current = todo.pop()
+        if current is None or current.id in seen:
+            continue
+        seen.add(current.id)
+        files += [root / name for name in (*current.files, *current.mechanics)]
+        todo += [current.base, current.original]
+    return files
+
+
+def _project_files(root: Path) -> list[Path]:
+    """Every rules file of a project (what a page depends on when the project does not read)."""
+    folder = root / "rules_src"
+    return sorted(p for p in folder.rglob("*") if p.suffix in (".yaml", ".yml", ".py")) if folder.is_dir() else []
+
+
+def _role_ruleset(env, rawtext: str, lineno: int, inliner):
+    """The ruleset a role reads, or the nodes and messages of the error the role is instead: the page names no
+    ruleset, or the project does not read (an error at the role, as at a directive; the build goes on)."""
+    try:
+        ruleset = _page_ruleset(env)
+    except RuntimeError as error:
+        message = inliner.reporter.error(f"rulepress: cannot read the project at rulepress_root: {error}", line=lineno)
+        return None, ([inliner.problematic(rawtext, rawtext, message)], [message])
+    if ruleset is None:
+        return None, _no_ruleset(env, rawtext, lineno, inliner)
+    return ruleset, None
 
 
 def _no_ruleset(env, rawtext: str, lineno: int, inliner):
@@ -367,9 +411,9 @@ _title = entry_title  # the one function for an entry's display text (present.py
 def value_role(name, rawtext, text, lineno, inliner, options=None, content=None):
     """{value}`id`: the value as the text gives it; a gap when not given; a house rule marked, with the original."""
     env = inliner.document.settings.env
-    ruleset = _page_ruleset(env)
-    if ruleset is None:
-        return _no_ruleset(env, rawtext, lineno, inliner)
+    ruleset, failed = _role_ruleset(env, rawtext, lineno, inliner)
+    if failed:
+        return failed
     try:
         if not myst.visible_to(ruleset.value(text.strip()), env.config.rulepress_audience):
             return [nodes.inline(myst.HIDDEN_REFERENCE, myst.HIDDEN_REFERENCE, classes=["gm-hidden"])], []
@@ -398,9 +442,9 @@ def roll_role(name, rawtext, text, lineno, inliner, options=None, content=None):
     """{roll}`table:Result`: the range of that row as the table prints it (`51–56`), so prose naming a row's roll
     says what the table says."""
     env = inliner.document.settings.env
-    ruleset = _page_ruleset(env)
-    if ruleset is None:
-        return _no_ruleset(env, rawtext, lineno, inliner)
+    ruleset, failed = _role_ruleset(env, rawtext, lineno, inliner)
+    if failed:
+        return failed
     try:
         table, _row = ruleset.table_row(text.strip())
         shown = named_roll_text(ruleset, text.strip())

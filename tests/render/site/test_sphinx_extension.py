@@ -78,27 +78,38 @@ def _page(section: str, id: str, ruleset: str | None) -> str:
     return f"# {section}\n\n```{{rulepress}} {section} {id}\n{option}```\n"
 
 
-def _build(tmp_path: Path, pages: dict[str, str]) -> tuple[Path, str]:
-    """A Sphinx project in ``tmp_path/site`` with the extension and these pages, built; its HTML folder and
-    what Sphinx warned."""
-    from sphinx.application import Sphinx
-
+def _build(tmp_path: Path, pages: dict[str, str], change=None) -> tuple[Path, str]:
+    """A Sphinx project in ``tmp_path/site`` with the extension and these pages, built (after ``change`` to the
+    copy of the rules, if given); its HTML folder and what Sphinx warned."""
     project = copy_project(tmp_path / "project", RULESETS)
+    if change is not None:
+        change(project)
     site = tmp_path / "site"
     site.mkdir()
     (site / "conf.py").write_text(
-        f'extensions = ["myst_parser", "generator.render.site"]\nrulepress_root = {str(project)!r}\n', encoding="utf-8"
+        f'extensions = ["myst_parser", "generator.render.site"]\nrulepress_root = {str(project)!r}\n'
+        'exclude_patterns = ["_build", "_doctrees"]\n',
+        encoding="utf-8",
     )
     toc = "\n".join(name.removesuffix(".md") for name in pages)
     (site / "index.md").write_text(f"# Rules\n\n```{{toctree}}\n{toc}\n```\n", encoding="utf-8")
     for name, text in pages.items():
         (site / name).parent.mkdir(parents=True, exist_ok=True)
         (site / name).write_text(text, encoding="utf-8")
+    return _rebuild(site)
+
+
+def _rebuild(site: Path) -> tuple[Path, str]:
+    """Sphinx run again on the project ``_build`` made, as a plain `sphinx-build` does (incremental, no -E)."""
+    from sphinx.application import Sphinx
+    from sphinx.util.docutils import docutils_namespace
+
     warnings = io.StringIO()
-    app = Sphinx(
-        str(site), str(site), str(site / "_build"), str(site / "_doctrees"), "html", status=None, warning=warnings
-    )
-    app.build()
+    with docutils_namespace():  # each run registers its nodes and roles afresh, as a new process would
+        app = Sphinx(
+            str(site), str(site), str(site / "_build"), str(site / "_doctrees"), "html", status=None, warning=warnings
+        )
+        app.build()
     return site / "_build", warnings.getvalue()
 
 
@@ -177,3 +188,68 @@ def test_a_roll_role_prints_the_range_of_the_row_it_names(tmp_path):
     low, _, high = str(row["roll"]).partition("-")
     shown = f"{low}\u2013{high}" if high else low
     assert f"On a {shown} the player has {row['value']}." in _text(built / "rampant_hex" / "rolls.html")
+
+
+def _edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert text.count(old) == 1, old
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+def _roll_text(roll) -> str:
+    low, _, high = str(roll).partition("-")
+    return f"{low}\u2013{high}" if high else low
+
+
+def test_a_page_quoting_values_by_roles_only_shows_the_new_values_after_the_rules_change(tmp_path):
+    """An incremental build read again only the pages with a directive: a page using only roles kept the old
+    numbers, while its footer said they were checked."""
+    rules = tmp_path / "project" / "rules_src" / "rampant_hex"
+    move = _data("rampant_hex")["values"]["move"]["value"]
+    first, second = _data("rampant_hex")["tables"]["activations"]["rows"][:2]
+    page = f"# Quoted\n\nA unit moves {{value}}`move`.\n\nOn {{roll}}`activations:{first['result']}` it is short.\n"
+    built, warnings = _build(tmp_path, {"rampant_hex/quoted.md": page})
+    assert warnings == ""
+    assert f"moves {move} " in _text(built / "rampant_hex" / "quoted.html")
+    low, high = str(first["roll"]).split("-")
+    _edit(rules / "values.yaml", f"  move:\n    value: {move}\n", "  move:\n    value: 7 hexes\n")
+    # the first row shrinks to its lowest roll, the second grows down to meet it: no gap
+    _edit(
+        rules / "tables.yaml",
+        f"{{roll: {first['roll']}, result: {first['result']}",
+        f"{{roll: {low}, result: {first['result']}",
+    )
+    _edit(
+        rules / "tables.yaml",
+        f"{{roll: {second['roll']}, result: {second['result']}",
+        f"{{roll: {int(low) + 1}-{str(second['roll']).split('-')[-1]}, result: {second['result']}",
+    )
+    built, warnings = _rebuild(tmp_path / "site")
+    assert warnings == ""
+    text = _text(built / "rampant_hex" / "quoted.html")
+    assert "moves 7 hexes " in text and f"On {low} it is short." in text
+
+
+def test_a_role_on_a_page_when_the_rules_have_an_error_is_an_error_at_the_role_and_the_build_goes_on(tmp_path):
+    """A role crashed Sphinx with a traceback (exit 2) when the rules had an error; directives said so and went on."""
+    tables = tmp_path / "project" / "rules_src" / "rampant_hex" / "tables.yaml"
+    last = _data("rampant_hex")["tables"]["activations"]["rows"][-1]
+    move = _data("rampant_hex")["values"]["move"]["value"]
+    page = "# Quoted\n\nSome words.\n\nA unit moves {value}`move`.\n"
+    row = f"      - {{roll: {last['roll']}, result: {last['result']}, value: {last['value']}}}\n"
+
+    def gap(project: Path) -> None:  # the table's last roll has no row
+        _edit(tables, row, "")
+
+    built, warnings = _build(tmp_path, {"rampant_hex/quoted.md": page}, change=gap)
+    told = [line for line in warnings.splitlines() if "ERROR" in line]
+    assert len(told) == 1 and told[0].split(": ERROR: ")[0].endswith("quoted.md:5"), warnings
+    assert "table-gap" in warnings and "Traceback" not in warnings
+    assert (built / "rampant_hex" / "quoted.html").is_file()
+    # the rules mended, the page is read again and quotes the value
+    (tmp_path / "project" / "rules_src" / "rampant_hex" / "tables.yaml").write_text(
+        (ROOT / "rules_src" / "rampant_hex" / "tables.yaml").read_text(encoding="utf-8"), encoding="utf-8"
+    )
+    built, warnings = _rebuild(tmp_path / "site")
+    assert warnings == ""
+    assert f"moves {move} " in _text(built / "rampant_hex" / "quoted.html")
