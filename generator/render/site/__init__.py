@@ -604,6 +604,17 @@ def _no_file_insertion(app: Sphinx) -> None:
 TEMPLATE_BYTECODE = "templates-bytecode"  # beside the doctrees in the site cache
 
 
+def _template_cache(doctreedir: str | Path, outdir: str | Path) -> Path:
+    """Where the compiled templates are kept: beside the doctrees (Rulepress's site cache), or inside them when that
+    is the output folder (`sphinx-build -b html . _build/html` keeps its doctrees in `_build/html/.doctrees`), as no
+    cache belongs in the folder one publishes."""
+    beside = Path(doctreedir).resolve().parent
+    output = Path(outdir).resolve()
+    if beside == output or output in beside.parents:
+        return Path(doctreedir) / TEMPLATE_BYTECODE
+    return Path(doctreedir).parent / TEMPLATE_BYTECODE
+
+
 def _compiled_templates_kept(app: Sphinx) -> None:
     """The theme's Jinja templates compiled once and kept in the site cache: each build makes a new Sphinx
     application, which would otherwise compile furo's templates again (most of a small rebuild's writing).
@@ -612,6 +623,6 @@ def _compiled_templates_kept(app: Sphinx) -> None:
 
     environment = getattr(getattr(app.builder, "templates", None), "environment", None)
     if environment is not None and environment.bytecode_cache is None:
-        folder = Path(app.doctreedir).parent / TEMPLATE_BYTECODE
+        folder = _template_cache(app.doctreedir, app.outdir)
         folder.mkdir(parents=True, exist_ok=True)
         environment.bytecode_cache = FileSystemBytecodeCache(str(folder))

@@ -78,7 +78,7 @@ def _page(section: str, id: str, ruleset: str | None) -> str:
     return f"# {section}\n\n```{{rulepress}} {section} {id}\n{option}```\n"
 
 
-def _build(tmp_path: Path, pages: dict[str, str], change=None) -> tuple[Path, str]:
+def _build(tmp_path: Path, pages: dict[str, str], change=None, **folders: str) -> tuple[Path, str]:
     """A Sphinx project in ``tmp_path/site`` with the extension and these pages, built (after ``change`` to the
     copy of the rules, if given); its HTML folder and what Sphinx warned."""
     project = copy_project(tmp_path / "project", RULESETS)
@@ -96,21 +96,20 @@ def _build(tmp_path: Path, pages: dict[str, str], change=None) -> tuple[Path, st
     for name, text in pages.items():
         (site / name).parent.mkdir(parents=True, exist_ok=True)
         (site / name).write_text(text, encoding="utf-8")
-    return _rebuild(site)
+    return _rebuild(site, **folders)
 
 
-def _rebuild(site: Path) -> tuple[Path, str]:
-    """Sphinx run again on the project ``_build`` made, as a plain `sphinx-build` does (incremental, no -E)."""
+def _rebuild(site: Path, out: str = "_build", doctrees: str = "_doctrees") -> tuple[Path, str]:
+    """Sphinx run again on the project ``_build`` made, as a plain `sphinx-build` does (incremental, no -E); the
+    output and doctrees folders relative to the project's."""
     from sphinx.application import Sphinx
     from sphinx.util.docutils import docutils_namespace
 
     warnings = io.StringIO()
     with docutils_namespace():  # each run registers its nodes and roles afresh, as a new process would
-        app = Sphinx(
-            str(site), str(site), str(site / "_build"), str(site / "_doctrees"), "html", status=None, warning=warnings
-        )
+        app = Sphinx(str(site), str(site), str(site / out), str(site / doctrees), "html", status=None, warning=warnings)
         app.build()
-    return site / "_build", warnings.getvalue()
+    return site / out, warnings.getvalue()
 
 
 def _text(page: Path) -> str:
@@ -253,3 +252,14 @@ def test_a_role_on_a_page_when_the_rules_have_an_error_is_an_error_at_the_role_a
     built, warnings = _rebuild(tmp_path / "site")
     assert warnings == ""
     assert f"moves {move} " in _text(built / "rampant_hex" / "quoted.html")
+
+
+def test_a_plain_sphinx_build_publishes_no_template_cache(tmp_path):
+    """`sphinx-build -b html . _build/html` keeps its doctrees in `_build/html/.doctrees`, and the compiled
+    templates were kept beside them: in the folder one publishes."""
+    built, warnings = _build(
+        tmp_path, {"rampant_hex/page.md": _page("tables", "activations", None)}, doctrees="_build/.doctrees"
+    )
+    assert warnings == ""
+    cached = [p.relative_to(built) for p in built.rglob("__jinja2_*")]
+    assert cached and all(p.parts[0] == ".doctrees" for p in cached), cached
