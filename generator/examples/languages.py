@@ -6,7 +6,8 @@ digits alone (``DIGITS_ONLY``), and `check` warns of it. Adding a language is ad
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from fractions import Fraction
 
 
 @dataclass(frozen=True, eq=False)  # one of each language: hashed as itself
@@ -15,7 +16,7 @@ class Language:
     a chance is put (one roll in six, 2 sur 3), how a number is hedged (about 3), and its decimal marks. Everything
     else (digits, 1½, 3/4, 41.7%, 2D6, sums) reads alike in every language."""
 
-    words: dict[str, int]  # number words read alone (two, deux)
+    words: dict[str, int | Fraction]  # number words read alone (two, deux, twenty-one, viereinhalb)
     ratio_words: dict[str, int]  # twice: two numbers of the example in that ratio, or the number
     ones: tuple[str, ...]  # a, an, un, une: one before a part (a third)
     chance_ones: tuple[str, ...]  # un, une: one in a chance (une fois sur deux) too, where it is no number word
@@ -30,6 +31,47 @@ class Language:
     not_numbers: str  # "one" as a pronoun, "Once" opening a clause
     hedges: dict[str, str]  # over, under, about: the words that hedge a number so
     decimals: str = "."  # the marks a decimal is written with: French and German write 27,8 (and read 27.8)
+    thousands: str = ","  # the marks that group thousands (1,000; 1.000; 1 000): one before exactly three digits
+    every: str = r"(?!x)x"  # every (jeder): before an ordinal of the tries, a chance (every third roll: 1/3)
+    ordinals: dict[str, int] = field(default_factory=dict)  # second, third (zweite, dritte): after ``every``
+    one_between: str = ""  # what joins a chance after an article read as one (einer von sechs), if not ``between``
+
+
+def _english_tens() -> dict[str, int]:
+    """twenty-one to ninety-nine, and a hundred."""
+    units = "one two three four five six seven eight nine".split()
+    tens = "twenty thirty forty fifty sixty seventy eighty ninety".split()
+    found = {ten: 10 * (t + 2) for t, ten in enumerate(tens)}
+    found |= {f"{ten}-{unit}": 10 * (t + 2) + u + 1 for t, ten in enumerate(tens) for u, unit in enumerate(units)}
+    return found | {"hundred": 100, "a hundred": 100, "one hundred": 100}
+
+
+def _french_tens() -> dict[str, int]:
+    """vingt et un to quatre-vingt-dix-neuf, and cent."""
+    units = "un deux trois quatre cinq six sept huit neuf dix onze douze treize quatorze quinze seize dix-sept dix-huit"
+    units = dict(zip(["", *units.split(), "dix-neuf"], range(20)))
+    found = {}
+    for tens, word in ((20, "vingt"), (30, "trente"), (40, "quarante"), (50, "cinquante"), (60, "soixante")):
+        for unit, n in units.items():
+            if tens < 60 and n >= 10:
+                continue
+            join = "" if not unit else " et " if n in (1, 11) else "-"
+            found[f"{word}{join}{unit}"] = tens + n
+    for unit, n in units.items():  # quatre-vingts, quatre-vingt-un (no "et"), quatre-vingt-dix-neuf
+        found["quatre-vingts" if not unit else f"quatre-vingt-{unit}"] = 80 + n
+    return found | {"cent": 100}
+
+
+def _german_tens() -> dict[str, int]:
+    """einundzwanzig to neunundneunzig (and dreißig written dreissig), hundert, einhundert."""
+    units = "ein zwei drei vier fünf sechs sieben acht neun".split()
+    tens = "zwanzig dreißig vierzig fünfzig sechzig siebzig achtzig neunzig".split()
+    found = {}
+    for t, ten in enumerate(tens):
+        for spelled in {ten, ten.replace("ß", "ss")}:
+            found[spelled] = 10 * (t + 2)
+            found |= {f"{unit}und{spelled}": 10 * (t + 2) + u + 1 for u, unit in enumerate(units)}
+    return found | {"hundert": 100, "einhundert": 100}
 
 
 ENGLISH = Language(
@@ -40,6 +82,7 @@ ENGLISH = Language(
             "seventeen eighteen nineteen twenty".split()
         )
     }
+    | _english_tens()
     | {"once": 1},
     ratio_words={"twice": 2, "thrice": 3},
     ones=("a", "an", "one"),
@@ -65,6 +108,8 @@ ENGLISH = Language(
         "under": r"(?:a\s+little|just|slightly)\s+(?:under|less\s+than|below)|nearly|almost",
         "about": r"about|around|roughly",
     },
+    every=r"every",
+    ordinals={"other": 2, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6},
 )
 FRENCH = Language(
     words={
@@ -74,7 +119,8 @@ FRENCH = Language(
             "dix-huit dix-neuf vingt".split()
         )
         if word != "_"  # un, une: the article as often as the number, read as one only before a part or in a chance
-    },
+    }
+    | _french_tens(),
     ratio_words={},
     ones=("un", "une"),
     chance_ones=("un", "une"),
@@ -100,6 +146,7 @@ FRENCH = Language(
         "about": r"environ|à\s+peu\s+près|autour\s+de|approximativement|quelque",
     },
     decimals=",.",
+    thousands=" \u00a0\u202f\u2009",  # 1 000, with a space or a narrow no-break one
 )
 GERMAN = Language(
     words={
@@ -108,29 +155,48 @@ GERMAN = Language(
             "null eins zwei drei vier fünf sechs sieben acht neun zehn elf zwölf dreizehn vierzehn fünfzehn sechzehn "
             "siebzehn achtzehn neunzehn zwanzig".split()
         )
-    },
+    }
+    | _german_tens()
+    | {  # viereinhalb: 4½
+        f"{word}einhalb": number + Fraction(1, 2)
+        for number, word in enumerate("_ ein zwei drei vier fünf sechs sieben acht neun zehn elf zwölf".split())
+        if number
+    }
+    | {"anderthalb": Fraction(3, 2), "einmal": 1},  # einmal: one in a chance alone (``not_numbers``)
     ratio_words={"zweimal": 2, "dreimal": 3, "doppelt": 2},
     ones=("ein", "eine", "einen", "einem", "einer", "eines"),
     chance_ones=("ein", "eine", "einen", "einem", "einer", "eines"),
-    parts={
+    parts={  # in zwei Dritteln der Würfe: the dative plural
         "hälfte": 2,
-        **{word: n for word, n in (("drittel", 3), ("viertel", 4), ("fünftel", 5), ("sechstel", 6))},
-        **{word: n for word, n in (("achtel", 8), ("zehntel", 10), ("zwölftel", 12))},
+        **{
+            f"{word}{n_}": n
+            for word, n in (("drittel", 3), ("viertel", 4), ("fünftel", 5), ("sechstel", 6))
+            for n_ in ("", "n")
+        },
+        **{f"{word}{n_}": n for word, n in (("achtel", 8), ("zehntel", 10), ("zwölftel", 12)) for n_ in ("", "n")},
     },
     halves=r"(?:die\s+)?hälfte",
     mixed=r"und\s+ein",
     part_follows=r"(?:der|des|aller|von)",
     tries=r"(?:mal|würfen?|wurf|würfe|versuchen?|versuch|spielen?|spiel|würfeln?|fällen?|fall|fälle|chancen?|zeit)",
-    between=r"(?:von|aus)",
+    between=r"(?:von|aus|in)",  # einmal in sechs Würfen
     of_the_tries=r"(?:der|aller|deiner|seiner|ihrer|eurer)\s+{tries}\b",
     ratio_times="",
-    not_numbers=r"(?!x)x",
+    not_numbers=r"(?i:\beinmal\b(?!\s+(?:von|aus|in)\s))",  # noch einmal, auf einmal: no number
     hedges={
         "over": r"(?:etwas|knapp|gut)\s+(?:mehr\s+als|über)",
         "under": r"(?:etwas|knapp)\s+(?:weniger\s+als|unter)|fast|beinahe|knapp",
         "about": r"etwa|ungefähr|rund|circa",
     },
     decimals=",.",
+    thousands=".\u00a0\u202f\u2009",  # 1.000, or with a thin space
+    every=r"jede[rnms]?",  # jeder dritte Wurf: 1/3
+    ordinals={
+        f"{stem}{ending}": n
+        for stem, n in (("zweit", 2), ("dritt", 3), ("viert", 4), ("fünft", 5), ("sechst", 6), ("acht", 8))
+        for ending in ("e", "er", "en", "es", "em")
+    },
+    one_between=r"(?:von|aus)",  # eine in Deckung: an article
 )
 LANGUAGES = {"en": ENGLISH, "fr": FRENCH, "de": GERMAN}
 # a language whose words are not known here: its numbers in digits alone are read (no word of it is a number)

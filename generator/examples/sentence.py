@@ -2,7 +2,8 @@
 
 Players never see an example's code: they read the paragraph written before it, marked checked. So every
 number in that paragraph (digits, ``1½``, ``3/4``, ``1 1/2``, ``-2``, ``4+``, ``6"``, percentages, dice such
-as ``2D6``, and the words one to twenty, ``once``, ``twice``, ``half``, ``a third``...) must be one the example
+as ``2D6``, thousands grouped as the language groups them (``1,000``, ``1.000``, ``1 000``), and the words one to a
+hundred, ``once``, ``twice``, ``half``, ``a third``, ``every third roll``...) must be one the example
 itself states: a number literal of its code, a number of its expected output (``Fraction(1, 3)`` is 1/3) or
 of a value it reads (``values.x``), compared exactly. Three shapes say more than their numbers:
 
@@ -115,17 +116,20 @@ def _grammar(language: Language) -> _Grammar:
     dot = f"[{re.escape(language.decimals)}]"
     times = rf"\b(?:{word})\s+{language.ratio_times}\b(?!\s+{language.between}\b)" if language.ratio_times else never
     chance_ones = "|".join(language.chance_ones) or never
+    ordinal = "|".join(sorted(language.ordinals, key=len, reverse=True)) or never
+    grouped = rf"\d{{1,3}}(?:[{re.escape(language.thousands)}]\d{{3}})+(?!\d)"  # 1,000; 1.000; 1 000
     token = re.compile(
         r"(?P<dice>(?<![\w.])\d*D\d+(?![\w]))"
         r"|(?P<odds>(?<![\w.:])\d+[ \u00a0]?:[ \u00a0]?\d+(?![\w:.]|[.,]\d))"  # odds of 3:1, a column of a table
-        rf"|(?P<number>(?<![\w.,/])(?:(?<![\w)])[-−])?(?:\d+(?:{dot}\d+)?(?:\s?[{vulgar}]|\s\d+/\d+|/\d+)?"
+        rf"|(?P<number>(?<![\w.,/])(?:(?<![\w)])[-−])?(?:(?:(?P<grouped>{grouped})|\d+)(?:{dot}\d+)?(?:\s?[{vulgar}]|\s\d+/\d+|/\d+)?"
         rf"|[{vulgar}])(?P<percent>[ {_SPACE}]?%)?(?![\w/]|{dot}\d))"
+        rf"|(?P<every>\b(?:{language.every})\s+(?:{ordinal})\s+{language.tries}\b)"  # every third roll: 1/3
         rf"|(?P<mixed>\b(?:{word}|{ones})\s+{language.mixed}\s+(?:{part})\b)"
         rf"|(?P<part>\b(?:{ones}|{word})[\s-]+(?:{part})\b"
         rf"(?:(?<=s)|(?=\s+{language.part_follows}\b|\s*[.,;:)]|\s*$))|\b{language.halves}\b)"
         rf"|(?P<times>{times})"  # deux fois: twice
         # one in a chance: une fois sur deux, un jet sur six
-        rf"|(?P<one>\b(?:{chance_ones})\b(?=\s+(?:{language.tries}\s+)?{language.between}\s))"
+        rf"|(?P<one>\b(?:{chance_ones})\b(?=\s+(?:{language.tries}\s+)?{language.one_between or language.between}\s))"
         rf"|(?P<word>\b(?:{word})\b)",
         re.IGNORECASE,
     )
@@ -171,6 +175,7 @@ class Stated:
     dice: str = ""
     ratio: bool = False  # twice, half, a third: also true of two numbers of the example (6 and twice that, 12)
     odds: str = ""  # `3:1` as `3:1`: odds the example must write so, its digits anywhere are no evidence
+    chance: bool = False  # every third roll: a chance of 1/3
 
 
 @dataclass(frozen=True)
@@ -197,8 +202,10 @@ def _number(text: str, decimals: str = ".") -> Fraction:
 
 
 def _spoken(text: str, language: Language) -> Fraction:
-    words = text.lower().replace("-", " ").split()
     whole = {**language.words, **language.ratio_words, **dict.fromkeys(language.ones, 1)}
+    if " ".join(text.lower().split()) in whole:  # twenty-one, vingt et un, one hundred
+        return Fraction(whole[" ".join(text.lower().split())])
+    words = text.lower().replace("-", " ").split()
     joined = " ".join(words)
     if re.fullmatch(language.halves, joined, re.IGNORECASE):  # half, la moitié, die Hälfte
         return Fraction(1, 2)
@@ -230,8 +237,12 @@ def stated_numbers(text: str, words: bool = True, language: Language = ENGLISH) 
             found.append(Stated(match.start(), match.end(), raw, None, odds=_odds(raw)))
         elif match["number"]:
             percent = bool(match["percent"])
-            value = _number(raw, language.decimals) / (100 if percent else 1)
+            digits = raw.replace(match["grouped"], re.sub(r"\D", "", match["grouped"]), 1) if match["grouped"] else raw
+            value = _number(digits, language.decimals) / (100 if percent else 1)
             found.append(Stated(match.start(), match.end(), raw, value, percent))
+        elif words and match["every"]:
+            ordinal = match["every"].lower().split()[1]
+            found.append(Stated(match.start(), match.end(), raw, Fraction(1, language.ordinals[ordinal]), chance=True))
         elif words:
             ratio = bool(match["part"] or match["mixed"] or match["times"]) or raw.lower() in language.ratio_words
             ratio = ratio and not (match["part"] and grammar.of_the_tries.match(hidden, match.end()))
@@ -453,6 +464,11 @@ def _unverified(paragraph: str, found: Evidence, language: Language) -> tuple[Un
                     Unverified(
                         first.start, shown, f"{hedge.group().strip()} {first.value}: no number of the example is that"
                     )
+                )
+        elif first.chance:
+            if not found.has(first.value):
+                problems.append(
+                    Unverified(first.start, shown, f"a chance of {first.value}, which the example does not state")
                 )
         elif not found.has(first.value) and not (first.ratio and found.relates(first.value)):
             problems.append(Unverified(first.start, shown, _not_stated(first)))

@@ -258,7 +258,7 @@ def test_a_sentence_in_the_rulesets_language_is_read_for_its_numbers_in_words_an
 def test_a_decimal_comma_is_a_decimal_in_french_and_german_and_not_in_english():
     assert [n.value for n in stated_numbers("27,8 %", language=FRENCH)] == [Fraction(278, 1000)]
     assert [n.value for n in stated_numbers("1,5 pouce", language=GERMAN)] == [Fraction(3, 2)]
-    assert [n.value for n in stated_numbers("1,500 points")] == [Fraction(1)]  # English: a thousands separator
+    assert [n.value for n in stated_numbers("1,500 points")] == [1500]  # English: a thousands separator
 
 
 def test_articles_are_no_numbers_but_one_is_one_before_a_part_or_in_a_chance():
@@ -281,3 +281,80 @@ def test_in_a_language_whose_words_are_not_known_only_digits_are_read():
         "27.8%",
     ]
     assert language_of("es") is None and language_of("fr-CA") is FRENCH and language_of("") is ENGLISH
+
+
+@pytest.mark.parametrize(
+    ("language", "sentence", "value"),
+    [
+        (GERMAN, "Ein Treffer gelingt in zwei Dritteln der Würfe:", Fraction(2, 3)),
+        (GERMAN, "Der Reiter zählt viereinhalb:", Fraction(9, 2)),
+        (GERMAN, "Er zählt zweieinhalb:", Fraction(5, 2)),
+        (GERMAN, "Die Einheit kostet sechzig Punkte:", 60),
+        (GERMAN, "Die Einheit kostet einundzwanzig Punkte:", 21),
+        (GERMAN, "Die Einheit kostet neunundneunzig Punkte:", 99),
+        (GERMAN, "Die Einheit kostet hundert Punkte:", 100),
+        (ENGLISH, "The unit costs twenty-one points:", 21),
+        (ENGLISH, "The unit costs sixty points:", 60),
+        (ENGLISH, "The unit costs one hundred points:", 100),
+        (FRENCH, "L'unité coûte soixante et onze points :", 71),
+        (FRENCH, "L'unité coûte quatre-vingt-dix-neuf points :", 99),
+        (FRENCH, "L'unité coûte vingt-deux points :", 22),
+    ],
+)
+def test_number_words_past_twenty_halves_and_parts_after_in_are_read(language, sentence, value):
+    """German writes "in zwei Dritteln der Würfe" (the dative after "in"), 4½ as "viereinhalb" and 21 as
+    "einundzwanzig"; English and French write "twenty-one" and "soixante et onze". Each is the number it says, so
+    an example that states another number is caught."""
+    [number] = stated_numbers(sentence, language=language)
+    assert number.value == value
+    assert [p.text for p in unverified(sentence, evidence(HALF, NO_VALUES), language)] == [number.text]
+
+
+@pytest.mark.parametrize(
+    ("language", "sentence", "chance"),
+    [
+        (GERMAN, "Jeder dritte Wurf trifft:", Fraction(1, 3)),
+        (GERMAN, "Bei jedem dritten Wurf trifft er:", Fraction(1, 3)),
+        (GERMAN, "Das gelingt einmal in drei Würfen:", Fraction(1, 3)),
+        (GERMAN, "Er trifft sechzig von hundert Mal:", Fraction(3, 5)),
+        (ENGLISH, "Every third roll hits:", Fraction(1, 3)),
+        (ENGLISH, "It hits sixty in a hundred times:", Fraction(3, 5)),
+    ],
+)
+def test_every_third_roll_and_once_in_three_are_chances(language, sentence, chance):
+    """ "Jeder dritte Wurf" and "einmal in drei Würfen" are a chance of 1/3 (as "every third roll", "once in three"):
+    an example of 1/3 verifies them, one of 1/2 does not, and the message names the chance."""
+    stating = f">>> hit_chance(5)\nFraction({chance.numerator}, {chance.denominator})"
+    assert unverified(sentence, evidence(stating, NO_VALUES), language) == []
+    [problem] = unverified(sentence, evidence(HALF, NO_VALUES), language)
+    assert f"a chance of {chance}" in problem.why
+
+
+def test_einmal_outside_a_chance_and_an_article_before_in_are_no_numbers():
+    """ "noch einmal" (again) and "eine in Deckung stehende Einheit" (an article) say no number."""
+    assert stated_numbers("Er würfelt noch einmal, auf einmal trifft er.", language=GERMAN) == []
+    assert stated_numbers("Eine in Deckung stehende Einheit", language=GERMAN) == []
+
+
+@pytest.mark.parametrize(
+    ("language", "written", "value"),
+    [
+        (GERMAN, "1.000", 1000),
+        (GERMAN, "1.500", 1500),
+        (GERMAN, "12.345.678", 12345678),
+        (GERMAN, "1.000,5", Fraction(2001, 2)),
+        (GERMAN, "1\u2009000", 1000),
+        (GERMAN, "2,5", Fraction(5, 2)),
+        (FRENCH, "1 000", 1000),
+        (FRENCH, "1\u202f000", 1000),
+        (FRENCH, "1\u00a0000,5", Fraction(2001, 2)),
+        (FRENCH, "1 1/2", Fraction(3, 2)),
+        (ENGLISH, "1,000", 1000),
+        (ENGLISH, "1,000,000,000", 1000000000),
+        (ENGLISH, "1.5", Fraction(3, 2)),
+    ],
+)
+def test_thousands_are_grouped_as_the_language_writes_them(language, written, value):
+    """German groups thousands with a dot (1.000) and writes decimals with a comma; French groups them with a space;
+    English with a comma, and writes decimals with a dot."""
+    assert [n.value for n in stated_numbers(f"ein {written} x", language=language)] == [value]
