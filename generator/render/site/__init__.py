@@ -574,7 +574,29 @@ def setup(app: Sphinx) -> dict:
     setup_calculators(app)
     setup_army(app)
     setup_phone(app)
-    return {"version": "1", "parallel_read_safe": False, "parallel_write_safe": True, "env_version": 1}
+    app.connect("env-purge-doc", _forget_entry_lines)
+    app.connect("env-merge-info", _merge_entry_lines)
+    # Safe to read in parallel (-j): what reading leaves in the environment is the entries' lines (merged here),
+    # labels (the std domain merges them) and dependencies (Sphinx merges them); the model is read-only.
+    return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True, "env_version": 1}
+
+
+def _forget_entry_lines(app: Sphinx, env, docname: str) -> None:
+    """A page read again numbers its entries afresh."""
+    lines = getattr(env, "rulepress_entry_lines", None)
+    if isinstance(lines, dict):
+        for key in [key for key in lines if key.rpartition(":")[0] == docname]:
+            del lines[key]
+
+
+def _merge_entry_lines(app: Sphinx, env, docnames, other) -> None:
+    """The entries' lines of the pages a parallel reader read (``RulepressDirective.run``)."""
+    theirs = getattr(other, "rulepress_entry_lines", None)
+    if not isinstance(theirs, dict):
+        return
+    if not isinstance(getattr(env, "rulepress_entry_lines", None), dict):
+        env.rulepress_entry_lines = {}
+    env.rulepress_entry_lines.update({k: v for k, v in theirs.items() if k.rpartition(":")[0] in docnames})
 
 
 def _forget_pages_before_reading(app: Sphinx, env, docnames: list[str]) -> None:
@@ -584,6 +606,11 @@ def _forget_pages_before_reading(app: Sphinx, env, docnames: list[str]) -> None:
     for docname in docnames:
         app.events.emit("env-purge-doc", env, docname)
         env.clear_doc(docname)
+    if docnames and app.parallel > 1:  # checked once here, before Sphinx forks its readers, not once in each
+        try:
+            _model(env).project  # noqa: B018 (a cached property: computing it is the point)
+        except RuntimeError:
+            pass  # each page that reads the rules says so
 
 
 def _static(app: Sphinx) -> None:

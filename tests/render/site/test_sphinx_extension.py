@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import html
 import io
+import pickle
 import re
 from pathlib import Path
 
@@ -78,7 +79,7 @@ def _page(section: str, id: str, ruleset: str | None) -> str:
     return f"# {section}\n\n```{{rulepress}} {section} {id}\n{option}```\n"
 
 
-def _build(tmp_path: Path, pages: dict[str, str], change=None, **folders: str) -> tuple[Path, str]:
+def _build(tmp_path: Path, pages: dict[str, str], change=None, **folders) -> tuple[Path, str]:
     """A Sphinx project in ``tmp_path/site`` with the extension and these pages, built (after ``change`` to the
     copy of the rules, if given); its HTML folder and what Sphinx warned."""
     project = copy_project(tmp_path / "project", RULESETS)
@@ -99,15 +100,24 @@ def _build(tmp_path: Path, pages: dict[str, str], change=None, **folders: str) -
     return _rebuild(site, **folders)
 
 
-def _rebuild(site: Path, out: str = "_build", doctrees: str = "_doctrees") -> tuple[Path, str]:
+def _rebuild(site: Path, out: str = "_build", doctrees: str = "_doctrees", parallel: int = 0) -> tuple[Path, str]:
     """Sphinx run again on the project ``_build`` made, as a plain `sphinx-build` does (incremental, no -E); the
-    output and doctrees folders relative to the project's."""
+    output and doctrees folders relative to the project's; ``parallel``: -j."""
     from sphinx.application import Sphinx
     from sphinx.util.docutils import docutils_namespace
 
     warnings = io.StringIO()
     with docutils_namespace():  # each run registers its nodes and roles afresh, as a new process would
-        app = Sphinx(str(site), str(site), str(site / out), str(site / doctrees), "html", status=None, warning=warnings)
+        app = Sphinx(
+            str(site),
+            str(site),
+            str(site / out),
+            str(site / doctrees),
+            "html",
+            status=None,
+            warning=warnings,
+            parallel=parallel,
+        )
         app.build()
     return site / out, warnings.getvalue()
 
@@ -263,3 +273,20 @@ def test_a_plain_sphinx_build_publishes_no_template_cache(tmp_path):
     assert warnings == ""
     cached = [p.relative_to(built) for p in built.rglob("__jinja2_*")]
     assert cached and all(p.parts[0] == ".doctrees" for p in cached), cached
+
+
+def test_a_parallel_build_reads_the_pages_as_a_serial_one_without_a_warning(tmp_path):
+    """`sphinx-build -j 2 -W` failed: the extension did not say that it reads pages safely in parallel."""
+    tables = list(_data("rampant_hex")["tables"])[:3]
+    move = _data("rampant_hex")["values"]["move"]["value"]
+    pages = {f"rampant_hex/{id}.md": _page("tables", id, None) for id in tables}
+    pages |= {f"rampant_hex/quote{n}.md": f"# Quote {n}\n\nA unit moves {{value}}`move`.\n" for n in range(3)}
+    built, warnings = _build(tmp_path, pages, parallel=2)
+    assert warnings == ""
+    for id in tables:
+        text = _text(built / "rampant_hex" / f"{id}.html")
+        assert all(str(row["result"]) in text for row in _data("rampant_hex")["tables"][id]["rows"]), id
+    assert all(f"moves {move} " in _text(built / "rampant_hex" / f"quote{n}.html") for n in range(3))
+    # what each page's entries are (where a warning in their text points) came back from the readers
+    env = pickle.loads((tmp_path / "site" / "_doctrees" / "environment.pickle").read_bytes())
+    assert env.rulepress_entry_lines == {f"rampant_hex/{id}:1": ("rampant_hex", "tables", id) for id in tables}
