@@ -43,7 +43,19 @@ CHANCES_NOTE = "Every chance here is worked out exactly from the rules, and roun
 
 
 def chances_note(sheet: Sheet) -> str:
-    return "" if "checklist" in sheet.context else CHANCES_NOTE
+    """The note for a sheet that prints a chance: none for one that prints none (a chart of results in words, a
+    table whose chances vary with a modifier, a checklist), which the note would promise."""
+    return CHANCES_NOTE if prints_chances(sheet) else ""
+
+
+def prints_chances(sheet: Sheet) -> bool:
+    context = sheet.context
+    ref = context.get("ref")
+    charts = [*context.get("charts", ()), *(chart for group in getattr(ref, "keys", ()) for chart in group.charts)]
+    tables = [*context.get("tables", ()), *getattr(ref, "tables", ())]
+    tables += [table for _group, listed in getattr(ref, "chapters", ()) for table in listed]
+    in_charts = any(cell.chance for chart in charts for row in chart.rows for cell in row.cells)
+    return in_charts or any(line.chance and line.chance[:1].isdigit() for t in tables for line in t.lines)
 
 
 @dataclass(frozen=True)

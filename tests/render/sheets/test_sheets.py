@@ -310,7 +310,7 @@ def test_one_page_paper_size_fonts_margins(rendered):
 def test_every_sheet_states_its_source_and_how_its_chances_were_found_naming_no_tool(texts, project):
     for name, text in texts.items():
         assert "Source: " in text, name
-        has_chances = "victory-points" not in name  # the checklist holds no chance
+        has_chances = bool(re.search(r"\d%", text))  # a sheet that prints a chance (a checklist, rules alone: none)
         assert ("worked out exactly from the rules" in text) == has_chances, name
         assert "icepool" not in text.lower() and "Rulepress" not in text, name
     for text in sheet_texts(texts, project, SHOOTING):
@@ -431,7 +431,7 @@ def test_the_game_masters_checklist_is_one_sheet_for_every_player(project, texts
         assert "Player:" in text and text.count(side) == 1
     for text in both(texts, victory_stem(project, "ordo_ineptus", "gm")):
         assert "Player:" not in text and text.count(f"{side} ") >= 4
-        assert "Hidden tasks hidden" in text and "Write each player's warband at the head of a column" in text
+        assert "Hidden tasks hidden" in text and "Write each player's Warband at the head of a column" in text
 
 
 def test_checklist_gaps_are_boxes_not_numbers(project, texts):
@@ -582,6 +582,25 @@ def test_a_chart_page_says_what_bold_means_under_a_chart_with_bold_odds_only():
     assert "Bold" not in chart_md(even)
 
 
+def test_a_sheet_says_its_chances_are_worked_out_only_where_it_prints_one():
+    """A sheet of a chart of results in words (AE, DR...) ended "Every chance here is worked out exactly" with no
+    chance on it; so did a sheet of tables whose chances vary with a modifier."""
+    from types import MappingProxyType
+
+    from generator.render.sheets.jobs import CHANCES_NOTE, Sheet, chances_note
+    from generator.render.sheets.quickref import QuickTable, TableLine
+
+    def sheet(**context) -> Sheet:
+        return Sheet("s", "s", "S", "sheets/charts.html.j2", (), MappingProxyType(context))
+
+    words = Chart("CRT", "Roll", "Odds", ("1:1", "2:1"), (Row("1", (Cell("AR", ""), Cell("DR", ""))),))
+    odds = Chart("Hit", "Fight", "Armour", ("1",), (Row("1", (Cell("4+", "50%"),)),))
+    varies = QuickTable("Injury", "D6 + M", (TableLine("1-3", "Down", "varies"),), "", True, "")
+    known = QuickTable("Injury", "D6", (TableLine("1-3", "Down", "50%"),), "", True, "")
+    assert [chances_note(sheet(charts=(words,))), chances_note(sheet(charts=(words, odds)))] == ["", CHANCES_NOTE]
+    assert [chances_note(sheet(tables=(varies,))), chances_note(sheet(tables=(varies, known)))] == ["", CHANCES_NOTE]
+
+
 def test_page_text_is_escaped():
     chart = Chart("<script>x</script>", "a|b", "*c*", ("[1](javascript:x)",), (Row("`r`", (Cell("<b>", "50%"),)),))
     text = chart_md(chart)
@@ -716,7 +735,7 @@ def test_a_spell_on_no_table_reads_as_its_facts_then_its_effect(tmp_path):
     assert result.ok, [d.format() for d in result.diagnostics.errors]
     lines = {line.label: line.detail for line in spells_group(result.project.ruleset("watch")).lines}
     assert lines == {
-        "Grave Chill": "Range 6 inches; cast on 8+; until its next turn. The target is stunned.",
+        "Grave Chill": "Range 6 inches; cast on 8+; Until its next turn. The target is stunned.",
         "Glow": "range 3 inches; +1 to hit",
     }
 
