@@ -811,6 +811,7 @@ def sphinx_config(
         "rulepress_root": str(root),
         "rulepress_audience": audience,
         "rulepress_ruleset": only,
+        "rulepress_search": True,  # Rulepress's search box and Pagefind's index (build_site makes it)
         "rulepress_code_hash": code_digest(),
         "tippy_js": (f"{vendor}/popper.min.js", f"{vendor}/tippy-bundle.umd.min.js"),
         "tippy_enable_wikitips": False,

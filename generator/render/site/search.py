@@ -160,7 +160,7 @@ def _type_of(section_id: str, ruleset_id: str, default: str) -> str:
 
 def mark_headings(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     """Give each section heading an id naming the section's result type (``rule--<section id>``)."""
-    ruleset = search_ruleset(app, docname)
+    ruleset = search_ruleset(app, docname) if ours(app) else None
     if ruleset is None:
         return
     default = "sheet" if docname.startswith("sheets/") else "page"
@@ -182,6 +182,10 @@ def mark_headings(app: Sphinx, doctree: nodes.document, docname: str) -> None:
 
 def mark_page(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:
     """Tell the page template what to mark for Pagefind, and mark what the index must skip."""
+    context["rp_search_box"] = ours(app)
+    if not ours(app):
+        context["rp_search_indexed"] = False
+        return
     ruleset = search_ruleset(app, pagename)
     context["rp_search_ruleset"] = ruleset.title if ruleset is not None else ""
     context["rp_search_short"] = (ruleset.meta.short_title or ruleset.title) if ruleset is not None else ""
@@ -260,7 +264,7 @@ VARIANTS_FILE = "rulepress-variants.js"
 def _write_variants(app: Sphinx, exception) -> None:
     """The spellings and the result types as a static script, written on every build: a changed alias reaches
     pages Sphinx did not rewrite. Left as it is when unchanged, so an unchanged site keeps its files."""
-    if exception is not None or app.builder.format != "html":
+    if exception is not None or app.builder.format != "html" or not ours(app):
         return
     target = Path(app.outdir, "_static", VARIANTS_FILE)
     text = (
@@ -283,7 +287,14 @@ def _glossary_terms(app: Sphinx) -> list:
     ]
 
 
+def ours(app: Sphinx) -> bool:
+    """Whether the site searches with Rulepress's box (``rulepress_search = True``: Rulepress's own sites) rather than
+    its theme's own search (a Sphinx project of one's own, unless it opts in and makes the index: README)."""
+    return bool(app.config.rulepress_search)
+
+
 def install_search(app: Sphinx) -> None:
+    app.add_config_value("rulepress_search", False, "env")
     app.connect("config-inited", _templates)
     app.connect("builder-inited", _no_sphinx_search)
     app.connect("doctree-resolved", mark_headings)
@@ -305,7 +316,13 @@ def _templates(app: Sphinx, config) -> None:
 
 
 def _no_sphinx_search(app: Sphinx) -> None:
-    """One search on the site: Pagefind's. Sphinx writes no search page or index of its own."""
+    """One search on the site: Pagefind's. Sphinx writes no search page or index of its own, and its inventory
+    names no search page (`search` in objects.inv would be a dead link for intersphinx)."""
+    if not ours(app):
+        return
+    labels = app.env.domains.standard_domain
+    labels.labels.pop("search", None)
+    labels.anonlabels.pop("search", None)
     if hasattr(app.builder, "search"):
         app.builder.search = False
     app.add_js_file(VARIANTS_FILE, priority=900)

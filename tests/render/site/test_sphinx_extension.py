@@ -8,6 +8,7 @@ import html
 import io
 import pickle
 import re
+import zlib
 from pathlib import Path
 
 import pytest
@@ -79,9 +80,9 @@ def _page(section: str, id: str, ruleset: str | None) -> str:
     return f"# {section}\n\n```{{rulepress}} {section} {id}\n{option}```\n"
 
 
-def _build(tmp_path: Path, pages: dict[str, str], change=None, **folders) -> tuple[Path, str]:
+def _build(tmp_path: Path, pages: dict[str, str], change=None, conf: str = "", **folders) -> tuple[Path, str]:
     """A Sphinx project in ``tmp_path/site`` with the extension and these pages, built (after ``change`` to the
-    copy of the rules, if given); its HTML folder and what Sphinx warned."""
+    copy of the rules, if given; with ``conf``'s settings too); its HTML folder and what Sphinx warned."""
     project = copy_project(tmp_path / "project", RULESETS)
     if change is not None:
         change(project)
@@ -89,7 +90,7 @@ def _build(tmp_path: Path, pages: dict[str, str], change=None, **folders) -> tup
     site.mkdir()
     (site / "conf.py").write_text(
         f'extensions = ["myst_parser", "generator.render.site"]\nrulepress_root = {str(project)!r}\n'
-        'exclude_patterns = ["_build", "_doctrees"]\n',
+        'exclude_patterns = ["_build", "_doctrees"]\nhtml_theme = "furo"\n' + conf,
         encoding="utf-8",
     )
     toc = "\n".join(name.removesuffix(".md") for name in pages)
@@ -290,3 +291,27 @@ def test_a_parallel_build_reads_the_pages_as_a_serial_one_without_a_warning(tmp_
     # what each page's entries are (where a warning in their text points) came back from the readers
     env = pickle.loads((tmp_path / "site" / "_doctrees" / "environment.pickle").read_bytes())
     assert env.rulepress_entry_lines == {f"rampant_hex/{id}:1": ("rampant_hex", "tables", id) for id in tables}
+
+
+def _inventory(built: Path) -> set[str]:
+    """The std labels a site's objects.inv lists (what intersphinx links to)."""
+    lines = zlib.decompress((built / "objects.inv").read_bytes().split(b"\n", 4)[4]).decode().splitlines()
+    return {line.split()[0] for line in lines if " std:label " in line}
+
+
+def test_a_project_of_ones_own_keeps_its_themes_search_unless_it_asks_for_rulepress_search(tmp_path):
+    """The extension replaced furo's search with a box whose index a plain sphinx-build never makes: every search
+    on such a site failed. The theme's own search stays; Rulepress's box only where the project asks for it."""
+    pages = {"rampant_hex/page.md": _page("tables", "activations", None)}
+    built, warnings = _build(tmp_path / "theirs", pages)
+    assert warnings == ""
+    page = (built / "rampant_hex" / "page.html").read_text(encoding="utf-8")
+    assert "rp-search" not in page and "data-pagefind-body" not in page and 'role="search"' in page
+    assert (built / "search.html").is_file() and (built / "searchindex.js").is_file()
+    assert "search" in _inventory(built)
+    built, warnings = _build(tmp_path / "ours", pages, conf="rulepress_search = True\n")
+    assert warnings == ""
+    page = (built / "rampant_hex" / "page.html").read_text(encoding="utf-8")
+    assert 'class="rp-search"' in page and "data-pagefind-body" in page
+    assert not (built / "search.html").exists()
+    assert "search" not in _inventory(built)  # no dead link for intersphinx
