@@ -615,6 +615,16 @@ class ProfileMatrix(ForAudience):
         "rosters and cards print boxes for each.",
         (),
     )
+    row_label: str = spec(
+        "What a row is, heading its names wherever the matrix prints (a terrain chart's `Terrain`).",
+        "Troop type",
+        example="Terrain",
+    )
+    pieces: bool = spec(
+        "Whether its rows are pieces in play (troops, characters): each gets a card, and the matrix a blank roster; "
+        "`false` for a chart of other things (terrain, weather) printed as a table alone.",
+        True,
+    )
     quick_reference: bool | QuickMark = quick_field("profile matrix", True)
 
     def row(self, id_or_name: str) -> ProfileRow:

@@ -111,3 +111,40 @@ def test_the_booklet_index_lists_accented_words_under_their_letter(tmp_path):
         ("S", ["Sonné"]),
         ("Z", ["Zèle"]),
     ]
+
+
+TERRAIN = """\
+  terrain:
+    title: Terrain effects
+    row_label: Terrain
+    pieces: false
+    columns:
+      cost: {label: Movement cost, type: int, min: 1}
+      cover: {label: Combat effect, type: text}
+    rows:
+      woods: {name: Woods, cost: 2, cover: Defence doubled}
+      clear: {name: Clear, cost: 1, cover: No effect}
+armies:"""
+
+
+def test_a_matrix_of_things_that_are_no_pieces_is_headed_as_the_game_calls_them_with_no_card_or_roster(tmp_path):
+    """A terrain effects chart written as a profile matrix (its rows have several typed columns, which a lookup
+    has not) printed "Troop type" over its terrain, made a card per terrain ("TROOP TYPE / Clear") and a blank army
+    roster of terrain. A matrix says what its rows are (`row_label:`) and that they are no pieces (`pieces: false`)."""
+    from generator.render.handouts.cards import cards
+    from generator.render.handouts.content import roster_context
+    from generator.render.sheets.jobs import quick_reference_sheet
+    from generator.render.sheets.pages import sheet_markdown
+
+    rules = void(tmp_path, VOID.replace("armies:", TERRAIN, 1))
+    (header,) = [
+        line for line in myst.profile_md(rules.profile("terrain"), rules, "player").splitlines() if "Movement" in line
+    ]
+    assert header.strip("| ").startswith("Terrain |")
+    assert handout_context(rules, "player")  # the booklet still prints the chart
+    titles = [card["title"] for card in cards(rules, "player")]
+    assert "Woods" not in titles and "Clear" not in titles and "Breacher" in titles
+    blanks = [roster["matrix"] for roster in roster_context(rules, "player")["rosters"] if "matrix" in roster]
+    assert "Terrain effects" not in str(blanks) and "Troops" in str(blanks)
+    quick = sheet_markdown(quick_reference_sheet(rules), "")
+    assert "| Terrain | Movement cost | Combat effect |" in quick

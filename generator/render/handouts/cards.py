@@ -251,7 +251,7 @@ def troop_card(ruleset: Ruleset, matrix, row, prose: Prose) -> dict:
     note = prose.inline(row.note)
     definitions = [{"name": name, "definition": prose.inline(k.definition)} for name, k in rules]
     return {
-        "kind": "Troop type",
+        "kind": matrix.row_label,
         "class": "troop",
         "title": row.name,
         "badge": badge,
@@ -280,7 +280,7 @@ def cards(ruleset: Ruleset, audience: str) -> list[dict]:
         hero_card(ruleset, h, prose) | {"key": card_key("heroes", h.id)} for h in ruleset.heroes if visible(h, audience)
     ]
     for matrix in ruleset.profiles:
-        if visible(matrix, audience):
+        if visible(matrix, audience) and matrix.pieces:  # a chart of terrain or weather is no card
             found += [
                 troop_card(ruleset, matrix, row, prose) | {"key": card_key("profiles", matrix.id, row.id)}
                 for row in matrix.rows

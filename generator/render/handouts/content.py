@@ -329,6 +329,7 @@ class _Blocks:
             )
         heads = [column_head(c.label, [self.ruleset.cell(matrix, r, c.id) for r in shown_rows]) for c in matrix.columns]
         return {
+            "row_label": matrix.row_label,
             "columns": heads + ([MOVE_LABEL] if matrix.has_movement else []),
             "rows": rows,
             "keywords_label": column_head(keywords_label(self.ruleset), [r.keywords for r in shown_rows]),
@@ -913,7 +914,7 @@ def roster_context(ruleset: Ruleset, audience: str, lists: tuple | None = None) 
     """A blank roster per profile matrix, then every army list of the ruleset the audience may see, as roster sheets;
     given ``lists`` (a player's own, from `rulepress list`), those lists' sheets alone."""
     prose = Prose(ruleset, audience)
-    blanks = [blank_roster(ruleset, m, audience) for m in ruleset.profiles if visible(m, audience)]
+    blanks = [blank_roster(ruleset, m, audience) for m in ruleset.profiles if visible(m, audience) and m.pieces]
     rosters = []
     for army in ruleset.armies if lists is None else lists:
         if lists is None and not visible(army, audience):

@@ -48,7 +48,9 @@ def handout_jobs(project: Project, out_dir: Path, audience: str, rulesets: set[s
         if rulesets is not None and ruleset.id not in rulesets:
             continue
         contexts = {"handout": handout_context(ruleset, audience)}
-        if any(visible(a, audience) for a in ruleset.armies) or any(visible(m, audience) for m in ruleset.profiles):
+        if any(visible(a, audience) for a in ruleset.armies) or any(
+            visible(m, audience) and m.pieces for m in ruleset.profiles
+        ):
             contexts["roster"] = roster_context(ruleset, audience)
         if cards(ruleset, audience):
             contexts["cards"] = None  # depends on the paper

@@ -91,7 +91,7 @@ def _matrix_md(matrix, ref: QuickReference, ruleset) -> list[str]:
     parts = [
         f"## {esc(matrix.title)}",
         pipe_table(
-            ["Troop type"] + [esc(c) for c in matrix.columns],
+            [esc(matrix.row_label)] + [esc(c) for c in matrix.columns],
             [[esc(name)] + [value_md(v) for v in values] for name, values in matrix.rows],
         ),
     ]

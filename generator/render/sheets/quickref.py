@@ -169,6 +169,7 @@ class Matrix:
     rows: tuple[tuple[str, tuple[str | None, ...]], ...]
     note: Markdown
     source: str
+    row_label: str = "Troop type"  # what a row is (a terrain chart's: Terrain)
 
 
 @dataclass(frozen=True)
@@ -375,6 +376,7 @@ def matrices(ruleset: Ruleset) -> tuple[Matrix, ...]:
                 rows,
                 note,
                 cite(matrix, ruleset),
+                matrix.row_label,
             )
         )
     return tuple(found)

@@ -201,7 +201,7 @@ def profile_md(matrix: ProfileMatrix, ruleset: Ruleset, audience: str = "player"
     computed = {c.id: [ruleset.cell(matrix, row, c.id) for row in shown_rows] for c in matrix.columns}
     moves = ["Move"] if matrix.has_movement else []
     header = (
-        ["Troop type"]
+        [esc(matrix.row_label)]
         + [esc(column_head(c.label, computed[c.id])) for c in matrix.columns]
         + moves
         + [esc(column_head(keywords_label(ruleset), [row.keywords for row in shown_rows]))]
