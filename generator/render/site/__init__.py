@@ -304,8 +304,13 @@ def _xref_role(kind: str):
         try:
             entry = ruleset.get(section, id)
         except KeyError:
-            message = inliner.reporter.error(f"rulepress: no {section} entry `{target}` in {ruleset.id}", line=lineno)
-            return [inliner.problematic(rawtext, rawtext, message)], [message]
+            if kind == "term":
+                there = sorted({e.term for e in ruleset.reachable(section)})
+            elif kind == "entry":
+                there = [f"{s}.{e.id}" for s in ROLE_SECTIONS.values() for e in ruleset.reachable(s)]
+            else:
+                there = [e.id for e in ruleset.reachable(section)] if section in ROLE_SECTIONS.values() else []
+            return _not_there(inliner, rawtext, lineno, f"no {section} entry `{target}` in {ruleset.id}", target, there)
         if not myst.visible_to(entry, env.config.rulepress_audience):  # check refuses this; never show it anyway
             return [nodes.inline(myst.HIDDEN_REFERENCE, myst.HIDDEN_REFERENCE, classes=["gm-hidden"])], []
         shown = title or reference_title(entry, target)
@@ -419,8 +424,10 @@ def value_role(name, rawtext, text, lineno, inliner, options=None, content=None)
             return [nodes.inline(myst.HIDDEN_REFERENCE, myst.HIDDEN_REFERENCE, classes=["gm-hidden"])], []
         shown, history, note = value_parts(ruleset, text.strip())
     except KeyError:
-        message = inliner.reporter.error(f"rulepress: no values entry `{text.strip()}` in {ruleset.id}", line=lineno)
-        return [inliner.problematic(rawtext, rawtext, message)], [message]
+        there = [v.id for v in ruleset.reachable("values")]
+        return _not_there(
+            inliner, rawtext, lineno, f"no values entry `{text.strip()}` in {ruleset.id}", text.strip(), there
+        )
     if shown is None:
         value = gap_node()
     else:
@@ -449,11 +456,25 @@ def roll_role(name, rawtext, text, lineno, inliner, options=None, content=None):
         table, _row = ruleset.table_row(text.strip())
         shown = named_roll_text(ruleset, text.strip())
     except KeyError as missing:
-        message = inliner.reporter.error(f"rulepress: {missing.args[0]} in {ruleset.id}", line=lineno)
-        return [inliner.problematic(rawtext, rawtext, message)], []
+        table_id, _, row = text.strip().partition(":")
+        try:
+            rows = [str(r.result) for r in ruleset.table(table_id.strip()).rows]
+        except KeyError:
+            word, there = table_id.strip(), [t.id for t in ruleset.reachable("tables")]
+        else:  # the part after the colon names a row by its result, as the table prints it
+            word, there = row.strip(), rows
+        return _not_there(inliner, rawtext, lineno, f"{missing.args[0]} in {ruleset.id}", word, there)
     if not myst.visible_to(table, env.config.rulepress_audience):
         return [nodes.inline(myst.HIDDEN_REFERENCE, myst.HIDDEN_REFERENCE, classes=["gm-hidden"])], []
     return [nodes.inline(shown, minus_text(shown), classes=["rp-roll"])], []
+
+
+def _not_there(inliner, rawtext: str, lineno: int, problem: str, word: str, there: list[str]):
+    """A role's error at the role: what is not there, the closest of what there is, and what there is."""
+    close = did_you_mean(word, there)
+    listed = f" (there are: {_some(there)})" if there else ""
+    message = inliner.reporter.error(f"rulepress: {problem}" + (f"; {close}" if close else "") + listed, line=lineno)
+    return [inliner.problematic(rawtext, rawtext, message)], [message]
 
 
 def gap_node() -> nodes.Node:

@@ -51,7 +51,9 @@ def checked_project(project):
 
 
 def init_model(app: Sphinx) -> None:
-    made = Model(Path(app.config.rulepress_root).resolve(), app.config.rulepress_ruleset or None)
+    # a relative `rulepress_root` is from the folder of conf.py, as Sphinx's own paths are, not from where one runs
+    root = Path(app.confdir or app.srcdir) / app.config.rulepress_root
+    made = Model(root.resolve(), app.config.rulepress_ruleset or None)
     if made.only is None and str(made.root) in _CHECKED:
         made.__dict__["project"] = _CHECKED[str(made.root)]  # what the cached property would have computed
     _MODELS[str(app.srcdir)] = made

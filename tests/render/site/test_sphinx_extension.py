@@ -315,3 +315,33 @@ def test_a_project_of_ones_own_keeps_its_themes_search_unless_it_asks_for_rulepr
     assert 'class="rp-search"' in page and "data-pagefind-body" in page
     assert not (built / "search.html").exists()
     assert "search" not in _inventory(built)  # no dead link for intersphinx
+
+
+def test_a_relative_rulepress_root_is_read_from_the_folder_of_conf_py(tmp_path, monkeypatch):
+    """A relative `rulepress_root` was read from wherever sphinx-build ran: from another folder, no ruleset."""
+    monkeypatch.chdir("/")  # not the folder of conf.py
+    move = _data("rampant_hex")["values"]["move"]["value"]
+    page = "# Quoted\n\nA unit moves {value}`move`.\n"
+    built, warnings = _build(tmp_path, {"rampant_hex/quoted.md": page}, conf='rulepress_root = "../project"\n')
+    assert warnings == ""
+    assert f"moves {move} " in _text(built / "rampant_hex" / "quoted.html")
+
+
+def test_a_misspelt_id_in_a_role_is_an_error_saying_what_it_may_have_meant(tmp_path):
+    """Directives said "did you mean"; roles said only that the id was not there."""
+    data = _data("rampant_hex")
+    value = next(iter(data["values"]))
+    table = next(iter(data["tables"]))
+    term = next(iter(data["glossary"].values()))["term"]
+    results = [str(row["result"]) for row in data["tables"][table]["rows"]]
+    page = (
+        f"# Typos\n\n{{value}}`{value}x`\n\n{{table}}`{table}x`\n\n{{term}}`{term}x`\n\n"
+        f"{{roll}}`{table}:{results[0]}x`\n"
+    )
+    built, warnings = _build(tmp_path, {"rampant_hex/typos.md": page})
+    told = {line.split(": ERROR: ")[0].rsplit(":", 1)[-1]: line for line in warnings.splitlines() if "ERROR" in line}
+    assert set(told) == {"3", "5", "7", "9"}, warnings
+    assert f"did you mean `{value}`?" in told["3"]
+    assert f"did you mean `{table}`?" in told["5"]
+    assert f"did you mean `{term}`?" in told["7"]
+    assert f"did you mean `{results[0]}`?" in told["9"] and all(f"`{r}`" in told["9"] for r in results)
