@@ -312,7 +312,7 @@ def spell_detail(spell) -> str:
     if spell.casting_value is not None:
         parts.append("cast on " + (given(spell.casting_value, "+") or "not given"))
     if spell.duration:
-        parts.append(spell.duration.lower())
+        parts.append(spell.duration)  # as written: a German noun (Eine Runde) keeps its capital
     return "; ".join(parts)
 
 
