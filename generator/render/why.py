@@ -277,7 +277,7 @@ class _Words:
             return f"({text})" if nested else text
         if isinstance(node, ast.Call) and self._is_formula(node):
             formula, value = self.formulas[node.func.id], value_in(node, self.scope)
-            title = formula.title[:1].lower() + formula.title[1:]
+            title = formula.title  # as written: a German noun keeps its capital
             return title if _is_roll(value) else f"{title} ({self.number(value)})"
         if isinstance(node, ast.Call) and node.func.id in self.tables:  # a table read on a roll: its title
             table = self.tables[node.func.id]
@@ -316,7 +316,7 @@ class _Words:
         if name == "each" and len(args) >= 2 and isinstance(args[1], ast.Name):
             through = self.formulas.get(args[1].id) or self.tables.get(args[1].id)
             title = entry_title(through) if through is not None else args[1].id.replace("_", " ")
-            return f"{self.part(args[0], True)}, each face read as {title[:1].lower() + title[1:]}"
+            return f"{self.part(args[0], True)}, each face read as {title}"
         if name == "total" and len(args) == 2:
             return f"the total of {self.part(args[0], True)} {self.part(args[1], True)}"
         if name == "chance" and len(args) == 1:

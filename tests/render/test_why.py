@@ -205,5 +205,17 @@ def test_a_roll_read_through_a_formula_face_by_face_is_said_with_that_formula(tm
     assert result.ok, [d.format() for d in result.diagnostics]
     [pool] = calc.calculators(result.project.ruleset("fury"), "player")
     assert pool.data["why"][0]["because"] == [
-        "Successes of a pool: the total of Dice in the pool 2 D6, each face read as successes of one die"
+        "Successes of a pool: the total of Dice in the pool 2 D6, each face read as Successes of one die"
     ]
+
+
+def test_a_formula_read_face_by_face_keeps_the_case_of_its_title(tmp_path):
+    """German capitalises its nouns: a formula titled "Erfolge eines Würfels" is said so in another's reason, as the
+    inputs' labels are, never "erfolge eines Würfels"."""
+    german = POOL.replace("Successes of one die", "Erfolge eines Würfels").replace(
+        "{title: Fury}", "{title: Fury, language: de}"
+    )
+    result = check_project(make_project(tmp_path, fury=german))
+    assert result.ok, [d.format() for d in result.diagnostics]
+    [pool] = calc.calculators(result.project.ruleset("fury"), "player")
+    assert pool.data["why"][0]["because"][0].endswith("each face read as Erfolge eines Würfels")
