@@ -369,7 +369,10 @@ def _evidence(texts: tuple[str, ...], rolled: tuple[str, ...] = ()) -> Evidence:
     dice: set[str] = set()
     odds: set[str] = set()
     for text in texts:
-        for stated in stated_numbers(text) + stated_numbers(text.replace("_", " ")):  # at_least_one(...): 1
+        read = stated_numbers(text) + stated_numbers(text.replace("_", " "))  # at_least_one(...): 1
+        if text is code:  # hit(1,200): a comma of code parts arguments, it groups no thousands
+            read += stated_numbers(text.replace(",", ", "))
+        for stated in read:
             if stated.odds:
                 odds.add(stated.odds)
                 numbers.update(Fraction(int(part)) for part in stated.odds.split(":"))

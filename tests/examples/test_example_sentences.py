@@ -358,3 +358,9 @@ def test_thousands_are_grouped_as_the_language_writes_them(language, written, va
     """German groups thousands with a dot (1.000) and writes decimals with a comma; French groups them with a space;
     English with a comma, and writes decimals with a dot."""
     assert [n.value for n in stated_numbers(f"ein {written} x", language=language)] == [value]
+
+
+def test_a_comma_in_the_examples_code_parts_its_arguments():
+    """English groups thousands with a comma in prose ("1,200"), but `cost(1,200)` in code is two arguments."""
+    assert problems("It costs 200 points:", ">>> cost(1,200)\n201") == []
+    assert problems("It costs 1,200 points:", ">>> cost(1200)\n1200") == []
