@@ -482,7 +482,8 @@ def test_a_quick_reference_says_how_chances_are_rounded_once(project, texts):
             continue
         for text in both(texts, f"{ruleset.id}-quick-reference"):
             said = " ".join(text.split())
-            assert (said.count("rounded only for print"), said.count("rounded to")) == (1, 0), ruleset.id
+            chances = bool(re.search(r"\d%", said))  # one of rules and values alone prints none, and says nothing
+            assert (said.count("rounded only for print"), said.count("rounded to")) == (int(chances), 0), ruleset.id
 
 
 def test_missing_roll_ranges_show_the_gap(project, texts):

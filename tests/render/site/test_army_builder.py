@@ -1420,9 +1420,14 @@ def saved_titles(page) -> list[str]:
 
 
 def retitle(page, title: str) -> None:
+    """Type a new title for the list shown and leave the box: the builder saves it and draws itself again once the
+    press is over, so this waits for the list menu to change (the box holds the title at once, before it is saved;
+    the menu then has the list under its new title, and no longer under its old one)."""
+    options = "[...document.querySelectorAll('#rp-army-open option')].map(o => o.textContent).join('\\n')"
+    before = page.evaluate(options)
     page.locator("#rp-army-title").fill(title)
     page.locator("#rp-army-title").press("Tab")
-    page.wait_for_function(f"document.getElementById('rp-army-title').value.startsWith({json.dumps(title)})")
+    page.wait_for_function(f"before => {options} !== before", arg=before)
 
 
 def test_a_list_given_a_saved_list_s_title_is_saved_under_a_title_of_its_own_and_a_renamed_list_leaves_none(rampant):
