@@ -517,6 +517,8 @@ def test_what_is_typed_in_one_box_and_then_the_next_is_all_kept(browser, site):
     page.keyboard.press("Control+A")
     page.keyboard.type("Thorgrim's Hold")
     page.locator("#rp-army-agreed").click()
+    # the name is taken as the press ends, and the page drawn again (the list saved under it): then the typing
+    page.wait_for_function("document.getElementById('rp-army-open').textContent.includes(\"Thorgrim\")")
     page.keyboard.type("30")
     page.locator("#rp-army-add").select_option(label="Heavy foot (5 pts)")
     page.get_by_role("button", name="Add Heavy foot", exact=True).click()
