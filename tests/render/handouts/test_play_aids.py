@@ -385,3 +385,40 @@ def test_the_renderers_and_templates_name_no_game_s_markers():
         )
         for word in ("hit marker", "activated", "activation marker", "riders", "hexes", "attack", "armour", "moral"):
             assert word not in code, (path, word)
+
+
+LONG_LABEL = """\
+ruleset: {title: Klingen, language: de}
+chapters:
+  kampf: {title: Kampf}
+profiles:
+  krieger:
+    title: Krieger
+    chapter: kampf
+    columns:
+      mod: {label: Nahkampfwaffenmodifikator, type: int, min: 0}
+      kg: {label: KG, type: int, min: 0}
+    rows:
+      schwertkaempfer: {name: Schwertkämpfer, mod: 2, kg: 4}
+"""
+
+
+@pytest.mark.build  # renders a card sheet for real in its body
+def test_a_stat_label_longer_than_its_box_breaks_in_its_language_inside_the_box(tmp_path):
+    """A German author's "Nahkampfwaffenmodifikator" printed on a card as "Nahkampfwa": the word ran on past its stat
+    box's border, cut off. It breaks where German hyphenates it, inside the box, every letter printed."""
+    from helpers import make_project
+    from pdf_layout import words_across_rules
+
+    from generator.render.pdf import render_pdf
+
+    result = check_project(make_project(tmp_path, klingen=LONG_LABEL))
+    assert result.ok, [d.format() for d in result.diagnostics]
+    (job,) = [
+        j for j in handout_jobs(result.project, tmp_path / "out", "player") if j.target.name.endswith("cards-a4.pdf")
+    ]
+    (page, *_) = read_layout(render_pdf(job, tmp_path))
+    assert words_across_rules(page) == []
+    words = [word.text for word in page.words]
+    at = next(i for i, word in enumerate(words) if word.startswith("Nahkampf"))
+    assert words[at].endswith("\u2010") and words[at][:-1] + words[at + 1] == "Nahkampfwaffenmodifikator"
