@@ -1148,9 +1148,13 @@ def test_a_line_s_models_that_are_no_whole_number_stay_in_its_box_with_why_besid
     page.locator("#rp-army-add").select_option(horse["id"])
     page.get_by_role("button", name="Add Horse", exact=True).click()
     box = page.get_by_role("textbox", name="Models in Horse", exact=True)
+    expect(box).to_be_visible()
+    untaken = totals_text(page)  # the line drawn, its models not yet given
     box.fill("7")
     box.press("Tab")
-    page.wait_for_function("document.querySelector('.rp-army-totals').innerText.includes('models')")
+    page.wait_for_function(  # under load the totals are drawn after Tab returns: wait for the 7 to count
+        "t => document.querySelector('.rp-army-totals').innerText.split(/\\s+/).join(' ').trim() !== t", arg=untaken
+    )
     total = totals_text(page)
     for typed in ("12abc", "0", "20000"):
         box.fill(typed)
