@@ -542,6 +542,35 @@ def test_what_is_typed_in_one_box_and_then_the_next_is_all_kept(browser, site):
     page.context.close()
 
 
+HOLD_DRAWING = "() => { window.held = []; window.setTimeout = (f) => { window.held.push(f); return 0; }; }"
+DRAW_HELD = "() => window.held.splice(0).forEach((f) => f())"
+
+
+def test_what_is_typed_in_the_next_box_before_the_page_is_drawn_again_is_kept(rampant):
+    """A slow phone draws the page again a moment after a box is left: the keys typed in the next box in that moment
+    were lost with the box drawn anew ("30" kept as "3", or as nothing). Held here (the page's timers kept until let
+    go): the name typed, the agreed points pressed and "45" typed before the drawing; once drawn, the box still holds
+    45, keeps the focus, and leaving it agrees 45 points."""
+    page, _, _ = rampant
+    page.evaluate(HOLD_DRAWING)
+    page.locator("#rp-army-title").click()
+    page.keyboard.press("Control+A")
+    page.keyboard.type("Thorgrim's Hold")
+    page.locator("#rp-army-agreed").click()
+    page.keyboard.press("Control+A")
+    page.keyboard.type("4")
+    assert page.evaluate("window.held.length") == 1  # the drawing, not yet done
+    page.evaluate(DRAW_HELD)
+    page.keyboard.type("5")
+    agreed = page.locator("#rp-army-agreed")
+    expect(agreed).to_be_focused()
+    assert agreed.input_value() == "45"
+    page.keyboard.press("Tab")
+    page.evaluate(DRAW_HELD)
+    assert "of 45 points" in totals_text(page)
+    assert page.locator("#rp-army-title").input_value() == "Thorgrim's Hold"
+
+
 def test_the_page_counts_the_points_spent_on_a_kind_of_troop_as_the_engine_does(blank, tmp_path):
     """`war_machines_points`: a ruleset whose bolt thrower counts as a war machine, its lines generated at random."""
     result = check_project(make_project(tmp_path, hammerfall=WAR_MACHINES))

@@ -462,6 +462,7 @@
       if (self.pending) { self.pending = false; setTimeout(function () { self.render(); }, 0); }
     }
     document.addEventListener("pointerdown", function () { self.pressing = true; }, true);
+    document.addEventListener("change", function (e) { self.committed = e.target; }, true);  // its drawing not typing
     document.addEventListener("pointerup", released, true);
     document.addEventListener("pointercancel", released, true);
   };
@@ -479,6 +480,11 @@
     var troops = byId(data.troops), heroes = byId(data.heroes), upgrades = byId(data.upgrades);
     var root = this.root, active = document.activeElement;
     var focused = active && active !== root && root.contains(active) ? active.getAttribute("data-focus") : null;
+    // a box being typed in as the page is drawn again (on a slow phone, drawing late after the box before it was
+    // left): what it holds and where its caret is go to the box drawn anew, or the keys typed so far are lost
+    var typing = focused && active.tagName === "INPUT" && active.type === "text" && !active.readOnly && active !== this.committed
+      ? { value: active.value, start: active.selectionStart, end: active.selectionEnd } : null;
+    this.committed = null;
     var then = this.then || [], first = this.first;
     this.then = null; this.first = null;
     // a menu's button says what it adds or opens (the button as drawn when the menu changes, if drawn again since)
@@ -757,7 +763,20 @@
     var back = null, keys = first ? first.concat(then) : focused ? [focused].concat(then) : [];
     keys.some(function (key) { return (back = keyed(root, key)); });
     if (back) back.focus();
+    if (back && typing && back.getAttribute("data-focus") === focused) keepTyping(back, typing);
   };
+
+  // the box drawn anew holds what was typed in the one it replaces; typed so far, not yet taken, it is taken as the
+  // box is left, as if typed in it (a value set by the page is not taken by the browser on its own)
+  function keepTyping(box, typing) {
+    if (box.value !== typing.value) {
+      var taken = false;
+      box.value = typing.value;
+      box.addEventListener("change", function () { taken = true; }, { once: true });
+      box.addEventListener("blur", function () { if (!taken) box.dispatchEvent(new Event("change")); }, { once: true });
+    }
+    box.setSelectionRange(typing.start, typing.end);
+  }
 
   // -- the roster it prints: the PDF roster's layout, tracking boxes included ----------------------------
   function marks(track) {
