@@ -101,6 +101,14 @@ class LegendUses:
     def poor(self) -> str:
         return tone_words("poor", self.betters)
 
+    @property
+    def even(self) -> str:
+        """What plain cells are: "between" the bold and the italic entries where the legend shows both, else the
+        range itself (a legend without its bold entry said "plain: between", with nothing to be between)."""
+        if {"good", "poor"} <= self.tones:
+            return "between"
+        return f"between {_words(POOR)} and {_words(GOOD)}"
+
 
 def legend_uses(charts) -> LegendUses:
     cells = [cell for chart in charts for row in chart.rows for cell in row.cells]

@@ -7,6 +7,7 @@ Chances expected here are counted over a D6's faces, never read from the code.
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 from pathlib import Path
 
@@ -16,7 +17,7 @@ from pypdf import PdfReader
 
 from generator.render.markdown import cell_md, chart_md, tone_key_md
 from generator.render.pdf import render_pdf
-from generator.render.sheets.jobs import sheet_jobs, sheet_pages
+from generator.render.sheets.jobs import PAPERS, sheet_html, sheet_jobs, sheet_pages, sheets
 from generator.validate import check_project
 
 GAME = """\
@@ -57,6 +58,9 @@ sheets:
   impossible:
     title: Impossible
     charts: [lost_word]
+  higher:
+    title: Higher is better
+    charts: [lost_chart]
 """
 
 
@@ -109,6 +113,22 @@ def test_a_chart_whose_lower_chances_are_better_bolds_them_on_the_site_and_says_
 def test_a_chart_whose_higher_chances_are_better_keeps_its_key(game):
     assert tone_key_md(cells(game, "lost_chart")) == ""  # no chance of 2 in 3: nothing in bold
     assert "or better" not in tone_key_md(cells(game, "lost_lower"))
+
+
+def legend(game, sheet_name: str) -> str:
+    """The words of a sheet's printed legend, as its HTML gives them."""
+    sheet = next(s for s in sheets(game) if s.name == f"game-{sheet_name}")
+    table = re.search(r'<table class="legend">(.*?)</table>', sheet_html(sheet, PAPERS[0], game), re.S)
+    return " ".join(re.sub(r"<[^>]+>", " ", table.group(1)).split()) if table else ""
+
+
+def test_a_legend_without_its_bold_or_italic_entry_says_what_plain_is_between(game):
+    # lost_chart: 50% is plain, 33.3% and below italic, nothing at 2 in 3: no bold entry to be between
+    assert legend(game, "higher") == "Aa plain: between 1 in 3 and 2 in 3 Aa italic: 1 in 3 or worse"
+    # lost_lower: 50% is plain, 33.3% and below bold (lower is better), nothing at 2 in 3: no italic entry
+    assert legend(game, "lower") == (
+        "Aa bold on grey: 1 in 3 or less (lower is better) Aa plain: between 1 in 3 and 2 in 3"
+    )
 
 
 @pytest.fixture(scope="module")
