@@ -25,6 +25,8 @@ class Language:
     mixed: str  # one and a half: a word, this, a part
     part_follows: str  # what follows a part that is one (of, des): "a third hit" is an ordinal
     tries: str  # what a chance counts (rolls, jets); a turn or a hex is no chance
+    drawn: str  # what is drawn from a deck or a cup (cards, chits): a chance as N of them in M (one card in four),
+    # where a part of them (a quarter of the cards) is a part of the deck, as of any whole
     between: str  # what joins the two numbers of a chance (in, sur)
     of_the_tries: str  # a part of the tries (a third of the rolls): a chance, not a ratio
     ratio_times: str  # deux fois: a word, then this, for twice ("" where the language has words for it)
@@ -97,7 +99,8 @@ ENGLISH = Language(
     halves=r"half",
     mixed=r"and\s+an?",
     part_follows=r"of",
-    tries=r"(?:times?|rolls?|throws?|tries|try|attempts?|casts?|castings?|games?|dice|die|goes)",
+    tries=r"(?:times?|rolls?|throws?|tries|try|attempts?|casts?|castings?|games?|dice|die|goes|draws?)",
+    drawn=r"(?:cards?|chits?)",
     between=r"(?:in|out\s+of)",
     of_the_tries=r"(?:of\s+)?(?:(?:the|all|your|its|their|his|her)\s+)?{tries}\b(?!\s+(?:as|than)\b)",
     ratio_times="",
@@ -134,7 +137,8 @@ FRENCH = Language(
     halves=r"(?:la\s+)?moitié",
     mixed=r"et",
     part_follows=r"(?:de|des|du|d['’])",
-    tries=r"(?:fois|jets?|lancers?|lancés?|essais?|tentatives?|parties?|dés?|coups?|chances?|temps)",
+    tries=r"(?:fois|jets?|lancers?|lancés?|essais?|tentatives?|parties?|dés?|coups?|chances?|temps|tirages?|pioches?)",
+    drawn=r"(?:cartes?)",
     between=r"sur",
     of_the_tries=r"(?:des|du|de\s+(?:tes|vos|ses|leurs|nos)|de\s+l['’])\s*{tries}\b",
     ratio_times=r"fois",
@@ -178,7 +182,9 @@ GERMAN = Language(
     halves=r"(?:die\s+)?hälfte",
     mixed=r"und\s+ein",
     part_follows=r"(?:der|des|aller|von)",
-    tries=r"(?:mal|würfen?|wurf|würfe|versuchen?|versuch|spielen?|spiel|würfeln?|fällen?|fall|fälle|chancen?|zeit)",
+    tries=r"(?:mal|würfen?|wurf|würfe|versuchen?|versuch|spielen?|spiel|würfeln?|fällen?|fall|fälle|chancen?|zeit"
+    r"|ziehungen?)",
+    drawn=r"(?:karten?)",
     between=r"(?:von|aus|in)",  # einmal in sechs Würfen
     of_the_tries=r"(?:der|aller|deiner|seiner|ihrer|eurer)\s+{tries}\b",
     ratio_times="",
@@ -210,6 +216,7 @@ DIGITS_ONLY = Language(
     mixed=r"(?!x)x",
     part_follows=r"(?!x)x",
     tries=r"(?!x)x",
+    drawn=r"(?!x)x",
     between=r"(?!x)x",
     of_the_tries=r"(?!x)x",
     ratio_times="",

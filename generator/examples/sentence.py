@@ -118,18 +118,19 @@ def _grammar(language: Language) -> _Grammar:
     chance_ones = "|".join(language.chance_ones) or never
     ordinal = "|".join(sorted(language.ordinals, key=len, reverse=True)) or never
     grouped = rf"\d{{1,3}}(?:[{re.escape(language.thousands)}]\d{{3}})+(?!\d)"  # 1,000; 1.000; 1 000
+    counted = rf"(?:{language.tries}|{language.drawn})"  # what a chance of N in M counts: one roll (or card) in four
     token = re.compile(
         r"(?P<dice>(?<![\w.])\d*D\d+(?![\w]))"
         r"|(?P<odds>(?<![\w.:])\d+[ \u00a0]?:[ \u00a0]?\d+(?![\w:.]|[.,]\d))"  # odds of 3:1, a column of a table
         rf"|(?P<number>(?<![\w.,/])(?:(?<![\w)])[-−])?(?:(?:(?P<grouped>{grouped})|\d+)(?:{dot}\d+)?(?:\s?[{vulgar}]|\s\d+/\d+|/\d+)?"
         rf"|[{vulgar}])(?P<percent>[ {_SPACE}]?%)?(?![\w/]|{dot}\d))"
-        rf"|(?P<every>\b(?:{language.every})\s+(?:{ordinal})\s+{language.tries}\b)"  # every third roll: 1/3
+        rf"|(?P<every>\b(?:{language.every})\s+(?:{ordinal})\s+{counted}\b)"  # every third roll: 1/3
         rf"|(?P<mixed>\b(?:{word}|{ones})\s+{language.mixed}\s+(?:{part})\b)"
         rf"|(?P<part>\b(?:{ones}|{word})[\s-]+(?:{part})\b"
         rf"(?:(?<=s)|(?=\s+{language.part_follows}\b|\s*[.,;:)]|\s*$))|\b{language.halves}\b)"
         rf"|(?P<times>{times})"  # deux fois: twice
         # one in a chance: une fois sur deux, un jet sur six
-        rf"|(?P<one>\b(?:{chance_ones})\b(?=\s+(?:{language.tries}\s+)?{language.one_between or language.between}\s))"
+        rf"|(?P<one>\b(?:{chance_ones})\b(?=\s+(?:{counted}\s+)?{language.one_between or language.between}\s))"
         rf"|(?P<word>\b(?:{word})\b)",
         re.IGNORECASE,
     )
@@ -138,7 +139,7 @@ def _grammar(language: Language) -> _Grammar:
         language,
         token,
         re.compile(language.not_numbers),
-        re.compile(rf"^[\s{_SPACE}]+(?:{language.tries}\s+)?{language.between}[\s{_SPACE}]+$", re.IGNORECASE),
+        re.compile(rf"^[\s{_SPACE}]+(?:{counted}\s+)?{language.between}[\s{_SPACE}]+$", re.IGNORECASE),
         re.compile(rf"\s+{language.of_the_tries.format(tries=language.tries)}", re.IGNORECASE),
         re.compile(rf"\b(?:{hedges})\s+$", re.IGNORECASE),
     )
@@ -444,9 +445,10 @@ def _unverified(paragraph: str, found: Evidence, language: Language) -> tuple[Un
             if hedge is not None and found.near_chance(first.value, numbers[1].value, hedge.lastgroup):
                 continue  # "about 8 times in 100" of 1/12: 8⅓ in 100
             if not found.has(chance):
-                problems.append(
-                    Unverified(first.start, shown, f"a chance of {chance}, which the example does not state")
-                )
+                why = f"a chance of {chance}, which the example does not state"
+                if chance > 1:  # 13 cards in 3: the two numbers the wrong way round
+                    why = f"a chance of {chance}, over 1, which no chance can be"
+                problems.append(Unverified(first.start, shown, why))
         elif kind == "sum":
             if not _sum_holds(paragraph, numbers):
                 problems.append(Unverified(first.start, shown, "a sum that is not true"))

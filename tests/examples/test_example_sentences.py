@@ -95,6 +95,51 @@ def test_a_chance_must_be_one_the_example_states():
     assert problems("one time in six", ">>> p\nFraction(1, 6)") == []
 
 
+FACE_CARD = ">>> face_card()\nFraction(3, 13)"  # 12 face cards in 52: 3/13
+
+
+@pytest.mark.parametrize(
+    ("language", "sentence", "chance"),
+    [
+        (ENGLISH, "A face card comes up 3 cards in 13:", Fraction(3, 13)),
+        (ENGLISH, "A face card comes up three draws in thirteen:", Fraction(3, 13)),
+        (ENGLISH, "A face card comes up 12 cards in 52:", Fraction(3, 13)),
+        (ENGLISH, "A heart comes up one card in four:", Fraction(1, 4)),
+        (ENGLISH, "A heart comes up one draw in four:", Fraction(1, 4)),
+        (ENGLISH, "A heart comes up one chit in four:", Fraction(1, 4)),
+        (ENGLISH, "Every fourth card is a heart:", Fraction(1, 4)),
+        (FRENCH, "Un cœur sort une carte sur quatre :", Fraction(1, 4)),
+        (FRENCH, "Un cœur sort un tirage sur quatre :", Fraction(1, 4)),
+        (GERMAN, "Ein Herz kommt bei einer Karte von vier:", Fraction(1, 4)),
+        (GERMAN, "Ein Herz kommt 13 Karten von 52:", Fraction(1, 4)),
+    ],
+)
+def test_n_cards_or_draws_in_m_is_a_chance_the_example_must_state(language, sentence, chance):
+    """A card game puts its chances as cards or draws ("one card in four", "3 cards in 13"): each is one chance, which
+    an example stating it verifies and one stating another chance does not (before, "one card in four" was two loose
+    numbers, and "13 cards in 3" passed beside any example stating 13 and 3)."""
+    stating = f">>> heart()\nFraction({chance.numerator}, {chance.denominator})"
+    assert unverified(sentence, evidence(stating, NO_VALUES), language) == []
+    [problem] = unverified(sentence, evidence(">>> other()\nFraction(1, 2)", NO_VALUES), language)
+    assert problem.why == f"a chance of {chance}, which the example does not state"
+
+
+def test_a_chance_over_1_is_said_to_be_over_1():
+    """ "13 cards in 3" beside an example of 3/13 is a chance of 13/3, the two numbers the wrong way round; its
+    message says no chance is over 1."""
+    assert problems("A face card comes up 13 cards in 3:", FACE_CARD) == ["13 cards in 3"]
+    [problem] = unverified("A face card comes up 13 times in 3:", evidence(FACE_CARD, NO_VALUES))
+    assert problem.why == "a chance of 13/3, over 1, which no chance can be"
+
+
+def test_a_part_of_the_cards_is_a_part_of_the_deck_not_a_chance():
+    """ "a quarter of the cards" may be two numbers of the example, one a quarter of the other (13 of 52), as a part
+    of any whole may; "a quarter of the draws" is a chance, which 13 and 52 alone do not state."""
+    deck = ">>> values.hearts, values.deck\n(13, 52)"
+    assert problems("A quarter of the cards are hearts:", deck) == []
+    assert problems("A heart comes up a quarter of the draws:", deck) == ["a quarter"]
+
+
 def test_a_percentage_must_round_from_a_chance_of_the_example_at_its_precision():
     code = ">>> casting_chance(8)\nFraction(5, 12)"  # 41.666...%
     assert problems("it succeeds 41.7% of the time", code) == []
