@@ -148,7 +148,7 @@ def tabulate(ruleset: Ruleset, formula: Formula, chance_formula: Formula | None 
     choices = [input_choices(spec) for spec in formula.inputs]
     rolls = [view.result == "roll" for view in ([formula.view(o.id) for o in formula.results] or [formula])]
     if not formula.inputs and not any(rolls):  # a roll with none is still worth its chances: 3D6 keep the best 2
-        return Tabled(formula, None, "it has no inputs to choose")
+        return Tabled(formula, None, "it has no inputs to choose" + _always(formula, fixed_answers(ruleset, formula)))
     if any(c is None for c in choices):
         return Tabled(formula, None, _unpicked(spec for spec, c in zip(formula.inputs, choices) if c is None))
     if prod(len(c) for c in choices) > MAX_COMBINATIONS:
@@ -188,6 +188,47 @@ def tabulate(ruleset: Ruleset, formula: Formula, chance_formula: Formula | None 
         **reasons.data(),
     }
     return Tabled(formula, data)
+
+
+def fixed_answers(ruleset: Ruleset, formula: Formula) -> list[str | None] | None:
+    """The one answer of a formula with no inputs, worked out by the engine: for each of its results, that answer in
+    words, a chance exact and as a percentage (``3/13 (23.1%)``), a target with its chance; None for a result that is
+    a roll (its chances are its calculator's). None for a formula with inputs, or one the engine cannot answer."""
+    if formula.inputs:
+        return None
+    views = list(formula.views())
+    try:
+        result = calculator(ruleset).evaluate(formula)
+        values = [result[o.id] for o in formula.results] if formula.results else [result]
+        told = any(view.result == "chance" for view in views) and len(views) > 1
+        parts = [
+            None
+            if view.result == "roll" or isinstance(value, icepool.Die)
+            else _part(view, value, _die(view), told=told)
+            for view, value in zip(views, values)
+        ]
+    except (FormulaError, ArithmeticError, TypeError, ValueError):
+        return None
+    return [None if part is None else _part_text(part) for part in parts]
+
+
+def _part_text(part: dict) -> str:
+    """One result that is not a roll as one line of text: a chance as ``3/13 (23.1%)``, a target with its chance."""
+    if "exact" in part:
+        return f"{part['exact']} ({part['text']})"
+    if "chance" in part:
+        return f"{part['text']}, a chance of {part['chance']['exact']} ({part['chance']['percent']})"
+    return part["text"]
+
+
+def _always(formula: Formula, answers: list[str | None] | None) -> str:
+    """What a formula with no inputs always gives, after why it has no calculator; nothing when it has no answer."""
+    if not answers or None in answers:
+        return ""
+    if not formula.results:
+        return f", and is always {answers[0]}"
+    labels = [o.label or o.id.replace("_", " ") for o in formula.results]
+    return ", and always gives " + "; ".join(f"{label}: {text}" for label, text in zip(labels, answers))
 
 
 def _unpicked(specs) -> str:

@@ -136,7 +136,8 @@ formulas:
 
 def test_a_roll_with_no_inputs_has_a_calculator_of_its_chances_and_a_number_has_none(tmp_path):
     """ "Roll 3D6, keep the highest 2" has no inputs, and it is the roll a player most wants the odds of: the page
-    said it had no inputs to choose. Its chances are those of every roll of three dice, listed."""
+    said it had no inputs to choose. Its chances are those of every roll of three dice, listed. A number with no
+    inputs has nothing to pick: the page names it with its one answer."""
     result = check_project(make_project(tmp_path, fury=KEPT))
     assert result.ok, [d.format() for d in result.diagnostics]
     fury = result.project.ruleset("fury")
@@ -149,7 +150,7 @@ def test_a_roll_with_no_inputs_has_a_calculator_of_its_chances_and_a_number_has_
         total = int(row["result"])
         assert fraction(row["exactly"]) == Fraction(totals.count(total), len(rolls))
         assert fraction(row["at_least"]) == Fraction(sum(t >= total for t in totals), len(rolls))
-    assert plain.data is None and plain.why == "it has no inputs to choose"
+    assert plain.data is None and plain.why == f"it has no inputs to choose, and is always {3 + 4}"
 
 
 STEP = KEPT.replace(

@@ -32,7 +32,7 @@ from ...model.entries import (
 )
 from ...model.ruleset import Ruleset
 from ...model.text import anchor, range_words
-from ..calculators import computed_key
+from ..calculators import computed_key, fixed_answers
 from ..markdown import chart_md, esc, gap, pipe_table, role_text
 from ..present import (
     AUTHORS,
@@ -469,17 +469,18 @@ def formula_md(formula, ruleset: Ruleset, audience: str = "player") -> str:
                 for spec in formula.inputs
             )
         )
+    answers = fixed_answers(ruleset, formula) or [None] * len(formula.views())
     if formula.results:
         parts.append(
             "**Gives:**\n\n"
             + "\n".join(
-                f"- {code(o.id)} — {esc(o.label or o.id.replace('_', ' '))}: {_gives(o)} "
+                f"- {code(o.id)} — {esc(o.label or o.id.replace('_', ' '))}: {_gives(o, answer)} "
                 "(" + code(f'{formula.id}(..., result="{o.id}")') + ")"
-                for o in formula.results
+                for o, answer in zip(formula.results, answers)
             )
         )
     else:
-        parts.append(f"**Gives:** {_gives(formula)}")
+        parts.append(f"**Gives:** {_gives(formula, answers[0])}")
     steps = "".join(f"{binding.id} = {binding.expr.text}\n" for binding in formula.let)
     ends = (
         [(formula.id, formula.expr)]
@@ -496,13 +497,17 @@ def _formula_for_players(formula, ruleset: Ruleset, audience: str) -> str:
     if formula.inputs:
         inputs = [esc(_input_words(spec)) for spec in formula.inputs]
         parts.append(f"**Depends on:** {list_separator(inputs).join(inputs)}.")
+    answers = fixed_answers(ruleset, formula) or [None] * len(formula.views())  # no inputs: its one answer
     if formula.results:
         parts.append(
             "**Gives:**\n\n"
-            + "\n".join(f"- {esc(o.label or o.id.replace('_', ' '))}: {_gives(o)}" for o in formula.results)
+            + "\n".join(
+                f"- {esc(o.label or o.id.replace('_', ' '))}: {_gives(o, answer)}"
+                for o, answer in zip(formula.results, answers)
+            )
         )
     else:
-        parts.append(f"**Gives:** {_gives(formula)}.")
+        parts.append(f"**Gives:** {_gives(formula, answers[0])}.")
     charts = [
         f"{{chart}}`{c.id}`"
         for c in ruleset.section("charts")
@@ -522,12 +527,14 @@ def _input_words(spec) -> str:
     return spec.label
 
 
-def _gives(result) -> str:
-    """What a formula (or one of its several results) gives, in words: `the roll needed (4+) on a D10`."""
+def _gives(result, answer: str | None = None) -> str:
+    """What a formula (or one of its several results) gives, in words: `the roll needed (4+) on a D10`; with
+    ``answer``, the one it always gives (it has no inputs): `a chance, always 1/3 (33.3%)`."""
     words = _RESULTS.get(result.result, result.result)
     if result.result == "target" and result.die and result.die != "D6":
         words += f" on a {result.die}"
-    return esc(words) + (f" in {esc(result.unit)}" if result.unit else "")
+    always = f", always {esc(answer)}" if answer is not None else ""
+    return esc(words) + (f" in {esc(result.unit)}" if result.unit else "") + always
 
 
 def lookup_md(lookup, ruleset: Ruleset) -> str:

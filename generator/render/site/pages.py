@@ -119,7 +119,8 @@ def _calculator_link(ruleset: Ruleset, section: str, entry, calculated: frozense
     """Under a formula that has an odds calculator (``calculated``: their formulas' ids), a link to it."""
     if section != "formulas" or entry.id not in calculated:
         return ""
-    return f"\nWork it out for any inputs: {{ref}}`its odds calculator <{calculator_label(ruleset, entry.id)}>`.\n"
+    words = "Work it out for any inputs" if entry.inputs else "The chance of each result"  # a roll with none
+    return f"\n{words}: {{ref}}`its odds calculator <{calculator_label(ruleset, entry.id)}>`.\n"
 
 
 def calculator_label(ruleset: Ruleset, formula_id: str) -> str:

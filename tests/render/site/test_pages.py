@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from fractions import Fraction
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -271,3 +272,55 @@ def test_a_warning_sphinx_gives_once_per_place_a_text_prints_is_told_once(tmp_pa
         "'myst' cross-reference target not found: 'nowhere'",
         "'myst' cross-reference target not found: 'elsewhere'",
     ]
+
+
+NO_INPUTS = """\
+ruleset:
+  title: Draws
+chapters:
+  play: {title: Play}
+tables:
+  draw:
+    title: A draw
+    dice: D6
+    chapter: play
+    rows:
+      - {roll: 1-4, result: Miss}
+      - {roll: 5-6, result: Hit}
+formulas:
+  face: {title: Chance of a face card, expr: "chance((D52 - 1) % 13 >= 10)", result: chance, chapter: play}
+  plain: {title: Cards but faces, expr: "52 - 4 * 3", chapter: play}
+  first: {title: A draw of six, expr: "draw(6)", result: text, chapter: play}
+  best: {title: Best two of three, expr: "keep_highest(2, 3)", result: roll, chapter: play}
+"""
+
+
+def test_a_formula_with_no_inputs_prints_its_one_answer_where_it_is_shown(tmp_path):
+    """A chance of a face card has no inputs: its page said only "Gives: a chance." and the calculators page "it has
+    no inputs to choose", the 3/13 nowhere. Each answer is counted here over the 52 cards and the table's rows."""
+    from generator.render.site.pages import calculators_page
+
+    result = check_project(make_project(tmp_path, draws=NO_INPUTS))
+    assert result.ok, [d.format() for d in result.diagnostics.errors]
+    draws = result.project.ruleset("draws")
+    faces = Fraction(sum((card - 1) % 13 >= 10 for card in range(1, 53)), 52)
+    chance = f"{faces.numerator}/{faces.denominator} ({float(faces) * 100:.1f}%)"  # 12 in 52: 3/13 (23.1%)
+    others = sum((card - 1) % 13 < 10 for card in range(1, 53))
+    rows = {range(1, 5): "Miss", range(5, 7): "Hit"}  # the table's rows, as written above
+    sixth = next(word for rolls, word in rows.items() if 6 in rolls)
+
+    def shown(id: str, audience: str = "player") -> str:
+        return render_entry(draws, "formulas", draws.formula(id), audience).replace("\\", "").replace("**", "")
+
+    assert shown("face") == f"Gives: a chance, always {chance}."
+    assert shown("face", "author").startswith(f"Gives: a chance, always {chance}\n")
+    assert shown("plain") == f"Gives: a number, always {others}."
+    assert shown("first") == f"Gives: a result in words, always {sixth}."
+    assert shown("best") == "Gives: a roll."  # its chances are its calculator's
+    page = calculators_page(draws, "player").replace("\\", "")
+    assert f"- Chance of a face card: it has no inputs to choose, and is always {chance}." in page
+    assert "(draws-calculator-best)=" in page
+    (play,) = draws.chapters
+    chapter = chapter_page(draws, play, "player", set(), frozenset({"best"}))
+    assert "The chance of each result: {ref}`its odds calculator <draws-calculator-best>`." in chapter
+    assert "Work it out for any inputs" not in chapter  # there are none to work it out for
