@@ -207,8 +207,11 @@ def _input(formula: Formula, spec: Input, given: dict):
         if not isinstance(value, str) or (spec.choices and value not in spec.choices):
             raise FormulaError(
                 f"`{spec.id}` of {formula.id} is one of {', '.join(spec.choices)}, not {value!r}"
+                if spec.choices and isinstance(value, str)
+                else f"`{spec.id}` of {formula.id} is a text, one of {', '.join(map(repr, spec.choices))}, "
+                f"not {_not_text(value)}"
                 if spec.choices
-                else f"`{spec.id}` of {formula.id} is a text, not {value!r}"
+                else f"`{spec.id}` of {formula.id} is a text, not {_not_text(value)}"
             )
         return value
     if spec.type == "distance":
@@ -220,6 +223,13 @@ def _input(formula: Formula, spec: Input, given: dict):
     if spec.type == "int" and Fraction(value).denominator != 1:
         raise FormulaError(f"`{spec.id}` of {formula.id} is a whole number, not {value}")
     return _bounded(formula, spec, value)
+
+
+def _not_text(value) -> str:
+    """What a text input was given instead, by its kind: "the number 2" beside the choice '2' says why it is not it."""
+    if isinstance(value, (int, Fraction)) and not isinstance(value, bool):
+        return f"the number {value}"
+    return repr(value)
 
 
 def _bounded(formula: Formula, spec: Input, value):

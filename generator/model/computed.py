@@ -240,7 +240,11 @@ class Axis(Located):
 
     input: str = spec("The formula input this side varies.", example="strength")
     label: str = spec("The heading of this side; the input's label by default.", "")
-    values: tuple[Quantity | bool, ...] = spec("The values, in print order (a list); or use `range`.", ())
+    values: tuple[Quantity | bool, ...] = spec(
+        "The values, in print order (a list); or use `range`. A word naming the ruleset's values is computed "
+        '(`cover + moving`), but for a text input one of its `choices` is that choice, as written (`"2"` too).',
+        (),
+    )
     range: RollRange | None = spec("The values as a range, `1-10`.", None, example="1-10")
     labels: tuple[str, ...] = spec("A heading for each value, when the value alone does not say it.", ())
     notes: tuple[str, ...] = spec("A second heading line for each value.", ())

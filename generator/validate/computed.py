@@ -17,7 +17,7 @@ import icepool
 from ..diagnostics import Code, Diagnostic, Severity, did_you_mean
 from ..model.base import item_loc, value_loc
 from ..model.calculate import calculator
-from ..model.charts import axis_values, chart_cells
+from ..model.charts import axis_values, chart_cells, read_as_values
 from ..model.computed import Chart, Formula, Input, Lookup
 from ..model.formula import (
     CONSTANTS,
@@ -547,10 +547,10 @@ def _note_formula_problems(chart: Chart, formulas: dict):
             )
 
 
-def _axis_ok(chart: Chart, axis, calc, found: list, name: str) -> bool:
+def _axis_ok(chart: Chart, axis, calc, found: list, name: str, formula: Formula | None = None) -> bool:
     """Axis values written as expressions must compute; the problem goes into ``found``."""
     try:
-        axis_values(chart, axis, calc.scope)
+        axis_values(chart, axis, calc.scope, formula)
     except FormulaError as error:
         found.append(
             Diagnostic(
@@ -617,9 +617,9 @@ def chart_problems(ruleset: Ruleset, chart: Chart, calc, reach=None) -> list[Dia
             )
         elif _axis_too_long(chart, axis, found, name):
             continue
-        elif not _axis_ok(chart, axis, calc, found, name):
+        elif not _axis_ok(chart, axis, calc, found, name, formula):
             continue
-        elif not axis_values(chart, axis, calc.scope):
+        elif not axis_values(chart, axis, calc.scope, formula):
             found.append(
                 Diagnostic(Code.BAD_CHART, f"the {name} of `{chart.id}` need `values:` or a closed `range:`", axis.loc)
             )
@@ -713,7 +713,7 @@ def _axis_measures(chart: Chart, axes, inputs: dict, formula: Formula, calc) -> 
         if spec is None or not axis.values:
             continue
         try:
-            distances = [v for v in axis_values(chart, axis, calc.scope) if isinstance(v, Distance)]
+            distances = [v for v in axis_values(chart, axis, calc.scope, formula) if isinstance(v, Distance)]
         except FormulaError:
             continue  # reported as not computing
         unit = spec.unit or (formula.unit if formula.unit in SIZES else "")
@@ -798,17 +798,39 @@ def cell_failure(chart: Chart, formula: Formula, chance: Formula | None, calc) -
     cell_inputs = {}
     try:
         with budget():  # every cell together
-            for cell_inputs in chart_cells(chart, calc.scope):
+            for cell_inputs in chart_cells(chart, calc.scope, formula):
                 calc.evaluate(formula, **cell_inputs)
                 if chance is not None:
                     calc.evaluate(chance, **cell_inputs)
     except FormulaTooLarge as error:
         return TooLarge(f"`{chart.id}` is too large to compute for {_shown(cell_inputs)}: {error}")
     except FormulaError as error:
-        return f"`{chart.id}` cannot compute its cell for {_shown(cell_inputs)}: {error}"
+        read = _read_as_values(chart, formula, calc, cell_inputs)
+        return f"`{chart.id}` cannot compute its cell for {_shown(cell_inputs)}: {error}{read}"
     except MemoryError:
         return TooLarge(f"`{chart.id}` {_OUT_OF_MEMORY} for {_shown(cell_inputs)}")
     return None
+
+
+def _read_as_values(chart: Chart, formula: Formula, calc, cell: dict) -> str:
+    """What a failing cell's axis words read as the ruleset's values were (a word naming a value is that value):
+    `suit=13` alone left its author puzzled where the axis says `hearts`."""
+    notes = []
+    for name, axis in (("rows", chart.rows), ("columns", chart.columns)):
+        if axis is None or axis.input not in cell:
+            continue
+        for word, value in read_as_values(chart, axis, calc.scope, formula):
+            if _same(cell[axis.input], value):
+                what = f"the value `{word}`" if word.isidentifier() else "values"
+                notes.append(f"`{word}` of the {name} is read as {what}, {value}")
+    return f" ({'; '.join(notes)})" if notes else ""
+
+
+def _same(given, value) -> bool:
+    """Whether a cell's input is the value an axis word computed (a roll is only ever itself)."""
+    if isinstance(given, (bool, int, Fraction, str, Distance)) and type(given) is type(value):
+        return bool(given == value)
+    return given is value
 
 
 def check_sheets(ruleset: Ruleset):

@@ -39,6 +39,12 @@ def charge(tmp_path):
     return calculator(result.project.ruleset("game")).scope["charge"]
 
 
+def test_a_number_given_a_text_input_whose_choice_is_its_digits_is_told_apart_from_it():
+    # the choice is the text '2'; the number 2 is no choice, and the message must not read "one of 2 ... not 2"
+    spec = _spec(type="text", choices=("ace", "2"))
+    assert _input_error(spec, a=2) == "`a` of f is a text, one of 'ace', '2', not the number 2"
+
+
 def test_inputs_that_fit_their_declarations_give_the_result(charge):
     assert charge(**GOOD) == 2
     assert charge(True, "right", "onward", 6, 0, 3) == 6  # positional, in declared order; the bounds included
@@ -49,7 +55,7 @@ def test_inputs_that_fit_their_declarations_give_the_result(charge):
     [
         ({"bold": 1}, "`bold` of charge is true or false, not 1"),
         ({"side": "up"}, "`side` of charge is one of left, right, not 'up'"),
-        ({"motto": 3}, "`motto` of charge is a text, not 3"),
+        ({"motto": 3}, "`motto` of charge is a text, not the number 3"),
         ({"dice": 7}, "`dice` of charge runs from 1 to 6, not 7"),
         ({"dice": 0}, "`dice` of charge runs from 1 to 6, not 0"),
         ({"dice": Fraction(3, 2)}, "`dice` of charge is a whole number, not 3/2"),
@@ -153,8 +159,11 @@ def test_each_kind_of_wrong_input_is_named_in_its_message():
         _input_error(_spec(type="text", choices=("left", "right")), a="up")
         == "`a` of f is one of left, right, not 'up'"
     )
-    assert _input_error(_spec(type="text", choices=("left", "right")), a=3) == "`a` of f is one of left, right, not 3"
-    assert _input_error(_spec(type="text"), a=3) == "`a` of f is a text, not 3"
+    assert (
+        _input_error(_spec(type="text", choices=("left", "right")), a=3)
+        == "`a` of f is a text, one of 'left', 'right', not the number 3"
+    )
+    assert _input_error(_spec(type="text"), a=3) == "`a` of f is a text, not the number 3"
     assert _input_error(_spec(), a=True) == "`a` of f is a number, not True"
     assert _input_error(_spec(), a="3") == "`a` of f is a number, not '3'"
     assert _input_error(_spec(), a=Fraction(1, 2)) == "`a` of f is a whole number, not 1/2"

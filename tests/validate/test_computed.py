@@ -529,8 +529,8 @@ def _problems(chart, evaluate=lambda formula, **cell: 1, scope=None):
     from generator.validate.computed import chart_problems
 
     inputs = (
-        SimpleNamespace(id="strength", default=None, optional=False, unit=""),
-        SimpleNamespace(id="toughness", default=None, optional=False, unit=""),
+        SimpleNamespace(id="strength", type="int", default=None, optional=False, unit=""),
+        SimpleNamespace(id="toughness", type="int", default=None, optional=False, unit=""),
     )
     formulas = (
         SimpleNamespace(id="to_wound", inputs=inputs, results=(), unit=""),

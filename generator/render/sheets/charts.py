@@ -198,7 +198,7 @@ def _note(ruleset: Ruleset, axis: computed.Axis, value) -> str:
 def _axis_heads(
     chart: computed.Chart, axis: computed.Axis, formula: computed.Formula, scope, ruleset: Ruleset
 ) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
-    values = axis_values(chart, axis, scope)
+    values = axis_values(chart, axis, scope, formula)
     written = axis.values or values  # a value as written (4+, 6") heads its column; a computed one its result
     labels = (
         tuple(axis.labels)
@@ -225,12 +225,12 @@ def chart_from_model(ruleset: Ruleset, chart: computed.Chart) -> Chart:
     column_head, columns, column_notes = _axis_heads(chart, chart.columns, formula, calc.scope, owner)
     if chart.rows is not None:
         row_head, row_labels, row_notes = _axis_heads(chart, chart.rows, formula, calc.scope, owner)
-        row_values = axis_values(chart, chart.rows, calc.scope)
+        row_values = axis_values(chart, chart.rows, calc.scope, formula)
     else:
         row_head, row_labels, row_notes, row_values = "", (chart.row_label,), (), [None]
-    cells = list(chart_cells(chart, calc.scope))
+    cells = list(chart_cells(chart, calc.scope, formula))
     width = len(columns)
-    column_values = axis_values(chart, chart.columns, calc.scope)
+    column_values = axis_values(chart, chart.columns, calc.scope, formula)
     rows = []
     for index, label in enumerate(row_labels):
         line = []
