@@ -273,8 +273,13 @@ class Chart(ForAudience):
     title: str = spec("The chart's heading.", example="Hit chance")
     formula: str = spec("Id of the formula each cell shows.", example="wound_roll")
     result: str = spec("For a formula with several `results:`: the one each cell shows.", "", example="killed")
-    columns: Axis = spec("The input across the top.")
-    rows: Axis | None = spec("The input down the side; without it the chart is one row (a formula of one input).", None)
+    columns: Axis = spec(
+        "The input across the top; a chart of one input writes it here and prints as one row (`rows:` goes with "
+        "`columns:`, never alone)."
+    )
+    rows: Axis | None = spec(
+        "The input down the side, with `columns:`; without it the chart is one row (a formula of one input).", None
+    )
     row_label: str = spec("For a one-row chart: the label of its row.", "", example="success")
     fixed: tuple[Setting, ...] = spec("Other inputs held at one value, keyed by input name.", ())
     chance: str = spec("Id of a formula giving each cell's chance, when it is not that of rolling the target.", "")
