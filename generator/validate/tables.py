@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..diagnostics import Code, Diagnostic
 from ..model.base import value_loc
+from ..model.dice import digit_places
 from ..model.entries import RollTable
 from ..model.ruleset import Ruleset
 from ..model.text import range_words
@@ -60,6 +61,7 @@ def table_coverage(table: RollTable) -> list[Diagnostic]:
             )
         ]
     covered: dict[int, object] = {}
+    digits = _digit_dice(table)
     for row in table.rows:
         hits = row.roll.within(outcomes)
         rolled = f"{table.dice}" + (f" clamped to {range_words(table.clamp)}" if table.clamp else "")
@@ -69,7 +71,7 @@ def table_coverage(table: RollTable) -> list[Diagnostic]:
                     Code.TABLE_UNREACHABLE,
                     f"row `{row.roll.text}` of `{table.id}` can never be rolled with {rolled}",
                     value_loc(row, "roll"),
-                    _zeros_hint(row.roll.text, outcomes),
+                    _zeros_hint(row.roll.text, outcomes) or (digits and _after(digits, "remove the row or correct it")),
                 )
             )
         elif not table.dice.stats and (beyond := _beyond(row.roll, outcomes)):
@@ -79,7 +81,9 @@ def table_coverage(table: RollTable) -> list[Diagnostic]:
                     Code.TABLE_UNREACHABLE,
                     f"row `{row.roll.text}` of `{table.id}` runs past what {rolled} can roll: {beyond} never comes up",
                     value_loc(row, "roll"),
-                    f"write `{kept}`" if "," not in kept else "write the row as the results it can roll",
+                    _after(
+                        digits, f"write `{kept}`" if "," not in kept else "write the row as the results it can roll"
+                    ),
                 )
             )
         overlap = [o for o in hits if o in covered]
@@ -104,6 +108,28 @@ def table_coverage(table: RollTable) -> list[Diagnostic]:
             )
         )
     return found
+
+
+def _digit_dice(table: RollTable) -> str | None:
+    """Why the table's dice roll what they do, when a die is written with one digit again and again (`D44`): it is a
+    tens die and a units die, as a D66 is, and no single die of that many faces can be written (a row `1-11` of a
+    D44 was told that 1-10 never comes up, not why). None for other dice."""
+    for term in table.dice.terms:
+        read = term.is_dice and digit_places(term.sides)
+        if read:
+            faces, places = read
+            digits = "a tens die and a units die" if places == 2 else "one for each digit"
+            alike = "" if term.sides == 66 else ", as a D66 rolls 11-66"
+            return (
+                f"`D{term.sides}` is read as {places} dice of {faces} faces, {digits} ({'1' * places}-{term.sides}"
+                f"{alike}): no single die of {term.sides} faces can be written"
+            )
+    return None
+
+
+def _after(note: str | None, hint: str) -> str:
+    """``hint``, after ``note`` where there is one."""
+    return f"{note}; {hint}" if note else hint
 
 
 def _zeros_hint(written: str, outcomes: list[int]) -> str | None:
