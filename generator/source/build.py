@@ -477,7 +477,8 @@ class Builder:
         try:
             return RollRange.parse(node.value)
         except DiceSyntaxError as error:
-            return self.error(Code.TOO_LARGE if isinstance(error, DiceTooLarge) else Code.ROLL_KEY, str(error), node)
+            code = Code.TOO_LARGE if isinstance(error, DiceTooLarge) else Code.ROLL_KEY
+            return self.error(code, str(error), node, _worded_roll(node.value, key))
 
     # -- profile matrices: columns declared in the data type the cells ---------------------------
     def _matrix(self, node: Node, id: str | None, at=None):
@@ -635,6 +636,21 @@ def _quantity_code(error: QuantityError) -> Code:
     if isinstance(error, QuantityTooLarge):
         return Code.TOO_LARGE
     return Code.UNIT_MISMATCH if isinstance(error, QuantityMixesMeasures) else Code.BAD_VALUE
+
+
+def _worded_roll(written, key: str) -> str | None:
+    """Where a row keyed by a word goes (`roll: hearts`, which no die rolls): a roll table's rows are rolls, a
+    lookup's row answers a word with `match:`. None for a roll written wrong (`1--2`) or a field of another name."""
+    text = str(written) if isinstance(written, str) else ""
+    if not re.fullmatch(r"[^\W\d_][\w' -]*", text.strip()) or key not in ("roll", "when"):
+        return None
+    word = text.strip()
+    if key == "when":
+        return f"a row keyed by a word answers it with `match: {word}` (in place of `when:`)"
+    return (
+        f"rows keyed by words go in a `lookups:` entry, read without dice, each with `match:` "
+        f"(`- {{match: {word}, result: ...}}`); formulas call it by id as they call a table"
+    )
 
 
 def _looks_not_given(node: Node) -> bool:
