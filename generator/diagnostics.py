@@ -372,8 +372,8 @@ class Code(enum.Enum):
     )
     BASE_RULESET = _code(
         "base-ruleset",
-        catches="an `extends:` naming no ruleset, a ruleset extending itself through others, or an entry that "
-        "repeats one of its base's ids",
+        catches="an `extends:` naming no ruleset, a ruleset extending itself through others, an entry that "
+        "repeats one of its base's ids, or a keyword with the name of one of its base's",
         hint="extend an existing ruleset; change a base's entries through an overlay",
     )
     OVERLAY_CHANGE = _code(
@@ -381,6 +381,14 @@ class Code(enum.Enum):
         catches="an overlay that changes an entry its base does not have or one of its army limits, or adds "
         "anything but values and army limits",
         hint="change only values the base ruleset has, with the same id; add army limits with ids of their own",
+    )
+    SHADOWS_BASE = _code(
+        "shadows-base",
+        catches="a rule, spell, item, hero, profile matrix, table, lookup, chart or formula of a ruleset that "
+        "extends another, with the id or the title (or name) of one of its base's: readers of both books find two "
+        "alike, and nothing says which holds",
+        hint="give it an id and a title of its own, and say in its text what it changes of the base's",
+        warning=True,
     )
     MECHANIC_LITERAL = _code(
         "mechanic-literal",

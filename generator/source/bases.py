@@ -76,7 +76,74 @@ def extend(ruleset: Ruleset, base: Ruleset, diagnostics: Diagnostics) -> Ruleset
                     entry.loc,
                     "give it another id, or change the base's through an overlay",
                 )
+    _keyword_names(ruleset, base, diagnostics)
+    _base_titles(ruleset, base, diagnostics)
     return dataclasses.replace(ruleset, base=base)
+
+
+def _said(text: str) -> str:
+    """A name or title as a reader tells it from another: case and spacing aside."""
+    return " ".join(str(text).split()).casefold()
+
+
+def _keyword_names(ruleset: Ruleset, base: Ruleset, diagnostics: Diagnostics) -> None:
+    """A keyword named as one of its base's: a troop's `NAME 3` would read as either, and every output printed this
+    one's definition for the base's without a word. (One with the base's id is told above.)"""
+    named = {_said(keyword.name): keyword for keyword in base.reachable("keywords")}
+    ids = {keyword.id for keyword in base.reachable("keywords")}
+    for keyword in ruleset.keywords:
+        other = named.get(_said(keyword.name))
+        if other is None or keyword.id in ids:
+            continue
+        diagnostics.add(
+            Code.BASE_RULESET,
+            f"keyword `{keyword.id}` is named `{keyword.name}`, as the keyword `{other.id}` of the base ruleset "
+            f"`{base.id}` is: a troop's `{other.name}` would read as either",
+            value_loc(keyword, "name"),
+            f"give it a name of its own; troops here carry the base's `{other.name}` without declaring it again",
+        )
+
+
+# What a reader looks up by its title in both books: a ruleset's entries of these sections that repeat an id or a
+# title of its base's are told (`shadows-base`). Glossary terms and keyword names have checks of their own
+# (`duplicate-term`, `_keyword_names`); chapters may share a title (a supplement's "Magic" beside the game's).
+TITLED_SECTIONS = ("rules", "spells", "items", "heroes", "profiles", "tables", "lookups", "charts", "formulas")
+
+
+def _base_titles(ruleset: Ruleset, base: Ruleset, diagnostics: Diagnostics) -> None:
+    """An entry with an id or a title of one of its base's (a second "Moral check" rule): readers of both books find
+    two of one name, and nothing says which holds."""
+    bases = []
+    while base is not None:
+        bases.append(base)
+        base = base.base
+    for section in TITLED_SECTIONS:
+        theirs = [(b, entry) for b in bases for entry in b.section(section)]
+        by_id = {entry.id: (b, entry) for b, entry in reversed(theirs)}
+        by_title = {_said(_title(entry)): (b, entry) for b, entry in reversed(theirs) if _title(entry)}
+        reached = {entry.id for entry in bases[0].reachable(section)} if section in SHARED_SECTIONS else set()
+        for entry in ruleset.section(section):
+            if entry.id in reached:
+                continue  # an id of the base's this ruleset reaches: an error above
+            same_id = by_id.get(entry.id)
+            same_title = by_title.get(_said(_title(entry))) if _title(entry) else None
+            found = same_id or same_title
+            if found is None:
+                continue
+            owner, other = found
+            field = "title" if getattr(entry, "title", "") else "name"
+            what = f"the id and the {field}" if same_id and same_title else "the id" if same_id else f"the {field}"
+            diagnostics.add(
+                Code.SHADOWS_BASE,
+                f"{section} entry `{entry.id}` has {what} of `{other.id}` (“{' '.join(_title(other).split())}”) of "
+                f"the base ruleset `{owner.id}`: readers of both find two alike and cannot tell which holds",
+                entry.loc if same_id or field not in entry.locs else value_loc(entry, field),
+            )
+
+
+def _title(entry) -> str:
+    printed = getattr(entry, "title", "") or getattr(entry, "name", "")
+    return printed if isinstance(printed, str) else ""
 
 
 # What an overlay may hold: house values for its base's values, and army limits of its own (a tournament pack's
