@@ -36,6 +36,13 @@ class Cell:
     marked: bool = False  # the cell where both stats are equal, to find one's place
     given: tuple[tuple[str, object], ...] = ()  # the formula's inputs it was computed for, by id
 
+    @property
+    def words(self) -> bool:
+        """Whether the cell prints words (`Critical hit`, `no effect`) rather than a number (`4+`, `1½`, `3"`): a
+        chart's numbers grow with its cells where the page leaves room (`jobs.row_fill`), its words keep their size and
+        wrap inside their cell, so no border runs through a word too wide for its column."""
+        return any(character.isalpha() for character in self.text)
+
 
 @dataclass(frozen=True)
 class Row:
@@ -55,6 +62,9 @@ class Chart:
     id: str = ""  # the `charts:` entry it was made from
     unit: str = ""  # what a number in a cell counts (`hits`), when the formula says
     better: str = "higher"  # which chances are the good ones, in bold: `lower` for a chance of a harm (`better:`)
+    # the size (pt) its words (`Cell.words`) print at where its layout's own is too large for its columns; 0: its
+    # layout's own (a sheet sets it: `jobs.words_pt`)
+    words_pt: float = 0.0
 
     def cell(self, row: str, column: str) -> Cell:
         return next(r for r in self.rows if r.label == row).cells[self.columns.index(column)]

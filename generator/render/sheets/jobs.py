@@ -13,8 +13,9 @@ The pipeline calls :func:`sheet_jobs` and renders the jobs with
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType, SimpleNamespace
 
@@ -30,7 +31,7 @@ from ..jinja import Renderings, render
 from ..pdf import PdfJob, RowFill
 from ..present import cites_a_source, source_title
 from ..prose import Prose
-from . import charts, tables
+from . import charts, tables, widths
 from .pages import sheet_markdown
 from .quickref import GAP, cite, marked, marked_entries, quick_reference, visible
 from .victory import HIDDEN_TASK, has_victory_points, victory_checklist
@@ -132,7 +133,10 @@ def data_sheets(ruleset: Ruleset) -> list[Sheet]:
     found = []
     for entry in ruleset.sheets:
         name = sheet_stem(ruleset, entry.id) + ("-gm" if entry.audience == "gm" else "")
-        charts_ = charts.charts_of(ruleset, entry.charts)
+        # a chart's words as large as its columns take (`words_pt`)
+        charts_ = tuple(
+            replace(chart, words_pt=words_pt(chart, entry.layout)) for chart in charts.charts_of(ruleset, entry.charts)
+        )
         tables_ = tables.sheet_tables(ruleset, entry.tables)
         alone = bool(tables_) and not charts_
         least = ROW_HEIGHTS_MM.get(entry.layout, ROW_HEIGHTS_MM["stack"])[0]
@@ -274,6 +278,30 @@ ROW_HEIGHTS_MM = {"grid": (12.5, 32.0), "wide": (11.0, 24.0), "stack": (6.0, 14.
 # a chart cell's type as print-base.css sets it in each layout (pt): a target, a chance under it, a chance alone
 CELL_TYPE_PT = {"grid": (12.0, 8.0, 9.5), "wide": (10.0, 8.0, 9.5), "stack": (9.0, 8.0, 9.5)}
 OVERVIEW_ROW_MM = (8.0, 13.0)
+# a chart's columns as print-base.css sets them in each layout (mm): its corner column, with its padding, and the
+# padding either side of a cell; and the thickest border a cell has (pt: a marked cell's frame)
+CORNER_MM = {"grid": 18.2, "wide": 16.2, "stack": 18.2}
+CELL_PADDING_MM = {"grid": 0.3, "wide": 0.1, "stack": 0.3}
+FRAME_PT = 1.8
+WORDS_MIN_PT = 7.0  # a chart's words print no smaller: a word too wide even so breaks inside its cell (print-base.css)
+WORDS_FULL = 0.95  # of a column's width its widest word may take: kerning and rounding take the rest
+
+
+def words_pt(chart: charts.Chart, layout: str) -> float:
+    """The size a chart's words (`Cell.words`: `Critical hit`) print at on a sheet of this layout: 0 (its layout's own,
+    `CELL_TYPE_PT`) where its widest word fits its column on the narrowest paper at that size, else the size at which
+    it fits, never below `WORDS_MIN_PT`. Words keep that size as the rows grow (`row_fill`); an impossible cell's word
+    has its own small size."""
+    cells = [cell for row in chart.rows for cell in row.cells if cell.words and cell.tone != "none"]
+    if not cells or layout not in CELL_TYPE_PT:
+        return 0.0
+    widest = max(widths.longest_word_em(cell.text, bold=cell.tone == "good") for cell in cells)
+    page_mm = min(paper.width_pt for paper in PAPERS) * tables.MM_PER_PT - 2 * SHEET_MARGIN_MM
+    column_mm = (page_mm - CORNER_MM[layout]) / len(chart.columns) - 2 * CELL_PADDING_MM[layout]
+    room_pt = (column_mm / tables.MM_PER_PT - FRAME_PT) * WORDS_FULL
+    if widest * CELL_TYPE_PT[layout][0] <= room_pt:
+        return 0.0
+    return max(WORDS_MIN_PT, math.floor(room_pt / widest * 10) / 10)
 
 
 def row_fill(sheet: Sheet) -> RowFill | None:
@@ -285,7 +313,8 @@ def row_fill(sheet: Sheet) -> RowFill | None:
         rows = sum(len(chart.rows) for chart in charts_)
         cells = f".sheet.{sheet.layout} table.chart td"
         target, chance, alone = CELL_TYPE_PT[sheet.layout]
-        lit = f"{cells}:not(.tone-none)"  # an impossible cell keeps its small word on the hatching
+        # an impossible cell keeps its small word on the hatching; a cell of words keeps its size (`Cell.words`)
+        lit = f"{cells}:not(.tone-none):not(.words)"
         grow = ((f"{lit} .target", target), (f"{lit} .chance", chance), (f"{lit} > .chance:only-child", alone))
         return RowFill(cells, rows, least, most, grow)
     checklist = sheet.context.get("checklist")
