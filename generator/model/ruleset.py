@@ -170,6 +170,8 @@ class Ruleset:
     base: Ruleset | None = field(default=None, compare=False, repr=False)
     # the ruleset's own mechanics: mechanics.py, then mechanics_*.py, relative to the project; one module
     mechanics: tuple[str, ...] = ()
+    # the names those files define at their top level, read and not run: a formula calling one is told it cannot
+    mechanics_defines: tuple[str, ...] = field(default=(), compare=False, repr=False)
     # an overlay's: the ruleset it changes, as written (the text an overlay's citations name)
     original: Ruleset | None = field(default=None, compare=False, repr=False)
     # an overlay's: its examples that give another result under its values than in the text (what check found)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import difflib
 import hashlib
@@ -114,6 +115,20 @@ def _refuse_link(path: Path, root: Path, diagnostics: Diagnostics, what: str = "
         f"`{path.name}` is a {what} that leads outside the project (a symbolic link); it is not read",
         Location(path.relative_to(root).as_posix()),
     )
+
+
+def _defined(paths) -> tuple[str, ...]:
+    """The functions and classes mechanics files define at their top level, read and not run (what is wrong in a
+    file is told where its mechanics load)."""
+    names: set[str] = set()
+    for path in paths:
+        try:
+            tree = ast.parse(path.read_bytes())
+        except (SyntaxError, ValueError, OSError, RecursionError, MemoryError):
+            continue
+        kinds = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+        names.update(node.name for node in tree.body if isinstance(node, kinds))
+    return tuple(sorted(names))
 
 
 def _inside(paths, root: Path, diagnostics: Diagnostics) -> list[Path]:
@@ -420,6 +435,7 @@ def load_ruleset(
         unreadable=tuple(unreadable),
         sources=MappingProxyType(sources),
         mechanics=tuple(shown(p) for p in mechanics if p.is_file()),
+        mechanics_defines=_defined(p for p in mechanics if p.is_file()),
         **{name: tuple(entries) for name, entries in sections.items()},
     )
 

@@ -109,7 +109,7 @@ def check_formulas(ruleset: Ruleset):
                         f"`{name}` in `let: {binding.id}` of `{formula.id}` is not an input, "
                         "a value, an earlier `let` name, a formula, a table or a function",
                         value_loc(binding, "expr"),
-                        did_you_mean(name, names),
+                        _unknown_hint(ruleset, name, names, name in binding.expr.calls),
                     )
             names.add(binding.id)
         for view in formula.views():
@@ -123,7 +123,7 @@ def check_formulas(ruleset: Ruleset):
                         f"`{name}` in `{view.id}` is not an input, a value, a `let` name, "
                         "a formula, a table or a function",
                         value_loc(view, "expr"),
-                        did_you_mean(name, names),
+                        _unknown_hint(ruleset, name, names, name in view.expr.calls),
                     )
         several = list(_several_problems(formula))
         yield from several
@@ -133,6 +133,27 @@ def check_formulas(ruleset: Ruleset):
             yield from _try_every_input(formula, calc, reach)
             yield from _target_past_its_die(formula, calc)
         yield from _die_problems(formula)
+
+
+def _unknown_hint(ruleset: Ruleset, name: str, names: set, called: bool) -> str | None:
+    """What to say of a name a formula reads and nothing defines: that a function of the ruleset's mechanics.py it
+    calls cannot be called from a formula (it was refused as "not a function" alone), else a near name, else that
+    formulas cannot call mechanics."""
+    if not called:
+        return did_you_mean(name, names)
+    below = ruleset
+    while below is not None and name not in below.mechanics_defines:
+        below = below.base
+    if below is not None:
+        whose = "this ruleset's mechanics.py" if below is ruleset else f"the mechanics.py of `{below.id}`, its base"
+        return (
+            f"`{name}` is a function of {whose}, and formulas cannot call mechanics (worked examples can): write "
+            "what it works out in the formula, with `let:` names, tables, lookups and dice"
+        )
+    return did_you_mean(name, names) or (
+        "call the formulas, tables, lookups and functions listed in the format reference: formulas cannot call a "
+        "function of mechanics.py"
+    )
 
 
 def _several_problems(formula: Formula):
