@@ -24,6 +24,7 @@ from ..model.entries import (  # noqa: F401 (the model's audience rule)
 )
 from ..model.numbers import number_text
 from ..model.points import points_text  # noqa: F401  (the renderers' one way to print points)
+from ..model.ruleset import SHARED_SECTIONS
 from ..model.units import unit_text
 
 NOT_GIVEN_TEXT = "not given in the source"
@@ -191,6 +192,30 @@ def source_text(source, ruleset) -> str:
         return ""
     name = source_title(ruleset, source.file)
     return f"{name}, {source.section}" if source.section else name
+
+
+def defined_in(ruleset, entry):
+    """The ruleset that writes an entry ``ruleset`` prints: the base it extends, for an entry it reaches there (a
+    base game's keyword on a supplement's roster), else itself. An entry's source is that ruleset's text, and it is
+    cited by that ruleset's title, never by the title of the ruleset printing it."""
+    base = ruleset.base
+    while base is not None:
+        if any(own is entry for section in SHARED_SECTIONS for own in base.section(section)):
+            return base
+        base = base.base
+    return ruleset
+
+
+def entry_source_text(entry, ruleset) -> str:
+    """Where an entry comes from, for readers (`source_text`), named by the ruleset that writes it (`defined_in`)."""
+    return source_text(getattr(entry, "source", None), defined_in(ruleset, entry))
+
+
+def inherited_from(ruleset, entry) -> str:
+    """The title of the base an entry ``ruleset`` prints comes from (`defined_in`), or '' for its own: every output
+    of a ruleset that extends another says so beside what it prints of the base's."""
+    owner = defined_in(ruleset, entry)
+    return owner.title if owner is not ruleset else ""
 
 
 def hero_kind(hero) -> str:

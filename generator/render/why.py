@@ -18,7 +18,7 @@ from ..model.computed import Formula
 from ..model.formula import Decision, FormulaError, value_in
 from ..model.numbers import number_text
 from ..model.ruleset import Ruleset
-from .present import choice_text, entry_title, minus_text, shown, source_text
+from .present import choice_text, entry_source_text, entry_title, minus_text, shown
 from .prose import value_text
 
 _SIGNS = {ast.Add: "+", ast.Sub: "−", ast.Mult: "×", ast.Div: "÷", ast.FloorDiv: "÷", ast.Mod: "remainder of ÷"}
@@ -211,7 +211,7 @@ def where(ruleset: Ruleset, formula: Formula, cited: str = "") -> str:
 
 def _cited(entry, ruleset: Ruleset) -> dict:
     source = getattr(entry, "source", None)
-    text = source_text(source, ruleset)
+    text = entry_source_text(entry, ruleset)
     if not text:
         return {}
     return {"source": text, "quote": source.quote} if source.quote else {"source": text}

@@ -23,6 +23,7 @@ from ...model.ruleset import Ruleset
 from ..present import (
     NOT_GIVEN_TEXT,
     capitalized,
+    defined_in,
     gm_only,
     hero_kind,
     keywords_label,
@@ -45,7 +46,7 @@ def card_source(entry, ruleset: Ruleset) -> dict | None:
     """A card's source line, one line at its foot: the section alone where the source is the ruleset's own text
     (the sheet's imprint names the rules, and the title beside the section would be cut off), else as cited."""
     mark, source = source_mark(entry, ruleset), getattr(entry, "source", None)
-    if mark and source.section and source_title(ruleset, source.file) == source_title(ruleset):
+    if mark and source.section and source_title(defined_in(ruleset, entry), source.file) == source_title(ruleset):
         return {**mark, "text": f"Source: {source.section}"}
     return mark
 

@@ -32,10 +32,12 @@ from ..present import (
     cites_a_source,
     column_head,
     count_label,
+    entry_source_text,
     entry_title,
     for_audience,
     gm_only,
     hero_kind,
+    inherited_from,
     key_text,
     keywords_label,
     limit_bounds_words,
@@ -47,7 +49,6 @@ from ..present import (
     rule_charts,
     see_also,
     shown,
-    source_text,
     source_title,
     step_text,
 )
@@ -86,11 +87,10 @@ def fact(label: str, value: dict, href: str = "", after: str = "") -> dict:
 
 
 def source_mark(entry, ruleset: Ruleset) -> dict | None:
-    source = getattr(entry, "source", None)
-    text = source_text(source, ruleset)
+    text = entry_source_text(entry, ruleset)
     if not text:
         return None
-    return {"text": f"Source: {text}", "quote": source.quote}
+    return {"text": f"Source: {text}", "quote": entry.source.quote}
 
 
 def _chapter_of(ruleset: Ruleset, section: str, entry) -> str:
@@ -249,6 +249,7 @@ class _Blocks:
             title=block.get("title", entry_title(entry)),
             gm=gm_only(entry),
             source=source_mark(entry, self.ruleset),
+            inherited=inherited_from(self.ruleset, entry),  # a base's chart the ruleset plays by: said so
         )
         # a rule that prints charts may break between them (each grid stays whole), or it would leave a page near empty
         block["short"] = (
@@ -763,6 +764,7 @@ def roster_glossary(ruleset: Ruleset, army, prose: Prose) -> dict:
                     else None,
                     "facts": facts,
                     "source": source_mark(entry, ruleset),
+                    "inherited": inherited_from(ruleset, entry),
                 }
             )
     return {"entries": entries, "unknown_keywords": list(dict.fromkeys(unknown)), "gap_text": NOT_GIVEN_TEXT}

@@ -28,6 +28,7 @@ from ...model.ruleset import Ruleset
 from ..present import (
     capitalized,
     cites_a_source,
+    defined_in,
     hero_kind,
     key_text,
     profile_text,
@@ -71,7 +72,7 @@ def cite(entry, ruleset: Ruleset) -> str:
     source = getattr(entry, "source", None)
     if source is None:
         return _uncited(ruleset)
-    title = source_title(ruleset, source.file)
+    title = source_title(defined_in(ruleset, entry), source.file)
     return f"{title} § {source.section.rstrip('.')}" if source.section else title
 
 
@@ -476,9 +477,12 @@ def value_groups(ruleset: Ruleset) -> tuple[KeyGroup, ...]:
         )
         for value in values
     )
-    sections = list(dict.fromkeys(_section_of(value) for value in values if _section_of(value)))
-    source = f"{source_title(ruleset)} § " + "; § ".join(sections) if sections else _uncited(ruleset)
-    return (KeyGroup("Key numbers", lines, source=source),)
+    cited: dict[str, dict[str, None]] = {}  # each section under the title of the text it is in: a base's, its own
+    for value in values:
+        if _section_of(value):
+            cited.setdefault(source_title(defined_in(ruleset, value)), {})[_section_of(value)] = None
+    source = "; ".join(f"{title} § " + "; § ".join(sections) for title, sections in cited.items())
+    return (KeyGroup("Key numbers", lines, source=source or _uncited(ruleset)),)
 
 
 def lookup_groups(ruleset: Ruleset) -> tuple[KeyGroup, ...]:

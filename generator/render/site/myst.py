@@ -41,6 +41,7 @@ from ..present import (
     SEES_EVERYTHING,
     bounds_text,
     column_head,
+    entry_source_text,
     for_audience,
     gm_only,
     key_text,
@@ -55,7 +56,6 @@ from ..present import (
     rule_charts,
     see_also,
     shown,
-    source_text,
     table_odds,
     visible_to,
 )
@@ -118,7 +118,7 @@ def inline_prose(text) -> str:
 
 
 def source_line(entry, ruleset: Ruleset) -> str:
-    text = source_text(getattr(entry, "source", None), ruleset)
+    text = entry_source_text(entry, ruleset)
     quote = getattr(getattr(entry, "source", None), "quote", "")
     if not text:
         return ""

@@ -390,6 +390,10 @@ def ruleset_index(
         ]
         if listed:
             parts.append("\n".join(listed))
+    if meta.extends and not meta.overlay:  # what it plays by, its title from the data, with a way there
+        parts.append(
+            f"Builds on {{ref}}`{role_text(base_title or meta.extends)} <{label(meta.extends, 'page', 'index')}>`."
+        )
     if meta.kind == "base":
         parts.append(
             "*Standard charts and numbers, not a game of its own*"
