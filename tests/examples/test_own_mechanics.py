@@ -3,6 +3,8 @@ the module is one located `mechanic-error` at the line that raised, never a trac
 
 from __future__ import annotations
 
+import itertools
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -83,3 +85,49 @@ def test_an_example_that_fails_inside_the_mechanics_names_the_line_it_failed_at(
         "rules_src/g/ruleset.yaml:11:7: error[example-failed]: rules.fleeing: `flee(3)` raised ValueError: too few "
         "(rules_src/g/mechanics.py:6)"
     ]
+
+
+def _drawn_at_least_one(deck: int, marked: int, draws: int) -> Fraction:
+    """Brute force: of every hand of ``draws`` cards dealt from ``deck`` (``marked`` of them marked), the share
+    holding a marked card."""
+    hands = list(itertools.combinations(range(deck), draws))
+    return Fraction(sum(any(card < marked for card in hand) for hand in hands), len(hands))
+
+
+def test_mechanics_may_deal_cards_without_replacement_with_icepools_deck(tmp_path):
+    """icepool (`icepool.Deck(...).deal(n)`, draws without putting back) is allowed in mechanics.py, as README says:
+    an example of a hand of 3 from 54 cards, 13 of them hearts, passes with the chance brute force gives."""
+    chance = _drawn_at_least_one(54, 13, 3)
+    folder = tmp_path / "rules_src" / "cards"
+    folder.mkdir(parents=True)
+    (folder / "ruleset.yaml").write_text(
+        "ruleset: {title: Cards}\n"
+        "chapters: {basics: {title: Basics}}\n"
+        "values:\n"
+        "  deck_cards: {value: 54 cards, label: Cards in the deck}\n"
+        "  heart_cards: {value: 13 cards, label: Hearts in the deck}\n"
+        "rules:\n"
+        "  volley:\n"
+        "    title: Volley\n"
+        "    chapter: basics\n"
+        "    body: |\n"
+        f"      A hand of 3 cards holds a heart {chance.numerator} times in {chance.denominator}:\n\n"
+        "      ```python\n"
+        "      >>> heart_in(3)\n"
+        f"      Fraction({chance.numerator}, {chance.denominator})\n"
+        "      ```\n",
+        encoding="utf-8",
+    )
+    (folder / "mechanics.py").write_text(
+        '"""Draws without replacement."""\n\n'
+        "import icepool\n\n\n"
+        "def heart_in(draws):\n"
+        "    hearts = values.heart_cards\n"
+        "    deck = icepool.Deck({True: hearts, False: values.deck_cards - hearts})\n"
+        "    return deck.deal(draws).expand().map(any).probability(True)\n",
+        encoding="utf-8",
+    )
+    from generator.pipeline.build import check_with_examples
+
+    result, failures = check_with_examples(tmp_path)
+    assert [d.format() for d in [*result.diagnostics, *failures] if d.severity.value == "error"] == []
