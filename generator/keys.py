@@ -136,22 +136,28 @@ def templates_digest(root: Path) -> bytes:
 
 
 def inputs_key(
-    kind: str, audiences: list[str], audience: str | None, epoch: str, ruleset: str, templates: bytes
+    kind: str, audiences: list[str], audience: str | None, epoch: str, ruleset: str, templates: bytes, dated: str = ""
 ) -> str:
     """A hash of everything one ruleset's PDFs of ``kind`` are made from: the audiences a build makes (and the
-    one it was asked for), SOURCE_DATE_EPOCH (``epoch``), the ruleset's key (``ruleset_key``) and the
-    templates (``templates_digest``)."""
+    one it was asked for), SOURCE_DATE_EPOCH (``epoch``), the ruleset's key (``ruleset_key``), the
+    templates (``templates_digest``) and the date its printouts give its rules (``dated``: not in its files' bytes,
+    so a build that keeps its PDFs never keeps a date a clean build would not print)."""
     digest = hashlib.sha256(f"{kind}\0{audiences}\0{audience}\0{epoch}\0".encode())
     digest.update(ruleset.encode())
     digest.update(templates)
+    if dated:
+        digest.update(b"\0dated\0" + dated.encode())
     return digest.hexdigest()
 
 
-def rules_key(ruleset: str, templates: bytes) -> str:
-    """A hash of what one ruleset's PDFs print, whatever a build asked for: the ruleset's key (``ruleset_key``) and
-    the templates. PDFs kept from a build under another key were made from older rules."""
+def rules_key(ruleset: str, templates: bytes, dated: str = "") -> str:
+    """A hash of what one ruleset's PDFs print, whatever a build asked for: the ruleset's key (``ruleset_key``),
+    the templates and the date of its rules (``dated``). PDFs kept from a build under another key were made from
+    older rules."""
     digest = hashlib.sha256(b"rules\0" + ruleset.encode())
     digest.update(templates)
+    if dated:
+        digest.update(b"\0dated\0" + dated.encode())
     return digest.hexdigest()
 
 

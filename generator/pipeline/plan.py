@@ -14,10 +14,12 @@ from pathlib import Path
 
 from .. import keys
 from ..cache_seal import real_folder, seal, verify_or_wipe, wipe
+from ..history import read_once
 from ..keys import code_hash, job_key, ruleset_key
 from ..model.entries import SEES_EVERYTHING
 from ..render.assets import default_templates
 from ..render.handouts.jobs import handout_jobs
+from ..render.imprint import rules_date
 from ..render.jinja import TemplateFailed
 from ..render.pdf import PdfJob, worker_render
 from ..render.reference import codes_reference, format_reference, names_reference
@@ -124,6 +126,10 @@ class Builder:
         return [self.request.audience] if self.request.audience else list(SITES)
 
     def run(self) -> None:
+        with read_once():  # each ruleset's date is read from its history once, for its keys and its printouts
+            self._run()
+
+    def _run(self) -> None:
         self.write_reference()
         pdfs: list[tuple[str, PdfJob]] = []
         failed = []  # every template's failure, sheets and handouts, before any PDF is rendered
@@ -266,7 +272,7 @@ class Builder:
     def inputs_key(self, kind: str, ruleset) -> str:
         """A hash of everything one ruleset's PDFs of ``kind`` are made from (``keys.inputs_key``): the files
         of the ruleset and of its bases, every template and asset, the audiences this build makes,
-        SOURCE_DATE_EPOCH and the generator's code."""
+        SOURCE_DATE_EPOCH, the generator's code and the date the PDFs give the rules."""
         return keys.inputs_key(
             kind,
             self.audiences(),
@@ -274,6 +280,7 @@ class Builder:
             os.environ.get("SOURCE_DATE_EPOCH", ""),
             ruleset_key(self.root, ruleset, self.code),
             self.templates_digest(),
+            rules_date(ruleset, self.root),
         )
 
     def rules_key(self, ruleset) -> str:
@@ -281,7 +288,7 @@ class Builder:
         kept from a build whose key for its ruleset differs was made from older rules."""
         if ruleset.id not in self._rules_keys:
             self._rules_keys[ruleset.id] = keys.rules_key(
-                ruleset_key(self.root, ruleset, self.code), self.templates_digest()
+                ruleset_key(self.root, ruleset, self.code), self.templates_digest(), rules_date(ruleset, self.root)
             )
         return self._rules_keys[ruleset.id]
 

@@ -3,8 +3,9 @@ site.
 
 * **Which rules**: the ruleset's `version:` as its text states it; without one, the date of the rules. That date is
   ``SOURCE_DATE_EPOCH`` when set (a reproducible build dates everything with it), else the day the ruleset's own
-  files (and its bases') last changed: rules left alone print the same date however often they are built, and a
-  printout made after an edit says it is newer.
+  files (and its bases') last changed (``history``: the day of the last commit touching their folders when those
+  are committed as they are, else the newest file's time): rules left alone print the same date however often and
+  wherever they are built, and a printout made after an edit says it is newer.
 * **The way back**: with the project's `site: url:` (``rulepress.yaml``) the address of the printout's page on the
   players' site, as text and as a QR code (segno, a PNG of one pixel per module drawn without smoothing, so it is
   sharp at any size and the same bytes every time). Without it, neither: a relative link means nothing on paper.
@@ -24,6 +25,7 @@ from pathlib import Path
 
 import segno
 
+from ..history import last_changed
 from ..model.ruleset import Ruleset
 
 _NUMBER = re.compile(r"[0-9]+(\.[0-9]+)*[a-z]?")
@@ -39,12 +41,13 @@ class Imprint:
 
 
 def rules_date(ruleset: Ruleset, root: Path) -> str:
-    """``YYYY-MM-DD`` (UTC) of SOURCE_DATE_EPOCH when set, else of the newest file of the ruleset and its bases."""
+    """``YYYY-MM-DD`` (UTC) of SOURCE_DATE_EPOCH when set, else of the last change of the ruleset's files and its
+    bases' (``history.last_changed``)."""
     epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
     if epoch.isdigit():
         return datetime.fromtimestamp(int(epoch), tz=UTC).strftime("%Y-%m-%d")
-    times = [path.stat().st_mtime for path in ruleset_files(ruleset, root)]
-    moment = datetime.fromtimestamp(max(times), tz=UTC) if times else datetime.now(tz=UTC)  # a ruleset from no files
+    changed = last_changed(Path(root), ruleset_files(ruleset, root))
+    moment = datetime.fromtimestamp(changed, tz=UTC) if changed is not None else datetime.now(tz=UTC)  # no files
     return moment.strftime("%Y-%m-%d")
 
 

@@ -515,17 +515,20 @@ def test_jobs_without_an_audience_argument_keep_every_sheet(tmp_path, monkeypatc
     assert made.jobs("sheets") == [job]
 
 
-def test_the_input_key_hashes_kind_audiences_audience_and_epoch_then_the_ruleset_and_templates(tmp_path, monkeypatch):
+def test_the_input_key_hashes_kind_audiences_audience_and_epoch_then_the_ruleset_templates_and_date(
+    tmp_path, monkeypatch
+):
     monkeypatch.setattr(pipeline.plan, "ruleset_key", lambda root, ruleset, code: "ruleset-key")
     monkeypatch.setattr(keys, "templates_digest", lambda root: b"templates")
+    monkeypatch.setattr(pipeline.plan, "rules_date", lambda ruleset, root: "2024-03-05")  # what its printouts say
     monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
     mini = SimpleNamespace(id="mini")
     unset = b"\x00".join(
-        [b"sheets", b"['player', 'gm', 'author']", b"None", b"", b"ruleset-keytemplates"]
+        [b"sheets", b"['player', 'gm', 'author']", b"None", b"", b"ruleset-keytemplates", b"dated", b"2024-03-05"]
     )  # no epoch: empty
     assert builder(tmp_path).inputs_key("sheets", mini) == hashlib.sha256(unset).hexdigest()
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
-    gm = b"\x00".join([b"handouts", b"['gm']", b"gm", b"1700000000", b"ruleset-keytemplates"])
+    gm = b"\x00".join([b"handouts", b"['gm']", b"gm", b"1700000000", b"ruleset-keytemplates", b"dated", b"2024-03-05"])
     assert builder(tmp_path, audience="gm").inputs_key("handouts", mini) == hashlib.sha256(gm).hexdigest()
 
 
