@@ -43,7 +43,8 @@ def generator_hash() -> str:
 
 def ruleset_key(root: Path, ruleset, code: str) -> str:
     """A hash of everything a ruleset's checks read: its files, prose sources and mechanics, its base's, the
-    project's templates (names, sizes, times) and the generator's code."""
+    project's templates (their names under templates/ and bytes) and the generator's code. Nothing of where the
+    project is or when its files were written: a copy or a clone elsewhere has the same keys."""
     digest = hashlib.sha256(f"{code}\n{ruleset.id}\n".encode())
     for name in (*ruleset.files, *ruleset.mechanics):
         path = Path(root) / name
@@ -54,11 +55,29 @@ def ruleset_key(root: Path, ruleset, code: str) -> str:
     if templates.is_dir():
         for path in sorted(templates.rglob("*")):
             if path.is_file():
-                stat = path.stat()
-                digest.update(f"{path}:{stat.st_size}:{stat.st_mtime_ns}".encode())
+                digest.update(f"{path.relative_to(templates).as_posix()}:{file_digest(path)}".encode())
     if ruleset.base is not None:
         digest.update(ruleset_key(root, ruleset.base, code).encode())
     return digest.hexdigest()
+
+
+_FILE_DIGESTS: dict[tuple, str] = {}  # (path, size, time, inode) -> digest of its bytes: a file is read once
+
+
+def file_digest(path: Path) -> str:
+    """The SHA-256 of ``path``'s bytes, read again only when its size, time or inode changed."""
+    stat = path.stat()
+    seen = (str(path), stat.st_size, stat.st_mtime_ns, stat.st_ino)
+    if seen not in _FILE_DIGESTS:
+        if len(_FILE_DIGESTS) > 4096:  # a long-lived serve: old entries go
+            _FILE_DIGESTS.clear()
+        _FILE_DIGESTS[seen] = hashlib.sha256(path.read_bytes()).hexdigest()
+    return _FILE_DIGESTS[seen]
+
+
+def _templates_named(root: Path, path: Path) -> str:
+    """Which templates folder ``path`` is from, as a key names it: the project's or the defaults', never where."""
+    return "project" if Path(path).is_relative_to(Path(root) / PROJECT_TEMPLATES) else "default"
 
 
 # -- the build's keys: what a PDF, and a ruleset's PDFs of one kind, are made from ---------------------------
@@ -80,7 +99,7 @@ def job_key(job, code: str, root: Path) -> str:
     # when one link cannot be named, so a change is never missed
     for name in linked if linked is not None else asset_names(root):
         path = template_path(root, name)
-        digest.update(name.encode() + b"\0" + str(path).encode() + b"\0")
+        digest.update(name.encode() + b"\0" + _templates_named(root, path).encode() + b"\0")
         digest.update(path.read_bytes() if path.is_file() else b"missing")
     return digest.hexdigest()
 
@@ -126,12 +145,14 @@ def _text(path) -> str:
 
 
 def templates_digest(root: Path) -> bytes:
-    """A hash of every file under the project's templates/ and the default templates, by path and content."""
+    """A hash of every file under the project's templates/ and the default templates, by folder (the project's or
+    the defaults'), name and content: where the project or Rulepress is changes nothing."""
     digest = hashlib.sha256()
-    for folder in (Path(root).resolve() / PROJECT_TEMPLATES, default_templates()):
+    for label, folder in (("project", Path(root).resolve() / PROJECT_TEMPLATES), ("default", default_templates())):
         for path in sorted(folder.rglob("*")) if folder.is_dir() else ():
             if path.is_file():
-                digest.update(str(path).encode() + b"\0" + path.read_bytes() + b"\0")
+                name = f"{label}/{path.relative_to(folder).as_posix()}"
+                digest.update(name.encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.digest()
 
 

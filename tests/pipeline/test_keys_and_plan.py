@@ -94,16 +94,16 @@ def test_the_site_key_changes_with_each_thing_a_site_is_made_from():
     assert len(set(each)) == len(made_from) + 1
 
 
-def test_the_pdf_key_hashes_each_linked_asset_by_name_path_and_bytes(tmp_path):
+def test_the_pdf_key_hashes_each_linked_asset_by_name_folder_and_bytes(tmp_path):
     (tmp_path / "templates").mkdir()
     logo = tmp_path / "templates" / "logo.png"
     logo.write_bytes(b"PNG1")
     job = _job(tmp_path, '<img src="logo.png"><img src="gone.png">')
     expected = hashlib.sha256(b"c")
     expected.update(job.html.encode())
-    expected.update(b"gone.png\0" + str(default_templates() / "gone.png").encode() + b"\0")
+    expected.update(b"gone.png\0default\0")
     expected.update(b"missing")
-    expected.update(b"logo.png\0" + str(logo).encode() + b"\0")
+    expected.update(b"logo.png\0project\0")
     expected.update(b"PNG1")
     assert keys.job_key(job, "c", tmp_path) == expected.hexdigest()
 
@@ -329,7 +329,7 @@ def test_a_pdf_no_longer_made_is_dropped_and_the_rest_still_carried(project, ren
     )  # the retired sheet gone, melee's notes kept
 
 
-def test_the_templates_digest_hashes_each_files_path_and_bytes_once_a_build(tmp_path, monkeypatch):
+def test_the_templates_digest_hashes_each_files_folder_name_and_bytes_once_a_build(tmp_path, monkeypatch):
     defaults = tmp_path / "defaults"
     (defaults / "fonts").mkdir(parents=True)
     (defaults / "sheet.css").write_text("body {}")
@@ -339,16 +339,24 @@ def test_the_templates_digest_hashes_each_files_path_and_bytes_once_a_build(tmp_
     monkeypatch.setattr("generator.keys.default_templates", lambda: defaults)
     made = builder(tmp_path)
     expected = hashlib.sha256()
-    for path in (tmp_path / "templates" / "sheet.css", defaults / "fonts" / "a.woff", defaults / "sheet.css"):
-        expected.update(str(path).encode() + b"\0" + path.read_bytes() + b"\0")
+    for name, path in (
+        ("project/sheet.css", tmp_path / "templates" / "sheet.css"),
+        ("default/fonts/a.woff", defaults / "fonts" / "a.woff"),
+        ("default/sheet.css", defaults / "sheet.css"),
+    ):
+        expected.update(name.encode() + b"\0" + path.read_bytes() + b"\0")
     assert made.templates_digest() == expected.digest()
     (tmp_path / "templates" / "sheet.css").write_text("q {}")
     assert made.templates_digest() == expected.digest()  # read once a build
     (tmp_path / "templates" / "sheet.css").rename(tmp_path / "templates" / "page.css")
     (tmp_path / "templates" / "page.css").write_text("p {}")
     renamed = hashlib.sha256()
-    for path in (tmp_path / "templates" / "page.css", defaults / "fonts" / "a.woff", defaults / "sheet.css"):
-        renamed.update(str(path).encode() + b"\0" + path.read_bytes() + b"\0")
+    for name, path in (
+        ("project/page.css", tmp_path / "templates" / "page.css"),
+        ("default/fonts/a.woff", defaults / "fonts" / "a.woff"),
+        ("default/sheet.css", defaults / "sheet.css"),
+    ):
+        renamed.update(name.encode() + b"\0" + path.read_bytes() + b"\0")
     assert builder(tmp_path).templates_digest() == renamed.digest()
 
 
@@ -587,7 +595,8 @@ def test_a_site_cache_is_never_sealed_nor_trusted_with_a_key_inside_the_project(
 
 def test_a_rulesets_key_is_the_documented_hash_of_its_files_sources_templates_and_base(tmp_path):
     """Written out by hand: the code and id, then each file (a missing one as `(missing)`), each prose source, each
-    project template by path, size and time, then the base's own key, computed with the same code."""
+    project template by its name under templates/ and its bytes, then the base's own key, computed with the same
+    code."""
     root = tmp_path
     (root / "rules_src" / "base").mkdir(parents=True)
     (root / "rules_src" / "base" / "ruleset.yaml").write_text("ruleset: {title: Base}\n")
@@ -601,9 +610,7 @@ def test_a_rulesets_key_is_the_documented_hash_of_its_files_sources_templates_an
         sources={"rules.yaml": "Charge!"},
         base=base,
     )
-    template = root / "templates" / "sheets" / "base.html.j2"
-    stat = template.stat()
-    templates = f"{template}:{stat.st_size}:{stat.st_mtime_ns}".encode()
+    templates = f"sheets/base.html.j2:{hashlib.sha256(b'<p>sheet</p>').hexdigest()}".encode()
 
     def by_hand(ruleset, files: list[bytes], sources: list[bytes], then: bytes = b"") -> str:
         digest = hashlib.sha256(f"code-1\n{ruleset.id}\n".encode())
@@ -639,3 +646,31 @@ def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
     return mask
+
+
+def test_a_copy_of_the_project_elsewhere_written_at_another_time_has_the_same_keys(tmp_path):
+    """What the manifest holds names nothing of where the project is or when its files were written: two clones in
+    two folders keep the same keys (and the same manifest)."""
+    made = []
+    for where, day in (("one", 1_700_000_000), ("two", 1_800_000_000)):
+        root = tmp_path / where / "club"
+        ruleset = stand_ruleset(root, "melee")
+        (root / "templates" / "sheets").mkdir(parents=True)
+        (root / "templates" / "sheets" / "page.html.j2").write_text("<p>sheet</p>")
+        (root / "templates" / "sheet.css").write_text("p {}")
+        for path in (root / "templates").rglob("*"):
+            os.utime(path, (day, day))
+        os.utime(root / "rules_src" / "melee" / "ruleset.yaml", (1_600_000_000, 1_600_000_000))
+        project = SimpleNamespace(root=root, rulesets=[ruleset], house_results=dict)
+        built = pipeline.plan.Builder(project, root / "build", root / "staging", {}, BuildRequest(root))
+        job = PdfJob(html='<link href="sheet.css"><p>x</p>', target=Path("x"), base_dir=root / "templates")
+        made.append(
+            (
+                built.inputs_key("sheets", ruleset),
+                built.rules_key(ruleset),
+                built.site_inputs_key("player", {}),
+                keys.ruleset_key(root, ruleset, "code"),
+                keys.job_key(job, "code", root),
+            )
+        )
+    assert made[0] == made[1]
