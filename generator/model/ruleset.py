@@ -220,6 +220,30 @@ class Ruleset:
             return self
         return self.base.owner_of(section, id)
 
+    def linked(self, section: str, id: str) -> tuple[Ruleset, object]:
+        """(the ruleset whose pages print it, the entry) for the entry a role links: this ruleset's own or
+        inherited entry (``get``), else an entry of any section of a base it extends, which is not inherited (a
+        base's rule or spell is none of this ruleset's) but is printed on the base's pages, where a link goes; a
+        KeyError as ``get``'s when neither has it."""
+        try:
+            entry = self.get(section, id)
+        except KeyError:
+            base = self.base_having(section, id)
+            if base is None:
+                raise
+            return base, base.get(section, id)
+        return (self.owner_of(section, id) if section in SHARED_SECTIONS else self), entry
+
+    def base_having(self, section: str, id: str) -> Ruleset | None:
+        """The base this ruleset extends (or its base...) that has the entry ``id`` of ``section`` itself, or None:
+        for a message that says where an entry this ruleset cannot use is. A sheet is none: no page prints it."""
+        below = self.base if section in SECTIONS and section != "sheets" else None
+        while below is not None:
+            if any(entry.id == id for entry in below.section(section)):
+                return below
+            below = below.base
+        return None
+
     def value(self, id: str) -> Value:
         return self.get("values", id)
 

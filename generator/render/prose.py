@@ -178,8 +178,8 @@ class Prose:
             section, id = "glossary", term_names(self.ruleset).get(target.casefold(), target)
         else:
             section, id = ROLE_SECTIONS.get(role, ""), target
-        try:
-            return self.ruleset.get(section, id), section
+        try:  # a base's rule or spell, which a base's keyword may name, prints its title too
+            return self.ruleset.linked(section, id)[1], section
         except (KeyError, AttributeError):
             return None, section
 
@@ -201,11 +201,13 @@ def role_as_text(match: re.Match, ruleset: Ruleset | None = None) -> str:
                 return named_roll_text(ruleset, target)
             except KeyError:
                 return target
-        section = ROLE_SECTIONS.get(match["role"])
+        section, id = ROLE_SECTIONS.get(match["role"]), target
+        if match["role"] == "entry":  # `section.id`
+            section, _, id = target.partition(".")
         if section and not _EXPLICIT.match(match["text"]):
             try:
-                id = term_names(ruleset).get(target.casefold(), target) if section == "glossary" else target
-                return reference_title(ruleset.get(section, id), target)
+                written, id = id, term_names(ruleset).get(id.casefold(), id) if section == "glossary" else id
+                return reference_title(ruleset.linked(section, id)[1], written)
             except KeyError:
                 pass
     explicit = _EXPLICIT.match(match["text"])

@@ -384,7 +384,7 @@ def _twice(id: str, where: str, loc) -> Diagnostic:
 def _unit_refs(ruleset: Ruleset, army, unit):
     troops = [r.id for r in ruleset.profile(army.matrix).rows]
     if unit.troop not in troops and not ruleset.is_unloaded(f"{army.matrix}.{unit.troop}", ROW_SECTION):
-        yield Diagnostic(
+        yield _base_troop(ruleset, army, unit, troops) or Diagnostic(
             Code.UNKNOWN_REF,
             f"troop `{unit.troop}` is not a row of `{army.matrix}`",
             value_loc(unit, "troop"),
@@ -401,6 +401,26 @@ def _unit_refs(ruleset: Ruleset, army, unit):
                 yield d
             elif section == "costs":
                 yield from _upgrade_refs(ruleset, unit, index, id, loc)
+
+
+def _base_troop(ruleset: Ruleset, army, unit, troops: list[str]) -> Diagnostic | None:
+    """A line fielding a troop of a base's matrix: a ruleset that extends a game fields its own matrix's troops
+    alone (the base's are the base's armies'), said so, with no guess at a row of its own; None when no base has it."""
+    below = ruleset.base
+    while below is not None:
+        for matrix in below.profiles:
+            if any(row.id == unit.troop for row in matrix.rows):
+                return Diagnostic(
+                    Code.UNKNOWN_REF,
+                    f"troop `{unit.troop}` is a row of `{matrix.id}` of the base ruleset `{below.id}`, not of "
+                    f"`{army.matrix}`: a ruleset that extends a game fields only its own matrix's troops",
+                    value_loc(unit, "troop"),
+                    f"field a troop of `{army.matrix}` ({', '.join(troops) or 'it has no rows'}), or give "
+                    f"`{army.matrix}` a row for `{unit.troop}`; a list of the game's troops is the game's: "
+                    f"`rulepress list FILE --ruleset {below.id}`",
+                )
+        below = below.base
+    return None
 
 
 def _upgrade_refs(ruleset: Ruleset, unit, index: int, id: str, loc):

@@ -70,11 +70,22 @@ def check_prose_links(ruleset: Ruleset):
                             loc,
                             did_you_mean(section, list(SECTIONS)),
                         )
-                    elif (d := unknown_ref(ruleset, section, id, loc, section.removesuffix("s"))) is not None:
+                    elif section == "sheets":  # no page prints a sheet: the site's build stops at the link
+                        yield Diagnostic(
+                            Code.UNKNOWN_REF,
+                            f"{{entry}}`{target}` links a sheet, which the site prints as a PDF, not on a page",
+                            loc,
+                            f"link its PDF: {{pdf}}`Title <sheets/{ruleset.id}-{id.replace('_', '-')}-a4.pdf>`",
+                        )
+                    elif ruleset.base_having(section, id) is None and (
+                        (d := unknown_ref(ruleset, section, id, loc, section.removesuffix("s"))) is not None
+                    ):
                         yield d
                 elif match["role"] == "roll":
                     yield from _roll_problems(ruleset, target, loc)
-                elif (d := unknown_ref(ruleset, _ROLE_SECTIONS[match["role"]], target, loc, match["role"])) is not None:
+                elif ruleset.base_having(_ROLE_SECTIONS[match["role"]], target) is None and (
+                    (d := unknown_ref(ruleset, _ROLE_SECTIONS[match["role"]], target, loc, match["role"])) is not None
+                ):
                     yield d
                 elif (repeated := _repeated_word(ruleset, match, value)) is not None:
                     yield Diagnostic(
@@ -190,7 +201,15 @@ def role_entry(ruleset: Ruleset, role: str, target: str, terms: dict[str, str]):
         return entry_or_none(ruleset, "glossary", terms.get(target.casefold(), ""))
     if role == "entry":
         section, _, id = target.partition(".")
-        return entry_or_none(ruleset, section, id) if section in SECTIONS else None
+        return _linked_or_none(ruleset, section, id) if section in SECTIONS else None
     if role == "roll":  # `table:Result`: the table's row
         return entry_or_none(ruleset, "tables", target.partition(":")[0].strip())
-    return entry_or_none(ruleset, _ROLE_SECTIONS[role], target)
+    return _linked_or_none(ruleset, _ROLE_SECTIONS[role], target)
+
+
+def _linked_or_none(ruleset: Ruleset, section: str, id: str):
+    """The entry a role links, a base's of any section too (``Ruleset.linked``), or None."""
+    try:
+        return ruleset.linked(section, id)[1]
+    except KeyError:
+        return None

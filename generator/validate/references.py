@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..diagnostics import Code, Diagnostic, Location, Severity, did_you_mean
 from ..model.base import item_loc, value_loc
 from ..model.entries import RollTable, gm_only
-from ..model.ruleset import SECTIONS, SITE_PAGE_NAMES, Ruleset
+from ..model.ruleset import SECTIONS, SHARED_SECTIONS, SITE_PAGE_NAMES, Ruleset
 
 
 def unknown_ref(ruleset: Ruleset, section: str, id: str, loc: Location, what: str) -> Diagnostic | None:
@@ -14,8 +14,24 @@ def unknown_ref(ruleset: Ruleset, section: str, id: str, loc: Location, what: st
     ids = [e.id for e in ruleset.reachable(section)]
     if id in ids:
         return None
+    if (base := ruleset.base_having(section, id)) is not None:
+        return Diagnostic(
+            Code.UNKNOWN_REF,
+            f"{what} `{id}` is in `{section}:` of the base ruleset `{base.id}`, which `{ruleset.id}` does not inherit",
+            loc,
+            not_inherited(section, id),
+        )
     return Diagnostic(
         Code.UNKNOWN_REF, f"{what} `{id}` is not in `{section}:`", loc, ref_hint(ruleset, id, ids, section)
+    )
+
+
+def not_inherited(section: str, id: str) -> str:
+    """The hint for an entry of a base named where only the ruleset's own (or inherited) entries fit."""
+    shared = ", ".join(f"`{s}:`" for s in SHARED_SECTIONS)
+    return (
+        f"`extends:` shares a base's {shared} alone; its `{section}:` are its own: write the entry here, or name "
+        f"the base's in prose ({_role_for(section, id)}), which links to the base's page"
     )
 
 
@@ -47,11 +63,19 @@ def check_references(ruleset: Ruleset):
                     yield d
         for index, target in enumerate(getattr(entry, "see_also", ())):
             if target not in all_ids and not ruleset.is_unloaded(target):
+                loc = item_loc(entry, "see_also", index)
+                if (found := _in_a_base(ruleset, target)) is not None:
+                    base, kind = found
+                    yield Diagnostic(
+                        Code.UNKNOWN_REF,
+                        f"see_also `{target}` is in `{kind}:` of the base ruleset `{base.id}`: see_also names "
+                        f"entries of `{ruleset.id}`",
+                        loc,
+                        f"link the base's in the text instead ({_role_for(kind, target)}): it goes to the base's page",
+                    )
+                    continue
                 yield Diagnostic(
-                    Code.UNKNOWN_REF,
-                    f"see_also `{target}` names no entry",
-                    item_loc(entry, "see_also", index),
-                    did_you_mean(target, all_ids),
+                    Code.UNKNOWN_REF, f"see_also `{target}` names no entry", loc, did_you_mean(target, all_ids)
                 )
         for index, target in enumerate(getattr(entry, "charts", ()) if section == "rules" else ()):
             if (d := unknown_ref(ruleset, "charts", target, item_loc(entry, "charts", index), "chart")) is not None:
@@ -59,12 +83,42 @@ def check_references(ruleset: Ruleset):
         if isinstance(entry, RollTable):
             for row in entry.rows:
                 if row.ref and row.ref not in all_ids and not ruleset.is_unloaded(row.ref):
-                    yield Diagnostic(
+                    yield _row_ref_of_a_base(ruleset, row) or Diagnostic(
                         Code.UNKNOWN_REF,
                         f"row `{row.result}` refers to `{row.ref}`, which names no entry",
                         value_loc(row, "ref"),
                         did_you_mean(row.ref, all_ids),
                     )
+
+
+def _row_ref_of_a_base(ruleset: Ruleset, row) -> Diagnostic | None:
+    """A row's `ref:` naming an entry of a base: the row's own entry it is not (a spell's card gives its own table
+    and roll, the base's), so the way to point at it is said; None when no base has it."""
+    if (found := _in_a_base(ruleset, row.ref)) is None:
+        return None
+    base, section = found
+    return Diagnostic(
+        Code.UNKNOWN_REF,
+        f"row `{row.result}` refers to `{row.ref}`, which is in `{section}:` of the base ruleset `{base.id}`: "
+        f"a row's `ref:` names an entry of `{ruleset.id}`",
+        value_loc(row, "ref"),
+        "a row's `ref:` makes the entry the row's own (a spell's card prints the row's table and roll); "
+        f"link the base's in the row's `effect:` instead ({_role_for(section, row.ref)}): it goes to the base's page",
+    )
+
+
+def _in_a_base(ruleset: Ruleset, id: str) -> tuple[Ruleset, str] | None:
+    """(the base, the section) of the first entry ``id`` of a base this ruleset extends, or None."""
+    for section in SECTIONS:
+        if (base := ruleset.base_having(section, id)) is not None:
+            return base, section
+    return None
+
+
+def _role_for(section: str, id: str) -> str:
+    """The prose role that links entry ``id`` of ``section``."""
+    role = {"rules": "rule", "spells": "spell", "tables": "table", "profiles": "profile"}.get(section)
+    return f"{{{role}}}`{id}`" if role else f"{{entry}}`{section}.{id}`"
 
 
 def check_spells(ruleset: Ruleset):

@@ -302,7 +302,7 @@ def _xref_role(kind: str):
         else:
             section, id = ROLE_SECTIONS[kind], target
         try:
-            entry = ruleset.get(section, id)
+            owner, entry = ruleset.linked(section, id)  # a base's entry links to the base's page
         except KeyError:
             if kind == "term":
                 there = sorted({e.term for e in ruleset.reachable(section)})
@@ -314,7 +314,6 @@ def _xref_role(kind: str):
         if not myst.visible_to(entry, env.config.rulepress_audience):  # check refuses this; never show it anyway
             return [nodes.inline(myst.HIDDEN_REFERENCE, myst.HIDDEN_REFERENCE, classes=["gm-hidden"])], []
         shown = title or reference_title(entry, target)
-        owner = ruleset.owner_of(section, entry.id) if section in ("formulas", "charts", "lookups") else ruleset
         node = addnodes.pending_xref(
             rawtext,
             nodes.inline(shown, shown, classes=["xref", f"rp-{kind}"]),
