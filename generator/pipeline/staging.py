@@ -9,9 +9,9 @@ from __future__ import annotations
 import json
 import os
 import re
+import secrets
 import shutil
 import signal
-import tempfile
 from pathlib import Path
 
 from ..cache_seal import sign, unsign
@@ -28,7 +28,18 @@ def _staging_prefix(out: Path) -> str:
 
 
 def new_staging(out: Path) -> Path:
-    return Path(tempfile.mkdtemp(prefix=_staging_prefix(out), dir=out.parent))
+    """A new folder beside ``out`` for a build, made as `mkdir` makes one: its mode is the umask's (0755 under 022),
+    since it becomes ``out``, which a web server serving ``out/site`` must be able to pass through. A private
+    folder (``mkdtemp``'s 0700) guards nothing: what a build stages is published by the swap a moment later, and
+    no one else may write into it either way."""
+    for _ in range(100):
+        staging = out.parent / (_staging_prefix(out) + secrets.token_hex(4))
+        try:
+            staging.mkdir()
+        except FileExistsError:
+            continue
+        return staging
+    raise FileExistsError(f"no free name for a staging folder beside {out}")
 
 
 def clean_stale(out: Path) -> None:

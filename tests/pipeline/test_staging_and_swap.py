@@ -213,3 +213,15 @@ def test_a_signed_manifest_that_is_no_json_object_names_nothing(tmp_path, monkey
     (tmp_path / "build").mkdir()
     pipeline.staging.write_manifest(tmp_path / "build", ["a.pdf"])
     assert pipeline.staging.read_manifest(tmp_path / "build") == {}
+
+
+@pytest.mark.parametrize(("umask", "mode"), [(0o022, 0o755), (0o027, 0o750), (0o077, 0o700)])
+def test_the_staging_folder_that_becomes_the_build_has_the_mode_mkdir_gives(tmp_path, umask, mode):
+    """A web server reading `build/site` passes through `build/`: it is made as `mkdir` makes a folder."""
+    before = os.umask(umask)
+    try:
+        staging = pipeline.staging.new_staging(tmp_path / "build")
+    finally:
+        os.umask(before)
+    pipeline.staging.swap(staging, tmp_path / "build")
+    assert stat.S_IMODE((tmp_path / "build").stat().st_mode) == mode
