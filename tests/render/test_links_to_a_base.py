@@ -16,6 +16,7 @@ from helpers import make_project
 from generator.cli import main
 from generator.render.handouts.content import roster_context
 from generator.render.prose import _ROLE, Prose, role_as_text
+from generator.render.site.pages import site_pages, write_inputs
 from generator.validate import check_project
 
 GAME = """\
@@ -161,6 +162,23 @@ def test_every_role_naming_a_base_entry_prints_its_title_in_print(bog):
         assert "4 hexes" in shown
         for id in ("faulty_scroll", "shooting_rules", "fizzle", "hits_chart", "keywords.shoots", "spells.fizzle"):
             assert id not in shown
+
+
+def test_a_supplements_page_is_read_again_when_a_base_entry_it_links_is_retitled(tmp_path):
+    """Sphinx reads a page's entry again when what its roles read changes: a base's rule's title is read there too."""
+    make_project(tmp_path, skirmish=GAME, bog=SUPPLEMENT)
+    src = tmp_path / "cache" / "src"
+
+    def inputs_of_bog() -> dict[str, str]:
+        project = check_project(tmp_path).project
+        write_inputs(project, site_pages(project, "player"), src, "player")
+        return {p.name: p.read_text() for p in sorted((src.parent / "inputs" / "bog").iterdir())}
+
+    before = inputs_of_bog()
+    game = tmp_path / "rules_src" / "skirmish" / "ruleset.yaml"
+    game.write_text(game.read_text().replace("Shooting at the enemy", "Shooting at the foe"))
+    after = inputs_of_bog()
+    assert before.keys() == after.keys() and all(before[name] != after[name] for name in before)
 
 
 @pytest.mark.build  # runs Sphinx

@@ -733,10 +733,15 @@ def _inputs_source(project: Project, ruleset: Ruleset, directives: list) -> str:
 
 
 def _role_inputs(ruleset: Ruleset) -> str:
-    """A hash of what the roles inside a directive's text read from its ruleset: every entry's
-    id, title and audience (links and their text), the values (``{value}``) and the meta (banners)."""
+    """A hash of what the roles inside a directive's text read from its ruleset and the bases it extends (a role
+    naming a base's entry prints its title and links to its page): every entry's id, title and audience (links and
+    their text), the values (``{value}``) and the meta (banners)."""
+    chain = [ruleset]
+    while chain[-1].base is not None:
+        chain.append(chain[-1].base)
     named = [
         (
+            owner.id,
             section,
             e.id,
             entry_title(e),
@@ -745,9 +750,10 @@ def _role_inputs(ruleset: Ruleset) -> str:
             getattr(e, "audience", ""),
             gm_only(e),
         )
-        for section, e in ruleset.all_entries()
+        for owner in chain
+        for section, e in owner.all_entries()
     ]
-    return _sha(repr(named), repr(ruleset.values), repr(ruleset.meta))
+    return _sha(repr(named), *(repr(owner.values) for owner in chain), repr(ruleset.meta))
 
 
 def _sha(*parts: str) -> str:
