@@ -208,6 +208,12 @@ class Code(enum.Enum):
         catches="a reference to an entry that does not exist",
         hint="check the id against the entries of that section",
     )
+    SPELL_ROLL = _code(
+        "spell-roll",
+        catches="a spell's `roll:` that is not the whole range of one row of its table, or not that of the row whose "
+        "`ref:` names it (its card would print a roll players do not get beside the row's chance)",
+        hint="write the row's range as the table does (`1-2`), or leave `roll:` out to take it from the row",
+    )
     UNDECLARED_KIND = _code(
         "undeclared-kind",
         catches="a hero level, or a keyword, item or victory-point kind, that the ruleset's `ruleset:` section does "

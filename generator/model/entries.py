@@ -666,7 +666,12 @@ class Spell(ForAudience):
 
     name: str = spec("The spell's name as the source spells it.", example="Fireball")
     table: str = spec("Id of the roll table the spell is found on.", "")
-    roll: int | None = spec("The spell's result on that table.", None, example="3")
+    roll: RollRange | None = spec(
+        "The spell's roll on that table, written as its row's is (`3`, `1-2`, `5+`): the row's whole range. "
+        "Left out, it is the range of the row whose `ref:` names the spell.",
+        None,
+        example="1-2",
+    )
     range: int | None | NotGiven = spec(
         "Range in the ruleset's unit (inches, hexes); empty if the spell has none.", None
     )

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from fractions import Fraction
 from types import MappingProxyType
 
 from ..diagnostics import did_you_mean
 from . import reads
 from .base import NotGiven
 from .computed import Chart, Formula, Lookup, Sheet, Value
+from .dice import RollRange
 from .entries import (
     ArmyLimit,
     ArmyList,
@@ -293,6 +295,36 @@ class Ruleset:
 
     def spell(self, id: str) -> Spell:
         return self.get("spells", id)
+
+    def spell_row(self, spell: Spell) -> TableRow | None:
+        """The row of its table a spell sits on: the row whose whole range its `roll:` is, else (no roll written)
+        the row whose `ref:` names it; None for neither, or for a table that is not there."""
+        if not spell.table or spell.table not in {t.id for t in self.reachable("tables")}:
+            return None
+        for row in self.table(spell.table).rows:
+            if spell.roll is None and row.ref == spell.id:
+                return row
+            if spell.roll is not None and not isinstance(row.roll, NotGiven):
+                if (row.roll.low, row.roll.high) == (spell.roll.low, spell.roll.high):
+                    return row
+        return None
+
+    def spell_roll(self, spell: Spell) -> RollRange | None:
+        """What a spell's card and pages print as its roll: its row's range (as the table prints it), else the
+        roll it is written with; None where neither is known."""
+        row = self.spell_row(spell)
+        if row is not None and not isinstance(row.roll, NotGiven):
+            return row.roll
+        return spell.roll
+
+    def spell_chance(self, spell: Spell) -> Fraction | None:
+        """The exact chance of a spell's row on its table, or None where the table gives no ranges, its
+        dice read stats, or no row is the spell's."""
+        row = self.spell_row(spell)
+        table = self.table(spell.table) if row is not None else None
+        if table is None or not table.ranges_given or table.dice.stats:
+            return None
+        return next(p for r, p in table.odds() if r is row)
 
     def term(self, id: str) -> Term:
         return self.get("glossary", id)

@@ -433,6 +433,8 @@ def _field_text(ruleset: Ruleset, how: str, id: str, field: str) -> str | None:
         held = getattr(getattr(ruleset, how)(id), field)
     except (KeyError, AttributeError):
         return None
+    if isinstance(held, RollRange):  # a spell's roll: the row's range as written (`1-2`)
+        return held.text
     return str(held) if type(held) in (int, Fraction) or isinstance(held, Quantity) else None
 
 

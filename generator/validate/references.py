@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from ..diagnostics import Code, Diagnostic, Location, Severity, did_you_mean
-from ..model.base import item_loc, value_loc
+from ..model.base import NotGiven, item_loc, value_loc
+from ..model.dice import RollRange
 from ..model.entries import RollTable, gm_only
 from ..model.ruleset import SECTIONS, SHARED_SECTIONS, SITE_PAGE_NAMES, Ruleset
 
@@ -122,28 +123,56 @@ def _role_for(section: str, id: str) -> str:
 
 
 def check_spells(ruleset: Ruleset):
+    """A spell's `roll:` is the whole range of one row of its table, not another spell's row: its card and pages
+    print that roll beside the row's chance."""
     for spell in ruleset.spells:
-        if not spell.table or spell.roll is None or spell.table not in {t.id for t in ruleset.tables}:
+        if not spell.table or spell.roll is None or spell.table not in {t.id for t in ruleset.reachable("tables")}:
             continue
         table = ruleset.table(spell.table)
         if not table.ranges_given:
             continue
-        at = [row for row in table.rows if spell.roll in row.roll]
+        roll = spell.roll
+        at = [row for row in table.rows if _overlap(roll, row.roll)]
+        own = [row.roll.text for row in table.rows if row.ref == spell.id]
         if not at:
             yield Diagnostic(
                 Code.UNKNOWN_REF,
-                f"spell `{spell.id}` sits at {spell.roll} on `{table.id}`, which has no such row",
+                f"spell `{spell.id}` sits at {roll.text} on `{table.id}`, which has no such row",
                 value_loc(spell, "roll"),
             )
-        elif at[0].ref and at[0].ref != spell.id and at[0].ref in {s.id for s in ruleset.spells}:
-            own = [row.roll.text for row in table.rows if row.ref == spell.id]
+        elif at[0].ref and at[0].ref != spell.id and at[0].ref in {s.id for s in ruleset.reachable("spells")}:
             yield Diagnostic(
                 Code.UNKNOWN_REF,
-                f"spell `{spell.id}` sits at {spell.roll} on `{table.id}`, where the row `{at[0].roll.text}` is "
+                f"spell `{spell.id}` sits at {roll.text} on `{table.id}`, where the row `{at[0].roll.text}` is "
                 f"spell `{at[0].ref}`: its card and the table disagree",
                 value_loc(spell, "roll"),
                 f"give it a roll of its own row, `{own[0]}`" if own else "give it the roll of the row that names it",
             )
+        elif (row := ruleset.spell_row(spell)) is None or (own and row.ref != spell.id):
+            whole = own[0] if own else at[0].roll.text
+            wrong = "its card and pages would print a roll that is not the row's beside the row's chance"
+            if row is not None:
+                where = f"but the row that names it is `{whole}`: its card and the table disagree"
+            elif len(at) > 1:
+                where = "across the rows " + " and ".join(f"`{r.roll.text}`" for r in at) + f": {wrong}"
+            else:
+                where = f"only part of its row `{at[0].roll.text}`: {wrong}"
+            yield Diagnostic(
+                Code.SPELL_ROLL,
+                f"spell `{spell.id}` has roll `{roll.text}` on `{table.id}`, {where}",
+                value_loc(spell, "roll"),
+                f"write `roll: {whole}`, the whole row, or leave `roll:` out to take the range of the row whose "
+                "`ref:` names the spell",
+            )
+
+
+def _overlap(one: RollRange, other) -> bool:
+    """Whether two roll ranges share a result (an open end reaches as far as rolls go)."""
+    if isinstance(other, NotGiven):
+        return False
+    below = one.high is not None and other.low is not None and one.high < other.low
+    above = one.low is not None and other.high is not None and one.low > other.high
+    return not (below or above)
 
 
 def check_repeated_titles(ruleset: Ruleset):

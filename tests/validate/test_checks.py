@@ -125,7 +125,7 @@ tables:
       - {roll: 1-3, result: Fireball, ref: fireball}
       - {roll: 4-6, result: Mist}
 spells:
-  fireball: {name: Fireball, table: spells, roll: 2, effect: Burns.}
+  fireball: {name: Fireball, table: spells, roll: 1-3, effect: Burns.}
 """,
         )
         == []

@@ -268,7 +268,7 @@ tables:
     rows:
       - {{roll: 1-6, result: Ember dart}}
 spells:
-  ember_dart: {{name: Ember dart, table: spells, roll: 1, casting_value: 8, effect: A dart of fire.}}
+  ember_dart: {{name: Ember dart, table: spells, roll: 1-6, casting_value: 8, effect: A dart of fire.}}
 formulas:
   casting_chance:
     title: Casting chance

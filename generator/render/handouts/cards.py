@@ -28,6 +28,7 @@ from ..present import (
     hero_kind,
     keywords_label,
     profile_text,
+    range_text,
     shown,
     source_title,
 )
@@ -171,8 +172,8 @@ def spell_card(ruleset: Ruleset, spell, prose: Prose) -> dict:
     if spell.casting_value is not None:
         badge = {"label": "Cast", "value": cell(spell.casting_value)}
         facts = [f for f in facts if f["label"] != "Casting value"]
-    elif spell.table and spell.roll is not None:
-        badge = {"label": ruleset.table(spell.table).dice.text, "value": {"text": str(spell.roll), "gap": False}}
+    elif spell.table and (roll := ruleset.spell_roll(spell)) is not None:
+        badge = {"label": ruleset.table(spell.table).dice.text, "value": {"text": range_text(roll), "gap": False}}
     body = prose.html(spell.effect)
     return {
         "kind": "Spell",
@@ -269,12 +270,19 @@ def troop_card(ruleset: Ruleset, matrix, row, prose: Prose) -> dict:
     }
 
 
+def _roll_order(roll) -> int:
+    """Where a spell's roll sorts on its table: by its lowest result (an open low end first, no roll before any)."""
+    if roll is None:
+        return 0
+    return roll.low if roll.low is not None else roll.high
+
+
 def cards(ruleset: Ruleset, audience: str) -> list[dict]:
     """Every card the audience may see: spells in table order, heroes, then troop types."""
     prose = Prose(ruleset, audience)
     spells = sorted(
         (s for s in ruleset.spells if visible(s, audience)),
-        key=lambda s: (s.table, s.roll if s.roll is not None else 0),
+        key=lambda s: (s.table, _roll_order(ruleset.spell_roll(s))),
     )
     found = [spell_card(ruleset, s, prose) | {"key": card_key("spells", s.id)} for s in spells]
     found += [

@@ -13,7 +13,6 @@ Game-master-only material (``audience: gm`` entries, hidden victory points, rule
 from __future__ import annotations
 
 import math
-from fractions import Fraction
 
 from ...mechanics import armies
 from ...model.base import NotGiven
@@ -45,6 +44,7 @@ from ..present import (
     paid_text,
     points_text,
     profile_text,
+    range_text,
     roll_text,
     rule_charts,
     see_also,
@@ -472,16 +472,17 @@ def _sources(entries, ruleset: Ruleset) -> list[dict]:
 
 def spell_facts(ruleset: Ruleset, spell, audience: str, printed: frozenset[str] = frozenset()) -> list[dict]:
     facts = []
-    if spell.table and spell.roll is not None:
+    if spell.table and (roll := ruleset.spell_roll(spell)) is not None:
         table = ruleset.table(spell.table)
-        chance = ""
-        if table.ranges_given and not table.dice.stats:
-            chance = ", " + chance_text(sum((p for row, p in table.odds() if spell.roll in row.roll), Fraction(0)))
+        chance = "" if (p := ruleset.spell_chance(spell)) is None else ", " + chance_text(p)
         link = _link(ruleset, "tables", table.id, printed, audience)
         facts.append(
             fact(
                 "Table",
-                {"text": f"{named(table, audience)} ({table.dice.text}), roll {spell.roll}{chance}", "gap": False},
+                {
+                    "text": f"{named(table, audience)} ({table.dice.text}), roll {range_text(roll)}{chance}",
+                    "gap": False,
+                },
                 href=link["href"] if link else "",
             )
         )

@@ -52,6 +52,7 @@ from ..present import (
     paid_text,
     points_text,
     profile_text,
+    range_text,
     roll_text,
     rule_charts,
     see_also,
@@ -235,14 +236,15 @@ def _profile_cell(column, written) -> str:
 
 def spell_md(spell: Spell, ruleset: Ruleset, audience: str = "player") -> str:
     facts = []
-    if spell.table and spell.roll is not None and not visible_to(ruleset.table(spell.table), audience):
+    roll = ruleset.spell_roll(spell) if spell.table else None
+    if roll is not None and not visible_to(ruleset.table(spell.table), audience):
         facts.append(("Table", esc(HIDDEN_REFERENCE)))
-    elif spell.table and spell.roll is not None:
+    elif roll is not None:
         table = ruleset.table(spell.table)
-        chance = ""
-        if table.ranges_given and not table.dice.stats:
-            chance = f" ({esc(percent(sum(p for row, p in table.odds() if spell.roll in row.roll)))})"
-        facts.append(("Table", f"{{table}}`{role_text(table.title)} <{table.id}>`, roll {esc(spell.roll)}{chance}"))
+        chance = "" if (p := ruleset.spell_chance(spell)) is None else f" ({esc(percent(p))})"
+        facts.append(
+            ("Table", f"{{table}}`{role_text(table.title)} <{table.id}>`, roll {esc(range_text(roll))}{chance}")
+        )
     if spell.range is not None:
         facts.append(
             ("Range", gap() if isinstance(spell.range, NotGiven) else f"{esc(spell.range)} {esc(spell.range_unit)}")
