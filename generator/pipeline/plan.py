@@ -35,6 +35,7 @@ from .workers import progress, run_tasks, site_worker
 OUTPUTS = ("site", "sheets", "handouts")
 SITES = {"player": "site", "gm": "site-gm", "author": "site-author"}  # each audience's site, by its folder
 PRINTED = ("player", "gm")  # the audiences PDFs are printed for
+NO_JEKYLL = ".nojekyll"  # in each site: GitHub Pages then serves it as it is (mark_for_static_hosts)
 
 
 @dataclass
@@ -158,6 +159,16 @@ class Builder:
         self.carry("export")  # `rulepress export` writes it; a build keeps it
         self.render(pdfs, sites)
         self.place_printouts()
+        self.mark_for_static_hosts()
+
+    def mark_for_static_hosts(self) -> None:
+        """An empty ``.nojekyll`` in each site: GitHub Pages publishing a branch runs Jekyll unless the site holds
+        one, and Jekyll drops every folder whose name starts with `_` (`_static/`, `_pagefind/`: the styles, the
+        scripts and the search index). Kept from the last build where it is there already (a link to its file)."""
+        for name in SITES.values():
+            site = self.staging / name
+            if site.is_dir() and not (site / NO_JEKYLL).exists():
+                (site / NO_JEKYLL).write_bytes(b"")
 
     def place_printouts(self) -> None:
         """Each site gets the PDFs it links inside its own folder (`printouts/sheets`, `printouts/handouts`), so a

@@ -49,8 +49,11 @@ EVERY_FILE = sorted(
         "reference/format.md",
         "reference/names-melee.md",
         "reference/names-melee_house.md",
+        "site-author/.nojekyll",
         "site-author/index.html",
+        "site-gm/.nojekyll",
         "site-gm/index.html",
+        "site/.nojekyll",
         "site/index.html",
     ]
 )

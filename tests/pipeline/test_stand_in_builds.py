@@ -137,7 +137,7 @@ def test_a_changed_site_rebuilds_that_site_and_keeps_sphinx_files_out(project, r
     renderers.site_version["gm"] = 2
     assert build(project, renderers) == 0
     assert renderers.sites == ["gm"] and renderers.pdfs == []
-    assert files(project / "build" / "site-gm") == ["index.html"]  # .buildinfo is Sphinx's, not the site's
+    assert files(project / "build" / "site-gm") == [".nojekyll", "index.html"]  # .buildinfo is Sphinx's, not the site's
     assert manifest(project)["site-gm/"].startswith("gm 2 ")
 
 
@@ -511,7 +511,7 @@ def test_without_serves_hook_sites_go_to_the_pool_first_then_the_longest_pdfs(pr
         "melee-roster-a4.pdf",
     ]
     assert len(renderers.tasks) == 3 + len(ALL_PDFS) and renderers.workers == [3]
-    assert files(project / "build" / "site") == ["index.html"]  # neither .buildinfo nor .doctrees
+    assert files(project / "build" / "site") == [".nojekyll", "index.html"]  # neither .buildinfo nor .doctrees
     assert (project / "build" / "site" / "index.html").read_text() == "the player site"
 
 
@@ -523,7 +523,7 @@ def test_the_site_builder_is_given_the_project_its_cache_and_its_html_folder(pro
     assert pages == "gm pages" and house_results == {}
     assert (root, cache_dir, html, audience) == (str(project), str(cache), str(cache.with_name("site-gm-html")), "gm")
     assert manifest(project)["site-gm/"].startswith(f"gm 1 {pipeline.plan.code_hash()} ")
-    assert files(project / "build" / "site-gm") == ["index.html"]
+    assert files(project / "build" / "site-gm") == [".nojekyll", "index.html"]
 
 
 def test_only_the_site_builds_the_sites_and_carries_every_pdf(project, renderers):
@@ -710,3 +710,19 @@ def test_a_build_seals_no_site_cache_with_a_key_inside_the_project(project, rend
     assert build(project, renderers, audience="player", site_builder=_site_with_a_cache(renderers, [])) == 0
     caches = pipeline.plan.site_cache(project, project / "build", "site").parent
     assert sorted(p.name for p in caches.iterdir()) == ["site", "site-html"]
+
+
+def test_every_site_holds_an_empty_nojekyll_so_github_pages_serves_its_underscore_folders(project, renderers):
+    """GitHub Pages publishing a branch runs Jekyll unless the site has a `.nojekyll`, and Jekyll drops `_static/`
+    and `_pagefind/`. Made, kept or carried, every site holds one, empty, and the same file from build to build."""
+    assert build(project, renderers) == 0
+    sites = [project / "build" / name for name in ("site", "site-gm", "site-author")]
+    assert [(site / ".nojekyll").read_bytes() for site in sites] == [b"", b"", b""]
+    first = (sites[0] / ".nojekyll").stat().st_ino
+    assert build(project, renderers) == 0  # nothing changed: the site is the last build's
+    assert build(project, renderers, only=["sheets"]) == 0  # the sites carried
+    assert (sites[0] / ".nojekyll").stat().st_ino == first
+    renderers.site_version["player"] = 2
+    assert build(project, renderers, only=["site"]) == 0  # made again
+    assert [(site / ".nojekyll").read_bytes() for site in sites] == [b"", b"", b""]
+    assert not any(".nojekyll" in name for name in manifest(project))
