@@ -38,7 +38,7 @@ class Cell:
 
     @property
     def words(self) -> bool:
-        """Whether the cell prints words (`Critical hit`, `no effect`) rather than a number (`4+`, `1½`, `3"`): a
+        """Whether the cell prints words (`Glancing blow`, `no effect`) rather than a number (`4+`, `1½`, `3"`): a
         chart's numbers grow with its cells where the page leaves room (`jobs.row_fill`), its words keep their size and
         wrap inside their cell, so no border runs through a word too wide for its column."""
         return any(character.isalpha() for character in self.text)

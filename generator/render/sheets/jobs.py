@@ -288,7 +288,7 @@ WORDS_FULL = 0.95  # of a column's width its widest word may take: kerning and r
 
 
 def words_pt(chart: charts.Chart, layout: str) -> float:
-    """The size a chart's words (`Cell.words`: `Critical hit`) print at on a sheet of this layout: 0 (its layout's own,
+    """The size a chart's words (`Cell.words`: `Glancing blow`) print at on a sheet of this layout: 0 (its layout's own,
     `CELL_TYPE_PT`) where its widest word fits its column on the narrowest paper at that size, else the size at which
     it fits, never below `WORDS_MIN_PT`. Words keep that size as the rows grow (`row_fill`); an impossible cell's word
     has its own small size."""
