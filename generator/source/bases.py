@@ -106,13 +106,14 @@ def _keyword_names(ruleset: Ruleset, base: Ruleset, diagnostics: Diagnostics) ->
 
 # What a reader looks up by its title in both books: a ruleset's entries of these sections that repeat an id or a
 # title of its base's are told (`shadows-base`). Glossary terms and keyword names have checks of their own
-# (`duplicate-term`, `_keyword_names`); chapters may share a title (a supplement's "Magic" beside the game's).
+# (`duplicate-term`, `_keyword_names`); chapters may share a title (a supplement's chapter on a subject the game's
+# has a chapter on).
 TITLED_SECTIONS = ("rules", "spells", "items", "heroes", "profiles", "tables", "lookups", "charts", "formulas")
 
 
 def _base_titles(ruleset: Ruleset, base: Ruleset, diagnostics: Diagnostics) -> None:
-    """An entry with an id or a title of one of its base's (a second "Moral check" rule): readers of both books find
-    two of one name, and nothing says which holds."""
+    """An entry with an id or a title of one of its base's (a second rule under a title of the game's): readers of
+    both books find two of one name, and nothing says which holds."""
     bases = []
     while base is not None:
         bases.append(base)
