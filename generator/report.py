@@ -135,7 +135,7 @@ def _check(root: Path, only, run_examples: bool, cache, errors, out, memo=None, 
     examples = sum(len(r.examples) for r in rulesets)
     error_count = len([d for d in diagnostics if d.severity.value == "error"])
     print(
-        f"{plural(len(rulesets), 'ruleset')}, {plural(tables, 'table')}, {plural(profiles, 'profile')}, "
+        f"{plural(len(rulesets), 'ruleset')}, {plural(tables, 'table')}, {plural(profiles, 'profile row')}, "
         f"{plural(examples, 'example')}, {plural(error_count, 'error')}",
         file=out,
     )

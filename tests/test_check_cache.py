@@ -73,7 +73,7 @@ def forget(counted) -> None:
 PASSING = (
     "demo: 2 examples, all pass\ndemo_house_rules: 2 examples, all pass\n"  # an overlay runs its base's
     "other: 2 examples, all pass\nother_house_rules: 2 examples, all pass\n"
-    "4 rulesets, 8 tables, 8 profiles, 8 examples, 0 errors\n"
+    "4 rulesets, 8 tables, 8 profile rows, 8 examples, 0 errors\n"
 )
 
 
@@ -172,7 +172,7 @@ def test_check_all_runs_every_example_and_checks_every_ruleset(project, capsys, 
 def test_no_examples_and_one_ruleset_are_cached_apart(project, capsys, counted):
     everything = check(project, capsys)
     only = check(project, capsys, "--ruleset", "other", "--no-examples")
-    assert only == (0, "1 ruleset, 2 tables, 2 profiles, 2 examples, 0 errors\n", "")  # other alone
+    assert only == (0, "1 ruleset, 2 tables, 2 profile rows, 2 examples, 0 errors\n", "")  # other alone
     assert check(project, capsys) == everything
     assert check(project, capsys, "--ruleset", "other", "--no-examples") == only
 

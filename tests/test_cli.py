@@ -21,7 +21,8 @@ ROOT = Path(__file__).resolve().parents[1]
 BROKEN = Path(__file__).parent / "broken"
 
 SUMMARY = re.compile(
-    r"^(?P<rulesets>[0-9]+) rulesets?, [0-9]+ tables?, [0-9]+ profiles?, [0-9]+ examples?, (?P<errors>[0-9]+) errors?$"
+    r"^(?P<rulesets>[0-9]+) rulesets?, [0-9]+ tables?, [0-9]+ profile rows?, [0-9]+ examples?, "
+    r"(?P<errors>[0-9]+) errors?$"
 )
 RULESET_LINE = re.compile(r"^[a-z][a-z0-9_]*: [0-9]+ examples?, all pass$")
 # an overlay's examples run under its house values; those they change are named, and are no failure
@@ -146,7 +147,7 @@ def test_check_a_broken_project(capsys, tmp_path):
     code, out, err = run(capsys, "-C", str(broken_project(tmp_path)), "check")
     assert code == 1
     assert "error[table-gap]" in err
-    assert out.splitlines()[-1] == "1 ruleset, 1 table, 0 profiles, 0 examples, 1 error"
+    assert out.splitlines()[-1] == "1 ruleset, 1 table, 0 profile rows, 0 examples, 1 error"
 
 
 # -- codes ------------------------------------------------------------------------------------------

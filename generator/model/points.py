@@ -32,3 +32,14 @@ def exact(value: Number) -> Number:
 def points_text(value: Number) -> str:
     """A points value for people: ``3``, ``1½``, ``⅔``, ``-2¼``, ``2 7/8``, ``7/8``."""
     return number_text(exact(value))
+
+
+def points_noun(value) -> str:
+    """The noun after a number of points: ``point`` after exactly 1, ``points`` after any other (``0``, ``½``,
+    ``1½``, a gap); the noun is the engine's own English, as every points total prints."""
+    return "point" if not isinstance(value, bool) and isinstance(value, (int, Fraction)) and value == 1 else "points"
+
+
+def points_words(value: Number) -> str:
+    """A number of points in words: ``1 point``, ``3 points``, ``1½ points``."""
+    return f"{points_text(value)} {points_noun(value)}"

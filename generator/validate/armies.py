@@ -9,7 +9,7 @@ import re
 from ..diagnostics import Code, Diagnostic, Severity, did_you_mean
 from ..mechanics import armies
 from ..model.base import NotGiven, item_loc, value_loc
-from ..model.points import points_text
+from ..model.points import points_text, points_words
 from ..model.ruleset import ROW_SECTION, Ruleset
 from ..source.project import RULES_DIR
 from .references import entry_or_none, unknown_ref
@@ -197,13 +197,13 @@ def _check_armies(ruleset: Ruleset):
         if army.total is not None and army.total != total:
             yield Diagnostic(
                 Code.POINTS_MISMATCH,
-                f"`{army.id}` adds up to {points_text(total)} points, not {points_text(army.total)}",
+                f"`{army.id}` adds up to {points_words(total)}, not {points_text(army.total)}",
                 value_loc(army, "total"),
             )
         if _stated(army.agreed_points) and total > army.agreed_points:
             yield Diagnostic(
                 Code.OVER_POINTS,
-                f"`{army.id}` spends {points_text(total)} points of the {points_text(army.agreed_points)} agreed",
+                f"`{army.id}` spends {points_words(total)} of the {points_text(army.agreed_points)} agreed",
                 value_loc(army, "agreed_points"),
             )
         models = armies.army_models(ruleset, army)
@@ -332,7 +332,7 @@ def _over_already(ruleset: Ruleset, army, priced: list, extras: list):
     if _stated(army.agreed_points) and spent > army.agreed_points:
         yield Diagnostic(
             Code.OVER_POINTS,
-            f"`{army.id}` spends at least {points_text(spent)} points of the {points_text(army.agreed_points)} "
+            f"`{army.id}` spends at least {points_words(spent)} of the {points_text(army.agreed_points)} "
             "agreed, in its lines without errors",
             value_loc(army, "agreed_points"),
         )
@@ -478,7 +478,7 @@ def _line_points(ruleset: Ruleset, army, unit):
     elif unit.points is not None and unit.points != cost.total:
         yield Diagnostic(
             Code.POINTS_MISMATCH,
-            f"{unit.count}x {unit.troop} costs {points_text(cost.total)} points, not {points_text(unit.points)}",
+            f"{unit.count}x {unit.troop} costs {points_words(cost.total)}, not {points_text(unit.points)}",
             value_loc(unit, "points"),
             f"{unit.count} x {points_text(cost.each)} = {points_text(cost.total)}",
         )

@@ -288,7 +288,9 @@ def test_a_dead_daemon_s_socket_is_ignored_and_replaced(project, runtime):
     left.close()  # bound, never listening: what a daemon that was killed leaves
     assert client.ask(project, {"op": "ping"}) is None
     cold = rulepress(project, "check", env=runtime)
-    assert cold.returncode == 0 and cold.stdout.endswith("2 rulesets, 8 tables, 14 profiles, 58 examples, 0 errors\n")
+    assert cold.returncode == 0 and cold.stdout.endswith(
+        "2 rulesets, 8 tables, 14 profile rows, 58 examples, 0 errors\n"
+    )
     started = rulepress(project, "daemon", "start", env=runtime)
     try:
         assert started.returncode == 0, started.stderr

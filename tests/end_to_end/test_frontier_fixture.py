@@ -175,5 +175,5 @@ def test_check_names_the_example_the_house_rules_change(built):
     assert done.stdout.splitlines() == [
         "frontier: 6 examples, all pass",
         "frontier_house: 6 examples, 5 pass, 1 gives another result under its house values (rules.brawls)",
-        "2 rulesets, 0 tables, 8 profiles, 12 examples, 0 errors",
+        "2 rulesets, 0 tables, 8 profile rows, 12 examples, 0 errors",
     ]

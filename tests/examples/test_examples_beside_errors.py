@@ -111,7 +111,7 @@ def test_the_examples_of_a_ruleset_without_errors_run_beside_anothers_errors(pro
         "game: 2 examples not run: its rules have errors",
         "game_house: 2 examples not run: its base `game` has errors",
         "other: 2 examples, 1 failed",
-        "3 rulesets, 2 tables, 0 profiles, 6 examples, 2 errors",  # an overlay counts its base's tables
+        "3 rulesets, 2 tables, 0 profile rows, 6 examples, 2 errors",  # an overlay counts its base's tables
     ]
 
 
@@ -144,7 +144,7 @@ def test_a_clean_project_with_the_error_fixed_runs_every_example(project, capsys
         # the house value 3 makes the first example's 2 a 3, and the second's True a False
         "game_house: 2 examples, 0 pass, 2 give another result under its house values (rules.play)",
         "other: 2 examples, all pass",
-        "3 rulesets, 2 tables, 0 profiles, 6 examples, 0 errors",
+        "3 rulesets, 2 tables, 0 profile rows, 6 examples, 0 errors",
     ]
 
 
@@ -226,4 +226,7 @@ def test_a_sentence_the_example_does_not_state_stops_none_of_its_examples(tmp_pa
     code, out, err = run(capsys, "-C", str(project), "check", "--all")
     assert code == 1
     assert "error[example-sentence]: `six`" in err and "gave 4, the text says 5" in err
-    assert out.splitlines() == ["other: 2 examples, 1 failed", "1 ruleset, 0 tables, 0 profiles, 2 examples, 2 errors"]
+    assert out.splitlines() == [
+        "other: 2 examples, 1 failed",
+        "1 ruleset, 0 tables, 0 profile rows, 2 examples, 2 errors",
+    ]

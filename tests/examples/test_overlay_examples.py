@@ -126,7 +126,7 @@ def test_check_counts_an_overlays_examples_and_names_those_its_house_values_chan
         # 6 + 1 is the text's 7; under the house move of 7: 8, and twice the move 14, not 12
         "club: 3 examples, 1 pass, 2 give another result under its house values (rules.moving)",
         "skirmish: 3 examples, all pass",
-        "2 rulesets, 0 tables, 0 profiles, 6 examples, 0 errors",
+        "2 rulesets, 0 tables, 0 profile rows, 6 examples, 0 errors",
     ]
 
 

@@ -727,6 +727,27 @@ def test_a_roster_counts_against_what_was_agreed_or_says_the_text_leaves_it_out(
         assert roster_totals(copy, ruleset_id) == expected
 
 
+@pytest.mark.parametrize(
+    ("agreed", "expected"),
+    [
+        ("9", "Total 8 points Agreed 9 points Left unspent 1 point"),  # 9 - 8 = 1: one point, singular
+        ("9½", "Total 8 points Agreed 9½ points Left unspent 1½ points"),
+        ("8", "Total 8 points Agreed 8 points Left unspent 0 points"),
+    ],
+)
+def test_a_roster_says_one_point_in_the_singular_and_any_other_number_of_points_in_the_plural(
+    tmp_path, agreed, expected
+):
+    """tests/fixtures/homebrew's patrol costs 8 points: agreed on 9 it leaves one point unspent, not "1 points"."""
+    copy = tmp_path / "homebrew"
+    shutil.copytree(ROOT / "tests" / "fixtures" / "homebrew", copy)
+    path = copy / "rules_src" / "melee" / "ruleset.yaml"
+    path.write_text(
+        path.read_text(encoding="utf-8").replace("agreed_points: 10", f"agreed_points: {agreed}"), encoding="utf-8"
+    )
+    assert roster_totals(copy, "melee") == expected
+
+
 def test_a_list_of_a_ruleset_without_army_limits_says_so(tmp_path):
     limits = (HEADCOUNT / "rules_src" / "skirmish" / "ruleset.yaml").read_text(encoding="utf-8")
     section = limits[limits.index("army_limits:\n") : limits.index("armies:\n")]

@@ -31,14 +31,14 @@ def test_checking_one_ruleset_leaves_out_the_errors_of_another(two_rulesets, cap
     assert main(["-C", str(two_rulesets), "check", "--ruleset", "good"]) == 0
     out, err = capsys.readouterr()
     assert err == ""
-    assert out.splitlines() == ["good: no worked examples", "1 ruleset, 0 tables, 0 profiles, 0 examples, 0 errors"]
+    assert out.splitlines() == ["good: no worked examples", "1 ruleset, 0 tables, 0 profile rows, 0 examples, 0 errors"]
 
 
 def test_checking_the_broken_ruleset_alone_still_reports_its_error(two_rulesets, capsys):
     assert main(["-C", str(two_rulesets), "check", "--ruleset", "broken"]) == 1
     out, err = capsys.readouterr()
     assert err == GAP
-    assert out.splitlines() == ["1 ruleset, 1 table, 0 profiles, 0 examples, 1 error"]
+    assert out.splitlines() == ["1 ruleset, 1 table, 0 profile rows, 0 examples, 1 error"]
 
 
 def test_a_ruleset_folder_that_is_no_id_is_a_located_error(two_rulesets, capsys):

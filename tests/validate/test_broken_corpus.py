@@ -93,7 +93,7 @@ def test_the_corpus_is_large_enough():
 def test_the_base_alone_is_clean(tmp_path, capsys):
     code, out, err = run_check(make_project(tmp_path, None), capsys)
     assert (code, err) == (0, "")
-    assert out.splitlines()[-1] == "1 ruleset, 0 tables, 0 profiles, 0 examples, 0 errors"
+    assert out.splitlines()[-1] == "1 ruleset, 0 tables, 0 profile rows, 0 examples, 0 errors"
 
 
 def test_every_case_has_a_golden_file_and_every_golden_file_a_case():
@@ -254,7 +254,7 @@ def test_each_value_of_the_wrong_shape_is_one_located_error(tmp_path: Path, caps
     assert main(["-C", str(tmp_path), "check", "--no-examples"]) == 1
     out, err = capsys.readouterr()
     assert err == EXPECTED
-    assert out == "1 ruleset, 0 tables, 0 profiles, 0 examples, 8 errors\n"
+    assert out == "1 ruleset, 0 tables, 0 profile rows, 0 examples, 8 errors\n"
 
 
 def test_the_positions_are_those_of_the_values():

@@ -248,7 +248,7 @@ def test_each_broken_play_aid_table_and_role_is_one_located_error(reported):
     code, found, out = reported
     assert code == 1
     assert [found[0], *("rules_src/" + d for d in found[1:])] == EXPECTED
-    assert out == "1 ruleset, 2 tables, 1 profile, 0 examples, 15 errors\n"
+    assert out == "1 ruleset, 2 tables, 1 profile row, 0 examples, 15 errors\n"
 
 
 def test_the_lines_named_are_those_of_the_values():

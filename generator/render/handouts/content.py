@@ -18,6 +18,7 @@ from ...mechanics import armies
 from ...model.base import NotGiven
 from ...model.entries import ValueCell, split_keyword
 from ...model.entries import visible_to as visible  # the model's audience rule, the name cards and jobs use
+from ...model.points import points_words
 from ...model.ruleset import Ruleset
 from ...model.text import initial, range_words, sort_key
 from ..order import CHAPTER_ORDER, SECTION_PAGES, section_page_title  # a booklet reads in the site's order
@@ -690,6 +691,10 @@ def roster_lines(ruleset: Ruleset, army, audience: str) -> dict:
         else None,
         "agreed": (GAP_CELL if isinstance(agreed, NotGiven) else points_text(agreed)) if agreed is not None else None,
         "left": points_text(agreed - total) if stated else None,
+        # the totals in words: "1 point", "3 points"
+        "total_words": points_words(total),
+        "agreed_words": points_words(agreed) if stated else None,
+        "left_words": points_words(agreed - total) if stated else None,
         "models": models,
         "has_models": has_models,
         "agreed_models": GAP_CELL if isinstance(agreed_models, NotGiven) else agreed_models,

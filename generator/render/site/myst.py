@@ -30,6 +30,7 @@ from ...model.entries import (
     ValueCell,
     VictoryPoints,
 )
+from ...model.points import points_noun
 from ...model.ruleset import Ruleset
 from ...model.text import anchor, range_words
 from ..calculators import computed_key, fixed_answers
@@ -274,7 +275,11 @@ def keyword_md(keyword: Keyword, ruleset: Ruleset) -> str:
 
 
 def hero_md(hero: Hero, ruleset: Ruleset) -> str:
-    cost = f"- **Cost:** {cell(hero.points)} points on top of the unit\n" if hero.points is not None else ""
+    cost = (
+        f"- **Cost:** {cell(hero.points)} {points_noun(hero.points)} on top of the unit\n"
+        if hero.points is not None
+        else ""
+    )
     return f"- **Level:** {esc(hero.level)}\n{cost}\n{prose(hero.ability, ruleset)}" + source_line(hero, ruleset)
 
 

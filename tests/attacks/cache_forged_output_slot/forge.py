@@ -5,4 +5,4 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import _forge  # noqa: E402
 
-_forge.forge_output(_forge.project_argument(), "game: no worked examples\n1 ruleset, 0 tables, 0 profiles, 0 examples, 0 errors\n")
+_forge.forge_output(_forge.project_argument(), "game: no worked examples\n1 ruleset, 0 tables, 0 profile rows, 0 examples, 0 errors\n")

@@ -38,6 +38,8 @@
     var sign = a.n < 0n ? "\u2212" : "", n = a.n < 0n ? -a.n : a.n, whole = n / a.d, rest = (n % a.d) + "/" + a.d;
     return sign + (whole ? String(whole) : "") + (GLYPHS[rest] || (whole ? " " : "") + rest);
   }
+  // a number of points in words: "1 point", any other number "points" (0, ½, 1½)
+  function pointsWords(a) { return shown(a) + (a !== null && a.n === 1n && a.d === 1n ? " point" : " points"); }
 
   // -- what `check` counts --------------------------------------------------------------------------------
   function byId(items) { var found = {}; items.forEach(function (i) { found[i.id] = i; }); return found; }
@@ -704,7 +706,7 @@
     var totals = [];
     if (data.by_points) {
       var spent = parse(v.points);
-      totals.push(el("strong", { "class": "rp-army-total", text: shown(spent) + (list.agreed_points ? " of " + shown(parse(list.agreed_points)) : "") + " points" }));
+      totals.push(el("strong", { "class": "rp-army-total", text: list.agreed_points ? shown(spent) + " of " + pointsWords(parse(list.agreed_points)) : pointsWords(spent) }));
       if (list.agreed_points && cmp(spent, parse(list.agreed_points)) > 0) totals.push(el("span", { "class": "rp-army-over", text: " — " + shown(sub(spent, parse(list.agreed_points))) + " over" }));
       var unpriced = unpricedNames(data, list);
       if (unpriced.length) totals.push(el("span", { "class": "rp-army-unpriced", text: " (not counting " + unpriced.join(", ") + ": the text gives no points)" }));
@@ -856,14 +858,14 @@
     });
     var totals = [];
     if (data.by_points) {
-      totals.push(el("tr", {}, [el("th", { text: "Total" }), el("td", { text: shown(parse(v.points)) + " points" })]));
+      totals.push(el("tr", {}, [el("th", { text: "Total" }), el("td", { text: pointsWords(parse(v.points)) })]));
       var unpriced = unpricedNames(data, list);
       if (unpriced.length) totals.push(el("tr", {}, [el("th", { text: "Not counted" }), el("td", { text: unpriced.join(", ") + " (the text gives no points)" })]));
       if (list.agreed_points) {
         var left = sub(parse(list.agreed_points), parse(v.points)), over = cmp(parse(v.points), parse(list.agreed_points)) > 0;
-        totals.push(el("tr", {}, [el("th", { text: "Agreed" }), el("td", { text: shown(parse(list.agreed_points)) + " points" })]));
+        totals.push(el("tr", {}, [el("th", { text: "Agreed" }), el("td", { text: pointsWords(parse(list.agreed_points)) })]));
         totals.push(el("tr", over ? { "class": "broken" } : {}, [el("th", { text: over ? "Over by" : "Left unspent" }),
-          el("td", { text: shown(over ? sub(parse(v.points), parse(list.agreed_points)) : left) + " points" })]));
+          el("td", { text: pointsWords(over ? sub(parse(v.points), parse(list.agreed_points)) : left) })]));
       }
     } else {
       totals.push(el("tr", {}, [el("th", { text: "Models" }), el("td", { text: shown(parse(v.models)) + (list.agreed_models ? " of " + list.agreed_models + " agreed" : "") })]));
