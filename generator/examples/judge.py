@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from ..diagnostics import did_you_mean
+from ..model.formula import FUNCTIONS
 
 OPTIONS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
 
@@ -89,9 +90,19 @@ class Recording(doctest.DocTestRunner):
 
 
 def _close_name(error: NameError, names) -> str:
-    """``; did you mean `cast_chance`?``: the name an example may use that one it misspelt is closest to."""
+    """``; did you mean `cast_chance`?``: the name an example may use that one it misspelt is closest to. A function
+    of the formula language (``chance``) is no example's name: what it says instead is how an example gets there."""
+    missing = getattr(error, "name", "") or ""
+    if missing in FUNCTIONS:
+        instead = (
+            'a roll table\'s chance of a result is `rules.table("id").chance("Result")`, and a formula\'s answer is '
+            "its id called (`formula_id(input=3)`)"
+            if missing.startswith("chance")
+            else "call a formula whose `expr:` uses it, by its id (`formula_id(input=3)`)"
+        )
+        return f"; `{missing}(...)` is a function of formulas' `expr:`, not a name worked examples have: {instead}"
     usable = [name for name in names if isinstance(name, str) and not name.startswith("_")]
-    close = did_you_mean(getattr(error, "name", "") or "", usable)
+    close = did_you_mean(missing, usable)
     return f"; {close}" if close else ""
 
 

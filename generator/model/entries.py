@@ -539,6 +539,19 @@ class ProfileRow(ForAudience):
     def __getitem__(self, column: str):
         return self.values[column]
 
+    def __getattr__(self, name: str):
+        """Only for a name the row has no attribute of: a column's id read as one (``row.<column>``) says a cell is
+        read by subscript (``row["<column>"]``)."""
+        cells = self.__dict__.get("values", {})  # never self.values: a copy being made asks before its fields are set
+        if not name.startswith("_") and name in cells:
+            raise AttributeError(
+                f"{type(self).__name__} has no attribute {name!r}: a cell is read by its column's id, "
+                f'as row["{name}"]',
+                name=name,
+                obj=self,
+            )
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}", name=name, obj=self)
+
     def named_values(self) -> tuple[tuple[str, ValueCell], ...]:
         """(column id, cell) for each cell that names a value."""
         return tuple((column, cell) for column, cell in self.values.items() if isinstance(cell, ValueCell))

@@ -134,9 +134,10 @@ class Ruleset:
     """One ruleset as checked, immutable: its entries by section (``rules.tables``), each by id as one of its
     section (``rules.value(id)``, ``rules.table(id)``, ``rules.army(id)``, ``rules.army_limit(id)``,
     ``rules.victory_point(id)``, ``rules.term(id)`` of the glossary...), any as ``rules.get("armies", id)``; a profile's
-    row as ``rules.profile(id).row(id)``, the numbers a keyword of it carries as ``.keyword("NAME")``; a roll table's
-    exact chance of a result as ``rules.table(id).chance("Result", **stats)``), its base's too where it extends one
-    (``reachable``)."""
+    row as ``rules.profile(id).row(id)``, a cell of it by its column's id as ``.row(id)["column"]``, the numbers a
+    keyword of it carries as ``.keyword("NAME")``; a roll table's exact chance of a result as
+    ``rules.table(id).chance("Result", **stats)``; a spell's row as ``rules.spell_row(spell)``), its base's too where
+    it extends one (``reachable``)."""
 
     id: str
     meta: Meta

@@ -265,6 +265,11 @@ def names_reference(ruleset, root=None, audience: str = "gm", problems: list | N
         f"Generated from the namespace the worked examples of `{ruleset.id}` run in: the generic mechanics, "
         "the ruleset's formulas and lookups by id, its values as `values.<id>`, its own mechanics module and helpers.",
         "",
+        "The functions of the formula language (`chance(...)`, `mean(...)`, `count(...)`...) are words of a "
+        "formula's `expr:`, not names here: call the formula by its id, and read a roll table's chance of a result "
+        'as `rules.table("id").chance("Result")`. A profile row\'s cell is read by its column\'s id: '
+        '`rules.profile("id").row("id")["column"]`.',
+        "",
         "| name | kind | what it is |",
         "|---|---|---|",
     ]

@@ -44,3 +44,33 @@ def test_a_misspelt_name_is_told_with_the_closest_name_the_example_may_use():
     assert [text for _example, text in runner.problems] == [
         "`cast_chanse(3)` raised NameError: name 'cast_chanse' is not defined; did you mean `cast_chance`?"
     ]
+
+
+def test_a_function_of_the_formula_language_is_told_how_an_example_gets_its_answer_instead():
+    """`chance(...)` is a word of formulas, not an example's name: the closest name (`chance_of_hits`, a formula of
+    another meaning) is not offered; the way to a table's chance and to a formula's answer is."""
+    names = {"chance_of_hits": abs, "rules": object()}
+    test = doctest.DocTestParser().get_doctest('>>> chance(spells(D6) == "Grog")\n1\n', names, "example", "x", 0)
+    runner = Collecting(optionflags=OPTIONS)
+    runner.run(test, out=io.StringIO().write)
+    [told] = [text for _example, text in runner.problems]
+    assert "did you mean" not in told
+    assert told.startswith("`chance(spells(D6) == \"Grog\")` raised NameError: name 'chance' is not defined; ")
+    assert 'rules.table("id").chance("Result")' in told
+
+
+def test_a_profile_cell_read_as_an_attribute_is_told_to_read_it_by_subscript():
+    from generator.model.entries import ProfileRow
+
+    row = ProfileRow(id="troll", name="Troll", values={"moral": 3})
+    assert row["moral"] == 3
+    try:
+        row.moral  # noqa: B018 - reading it is the point
+    except AttributeError as error:
+        assert 'row["moral"]' in str(error)
+    else:
+        raise AssertionError("a cell read as an attribute gave no error")
+    try:
+        row.speed  # noqa: B018 - a name that is no column: Python's own message
+    except AttributeError as error:
+        assert str(error) == "'ProfileRow' object has no attribute 'speed'"
