@@ -24,6 +24,7 @@ from site_helpers import PHONE, serve
 from generator.mechanics import armies
 from generator.model.base import Bounds
 from generator.model.entries import ArmyList, ArmyUnit
+from generator.model.points import points_words
 from generator.model.quantity import MAX_MAGNITUDE, parse_number
 from generator.render.army_builder import army_state, builder_data, has_builder
 from generator.source.ids import id_like
@@ -485,6 +486,16 @@ def test_every_list_exported_from_the_page_is_one_check_accepts_with_the_same_to
             assert armies.army_models(ruleset, mine) == armies.army_models(ruleset, army)
             exported += 1
     assert exported >= 5 * 4
+
+
+def test_the_page_says_points_in_words_as_the_printed_roster_does(blank):
+    """'Left unspent 1 point' in the page's roster as on the printed one: one point singular, any other number plural
+    (the engine's words, ``points_words``, for each)."""
+    values = [Fraction(1), Fraction(0), Fraction(1, 2), Fraction(3, 2), Fraction(3), Fraction(-1)]
+    texts = [f"{v.numerator}/{v.denominator}" for v in values]
+    in_page = blank.evaluate("texts => texts.map(t => window.rulepressArmy.pointsWords(t))", texts)
+    assert in_page == [points_words(v).replace("-", "\u2212") for v in values]
+    assert in_page[0] == "1 point"
 
 
 def test_agreed_points_of_nothing_are_no_agreement(blank):

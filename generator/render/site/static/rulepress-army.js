@@ -898,7 +898,8 @@
   }
 
   window.rulepressArmy = { verdicts: verdicts, yaml: yaml, encode: encode, decode: decode, valid: valid, agreed: agreed,
-                           changes: changes, refusals: refusals };
+                           changes: changes, refusals: refusals,
+                           pointsWords: function (text) { return pointsWords(parse(text)); } };
   function init() {
     var roots = document.querySelectorAll(".rp-army-builder");
     for (var i = 0; i < roots.length; i++) {
