@@ -307,6 +307,46 @@ def test_a_number_an_example_reads_from_an_entry_is_one_it_states(tmp_path, sent
     assert [line[: len(want)] for line, want in zip(told, found)] == found and len(told) == len(found), told
 
 
+GAS = """\
+ruleset: {{title: Marsh}}
+chapters:
+  magic: {{title: Magic}}
+tables:
+  spells:
+    title: Spells
+    dice: D6
+    rows:
+      - {{roll: 1-2, result: Gas, ref: gas}}
+      - {{roll: 3-6, result: Nothing}}
+spells:
+  gas: {{name: Gas, table: spells, roll: 1-2, effect: A cloud.}}
+rules:
+  casting:
+    title: Casting
+    chapter: magic
+    body: |
+      {sentence}
+
+      ```python
+      >>> rules.spell("gas").roll == rules.spell_row(rules.spell("gas")).roll
+      True
+      ```
+"""
+
+
+@pytest.mark.parametrize(
+    ("sentence", "found"),
+    [("Gas comes up on a roll of 1-2:", []), ("Gas comes up on a roll of 1-3:", ["error[example-sentence]: `3`"])],
+)
+def test_a_spell_s_roll_an_example_reads_is_a_range_it_states(tmp_path, sentence, found):
+    """`rules.spell("gas").roll` reads the range `1-2`: the sentence's 1 and 2 are numbers the example states."""
+    from generator.validate import check_project
+
+    result = check_project(make_project(tmp_path, marsh=GAS.format(sentence=sentence)))
+    told = [d.format().splitlines()[0].partition(": ")[2] for d in result.diagnostics]
+    assert [line[: len(want)] for line, want in zip(told, found)] == found and len(told) == len(found), told
+
+
 MORALE = """\
 ruleset: {{title: Lone Patrol}}
 chapters:
