@@ -65,7 +65,7 @@ def run_walled(tasks: list, workers: int, advance, *, read: list[Path], write: l
                 refused.append(failure)
             else:
                 results[index] = _tupled(answer["ok"])
-            advance()
+            advance(index)
     finally:
         if walled is not None:
             walled.stop()

@@ -497,6 +497,8 @@ class _Tee(io.TextIOBase):
     def flush(self) -> None:
         self.stream.flush()
 
+    progress_lines = False  # nor the progress lines a log is given: the page would show them as what the build said
+
     def isatty(self) -> bool:
         return False  # no progress bar: it would draw into the copy
 

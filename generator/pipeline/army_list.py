@@ -263,7 +263,7 @@ def _print(project, ruleset, lists: tuple, target: Path, paper) -> int:
     staging = Path(tempfile.mkdtemp(prefix=".rulepress-list-", dir=target.parent))
     try:
         job = list_roster_job(project, ruleset, lists, staging / target.name, paper)
-        run_tasks([(worker_render, (job, root))], 1, lambda: None, walled=([root, default_templates()], [staging]))
+        run_tasks([(worker_render, (job, root))], 1, lambda *_: None, walled=([root, default_templates()], [staging]))
         os.replace(staging / target.name, target)
     except (RenderRefused, TemplateFailed) as failed:
         print_diagnostics(failed.diagnostics)

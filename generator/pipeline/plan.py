@@ -191,8 +191,11 @@ class Builder:
         started = time.perf_counter()
         warm_site = self.hooks.site_builder  # serve's: Sphinx stays loaded in its process
         tasks = [] if warm_site else [(site_worker, args) for _name, args in sites]
-        tasks += [(worker_render, (job, self.root)) for _kind, job in sorted(pdfs, key=lambda kj: -len(kj[1].html))]
-        with progress("building", len(tasks)) as advance:
+        labels = [] if warm_site else [name for name, _args in sites]
+        ordered = sorted(pdfs, key=lambda kj: -len(kj[1].html))
+        tasks += [(worker_render, (job, self.root)) for _kind, job in ordered]
+        labels += [f"{kind} of {self.owner(job.target.name) or 'the project'}" for kind, job in ordered]
+        with progress("building", len(tasks), labels) as advance:
             results = self.render_tasks(tasks, advance)
         if warm_site:
             results = [warm_site(self.project, args) for _name, args in sites]

@@ -59,8 +59,8 @@ def run_tasks(tasks: list, workers: int | None, advance, walled: tuple | None = 
             futures = [pool.submit(_call, task) for task in tasks]
         finally:
             signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-        for future in futures:
-            future.add_done_callback(lambda _future: advance())
+        for index, future in enumerate(futures):
+            future.add_done_callback(lambda _future, index=index: advance(index))
         results, refused = [], []  # renders refused (a sheet too long for its page): each told once all are done
         for future in futures:
             try:
@@ -126,10 +126,18 @@ def _worker_init(build: int) -> None:
 
 
 @contextmanager
-def progress(description: str, total: int):
-    """A rich progress bar on a terminal; silent otherwise (CI logs, tests)."""
+def progress(description: str, total: int, labels: list[str] | None = None):
+    """A rich progress bar on a terminal; elsewhere (a CI log, a pipe) plain lines on stderr (``Plain``). Yields
+    ``advance(index=None)``, called as each task is done (``index``: which of ``labels`` it was, when known)."""
     if not sys.stderr.isatty():
-        yield lambda *_: None
+        if not getattr(sys.stderr, "progress_lines", True):  # a stream that says it wants none (serve's copy)
+            yield lambda *_: None
+            return
+        plain = Plain(description, total, labels)
+        try:
+            yield plain.advance
+        finally:
+            plain.stop()
         return
     from rich.progress import (
         BarColumn,
@@ -143,6 +151,59 @@ def progress(description: str, total: int):
     with Progress(*columns, transient=True) as bar:
         task = bar.add_task(description, total=total or None)
         yield lambda *_: bar.advance(task)
+
+
+class Plain:
+    """Progress as plain lines on stderr, for a log no bar is drawn in: one line saying what is rendered, one as all
+    the tasks of a label are done (a site; a ruleset's sheets or handouts), and one after each ``QUIET`` seconds
+    without another, so a log of a long build never looks hung and never floods (a line an output, not a PDF)."""
+
+    QUIET = 60.0
+
+    def __init__(self, description: str, total: int, labels: list[str] | None = None):
+        self.description, self.total, self.done = description, total, 0
+        self.labels = list(labels) if labels is not None and len(labels) == total else None
+        self.left = {}  # label -> its tasks not done yet
+        for label in self.labels or ():
+            self.left[label] = self.left.get(label, 0) + 1
+        self.started = time.monotonic()
+        self.lock = threading.Lock()
+        self.stopped = threading.Event()
+        self.said = self.started
+        self.watch = None
+        if total:
+            what = f": {', '.join(self.left)}" if self.left else ""
+            self.say(f"{description} {total} output{'s' if total != 1 else ''}{what}")
+            self.watch = threading.Thread(target=self._heartbeat, name="rulepress-progress", daemon=True)
+            self.watch.start()
+
+    def advance(self, index: int | None = None) -> None:
+        with self.lock:
+            self.done += 1
+            label = self.labels[index] if self.labels is not None and index is not None else None
+            if label is not None:
+                self.left[label] -= 1
+                if self.left[label] == 0:
+                    self.say(f"[{self.done}/{self.total}] {label} done")
+
+    def stop(self) -> None:
+        self.stopped.set()
+        if self.watch is not None:
+            self.watch.join(timeout=5)
+
+    def _heartbeat(self) -> None:
+        while not self.stopped.wait(max(1.0, self.said + self.QUIET - time.monotonic())):
+            with self.lock:
+                if time.monotonic() - self.said >= self.QUIET and self.done < self.total:
+                    self.say(f"[{self.done}/{self.total}] {self.description}")
+
+    def say(self, text: str) -> None:
+        self.said = time.monotonic()
+        elapsed = int(self.said - self.started)
+        try:
+            print(f"rulepress: {text} ({elapsed // 60}m{elapsed % 60:02d}s)", file=sys.stderr, flush=True)
+        except (OSError, ValueError):
+            pass  # a log that went away tells no one
 
 
 # -- one site, in a fresh process ----------------------------------------------------------------------------

@@ -124,8 +124,8 @@ class Stand:
     def run_tasks(self, tasks, workers, advance, walled=None):
         self.workers.append(workers)
         results = []
-        for function, args in tasks:
-            advance()
+        for index, (function, args) in enumerate(tasks):
+            advance(index)
             if function is pipeline.workers.site_worker:  # a site in the pool: what serve's hook would build
                 self.tasks.append(f"site {args[3]}")
                 results.append(self.site(self.project, args))

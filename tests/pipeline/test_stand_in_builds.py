@@ -12,6 +12,7 @@ written out by hand.
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 from types import SimpleNamespace
@@ -20,6 +21,7 @@ import pytest
 from stand_ins import (
     ALL_PDFS,
     EVERY_FILE,
+    SHEETS,
     build,
     edit,
     files,
@@ -467,7 +469,9 @@ def test_a_build_says_the_warnings_check_says_and_builds(project, renderers, cap
         return SimpleNamespace(ok=True, diagnostics=warned, project=renderers.project), []
 
     assert build(project, renderers, checker=checker) == 0
-    assert capsys.readouterr().err == f"{warned[0].format()}\n"
+    told, warning = capsys.readouterr().err.splitlines(), warned[0].format().splitlines()
+    assert told[: len(warning)] == warning
+    assert all(line.startswith("rulepress: ") for line in told[len(warning) :])  # then the progress of the renders
     assert warned[0].format().startswith("rules_src/melee/mechanics.py:4:27: warning[mechanic-literal]: ")
     assert (project / "build" / "site" / "index.html").is_file()
 
@@ -587,7 +591,7 @@ def test_the_progress_bar_counts_every_task(project, renderers, monkeypatch):
     shown = []
 
     @contextmanager
-    def progress(description, total):
+    def progress(description, total, labels=None):
         shown.append((description, total))
         yield lambda *_: None
 
@@ -726,3 +730,17 @@ def test_every_site_holds_an_empty_nojekyll_so_github_pages_serves_its_underscor
     assert build(project, renderers, only=["site"]) == 0  # made again
     assert [(site / ".nojekyll").read_bytes() for site in sites] == [b"", b"", b""]
     assert not any(".nojekyll" in name for name in manifest(project))
+
+
+def test_off_a_terminal_a_build_says_what_it_renders_and_each_output_as_it_is_done(project, renderers, capsys):
+    """A CI log shows the build going (a line an output, to stderr), where a terminal shows the bar."""
+    assert build(project, renderers, only=["sheets"]) == 0
+    told = [re.sub(r" \([0-9]+m[0-9]{2}s\)$", "", line) for line in capsys.readouterr().err.splitlines()]
+    pages = [f"{id}-{name}.pdf" for id in ("melee", "melee_house") for name in SHEETS]
+    order = [name.split("-")[0] for name in sorted(pages, key=lambda name: -len(name))]  # the longest pages first
+    first = list(dict.fromkeys(order))
+    last = sorted((len(order) - order[::-1].index(id), id) for id in first)  # where each one's sheets are all done
+    assert told == [
+        f"rulepress: building 8 outputs: sheets of {first[0]}, sheets of {first[1]}",
+        *(f"rulepress: [{n}/8] sheets of {id} done" for n, id in last),
+    ]

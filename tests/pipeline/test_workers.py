@@ -3,8 +3,10 @@ a worker with its build or its parent. No renderer runs: the tasks are small fun
 
 from __future__ import annotations
 
+import io
 import os
 import re
+import threading
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -116,15 +118,69 @@ def test_stopping_the_pool_terminates_then_kills_what_is_left():
     pipeline.workers._stop(SimpleNamespace(shutdown=lambda **kw: None), [])  # a pool that never started
 
 
-def test_the_progress_bar_is_silent_off_a_terminal(monkeypatch):
-    monkeypatch.setattr("sys.stderr", SimpleNamespace(isatty=lambda: False))
-    with pipeline.workers.progress("building", 3) as advance:
-        assert advance() is None and advance("ignored") is None
+def said(text: str) -> list[str]:
+    """The lines of plain progress, without the time each ends with."""
+    return [re.sub(r" \([0-9]+m[0-9]{2}s\)$", "", line) for line in text.splitlines()]
+
+
+def test_off_a_terminal_progress_is_a_line_for_what_is_built_and_one_as_each_output_is_done(monkeypatch):
+    log = io.StringIO()
+    monkeypatch.setattr("sys.stderr", log)
+    labels = ["site", "sheets of mill", "handouts of mill", "sheets of mill"]
+    with pipeline.workers.progress("building", 4, labels) as advance:
+        advance(1)  # one of mill's two sheets: mill's sheets are not done yet
+        advance(0)
+        advance(3)
+        advance(2)
+    assert said(log.getvalue()) == [
+        "rulepress: building 4 outputs: site, sheets of mill, handouts of mill",
+        "rulepress: [2/4] site done",
+        "rulepress: [3/4] sheets of mill done",
+        "rulepress: [4/4] handouts of mill done",
+    ]
+
+
+def test_off_a_terminal_a_long_quiet_render_says_it_is_still_going(monkeypatch):
+    log = io.StringIO()
+    monkeypatch.setattr("sys.stderr", log)
+    monkeypatch.setattr(pipeline.workers.Plain, "QUIET", 0.05)
+    with pipeline.workers.progress("building", 2, ["site", "site-gm"]):
+        for _ in range(500):
+            if len(log.getvalue().splitlines()) > 1:
+                break
+            threading.Event().wait(0.01)
+    assert said(log.getvalue())[:2] == ["rulepress: building 2 outputs: site, site-gm", "rulepress: [0/2] building"]
+    assert "rulepress-progress" not in [thread.name for thread in threading.enumerate()]  # ended with the build
+
+
+def test_serves_copy_of_what_a_build_said_gets_no_progress_lines(monkeypatch):
+    """`rulepress serve` shows on the page what a build said: its progress is none of that."""
+    from generator.serve import _Tee
+
+    log = io.StringIO()
+    tee = _Tee(log)
+    monkeypatch.setattr("sys.stderr", tee)
+    with pipeline.workers.progress("building", 2, ["site", "site-gm"]) as advance:
+        advance(0)
+        advance(1)
+    assert log.getvalue() == tee.copy.getvalue() == ""
+
+
+def test_off_a_terminal_nothing_to_render_says_nothing_and_a_count_alone_counts(monkeypatch):
+    log = io.StringIO()
+    monkeypatch.setattr("sys.stderr", log)
+    with pipeline.workers.progress("building", 0, []):
+        pass
+    assert log.getvalue() == ""
+    with pipeline.workers.progress("building", 2) as advance:  # no labels: what was done is not known
+        advance()
+        advance()
+    assert said(log.getvalue()) == ["rulepress: building 2 outputs"]
 
 
 def test_the_pool_runs_each_task_and_gives_results_in_task_order():
     done = []
-    assert pipeline.workers.run_tasks([(abs, -3), (len, "abcd"), (str.upper, "x")], 1, lambda: done.append(1)) == [
+    assert pipeline.workers.run_tasks([(abs, -3), (len, "abcd"), (str.upper, "x")], 1, lambda *_: done.append(1)) == [
         3,
         4,
         "X",
@@ -147,8 +203,11 @@ def test_with_the_wall_in_use_the_tasks_go_to_walled_workers_with_the_progress_a
     monkeypatch.setattr(pipeline.workers, "run_walled", walled_pool)
     done, read, write = [], [tmp_path / "rules_src"], [tmp_path / "out" / "pdf"]
     tasks = [(abs, -1), (pipeline.workers.site_worker, ())]
-    assert pipeline.workers.run_tasks(tasks, 3, lambda: done.append(1), walled=(read, write)) == ["abs", "site_worker"]
-    assert pipeline.workers.run_tasks([(abs, -1)], None, lambda: done.append(1), walled=(read, write)) == ["abs"]
+    assert pipeline.workers.run_tasks(tasks, 3, lambda *_: done.append(1), walled=(read, write)) == [
+        "abs",
+        "site_worker",
+    ]
+    assert pipeline.workers.run_tasks([(abs, -1)], None, lambda *_: done.append(1), walled=(read, write)) == ["abs"]
     # each task finished is told to the progress bar; a site among the tasks asks for workers with Sphinx loaded
     assert len(done) == 3 and write[0].is_dir()
     assert asked == [(2, 3, read, write, True), (1, 1, read, write, False)]
