@@ -145,7 +145,8 @@ def _blob_id(path: Path, length: int) -> str | None:
 
 def _repository(root: Path) -> tuple[Path, list[Path]] | None:
     """The work tree holding ``root`` (the nearest folder with a ``.git``) and what git reads of it; None outside
-    one. A ``.git`` file (a linked work tree, a submodule) names its git folder, and that one its common folder."""
+    one. A ``.git`` file (a linked work tree, a submodule) names its git folder, and that one its common folder;
+    under ``--untrusted`` only inside the work tree (the project may have written that file)."""
     for folder in (root, *root.parents):
         marker = folder / ".git"
         if marker.is_dir():
@@ -162,6 +163,8 @@ def _repository(root: Path) -> tuple[Path, list[Path]] | None:
             common = gitdir / "commondir"
             if common.is_file():
                 read.append((gitdir / common.read_text(encoding="utf-8", errors="replace").strip()).resolve())
+            if wall.policy() == "required" and not all(path.is_relative_to(folder) for path in read):
+                return None  # rules one did not write point the wall at a folder outside: it is not opened for them
             return folder, read
     return None
 

@@ -190,3 +190,22 @@ def test_a_build_reads_each_rulesets_history_once(repository, monkeypatch):
         for _ in range(3):
             assert label(repository) == "Siege of the Old Mill · rules as of 2024-03-05"
     assert len(asked) == 1
+
+
+def test_untrusted_rules_cannot_point_git_at_a_repository_outside_the_project(tmp_path, monkeypatch):
+    """A project's own `.git` file naming a git folder elsewhere on the machine: under --untrusted the wall is not
+    opened to it, and the files' times date the rules; a trusted run follows it, as git does for a linked work tree."""
+    if not wall.status().usable:
+        pytest.skip("no wall on this machine")
+    monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
+    elsewhere = tmp_path / "elsewhere"
+    make_project(elsewhere, mill=MILL)
+    git(elsewhere, "init", "-q")
+    commit(elsewhere, "2024-03-05T10:00:00Z")
+    project = make_project(tmp_path / "contribution", mill=MILL)
+    (project / ".git").write_text(f"gitdir: {elsewhere / '.git'}\n")
+    every_file_at(project, "2025-01-01")
+    monkeypatch.setenv("RULEPRESS_WALL", "auto")
+    assert label(project) == "Siege of the Old Mill · rules as of 2024-03-05"
+    monkeypatch.setenv("RULEPRESS_WALL", "required")
+    assert label(project) == "Siege of the Old Mill · rules as of 2025-01-01"
