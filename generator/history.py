@@ -120,7 +120,10 @@ def _as_committed(root: Path, listing: bytes, names: list[str]) -> bool:
         if not entry:
             continue
         about, _tab, name = entry.partition(b"\t")
-        mode, kind, object_id = about.decode("ascii", "replace").split(" ")
+        parts = about.decode("ascii", "replace").split(" ")
+        if len(parts) != 3:
+            return False
+        mode, kind, object_id = parts
         if kind != "blob" or mode not in _PLAIN_FILES:
             return False  # a link or a submodule: not told apart here, so not vouched for
         tracked[os.fsdecode(name)] = object_id

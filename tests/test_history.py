@@ -209,3 +209,12 @@ def test_untrusted_rules_cannot_point_git_at_a_repository_outside_the_project(tm
     assert label(project) == "Siege of the Old Mill · rules as of 2024-03-05"
     monkeypatch.setenv("RULEPRESS_WALL", "required")
     assert label(project) == "Siege of the Old Mill · rules as of 2025-01-01"
+
+
+def test_a_listing_git_did_not_write_as_expected_vouches_for_nothing(tmp_path):
+    (tmp_path / "a.yaml").write_text("a: 1\n")
+    blob = history._blob_id(tmp_path / "a.yaml", 40)
+    assert history._as_committed(tmp_path, f"100644 blob {blob}\ta.yaml\0".encode(), ["a.yaml"])
+    assert not history._as_committed(tmp_path, f"100644 blob {blob} extra\ta.yaml\0".encode(), ["a.yaml"])
+    assert not history._as_committed(tmp_path, f"120000 blob {blob}\ta.yaml\0".encode(), ["a.yaml"])  # a link
+    assert not history._as_committed(tmp_path, b"", ["a.yaml"])
