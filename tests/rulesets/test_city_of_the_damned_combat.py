@@ -162,8 +162,11 @@ def test_recovery_on_four_plus(ns, rules):
 
 def test_knocked_down_needs_natural_sixes(ns, rules):
     # "He may fight in HtH but need natural 6's to hit."
-    assert rules.value("knocked_down_to_hit").quick_reference
-    assert ns["target_probability"](ns["values"].knocked_down_to_hit) == Fraction(sum(f == 6 for f in FACES), 6)
+    value = rules.value("knocked_down_to_hit")
+    assert value.quick_reference
+    # a natural 6 is the face 6 itself, not a target such as 6+ that a modifier could move
+    assert (value.value.kind, str(value.value)) == ("number", "6")
+    assert [ns["knocked_down_hits"](face) for face in FACES] == [face == 6 for face in FACES]
     assert not ns["is_critical_hit"](6, needed=ns["values"].knocked_down_to_hit)
 
 
