@@ -283,3 +283,14 @@ def test_quick_reference_and_sheets(rules, values):
     assert values.critical_roll == 6
     assert {s.id for s in rules.sheets} >= {"to_hit", "to_wound", "armour_saves", "shooting"}
     assert rules.meta.extends == "warhammer_fantasy_charts"
+
+
+def test_every_sheet_naming_the_killing_blow_keeps_its_ward_save(rules):
+    """'on a 6 the model receives a Killing Blow and is automatically slain and removed (ward saves may still be
+    taken, however)': a sheet's line on the critical hit table says so wherever it names the Killing Blow, and the
+    sheets that print that line print the same one."""
+    lines = {(sheet.id, str(note)) for sheet in rules.sheets for note in sheet.notes if "Killing Blow" in str(note)}
+    assert {sheet for sheet, _ in lines} >= {"armour_saves", "to_wound"}
+    for sheet, line in lines:
+        assert "ward saves may still be taken" in line, sheet
+    assert len({line for _, line in lines}) == 1
