@@ -313,7 +313,9 @@ def spell_detail(spell) -> str:
     if spell.casting_value is not None:
         parts.append("cast on " + (given(spell.casting_value, "+") or "not given"))
     if spell.duration:
-        parts.append(spell.duration)  # as written: a German noun (Eine Runde) keeps its capital
+        # labelled, as cards and booklets label it: bare after a range, "not given (...)" read as the range's; the
+        # author's words as written (a German noun, Eine Runde, keeps its capital)
+        parts.append(f"duration: {spell.duration}")
     return "; ".join(parts)
 
 
@@ -510,7 +512,14 @@ def chart_groups(ruleset: Ruleset) -> tuple[KeyGroup, ...]:
         if visible(chart) and _quick(ruleset, chart, "charts"):
             shown = chart_from_model(ruleset, chart)
             read = [
-                for_readers(note, "", house=ruleset.house_results, escape=_no_roles, hidden=house_hidden(ruleset))
+                for_readers(
+                    note,
+                    "",
+                    house=ruleset.house_results,
+                    escape=_no_roles,
+                    hidden=house_hidden(ruleset),
+                    language=ruleset.language,
+                )
                 for note in shown.notes
             ]
             notes = tuple(_ROLE.sub(lambda m: role_as_text(m, ruleset), note) for note in read)

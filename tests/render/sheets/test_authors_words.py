@@ -31,8 +31,8 @@ def test_a_spells_duration_prints_as_the_author_wrote_it(tmp_path):
     assert result.ok, [d.format() for d in result.diagnostics.errors]
     lines = {line.label: line.detail for line in spells_group(result.project.ruleset("bande")).lines}
     assert lines == {
-        "Feuerball": "range 12 Zoll; cast on 7+; Sofort; +1 Schaden",
-        "Nebel": "Cast on 9+; Eine Runde. Sicht 6 Zoll",
+        "Feuerball": "range 12 Zoll; cast on 7+; duration: Sofort; +1 Schaden",
+        "Nebel": "Cast on 9+; duration: Eine Runde. Sicht 6 Zoll",
     }
 
 

@@ -17,6 +17,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+import yaml
 from helpers import make_project, sample_check
 from pypdf import PdfReader
 
@@ -736,7 +737,7 @@ def test_a_spell_on_no_table_reads_as_its_facts_then_its_effect(tmp_path):
     assert result.ok, [d.format() for d in result.diagnostics.errors]
     lines = {line.label: line.detail for line in spells_group(result.project.ruleset("watch")).lines}
     assert lines == {
-        "Grave Chill": "Range 6 inches; cast on 8+; Until its next turn. The target is stunned.",
+        "Grave Chill": "Range 6 inches; cast on 8+; duration: Until its next turn. The target is stunned.",
         "Glow": "range 3 inches; +1 to hit",
     }
 
@@ -823,3 +824,17 @@ def test_a_sheet_too_long_names_the_projects_own_templates_it_is_made_with(tmp_p
         "(`quick_reference: {summary: ...}`); it is made with the project's own templates/print-base.css, which may "
         "be what makes it longer than the defaults do"
     )
+
+
+def test_a_spell_tables_row_labels_the_spells_duration_after_its_range(project):
+    """Rampant Hex's spells (rules_src/rampant_hex/magic.yaml) give a range and a duration; Sorcreenes spelle's
+    duration is "not given (the extra hex ...)". Printed bare after the range ("range 3 hexes; not given (...)"), it
+    read as the range's; labelled, as the cards label it, each part says what it is."""
+    magic = yaml.safe_load((ROOT / "rules_src" / "rampant_hex" / "magic.yaml").read_text(encoding="utf-8"))
+    ruleset = project.ruleset("rampant_hex")
+    (table,) = [t for t in quick_reference(ruleset).tables if t.title == ruleset.table("spells").title]
+    details = {line.result: line.detail for line in table.lines}
+    for spell in magic["spells"].values():
+        parts = [f"range {spell['range']} {spell.get('range_unit', 'hexes')}"] if "range" in spell else []
+        parts += [f"duration: {spell['duration']}"] if "duration" in spell else []  # `range_unit:`: hexes unless set
+        assert details[spell["name"]] == "; ".join(parts), spell["name"]
