@@ -60,6 +60,15 @@ def test_quick_reference_marks(rules):
     assert {"push_backs", "step_6_pursue", "step_7_redress_ranks"} <= {p.id for p in rules.phases if p.quick_reference}
 
 
+def test_quick_reference_words_the_lost_rank_as_the_text(rules):
+    """001: "If a unit suffers enough casualties to remove one full rank in the Magic or Shooting phase it must take
+    a Confusion test (see below) at the end of the phase, assuming that it has not already failed a Panic test that
+    phase." The sheet's summary keeps the text's words for what sets the test off."""
+    summary = " ".join(str(rules.rule("disruption_confusion_test").quick_reference.summary).split())
+    assert "suffers enough casualties to remove one full rank in the Magic or Shooting phase" in summary
+    assert "failed a Panic test that phase" in summary
+
+
 def test_own_names_do_not_shadow(ns, rules):
     """The ruleset's own mechanics, its formulas and lookups, and the generic mechanics share the
     examples' namespace: no name may hide another."""
