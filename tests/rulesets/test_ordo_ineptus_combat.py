@@ -294,3 +294,16 @@ def test_every_sheet_naming_the_killing_blow_keeps_its_ward_save(rules):
     for sheet, line in lines:
         assert "ward saves may still be taken" in line, sheet
     assert len({line for _, line in lines}) == 1
+
+
+def test_the_shooting_sheet_says_which_modifiers_the_text_leaves_to_fantasy(rules):
+    """000: "Other shooting modifiers are for moving, large target, and long range (more than half the range of the
+    weapon), as in Fantasy": the text prints none of their numbers, so the sheet that prints them says so beside
+    them; cover's -1 is the text's own ("confers a -1 modifier to the shooting")."""
+    notes = [str(note) for note in rules.sheet("shooting").notes]
+    fantasy = ("moving_modifier", "long_range_modifier", "large_target_modifier")
+    printing = [note for note in notes if any(f"{{value}}`{value}`" in note for value in fantasy)]
+    assert printing
+    for note in printing:
+        assert all(f"{{value}}`{value}`" in note for value in fantasy), note
+        assert "does not print them" in note, note
