@@ -415,6 +415,21 @@ def _claims(paragraph: str, numbers: list[Stated], grammar: _Grammar) -> Iterabl
             index += 1
 
 
+def plain_numbers(paragraph: str, language: Language = ENGLISH) -> list[Stated]:
+    """The numbers of ``paragraph`` that each claim a number alone, in digits: none in a chance, a sum, odds, a
+    percentage or dice, no number word and none hedged ("about 4"). What an overlay may print its own result in
+    place of (``render.worked``)."""
+    grammar = _grammar(language)
+    found = []
+    for kind, numbers in _claims(paragraph, stated_numbers(paragraph, language=language), grammar):
+        (first, *rest) = numbers
+        plain = kind == "number" and not rest and first.value is not None and re.search(r"\d", first.text)
+        plain = plain and not (first.percent or first.ratio or first.chance or first.dice or first.odds)
+        if plain and grammar.hedge.search(paragraph[: first.start]) is None:
+            found.append(first)
+    return found
+
+
 def _sum_holds(paragraph: str, terms: list[Stated]) -> bool:
     total = terms[0].value
     for left, right in zip(terms, terms[1:-1]):

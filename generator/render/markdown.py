@@ -14,6 +14,7 @@ from .prose import _ROLE, role_as_text  # the same role-to-text reading as the p
 from .sheets.charts import Cell, Chart, tone_words
 from .worked import for_readers, house_hidden
 
+_CHECKED_MARK = "\ue002"  # where a checked sentence's mark goes once roles are printed (a role itself)
 _SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+\-.!|~&$:^])")
 
 
@@ -68,14 +69,18 @@ def picker_md(chart, reasons: dict | None = None) -> str:
 def prose_md(text: str, ruleset=None, inline: bool = False) -> str:
     """Author prose with roles as plain text (a `{value}` role prints ``ruleset``'s value); ``inline`` puts it on
     one line, safe in a table cell."""
-    text = _ROLE.sub(lambda m: esc(role_as_text(m, ruleset)), text or "")
+    # the sentences are read with their roles unprinted, as check reads them: a house value's printed original
+    # (`4 hexes (house rule; the text: 3 hexes)`) is no number a sentence states
     text = for_readers(
-        text,
-        "" if inline else " {checked}`✓`",
+        text or "",
+        "" if inline else _CHECKED_MARK,
         house=getattr(ruleset, "house_results", ()),
         escape=esc,
         hidden=house_hidden(ruleset),
-    ).strip()  # a worked example is its sentence
+        language=getattr(ruleset, "language", "en"),
+    )
+    text = _ROLE.sub(lambda m: esc(role_as_text(m, ruleset)), text).replace(_CHECKED_MARK, " {checked}`✓`")
+    text = text.strip()  # a worked example is its sentence
     return " ".join(text.split()).replace("|", "\\|") if inline else text
 
 

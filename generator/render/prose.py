@@ -20,7 +20,7 @@ from mdit_py_plugins.deflist import deflist_plugin
 from ..model.base import NotGiven
 from ..model.ruleset import ROLE_SECTIONS, Ruleset, term_names
 from .present import HIDDEN_REFERENCE, NOT_GIVEN_TEXT, named_roll_text, reference_title, visible_to
-from .worked import for_readers, house_hidden
+from .worked import HOUSE_RULE, for_readers, house_hidden
 
 _ROLE = re.compile(r"\{(?P<role>[a-z-]+)\}`(?P<text>[^`]*)`")
 _EXPLICIT = re.compile(r"(?s)^(?P<title>.*?)\s*<(?P<target>[^<>]+)>$")
@@ -29,7 +29,6 @@ _TOKEN = re.compile("\ue000(\\d+)\ue001")  # a placeholder for HTML made after M
 _md = MarkdownIt("commonmark", {"html": False, "typographer": False}).enable("table").use(deflist_plugin)
 
 GAP_TEXT = "not given"  # a value the text does not give, boxed like every other gap in print
-HOUSE_RULE = "house rule"
 
 
 def _untokened(text) -> str:
@@ -132,6 +131,7 @@ class Prose:
             house=self.ruleset.house_results,
             escape=lambda phrase: _MARKDOWN_PUNCTUATION.sub(r"\\\1", phrase),
             hidden=house_hidden(self.ruleset) and self.audience != "gm",
+            language=self.ruleset.language,
         )
         source = _ROLE.sub(lambda m: self._role(m, made), source)
         html = _md.render(source)

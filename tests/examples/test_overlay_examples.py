@@ -3,9 +3,10 @@
 Issue 21: the house-rules overlay printed the text's "4 in all ✓ checked" while its own house move made it 5;
 an overlay ran no examples and showed its base's sentences as checked, and cited itself, not the text.
 Now an overlay's values replace the base's in the examples' namespace (`values.x`, the formulas and the
-mechanics reading them); an example whose result changes is shown as "the text: …; these house rules: …",
-never checked; `check` counts the overlay's examples and names those that changed; its citations name
-the base's source text by its title and section.
+mechanics reading them); an example whose result changes is never checked: its sentence prints the house
+rules' number where it states the result ("8 hexes (house rule; the text: 7 hexes)"), else says
+"the text: …; these house rules: …"; `check` counts the overlay's examples and names those that changed; its
+citations name the base's source text by its title and section.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import re
 from pathlib import Path
 
 import pytest
+import yaml
 from helpers import ROOT
 
 from generator.cli import main
@@ -143,7 +145,7 @@ def test_the_overlays_site_page_says_both_results_and_never_checks_a_sentence_it
     page = myst.rule_md(club.rule("moving"), club, "player")
     dashing = next(line for line in page.splitlines() if "dashing model" in line)
     assert "checked" not in dashing
-    assert "the text\\: 7 hexes; these house rules\\: 8 hexes" in dashing
+    assert "moves 8 hexes (house rule; the text\\: 7 hexes) in all." in dashing and "these house rules" not in dashing
     unchanged = next(line for line in page.splitlines() if "whatever the move" in line)
     assert unchanged.endswith("{checked}`✓`")  # true under the house rules too: checked under them
 
@@ -158,9 +160,9 @@ def test_the_overlays_booklet_says_both_results(checked):
     club = checked.ruleset("club")
     html = str(Prose(club, "player").html(club.rule("moving").body))
     dashing = next(line for line in html.splitlines() if "dashing model" in line)
-    assert "the text: 7 hexes; these house rules: 8 hexes" in dashing and "checked" not in dashing
+    assert "moves 8 hexes (house rule; the text: 7 hexes) in all." in dashing and "checked" not in dashing
     twice = next(line for line in html.splitlines() if "Twice the move" in line)
-    assert "the text: 12 hexes; these house rules: 14 hexes" in twice
+    assert "Twice the move is 14 hexes (house rule; the text: 12 hexes).</p>" in twice
 
 
 def test_the_overlays_quick_reference_says_both_results_where_its_rules_are_printed(tmp_path):
@@ -175,8 +177,8 @@ def test_the_overlays_quick_reference_says_both_results_where_its_rules_are_prin
     (moving,) = group.rules
     printed = str(Prose(club, "player").html(moving.text))  # the PDF sheet's
     on_site = prose_md(moving.text, club, inline=True)  # the site's page of the sheet
-    assert "dashing model moves 7 hexes in all. (the text: 7 hexes; these house rules: 8 hexes)" in printed
-    assert "dashing model moves 7 hexes in all. (the text\\: 7 hexes; these house rules\\: 8 hexes)" in on_site
+    assert "dashing model moves 8 hexes (house rule; the text: 7 hexes) in all." in printed
+    assert "dashing model moves 8 hexes (house rule; the text\\: 7 hexes) in all." in on_site
     assert ">>>" not in printed + on_site
 
 
@@ -215,19 +217,36 @@ def test_a_game_masters_house_value_is_never_read_from_a_changed_result_on_playe
     twice = next(line for line in html.splitlines() if "Twice the move" in line)
     assert "the text: 12 hexes; these house rules: another result" in twice and "checked" not in twice
     assert "14" not in html
-    assert "these house rules: 14" in str(Prose(club, "gm").html(club.rule("moving").body))  # the game-master's may
+    assert "14 hexes (house rule; the text: 12 hexes)" in str(Prose(club, "gm").html(club.rule("moving").body))
 
 
-def test_the_sample_house_rules_say_riders_move_5_in_all_under_them(tmp_path):
-    """rampant_hex_house moves riders 4 hexes, so with the extra hex of the faulty scroll they move 5, not
-    the text's 4 (README "The sample rulesets"): its pages may not print the text's 4 as checked."""
+def _hexes(path: str, id: str) -> int:
+    """A value of the sample rules in hexes, as their YAML writes it (`4 hexes`, `1 hex`)."""
+    data = yaml.safe_load((ROOT / "rules_src" / path).read_text(encoding="utf-8"))["values"][id]
+    return int(str(data["value"]).split()[0])
+
+
+def test_the_sample_house_rules_print_their_own_riders_total_in_the_faulty_scroll_sentence(tmp_path):
+    """rampant_hex_house moves riders further than the text, so with the extra hex of the faulty scroll they move
+    more in all than the text's total: the sentence players read prints the house total, marked as a house value
+    with the text's, on the site and in the booklet, and never a second total after it."""
+    extra = _hexes("rampant_hex/values.yaml", "speede_extra_hex")
+    text_total = _hexes("rampant_hex/values.yaml", "riders_move") + extra
+    house_total = _hexes("rampant_hex_house/ruleset.yaml", "riders_move") + extra
+    assert house_total != text_total
     result, failures = check_with_examples(ROOT)
     assert result.ok and failures == []
     house = result.project.ruleset("rampant_hex_house")
     page = myst.rule_md(house.rule("faulty_scrolls"), house, "player")
-    sentence = next(line for line in page.splitlines() if "4 in all" in line)
-    assert "checked" not in sentence and "the text\\: 4 hexes; these house rules\\: 5 hexes" in sentence
+    (sentence,) = [line for line in page.splitlines() if "in all" in line]
+    assert sentence.endswith(f"an extra hex, {house_total} (house rule; the text\\: {text_total}) in all.")
+    booklet = str(Prose(house, "player").html(house.rule("faulty_scrolls").body))
+    assert f"an extra hex, {house_total} (house rule; the text: {text_total}) in all.</p>" in booklet
+    assert "these house rules" not in page + booklet and f"{text_total} in all" not in page + booklet
     assert "Blood, Guts and Rampant Hex, Faulty scrolls!" in myst.source_line(house.rule("faulty_scrolls"), house)
+    text = result.project.ruleset("rampant_hex")
+    base_page = myst.rule_md(text.rule("faulty_scrolls"), text, "player")
+    assert f"an extra hex, {text_total} in all. {{checked}}`✓`" in base_page  # the text's own pages are the text's
 
 
 def _club_whose_examples_give(checked, given: str):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from generator.model.ruleset import HouseResult
-from generator.render.worked import house_phrase
+from generator.render.worked import HOUSE_HIDDEN, for_readers, house_phrase
 
 
 def changed(*results) -> HouseResult:
@@ -58,3 +58,49 @@ def test_a_game_masters_house_result_is_not_narrowed_to_the_place_it_changes():
 def test_under_a_paragraph_only_the_changed_results_it_states_are_said():
     result = changed(("(True, False)", "(True, True)"), ("'50%'", "'100%'"))
     assert house_phrase(result, paragraph="Half the time it works.") == "the text: 50%; these house rules: 100%"
+
+
+def _read(sentence: str, code: str, results, hidden: bool = False) -> str:
+    """What players read of one example whose results an overlay changes: its sentence, as the print renderers
+    take it (no mark for a checked sentence)."""
+    text = f"{sentence}\n\n```python\n{code}\n```\n"
+    house = HouseResult(entry="rules.moving", source=code, path="rules.yaml", line=3, results=tuple(results))
+    return for_readers(text, " CHECKED", house=(house,), hidden=hidden).strip()
+
+
+def test_a_sentence_stating_a_changed_result_prints_the_house_number_marked_as_a_house_value():
+    code = ">>> move(riders=True, extra=True)\n4 hexes"
+    assert _read("The riders move an extra hex, 4 in all:", code, [("4 hexes", "5 hexes")]) == (
+        "The riders move an extra hex, 5 (house rule; the text: 4) in all."
+    )
+    # the result's unit written after the number goes with it, as a house value prints
+    assert _read("So they move 4 hexes in all:", code, [("4 hexes", "5 hexes")]) == (
+        "So they move 5 hexes (house rule; the text: 4 hexes) in all."
+    )
+    # of a result of several values, the place that changed; and a number on another line of the paragraph
+    two = ">>> move(riders=False), move(riders=True)\n(2 hexes, 3 hexes)"
+    assert _read("Foot move 2 and riders\n3 hexes:", two, [("(2 hexes, 3 hexes)", "(2 hexes, 4 hexes)")]) == (
+        "Foot move 2 and riders\n4 hexes (house rule; the text: 3 hexes)."
+    )
+
+
+@pytest.mark.parametrize(
+    ("sentence", "code"),
+    [
+        ("They move 4 hexes, 4 in all:", ">>> move()\n4 hexes"),  # which 4 is the result is not known
+        ("With 4 riders the band moves:", ">>> band_move(riders=4)\n4 hexes"),  # the 4 its statement writes
+        ("A roll of 4 and a move of 4:", ">>> roll()\n4\n>>> move()\n4 hexes"),  # an unchanged result is 4 too
+        ("They move four hexes in all:", ">>> move()\n4 hexes"),  # a number word: no digits to put the house's in
+        ("They move about 4 hexes:", ">>> move()\n4 hexes"),  # hedged
+        ("They get there 4 times in 6:", ">>> move()\n4 hexes"),  # part of a chance
+        ("They move 3 + 1 = 4 hexes:", ">>> move()\n4 hexes"),  # part of a sum
+    ],
+)
+def test_a_number_that_may_not_be_the_changed_result_is_left_and_both_results_said_after(sentence, code):
+    read = _read(sentence, code, [("4 hexes", "5 hexes")])
+    assert "house rule;" not in read and read.endswith("(the text: 4 hexes; these house rules: 5 hexes)")
+
+
+def test_a_game_masters_house_number_is_never_printed_in_a_players_sentence():
+    read = _read("They move 4 in all:", ">>> move()\n4 hexes", [("4 hexes", "5 hexes")], hidden=True)
+    assert read == "They move 4 in all. (the text: 4 hexes; these house rules: " + HOUSE_HIDDEN + ")"

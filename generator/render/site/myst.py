@@ -111,6 +111,7 @@ def prose(text: str, ruleset: Ruleset | None = None) -> str:
         house=house,
         escape=esc,
         hidden=house_hidden(ruleset),
+        language=ruleset.language if ruleset is not None else "en",
     )
 
 
