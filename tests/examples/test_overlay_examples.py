@@ -296,3 +296,19 @@ def test_under_the_sentence_players_read_only_the_changed_results_it_states(tmp_
     assert sentence.endswith("(the text\\: 7 hexes; these house rules\\: 8 hexes)")
     authors = examples_page(club, "gm")
     assert "the text\\: \\(True, True\\), 7 hexes; these house rules\\: \\(False, False\\), 8 hexes" in authors
+
+
+def test_a_house_values_printed_original_is_never_read_as_the_number_a_sentence_states():
+    """The sentence before the sample's riders example prints its moves by {value} roles, the house one with the
+    text's beside it: that printed original is data, no number of the sentence, so the sheet's page says the
+    changed result after the sentence as before and prints the role's marks once."""
+    text_move = _hexes("rampant_hex/values.yaml", "riders_move")
+    house_move = _hexes("rampant_hex_house/ruleset.yaml", "riders_move")
+    result, failures = check_with_examples(ROOT)
+    assert result.ok and failures == []
+    house = result.project.ruleset("rampant_hex_house")
+    text = prose_md(house.rule("activating_units").body, house)
+    (sentence,) = [line for line in text.splitlines() if line.startswith("So foot move")]
+    role = f"{house_move} hexes \\(house rule; the text\\: {text_move} hexes\\)"
+    assert sentence.count("house rule;") == 1 and role in sentence
+    assert sentence.endswith(f"(the text\\: {text_move} hexes; these house rules\\: {house_move} hexes)")
