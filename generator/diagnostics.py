@@ -567,10 +567,37 @@ def _escaped(char: str) -> str:
 
 def did_you_mean(word: str, choices) -> str | None:
     """The closest of ``choices`` to ``word``, phrased as a hint, or None."""
-    import difflib
+    close = closest(word, choices)
+    return f"did you mean `{close}`?" if close else None
 
-    close = difflib.get_close_matches(str(word), [str(c) for c in choices], n=1, cutoff=0.6)
-    return f"did you mean `{close[0]}`?" if close else None
+
+def closest(word: str, choices, cutoff: float = 0.6) -> str | None:
+    """The one of ``choices`` fewest edits away from ``word`` (letters added, dropped or changed), among those
+    alike enough to be meant (difflib's ratio at least ``cutoff``), or None: `Term05` suggests `Term06`, one
+    letter away, before `Term59`, two away, which difflib's ratio ranks the same. Ties go to the more alike, then
+    the first in alphabetical order, so every kind of name gets the same suggestion for the same slip."""
+    import difflib  # only a mistake needs it, and a check without one should not load it
+
+    word = str(word)
+    matcher = difflib.SequenceMatcher(b=word)
+    alike = []
+    for choice in dict.fromkeys(str(c) for c in choices):
+        matcher.set_seq1(choice)
+        if matcher.real_quick_ratio() >= cutoff and matcher.quick_ratio() >= cutoff:
+            ratio = matcher.ratio()
+            if ratio >= cutoff:
+                alike.append((_edits(word, choice), -ratio, choice))
+    return min(alike)[2] if alike else None
+
+
+def _edits(a: str, b: str) -> int:
+    """Levenshtein's distance: the fewest letters added, dropped or changed that make ``a`` into ``b``."""
+    row = list(range(len(b) + 1))
+    for i, x in enumerate(a, 1):
+        previous, row[0] = row[0], i
+        for j, y in enumerate(b, 1):
+            previous, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, previous + (x != y))
+    return row[-1]
 
 
 class Diagnostics(list):

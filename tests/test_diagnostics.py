@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from generator.diagnostics import Code, Diagnostic, Location, printable
+from generator.diagnostics import Code, Diagnostic, Location, did_you_mean, printable
 
 
 @pytest.mark.parametrize(
@@ -47,3 +47,30 @@ def test_a_file_name_with_a_line_break_cannot_forge_a_line_of_output():
         "rules_src/g/evil\\x0agame: 99 examples, all pass.yaml:1:1: error[yaml-syntax]: bad",
         "  hint: fix it",
     ]
+
+
+def _levenshtein(a: str, b: str) -> int:
+    """Brute force: the fewest single-letter edits, by breadth-first search over every string one edit away."""
+    letters = set(a + b)
+    seen, frontier, steps = {a}, {a}, 0
+    while b not in frontier:
+        steps += 1
+        nearer = set()
+        for s in frontier:
+            for i in range(len(s) + 1):
+                nearer.update(s[:i] + c + s[i:] for c in letters)
+                if i < len(s):
+                    nearer.add(s[:i] + s[i + 1 :])
+                    nearer.update(s[:i] + c + s[i + 1 :] for c in letters)
+        frontier = nearer - seen
+        seen |= frontier
+    return steps
+
+
+@pytest.mark.parametrize("order", [1, -1])
+def test_did_you_mean_suggests_the_name_fewest_edits_away(order):
+    names = ["Term59 Word", "Term06 Word", "Term15 Word", "Term57 Word"][::order]
+    # the slip `Term05 Word` is one letter from `Term06 Word` and `Term15 Word`, two from `Term59 Word`
+    assert [_levenshtein("Term05 Word", n) for n in sorted(names)] == [1, 1, 2, 2]
+    assert did_you_mean("Term05 Word", names) == "did you mean `Term06 Word`?"
+    assert did_you_mean("Term07 Word", names) == "did you mean `Term06 Word`?"

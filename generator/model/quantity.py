@@ -7,11 +7,11 @@ it the same way everywhere and formulas compute with its exact magnitude.
 
 from __future__ import annotations
 
-import difflib
 import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from ..diagnostics import closest
 from .dice import DiceExpr, DiceSyntaxError, DiceTooLarge
 from .numbers import VULGAR, exact, number_text  # noqa: F401 - quantities are read and printed with these
 from .units import SIZES, SPELLINGS, Distance, unit_text
@@ -178,8 +178,7 @@ def _misspelt_unit(written: str) -> str:
     something the game names (2 cards), so only a near miss of a distance's spelling is one."""
     if len(written) < 3:
         return ""
-    close = difflib.get_close_matches(written.casefold(), [s for s in SPELLINGS if s.isalpha()], n=1, cutoff=0.85)
-    return close[0] if close else ""
+    return closest(written.casefold(), [s for s in SPELLINGS if s.isalpha()], cutoff=0.85) or ""
 
 
 _LEADING_NUMBER = re.compile(r"[-+−]?[0-9½⅓⅔¼¾⅛⅜⅝⅞][0-9 ./½⅓⅔¼¾⅛⅜⅝⅞]*")

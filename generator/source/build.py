@@ -16,7 +16,7 @@ from functools import cache
 from types import MappingProxyType
 from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
-from ..diagnostics import Code, Diagnostics, did_you_mean
+from ..diagnostics import Code, Diagnostics, closest, did_you_mean
 from ..model.base import QUICK_REFERENCE_FORMS, Bounds, Markdown, NotGiven, QuickMark, Source
 from ..model.computed import Value
 from ..model.dice import DiceExpr, DiceSyntaxError, DiceTooLarge, RollRange
@@ -177,8 +177,8 @@ class Builder:
         before = None
         for key, _value in node.items:
             if key.text not in fields and key.text not in skip:
-                close = difflib.get_close_matches(key.text, list(fields), n=1, cutoff=0.6)
-                misspelt.update(close)
+                close = closest(key.text, fields)
+                misspelt.update([close] if close else [])
                 hint = (
                     _decimal_comma_hint(before, key)
                     or _comma_in_text_hint(before, key, _value)

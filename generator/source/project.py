@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import ast
 import dataclasses
-import difflib
 import hashlib
 import os
 import re
@@ -15,7 +14,7 @@ from types import MappingProxyType
 from urllib.parse import urlsplit
 
 from ..check_cache import environment, tree_digest
-from ..diagnostics import Code, Diagnostics, Location, did_you_mean
+from ..diagnostics import Code, Diagnostics, Location, closest, did_you_mean
 from ..model.entries import Meta
 from ..model.ruleset import SECTIONS, SITE_FOLDERS, Example, Ruleset
 from ..model.settings import NO_SETTINGS, SITE_NAME_LENGTH, Settings
@@ -385,7 +384,7 @@ def load_ruleset(
             if name not in SECTIONS:
                 hint = did_you_mean(name, list(SECTIONS) + [META_SECTION]) or "sections are: " + ", ".join(SECTIONS)
                 diagnostics.add(Code.UNKNOWN_SECTION, f"unknown section `{name}`", key.loc, hint)
-                meant = next(iter(difflib.get_close_matches(name, list(SECTIONS), n=1, cutoff=0.6)), None)
+                meant = closest(name, SECTIONS)
                 if meant and isinstance(
                     node, Mapping
                 ):  # `tabels:`: what names its entries is not told they are missing
