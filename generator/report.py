@@ -131,7 +131,8 @@ def _check(root: Path, only, run_examples: bool, cache, errors, out, memo=None, 
         if run.total or not run.not_run or run.ruleset in unknown:  # one with no examples has none that did not run
             print(printable(run_line(run)), file=out)
     tables = sum(len(r.tables) for r in rulesets)
-    profiles = sum(len(m.rows) for r in rulesets for m in r.profiles)
+    # every row written, those with an error in a cell too (left out of their matrix, kept for the checks)
+    profiles = sum(len(m.rows) for r in rulesets for m in r.profiles) + sum(len(r.rows_with_errors) for r in rulesets)
     examples = sum(len(r.examples) for r in rulesets)
     error_count = len([d for d in diagnostics if d.severity.value == "error"])
     print(

@@ -158,6 +158,24 @@ def test_check_a_broken_project(capsys, tmp_path):
     assert out.splitlines()[-1] == "1 ruleset, 1 table, 0 profile rows, 0 examples, 1 error"
 
 
+def test_the_summary_counts_profile_rows_with_an_error_in_a_cell(capsys, tmp_path):
+    folder = tmp_path / "rules_src" / "broken"
+    shutil.copytree(BROKEN / "_base", folder)
+    (folder / "troops.yaml").write_text(
+        "profiles:\n  troops:\n    title: Troops\n    columns:\n"
+        "      attack: {label: ATTACK, type: dice, min: 0, max: 10}\n"
+        "    rows:\n"
+        "      heavy_foot: {name: Heavy foot, attack: 3}\n"
+        "      giants: {name: Giants, attack: 11}\n"  # above the column's 10: one error, and still a row written
+        "      light_foot: {name: Light foot, attack: 2}\n",
+        encoding="utf-8",
+    )
+    code, out, err = run(capsys, "-C", str(tmp_path), "check", "--no-examples")
+    assert code == 1
+    assert "error[out-of-range]" in err
+    assert out.splitlines()[-1] == "1 ruleset, 0 tables, 3 profile rows, 0 examples, 1 error"
+
+
 # -- codes ------------------------------------------------------------------------------------------
 def test_codes_lists_every_code(capsys):
     code, out, _err = run(capsys, "codes")
