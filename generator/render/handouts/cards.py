@@ -230,11 +230,12 @@ def _stat(ruleset: Ruleset, row, column) -> dict:
 def troop_card(ruleset: Ruleset, matrix, row, prose: Prose) -> dict:
     """A troop type: its profile as large numbers (movement beside it), special rules, and boxes for what the game
     tracks."""
-    keywords = (
-        cell(row.keywords)
-        if isinstance(row.keywords, NotGiven)
-        else {"text": shown(row.keywords, "none"), "gap": False}
-    )
+    # special rules the source does not give say so in words, as the roster does: an empty box beside the label read
+    # as though the note under it were the special rules
+    keywords = {
+        "text": NOT_GIVEN_TEXT if isinstance(row.keywords, NotGiven) else shown(row.keywords, "none"),
+        "gap": False,
+    }
     written = () if isinstance(row.keywords, NotGiven) else row.keywords
     rules = [(name, k) for name in written if (k := keyword_named(ruleset, name)) and visible(k, prose.audience)]
     points = armies.points_column(matrix)

@@ -14,6 +14,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+import yaml
 from helpers import sample_check
 from pdf_layout import Box, read_layout, squares
 from pdf_text import Page
@@ -422,3 +423,20 @@ def test_a_stat_label_longer_than_its_box_breaks_in_its_language_inside_the_box(
     words = [word.text for word in page.words]
     at = next(i for i, word in enumerate(words) if word.startswith("Nahkampf"))
     assert words[at].endswith("\u2010") and words[at][:-1] + words[at + 1] == "Nahkampfwaffenmodifikator"
+
+
+def test_a_troop_card_says_its_special_rules_are_not_given_and_prints_an_editors_note_as_a_note(read):
+    """Every Rampant Hex troop type's keywords are `not given` (troops.yaml) and several carry an editor's `note:`
+    ("The text writes "leve"; read as levy"). Beside an empty box labelled "Special rules:", the note read as the
+    troop's special rules; the roster says "not given in the source", and the site and booklet print it as a note."""
+    rows = yaml.safe_load((ROOT / "rules_src" / "rampant_hex" / "troops.yaml").read_text(encoding="utf-8"))
+    (matrix,) = rows["profiles"].values()
+    troops = [row for row in matrix["rows"].values() if row["keywords"] == "not given"]
+    notes = [words(row["note"]) for row in troops if "note" in row and "{" not in row["note"]]  # no role to print
+    assert troops and notes
+    for paper in ("a4", "letter"):
+        text = " ".join(page["text"] for page in read[f"rampant_hex-cards-{paper}.pdf"])
+        assert text.count("Special rules: not given in the source") == len(troops)
+        for note in notes:
+            assert f"Note: {note}" in text
+            assert f"Special rules: {note}" not in text
