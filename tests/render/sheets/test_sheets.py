@@ -432,7 +432,18 @@ def test_the_game_masters_checklist_is_one_sheet_for_every_player(project, texts
         assert "Player:" in text and text.count(side) == 1
     for text in both(texts, victory_stem(project, "ordo_ineptus", "gm")):
         assert "Player:" not in text and text.count(f"{side} ") >= 4
-        assert "Hidden tasks hidden" in text and "Write each player's Warband at the head of a column" in text
+        assert "Write each player's Warband at the head of a column" in text
+
+
+def test_the_game_masters_overview_says_in_words_whom_a_line_is_hidden_from(project, texts):
+    """The Shellendrak text's hidden tasks (victory.yaml `hidden: true`, `audience: gm`) are named on the game-master's
+    overview with what "hidden" means: a bare badge word printed "Hidden tasks hidden", which read like a typo."""
+    secret = [v.name for v in project.ruleset("ordo_ineptus").victory_points if v.gm_only]
+    assert secret
+    for text in both(texts, victory_stem(project, "ordo_ineptus", "gm")):
+        for name in secret:
+            assert f"{name} (hidden from players)" in text
+            assert f"{name} hidden" not in text
 
 
 def test_checklist_gaps_are_boxes_not_numbers(project, texts):
