@@ -83,6 +83,23 @@ def value_html(ruleset: Ruleset, id: str) -> Markup:
     ).format(note=note, shown=shown, house=HOUSE_RULE, history=history, footnote=footnote)
 
 
+def bracketed_house_value_html(ruleset: Ruleset, id: str) -> tuple[Markup, Markup] | None:
+    """A house rule's value the author wrote inside brackets, in two parts: the value, marked, where the role stands;
+    and what the text gave, with the reason's footnote, for the brackets' own end (it ends them: `)`), so the marks
+    print once, unnested: "(4 hexes for riders; house rule; the text: 3 hexes)". None for a value no house rule
+    changed, or one not given."""
+    text, history, note = value_parts(ruleset, id)
+    if history is None or text is None:
+        return None
+    footnote = Markup('<span class="house-note">{}</span>').format(note) if note else ""
+    value = Markup('<span class="house-rule" title="{}"><span class="value">{}</span></span>').format(note, text)
+    end = Markup(
+        '<span class="house-rule" title="{note}"><span class="house-original">; {house}; {history})</span></span>'
+        "{footnote}"
+    ).format(note=note, house=HOUSE_RULE, history=history, footnote=footnote)
+    return value, end
+
+
 _HOUSE_NOTE = re.compile(r'\)</span></span><span class="house-note">(.*?)</span>', re.S)  # value_html's
 
 
@@ -133,14 +150,53 @@ class Prose:
             hidden=house_hidden(self.ruleset) and self.audience != "gm",
             language=self.ruleset.language,
         )
-        source = _ROLE.sub(lambda m: self._role(m, made), source)
+        source = _ROLE.sub(lambda m: self._role(m, made), self._unnested(source, made))
         html = _md.render(source)
         return Markup(_TOKEN.sub(lambda m: made[int(m[1])], html))
 
     def inline(self, text: str) -> Markup:
         made: list[str] = []
-        html = _md.renderInline(_ROLE.sub(lambda m: self._role(m, made), " ".join(_untokened(text).split())))
+        source = self._unnested(" ".join(_untokened(text).split()), made)
+        html = _md.renderInline(_ROLE.sub(lambda m: self._role(m, made), source))
         return Markup(_TOKEN.sub(lambda m: made[int(m[1])], html))
+
+    def _unnested(self, source: str, made: list[str]) -> str:
+        """``source`` with the one house rule's value inside a pair of the author's brackets marked where it stands
+        and its original given at the brackets' end (`bracketed_house_value_html`): its own brackets inside theirs
+        printed "(4 hexes (house rule; the text: 3 hexes) for riders)". Brackets holding two such values are left
+        as written (which mark went with which value would be lost); so are brackets a paragraph does not close."""
+        roles = {m.start(): m for m in _ROLE.finditer(source)}
+        edits: list[tuple[int, int, str]] = []
+        open_: list[list[re.Match]] = []  # each open bracket's house values
+        at = 0
+        while at < len(source):
+            role = roles.get(at)
+            if role is not None:
+                if role["role"] == "value" and open_ and self._house_value(role["text"].strip()):
+                    open_[-1].append(role)
+                at = role.end()
+                continue
+            if source.startswith("\n\n", at):
+                open_.clear()
+            elif source[at] == "(":
+                open_.append([])
+            elif source[at] == ")" and open_:
+                inside = open_.pop()
+                if len(inside) == 1:
+                    value, end = bracketed_house_value_html(self.ruleset, inside[0]["text"].strip())
+                    made += [str(value), str(end)]
+                    edits += [(inside[0].start(), inside[0].end(), f"\ue000{len(made) - 2}\ue001")]
+                    edits += [(at, at + 1, f"\ue000{len(made) - 1}\ue001")]
+            at += 1
+        for start, end, token in sorted(edits, reverse=True):
+            source = source[:start] + token + source[end:]
+        return source
+
+    def _house_value(self, id: str) -> bool:
+        try:
+            return bracketed_house_value_html(self.ruleset, id) is not None
+        except KeyError:
+            return False
 
     def _role(self, match: re.Match, made: list[str] | None = None) -> str:
         role, text = match["role"], match["text"]

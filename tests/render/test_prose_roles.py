@@ -7,6 +7,7 @@ Expected texts come from the sample rules' YAML (titles, terms, values) and the 
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -61,3 +62,29 @@ def test_a_roll_role_prints_the_range_of_the_row_it_names_in_print_and_as_text(p
     assert printed("{roll}`activations:5 Activations`", hex_rules) == "6"
     assert Prose(hex_rules, "player").inline("on a {roll}`activations:2 activations`, two") == "on a 1–2, two"
     assert printed("{roll}`activations:no such row`", hex_rules) == "activations:no such row"
+
+
+def _printed_text(html) -> str:
+    """What prints of some prose, a house rule's reason (a footnote, printed apart) left out."""
+    return re.sub(r"<[^>]+>", "", re.sub(r'<span class="house-note">.*?</span>', "", str(html)))
+
+
+def test_a_house_value_inside_brackets_prints_the_text_s_own_at_their_end_never_nested(house):
+    """The house rules move riders 4 hexes (rampant_hex_house/ruleset.yaml), the text 3 (rampant_hex/values.yaml),
+    other units 2. Inside the author's brackets the house value's own mark nested: "(4 hexes (house rule; the text:
+    3 hexes) for riders)"."""
+    prose = Prose(house, "player")
+    written = "Move up to {value}`move` ({value}`riders_move` for riders), not through units."
+    expected = "Move up to 2 hexes (4 hexes for riders; house rule; the text: 3 hexes), not through units."
+    assert _printed_text(prose.inline(written)) == expected
+    assert _printed_text(prose.html(written)).strip() == expected
+    assert 'class="house-note"' in str(prose.inline(written))  # the reason is still given, once
+
+
+def test_brackets_holding_two_house_values_or_left_open_keep_each_value_s_own_mark(house):
+    """Which of two values a mark at the brackets' end spoke of would be lost; a bracket the text does not close has
+    no end to carry it."""
+    prose = Prose(house, "player")
+    marked = "4 hexes (house rule; the text: 3 hexes)"
+    assert _printed_text(prose.inline("({value}`riders_move` or {value}`riders_move`)")) == f"({marked} or {marked})"
+    assert _printed_text(prose.inline("(riders {value}`riders_move`")) == f"(riders {marked}"

@@ -849,3 +849,19 @@ def test_a_spell_tables_row_labels_the_spells_duration_after_its_range(project):
         parts = [f"range {spell['range']} {spell.get('range_unit', 'hexes')}"] if "range" in spell else []
         parts += [f"duration: {spell['duration']}"] if "duration" in spell else []  # `range_unit:`: hexes unless set
         assert details[spell["name"]] == "; ".join(parts), spell["name"]
+
+
+def test_a_house_value_inside_the_authors_brackets_gives_the_text_s_own_at_their_end_unnested(texts):
+    """Rampant Hex's activation summary (rules.yaml) reads "Move up to {value}`move` ({value}`riders_move` for
+    riders)"; the house rules (rampant_hex_house/ruleset.yaml) move riders 4 hexes where the text (values.yaml)
+    says 3. Marked in place, the house value's own brackets nested in the author's: "(4 hexes (house rule; the text:
+    3 hexes) for riders)"."""
+    load = lambda *path: yaml.safe_load((ROOT / "rules_src" / Path(*path)).read_text(encoding="utf-8"))  # noqa: E731
+    base, house = load("rampant_hex", "values.yaml")["values"], load("rampant_hex_house", "ruleset.yaml")["values"]
+    move, riders, text_riders = base["move"]["value"], house["riders_move"]["value"], base["riders_move"]["value"]
+    assert riders != text_riders
+    for paper in PAPERS:
+        text = texts[f"rampant_hex_house-quick-reference-{paper.id}.pdf"]
+        sentence = text.split("Each activation: ")[1].split("not through units")[0]
+        assert sentence.startswith(f"Move up to {move} ({riders} for riders; house rule; the text: {text_riders})")
+        assert sentence.count("(") == sentence.count(")") == 1
