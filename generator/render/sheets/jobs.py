@@ -14,6 +14,7 @@ The pipeline calls :func:`sheet_jobs` and renders the jobs with
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -494,9 +495,7 @@ def overflow(sheet: Sheet, paper: Paper, own: list[str] = ()) -> Diagnostic:
     for it, naming what the author put on it (`{pages}` stands for the page count the render finds), and the
     project's own templates it is made with (``own``), which may be what makes it longer."""
     paper_name = "A4" if paper.id == "a4" else "US Letter"
-    named = ", ".join(sheet.marks[:MOST_NAMED]) + (
-        f" and {len(sheet.marks) - MOST_NAMED} more" if len(sheet.marks) > MOST_NAMED else ""
-    )
+    named = _marks_text(sheet.marks)
     smaller = " even in its smaller type" if sheet.type_pt else ""
     return Diagnostic(
         Code.SHEET_OVERFLOW,
@@ -505,6 +504,44 @@ def overflow(sheet: Sheet, paper: Paper, own: list[str] = ()) -> Diagnostic:
         sheet.written_at,
         _overflow_hint(sheet, own),
     )
+
+
+# what an overflow calls the entries of each section it names, one and many
+MARK_KINDS = {
+    "profiles": ("profile matrix", "profile matrices"),
+    "heroes": ("hero", "heroes"),
+    "army_limits": ("army limit", "army limits"),
+    "victory_points": ("victory point", "victory points"),
+}
+_MARK = re.compile(r"(\w+) `(.*)`")
+
+
+def _marks_text(marks: tuple[str, ...]) -> str:
+    """What a sheet prints, grouped by kind and counted, its first ``MOST_NAMED`` entries named and one of each
+    kind at least: '40 tables (`t_00`, ... `t_08` and 31 more) and 4 profile matrices (`m_1`, ...)'."""
+    kinds: dict[str, list[str]] = {}
+    loose = []  # what is counted, not named (`2 notes`)
+    for mark in marks:
+        found = _MARK.fullmatch(mark)
+        if found:
+            kinds.setdefault(found[1], []).append(found[2])
+        else:
+            loose.append(mark)
+    shown = {kind: min(1, len(ids)) for kind, ids in kinds.items()}
+    spare = MOST_NAMED - sum(shown.values())
+    for kind, ids in kinds.items():
+        more = max(0, min(spare, len(ids) - shown[kind]))
+        shown[kind] += more
+        spare -= more
+    parts = []
+    for kind, ids in kinds.items():
+        one, many = MARK_KINDS.get(kind, (kind.replace("_", " ").removesuffix("s"), kind.replace("_", " ")))
+        names = ", ".join(f"`{i}`" for i in ids[: shown[kind]])
+        rest = len(ids) - shown[kind]
+        names += f" and {rest} more" if rest else ""
+        parts.append(f"{one} {names}" if len(ids) == 1 else f"{len(ids)} {many} ({names})")
+    parts += loose
+    return ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else "".join(parts)
 
 
 def _overflow_hint(sheet: Sheet, own: list[str]) -> str | None:

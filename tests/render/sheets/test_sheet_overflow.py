@@ -77,6 +77,6 @@ def test_a_quick_reference_too_long_for_its_page_fails_the_build_naming_what_was
     assert sorted(told) == [
         (ruleset, ruleset, paper) for ruleset in ("game", "game_house_rules") for paper in ("A4", "US Letter")
     ], done.stderr
-    assert "values `key_number_0`" in done.stderr and "build failed: 4 errors" in done.stderr
+    assert "values (`key_number_0`" in done.stderr and "build failed: 4 errors" in done.stderr
     assert "Traceback" not in done.stderr
     assert files(project / "build") == before  # build/ left as it was

@@ -6,6 +6,7 @@ Every chance expected here is counted by brute force over the dice's faces, neve
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 from collections import Counter
@@ -235,7 +236,20 @@ def test_a_sheet_too_long_for_its_page_is_told_to_list_fewer_or_be_split_not_abo
         assert f"list fewer {listed} in `{name.removeprefix('scout-').replace('-', '_')}`" in told.hint
         assert "split it into two `sheets:` entries" in told.hint
         assert "quick_reference" not in told.hint, told.hint
-    assert "tables `foes`, tables `finds`" in overflow(by_name["scout-roll-tables"], PAPERS[0]).message
+    assert "6 tables (`foes`, `finds`, `nerve`, " in overflow(by_name["scout-roll-tables"], PAPERS[0]).message
+
+
+def test_a_sheet_too_long_for_its_page_names_what_it_prints_by_kind_each_kind_counted_and_named(scout):
+    sheet = next(sheet for sheet in sheets(scout) if sheet.name == "scout-roll-tables")
+    tables = tuple(f"tables `t{n:02}`" for n in range(40))
+    matrices = tuple(f"profiles `m{n}`" for n in range(4))
+    told = overflow(dataclasses.replace(sheet, marks=tables + matrices), PAPERS[0]).message
+    listed = told.split(": it prints ", 1)[1]
+    assert listed.startswith("40 tables (`t00`, `t01`, ")
+    assert listed.count("tables") == 1  # the kind once, not before every table
+    assert listed.endswith(" and 4 profile matrices (`m0` and 3 more)")  # the matrices counted as matrices
+    assert listed.count("`") == 2 * 12  # twelve named in all
+    assert "and 29 more)" in listed  # 40 tables, 11 of them named
 
 
 def test_a_quick_reference_with_roll_tables_too_long_for_its_page_is_told_they_can_go_on_a_sheet(tmp_path):
