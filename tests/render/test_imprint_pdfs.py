@@ -7,8 +7,9 @@ back to its page there: read back from the real PDFs of the run's shared builds.
   segno makes of that address.
 * The samples (``sample_build``) set no address: the same line, and no address and no image anywhere.
 
-Expected titles, dates and addresses come from the fixture's and the samples' files (their YAML, their files'
-times, the fixture's rulepress.yaml), never from the code under test. Where the imprint is, nothing else is: its lines
+Expected titles, dates and addresses come from the fixture's and the samples' files (their YAML, their last commit
+as `git log` tells it when `git status` finds them committed as they are, else their files' times, the fixture's
+rulepress.yaml), never from the code under test. Where the imprint is, nothing else is: its lines
 and its QR code are measured against every other glyph on the page (pypdfium2's character boxes), and it keeps clear of
 the paper's edge.
 """
@@ -16,6 +17,7 @@ the paper's edge.
 from __future__ import annotations
 
 import os
+import subprocess
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -47,13 +49,36 @@ def declared(project: Path) -> dict[str, dict]:
     return found
 
 
+def last_commit(project: Path, folders: list[Path]) -> float | None:
+    """When the last commit touching ``folders`` was made, if ``project`` is in a git work tree where `git status`
+    finds them as committed (nothing changed, added or deleted); else None."""
+    names = [str(folder.relative_to(project)) for folder in folders]
+    status = subprocess.run(
+        ["git", "status", "--porcelain", "--", *names], cwd=project, capture_output=True, text=True, check=False
+    )
+    if status.returncode != 0 or status.stdout.strip():
+        return None
+    said = subprocess.run(
+        ["git", "log", "-1", "--format=%ct", "--", *names], cwd=project, capture_output=True, text=True, check=False
+    ).stdout.strip()
+    return float(said) if said.isdigit() else None
+
+
 def expected_label(project: Path, ruleset: str, epoch: str = "") -> str:
     """The line `<short title> · rules as of <date>`: the day of ``epoch`` (the build's SOURCE_DATE_EPOCH) when it
-    had one, else of the newest file of the ruleset's folder and of the folders of the rulesets it extends."""
+    had one, else of the last commit touching the ruleset's folder and those of the rulesets it extends while they
+    are committed as they are, else of the newest file of those folders."""
     metas = declared(project)
     meta = metas[ruleset]
+    folders, current = [], ruleset
+    while current:
+        folders.append(project / "rules_src" / current)
+        current = metas[current].get("extends", "")
+    committed = None if epoch else last_commit(project, folders)
     if epoch:
         day = datetime.fromtimestamp(int(epoch), tz=UTC)
+    elif committed is not None:
+        day = datetime.fromtimestamp(committed, tz=UTC)
     else:
         newest, current = 0.0, ruleset
         while current:
