@@ -437,7 +437,8 @@ class Code(enum.Enum):
     EXAMPLE_FAILED = _code(
         "example-failed",
         catches="a worked example whose stated result differs from the model",
-        hint="fix the model if the text is right, or the example if it misquotes the text",
+        hint="fix the model if the rules give what the example expects; else fix the example's expected result (and "
+        "the sentence before it, where that states the result)",
     )
     EXAMPLE_UNSTATED = _code(
         "example-unstated",

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from .check_cache import CheckCache, output_slot
 from .daemon import client as daemon
-from .diagnostics import Code, Diagnostic, plural, printable
+from .diagnostics import Code, Diagnostic, Diagnostics, plural, printable
 
 
 def one_line(error: BaseException) -> str:
@@ -109,6 +109,7 @@ def _check(root: Path, only, run_examples: bool, cache, errors, out, memo=None, 
     from .examples.run import prefetch, run_project_examples
     from .examples.walled import forget, load_ahead, prestart  # deferred: likewise
     from .validate import check_project  # deferred: likewise
+    from .validate.prose import settle_example_sentences  # deferred: likewise
 
     def loaded(project) -> None:  # the walled host starts, and starts on the runs, while the checks run here
         prestart(project)
@@ -123,9 +124,10 @@ def _check(root: Path, only, run_examples: bool, cache, errors, out, memo=None, 
             runs = run_project_examples(result.project, diagnostics, cache)
             for run in runs:
                 diagnostics.extend(run.failures)
+            diagnostics = settle_example_sentences(result.project, diagnostics)
     finally:
         forget(root)
-    print_diagnostics(diagnostics, errors)
+    print_diagnostics(Diagnostics(diagnostics).sorted(), errors)  # the examples' failures among the rest, by line
     unknown = {r.id for r in rulesets if r.unreadable}  # a file that does not read may hold examples
     for run in runs:
         if run.total or not run.not_run or run.ruleset in unknown:  # one with no examples has none that did not run

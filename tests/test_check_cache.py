@@ -98,7 +98,7 @@ def test_a_changed_yaml_file_checks_its_ruleset_and_its_overlay_again(project, c
     assert status == 1
     assert "demo: 2 examples, 1 failed\n" in out and "other: 2 examples, all pass\n" in out
     assert "demo_house_rules: 2 examples not run: its base `demo` has failing examples\n" in out
-    assert "gave 4, the text says 5" in err and "rules_src/demo/melee.yaml:" in err
+    assert "gave 4, the example expects 5" in err and "rules_src/demo/melee.yaml:" in err
     assert sorted(counted["checked"]) == ["demo", "demo_house_rules"]  # other's files did not change
     assert sorted(counted["examples"]) == ["demo"]
     forget(counted)
@@ -114,7 +114,7 @@ def test_a_changed_mechanic_runs_its_examples_again(project, capsys, counted):
     status, out, err = check(project, capsys)
     assert status == 1
     assert "demo: 2 examples, 1 failed\n" in out
-    assert "gave 5, the text says 4" in err
+    assert "gave 5, the example expects 4" in err
     assert sorted(counted["examples"]) == ["demo"]  # its overlay would only tell the same failure again
 
 
@@ -185,7 +185,7 @@ def test_the_build_sees_a_cached_failure_too(project, capsys, tmp_path):
     melee.write_text(melee.read_text(encoding="utf-8").replace("'Taken prisoner'", "'Set free'"), encoding="utf-8")
     status = main(["-C", str(project), "build", "--only", "sheets", "--out", str(tmp_path / "out")])
     err = capsys.readouterr().err
-    assert status == 1 and "the text says 'Set free'" in err and "build failed" in err
+    assert status == 1 and "the example expects 'Set free'" in err and "build failed" in err
     assert not (tmp_path / "out").exists()
 
 

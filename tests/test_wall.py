@@ -573,7 +573,7 @@ def test_a_command_started_through_fork_exec_reads_no_secret_writes_nothing_and_
     status, messages = check(project)
     clean(messages, outside, before)
     assert status == 1 and "example-failed" in failed_at(messages), messages[-3000:]
-    assert "`leaks()` gave [], the text says" in messages, messages[-3000:]
+    assert "`leaks()` gave [], the example expects" in messages, messages[-3000:]
     assert not (outside / marker).exists() and not (Path("/") / marker).exists()
     assert processes_with(marker) == [], "a process started behind the wall outlived the check"
 

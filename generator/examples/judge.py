@@ -32,10 +32,13 @@ class Collecting(doctest.DocTestRunner):
         self.problems.append((example, raised_text(example, f"{kind.__name__}: {value}{close}")))
 
 
+EXPECTS = ", the example expects "  # between what a statement gave and its expected result, in a failure's message
+
+
 def gave_text(example: doctest.Example, got: str) -> str:
     want = example.want.strip() or "nothing"
     same = _same_number(got.strip(), want)
-    return f"`{example.source.strip()}` gave {got.strip() or 'nothing'}, the text says {want}" + same
+    return f"`{example.source.strip()}` gave {got.strip() or 'nothing'}{EXPECTS}{want}" + same
 
 
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?|Fraction\((-?\d+), (-?\d+)\)")

@@ -28,6 +28,7 @@ from fractions import Fraction
 from functools import cache
 
 from ..diagnostics import BlockLocation, Code, Diagnostic, Location, Severity
+from ..examples.judge import EXPECTS
 from ..examples.languages import DIGITS_ONLY, language_of
 from ..examples.sentence import evidence, stated, unstated, unverified
 from ..model.base import Markdown, item_loc, value_loc
@@ -366,27 +367,104 @@ def check_example_sentences(ruleset: Ruleset):
     if ruleset.meta.overlay:
         return
     language = language_of(ruleset.language) or DIGITS_ONLY
-    rolled = {table.id: table.dice.text for table in ruleset.reachable("tables")}  # a table the example names
-    rolled |= {formula.id: _expressions(formula) for formula in ruleset.reachable("formulas")}
-    keys = {table.id: _row_keys(table) for table in ruleset.reachable("tables")}
+    found_in = _evidence_in(ruleset)
     for entry in (ruleset.meta, *(e for _s, e in ruleset.all_entries())):
         for text, loc in markdown_texts(entry):
             for offset, paragraph, code in stated(text):
-                found = evidence(
-                    code,
-                    lambda id: _value_text(ruleset, id),
-                    rolled.get,
-                    lambda how, id, field: _field_text(ruleset, how, id, field),
-                    keys.get,
-                )
-                for problem in unverified(paragraph, found, language):
-                    where = loc.at(text, offset + problem.start) if isinstance(loc, BlockLocation) else loc
-                    yield Diagnostic(
-                        Code.EXAMPLE_SENTENCE,
-                        f"`{problem.text}` in the sentence before a worked example "
-                        f"is {problem.why}: players read it marked checked",
-                        where,
-                    )
+                for problem in unverified(paragraph, found_in(code), language):
+                    yield _sentence_error(problem, text, loc, offset)
+
+
+def _sentence_error(problem, text: str, loc: Location, offset: int) -> Diagnostic:
+    where = loc.at(text, offset + problem.start) if isinstance(loc, BlockLocation) else loc
+    return Diagnostic(
+        Code.EXAMPLE_SENTENCE,
+        f"`{problem.text}` in the sentence before a worked example is {problem.why}: players read it marked checked",
+        where,
+    )
+
+
+def _evidence_in(ruleset: Ruleset):
+    """What an example's code states, with what it reads of ``ruleset``: the numbers its sentence may state."""
+    rolled = {table.id: table.dice.text for table in ruleset.reachable("tables")}  # a table the example names
+    rolled |= {formula.id: _expressions(formula) for formula in ruleset.reachable("formulas")}
+    keys = {table.id: _row_keys(table) for table in ruleset.reachable("tables")}
+    return lambda code: evidence(
+        code,
+        lambda id: _value_text(ruleset, id),
+        rolled.get,
+        lambda how, id, field: _field_text(ruleset, how, id, field),
+        keys.get,
+    )
+
+
+_GAVE = re.compile(r"`(?P<source>.*)` gave (?P<got>.*?)" + re.escape(EXPECTS) + r"(?P<want>.*)", re.S)
+
+
+def settle_example_sentences(project, diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    """``diagnostics`` (the checks' and the examples' failures) with each example failure weighed against the
+    sentence before its example: where that sentence states what the model gave, the example's expected result is
+    the mistake, so its sentence is not blamed too (its `example-sentence` error is dropped) and the failure's hint
+    says to fix the expected result; where the sentence states the expected result, the hint says the two agree."""
+    failed = {}  # (path, line of the statement) -> (index of its failure, what it gave, what it expects)
+    for index, diagnostic in enumerate(diagnostics):
+        found = _GAVE.search(diagnostic.message) if diagnostic.code is Code.EXAMPLE_FAILED else None
+        if found and found["got"] != "nothing" and ": the same number" not in found["want"]:
+            failed[diagnostic.location.path, diagnostic.location.line] = (index, found["got"], found["want"])
+    if not failed:
+        return diagnostics
+    sentences = {
+        (d.location.path, d.location.line, d.location.column): index
+        for index, d in enumerate(diagnostics)
+        if d.code is Code.EXAMPLE_SENTENCE
+    }
+    dropped, hints = set(), {}
+    for ruleset in project.rulesets:
+        if ruleset.meta.overlay:
+            continue
+        language, found_in = language_of(ruleset.language) or DIGITS_ONLY, _evidence_in(ruleset)
+        for entry in (ruleset.meta, *(e for _s, e in ruleset.all_entries())):
+            for text, loc in markdown_texts(entry):
+                if not isinstance(loc, BlockLocation):
+                    continue
+                for offset, paragraph, code in stated(text):
+                    first = loc.at(text, text.find(code, offset + len(paragraph))).line
+                    mine = [  # (row of the statement in the code, its failure's index, what it gave, expects)
+                        (line - first, *failed[loc.path, line])
+                        for line in range(first, first + code.count("\n") + 1)
+                        if (loc.path, line) in failed
+                    ]
+                    if not mine:
+                        continue
+                    corrected = code.split("\n")
+                    for row, _index, got, want in mine:
+                        after = "\n".join(corrected[row + 1 :])
+                        if want in after:  # the statement's expected result, as the model gives it
+                            corrected[row + 1 :] = after.replace(want, got, 1).split("\n")
+                    before = unverified(paragraph, found_in(code), language)
+                    now = unverified(paragraph, found_in("\n".join(corrected)), language)
+                    borne = [p for p in before if p.start not in {q.start for q in now}]
+                    agreed = [p for p in now if p.start not in {q.start for q in before}]
+                    for problem in borne:
+                        where = _sentence_error(problem, text, loc, offset).location
+                        dropped.add(sentences.get((where.path, where.line, where.column)))
+                    said = ", ".join(f"`{p.text}`" for p in borne or agreed)
+                    for _row, index, _got, _want in mine:
+                        if borne:
+                            hints[index] = (
+                                f"the sentence before the example states {said}, what the model gives: fix the "
+                                "example's expected result (if the model is what is wrong, fix it and that sentence)"
+                            )
+                        elif agreed:
+                            hints[index] = (
+                                f"the sentence before the example states {said}, as the example expects: fix the model "
+                                "if the rules give that; else fix the example's expected result and that sentence"
+                            )
+    return [
+        dataclasses.replace(d, hint=hints[index]) if index in hints else d
+        for index, d in enumerate(diagnostics)
+        if index not in dropped
+    ]
 
 
 def _row_keys(table) -> str:

@@ -122,7 +122,7 @@ def test_an_example_that_takes_more_memory_than_allowed_says_so_and_which_limit(
 def test_a_result_the_text_writes_as_the_same_number_in_another_way_is_told_so(gave, written, told):
     """doctest compares what Python prints: `Fraction(14, 24)` is 7/12, and the author is told which way to write it."""
     [statement] = judge.statements(f">>> f()\n{written}\n")
-    assert judge.gave_text(statement, gave + "\n") == f"`f()` gave {gave}, the text says {written}{told}"
+    assert judge.gave_text(statement, gave + "\n") == f"`f()` gave {gave}, the example expects {written}{told}"
 
 
 def test_scratch_files_and_the_ruleset_folder_are_allowed(tmp_path):

@@ -17,15 +17,15 @@ def problems(source: str) -> list[tuple[int, str]]:
 
 
 def test_a_wrong_result_names_the_statement_what_it_gave_and_what_the_text_says():
-    assert problems(">>> 1 + 1\n3\n") == [(0, "`1 + 1` gave 2, the text says 3")]
+    assert problems(">>> 1 + 1\n3\n") == [(0, "`1 + 1` gave 2, the example expects 3")]
 
 
 def test_a_statement_that_prints_nothing_where_the_text_expects_something():
-    assert problems(">>> x = 1\n1\n") == [(0, "`x = 1` gave nothing, the text says 1")]
+    assert problems(">>> x = 1\n1\n") == [(0, "`x = 1` gave nothing, the example expects 1")]
 
 
 def test_a_result_where_the_text_expects_nothing():
-    assert problems(">>> 2 * 3\n") == [(0, "`2 * 3` gave 6, the text says nothing")]
+    assert problems(">>> 2 * 3\n") == [(0, "`2 * 3` gave 6, the example expects nothing")]
 
 
 def test_an_exception_names_its_kind_and_message():
@@ -34,7 +34,7 @@ def test_an_exception_names_its_kind_and_message():
 
 def test_whitespace_and_ellipsis_are_forgiven_and_every_statement_is_judged():
     source = ">>> [1,  2]\n[1, 2]\n>>> 'a long text'\n'a ...'\n>>> 3\n4\n"
-    assert problems(source) == [(4, "`3` gave 3, the text says 4")]
+    assert problems(source) == [(4, "`3` gave 3, the example expects 4")]
 
 
 def test_a_misspelt_name_is_told_with_the_closest_name_the_example_may_use():

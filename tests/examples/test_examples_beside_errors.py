@@ -106,7 +106,7 @@ def test_the_examples_of_a_ruleset_without_errors_run_beside_anothers_errors(pro
     code, out, err = run(capsys, "-C", str(project), "check", "--all")
     assert code == 1
     assert "rules_src/game/ruleset.yaml:" in err and "error[table-gap]" in err
-    assert "rules_src/other/ruleset.yaml:" in err and "gave 4, the text says 5" in err  # told in the same run
+    assert "rules_src/other/ruleset.yaml:" in err and "gave 4, the example expects 5" in err  # told in the same run
     assert out.splitlines() == [
         "game: 2 examples not run: its rules have errors",
         "game_house: 2 examples not run: its base `game` has errors",
@@ -164,7 +164,7 @@ def test_an_error_in_the_projects_templates_stops_no_example(project, capsys):
 def test_a_build_refused_for_an_error_tells_the_other_rulesets_failing_examples_too(project, capsys, tmp_path):
     code, out, err = run(capsys, "-C", str(project), "build", "--out", str(tmp_path / "out"))
     assert code == 1
-    assert "error[table-gap]" in err and "gave 4, the text says 5" in err
+    assert "error[table-gap]" in err and "gave 4, the example expects 5" in err
     assert "build failed: 2 errors" in err
     assert not (tmp_path / "out").exists()
 
@@ -225,7 +225,7 @@ def test_a_sentence_the_example_does_not_state_stops_none_of_its_examples(tmp_pa
     project = make_project(tmp_path, other=WRONG_RESULT)
     code, out, err = run(capsys, "-C", str(project), "check", "--all")
     assert code == 1
-    assert "error[example-sentence]: `six`" in err and "gave 4, the text says 5" in err
+    assert "error[example-sentence]: `six`" in err and "gave 4, the example expects 5" in err
     assert out.splitlines() == [
         "other: 2 examples, 1 failed",
         "1 ruleset, 0 tables, 0 profile rows, 2 examples, 2 errors",

@@ -187,7 +187,7 @@ def test_a_changed_mechanic_is_loaded_again_and_formulas_which_cannot_read_it_ar
     mechanics = project / "rules_src" / "demo" / "mechanics.py"
     edit(mechanics, "// 1)", "// 1) + 1")
     status, out, err = check(project, capsys)
-    assert status == 1 and "gave 5, the text says 4" in err  # the example using the mechanic ran again
+    assert status == 1 and "gave 5, the example expects 4" in err  # the example using the mechanic ran again
     assert tried["formulas"] == Counter()  # a formula sees values, tables, lookups, formulas: no mechanic
 
 
@@ -274,7 +274,7 @@ def test_on_the_samples_a_check_after_one_edit_prints_what_check_all_prints(tmp_
     formulas, texts = set(tried["formulas"]), len(tried["prose"])
     assert remembered == check(project, capsys, "--all")  # byte for byte, nothing trusted from the cache
     if kind == "value":
-        assert remembered[0] == 1 and "gave (3, 0), the text says (2, 0)" in remembered[2]
+        assert remembered[0] == 1 and "gave (3, 0), the example expects (2, 0)" in remembered[2]
         assert formulas == {"ranger_bonus"}  # the one formula that reads expert_ranger_setup_bonus
     if kind == "prose":
         assert remembered[0] == 0 and formulas == set() and texts == 1
