@@ -166,6 +166,10 @@ class Ruleset:
     unreadable: tuple[str, ...] = ()
     # (section, id) of entries whose own errors were reported: references to them are not errors again
     unloaded: frozenset = frozenset()
+    # (section, entry) of each entry whose id an entry of its section had already (reported `duplicate-id`): no
+    # part of the ruleset, yet what is written in it is checked all the same (validate.checks), so that removing the
+    # duplicate brings no errors that were there all along
+    set_aside: tuple[tuple[str, object], ...] = field(default=(), compare=False, repr=False)
     # profile rows left out for an error in a cell (reported), kept for the checks that read their other fields
     rows_with_errors: tuple[ProfileRow, ...] = field(default=(), compare=False, repr=False)
     sources: MappingProxyType = field(default_factory=lambda: MappingProxyType({}), compare=False, repr=False)

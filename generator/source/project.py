@@ -376,6 +376,7 @@ def load_ruleset(
     builder = Builder(diagnostics, default_source)
     sections: dict[str, list] = defaultdict(list)
     seen: dict[tuple[str, str], Location] = {}
+    set_aside = []  # (section, entry) of each duplicate: checked all the same (validate.checks)
     for _path, tree in trees:
         for key, node in tree.items:
             name = key.text
@@ -401,6 +402,7 @@ def load_ruleset(
                     diagnostics.add(
                         Code.DUPLICATE_ID, f"{name} entry `{entry.id}` is already defined at {first}", entry.loc
                     )
+                    set_aside.append((name, entry))
                     continue
                 seen[where] = entry.loc
                 sections[name].append(entry)
@@ -429,6 +431,7 @@ def load_ruleset(
         meta=meta,
         unloaded=frozenset(builder.failed),
         rows_with_errors=tuple(builder.rows_with_errors),
+        set_aside=tuple(set_aside),
         examples=tuple(examples),
         files=tuple(shown(p) for p, _ in trees),
         unreadable=tuple(unreadable),

@@ -6,6 +6,7 @@ place to add one. They all run, so a rules author sees every problem at once, ea
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterable
 
 from ..diagnostics import Code, Diagnostic
@@ -79,7 +80,48 @@ def run_checks(ruleset: Ruleset) -> list[Diagnostic]:
     found: list[Diagnostic] = []
     for name, function in CHECKS.items():
         found.extend(_bounded(name, function, ruleset))
-    return found
+    return found + _set_aside_problems(ruleset, found)
+
+
+def _set_aside_problems(ruleset: Ruleset, found: list[Diagnostic]) -> list[Diagnostic]:
+    """What is wrong inside the entries set aside as duplicates of an id (`Ruleset.set_aside`): the checks run
+    again on the ruleset with each in the place of the entry that kept its id, and what they find within its lines
+    that they did not find before is told, so both definitions are checked in the one run."""
+    told = set(found)
+    rounds: list[dict[tuple[str, str], object]] = []  # an id defined three times needs two
+    for section, entry in ruleset.set_aside:
+        for swapped in rounds:
+            if (section, entry.id) not in swapped:
+                break
+        else:
+            swapped = {}
+            rounds.append(swapped)
+        swapped[section, entry.id] = entry
+    starts = [e.loc for _s, e in (*ruleset.all_entries(), *ruleset.set_aside) if getattr(e, "loc", None)]
+    problems: list[Diagnostic] = []
+    for swapped in rounds:
+        sections = {section for section, _id in swapped}
+        shadow = dataclasses.replace(
+            ruleset,
+            set_aside=(),
+            **{name: tuple(swapped.get((name, e.id), e) for e in ruleset.section(name)) for name in sorted(sections)},
+        )
+        spans = [_span(entry.loc, starts) for entry in swapped.values() if getattr(entry, "loc", None)]
+        for name, function in CHECKS.items():
+            for diagnostic in _bounded(name, function, shadow):
+                where = diagnostic.location
+                if diagnostic not in told and any(
+                    path == where.path and lo <= where.line < hi for path, lo, hi in spans
+                ):
+                    told.add(diagnostic)
+                    problems.append(diagnostic)
+    return problems
+
+
+def _span(loc, starts) -> tuple[str, int, float]:
+    """(file, first line, line after the last) of the entry written at ``loc``: up to the next entry in its file."""
+    after = [s.line for s in starts if s.path == loc.path and s.line > loc.line]
+    return loc.path, loc.line, min(after, default=float("inf"))
 
 
 def _bounded(name: str, function: Check, ruleset: Ruleset) -> list[Diagnostic]:
