@@ -132,6 +132,9 @@ def _check(root: Path, only, run_examples: bool, cache, errors, out, memo=None, 
     for run in runs:
         if run.total or not run.not_run or run.ruleset in unknown:  # one with no examples has none that did not run
             print(printable(run_line(run)), file=out)
+    for ruleset in rulesets:
+        if ruleset.unreadable:
+            print(printable(unchecked_line(ruleset.id, ruleset.unreadable)), file=out)
     tables = sum(len(r.tables) for r in rulesets)
     # every row written, those with an error in a cell too (left out of their matrix, kept for the checks)
     profiles = sum(len(m.rows) for r in rulesets for m in r.profiles) + sum(len(r.rows_with_errors) for r in rulesets)
@@ -144,6 +147,19 @@ def _check(root: Path, only, run_examples: bool, cache, errors, out, memo=None, 
     )
     settled = not any(run.failures for run in runs) and _mechanics_settled(result)
     return (1 if error_count else 0), settled
+
+
+def unchecked_line(ruleset: str, unreadable: tuple[str, ...]) -> str:
+    """What ``check`` did not check of a ruleset with a file that does not read (its YAML syntax, mostly): only each
+    file's own fields are, as the rest would take every entry of that file for missing: the summary says so, so
+    that the errors told are not taken for all there are."""
+    files = ", ".join(unreadable[:-1]) + (" and " if len(unreadable) > 1 else "") + unreadable[-1]
+    one = len(unreadable) == 1
+    return (
+        f"{ruleset}: references, tables, profile matrices, armies, sheets and the sentences before worked examples "
+        f"were not checked, as {files} {'does' if one else 'do'} not read: fix {'its' if one else 'their'} errors "
+        "above, then check again"
+    )
 
 
 def run_line(run) -> str:

@@ -120,3 +120,17 @@ def test_a_ruleset_section_without_its_title_is_called_a_ruleset(tmp_path):
     (folder / "ruleset.yaml").write_text("ruleset:\n  summary: Grim.\n", encoding="utf-8")
     told = [d.format().splitlines()[0] for d in check_project(tmp_path).diagnostics]
     assert "rules_src/g/ruleset.yaml:2:3: error[missing-field]: ruleset `g` needs the field `title`" in told
+
+
+def test_a_file_that_does_not_read_is_told_to_leave_the_rulesets_other_checks_undone(two_rulesets, capsys):
+    """The table gap is not found while a file of its ruleset does not read, and the summary says what was not
+    checked, so that the one error told is not taken for all there are."""
+    (two_rulesets / "rules_src" / "broken" / "armies.yaml").write_text("armies:\n  broken: {title: x\n")
+    assert main(["-C", str(two_rulesets), "check", "--ruleset", "broken", "--no-examples"]) == 1
+    out, err = capsys.readouterr()
+    assert "error[yaml-syntax]" in err and "table-gap" not in err
+    assert out.splitlines() == [
+        "broken: references, tables, profile matrices, armies, sheets and the sentences before worked examples were "
+        "not checked, as rules_src/broken/armies.yaml does not read: fix its errors above, then check again",
+        "1 ruleset, 1 table, 0 profile rows, 0 examples, 1 error",
+    ]
