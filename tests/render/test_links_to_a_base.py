@@ -92,6 +92,11 @@ ruleset:
   extends: skirmish
 chapters:
   bog: {title: Bog troops}
+keywords:
+  wades:
+    name: WADES
+    chapter: bog
+    definition: Crosses a bog as open ground.
 rules:
   bog_rules:
     title: Bog rules
@@ -107,7 +112,7 @@ profiles:
     columns:
       pts: {label: PTS, type: points, min: 0}
     rows:
-      archers: {name: Mire archers, pts: 4, keywords: [SHOOTS 3]}
+      archers: {name: Mire archers, pts: 4, keywords: [SHOOTS 3, WADES]}
 armies:
   warband:
     title: A warband
@@ -181,14 +186,34 @@ def test_a_supplements_page_is_read_again_when_a_base_entry_it_links_is_retitled
     assert before.keys() == after.keys() and all(before[name] != after[name] for name in before)
 
 
-@pytest.mark.build  # runs Sphinx
-def test_every_role_naming_a_base_entry_links_to_the_bases_page_and_the_site_builds(bog, project_root, tmp_path):
-    out = tmp_path / "build"
+@pytest.fixture(scope="module")
+def bog_page(project_root, tmp_path_factory) -> str:
+    """The supplement's page on the players' site, built once for the tests that read it."""
+    out = tmp_path_factory.mktemp("base-links-site")
     assert main(["-C", str(project_root), "build", "--only", "site", "--audience", "player", "--out", str(out)]) == 0
-    page = (out / "site" / "bog" / "bog.html").read_text(encoding="utf-8")
-    links = dict(
+    return (out / "site" / "bog" / "bog.html").read_text(encoding="utf-8")
+
+
+def _links(page: str) -> dict[str, str]:
+    """Each internal link's text and target on a page."""
+    return dict(
         (re.sub(r"<[^>]+>", "", text).strip(), href)
         for href, text in re.findall(r'<a class="reference internal" href="([^"]+)"[^>]*>(.*?)</a>', page)
     )
+
+
+@pytest.mark.build  # runs Sphinx
+def test_every_role_naming_a_base_entry_links_to_the_bases_page_and_the_site_builds(bog, bog_page):
+    links = _links(bog_page)
     for title, anchor in LINKS.items():
         assert links[title].startswith("../skirmish/") and links[title].endswith(f"#{anchor}"), (title, links)
+
+
+@pytest.mark.build  # runs Sphinx
+def test_a_profiles_keywords_link_to_their_definitions_with_their_numbers_kept(bog_page):
+    """A troop's `SHOOTS 3` links to the base game's SHOOTS, and the supplement's own WADES to its own page."""
+    matrix = bog_page[bog_page.index("Mire archers") :]
+    cell = matrix[: matrix.index("</tr>")]
+    links = _links(cell)
+    assert links["SHOOTS 3"] == "../skirmish/play.html#skirmish-keywords-shoots"
+    assert links["WADES"] == "#bog-keywords-wades"

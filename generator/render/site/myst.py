@@ -29,6 +29,7 @@ from ...model.entries import (
     Term,
     ValueCell,
     VictoryPoints,
+    split_keyword,
 )
 from ...model.points import points_noun
 from ...model.ruleset import Ruleset
@@ -211,7 +212,7 @@ def profile_md(matrix: ProfileMatrix, ruleset: Ruleset, audience: str = "player"
     )
     rows = []
     for row in shown_rows:
-        keywords = gap() if isinstance(row.keywords, NotGiven) else esc(shown(row.keywords))
+        keywords = gap() if isinstance(row.keywords, NotGiven) else keywords_md(row.keywords, ruleset, audience)
         cells = [_profile_cell(c, row.values.get(c.id)) for c in matrix.columns]
         if moves:
             cells.append(f"{{value}}`{matrix.movement_of(row)}`" if matrix.movement_of(row) else "—")
@@ -226,6 +227,24 @@ def profile_md(matrix: ProfileMatrix, ruleset: Ruleset, audience: str = "player"
     if matrix.note:
         parts.append(prose(matrix.note, ruleset))
     return "\n\n".join(parts) + source_line(matrix, ruleset)
+
+
+def keywords_md(keywords: tuple, ruleset: Ruleset, audience: str) -> str:
+    """A troop's keywords as written (`RANGED ATTACK 3`), each declared one this audience sees a link to its
+    definition: the ruleset's own keyword page, or the base's for a keyword it inherits (the `{entry}` role
+    links there); a keyword declared nowhere, hidden from the audience or with a `|` (which would split the
+    table's cell) prints as plain text."""
+    if not keywords:
+        return esc(shown(keywords))
+    declared = {k.name.casefold(): k for k in ruleset.reachable("keywords")}
+    shown_keywords = []
+    for written in keywords:
+        keyword = declared.get(split_keyword(str(written))[0].casefold())
+        if keyword is None or "|" in str(written) or not visible_to(keyword, audience):
+            shown_keywords.append(esc(written))
+        else:
+            shown_keywords.append(ref_role("keywords", keyword.id, str(written)))
+    return ", ".join(shown_keywords)
 
 
 def _profile_cell(column, written) -> str:
