@@ -43,7 +43,7 @@ class Summary:
     written: dict[str, int] = field(default_factory=dict)
     reused: dict[str, int] = field(default_factory=dict)  # made again would be the same: linked from the last build
     kept: dict[str, int] = field(default_factory=dict)  # not made this build (--only, --ruleset): the last build's
-    stale: dict[str, set[str]] = field(default_factory=dict)  # kind -> rulesets whose kept PDFs predate their rules
+    stale: dict[str, set[str]] = field(default_factory=dict)  # kind -> kept PDFs (names) made anew would differ
     rendering: float = 0.0  # seconds in the worker pool (sites and PDFs together)
 
     def line(self) -> str:
@@ -59,13 +59,26 @@ class Summary:
         return f"{kind}: " + ", ".join(counts)
 
     def notes(self) -> list[str]:
-        """What a reader of the build must know of the files it kept: those made from rules changed since."""
-        return [
-            f"note: the {kind} of {', '.join(sorted(ids))} kept from the last build are out of date (their rules, "
-            f"templates or Rulepress changed since): `rulepress build --only {kind}` makes them anew"
-            for kind, ids in sorted(self.stale.items())
-            if ids
-        ]
+        """What a reader of the build must know of the files it kept: those that, made now, would not be the same."""
+        return [_stale_note(kind, sorted(names)) for kind, names in sorted(self.stale.items()) if names]
+
+
+MOST_NAMED = 6  # kept PDFs a note names before it counts the rest
+
+
+def _stale_note(kind: str, names: list[str]) -> str:
+    """``the sheet `a.pdf` ... is``, ``the sheets `a.pdf` and `b.pdf` ... are``: ``kind`` is a plural of OUTPUTS."""
+    shown = [f"`{name}`" for name in names[:MOST_NAMED]]
+    if len(names) > len(shown):
+        listed = ", ".join(shown) + f" and {len(names) - len(shown)} more"
+    else:
+        listed = " and ".join([", ".join(shown[:-1]), shown[-1]] if len(shown) > 1 else shown)
+    one = len(names) == 1
+    return (
+        f"note: the {kind.removesuffix('s') if one else kind} {listed} kept from the last build "
+        f"{'is' if one else 'are'} out of date ({'its' if one else 'their'} rules, templates or Rulepress changed "
+        f"since): `rulepress build --only {kind}` makes {'it' if one else 'them'} anew"
+    )
 
 
 # -- Sphinx's caches -----------------------------------------------------------------------------------------
@@ -117,6 +130,7 @@ class Builder:
         self.workers = request.jobs
         self._templates: bytes | None = None  # keys.templates_digest, read once a build
         self._rules_keys: dict[str, str] = {}  # ruleset id -> keys.rules_key, read once a build
+        self._to_judge: dict[str, dict[str, list[str]]] = {}  # kind -> ruleset -> kept PDFs whose rules changed
 
     def wanted(self, kind: str) -> bool:
         if kind in ("sheets", "handouts") and self.request.audience not in (None, *PRINTED):
@@ -377,9 +391,12 @@ class Builder:
                 kept_site = kept_site or kind in SITES.values()
         if kept_site:
             self.summary.kept["site"] = self.summary.kept.get("site", 0) + 1
+        if kind in ("sheets", "handouts"):
+            self._judge_kept(kind)
 
     def _keep_pdf(self, kind: str, name: str) -> None:
-        """Count a PDF kept from the last build, keep its ruleset's keys, and tell it when its rules changed since."""
+        """Count a PDF kept from the last build and keep its ruleset's keys. When its ruleset's rules changed since
+        (its ``rules_key``), whether the PDF itself is out of date is judged by its own key (``_judge_kept``)."""
         self.summary.kept[kind] = self.summary.kept.get(kind, 0) + 1
         owner = self.owner(name)
         ruleset = next((r for r in self.project.rulesets if r.id == owner), None)
@@ -389,9 +406,47 @@ class Builder:
         for slot in (rules_slot, f"{kind}/.inputs-{owner}"):
             if slot in self.old and slot not in self.manifest:
                 self.manifest[slot] = self.old[slot]
+        if f"{kind}/{name}" not in self.old:  # a build that did not say what made it
+            self.summary.stale.setdefault(kind, set()).add(name)
+            self._to_judge.setdefault(kind, {}).setdefault(owner, [])  # its ruleset's key stays the old one
+            return
         made_from = self.old.get(rules_slot)  # none: a build that did not say (by an older Rulepress)
         if made_from is None or made_from != self.rules_key(ruleset):
-            self.summary.stale.setdefault(kind, set()).add(owner)
+            self._to_judge.setdefault(kind, {}).setdefault(owner, []).append(name)
+
+    def _judge_kept(self, kind: str) -> None:
+        """The kept PDFs of ``kind`` whose rules changed since they were made: each is out of date when the key the
+        build would give it now (``job_key``, of the HTML its rules make now: what says "unchanged" in a build that
+        makes it) is not the key it was made under, or no job makes it any more. A prose edit printed on none of a
+        ruleset's sheets leaves every sheet as it is. Its ruleset's rules key is the new one when none is out of
+        date (the next build need not judge again), else the one the PDFs were made under."""
+        kept = self._to_judge.pop(kind, {})
+        judged = {owner: names for owner, names in kept.items() if names}
+        now = self._keys_now(kind, set(judged)) if judged else {}
+        for owner, names in sorted(kept.items()):
+            stale = {name for name in names if now is None or now.get(name) != self.old.get(f"{kind}/{name}")}
+            self.summary.stale.setdefault(kind, set()).update(stale)
+            rules_slot = f"{kind}/.rules-{owner}"
+            if not stale and names:
+                self.manifest[rules_slot] = self.rules_key(next(r for r in self.project.rulesets if r.id == owner))
+            elif rules_slot in self.old:
+                self.manifest[rules_slot] = self.old[rules_slot]
+            else:
+                self.manifest.pop(rules_slot, None)
+
+    def _keys_now(self, kind: str, rulesets: set[str]) -> dict[str, str] | None:
+        """The key of every PDF of ``kind`` of the ``rulesets`` as made now, for every audience printed, by its file
+        name (their HTML made, none rendered); None when a template fails (the build asked for none of them: it
+        cannot tell which are out of date, so all are)."""
+        folder = self.staging / kind
+        try:
+            if kind == "sheets":
+                jobs = sheet_jobs(self.project, folder, rulesets)
+            else:
+                jobs = [job for audience in PRINTED for job in handout_jobs(self.project, folder, audience, rulesets)]
+        except TemplateFailed:
+            return None
+        return {job.target.name: job_key(job, self.code, self.root) for job in jobs}
 
     def _carry_pdf(self, relative: str) -> bool:
         """Carry a PDF over only when this build did not mean to produce its kind for its ruleset."""

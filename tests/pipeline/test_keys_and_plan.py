@@ -454,7 +454,7 @@ def test_carry_of_pdfs_keeps_only_those_not_meant_for_this_build(tmp_path):
         (tmp_path / "build" / "sheets" / name).write_text(name)
     made.carry("sheets")
     assert files(tmp_path / "staging") == ["sheets/mini_two-a4.pdf"] and made.summary.kept == {"sheets": 1}
-    assert made.summary.stale == {"sheets": {"mini_two"}}  # the last build said nothing of what it was made from
+    assert made.summary.stale == {"sheets": {"mini_two-a4.pdf"}}  # the last build said nothing of what made it
 
 
 def test_the_jobs_of_a_kind_follow_audience_and_ruleset(tmp_path, monkeypatch):

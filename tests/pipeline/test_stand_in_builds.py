@@ -553,17 +553,45 @@ def test_pdfs_not_asked_for_are_said_to_be_kept_not_unchanged(project, renderers
 def test_pdfs_kept_from_before_their_rules_changed_are_named(project, renderers, capsys):
     assert build(project, renderers) == 0
     edit(project, "melee")
+    renderers.html["melee-wound-sheet-a4.pdf"] = "<p>the wound sheet, its chart changed</p>"
     capsys.readouterr()
     assert build(project, renderers, only=["handouts"]) == 0
     notes = [line for line in capsys.readouterr().out.splitlines() if line.startswith("note:")]
     assert notes == [
-        "note: the sheets of melee kept from the last build are out of date (their rules, templates or Rulepress "
-        "changed since): `rulepress build --only sheets` makes them anew"
+        "note: the sheet `melee-wound-sheet-a4.pdf` kept from the last build is out of date (its rules, templates "
+        "or Rulepress changed since): `rulepress build --only sheets` makes it anew"
     ]
     assert build(project, renderers, only=["sheets"]) == 0
     capsys.readouterr()
     assert build(project, renderers, only=["handouts"]) == 0
     assert "note:" not in capsys.readouterr().out  # made anew, and their keys kept by the builds that kept them
+
+
+def test_kept_pdfs_whose_pages_cannot_be_made_now_are_all_said_out_of_date(project, renderers, monkeypatch, capsys):
+    assert build(project, renderers) == 0
+    edit(project, "melee")  # its pages the same, but a template now fails: which changed cannot be told
+
+    def failing(*args, **kwargs):
+        raise TemplateFailed([Diagnostic(Code.TEMPLATE_ERROR, "broken", Location("templates/sheets/x.html.j2"))])
+
+    monkeypatch.setattr("generator.pipeline.plan.sheet_jobs", failing)
+    capsys.readouterr()
+    assert build(project, renderers, only=["site"]) == 0  # the sheets were not asked for: their template is not fatal
+    notes = [line for line in capsys.readouterr().out.splitlines() if line.startswith("note:")]
+    assert notes == [
+        "note: the sheets `melee-quick-reference-a4.pdf`, `melee-quick-reference-letter.pdf`, "
+        "`melee-wound-sheet-a4.pdf` and `melee-wound-sheet-letter.pdf` kept from the last build are out of date "
+        "(their rules, templates or Rulepress changed since): `rulepress build --only sheets` makes them anew"
+    ]
+
+
+def test_a_note_of_many_kept_pdfs_names_six_and_counts_the_rest():
+    names = {f"r-sheet-{number}.pdf" for number in range(1, 9)}
+    assert Summary(stale={"sheets": names}).notes() == [
+        "note: the sheets `r-sheet-1.pdf`, `r-sheet-2.pdf`, `r-sheet-3.pdf`, `r-sheet-4.pdf`, `r-sheet-5.pdf`, "
+        "`r-sheet-6.pdf` and 2 more kept from the last build are out of date (their rules, templates or Rulepress "
+        "changed since): `rulepress build --only sheets` makes them anew"
+    ]
 
 
 def test_a_kind_asked_for_and_made_of_nothing_still_shows_in_the_summary(project, renderers, capsys):

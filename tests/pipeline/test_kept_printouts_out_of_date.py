@@ -1,0 +1,97 @@
+"""A build that keeps the last build's PDFs (`--only site`) says which of them are out of date: those that print
+what changed, no others.
+
+The project is the homebrew fixture (`melee`, its overlay `melee_house`), its sheets and handouts made for real as
+HTML; the stand-ins (tests/pipeline/stand_ins.py) render them and build the sites. What each PDF prints, read from
+the fixture's YAML: the rule `melee` (body "A cavalryman scores {value}`cavalry_score`.") is printed in the booklets
+(`handout`) of both rulesets, the overlay's inheriting it, and on no sheet (the sheets print the wound chart, and on
+the quick reference the values and lookups marked for it). `cavalry_score` is marked `quick_reference: true`: both
+quick references print it, the overlay's as its house value beside the text's ("2 (house rule; the text: 1½)"),
+and so do both booklets; the wound sheets do not.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+from stand_ins import build, summary_line
+
+from generator.render.handouts.jobs import handout_jobs
+from generator.render.sheets.jobs import sheet_jobs
+from generator.source.project import load_project
+
+FIXTURE = Path(__file__).parents[1] / "fixtures" / "homebrew"
+PAPERS = ("a4", "letter")
+BOOKLETS = (
+    "the handouts `melee-handout-a4.pdf`, `melee-handout-letter.pdf`, `melee_house-handout-a4.pdf` and "
+    "`melee_house-handout-letter.pdf`"
+)
+QUICK_REFERENCES = (
+    "the sheets `melee-quick-reference-a4.pdf`, `melee-quick-reference-letter.pdf`, "
+    "`melee_house-quick-reference-a4.pdf` and `melee_house-quick-reference-letter.pdf`"
+)
+
+
+def note(outputs: str, kind: str) -> str:
+    return (
+        f"note: {outputs} kept from the last build are out of date (their rules, templates or Rulepress changed "
+        f"since): `rulepress build --only {kind}` makes them anew"
+    )
+
+
+@pytest.fixture
+def club(project, renderers, monkeypatch):
+    """The homebrew project, its PDFs' pages made by the real sheets and handouts, loaded anew each build."""
+    shutil.copytree(FIXTURE, project, dirs_exist_ok=True)
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")  # the date the printouts give: not the day of an edit
+    monkeypatch.setattr("generator.pipeline.plan.sheet_jobs", sheet_jobs)
+    monkeypatch.setattr("generator.pipeline.plan.handout_jobs", handout_jobs)
+
+    def checker(root):
+        loaded, diagnostics = load_project(root)
+        renderers.project = loaded
+        return SimpleNamespace(ok=True, diagnostics=diagnostics, project=loaded), []
+
+    renderers.checker = checker
+    return project
+
+
+def edit(project: Path, old: str, new: str) -> None:
+    path = project / "rules_src" / "melee" / "ruleset.yaml"
+    source = path.read_text(encoding="utf-8")
+    assert source.count(old) == 1, old
+    path.write_text(source.replace(old, new), encoding="utf-8")
+
+
+def notes(out: str) -> list[str]:
+    return [line for line in out.splitlines() if line.startswith("note:")]
+
+
+def test_a_rule_printed_on_no_sheet_leaves_the_kept_sheets_up_to_date(club, renderers, capsys):
+    assert build(club, renderers) == 0
+    edit(club, "A cavalryman scores", "A mounted man scores")
+    capsys.readouterr()
+    assert build(club, renderers, only=["site"], audience="player") == 0
+    assert notes(capsys.readouterr().out) == [note(BOOKLETS, "handouts")]
+    assert build(club, renderers, only=["site"], audience="player") == 0  # said again: they are still kept
+    assert notes(capsys.readouterr().out) == [note(BOOKLETS, "handouts")]
+    assert build(club, renderers) == 0  # what the note said, a build that makes them finds
+    out = capsys.readouterr().out
+    assert "sheets: 0 written, 8 unchanged; handouts: 4 written, 8 unchanged" in summary_line(out)
+    assert notes(out) == []
+
+
+def test_a_value_printed_on_a_sheet_leaves_that_sheet_out_of_date(club, renderers, capsys):
+    assert build(club, renderers) == 0
+    edit(club, "value: 1½, label: What a cavalryman", "value: 2½, label: What a cavalryman")
+    capsys.readouterr()
+    assert build(club, renderers, only=["site"], audience="player") == 0
+    assert notes(capsys.readouterr().out) == [note(BOOKLETS, "handouts"), note(QUICK_REFERENCES, "sheets")]
+    assert build(club, renderers, only=["sheets"]) == 0
+    assert sorted(renderers.pdfs) == sorted(
+        f"sheets/{ruleset}-quick-reference-{paper}.pdf" for ruleset in ("melee", "melee_house") for paper in PAPERS
+    )
+    assert notes(capsys.readouterr().out) == [note(BOOKLETS, "handouts")]  # the sheets made, the handouts kept
