@@ -150,6 +150,7 @@ def declared_words(declares) -> list[str]:
         *declares.victory_point_kinds,
         *(page.title for page in declares.page_titles),
         declares.carried_spells,
+        declares.game_master,
     ]
     if declares.victory_point_sheet:
         words += [declares.victory_point_sheet.side, *(kind.title for kind in declares.victory_point_sheet.kinds)]

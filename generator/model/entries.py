@@ -165,7 +165,7 @@ class VictoryPointSheet(Located):
     gap_note: str = spec(
         "Where players find the points an empty box leaves out, said after the sheet's key to it.",
         "",
-        example="they are on the list the Game Master gives out at the end of the game",
+        example="they are on the list the referee gives out at the end of the game",
     )
 
 
@@ -206,6 +206,13 @@ class Declares(Located):
     )
     keywords_label: str = spec(
         "What profiles, rosters and cards head a troop's keywords with.", "Special rules", example="Abilities"
+    )
+    game_master: str = spec(
+        "What the rules call the one who runs the game, as every output's own words name them (the game-master's "
+        "copy, badges, banners, the victory-point checklist), written as mid-sentence: a sentence's start gets a "
+        "capital. Left out: the base's, if it `extends` one, else `game-master`.",
+        "",
+        example="Referee",
     )
     victory_point_sheet: VictoryPointSheet | None = spec(
         "The victory-point checklist's words: `side:` (written in beside the player's name) and `kinds:` (each kind's "

@@ -101,6 +101,16 @@ PAGED_SECTIONS = (
 SHARED_SECTIONS = ("values", "formulas", "lookups", "tables", "charts", "glossary", "keywords")
 
 
+GAME_MASTER = "game-master"  # what outputs call the one who runs the game where no ruleset says
+
+
+def game_master_words(name: str, *, start: bool = False, possessive: bool = False) -> str:
+    """``name`` with a capital at a sentence's ``start``, and ``possessive`` (`game-master's`, `Boss'`)."""
+    if possessive:
+        name += "'" if name.endswith("s") else "'s"
+    return name[:1].upper() + name[1:] if start else name
+
+
 @dataclass(frozen=True)
 class Example:
     """A worked example: a fenced python block with ``>>>`` lines in some prose."""
@@ -194,6 +204,16 @@ class Ruleset:
         else English."""
         below = self.base if self.base is not None else self.original
         return self.meta.language or (below.language if below is not None else "en")
+
+    def game_master(self, *, start: bool = False, possessive: bool = False) -> str:
+        """What its outputs call the one who runs the game (`declares: game_master:`): its own, else that of the
+        ruleset it extends or overlays, else `game-master`; with a capital at a sentence's ``start``, and
+        ``possessive`` (`game-master's`, `Boss'`)."""
+        own = self.meta.declares.game_master if self.meta.declares else ""
+        below = self.base if self.base is not None else self.original
+        return game_master_words(
+            own or (below.game_master() if below is not None else GAME_MASTER), start=start, possessive=possessive
+        )
 
     def section(self, name: str) -> tuple:
         if name not in SECTIONS:  # never an attribute that is not a section: `{entry}`meta.x`` is a KeyError

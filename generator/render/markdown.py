@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 
+from ..model.ruleset import GAME_MASTER
 from .present import GAP_DASH, NOT_GIVEN_TEXT, one_of
 from .prose import _ROLE, role_as_text  # the same role-to-text reading as the print templates
 from .sheets.charts import Cell, Chart, tone_words
@@ -78,6 +79,7 @@ def prose_md(text: str, ruleset=None, inline: bool = False) -> str:
         escape=esc,
         hidden=house_hidden(ruleset),
         language=getattr(ruleset, "language", "en"),
+        game_master=ruleset.game_master() if ruleset is not None else GAME_MASTER,
     )
     text = _ROLE.sub(lambda m: esc(role_as_text(m, ruleset)), text).replace(_CHECKED_MARK, " {checked}`✓`")
     text = text.strip()  # a worked example is its sentence

@@ -10,6 +10,8 @@ import ast
 import re
 from fractions import Fraction
 
+from markupsafe import Markup
+
 from ..diagnostics import plural  # noqa: F401 (kept light for `check`; printed through here)
 from ..mechanics import armies
 from ..model.base import NotGiven
@@ -29,8 +31,27 @@ from ..model.units import unit_text
 
 NOT_GIVEN_TEXT = "not given in the source"
 HIDDEN_REFERENCE = "[game-master material]"  # what players see where gm-only material is named
-# where victory points the game-master keeps are left out of a player's page or booklet
-HIDDEN_TASKS_HINT = "Some tasks are hidden: the game-master tells you when you complete one."
+
+
+def hidden_tasks_hint(ruleset) -> str:
+    """Where victory points the game-master keeps are left out of a player's page or booklet."""
+    return f"Some tasks are hidden: the {ruleset.game_master()} tells you when you complete one."
+
+
+def gm_words(ruleset) -> dict[str, str]:
+    """What the templates call the game-master, as the ruleset declares (`declares: game_master:`): mid-sentence
+    (`word`), at a sentence's start (`start`), possessive (`own`, `own_start`), and its copy as a CSS string
+    (``css_copy``, `"Game-master's copy"` quoted and escaped, for a page's running head)."""
+    own_start = ruleset.game_master(start=True, possessive=True)
+    css = "".join(f"\\{ord(c):x} " if c in '\\"<>' or not c.isprintable() else c for c in f"{own_start} copy")
+    return {
+        "word": ruleset.game_master(),
+        "start": ruleset.game_master(start=True),
+        "own": ruleset.game_master(possessive=True),
+        "own_start": own_start,
+        "css_copy": Markup(f'"{css}"'),
+    }
+
 
 # -- the one gap mark ---------------------------------------------------------------------------------
 # Every output marks a value the source leaves out the same quiet way: on screen an em dash with a small

@@ -149,6 +149,7 @@ class Prose:
             escape=lambda phrase: _MARKDOWN_PUNCTUATION.sub(r"\\\1", phrase),
             hidden=house_hidden(self.ruleset) and self.audience != "gm",
             language=self.ruleset.language,
+            game_master=self.ruleset.game_master(),
         )
         source = _ROLE.sub(lambda m: self._role(m, made), self._unnested(source, made))
         html = _md.render(source)

@@ -30,6 +30,7 @@ from ..examples.sentence import (
     states,
 )
 from ..model.entries import gm_only
+from ..model.ruleset import GAME_MASTER, game_master_words
 from ..source.fences import example_fences
 
 CHECKED_TEXT = "✓ checked"
@@ -41,7 +42,13 @@ CHECKED_PAGE = (  # what is checked: the prose an author writes around them is r
 HOUSE_RULE = (
     "house rule"  # how every output marks a value an overlay changes: `4 hexes (house rule; the text: 3 hexes)`
 )
-HOUSE_HIDDEN = "another result (its house values are the game-master's)"
+
+
+def house_hidden_result(game_master: str = GAME_MASTER) -> str:
+    """What players read for a house result they may not see (``game_master`` as the ruleset calls them)."""
+    return f"another result (its house values are the {game_master_words(game_master, possessive=True)})"
+
+
 _FRACTION = re.compile(r"Fraction\((-?\d+), (\d+)\)")
 _QUOTED = re.compile(r"'([^'\\]*)'|\"([^\"\\]*)\"")
 
@@ -56,7 +63,12 @@ def shown_result(result: str | None) -> str:
 
 
 def house_phrase(
-    result, hidden: bool = False, paragraph: str = "", raw: bool = False, printed: frozenset = frozenset()
+    result,
+    hidden: bool = False,
+    paragraph: str = "",
+    raw: bool = False,
+    printed: frozenset = frozenset(),
+    game_master: str = GAME_MASTER,
 ) -> str:
     """``the text: 4; these house rules: 5``: an example of the text whose result an overlay's values change
     (``hidden``: the house result is not shown, as some house value is the game-master's). Under the
@@ -65,7 +77,8 @@ def house_phrase(
     (``(2 hexes, 3 hexes)``) only those that differ are said; a result that reads as no number or word of the
     game (``True``, ``{1, 2}``) is not printed at all: players read that the house rules change it. ``raw``, for
     authors: every changed result as the example printed it. ``printed``: the (text, house) results the sentence
-    already prints as house values (``house_numbers``), left out: empty when that leaves nothing to say."""
+    already prints as house values (``house_numbers``), left out: empty when that leaves nothing to say.
+    ``game_master``: what the ruleset calls the game-master."""
     pairs = [(shown_result(want), shown_result(got)) for want, got in result.results]
     if not raw:
         pairs = pairs if hidden else [pair for want, got in pairs for pair in _differing(want, got)]
@@ -74,9 +87,11 @@ def house_phrase(
         if printed and not (pairs := [pair for pair in pairs if pair not in printed]):
             return ""
         if not pairs or not all(_readable(want) and (hidden or _readable(got)) for want, got in pairs):
-            return "so in the text; these house rules give " + (HOUSE_HIDDEN if hidden else "another result")
+            return "so in the text; these house rules give " + (
+                house_hidden_result(game_master) if hidden else "another result"
+            )
     text = ", ".join(want for want, _got in pairs)
-    house = HOUSE_HIDDEN if hidden else ", ".join(got for _want, got in pairs)
+    house = house_hidden_result(game_master) if hidden else ", ".join(got for _want, got in pairs)
     return f"the text: {text}; these house rules: {house}"
 
 
@@ -220,6 +235,7 @@ def for_readers(
     escape=str,
     hidden: bool = False,
     language: str = "en",
+    game_master: str = GAME_MASTER,
 ) -> str:
     """Prose with each worked example's sentence ending in ``mark`` (a trailing colon becomes a full stop).
 
@@ -228,7 +244,7 @@ def for_readers(
     An example in ``house`` (an overlay's ``HouseResult``s, found by their code) gets, instead of ``mark``, both
     results in words, made safe by ``escape`` for the renderer's markup (``hidden``: see ``house_phrase``): the
     house rules' own number in the sentence where it states one (``house_numbers``, read in ``language``, the
-    rules' language tag), both ways after it otherwise.
+    rules' language tag), both ways after it otherwise; ``game_master`` is what the rules call the game-master.
     """
     lines = str(text or "").split("\n")
     found = list(example_fences(lines))
@@ -250,7 +266,7 @@ def for_readers(
                 if numbers:
                     first = sentence - paragraph.count("\n")
                     out[first : sentence + 1] = _house_values(paragraph, numbers, escape).split("\n")
-                phrase = house_phrase(result, hidden, paragraph, printed=printed)
+                phrase = house_phrase(result, hidden, paragraph, printed=printed, game_master=game_master)
                 shown = f" ({escape(phrase)})" if phrase else ""
             out[sentence] = re.sub(r"\s*:\s*$", ".", out[sentence].rstrip()) + shown
         if keep_code:

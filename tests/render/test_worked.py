@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from generator.model.ruleset import HouseResult
-from generator.render.worked import HOUSE_HIDDEN, for_readers, house_phrase
+from generator.render.worked import for_readers, house_phrase
 
 
 def changed(*results) -> HouseResult:
@@ -103,4 +103,5 @@ def test_a_number_that_may_not_be_the_changed_result_is_left_and_both_results_sa
 
 def test_a_game_masters_house_number_is_never_printed_in_a_players_sentence():
     read = _read("They move 4 in all:", ">>> move()\n4 hexes", [("4 hexes", "5 hexes")], hidden=True)
-    assert read == "They move 4 in all. (the text: 4 hexes; these house rules: " + HOUSE_HIDDEN + ")"
+    house = "another result (its house values are the game-master's)"
+    assert read == f"They move 4 in all. (the text: 4 hexes; these house rules: {house})"

@@ -24,7 +24,6 @@ from ...model.text import initial, range_words, sort_key
 from ..order import CHAPTER_ORDER, SECTION_PAGES, section_page_title  # a booklet reads in the site's order
 from ..present import (
     GAP_KEY_PRINT,
-    HIDDEN_TASKS_HINT,
     NOT_GIVEN_TEXT,
     bounds_text,
     capitalized,
@@ -37,6 +36,7 @@ from ..present import (
     for_audience,
     gm_only,
     hero_kind,
+    hidden_tasks_hint,
     inherited_from,
     key_text,
     keywords_label,
@@ -426,7 +426,7 @@ class _Blocks:
             "title": "Victory points",
             "rows": rows,
             "gm": False,
-            "hint": HIDDEN_TASKS_HINT if hint else "",
+            "hint": hidden_tasks_hint(self.ruleset) if hint else "",
             "sources": _sources(entries, self.ruleset),
         }
 
@@ -836,7 +836,7 @@ def handout_context(ruleset: Ruleset, audience: str) -> dict:
     context["examples"] = count_examples(context["summary"], *_all_html(parts))
     context["roll_tables"] = roll_table_digest(parts)
     context["index"] = booklet_index(parts)
-    context["description"] = _description(meta, audience)
+    context["description"] = _description(ruleset, audience)
     return context
 
 
@@ -849,8 +849,13 @@ def prints_a_gap(data) -> bool:
     return False
 
 
-def _description(meta, audience: str) -> str:
-    what = "Game-master's copy of the rules booklet" if audience == "gm" else "Rules booklet"
+def _description(ruleset: Ruleset, audience: str) -> str:
+    meta = ruleset.meta
+    what = (
+        f"{ruleset.game_master(start=True, possessive=True)} copy of the rules booklet"
+        if audience == "gm"
+        else "Rules booklet"
+    )
     return f"{what} of {meta.title}" + (f": {meta.subtitle}" if meta.subtitle else "")
 
 

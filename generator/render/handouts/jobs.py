@@ -22,6 +22,7 @@ from ..assets import PROJECT_TEMPLATES, template_path
 from ..imprint import imprint
 from ..jinja import Renderings
 from ..pdf import PdfJob
+from ..present import gm_words
 from ..prose import house_notes_once
 from .cards import PAPERS, Paper, cards, cards_context, imprint_place
 from .content import AUDIENCES, handout_context, roster_context, roster_on, visible
@@ -70,7 +71,13 @@ def handout_jobs(project: Project, out_dir: Path, audience: str, rulesets: set[s
                     renderings,
                     root,
                     kind,
-                    {**context, "paper": paper, "imprint": printed, "language": ruleset.language},
+                    {
+                        **context,
+                        "paper": paper,
+                        "imprint": printed,
+                        "language": ruleset.language,
+                        "gm_name": gm_words(ruleset),
+                    },
                     Path(out_dir) / output_name(ruleset.id, kind, audience, paper),
                 )
                 if job is not None:
@@ -90,7 +97,7 @@ def list_roster_job(project: Project, ruleset, lists: tuple, target: Path, paper
         renderings,
         root,
         "roster",
-        {**context, "paper": paper, "imprint": printed, "language": ruleset.language},
+        {**context, "paper": paper, "imprint": printed, "language": ruleset.language, "gm_name": gm_words(ruleset)},
         target,
     )
     renderings.raise_failures()
@@ -155,5 +162,5 @@ TIGHTER = ("tighter", "tighter index-apart")
 def _title(kind: str, context: dict) -> str:
     name = context.get("title") or context.get("ruleset_title", "")
     what = {"handout": "rules handout", "roster": "army rosters", "cards": "cards"}[kind]
-    gm = " (game-master)" if context["audience"] == "gm" else ""
+    gm = f" ({context['gm_name']['word']})" if context["audience"] == "gm" else ""
     return f"{name}: {what}{gm}, {context['paper'].name}"

@@ -212,10 +212,12 @@ def victory_sheets(ruleset: Ruleset) -> list[Sheet]:
             Sheet(
                 f"{ruleset.id}-victory-points{suffix}",
                 f"{ruleset.id}-victory-points",
-                "Victory points checklist" + (" (Game Master)" if audience == "gm" else ""),
+                "Victory points checklist" + (f" ({ruleset.game_master()})" if audience == "gm" else ""),
                 "sheets/victory-points.html.j2",
                 checklist.sources,
-                MappingProxyType({"checklist": checklist, "hidden_task": HIDDEN_TASK}),
+                MappingProxyType(
+                    {"checklist": checklist, "hidden_task": HIDDEN_TASK, "game_master": ruleset.game_master()}
+                ),
                 audience=audience,
                 subtitle=ruleset.title,
                 layout="checklist",

@@ -113,7 +113,7 @@ def _keys_md(group, ref: QuickReference, ruleset) -> list[str]:
     return parts + ([f"{{source}}`{role_text(group.source)}`"] if group.source else [])
 
 
-def checklist_md(checklist: VpChecklist, hidden_task: str, ruleset=None) -> str:
+def checklist_md(checklist: VpChecklist, hidden_task: str, ruleset) -> str:
     parts = []
     for group in checklist.groups:
         rows, hidden_shown = [], False
@@ -124,7 +124,13 @@ def checklist_md(checklist: VpChecklist, hidden_task: str, ruleset=None) -> str:
                 if hidden_shown:
                     continue
                 hidden_shown = True
-                rows.append([esc(hidden_task), gap(GAP_TEXT), esc("The game-master tells you when you complete one.")])
+                rows.append(
+                    [
+                        esc(hidden_task),
+                        gap(GAP_TEXT),
+                        esc(f"The {ruleset.game_master()} tells you when you complete one."),
+                    ]
+                )
                 continue
             name = esc(line.name) + (" *(hidden)*" if line.hidden else "")
             rows.append(

@@ -519,6 +519,7 @@ def chart_groups(ruleset: Ruleset) -> tuple[KeyGroup, ...]:
                     escape=_no_roles,
                     hidden=house_hidden(ruleset),
                     language=ruleset.language,
+                    game_master=ruleset.game_master(),
                 )
                 for note in shown.notes
             ]

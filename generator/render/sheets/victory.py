@@ -5,7 +5,7 @@ those its victory points use. Each group is headed as `victory_point_sheet: kind
 else by its kind; the player line names the side as `victory_point_sheet: side:` says.
 
 The player's checklist never names a game-master-only entry: hidden tasks become
-anonymous "Hidden task" lines to fill in when the Game Master announces one, and other
+anonymous "Hidden task" lines to fill in when the game-master announces one, and other
 gm-only entries are left out entirely. The game-master's is an overview of the whole game:
 every line, hidden ones with their points, and a column for each player. Points the source does not give stay ``None``,
 printed as a blank box to fill in by hand.

@@ -32,20 +32,20 @@ from ...model.entries import (
     split_keyword,
 )
 from ...model.points import points_noun
-from ...model.ruleset import Ruleset
+from ...model.ruleset import GAME_MASTER, Ruleset
 from ...model.text import anchor, range_words
 from ..calculators import computed_key, fixed_answers
 from ..markdown import chart_md, esc, gap, pipe_table, role_text
 from ..present import (
     AUTHORS,
     HIDDEN_REFERENCE,
-    HIDDEN_TASKS_HINT,
     SEES_EVERYTHING,
     bounds_text,
     column_head,
     entry_source_text,
     for_audience,
     gm_only,
+    hidden_tasks_hint,
     key_text,
     keywords_label,
     limit_bounds_words,
@@ -113,6 +113,7 @@ def prose(text: str, ruleset: Ruleset | None = None) -> str:
         escape=esc,
         hidden=house_hidden(ruleset),
         language=ruleset.language if ruleset is not None else "en",
+        game_master=ruleset.game_master() if ruleset is not None else GAME_MASTER,
     )
 
 
@@ -136,7 +137,11 @@ def rule_md(rule: Rule, ruleset: Ruleset, audience: str) -> str:
     ]
     parts.append(see_also_md(ruleset, rule, audience))
     if rule.gm_note and audience in SEES_EVERYTHING:
-        parts.append(admonition("Game-master's note", "gm-note", prose(rule.gm_note, ruleset)))
+        parts.append(
+            admonition(
+                f"{ruleset.game_master(start=True, possessive=True)} note", "gm-note", prose(rule.gm_note, ruleset)
+            )
+        )
     return "\n\n".join(p for p in parts if p) + source_line(rule, ruleset)
 
 
@@ -402,7 +407,7 @@ def victory_md(entries: list[VictoryPoints], ruleset: Ruleset, audience: str) ->
         name = esc(vp.name) + (" *(hidden task)*" if vp.hidden else "")
         rows.append([esc(vp.kind), name, cell(vp.points), inline_prose(vp.condition) or "—"])
     table = pipe_table(["Kind", "Scores for", "Victory points", "When"], rows) if rows else ""
-    hint = esc(HIDDEN_TASKS_HINT) if any(not visible_to(vp, audience) for vp in entries) else ""
+    hint = esc(hidden_tasks_hint(ruleset)) if any(not visible_to(vp, audience) for vp in entries) else ""
     return "\n\n".join(part for part in (table, hint) if part)
 
 

@@ -21,7 +21,7 @@ from ...check_cache import CheckCache
 from ...diagnostics import Code, Diagnostic, Location
 from ...keys import code_digest, generator_hash, ruleset_key
 from ...model.base import value_loc
-from ...model.ruleset import Ruleset
+from ...model.ruleset import GAME_MASTER, Ruleset, game_master_words
 from ...model.settings import DEFAULT_SITE_NAME
 from ...model.text import initial, sort_key
 from ...source.project import Project
@@ -79,12 +79,18 @@ TABLE_SECTIONS = ("costs", "army_limits", "victory_points", "values")  # shown a
 _title_of = entry_title  # the one function for an entry's display text (present.py)
 
 AUTHOR_AUDIENCE = AUTHORS  # the site that carries the authors' pages: worked-example lists, names, format and codes
-EDITIONS = {
-    "gm": "This is the game-master's edition: it holds what only the game-master may see, marked as such.",
-    "author": "This is the authors' edition: the game-master's, with each worked example's code and the place "
-    "it is written, each formula as written, the names worked examples can use, the data format and the "
-    "diagnostic codes.",
-}
+
+
+def editions(gm: str) -> dict[str, str]:
+    """What the landing page says the game-master's and the authors' sites are, ``gm`` what the site calls the
+    game-master (:func:`site_game_master`)."""
+    own = game_master_words(gm, possessive=True)
+    return {
+        "gm": f"This is the {own} edition: it holds what only the {gm} may see, marked as such.",
+        "author": f"This is the authors' edition: the {own}, with each worked example's code and the place "
+        "it is written, each formula as written, the names worked examples can use, the data format and the "
+        "diagnostic codes.",
+    }
 
 
 def _chapter_of(ruleset: Ruleset, section: str, entry) -> str:
@@ -306,7 +312,10 @@ def examples_page(ruleset: Ruleset, audience: str = "player") -> str | None:
         where = f"{code(example.path)} line {example.line}"
         house = changed.get((example.path, example.line))
         if house is not None:
-            lines.append(f"- ≠ {target} — {esc(house_phrase(house, hidden, raw=True))}, {where}")
+            lines.append(
+                f"- ≠ {target} — "
+                f"{esc(house_phrase(house, hidden, raw=True, game_master=ruleset.game_master()))}, {where}"
+            )
         else:
             lines.append(f"- ✔ {target} — {plural(example.statements, 'checked statement')}, {where}")
     return "\n".join(lines)
@@ -436,7 +445,7 @@ def landing(project: Project, audience: str, sheets: bool = False) -> str:
         f"# {esc(project.settings.site_name)}\n",
         "Every table, number and worked example here is checked against the rules: roll tables cover every "
         "result exactly once, army lists add up, and every example's numbers are worked out from the rules."
-        + (f" **{EDITIONS[audience]}**" if audience in EDITIONS else ""),
+        + (f" **{esc(editions(site_game_master(project))[audience])}**" if audience in ("gm", AUTHORS) else ""),
         "## Rulesets\n",
     ]
     bases = [r for r in project.rulesets if r.meta.kind == "base"]
@@ -596,7 +605,7 @@ def add_sheet_pages(pages: Pages, project: Project, audience: str, downloads: di
             and (audience in SEES_EVERYTHING or "-gm-" not in h)
             and h.removeprefix(f"sheets/{name}-").count("-") <= 1
         )
-        links = [f"- {{pdf}}`{_paper_title(h)} <{h}>`" for h in pdfs]
+        links = [f"- {{pdf}}`{_paper_title(h, site_game_master(project))} <{h}>`" for h in pdfs]
         pages.add(
             f"sheets/{name}.md",
             f"({name}-sheet)=\n" + text.rstrip() + ("\n\n## Print it\n\n" + "\n".join(links) if links else ""),
@@ -621,10 +630,10 @@ def _toc_title(title: str) -> str:
     return " ".join(title.replace("<", "‹").replace(">", "›").split())
 
 
-def _paper_title(href: str) -> str:
+def _paper_title(href: str, gm: str) -> str:
     stem = Path(href).stem
     paper = "A4" if stem.endswith("-a4") else "US Letter"
-    return f"{paper}{' (game-master)' if '-gm-' in href else ''}"
+    return f"{paper}{f' ({_toc_title(gm)})' if '-gm-' in href else ''}"
 
 
 def site_key(project: Project, audience: str, downloads: dict | None, code: str, pages: Pages | None = None) -> str:
@@ -777,13 +786,27 @@ class SiteResult:
     warnings: str
 
 
-GM_BANNER = '<span class="gm-banner">Game-master\'s copy</span> — with what players do not see'
-AUTHOR_BANNER = (
-    "<span class=\"gm-banner\">Authors' copy</span> — the game-master's, with worked examples' code, formulas as "
-    "written and the data format"
-)
-BANNERS = {"gm": GM_BANNER, "author": AUTHOR_BANNER}
-TITLES = {"gm": " (game-master)", "author": " (authors)"}
+def banners(gm: str) -> dict[str, str]:
+    """The banner atop every page of the game-master's and the authors' sites (HTML; ``gm`` as written)."""
+    own = escape(game_master_words(gm, possessive=True), quote=False)
+    return {
+        "gm": f'<span class="gm-banner">{escape(game_master_words(gm, start=True, possessive=True), quote=False)} '
+        "copy</span> — with what players do not see",
+        "author": f"<span class=\"gm-banner\">Authors' copy</span> — the {own}, with worked examples' code, "
+        "formulas as written and the data format",
+    }
+
+
+def titles(gm: str) -> dict[str, str]:
+    """What the game-master's and the authors' sites add to the site's name."""
+    return {"gm": f" ({gm})", "author": " (authors)"}
+
+
+def site_game_master(project: Project) -> str:
+    """What a site calls the game-master: the rulesets' word (`declares: game_master:`), where they share one,
+    else the neutral one (a site has one banner for every ruleset)."""
+    words = {ruleset.game_master() for ruleset in project.rulesets if ruleset.meta.kind != "base"}
+    return words.pop() if len(words) == 1 else GAME_MASTER
 
 
 def site_language(project: Project) -> str:
@@ -794,17 +817,23 @@ def site_language(project: Project) -> str:
 
 
 def sphinx_config(
-    root: Path, audience: str, only: str = "", name: str = DEFAULT_SITE_NAME, language: str = "en"
+    root: Path,
+    audience: str,
+    only: str = "",
+    name: str = DEFAULT_SITE_NAME,
+    language: str = "en",
+    game_master: str = GAME_MASTER,
 ) -> dict:
     """Sphinx's settings for one audience's site; ``name`` is what the project calls it (``rulepress.yaml``), and
-    ``language`` the tag its pages give (to browsers, screen readers and the search index)."""
+    ``language`` the tag its pages give (to browsers, screen readers and the search index), ``game_master`` what
+    its banner and title call the game-master (:func:`site_game_master`)."""
     vendor = "vendor"  # sphinx-tippy adds these under _static/
     # furo prints the title raw in the navigation's heading (and escapes it, tags stripped first, in the tab): given
     # escaped, it reads as written in both, and no name makes markup of a page (`check` refuses `<` and `>` too)
     name = escape(name, quote=False)
     return {
         "project": name,
-        "html_title": name + TITLES.get(audience, ""),
+        "html_title": name + escape(titles(game_master).get(audience, ""), quote=False),
         "extensions": ["myst_parser", "sphinx_tippy", "generator.render.site"],
         "myst_enable_extensions": ["colon_fence", "deflist"],
         "myst_heading_anchors": 0,
@@ -833,7 +862,7 @@ def sphinx_config(
         "suppress_warnings": ["myst.header", "app.add_node", "app.add_directive", "app.add_role"],
         "exclude_patterns": [],
         # the game-master's and the authors' sites say so at the top of every page (furo's announcement banner)
-        "html_theme_options": {"announcement": BANNERS[audience]} if audience in BANNERS else {},
+        "html_theme_options": {"announcement": banners(game_master)[audience]} if audience in ("gm", AUTHORS) else {},
         "html_js_files": [  # furo's menu buttons, and boxes of wide tables, for the keyboard
             ("rulepress-menu.js", {"defer": "defer"}),
             ("rulepress-tables.js", {"defer": "defer"}),
@@ -950,7 +979,14 @@ def build_site(
         str(html),
         str(doctrees),
         "html",
-        confoverrides=sphinx_config(project.root, audience, only, project.settings.site_name, site_language(project)),
+        confoverrides=sphinx_config(
+            project.root,
+            audience,
+            only,
+            project.settings.site_name,
+            site_language(project),
+            site_game_master(project),
+        ),
         status=status,
         warning=warnings,
         warningiserror=True,
