@@ -235,7 +235,7 @@ def profile_md(matrix: ProfileMatrix, ruleset: Ruleset, audience: str = "player"
 
 
 def keywords_md(keywords: tuple, ruleset: Ruleset, audience: str) -> str:
-    """A troop's keywords as written (`RANGED ATTACK 3`), each declared one this audience sees a link to its
+    """A troop's keywords as written (`SHOOTS 3`), each declared one this audience sees a link to its
     definition: the ruleset's own keyword page, or the base's for a keyword it inherits (the `{entry}` role
     links there); a keyword declared nowhere, hidden from the audience or with a `|` (which would split the
     table's cell) prints as plain text."""
