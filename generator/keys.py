@@ -157,28 +157,42 @@ def templates_digest(root: Path) -> bytes:
 
 
 def inputs_key(
-    kind: str, audiences: list[str], audience: str | None, epoch: str, ruleset: str, templates: bytes, dated: str = ""
+    kind: str,
+    audiences: list[str],
+    audience: str | None,
+    epoch: str,
+    ruleset: str,
+    templates: bytes,
+    dated: str = "",
+    settings: bytes = b"",
 ) -> str:
     """A hash of everything one ruleset's PDFs of ``kind`` are made from: the audiences a build makes (and the
     one it was asked for), SOURCE_DATE_EPOCH (``epoch``), the ruleset's key (``ruleset_key``), the
-    templates (``templates_digest``) and the date its printouts give its rules (``dated``: not in its files' bytes,
-    so a build that keeps its PDFs never keeps a date a clean build would not print)."""
+    templates (``templates_digest``), the date its printouts give its rules (``dated``: not in its files' bytes,
+    so a build that keeps its PDFs never keeps a date a clean build would not print) and the project's settings
+    (``settings``: the site's address every printout prints)."""
     digest = hashlib.sha256(f"{kind}\0{audiences}\0{audience}\0{epoch}\0".encode())
     digest.update(ruleset.encode())
     digest.update(templates)
-    if dated:
-        digest.update(b"\0dated\0" + dated.encode())
-    return digest.hexdigest()
+    return _printed_apart(digest, dated, settings)
 
 
-def rules_key(ruleset: str, templates: bytes, dated: str = "") -> str:
+def rules_key(ruleset: str, templates: bytes, dated: str = "", settings: bytes = b"") -> str:
     """A hash of what one ruleset's PDFs print, whatever a build asked for: the ruleset's key (``ruleset_key``),
-    the templates and the date of its rules (``dated``). PDFs kept from a build under another key were made from
-    older rules."""
+    the templates, the date of its rules (``dated``) and the project's settings. PDFs kept from a build under
+    another key were made from older rules."""
     digest = hashlib.sha256(b"rules\0" + ruleset.encode())
     digest.update(templates)
+    return _printed_apart(digest, dated, settings)
+
+
+def _printed_apart(digest, dated: str, settings: bytes) -> str:
+    """``digest`` with what printouts print from outside the ruleset's files: its rules' date and the project's
+    settings, each only when there is one (so the keys of a project without them stay as they were)."""
     if dated:
         digest.update(b"\0dated\0" + dated.encode())
+    if settings:
+        digest.update(b"\0settings\0" + hashlib.sha256(settings).digest())
     return digest.hexdigest()
 
 

@@ -309,6 +309,7 @@ class Builder:
             ruleset_key(self.root, ruleset, self.code),
             self.templates_digest(),
             rules_date(ruleset, self.root),
+            self.settings(),
         )
 
     def rules_key(self, ruleset) -> str:
@@ -316,9 +317,17 @@ class Builder:
         kept from a build whose key for its ruleset differs was made from older rules."""
         if ruleset.id not in self._rules_keys:
             self._rules_keys[ruleset.id] = keys.rules_key(
-                ruleset_key(self.root, ruleset, self.code), self.templates_digest(), rules_date(ruleset, self.root)
+                ruleset_key(self.root, ruleset, self.code),
+                self.templates_digest(),
+                rules_date(ruleset, self.root),
+                self.settings(),
             )
         return self._rules_keys[ruleset.id]
+
+    def settings(self) -> bytes:
+        """The bytes of the project's settings file (rulepress.yaml), or none."""
+        path = self.root / SETTINGS_FILE
+        return path.read_bytes() if path.is_file() else b""
 
     def templates_digest(self) -> bytes:
         """``keys.templates_digest``, read once a build."""
@@ -504,12 +513,11 @@ class Builder:
         """A hash of everything one audience's site is made from, without making its pages: every ruleset's key
         (``keys.ruleset_key``: its files, mechanics and sources, its bases', the templates and the generator's code),
         the project's settings, the downloads it links, the house results its examples gave, SOURCE_DATE_EPOCH."""
-        settings = self.root / SETTINGS_FILE
         return keys.site_inputs_key(
             audience,
             os.environ.get("SOURCE_DATE_EPOCH", ""),
             [ruleset_key(self.root, ruleset, self.code) for ruleset in self.project.rulesets],
-            settings.read_bytes() if settings.is_file() else b"",
+            self.settings(),
             sorted(downloads.items()),
             repr(sorted(self.project.house_results().items())),
             self.templates_digest(),

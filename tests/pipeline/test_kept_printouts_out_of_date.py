@@ -95,3 +95,17 @@ def test_a_value_printed_on_a_sheet_leaves_that_sheet_out_of_date(club, renderer
         f"sheets/{ruleset}-quick-reference-{paper}.pdf" for ruleset in ("melee", "melee_house") for paper in PAPERS
     )
     assert notes(capsys.readouterr().out) == [note(BOOKLETS, "handouts")]  # the sheets made, the handouts kept
+
+
+def test_a_new_site_address_makes_every_printout_anew(club, renderers, capsys):
+    """Every printout prints its page's address on the site (the fixture's rulepress.yaml `url:`): a build after
+    the address changed kept every PDF with the old one, as its rules were unchanged, where a clean build prints the
+    new."""
+    assert build(club, renderers) == 0
+    settings = club / "rulepress.yaml"
+    text = settings.read_text(encoding="utf-8")
+    assert text.count("https://club.example.org/rules") == 1
+    settings.write_text(text.replace("https://club.example.org/rules", "https://club.example.org/games"), "utf-8")
+    capsys.readouterr()
+    assert build(club, renderers) == 0
+    assert "sheets: 8 written, 0 unchanged; handouts: 12 written, 0 unchanged" in summary_line(capsys.readouterr().out)
