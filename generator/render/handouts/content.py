@@ -65,7 +65,9 @@ AUDIENCES = ("player", "gm")
 PAGES_NOT_PRINTED = ("formulas",)  # the authors' reference: on the site, not in a players' booklet
 UNCHAPTERED = {"rules": "More rules", "tables": "More tables", "profiles": "More profiles"}
 GAP_CELL = "not given"
-SHORT_BLOCK = 1600  # characters of HTML: a rule this short is kept whole on one page, with its notes and source
+# characters of HTML (about six lines): a rule this short is kept whole on one page, with its notes and source; a
+# longer one may break across pages (a third of a page kept whole leaves, on average, a sixth of every page blank)
+SHORT_BLOCK = 600
 SHORT_KINDS = ("rules", "glossary", "keywords", "spells", "heroes", "items")  # prose entries; tables break between rows
 
 

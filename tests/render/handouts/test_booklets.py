@@ -188,7 +188,10 @@ def test_pages_are_filled_not_a_page_per_chapter(booklets):
         assert len(starts) >= 3, name
         # parts run on: most start below the end of the one before (more lines above than the running heads)
         assert sum(n >= 3 for n in starts) * 2 >= len(starts), (name, starts)
-        for number, page in enumerate(pages[2:-1], 3):
+        # an index set on a page of its own (laid out so when that saves a page: generator/render/pdf.py) may leave
+        # the page before it short
+        apart = min(pages[-1]["starts"], default=9) <= 1 and re.search(r"APPENDIX [A-Z] Index ", pages[-1]["text"])
+        for number, page in enumerate(pages[2 : -2 if apart else -1], 3):
             assert page["lines"] >= MIN_LINES, (name, number, page["lines"])
 
 
