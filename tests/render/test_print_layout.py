@@ -361,10 +361,15 @@ def test_cards_of_one_kind_share_one_type_scale_on_a_sheet(printouts):
 
 def body_size(words: list[Word]) -> float | None:
     """A card's body type: the largest size set in eight words or more of running text (not bold, lines of three
-    words or more between the kind and the source line), when it is larger than the card's small print (its facts
-    and notes); None for a card whose running text is all small print (a profile card: its stats are its body)."""
+    words or more between the kind and the source line, none a fact led by its label, "Special rules: …"), when it is
+    larger than the card's small print (its notes); None for a card whose running text is all small print (a
+    profile card: its stats are its body)."""
     running = Counter(
-        round(word.size, 1) for line in lines(words)[1:-1] if len(line) >= 3 for word in line if not word.bold
+        round(word.size, 1)
+        for line in lines(words)[1:-1]
+        if len(line) >= 3 and not any(word.text.endswith(":") for word in line[:2])
+        for word in line
+        if not word.bold
     )
     body = max((size for size, count in running.items() if count >= 8), default=None)
     return body if body and body > min(running) else None
