@@ -227,6 +227,7 @@ IGNORED_KEYS = {
     "added_to_unit",
     "at_most",
     "at_least",
+    "game_master",
 }
 GAME_WORDS = ("fantasy", "shellendrak", "rampant", "ordo", "moon", "damned")
 
