@@ -5,6 +5,7 @@ Test modules import it as ``helpers`` (pyproject.toml puts tests/ on pytest's ``
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import signal
 import sys
@@ -183,3 +184,12 @@ army_limits:
     count: war_machines_points
     at_most: points / 3
 """
+
+
+# a build's progress off a terminal (stderr, a line an output): "rulepress: [3/20] sheets of melee done (0m01s)"
+PROGRESS = re.compile(r"^rulepress: (building [0-9]+ outputs?(: .+)?|\[[0-9]+/[0-9]+\] .+) \([0-9]+m[0-9]{2}s\)$")
+
+
+def said_beside_progress(err: str) -> str:
+    """What a build said on stderr but for its progress lines (a line an output, off a terminal)."""
+    return "".join(line for line in err.splitlines(keepends=True) if not PROGRESS.match(line.rstrip("\n")))

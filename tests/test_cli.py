@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers import said_beside_progress
 
 from generator import __version__, report
 from generator.cli import EXIT_ERRORS, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, main
@@ -24,14 +25,6 @@ SUMMARY = re.compile(
     r"^(?P<rulesets>[0-9]+) rulesets?, [0-9]+ tables?, [0-9]+ profile rows?, [0-9]+ examples?, "
     r"(?P<errors>[0-9]+) errors?$"
 )
-PROGRESS = re.compile(r"^rulepress: (building [0-9]+ outputs?(: .+)?|\[[0-9]+/[0-9]+\] .+) \([0-9]+m[0-9]{2}s\)$")
-
-
-def said_beside_progress(err: str) -> str:
-    """What a build said on stderr but for its progress lines (a line an output, off a terminal)."""
-    return "".join(line for line in err.splitlines(keepends=True) if not PROGRESS.match(line.rstrip("\n")))
-
-
 RULESET_LINE = re.compile(r"^[a-z][a-z0-9_]*: [0-9]+ examples?, all pass$")
 # an overlay's examples run under its house values; those they change are named, and are no failure
 HOUSE_LINE = re.compile(

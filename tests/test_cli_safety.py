@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from helpers import ctrl_c_as_a_terminal_leaves_it
+from helpers import ctrl_c_as_a_terminal_leaves_it, said_beside_progress
 
 import generator.pipeline.plan  # noqa: F401 - loads the submodule `pipeline.` reaches
 import generator.pipeline.staging  # noqa: F401 - loads the submodule `pipeline.` reaches
@@ -48,9 +48,10 @@ def digest(folder: Path) -> dict[str, str]:
 
 
 def one_line_failure(capsys) -> str:
+    """The one line a failed build says on stderr, beside the progress it says off a terminal."""
     out, err = capsys.readouterr()
     assert "Traceback" not in out + err
-    lines = [line for line in err.splitlines() if line.strip()]
+    lines = [line for line in said_beside_progress(err).splitlines() if line.strip()]
     assert len(lines) == 1, err
     return lines[0]
 
@@ -59,10 +60,14 @@ def test_a_read_only_build_parent_is_one_line(project, capsys, monkeypatch):
     """The staging folder cannot be made beside build/ (a read-only parent; root ignores chmod, so it is simulated)."""
     before = digest(project / "build")
 
-    def refuse(*args, **kwargs):
-        raise PermissionError(errno.EACCES, "Permission denied", str(project))
+    real_mkdir = Path.mkdir
 
-    monkeypatch.setattr("generator.pipeline.staging.tempfile.mkdtemp", refuse)
+    def mkdir(self, *args, **kwargs):
+        if self.name.startswith(".build-staging-"):
+            raise PermissionError(errno.EACCES, "Permission denied", str(self))
+        return real_mkdir(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "mkdir", mkdir)
     assert main(["-C", str(project), "build", "--only", "site", "--audience", "player"]) == EXIT_ERRORS
     line = one_line_failure(capsys)
     assert "Permission denied" in line and "left as it was" in line

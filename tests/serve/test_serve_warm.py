@@ -142,7 +142,7 @@ def test_a_failed_check_shows_on_the_page_and_the_next_good_save_removes_it(serv
         overlay = shown.split('id="rulepress-overlay"', 1)[1].split("</div>", 1)[0]
         assert f"rules_src/melee/ruleset.yaml:{example_line}:" in overlay  # located, as the terminal prints it
         assert ": error[" in overlay
-        assert "the text says &lt;b&gt;7&lt;/b&gt;" in overlay and "<b>7</b>" not in shown  # escaped
+        assert "the example expects &lt;b&gt;7&lt;/b&gt;" in overlay and "<b>7</b>" not in shown  # escaped
         assert SENTENCE in shown  # the previous build's page, under the overlay
     finally:
         served.save(served.original)
@@ -229,7 +229,7 @@ def test_the_open_page_reloads_itself_shows_the_overlay_and_recovers_in_chromium
         overlay = page.locator("#rulepress-overlay")
         overlay.wait_for(state="visible", timeout=PATIENCE * 1000)
         assert "rules_src/melee/ruleset.yaml:" in overlay.inner_text()
-        assert "the text says 8" in overlay.inner_text()
+        assert "the example expects 8" in overlay.inner_text()
         served.save(served.original.replace(SENTENCE, "A dragoon scores", 1))
         page.get_by_text("A dragoon scores").wait_for(timeout=PATIENCE * 1000)
         assert page.locator("#rulepress-overlay").count() == 0
