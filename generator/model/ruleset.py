@@ -221,17 +221,22 @@ class Ruleset:
         return getattr(self, name)
 
     def get(self, section: str, id: str):
+        entry = self.find(section, id)
+        if entry is None:
+            close = did_you_mean(id, [e.id for e in self.reachable(section)])
+            raise KeyError(f"{self.id} has no {section} entry `{id}`" + (f"; {close}" if close else ""))
+        return entry
+
+    def find(self, section: str, id: str):
+        """The entry ``id`` of ``section`` (a base's too, where shared), or None: ``get`` without the hint, which
+        costs a comparison with every id and is only wanted for a mistake."""
         for entry in self.section(section):
             if entry.id == id:
                 reads.entry(entry)
                 return entry
         if self.base is not None and section in SHARED_SECTIONS:
-            try:
-                return self.base.get(section, id)
-            except KeyError:
-                pass
-        close = did_you_mean(id, [e.id for e in self.reachable(section)])
-        raise KeyError(f"{self.id} has no {section} entry `{id}`" + (f"; {close}" if close else ""))
+            return self.base.find(section, id)
+        return None
 
     def reachable(self, section: str) -> tuple:
         """The section's entries with those of the bases it extends (own entries first)."""

@@ -49,7 +49,7 @@ def ref_hint(ruleset: Ruleset, id: str, ids, section: str) -> str | None:
 def entry_or_none(ruleset: Ruleset, section: str, id: str):
     """The entry ``id`` of ``section`` (a base's too, where shared), or None."""
     try:
-        return ruleset.get(section, id)
+        return ruleset.find(section, id)
     except (KeyError, AttributeError, TypeError):
         return None
 
