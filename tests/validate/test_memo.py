@@ -262,24 +262,27 @@ EDITS = {  # one file changed, as an author edits (the benchmark's edits)
 }
 
 
-@pytest.mark.parametrize("kind", sorted(EDITS))
-def test_on_the_samples_a_check_after_one_edit_prints_what_check_all_prints(tmp_path, capsys, tried, kind):
-    project = tmp_path / "samples"
-    shutil.copytree(SAMPLES, project / "rules_src")
-    assert check(project, capsys)[0] == 0
-    source, old, new = EDITS[kind]
-    edit(project / "rules_src" / source, old, new)
-    forget(tried)
-    remembered = check(project, capsys)
-    formulas, texts = set(tried["formulas"]), len(tried["prose"])
-    assert remembered == check(project, capsys, "--all")  # byte for byte, nothing trusted from the cache
-    if kind == "value":
-        assert remembered[0] == 1 and "gave (3, 0), the example expects (2, 0)" in remembered[2]
-        assert formulas == {"ranger_bonus"}  # the one formula that reads expert_ranger_setup_bonus
-    if kind == "prose":
-        assert remembered[0] == 0 and formulas == set() and texts == 1
-    if kind == "formula":
-        assert "scores_a_hit" in formulas and "hits" not in formulas
+def test_on_the_samples_a_check_after_one_edit_prints_what_check_all_prints(tmp_path, capsys, tried):
+    """Each edit is made to its own copy of the samples as one check left them, their check cache with them (the
+    output slot, keyed by the folder, misses in a copy as it misses after any edit; the others are keyed by content)."""
+    checked = tmp_path / "checked"
+    shutil.copytree(SAMPLES, checked / "rules_src")
+    assert check(checked, capsys)[0] == 0
+    for kind, (source, old, new) in sorted(EDITS.items()):
+        project = tmp_path / kind
+        shutil.copytree(checked, project, symlinks=True)
+        edit(project / "rules_src" / source, old, new)
+        forget(tried)
+        remembered = check(project, capsys)
+        formulas, texts = set(tried["formulas"]), len(tried["prose"])
+        assert remembered == check(project, capsys, "--all"), kind  # byte for byte, nothing trusted from the cache
+        if kind == "value":
+            assert remembered[0] == 1 and "gave (3, 0), the example expects (2, 0)" in remembered[2]
+            assert formulas == {"ranger_bonus"}  # the one formula that reads expert_ranger_setup_bonus
+        if kind == "prose":
+            assert remembered[0] == 0 and formulas == set() and texts == 1
+        if kind == "formula":
+            assert "scores_a_hit" in formulas and "hits" not in formulas
 
 
 def test_a_check_through_a_checker_uses_the_memo_too(project, tried):
