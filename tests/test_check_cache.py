@@ -4,11 +4,13 @@ a deleted or corrupt cache changes nothing but the time; `check --all` runs ever
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import shutil
 import subprocess
 import sys
+from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -36,6 +38,29 @@ def project(tmp_path):
     scaffold(root, "demo", None)
     scaffold(root, "other", None)
     return root
+
+
+@pytest.fixture(scope="module")
+def checked_once(tmp_path_factory) -> tuple[Path, tuple[int, str, str]]:
+    """The project above after one check, with what it printed, made once for the tests that start from there."""
+    root = tmp_path_factory.mktemp("checked") / "project"
+    (root / "rules_src").mkdir(parents=True)
+    scaffold(root, "demo", None)
+    scaffold(root, "other", None)
+    out, err = io.StringIO(), io.StringIO()
+    with pytest.MonkeyPatch.context() as patch, redirect_stdout(out), redirect_stderr(err):
+        patch.setenv("RULEPRESS_WALL", "off")  # as `without_the_wall`, a function's fixture, runs the tests here
+        status = main(["-C", str(root), "check"])
+    return root, (status, out.getvalue(), err.getvalue())
+
+
+@pytest.fixture
+def checked(checked_once, tmp_path) -> tuple[Path, tuple[int, str, str]]:
+    """A copy of that checked project, its check cache too, and what its check printed. The output slot, keyed by the
+    project's folder, misses in a copy; every other slot is keyed by content alone and is found there."""
+    root, printed = checked_once
+    shutil.copytree(root, tmp_path / "project", symlinks=True)
+    return tmp_path / "project", printed
 
 
 @pytest.fixture
@@ -86,9 +111,8 @@ def test_an_unchanged_project_is_printed_back_without_checking(project, capsys, 
     assert counted == {"checked": [], "examples": []}
 
 
-def test_a_changed_yaml_file_checks_its_ruleset_and_its_overlay_again(project, capsys, counted):
-    check(project, capsys)
-    forget(counted)
+def test_a_changed_yaml_file_checks_its_ruleset_and_its_overlay_again(checked, capsys, counted):
+    project, _first = checked
     melee = project / "rules_src" / "demo" / "melee.yaml"
     melee.write_text(
         melee.read_text(encoding="utf-8").replace("melee_score(2, 0))\n      4\n", "melee_score(2, 0))\n      5\n"),
@@ -106,9 +130,8 @@ def test_a_changed_yaml_file_checks_its_ruleset_and_its_overlay_again(project, c
     assert counted["examples"] == ["demo"]
 
 
-def test_a_changed_mechanic_runs_its_examples_again(project, capsys, counted):
-    check(project, capsys)
-    forget(counted)
+def test_a_changed_mechanic_runs_its_examples_again(checked, capsys, counted):
+    project, _first = checked
     mechanics = project / "rules_src" / "demo" / "mechanics.py"
     mechanics.write_text(mechanics.read_text(encoding="utf-8").replace("// 1)", "// 1) + 1"), encoding="utf-8")
     status, out, err = check(project, capsys)
@@ -118,25 +141,24 @@ def test_a_changed_mechanic_runs_its_examples_again(project, capsys, counted):
     assert sorted(counted["examples"]) == ["demo"]  # its overlay would only tell the same failure again
 
 
-def test_a_changed_generator_trusts_nothing_cached(project, capsys, counted, monkeypatch):
-    first = check(project, capsys)
-    forget(counted)
+def test_a_changed_generator_trusts_nothing_cached(checked, capsys, counted, monkeypatch):
+    project, first = checked
     monkeypatch.setattr(check_cache, "generator_hash", lambda: "0.1.0-another-generator")
     assert check(project, capsys) == first
     assert sorted(counted["checked"]) == ["demo", "demo_house_rules", "other", "other_house_rules"]
     assert sorted(counted["examples"]) == ["demo", "demo_house_rules", "other", "other_house_rules"]
 
 
-def test_a_deleted_cache_gives_the_same_output(project, capsys):
-    first = check(project, capsys)
+def test_a_deleted_cache_gives_the_same_output(checked, capsys):
+    project, first = checked
     shutil.rmtree(project / ".rulepress-cache")
     assert check(project, capsys) == first
     assert (project / ".rulepress-cache" / "check").is_dir()  # rebuilt
 
 
 @pytest.mark.parametrize("garbage", ["", "{not json", "[1, 2]", '{"key": 3}', "\udcff"])
-def test_a_corrupt_cache_gives_the_same_output(project, capsys, counted, garbage):
-    first = check(project, capsys)
+def test_a_corrupt_cache_gives_the_same_output(checked, capsys, counted, garbage):
+    project, first = checked
     slots = sorted((project / ".rulepress-cache" / "check").glob("*.json"))
     kept = [slot.name for slot in slots if not slot.name.startswith("memo-")]
     assert len(kept) == 9  # the output, and each ruleset's diagnostics and example run
@@ -161,9 +183,8 @@ def test_a_slot_holding_a_right_key_and_a_wrong_value_is_checked_again(project, 
     assert sorted(counted["checked"]) == ["demo", "demo_house_rules", "other", "other_house_rules"]
 
 
-def test_check_all_runs_every_example_and_checks_every_ruleset(project, capsys, counted):
-    first = check(project, capsys)
-    forget(counted)
+def test_check_all_runs_every_example_and_checks_every_ruleset(checked, capsys, counted):
+    project, first = checked
     assert check(project, capsys, "--all") == first
     assert sorted(counted["examples"]) == ["demo", "demo_house_rules", "other", "other_house_rules"]
     assert sorted(counted["checked"]) == ["demo", "demo_house_rules", "other", "other_house_rules"]
