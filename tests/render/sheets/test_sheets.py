@@ -66,6 +66,14 @@ def project() -> Project:
 
 
 @pytest.fixture(scope="module")
+def made(project, tmp_path_factory) -> tuple[Path, list]:
+    """(out folder, every sheet job of the project into it): their HTML made once for the module's tests, which read
+    the jobs and change none; nothing is rendered."""
+    out = tmp_path_factory.mktemp("sheets")
+    return out, sheet_jobs(project, out)
+
+
+@pytest.fixture(scope="module")
 def rendered(project, sample_build) -> dict[str, Path]:
     """File name -> PDF, for every sheet job of the project, as `rulepress build` rendered it."""
     jobs = sheet_jobs(project, sample_build / "sheets")
@@ -224,8 +232,8 @@ def victory_stem(project, ruleset_id: str, audience: str = "player") -> str:
 
 
 # -- what exists -----------------------------------------------------------------------------------------
-def test_every_sheet_in_both_sizes(project, tmp_path):
-    names = {job.target.name for job in sheet_jobs(project, tmp_path)}
+def test_every_sheet_in_both_sizes(project, made):
+    names = {job.target.name for job in made[1]}
     stems = {
         stem
         for title in (TO_HIT, TO_WOUND, ARMOUR, SHOOTING, COMBAT_ODDS, TO_HIT_AND_WOUND)
@@ -242,9 +250,10 @@ def test_every_sheet_in_both_sizes(project, tmp_path):
             assert f"{stem}-a4.pdf" in names or f"{stem}-gm-a4.pdf" in names
 
 
-def test_jobs_point_inside_the_project(project, tmp_path):
-    for job in sheet_jobs(project, tmp_path):
-        assert job.target.parent == tmp_path
+def test_jobs_point_inside_the_project(made):
+    out, jobs = made
+    for job in jobs:
+        assert job.target.parent == out
         assert (ROOT / job.template).is_file()
         assert all(sheet.is_file() and sheet.is_relative_to(ROOT) for sheet in job.stylesheets)
         assert "http:" not in job.html and "https:" not in job.html
@@ -653,14 +662,14 @@ def test_sheets_are_grouped_by_page_name(project):
     )
 
 
-def test_downloads_list_no_gm_sheet_for_players(project, tmp_path):
+def test_downloads_list_no_gm_sheet_for_players(project, made):
     from generator.render.sheets.jobs import sheet_downloads
 
     player, gm = sheet_downloads(project, "player"), sheet_downloads(project, "gm")
     player_files = {href for links in player.values() for _title, href in links}
     gm_files = {href for links in gm.values() for _title, href in links}
     assert not any("-gm-" in href for href in player_files)
-    assert {f"sheets/{job.target.name}" for job in sheet_jobs(project, tmp_path)} == gm_files
+    assert {f"sheets/{job.target.name}" for job in made[1]} == gm_files
     assert f"sheets/{victory_stem(project, 'ordo_ineptus', 'gm')}-letter.pdf" in {h for _t, h in gm["ordo_ineptus"]}
     assert "" not in player  # every sheet belongs to a ruleset
     for stem in titled(project, TO_WOUND):
@@ -726,12 +735,10 @@ def test_a_players_checklist_whose_every_entry_is_the_game_masters_still_names_i
         assert victory_checklist(ruleset, "gm").sources == named
 
 
-def test_a_charts_note_on_a_quick_reference_is_prose_like_every_other_note(project, tmp_path):
+def test_a_charts_note_on_a_quick_reference_is_prose_like_every_other_note(made):
     """City of the Damned's critical-hit chart notes "*Interpretation:* ...": the sheet prints the word in italics,
     never its asterisks."""
-    (job,) = [
-        j for j in sheet_jobs(project, tmp_path) if j.target.name == "city_of_the_damned_combat-quick-reference-a4.pdf"
-    ]
+    (job,) = [j for j in made[1] if j.target.name == "city_of_the_damned_combat-quick-reference-a4.pdf"]
     assert "<em>Interpretation:</em> a hit that is already a" in job.html
     assert "*Interpretation:*" not in job.html
 
