@@ -17,6 +17,7 @@ import pytest
 from helpers import WAR_MACHINES, make_project
 from pdf_layout import overlapping_words, read_layout, squares, words_across_rules
 
+from generator.check_cache import WarmCache
 from generator.cli import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, main
 from generator.diagnostics import Code, Diagnostic, Location
 from generator.pipeline import army_list
@@ -25,8 +26,20 @@ from generator.pool import RenderFailed
 from generator.render.handouts.cards import PAPERS
 from generator.render.handouts.jobs import list_roster_job
 from generator.validate import check_project
+from generator.validate.memo import remembering
 
-pytestmark = pytest.mark.usefixtures("without_the_wall")  # the wall is not what is tested here (conftest)
+pytestmark = pytest.mark.usefixtures("without_the_wall", "costly_checks_once")  # the wall is not tested here
+
+
+@pytest.fixture(scope="module")
+def costly_checks_once(tmp_path_factory):
+    """Every list here is checked with the same rampant_hex (or homebrew, or headcount): their costly checks (each
+    formula tried with every input: most of a list's check) are remembered by their content, as the check daemon
+    remembers them (tests/validate/test_memo.py), and made once a module instead of once a test. What a check
+    finds is the same; what `list` does with it is what these tests are about."""
+    with remembering(WarmCache(tmp_path_factory.mktemp("memo"))):
+        yield
+
 
 ROOT = Path(__file__).resolve().parents[2]
 
