@@ -7,9 +7,11 @@ formula tried with every input), ``cell_failure`` (every cell of a chart) and ``
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import shutil
 from collections import Counter
+from contextlib import redirect_stderr, redirect_stdout
 from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
@@ -42,6 +44,28 @@ def project(tmp_path):
     (root / "rules_src").mkdir(parents=True)
     scaffold(root, "demo", None)
     return root
+
+
+@pytest.fixture(scope="module")
+def checked_once(tmp_path_factory) -> tuple[Path, tuple[int, str, str]]:
+    """That project after one check, with what it printed, made once for the tests that start from there."""
+    root = tmp_path_factory.mktemp("checked") / "project"
+    (root / "rules_src").mkdir(parents=True)
+    scaffold(root, "demo", None)
+    out, err = io.StringIO(), io.StringIO()
+    with pytest.MonkeyPatch.context() as patch, redirect_stdout(out), redirect_stderr(err):
+        patch.setenv("RULEPRESS_WALL", "off")  # as `without_the_wall`, a function's fixture, runs the tests here
+        status = main(["-C", str(root), "check"])
+    return root, (status, out.getvalue(), err.getvalue())
+
+
+@pytest.fixture
+def checked_copy(checked_once, tmp_path) -> tuple[Path, tuple[int, str, str]]:
+    """A copy of that checked project, its check cache too, and what its check printed. The output slot, keyed by the
+    project's folder, misses in a copy; the memo and every other slot are keyed by content alone and are found."""
+    root, printed = checked_once
+    shutil.copytree(root, tmp_path / "project", symlinks=True)
+    return tmp_path / "project", printed
 
 
 @pytest.fixture
@@ -101,18 +125,16 @@ def test_each_formula_content_is_tried_once_the_overlay_sharing_its_bases(projec
     assert tried["charts"] == Counter({"to_wound_chart": 1})
 
 
-def test_a_prose_edit_tries_no_formula_and_judges_only_its_text(project, capsys, tried):
-    check(project, capsys)
-    forget(tried)
+def test_a_prose_edit_tries_no_formula_and_judges_only_its_text(checked_copy, capsys, tried):
+    project, _first = checked_copy
     edit(project / "rules_src" / "demo" / "rules.yaml", "Roll a D6 for each attack;", "Roll one D6 for each attack;")
     assert check(project, capsys)[0] == 0
     assert tried["formulas"] == Counter() and tried["charts"] == Counter()
     assert len(tried["prose"]) == 1 and "Roll one D6 for each attack;" in tried["prose"][0]
 
 
-def test_a_changed_formula_is_tried_again_alone(project, capsys, tried):
-    check(project, capsys)
-    forget(tried)
+def test_a_changed_formula_is_tried_again_alone(checked_copy, capsys, tried):
+    project, _first = checked_copy
     edit(melee(project), "clamp(4 - difference, 2, 6)", "clamp(5 - difference, 2, 6)")
     check(project, capsys)
     assert set(tried["formulas"]) == {"to_wound"}
@@ -120,9 +142,8 @@ def test_a_changed_formula_is_tried_again_alone(project, capsys, tried):
     assert tried["prose"] == []
 
 
-def test_a_changed_value_tries_again_the_formulas_that_read_it(project, capsys, tried):
-    check(project, capsys)
-    forget(tried)
+def test_a_changed_value_tries_again_the_formulas_that_read_it(checked_copy, capsys, tried):
+    project, _first = checked_copy
     edit(melee(project), "foot_score: {value: 1,", "foot_score: {value: 2,")
     check(project, capsys)
     assert set(tried["formulas"]) == {"melee_score"}  # `foot * foot_score + riders * rider_score`
@@ -147,9 +168,8 @@ def test_a_value_changed_into_a_roll_is_found_wrong_by_the_formula_that_reads_it
     assert check(project, capsys, "--all") == (status, _out, err)
 
 
-def test_a_changed_lookup_tries_again_the_formula_that_reads_it(project, capsys, tried):
-    check(project, capsys)
-    forget(tried)
+def test_a_changed_lookup_tries_again_the_formula_that_reads_it(checked_copy, capsys, tried):
+    project, _first = checked_copy
     edit(melee(project), "{when: 1-2, result: Falls back}", "{when: 1-2, result: Falls back in good order}")
     check(project, capsys)
     assert set(tried["formulas"]) == {"melee_outcome"}  # `melee_results(floor(ours - theirs))`
@@ -181,9 +201,10 @@ def test_a_changed_table_tries_again_the_formula_that_reads_it(project, capsys, 
     assert status == 1
 
 
-def test_a_changed_mechanic_is_loaded_again_and_formulas_which_cannot_read_it_are_not_tried(project, capsys, tried):
-    check(project, capsys)
-    forget(tried)
+def test_a_changed_mechanic_is_loaded_again_and_formulas_which_cannot_read_it_are_not_tried(
+    checked_copy, capsys, tried
+):
+    project, _first = checked_copy
     mechanics = project / "rules_src" / "demo" / "mechanics.py"
     edit(mechanics, "// 1)", "// 1) + 1")
     status, out, err = check(project, capsys)
@@ -191,26 +212,23 @@ def test_a_changed_mechanic_is_loaded_again_and_formulas_which_cannot_read_it_ar
     assert tried["formulas"] == Counter()  # a formula sees values, tables, lookups, formulas: no mechanic
 
 
-def test_a_changed_generator_tries_everything_again(project, capsys, tried, monkeypatch):
-    first = check(project, capsys)
-    forget(tried)
+def test_a_changed_generator_tries_everything_again(checked_copy, capsys, tried, monkeypatch):
+    project, first = checked_copy
     monkeypatch.setattr(check_cache, "generator_hash", lambda: "0.1.0-another-generator")
     assert check(project, capsys) == first
     assert set(tried["formulas"]) == FORMULAS and set(tried["charts"]) == {"to_wound_chart"}
     assert tried["prose"]
 
 
-def test_check_all_tries_everything_again(project, capsys, tried):
-    first = check(project, capsys)
-    forget(tried)
+def test_check_all_tries_everything_again(checked_copy, capsys, tried):
+    project, first = checked_copy
     assert check(project, capsys, "--all") == first
     assert set(tried["formulas"]) == FORMULAS and tried["prose"]
 
 
 @pytest.mark.parametrize("garbage", ["", "{not json", "[1, 2]", '{"key": 3}'])
-def test_a_corrupt_memo_slot_is_a_miss(project, capsys, tried, garbage):
-    first = check(project, capsys)
-    forget(tried)
+def test_a_corrupt_memo_slot_is_a_miss(checked_copy, capsys, tried, garbage):
+    project, first = checked_copy
     (project / ".rulepress-cache" / "check" / "output-all.json").unlink()
     for slot in ("rules-demo", "rules-demo_house_rules"):  # so that the rulesets are checked again
         (project / ".rulepress-cache" / "check" / f"{slot}.json").unlink()
@@ -220,9 +238,8 @@ def test_a_corrupt_memo_slot_is_a_miss(project, capsys, tried, garbage):
     assert set(tried["formulas"]) == FORMULAS
 
 
-def test_a_memo_entry_with_a_wrong_value_is_a_miss(project, capsys, tried):
-    first = check(project, capsys)
-    forget(tried)
+def test_a_memo_entry_with_a_wrong_value_is_a_miss(checked_copy, capsys, tried):
+    project, first = checked_copy
     folder = project / ".rulepress-cache" / "check"
     (folder / "output-all.json").unlink()
     for slot in ("rules-demo", "rules-demo_house_rules"):
