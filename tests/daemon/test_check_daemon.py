@@ -18,6 +18,7 @@ import pytest
 
 from generator import report
 from generator.daemon import client, server
+from generator.scaffold import scaffold
 
 ROOT = Path(__file__).resolve().parents[2]
 RULESETS = ("rampant_hex", "rampant_hex_house")  # a base with mechanics and examples, and its house overlay
@@ -58,13 +59,32 @@ def project(tmp_path) -> Path:
 
 
 @pytest.fixture
-def daemon(project, runtime):
+def small_project(tmp_path) -> Path:
+    """`rulepress new`'s demo and its house overlay: the shape of RULESETS (a base with mechanics and examples, and its
+    overlay) at a fraction of their check, for what a daemon does with any project (the samples' answers are above)."""
+    root = tmp_path / "small"
+    (root / "rules_src").mkdir(parents=True)
+    scaffold(root, "demo", None)
+    return root.resolve()
+
+
+def running(project: Path, runtime: dict):
     started = rulepress(project, "daemon", "start", env=runtime)
     assert started.returncode == 0, started.stderr
     try:
         yield project
     finally:
         rulepress(project, "daemon", "stop", env=runtime)
+
+
+@pytest.fixture
+def daemon(project, runtime):
+    yield from running(project, runtime)
+
+
+@pytest.fixture
+def small_daemon(small_project, runtime):
+    yield from running(small_project, runtime)
 
 
 def cold_check(project: Path, capsys, *options: str) -> tuple[str, str, int]:
@@ -167,16 +187,16 @@ def test_what_each_edit_does_is_told_by_the_warm_check(daemon, runtime):
     assert "rampant_hex: 29 examples not run: its rules have errors" in broken.stdout
 
 
-def test_a_daemon_of_another_generator_is_not_asked(daemon, monkeypatch):
+def test_a_daemon_of_another_generator_is_not_asked(small_daemon, monkeypatch):
     """The socket's name holds the generator's code hash: a check by a changed generator finds none."""
-    assert client.ask(daemon, {"op": "ping"}) is not None
+    assert client.ask(small_daemon, {"op": "ping"}) is not None
     monkeypatch.setattr(client, "environment", lambda: "0.0.0-changed|python|settings")
-    assert client.socket_path(daemon) is not None
-    assert client.ask(daemon, {"op": "ping"}) is None
+    assert client.socket_path(small_daemon) is not None
+    assert client.ask(small_daemon, {"op": "ping"}) is None
 
 
 @WITHOUT_THE_WALL
-def test_the_daemon_runs_the_generator_that_started_it(project, runtime, tmp_path):
+def test_the_daemon_runs_the_generator_that_started_it(small_project, runtime, tmp_path):
     """A generator that is not the one installed (a copy, a checkout run from its folder) starts a daemon of its own
     code: from the project folder, `python -m generator` alone found the installed one, whose answers it never took."""
     copy = tmp_path / "elsewhere"
@@ -185,7 +205,7 @@ def test_the_daemon_runs_the_generator_that_started_it(project, runtime, tmp_pat
         init.write("# this copy's own code, so its daemons are keyed apart from the installed generator's\n")
     env = {name: value for name, value in runtime.items() if name != "PYTHONPATH"}
     run = subprocess.run(  # run from the copy's folder, as a checkout is
-        [sys.executable, "-m", "generator", "-C", str(project), "daemon", "start"],
+        [sys.executable, "-m", "generator", "-C", str(small_project), "daemon", "start"],
         capture_output=True,
         text=True,
         env=env,
@@ -196,7 +216,10 @@ def test_the_daemon_runs_the_generator_that_started_it(project, runtime, tmp_pat
         assert run.returncode == 0 and "check daemon started" in run.stdout, run.stdout + run.stderr
     finally:
         subprocess.run(
-            [sys.executable, "-m", "generator", "-C", str(project), "daemon", "stop"], env=env, cwd=copy, timeout=60
+            [sys.executable, "-m", "generator", "-C", str(small_project), "daemon", "stop"],
+            env=env,
+            cwd=copy,
+            timeout=60,
         )
 
 
@@ -336,14 +359,14 @@ def test_the_daemon_answers_only_its_own_key(project, runtime):
 
 
 @WITHOUT_THE_WALL
-def test_a_check_its_cache_answers_loads_neither_the_model_nor_the_dice_library(project, runtime):
+def test_a_check_its_cache_answers_loads_neither_the_model_nor_the_dice_library(small_project, runtime):
     """What keeps the daemon's client quick: a check answered without checking imports no model."""
     probe = (
         "import sys\nfrom generator.cli import main\nstatus = main(sys.argv[1:])\n"
         "print(sorted(n for n in sys.modules if n == 'icepool' or n.startswith('generator.model')), file=sys.stderr)\n"
         "sys.exit(status)\n"
     )
-    command = [sys.executable, "-c", probe, "-C", str(project), "check"]
+    command = [sys.executable, "-c", probe, "-C", str(small_project), "check"]
     cold = subprocess.run(command, capture_output=True, text=True, env=runtime, cwd=ROOT, timeout=300)
     cached = subprocess.run(command, capture_output=True, text=True, env=runtime, cwd=ROOT, timeout=300)
     assert "'icepool'" in cold.stderr.splitlines()[-1]  # the probe sees them when they are loaded
@@ -351,19 +374,20 @@ def test_a_check_its_cache_answers_loads_neither_the_model_nor_the_dice_library(
 
 
 @WITHOUT_THE_WALL
-def test_what_the_daemon_found_is_written_to_the_check_cache_once_it_has_answered(daemon, runtime):
+def test_what_the_daemon_found_is_written_to_the_check_cache_once_it_has_answered(small_daemon, runtime):
     """The daemon answers first and writes after, sealed as any check's: a cold check later reads it back."""
     import time
 
     from generator.check_cache import CheckCache, output_slot
 
-    name, old, new = EDITS["a one-word prose edit"]
-    edit(daemon / "rules_src" / name, old, new)
-    key = report.project_key(daemon, None, True)
-    warm = client.checked(daemon, None, True, key)
+    edit(
+        small_daemon / "rules_src" / "demo" / "rules.yaml", "Roll a D6 for each attack;", "Roll one D6 for each attack;"
+    )
+    key = report.project_key(small_daemon, None, True)
+    warm = client.checked(small_daemon, None, True, key)
     assert warm is not None and warm[2] == 0
     deadline = time.monotonic() + 30
-    while CheckCache(daemon).get(output_slot(None, True), key) is None and time.monotonic() < deadline:
+    while CheckCache(small_daemon).get(output_slot(None, True), key) is None and time.monotonic() < deadline:
         time.sleep(0.05)
-    stored = CheckCache(daemon).get(output_slot(None, True), key)
+    stored = CheckCache(small_daemon).get(output_slot(None, True), key)
     assert stored is not None and (stored["stderr"], stored["stdout"], stored["status"]) == warm
