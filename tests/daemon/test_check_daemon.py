@@ -87,6 +87,12 @@ def small_daemon(small_project, runtime):
     yield from running(small_project, runtime)
 
 
+@pytest.fixture
+def small_daemon_with_templates(small_project, runtime):
+    shutil.copytree(ROOT / "templates", small_project / "templates")
+    yield from running(small_project, runtime)
+
+
 def cold_check(project: Path, capsys, *options: str) -> tuple[str, str, int]:
     """A cold `check --all` of ``project`` as (stderr, stdout, status): run here, where the generator is loaded
     already, as the reference a daemon's answers are compared with (the commands that ask a daemon are processes)."""
@@ -163,14 +169,15 @@ def test_the_warm_check_of_one_ruleset_or_without_examples_is_the_cold_one(daemo
 
 
 @WITHOUT_THE_WALL
-def test_the_warm_check_sees_a_template_edit(daemon, runtime):
+def test_the_warm_check_sees_a_template_edit(small_daemon_with_templates, runtime):
     """A project's templates are checked too, and what was found in them is remembered by their content only."""
+    project = small_daemon_with_templates
     name, old, new = EDITS["a template that no longer parses"]
-    edit(daemon / "rules_src" / name, old, new)
-    broken = rulepress(daemon, "check", env=runtime)
+    edit(project / "rules_src" / name, old, new)
+    broken = rulepress(project, "check", env=runtime)
     assert broken.returncode == 1 and "templates/handouts/roster.html.j2:" in broken.stderr
-    edit(daemon / "rules_src" / name, new, old)
-    assert rulepress(daemon, "check", env=runtime).returncode == 0
+    edit(project / "rules_src" / name, new, old)
+    assert rulepress(project, "check", env=runtime).returncode == 0
 
 
 @WITHOUT_THE_WALL
