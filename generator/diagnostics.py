@@ -340,7 +340,8 @@ class Code(enum.Enum):
     UNIT_MISMATCH = _code(
         "unit-mismatch",
         catches="a distance in a grid unit (hexes, squares) mixed with a length (inches, feet, cm...), or with the "
-        "other grid, in a value, a formula, a chart axis or a comparison",
+        "other grid, in a value, a formula, a chart axis or a comparison; or a profile cell in another unit than its "
+        "column's (`8 cm` in a column of inches)",
         hint="measure both in one unit: lengths convert to each other, hexes and squares to nothing",
     )
     BAD_VALUE = _code(

@@ -491,7 +491,7 @@ class Column(Entry):
         "`dice` a number of dice, `target` a roll such as 4+, `points` a cost (whole or a fraction such as 1½): the "
         "only "
         "column armies are costed by, `models` how many models (figures) one of the row fields (a gun's crew), "
-        "`inches` a distance, `text` anything.",
+        '`inches` a distance in whole inches (written `6` or `6"`, printed `6"`), `text` anything.',
         "int",
     )
     min: int | None = spec("Lowest allowed value for numeric columns.", None)

@@ -25,6 +25,7 @@ from ..model.formula import Expression, FormulaError, FormulaTooLarge
 from ..model.points import Number, Points, points_text
 from ..model.quantity import Quantity, QuantityError, QuantityMixesMeasures, QuantityTooLarge, parse_number
 from ..model.ruleset import ITEM_SECTION, ROW_SECTION
+from ..model.units import unit_text
 from .ids import ID, id_like
 from .yamlnodes import Mapping, Node, Scalar, Sequence, describe
 
@@ -595,12 +596,16 @@ class Builder:
         value = node.value if isinstance(node, Scalar) else None
         if column.type == "target" and isinstance(value, str) and re.fullmatch(r"[0-9]+\+", value.strip()):
             value = int(value.strip()[:-1])
+        if column.type == "inches" and isinstance(value, str):
+            value = self._inches(column, node, value)
+            if value is INVALID:
+                return value
         if not isinstance(value, int) or isinstance(value, bool):
             kinds = {
                 "target": "a target roll such as 4+",
                 "dice": "a number of dice such as 3",
                 "models": "a number of models such as 10",
-                "inches": "a distance such as 6",
+                "inches": 'a distance in inches such as 6 or 6"',
                 "int": "a whole number such as 3",
             }
             return self.error(
@@ -610,8 +615,45 @@ class Builder:
             bounds = str(Bounds(column.min, column.max))
             if column.type == "target":  # said as the rolls are written: 7+, from 2+ to 6+
                 value, bounds = f"{value}+", re.sub(r"(\d+)", r"\1+", bounds)
+            elif column.type == "inches":  # as the column prints its cells: 30", from 0" to 24"
+                value, bounds = unit_text(value, "inches"), re.sub(r"(\d+)", r'\1"', bounds)
             return self.error(Code.OUT_OF_RANGE, f"{column.label} is {value}; it must be {bounds}", node)
         return value
+
+    def _inches(self, column: Column, node: Scalar, text: str):
+        """A cell of a column of inches written with its unit, as values are (`8"`, `8 inches`): its number of
+        inches, which the column prints as it prints a cell written `8`. A distance in another unit is refused,
+        both units named; text that is no distance is left for the column's own refusal."""
+        try:
+            quantity = Quantity.parse(text, "distance")
+        except QuantityError:
+            return text
+        if quantity.kind != "distance":
+            return text
+        distance = quantity.value
+        if distance.unit != "inches":
+            if distance.measure != "length":
+                hint = (
+                    f"{distance.unit} count cells of a grid, which no length converts to: give the distance in inches"
+                )
+            elif (inches := distance.in_unit("inches")).denominator == 1:
+                hint = f"write `{unit_text(inches, 'inches')}`, the same distance in inches"
+            else:
+                hint = "give the distance in inches, as the column's other cells are"
+            return self.error(
+                Code.UNIT_MISMATCH,
+                f"{column.label} is a column of inches, and `{text.strip()}` is in {distance.unit}",
+                node,
+                hint,
+            )
+        if distance.magnitude.denominator != 1:
+            return self.error(
+                Code.WRONG_TYPE,
+                f"{column.label} is a whole number of inches, not `{text.strip()}`",
+                node,
+                "a column of inches holds whole inches: make it `type: text` to print a fraction as written",
+            )
+        return int(distance.magnitude)
 
     def _value_cell(self, column: Column, node: Mapping):
         """A cell naming a value, as the `{value}` role names one in prose."""
