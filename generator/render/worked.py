@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 import textwrap
+from fractions import Fraction
 
 from ..examples.languages import DIGITS_ONLY, language_of
 from ..examples.sentence import (
@@ -30,6 +31,7 @@ from ..examples.sentence import (
     states,
 )
 from ..model.entries import gm_only
+from ..model.numbers import number_text
 from ..model.ruleset import GAME_MASTER, game_master_words
 from ..source.fences import example_fences
 
@@ -49,16 +51,17 @@ def house_hidden_result(game_master: str = GAME_MASTER) -> str:
     return f"another result (its house values are the {game_master_words(game_master, possessive=True)})"
 
 
-_FRACTION = re.compile(r"Fraction\((-?\d+), (\d+)\)")
+_FRACTION = re.compile(r"Fraction\((-?\d{1,400}), ([1-9]\d{0,399})\)")  # as Python prints one
 _QUOTED = re.compile(r"'([^'\\]*)'|\"([^\"\\]*)\"")
 
 
 def shown_result(result: str | None) -> str:
-    """An example's result as readers read it: ``Fraction(1, 6)`` as ``1/6``, a quoted text without its quotes."""
+    """An example's result as readers read it: ``Fraction(1, 6)`` as ``1/6``, ``Fraction(3, 2)`` as ``1½`` and
+    ``Fraction(3, 1)`` as ``3``, as every output prints an exact number; a quoted text without its quotes."""
     if result is None:
         return "no result (the example does not work out)"
     text = " ".join(str(result).split())
-    text = _FRACTION.sub(r"\1/\2", text)
+    text = _FRACTION.sub(lambda m: number_text(Fraction(int(m[1]), int(m[2]))), text)
     return _QUOTED.sub(lambda m: m[1] if m[1] is not None else m[2], text) or "nothing"
 
 

@@ -16,7 +16,10 @@ def changed(*results) -> HouseResult:
     ("results", "said"),
     [
         ((("7 hexes", "8 hexes"),), "the text: 7 hexes; these house rules: 8 hexes"),
-        ((("Fraction(1, 6)", "Fraction(1, 3)"),), "the text: 1/6; these house rules: 1/3"),
+        # exact numbers as every output prints them: a third as ⅓, sixths as 1/6, a whole number held as a
+        # fraction as that number
+        ((("Fraction(1, 6)", "Fraction(1, 3)"),), "the text: 1/6; these house rules: ⅓"),
+        ((("Fraction(3, 1)", "Fraction(7, 2)"),), "the text: 3; these house rules: 3½"),
         # of several values, only the one that differs: foot 2 hexes in both, riders 3 and 4
         ((("(2 hexes, 3 hexes)", "(2 hexes, 4 hexes)"),), "the text: 3 hexes; these house rules: 4 hexes"),
         ((("(1, (2, 3))", "(1, (2, 5))"),), "the text: 3; these house rules: 5"),
