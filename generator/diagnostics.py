@@ -167,6 +167,12 @@ class Code(enum.Enum):
         catches="two entries of the same kind with one id, possibly in different files",
         hint="give each entry its own id",
     )
+    RESERVED_NAME = _code(
+        "reserved-name",
+        catches="a value, formula, table or lookup whose id is the name of a formula function (`max`, `floor`...): "
+        "a formula naming it could not tell the entry from the function",
+        hint="choose another id for the entry",
+    )
     DUPLICATE_TERM = _code(
         "duplicate-term",
         catches="two glossary terms (or aliases) that are the same word up to case or Unicode form, so links to it "

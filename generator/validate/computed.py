@@ -908,8 +908,8 @@ def check_name_clashes(ruleset: Ruleset):
             seen.setdefault(entry.id, section)
             if entry.id in FUNCTIONS:
                 yield Diagnostic(
-                    Code.DUPLICATE_ID,
+                    Code.RESERVED_NAME,
                     f"`{entry.id}` is the name of a formula function",
                     entry.loc,
-                    "give the entry another id",
+                    f"choose another id for the {section[:-1]}: formulas could not tell it from the function",
                 )
