@@ -270,8 +270,8 @@ class RememberedOracle(Oracle):
     """The same naive enumeration, each answer listed once for the same arguments: a calculator asks a formula or a
     function again and again with arguments it asked before (`chance_of(hits(attack, armour), exactly)` lists
     hits(attack, armour) again for each of 13 numbers of hits, `highest(moral)` again for each number of hit
-    markers). Arguments are told apart by type as well as value (True from 1, a roll from another with equal
-    chances of other outcomes); what cannot be told apart by value is listed again."""
+    markers). Arguments equal but written apart are told apart (`_by_value`); one that cannot be a key (unhashable)
+    is listed again each time."""
 
     def __init__(self, ruleset):
         self._listed: dict = {}
@@ -296,12 +296,14 @@ class RememberedOracle(Oracle):
 
 
 def _by_value(value):
+    """``value`` as a key that tells apart what is equal but not written alike: True and 1, 3 and Fraction(3), 3" and
+    3" of a Fraction, a roll of yes and no and one of 1 and 0. Raises TypeError for what cannot be a key."""
     if isinstance(value, Dist):
-        return ("roll", tuple(sorted(((type(k).__name__, k, w) for k, w in value.items()), key=repr)))
+        return ("roll", tuple(sorted((_by_value(outcome), chance) for outcome, chance in value.items())))
     if isinstance(value, tuple | list):
         return (type(value).__name__, tuple(_by_value(item) for item in value))
     hash(value)
-    return (type(value).__name__, value)
+    return (type(value).__name__, repr(value), value)
 
 
 def _outcome(text: str):
