@@ -169,8 +169,8 @@ class Code(enum.Enum):
     )
     RESERVED_NAME = _code(
         "reserved-name",
-        catches="a value, formula, table or lookup whose id is the name of a formula function (`max`, `floor`...): "
-        "a formula naming it could not tell the entry from the function",
+        catches="a value, formula, table or lookup whose id is the name of a formula function (`max`, `floor`...) "
+        "or a word of the formula language (`never`): a formula naming it could not tell the entry from it",
         hint="choose another id for the entry",
     )
     DUPLICATE_TERM = _code(

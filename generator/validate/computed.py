@@ -906,10 +906,12 @@ def check_name_clashes(ruleset: Ruleset):
                     entry.loc,
                 )
             seen.setdefault(entry.id, section)
-            if entry.id in FUNCTIONS:
+            if entry.id in FUNCTIONS or entry.id in CONSTANTS:
+                what = "the name of a formula function" if entry.id in FUNCTIONS else "a word of the formula language"
                 yield Diagnostic(
                     Code.RESERVED_NAME,
-                    f"`{entry.id}` is the name of a formula function",
+                    f"`{entry.id}` is {what}",
                     entry.loc,
-                    f"choose another id for the {section[:-1]}: formulas could not tell it from the function",
+                    f"choose another id for the {section[:-1]}: formulas could not tell it from the "
+                    + ("function" if entry.id in FUNCTIONS else "word"),
                 )
