@@ -154,10 +154,16 @@ def _parser() -> argparse.ArgumentParser:
         "--out",
         type=Path,
         default=None,
-        help="output folder (default: build/export, kept by later builds); "
-        "a new or empty folder, or one an export wrote",
+        help="output folder, written whole: this export's files alone (default: build/export, which a later "
+        "build writes anew from its rules); a new or empty folder, or one an export wrote",
     )
-    export.add_argument("--audience", choices=["player", "gm"], default="player")
+    export.add_argument(
+        "--audience",
+        choices=["player", "gm"],
+        default="player",
+        help="whose rules: the players' (default; no game-master entries, notes or house results that would tell "
+        "a game-master's house value), or the game-master's, everything, as NAME-gm.json",
+    )
     army_list = commands.add_parser(
         "list", help="check an army list file against its ruleset, then print it as a filled roster PDF"
     )

@@ -4,9 +4,10 @@
 * **Atomic**: everything is written to a staging folder beside ``build/`` and swapped in
   by two renames once all of it succeeded; a failure, Ctrl-C or kill -9 leaves the previous
   build as it was, and the next build removes a killed build's staging folder.
-* **Never loses data**: ``--out`` must be a folder this tool made (it holds its manifest) or a
-  new or empty one; never the project, a folder above it, or one with other files. ``rulepress
-  export`` is written the same way (locked, staged, swapped); a build keeps ``build/export/``.
+* **Never loses data**: ``--out`` must be a folder this tool made (it holds its manifest, or it is an
+  export's) or a new or empty one; never the project, a folder above it, or one with other files. ``rulepress
+  export`` is written the same way (locked, staged, swapped), its folder whole (this export's files alone); a
+  build writes anew the ``build/export/`` it finds, for the audiences it is for, so it never holds older rules.
 * **No orphans**: workers die with the build (``PR_SET_PDEATHSIG`` on Linux, else they watch
   it), and every site is built in a fresh process (Sphinx registers roles process-wide).
 * **Incremental**: every PDF is keyed by a hash of its HTML, the stylesheets and

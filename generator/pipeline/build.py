@@ -171,6 +171,12 @@ def check_with_examples(root: Path):
     return dataclasses.replace(result, project=project), [f for run in runs for f in run.failures]
 
 
+def _export_folder(out: Path):
+    """copytree's ``ignore`` leaving out ``out``'s export/, which an export writes whole: another audience's files
+    or a ruleset since removed would otherwise stay beside this export's."""
+    return lambda folder, names: ["export"] if Path(folder) == out and "export" in names else []
+
+
 def _export(request: BuildRequest, out: Path, started: float) -> int:
     result, failures = check_with_examples(request.root)  # the examples too: an overlay's say what its values change
     if not result.ok or failures:
@@ -181,8 +187,8 @@ def _export(request: BuildRequest, out: Path, started: float) -> int:
     into_build = request.out is None  # build/export/, the rest of build/ kept; else the files at the top of --out
     staging = new_staging(out)
     try:
-        if out.is_dir():  # keep what this export does not rewrite (the other audience, the build)
-            shutil.copytree(out, staging, dirs_exist_ok=True, copy_function=link_or_copy)
+        if into_build and out.is_dir():  # the rest of the build kept; export/ holds this export's files alone
+            shutil.copytree(out, staging, dirs_exist_ok=True, copy_function=link_or_copy, ignore=_export_folder(out))
         folder = staging / "export" if into_build else staging
         fresh = Path(tempfile.mkdtemp(prefix=".export-", dir=staging))
         written = export_json(result.project, fresh, request.audience)
@@ -190,7 +196,7 @@ def _export(request: BuildRequest, out: Path, started: float) -> int:
         for path in written:  # a rename, never a write through a hard link to the previous build
             os.replace(path, folder / path.name)
         fresh.rmdir()
-        if not (staging / MANIFEST).is_file():
+        if into_build and not (staging / MANIFEST).is_file():  # build/ a first build will read
             (staging / MANIFEST).write_text("{}", encoding="utf-8")
         swap(staging, out)
     finally:

@@ -9,6 +9,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from ..cache_seal import real_folder, wipe
+from ..render.export import is_export
 from .staging import MANIFEST
 
 CACHE_DIR = ".rulepress-cache"
@@ -25,7 +26,8 @@ class OutRefused(Exception):
 def check_out(root: Path, out: Path, default: Path) -> None:
     """Refuse an output folder whose replacement would lose data: the project or a folder above it
     or inside rules_src/, or a folder holding files this tool did not write. The default folder
-    (``build/``), a folder holding a manifest, a new folder and an empty one are fine."""
+    (``build/``), a folder holding a manifest, one `rulepress export` wrote, a new folder and an empty one are
+    fine."""
     root, out = root.resolve(), out.resolve()
     label, shown = "--out", str(out)
     if out == default.resolve():
@@ -45,7 +47,7 @@ def check_out(root: Path, out: Path, default: Path) -> None:
         raise OutRefused(f"{label} {shown} is inside rules_src/; write builds elsewhere")
     if out.is_symlink() or (out.exists() and not out.is_dir()):
         raise OutRefused(f"{label} {shown} is not a folder")
-    if out.is_dir() and not (out / MANIFEST).is_file() and any(out.iterdir()):
+    if out.is_dir() and not (out / MANIFEST).is_file() and not is_export(out) and any(out.iterdir()):
         raise OutRefused(
             f"{label} {shown} holds files rulepress did not write; "
             "name a new or empty folder, or one an earlier build wrote"

@@ -18,6 +18,8 @@ from ..history import read_once
 from ..keys import code_hash, job_key, ruleset_key
 from ..model.entries import SEES_EVERYTHING
 from ..render.assets import default_templates
+from ..render.export import export as export_json
+from ..render.export import exported_audiences
 from ..render.handouts.jobs import handout_jobs
 from ..render.imprint import rules_date
 from ..render.jinja import TemplateFailed
@@ -170,10 +172,17 @@ class Builder:
                 ):  # and keeps its keys, or the next full build makes it again
                     if slot in self.old:
                         self.manifest[slot] = self.old[slot]
-        self.carry("export")  # `rulepress export` writes it; a build keeps it
+        self.refresh_export()
         self.render(pdfs, sites)
         self.place_printouts()
         self.mark_for_static_hosts()
+
+    def refresh_export(self) -> None:
+        """The export an earlier `rulepress export` left in the output folder, written anew from these rules for the
+        audiences it is for: kept as it was, it would give older numbers than the site beside it."""
+        previous = self.out / "export"
+        for audience in exported_audiences(previous) if previous.is_dir() else ():
+            export_json(self.project, self.staging / "export", audience)
 
     def mark_for_static_hosts(self) -> None:
         """An empty ``.nojekyll`` in each site: GitHub Pages publishing a branch runs Jekyll unless the site holds

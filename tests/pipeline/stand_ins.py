@@ -184,6 +184,7 @@ def renderers(project, tmp_path, monkeypatch):
         "generator.pipeline.plan.site_pages", lambda project, audience, downloads=None: f"{audience} pages"
     )
     monkeypatch.setattr("generator.pipeline.build.export_json", stand.export)
+    monkeypatch.setattr("generator.pipeline.plan.export_json", stand.export)  # a build writes anew an export it finds
     monkeypatch.setattr(pipeline.build, "check_with_examples", stand.checker)
     return stand
 

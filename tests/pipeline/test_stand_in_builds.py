@@ -317,21 +317,21 @@ def test_a_project_without_rulesets_builds_its_reference_pages(project, renderer
     assert manifest(project) == {}
 
 
-def test_a_build_keeps_what_export_wrote(project, renderers, capsys):
+def test_a_build_writes_anew_the_export_it_finds_and_an_export_keeps_the_build(project, renderers, capsys):
     assert pipeline.build.run_export(BuildRequest(project, out=None, audience="player")) == 0
     assert capsys.readouterr().out == "".join(
         f"wrote {project / 'build' / 'export' / name}\n"
         for name in ("ruleset.schema.json", "melee.json", "melee_house.json")
     )
+    (project / "build" / "export" / "melee.json").write_text("of older rules")
     assert build(project, renderers) == 0
     assert files(project / "build" / "export") == ["melee.json", "melee_house.json", "ruleset.schema.json"]
+    assert (project / "build" / "export" / "melee.json").read_text() == "melee.json for player"  # these rules'
     before = inodes(project)
     assert pipeline.build.run_export(BuildRequest(project, out=None, audience="gm")) == 0
-    assert files(project / "build" / "export") == [
+    assert files(project / "build" / "export") == [  # this export's files alone: no older players' beside them
         "melee-gm.json",
-        "melee.json",
         "melee_house-gm.json",
-        "melee_house.json",
         "ruleset.schema.json",
     ]
     assert (project / "build" / "export" / "ruleset.schema.json").read_text() == "ruleset.schema.json for gm"
@@ -343,11 +343,10 @@ def test_a_build_keeps_what_export_wrote(project, renderers, capsys):
     assert sorted(p.name for p in project.iterdir()) == [".rulepress-cache", "build", "rules_src"]
 
 
-def test_export_into_its_own_folder_writes_at_the_top_with_a_manifest(project, renderers, tmp_path, capsys):
+def test_export_into_its_own_folder_writes_its_files_at_the_top_and_nothing_else(project, renderers, tmp_path, capsys):
     out = tmp_path / "exported"
     assert pipeline.build.run_export(BuildRequest(project, out=out, audience="player")) == 0
-    assert files(out) == [".manifest.json", "melee.json", "melee_house.json", "ruleset.schema.json"]
-    assert (out / ".manifest.json").read_text() == "{}"
+    assert files(out) == ["melee.json", "melee_house.json", "ruleset.schema.json"]
     assert capsys.readouterr().out.splitlines() == [
         f"wrote {out / name}" for name in ("ruleset.schema.json", "melee.json", "melee_house.json")
     ]
