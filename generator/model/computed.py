@@ -362,6 +362,8 @@ class Sheet(ForAudience):
 
 @dataclass(frozen=True, kw_only=True)
 class LookupRow(Located):
+    """One row of a lookup: the number, range or key it answers, and its result."""
+
     when: RollRange | None = spec("The number or range this row covers (`3`, `1-2`, `6+`, `1-`).", None, example="3-4")
     match: str = spec("For a lookup keyed by a word or condition: the key this row answers.", "", example="sideways")
     result: str = spec("The result, as printed.", example="Taken prisoner")

@@ -398,6 +398,8 @@ class Keyword(ForAudience):
 
 @dataclass(frozen=True, kw_only=True)
 class TableRow(Located):
+    """One row of a roll table: the rolls it covers and the result they give."""
+
     roll: RollRange | NotGiven = spec(
         "The result or range this row covers: `5`, `1-2`, `6+` (or `6 or more`), `1-` (or `1 or less`); "
         "`not given` if the source omits it. Percentile dice's `00` is written `100`, a D10's `0` is `10`.",
@@ -484,6 +486,8 @@ class RollTable(ForAudience):
 
 @dataclass(frozen=True, kw_only=True)
 class Column(Entry):
+    """A column of a profile matrix: its heading, what its cells hold and their bounds."""
+
     label: str = spec("The column heading as the source prints it.", example="ATTACK")
     type: Literal["int", "number", "dice", "target", "text", "points", "models", "inches"] = spec(
         "`int` a whole number, `number` an exact number that is not a cost (a score, a rating: whole or a fraction "
@@ -521,6 +525,9 @@ class ValueCell(Located):
 
 @dataclass(frozen=True, kw_only=True)
 class ProfileRow(ForAudience):
+    """A row of a profile matrix (a troop type, a model, a character): its name, its cells by column, its special
+    rules."""
+
     name: str = spec("The troop type, model or character.", example="Spearmen")
     values: MappingProxyType = field(default_factory=lambda: MappingProxyType({}), metadata={"internal": True})
     keywords: tuple[str, ...] | NotGiven = spec(

@@ -19,10 +19,10 @@ from typing import Annotated, Literal, Union, get_args, get_origin
 from .. import __version__
 from ..mechanics import armies
 from ..model.base import Bounds, Markdown, NotGiven, Source
-from ..model.computed import Input, Value
+from ..model.computed import Formula, Input, Value
 from ..model.dice import DiceExpr, RollRange
 from ..model.entries import ArmyList, ArmyUnit, Meta, ProfileRow, RollTable
-from ..model.formula import Expression
+from ..model.formula import FUNCTION_HELP, FUNCTIONS, Expression
 from ..model.points import Points
 from ..model.quantity import Quantity
 from ..model.ruleset import SECTIONS, Ruleset
@@ -268,15 +268,26 @@ def type_schema(tp) -> dict:
 def class_schema(cls) -> dict:
     properties, required = {}, []
     if any(f.name == "id" for f in dataclasses.fields(cls)):
-        properties["id"] = {"type": "string", "pattern": "^[a-z][a-z0-9_]*$"}
+        properties["id"] = {
+            "type": "string",
+            "pattern": "^[a-z][a-z0-9_]*$",
+            "description": "its id, one of its kind: what prose roles ({rule}`id`) and other entries name it by",
+        }
     for key, f, tp in schema_fields(cls):
         schema = type_schema(tp)
         schema["description"] = f.metadata.get("help", "")
+        if cls is Formula and key == "expr":
+            schema["description"] += " " + _functions_text()
         properties[key] = schema
         required.append(key)  # export writes every field, defaults included
     if cls is ProfileRow:
         properties["values"] = {
             "type": "object",
+            "description": 'its cells by their column\'s id: a whole number; an exact fraction such as "3/2" (a '
+            "`points` or `number` column); a text (a `text` column, written as the source prints it); "
+            '`{"not_given": why}` where the text leaves the cell out; or `{"value": id}`, a cell that shows that '
+            "value (in `values`, an overlay's house value included). A `target` cell is its number (4 of 4+), an "
+            "`inches` cell its inches, a `dice` cell its number of dice.",
             "additionalProperties": {
                 "anyOf": [  # points and number cells may be fractions: "3/2"
                     {"type": "integer"},
@@ -293,7 +304,12 @@ def class_schema(cls) -> dict:
         }
         required.append("values")
     if cls is RollTable:
-        properties["odds"] = {"type": "array", "items": {"type": "string", "pattern": r"^[0-9]+/[0-9]+$"}}
+        properties["odds"] = {
+            "type": "array",
+            "items": {"type": "string", "pattern": r"^[0-9]+/[0-9]+$"},
+            "description": 'the exact chance of each row, in the order of `rows` ("1/3"): absent where a row\'s '
+            "roll is not given or the dice name stats (D6 + S - T) that only a game gives",
+        }
     if cls in (ArmyList, ArmyUnit):  # on an overlay's lists only
         what = "line's points" if cls is ArmyUnit else "list's total"
         properties["house_rule"] = {
@@ -320,13 +336,28 @@ def class_schema(cls) -> dict:
             "required": ["the_text", "earlier"],
             "additionalProperties": False,
         }
+    doc = " ".join((cls.__doc__ or "").split())
     return {
         "type": "object",
-        "description": " ".join((cls.__doc__ or "").split()),
+        "description": "" if doc.startswith(f"{cls.__name__}(") else doc,  # never the signature dataclass writes
         "properties": properties,
         "required": required,
         "additionalProperties": False,
     }
+
+
+def _functions_text() -> str:
+    """Every function a formula may call, from the formula language's own table, each with its help (the first
+    paragraph of its docstring, or the table's own words where it has none of its own)."""
+
+    def help_of(name: str) -> str:
+        own = (FUNCTIONS[name].__doc__ or "").strip() if FUNCTIONS[name].__module__ != "builtins" else ""
+        return " ".join(own.split("\n\n")[0].split()) if own and name not in _OWN_WORDS else FUNCTION_HELP[name]
+
+    return "Its functions: " + "; ".join(f"`{name}`: {help_of(name).rstrip('.')}" for name in FUNCTIONS) + "."
+
+
+_OWN_WORDS = ("floor", "ceil", "dice")  # said better by the table than by the function it wraps
 
 
 def _classes() -> list[type]:
@@ -355,7 +386,15 @@ def _classes() -> list[type]:
 
 def json_schema() -> dict:
     defs = {cls.__name__: class_schema(cls) for cls in _classes()}
-    sections = {name: {"type": "array", "items": {"$ref": f"#/$defs/{cls.__name__}"}} for name, cls in SECTIONS.items()}
+    sections = {
+        name: {
+            "type": "array",
+            "items": {"$ref": f"#/$defs/{cls.__name__}"},
+            "description": f"the ruleset's `{name}:` entries, as its rules files give them (a player export: without "
+            "the game-master's)",
+        }
+        for name, cls in SECTIONS.items()
+    }
     result = {
         "type": "array",
         "items": json.loads(json.dumps(_QUANTITY)),
@@ -364,10 +403,10 @@ def json_schema() -> dict:
     example = {
         "type": "object",
         "properties": {
-            "entry": {"type": "string"},
-            "path": {"type": "string"},
-            "line": {"type": "integer"},
-            "statements": {"type": "integer"},
+            "entry": {"type": "string", "description": "the entry whose prose holds it: section.id (rules.hitting)"},
+            "path": {"type": "string", "description": "the rules file it is written in, from the project's folder"},
+            "line": {"type": "integer", "description": "the line of that file where it starts"},
+            "statements": {"type": "integer", "description": "how many `>>>` statements it checks"},
             "house_results": {
                 "description": "under an overlay's values that change the example's results: each statement "
                 "whose result differs, in the text and under the house rules; in a player export where a house value "
@@ -406,12 +445,20 @@ def json_schema() -> dict:
         "title": "Rulepress ruleset",
         "type": "object",
         "properties": {
-            "$schema": {"type": "string"},
-            "rulepress": {"type": "string"},
-            "id": {"type": "string"},
-            "ruleset": {"$ref": "#/$defs/Meta"},
+            "$schema": {"type": "string", "description": "this schema's $id"},
+            "rulepress": {"type": "string", "description": "the version of rulepress that wrote it"},
+            "id": {"type": "string", "description": "the ruleset's id: its folder under rules_src/"},
+            "ruleset": {
+                "$ref": "#/$defs/Meta",
+                "description": "what the ruleset is: its title, source, the ruleset it extends",
+            },
             **sections,
-            "examples": {"type": "array", "items": example},
+            "examples": {
+                "type": "array",
+                "items": example,
+                "description": "its worked examples, checked on every build: where each is written, and what an "
+                "overlay's values change",
+            },
         },
         "required": ["id", "ruleset", *SECTIONS, "examples"],
         "additionalProperties": False,

@@ -289,3 +289,33 @@ def test_a_build_writes_the_export_it_finds_anew_from_its_rules_for_the_audience
         assert (staging / "export" / name).read_bytes() == (every_kind / "export-gm" / name).read_bytes()
     Builder(project, out.with_name("none"), tmp_path / "bare", {}, BuildRequest(root=every_kind)).refresh_export()
     assert not (tmp_path / "bare").exists()  # no export there: a build makes none
+
+
+def test_the_schema_describes_every_definition_and_property_in_words():
+    """The trial: TableRow, Column, ProfileRow and LookupRow were described by the signature dataclasses write
+    (`TableRow(*, loc: 'Location' = ...`), and 101 properties (odds, a row's values, the top level) by nothing."""
+    from generator.render.export import json_schema
+
+    schema = json_schema()
+    tables = {"(top)": schema, **schema["$defs"]}
+    undescribed = [
+        f"{name}.{key}"
+        for name, table in tables.items()
+        for key, prop in table["properties"].items()
+        if not prop.get("description", "").strip()
+    ]
+    assert undescribed == []
+    signatures = [
+        name for name, table in schema["$defs"].items() if not table["description"] or "(*" in table["description"]
+    ]
+    assert signatures == []
+
+
+def test_a_formulas_expression_names_every_function_of_the_language():
+    """`chance_of`, `abs`, `dice`, `pick` and `is_given` were missing: the list is the engine's own table now."""
+    from generator.model.formula import FUNCTIONS
+    from generator.render.export import json_schema
+
+    said = json_schema()["$defs"]["Formula"]["properties"]["expr"]["description"]
+    assert [name for name in FUNCTIONS if f"`{name}`:" not in said] == []
+    assert {"chance_of", "abs", "dice", "pick", "is_given"} <= set(FUNCTIONS)  # the trial's five, still there
