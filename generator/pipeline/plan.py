@@ -50,7 +50,9 @@ class Summary:
 
     def line(self) -> str:
         parts = [
-            self._part(kind) for kind in OUTPUTS if kind in self.written or kind in self.reused or kind in self.kept
+            self._part(kind)
+            for kind in (*OUTPUTS, "export")  # the export a build finds, written anew
+            if kind in self.written or kind in self.reused or kind in self.kept
         ]
         return "; ".join(parts) + (f" (rendering {self.rendering:.1f}s)" if self.rendering else "")
 
@@ -182,7 +184,11 @@ class Builder:
         audiences it is for: kept as it was, it would give older numbers than the site beside it."""
         previous = self.out / "export"
         for audience in exported_audiences(previous) if previous.is_dir() else ():
-            export_json(self.project, self.staging / "export", audience)
+            for path in export_json(self.project, self.staging / "export", audience):
+                old = previous / path.name
+                same = old.is_file() and old.read_bytes() == path.read_bytes()
+                counts = self.summary.reused if same else self.summary.written
+                counts["export"] = counts.get("export", 0) + 1
 
     def mark_for_static_hosts(self) -> None:
         """An empty ``.nojekyll`` in each site: GitHub Pages publishing a branch runs Jekyll unless the site holds

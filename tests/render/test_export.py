@@ -282,8 +282,13 @@ def test_a_build_writes_the_export_it_finds_anew_from_its_rules_for_the_audience
     (out / "export" / "game-gm.json").write_text("{}", encoding="utf-8")  # an older game-master's export
     (out / "export" / "gone-gm.json").write_text("{}", encoding="utf-8")  # of a ruleset since removed
     staging.mkdir()
+    (out / "export" / "ruleset.schema.json").write_bytes(
+        (every_kind / "export-gm" / "ruleset.schema.json").read_bytes()
+    )
     project = check_with_examples(every_kind)[0].project
-    Builder(project, out, staging, {}, BuildRequest(root=every_kind)).refresh_export()
+    builder = Builder(project, out, staging, {}, BuildRequest(root=every_kind))
+    builder.refresh_export()
+    assert builder.summary.line() == "export: 3 written, 1 unchanged"  # the schema was this export's already
     assert _files(staging / "export") == _files(every_kind / "export-gm")
     for name in _files(staging / "export"):
         assert (staging / "export" / name).read_bytes() == (every_kind / "export-gm" / name).read_bytes()
