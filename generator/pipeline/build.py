@@ -19,6 +19,7 @@ from ..examples.walled import prestart
 from ..exit import INTERNAL, INTERRUPTED
 from ..pool import RenderFailed
 from ..render.export import export as export_json
+from ..render.export import is_export
 from ..render.jinja import TemplateFailed
 from ..render.pdf import RenderRefused
 from ..render.site.pages import SiteFailed, SiteWarnings
@@ -178,6 +179,17 @@ def _export_folder(out: Path):
 
 
 def _export(request: BuildRequest, out: Path, started: float) -> int:
+    if request.out is not None and out.is_dir() and any(out.iterdir()) and not is_export(out):
+        # a build's folder: an export writes its folder whole, and would leave that build no more
+        print(
+            printable(
+                f"rulepress: error: --out {out} holds a build; an export replaces its folder whole: name a new or "
+                "empty folder, or one an export wrote (an export of the project's build/ goes to build/export/, "
+                "without --out)"
+            ),
+            file=sys.stderr,
+        )
+        return 2
     result, failures = check_with_examples(request.root)  # the examples too: an overlay's say what its values change
     if not result.ok or failures:
         print_diagnostics(list(result.diagnostics) + failures)

@@ -268,6 +268,10 @@ def test_an_export_writes_its_folder_whole_and_keeps_the_rest_of_the_build(every
     assert main(["-C", str(root), "export", "--out", str(out)]) == 2  # a file no export wrote is never lost
     assert "holds files rulepress did not write" in capsys.readouterr().err
     assert (out / "notes.txt").read_text(encoding="utf-8") == "mine"
+    before = sorted(p.relative_to(root / "build").as_posix() for p in (root / "build").rglob("*"))
+    assert main(["-C", str(root), "export", "--out", str(root / "build")]) == 2  # nor a build another folder holds
+    assert "holds a build" in capsys.readouterr().err
+    assert sorted(p.relative_to(root / "build").as_posix() for p in (root / "build").rglob("*")) == before
 
 
 def test_a_build_writes_the_export_it_finds_anew_from_its_rules_for_the_audiences_it_was_for(every_kind, tmp_path):
