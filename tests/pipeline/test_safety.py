@@ -257,13 +257,13 @@ def test_a_build_cleans_only_its_own_leftovers(project):
         folder.mkdir()
         (folder / "file.txt").write_text("x\n")
     previous = project / ".build.old-4242"
-    (previous / "export").mkdir(parents=True)
-    (previous / "export" / "kept.txt").write_text("the previous build\n")
+    (previous / "site").mkdir(parents=True)  # an output this build leaves as it is (it makes the sheets alone)
+    (previous / "site" / "kept.txt").write_text("the previous build\n")
     run = rulepress(project, "build", "--only", "sheets")
     assert run.returncode == 0, run.stderr
     assert not leftovers[0].exists() and leftovers[1].exists() and leftovers[2].exists()
     assert not previous.exists()
-    assert (project / "build" / "export" / "kept.txt").is_file()  # the previous build, come back, then carried
+    assert (project / "build" / "site" / "kept.txt").is_file()  # the previous build, come back, then carried
 
 
 def test_two_clean_builds_are_byte_identical(tmp_path, homebrew_build):
