@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+from functools import cache
 from pathlib import Path
 
 import jsonschema
@@ -96,8 +97,27 @@ def every_kind(tmp_path_factory) -> Path:
     return root
 
 
+@pytest.fixture(scope="module")
+def samples(tmp_path_factory) -> Path:
+    """This repository's rules_src/ exported for players into ``export/`` and for the game-master into
+    ``export-gm/``, once for the tests that read them."""
+    root = tmp_path_factory.mktemp("samples")
+    assert main(["-C", str(ROOT), "export", "--out", str(root / "export")]) == 0
+    assert main(["-C", str(ROOT), "export", "--audience", "gm", "--out", str(root / "export-gm")]) == 0
+    return root
+
+
 def exported(folder: Path, name: str) -> dict:
     return json.loads((folder / f"{name}.json").read_text(encoding="utf-8"))
+
+
+@cache
+def validator(schema_text: str) -> jsonschema.Draft202012Validator:
+    """A validator of the schema written ``schema_text``, itself checked against its metaschema first: once a text,
+    as every export writes the same schema and checking it is the costly part."""
+    schema = json.loads(schema_text)
+    jsonschema.Draft202012Validator.check_schema(schema)
+    return jsonschema.Draft202012Validator(schema)
 
 
 _REPR = re.compile(r"\b(?:Fraction|Quantity|Distance|Alternatives|Points|NotGiven)\(")
@@ -115,22 +135,17 @@ def _strings(data):
         yield _FENCE.sub("", data)
 
 
-def test_every_export_holds_to_the_schema_it_ships_and_no_field_holds_pythons_own_text(every_kind, tmp_path, capsys):
+def test_every_export_holds_to_the_schema_it_ships_and_no_field_holds_pythons_own_text(every_kind, samples):
     """The companion-app trial: "4 or 5 feet" exported `kind: alternatives`, which the schema refused, with a magnitude
     that was a tuple of Quantity reprs, and house results read `Fraction(3, 1)` and `(2 hexes, 3 hexes)`."""
-    assert main(["-C", str(ROOT), "export", "--out", str(tmp_path / "samples")]) == 0
-    assert main(["-C", str(ROOT), "export", "--audience", "gm", "--out", str(tmp_path / "samples-gm")]) == 0
-    capsys.readouterr()
-    folders = [tmp_path / "samples", tmp_path / "samples-gm", every_kind / "export", every_kind / "export-gm"]
+    folders = [samples / "export", samples / "export-gm", every_kind / "export", every_kind / "export-gm"]
     for folder in folders:
-        schema = json.loads((folder / "ruleset.schema.json").read_text(encoding="utf-8"))
-        jsonschema.Draft202012Validator.check_schema(schema)
-        validator = jsonschema.Draft202012Validator(schema)
+        schema = validator((folder / "ruleset.schema.json").read_text(encoding="utf-8"))
         files = sorted(p for p in folder.glob("*.json") if p.name != "ruleset.schema.json")
         assert files
         for path in files:
             data = json.loads(path.read_text(encoding="utf-8"))
-            assert [e.message for e in validator.iter_errors(data)] == [], path.name
+            assert [e.message for e in schema.iter_errors(data)] == [], path.name
             assert [s for s in _strings(data) if _REPR.search(s) or re.fullmatch(r"\(.*, .*\)", s)] == [], path.name
 
 
@@ -189,16 +204,11 @@ def test_the_players_export_says_a_result_is_withheld_where_a_game_masters_house
     assert gm["house_results"][0]["house_rules"][0]["text"] == '5"'
 
 
-def test_an_overlays_export_shows_each_house_value_beside_the_texts_and_the_examples_it_changes(tmp_path, capsys):
-    assert main(["-C", str(ROOT), "export", "--out", str(tmp_path / "export")]) == 0
-    capsys.readouterr()
-    schema = json.loads((tmp_path / "export" / "ruleset.schema.json").read_text(encoding="utf-8"))
-    house, text = (
-        json.loads((tmp_path / "export" / f"{name}.json").read_text(encoding="utf-8"))
-        for name in ("rampant_hex_house", "rampant_hex")
-    )
-    for exported in (house, text):
-        jsonschema.validate(exported, schema, cls=jsonschema.Draft202012Validator)
+def test_an_overlays_export_shows_each_house_value_beside_the_texts_and_the_examples_it_changes(samples):
+    schema = validator((samples / "export" / "ruleset.schema.json").read_text(encoding="utf-8"))
+    house, text = (exported(samples / "export", name) for name in ("rampant_hex_house", "rampant_hex"))
+    for written in (house, text):
+        schema.validate(written)
     riders = next(v for v in house["values"] if v["id"] == "riders_move")
     # rampant_hex/values.yaml: "value: 3 hexes"; the club's overlay: 4 hexes
     assert (riders["value"]["text"], riders["house_rule"]["the_text"]["text"]) == ("4 hexes", "3 hexes")
