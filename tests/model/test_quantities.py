@@ -262,9 +262,9 @@ def test_alternatives_equal_the_same_alternatives_and_hash_apart_from_others():
 
 def test_a_number_written_with_its_plus_sign_prints_with_it():
     """ "Moving −1, large target 1" in print: the text's +1 modifier lost its sign, as YAML reads `+1` as 1."""
-    from helpers import sample_check
+    from helpers import sample_project
 
-    ruleset = sample_check("ordo_ineptus").project.ruleset("ordo_ineptus")
+    ruleset = sample_project()[0].ruleset("ordo_ineptus")  # the model as loaded, read by every output
     assert str(ruleset.value("large_target_modifier").value) == "+1"  # shooting.yaml: `value: +1`
     assert str(ruleset.value("moving_modifier").value) == "-1"
     assert [str(Quantity.parse(w)) for w in ("+1", "1", "+1½", "+0", "-1")] == ["+1", "1", "+1½", "0", "-1"]

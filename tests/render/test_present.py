@@ -6,7 +6,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
-from helpers import make_project, sample_check
+from helpers import make_project, sample_project
 from limit_expressions import limit_expressions
 
 from generator.mechanics.armies import count_names, evaluate, parse_limit
@@ -160,7 +160,7 @@ def test_a_term_pointing_at_the_rule_of_its_own_name_says_it_is_the_rule(linked)
 def test_a_keyword_of_a_rules_title_is_told_apart_by_the_kind_its_ruleset_gives_it():
     # rules_src/ordo_ineptus/psychology.yaml: the rule `stupidity_tests` (title Stupidity) names the keyword
     # `stupidity` (kind psychology, name Stupidity), the term Stupid and the table "Stupid, not in combat"
-    ordo = sample_check("ordo_ineptus").project.ruleset("ordo_ineptus")
+    ordo = sample_project()[0].ruleset("ordo_ineptus")
     assert see_also(ordo, ordo.get("rules", "stupidity_tests"), "player") == [
         ("keywords", "stupidity", "Stupidity (psychology)"),
         ("glossary", "stupid", "Stupid"),
@@ -337,17 +337,17 @@ def _limit_expressions(depth: int):
 def test_a_limit_in_words_reads_back_as_the_limit_for_every_expression_of_two_steps():
     """Against brute force: every expression of depth two, printed in words and read back (brackets, ÷ and each
     "rounded down" as printed), gives the limit's own value for every count tried."""
-    rules = sample_check("rampant_hex").project.ruleset("rampant_hex")
+    rules = sample_project()[0].ruleset("rampant_hex")
     names = count_names(rules)
     tried = 0
     for text in set(_limit_expressions(2)):
         words = limit_words(text, rules)
-        back = parse_limit(_read_back(words), names)
+        limit, back = parse_limit(text, names), parse_limit(_read_back(words), names)
         for units in (0, 3, 11):
             for troop_points in (7, 30):
                 counts = {"units": units, "troop_points": troop_points}
                 try:
-                    expected = evaluate(parse_limit(text, names), counts)
+                    expected = evaluate(limit, counts)
                 except ZeroDivisionError:
                     continue
                 assert evaluate(back, counts) == expected, (text, words)
