@@ -15,7 +15,7 @@ from types import MappingProxyType
 import pytest
 from dice_counting import hits_by_counting
 from dice_enumeration import Dist, Oracle
-from helpers import make_project, sample_check
+from helpers import make_project, sample_project
 from rulesets.published_charts import TO_HIT_CHART, TO_WOUND_CHART, shooting_by_enumeration
 
 from generator.render import calculators as calc
@@ -26,9 +26,9 @@ from generator.validate import check_project
 
 def tabled(ruleset_id: str, formula_id: str) -> calc.Tabled:
     """A sample's calculator for the players, made as a build makes it: by its key, once a process (a fresh one
-    equals it: test_no_calculator_reads_a_rules_wording_or_its_examples)."""
-    result = sample_check(ruleset_id)
-    ruleset = next(r for r in result.project.rulesets if r.id == ruleset_id)
+    equals it: test_no_calculator_reads_a_rules_wording_or_its_examples). The model is the samples' one load a
+    worker makes (calculators read the model alone: a checked project holds the same)."""
+    ruleset = sample_project()[0].ruleset(ruleset_id)
     return next(
         t for t in calc.calculators(ruleset, "player", calc.computed_key(ruleset)) if t.formula.id == formula_id
     )
@@ -182,9 +182,20 @@ def test_a_formula_that_takes_any_value_or_too_many_has_no_calculator_and_says_w
     full_ranks = tabled("bad_moon_rising", "full_ranks_removed")
     assert full_ranks.data is None and full_ranks.why == "Models removed, Models in a full rank can take any value"
     monkeypatch.setattr(calc, "MAX_COMBINATIONS", 1000)
-    monkeypatch.setattr(calc, "_MADE", {})  # made afresh under the smaller cap, and forgotten after
+    # made afresh under the smaller cap, and forgotten after (rampant_hex's others as this process made them)
+    monkeypatch.setattr(calc, "_MADE", made_but(sample_project()[0].ruleset("rampant_hex"), "chance_of_hits"))
     many = tabled("rampant_hex", "chance_of_hits")  # ATTACK 0-12, ARMOUR 0-8, exactly 0-12: 13 x 9 x 13
     assert many.data is None and many.why == "its inputs combine in 1,521 ways"
+
+
+def made_but(ruleset, left_out: str) -> dict:
+    """What the calculators remember of ``ruleset`` once all its calculators are made (in this process, by the
+    first test to ask), but for ``left_out``'s: a ``_MADE`` where only that one is made again."""
+    key = calc.computed_key(ruleset)
+    every = calc.calculators(ruleset, "gm", key)
+    made = {slot: tabled for slot, tabled in calc._MADE.items() if slot[0] == key and slot[1] != left_out}
+    assert left_out in [t.formula.id for t in every] and len(made) == len(every) - 1
+    return made
 
 
 @pytest.mark.parametrize("value, shown", [(-3, "\u22123"), (0, "±0"), (2, "+2")])
@@ -194,7 +205,7 @@ def test_a_modifier_is_picked_with_its_sign(value, shown):
 
 
 def sample_rulesets():
-    project = sample_check().project
+    project = sample_project()[0]
     return [(r, calc.calculators(r, "player", calc.computed_key(r))) for r in project.rulesets]  # made once a run
 
 
@@ -358,7 +369,7 @@ def _garbled(ruleset):
 
 def test_no_calculator_reads_a_rules_wording_or_its_examples():
     compared = 0
-    for ruleset in sample_check().project.rulesets:  # the game-master's calculators: every formula's
+    for ruleset in sample_project()[0].rulesets:  # the game-master's calculators: every formula's
         garbled = _garbled(ruleset)
         assert calc.computed_key(garbled) == calc.computed_key(ruleset)
         made = [(t.formula.id, t.data, t.why) for t in calc.calculators(ruleset, "gm", calc.computed_key(ruleset))]
@@ -371,7 +382,7 @@ def test_no_charts_grid_reads_a_rules_wording_or_its_examples():
     from generator.render.site import myst
 
     compared = 0
-    for ruleset in sample_check().project.rulesets:
+    for ruleset in sample_project()[0].rulesets:
         garbled = _garbled(ruleset)
         for chart in ruleset.section("charts"):
             myst._GRIDS.clear()  # each made afresh, not given back by the key under test
@@ -383,7 +394,7 @@ def test_no_charts_grid_reads_a_rules_wording_or_its_examples():
 
 
 def test_the_computed_key_changes_with_a_value_a_title_or_a_source_text():
-    ruleset = next(r for r in sample_check().project.rulesets if r.id == "rampant_hex")
+    ruleset = sample_project()[0].ruleset("rampant_hex")
     key = calc.computed_key(ruleset)
     first_value, first_rule = ruleset.values[0], ruleset.rules[0]
     changed = [
@@ -403,9 +414,11 @@ def test_the_computed_key_changes_with_a_value_a_title_or_a_source_text():
 def test_the_next_process_takes_the_calculators_from_the_check_cache(tmp_path, monkeypatch):
     from generator.check_cache import CheckCache
 
-    ruleset = next(r for r in sample_check().project.rulesets if r.id == "rampant_hex")
+    ruleset = sample_project()[0].ruleset("rampant_hex")
     key, store = calc.computed_key(ruleset), CheckCache(tmp_path)
-    monkeypatch.setattr(calc, "_MADE", {})
+    # this process made its calculators before but one (a build's other audience, serve's last save): the store
+    # keeps them all, not only the one made now
+    monkeypatch.setattr(calc, "_MADE", made_but(ruleset, "hits"))
     made = [(t.formula.id, t.data, t.why) for t in calc.calculators(ruleset, "gm", key, store)]
     monkeypatch.setattr(calc, "_MADE", {})  # as a new process starts
     monkeypatch.setattr(calc, "tabulate", lambda *args: pytest.fail("worked out again, not read back"))
@@ -416,7 +429,7 @@ def test_the_next_process_takes_the_calculators_from_the_check_cache(tmp_path, m
 def test_calculators_kept_by_another_generator_or_garbled_are_worked_out_again(tmp_path, monkeypatch):
     from generator.check_cache import CheckCache
 
-    ruleset = next(r for r in sample_check().project.rulesets if r.id == "warhammer_fantasy_charts")
+    ruleset = sample_project()[0].ruleset("warhammer_fantasy_charts")
     key, store = calc.computed_key(ruleset), CheckCache(tmp_path)
     monkeypatch.setattr(calc, "_MADE", {})
     made = [(t.formula.id, t.data, t.why) for t in calc.calculators(ruleset, "gm", key, store)]
