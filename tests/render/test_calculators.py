@@ -282,15 +282,17 @@ class RememberedOracle(Oracle):
     function again and again with arguments it asked before (`chance_of(hits(attack, armour), exactly)` lists
     hits(attack, armour) again for each of 13 numbers of hits, `highest(moral)` again for each number of hit
     markers). Arguments equal but written apart are told apart (`_by_value`); one that cannot be a key (unhashable)
-    is listed again each time."""
+    is listed again each time. A roll is keyed once (`_rolls`): the same roll object is asked with again and again
+    (hits(attack, armour) for each number of hits), and no roll changes once listed (`Dist.of` makes it whole)."""
 
     def __init__(self, ruleset):
         self._listed: dict = {}
+        self._rolls: dict = {}
         super().__init__(ruleset)
 
     def _once(self, asked: tuple, list_it):
         try:
-            key = _by_value(asked)
+            key = _by_value(asked, self._rolls)
         except TypeError:  # unhashable: listed again
             return list_it()
         if key not in self._listed:
@@ -306,13 +308,18 @@ class RememberedOracle(Oracle):
         return self._once(asked, lambda: super(RememberedOracle, self).call(name, args, kwargs, scope))
 
 
-def _by_value(value):
+def _by_value(value, rolls: dict):
     """``value`` as a key that tells apart what is equal but not written alike: True and 1, 3 and Fraction(3), 3" and
-    3" of a Fraction, a roll of yes and no and one of 1 and 0. Raises TypeError for what cannot be a key."""
+    3" of a Fraction, a roll of yes and no and one of 1 and 0. Raises TypeError for what cannot be a key. ``rolls``:
+    each roll's key by its identity, with the roll held so that no other takes its identity."""
     if isinstance(value, Dist):
-        return ("roll", tuple(sorted((_by_value(outcome), chance) for outcome, chance in value.items())))
+        held = rolls.get(id(value))
+        if held is None or held[0] is not value:
+            key = ("roll", tuple(sorted((_by_value(outcome, rolls), chance) for outcome, chance in value.items())))
+            held = rolls[id(value)] = (value, key)
+        return held[1]
     if isinstance(value, tuple | list):
-        return (type(value).__name__, tuple(_by_value(item) for item in value))
+        return (type(value).__name__, tuple(_by_value(item, rolls) for item in value))
     hash(value)
     return (type(value).__name__, repr(value), value)
 
