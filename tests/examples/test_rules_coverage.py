@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from helpers import ROOT, make_project, sample_project
+from helpers import ROOT, make_project, sample_check, sample_project
 
 from generator.cli import main
 
@@ -97,8 +97,22 @@ def test_a_reason_for_an_entry_an_example_exercises_is_reported_stale(tmp_path, 
     assert "value `penalty` says `coverage: never read`, but an example exercises it" in capsys.readouterr().out
 
 
-def test_every_entry_of_the_sample_rulesets_is_exercised_or_excused(capsys):
+def test_every_entry_of_the_sample_rulesets_is_exercised_or_excused(capsys, monkeypatch):
+    import generator.validate
+
+    check_project, asked = generator.validate.check_project, []
+
+    def checked_once(root, **options):  # the samples' check this process holds: the same call, made once
+        if Path(root).resolve() != REPO or set(options) != {"loaded"}:
+            return check_project(root, **options)
+        asked.append(root)
+        result = sample_check()
+        options["loaded"](result.project)
+        return result
+
+    monkeypatch.setattr(generator.validate, "check_project", checked_once)
     status = main(["-C", str(REPO), "coverage"])
+    assert len(asked) == 1  # the command checked the samples before measuring
     out = capsys.readouterr().out
     assert status == 0, out
     for ruleset in SAMPLES:
