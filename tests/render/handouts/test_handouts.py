@@ -11,6 +11,7 @@ located diagnostic; two renders of the same sources are byte-identical.
 
 from __future__ import annotations
 
+import hashlib
 import html
 import math
 import os
@@ -19,8 +20,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from handout_digests import html_digests
-from helpers import make_project, sample_check
+from helpers import make_project, sample_check, sample_project
 from pypdf import PdfReader
 
 from generator.cli import main
@@ -49,21 +49,28 @@ def page_texts(path: Path) -> list[str]:
     return [normalise(page.extract_text()) for page in PdfReader(path).pages]
 
 
-def loadable_project(root: Path = ROOT) -> Project:
-    """The rulesets that pass `rulepress check` right now (others may be mid-edit)."""
-    rulesets = []
-    for folder in sorted((root / "rules_src").iterdir()):
-        if folder.is_dir() and not folder.name.startswith((".", "_")):
-            result = sample_check(folder.name) if root == ROOT else check_project(root, only=folder.name)
-            if result.ok:
-                rulesets.extend(result.project.rulesets)
-    assert any(r.id == "rampant_hex" for r in rulesets), "rampant_hex must load for these tests"
-    return Project(root.resolve(), tuple(rulesets))
+def loadable_project() -> Project:
+    """Every sample ruleset as the process loaded it (helpers.sample_project: the model `rulepress check` reads, and
+    gives back as its project), without the project's settings, as the other process of
+    test_html_has_nothing_time_or_order_dependent makes it. A ruleset that does not load is an error here."""
+    loaded, diagnostics = sample_project()
+    assert not diagnostics.errors, [d.format() for d in diagnostics.errors]
+    assert any(r.id == "rampant_hex" for r in loaded.rulesets), "rampant_hex must load for these tests"
+    return Project(ROOT.resolve(), loaded.rulesets)
 
 
 @pytest.fixture(scope="module")
 def project() -> Project:
     return loadable_project()
+
+
+@pytest.fixture(scope="module")
+def made(project) -> dict[str, list]:
+    """audience -> every handout job of the project for it, its HTML made (no PDF) without SOURCE_DATE_EPOCH: once
+    for the tests that read it."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.delenv("SOURCE_DATE_EPOCH", raising=False)
+        return {audience: handout_jobs(project, Path("/out"), audience) for audience in ("player", "gm")}
 
 
 @pytest.fixture(scope="module")
@@ -530,7 +537,7 @@ print(html_digests(project))
 """
 
 
-def test_html_has_nothing_time_or_order_dependent(project, monkeypatch):
+def test_html_has_nothing_time_or_order_dependent(project, made, monkeypatch):
     """A process with another hash seed, a second later, writes the same HTML as this one."""
     import subprocess
     import sys
@@ -539,8 +546,8 @@ def test_html_has_nothing_time_or_order_dependent(project, monkeypatch):
     monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
     ours = os.environ.get("PYTHONHASHSEED", "")
     other = str(int(ours) + 1) if ours.isdigit() else "1"  # a random seed here is 1 once in 2**32
-    # The other process starts (imports) while this one makes its HTML, then makes its own a second after this one
-    # has finished: every clock read in the making is a second later there.
+    # This process's HTML is made (`made`) before the other starts, which makes its own a second after this test
+    # starts it: every clock read in the making is a second later there.
     there = subprocess.Popen(
         [sys.executable, "-c", HTML_DIGESTS, str(ROOT), *(ruleset.id for ruleset in project.rulesets)],
         cwd=ROOT,
@@ -550,7 +557,12 @@ def test_html_has_nothing_time_or_order_dependent(project, monkeypatch):
         stderr=subprocess.PIPE,
         text=True,
     )
-    here = html_digests(project)
+    # each handout's file name and the SHA-256 of its HTML, as handout_digests.html_digests writes them there
+    here = "\n".join(
+        f"{job.target.name} {hashlib.sha256(job.html.encode()).hexdigest()}"
+        for audience in ("player", "gm")
+        for job in made[audience]
+    )
     out, err = there.communicate(f"{time.time() + 1}\n", timeout=300)
     assert there.returncode == 0, err
     assert out.strip() == here
@@ -672,11 +684,11 @@ def test_cards_show_gaps_as_gaps(texts):
     assert "Olde reddes mystte" in sheet and "Spells (D6), roll 1, 1/6 (16.7%)" in sheet
 
 
-def test_the_booklet_keys_the_empty_box_only_where_it_prints_one(project):
+def test_the_booklet_keys_the_empty_box_only_where_it_prints_one(made):
     """The contents page says what an empty box means only in a booklet that leaves a value blank: Rampant Hex's
     does (its troop profiles leave values out), Bad Moon Rising's prints every value it has."""
     keyed = {}
-    for job in handout_jobs(project, Path("/nonexistent"), "player"):
+    for job in made["player"]:
         if "-handout-a4" in job.target.name:
             boxes = job.html.count('class="gap"')
             key = "empty box" in job.html
