@@ -11,7 +11,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from helpers import make_project, sample_check
+from helpers import make_project, sample_check, sample_project
 
 from generator.diagnostics import Code
 from generator.mechanics import armies
@@ -493,12 +493,13 @@ def test_force_needs_a_matrix_name_when_several_have_points(tmp_path):
 
 
 def test_every_kind_of_entry_an_example_names_is_found_by_its_id():
-    hex_rules = sample_check("rampant_hex").project.ruleset("rampant_hex")
+    samples = sample_project()[0]  # the samples' model, as their check reads it
+    hex_rules = samples.ruleset("rampant_hex")
     assert hex_rules.army("thirty_point_force").title == "A 30 point force"
     assert hex_rules.hero("warrior_hero") is hex_rules.get("heroes", "warrior_hero")
     assert hex_rules.cost("scroll_appeal") is hex_rules.get("costs", "scroll_appeal")
     assert hex_rules.profile("troops").row("heavy_foot").name == "Heavy foot"
-    damned = sample_check("city_of_the_damned_combat").project.ruleset("city_of_the_damned_combat")
+    damned = samples.ruleset("city_of_the_damned_combat")
     assert damned.item("hammer").name == "Hammer"
     with pytest.raises(KeyError):
         hex_rules.army("a_list_nobody_wrote")
@@ -512,7 +513,7 @@ def test_every_section_s_entries_are_found_by_id_as_one_of_that_section():
     from generator.model.ruleset import SECTIONS
 
     found = set()
-    for ruleset in sample_check().project.rulesets:
+    for ruleset in sample_project()[0].rulesets:  # the samples' model, as their check reads it
         for section in SECTIONS:
             one = ONE_OF.get(section, section.removesuffix("s"))
             for entry in ruleset.section(section)[:1]:

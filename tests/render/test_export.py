@@ -226,13 +226,13 @@ def test_the_players_export_leaves_out_the_results_a_game_masters_house_value_ch
     site and the PDFs say only that the house rules give another result. The game-master's export keeps them."""
     import dataclasses
 
-    from helpers import sample_check
+    from helpers import sample_project
 
     from generator.model.ruleset import HouseResult
     from generator.render.export import ruleset_json
     from generator.render.present import shown_examples
 
-    house = sample_check().project.ruleset("rampant_hex_house")
+    house = sample_project()[0].ruleset("rampant_hex_house")  # the samples' model, as their check reads it
     example = shown_examples(house, "player")[0]
     changed = HouseResult(example.entry, "", example.path, example.line, (("3", "4"),))  # as check finds them
     secret = tuple(  # its house value made the game-master's
