@@ -100,19 +100,18 @@ def test_a_reason_for_an_entry_an_example_exercises_is_reported_stale(tmp_path, 
 def test_every_entry_of_the_sample_rulesets_is_exercised_or_excused(capsys, monkeypatch):
     import generator.validate
 
-    check_project, asked = generator.validate.check_project, []
+    check_project, asked, result = generator.validate.check_project, [], sample_check()
 
     def checked_once(root, **options):  # the samples' check this process holds: the same call, made once
-        if Path(root).resolve() != REPO or set(options) != {"loaded"}:
+        asked.append(Path(root).resolve())
+        if asked[-1] != REPO or set(options) != {"loaded"}:
             return check_project(root, **options)
-        asked.append(root)
-        result = sample_check()
         options["loaded"](result.project)
         return result
 
     monkeypatch.setattr(generator.validate, "check_project", checked_once)
     status = main(["-C", str(REPO), "coverage"])
-    assert len(asked) == 1  # the command checked the samples before measuring
+    assert asked == [REPO]  # the command checked the samples before measuring
     out = capsys.readouterr().out
     assert status == 0, out
     for ruleset in SAMPLES:
