@@ -42,10 +42,26 @@ def note(outputs: str, kind: str) -> str:
     )
 
 
+@pytest.fixture(scope="module")
+def home(tmp_path_factory) -> dict:
+    """Where the module's tests build the club, one after another, and a copy of it as its first build left it."""
+    return {"folder": tmp_path_factory.mktemp("club"), "built": None}
+
+
 @pytest.fixture
-def club(project, renderers, monkeypatch):
-    """The homebrew project, its PDFs' pages made by the real sheets and handouts, loaded anew each build."""
-    shutil.copytree(FIXTURE, project, dirs_exist_ok=True)
+def project(home) -> Path:
+    """The project folder of stand_ins, empty, at the same path for every test of the module: a build's keys name
+    its project's files by path, so a copy of a build made there is the build a test would make there."""
+    root = home["folder"] / "project"
+    shutil.rmtree(root, ignore_errors=True)
+    (root / "rules_src").mkdir(parents=True)
+    return root
+
+
+@pytest.fixture
+def club(project, renderers, monkeypatch, home):
+    """The homebrew project, its PDFs' pages made by the real sheets and handouts, loaded anew each build, and built
+    once with every output: by the module's first test, the others given a copy of that build (project and all)."""
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")  # the date the printouts give: not the day of an edit
     monkeypatch.setattr("generator.pipeline.plan.sheet_jobs", sheet_jobs)
     monkeypatch.setattr("generator.pipeline.plan.handout_jobs", handout_jobs)
@@ -56,6 +72,13 @@ def club(project, renderers, monkeypatch):
         return SimpleNamespace(ok=True, diagnostics=diagnostics, project=loaded), []
 
     renderers.checker = checker
+    if home["built"] is None:
+        shutil.copytree(FIXTURE, project, dirs_exist_ok=True)
+        assert build(project, renderers) == 0
+        home["built"] = shutil.copytree(project, home["folder"] / "built", symlinks=True)
+    else:
+        shutil.rmtree(project)
+        shutil.copytree(home["built"], project, symlinks=True)
     return project
 
 
@@ -71,7 +94,6 @@ def notes(out: str) -> list[str]:
 
 
 def test_a_rule_printed_on_no_sheet_leaves_the_kept_sheets_up_to_date(club, renderers, capsys):
-    assert build(club, renderers) == 0
     edit(club, "A cavalryman scores", "A mounted man scores")
     capsys.readouterr()
     assert build(club, renderers, only=["site"], audience="player") == 0
@@ -85,7 +107,6 @@ def test_a_rule_printed_on_no_sheet_leaves_the_kept_sheets_up_to_date(club, rend
 
 
 def test_a_value_printed_on_a_sheet_leaves_that_sheet_out_of_date(club, renderers, capsys):
-    assert build(club, renderers) == 0
     edit(club, "value: 1½, label: What a cavalryman", "value: 2½, label: What a cavalryman")
     capsys.readouterr()
     assert build(club, renderers, only=["site"], audience="player") == 0
@@ -101,7 +122,6 @@ def test_a_new_site_address_makes_every_printout_anew(club, renderers, capsys):
     """Every printout prints its page's address on the site (the fixture's rulepress.yaml `url:`): a build after
     the address changed kept every PDF with the old one, as its rules were unchanged, where a clean build prints the
     new."""
-    assert build(club, renderers) == 0
     settings = club / "rulepress.yaml"
     text = settings.read_text(encoding="utf-8")
     assert text.count("https://club.example.org/rules") == 1
