@@ -170,6 +170,9 @@ def test_attack(case, tmp_path):
     after_build = digest(build) if build.is_dir() else {}
     for name, sha in kept.items():  # files of an earlier build (or export) the command must keep
         assert after_build.get(name.removeprefix("build/")) == sha, f"{name} was lost"
+    for name in expect.get("renewed", ()):  # files of an earlier build the command must keep, written anew
+        assert name.removeprefix("build/") in after_build, f"{name} was lost"
+        assert (project / name).stat().st_size > 0, f"{name} was emptied"
 
 
 def left_running(project: Path, grace: float = 5.0) -> list[str]:
