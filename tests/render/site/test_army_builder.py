@@ -1551,3 +1551,60 @@ def test_every_control_of_the_builder_is_a_target_a_finger_can_hit_on_a_phone(ra
     assert len(found) > 20
     small = [(name, round(width), round(height)) for name, width, height in found if width < 24 or height < 24]
     assert not small
+
+
+ONE_IN_THREE = WAR_MACHINES.replace(
+    """army_limits:
+  machines:""",
+    """army_limits:
+  one_in_three:
+    title: At most one unit in three a bolt thrower
+    count: bolt_thrower / units
+    at_most: 1/3
+  machines:""",
+)
+
+
+def test_a_limit_that_divides_by_a_count_the_list_leaves_at_0_is_broken_and_said_so_not_a_dead_page(browser, tmp_path):
+    """A limit written as a share of the units (bolt throwers / units) cannot be worked out for a list of no units:
+    check refuses such a list ("divides by zero"), and the builder threw, stopped drawing and, reopened with the same
+    empty list from its address, stayed blank. It shows the limit broken and why, and every other number."""
+    result = check_project(make_project(tmp_path, hammerfall=ONE_IN_THREE))
+    assert result.ok, [d.format() for d in result.diagnostics.errors]
+    ruleset = result.project.ruleset("hammerfall")
+    data = builder_data(ruleset, "player")
+    empty = ArmyList(id="mine", title="Mine", matrix="dwarfs", units=())
+    three = ArmyList(
+        id="mine",
+        title="Mine",
+        matrix="dwarfs",
+        units=(
+            ArmyUnit(troop="warriors", count=1),
+            ArmyUnit(troop="warriors", count=1),
+            ArmyUnit(troop="bolt_thrower", count=1),
+        ),
+    )
+    page = browser.new_context().new_page()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    holder = json.dumps(data).replace("</", "<\\/")
+    page.set_content(
+        '<!DOCTYPE html><html><body><div class="rp-army-builder">'
+        f'<script class="rp-army-data" type="application/json">{holder}</script><div class="rp-army-app"></div>'
+        "</div></body></html>"
+    )
+    page.add_script_tag(content=SCRIPT.read_text(encoding="utf-8"))
+    ask = "([data, list]) => window.rulepressArmy.verdicts(data, list)"
+    (share,) = [
+        v for v in page.evaluate(ask, [data, army_state(ruleset, empty)])["limits"] if v["id"] == "one_in_three"
+    ]
+    assert (share["count"], share["holds"]) == (None, False)
+    assert share["fails"] == "divides by zero: a count it divides by is 0 in this list"
+    assert page.evaluate(ask, [data, army_state(ruleset, three)]) == engine_verdicts(ruleset, three)  # as check
+    page.get_by_role("button", name="New list").click()
+    limit = page.locator('[data-limit="one_in_three"]')
+    expect(limit).to_have_class("broken")
+    expect(limit).to_contain_text("divides by zero: a count it divides by is 0 in this list")
+    expect(page.locator(".rp-army-total")).to_contain_text("0")
+    assert errors == []
+    page.context.close()

@@ -119,6 +119,9 @@
     return { "+": add, "-": sub, "*": mul, "/": div, "//": floordiv }[tree[0]](left, right);
   }
 
+  var DIVIDES_BY_ZERO = "divides by zero: a count it divides by is 0 in this list";
+  // a limit's numbers as the page and the roster print them, or why it cannot be worked out for this list
+  function limitNumbers(r, bound) { return r.fails || shown(parse(r.count)) + " of " + bound.join(" and "); }
   function verdicts(data, list) {
     var found = counts(data, list);
     return {
@@ -126,7 +129,12 @@
       models: exact(found.models),
       counts: Object.keys(found).reduce(function (o, k) { o[k] = exact(found[k]); return o; }, {}),
       limits: data.limits.map(function (limit) {
-        var count = evaluate(limit.count, found), most = evaluate(limit.at_most, found), least = evaluate(limit.at_least, found);
+        try {
+          var count = evaluate(limit.count, found), most = evaluate(limit.at_most, found), least = evaluate(limit.at_least, found);
+        } catch (e) {  // a count it divides by is 0 in this list: check refuses the list for it, and so does the page
+          var fails = e.message === "division by zero" ? DIVIDES_BY_ZERO : "cannot be worked out for this list";
+          return { id: limit.id, count: null, at_most: null, at_least: null, holds: false, fails: fails };
+        }
         var tooMany = most !== null && cmp(count, most) > 0, tooFew = least !== null && cmp(count, least) < 0;
         return { id: limit.id, count: exact(count), at_most: most && exact(most), at_least: least && exact(least),
                  holds: !(tooMany || tooFew) };
@@ -728,7 +736,7 @@
         el("span", { "class": "rp-army-verdict" }, [el("span", { "aria-hidden": "true", text: r.holds ? "✔" : "✘" }),
           el("span", { "class": "visually-hidden", text: r.holds ? "kept:" : "broken:" })]), " ",
         el("span", { "class": "rp-army-limit-title", text: limit.title }), " ",
-        el("span", { "class": "rp-army-limit-numbers", text: shown(parse(r.count)) + " of " + bound.join(" and ") }),
+        el("span", { "class": "rp-army-limit-numbers", text: limitNumbers(r, bound) }),
       ]);
     })));
     // what the live region says: the totals and the limits broken, or once, why the size typed was not taken
@@ -878,7 +886,7 @@
       if (r.at_most !== null) bound.push("at most " + shown(parse(r.at_most)));
       return el("tr", { "class": r.holds ? "holds" : "broken" }, [el("td", { text: r.holds ? "✔" : "✘" }),
         el("td", {}, [limit.title, el("div", { "class": "rp-roster-counted", text: "Counts " + limit.counted + "; " + limit.bounds + "." })]),
-        el("td", { text: shown(parse(r.count)) }), el("td", { text: bound.join(" and ") })]);
+        el("td", { text: r.fails || shown(parse(r.count)) }), el("td", { text: bound.join(" and ") })]);
     });
     return el("section", { "class": "rp-army-print" }, [
       el("p", { "class": "rp-roster-ruleset", text: data.title + " · army roster" }),
