@@ -166,11 +166,20 @@ def _run_folder(tmp_path_factory) -> Path:
     return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
 
 
+def _shared_folder(tmp_path_factory) -> Path:
+    """Where the shared builds are made: the run's temporary folder, or ``RULEPRESS_TESTS_SHARED`` (a folder kept
+    from run to run) for someone changing tests only, who would otherwise wait for the same builds on every run.
+    Nothing there is made again when the engine or rules_src/ change: never use it when changing either (CI
+    ignores it)."""
+    kept = os.environ.get("RULEPRESS_TESTS_SHARED")
+    return Path(kept) if kept and not ON_CI else _run_folder(tmp_path_factory)
+
+
 def made_once(tmp_path_factory, name: str, make) -> Path:
     """The run's folder ``shared-<name>``, filled by ``make(folder)`` in the first worker that asks for it; the
     others wait for it, then read the same files."""
-    folder = _run_folder(tmp_path_factory) / f"shared-{name}"
-    folder.mkdir(exist_ok=True)
+    folder = _shared_folder(tmp_path_factory) / f"shared-{name}"
+    folder.mkdir(parents=True, exist_ok=True)
     with open(folder / "lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
         if not (folder / "made").exists():
