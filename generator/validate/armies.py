@@ -42,6 +42,25 @@ def check_army_limits(ruleset: Ruleset):
         )
 
 
+def _divided_by_zero(tree: ast.expr, loc):
+    """A division in a limit by what names no count and is 0: every list would divide by zero. Told here, where it is
+    written, not only against each list (a project with no list would never hear of it)."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Div, ast.FloorDiv)) and armies.fixed(node.right):
+            try:
+                zero = armies.evaluate(node.right, {}) == 0
+            except ZeroDivisionError:
+                zero = False  # the division inside it is the one told
+            if zero:
+                yield Diagnostic(
+                    Code.BAD_EXPRESSION,
+                    f"`{ast.unparse(node)}` divides by zero in every list"
+                    + ("" if isinstance(node.right, ast.Constant) else f": `{ast.unparse(node.right)}` is 0"),
+                    loc,
+                    "divide by a number other than 0, or by a count",
+                )
+
+
 def _limit_expressions(ruleset: Ruleset):
     names = armies.count_names(ruleset)
     counts = ", ".join(sorted(armies.count_descriptions(ruleset)))
@@ -54,6 +73,7 @@ def _limit_expressions(ruleset: Ruleset):
                 tree = armies.parse_limit(getattr(limit, field), names)
                 if headless and any(isinstance(n, ast.Name) and n.id == "models" for n in ast.walk(tree)):
                     yield _models_uncounted(headless[0], value_loc(limit, field))
+                yield from _divided_by_zero(tree, value_loc(limit, field))
             except armies.LimitExpressionError as error:
                 if isinstance(error, armies.LimitTooLarge):
                     yield Diagnostic(
