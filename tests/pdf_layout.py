@@ -15,8 +15,15 @@ from __future__ import annotations
 
 import ctypes
 import dataclasses
+import fcntl
+import hashlib
+import os
+import pickle
+from collections.abc import Callable
 from pathlib import Path
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar
+
+T = TypeVar("T")
 
 RULE_WIDTH = 3.0  # points: thicker ink is a background or a block, not a line
 GLYPH_SLACK = 0.2  # of a glyph's height (or width) kept off each side before asking what it touches
@@ -89,6 +96,22 @@ class PageLayout:
     height: float
     words: tuple[Word, ...]
     rules: tuple[Rule, ...]
+
+
+def read_once(path: Path, cache: Path, read: Callable[[Path], T]) -> T:
+    """``read(path)``, kept in ``cache`` (the run's folder, which both xdist workers share) under the SHA-256 of the
+    file's bytes and the reading's name: a worker that asks after another has read the same bytes loads that reading
+    (pickle) instead of measuring every glyph again."""
+    data = Path(path).read_bytes()
+    cache.mkdir(parents=True, exist_ok=True)
+    stored = cache / f"{hashlib.sha256(data).hexdigest()}.{read.__name__}.pickle"
+    with open(stored.with_suffix(".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # the other worker reading the same file waits, then loads it
+        if not stored.exists():
+            temporary = stored.with_suffix(f".{os.getpid()}.tmp")
+            temporary.write_bytes(pickle.dumps(read(path), protocol=pickle.HIGHEST_PROTOCOL))
+            temporary.replace(stored)
+    return pickle.loads(stored.read_bytes())  # noqa: S301 - written by this run's own tests
 
 
 def read_layout(path: Path) -> tuple[PageLayout, ...]:

@@ -12,14 +12,15 @@ plans (its type sizes, its row heights) are what these tests check.
 
 from __future__ import annotations
 
-import functools
+import dataclasses
 import math
+import os
 import re
 from collections import Counter
 from pathlib import Path
 
 import pytest
-from pdf_layout import Box, PageLayout, Word, overlapping_words, read_layout, words_across_rules
+from pdf_layout import Box, PageLayout, Word, overlapping_words, read_layout, read_once, words_across_rules
 from pypdf import PdfReader
 
 EMPTY_BAND = 0.15  # of a chart sheet's printed height: a wider empty band leaves the page unused
@@ -29,20 +30,60 @@ CARD = (63 * 72 / 25.4, 88 * 72 / 25.4)  # a card's size in points: its border i
 BUILDS = ("sample_build", "homebrew_build", "frontier_build")
 
 
+@dataclasses.dataclass(frozen=True)
+class Reading:
+    """A printout as these tests read it: where its words and rules lie (pypdfium2), and its bookmarks (pypdf)."""
+
+    pages: tuple[PageLayout, ...]
+    bookmarks: tuple[tuple[str, int, float], ...]
+    openings: tuple[tuple[str, int, float, int], ...]
+
+
+def read_printout(path: Path) -> Reading:
+    """Its outline only where `booklets` looks for one, in a document of more than two pages (pypdf takes seconds
+    over a booklet's catalog: one reader for both readings of it)."""
+    pages = read_layout(path)
+    if len(pages) <= 2:
+        return Reading(pages, (), ())
+    reader = PdfReader(path)
+    return Reading(pages, tuple(read_bookmarks(reader)), tuple(read_chapter_openings(reader)))
+
+
+READ: dict[Path, Reading] = {}  # this process's readings, each made once per run (`read_once`)
+
+
+@pytest.fixture(scope="session")
+def readings(tmp_path_factory) -> Path:
+    """The folder where this run keeps its printouts' readings, for both xdist workers."""
+    base = tmp_path_factory.getbasetemp()
+    return (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "pdf-layout"
+
+
 @pytest.fixture(params=BUILDS)
-def printouts(request, renders) -> list[Path]:
-    """Every PDF of one build, sheets and handouts, both audiences and papers. (``renders``: the build it asks for by
-    name is one, and the tests using this are `build` tests, left out of `make test-fast`.)"""
+def printouts(request, renders, readings) -> list[Path]:
+    """Every PDF of one build, sheets and handouts, both audiences and papers, each read once per run. (``renders``:
+    the build it asks for by name is one, and the tests using this are `build` tests, left out of `make test-fast`.)"""
     built = request.getfixturevalue(request.param)
     folder = built / "build" if (built / "build").is_dir() else built
     found = sorted(folder.glob("sheets/*.pdf")) + sorted(folder.glob("handouts/*.pdf"))
     assert found, f"no PDFs in {folder}"
+    # workers reading at once start apart in the list, and each loads what the other has read
+    worker = int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw"))
+    first = len(found) * worker // int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+    for path in found[first:] + found[:first]:
+        if path not in READ:
+            READ[path] = read_once(path, readings, read_printout)
     return found
 
 
-@functools.cache
+def reading(path: Path) -> Reading:
+    if path not in READ:
+        READ[path] = read_printout(path)
+    return READ[path]
+
+
 def layout(path: Path) -> tuple[PageLayout, ...]:
-    return read_layout(path)
+    return reading(path).pages
 
 
 def where(path: Path, number: int, box: Box) -> str:
@@ -87,9 +128,8 @@ def test_no_drawn_rule_runs_through_a_word(printouts):
 
 
 # -- booklets: the documents with bookmarks ----------------------------------------------------------------------
-def bookmarks(path: Path) -> list[tuple[str, int, float]]:
+def read_bookmarks(reader: PdfReader) -> list[tuple[str, int, float]]:
     """(title, page index, distance from the page's top in points) of every bookmark, at every depth."""
-    reader = PdfReader(path)
     found = []
 
     def walk(items):
@@ -102,6 +142,10 @@ def bookmarks(path: Path) -> list[tuple[str, int, float]]:
 
     walk(reader.outline)
     return found
+
+
+def bookmarks(path: Path) -> tuple[tuple[str, int, float], ...]:
+    return reading(path).bookmarks
 
 
 def running_bands(pages: tuple[PageLayout, ...]) -> tuple[float, float]:
@@ -169,10 +213,9 @@ def test_no_heading_is_the_last_line_of_its_page(printouts):
     assert not stranded, "\n".join(stranded)
 
 
-def chapter_openings(path: Path) -> list[tuple[str, int, float, int]]:
+def read_chapter_openings(reader: PdfReader) -> list[tuple[str, int, float, int]]:
     """(title, page index, distance from the top, page index of its first entry) of every top-level bookmark with
     entries under it: a chapter."""
-    reader = PdfReader(path)
     outline, found = reader.outline, []
     for item, after in zip(outline, [*outline[1:], None]):
         if isinstance(item, list) or not isinstance(after, list) or not after:
@@ -182,6 +225,10 @@ def chapter_openings(path: Path) -> list[tuple[str, int, float, int]]:
         height = float(reader.pages[page].mediabox.height)
         found.append((item.title, page, height - float(item.top), reader.get_destination_page_number(first)))
     return found
+
+
+def chapter_openings(path: Path) -> tuple[tuple[str, int, float, int], ...]:
+    return reading(path).openings
 
 
 OPENING_LINES = 3  # lines of a chapter's opening (its intro) a page may end on before its first entry
