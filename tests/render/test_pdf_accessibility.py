@@ -15,11 +15,13 @@ content stream.
 from __future__ import annotations
 
 import functools
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from pdf_layout import read_once
 from pypdf import PdfReader
 from pypdf.generic import ArrayObject, DictionaryObject, IndirectObject, NumberObject
 
@@ -86,7 +88,10 @@ def marked_texts(reader: PdfReader, number: int) -> dict[int, str]:
 @functools.cache
 def structure(path: Path, with_text: bool = False) -> Element:
     """The PDF's structure tree from its StructTreeRoot, with the text of each marked content when asked."""
-    reader = PdfReader(path)
+    return read_structure(PdfReader(path), with_text)
+
+
+def read_structure(reader: PdfReader, with_text: bool = False) -> Element:
     pages = {page.indirect_reference.idnum: number for number, page in enumerate(reader.pages)}
     texts: dict[int, dict[int, str]] = {}
 
@@ -136,36 +141,66 @@ def read(row: list[Element]) -> list[tuple[str, str]]:
 
 
 # -- every printout ------------------------------------------------------------------------------------------------
-def test_every_printout_is_marked_tagged_with_its_language_and_a_title_shown(printouts):
+@dataclass(frozen=True)
+class Tagging:
+    """What a reader finds in a printout's catalog: its marks, its structure tree (without text), language, title."""
+
+    marked: object
+    tree: Element | None  # None: no StructTreeRoot
+    language: str
+    title: str | None
+    shows_title: bool
+
+
+def read_tagging(path: Path) -> Tagging:
+    reader = PdfReader(path)  # one reader: pypdf takes seconds over a booklet's catalog
+    catalog = reader.trailer["/Root"]
+    mark = catalog.get("/MarkInfo", {})
+    title = reader.metadata.title if reader.metadata else None
+    return Tagging(
+        marked=str(mark) if not true(mark.get("/Marked")) else True,
+        tree=read_structure(reader) if "/StructTreeRoot" in catalog else None,
+        language=str(catalog.get("/Lang", "")),
+        title=None if title is None else str(title),
+        shows_title=true(catalog.get("/ViewerPreferences", {}).get("/DisplayDocTitle")),
+    )
+
+
+@pytest.fixture(scope="module")
+def taggings(printouts, tmp_path_factory) -> dict[Path, Tagging]:
+    """Each printout's tagging, read once per run for both xdist workers."""
+    base = tmp_path_factory.getbasetemp()
+    cache = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "pdf-tagging"
+    return {path: read_once(path, cache, read_tagging) for path in printouts}
+
+
+def test_every_printout_is_marked_tagged_with_its_language_and_a_title_shown(taggings):
     """A PDF without a structure tree (no StructTreeRoot, not Marked) reads to a screen reader as one run of
     words, or nothing: every one of the build's is tagged, says its language and shows its title."""
     found = []
-    for path in printouts:
-        reader = PdfReader(path)
-        catalog = reader.trailer["/Root"]
-        mark = catalog.get("/MarkInfo", {})
-        if not true(mark.get("/Marked")):
-            found.append(f"{path.name}: not marked as tagged ({mark})")
-        if "/StructTreeRoot" not in catalog:
+    for path, tagging in taggings.items():
+        if tagging.marked is not True:
+            found.append(f"{path.name}: not marked as tagged ({tagging.marked})")
+        if tagging.tree is None:
             found.append(f"{path.name}: no structure tree")
-        elif structure(path).kids[:1] and structure(path).kids[0].kind != "Document":
+        elif tagging.tree.kids[:1] and tagging.tree.kids[0].kind != "Document":
             found.append(f"{path.name}: its structure tree does not start with the document")
-        if not re.fullmatch(r"[a-z]{2,3}(-[A-Za-z0-9]+)*", str(catalog.get("/Lang", ""))):
-            found.append(f"{path.name}: no language ({catalog.get('/Lang')!r})")
-        if not (reader.metadata and (reader.metadata.title or "").strip()):
+        if not re.fullmatch(r"[a-z]{2,3}(-[A-Za-z0-9]+)*", tagging.language):
+            found.append(f"{path.name}: no language ({tagging.language!r})")
+        if not (tagging.title or "").strip():
             found.append(f"{path.name}: no title")
-        if not true(catalog.get("/ViewerPreferences", {}).get("/DisplayDocTitle")):
+        if not tagging.shows_title:
             found.append(f"{path.name}: a reader shows its file name, not its title")
     assert not found, "\n".join(found)
 
 
-def test_every_printout_reads_as_headings_paragraphs_and_tables(printouts):
+def test_every_printout_reads_as_headings_paragraphs_and_tables(taggings):
     """Its words sit in headings and paragraphs (a sheet, a booklet and a sheet of cards each has both); every
     table's rows hold cells; every rulebook and roster has tables whose header cells are tagged as headers (TH)
     above data cells (TD), so a reader hears a cell with its column's name."""
     found = []
-    for path in printouts:
-        tree = structure(path)
+    for path, tagging in taggings.items():
+        tree = tagging.tree or Element("StructTreeRoot")
         kinds = tree.kinds()
         if not kinds & HEADINGS or "P" not in kinds:
             found.append(f"{path.name}: no heading or no paragraph ({sorted(kinds)})")
