@@ -9,6 +9,7 @@ a list breaking each limit (opened from its link), and the YAML it exports, chec
 from __future__ import annotations
 
 import base64
+import functools
 import json
 import random
 import shutil
@@ -42,11 +43,18 @@ PROJECTS = {
 ARMIES_PER_RULESET = 300
 
 
+@functools.cache
+def checked(name: str):
+    """The project ``PROJECTS[name]`` as `check` finds it (without an error), checked once a worker for every test
+    that reads it: the model is immutable."""
+    result = check_project(PROJECTS[name])
+    assert result.ok, (name, [d.format() for d in result.diagnostics.errors])
+    return result.project
+
+
 def rulesets_with_builders():
-    for name, root in PROJECTS.items():
-        result = check_project(root)
-        assert result.ok, (name, [d.format() for d in result.diagnostics.errors])
-        for ruleset in result.project.rulesets:
+    for name in PROJECTS:
+        for ruleset in checked(name).rulesets:
             if has_builder(ruleset):
                 yield name, ruleset
 
@@ -140,6 +148,20 @@ def site(player_build):
         yield url
 
 
+def first_breaking(ruleset, data: dict, rng: random.Random, tried: int) -> dict[str, tuple]:
+    """Limit id -> (the first of ``tried`` generated lists that breaks it, the engine's result for it). Once every
+    limit has its list no later list can change what is kept, so none is generated."""
+    breaking: dict[str, tuple] = {}
+    for _ in range(tried):
+        army = random_army(ruleset, data, rng)
+        for r in armies.check_limits(ruleset, army):
+            if not r.holds and r.limit.id not in breaking:
+                breaking[r.limit.id] = (army, r)
+        if len(breaking) == len(ruleset.army_limits):
+            break
+    return breaking
+
+
 def link(state: dict) -> str:
     return "#list=" + base64.urlsafe_b64encode(json.dumps(state).encode()).decode().rstrip("=")
 
@@ -173,16 +195,9 @@ def shown(value: str | None) -> str:
 def test_a_list_breaking_each_limit_shows_it_broken_with_its_numbers_and_its_link_reopens_it(browser, site):
     """For each Rampant Hex limit, the first generated army the engine finds breaking it is opened from its link:
     that limit is crossed, with the count and the bound the engine gives."""
-    result = check_project(ROOT, only="rampant_hex")
-    ruleset = result.project.ruleset("rampant_hex")
+    ruleset = checked("samples").ruleset("rampant_hex")
     data = builder_data(ruleset, "player")
-    rng = random.Random("breaking")
-    breaking: dict[str, tuple] = {}
-    for _ in range(3000):
-        army = random_army(ruleset, data, rng)
-        for r in armies.check_limits(ruleset, army):
-            if not r.holds and r.limit.id not in breaking:
-                breaking[r.limit.id] = (army, r)
+    breaking = first_breaking(ruleset, data, random.Random("breaking"), 3000)
     assert set(breaking) == {limit["id"] for limit in data["limits"]}
     page = browser.new_context(viewport=PHONE).new_page()
     for limit_id, (army, r) in breaking.items():
@@ -380,15 +395,14 @@ def bounds(r) -> str:
     return " and ".join(said)
 
 
-def builder_lists_as_the_engine_checks_them(browser, site: str, root, tried: int = 3000) -> int:
+def builder_lists_as_the_engine_checks_them(browser, site: str, name: str, tried: int = 3000) -> int:
     """On a built site, for each ruleset with an army matrix: each of the text's own lists, opened from its link,
     shows the total the text prints (and the engine computes) and each limit kept or broken as the engine finds;
     and for each limit a generated list breaking it shows it broken, with the engine's numbers. Returns how many
     lists were opened."""
-    result = check_project(root)
     opened = 0
     page = browser.new_context(viewport=PHONE).new_page()
-    for ruleset in result.project.rulesets:
+    for ruleset in checked(name).rulesets:
         if not has_builder(ruleset):
             continue
         address = f"{site}/{ruleset.id}/army-builder.html"
@@ -413,13 +427,7 @@ def builder_lists_as_the_engine_checks_them(browser, site: str, root, tried: int
                 r.limit.id: "holds" if r.holds else "broken" for r in armies.check_limits(ruleset, army)
             }, (ruleset.id, army.id)
             opened += 1
-        rng = random.Random(f"breaking {ruleset.id}")
-        breaking: dict[str, tuple] = {}
-        for _ in range(tried):
-            army = random_army(ruleset, data, rng)
-            for r in armies.check_limits(ruleset, army):
-                if not r.holds and r.limit.id not in breaking:
-                    breaking[r.limit.id] = (army, r)
+        breaking = first_breaking(ruleset, data, random.Random(f"breaking {ruleset.id}"), tried)
         for limit_id, (army, r) in breaking.items():
             page.goto(address + link(army_state(ruleset, army) | {"title": f"Breaks {limit_id}"}))
             page.reload()
@@ -433,17 +441,17 @@ def builder_lists_as_the_engine_checks_them(browser, site: str, root, tried: int
 
 
 def test_every_sample_builder_shows_the_text_s_lists_and_each_broken_limit(browser, site):
-    assert builder_lists_as_the_engine_checks_them(browser, site, ROOT) >= 2 + 2 * 5
+    assert builder_lists_as_the_engine_checks_them(browser, site, "samples") >= 2 + 2 * 5
 
 
 def test_the_frontier_fixture_s_builder_shows_its_lists_and_each_broken_limit(browser, frontier_build):
     with serve(frontier_build / "site") as url:
-        assert builder_lists_as_the_engine_checks_them(browser, url, PROJECTS["frontier"]) >= 2
+        assert builder_lists_as_the_engine_checks_them(browser, url, "frontier") >= 2
 
 
 def test_the_homebrew_fixture_s_builder_shows_its_lists_and_each_broken_limit(browser, homebrew_build):
     with serve(homebrew_build / "build" / "site") as url:
-        assert builder_lists_as_the_engine_checks_them(browser, url, PROJECTS["homebrew"]) >= 2
+        assert builder_lists_as_the_engine_checks_them(browser, url, "homebrew") >= 2
 
 
 def checkable(army: ArmyList, data: dict) -> bool:
@@ -458,7 +466,8 @@ def checkable(army: ArmyList, data: dict) -> bool:
 def test_every_list_exported_from_the_page_is_one_check_accepts_with_the_same_totals(blank, tmp_path):
     """Each of the samples' and fixtures' own lists, and a few generated ones that break nothing, as the page exports
     them (YAML): put in a copy of the ruleset's folder, `check` accepts each, with the points and models the engine
-    gives the list it came from."""
+    gives the list it came from. Each list is a file of its own (its title, and so its id, its own), and a ruleset's
+    files are checked together: an error names the file, and so the list, it is in."""
     exported = 0
     for name, ruleset in rulesets_with_builders():
         if ruleset.meta.overlay:
@@ -469,21 +478,24 @@ def test_every_list_exported_from_the_page_is_one_check_accepts_with_the_same_to
         keeping = [a for a in generated if checkable(a, data) and all(r.holds for r in armies.check_limits(ruleset, a))]
         keeping = keeping[:5]
         lists = [a for a in ruleset.armies if a.audience == "player"] + keeping
+        project = tmp_path / f"{name}-{ruleset.id}"
+        shutil.copytree(PROJECTS[name] / "rules_src", project / "rules_src")
+        texts = {}
         for index, army in enumerate(lists):
             state = army_state(ruleset, army) | {"title": f"Exported {index}"}
             spent = armies.army_points(ruleset, army)
             state["agreed_points"] = exact(max(spent, 1)) if data["by_points"] else None
             state["agreed_models"] = None if data["by_points"] else max(1, armies.army_models(ruleset, army))
-            text = blank.evaluate("([data, list]) => window.rulepressArmy.yaml(data, list)", [data, state])
-            project = tmp_path / f"{name}-{ruleset.id}-{index}"
-            source = PROJECTS[name] / "rules_src"
-            shutil.copytree(source, project / "rules_src")
-            (project / "rules_src" / ruleset.id / "zz_exported.yaml").write_text(text, encoding="utf-8")
-            result = check_project(project, only=ruleset.id)
-            assert result.ok, "\n".join([d.format() for d in result.diagnostics.errors] + [text])
-            mine = next(a for a in result.project.ruleset(ruleset.id).armies if a.title == f"Exported {index}")
-            assert armies.army_points(ruleset, mine) == armies.army_points(ruleset, army)
-            assert armies.army_models(ruleset, mine) == armies.army_models(ruleset, army)
+            texts[index] = blank.evaluate("([data, list]) => window.rulepressArmy.yaml(data, list)", [data, state])
+            (project / "rules_src" / ruleset.id / f"zz_exported_{index}.yaml").write_text(
+                texts[index], encoding="utf-8"
+            )
+        result = check_project(project, only=ruleset.id)
+        assert result.ok, "\n".join([d.format() for d in result.diagnostics.errors] + list(texts.values()))
+        for index, army in enumerate(lists):
+            (mine,) = [a for a in result.project.ruleset(ruleset.id).armies if a.title == f"Exported {index}"]
+            assert armies.army_points(ruleset, mine) == armies.army_points(ruleset, army), texts[index]
+            assert armies.army_models(ruleset, mine) == armies.army_models(ruleset, army), texts[index]
             exported += 1
     assert exported >= 5 * 4
 
@@ -1135,8 +1147,7 @@ def test_the_builder_s_parts_have_headings(rampant):
 def test_agreed_models_that_are_no_whole_number_stay_in_their_box_with_why_beside_it(browser):
     """A game sized by models (the headcount fixture's vanguard, 30 models agreed): "12abc" was taken as 12, and
     "0" erased; both now stay in the box, said wrong, and the list keeps its 30."""
-    result = check_project(PROJECTS["headcount"])
-    page, _ = builder_page(browser, result.project.ruleset("skirmish"))
+    page, _ = builder_page(browser, checked("headcount").ruleset("skirmish"))
     box = page.locator("#rp-army-agreed")
     assert box.input_value() == "30"
     for typed in ("12abc", "0"):
@@ -1180,7 +1191,7 @@ def test_a_line_s_models_that_are_no_whole_number_stay_in_its_box_with_why_besid
     """A game sized by models whose troop leaves its models to the player (the headcount fixture's horse, its models
     taken out): "12abc" was taken as 12 and "0" erased as the box was left, silently. Both now stay in the box, said
     wrong, and the line keeps what it had; a whole number is taken."""
-    ruleset = check_project(PROJECTS["headcount"]).project.ruleset("skirmish")
+    ruleset = checked("headcount").ruleset("skirmish")
     data = builder_data(ruleset, "player")
     (horse,) = [t for t in data["troops"] if t["name"] == "Horse"]
     horse["models"] = None
@@ -1242,7 +1253,7 @@ def test_the_page_says_a_list_is_refused_exactly_when_check_refuses_it(blank, tm
     give (Rampant Hex's light riders), or whose models nobody gives: exported from the page and checked, check
     refuses a list (missing-field, points-not-given) exactly when the page says it refuses it, and the export then
     says so at its top (the builder said every limit kept and printed a roster for lists `list` refuses)."""
-    ruleset = check_project(PROJECTS[name], only=ruleset_id).project.ruleset(ruleset_id)
+    ruleset = checked(name).ruleset(ruleset_id)
     data = builder_data(ruleset, "player")
     rng = random.Random(f"refused {ruleset_id}")
     states = []
