@@ -200,6 +200,13 @@ def shared_build(tmp_path_factory, name: str, *options: str) -> Path:
 
 
 @pytest.fixture(scope="session")
+def once_a_run(tmp_path_factory):
+    """``once_a_run(name, make)``: `made_once` for a module's own costly folder (a build of a project it makes), made
+    by the first xdist worker that asks, not once in each worker the module's tests run in."""
+    return lambda name, make: made_once(tmp_path_factory, name, make)
+
+
+@pytest.fixture(scope="session")
 def renders() -> None:
     """Asked for by every fixture that renders a Sphinx site or WeasyPrint PDFs: the tests using it are `build`."""
 

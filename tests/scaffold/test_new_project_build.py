@@ -7,7 +7,9 @@ Expected names and strings are written here by hand.
 from __future__ import annotations
 
 import hashlib
+import io
 import re
+import shutil
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -30,8 +32,27 @@ def expected(folder: str, kinds: tuple[str, ...]) -> set[str]:
     return {f"{folder}/{ruleset}-{kind}-{size}.pdf" for ruleset in RULESETS for kind in kinds for size in SIZES}
 
 
+_READERS: dict[str, pypdf.PdfReader] = {}  # by the SHA-256 of the PDF's bytes
+_TEXTS: dict[str, str] = {}
+
+
+def reader(path: Path) -> pypdf.PdfReader:
+    """``path`` opened by pypdf: once a worker for the same bytes, however many pages link it and tests read it (a
+    site's copy of a printout is the build's own file, byte for byte)."""
+    data = path.read_bytes()
+    digest = hashlib.sha256(data).hexdigest()
+    if digest not in _READERS:
+        _READERS[digest] = pypdf.PdfReader(io.BytesIO(data))
+    return _READERS[digest]
+
+
 def pdf_text(path: Path) -> str:
-    return " ".join(" ".join(page.extract_text().split()) for page in pypdf.PdfReader(path).pages)
+    """Every page's text, spaces collapsed: extracted once a worker for the same bytes."""
+    data = path.read_bytes()
+    digest = hashlib.sha256(data).hexdigest()
+    if digest not in _TEXTS:
+        _TEXTS[digest] = " ".join(" ".join(page.extract_text().split()) for page in reader(path).pages)
+    return _TEXTS[digest]
 
 
 def replace_once(path: Path, old: str, new: str) -> None:
@@ -51,18 +72,24 @@ def repository() -> tuple:
 
 
 @pytest.fixture(scope="module")
-def project(tmp_path_factory, renders) -> Path:
-    folder = tmp_path_factory.mktemp("empty")
-    before = repository()
-    with pytest.MonkeyPatch.context() as patch:
-        patch.chdir(folder)
-        assert main(["-C", str(folder), "new", "sample"]) == 0
-        sample = folder / "rules_src" / "sample"
-        replace_once(sample / "magic.yaml", "result: No spell}", f'result: "{IMG} No spell"}}')
-        replace_once(sample / "melee.yaml", "label: Roll needed to hit,", f'label: "Roll {SCRIPT} needed to hit",')
-        assert main(["-C", str(folder), "build"]) == 0
-    assert repository() == before  # the package's default templates were read, never written
-    return folder
+def project(once_a_run, renders) -> Path:
+    """The new project, built once a run for every test here, whichever xdist worker runs them."""
+
+    def make(shared: Path) -> None:
+        folder = shared / "project"
+        shutil.rmtree(folder, ignore_errors=True)  # what a failed first try left
+        folder.mkdir()
+        before = repository()
+        with pytest.MonkeyPatch.context() as patch:
+            patch.chdir(folder)
+            assert main(["-C", str(folder), "new", "sample"]) == 0
+            sample = folder / "rules_src" / "sample"
+            replace_once(sample / "magic.yaml", "result: No spell}", f'result: "{IMG} No spell"}}')
+            replace_once(sample / "melee.yaml", "label: Roll needed to hit,", f'label: "Roll {SCRIPT} needed to hit",')
+            assert main(["-C", str(folder), "build"]) == 0
+        assert repository() == before  # the package's default templates were read, never written
+
+    return once_a_run("new-sample", make) / "project"
 
 
 class _Links(HTMLParser):
@@ -90,17 +117,11 @@ def test_new_then_a_full_build_writes_every_output(project):
     written = {p.relative_to(build).as_posix() for p in build.glob("*/*.pdf")}
     assert written == expected("sheets", SHEETS) | expected("handouts", HANDOUTS)
     for name in written:
-        reader = pypdf.PdfReader(build / name)
-        assert len(reader.pages) >= 1
-    quick = " ".join(
-        " ".join(page.extract_text().split())
-        for page in pypdf.PdfReader(build / "sheets/sample-quick-reference-a4.pdf").pages
-    )
+        assert len(reader(build / name).pages) >= 1
+    quick = pdf_text(build / "sheets/sample-quick-reference-a4.pdf")
     assert "Quick reference Sample" in quick
     assert "worked out exactly from the rules" in quick  # the default sheet footer
-    assert "Sample" in "".join(
-        page.extract_text() for page in pypdf.PdfReader(build / "handouts/sample-handout-a4.pdf").pages
-    )
+    assert "Sample" in pdf_text(build / "handouts/sample-handout-a4.pdf")
     assert "Sample" in (build / "site" / "index.html").read_text(encoding="utf-8")
     assert not (project / "templates").exists()  # the defaults were read, not copied in
 
@@ -113,7 +134,7 @@ def test_every_pdf_download_link_opens_a_pdf_of_its_audience(project, site, audi
         for href in parsed(page).downloads:
             target = (page.parent / href).resolve()
             assert target.is_file(), f"{page.relative_to(build)} links {href}, which the build did not write"
-            assert pypdf.PdfReader(target).pages
+            assert reader(target).pages
             inside = target.relative_to((build / site).resolve() / "printouts").as_posix()  # the site's own copy
             assert target.read_bytes() == (build / inside).read_bytes()
             linked.add(inside)
