@@ -9,6 +9,7 @@ the background it is drawn on (the nearest background colours of it and its ance
 from __future__ import annotations
 
 import base64
+import functools
 import json
 
 import pytest
@@ -98,9 +99,10 @@ def served(sample_build):
         yield url
 
 
+@functools.cache
 def over_and_breaking() -> str:
     """A Rampant Hex list over its agreed points that breaks some limits and keeps others (as the engine finds),
-    as the army builder's link opens it."""
+    as the army builder's link opens it: worked out once a worker for every theme."""
     ruleset = check_project(ROOT, only="rampant_hex").project.ruleset("rampant_hex")
     army = ArmyList(
         title="Over",
