@@ -16,6 +16,7 @@ the paper's edge.
 
 from __future__ import annotations
 
+import functools
 import os
 import subprocess
 from datetime import UTC, datetime
@@ -64,6 +65,7 @@ def last_commit(project: Path, folders: list[Path]) -> float | None:
     return float(said) if said.isdigit() else None
 
 
+@functools.cache  # one printout of a ruleset after another: git asked once a ruleset
 def expected_label(project: Path, ruleset: str, epoch: str = "") -> str:
     """The line `<short title> · rules as of <date>`: the day of ``epoch`` (the build's SOURCE_DATE_EPOCH) when it
     had one, else of the last commit touching the ruleset's folder and those of the rulesets it extends while they
@@ -248,13 +250,13 @@ def test_a_tagged_printout_says_what_its_qr_code_is(homebrew_build, fixture_site
         assert figures or not in_the_page, pdf.name
 
 
-def test_the_imprint_runs_into_nothing_and_stays_off_the_papers_edge(homebrew_build, fixture_site):
+def test_the_imprint_runs_into_nothing_and_stays_off_the_papers_edge(homebrew_build, fixture_site, read_pdfs):
     build = homebrew_build / "build"
     ids = declared(homebrew_build)
-    for pdf in printouts(build):
+    for pdf, read in read_pdfs(printouts(build)).items():
         ruleset = ruleset_of(pdf, ids)
         with_code = check_clear(pdf, [expected_label(homebrew_build, ruleset), fixture_site + page_of(pdf, ruleset)])
-        pages = len(PdfReader(pdf).pages)
+        pages = len(read.pages)
         assert with_code == (0 if pdf.name.endswith("-cards-letter.pdf") else pages), pdf.name
 
 
