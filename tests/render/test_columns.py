@@ -8,6 +8,10 @@ anywhere), on one page and across several, in two and three columns.
 
 from __future__ import annotations
 
+import fcntl
+import hashlib
+import json
+import os
 import random
 
 import pytest
@@ -89,20 +93,58 @@ def lines(html: str) -> list[tuple[int, float, float, str]]:
     return sorted(found)
 
 
-@pytest.fixture
-def weasyprint_own(columns):
-    """``laid_out(html)`` with WeasyPrint's own search, then with ours again."""
+def own_search(html: str) -> dict:
+    """The document laid out with WeasyPrint's own search: its ``lines``, and how many columns each of the search's
+    calls ``laid_out`` (a column, not the blocks inside)."""
+    from weasyprint.layout import block, column
 
-    def laid_out(html: str):
-        columns.uninstall()
+    from generator.render import columns
+
+    original, taken = column.columns_layout, []
+
+    def counting(context, box, *args):
+        counted, real = 0, block.block_box_layout
+
+        def layout(context, laid_out, *a, **k):
+            nonlocal counted
+            counted += getattr(laid_out, "is_column", False)
+            return real(context, laid_out, *a, **k)
+
+        block.block_box_layout = layout
         try:
-            return lines(html)
+            return original(context, box, *args)
         finally:
-            assert columns.install()
+            block.block_box_layout = real
+            taken.append(counted)
 
-    assert columns.install()
-    yield laid_out
-    columns.install()
+    columns.uninstall()
+    block.columns_layout = counting
+    try:
+        return {"lines": lines(html), "laid_out": taken}
+    finally:
+        assert columns.install()
+
+
+@pytest.fixture(scope="session")
+def weasyprint_own(tmp_path_factory):
+    """``laid_out(html)``: `own_search` of the document, made once per run for both xdist workers (WeasyPrint's own
+    search is most of these tests' time, and both tests below ask it of every document)."""
+    base = tmp_path_factory.getbasetemp()
+    cache = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "own-columns"
+    cache.mkdir(parents=True, exist_ok=True)
+
+    def laid_out(html: str) -> dict:
+        stored = cache / (hashlib.sha256(html.encode()).hexdigest() + ".json")
+        with open(stored.with_suffix(".lock"), "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)  # the other worker laying out the same document waits, then reads it
+            if not stored.exists():
+                temporary = stored.with_suffix(f".{os.getpid()}.tmp")
+                temporary.write_text(json.dumps(own_search(html)), encoding="utf-8")
+                temporary.replace(stored)
+        found = json.loads(stored.read_text(encoding="utf-8"))
+        return {"lines": [tuple(line) for line in found["lines"]], "laid_out": found["laid_out"]}
+
+    return laid_out
 
 
 # (columns, blocks kept whole, how many, the longest in lines): short blocks kept whole are where WeasyPrint grows
@@ -115,42 +157,19 @@ CASES = [(seed, *shape) for seed, shape in enumerate(SHAPES)]
 
 @pytest.mark.parametrize("seed, count, kept_whole, blocks, longest", CASES)
 def test_balanced_columns_stand_where_weasyprints_own_search_puts_them(
-    weasyprint_own, seed, count, kept_whole, blocks, longest
+    weasyprint_own, columns, seed, count, kept_whole, blocks, longest
 ):
     html = document(seed, count, kept_whole, blocks, longest)
+    assert columns.install()  # ours
     ours = lines(html)
     assert ours, "nothing laid out"
-    assert ours == weasyprint_own(html)
+    assert ours == weasyprint_own(html)["lines"]
 
 
-def test_the_documents_make_weasyprint_search_long_and_short(columns, weasyprint_block, weasyprint_column):
+def test_the_documents_make_weasyprint_search_long_and_short(weasyprint_own):
     """The cases above reach both of our paths: WeasyPrint's own few steps, and its pixel steps we replace (columns
     laid out a hundred times and more)."""
-    taken = []
-    original = weasyprint_column.columns_layout
-
-    def counting(context, box, *args):
-        counted = {"layouts": 0}
-        real = weasyprint_block.block_box_layout
-
-        def layout(context, laid_out, *a, **k):
-            counted["layouts"] += getattr(laid_out, "is_column", False)  # a column, not the blocks inside
-            return real(context, laid_out, *a, **k)
-
-        weasyprint_block.block_box_layout = layout
-        try:
-            return original(context, box, *args)
-        finally:
-            weasyprint_block.block_box_layout = real
-            taken.append(counted["layouts"])
-
-    columns.uninstall()
-    weasyprint_block.columns_layout = counting
-    try:
-        for case in CASES:
-            lines(document(*case))
-    finally:
-        assert columns.install()
+    taken = [count for case in CASES for count in weasyprint_own(document(*case))["laid_out"]]
     assert min(taken) < 10 and max(taken) > 100, taken
 
 
