@@ -4,7 +4,8 @@ The project is the homebrew fixture (`melee`, its overlay `melee_house`) plus `m
 of `melee` (as tests/pipeline/test_pdf_builds.py builds it; the PDFs' own cases are there). A page or PDF
 the change did not touch is the previous build's very file (the same inode), and Sphinx did not
 write it again (its output in the site cache keeps its mtime). Expected pages are written by hand
-from the fixture: melee_two's rule `melee` is in its chapter `fighting`.
+from the fixture: melee_two's rule `melee` is in its chapter `fighting`. Each test changes a copy of
+one first build of the project.
 """
 
 from __future__ import annotations
@@ -80,10 +81,21 @@ def new_project(folder: Path) -> Path:
 
 
 @pytest.fixture(scope="module")
-def project(tmp_path_factory, renders) -> Path:
-    """One project, built once; the tests below change it in turn, each against the build before."""
-    project = new_project(tmp_path_factory.mktemp("incremental"))
-    build(project)
+def home(tmp_path_factory, renders) -> Path:
+    """The project built once with every output, and a copy of it as that first build left it."""
+    folder = tmp_path_factory.mktemp("incremental")
+    build(new_project(folder))
+    shutil.copytree(folder / "project", folder / "built", symlinks=True)
+    return folder
+
+
+@pytest.fixture
+def project(home) -> Path:
+    """The first build, copied back to its own path for each test (a build names its site caches by the path it
+    builds into): each test changes it against that build alone, and builds no edit another test made."""
+    project = home / "project"
+    shutil.rmtree(project)
+    shutil.copytree(home / "built", project, symlinks=True)
     return project
 
 
@@ -130,6 +142,7 @@ def test_a_change_in_one_ruleset_leaves_every_other_rulesets_outputs_untouched(p
     )
 
 
+PDFS = ("--only", "sheets", "--only", "handouts")  # every PDF, for both audiences, and no site
 ONE_SITE = ("--only", "site", "--audience", "player", "--ruleset", "melee")  # the players' site of one ruleset
 
 
@@ -160,7 +173,7 @@ def test_a_stylesheet_no_pdf_links_re_renders_no_pdf(project):
     unused = project / "templates" / "handouts" / "unused.css"
     unused.parent.mkdir(parents=True, exist_ok=True)
     unused.write_text("/* a stylesheet the club keeps but no template links */\n", encoding="utf-8")
-    build(project, "--only", "sheets", "--only", "handouts")
+    build(project, *PDFS)
     after = identities(project)
     assert {name: after[name] for name in after if name.endswith(".pdf")} == {
         name: before[name] for name in before if name.endswith(".pdf")
@@ -189,7 +202,7 @@ def test_the_pdfs_of_a_ruleset_whose_files_did_not_change_are_not_laid_out_again
     asked = _spy_on_pdf_jobs(monkeypatch)
     edit(project, "melee_two", "title: Mêlée two", "title: Mêlée the second")
     before = identities(project)
-    build(project)
+    build(project, *PDFS)  # (the PDFs' plan is the same with the sites: `Builder.changed_jobs`)
     # melee_two alone: no ruleset extends it (written from the fixture)
     assert sorted(kind for kind, _ in asked) == ["handouts", "handouts", "sheets"]  # player and gm handouts, sheets
     assert all(rulesets == {"melee_two"} for _kind, rulesets in asked), asked
@@ -205,7 +218,7 @@ def test_the_pdfs_of_a_ruleset_whose_files_did_not_change_are_not_laid_out_again
 def test_a_change_to_a_base_lays_out_the_pdfs_of_the_rulesets_that_extend_it(project, monkeypatch):
     asked = _spy_on_pdf_jobs(monkeypatch)
     edit(project, "melee", "A cavalryman scores {value}", "A horseman scores {value}")
-    build(project)
+    build(project, *PDFS)
     # melee_house extends melee (its ruleset.yaml says `extends: melee`); melee_two is a copy, not an extension
     assert asked and all(rulesets == {"melee", "melee_house"} for _kind, rulesets in asked), asked
 
