@@ -1,12 +1,14 @@
 """Process faults and data safety of `rulepress build` and `export`: kill -9, Ctrl-C, two builds at once,
 `--jobs 1`, `--out` refusals, a read-only build/, and two clean builds compared byte for byte.
 
-Each runs rulepress in a subprocess, as a user or CI would, on a copy of tests/fixtures/homebrew.
+Each runs rulepress in a subprocess, as a user or CI would, on a copy of tests/fixtures/homebrew; the clean
+build with one worker is made once a run for both tests that read it.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import shutil
 import signal
@@ -28,6 +30,22 @@ def project(tmp_path) -> Path:
     folder = tmp_path / "project"
     shutil.copytree(HOMEBREW, folder)
     return folder
+
+
+@pytest.fixture(scope="module")
+def one_worker_build(once_a_run) -> tuple[Path, subprocess.CompletedProcess]:
+    """The fixture built clean with one worker and hash seed 2 (conftest's `homebrew_build`: two workers, seed 1):
+    the project and what the command said. Made once a run, for both xdist workers; only read."""
+
+    def build(folder: Path) -> None:
+        shutil.rmtree(folder / "project", ignore_errors=True)  # what a failed first try left
+        shutil.copytree(HOMEBREW, folder / "project")
+        run = rulepress(folder / "project", "build", "--jobs", "1", PYTHONHASHSEED="2", SOURCE_DATE_EPOCH="")
+        (folder / "said.json").write_text(json.dumps([run.returncode, run.stdout, run.stderr]), encoding="utf-8")
+
+    folder = once_a_run("one-worker-homebrew", build)
+    status, out, err = json.loads((folder / "said.json").read_text(encoding="utf-8"))
+    return folder / "project", subprocess.CompletedProcess(["rulepress", "build"], status, out, err)
 
 
 def env(**extra) -> dict:
@@ -172,9 +190,9 @@ def test_a_second_build_into_the_same_folder_is_refused(project):
     assert (project / "build" / "site" / "index.html").is_file()
 
 
-def test_one_worker_builds_both_sites(project):
+def test_one_worker_builds_both_sites(one_worker_build):
     """With --jobs 1 one worker builds the player and the game-master sites: each in a fresh process."""
-    run = rulepress(project, "build", "--jobs", "1", "--only", "site")
+    project, run = one_worker_build
     assert run.returncode == 0, run.stderr
     assert "already registered" not in run.stdout + run.stderr
     assert (project / "build" / "site" / "index.html").is_file() and (
@@ -266,11 +284,9 @@ def test_a_build_cleans_only_its_own_leftovers(project):
     assert (project / "build" / "site" / "kept.txt").is_file()  # the previous build, come back, then carried
 
 
-def test_two_clean_builds_are_byte_identical(tmp_path, homebrew_build):
+def test_two_clean_builds_are_byte_identical(one_worker_build, homebrew_build):
     """Site (tooltip scripts included), sheets and booklets; different hash seeds, one and two workers."""
-    folder = tmp_path / "project"
-    shutil.copytree(HOMEBREW, folder)
-    run = rulepress(folder, "build", "--jobs", "1", PYTHONHASHSEED="2", SOURCE_DATE_EPOCH="")
+    folder, run = one_worker_build
     assert run.returncode == 0, run.stderr
     builds = [digest(homebrew_build / "build"), digest(folder / "build")]  # hash seed 1, two workers: conftest.py
     assert any(name.startswith("site/_static/tippy/") for name in builds[0])
