@@ -7,6 +7,8 @@ the file back. No wall-clock assertions: the benchmark times serve (benchmarks/b
 
 from __future__ import annotations
 
+import hashlib
+import io
 import shutil
 import socket
 import threading
@@ -304,9 +306,21 @@ def test_printouts_are_linked_once_made_their_failure_shows_on_the_page_and_temp
         thread.join(timeout=PATIENCE)
 
 
+_PDF_TEXTS: dict[str, str] = {}  # by the SHA-256 of a PDF's bytes: what pypdf reads in it, spacing made single
+
+
 def _pdf_holds(path: Path, text: str) -> bool:
+    """Whether the PDF at ``path`` holds ``text``; asked every tenth of a second while serve renders, so the same
+    bytes are read by pypdf once, not at each look."""
     try:
-        pages = pypdf.PdfReader(path).pages
-    except (OSError, pypdf.errors.PdfReadError):
+        data = path.read_bytes()
+    except OSError:
         return False  # not written yet, or being swapped in
-    return text in " ".join(" ".join(page.extract_text().split()) for page in pages)
+    digest = hashlib.sha256(data).hexdigest()
+    if digest not in _PDF_TEXTS:
+        try:
+            pages = pypdf.PdfReader(io.BytesIO(data)).pages
+        except pypdf.errors.PdfReadError:
+            return False  # half written
+        _PDF_TEXTS[digest] = " ".join(" ".join(page.extract_text().split()) for page in pages)
+    return text in _PDF_TEXTS[digest]
