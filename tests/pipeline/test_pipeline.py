@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 import time
@@ -30,15 +31,42 @@ def summary_of(capsys) -> str:
     return lines[-1]
 
 
+@pytest.fixture(scope="module")
+def small_home(tmp_path_factory) -> dict:
+    """Where the module's tests make `small`, and what its first build of the players' site printed once made."""
+    return {"folder": tmp_path_factory.mktemp("small"), "said": None}
+
+
 @pytest.fixture
-def small(tmp_path) -> Path:
-    """A copy of the Rampant Hex ruleset alone: quick to build."""
-    return copy_project(tmp_path / "project", ["rampant_hex"])
+def small(small_home) -> Path:
+    """A copy of the Rampant Hex ruleset alone: quick to build. At one path for every test of the module (a build
+    names its site caches by the path it builds into), so a copy of a build made there is the build made there."""
+    project = small_home["folder"] / "project"
+    shutil.rmtree(project, ignore_errors=True)
+    return copy_project(project, ["rampant_hex"])
 
 
-def test_no_change_build_renders_nothing(small, capsys, monkeypatch):
-    assert main(["-C", str(small), "build", "--only", "site", "--audience", "player"]) == 0
-    assert "site: 1 written" in summary_of(capsys)
+PLAYER_SITE = ["build", "--only", "site", "--audience", "player"]
+
+
+@pytest.fixture
+def small_built(small, small_home, capsys) -> tuple[Path, str]:
+    """`small` with the players' site built, and the summary that build printed: built by the first test that asks,
+    each later test given a copy of that build (project, cache and output) instead of building it again."""
+    built = small_home["folder"] / "built"
+    if small_home["said"] is None:
+        assert main(["-C", str(small), *PLAYER_SITE]) == 0
+        small_home["said"] = summary_of(capsys)
+        shutil.copytree(small, built, symlinks=True)
+    else:
+        shutil.rmtree(small)
+        shutil.copytree(built, small, symlinks=True)
+    return small, small_home["said"]
+
+
+def test_no_change_build_renders_nothing(small_built, capsys, monkeypatch):
+    small, said = small_built
+    assert "site: 1 written" in said
     first = {p: p.stat().st_ino for p in (small / "build" / "site").rglob("*.html")}
 
     def nothing_to_do(tasks, workers, advance, walled=None):
@@ -52,9 +80,8 @@ def test_no_change_build_renders_nothing(small, capsys, monkeypatch):
     assert first == second  # the very same files, linked into the new build
 
 
-def test_changing_one_file_rebuilds_the_site(small, capsys):
-    assert main(["-C", str(small), "build", "--only", "site", "--audience", "player"]) == 0
-    capsys.readouterr()
+def test_changing_one_file_rebuilds_the_site(small_built, capsys):
+    small, _ = small_built
     tables = small / "rules_src" / "rampant_hex" / "tables.yaml"
     tables.write_text(
         tables.read_text(encoding="utf-8").replace(
@@ -69,8 +96,8 @@ def test_changing_one_file_rebuilds_the_site(small, capsys):
     )
 
 
-def test_a_broken_file_leaves_the_previous_build_intact(small, capsys):
-    assert main(["-C", str(small), "build", "--only", "site", "--audience", "player"]) == 0
+def test_a_broken_file_leaves_the_previous_build_intact(small_built, capsys):
+    small, _ = small_built
     before = {p.relative_to(small): p.read_bytes() for p in (small / "build").rglob("*") if p.is_file()}
     tables = small / "rules_src" / "rampant_hex" / "tables.yaml"
     tables.write_text(tables.read_text(encoding="utf-8").replace("roll: 5,", "roll: 7,"), encoding="utf-8")
