@@ -10,7 +10,9 @@ computed by the code under test.
 
 from __future__ import annotations
 
+import hashlib
 import html
+import io
 import re
 import shutil
 from pathlib import Path
@@ -36,8 +38,20 @@ def normalise(text: str) -> str:
     )
 
 
+_PAGES: dict[str, list[str]] = {}  # by the SHA-256 of a PDF's bytes: each page's text as pypdf extracts it
+
+
+def pdf_pages(path: Path) -> list[str]:
+    """Each page's text, read by pypdf once a worker for the same bytes, however many tests read the file."""
+    data = path.read_bytes()
+    digest = hashlib.sha256(data).hexdigest()
+    if digest not in _PAGES:
+        _PAGES[digest] = [page.extract_text() for page in PdfReader(io.BytesIO(data)).pages]
+    return _PAGES[digest]
+
+
 def pdf_text(path: Path) -> str:
-    return normalise(" ".join(page.extract_text() for page in PdfReader(path).pages))
+    return normalise(" ".join(pdf_pages(path)))
 
 
 def page_text(path: Path) -> str:
@@ -63,8 +77,7 @@ def test_sheets_are_named_after_ruleset_and_sheet(built):
 
 def test_to_wound_sheet_holds_the_typed_cells(built):
     for paper in ("a4", "letter"):
-        reader = PdfReader(built / "sheets" / f"melee-wound-sheet-{paper}.pdf")
-        assert len(reader.pages) == 1
+        assert len(pdf_pages(built / "sheets" / f"melee-wound-sheet-{paper}.pdf")) == 1
         text = pdf_text(built / "sheets" / f"melee-wound-sheet-{paper}.pdf")
         assert "To-wound chart" in text and "Mêlée test" in text
         # expr: None if strength - toughness <= -4 else clamp(4 - (strength - toughness), 2, 6), on a D6.
