@@ -191,10 +191,29 @@ test_incremental_builds_give_the_bytes_of_a_clean_build = BuildHistory.TestCase
 
 
 # -- one test per finding (issue 21, item 7) ------------------------------------------------------------
-def test_a_chart_moved_from_its_chapter_into_a_rule_builds_at_once(tmp_path):
+@pytest.fixture(scope="module")
+def game_home(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("game")
+
+
+@pytest.fixture
+def built_game(game_home) -> Path:
+    """`new_game` with its players' site built: built by the first test that asks, each later test given a copy of
+    that build at the same path (a build names its site caches by the path it builds into)."""
+    project, built = game_home / "project", game_home / "built"
+    shutil.rmtree(project, ignore_errors=True)
+    if built.exists():
+        shutil.copytree(built, project, symlinks=True)
+    else:
+        project.mkdir()
+        assert run(new_game(project), *BUILD)[0] == 0
+        shutil.copytree(project, built, symlinks=True)
+    return project
+
+
+def test_a_chart_moved_from_its_chapter_into_a_rule_builds_at_once(built_game):
     """The label of the chart left the chapter's page for the charts page, read first: never a duplicate."""
-    project = new_game(tmp_path)
-    assert run(project, *BUILD)[0] == 0
+    project = built_game
     replace_once(
         project / GAME / "melee.yaml",
         "    chapter: fighting\n    source: {section: CHARTS}\n",
@@ -208,9 +227,8 @@ def test_a_chart_moved_from_its_chapter_into_a_rule_builds_at_once(tmp_path):
     assert status == 0 and "duplicate label" not in said, said
 
 
-def test_a_renamed_chapter_is_renamed_in_every_pages_navigation(tmp_path):
-    project = new_game(tmp_path)
-    assert run(project, *BUILD)[0] == 0
+def test_a_renamed_chapter_is_renamed_in_every_pages_navigation(built_game):
+    project = built_game
     replace_once(project / GAME / "ruleset.yaml", "fighting: {title: Fighting}", "fighting: {title: Close combat}")
     assert run(project, *BUILD)[0] == 0
     unread = (project / "build" / "site" / "game" / "turn.html").read_text(
@@ -219,13 +237,12 @@ def test_a_renamed_chapter_is_renamed_in_every_pages_navigation(tmp_path):
     assert "Close combat" in unread and ">Fighting<" not in unread
 
 
-def test_an_empty_tippy_cache_this_machine_sealed_is_no_failure(tmp_path):
+def test_an_empty_tippy_cache_this_machine_sealed_is_no_failure(built_game):
     """A 0-byte `tippy_rtd_cache.json` (once left by a failed build) never stops a build, even sealed as valid."""
     from generator.cache_seal import seal
     from generator.pipeline import plan
 
-    project = new_game(tmp_path)
-    assert run(project, *BUILD)[0] == 0
+    project = built_game
     html = plan.site_cache(project, project / "build", "site").with_name("site-html")
     (html / "tippy_rtd_cache.json").write_bytes(b"")
     seal(html, project)  # as if this machine had written it
