@@ -275,35 +275,32 @@ def fonts(reader: PdfReader):
 
 
 def text_runs(page):
-    """(x, y, size in pt) where each run of text starts, in page coordinates."""
+    """(x, y, size in pt) where each run of text starts, in page coordinates: from every piece of text pypdf's text
+    visitor was given (tests/pdf_text.py, read once per run)."""
     runs = []
-
-    def visit(text, cm, tm, font, size):
-        if text.strip():
-            a, b, c, d, e, f = tm
-            A, B, C, D, E, F = cm
-            x, y = e * A + f * C + E, e * B + f * D + F
-            scale = math.hypot(c * A + d * C, c * B + d * D)
-            runs.append((x, y, size * scale))
-
-    page.extract_text(visitor_text=visit)
+    for piece in page.pieces:
+        a, b, c, d, e, f = piece.tm
+        A, B, C, D, E, F = piece.cm
+        x, y = e * A + f * C + E, e * B + f * D + F
+        scale = math.hypot(c * A + d * C, c * B + d * D)
+        runs.append((x, y, piece.size * scale))
     return runs
 
 
-def test_one_page_paper_size_fonts_margins(rendered):
+def test_one_page_paper_size_fonts_margins(rendered, read_pdfs):
     problems = []
+    read = read_pdfs(rendered.values())
     for name, path in sorted(rendered.items()):
-        reader = PdfReader(path)
+        reader, pages = PdfReader(path), read[path].pages
         width, height = SIZES[name.rsplit("-", 1)[1].removesuffix(".pdf")]
-        if len(reader.pages) != 1:
-            problems.append(f"{name}: {len(reader.pages)} pages")
-        box = reader.pages[0].mediabox
-        if abs(float(box.width) - width) > 1 or abs(float(box.height) - height) > 1:
-            problems.append(f"{name}: page {float(box.width)}x{float(box.height)}")
+        if len(pages) != 1:
+            problems.append(f"{name}: {len(pages)} pages")
+        if abs(pages[0].width - width) > 1 or abs(pages[0].height - height) > 1:
+            problems.append(f"{name}: page {pages[0].width}x{pages[0].height}")
         unembedded = [font for font, embedded in fonts(reader) if not embedded]
         if unembedded:
             problems.append(f"{name}: fonts not embedded: {unembedded}")
-        runs = text_runs(reader.pages[0])
+        runs = text_runs(pages[0])
         small = {round(size, 2) for _x, _y, size in runs if size < 7 - 0.01}
         if small:
             problems.append(f"{name}: text below 7 pt: {sorted(small)}")
