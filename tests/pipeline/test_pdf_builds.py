@@ -56,14 +56,19 @@ def set_value(project: Path, ruleset: str, old: str, new: str) -> None:
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory, renders) -> Path:
-    project = tmp_path_factory.mktemp("pdfs") / "project"
-    shutil.copytree(FIXTURE, project)
-    two = project / "rules_src" / "melee_two"
-    shutil.copytree(project / "rules_src" / "melee", two)
-    set_value(project, "melee_two", "title: Mêlée test", "title: Mêlée two")
-    build(project)
-    return project
+def built(once_a_run, renders) -> Path:
+    """The project built once a run, for both xdist workers (a PDF's key names no path: copies build from it);
+    only read."""
+
+    def make(folder: Path) -> None:
+        project = folder / "project"
+        shutil.rmtree(project, ignore_errors=True)  # what a failed first try left
+        shutil.copytree(FIXTURE, project)
+        shutil.copytree(project / "rules_src" / "melee", project / "rules_src" / "melee_two")
+        set_value(project, "melee_two", "title: Mêlée test", "title: Mêlée two")
+        build(project)
+
+    return once_a_run("pdf-builds", make) / "project"
 
 
 @pytest.fixture
