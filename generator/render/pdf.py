@@ -220,7 +220,7 @@ def render_pdf(job: PdfJob, root: Path) -> Path:
         if _fuller_end(again) > _fuller_end(rendered):
             rendered = again
     shown = continued_rows(rendered)
-    if shown:  # the same layout again, the labels it left hidden shown: hidden boxes take their room
+    if shown and not labels_shown_in_place(rendered, shown):  # the same layout again, the labels shown by CSS
         labels = ", ".join(f"#{row} .{CONTINUED}" for row in shown) + " { visibility: visible; }"
         rendered = document.render(stylesheets=[*stylesheets, weasyprint.CSS(string=labels)])
     if refused:
@@ -250,6 +250,7 @@ def render_pdf(job: PdfJob, root: Path) -> Path:
 
 
 TAGS_FROM_VERSION = "70.0"  # the WeasyPrint whose tagging `_describe_wordless_elements` wraps
+LABELS_FROM_VERSION = "70.0"  # the WeasyPrint whose drawing and backgrounds `labels_shown_in_place` was read from
 
 
 @functools.cache
@@ -364,6 +365,50 @@ def continued_rows(rendered) -> list[str]:
                 first[group] = min(first.get(group, (int(row), anchor)), (int(row), anchor))
         shown += [anchor for row, anchor in first.values() if row > 0]
     return shown
+
+
+def labels_shown_in_place(rendered, rows: list[str]) -> bool:
+    """Show the CONTINUED labels of these rows in the layout as it stands, as `#row .continued { visibility: visible }`
+    would, without laying the document out again (a long roster's second layout was most of its time).
+
+    Visibility moves no box: WeasyPrint reads it when drawing, and when laying out a box's background, which a hidden
+    box has none of. So the flip is exact unless a label would show a background or shadow of its own; then, and in a
+    WeasyPrint other than the one this was read from, nothing is changed and False is returned (lay out again). A box
+    inside a label that sets its own visibility keeps it, as with the CSS."""
+    weasyprint = weasyprint_module()
+    if weasyprint.__version__ != LABELS_FROM_VERSION:
+        return False
+    flips = [box for page in rendered.pages for box in _label_boxes(page._page_box, frozenset(rows))]
+    if any(_shows_a_background(box.style) for box in flips):
+        return False
+    for box in flips:
+        box.style["visibility"] = "visible"
+    return True
+
+
+def _label_boxes(box, rows: frozenset[str], in_row: bool = False, in_label: bool = False):
+    """The boxes a CONTINUED label inside one of ``rows`` draws: the label's own and those inheriting its visibility."""
+    element = box.element
+    if element is not None:
+        in_row = in_row or element.get("id") in rows
+        if in_row and "::" not in box.element_tag and CONTINUED in element.get("class", "").split():
+            in_label = True
+        elif in_label and "visibility" in getattr(box.style, "cascaded", {}):  # an anonymous box's style has none
+            in_label = False  # its own visibility, kept
+    if in_label:
+        yield box
+    for child in getattr(box, "children", ()):
+        yield from _label_boxes(child, rows, in_row, in_label)
+
+
+def _shows_a_background(style) -> bool:
+    from weasyprint.draw.color import get_color  # deferred with WeasyPrint
+
+    return (
+        get_color(style, "background_color").alpha != 0
+        or any(kind != "none" for kind, _ in style["background_image"])
+        or bool(style["box_shadow"])
+    )
 
 
 def _with_body_class(html: str, name: str) -> str:
