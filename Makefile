@@ -6,6 +6,7 @@
 #   make test-fast  in about a minute on 2 cores: every test that needs no build (site or PDF), no browser, no long fuzzing
 #   make mutation  mutation testing of the model, validation, pipeline and generic mechanics: killed / total
 #   make mutation-again  only the mutants the last run did not kill, against the tests as they are now
+#   make mutation-resume  go on with a `make mutation` that was stopped: only the mutants it has not checked yet
 #   make mutation-sample  the score estimated from 150 mutants drawn at random, with its 95% interval
 #   make coverage  the whole suite under coverage.py (branch, child processes too), then the total for generator/
 #   make data-mutation  change each value of the sample rules one at a time; list every change no test caught
@@ -18,7 +19,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.rulepress-installed
 
-.PHONY: build test test-fast lint check browser wall print-libraries clean pictures mutation mutation-again mutation-sample coverage data-mutation
+.PHONY: build test test-fast lint check browser wall print-libraries clean pictures mutation mutation-again mutation-resume mutation-sample coverage data-mutation
 
 # Set-up steps are one line each; pip is quiet (its errors still show), the build prints a progress
 # bar and its summary: no library logs on a first run.
@@ -91,6 +92,17 @@ mutation-again: $(MUTATION_STAMP)
 	$(VENV)/bin/mutmut run --max-children 2 $$($(PY) scripts/mutation_report.py --not-killed) > mutants.log 2>&1 \
 		|| (tail -n 40 mutants.log; exit 1)
 	@date -u +"mutation re-run ended %H:%M:%S UTC; load: $$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
+	$(PY) scripts/mutation_report.py
+
+# `make mutation-resume` goes on with a whole run that was stopped (Ctrl-C, the machine shut down): mutmut keeps each
+# verdict as it is given, so only the mutants not yet checked are run, and those of any function whose code has
+# changed since (mutmut keeps a hash of each function and forgets the verdicts of one that changed). The run's hours
+# can then be spread over several sittings.
+mutation-resume: $(MUTATION_STAMP)
+	@test -d mutants || { echo "no mutants/ here: run make mutation first"; exit 1; }
+	@date -u +"mutation run resumed %H:%M:%S UTC; load: $$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
+	$(VENV)/bin/mutmut run --max-children 2 >> mutants.log 2>&1 || (tail -n 40 mutants.log; exit 1)
+	@date -u +"mutation run ended %H:%M:%S UTC; load: $$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
 	$(PY) scripts/mutation_report.py
 
 MUTATION_SAMPLE ?= 150
