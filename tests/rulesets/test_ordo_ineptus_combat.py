@@ -13,6 +13,8 @@ from fractions import Fraction
 import pytest
 from helpers import ruleset_names, sweep
 
+from generator.model.formula import FormulaError
+
 (
     ns,
     rules,
@@ -125,7 +127,22 @@ def test_armour_save_and_piercing(armour_piercing_save, armour_save):
         plain = plain_save(base, strength)
         assert armour_save(base, strength, True) == (None if plain is None or plain == 6 else plain + 1), "one worse"
 
-    sweep(itertools.product(range(1, 7), range(1, 11)), case)
+    sweep(itertools.product(range(2, 7), range(1, 11)), case)
+
+
+def test_an_armour_save_runs_from_2_to_6_as_the_charts_print_it(
+    armour_save, armour_piercing_save, critical_armour_save
+):
+    """The text names no 1+ save, nor whether a rolled 1 would fail one: a calculator offering 1+ showed a save
+    that never fails (100%). Each formula refuses it, and a 7+."""
+    for base in (1, 7):
+        for name, asked in (
+            ("armour_save", lambda: armour_save(base, 3)),
+            ("armour_piercing_save", lambda: armour_piercing_save(base, 3)),
+            ("critical_armour_save", lambda: critical_armour_save(base, 3, 1)),
+        ):
+            with pytest.raises(FormulaError, match=f"`base_save` of {name} runs from 2 to 6, not {base}"):
+                asked()
 
 
 def test_no_save_stays_no_save(save_chance):
@@ -197,7 +214,7 @@ def test_critical_armour_save_is_two_worse(critical_armour_save):
         expected = None if roll == 6 or plain is None or plain + 2 > 6 else plain + 2
         assert critical_armour_save(base, strength, roll, piercing) == expected
 
-    sweep(itertools.product([1, 2, 3, 4, 5, 6], range(1, 8), FACES, [False, True]), case)
+    sweep(itertools.product([2, 3, 4, 5, 6], range(1, 8), FACES, [False, True]), case)
 
 
 def test_000_injury_chart(injury_chart_chances, injury_chart_result, may_coup_de_grace, rolls_on_injury_chart):
