@@ -60,7 +60,7 @@ def run_tasks(tasks: list, workers: int | None, advance, walled: tuple | None = 
         finally:
             signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
         for index, future in enumerate(futures):
-            future.add_done_callback(lambda _future, index=index: advance(index))
+            future.add_done_callback(_advancing(advance, index))
         results, refused = [], []  # renders refused (a sheet too long for its page): each told once all are done
         for future in futures:
             try:
@@ -75,6 +75,17 @@ def run_tasks(tasks: list, workers: int | None, advance, walled: tuple | None = 
         raise
     pool.shutdown()
     return results
+
+
+def _advancing(advance, index: int):
+    """A future's callback telling progress its task is done: rendered, or refused (told once all are done), as the
+    walled pool tells it. A task cancelled or failed is not done: a Ctrl-C, which ends every task, said each was."""
+
+    def done(future) -> None:
+        if not future.cancelled() and (future.exception() is None or isinstance(future.exception(), RenderRefused)):
+            advance(index)
+
+    return done
 
 
 def _started_since(before: set) -> list:

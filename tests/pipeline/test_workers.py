@@ -7,6 +7,7 @@ import io
 import os
 import re
 import threading
+import time
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -87,6 +88,18 @@ def test_a_task_is_its_function_on_its_arguments_and_times_itself_on_request(mon
 
 def test_no_tasks_start_no_pool():
     assert pipeline.workers.run_tasks([], None, lambda: None) == []
+
+
+def test_progress_is_told_of_the_tasks_done_and_of_none_a_failure_ended():
+    """A failed task stops the pool (as a Ctrl-C does, which ends every task): neither it nor the task it cut short
+    is said to be done, where each was said done before."""
+    done = []
+    assert pipeline.workers.run_tasks([(_double, 1), (_double, 2)], 2, done.append) == [2, 4]
+    assert sorted(done) == [0, 1]
+    done = []
+    with pytest.raises(ValueError, match="^bad 1$"):
+        pipeline.workers.run_tasks([(_fail, 1), (time.sleep, 60)], 2, done.append)
+    assert done == []
 
 
 class _Process:
