@@ -90,18 +90,6 @@ def test_no_tasks_start_no_pool():
     assert pipeline.workers.run_tasks([], None, lambda: None) == []
 
 
-def test_progress_is_told_of_the_tasks_done_and_of_none_a_failure_ended():
-    """A failed task stops the pool (as a Ctrl-C does, which ends every task): neither it nor the task it cut short
-    is said to be done, where each was said done before."""
-    done = []
-    assert pipeline.workers.run_tasks([(_double, 1), (_double, 2)], 2, done.append) == [2, 4]
-    assert sorted(done) == [0, 1]
-    done = []
-    with pytest.raises(ValueError, match="^bad 1$"):
-        pipeline.workers.run_tasks([(_fail, 1), (time.sleep, 60)], 2, done.append)
-    assert done == []
-
-
 class _Process:
     def __init__(self, alive_after_join: bool):
         self.alive, self.alive_after_join, self.calls = True, alive_after_join, []
@@ -191,16 +179,16 @@ def test_off_a_terminal_nothing_to_render_says_nothing_and_a_count_alone_counts(
     assert said(log.getvalue()) == ["rulepress: building 2 outputs"]
 
 
-def test_the_pool_runs_each_task_and_gives_results_in_task_order():
+def test_the_pool_runs_each_task_gives_results_in_task_order_and_tells_progress_of_each_task_done():
+    """A failed task stops the pool (as a Ctrl-C does, which ends every task): neither it nor the task it cut short
+    is said to be done, where each was said done before."""
     done = []
-    assert pipeline.workers.run_tasks([(abs, -3), (len, "abcd"), (str.upper, "x")], 1, lambda *_: done.append(1)) == [
-        3,
-        4,
-        "X",
-    ]
-    assert len(done) == 3
+    assert pipeline.workers.run_tasks([(abs, -3), (len, "abcd"), (str.upper, "x")], 1, done.append) == [3, 4, "X"]
+    assert sorted(done) == [0, 1, 2]
+    done = []
     with pytest.raises(ValueError, match="invalid literal"):
-        pipeline.workers.run_tasks([(int, "seven"), (abs, 1)], None, lambda: None)
+        pipeline.workers.run_tasks([(int, "seven"), (time.sleep, 60)], 2, done.append)
+    assert done == []
 
 
 def test_with_the_wall_in_use_the_tasks_go_to_walled_workers_with_the_progress_and_whether_a_site_is_built(
