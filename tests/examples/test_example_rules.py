@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from helpers import make_project
 
+from generator.examples.namespace import ExampleRules
 from generator.pipeline.build import check_with_examples
+from generator.validate import check_project
 
 GAME = """\
 ruleset: {title: Pikes}
@@ -53,3 +55,24 @@ def test_a_cell_naming_a_value_is_its_number_in_a_worked_example_and_the_house_v
     assert [(c.entry, c.results) for c in changed.get("pikes_errata", ())] == [
         ("rules.costs", (("10", "12"), ("{'heavy': 5, 'light': 4}", "{'heavy': 6, 'light': 4}")))
     ]
+
+
+def test_the_rules_handed_to_an_example_read_each_named_cell_as_its_number_by_every_route(tmp_path):
+    """The same reading in the checking process (`ExampleRules`, which the walled example host builds too): by
+    `profile`, by `get`, in `profiles` and by `reachable`; the text's 5 under the text, the errata's 6 under the
+    overlay, a cell typed as a number (light foot's 4) as written, and a matrix naming no value the very matrix."""
+    result = check_project(make_project(tmp_path, pikes=GAME, pikes_errata=ERRATA))
+    assert result.ok, [d.format() for d in result.diagnostics.errors]
+    for ruleset, heavy in (("pikes", 5), ("pikes_errata", 6)):
+        rules = ExampleRules.of(result.project.ruleset(ruleset))
+        for matrix in (
+            rules.profile("troops"),
+            rules.get("profiles", "troops"),
+            *rules.profiles,
+            *rules.reachable("profiles"),
+        ):
+            assert {row.id: row["pts"] for row in matrix.rows} == {"heavy": heavy, "light": 4}, ruleset
+            assert [row.name for row in matrix.rows] == ["Heavy foot", "Light foot"]
+    plain = check_project(make_project(tmp_path / "plain", pikes=GAME.replace("{value: heavy_points}", "5")))
+    as_written = plain.project.ruleset("pikes").profile("troops")
+    assert ExampleRules.of(plain.project.ruleset("pikes")).profile("troops") is as_written
