@@ -76,7 +76,7 @@ def axis_values(chart: Chart, axis, scope=None, formula: Formula | None = None) 
     return []
 
 
-def read_as_values(chart: Chart, axis, scope, formula: Formula | None = None) -> list[tuple[str, object]]:
+def read_as_values(axis, scope, formula: Formula | None = None) -> list[tuple[str, object]]:
     """The words of an axis read as the ruleset's values, each with what it computed: what an error about a cell
     says, so that `hearts` read as a value of 13 is not left a puzzle (`suit=13`)."""
     if not axis.values or scope is None:

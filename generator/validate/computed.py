@@ -840,7 +840,7 @@ def _read_as_values(chart: Chart, formula: Formula, calc, cell: dict) -> str:
     for name, axis in (("rows", chart.rows), ("columns", chart.columns)):
         if axis is None or axis.input not in cell:
             continue
-        for word, value in read_as_values(chart, axis, calc.scope, formula):
+        for word, value in read_as_values(axis, calc.scope, formula):
             if _same(cell[axis.input], value):
                 what = f"the value `{word}`" if word.isidentifier() else "values"
                 notes.append(f"`{word}` of the {name} is read as {what}, {value}")

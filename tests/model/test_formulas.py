@@ -445,7 +445,16 @@ import icepool
 from helpers import make_project
 
 from generator.model import formula as F
-from generator.model.formula import MAX_LENGTH, Budget, FormulaTooLarge, budget  # noqa: E402
+from generator.model.formula import (  # noqa: E402
+    MAX_LENGTH,
+    Budget,
+    FormulaTooLarge,
+    budget,
+    explode,
+    keep_highest,
+    keep_lowest,
+    reroll,
+)
 
 
 @pytest.mark.parametrize("written", ["2D1000", "20D100", "100D20", "D1000"])
@@ -1193,7 +1202,9 @@ def _listed(rolls) -> dict:
     return {total: Fraction(n, len(rolls)) for total, n in counted.items()}
 
 
-@pytest.mark.parametrize("keep, dice, sides", [(2, 3, 6), (1, 3, 6), (3, 3, 6), (2, 4, 6), (1, 2, 10), (3, 5, 4)])
+@pytest.mark.parametrize(
+    "keep, dice, sides", [(2, 3, 6), (1, 3, 6), (3, 3, 6), (2, 4, 6), (1, 2, 10), (3, 5, 4), (0, 3, 6)]
+)
 def test_keeping_the_highest_or_lowest_dice_adds_those_of_every_roll(keep, dice, sides):
     rolls = list(itertools.product(range(1, sides + 1), repeat=dice))
     highest = _listed(sum(sorted(roll)[dice - keep :]) for roll in rolls)
@@ -1241,6 +1252,8 @@ def test_a_re_rolled_die_rolls_again_under_its_number_and_the_last_roll_stands(u
     [
         ("keep_highest(4, 3)", "keeps 0 to 3 of 3 dice, not 4"),
         ("keep_lowest(-1, 3)", "keeps 0 to 3 of 3 dice, not -1"),
+        ("keep_highest(3 / 2, 3)", "keeps 0 to 3 of 3 dice, not 3/2"),
+        ("keep_highest(1, 3, D1000)", "`3 rolls of a roll of 1,000 outcomes` rolls 3,000 dice × sides"),
         ("explode(D6, 21)", "a die is rolled again 0 to 20 times, not 21"),
         ("reroll(D6, 4, True)", "a die is rolled again 0 to 20 times, not True"),
     ],
@@ -1248,3 +1261,32 @@ def test_a_re_rolled_die_rolls_again_under_its_number_and_the_last_roll_stands(u
 def test_dice_kept_or_rolled_again_outside_what_a_roll_can_be_are_refused(written, why):
     with pytest.raises(FormulaError, match=why):
         ev(written)
+
+
+@pytest.mark.parametrize(
+    "made, steps",
+    [
+        (lambda: keep_highest(2, 3), 3 * 2 * 6 + 1),  # dice × kept × outcomes, and one for the sum
+        (lambda: keep_lowest(1, 4, icepool.d10), 4 * 1 * 10 + 1),
+        (lambda: keep_highest(0, 3), 3 * 0 * 6 + 1),
+        (lambda: explode(icepool.d6, 2), 6 * 6 * 3),  # outcomes × outcomes for each roll: the first and two more
+        (lambda: explode(icepool.d4, 0), 4 * 4 * 1),
+        (lambda: reroll(icepool.d6, 4, 1), 6 * 6 * 2),
+        (lambda: reroll(icepool.d8, 3, 3), 8 * 8 * 4),
+    ],
+)
+def test_keeping_exploding_and_re_rolling_cost_the_steps_of_the_outcomes_they_combine(made, steps):
+    """What each costs of a check's budget, as Budget says: one step per outcome pair a roll is built from. One
+    step fewer refuses it, so a formula over the budget is refused at the same call on every machine."""
+    with budget(steps):
+        made()
+    with budget(steps - 1), pytest.raises(FormulaTooLarge, match=f"more than {steps - 1:,} steps"):
+        made()
+
+
+def test_the_highest_and_lowest_kept_of_one_die_are_two_rolls():
+    """Each is remembered apart: the lowest of two D6 asked after the highest of the same die is not the highest."""
+    die = icepool.Die([1, 2, 3])
+    rolls = list(itertools.product(range(1, 4), repeat=2))
+    assert _chances(keep_highest(1, 2, die)) == _listed(max(roll) for roll in rolls)
+    assert _chances(keep_lowest(1, 2, die)) == _listed(min(roll) for roll in rolls)

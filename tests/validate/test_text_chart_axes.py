@@ -93,3 +93,75 @@ def test_a_word_read_as_a_value_where_a_cell_fails_is_named_in_the_error(tmp_pat
         "(`hearts` of the rows is read as the value `hearts`, 13)" in e
         for e in errors
     ), errors
+
+
+WORDS_AS_VALUES = """\
+ruleset: {title: Card Odds}
+values:
+  hearts: {value: 13, label: Hearts in the deck}
+formulas:
+  pairing:
+    title: A suit beside a rank
+    inputs:
+      suit: {label: Suit, type: text}
+      rank: {label: Rank, type: text}
+    expr: "suit + rank"
+    result: text
+charts:
+  both_axes:
+    title: Suits by ranks
+    formula: pairing
+    rows: {input: suit, values: [hearts]}
+    columns: {input: rank, values: [hearts - 1]}
+  columns_only:
+    title: Suits, rank held
+    formula: pairing
+    columns: {input: suit, values: [hearts]}
+    fixed: {rank: ace}
+"""
+
+
+def test_every_axis_word_read_as_a_value_is_named_rows_and_columns_alike(tmp_path):
+    """Each axis's word is named with the axis it is on; an expression of values (`hearts - 1`) is "values", not
+    a value; a chart with columns alone names its columns' word."""
+    result = check_project(make_project(tmp_path, game=WORDS_AS_VALUES))
+    errors = [d.format() for d in result.diagnostics.errors]
+    assert len(errors) == 2, errors
+    assert any(
+        "cannot compute its cell for rank=12, suit=13: " in e
+        and "(`hearts` of the rows is read as the value `hearts`, 13; "
+        "`hearts - 1` of the columns is read as values, 12)"
+        in e
+        for e in errors
+    ), errors
+    assert any(
+        "`columns_only` cannot compute its cell" in e
+        and "(`hearts` of the columns is read as the value `hearts`, 13)" in e
+        for e in errors
+    ), errors
+
+
+def test_a_choice_that_names_a_value_is_never_said_to_be_read_as_it(tmp_path):
+    """`hearts` is a choice of `suit` and the name of a value that is the text `hearts`: the chart's cell takes the
+    choice as written, so its error names no word read as a value, though the two texts are equal."""
+    game = """\
+ruleset: {title: Card Odds}
+values:
+  hearts: {value: hearts, label: The red suit}
+formulas:
+  suit_plus_one:
+    title: A suit and one more
+    inputs:
+      suit: {label: Suit, type: text, choices: [hearts, clubs]}
+    expr: "suit + 1"
+charts:
+  suits:
+    title: Suits
+    formula: suit_plus_one
+    columns: {input: suit, values: [hearts]}
+"""
+    result = check_project(make_project(tmp_path, game=game))
+    charts = [d.message for d in result.diagnostics.errors if d.code.value == "bad-chart"]
+    assert len(charts) == 1, [d.format() for d in result.diagnostics.errors]
+    assert charts[0].startswith("`suits` cannot compute its cell for suit=hearts: ")
+    assert "read as" not in charts[0]
