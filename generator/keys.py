@@ -163,8 +163,8 @@ def inputs_key(
     epoch: str,
     ruleset: str,
     templates: bytes,
-    dated: str = "",
-    settings: bytes = b"",
+    dated: str,
+    settings: bytes,
 ) -> str:
     """A hash of everything one ruleset's PDFs of ``kind`` are made from: the audiences a build makes (and the
     one it was asked for), SOURCE_DATE_EPOCH (``epoch``), the ruleset's key (``ruleset_key``), the
@@ -177,7 +177,7 @@ def inputs_key(
     return _printed_apart(digest, dated, settings)
 
 
-def rules_key(ruleset: str, templates: bytes, dated: str = "", settings: bytes = b"") -> str:
+def rules_key(ruleset: str, templates: bytes, dated: str, settings: bytes) -> str:
     """A hash of what one ruleset's PDFs print, whatever a build asked for: the ruleset's key (``ruleset_key``),
     the templates, the date of its rules (``dated``) and the project's settings. PDFs kept from a build under
     another key were made from older rules."""

@@ -395,12 +395,6 @@ def _extra_ref(ruleset: Ruleset, army, index: int, extra: str) -> Diagnostic | N
     return None
 
 
-def _twice(id: str, where: str, loc) -> Diagnostic:
-    return Diagnostic(
-        Code.BOUGHT_TWICE, f"`{id}` is bought twice in {where}", loc, "name it once: it is paid each time"
-    )
-
-
 def _unit_refs(ruleset: Ruleset, army, unit):
     troops = [r.id for r in ruleset.profile(army.matrix).rows]
     if unit.troop not in troops and not ruleset.is_unloaded(f"{army.matrix}.{unit.troop}", ROW_SECTION):

@@ -94,6 +94,35 @@ def test_the_site_key_changes_with_each_thing_a_site_is_made_from():
     assert len(set(each)) == len(made_from) + 1
 
 
+def test_a_files_digest_is_the_sha256_of_its_bytes_read_again_once_they_change(tmp_path):
+    one, other = tmp_path / "one.yaml", tmp_path / "other.yaml"
+    one.write_bytes(b"title: One\n")
+    other.write_bytes(b"title: Another\n")
+    assert keys.file_digest(one) == hashlib.sha256(b"title: One\n").hexdigest()
+    assert keys.file_digest(other) == hashlib.sha256(b"title: Another\n").hexdigest()
+    assert keys.file_digest(one) == hashlib.sha256(b"title: One\n").hexdigest()  # asked again, still its own
+    one.write_bytes(b"title: One, changed\n")
+    os.utime(one, ns=(1, 1))  # another time too, though a size alone tells it
+    assert keys.file_digest(one) == hashlib.sha256(b"title: One, changed\n").hexdigest()
+
+
+def test_a_rulesets_printed_key_changes_with_each_thing_it_prints_from():
+    """`rules_key`: the ruleset's key, the templates, its rules' date and the project's settings."""
+    parts = ("ruleset-key", b"templates", "2026-12-06", b"site: {name: Club}")
+    base = keys.rules_key(*parts)
+    assert keys.rules_key(*parts) == base
+    changed = [
+        ("another-key", b"templates", "2026-12-06", b"site: {name: Club}"),
+        ("ruleset-key", b"other templates", "2026-12-06", b"site: {name: Club}"),
+        ("ruleset-key", b"templates", "2026-12-07", b"site: {name: Club}"),
+        ("ruleset-key", b"templates", "", b"site: {name: Club}"),
+        ("ruleset-key", b"templates", "2026-12-06", b"site: {name: Another club}"),
+        ("ruleset-key", b"templates", "2026-12-06", b""),
+    ]
+    found = [keys.rules_key(*other) for other in changed]
+    assert base not in found and len(set(found)) == len(found)
+
+
 def test_the_pdf_key_hashes_each_linked_asset_by_name_folder_and_bytes(tmp_path):
     (tmp_path / "templates").mkdir()
     logo = tmp_path / "templates" / "logo.png"
