@@ -256,9 +256,14 @@ def test_an_unchanged_ruleset_keeps_its_pdfs_without_their_pages_being_made(proj
     from stand_ins import edit
 
     edit(project, "melee_house")
+    index = project / "build" / "site" / "index.html"
+    before = index.stat().st_ino
     assert build(project, renderers) == 0
     assert made == [("sheets", ["melee_house"]), ("handouts", ["melee_house"]), ("handouts", ["melee_house"])]
     assert renderers.pdfs == []  # the pages came out the same: the PDFs are kept by their own keys
+    # and so did the sites' pages, made again to be compared: each site is kept, its files linked, not copied
+    assert capsys.readouterr().out.split(" — ")[1].startswith("site: 0 written, 3 unchanged;")
+    assert index.stat().st_ino == before
 
 
 def test_an_unchanged_project_keeps_its_sites_without_their_pages_being_made(project, renderers, monkeypatch):
