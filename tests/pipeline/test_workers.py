@@ -146,12 +146,78 @@ def test_off_a_terminal_a_long_quiet_render_says_it_is_still_going(monkeypatch):
     monkeypatch.setattr("sys.stderr", log)
     monkeypatch.setattr(pipeline.workers.Plain, "QUIET", 0.05)
     with pipeline.workers.progress("building", 2, ["site", "site-gm"]):
+        assert "rulepress-progress" in [thread.name for thread in threading.enumerate()]
         for _ in range(500):
             if len(log.getvalue().splitlines()) > 1:
                 break
             threading.Event().wait(0.01)
     assert said(log.getvalue())[:2] == ["rulepress: building 2 outputs: site, site-gm", "rulepress: [0/2] building"]
     assert "rulepress-progress" not in [thread.name for thread in threading.enumerate()]  # ended with the build
+
+
+class _Clock:
+    """A build's clock and its progress's wait, stood in for: each wait moves the clock on by what is scripted."""
+
+    def __init__(self, start: float, script):
+        self.now, self.script, self.waits = start, list(script), []
+
+    def monotonic(self) -> float:
+        return self.now
+
+    def wait(self, timeout: float) -> bool:
+        """The progress thread's sleep: False (not stopped) while the script has a step, which moves the clock."""
+        self.waits.append(timeout)
+        if not self.script:
+            return True
+        step = self.script.pop(0)
+        self.now += timeout if step == "all of it" else step[0]
+        if step != "all of it":
+            step[1]()
+        return False
+
+
+def test_a_quiet_build_is_said_still_going_once_each_quiet_minute_and_not_once_it_is_done(monkeypatch):
+    """The progress thread's loop, step by step on a stood-in clock: an early wake-up says nothing and sleeps the
+    rest of the minute; a whole quiet minute says the count; once every task is done it says nothing more, and
+    sleeps a second at least."""
+    log = io.StringIO()
+    monkeypatch.setattr("sys.stderr", log)
+    plain = pipeline.workers.Plain("building", 0)  # no thread: the loop is run here, by hand
+    plain.total = 2
+    clock = _Clock(plain.started, [(30, lambda: None), "all of it", (60, lambda: setattr(plain, "done", 2))])
+    monkeypatch.setattr(pipeline.workers, "time", SimpleNamespace(monotonic=clock.monotonic))
+    plain.stopped = SimpleNamespace(wait=clock.wait)
+    plain._heartbeat()
+    assert clock.waits == [60.0, 30.0, 60.0, 1.0]
+    assert log.getvalue().splitlines() == ["rulepress: [0/2] building (1m00s)"]
+
+
+def test_a_progress_line_ends_with_the_minutes_and_seconds_since_the_build_began(monkeypatch):
+    log = io.StringIO()
+    monkeypatch.setattr("sys.stderr", log)
+    clock = _Clock(5000.0, [])
+    monkeypatch.setattr(pipeline.workers, "time", SimpleNamespace(monotonic=clock.monotonic))
+    plain = pipeline.workers.Plain("building", 1, ["site"])  # one output: no plural
+    plain.stop()
+    for elapsed in (61.9, 125.0, 3599.0, 3600.0):
+        clock.now = 5000.0 + elapsed
+        plain.say("still")
+    assert log.getvalue().splitlines() == [
+        "rulepress: building 1 output: site (0m00s)",
+        "rulepress: still (1m01s)",
+        "rulepress: still (2m05s)",
+        "rulepress: still (59m59s)",
+        "rulepress: still (60m00s)",
+    ]
+
+
+def test_a_task_done_without_labels_counts_and_says_nothing(monkeypatch):
+    log = io.StringIO()
+    monkeypatch.setattr("sys.stderr", log)
+    with pipeline.workers.progress("building", 2, ["only one label"]) as advance:  # labels that do not fit: none
+        advance(0)
+        advance(1)
+    assert said(log.getvalue()) == ["rulepress: building 2 outputs"]
 
 
 def test_serves_copy_of_what_a_build_said_gets_no_progress_lines(monkeypatch):
