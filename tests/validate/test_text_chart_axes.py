@@ -98,7 +98,7 @@ def test_a_word_read_as_a_value_where_a_cell_fails_is_named_in_the_error(tmp_pat
 WORDS_AS_VALUES = """\
 ruleset: {title: Card Odds}
 values:
-  hearts: {value: 13, label: Hearts in the deck}
+  hearts: {value: 1300, label: Hearts in the deck}
 formulas:
   pairing:
     title: A suit beside a rank
@@ -123,20 +123,21 @@ charts:
 
 def test_every_axis_word_read_as_a_value_is_named_rows_and_columns_alike(tmp_path):
     """Each axis's word is named with the axis it is on; an expression of values (`hearts - 1`) is "values", not
-    a value; a chart with columns alone names its columns' word."""
+    a value; a chart with columns alone names its columns' word. (Numbers past 256: Python keeps one object of each
+    small int, so a cell's number and the value's would be one object even if compared by identity.)"""
     result = check_project(make_project(tmp_path, game=WORDS_AS_VALUES))
     errors = [d.format() for d in result.diagnostics.errors]
     assert len(errors) == 2, errors
     assert any(
-        "cannot compute its cell for rank=12, suit=13: " in e
-        and "(`hearts` of the rows is read as the value `hearts`, 13; "
-        "`hearts - 1` of the columns is read as values, 12)"
+        "cannot compute its cell for rank=1299, suit=1300: " in e
+        and "(`hearts` of the rows is read as the value `hearts`, 1300; "
+        "`hearts - 1` of the columns is read as values, 1299)"
         in e
         for e in errors
     ), errors
     assert any(
         "`columns_only` cannot compute its cell" in e
-        and "(`hearts` of the columns is read as the value `hearts`, 13)" in e
+        and "(`hearts` of the columns is read as the value `hearts`, 1300)" in e
         for e in errors
     ), errors
 
