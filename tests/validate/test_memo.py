@@ -302,6 +302,24 @@ def test_on_the_samples_a_check_after_one_edit_prints_what_check_all_prints(tmp_
             assert "scores_a_hit" in formulas and "hits" not in formulas
 
 
+def test_a_projects_templates_unchanged_are_not_read_again_and_their_problems_are_told_the_same(
+    project, capsys, monkeypatch
+):
+    """A template Jinja cannot parse is told by every check; a check after a rules edit (which the whole check's
+    output slot misses) finds the same templates' problems in the memo and tells them as the first did."""
+    import generator.render.jinja as jinja
+
+    (project / "templates" / "handouts").mkdir(parents=True)
+    (project / "templates" / "handouts" / "handout.html.j2").write_text("{% if %}\n", encoding="utf-8")
+    read, reading = [], jinja.template_problems
+    monkeypatch.setattr(jinja, "template_problems", lambda root: read.append(root) or reading(root))
+    first = check(project, capsys)
+    assert first[0] == 1 and "handout.html.j2" in first[2] and len(read) == 1
+    with melee(project).open("a", encoding="utf-8") as rules:
+        rules.write("# an edit of the rules alone\n")
+    assert check(project, capsys) == first and len(read) == 1
+
+
 def test_a_check_through_a_checker_uses_the_memo_too(project, tried):
     """serve checks each ruleset through its own checker: a ruleset it checks again pays only for what changed."""
     from generator.validate import check_project, check_ruleset
