@@ -164,6 +164,23 @@ def test_a_limit_of_a_ruleset_that_extends_a_game_counting_the_games_troops_is_t
     ]
 
 
+def test_a_ruleset_that_extends_a_game_with_a_matrix_of_its_own_is_told_it_fields_that_one_alone(tmp_path):
+    """The same limits in a supplement with a matrix of its own: its lists field that matrix's troops, never the
+    game's `beast` (its points cap counts its own lists' points: no error); the hint says where a limit on the
+    game's lists goes."""
+    pack = PACK.replace(", overlay: true", "") + (
+        "profiles:\n  bog_band:\n    title: Bog band\n    columns:\n      pts: {label: Pts, type: points, min: 0}\n"
+        "    rows:\n      bog_walker: {name: Bog walker, pts: 4}\n"
+    )
+    found = [d.format() for d in check_project(make_project(tmp_path, skirmish=GAME, skirmish_pack=pack)).diagnostics]
+    assert found == [
+        "rules_src/skirmish_pack/ruleset.yaml:5:12: error[bad-expression]: `beast` is a count of `skirmish`'s "
+        "armies, and `skirmish_pack`, which extends it, fields armies from `bog_band` alone\n"
+        "  hint: limits on `skirmish`'s armies (a tournament pack's ban or points cap) go in an overlay of it: "
+        "`extends: skirmish` with `overlay: true`, and `army_limits:` beside its house values"
+    ]
+
+
 def test_the_readme_s_tournament_pack_checks_as_an_overlay_of_a_game_with_what_it_names(tmp_path):
     """The README's pack (its `yml` block: a ruleset of its own, not one with its `yaml` blocks), over a game whose
     heavy foot cost names `heavy_foot_pts` and which has monsters: clean, its limits marked house rules."""
