@@ -310,6 +310,29 @@ def test_a_build_for_the_players_alone_writes_no_names_reference_and_keeps_the_l
     assert not names.exists()
 
 
+def test_the_authors_edition_is_a_site_alone_even_when_printouts_are_asked_for(project, renderers, tmp_path):
+    """No sheet or handout is laid out for `--audience author`, asked for or not; the players' and the
+    game-master's builds lay out theirs."""
+    for only in ((), ("sheets",), ("handouts",), ("site", "sheets", "handouts")):
+        authors = tmp_path / f"authors-{len(only)}"
+        assert build(project, renderers, audience="author", only=only, out=authors) == 0
+        assert renderers.pdfs == [] and not [name for name in files(authors) if name.endswith(".pdf")]
+        assert renderers.sites == (["author"] if not only or "site" in only else [])
+    for audience in ("player", "gm"):
+        assert build(project, renderers, audience=audience, only=("sheets",), out=tmp_path / audience) == 0
+        assert [name for name in files(tmp_path / audience) if name.startswith("sheets/")]
+    # into a folder a whole build wrote, the authors' edition keeps every printout as it was
+    assert build(project, renderers) == 0
+    printed = {name: (project / "build" / name).read_bytes() for name in files(project / "build") if ".pdf" in name}
+    assert [name for name in printed if name.startswith("sheets/")] and [
+        n for n in printed if n.startswith("handouts/")
+    ]
+    assert build(project, renderers, audience="author") == 0
+    assert {name: (project / "build" / name).read_bytes() for name in files(project / "build") if ".pdf" in name} == (
+        printed
+    )
+
+
 def test_a_project_without_rulesets_builds_its_reference_pages(project, renderers):
     renderers.project.rulesets = []
     assert build(project, renderers, only=["sheets"]) == 0
