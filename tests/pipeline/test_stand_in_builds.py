@@ -390,14 +390,15 @@ def test_export_of_broken_rules_fails_and_writes_nothing(project, renderers, mon
     broken = Diagnostics()
     for line in (1, 2):
         broken.add(Code.YAML_SYNTAX, "bad", Location("rules_src/x/ruleset.yaml", line))
+    failed = [Diagnostic(Code.EXAMPLE_FAILED, "an example says 4", Location("rules_src/x/ruleset.yaml", 3))]
     monkeypatch.setattr(
-        pipeline.build, "check_with_examples", lambda root: (SimpleNamespace(ok=False, diagnostics=broken), [])
+        pipeline.build, "check_with_examples", lambda root: (SimpleNamespace(ok=False, diagnostics=broken), failed)
     )
     assert pipeline.build.run_export(BuildRequest(project, out=None, audience="player")) == 1
     assert (
         capsys.readouterr().err
-        == "".join(d.format() + "\n" for d in broken)
-        + f"export failed: 2 errors; nothing is written to {project / 'build'}\n"
+        == "".join(d.format() + "\n" for d in [*broken, *failed])
+        + f"export failed: 3 errors; nothing is written to {project / 'build'}\n"
     )
     assert not (project / "build").exists()
 

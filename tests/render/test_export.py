@@ -280,7 +280,11 @@ def test_an_export_writes_its_folder_whole_and_keeps_the_rest_of_the_build(every
     assert (out / "notes.txt").read_text(encoding="utf-8") == "mine"
     before = sorted(p.relative_to(root / "build").as_posix() for p in (root / "build").rglob("*"))
     assert main(["-C", str(root), "export", "--out", str(root / "build")]) == 2  # nor a build another folder holds
-    assert "holds a build" in capsys.readouterr().err
+    assert capsys.readouterr().err == (
+        f"rulepress: error: --out {root / 'build'} holds a build; an export replaces its folder whole: name a new or "
+        "empty folder, or one an export wrote (an export of the project's build/ goes to build/export/, without "
+        "--out)\n"
+    )
     assert sorted(p.relative_to(root / "build").as_posix() for p in (root / "build").rglob("*")) == before
 
 
