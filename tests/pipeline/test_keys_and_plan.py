@@ -268,7 +268,7 @@ def test_an_unchanged_ruleset_keeps_its_pdfs_without_their_pages_being_made(proj
 
 def test_an_unchanged_project_keeps_its_sites_without_their_pages_being_made(project, renderers, monkeypatch):
     """A site's pages (calculators and their reasons the costliest) are made only when what they are made from
-    changed: a ruleset's files, the project's settings, SOURCE_DATE_EPOCH."""
+    changed: a ruleset's files, the project's settings, SOURCE_DATE_EPOCH, the generator."""
     made, making = [], pipeline.plan.site_pages  # the stand-ins' own, as the fixture set them
 
     def pages(project, audience, downloads=None):
@@ -301,6 +301,9 @@ def test_an_unchanged_project_keeps_its_sites_without_their_pages_being_made(pro
     assert made == []  # only the game-master's asked for: it is unchanged, and the other two keep their keys
     assert build(project, renderers) == 0
     assert made == []
+    monkeypatch.setattr(pipeline.plan, "code_hash", lambda: "a newer generator")
+    assert build(project, renderers) == 0
+    assert sorted(made) == ["author", "gm", "player"]  # a newer generator makes every page again
 
 
 def test_a_new_source_date_epoch_or_generator_makes_every_page_again(project, renderers, monkeypatch):
