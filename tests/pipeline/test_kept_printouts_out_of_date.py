@@ -129,3 +129,19 @@ def test_a_new_site_address_makes_every_printout_anew(club, renderers, capsys):
     capsys.readouterr()
     assert build(club, renderers) == 0
     assert "sheets: 8 written, 0 unchanged; handouts: 12 written, 0 unchanged" in summary_line(capsys.readouterr().out)
+
+
+def test_a_newer_rulepress_leaves_every_kept_printout_out_of_date(club, renderers, capsys, monkeypatch):
+    """Nothing of the rules changed, but the generator that lays them out did: every PDF kept is said out of date."""
+    monkeypatch.setattr("generator.pipeline.plan.code_hash", lambda: "a newer Rulepress")
+    capsys.readouterr()
+    assert build(club, renderers, only=["site"], audience="player") == 0
+    handouts = [f"`melee-{kind}-{paper}.pdf`" for kind in ("cards", "handout", "roster") for paper in PAPERS]
+    sheets = [f"`{id}-{sheet}-{paper}.pdf`" for id, sheet in QUICK_AND_WOUND for paper in PAPERS]
+    assert notes(capsys.readouterr().out) == [  # 12 handouts and 8 sheets: the fixture's whole build, six named
+        note(f"the handouts {', '.join(handouts)} and 6 more", "handouts"),
+        note(f"the sheets {', '.join(sheets)} and 2 more", "sheets"),
+    ]
+
+
+QUICK_AND_WOUND = (("melee", "quick-reference"), ("melee", "wound-sheet"), ("melee_house", "quick-reference"))
