@@ -58,6 +58,17 @@ def test_bad_numbers_are_refused(bad):
         parse_number(bad) if " " not in bad else Quantity.parse(bad, "distance")
 
 
+@pytest.mark.parametrize(
+    "written, meant",
+    [("3 hexs", "hexes"), ("6 inchs", "inches"), ("2 squres", "squares"), ("4 fet", "feet"), ("2 inc", "inch")],
+)
+def test_a_slip_in_a_unit_of_distance_is_refused_with_the_unit_meant(written, meant):
+    """Three letters are enough to slip on (`fet` for feet); any other word counts something (2 cards, 3 ox)."""
+    with pytest.raises(QuantityError, match=f"^`{written.split()[1]}` is not a unit; did you mean `{meant}`\\?$"):
+        Quantity.parse(written)
+    assert Quantity.parse("3 ox").unit == "ox" and Quantity.parse("2 cards").kind == "count"
+
+
 def test_number_text_prints_fractions_as_people_write_them():
     assert [number_text(x) for x in (Fraction(1, 2), Fraction(7, 4), Fraction(5, 7), -3, 10)] == [
         "½",
