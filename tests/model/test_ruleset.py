@@ -3,6 +3,8 @@ reading order; the owner of an entry through every base. Entries are stood in fo
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pytest
 
 # -- the ruleset aggregate, on entries stood in for (only their ids matter to it) ---------------
@@ -116,3 +118,38 @@ def test_the_owner_of_an_entry_is_found_through_every_base():
     base = _ruleset("base", base=grand, values=("move",))
     child = _ruleset("child", base=base)
     assert child.owner_of("values", "old") is grand and child.owner_of("values", "move") is base
+
+
+# -- a spell's chance on its table, on a ruleset checked from YAML ------------------------------
+SPELLS = """\
+ruleset: {title: Hedge magic}
+tables:
+  hedge_spells:
+    title: Hedge spells
+    dice: D6
+    rows:
+      - {roll: 1-2, result: Fireball, ref: fireball}
+      - {roll: 3-6, result: Nothing happens}
+  lost_spells:
+    title: Lost spells
+    dice: D6
+    rows:
+      - {roll: not given, result: Mist, ref: mist}
+      - {roll: not given, result: Nothing happens}
+spells:
+  fireball: {name: Fireball, table: hedge_spells, effect: Burns.}
+  glow: {name: Glow, table: hedge_spells, effect: Shines.}
+  mist: {name: Mist, table: lost_spells, effect: Hides.}
+"""
+
+
+def test_a_spells_chance_is_its_rows_and_none_where_it_has_no_row_or_the_text_gives_no_ranges(tmp_path):
+    from helpers import make_project
+
+    from generator.validate import check_project
+
+    result = check_project(make_project(tmp_path, game=SPELLS))
+    assert result.ok, [d.format() for d in result.diagnostics]
+    game = result.project.ruleset("game")
+    chances = {id: game.spell_chance(game.spell(id)) for id in ("fireball", "glow", "mist")}
+    assert chances == {"fireball": Fraction(2, 6), "glow": None, "mist": None}  # 1-2 on a D6; no row; no ranges
