@@ -588,7 +588,7 @@ def _evaluated(tree, a: int, b: int):
 def test_an_expression_said_only_to_grow_never_falls_as_its_counts_rise():
     """Against brute force: raising either count by one, from every pair of counts 0 to 3, never lowers the value
     of an expression `only_grows` accepts (a list's other lines can only add to what those count); `a - b`,
-    `2 - a` and `a // (b + 1)` are refused, as they can fall."""
+    `2 - a` and `a // (b + 1)` are refused, as they can fall; sums and products with 0 and division by 1 are not."""
     accepted = 0
     for text in set(_expressions(2)):
         tree = parse_limit(text, {"a", "b"})
@@ -605,6 +605,8 @@ def test_an_expression_said_only_to_grow_never_falls_as_its_counts_rise():
     for falling in ("a - b", "2 - a", "a // (b + 1)"):
         assert not armies.only_grows(parse_limit(falling, {"a", "b"}), {"a", "b"})
     assert not armies.only_grows(parse_limit("a + b", {"a", "b"}), {"a"})  # `b` is not said to grow
+    for growing in ("a + 0", "0", "a // 1", "(a + b) // 2", "a * 2 + b / 3"):  # sums, products, division by 1 up
+        assert armies.only_grows(parse_limit(growing, {"a", "b"}), {"a", "b"}), growing
 
 
 def test_a_fixed_expression_is_the_same_for_every_list():
