@@ -54,6 +54,20 @@ def test_staging_sits_beside_the_out_folder(tmp_path):
     assert staging.name.startswith(".site-out-staging-") and len(staging.name) == len(".site-out-staging-") + 8
 
 
+def test_a_staging_name_taken_is_drawn_again_and_a_hundred_taken_are_an_error(tmp_path, monkeypatch):
+    """Beside the out folder another build's staging folder may hold the name drawn: another is drawn; where every
+    one of a hundred draws is taken (something else made them), the error says so, nothing is overwritten."""
+    (tmp_path / ".build-staging-taken000").mkdir()
+    drawn = iter(["taken000", "taken000", "free0000"])
+    monkeypatch.setattr(pipeline.staging.secrets, "token_hex", lambda n: next(drawn))
+    assert pipeline.staging.new_staging(tmp_path / "build") == tmp_path / ".build-staging-free0000"
+    draws = []
+    monkeypatch.setattr(pipeline.staging.secrets, "token_hex", lambda n: draws.append(n) or "taken000")
+    with pytest.raises(FileExistsError, match=f"^no free name for a staging folder beside {tmp_path / 'build'}$"):
+        pipeline.staging.new_staging(tmp_path / "build")
+    assert draws == [4] * 100
+
+
 def test_the_manifest_is_read_or_empty(tmp_path):
     assert pipeline.staging.read_manifest(tmp_path) == {}
     (tmp_path / pipeline.staging.MANIFEST).write_text("{not json")

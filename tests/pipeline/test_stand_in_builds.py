@@ -302,6 +302,14 @@ def test_a_build_for_the_players_alone_writes_no_names_reference_and_keeps_the_l
         assert build(project, renderers, audience=audience) == 0
         assert names.read_text() == "names of melee in project"
         names.write_text("names of the last full build")
+    # nor names behind a reference folder turned into a link, to files outside this machine's build
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "names-melee.md").write_text("names from elsewhere")
+    shutil.rmtree(project / "build" / "reference")
+    (project / "build" / "reference").symlink_to(elsewhere)
+    assert build(project, renderers, audience="player") == 0
+    assert not names.exists() and (elsewhere / "names-melee.md").read_text() == "names from elsewhere"
     # names this machine did not write (a build folder shipped with the project, its manifest unsigned) are not kept
     shutil.rmtree(project / "build")
     names.parent.mkdir(parents=True)
