@@ -19,6 +19,8 @@ from types import SimpleNamespace
 import pytest
 from stand_ins import build, summary_line
 
+import generator.pipeline.plan  # noqa: F401 - loads the submodule `pipeline.` reaches
+from generator import pipeline
 from generator.render.handouts.jobs import handout_jobs
 from generator.render.sheets.jobs import sheet_jobs
 from generator.source.project import load_project
@@ -93,13 +95,23 @@ def notes(out: str) -> list[str]:
     return [line for line in out.splitlines() if line.startswith("note:")]
 
 
-def test_a_rule_printed_on_no_sheet_leaves_the_kept_sheets_up_to_date(club, renderers, capsys):
+def test_a_rule_printed_on_no_sheet_leaves_the_kept_sheets_up_to_date(club, renderers, capsys, monkeypatch):
+    judged, judging = [], pipeline.plan.Builder._keys_now
+    monkeypatch.setattr(
+        pipeline.plan.Builder,
+        "_keys_now",
+        lambda self, kind, ids: judged.append((kind, sorted(ids))) or judging(self, kind, ids),
+    )
     edit(club, "A cavalryman scores", "A mounted man scores")
     capsys.readouterr()
     assert build(club, renderers, only=["site"], audience="player") == 0
     assert notes(capsys.readouterr().out) == [note(BOOKLETS, "handouts")]
+    assert judged == [("sheets", ["melee", "melee_house"]), ("handouts", ["melee", "melee_house"])]
+    judged.clear()
     assert build(club, renderers, only=["site"], audience="player") == 0  # said again: they are still kept
     assert notes(capsys.readouterr().out) == [note(BOOKLETS, "handouts")]
+    # the sheets, found up to date, took the new rules' key: only the handouts, still out of date, are judged again
+    assert judged == [("handouts", ["melee", "melee_house"])]
     assert build(club, renderers) == 0  # what the note said, a build that makes them finds
     out = capsys.readouterr().out
     assert "sheets: 0 written, 8 unchanged; handouts: 4 written, 8 unchanged" in summary_line(out)
