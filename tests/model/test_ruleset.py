@@ -129,7 +129,8 @@ tables:
     dice: D6
     rows:
       - {roll: 1-2, result: Fireball, ref: fireball}
-      - {roll: 3-6, result: Nothing happens}
+      - {roll: 3-5, result: Nothing happens}
+      - {roll: 6, result: "Backfire: the caster burns"}
   lost_spells:
     title: Lost spells
     dice: D6
@@ -153,3 +154,20 @@ def test_a_spells_chance_is_its_rows_and_none_where_it_has_no_row_or_the_text_gi
     game = result.project.ruleset("game")
     chances = {id: game.spell_chance(game.spell(id)) for id in ("fireball", "glow", "mist")}
     assert chances == {"fireball": Fraction(2, 6), "glow": None, "mist": None}  # 1-2 on a D6; no row; no ranges
+
+
+def test_a_roll_role_names_a_row_by_its_result_up_to_the_first_colon_or_by_the_id_its_ref_names(tmp_path):
+    from helpers import make_project
+
+    from generator.validate import check_project
+
+    game = check_project(make_project(tmp_path, game=SPELLS)).project.ruleset("game")
+    for target, result in (
+        ("hedge_spells:Backfire: the caster burns", "Backfire: the caster burns"),  # a result with a colon of its own
+        ("hedge_spells: Nothing happens ", "Nothing happens"),
+        ("hedge_spells:fireball", "Fireball"),
+    ):
+        table, row = game.table_row(target)
+        assert (table.id, row.result) == ("hedge_spells", result), target
+    with pytest.raises(KeyError, match="`hedge_spells` names no row: write {roll}`table:Result`"):
+        game.table_row("hedge_spells")
