@@ -56,6 +56,8 @@ def test_inputs_that_fit_their_declarations_give_the_result(charge):
         ({"bold": 1}, "`bold` of charge is true or false, not 1"),
         ({"side": "up"}, "`side` of charge is one of left, right, not 'up'"),
         ({"motto": 3}, "`motto` of charge is a text, not the number 3"),
+        ({"motto": Fraction(1, 2)}, "`motto` of charge is a text, not the number 1/2"),
+        ({"motto": True}, "`motto` of charge is a text, not True"),
         ({"dice": 7}, "`dice` of charge runs from 1 to 6, not 7"),
         ({"dice": 0}, "`dice` of charge runs from 1 to 6, not 0"),
         ({"dice": Fraction(3, 2)}, "`dice` of charge is a whole number, not 3/2"),

@@ -583,6 +583,15 @@ def test_a_roll_whose_outcomes_pass_the_largest_number_is_refused():
         ev("mean(D6 * 1000000000000)")
 
 
+def test_rolls_compared_together_may_combine_up_to_the_cap_of_outcome_pairs_and_not_one_more(monkeypatch):
+    """A chained comparison rolls each die once over every combination: at the cap it is computed, past it refused
+    before any is (the cap lowered here, so the combinations are few)."""
+    monkeypatch.setattr(F, "MAX_PAIRS", 36)
+    assert _chances(ev("D6 < D6 < D1")) == {False: Fraction(1)}  # 6 x 6 x 1 = 36 combinations
+    with pytest.raises(FormulaTooLarge, match="^comparing these rolls takes 72 combinations; the limit is 36$"):
+        ev("D6 < D6 < D2")
+
+
 def test_a_budget_counts_steps_and_refuses_the_first_one_over():
     held = Budget(10)
     held.spend(10)
