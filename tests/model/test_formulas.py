@@ -464,6 +464,8 @@ from generator.model.formula import (  # noqa: E402
     explode,
     keep_highest,
     keep_lowest,
+    maximum,
+    minimum,
     reroll,
 )
 
@@ -554,6 +556,19 @@ def test_a_text_or_list_is_repeated_to_at_most_a_thousand_items(text, passes):
     else:
         with pytest.raises(FormulaTooLarge, match="the limit is 1,000"):
             ev(text)
+
+
+@pytest.mark.parametrize(
+    "text, repeated",
+    [
+        ("('ab' if D6 > 3 else 'abcd') * 251", "1,004"),  # a roll of texts: its longest, 4, times 251
+        ("'abcd' * (D6 * 50)", "1,200"),  # a text times a roll: its largest, 300
+    ],
+)
+def test_a_roll_repeating_a_text_is_refused_by_its_longest_text_and_its_largest_number(text, repeated):
+    with pytest.raises(FormulaTooLarge, match=f"^a text or list repeated to {repeated} items; the limit is 1,000$"):
+        ev(text)
+    assert max(len(outcome) for outcome in ev(text.replace("251", "250").replace("50", "41")).outcomes()) <= 1000
 
 
 def test_texts_joined_past_a_thousand_characters_are_refused():
@@ -1293,9 +1308,11 @@ def test_dice_kept_or_rolled_again_outside_what_a_roll_can_be_are_refused(writte
         (lambda: explode(icepool.d4, 0), 4 * 4 * 1),
         (lambda: reroll(icepool.d6, 4, 1), 6 * 6 * 2),
         (lambda: reroll(icepool.d8, 3, 3), 8 * 8 * 4),
+        (lambda: maximum(icepool.d6, icepool.d8), 8 * 2),  # the outcomes of all, for each roll
+        (lambda: minimum(icepool.d4, 7, icepool.d4), 5 * 3),
     ],
 )
-def test_keeping_exploding_and_re_rolling_cost_the_steps_of_the_outcomes_they_combine(made, steps):
+def test_keeping_exploding_re_rolling_and_the_highest_cost_the_steps_of_the_outcomes_they_combine(made, steps):
     """What each costs of a check's budget, as Budget says: one step per outcome pair a roll is built from. One
     step fewer refuses it, so a formula over the budget is refused at the same call on every machine."""
     with budget(steps):
