@@ -274,6 +274,31 @@ def test_a_site_left_out_by_audience_or_only_keeps_its_key_so_the_next_full_buil
     assert renderers.sites == []
 
 
+def test_printouts_kept_by_a_site_build_keep_their_rulesets_keys_and_a_removed_rulesets_are_kept_as_they_were(
+    project, renderers
+):
+    """`--only site` keeps every PDF with the keys its ruleset's PDFs were made under, so the next whole build lays
+    out none again; the PDFs of a ruleset removed since are kept too (removed by a build that makes them), not a
+    failed build."""
+    assert build(project, renderers) == 0
+    slots = {name: key for name, key in manifest(project).items() if "/.inputs-" in name or "/.rules-" in name}
+    assert sorted(slots) == sorted(
+        f"{kind}/.{slot}-{id}"
+        for kind in ("handouts", "sheets")
+        for id in ("melee", "melee_house")
+        for slot in ("inputs", "rules")
+    )
+    assert build(project, renderers, only=["site"]) == 0
+    assert {name: manifest(project).get(name) for name in slots} == slots
+    renderers.pdfs.clear()
+    assert build(project, renderers) == 0
+    assert renderers.pdfs == []
+    kept = sorted(name for name in files(project / "build") if name.startswith("sheets/melee_house-"))
+    renderers.project.rulesets = [r for r in renderers.project.rulesets if r.id == "melee"]
+    assert build(project, renderers, only=["site"]) == 0
+    assert kept and sorted(n for n in files(project / "build") if n.startswith("sheets/melee_house-")) == kept
+
+
 def test_the_gm_audience_makes_gm_pdfs_and_keeps_the_player_ones(project, renderers):
     assert build(project, renderers) == 0
     set_keys(project, **{"handouts/melee-gm-notes-a4.pdf": "stale", "handouts/melee-cards-a4.pdf": "stale"})
