@@ -465,6 +465,7 @@ from generator.model.formula import (  # noqa: E402
     keep_highest,
     keep_lowest,
     maximum,
+    mean,
     minimum,
     reroll,
 )
@@ -1261,7 +1262,7 @@ def _exploded(sides: int, times: int) -> dict:
     return chances
 
 
-@pytest.mark.parametrize("sides, times", [(6, 0), (6, 1), (6, 3), (10, 2), (4, 5)])
+@pytest.mark.parametrize("sides, times", [(6, 0), (6, 1), (6, 3), (10, 2), (4, 5), (2, 20)])
 def test_an_exploding_die_adds_a_roll_again_on_its_highest_face_up_to_the_times_written(sides, times):
     assert _chances(ev(f"explode(D{sides}, {times})")) == _exploded(sides, times)
 
@@ -1310,6 +1311,7 @@ def test_dice_kept_or_rolled_again_outside_what_a_roll_can_be_are_refused(writte
         (lambda: reroll(icepool.d8, 3, 3), 8 * 8 * 4),
         (lambda: maximum(icepool.d6, icepool.d8), 8 * 2),  # the outcomes of all, for each roll
         (lambda: minimum(icepool.d4, 7, icepool.d4), 5 * 3),
+        (lambda: mean(icepool.d8), 8),  # one an outcome of the roll averaged
     ],
 )
 def test_keeping_exploding_re_rolling_and_the_highest_cost_the_steps_of_the_outcomes_they_combine(made, steps):
