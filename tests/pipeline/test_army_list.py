@@ -277,6 +277,24 @@ def test_a_list_over_its_points_in_the_lines_without_errors_is_told_so_beside_th
     ]
 
 
+def test_lines_without_errors_spending_exactly_the_agreed_points_are_not_over(capsys, project, tmp_path):
+    """The same list on 20 agreed: 20 of 20 is not over, whatever the levy's line costs once it is written right."""
+    path = written(
+        tmp_path,
+        "even.yaml",
+        BUILT_IN_THE_PAGE.replace(
+            "{troop: heavy_foot, count: 1, heroes: [warrior_hero]}", "{troop: heavy_foot, count: 4}"
+        )
+        .replace("{troop: light_foot, count: 1}", "{troop: levy, count: 1, heroes: [warior_hero]}")
+        .replace("    extras: [scroll_appeal]\n", ""),
+    )
+    assert refused(capsys, project, path) == [
+        f"{path}:8:42: error[unknown-ref]: hero `warior_hero` is not in `heroes:`",
+        "  hint: did you mean `warrior_hero`?",
+        "list failed: 1 error; no roster printed",
+    ]
+
+
 def test_a_limit_the_lines_without_errors_already_break_is_told_beside_the_line_written_wrong(
     capsys, project, tmp_path
 ):
