@@ -7,6 +7,7 @@ and a crew of 4: 24 models of the 30 agreed, 3 units, 1 gun.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import shutil
 from html import unescape
@@ -45,6 +46,15 @@ def test_a_gun_counts_as_a_gun_not_a_unit_and_its_crew_as_models():
     assert armies.points_column(ruleset.profile("troops")) is None  # the SCORE column (a number) is no cost
     assert [r.holds for r in armies.check_limits(ruleset, army)] == [True, True]
     assert armies.by_head_count(army) and not armies.balances_by_points(ruleset)
+    # the same army with any points stated (a line's, an extra, a total, agreed points) or an upgrade is not
+    for stated in (
+        {"units": (dataclasses.replace(army.units[0], points=20), *army.units[1:])},
+        {"units": (dataclasses.replace(army.units[0], upgrades=("drummer",)), *army.units[1:])},
+        {"extras": ("flag",)},
+        {"total": 24},
+        {"agreed_points": 30},
+    ):
+        assert not armies.by_head_count(dataclasses.replace(army, **stated)), stated
 
 
 def test_a_head_count_army_prints_models_and_no_points_on_any_output(tmp_path):
