@@ -262,6 +262,24 @@ def test_each_site_holds_the_pdfs_it_links_the_players_alone_in_theirs_after_any
         assert printouts(project) == expected(), options
 
 
+def test_a_site_left_out_by_only_is_kept_whole_whatever_order_its_folders_are_read_in(project, renderers):
+    """`--only sheets` keeps each site as the last build made it, every file of every folder, while its own copies
+    of the PDFs are placed anew: twenty folders of pages, read in the file system's order, around `printouts/`."""
+    assert build(project, renderers) == 0
+    site = project / "build" / "site"
+    for index in range(20):
+        (site / f"part{index:02}").mkdir()
+        (site / f"part{index:02}" / "page.html").write_text(f"page {index}")
+    pages = sorted(
+        p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file() and "printouts" not in p.parts
+    )
+    assert build(project, renderers, only=["sheets"]) == 0
+    assert (
+        sorted(p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file() and "printouts" not in p.parts)
+        == pages
+    )
+
+
 def test_a_site_left_out_by_audience_or_only_keeps_its_key_so_the_next_full_build_reuses_it(project, renderers):
     assert build(project, renderers) == 0
     keys = {name: manifest(project)[name] for name in ("site/", "site-gm/")}
