@@ -14,7 +14,7 @@ from fractions import Fraction
 from ..diagnostics import closest
 from .dice import DiceExpr, DiceSyntaxError, DiceTooLarge
 from .numbers import VULGAR, exact, number_text  # noqa: F401 - quantities are read and printed with these
-from .units import SIZES, SPELLINGS, Distance, unit_text
+from .units import SIZES, SPELLINGS, Distance, one_of, unit_text
 
 MAX_MAGNITUDE = 10**9  # no rule states a bigger number; larger ones are typing mistakes or attacks
 
@@ -40,7 +40,6 @@ _UNITS = {
     "dice": "dice",
     "%": "percent",
 }
-_SINGULAR = {"dice": "die"}  # counts whose one is not the plural without its s
 _ALTERNATIVES = re.compile(r"\s*,\s*|\s+or\s+")  # "4 or 5 feet", "2, 3 or 4"
 KINDS = ("number", "distance", "target", "dice", "count", "text", "alternatives")
 
@@ -167,10 +166,7 @@ class Quantity:
             return f"+{number}" if self.written.startswith("+") and self.magnitude > 0 else number
         if self.unit == "percent":
             return f"{number}%"
-        unit = self.unit
-        if self.magnitude == 1:
-            unit = _SINGULAR.get(unit) or unit.removesuffix("s")
-        return f"{number} {unit}"
+        return f"{number} {one_of(self.unit) if self.magnitude == 1 else self.unit}"
 
 
 def _misspelt_unit(written: str) -> str:

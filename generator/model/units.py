@@ -97,12 +97,16 @@ def unit_text(magnitude, unit: str, shown=number_text) -> str:
     number = shown(magnitude)
     if unit in _SYMBOL:
         return f"{number}{_SYMBOL[unit]}"
-    return f"{number} {_ONE.get(unit, _singular(unit)) if magnitude == 1 else unit}"
+    return f"{number} {one_of(unit) if magnitude == 1 else unit}"
 
 
-def _singular(unit: str) -> str:
-    """One of an author's own unit: ``1 hit``, ``1 wound`` (a word ending in one s loses it; others stay)."""
-    return unit[:-1] if unit.endswith("s") and not unit.endswith("ss") and " " not in unit else unit
+def one_of(unit: str) -> str:
+    """How one of ``unit`` is written: ``1 foot``, ``1 die``, and of an author's own unit its last word without its
+    one s: ``1 wound``, ``1 game turn``; a word ending in ss (``1 brass``) or in no s keeps it."""
+    if unit in _ONE:
+        return _ONE[unit]
+    head, space, last = unit.rpartition(" ")
+    return head + space + (last[:-1] if last.endswith("s") and not last.endswith("ss") else last)
 
 
 def _is_number(value) -> bool:

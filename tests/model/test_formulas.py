@@ -38,6 +38,13 @@ def ev(text: str, **scope):
         ("3 hexes", "distance", 3, "hexes", "3 hexes"),
         ("1 hex", "distance", 1, "hexes", "1 hex"),
         ("2 minutes", "count", 2, "minutes", "2 minutes"),
+        ("1 minutes", "count", 1, "minutes", "1 minute"),  # one of a count: its last word without its one s
+        ("1 game turns", "count", 1, "game turns", "1 game turn"),
+        ("1 brass", "count", 1, "brass", "1 brass"),  # not "1 bras"
+        ("1 ox", "count", 1, "ox", "1 ox"),
+        ("1 dice", "count", 1, "dice", "1 die"),
+        ("1 feet", "distance", 1, "feet", "1 foot"),
+        ("1 cm", "distance", 1, "cm", "1 cm"),
         ("4+", "target", 4, "", "4+"),
     ],
 )
