@@ -174,7 +174,12 @@ def _parser() -> argparse.ArgumentParser:
     army_list.add_argument(
         "--out", type=Path, default=None, help="the roster PDF to write (default: beside the list, ending .pdf)"
     )
-    army_list.add_argument("--paper", choices=["a4", "letter"], default="a4", help="paper size (default: a4)")
+    army_list.add_argument(
+        "--paper",
+        choices=["a4", "letter"],
+        default=None,
+        help="paper size (default: the first of rulepress.yaml's papers, else a4)",
+    )
     daemon = commands.add_parser(
         "daemon", help="start, stop or ask after a warm process that answers `rulepress check` for this project"
     )

@@ -31,6 +31,15 @@ def make_project(root: Path, files: dict[str, str] | None = None, **rulesets: st
     return root
 
 
+def on_a4_alone(project: Path) -> Path:
+    """``project``'s printouts laid out on A4 alone (`papers: [a4]` added to its rulepress.yaml): half the PDFs, for a
+    test of what a build does, not of paper sizes (the sample build and the fixtures' builds print both)."""
+    settings = project / "rulepress.yaml"
+    written = settings.read_text(encoding="utf-8") if settings.is_file() else ""
+    settings.write_text(written + "papers: [a4]\n", encoding="utf-8")
+    return project
+
+
 def checked(root: Path, text: str) -> list[str]:
     """`path:line:col: error[code]: message` lines of `check` on the valid base (as ruleset `x`) plus one file."""
     from generator.validate import check_project

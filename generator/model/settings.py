@@ -7,10 +7,12 @@ diagnostics and the generated format reference, as for the sections of a ruleset
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from .base import spec
 from .entries import Located
 
+PAPER_SIZES = ("a4", "letter")  # every paper size a printout can be laid out for, as file names write them
 DEFAULT_SITE_NAME = "Rules library"
 SITE_NAME_LENGTH = 60  # a tab's title and the navigation's heading
 
@@ -40,6 +42,13 @@ class Settings(Located):
     The file is optional; without it every setting has its default."""
 
     site: SiteSettings | None = spec("Where the rules website is published (below).", None)
+    papers: tuple[Literal["a4", "letter"], ...] = spec(
+        "The paper sizes every cheat sheet, handout, roster and card sheet is laid out for: `a4`, `letter` (US "
+        "Letter) or both; the site links each. Unset, both: a club that prints on one size alone gets half the "
+        "PDFs, and its builds half the layout work.",
+        PAPER_SIZES,
+        example="[letter]",
+    )
 
     @property
     def site_name(self) -> str:

@@ -44,7 +44,7 @@ class ListRequest:
     path: Path
     ruleset: str | None = None
     out: Path | None = None
-    paper: str = "a4"
+    paper: str | None = None  # None: the first of the project's papers
 
 
 class ListRefused(Exception):
@@ -82,7 +82,7 @@ def run_list(request: ListRequest) -> int:
         print(printable(_chosen(ruleset, overlays)))
     for army in lists:
         print(printable(summary(ruleset, army)))
-    return _print(result.project, ruleset, lists, target, _paper(request.paper))
+    return _print(result.project, ruleset, lists, target, _paper(request.paper or result.project.settings.papers[0]))
 
 
 def summary(ruleset, army) -> str:

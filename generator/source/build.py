@@ -323,6 +323,9 @@ class Builder:
                 return tuple(built) if isinstance(node, Mapping) and len(built) == len(node.items) else INVALID
             if isinstance(node, Scalar) and item_type is str and isinstance(node.value, str):
                 return (node.value,)  # one keyword or id may be written without a list
+            if isinstance(node, Scalar) and get_origin(item_type) is Literal and isinstance(node.value, str):
+                item = self.value(item_type, node, key)  # and one choice (`papers: letter`)
+                return INVALID if item is INVALID else (item,)
             if not isinstance(node, Sequence):
                 return self.error(Code.WRONG_TYPE, f"`{key}` must be a list, not {describe(node)}", node)
             items = [self.value(item_type, item, key) for item in node.items]

@@ -17,7 +17,7 @@ from ..check_cache import environment, tree_digest
 from ..diagnostics import Code, Diagnostics, Location, closest, did_you_mean
 from ..model.entries import Meta
 from ..model.ruleset import SECTIONS, SITE_FOLDERS, Example, Ruleset
-from ..model.settings import NO_SETTINGS, SITE_NAME_LENGTH, Settings
+from ..model.settings import NO_SETTINGS, PAPER_SIZES, SITE_NAME_LENGTH, Settings
 from .bases import OVERLAY_SECTIONS, overlay_refused, resolve_bases
 from .build import ID, Builder
 from .fences import find_examples
@@ -273,6 +273,15 @@ def load_settings(root: Path, diagnostics: Diagnostics) -> Settings:
             "write the name as words, such as `name: Northfield club rules`",
         )
         built = dataclasses.replace(built, site=dataclasses.replace(built.site, name=""))
+    if len(set(built.papers)) != len(built.papers) or not built.papers:
+        twice = next((paper for paper in built.papers if built.papers.count(paper) > 1), "")
+        diagnostics.add(
+            Code.WRONG_TYPE,
+            f"`papers` names `{twice}` twice" if twice else "`papers` lists no paper size: a build would print nothing",
+            built.locs.get("papers", built.loc),
+            "list each size once: `papers: [a4]`, `papers: [letter]` or `papers: [a4, letter]`",
+        )
+        built = dataclasses.replace(built, papers=tuple(dict.fromkeys(built.papers)) or PAPER_SIZES)
     if built.site and built.site.url.strip():
         problem = url_problem(built.site.url.strip())
         if problem:

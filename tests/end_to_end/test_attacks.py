@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from helpers import ROOT
+from helpers import ROOT, on_a4_alone
 
 pytestmark = pytest.mark.fuzz  # many generated or hostile projects, each a run of its own
 
@@ -67,6 +67,9 @@ def prepare(case: str, tmp_path: Path) -> tuple[Path, dict]:
             made = project / name
             made.parent.mkdir(parents=True, exist_ok=True)
             made.symlink_to(target.replace("@OUTSIDE@", str(outside)))
+    settings = project / "rulepress.yaml"
+    if not settings.exists() and not settings.is_symlink():  # a case's own settings are its attack: left as written
+        on_a4_alone(project)  # what an attack reaches is no matter of paper size: half the PDFs
     expect = yaml.safe_load((ATTACKS / case / "expect.yaml").read_text(encoding="utf-8"))
     return project, expect
 

@@ -596,6 +596,24 @@ def test_a_checked_list_is_told_then_handed_to_the_printer_with_where_and_on_wha
     assert printed == [("rampant_hex", ["My army"], folder / "mine.pdf", "letter")]
 
 
+@pytest.mark.parametrize(
+    "settings, paper", [(None, "a4"), ("papers: [letter]\n", "letter"), ("papers: [letter, a4]\n", "letter")]
+)
+def test_without_paper_given_a_roster_prints_on_the_projects_first_paper(
+    capsys, project, tmp_path, monkeypatch, settings, paper
+):
+    printed = []
+    monkeypatch.setattr(army_list, "_print", lambda _p, _r, _l, _t, chosen: printed.append(chosen.key) or EXIT_OK)
+    own = tmp_path / "project"
+    shutil.copytree(project, own)
+    if settings is not None:
+        (own / "rulepress.yaml").write_text(settings, encoding="utf-8")
+    path = written(tmp_path, "mine.yaml", COUNTED_BOTH)
+    code, _out, _err = run(capsys, "-C", str(own), "list", str(path), "--out", str(tmp_path))
+    assert code == EXIT_OK
+    assert printed == [paper]
+
+
 def test_a_list_is_not_held_up_by_the_errors_of_a_ruleset_it_is_not_checked_against(
     capsys, project, tmp_path, monkeypatch
 ):

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pypdf
 import pytest
+from helpers import on_a4_alone
 
 import generator.pipeline.guard  # noqa: F401 - loads the submodule `pipeline.` reaches
 import generator.pipeline.plan  # noqa: F401 - loads the submodule `pipeline.` reaches
@@ -75,6 +76,7 @@ def build(project: Path, *extra: str) -> None:
 def new_project(folder: Path) -> Path:
     project = folder / "project"
     shutil.copytree(FIXTURE, project)
+    on_a4_alone(project)
     shutil.copytree(project / "rules_src" / "melee", project / "rules_src" / "melee_two")
     edit(project, "melee_two", "title: Mêlée test", "title: Mêlée two")
     return project

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pypdf
 import pytest
+from helpers import on_a4_alone
 
 import generator.pipeline.plan  # noqa: F401 - loads the submodule `pipeline.` reaches
 from generator.cli import main
@@ -64,6 +65,7 @@ def built(once_a_run, renders) -> Path:
         project = folder / "project"
         shutil.rmtree(project, ignore_errors=True)  # what a failed first try left
         shutil.copytree(FIXTURE, project)
+        on_a4_alone(project)
         shutil.copytree(project / "rules_src" / "melee", project / "rules_src" / "melee_two")
         set_value(project, "melee_two", "title: Mêlée test", "title: Mêlée two")
         build(project)

@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 
 import pytest
+from helpers import on_a4_alone
 from site_helpers import ROOT
 
 pytestmark = pytest.mark.build  # its tests run real builds (Sphinx, WeasyPrint) in their bodies
@@ -29,7 +30,7 @@ HOMEBREW = ROOT / "tests" / "fixtures" / "homebrew"
 def project(tmp_path) -> Path:
     folder = tmp_path / "project"
     shutil.copytree(HOMEBREW, folder)
-    return folder
+    return on_a4_alone(folder)
 
 
 @pytest.fixture(scope="module")

@@ -14,7 +14,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from helpers import ROOT
+from helpers import ROOT, on_a4_alone
 from pypdf import PdfReader
 
 from generator.cli import main
@@ -69,7 +69,7 @@ def project(tmp_path_factory) -> Path:
         shutil.copytree(ROOT / "rules_src" / ruleset, root / "rules_src" / ruleset)
     for ruleset, (name, old, new) in CHANGES.items():
         replace_once(root / "rules_src" / ruleset / name, old, new)
-    return root
+    return on_a4_alone(root)
 
 
 @pytest.fixture(scope="module")

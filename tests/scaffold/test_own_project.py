@@ -11,6 +11,7 @@ from importlib import resources
 from pathlib import Path
 
 import pytest
+from helpers import on_a4_alone
 from pypdf import PdfReader
 
 from generator.cli import main
@@ -30,7 +31,7 @@ def new_project(tmp_path: Path, monkeypatch) -> Path:
     """``rulepress new my_game`` in an empty folder, run from inside it (not from the repository)."""
     monkeypatch.chdir(tmp_path)
     assert main(["-C", str(tmp_path), "new", "my_game"]) == 0
-    return tmp_path
+    return on_a4_alone(tmp_path)
 
 
 def quick_reference(root: Path) -> str:

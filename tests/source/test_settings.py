@@ -170,3 +170,41 @@ def test_the_site_name_reaches_sphinx_escaped_so_furos_raw_heading_prints_it_as_
     config = sphinx_config(tmp_path, "player", name='Smith & Sons\' "rules" <b>')
     assert config["project"] == 'Smith &amp; Sons\' "rules" &lt;b&gt;'
     assert config["html_title"] == config["project"]
+
+
+@pytest.mark.parametrize(
+    "written, read",
+    [
+        (None, ("a4", "letter")),  # unset: every printout in both sizes
+        ("papers: [letter]\n", ("letter",)),
+        ("papers: letter\n", ("letter",)),  # one size may be written without a list
+        ("papers: [letter, a4]\n", ("letter", "a4")),
+    ],
+)
+def test_the_paper_sizes_are_read_as_written_or_both(tmp_path, written, read):
+    loaded, diagnostics = load_project(project(tmp_path, written))
+    assert loaded.settings.papers == read and not list(diagnostics)
+
+
+@pytest.mark.parametrize(
+    "written, message, read",
+    [
+        ("papers: []", "1:9: error[wrong-type]: `papers` lists no paper size: a build would print nothing", None),
+        ("papers:", "1:8: error[wrong-type]: `papers` lists no paper size: a build would print nothing", None),
+        ("papers: [a4, letter, a4]", "1:9: error[wrong-type]: `papers` names `a4` twice", ("a4", "letter")),
+    ],
+)
+def test_paper_sizes_listing_none_or_one_twice_are_a_located_error(tmp_path, written, message, read):
+    root = project(tmp_path, written + "\n")
+    assert problems(root) == [
+        f"rulepress.yaml:{message}\n"
+        "  hint: list each size once: `papers: [a4]`, `papers: [letter]` or `papers: [a4, letter]`"
+    ]
+    assert load_project(root)[0].settings.papers == (read or ("a4", "letter"))
+
+
+def test_a_paper_size_not_known_is_refused_with_the_sizes_known(tmp_path):
+    assert problems(project(tmp_path, "papers: [a4, A5]\n")) == [
+        "rulepress.yaml:1:14: error[wrong-type]: `papers` must be one of a4, letter, not the text `A5`\n"
+        "  hint: one of: a4, letter"
+    ]

@@ -64,6 +64,11 @@ class Paper:
 PAPERS = (Paper("a4", "A4", "A4", 210.0, 297.0), Paper("letter", "US Letter", "letter", 215.9, 279.4))
 
 
+def papers_of(settings) -> tuple[Paper, ...]:
+    """The paper sizes a project prints on (``papers:`` of its rulepress.yaml), in its order."""
+    return tuple(paper for key in settings.papers for paper in PAPERS if paper.key == key)
+
+
 def _mm(value: float) -> str:
     return f"{value:.2f}mm"
 

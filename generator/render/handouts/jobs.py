@@ -24,7 +24,7 @@ from ..jinja import Renderings
 from ..pdf import PdfJob
 from ..present import gm_words
 from ..prose import house_notes_once
-from .cards import PAPERS, Paper, cards, cards_context, imprint_place
+from .cards import Paper, cards, cards_context, imprint_place, papers_of
 from .content import AUDIENCES, handout_context, roster_context, roster_on, visible
 
 TEMPLATE_DIR = "handouts"
@@ -39,7 +39,7 @@ def output_name(ruleset_id: str, kind: str, audience: str, paper: Paper) -> str:
 
 
 def handout_jobs(project: Project, out_dir: Path, audience: str, rulesets: set[str] | None = None) -> list[PdfJob]:
-    """Every handout, roster and card sheet of the project for one audience, in both paper sizes
+    """Every handout, roster and card sheet of the project for one audience, in each of its paper sizes
     (of the ``rulesets`` named, when given). Raises TemplateFailed with every template's failure."""
     if audience not in AUDIENCES:
         raise ValueError(f"audience must be one of {AUDIENCES}, not {audience!r}")
@@ -60,7 +60,7 @@ def handout_jobs(project: Project, out_dir: Path, audience: str, rulesets: set[s
         # every handout leads back to its ruleset's page, which lists them all
         printed = imprint(ruleset, root, project.settings.site_url, f"{ruleset.id}/index.html") if contexts else None
         for kind, context in contexts.items():
-            for paper in PAPERS:
+            for paper in papers_of(project.settings):
                 if kind == "roster":
                     context = roster_on(contexts["roster"], paper)
                 if kind == "cards":

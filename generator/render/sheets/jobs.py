@@ -71,6 +71,11 @@ class Paper:
 PAPERS = (Paper("a4", "A4", 595, 842), Paper("letter", "letter", 612, 792))
 
 
+def papers_of(settings) -> tuple[Paper, ...]:
+    """The paper sizes a project prints on (``papers:`` of its rulepress.yaml), in its order."""
+    return tuple(paper for key in settings.papers for paper in PAPERS if paper.id == key)
+
+
 @dataclass(frozen=True)
 class Sheet:
     name: str  # file stem without the paper: "<ruleset>-to-wound", "<ruleset>-victory-points-gm"
@@ -462,7 +467,7 @@ def sheet_jobs(project: Project, out_dir: Path, rulesets: set[str] | None = None
     )
     renderings, jobs = Renderings(root), []
     for sheet in sheets(chosen):
-        for paper in PAPERS:
+        for paper in papers_of(project.settings):
             html = renderings.render(sheet.template, sheet_context(sheet, paper, project))
             if html is not None:
                 jobs.append(
@@ -566,7 +571,7 @@ def sheet_downloads(project: Project, audience: str) -> dict[str, list[tuple[str
     for sheet in sheets(project):
         if sheet.audience == "gm" and audience != "gm":
             continue
-        for paper in PAPERS:
+        for paper in papers_of(project.settings):
             size = "A4" if paper.id == "a4" else "US Letter"
             found.setdefault(sheet.ruleset, []).append(
                 (f"{sheet.title} ({size})", f"sheets/{sheet.name}-{paper.id}.pdf")

@@ -27,7 +27,7 @@ from ...model.text import initial, sort_key
 from ...source.project import Project
 from ..army_builder import builder_data, has_builder
 from ..calculators import calculators, computed_key
-from ..handouts.cards import PAPERS, card_key, card_pages
+from ..handouts.cards import PAPERS, Paper, card_key, card_pages, papers_of
 from ..handouts.jobs import output_name
 from ..markdown import esc, role_text
 from ..order import CHAPTER_ORDER, SECTION_PAGES, section_page_title
@@ -233,7 +233,7 @@ ARMY_TITLE = "Army builder"
 def army_page(ruleset: Ruleset, audience: str, downloads: list[tuple[str, str]] = ()) -> str | None:
     """The army builder of a ruleset with an army matrix: its picks, points and limits as data for the page, each
     troop type and hero with where its rules are (a label the page's writer resolves) and its card in the card
-    sheet PDF of this build (A4), when there is one."""
+    sheet PDF of this build (A4 where it prints A4), when there is one."""
     if not has_builder(ruleset):
         return None
     data = builder_data(ruleset, audience)
@@ -244,9 +244,9 @@ def army_page(ruleset: Ruleset, audience: str, downloads: list[tuple[str, str]] 
     for hero in data["heroes"]:
         hero["rules"] = label(ruleset.id, "heroes", hero["id"])
         hero["card"] = card_key("heroes", hero["id"])
-    sheet = _cards_pdf(ruleset, audience, downloads)
+    sheet, paper = _cards_pdf(ruleset, audience, downloads)
     if sheet:  # the page is <ruleset>/army-builder: one folder below the site's own printouts
-        data["cards"] = {"href": f"../{PRINTOUTS}/{sheet}", "pages": card_pages(ruleset, audience, PAPERS[0])}
+        data["cards"] = {"href": f"../{PRINTOUTS}/{sheet}", "pages": card_pages(ruleset, audience, paper)}
     return (
         f"# {page_title(ruleset, ARMY_TITLE)}\n\n"
         "Pick units, heroes and upgrades: the points and every army limit are worked out as you pick, the way these "
@@ -256,14 +256,18 @@ def army_page(ruleset: Ruleset, audience: str, downloads: list[tuple[str, str]] 
     )
 
 
-def _cards_pdf(ruleset: Ruleset, audience: str, downloads) -> str:
-    """The card sheet PDF this audience gets (the game-master's where there is one), on A4; empty when none."""
-    names = [
-        output_name(ruleset.id, "cards", audience, PAPERS[0]),
-        output_name(ruleset.id, "cards", "player", PAPERS[0]),
-    ]
+def _cards_pdf(ruleset: Ruleset, audience: str, downloads) -> tuple[str, Paper | None]:
+    """The card sheet PDF this audience gets (the game-master's where there is one) and its paper: on A4 where the
+    build prints A4, else on US Letter; empty and None when none."""
     hrefs = {href.rsplit("/", 1)[-1]: href for _title, href in downloads}
-    return next((hrefs[name] for name in names if name in hrefs), "")
+    for paper in PAPERS:
+        for name in (
+            output_name(ruleset.id, "cards", audience, paper),
+            output_name(ruleset.id, "cards", "player", paper),
+        ):
+            if name in hrefs:
+                return hrefs[name], paper
+    return "", None
 
 
 def calculators_page(
@@ -616,7 +620,7 @@ def add_sheet_pages(pages: Pages, project: Project, audience: str, downloads: di
         pages.add(
             "sheets/index.md",
             "# Cheat sheets\n\nEvery number on these sheets is computed exactly by the rules "
-            "model and rounded only when printed. Each sheet fits one page of A4 or US Letter.\n\n"
+            f"model and rounded only when printed. Each sheet fits one page of {_paper_names(project)}.\n\n"
             + items
             + "\n\n```{toctree}\n:hidden:\n\n"
             + "\n".join(written)
@@ -628,6 +632,11 @@ def add_sheet_pages(pages: Pages, project: Project, audience: str, downloads: di
 def _toc_title(title: str) -> str:
     """A title for a toctree entry: no angle brackets, which would end it early."""
     return " ".join(title.replace("<", "‹").replace(">", "›").split())
+
+
+def _paper_names(project: Project) -> str:
+    """The project's paper sizes as a sentence names them: `A4 or US Letter`."""
+    return " or ".join(paper.name for paper in papers_of(project.settings))
 
 
 def _paper_title(href: str, gm: str) -> str:
