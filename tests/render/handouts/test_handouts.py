@@ -653,20 +653,22 @@ def _class(box) -> str:
 @pytest.mark.build  # renders for real in its body
 def test_every_card_fits_its_card(project):
     """Cards clip what overflows, so check the layout: no line below the text area, no source over it, no source
-    line longer than the card is wide."""
+    line longer than the card is wide. A card is the same 63 by 88 mm box with the same content on either paper, only
+    placed elsewhere on the sheet (checked first), so its layout is checked on A4."""
     import weasyprint
 
+    made = {audience: handout_jobs(project, Path("/nonexistent"), audience) for audience in ("gm", "player")}
     for ruleset in project.rulesets:
 
         def card_jobs(audience):
             return [
-                j
-                for j in handout_jobs(project, Path("/nonexistent"), audience)
-                if "-cards-" in j.target.name and j.target.name.startswith(ruleset.id + "-")
+                j for j in made[audience] if "-cards-" in j.target.name and j.target.name.startswith(ruleset.id + "-")
             ]
 
         jobs = card_jobs("gm") or card_jobs("player")  # the players' cards where the gm's would be the same
-        for job in jobs:
+        by_paper = {job.target.name.rsplit("-", 1)[1]: placed_cards(job.html) for job in jobs}
+        assert set(by_paper) <= {"a4.pdf", "letter.pdf"} and by_paper.get("a4.pdf") == by_paper.get("letter.pdf")
+        for job in (job for job in jobs if job.target.name.endswith("-a4.pdf")):
             document = weasyprint.HTML(string=job.html, base_url=job.base_dir.as_uri() + "/").render(
                 stylesheets=[weasyprint.CSS(filename=str(s)) for s in job.stylesheets]
             )
@@ -689,6 +691,18 @@ def test_every_card_fits_its_card(project):
                             assert len(written) == 1 and written[0].width <= source.width + 0.01, job.target.name
                     count += 1
             assert count == len(cards(ruleset, "gm"))
+
+
+CARD = re.compile(
+    r'<div class="card (?P<kind>[^"]*)" style="left: [\d.]+mm; top: [\d.]+mm; (?P<size>[^"]*)">'
+    r"(?P<content>.*?)(?=<div class=\"card |<div class=\"sheet |</body>)",
+    re.S,
+)
+
+
+def placed_cards(html: str) -> list[tuple[str, str, str]]:
+    """Every card of a card sheet's HTML, front and back, without where the sheet places it: kind, size, content."""
+    return [(m["kind"], m["size"], m["content"]) for m in CARD.finditer(html)]
 
 
 def test_cards_show_gaps_as_gaps(texts):
