@@ -85,6 +85,8 @@ def _default(f: dataclasses.Field) -> str:
     value = f.default if f.default is not dataclasses.MISSING else f.default_factory()
     if value in ("", (), None):
         return "optional"
+    if isinstance(value, tuple):  # as the YAML would write it
+        return f"default `[{', '.join(map(str, value))}]`"
     return f"default `{value}`"
 
 

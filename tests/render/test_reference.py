@@ -138,6 +138,13 @@ def test_fields_written_under_names_are_called_mappings_and_lists_lists(heading,
     assert type_cell(heading, key) == written
 
 
+def test_a_default_list_is_written_as_yaml_writes_it():
+    """The paper sizes, both unless a project says: `[a4, letter]`, as in rulepress.yaml, not Python's tuple."""
+    heading = next(h for h in PARTS_BY_HEADING if h.startswith("`rulepress.yaml`"))
+    row = re.search(r"^\| `papers` \|.*$", PARTS_BY_HEADING[heading], flags=re.M)[0]
+    assert "| list of `a4` / `letter` | default `[a4, letter]` |" in row
+
+
 def test_a_track_is_told_to_need_a_term_a_rule_or_a_source():
     """A track without any of them is an error (`validate.profiles`): the reference said all three were optional."""
     rows = re.findall(
