@@ -23,13 +23,14 @@ from ..render.export import exported_audiences
 from ..render.handouts.jobs import handout_jobs
 from ..render.imprint import rules_date
 from ..render.jinja import TemplateFailed
-from ..render.pdf import PdfJob, worker_render
+from ..render.pdf import PdfJob, RenderRefused, worker_render
 from ..render.reference import codes_reference, format_reference, names_reference
 from ..render.sheets.jobs import sheet_jobs
 from ..render.site.pages import PRINTOUTS, site_key, site_pages
 from ..render.site.search import INDEX_DIR, index_site
 from ..source.project import SETTINGS_FILE
 from .guard import CACHE_DIR
+from .printout_links import dead_pdf_links
 from .request import BuildHooks, BuildRequest
 from .staging import keep_if_same, link_or_copy
 from .workers import progress, run_tasks, site_worker
@@ -162,6 +163,9 @@ class Builder:
                 self.carry(kind, skip=set(self.manifest))
             else:
                 self.carry(kind)
+        refused = dead_pdf_links(self.project) if self.wanted("site") else []
+        if refused:  # told with the templates' failures, if any: every error of the rules in one run
+            raise RenderRefused(failed + refused)
         if failed:
             raise TemplateFailed(failed)
         sites = self.plan_sites(pdfs) if self.wanted("site") else []

@@ -6,6 +6,7 @@ import re
 
 from ..diagnostics import BlockLocation, Code, Diagnostic, Location, Severity, did_you_mean
 from ..model.base import QuickMark, value_loc
+from ..model.entries import gm_only
 from ..model.ruleset import PAGED_SECTIONS, ROLE_SECTIONS, SECTIONS, Ruleset, term_names
 from ..model.text import anchor
 from .references import entry_or_none, unknown_ref
@@ -15,6 +16,7 @@ ROLE = re.compile(
     r"(?P=ticks)(?!`)",
     re.S,
 )
+PDF_ROLE = re.compile(r"\{pdf\}(?P<ticks>`+)(?P<target>.+?)(?P=ticks)(?!`)", re.S)  # {pdf}`Title <sheets/x.pdf>`
 ANCHOR_LINK = re.compile(r"\]\(\s*<?#([^)\s>]+)>?\s*\)")  # [the ambush](#game-rules-ambush)
 _ROLE_SECTIONS = {**ROLE_SECTIONS, "value": "values"}  # a {term} is read before, by its spellings
 
@@ -44,6 +46,16 @@ def prose_fields(entry, holding: str = "{"):
 def prose_loc(owner, name: str, text: str, offset: int) -> Location:
     loc = value_loc(owner, name)
     return loc.at(text, offset) if isinstance(loc, BlockLocation) else loc
+
+
+def pdf_links(ruleset: Ruleset):
+    """(target, location, whether players read it) for every `{pdf}` role in a ruleset's text: the players read
+    none of the game-master's entries, rows or notes. Which PDFs a build makes is the build's to say."""
+    for entry in (ruleset.meta, *(entry for _section, entry in ruleset.all_entries())):
+        for owner, name, value in prose_fields(entry, "{pdf}"):
+            players = not (gm_only(entry) or gm_only(owner) or name == "gm_note")
+            for match in PDF_ROLE.finditer(value):
+                yield role_target(match["target"]), prose_loc(owner, name, value, match.start()), players
 
 
 def check_prose_links(ruleset: Ruleset):

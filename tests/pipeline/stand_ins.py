@@ -179,6 +179,7 @@ def renderers(project, tmp_path, monkeypatch):
     monkeypatch.setattr("generator.pipeline.plan.sheet_jobs", stand.sheet_jobs)
     monkeypatch.setattr("generator.pipeline.plan.handout_jobs", stand.handout_jobs)
     monkeypatch.setattr("generator.pipeline.plan.site_key", stand.site_key)
+    monkeypatch.setattr("generator.pipeline.plan.dead_pdf_links", lambda project: [])  # rules with no text to link
     monkeypatch.setattr(pipeline.plan.keys, "site_inputs_key", stand.site_inputs_key)
     monkeypatch.setattr(
         "generator.pipeline.plan.site_pages", lambda project, audience, downloads=None: f"{audience} pages"

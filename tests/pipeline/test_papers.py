@@ -17,6 +17,8 @@ RULESETS = ("sample", "sample_house_rules")
 SHEETS = ("quick-reference", "to-wound", "victory-points")  # the players' sheets of `rulepress new sample`
 HANDOUTS = ("handout", "roster", "cards")
 LETTER_PT = (612, 792)  # 8.5 by 11 inches
+TURN = "      Each turn has two phases: first every model may move, then the models in contact fight.\n"
+QUICK_REFERENCE_LINK = "      Print {pdf}`the quick reference <sheets/sample-quick-reference-letter.pdf>` first."
 
 
 @pytest.fixture(scope="module")
@@ -29,6 +31,10 @@ def letter_alone(once_a_run, renders) -> Path:
         folder.mkdir()
         assert main(["-C", str(folder), "new", "sample"]) == 0
         (folder / "rulepress.yaml").write_text("papers: [letter]\n", encoding="utf-8")
+        rules = folder / "rules_src" / "sample" / "rules.yaml"
+        text = rules.read_text(encoding="utf-8")
+        assert TURN in text
+        rules.write_text(text.replace(TURN, TURN + QUICK_REFERENCE_LINK + "\n", 1), encoding="utf-8")
         assert main(["-C", str(folder), "build", "--audience", "player"]) == 0
 
     return once_a_run("letter-alone", make) / "project" / "build"
@@ -62,3 +68,10 @@ def test_the_site_links_the_us_letter_printouts_and_names_that_size_alone(letter
         assert f'"href": "../printouts/handouts/{ruleset}-cards-letter.pdf"' in builder
     sheets = (site / "sheets" / "index.html").read_text(encoding="utf-8")
     assert "Each sheet fits one page of US Letter." in sheets
+
+
+def test_a_rule_links_the_us_letter_printout_it_names(letter_alone):
+    page = (letter_alone / "site" / "sample" / "turn.html").read_text(encoding="utf-8")
+    href = "../printouts/sheets/sample-quick-reference-letter.pdf"
+    assert f'href="{href}">the quick reference (PDF)</a>' in page
+    assert (letter_alone / "site" / "sample" / href).is_file()

@@ -48,15 +48,7 @@ def handout_jobs(project: Project, out_dir: Path, audience: str, rulesets: set[s
     for ruleset in project.rulesets:
         if rulesets is not None and ruleset.id not in rulesets:
             continue
-        contexts = {"handout": handout_context(ruleset, audience)}
-        if any(visible(a, audience) for a in ruleset.armies) or any(
-            visible(m, audience) and m.pieces for m in ruleset.profiles
-        ):
-            contexts["roster"] = roster_context(ruleset, audience)
-        if cards(ruleset, audience):
-            contexts["cards"] = None  # depends on the paper
-        if audience == "gm":  # a game-master's version only where the game-master sees more than the players
-            contexts = {kind: context for kind, context in contexts.items() if gm_sees_more(ruleset, kind, context)}
+        contexts = printed_contexts(ruleset, audience)
         # every handout leads back to its ruleset's page, which lists them all
         printed = imprint(ruleset, root, project.settings.site_url, f"{ruleset.id}/index.html") if contexts else None
         for kind, context in contexts.items():
@@ -84,6 +76,31 @@ def handout_jobs(project: Project, out_dir: Path, audience: str, rulesets: set[s
                     jobs.append(job)
     renderings.raise_failures()
     return jobs
+
+
+def printed_contexts(ruleset, audience: str) -> dict[str, dict | None]:
+    """The kinds of handout one audience gets of a ruleset (`handout`, `roster`, `cards`), each with its context
+    (the cards' is None: it depends on the paper)."""
+    contexts = {"handout": handout_context(ruleset, audience)}
+    if any(visible(a, audience) for a in ruleset.armies) or any(
+        visible(m, audience) and m.pieces for m in ruleset.profiles
+    ):
+        contexts["roster"] = roster_context(ruleset, audience)
+    if cards(ruleset, audience):
+        contexts["cards"] = None
+    if audience == "gm":  # a game-master's version only where the game-master sees more than the players
+        contexts = {kind: context for kind, context in contexts.items() if gm_sees_more(ruleset, kind, context)}
+    return contexts
+
+
+def handout_names(project: Project, audience: str) -> list[str]:
+    """The file name of every PDF :func:`handout_jobs` makes for one audience, none of them laid out."""
+    return [
+        output_name(ruleset.id, kind, audience, paper)
+        for ruleset in project.rulesets
+        for kind in printed_contexts(ruleset, audience)
+        for paper in papers_of(project.settings)
+    ]
 
 
 def list_roster_job(project: Project, ruleset, lists: tuple, target: Path, paper: Paper) -> PdfJob:
