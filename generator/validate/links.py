@@ -87,7 +87,8 @@ def check_prose_links(ruleset: Ruleset):
                             Code.UNKNOWN_REF,
                             f"{{entry}}`{target}` links a sheet, which the site prints as a PDF, not on a page",
                             loc,
-                            f"link its PDF: {{pdf}}`Title <sheets/{ruleset.id}-{id.replace('_', '-')}-a4.pdf>`",
+                            f"link its PDF: {{pdf}}`Title <sheets/{ruleset.id}-{id.replace('_', '-')}-a4.pdf>` "
+                            "(`-letter.pdf` for its US Letter one; `papers:` in rulepress.yaml says which are made)",
                         )
                     elif ruleset.base_having(section, id) is None and (
                         (d := unknown_ref(ruleset, section, id, loc, section.removesuffix("s"))) is not None
