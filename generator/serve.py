@@ -74,9 +74,15 @@ events.addEventListener('build',e=>{const n=parseInt(e.data,10);if(n!==shown){ev
 OVERLAY = (
     '<div id="rulepress-overlay" role="alert" style="position:fixed;inset:0;z-index:2147483647;overflow:auto;'
     'margin:0;padding:2em;background:rgba(30,0,0,.94);color:#fff;font:14px/1.5 monospace">'
-    '<p style="font-weight:bold;color:#ff8a80;margin:0 0 1em">The last save did not build; '
-    "this page is the previous build. Fix the error and save:</p>"
+    '<p style="font-weight:bold;color:#ff8a80;margin:0 0 1em">%s Fix the error and save:</p>'
     '<pre style="white-space:pre-wrap;margin:0">%s</pre></div>'
+)
+LAST_SAVE_FAILED = "The last save did not build; this page is the previous build."
+NOTHING_BUILT = "The rules did not build, and there is no earlier build to show."
+# the home page while nothing is built: the overlay and the reload script are all it holds
+EMPTY_PAGE = (
+    '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>rulepress serve: not built</title></head>'
+    "<body></body></html>"
 )
 
 
@@ -108,11 +114,11 @@ class _State:
             return self.build
 
 
-def page_additions(state: _State) -> str:
+def page_additions(state: _State, lead: str = LAST_SAVE_FAILED) -> str:
     """What a served page gets before ``</body>``: the reload script, and the overlay after a failed build."""
     added = RELOAD_SCRIPT % (state.build, EVENTS_PATH)
     if state.status == "failed":
-        added = OVERLAY % html.escape(state.errors or "the build failed") + added
+        added = OVERLAY % (lead, html.escape(state.errors or "the build failed")) + added
     return added
 
 
@@ -298,6 +304,10 @@ def _handler(directory: Path, state: _State, hosts: HostCheck, audience: str = "
             if parts is None:
                 return self.send_error(400, "a path no page links to")
             path = self._served(parts)
+            if path is None and "/" + "/".join(parts) == home and state.status == "failed":
+                # a first build that failed: its errors on the page, which reloads once a save builds
+                page = EMPTY_PAGE.replace("</body>", page_additions(state, NOTHING_BUILT) + "</body>", 1)
+                return self._send(page.encode("utf-8"), "text/html; charset=utf-8", body)
             if path is None:
                 return self.send_error(404)
             if path.is_dir():

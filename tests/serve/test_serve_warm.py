@@ -13,6 +13,7 @@ import shutil
 import socket
 import threading
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -249,12 +250,12 @@ rules:
 """
 
 
-def _serve_tiny(tmp_path: Path):
+def _serve_tiny(tmp_path: Path, rules: str = TINY):
     """A one-rule project served with its printouts: (project, its rules file, port, stop event, serve's thread)."""
     project = tmp_path / "tiny"
     source = project / "rules_src" / "tiny" / "ruleset.yaml"
     source.parent.mkdir(parents=True)
-    source.write_text(TINY, encoding="utf-8")
+    source.write_text(rules, encoding="utf-8")
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
@@ -324,3 +325,30 @@ def _pdf_holds(path: Path, text: str) -> bool:
             return False  # half written
         _PDF_TEXTS[digest] = " ".join(" ".join(page.extract_text().split()) for page in pages)
     return text in _PDF_TEXTS[digest]
+
+
+def test_a_first_build_that_fails_shows_its_errors_on_the_home_page_until_a_save_builds(tmp_path, renders):
+    """With nothing built yet the home page was a bare 404; it is the overlay with the errors, and the reload
+    script, until a save builds the rules."""
+    project, source, port, stop, thread = _serve_tiny(tmp_path, TINY.replace("chapter: play,", "chapter: playing,"))
+    served = object.__new__(Served)
+    served.project, served.port = project, port
+    try:
+        served.wait_until(lambda: served.status() is not None, "serve never answered")
+        assert served.status() == "0:failed"
+        home = served.fetch("/")  # redirected to the players' home page, which is not built
+        overlay = home.split('id="rulepress-overlay"', 1)[1].split("</div>", 1)[0]
+        assert "The rules did not build, and there is no earlier build to show. Fix the error and save:" in overlay
+        told = "rules_src/tiny/ruleset.yaml:5:36: error[unknown-ref]: chapter `playing` is not in `chapters:`"
+        assert told in overlay
+        assert "const shown=0;" in home and EVENTS_PATH in home  # the page reloads once a save builds
+        with pytest.raises(urllib.error.HTTPError) as missing:
+            served.fetch("/site/tiny/index.html")
+        assert missing.value.code == 404  # only the home page stands in for the site
+        source.write_text(TINY, encoding="utf-8")
+        served.wait_for_build_after(0)
+        assert served.status() == "1:ok"
+        assert 'id="rulepress-overlay"' not in served.fetch("/") and "Tiny" in served.fetch("/")
+    finally:
+        stop.set()
+        thread.join(timeout=PATIENCE)
