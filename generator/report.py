@@ -125,6 +125,8 @@ def _check(root: Path, only, run_examples: bool, cache, errors, out, memo=None, 
             for run in runs:
                 diagnostics.extend(run.failures)
             diagnostics = settle_example_sentences(result.project, diagnostics)
+        if only is None and not any(d.severity.value == "error" for d in diagnostics):
+            diagnostics += _dead_pdf_links(result.project)  # needs the whole project, as the build makes it
     finally:
         forget(root)
     print_diagnostics(Diagnostics(diagnostics).sorted(), errors)  # the examples' failures among the rest, by line
@@ -147,6 +149,18 @@ def _check(root: Path, only, run_examples: bool, cache, errors, out, memo=None, 
     )
     settled = not any(run.failures for run in runs) and _mechanics_settled(result)
     return (1 if error_count else 0), settled
+
+
+def _dead_pdf_links(project) -> list[Diagnostic]:
+    """Each `{pdf}` link to a PDF the build does not make, told as the build tells it. Only a project whose text
+    links a PDF pays for the printouts' names (what each printout holds decides whether it is made)."""
+    from .validate.links import pdf_links  # deferred: likewise
+
+    if not any(True for ruleset in project.rulesets for _link in pdf_links(ruleset)):
+        return []
+    from .pipeline.printout_links import dead_pdf_links  # deferred: the printouts' jobs, and Jinja with them
+
+    return dead_pdf_links(project)
 
 
 def unchecked_line(ruleset: str, unreadable: tuple[str, ...]) -> str:

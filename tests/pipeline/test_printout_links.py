@@ -1,7 +1,7 @@
-"""A `{pdf}` link in the rules' text names a PDF the build makes, one its readers' site holds. A dead one stops the
-build at the role, before anything is laid out, so `build --only site` refuses it before any PDF exists. Expected
-file names are written here by hand from `rulepress new sample`'s rules; the printouts a link may name are read from
-a real build's sites."""
+"""A `{pdf}` link in the rules' text names a PDF the build makes, one its readers' site holds. `check` tells a dead
+one, and the build stops at it before anything is laid out, so `build --only site` refuses it before any PDF exists.
+Expected file names are written here by hand from `rulepress new sample`'s rules; the printouts a link may name are
+read from a real build's sites."""
 
 from __future__ import annotations
 
@@ -53,6 +53,19 @@ def test_a_link_to_a_size_the_project_does_not_print_is_refused_at_the_role(new_
         f"build failed: 1 error; nothing is written to {new_sample / 'build'}",
     ]
     assert not (new_sample / "build").exists()
+
+
+def test_check_tells_a_dead_link_as_the_build_does(new_sample, capsys):
+    (new_sample / "rulepress.yaml").write_text("papers: [letter]\n", encoding="utf-8")
+    line = with_line(new_sample, "      Print {pdf}`the quick reference <sheets/sample-quick-reference-a4.pdf>` first.")
+    assert main(["-C", str(new_sample), "check", "--no-examples"]) == 1
+    told = capsys.readouterr()
+    assert told.err.splitlines() == [
+        f"rules_src/sample/rules.yaml:{line}:{COLUMN}: error[prose-link]: `{{pdf}}` names "
+        "`sheets/sample-quick-reference-a4.pdf`, which the build does not make",
+        "  hint: did you mean `sheets/sample-quick-reference-letter.pdf`?",
+    ]
+    assert told.out.endswith(", 1 error\n")
 
 
 def test_every_dead_link_is_told_in_one_run_and_the_last_build_is_kept(new_sample, capsys):
