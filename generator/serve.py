@@ -78,6 +78,7 @@ OVERLAY = (
     '<pre style="white-space:pre-wrap;margin:0">%s</pre></div>'
 )
 LAST_SAVE_FAILED = "The last save did not build; this page is the previous build."
+EARLIER_BUILD = "The rules did not build; this page is from an earlier build."  # serve's first build failed
 NOTHING_BUILT = "The rules did not build, and there is no earlier build to show."
 # the home page while nothing is built: the overlay and the reload script are all it holds
 EMPTY_PAGE = (
@@ -114,10 +115,11 @@ class _State:
             return self.build
 
 
-def page_additions(state: _State, lead: str = LAST_SAVE_FAILED) -> str:
+def page_additions(state: _State, lead: str | None = None) -> str:
     """What a served page gets before ``</body>``: the reload script, and the overlay after a failed build."""
     added = RELOAD_SCRIPT % (state.build, EVENTS_PATH)
     if state.status == "failed":
+        lead = lead or (LAST_SAVE_FAILED if state.build else EARLIER_BUILD)
         added = OVERLAY % (lead, html.escape(state.errors or "the build failed")) + added
     return added
 

@@ -27,7 +27,7 @@ import typing
 from fractions import Fraction
 from functools import cache
 
-from ..diagnostics import BlockLocation, Code, Diagnostic, Location, Severity
+from ..diagnostics import BlockLocation, Code, Diagnostic, Location, Severity, closest
 from ..examples.judge import EXPECTS
 from ..examples.languages import DIGITS_ONLY, language_of
 from ..examples.sentence import evidence, stated, unstated, unverified
@@ -140,6 +140,7 @@ def _inline(children, lines: list[str], line: int, found: list[Finding]) -> None
         if child.type == "myst_role":
             name = child.meta.get("name", "")
             if name not in ROLES:
+                close = closest(name, sorted(ROLES))
                 found.append(
                     _finding(
                         Code.PROSE_ROLE,
@@ -147,7 +148,7 @@ def _inline(children, lines: list[str], line: int, found: list[Finding]) -> None
                         lines,
                         cursor,
                         "{" + name + "}",
-                        ROLES_HINT,
+                        f"did you mean `{{{close}}}`? {ROLES_HINT}" if close else ROLES_HINT,
                     )
                 )
             elif name == "pdf":

@@ -21,7 +21,7 @@ import pypdf
 import pytest
 from helpers import FIXTURES
 
-from generator.serve import EVENTS_PATH, RELOAD_PATH, serve
+from generator.serve import EVENTS_PATH, RELOAD_PATH, _State, page_additions, serve
 
 HOMEBREW = FIXTURES / "homebrew"
 PATIENCE = 300  # seconds: a loaded 2-core machine builds slowly; nothing here is timed
@@ -352,3 +352,17 @@ def test_a_first_build_that_fails_shows_its_errors_on_the_home_page_until_a_save
     finally:
         stop.set()
         thread.join(timeout=PATIENCE)
+
+
+def test_the_overlay_says_whether_a_save_or_serve_s_first_build_failed():
+    state = _State()
+    state.finished(False, "rules_src/x.yaml:1:1: error[yaml-syntax]: ...", first=True)
+    assert "The rules did not build; this page is from an earlier build. Fix the error and save:" in (
+        page_additions(state)
+    )
+    state.finished(False, "rules_src/x.yaml:1:1: error[yaml-syntax]: ...")
+    assert "The last save did not build; this page is the previous build. Fix the error and save:" in (
+        page_additions(state)
+    )
+    state.finished(True, "")
+    assert "rulepress-overlay" not in page_additions(state)

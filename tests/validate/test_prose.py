@@ -144,6 +144,17 @@ def test_the_roles_hint_lists_every_allowed_role():
     )
 
 
+def test_a_misspelt_role_is_told_the_role_it_is_closest_to():
+    (typo,) = prose_findings("Roll on the {tabel}`injuries`.")
+    assert (typo.message, typo.column, typo.hint) == (
+        "the role `{tabel}` is not allowed in prose",
+        12,
+        "did you mean `{table}`? " + prose.ROLES_HINT,
+    )
+    (refused,) = prose_findings("An {raw}`<b>` here.")  # close to no role: the list alone
+    assert refused.hint == prose.ROLES_HINT
+
+
 @pytest.mark.parametrize(
     "lines, where, needle, expected",
     [
