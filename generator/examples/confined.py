@@ -255,6 +255,10 @@ ENDED_HINT = (
     "an example must finish within the time and memory limits and send its result: no endless loop, "
     "no huge number, no ending the process"
 )
+# a statement that raised reads a name, a value or an argument the model has not: most often the example's own slip
+RAISED_HINT = (
+    "fix the example's code (a name, a value, an argument), or the model if the rules give what the example reads"
+)
 LOAD_HINT = "the mechanics must load within the time and memory limits, without ending the process"
 
 
@@ -323,6 +327,7 @@ def _judge(ruleset, listed, messages, status, timed_out, too_much, seconds, star
                         Code.EXAMPLE_FAILED,
                         f"{example.entry}: {_capped(problem.problem)}",
                         Location(example.path, example.line + problem.line, example.indent + problem.indent + 1),
+                        RAISED_HINT if problem.got is None and not isinstance(error, str) else None,
                     )
                 )
             reads |= places_claimed(message.get("read"))

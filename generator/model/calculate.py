@@ -13,6 +13,7 @@ from types import SimpleNamespace
 
 import icepool
 
+from ..diagnostics import did_you_mean
 from . import reads
 from .base import NotGiven, NotGivenError
 from .computed import Formula, Input, Lookup, plain
@@ -54,7 +55,8 @@ class Values(SimpleNamespace):
     def __getattr__(self, name: str):
         if name.startswith("__"):
             raise AttributeError(name)
-        raise AttributeError(f"the ruleset has no value `{name}`")
+        close = did_you_mean(name, vars(self))
+        raise AttributeError(f"the ruleset has no value `{name}`" + (f"; {close}" if close else ""))
 
     def __getattribute__(self, name: str):
         if not name.startswith("_"):

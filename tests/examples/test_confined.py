@@ -408,6 +408,25 @@ def test_a_misspelt_name_in_an_example_behind_the_wall_is_told_with_the_closest_
     )
 
 
+def test_a_misspelt_value_in_an_example_is_told_with_the_closest_value_and_a_hint_to_fix_the_example(tmp_path):
+    project = project_with(tmp_path, [">>> values.mvoe\n6", ">>> values.move\n6"])
+    ruleset = project / "rules_src" / "game" / "ruleset.yaml"
+    text = (
+        ruleset.read_text()
+        + '\nvalues:\n  move: {value: 6, label: Move, source: {section: MOVING, quote: "6 inches"}}\n'
+    )
+    ruleset.write_text(text)
+    result, ruleset = loaded(project)
+    assert result.ok, [d.format() for d in result.diagnostics]
+    (failure,) = run_confined(ruleset, project, seconds=5).failures
+    assert failure.message == (
+        "rules.moving: `values.mvoe` raised AttributeError: the ruleset has no value `mvoe`; did you mean `move`?"
+    )
+    assert failure.hint == (
+        "fix the example's code (a name, a value, an argument), or the model if the rules give what the example reads"
+    )
+
+
 def test_the_samples_check_alike_behind_the_wall_and_without(monkeypatch, capsys):
     """What the modules that run `without_the_wall` (tests/conftest.py) stand on: every worked example and mechanic
     of the samples, run in a walled host or in children forked by the checking process, gives the same check."""

@@ -203,5 +203,7 @@ def test_a_missing_value_says_so_and_dunder_lookups_stay_plain():
     assert values.move == 6
     with pytest.raises(AttributeError, match="^the ruleset has no value `charge`$"):
         values.charge
+    with pytest.raises(AttributeError, match="^the ruleset has no value `mvoe`; did you mean `move`\\?$"):
+        values.mvoe
     with pytest.raises(AttributeError, match="^__deepcopy_hook__$"):
         values.__deepcopy_hook__
