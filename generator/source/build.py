@@ -184,6 +184,7 @@ class Builder:
                     _decimal_comma_hint(before, key)
                     or _comma_in_text_hint(before, key, _value)
                     or _secret_field_hint(key.text, _kind(cls), fields)
+                    or _text_as_field_hint(key)
                     or did_you_mean(key.text, fields)
                     or f"{_kind(cls)} fields are: {', '.join(fields)}"
                 )
@@ -745,6 +746,17 @@ def _comma_in_text_hint(before: Node | None, key: Scalar, value: Node) -> str | 
         quoted = f'"{before.value}, {key.text}"'
         return f"a comma inside `{{...}}` ends a field: put the text between double quotes, {quoted}"
     return None
+
+
+def _text_as_field_hint(key: Scalar) -> str | None:
+    """A line of text YAML read as a field, its words before a `:` taken for the field's name: no field's name has a
+    space, but a sentence dedented out of its `body: |` does."""
+    if " " not in key.text.strip():
+        return None
+    return (
+        "this reads as a line of text: the lines of a text written after `|` are indented further than its field's "
+        "name, every one of them (`body: |`, then the text two spaces in)"
+    )
 
 
 def _entry_type(tp) -> type | None:
