@@ -362,11 +362,46 @@ def _syntax_diagnostic(error: yaml.MarkedYAMLError, path: str, text: str = ""):
             f"a `key:` cannot start here, below line {above}: one of the two is indented wrong, or a value holding "
             "`: ` needs quotes"
         )
+    if (above := _misaligned_field(error, text)) is not None:
+        here, (first, column) = error.problem_mark, above
+        return Diagnostic(
+            Code.YAML_SYNTAX,
+            f"YAML syntax: this line starts at column {here.column + 1}, but the fields above it (from line {first}) "
+            f"start at column {column}",
+            _loc(path, here),
+            "the fields of one entry line up, each as far in as the first: indent this line, or those above it, "
+            "to the same column",
+        )
     opened = _FLOW_OPENERS.get(error.context or "")
     if opened and error.context_mark is not None:  # a bracket left open is found only where the next line starts
         mark = error.context_mark
         problem += f" (the `{opened}` at {mark.line + 1}:{mark.column + 1} is not closed)"
     return Diagnostic(Code.YAML_SYNTAX, f"YAML syntax: {problem}", _loc(path, error.problem_mark))
+
+
+def _misaligned_field(error: yaml.MarkedYAMLError, text: str) -> tuple[int, int] | None:
+    """For a field indented other than the fields above it (PyYAML "did not find expected key" while parsing a block
+    mapping): the line and column (from 1) of the first of those fields, the one after their entry's name."""
+    here = error.problem_mark
+    if not (
+        error.context == "while parsing a block mapping"
+        and (error.problem or "").startswith("did not find expected key")
+        and here is not None
+    ):
+        return None
+    lines = text.split("\n")
+    content = [
+        n for n in range(min(here.line, len(lines))) if lines[n].strip() and not lines[n].lstrip().startswith("#")
+    ]
+    indent = here.column
+    owner = next((n for n in reversed(content) if len(lines[n]) - len(lines[n].lstrip(" ")) < indent), None)
+    if owner is None:
+        return None
+    first = next((n for n in content if n > owner), None)
+    if first is None:
+        return None
+    column = len(lines[first]) - len(lines[first].lstrip(" "))
+    return None if column == indent else (first + 1, column + 1)
 
 
 def _colon_in_flow_value(error: yaml.MarkedYAMLError, text: str) -> bool:
