@@ -17,8 +17,15 @@ ROLE = re.compile(
     re.S,
 )
 PDF_ROLE = re.compile(r"\{pdf\}(?P<ticks>`+)(?P<target>.+?)(?P=ticks)(?!`)", re.S)  # {pdf}`Title <sheets/x.pdf>`
+RAN_ON = re.compile(r"\{[a-z]+\}$")  # a role's target that ends where the next role begins: `injuries, see {term}`
 ANCHOR_LINK = re.compile(r"\]\(\s*<?#([^)\s>]+)>?\s*\)")  # [the ambush](#game-rules-ambush)
 _ROLE_SECTIONS = {**ROLE_SECTIONS, "value": "values"}  # a {term} is read before, by its spellings
+
+
+def _short(text: str, most: int = 40) -> str:
+    """A role's run-on target, its start and its end: the end is the role it ran into."""
+    text = " ".join(text.split())
+    return text if len(text) <= most else text[: most // 2] + "…" + text[-(most // 2 - 1) :]
 
 
 def role_target(target: str) -> str:
@@ -65,7 +72,16 @@ def check_prose_links(ruleset: Ruleset):
             for match in ROLE.finditer(value):
                 target = role_target(match["target"])
                 loc = prose_loc(owner, name, value, match.start())
-                if match["role"] == "term":
+                if RAN_ON.search(match["target"]):  # its closing backtick missing, it ends at the next role's
+                    role = match["role"]
+                    yield Diagnostic(
+                        Code.UNKNOWN_REF,
+                        f"{{{role}}}`{_short(match['target'])}` runs on into the next role: its closing backtick is "
+                        "missing",
+                        loc,
+                        f"close it where its name ends: {{{role}}}`name`",
+                    )
+                elif match["role"] == "term":
                     if target.casefold() not in terms and not ruleset.is_unloaded(target, "glossary"):
                         yield Diagnostic(
                             Code.UNKNOWN_REF,
