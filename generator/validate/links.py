@@ -17,7 +17,7 @@ ROLE = re.compile(
     re.S,
 )
 PDF_ROLE = re.compile(r"\{pdf\}(?P<ticks>`+)(?P<target>.+?)(?P=ticks)(?!`)", re.S)  # {pdf}`Title <sheets/x.pdf>`
-RAN_ON = re.compile(r"\{[a-z]+\}$")  # a role's target that ends where the next role begins: `injuries, see {term}`
+RAN_ON = re.compile(r"\{[a-z]+\}$")  # a role's target that ends where the next role begins: `name, see {term}`
 ANCHOR_LINK = re.compile(r"\]\(\s*<?#([^)\s>]+)>?\s*\)")  # [the ambush](#game-rules-ambush)
 _ROLE_SECTIONS = {**ROLE_SECTIONS, "value": "values"}  # a {term} is read before, by its spellings
 
