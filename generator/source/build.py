@@ -184,8 +184,8 @@ class Builder:
                     _decimal_comma_hint(before, key)
                     or _comma_in_text_hint(before, key, _value)
                     or _secret_field_hint(key.text, _kind(cls), fields)
-                    or _text_as_field_hint(key)
                     or did_you_mean(key.text, fields)
+                    or _text_as_field_hint(key)
                     or f"{_kind(cls)} fields are: {', '.join(fields)}"
                 )
                 self.error(Code.UNKNOWN_FIELD, f"unknown field `{key.text}` in {_kind(cls)}", key, hint)

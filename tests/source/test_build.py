@@ -156,3 +156,18 @@ def test_a_heading_out_of_range_leaves_the_other_problems_of_declares_told_in_th
         ["rules_src/g/ruleset.yaml:8:9", "error[undeclared-kind]"],  # relic is not a declared kind
         ["rules_src/g/ruleset.yaml:11:7", "error[unknown-section]"],  # no section `nonsense` has a page
     ]
+
+
+def test_a_field_name_with_a_space_is_told_the_field_it_is_closest_to_and_a_sentence_that_it_is_text(tmp_path, capsys):
+    rules = (
+        "rules:\n  r:\n    title: R\n    chapter: c\n    gm note: Secret.\n    body: |\n    Each turn has two: parts.\n"
+    )
+    root = make_project(tmp_path, {"g/extra.yaml": rules}, g=RULESET)
+    assert main(["-C", str(root), "check", "--no-examples"]) == 1
+    assert capsys.readouterr().err.splitlines() == [
+        "rules_src/g/extra.yaml:5:5: error[unknown-field]: unknown field `gm note` in rule",
+        "  hint: did you mean `gm_note`?",
+        "rules_src/g/extra.yaml:7:5: error[unknown-field]: unknown field `Each turn has two` in rule",
+        "  hint: this reads as a line of text: the lines of a text written after `|` are indented further than its "
+        "field's name, every one of them (`body: |`, then the text two spaces in)",
+    ]
