@@ -506,8 +506,8 @@ class Code(enum.Enum):
     PROSE_LINK = _code(
         "prose-link",
         catches="a link in prose to anything but an http(s) or mailto address or a #anchor: `javascript:`, `data:`, "
-        "`file:`, or a path the site would read from the disk; and, when a site is built, a `{pdf}` role naming a PDF "
-        "the build does not make, or the game-master's in text the players read",
+        "`file:`, or a path the site would read from the disk; and a `{pdf}` role naming a PDF the build does not "
+        "make, or the game-master's in text the players read",
         hint="link to an http(s) address, or to an entry with one of Rulepress's roles (rule, term, table...)",
     )
     PROSE_IMAGE = _code(

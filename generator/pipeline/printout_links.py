@@ -1,6 +1,6 @@
 """Each `{pdf}` link in the rules' text names a PDF the project's build makes, one its readers' site holds: the
-players' site holds the players' printouts alone. Checked when a site is built, from the printouts' names (none
-laid out), so `build --only site` and `serve` refuse a dead link before any PDF exists."""
+players' site holds the players' printouts alone. Told by `check`, and checked when a site is built, from the
+printouts' names (none laid out), so `build --only site` and `serve` refuse a dead link before any PDF exists."""
 
 from __future__ import annotations
 
@@ -14,9 +14,9 @@ LISTED = 4  # the printouts a hint names when none is close to the link's
 
 def printouts(project, audience: str) -> set[str]:
     """Every PDF a whole build makes that ``audience``'s site holds, as `{pdf}` names it (`sheets/x-a4.pdf`)."""
-    reader = "player" if audience == "player" else "gm"  # the game-master's site and the authors' hold every PDF
-    readers = ("player",) if audience == "player" else ("player", "gm")
-    sheets = {href for links in sheet_downloads(project, reader).values() for _title, href in links}
+    sees_all = audience != "player"  # the game-master's site and the authors' hold every PDF
+    sheets = {href for links in sheet_downloads(project, "gm" if sees_all else "player").values() for _t, href in links}
+    readers = ("player", "gm") if sees_all else ("player",)
     return sheets | {f"handouts/{name}" for reader in readers for name in handout_names(project, reader)}
 
 
