@@ -32,6 +32,10 @@ from .render.site.search import SearchIndexError
 
 PROCESS_MODULE = "generator.pool_process"  # the module the wall runs: it calls ``main`` below
 MEMORY = 6 * 1024**3  # bytes of address space a render worker may map
+# A render worker's young objects are collected after 50,000 net allocations, not CPython's 700: a render makes a
+# doctree or a document's boxes, millions of objects that all live until its file is written, and at 700 the
+# collector walks them again and again to free almost nothing. On the sample build: about 9% less CPU in all.
+COLLECTION_THRESHOLDS = (50_000, 20, 100)
 CPU_SECONDS = 3600  # of a worker's whole life: a layout that never ends is ended
 ENDED = "a render worker ended without an answer"  # what the build says of one, with its exit status if known
 
@@ -207,6 +211,7 @@ def main(argv: list[str] | None = None) -> int:
         os.dup2(os.open(os.devnull, os.O_RDWR), 1)  # what a library prints never joins the answers
         _warm_worker()
         gc.freeze()
+        gc.set_threshold(*COLLECTION_THRESHOLDS)
         gc.enable()  # off while the renderers were imported (generator.pool_process)
         return serve(sys.stdin.buffer, replies)
     fds = [int(fd) for fd in argv[0].split(",")]
@@ -221,6 +226,7 @@ def main(argv: list[str] | None = None) -> int:
     for tasks, answers in channels:
         pid = os.fork()
         if pid == 0:  # a worker: serves its own channel, never returns
+            gc.set_threshold(*COLLECTION_THRESHOLDS)
             gc.enable()
             code = 70
             try:

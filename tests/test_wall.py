@@ -431,8 +431,9 @@ FOLDER_SWAP = dict(
     MARKER = {marker}
 
 
-    def race(seconds=3.0):
-        """Two folders swapped in a loop: P/a a real folder (checked), then a symlink to / (opened)."""
+    def race(seconds=1.0):
+        """Two folders swapped in a loop: P/a a real folder (checked), then a symlink to / (opened). A second is
+        thousands of swaps: were anything outside the project in reach, many of its opens would read it."""
         here = os.getcwd()
         depth = len([part for part in here.split("/") if part])
         inner = OUTSIDE.lstrip("/")
