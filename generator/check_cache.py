@@ -46,7 +46,7 @@ import tempfile
 from pathlib import Path
 
 from .cache_seal import sign, unsign
-from .diagnostics import BlockLocation, Code, Diagnostic, Location, Severity
+from .diagnostics import Code, Diagnostic, Location, Severity, TextLocation
 from .keys import generator_hash
 
 CHECK_DIR = Path(".rulepress-cache") / "check"
@@ -330,7 +330,7 @@ def dump_diagnostics(diagnostics) -> list:
 
 def load_diagnostics(rows) -> list | None:
     """The diagnostics ``rows`` hold, or None when they do not read back (a corrupt slot)."""
-    kinds = {"Location": Location, "BlockLocation": BlockLocation}
+    kinds = {"Location": Location, "TextLocation": TextLocation}
     try:
         return [
             Diagnostic(Code(code), message, kinds[kind](path, line, column), hint, Severity(severity))

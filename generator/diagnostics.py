@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import enum
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True, order=True)
@@ -28,14 +28,19 @@ class Location:
 
 
 @dataclass(frozen=True, order=True)
-class BlockLocation(Location):
-    """Where the first content line of a block scalar (`|` or `>`) starts: positions
-    inside its text map to lines and columns of the file."""
+class TextLocation(Location):
+    """Where a text value is written, such that positions inside the text map to lines and columns of the file: the
+    first content line of a block scalar (`|` or `>`), or a value on one line whose characters are the file's
+    (no escape, no line folded). ``shift``: the columns from here to the text's first character (1 after an opening
+    quote), so that the value itself is still told where it is written."""
+
+    shift: int = field(default=0, compare=False)
 
     def at(self, text: str, offset: int) -> Location:
         before = text[:offset]
         line_start = before.rfind("\n") + 1
-        return Location(self.path, self.line + before.count("\n"), self.column + offset - line_start)
+        column = self.column + (self.shift if line_start == 0 else 0) + offset - line_start
+        return Location(self.path, self.line + before.count("\n"), column)
 
 
 def _code(code: str, catches: str, hint: str, warning: bool = False) -> tuple[str, str, str, bool]:

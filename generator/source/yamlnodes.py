@@ -28,7 +28,7 @@ from typing import Union
 
 import yaml
 
-from ..diagnostics import BlockLocation, Code, Diagnostic, Diagnostics, Location
+from ..diagnostics import Code, Diagnostic, Diagnostics, Location, TextLocation
 from ..model.quantity import MAX_MAGNITUDE
 
 try:  # the C parser is much faster; fall back for machines without libyaml
@@ -84,7 +84,7 @@ class Scalar:
     value: str | int | bool | None
     loc: Location
     style: str | None = None  # None plain, "'" or '"' quoted, "|" or ">" block
-    body: BlockLocation | None = None  # for block scalars: where the text itself starts
+    body: TextLocation | None = None  # where the text lies, when its positions map to the file's (``_text_body``)
     refused: bool = False  # a diagnostic already refused this value (a number beyond the cap): build nothing from it
     written: str = ""  # a plain number as written where that says more than the number: `+1`, a modifier
 
@@ -99,7 +99,8 @@ class Scalar:
 
     @property
     def content_loc(self) -> Location:
-        """Where the value's text starts: the first content line of a block scalar."""
+        """Where the value's text lies (``body``: a block scalar's first content line, or a one-line value whose
+        positions map to the file's), else where the value is written."""
         return self.body or self.loc
 
 
@@ -312,7 +313,7 @@ def _convert(node, path: str, seen: set[int], text: str, depth: int) -> Node:
     seen.add(id(node))
     loc = Location(path, mark.line + 1, mark.column + 1)
     if isinstance(node, yaml.ScalarNode):
-        body = _block_body(text, mark.index, path, mark.line) if node.style in ("|", ">") else None
+        body = _text_body(text, node, path)
         return Scalar(
             _typed(node.value, node.style), loc, node.style or None, body, written=_written(node.value, node.style)
         )
@@ -328,13 +329,25 @@ def _convert(node, path: str, seen: set[int], text: str, depth: int) -> Node:
     return Mapping(tuple(items), loc)
 
 
-def _block_body(text: str, index: int, path: str, line: int) -> BlockLocation:
+def _text_body(text: str, scalar, path: str) -> TextLocation | None:
+    """Where a scalar's (node's or event's) text lies such that its positions map to the file's: a block scalar's first
+    content line, or a value on one line written as it reads (no escape, no doubled quote); else None."""
+    start, end = scalar.start_mark, scalar.end_mark
+    if scalar.style in ("|", ">"):
+        return _block_body(text, start.index, path, start.line)
+    quote = 1 if scalar.style in ("'", '"') else 0
+    if start.line != end.line or text[start.index + quote : end.index - quote] != scalar.value:
+        return None
+    return TextLocation(path, start.line + 1, start.column + 1, shift=quote)
+
+
+def _block_body(text: str, index: int, path: str, line: int) -> TextLocation:
     """The first content line of the block scalar whose indicator is at ``index`` (0-based ``line``)."""
     rest = text[index:].split("\n")[1:]
     for offset, content in enumerate(rest, start=1):
         if content.strip():
-            return BlockLocation(path, line + 1 + offset, len(content) - len(content.lstrip(" ")) + 1)
-    return BlockLocation(path, line + 2, 1)
+            return TextLocation(path, line + 1 + offset, len(content) - len(content.lstrip(" ")) + 1)
+    return TextLocation(path, line + 2, 1)
 
 
 def _syntax_diagnostic(error: yaml.MarkedYAMLError, path: str, text: str = ""):
@@ -525,8 +538,7 @@ class _TreeBuilder:
         if tag is not None and not (isinstance(event, yaml.ScalarEvent) and tag == "!" and event.style):
             self._refuse(Code.YAML_TAG, f"tag `{_short_tag(tag)}` is not allowed in rules data", event.start_mark)
         if isinstance(event, yaml.ScalarEvent):
-            mark = event.start_mark
-            body = _block_body(self.text, mark.index, self.path, mark.line) if event.style in ("|", ">") else None
+            body = _text_body(self.text, event, self.path)
             if not event.style and _INT.fullmatch(event.value) and _too_large_int(event.value):
                 # reported here, once, and the value marked so that nothing is built from it; the rest of the file loads
                 digits = len(event.value.lstrip("+-"))

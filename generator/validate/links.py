@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from ..diagnostics import BlockLocation, Code, Diagnostic, Location, Severity, did_you_mean
+from ..diagnostics import Code, Diagnostic, Location, Severity, TextLocation, did_you_mean
 from ..model.base import QuickMark, value_loc
 from ..model.entries import gm_only
 from ..model.ruleset import PAGED_SECTIONS, ROLE_SECTIONS, SECTIONS, Ruleset, term_names
@@ -52,7 +52,7 @@ def prose_fields(entry, holding: str = "{"):
 
 def prose_loc(owner, name: str, text: str, offset: int) -> Location:
     loc = value_loc(owner, name)
-    return loc.at(text, offset) if isinstance(loc, BlockLocation) else loc
+    return loc.at(text, offset) if isinstance(loc, TextLocation) else loc
 
 
 def pdf_links(ruleset: Ruleset):

@@ -27,7 +27,7 @@ import typing
 from fractions import Fraction
 from functools import cache
 
-from ..diagnostics import BlockLocation, Code, Diagnostic, Location, Severity, closest
+from ..diagnostics import Code, Diagnostic, Location, Severity, TextLocation, closest
 from ..examples.judge import EXPECTS
 from ..examples.languages import DIGITS_ONLY, language_of
 from ..examples.sentence import evidence, stated, unstated, unverified
@@ -271,7 +271,7 @@ def markdown_texts(entry):
 
 
 def _location(loc: Location, text: str, finding: Finding) -> Location:
-    if not isinstance(loc, BlockLocation):
+    if not isinstance(loc, TextLocation):
         return loc
     offset = sum(len(row) + 1 for row in text.split("\n")[: finding.line]) + finding.column
     return loc.at(text, offset)
@@ -316,7 +316,7 @@ def check_examples_stated(ruleset: Ruleset):
             for line in unstated(text):
                 where = (
                     loc.at(text, sum(len(row) + 1 for row in text.split("\n")[:line]))
-                    if isinstance(loc, BlockLocation)
+                    if isinstance(loc, TextLocation)
                     else loc
                 )
                 yield Diagnostic(
@@ -377,7 +377,7 @@ def check_example_sentences(ruleset: Ruleset):
 
 
 def _sentence_error(problem, text: str, loc: Location, offset: int) -> Diagnostic:
-    where = loc.at(text, offset + problem.start) if isinstance(loc, BlockLocation) else loc
+    where = loc.at(text, offset + problem.start) if isinstance(loc, TextLocation) else loc
     return Diagnostic(
         Code.EXAMPLE_SENTENCE,
         f"`{problem.text}` in the sentence before a worked example is {problem.why}: players read it marked checked",
@@ -426,7 +426,7 @@ def settle_example_sentences(project, diagnostics: list[Diagnostic]) -> list[Dia
         language, found_in = language_of(ruleset.language) or DIGITS_ONLY, _evidence_in(ruleset)
         for entry in (ruleset.meta, *(e for _s, e in ruleset.all_entries())):
             for text, loc in markdown_texts(entry):
-                if not isinstance(loc, BlockLocation):
+                if not isinstance(loc, TextLocation):
                     continue
                 for offset, paragraph, code in stated(text):
                     first = loc.at(text, text.find(code, offset + len(paragraph))).line

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from helpers import BROKEN
 
-from generator.diagnostics import BlockLocation, Code, Diagnostics, Location
+from generator.diagnostics import Code, Diagnostics, Location, TextLocation
 from generator.source.yamlnodes import Mapping, Scalar, Sequence, decode, describe, load_file, parse_text, walk
 
 
@@ -131,12 +131,22 @@ def test_block_scalar_body_location():
     node = parse_ok("body: |\n  First line.\n")
     body = node.get("body")
     assert body.loc == Location("f.yaml", 1, 7)
-    assert body.content_loc == BlockLocation("f.yaml", 2, 3)  # where the text itself starts
+    assert body.content_loc == TextLocation("f.yaml", 2, 3)  # where the text itself starts
     assert body.content_loc.at(body.value, body.value.index("line")) == Location("f.yaml", 2, 9)
     two = parse_ok("body: >\n    One\n    Two words\n").get("body")
     assert two.content_loc.at("One\nTwo words", 8) == Location("f.yaml", 3, 9)
-    plain = parse_ok("a: x\n").get("a")
-    assert plain.content_loc == plain.loc
+
+
+def test_a_value_on_one_line_maps_its_text_to_the_file_unless_an_escape_or_a_fold_moves_it():
+    """A role's error inside a one-line text is told at the role, not at the value's start; the value itself is still
+    told where it is written, at its opening quote."""
+    node = parse_ok('plain: a {term}`x`\nquoted: "see {rule}`y`"\nescaped: "a \\" {rule}`z`"\nfolded: a\n  {rule}`w`\n')
+    plain, quoted = node.get("plain"), node.get("quoted")
+    assert str(plain.content_loc) == "f.yaml:1:8" and str(quoted.content_loc) == "f.yaml:2:9"
+    assert plain.content_loc.at(plain.value, plain.value.index("{")) == Location("f.yaml", 1, 10)
+    assert quoted.content_loc.at(quoted.value, quoted.value.index("{")) == Location("f.yaml", 2, 14)
+    for unmapped in ("escaped", "folded"):
+        assert node.get(unmapped).content_loc is node.get(unmapped).loc, unmapped
 
 
 def test_a_leading_document_marker_and_end_marker_are_fine():

@@ -207,9 +207,9 @@ F = "rules_src/game/ruleset.yaml"
 
 
 EXPECTED = [
-    # line 13 is the body; both roles are told at its start
-    f"{F}:13:11: error[unknown-ref]: `rule.moving` names no section: write {{entry}}`section.id`\n  hint: did you mean `rules`?",
-    f"{F}:13:11: error[unknown-ref]: spell `fireball` is not in `spells:`\n  hint: check the id against the entries of that section",
+    # line 13 is the body, on one line: each role is told where it is written
+    f"{F}:13:27: error[unknown-ref]: spell `fireball` is not in `spells:`\n  hint: check the id against the entries of that section",
+    f"{F}:13:56: error[unknown-ref]: `rule.moving` names no section: write {{entry}}`section.id`\n  hint: did you mean `rules`?",
     # `D6 + modifier` reaches any total: a `1-` row but nothing open upwards
     f"{F}:17:11: error[table-unbounded]: `D6 + modifier` can roll any total, but `unbounded` has no highest open row and no clamp\n"
     "  hint: add `clamp:` or open-ended rows such as `6+` and `1-`",
@@ -255,8 +255,8 @@ def test_the_lines_named_are_those_of_the_values():
     """Each location points at the text it complains about (the oracle for the positions above)."""
     lines = RULES.splitlines()
     needles = [
-        "Units move.",
-        "Units move.",
+        "{entry}`spells.fireball`",
+        "{entry}`rule.moving`",
         "D6 + modifier",
         "- {roll: 1-",
         "courage",

@@ -101,7 +101,7 @@ tables:
     )
     assert found == [
         "rules_src/x/case.yaml:14:37: error[gm-reference]: `t` is for players but names game-master-only `secret`",
-        "rules_src/x/case.yaml:15:40: error[gm-reference]: `t` is for players but names game-master-only `secret`",
+        "rules_src/x/case.yaml:15:45: error[gm-reference]: `t` is for players but names game-master-only `secret`",
     ]
 
 
@@ -254,9 +254,9 @@ def _gm_references(tmp_path):
 def test_every_way_of_naming_a_game_master_entry_is_found_where_it_is_written(tmp_path):
     # line:column counted by hand in GM_NAMED, 1-based
     assert _gm_references(tmp_path) == [
-        "3:79: `open` is for players but names game-master-only `secret`",
+        "3:85: `open` is for players but names game-master-only `secret`",
         "17:37: `player_t` is for players but names game-master-only `secret`",
-        "18:40: `player_t` is for players but names game-master-only `secret`",
+        "18:45: `player_t` is for players but names game-master-only `secret`",
         "25:45: `troops` is for players but names game-master-only `gm_fear`",
         "35:52: `amulet` is for players but names game-master-only `gm_fear`",
         "37:29: `bolt` is for players but names game-master-only `gm_table`",
@@ -270,7 +270,7 @@ def test_every_way_of_naming_a_game_master_entry_is_found_where_it_is_written(tm
         "74:11: `score` is for players but names game-master-only `gm_lookup`",
         "74:11: `score` is for players but names game-master-only `gm_table`",
         "74:11: `score` is for players but names game-master-only `gm_val`",
-        "75:18: `score` is for players but names game-master-only `secret`",
+        "75:22: `score` is for players but names game-master-only `secret`",
         "86:14: `grid` is for players but names game-master-only `gm_f`",
         "87:13: `grid` is for players but names game-master-only `gm_f`",
         "88:30: `grid` is for players but names game-master-only `gm_val`",
@@ -303,20 +303,20 @@ def _overlaid(root: Path, house_values: str) -> list[str]:
 def test_an_overlay_that_hides_a_house_value_its_base_prints_to_players_is_told_where_it_did(tmp_path):
     found = _overlaid(tmp_path, "  reach: {value: 4 inches, house_note: Longer spears, audience: gm}\n")
     assert found == [
-        "rules_src/game/ruleset.yaml:11:11: error[gm-reference]: `spears` is for players but names "
-        "game-master-only `ambush`\n"
-        "  hint: link it only from game-master material, or mark the linking entry `audience: gm`",
-        "rules_src/game/ruleset.yaml:11:11: error[gm-reference]: `spears` is for players but names "
+        "rules_src/game/ruleset.yaml:11:28: error[gm-reference]: `spears` is for players but names "
         "game-master-only `reach`\n"
         "  hint: the overlay `house` marks its house value `reach` `audience: gm` "
         "(rules_src/house/ruleset.yaml:3:65), but player text of `game` prints it: keep that house value for players",
+        "rules_src/game/ruleset.yaml:11:44: error[gm-reference]: `spears` is for players but names "
+        "game-master-only `ambush`\n"
+        "  hint: link it only from game-master material, or mark the linking entry `audience: gm`",
     ]
 
 
 def test_an_overlay_that_only_changes_a_game_master_value_is_not_blamed_for_its_bases_player_text(tmp_path):
     # the base already hides `ambush`: its own error stands, with the ordinary hint
     assert _overlaid(tmp_path, "  ambush: {value: 3, house_note: More ambushers}\n") == [
-        "rules_src/game/ruleset.yaml:11:11: error[gm-reference]: `spears` is for players but names "
+        "rules_src/game/ruleset.yaml:11:44: error[gm-reference]: `spears` is for players but names "
         "game-master-only `ambush`\n"
         "  hint: link it only from game-master material, or mark the linking entry `audience: gm`"
     ]
