@@ -89,7 +89,7 @@ def _linked_by_anchor(ruleset: Ruleset, entry):
             continue
         for match in ANCHOR_LINK.finditer(text):
             if (target := secret.get(match[1])) is not None:
-                yield target, prose_loc(owner, name, text, match.start())
+                yield target, prose_loc(owner, name, text, match.start(1) - 1)  # at the `#`
 
 
 EXAMPLE_READS = ("values", "formulas", "tables", "lookups", "charts")  # what an example's result can print

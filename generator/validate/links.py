@@ -184,7 +184,7 @@ def check_anchor_links(ruleset: Ruleset):
                     yield Diagnostic(
                         Code.UNKNOWN_REF,
                         f"the link `#{match[1]}` names no place on the site",
-                        prose_loc(owner, name, text, match.start()),
+                        prose_loc(owner, name, text, match.start(1) - 1),  # at the `#`
                         _anchor_hint(match[1], places),
                     )
 
