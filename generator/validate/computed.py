@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 from fractions import Fraction
 
 import icepool
 
-from ..diagnostics import Code, Diagnostic, Severity, did_you_mean
+from ..diagnostics import Code, Diagnostic, Location, Severity, TextLocation, did_you_mean
 from ..model.base import item_loc, value_loc
 from ..model.calculate import calculator
 from ..model.charts import axis_values, chart_cells, read_as_values
@@ -108,7 +109,7 @@ def check_formulas(ruleset: Ruleset):
                         Code.BAD_FORMULA,
                         f"`{name}` in `let: {binding.id}` of `{formula.id}` is not an input, "
                         "a value, an earlier `let` name, a formula, a table or a function",
-                        value_loc(binding, "expr"),
+                        name_loc(binding, binding.expr.text, name),
                         _unknown_hint(ruleset, name, names, name in binding.expr.calls),
                     )
             names.add(binding.id)
@@ -122,7 +123,7 @@ def check_formulas(ruleset: Ruleset):
                         Code.BAD_FORMULA,
                         f"`{name}` in `{view.id}` is not an input, a value, a `let` name, "
                         "a formula, a table or a function",
-                        value_loc(view, "expr"),
+                        name_loc(view, view.expr.text, name),
                         _unknown_hint(ruleset, name, names, name in view.expr.calls),
                     )
         several = list(_several_problems(formula))
@@ -133,6 +134,18 @@ def check_formulas(ruleset: Ruleset):
             yield from _try_every_input(formula, calc, reach)
             yield from _target_past_its_die(formula, calc)
         yield from _die_problems(formula)
+
+
+_QUOTED = r"'[^'\\\n]*(?:\\.[^'\\\n]*)*'|\"[^\"\\\n]*(?:\\.[^\"\\\n]*)*\""  # a text in an expression
+
+
+def name_loc(owner, text: str, name: str) -> Location:
+    """Where an expression (``owner``'s `expr:`, ``text``) first reads ``name``: its quoted texts and the letters of
+    its dice (the D6 of 2D6) passed over; where the expression is written when its text does not map to the file's."""
+    loc = value_loc(owner, "expr")
+    found = re.compile(rf"{_QUOTED}|(?<![\w.])({re.escape(name)})(?!\w)")
+    first = next((match.start(1) for match in found.finditer(text) if match[1]), None)
+    return loc.at(text, first) if first is not None and isinstance(loc, TextLocation) else loc
 
 
 def _unknown_hint(ruleset: Ruleset, name: str, names: set, called: bool) -> str | None:

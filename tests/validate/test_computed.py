@@ -13,6 +13,7 @@ from contextlib import contextmanager
 from types import MappingProxyType, SimpleNamespace
 
 import pytest
+from helpers import checked
 
 from generator.diagnostics import Code, Location
 from generator.model.formula import FormulaError
@@ -803,4 +804,31 @@ def test_a_lookup_over_an_open_range_still_finds_its_gaps():
 def test_an_overlap_below_every_bound_is_told_from_one_below_the_lowest():
     assert _coverage([_lookup_row(5, when="1-"), _lookup_row(6, when="0-")]) == [
         ("table-overlap", "row `0 or less` of `outcome` covers -1-0 again", "rules_src/r/lookups.yaml:6:9")
+    ]
+
+
+MISSPELT_IN_EXPRESSIONS = """\
+formulas:
+  reach_roll:
+    title: Reach roll
+    inputs: {kind: {label: Kind, type: text, choices: [spear, sword]}}
+    expr: 'D6 + 1 if kind == "reech" else 2D6 + reech'
+  long_reach:
+    title: Long reach
+    let:
+      twice: |
+        (D6
+          + reech * 2)
+    expr: twice
+"""
+
+
+def test_a_name_no_entry_has_is_told_where_the_expression_reads_it(tmp_path):
+    """Not at the expression's start: past a quoted text that holds the same word, on the line of a block it is on."""
+    found = [line for line in checked(tmp_path, MISSPELT_IN_EXPRESSIONS) if "[bad-formula]" in line]
+    assert found == [
+        "rules_src/x/case.yaml:5:49: error[bad-formula]: `reech` in `reach_roll` is not an input, a value, a `let` "
+        "name, a formula, a table or a function",
+        "rules_src/x/case.yaml:11:13: error[bad-formula]: `reech` in `let: twice` of `long_reach` is not an input, "
+        "a value, an earlier `let` name, a formula, a table or a function",
     ]
