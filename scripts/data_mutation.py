@@ -229,10 +229,11 @@ SENTENCE_KNOWN = "the new number is also one the example states: a sentence's nu
 
 def _next_spoken(text: str) -> str:
     """A number word one more (`two` -> `three`, `a half` -> `a third`), keeping its capital."""
-    from generator.examples.sentence import _WORDS
+    from generator.examples.languages import ENGLISH
 
     words = text.split()
-    names = list(_WORDS)
+    by_number = sorted(ENGLISH.words.items(), key=lambda item: item[1])
+    names = [word for word, number in by_number if number <= 20 and word != "once"]  # zero to twenty, in order
     for index, word in enumerate(words):
         lower = word.lower()
         if lower in names and lower != "twenty":
@@ -274,7 +275,7 @@ def _also_stated(number_text: str, found) -> bool:
 
 def sentence_mutations(root: Path, only: str | None) -> list[Mutation]:
     """Each number of each example sentence of the rules in ``root``, one more; the code left as it was."""
-    from generator.diagnostics import BlockLocation
+    from generator.diagnostics import TextLocation
     from generator.examples.sentence import evidence, stated, stated_numbers
     from generator.source.project import load_project
     from generator.validate.prose import _value_text, markdown_texts
@@ -286,7 +287,7 @@ def sentence_mutations(root: Path, only: str | None) -> list[Mutation]:
             continue
         for entry in (ruleset.meta, *(e for _s, e in ruleset.all_entries())):
             for text, loc in markdown_texts(entry):
-                if not isinstance(loc, BlockLocation) or not loc.path.startswith(f"rules_src/{ruleset.id}/"):
+                if not isinstance(loc, TextLocation) or not loc.path.startswith(f"rules_src/{ruleset.id}/"):
                     continue
                 lines = (root / loc.path).read_text(encoding="utf-8").splitlines(keepends=True)
                 for offset, paragraph, code in stated(text):
