@@ -4,6 +4,7 @@ Test modules import it as ``helpers`` (pyproject.toml puts tests/ on pytest's ``
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import shutil
@@ -29,6 +30,15 @@ def make_project(root: Path, files: dict[str, str] | None = None, **rulesets: st
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
     return root
+
+
+def load_script(name: str):
+    """scripts/<name>.py imported as a module of that name (scripts/ is no package)."""
+    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
 
 
 def on_a4_alone(project: Path) -> Path:
