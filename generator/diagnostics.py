@@ -34,7 +34,7 @@ class TextLocation(Location):
     (no escape, no line folded). ``shift``: the columns from here to the text's first character (1 after an opening
     quote), so that the value itself is still told where it is written."""
 
-    shift: int = field(default=0, compare=False)
+    shift: int = field(default=0, compare=False)  # not compared: a diagnostic read back from the check cache has none
 
     def at(self, text: str, offset: int) -> Location:
         before = text[:offset]

@@ -15,7 +15,7 @@ from fractions import Fraction
 
 import icepool
 
-from ..diagnostics import Code, Diagnostic, Location, Severity, TextLocation, did_you_mean
+from ..diagnostics import Code, Diagnostic, Location, Severity, did_you_mean
 from ..model.base import item_loc, value_loc
 from ..model.calculate import calculator
 from ..model.charts import axis_values, chart_cells, read_as_values
@@ -33,6 +33,7 @@ from ..model.formula import (
 from ..model.ruleset import Ruleset
 from ..model.text import range_words
 from ..model.units import SIZES, Distance, measure
+from .links import prose_loc
 from .memo import Reach, formula_names, remembered, words
 from .references import ref_hint
 from .tables import MAX_TABLE_SPAN, _spans
@@ -109,7 +110,7 @@ def check_formulas(ruleset: Ruleset):
                         Code.BAD_FORMULA,
                         f"`{name}` in `let: {binding.id}` of `{formula.id}` is not an input, "
                         "a value, an earlier `let` name, a formula, a table or a function",
-                        name_loc(binding, binding.expr.text, name),
+                        _name_loc(binding, binding.expr.text, name),
                         _unknown_hint(ruleset, name, names, name in binding.expr.calls),
                     )
             names.add(binding.id)
@@ -123,7 +124,7 @@ def check_formulas(ruleset: Ruleset):
                         Code.BAD_FORMULA,
                         f"`{name}` in `{view.id}` is not an input, a value, a `let` name, "
                         "a formula, a table or a function",
-                        name_loc(view, view.expr.text, name),
+                        _name_loc(view, view.expr.text, name),
                         _unknown_hint(ruleset, name, names, name in view.expr.calls),
                     )
         several = list(_several_problems(formula))
@@ -139,13 +140,12 @@ def check_formulas(ruleset: Ruleset):
 _QUOTED = r"'[^'\\\n]*(?:\\.[^'\\\n]*)*'|\"[^\"\\\n]*(?:\\.[^\"\\\n]*)*\""  # a text in an expression
 
 
-def name_loc(owner, text: str, name: str) -> Location:
+def _name_loc(owner, text: str, name: str) -> Location:
     """Where an expression (``owner``'s `expr:`, ``text``) first reads ``name``: its quoted texts and the letters of
     its dice (the D6 of 2D6) passed over; where the expression is written when its text does not map to the file's."""
-    loc = value_loc(owner, "expr")
     found = re.compile(rf"{_QUOTED}|(?<![\w.])({re.escape(name)})(?!\w)")
     first = next((match.start(1) for match in found.finditer(text) if match[1]), None)
-    return loc.at(text, first) if first is not None and isinstance(loc, TextLocation) else loc
+    return value_loc(owner, "expr") if first is None else prose_loc(owner, "expr", text, first)
 
 
 def _unknown_hint(ruleset: Ruleset, name: str, names: set, called: bool) -> str | None:
