@@ -16,15 +16,29 @@ from .references import entry_or_none
 
 def _any_entry(ruleset: Ruleset, id: str):
     """For a bare id (see_also): a game-master-only entry of that id if there is one, else any entry of it."""
-    found = [e for _s, e in ruleset.all_entries() if e.id == id]
-    return next((e for e in found if gm_only(e)), found[0] if found else None)
+    return _by_id(ruleset).get(id)
+
+
+def _by_id(ruleset: Ruleset) -> dict:
+    """``_any_entry`` of every id at once: the first entry of each id, or its first game-master-only one."""
+    found = {}
+    for _section, entry in ruleset.all_entries():
+        held = found.get(entry.id)
+        if held is None or (gm_only(entry) and not gm_only(held)):
+            found[entry.id] = entry
+    return found
 
 
 class _Finder:
-    """Finds the entry a ``Named`` names in one ruleset, in the places it says to look."""
+    """Finds the entry a ``Named`` names in one ruleset, in the places it says to look. One finder serves a
+    whole check: what it looks among is gathered once, not once per entry that names something."""
 
     def __init__(self, ruleset: Ruleset):
         self.ruleset = ruleset
+
+    @cached_property
+    def by_id(self) -> dict:
+        return _by_id(self.ruleset)
 
     @cached_property
     def keywords(self) -> dict:
@@ -40,7 +54,7 @@ class _Finder:
 
     def find(self, name: Named, inside=None):
         if not name.among:
-            return _any_entry(self.ruleset, name.id)
+            return self.by_id.get(name.id)
         for place in name.among:
             if (found := self._in(place, name.id, inside)) is not None:
                 return found
@@ -65,11 +79,10 @@ class _Finder:
                 yield from self.found(name.inside, found)
 
 
-def _references(ruleset: Ruleset, entry):
+def _references(ruleset: Ruleset, entry, finder: _Finder, terms: dict[str, str]):
     """(target entry, location) for every entry that ``entry`` names: what its type names (``names()``), then
-    the prose roles of every kind in its text."""
-    yield from _Finder(ruleset).found(entry.names())
-    terms = term_names(ruleset)
+    the prose roles of every kind in its text (``terms``: the ruleset's ``term_names``)."""
+    yield from finder.found(entry.names())
     for owner, name, value in prose_fields(entry):
         if name == "gm_note" or (owner is not entry and gm_only(owner)):
             continue  # the game-master's own text may name what it likes
@@ -78,10 +91,14 @@ def _references(ruleset: Ruleset, entry):
                 yield found, prose_loc(owner, name, value, match.start())
 
 
-def _linked_by_anchor(ruleset: Ruleset, entry):
-    """(game-master-only entry, location) of each `#anchor` link of an entry's player text to that entry's place:
-    the players' site has no such place, and its build stops there."""
-    secret = {place: e for place, (_section, e) in site_anchors(ruleset).items() if e is not None and gm_only(e)}
+def _secret_places(ruleset: Ruleset) -> dict:
+    """The `#anchor` places of game-master-only entries, mapped to the entry."""
+    return {place: e for place, (_section, e) in site_anchors(ruleset).items() if e is not None and gm_only(e)}
+
+
+def _linked_by_anchor(entry, secret: dict):
+    """(game-master-only entry, location) of each `#anchor` link of an entry's player text to that entry's place
+    (``secret``: ``_secret_places``): the players' site has no such place, and its build stops there."""
     if not secret:
         return
     for owner, name, text in prose_fields(entry, "](#"):
@@ -113,12 +130,13 @@ def _read_by_examples_of(ruleset: Ruleset, owner, name: str, text: str):
 
 
 def check_gm_references(ruleset: Ruleset):
+    finder, terms, secret = _Finder(ruleset), term_names(ruleset), _secret_places(ruleset)
     for _section, entry in (("ruleset", ruleset.meta), *ruleset.all_entries()):
         if gm_only(entry):
             continue
         yield from _placed_in_gm_chapter(ruleset, entry)
         seen = set()
-        for target, loc in _references(ruleset, entry):
+        for target, loc in _references(ruleset, entry, finder, terms):
             if gm_only(target) and (id(target), str(loc)) not in seen:
                 seen.add((id(target), str(loc)))
                 yield Diagnostic(
@@ -127,7 +145,7 @@ def check_gm_references(ruleset: Ruleset):
                     loc,
                     _hidden_by_overlay(ruleset, target),
                 )
-        for target, loc in _linked_by_anchor(ruleset, entry):
+        for target, loc in _linked_by_anchor(entry, secret):
             if (id(target), str(loc)) not in seen:
                 seen.add((id(target), str(loc)))
                 yield Diagnostic(
