@@ -19,6 +19,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import textwrap
 import time
 import uuid
@@ -53,6 +54,13 @@ def place(tmp_path):
     project = tmp_path / "project"
     shutil.copytree(TEMPLATE, project)
     return project, outside
+
+
+@pytest.fixture
+def tmp_path_in_tmp():
+    """A folder in /tmp itself, wherever TMPDIR points the other tests' folders (`make test` chooses a tmpfs)."""
+    with tempfile.TemporaryDirectory(dir="/tmp") as folder:
+        yield Path(folder)
 
 
 def processes_with(marker: str) -> list[str]:
@@ -1081,12 +1089,11 @@ def test_a_process_started_while_ctrl_c_is_held_keeps_it_ignored_where_it_was():
     assert run.stderr == "" and int(run.stdout, 16) & (1 << 1)  # SIGINT is signal 2: bit 1 of the mask
 
 
-def test_a_project_in_tmp_itself_still_has_a_scratch_folder_of_its_own(place):
+def test_a_project_in_tmp_itself_still_has_a_scratch_folder_of_its_own(tmp_path_in_tmp):
     """The wall's scratch is a capped /tmp; for a project that is /tmp itself (bound read-only over it) the scratch
     is /var/tmp instead, which Python's temporary files find, and it too is gone afterwards."""
-    project, _outside = place
     marker = f"scratch-{uuid.uuid4().hex[:8]}"
-    script = project / "payload.py"
+    script = tmp_path_in_tmp / "payload.py"
     script.write_text(
         textwrap.dedent(
             f"""
