@@ -1,7 +1,8 @@
 """A small, safe expression language for rules written as data.
 
 Expressions are Python's expression syntax cut down to what rules need, parsed
-with :mod:`ast` and evaluated by walking an allow-list of nodes: numbers, names
+with :mod:`ast`, checked against an allow-list of nodes and compiled, node by node, into
+functions of a scope (once, on first use): numbers, names
 (inputs, values, ``let`` bindings), arithmetic (``/`` is exact), comparisons,
 ``and``/``or``/``not``, ``a if condition else b``, tuples for ``in``, and calls of
 the functions in :data:`FUNCTIONS`, of formulas and of tables by id. Dice are
@@ -31,6 +32,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property
 
 import icepool
 
@@ -594,6 +596,14 @@ class Expression:
                 calls.add(node.func.id)
         return cls(text, tree, frozenset(names - calls), frozenset(calls - set(FUNCTIONS)), _operations(tree))
 
+    @cached_property
+    def run(self) -> Callable[[Mapping[str, object]], object]:
+        """The expression as a function of a scope, compiled on its first evaluation (``_compiled``)."""
+        return _compiled(self.tree)
+
+    def __getstate__(self) -> dict:
+        return {name: value for name, value in self.__dict__.items() if name != "run"}  # a function does not pickle
+
     def evaluate(self, scope: Mapping[str, object]):
         held = _budget.get()
         if held is None:  # an evaluation outside any check's budget: its own
@@ -610,7 +620,7 @@ class Expression:
             raise FormulaError("the formulas call each other without end")
         held.spend(self.steps)
         try:
-            return _normal(_eval(self.tree, scope))
+            return _normal(self.run(scope))
         except FormulaError:
             raise
         except MemoryError:
@@ -838,60 +848,146 @@ def _divide(left, right):
 
 
 def _eval(node: ast.expr, scope: Mapping[str, object]):
-    if isinstance(node, ast.Constant):
-        return node.value
-    if isinstance(node, ast.Name):
-        if node.id in CONSTANTS:
-            return CONSTANTS[node.id]
-        if node.id not in scope:
-            raise FormulaError(f"`{node.id}` is not an input, a value or a `let` name here")
-        return scope[node.id]
-    if isinstance(node, (ast.Tuple, ast.List)):
-        return tuple(_eval(item, scope) for item in node.elts)
-    if isinstance(node, ast.UnaryOp):
-        operand = _eval(node.operand, scope)
-        if isinstance(node.op, ast.Not):
-            return _joint(operator.not_, [operand]) if _is_roll(operand) else not operand
-        return -operand if isinstance(node.op, ast.USub) else +operand
-    if isinstance(node, ast.BoolOp):
-        stops = operator.not_ if isinstance(node.op, ast.And) else bool  # `and` stops at a false, `or` at a true
-        result = _eval(node.values[0], scope)
-        for item in node.values[1:]:
+    """What ``node`` comes to in ``scope``: a part of an expression evaluated alone (an expression's own compiled
+    function is kept with it, ``Expression.run``)."""
+    return _compiled(node)(scope)
+
+
+# An expression is evaluated once for every combination of inputs `check` tries: each node becomes a function of the
+# scope once, with its kind, operator and children decided then, not looked up again on every evaluation. A node is
+# compiled in one frame of Python's stack, as it is evaluated in one (`_COMPILERS[type(child)](child)`, not through
+# a helper), so that an expression nested as deep as MAX_DEPTH allows compiles and runs far inside the recursion limit.
+def _compiled(node: ast.expr) -> Callable[[Mapping[str, object]], object]:
+    return _COMPILERS[type(node)](node)
+
+
+class _Compilers(dict):
+    def __missing__(self, kind):  # pragma: no cover - _allow refuses such a node when the expression is parsed
+        def refused(node):
+            written = ast.unparse(node)
+
+            def refuse(scope):
+                raise FormulaError(f"`{written}` is not allowed in a formula")
+
+            return refuse
+
+        return refused
+
+
+def _constant(node: ast.Constant):
+    value = node.value
+    return lambda scope: value
+
+
+def _name(node: ast.Name):
+    name = node.id
+    if name in CONSTANTS:
+        value = CONSTANTS[name]
+        return lambda scope: value
+
+    def read(scope):
+        if name not in scope:
+            raise FormulaError(f"`{name}` is not an input, a value or a `let` name here")
+        return scope[name]
+
+    return read
+
+
+def _sequence(node: ast.Tuple | ast.List):
+    items = [_COMPILERS[type(item)](item) for item in node.elts]
+    return lambda scope: tuple(item(scope) for item in items)
+
+
+def _unary(node: ast.UnaryOp):
+    operand = _COMPILERS[type(node.operand)](node.operand)
+    if isinstance(node.op, ast.Not):
+
+        def not_(scope):
+            value = operand(scope)
+            return _joint(operator.not_, [value]) if _is_roll(value) else not value
+
+        return not_
+    if isinstance(node.op, ast.USub):
+        return lambda scope: -operand(scope)
+    return lambda scope: +operand(scope)
+
+
+def _boolean(node: ast.BoolOp):
+    stops = operator.not_ if isinstance(node.op, ast.And) else bool  # `and` stops at a false, `or` at a true
+    first, rest = (
+        _COMPILERS[type(node.values[0])](node.values[0]),
+        [_COMPILERS[type(item)](item) for item in node.values[1:]],
+    )
+
+    def boolean(scope):
+        result = first(scope)
+        for item in rest:
             if _is_roll(result):  # a roll has no one truth to stop at: each outcome goes its own way
-                result = _joint(lambda held, then: held if stops(held) else then, [result, _eval(item, scope)])
+                result = _joint(lambda held, then: held if stops(held) else then, [result, item(scope)])
             elif stops(result):
                 return result
             else:
-                result = _eval(item, scope)
+                result = item(scope)
         return result
-    if isinstance(node, ast.IfExp):
-        test = _eval(node.test, scope)
-        if _is_roll(test):
-            return where(test, _eval(node.body, scope), _eval(node.orelse, scope))
-        return _eval(node.body if test else node.orelse, scope)
-    if isinstance(node, ast.BinOp):
-        left, right = _eval(node.left, scope), _eval(node.right, scope)
-        if isinstance(node.op, ast.Div):
-            return _checked(_divide(left, right))
-        return _checked(_operation(_BINARY[type(node.op)], left, right))
-    if isinstance(node, ast.Compare):
-        left = _eval(node.left, scope)
-        for at, (op, comparator) in enumerate(zip(node.ops, node.comparators)):
-            right = _eval(comparator, scope)
+
+    return boolean
+
+
+def _choice(node: ast.IfExp):
+    test, body, orelse = (
+        _COMPILERS[type(node.test)](node.test),
+        _COMPILERS[type(node.body)](node.body),
+        _COMPILERS[type(node.orelse)](node.orelse),
+    )
+
+    def choice(scope):
+        held = test(scope)
+        if _is_roll(held):
+            return where(held, body(scope), orelse(scope))
+        return body(scope) if held else orelse(scope)
+
+    return choice
+
+
+def _binary(node: ast.BinOp):
+    left, right = _COMPILERS[type(node.left)](node.left), _COMPILERS[type(node.right)](node.right)
+    if isinstance(node.op, ast.Div):
+        return lambda scope: _checked(_divide(left(scope), right(scope)))
+    function = _BINARY[type(node.op)]
+    return lambda scope: _checked(_operation(function, left(scope), right(scope)))
+
+
+def _comparison(node: ast.Compare):
+    first, ops, comparators = (
+        _COMPILERS[type(node.left)](node.left),
+        node.ops,
+        [_COMPILERS[type(c)](c) for c in node.comparators],
+    )
+
+    def compare(scope):
+        left = first(scope)
+        for at, (op, comparator) in enumerate(zip(ops, comparators)):
+            right = comparator(scope)
             if _is_roll(left) or _is_roll(right) or _holds_roll(right):
-                return _rolled_chain(node, at, [left, right], scope)
+                return _rolled_chain(ops[at:], [left, right, *(later(scope) for later in comparators[at + 1 :])])
             if not _compared(op, left, right):
                 return False
             left = right
         return True
-    if isinstance(node, ast.Call):
-        name = node.func.id
+
+    return compare
+
+
+def _call(node: ast.Call):
+    name = node.func.id
+    args = [_COMPILERS[type(a)](a) for a in node.args]
+    keywords = [(k.arg, _COMPILERS[type(k.value)](k.value)) for k in node.keywords]
+
+    def call(scope):
         function = FUNCTIONS.get(name) or scope.get(name)
         if not callable(function):
             raise FormulaError(f"`{name}` is not a function, a formula or a table")
-        args = [_eval(a, scope) for a in node.args]
-        kwargs = {k.arg: _eval(k.value, scope) for k in node.keywords}
-        result = function(*args, **kwargs)
+        result = function(*[a(scope) for a in args], **{key: value(scope) for key, value in keywords})
         if isinstance(result, Results):
             first = next(iter(result), "")
             raise FormulaError(
@@ -899,7 +995,24 @@ def _eval(node: ast.expr, scope: Mapping[str, object]):
                 f'`{name}(..., result="{first}")`'
             )
         return _checked(result)
-    raise FormulaError(f"`{ast.unparse(node)}` is not allowed in a formula")  # pragma: no cover - _allow stops it
+
+    return call
+
+
+_COMPILERS = _Compilers(
+    {
+        ast.Constant: _constant,
+        ast.Name: _name,
+        ast.Tuple: _sequence,
+        ast.List: _sequence,
+        ast.UnaryOp: _unary,
+        ast.BoolOp: _boolean,
+        ast.IfExp: _choice,
+        ast.BinOp: _binary,
+        ast.Compare: _comparison,
+        ast.Call: _call,
+    }
+)
 
 
 def _compared(op: ast.cmpop, left, right) -> bool:
@@ -914,12 +1027,10 @@ def _holds_roll(value) -> bool:
     return type(value) is tuple and any(_is_roll(item) for item in value)
 
 
-def _rolled_chain(node: ast.Compare, at: int, values: list, scope):
-    """A chain of comparisons from its ``at``-th, where a roll is compared: a roll of whether every comparison
-    holds, each operand read once (``2 <= D6 <= 4`` compares one roll twice). Its operands are evaluated from
-    there on, as Python evaluates a chain once it is past its plain start."""
-    values += [_eval(comparator, scope) for comparator in node.comparators[at + 1 :]]
-    ops = node.ops[at:]
+def _rolled_chain(ops: list, values: list):
+    """A chain of comparisons from where a roll is compared (``ops`` from there, ``values`` their operands, each
+    evaluated once, as Python evaluates a chain once it is past its plain start): a roll of whether every
+    comparison holds, each operand read once (``2 <= D6 <= 4`` compares one roll twice)."""
     if any(_holds_roll(value) for value in values):
         raise FormulaError("`in` looks among values, not rolls: compare the roll itself (`D6 in (1, 2)`)")
     if len(ops) == 1 and type(ops[0]) in _COMPARE:  # one roll against one value: icepool's own, remembered

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import inspect
 import itertools
+import pickle
 import sys
 from fractions import Fraction
 from pathlib import Path
@@ -816,6 +817,16 @@ def test_icepool_running_out_of_stack_is_a_roll_too_large_not_formulas_calling_e
     exec("def deep(n):\n    return deep(n + 1)\n", module)
     with pytest.raises(FormulaTooLarge, match="^a roll has too many outcomes to compute$"):
         ev("build(1)", build=module["deep"])
+
+
+def test_an_expression_evaluated_once_still_pickles_and_evaluates_alike():
+    """An expression keeps the function it is compiled to after its first evaluation; a process pool's task that
+    holds it is still pickled, without that function, and the copy compiles its own."""
+    expression = Expression.parse("bonus * 2 if bonus > 0 else 3")
+    assert expression.evaluate({"bonus": 2}) == 4
+    copy = pickle.loads(pickle.dumps(expression))
+    assert copy.text == expression.text and copy.names == {"bonus"}
+    assert [copy.evaluate({"bonus": b}) for b in (-1, 0, 1, 5)] == [3, 3, 2, 10]
 
 
 @pytest.mark.stack  # counts frames of Python's stack: under mutmut each call also passes through its trampoline
