@@ -578,18 +578,20 @@ class Expression:
         text = str(text)
         if len(text) > MAX_LENGTH:
             raise FormulaError(f"an expression has at most {MAX_LENGTH} characters; split it with `let:`")
-        source = _literal_dice(text)
+        source, origin = _literal_dice(text)
+        written = _Written(source, origin)
         try:
             tree = ast.parse(source.strip(), mode="eval").body
         except SyntaxError as error:
-            raise FormulaError(f"`{text}` is not an expression: {error.msg}", max(0, (error.offset or 1) - 1)) from None
+            where = written.at(error.lineno or 1, max(0, (error.offset or 1) - 1))
+            raise FormulaError(f"`{text}` is not an expression: {error.msg}", where) from None
         except (ValueError, RecursionError, MemoryError):
             raise FormulaError(f"`{text[:40]}` is too deeply nested") from None
         if _depth(tree) > MAX_DEPTH:
             raise FormulaError(f"`{text[:40]}` nests more than {MAX_DEPTH} operations deep; split it with `let:`")
         names, calls = set(), set()
         for node in ast.walk(tree):
-            _allow(node, text)
+            _allow(node, text, written.of(node))
             if isinstance(node, ast.Name) and node.id not in CONSTANTS:
                 names.add(node.id)
             if isinstance(node, ast.Call):
@@ -659,11 +661,12 @@ def _recursion(error: RecursionError) -> FormulaError:
     return FormulaError("the formulas call each other without end")
 
 
-def _literal_dice(text: str) -> str:
-    """``text`` with its dice written as ``dice(n, sides)``; dice beyond the caps are refused here, where they
+def _literal_dice(text: str) -> tuple[str, list[int]]:
+    """``text`` with its dice written as ``dice(n, sides)``, and for each of its characters (and its end) where the
+    author wrote it (a die's call: where the die is written); dice beyond the caps are refused here, where they
     are written, rather than when they are rolled."""
-
-    def call(match) -> str:
+    pieces, origin, at = [], [], 0
+    for match in _DICE.finditer(text):
         count, sides = int(match[1] or 1), int(match[2])
         if sides > MAX_SIDES:
             raise FormulaTooLarge(f"`{match[0]}` has {sides:,} sides; the largest die is a D{MAX_SIDES}", match.start())
@@ -673,9 +676,34 @@ def _literal_dice(text: str) -> str:
                 "(such as 2D1000 or 20D100)",
                 match.start(),
             )
-        return f"dice({match[1] or 1}, {match[2]})"
+        call = f"dice({match[1] or 1}, {match[2]})"
+        pieces += [text[at : match.start()], call]
+        origin += [*range(at, match.start()), *[match.start()] * len(call)]
+        at = match.end()
+    pieces.append(text[at:])
+    origin += range(at, len(text) + 1)
+    return "".join(pieces), origin
 
-    return _DICE.sub(call, text)
+
+class _Written:
+    """Where in the author's text a place Python names in the source it parsed lies: Python counts lines of the
+    stripped source, a node's columns in UTF-8 bytes and a syntax error's in characters, after dice were rewritten."""
+
+    def __init__(self, source: str, origin: list[int]):
+        self.origin = origin
+        self.lead = len(source) - len(source.lstrip())
+        self.lines = source.strip().split("\n")
+
+    def at(self, line: int, column: int) -> int:
+        line = min(max(line, 1), len(self.lines))
+        offset = self.lead + sum(len(text) + 1 for text in self.lines[: line - 1]) + column
+        return self.origin[min(offset, len(self.origin) - 1)]
+
+    def of(self, node: ast.AST) -> int:
+        if not hasattr(node, "col_offset"):
+            return 0  # an operator, a context: the node holding it is told
+        line = self.lines[min(max(node.lineno, 1), len(self.lines)) - 1]
+        return self.at(node.lineno, len(line.encode()[: node.col_offset].decode(errors="ignore")))
 
 
 def _depth(tree: ast.AST) -> int:
@@ -689,8 +717,8 @@ def _depth(tree: ast.AST) -> int:
     return deepest
 
 
-def _allow(node: ast.AST, text: str) -> None:
-    where = getattr(node, "col_offset", 0)
+def _allow(node: ast.AST, text: str, where: int) -> None:
+    """Refuse ``node`` when the language has no such thing; ``where``: its offset in the author's ``text``."""
     if isinstance(node, ast.BinOp) and type(node.op) not in _BINARY:
         raise FormulaError(
             f"`{_OPERATOR_WORDS.get(type(node.op), type(node.op).__name__)}` is not allowed in a formula", where

@@ -472,9 +472,11 @@ class Builder:
         try:
             return Expression.parse(node.value)
         except FormulaError as error:
-            return self.error(
-                Code.TOO_LARGE if isinstance(error, FormulaTooLarge) else Code.BAD_FORMULA, str(error), node
-            )
+            code = Code.TOO_LARGE if isinstance(error, FormulaTooLarge) else Code.BAD_FORMULA
+            if error.offset and node.body is not None:  # told where in the expression, where the file shows it
+                self.diagnostics.add(code, str(error), node.body.at(str(node.value), error.offset))
+                return INVALID
+            return self.error(code, str(error), node)
 
     def _roll(self, node: Node, key: str):
         if not isinstance(node, Scalar) or node.value is None:

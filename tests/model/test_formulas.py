@@ -770,8 +770,8 @@ formulas:
     title: Storm
     expr: mean(100D1000)
 """
-    assert _checked(tmp_path, entries) == [
-        "rules_src/game/ruleset.yaml:6:11: error[too-large]: `100D1000` rolls 100,000 dice × sides; the limit is 2,000 "
+    assert _checked(tmp_path, entries) == [  # at the die, not the expression's start
+        "rules_src/game/ruleset.yaml:6:16: error[too-large]: `100D1000` rolls 100,000 dice × sides; the limit is 2,000 "
         "(such as 2D1000 or 20D100)"
     ]
 
@@ -1163,6 +1163,48 @@ def test_a_refused_expression_says_why_and_where(text, message, offset):
     with pytest.raises(FormulaError) as error:
         Expression.parse(text)
     assert (str(error.value), error.value.offset) == (message, offset)
+
+
+@pytest.mark.parametrize(
+    "text, at",
+    [
+        ("2D6 + D6 + x.y", "x.y"),  # each die is parsed as a longer call, dice(2, 6)
+        ("  3D6 + y[1]", "y[1]"),  # after the spaces the parser never sees
+        ("'Hälfte' + D6 + y[1]", "y[1]"),  # Python counts a node's columns in bytes: ä is two
+        ("(D6 +\n   1 + z.w)", "z.w"),  # on the second line
+        ("2D6 + + * 3", "* 3"),  # a syntax error, told where Python stops
+        ("D6 + 2 ** 3", "2 ** 3"),
+        ("1 + 2D1000000", "2D1000000"),  # a die over the cap
+    ],
+)
+def test_a_refused_expression_is_told_where_its_author_wrote_the_fault(text, at):
+    from generator.model.formula import Expression, FormulaError
+
+    with pytest.raises(FormulaError) as error:
+        Expression.parse(text)
+    assert error.value.offset == text.index(at)
+
+
+def test_a_formula_that_does_not_parse_is_told_in_the_file_where_it_stops(tmp_path):
+    entries = """
+formulas:
+  plain:
+    title: Plain
+    expr: 2D6 + + * 3
+  quoted:
+    title: Quoted
+    expr: "D6 + 'a' + x.y"
+  block:
+    title: Block
+    expr: |
+      (D6 +
+        z.w)
+"""
+    assert _checked(tmp_path, entries) == [  # columns counted by hand from the lines above
+        "rules_src/game/ruleset.yaml:6:19: error[bad-formula]: `2D6 + + * 3` is not an expression: invalid syntax",
+        f"rules_src/game/ruleset.yaml:9:23: error[bad-formula]: `x.y` {NOT_ALLOWED}",
+        f"rules_src/game/ruleset.yaml:14:9: error[bad-formula]: `z.w` {NOT_ALLOWED}",
+    ]
 
 
 @pytest.mark.parametrize(
