@@ -35,8 +35,14 @@ class TextLocation(Location):
     quote), so that the value itself is still told where it is written."""
 
     shift: int = field(default=0, compare=False)  # not compared: a diagnostic read back from the check cache has none
+    # A folded block's (`>`): (offset in the text, line, column) where each of its lines starts, for its lines are
+    # joined in the text (a line break read as a space)
+    starts: tuple[tuple[int, int, int], ...] = field(default=(), compare=False)
 
     def at(self, text: str, offset: int) -> Location:
+        if self.starts:
+            start, line, column = max((s for s in self.starts if s[0] <= offset), default=self.starts[0])
+            return Location(self.path, line, column + offset - start)
         before = text[:offset]
         line_start = before.rfind("\n") + 1
         column = self.column + (self.shift if line_start == 0 else 0) + offset - line_start

@@ -333,8 +333,10 @@ def _text_body(text: str, scalar, path: str) -> TextLocation | None:
     """Where a scalar's (node's or event's) text lies such that its positions map to the file's: a block scalar's first
     content line, or a value on one line written as it reads (no escape, no doubled quote); else None."""
     start, end = scalar.start_mark, scalar.end_mark
-    if scalar.style in ("|", ">"):
+    if scalar.style == "|":
         return _block_body(text, start.index, path, start.line)
+    if scalar.style == ">":
+        return _folded_body(text, scalar, path)
     quote = 1 if scalar.style in ("'", '"') else 0
     if start.line != end.line or text[start.index + quote : end.index - quote] != scalar.value:
         return None
@@ -348,6 +350,24 @@ def _block_body(text: str, index: int, path: str, line: int) -> TextLocation:
         if content.strip():
             return TextLocation(path, line + 1 + offset, len(content) - len(content.lstrip(" ")) + 1)
     return TextLocation(path, line + 2, 1)
+
+
+def _folded_body(text: str, scalar, path: str) -> TextLocation:
+    """A folded block's body, with where each of its lines starts in its text: folding turns line breaks into spaces
+    (or drops them) and leaves each line's characters as written, so each line is found in the text in order."""
+    body = _block_body(text, scalar.start_mark.index, path, scalar.start_mark.line)
+    indent, starts, at = body.column - 1, [], 0
+    lines = text[scalar.start_mark.index : scalar.end_mark.index].split("\n")[1:]  # after the `>` line
+    for number, line in enumerate(lines, start=scalar.start_mark.line + 2):
+        written = line[indent:].rstrip()
+        if not written.strip():
+            continue
+        found = scalar.value.find(written, at)
+        if found < 0:  # not as written (a tab, a line break escaped): the lines found so far
+            break
+        starts.append((found, number, indent + 1))
+        at = found + len(written)
+    return dataclasses.replace(body, starts=tuple(starts))
 
 
 def _syntax_diagnostic(error: yaml.MarkedYAMLError, path: str, text: str = ""):

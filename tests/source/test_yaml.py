@@ -137,6 +137,19 @@ def test_block_scalar_body_location():
     assert two.content_loc.at("One\nTwo words", 8) == Location("f.yaml", 3, 9)
 
 
+def test_a_folded_block_maps_each_of_its_lines_to_the_file():
+    """Folding joins a block's lines (a line break read as a space, a blank line as a break): a position on a later
+    line is still told on that line of the file, not far along the first."""
+    text = (
+        "body: >\n  First line\n  second {rule}`x` line\n\n  after a blank\n    more indented {rule}`y`\n"
+        "  last {rule}`z`\n"
+    )
+    node = parse_ok(text).get("body")
+    assert node.value.startswith("First line second {rule}`x` line\nafter a blank\n")  # folded
+    for written, line, column in (("{rule}`x`", 3, 10), ("after", 5, 3), ("{rule}`y`", 6, 19), ("{rule}`z`", 7, 8)):
+        assert node.content_loc.at(node.value, node.value.index(written)) == Location("f.yaml", line, column), written
+
+
 def test_a_value_on_one_line_maps_its_text_to_the_file_unless_an_escape_or_a_fold_moves_it():
     """A role's error inside a one-line text is told at the role, not at the value's start; the value itself is still
     told where it is written, at its opening quote."""
