@@ -330,7 +330,7 @@ def run_sentences(only: str | None, limit: int | None) -> int:
     """Every sentence change, tried in this process with the example-sentence rule alone."""
     started = time.monotonic()
     mutations = sentence_mutations(ROOT, only)[:limit]
-    copy = Path(tempfile.mkdtemp(dir=_COPIES))
+    copy = Path(tempfile.mkdtemp(dir=_copies()))
     shutil.copytree(ROOT / "rules_src", copy / "rules_src")
     uncaught = []
     for mutation in mutations:
@@ -403,12 +403,18 @@ def _oracles_fail(copy: Path, ruleset: str) -> str | None:
 
 
 _COPY: Path | None = None
-_COPIES = Path(tempfile.mkdtemp(prefix="rulepress-data-mutation-"))  # every copy, removed at the end
+_COPIES: list[Path] = []  # the folder of every copy, made by the first (not on import: the tests import this script)
+
+
+def _copies() -> Path:
+    if not _COPIES:
+        _COPIES.append(Path(tempfile.mkdtemp(prefix="rulepress-data-mutation-")))
+    return _COPIES[0]
 
 
 def _make_copy() -> None:
     global _COPY
-    _COPY = Path(tempfile.mkdtemp(dir=_COPIES))
+    _COPY = Path(tempfile.mkdtemp(dir=_copies()))
     for name in ("rules_src", "tests", "conftest.py", "pyproject.toml"):
         source = ROOT / name
         if source.is_dir():
@@ -516,4 +522,5 @@ if __name__ == "__main__":
     try:
         sys.exit(main())
     finally:
-        shutil.rmtree(_COPIES, ignore_errors=True)
+        for copies in _COPIES:
+            shutil.rmtree(copies, ignore_errors=True)
