@@ -22,12 +22,15 @@ STAMP  := $(VENV)/.rulepress-installed
 .PHONY: build test test-fast lint check browser wall print-libraries clean pictures mutation mutation-again mutation-resume mutation-sample coverage data-mutation
 
 # Set-up steps are one line each; pip is quiet (its errors still show), the build prints a progress
-# bar and its summary: no library logs on a first run.
-$(STAMP): pyproject.toml constraints.txt
+# bar and its summary: no library logs on a first run. The editable install puts the checkout on Python's path (a
+# line in a .pth file, `editable_mode=compat`), not an import hook: the hook's import cost every Python this venv
+# starts 14 ms (25 ms -> 11 ms for `python -c pass`), the tests' hundreds of commands and walled hosts among them.
+EDITABLE := --config-settings editable_mode=compat
+$(STAMP): pyproject.toml constraints.txt Makefile
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "rulepress needs Python 3.11 or newer; set PYTHON=python3.11")'
 	@test -x $(PY) || { echo "set-up: creating $(VENV)/ with $(PYTHON)"; bash scripts/make-venv.sh $(PYTHON) $(VENV); }
 	@echo "set-up: installing rulepress and its packages into $(VENV)/ (pinned by constraints.txt)"
-	@$(PY) -m pip install --quiet --disable-pip-version-check --no-input -c constraints.txt -e '.[test]'
+	@$(PY) -m pip install --quiet --disable-pip-version-check --no-input -c constraints.txt $(EDITABLE) -e '.[test]'
 	@touch $@
 
 # The engine's bytecode is compiled here, where it can be written: behind the wall its folder is read-only,
@@ -78,7 +81,7 @@ lint: $(STAMP)
 # mutant left alive that docs/mutation-equivalents.md does not explain, and every explanation that matched none.
 MUTATION_STAMP := $(VENV)/.rulepress-mutation-installed
 $(MUTATION_STAMP): $(STAMP)
-	$(PY) -m pip install --quiet --disable-pip-version-check -c constraints.txt -e '.[test,mutation]'
+	$(PY) -m pip install --quiet --disable-pip-version-check -c constraints.txt $(EDITABLE) -e '.[test,mutation]'
 	touch $@
 
 # `make mutation-again` runs only the mutants the last run checked and did not kill, against the tests as they are
