@@ -591,7 +591,11 @@ class Expression:
             raise FormulaError(f"`{text[:40]}` nests more than {MAX_DEPTH} operations deep; split it with `let:`")
         names, calls = set(), set()
         for node in ast.walk(tree):
-            _allow(node, text, written.of(node))
+            try:
+                _allow(node)
+            except FormulaError as refused:
+                refused.offset = written.of(node)  # every node refused is an expression or an operation: it has one
+                raise
             if isinstance(node, ast.Name) and node.id not in CONSTANTS:
                 names.add(node.id)
             if isinstance(node, ast.Call):
@@ -695,14 +699,11 @@ class _Written:
         self.lines = source.strip().split("\n")
 
     def at(self, line: int, column: int) -> int:
-        line = min(max(line, 1), len(self.lines))
         offset = self.lead + sum(len(text) + 1 for text in self.lines[: line - 1]) + column
-        return self.origin[min(offset, len(self.origin) - 1)]
+        return self.origin[min(offset, len(self.origin) - 1)]  # never past the text's end, whatever Python says
 
     def of(self, node: ast.AST) -> int:
-        if not hasattr(node, "col_offset"):
-            return 0  # an operator, a context: the node holding it is told
-        line = self.lines[min(max(node.lineno, 1), len(self.lines)) - 1]
+        line = self.lines[node.lineno - 1]
         return self.at(node.lineno, len(line.encode()[: node.col_offset].decode(errors="ignore")))
 
 
@@ -717,26 +718,26 @@ def _depth(tree: ast.AST) -> int:
     return deepest
 
 
-def _allow(node: ast.AST, text: str, where: int) -> None:
-    """Refuse ``node`` when the language has no such thing; ``where``: its offset in the author's ``text``."""
+def _allow(node: ast.AST) -> None:
+    """Refuse ``node`` when the language has no such thing (``parse`` says where it is written)."""
     if isinstance(node, ast.BinOp) and type(node.op) not in _BINARY:
         raise FormulaError(
-            f"`{_OPERATOR_WORDS.get(type(node.op), type(node.op).__name__)}` is not allowed in a formula", where
+            f"`{_OPERATOR_WORDS.get(type(node.op), type(node.op).__name__)}` is not allowed in a formula"
         )
     if isinstance(node, ast.Compare) and any(type(op) not in (*_COMPARE, ast.In, ast.NotIn) for op in node.ops):
-        raise FormulaError("compare with == != < <= > >= or `in`", where)
+        raise FormulaError("compare with == != < <= > >= or `in`")
     if isinstance(node, ast.Constant):
         if (
             node.value is not None
             and not isinstance(node.value, (int, str))
             or (isinstance(node.value, int) and abs(node.value) > MAX_NUMBER)
         ):
-            raise FormulaError(f"`{node.value!r}` is not a whole number up to {MAX_NUMBER:,} or a text", where)
+            raise FormulaError(f"`{node.value!r}` is not a whole number up to {MAX_NUMBER:,} or a text")
     if isinstance(node, ast.Call):
         if not isinstance(node.func, ast.Name):
-            raise FormulaError("only functions, formulas and tables can be called, by name", where)
+            raise FormulaError("only functions, formulas and tables can be called, by name")
         if any(k.arg is None for k in node.keywords) or any(isinstance(a, ast.Starred) for a in node.args):
-            raise FormulaError("write arguments one by one", where)
+            raise FormulaError("write arguments one by one")
     allowed = (
         ast.Expression,
         ast.BinOp,
@@ -760,10 +761,9 @@ def _allow(node: ast.AST, text: str, where: int) -> None:
         raise FormulaError(
             f"`{ast.unparse(node) if isinstance(node, ast.expr) else type(node).__name__}` is not allowed "
             "in a formula (no attributes, subscripts, lambdas or comprehensions)",
-            where,
         )
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Invert):
-        raise FormulaError("`~` is not allowed in a formula", where)
+        raise FormulaError("`~` is not allowed in a formula")
 
 
 def _checked(value):
@@ -887,19 +887,6 @@ def _eval(node: ast.expr, scope: Mapping[str, object]):
 # a helper), so that an expression nested as deep as MAX_DEPTH allows compiles and runs far inside the recursion limit.
 def _compiled(node: ast.expr) -> Callable[[Mapping[str, object]], object]:
     return _COMPILERS[type(node)](node)
-
-
-class _Compilers(dict):
-    def __missing__(self, kind):  # pragma: no cover - _allow refuses such a node when the expression is parsed
-        def refused(node):
-            written = ast.unparse(node)
-
-            def refuse(scope):
-                raise FormulaError(f"`{written}` is not allowed in a formula")
-
-            return refuse
-
-        return refused
 
 
 def _constant(node: ast.Constant):
@@ -1027,20 +1014,18 @@ def _call(node: ast.Call):
     return call
 
 
-_COMPILERS = _Compilers(
-    {
-        ast.Constant: _constant,
-        ast.Name: _name,
-        ast.Tuple: _sequence,
-        ast.List: _sequence,
-        ast.UnaryOp: _unary,
-        ast.BoolOp: _boolean,
-        ast.IfExp: _choice,
-        ast.BinOp: _binary,
-        ast.Compare: _comparison,
-        ast.Call: _call,
-    }
-)
+_COMPILERS = {
+    ast.Constant: _constant,
+    ast.Name: _name,
+    ast.Tuple: _sequence,
+    ast.List: _sequence,
+    ast.UnaryOp: _unary,
+    ast.BoolOp: _boolean,
+    ast.IfExp: _choice,
+    ast.BinOp: _binary,
+    ast.Compare: _comparison,
+    ast.Call: _call,
+}
 
 
 def _compared(op: ast.cmpop, left, right) -> bool:
